@@ -1,0 +1,36 @@
+# `make start` and `make test` work on a fresh machine with only node (any version), npm and make.
+SHELL := /bin/bash
+NODE_DIR := $(shell bin/ensure-node)
+export PATH := $(NODE_DIR):$(PATH)
+
+SOURCES := $(shell find src ui cli migrations bin -type f 2>/dev/null) package-lock.json
+
+.PHONY: start test build typecheck bench install clean lint-i18n
+
+start: dist/.built
+	node dist/server.js
+
+install: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+build: dist/.built
+
+dist/.built: node_modules/.installed $(SOURCES)
+	node bin/build.mjs
+	@touch $@
+
+typecheck: node_modules/.installed
+	npx tsc --noEmit -p tsconfig.json
+
+test: dist/.built
+	npx tsc --noEmit -p tsconfig.json
+	npx vitest run
+
+bench: dist/.built
+	node test/bench/run.mjs
+
+clean:
+	rm -rf dist var/test-*

@@ -1,0 +1,36 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType,
+  ValidationFailed
+} from "../platform/errors"
+import { HealthApi } from "../platform/http/health"
+import { AuthApi, UsersApi } from "../modules/identity/api"
+import { ContactApi } from "../modules/notifications/api"
+
+/**
+ * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
+ * and the UI's types. Every endpoint may answer the standard errors, rendered as the error envelope.
+ */
+export class MarketplaceApi extends HttpApi.make("marketplace")
+  .add(HealthApi)
+  .add(AuthApi)
+  .add(UsersApi)
+  .add(ContactApi)
+  .addError(BadRequest, { status: 400 })
+  .addError(Unauthorized, { status: 401 })
+  .addError(Forbidden, { status: 403 })
+  .addError(NotFound, { status: 404 })
+  .addError(Conflict, { status: 409 })
+  .addError(PayloadTooLarge, { status: 413 })
+  .addError(UnsupportedMediaType, { status: 415 })
+  .addError(ValidationFailed, { status: 422 })
+  .addError(TooManyRequests, { status: 429 })
+  .prefix("/api")
+  .annotate(OpenApi.Title, "Marketplace API") {}

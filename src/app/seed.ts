@@ -1,0 +1,41 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { Identity, type User } from "../modules/identity"
+import type { Language } from "../platform/messages"
+
+export interface DemoAccount {
+  readonly email: string
+  readonly password: string
+  readonly role: User["role"]
+  readonly firstName: string
+  readonly lastName: string
+  readonly phoneNumber: string
+  readonly preferredLanguage: Language
+}
+
+/** Demo accounts (verified emails) so a newcomer and scripts can log in at once. */
+export const demoAccounts: ReadonlyArray<DemoAccount> = [
+  { email: "admin@marketplace.local", password: "Admin1234!", role: "ADMIN", firstName: "Alice", lastName: "Martin", phoneNumber: "5145550100", preferredLanguage: "fr" },
+  { email: "marie.dubois@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Marie", lastName: "Dubois", phoneNumber: "5145550101", preferredLanguage: "fr" },
+  { email: "jean.tremblay@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Jean", lastName: "Tremblay", phoneNumber: "4385550102", preferredLanguage: "fr" },
+  { email: "emily.clark@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Emily", lastName: "Clark", phoneNumber: "4165550103", preferredLanguage: "en" },
+  { email: "lucas.bernard@marketplace.local", password: "Client1234!", role: "CLIENT", firstName: "Lucas", lastName: "Bernard", phoneNumber: "0612345678", preferredLanguage: "fr" },
+  { email: "sophie.nguyen@marketplace.local", password: "Client1234!", role: "CLIENT", firstName: "Sophie", lastName: "Nguyen", phoneNumber: "6045550105", preferredLanguage: "en" }
+]
+
+/** Creates the demo accounts that do not exist yet; running it twice changes nothing. */
+export const seedDemoData = Effect.gen(function*() {
+  const identity = yield* Identity
+  const results: Array<DemoAccount & { readonly created: boolean }> = []
+  for (const account of demoAccounts) {
+    const existing = yield* identity.findByEmail(account.email)
+    if (Option.isNone(existing)) yield* identity.createAccount({ ...account, confirmPassword: account.password })
+    results.push({ ...account, created: Option.isNone(existing) })
+  }
+  return results
+})
+
+/** The database has no account yet: the first start of a fresh install. */
+export const isEmptyDatabase = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ n: number }>`SELECT count(*)::int AS n FROM users`.pipe(Effect.map((rows) => rows[0]!.n === 0))
+)

@@ -1,0 +1,76 @@
+import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Runtime } from "effect"
+import * as http from "node:http"
+import * as path from "node:path"
+import { AppConfig } from "../platform/config"
+import { ok } from "../platform/http/envelope"
+import { appMiddleware } from "../platform/http/middleware"
+import { staticUi } from "../platform/http/static"
+import { appRoot } from "../platform/paths"
+import { attachRealtime } from "../platform/realtime"
+import { AuthenticationLive, AuthHttpLive, Identity, UsersHttpLive } from "../modules/identity"
+import { ContactHttpLive, Outbox } from "../modules/notifications"
+import { MarketplaceApi } from "./api"
+import { devMailPage } from "./dev-mail"
+
+const started = Date.now()
+
+const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    handlers.handle("health", () =>
+      sql`SELECT 1`.pipe(
+        Effect.orDie,
+        Effect.as(ok({ status: "ok" as const, database: "ok" as const, uptimeSeconds: Math.round((Date.now() - started) / 1000) }))
+      )
+    )
+  )
+)
+
+const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive]),
+  Layer.provide(AuthenticationLive)
+)
+
+/** Routes beside the API: the local outbox (when mail goes to it) and the UI with its index fallback. */
+const PagesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const outbox = yield* Outbox
+    if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
+    yield* router.get("*", staticUi(path.join(appRoot, "dist", "ui")))
+  })
+)
+
+/**
+ * One Node http.Server carries the JSON API (/api), its OpenAPI document (/api/docs), the UI and
+ * socket.io. The app middleware adds request ids, access logs, security headers and the error envelope.
+ */
+export const ServerLive = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const server = http.createServer({ keepAliveTimeout: 5_000 })
+    const HttpLive = HttpApiBuilder.serve().pipe(
+      Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/docs" })),
+      Layer.provide(HttpApiBuilder.middleware(appMiddleware)),
+      Layer.provide(PagesLive),
+      Layer.provide(ApiLive),
+      HttpServer.withLogAddress,
+      Layer.provide(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
+    )
+    const RealtimeLive = Layer.unwrapEffect(
+      Effect.gen(function*() {
+        const identity = yield* Identity
+        const run = Runtime.runPromise(yield* Effect.runtime<never>())
+        return attachRealtime(server, (token) =>
+          run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined)))
+        )
+      })
+    )
+    // Realtime is built after the HTTP layer, so it can take over the upgrade listeners Effect registered.
+    return Layer.provideMerge(RealtimeLive, HttpLive)
+  })
+)
+
+export type { HttpRouter }

@@ -1,0 +1,85 @@
+import { Effect, Layer, Option, Redacted } from "effect"
+import { jwtVerify, SignJWT } from "jose"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { promisify } from "node:util"
+import { AppConfig } from "../../../platform/config"
+import { Role } from "../domain"
+import { AccessTokens, PasswordHasher, Secrets } from "../ports"
+
+const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
+
+const hashPassword = async (password: string) => {
+  const salt = crypto.randomBytes(16)
+  const key = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p })
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64")}$${key.toString("base64")}`
+}
+
+const verifyPassword = async (password: string, stored: string) => {
+  const [scheme, n, r, p, salt, expected] = stored.split("$")
+  if (scheme !== "scrypt" || !salt || !expected) return false
+  const expectedKey = Buffer.from(expected, "base64")
+  const key = await scrypt(password, Buffer.from(salt, "base64"), expectedKey.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 })
+  return crypto.timingSafeEqual(key, expectedKey)
+}
+
+/** scrypt, a memory-hard KDF from Node's own crypto (no native add-on to build). */
+export const ScryptPasswordHasher = Layer.effect(
+  PasswordHasher,
+  Effect.map(Effect.promise(() => hashPassword(crypto.randomBytes(16).toString("hex"))), (dummyHash) => ({
+    hash: (password) => Effect.promise(() => hashPassword(password)),
+    verify: (password, hash) => Effect.promise(() => verifyPassword(password, hash)),
+    dummyHash
+  }))
+)
+
+export const NodeSecrets = Layer.succeed(Secrets, {
+  random: () => Effect.sync(() => crypto.randomBytes(32).toString("base64url")),
+  digest: (secret) => crypto.createHash("sha256").update(secret).digest("base64url"),
+  uuid: () => Effect.sync(() => crypto.randomUUID())
+})
+
+/** JWT_SECRET, or in its absence a random secret kept in DATA_DIR so tokens survive a restart. */
+const signingSecret = Effect.map(AppConfig, (config) => {
+  if (Option.isSome(config.jwtSecret)) return new TextEncoder().encode(Redacted.value(config.jwtSecret.value))
+  const file = path.resolve(config.dataDir, "jwt-secret")
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, crypto.randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" })
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, "utf8").trim())
+})
+
+const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
+
+/** Short-lived HS256 access tokens (jose). */
+export const JwtAccessTokens = Layer.effect(
+  AccessTokens,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const secret = yield* signingSecret
+    return {
+      sign: (claims) =>
+        Effect.promise(() =>
+          new SignJWT({ role: claims.role })
+            .setProtectedHeader({ alg: "HS256" })
+            .setSubject(claims.userId)
+            .setIssuedAt()
+            .setExpirationTime(`${config.accessTokenTtlSeconds}s`)
+            .sign(secret)
+        ).pipe(Effect.map((token) => ({ token, expiresIn: config.accessTokenTtlSeconds }))),
+      verify: (token) =>
+        Effect.promise(() =>
+          jwtVerify(token, secret, { algorithms: ["HS256"] }).then(
+            ({ payload }) =>
+              typeof payload.sub === "string" && isRole(payload.role)
+                ? Option.some({ userId: payload.sub, role: payload.role })
+                : Option.none(),
+            () => Option.none()
+          )
+        )
+    }
+  })
+)

@@ -1,0 +1,77 @@
+import { Effect, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { EmailTaken, type RefreshTokenRecord, type UserWithPassword } from "../domain"
+import { OneTimeTokenStore, type OneTimePurpose, PasswordHasher, RefreshTokenStore, UserRepository } from "../ports"
+
+/**
+ * In-memory repositories with the same contracts as the Postgres ones: the domain runs
+ * against them in tests and in `bin/run` experiments without a database.
+ */
+export const IdentityMemoryAdapters = Layer.suspend(() => {
+  const users = new Map<string, UserWithPassword>()
+  const refresh = new Map<string, RefreshTokenRecord>()
+  const oneTime = new Map<string, { userId: string; purpose: OneTimePurpose; expiresAt: Date; usedAt: Date | null }>()
+  const update = (id: string, patch: Partial<UserWithPassword>) =>
+    Effect.sync(() => {
+      const user = users.get(id)
+      if (user) users.set(id, { ...user, ...patch })
+    })
+  const strip = ({ passwordHash: _, ...user }: UserWithPassword) => user
+
+  return Layer.mergeAll(
+    Layer.succeed(UserRepository, {
+      findById: (id) => Effect.sync(() => Option.fromNullable(users.get(id)).pipe(Option.map(strip))),
+      findByEmail: (email) => Effect.sync(() => Option.fromNullable([...users.values()].find((u) => u.email === email))),
+      insert: (a) =>
+        Effect.suspend(() => {
+          if ([...users.values()].some((u) => u.email === a.email)) return Effect.fail(EmailTaken)
+          const user: UserWithPassword = { ...a, id: crypto.randomUUID(), isActive: true, createdAt: new Date() }
+          users.set(user.id, user)
+          return Effect.succeed(strip(user))
+        }),
+      markEmailVerified: (id) => update(id, { isEmailVerified: true }),
+      setPasswordHash: (id, passwordHash) => update(id, { passwordHash }),
+      findPasswordHash: (id) => Effect.sync(() => Option.fromNullable(users.get(id)?.passwordHash)),
+      setPreferredLanguage: (id, preferredLanguage) => update(id, { preferredLanguage }),
+      setRole: (id, role) => update(id, { role }),
+      setActive: (id, isActive) => update(id, { isActive })
+    }),
+    Layer.succeed(RefreshTokenStore, {
+      insert: (t) =>
+        Effect.sync(() => void refresh.set(t.tokenHash, { userId: t.userId, familyId: t.familyId, expiresAt: t.expiresAt, rotatedAt: null, revokedAt: null })),
+      find: (hash) => Effect.sync(() => Option.fromNullable(refresh.get(hash))),
+      markRotated: (hash, at) =>
+        Effect.sync(() => {
+          const record = refresh.get(hash)
+          if (!record || record.rotatedAt || record.revokedAt) return false
+          refresh.set(hash, { ...record, rotatedAt: at })
+          return true
+        }),
+      revokeFamily: (familyId, at) =>
+        Effect.sync(() => {
+          for (const [hash, r] of refresh) if (r.familyId === familyId && !r.revokedAt) refresh.set(hash, { ...r, revokedAt: at })
+        }),
+      revokeAllOfUser: (userId, at) =>
+        Effect.sync(() => {
+          for (const [hash, r] of refresh) if (r.userId === userId && !r.revokedAt) refresh.set(hash, { ...r, revokedAt: at })
+        })
+    }),
+    Layer.succeed(OneTimeTokenStore, {
+      insert: (t) => Effect.sync(() => void oneTime.set(t.tokenHash, { ...t, usedAt: null })),
+      consume: (hash, purpose, at) =>
+        Effect.sync(() => {
+          const t = oneTime.get(hash)
+          if (!t || t.purpose !== purpose || t.usedAt || t.expiresAt <= at) return Option.none()
+          oneTime.set(hash, { ...t, usedAt: at })
+          return Option.some(t.userId)
+        })
+    })
+  )
+})
+
+/** A fast, deterministic hasher for domain tests (scrypt is deliberately slow). */
+export const PlainTestHasher = Layer.succeed(PasswordHasher, {
+  hash: (password) => Effect.succeed(`test$${password}`),
+  verify: (password, hash) => Effect.succeed(hash === `test$${password}`),
+  dummyHash: "test$"
+})

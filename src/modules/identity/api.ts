@@ -1,0 +1,86 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
+import { Context, Schema } from "effect"
+import { Unauthorized } from "../../platform/errors"
+import { Ok } from "../../platform/http/envelope"
+import { LanguageSchema, Role, type User } from "./domain"
+
+/** The authenticated account, provided to handlers of endpoints that use Authentication. */
+export class CurrentUser extends Context.Tag("identity/CurrentUser")<CurrentUser, User>() {}
+
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("identity/Authentication", {
+  failure: Unauthorized,
+  provides: CurrentUser,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+export const UserView = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  phoneNumber: Schema.String,
+  role: Role,
+  isEmailVerified: Schema.Boolean,
+  preferredLanguage: LanguageSchema,
+  active: Schema.Boolean,
+  createdAt: Schema.Date
+})
+export type UserView = typeof UserView.Encoded
+
+export const toUserView = (user: User): typeof UserView.Type => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  phoneNumber: user.phoneNumber,
+  role: user.role,
+  isEmailVerified: user.isEmailVerified,
+  preferredLanguage: user.preferredLanguage,
+  active: user.isActive,
+  createdAt: user.createdAt
+})
+
+// Payload fields are typed loosely on purpose: business validation (with per-field messages in the
+// user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.
+const Text = Schema.optional(Schema.String)
+
+export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
+const UserData = Schema.Struct({ user: UserView })
+const Empty = Schema.Struct({})
+
+export class AuthApi extends HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.post("register", "/register")
+      .setPayload(Schema.Struct({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) }))
+      .addSuccess(Ok(UserData), { status: 201 })
+  )
+  .add(HttpApiEndpoint.post("login", "/login").setPayload(Schema.Struct({ email: Text, password: Text })).addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
+  .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.get("me", "/me").addSuccess(Ok(UserData)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Schema.Struct({ email: Text })).addSuccess(Ok(Empty)))
+  .add(
+    HttpApiEndpoint.post("resetPassword")`/reset-password/${HttpApiSchema.param("token", Schema.String)}`
+      .setPayload(Schema.Struct({ password: Text, confirmPassword: Text }))
+      .addSuccess(Ok(Empty))
+  )
+  .add(
+    HttpApiEndpoint.patch("updatePassword", "/update-password")
+      .setPayload(Schema.Struct({ currentPassword: Text, newPassword: Text, confirmPassword: Text }))
+      .addSuccess(Ok(Empty))
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
+  .add(
+    HttpApiEndpoint.post("resendVerification", "/resend-verification-public")
+      .setPayload(Schema.Struct({ email: Text }))
+      .addSuccess(Ok(Empty))
+  )
+  .prefix("/auth") {}
+
+export class UsersApi extends HttpApiGroup.make("users")
+  .add(HttpApiEndpoint.get("getMe", "/me").addSuccess(Ok(UserData)))
+  .add(HttpApiEndpoint.patch("updateMe", "/me").setPayload(Schema.Struct({ preferredLanguage: Schema.optional(Schema.String) })).addSuccess(Ok(UserData)))
+  .middleware(Authentication)
+  .prefix("/users") {}

@@ -1,0 +1,172 @@
+import { Either, Schema } from "effect"
+import { BadRequest, Conflict, Forbidden, type FieldIssue, invalid, issue, Unauthorized, ValidationFailed } from "../../platform/errors"
+import { Languages, type Language } from "../../platform/messages"
+
+export const Role = Schema.Literal("CLIENT", "PROVIDER", "ADMIN")
+export type Role = typeof Role.Type
+export const LanguageSchema = Schema.Literal(...Languages)
+
+/** An account as the domain sees it (the password hash never leaves the identity module). */
+export interface User {
+  readonly id: string
+  readonly email: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly phoneNumber: string
+  readonly role: Role
+  readonly isEmailVerified: boolean
+  readonly isActive: boolean
+  readonly preferredLanguage: Language
+  readonly createdAt: Date
+}
+
+export interface UserWithPassword extends User {
+  readonly passwordHash: string
+}
+
+/** The authenticated caller, as every module receives it. */
+export interface Actor {
+  readonly id: string
+  readonly role: Role
+  readonly preferredLanguage: Language
+  readonly isEmailVerified: boolean
+}
+
+// ---- Pure rules (spec section 5) -------------------------------------------------------------
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
+const SPECIALS = /[@$!%*?&]/
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
+export const NAME_MAX = 100
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+export const isValidEmail = (email: string) => email.length <= 254 && EMAIL.test(email)
+/** Digits only, at least 10 (and at most 15, the longest international number). */
+export const isValidPhone = (phone: string) => /^\d{10,15}$/.test(phone)
+export const isStrongPassword = (password: string) =>
+  password.length >= PASSWORD_MIN &&
+  password.length <= PASSWORD_MAX &&
+  /[A-Z]/.test(password) &&
+  /[a-z]/.test(password) &&
+  /\d/.test(password) &&
+  SPECIALS.test(password)
+
+export interface RegistrationInput {
+  readonly firstName?: string | undefined
+  readonly lastName?: string | undefined
+  readonly email?: string | undefined
+  readonly phoneNumber?: string | undefined
+  readonly password?: string | undefined
+  readonly confirmPassword?: string | undefined
+}
+
+export interface NewAccount {
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+  readonly phoneNumber: string
+  readonly password: string
+  /** Registration always creates a CLIENT, whatever role the caller sent. */
+  readonly role: "CLIENT"
+}
+
+const requiredName = (field: string, value: string | undefined, issues: Array<FieldIssue>) => {
+  const trimmed = (value ?? "").trim()
+  if (trimmed === "") issues.push(issue(field, "validation.required"))
+  else if (trimmed.length > NAME_MAX) issues.push(issue(field, "validation.tooLong"))
+  return trimmed
+}
+
+const checkNewPassword = (
+  password: string | undefined,
+  confirmation: string | undefined,
+  issues: Array<FieldIssue>,
+  field = "password"
+) => {
+  if (!password) issues.push(issue(field, "validation.required"))
+  else if (!isStrongPassword(password)) issues.push(issue(field, "validation.password"))
+  if (confirmation !== undefined && confirmation !== password) issues.push(issue("confirmPassword", "validation.passwordMismatch"))
+}
+
+export const validateRegistration = (input: RegistrationInput): Either.Either<NewAccount, ValidationFailed> => {
+  const issues: Array<FieldIssue> = []
+  const firstName = requiredName("firstName", input.firstName, issues)
+  const lastName = requiredName("lastName", input.lastName, issues)
+  const email = normalizeEmail(input.email ?? "")
+  if (email === "") issues.push(issue("email", "validation.required"))
+  else if (!isValidEmail(email)) issues.push(issue("email", "validation.email"))
+  const phoneNumber = (input.phoneNumber ?? "").trim()
+  if (phoneNumber === "") issues.push(issue("phoneNumber", "validation.required"))
+  else if (!isValidPhone(phoneNumber)) issues.push(issue("phoneNumber", "validation.phone"))
+  checkNewPassword(input.password, input.confirmPassword, issues)
+  return issues.length > 0
+    ? Either.left(invalid(issues))
+    : Either.right({ firstName, lastName, email, phoneNumber, password: input.password!, role: "CLIENT" })
+}
+
+/** Reset keeps the spec's own rule (at least 8 characters) plus the registration strength rule. */
+export const validateNewPassword = (
+  password: string | undefined,
+  confirmation: string | undefined
+): Either.Either<string, ValidationFailed> => {
+  const issues: Array<FieldIssue> = []
+  if (password !== undefined && password.length > 0 && password.length < PASSWORD_MIN) {
+    issues.push(issue("password", "validation.passwordTooShort"))
+    if (confirmation !== undefined && confirmation !== password) issues.push(issue("confirmPassword", "validation.passwordMismatch"))
+  } else checkNewPassword(password, confirmation, issues)
+  return issues.length > 0 ? Either.left(invalid(issues)) : Either.right(password!)
+}
+
+export const requireFields = (
+  values: Readonly<Record<string, string | undefined>>
+): Either.Either<Record<string, string>, ValidationFailed> => {
+  const issues = Object.entries(values)
+    .filter(([, value]) => value === undefined || value.trim() === "")
+    .map(([field]) => issue(field, "validation.required"))
+  return issues.length > 0 ? Either.left(invalid(issues)) : Either.right(values as Record<string, string>)
+}
+
+// ---- Refresh-token rotation ------------------------------------------------------------------
+
+export interface RefreshTokenRecord {
+  readonly userId: string
+  readonly familyId: string
+  readonly expiresAt: Date
+  readonly rotatedAt: Date | null
+  readonly revokedAt: Date | null
+}
+
+export type RefreshDecision =
+  | { readonly _tag: "Rotate"; readonly userId: string; readonly familyId: string }
+  /** A token that was already rotated is presented again: it was stolen or replayed. */
+  | { readonly _tag: "ReuseDetected"; readonly familyId: string }
+  | { readonly _tag: "Refuse" }
+
+export const decideRefresh = (record: RefreshTokenRecord | undefined, now: Date): RefreshDecision => {
+  if (!record || record.revokedAt !== null) return { _tag: "Refuse" }
+  if (record.rotatedAt !== null) return { _tag: "ReuseDetected", familyId: record.familyId }
+  if (record.expiresAt.getTime() <= now.getTime()) return { _tag: "Refuse" }
+  return { _tag: "Rotate", userId: record.userId, familyId: record.familyId }
+}
+
+// ---- Errors ----------------------------------------------------------------------------------
+
+export const InvalidCredentials = new Unauthorized({ code: "INVALID_CREDENTIALS", key: "auth.invalidCredentials" })
+export const EmailNotVerified = new Unauthorized({ code: "EMAIL_NOT_VERIFIED", key: "auth.emailNotVerified" })
+export const AccountDeactivated = new Unauthorized({ code: "ACCOUNT_DEACTIVATED", key: "auth.accountDeactivated" })
+export const Unauthenticated = new Unauthorized({ code: "UNAUTHENTICATED", key: "auth.unauthenticated" })
+export const SessionExpired = new Unauthorized({ code: "SESSION_EXPIRED", key: "auth.sessionExpired" })
+export const InvalidToken = new BadRequest({ code: "INVALID_TOKEN", key: "auth.invalidToken" })
+export const MissingToken = new BadRequest({ code: "MISSING_TOKEN", key: "auth.missingToken" })
+export const EmailTaken = new Conflict({ code: "EMAIL_TAKEN", key: "auth.emailTaken" })
+export const WrongCurrentPassword = new ValidationFailed({
+  code: "VALIDATION_ERROR",
+  key: "auth.wrongCurrentPassword",
+  details: [issue("currentPassword", "auth.wrongCurrentPassword")]
+})
+export const InsufficientRights = new Forbidden({ code: "FORBIDDEN", key: "auth.forbidden" })
+
+/** Role guard shared by every module's use cases. */
+export const requireRole = (actor: Actor, ...roles: ReadonlyArray<Role>) =>
+  roles.includes(actor.role) ? Either.right(actor) : Either.left(InsufficientRights)

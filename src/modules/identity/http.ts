@@ -1,0 +1,137 @@
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { AppConfig } from "../../platform/config"
+import { invalid, issue } from "../../platform/errors"
+import { localized, ok, requestLanguage } from "../../platform/http/envelope"
+import { Languages, type Language } from "../../platform/messages"
+import { RateLimiter } from "../../platform/rate-limit"
+import { Authentication, CurrentUser, toUserView } from "./api"
+import { MarketplaceApi } from "../../app/api"
+import { Identity, type Session } from "./service"
+
+const REFRESH_COOKIE = "refreshToken"
+const REFRESH_COOKIE_PATH = "/api/auth"
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(Identity, (identity) => ({ bearer: (token: Redacted.Redacted) => identity.authenticate(Redacted.value(token)) }))
+)
+
+/** Rate-limits an action per client address (login, register, forgot-password, resend). */
+const limit = (action: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const limiter = yield* RateLimiter
+    yield* limiter.consume(`${action}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`)
+  })
+
+const refreshCookie = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.cookies[REFRESH_COOKIE])
+
+export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handlers) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    const config = yield* AppConfig
+    const secureCookie = config.publicUrl.startsWith("https://")
+
+    const withRefreshCookie = (session: Session) =>
+      HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(
+          HttpServerResponse.unsafeSetCookie(response, REFRESH_COOKIE, session.refreshToken, {
+            httpOnly: true,
+            sameSite: "strict",
+            secure: secureCookie,
+            path: REFRESH_COOKIE_PATH,
+            maxAge: `${config.refreshTokenTtlDays} days`
+          })
+        )
+      )
+    const clearRefreshCookie = HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.expireCookie(response, REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH }))
+    )
+    const sessionAnswer = (session: Session) =>
+      Effect.as(withRefreshCookie(session), ok({ token: session.accessToken, expiresIn: session.expiresIn, user: toUserView(session.user) }))
+    const refresh = () =>
+      Effect.flatMap(refreshCookie, identity.refresh).pipe(
+        Effect.tapError(() => clearRefreshCookie),
+        Effect.flatMap(sessionAnswer)
+      )
+
+    return handlers
+      .handle("register", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* limit("register")
+          const user = yield* identity.register(payload, yield* requestLanguage)
+          return ok({ user: toUserView(user) }, yield* localized("auth.registered"))
+        })
+      )
+      .handle("login", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* limit("login")
+          const session = yield* identity.login(payload.email, payload.password)
+          return yield* sessionAnswer(session)
+        })
+      )
+      .handle("logout", () =>
+        Effect.gen(function*() {
+          yield* identity.logout(yield* refreshCookie)
+          yield* clearRefreshCookie
+          return ok({}, yield* localized("auth.loggedOut"))
+        })
+      )
+      .handle("refresh", refresh)
+      .handle("refreshToken", refresh)
+      .handle("me", () => Effect.map(CurrentUser, (user) => ok({ user: toUserView(user) })))
+      .handle("forgotPassword", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* limit("forgot-password")
+          yield* identity.forgotPassword(payload.email)
+          return ok({}, yield* localized("auth.forgotPasswordSent"))
+        })
+      )
+      .handle("resetPassword", ({ path, payload }) =>
+        Effect.gen(function*() {
+          yield* identity.resetPassword(path.token, payload.password, payload.confirmPassword)
+          return ok({}, yield* localized("auth.passwordReset"))
+        })
+      )
+      .handle("updatePassword", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* identity.updatePassword(yield* CurrentUser, payload)
+          return ok({}, yield* localized("auth.passwordUpdated"))
+        })
+      )
+      .handle("verifyEmail", ({ path }) =>
+        Effect.gen(function*() {
+          yield* identity.verifyEmail(path.token)
+          return ok({}, yield* localized("auth.emailVerified"))
+        })
+      )
+      .handle("resendVerification", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* limit("resend-verification")
+          yield* identity.resendVerification(payload.email)
+          return ok({}, yield* localized("auth.verificationResent"))
+        })
+      )
+  })
+)
+
+const isLanguage = (value: string): value is Language => (Languages as ReadonlyArray<string>).includes(value)
+
+export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (handlers) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    return handlers
+      .handle("getMe", () => Effect.map(CurrentUser, (user) => ok({ user: toUserView(user) })))
+      .handle("updateMe", ({ payload }) =>
+        Effect.gen(function*() {
+          let user = yield* CurrentUser
+          if (payload.preferredLanguage !== undefined) {
+            if (!isLanguage(payload.preferredLanguage)) return yield* invalid([issue("preferredLanguage", "validation.language")])
+            user = yield* identity.setPreferredLanguage(user, payload.preferredLanguage)
+          }
+          return ok({ user: toUserView(user) }, yield* localized("profile.updated"))
+        })
+      )
+  })
+)

@@ -1,0 +1,86 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Conflict } from "../../platform/errors"
+import type { Language } from "../../platform/messages"
+import type { NewAccount, RefreshTokenRecord, Role, User, UserWithPassword } from "./domain"
+
+export interface UserRepositoryShape {
+  readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
+  /** Fails with Conflict (EMAIL_TAKEN) when the email is already registered. */
+  readonly insert: (
+    account: Omit<NewAccount, "password" | "role"> & {
+      readonly passwordHash: string
+      readonly role: Role
+      readonly isEmailVerified: boolean
+      readonly preferredLanguage: Language
+    }
+  ) => Effect.Effect<User, Conflict>
+  readonly markEmailVerified: (id: string) => Effect.Effect<void>
+  readonly setPasswordHash: (id: string, passwordHash: string) => Effect.Effect<void>
+  readonly findPasswordHash: (id: string) => Effect.Effect<Option.Option<string>>
+  readonly setPreferredLanguage: (id: string, language: Language) => Effect.Effect<void>
+  readonly setRole: (id: string, role: Role) => Effect.Effect<void>
+  readonly setActive: (id: string, active: boolean) => Effect.Effect<void>
+}
+export class UserRepository extends Context.Tag("identity/UserRepository")<UserRepository, UserRepositoryShape>() {}
+
+export interface RefreshTokenStoreShape {
+  readonly insert: (token: {
+    readonly tokenHash: string
+    readonly userId: string
+    readonly familyId: string
+    readonly expiresAt: Date
+  }) => Effect.Effect<void>
+  readonly find: (tokenHash: string) => Effect.Effect<Option.Option<RefreshTokenRecord>>
+  /** Marks a live token rotated; false when another request rotated it first (the race loser). */
+  readonly markRotated: (tokenHash: string, at: Date) => Effect.Effect<boolean>
+  readonly revokeFamily: (familyId: string, at: Date) => Effect.Effect<void>
+  readonly revokeAllOfUser: (userId: string, at: Date) => Effect.Effect<void>
+}
+export class RefreshTokenStore extends Context.Tag("identity/RefreshTokenStore")<
+  RefreshTokenStore,
+  RefreshTokenStoreShape
+>() {}
+
+export type OneTimePurpose = "VERIFY_EMAIL" | "RESET_PASSWORD"
+export interface OneTimeTokenStoreShape {
+  readonly insert: (token: {
+    readonly tokenHash: string
+    readonly userId: string
+    readonly purpose: OneTimePurpose
+    readonly expiresAt: Date
+  }) => Effect.Effect<void>
+  /** Uses a live token once and answers its user; None when unknown, used or expired. */
+  readonly consume: (tokenHash: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<Option.Option<string>>
+}
+export class OneTimeTokenStore extends Context.Tag("identity/OneTimeTokenStore")<
+  OneTimeTokenStore,
+  OneTimeTokenStoreShape
+>() {}
+
+export interface PasswordHasherShape {
+  readonly hash: (password: string) => Effect.Effect<string>
+  readonly verify: (password: string, hash: string) => Effect.Effect<boolean>
+  /** A valid hash of no one's password, verified against when an email is unknown. */
+  readonly dummyHash: string
+}
+export class PasswordHasher extends Context.Tag("identity/PasswordHasher")<PasswordHasher, PasswordHasherShape>() {}
+
+export interface AccessClaims {
+  readonly userId: string
+  readonly role: Role
+}
+export interface AccessTokensShape {
+  readonly sign: (claims: AccessClaims) => Effect.Effect<{ readonly token: string; readonly expiresIn: number }>
+  /** None for a malformed, forged or expired token. */
+  readonly verify: (token: string) => Effect.Effect<Option.Option<AccessClaims>>
+}
+export class AccessTokens extends Context.Tag("identity/AccessTokens")<AccessTokens, AccessTokensShape>() {}
+
+/** Random secrets and their one-way digests (refresh and single-use tokens are stored hashed). */
+export interface SecretsShape {
+  readonly random: () => Effect.Effect<string>
+  readonly digest: (secret: string) => string
+  readonly uuid: () => Effect.Effect<string>
+}
+export class Secrets extends Context.Tag("identity/Secrets")<Secrets, SecretsShape>() {}

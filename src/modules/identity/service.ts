@@ -1,0 +1,263 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { AppConfig } from "../../platform/config"
+import type { BadRequest, Conflict, Unauthorized, ValidationFailed } from "../../platform/errors"
+import type { Language } from "../../platform/messages"
+import { Transactional } from "../../platform/transaction"
+import { Notifications } from "../notifications"
+import {
+  AccountDeactivated,
+  type Actor,
+  decideRefresh,
+  EmailNotVerified,
+  InvalidCredentials,
+  InvalidToken,
+  MissingToken,
+  WrongCurrentPassword,
+  normalizeEmail,
+  type RegistrationInput,
+  requireFields,
+  SessionExpired,
+  Unauthenticated,
+  type User,
+  validateNewPassword,
+  validateRegistration
+} from "./domain"
+import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
+
+export interface Session {
+  readonly accessToken: string
+  readonly expiresIn: number
+  readonly refreshToken: string
+  readonly user: User
+}
+
+const VERIFY_TTL_MS = 24 * 3600_000
+const RESET_TTL_MS = 3600_000
+
+export class Identity extends Context.Tag("identity/Identity")<
+  Identity,
+  {
+    readonly register: (input: RegistrationInput, language: Language) => Effect.Effect<User, ValidationFailed | Conflict>
+    readonly login: (email: string | undefined, password: string | undefined) => Effect.Effect<Session, ValidationFailed | Unauthorized>
+    readonly refresh: (refreshToken: string | undefined) => Effect.Effect<Session, Unauthorized>
+    readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
+    /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
+    readonly authenticate: (accessToken: string) => Effect.Effect<User, Unauthorized>
+    readonly verifyEmail: (token: string | undefined) => Effect.Effect<void, Unauthorized | BadRequest>
+    readonly resendVerification: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
+    readonly forgotPassword: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
+    readonly resetPassword: (
+      token: string | undefined,
+      password: string | undefined,
+      confirmation: string | undefined
+    ) => Effect.Effect<void, ValidationFailed | Unauthorized | BadRequest>
+    readonly updatePassword: (
+      actor: Actor,
+      input: { currentPassword?: string | undefined; newPassword?: string | undefined; confirmPassword?: string | undefined }
+    ) => Effect.Effect<void, ValidationFailed | Unauthorized>
+    readonly setPreferredLanguage: (actor: Actor, language: Language) => Effect.Effect<User>
+    /** Accounts created by operators (CLI, seed): verified at once, any role. */
+    readonly createAccount: (
+      input: RegistrationInput & { role: User["role"]; preferredLanguage?: Language }
+    ) => Effect.Effect<User, ValidationFailed | Conflict>
+    readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+  }
+>() {}
+
+export const IdentityLive = Layer.effect(
+  Identity,
+  Effect.gen(function*() {
+    const users = yield* UserRepository
+    const refreshTokens = yield* RefreshTokenStore
+    const oneTimeTokens = yield* OneTimeTokenStore
+    const hasher = yield* PasswordHasher
+    const accessTokens = yield* AccessTokens
+    const secrets = yield* Secrets
+    const notifications = yield* Notifications
+    const tx = yield* Transactional
+    const config = yield* AppConfig
+
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
+      Effect.gen(function*() {
+        const token = yield* secrets.random()
+        const at = yield* now
+        const ttl = purpose === "VERIFY_EMAIL" ? VERIFY_TTL_MS : RESET_TTL_MS
+        yield* oneTimeTokens.insert({ tokenHash: secrets.digest(token), userId: user.id, purpose, expiresAt: new Date(at.getTime() + ttl) })
+        const send = purpose === "VERIFY_EMAIL" ? notifications.sendEmailVerification : notifications.sendPasswordReset
+        yield* send(user, token)
+      })
+
+    const openSession = (user: User, familyId: string) =>
+      Effect.gen(function*() {
+        const refreshToken = yield* secrets.random()
+        const at = yield* now
+        yield* refreshTokens.insert({
+          tokenHash: secrets.digest(refreshToken),
+          userId: user.id,
+          familyId,
+          expiresAt: new Date(at.getTime() + config.refreshTokenTtlDays * 86_400_000)
+        })
+        const access = yield* accessTokens.sign({ userId: user.id, role: user.role })
+        return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
+      })
+
+    const createUser = (
+      input: RegistrationInput,
+      options: { role: User["role"]; isEmailVerified: boolean; preferredLanguage: Language }
+    ) =>
+      Effect.gen(function*() {
+        const account = yield* validateRegistration(input)
+        const passwordHash = yield* hasher.hash(account.password)
+        return yield* users.insert({
+          firstName: account.firstName,
+          lastName: account.lastName,
+          email: account.email,
+          phoneNumber: account.phoneNumber,
+          passwordHash,
+          ...options
+        })
+      })
+
+    return {
+      register: (input, language) =>
+        tx.run(
+          Effect.gen(function*() {
+            const user = yield* createUser(input, { role: "CLIENT", isEmailVerified: false, preferredLanguage: language })
+            yield* issueOneTimeToken(user, "VERIFY_EMAIL")
+            return user
+          })
+        ),
+
+      createAccount: (input) =>
+        createUser(input, { role: input.role, isEmailVerified: true, preferredLanguage: input.preferredLanguage ?? "fr" }),
+
+      login: (email, password) =>
+        Effect.gen(function*() {
+          const fields = yield* requireFields({ email, password })
+          const found = yield* users.findByEmail(normalizeEmail(fields.email!))
+          // Hash anyway when the account is unknown, so timing does not reveal which emails exist.
+          const hash = Option.match(found, { onNone: () => hasher.dummyHash, onSome: (u) => u.passwordHash })
+          const matches = yield* hasher.verify(fields.password!, hash)
+          if (Option.isNone(found) || !matches) return yield* InvalidCredentials
+          const user = found.value
+          if (!user.isActive) return yield* AccountDeactivated
+          if (!user.isEmailVerified) return yield* EmailNotVerified
+          return yield* openSession(user, yield* secrets.uuid())
+        }),
+
+      refresh: (presented) =>
+        Effect.gen(function*() {
+          if (!presented) return yield* SessionExpired
+          const tokenHash = secrets.digest(presented)
+          const at = yield* now
+          const decision = decideRefresh(Option.getOrUndefined(yield* refreshTokens.find(tokenHash)), at)
+          switch (decision._tag) {
+            case "Refuse":
+              return yield* SessionExpired
+            case "ReuseDetected":
+              yield* refreshTokens.revokeFamily(decision.familyId, at)
+              yield* Effect.logWarning("refresh token reuse detected; session family revoked", { familyId: decision.familyId })
+              return yield* SessionExpired
+            case "Rotate": {
+              const user = yield* users.findById(decision.userId)
+              if (Option.isNone(user) || !user.value.isActive) return yield* SessionExpired
+              return yield* tx.run(
+                Effect.gen(function*() {
+                  const won = yield* refreshTokens.markRotated(tokenHash, at)
+                  if (!won) {
+                    // Two requests raced with the same token: the loser is treated as a replay.
+                    yield* refreshTokens.revokeFamily(decision.familyId, at)
+                    return yield* SessionExpired
+                  }
+                  return yield* openSession(user.value, decision.familyId)
+                })
+              )
+            }
+          }
+        }),
+
+      logout: (presented) =>
+        presented
+          ? Effect.gen(function*() {
+              const found = yield* refreshTokens.find(secrets.digest(presented))
+              if (Option.isSome(found)) yield* refreshTokens.revokeFamily(found.value.familyId, yield* now)
+            })
+          : Effect.void,
+
+      authenticate: (accessToken) =>
+        Effect.gen(function*() {
+          const claims = yield* accessTokens.verify(accessToken)
+          if (Option.isNone(claims)) return yield* SessionExpired
+          const user = yield* users.findById(claims.value.userId)
+          if (Option.isNone(user)) return yield* Unauthenticated
+          if (!user.value.isActive) return yield* AccountDeactivated
+          return user.value
+        }),
+
+      verifyEmail: (token) =>
+        Effect.gen(function*() {
+          if (!token) return yield* MissingToken
+          const userId = yield* oneTimeTokens.consume(secrets.digest(token), "VERIFY_EMAIL", yield* now)
+          if (Option.isNone(userId)) return yield* InvalidToken
+          yield* users.markEmailVerified(userId.value)
+        }),
+
+      resendVerification: (email) =>
+        Effect.gen(function*() {
+          const fields = yield* requireFields({ email })
+          const user = yield* users.findByEmail(normalizeEmail(fields.email!))
+          // Same answer whatever the address: nothing is revealed about who has an account.
+          if (Option.isSome(user) && !user.value.isEmailVerified && user.value.isActive) {
+            yield* tx.run(issueOneTimeToken(user.value, "VERIFY_EMAIL"))
+          }
+        }),
+
+      forgotPassword: (email) =>
+        Effect.gen(function*() {
+          const fields = yield* requireFields({ email })
+          const user = yield* users.findByEmail(normalizeEmail(fields.email!))
+          if (Option.isSome(user) && user.value.isActive) yield* tx.run(issueOneTimeToken(user.value, "RESET_PASSWORD"))
+        }),
+
+      resetPassword: (token, password, confirmation) =>
+        Effect.gen(function*() {
+          if (!token) return yield* MissingToken
+          const newPassword = yield* validateNewPassword(password, confirmation)
+          const passwordHash = yield* hasher.hash(newPassword)
+          yield* tx.run(
+            Effect.gen(function*() {
+              const at = yield* now
+              const userId = yield* oneTimeTokens.consume(secrets.digest(token), "RESET_PASSWORD", at)
+              if (Option.isNone(userId)) return yield* InvalidToken
+              yield* users.setPasswordHash(userId.value, passwordHash)
+              // Receiving the reset link proves the address; every open session is closed.
+              yield* users.markEmailVerified(userId.value)
+              yield* refreshTokens.revokeAllOfUser(userId.value, at)
+            })
+          )
+        }),
+
+      updatePassword: (actor, input) =>
+        Effect.gen(function*() {
+          const fields = yield* requireFields({ currentPassword: input.currentPassword })
+          const newPassword = yield* validateNewPassword(input.newPassword, input.confirmPassword)
+          const current = yield* users.findPasswordHash(actor.id)
+          if (Option.isNone(current) || !(yield* hasher.verify(fields.currentPassword!, current.value))) {
+            return yield* WrongCurrentPassword
+          }
+          yield* users.setPasswordHash(actor.id, yield* hasher.hash(newPassword))
+        }),
+
+      setPreferredLanguage: (actor, language) =>
+        Effect.gen(function*() {
+          yield* users.setPreferredLanguage(actor.id, language)
+          return Option.getOrThrow(yield* users.findById(actor.id))
+        }),
+
+      findByEmail: (email) =>
+        Effect.map(users.findByEmail(normalizeEmail(email)), Option.map(({ passwordHash: _, ...user }) => user))
+    }
+  })
+)

@@ -1,0 +1,72 @@
+import { Either } from "effect"
+import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
+import { type Language, type MessageKey, translate } from "../../platform/messages"
+import type { OutgoingMail } from "./ports"
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+
+/** A mail with one call to action, in plain text and HTML, in the recipient's language. */
+export const actionMail = (input: {
+  readonly to: string
+  readonly language: Language
+  readonly firstName: string
+  readonly link: string
+  readonly keys: { subject: MessageKey; greeting: MessageKey; body: MessageKey; action: MessageKey }
+}): OutgoingMail => {
+  const t = (key: MessageKey) => translate(input.language, key, { firstName: input.firstName })
+  const { subject, greeting, body, action } = input.keys
+  return {
+    to: input.to,
+    subject: t(subject),
+    text: `${t(greeting)}\n\n${t(body)}\n\n${t(action)}: ${input.link}\n\n-- \n${t("mail.footer")}\n`,
+    html: `<!doctype html><html lang="${input.language}"><body style="font-family:sans-serif;line-height:1.5">
+<p>${escapeHtml(t(greeting))}</p><p>${escapeHtml(t(body))}</p>
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t(action))}</a></p>
+<p style="font-size:12px;color:#555">${escapeHtml(input.link)}</p>
+<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
+  }
+}
+
+export const ContactSubjects = ["general", "technical", "account", "payment", "privacy", "bug", "feature", "other"] as const
+export type ContactSubject = (typeof ContactSubjects)[number]
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
+const LIMITS = { name: 100, email: 254, subject: 40, message: 5000 } as const
+
+export interface ContactInput {
+  readonly name?: string | undefined
+  readonly email?: string | undefined
+  readonly subject?: string | undefined
+  readonly message?: string | undefined
+}
+
+export const validateContact = (
+  input: ContactInput
+): Either.Either<{ name: string; email: string; subject: ContactSubject; message: string }, ValidationFailed> => {
+  const issues: Array<FieldIssue> = []
+  const values = {
+    name: (input.name ?? "").trim(),
+    email: (input.email ?? "").trim().toLowerCase(),
+    subject: (input.subject ?? "").trim(),
+    message: (input.message ?? "").trim()
+  }
+  for (const field of ["name", "email", "subject", "message"] as const) {
+    if (values[field] === "") issues.push(issue(field, "validation.required"))
+    else if (values[field].length > LIMITS[field]) issues.push(issue(field, "validation.tooLong"))
+  }
+  if (values.email !== "" && !EMAIL.test(values.email)) issues.push(issue("email", "validation.email"))
+  if (values.subject !== "" && !(ContactSubjects as ReadonlyArray<string>).includes(values.subject)) {
+    issues.push(issue("subject", "validation.contactSubject"))
+  }
+  return issues.length > 0 ? Either.left(invalid(issues)) : Either.right({ ...values, subject: values.subject as ContactSubject })
+}
+
+export const contactMail = (
+  supportEmail: string,
+  message: { name: string; email: string; subject: string; message: string }
+): OutgoingMail => {
+  const subject = translate("fr", "mail.contact.subject", { subject: message.subject })
+  const text = `From: ${message.name} <${message.email}>\nSubject: ${message.subject}\n\n${message.message}\n`
+  return { to: supportEmail, subject, text, html: `<pre style="white-space:pre-wrap">${escapeHtml(text)}</pre>` }
+}

@@ -1,0 +1,8 @@
+export { ContactSubjects } from "./domain"
+export { Mailer, Outbox, type OutgoingMail, type StoredMail } from "./ports"
+export { Notifications, NotificationsLive } from "./service"
+export { ContactApi } from "./api"
+export { ContactHttpLive } from "./http"
+export { ContactRepositoryLive, OutboxMailerLive, OutboxReaderLive } from "./adapters/postgres"
+export { SmtpMailerLive } from "./adapters/smtp"
+export { InMemoryNotificationsAdapters } from "./adapters/memory"

@@ -1,0 +1,65 @@
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../../platform/config"
+import type { ValidationFailed } from "../../platform/errors"
+import type { Language } from "../../platform/messages"
+import { Transactional } from "../../platform/transaction"
+import { actionMail, type ContactInput, contactMail, validateContact } from "./domain"
+import { ContactRepository, Mailer } from "./ports"
+
+interface Recipient {
+  readonly email: string
+  readonly firstName: string
+  readonly preferredLanguage: Language
+}
+
+/** Composes and sends the product's mails; stores contact messages. */
+export class Notifications extends Context.Tag("notifications/Notifications")<
+  Notifications,
+  {
+    readonly sendEmailVerification: (to: Recipient, token: string) => Effect.Effect<void>
+    readonly sendPasswordReset: (to: Recipient, token: string) => Effect.Effect<void>
+    readonly submitContactMessage: (
+      input: ContactInput,
+      userId: string | null
+    ) => Effect.Effect<void, ValidationFailed>
+  }
+>() {}
+
+export const NotificationsLive = Layer.effect(
+  Notifications,
+  Effect.gen(function*() {
+    const mailer = yield* Mailer
+    const contacts = yield* ContactRepository
+    const tx = yield* Transactional
+    const config = yield* AppConfig
+    const link = (path: string) => `${config.publicUrl}${path}`
+    return {
+      sendEmailVerification: (to, token) =>
+        mailer.send(
+          actionMail({
+            to: to.email,
+            language: to.preferredLanguage,
+            firstName: to.firstName,
+            link: link(`/verify-email/${token}`),
+            keys: { subject: "mail.verify.subject", greeting: "mail.verify.greeting", body: "mail.verify.body", action: "mail.verify.action" }
+          })
+        ),
+      sendPasswordReset: (to, token) =>
+        mailer.send(
+          actionMail({
+            to: to.email,
+            language: to.preferredLanguage,
+            firstName: to.firstName,
+            link: link(`/reset-password/${token}`),
+            keys: { subject: "mail.reset.subject", greeting: "mail.reset.greeting", body: "mail.reset.body", action: "mail.reset.action" }
+          })
+        ),
+      submitContactMessage: (input, userId) =>
+        Effect.flatMap(validateContact(input), (message) =>
+          tx.run(
+            Effect.zipRight(contacts.insert({ ...message, userId }), mailer.send(contactMail(config.supportEmail, message)))
+          )
+        )
+    }
+  })
+)

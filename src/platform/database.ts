@@ -1,0 +1,52 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, Redacted } from "effect"
+import * as path from "node:path"
+import { AppConfig } from "./config"
+import { startEmbedded } from "./embedded-postgres"
+
+
+const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxConnections: number) =>
+  PgClient.layer({
+    ...connection,
+    // PgClient fails without a user name when USER is unset (as in CI).
+    username: "url" in connection ? undefined : "postgres",
+    database: "url" in connection ? undefined : "postgres",
+    maxConnections
+  })
+
+/**
+ * The one SqlClient of the process: PostgreSQL when DATABASE_URL is set, otherwise the embedded
+ * PGlite database on disk under DATA_DIR (attachToRunning lets the CLI share a running server's).
+ */
+export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      if (Option.isSome(config.databaseUrl)) {
+        return pgLayer({ url: config.databaseUrl.value }, config.databasePoolSize)
+      }
+      const dataDir = path.resolve(config.dataDir)
+      const embedded = yield* startEmbedded({
+        dataDir: path.join(dataDir, "pglite"),
+        runDir: dataDir,
+        maxConnections: config.databasePoolSize + 10,
+        attachToRunning: options.attachToRunning
+      })
+      yield* Effect.logInfo(
+        embedded.owner ? `embedded database ready in ${dataDir}` : `attached to the running server's database`
+      )
+      return pgLayer({ host: embedded.socketDir }, config.databasePoolSize)
+    })
+  )
+
+/** An in-memory PGlite (tests that have no TEST_DATABASE_URL). */
+export const InMemoryDatabase = (runDir: string) =>
+  Layer.unwrapScoped(
+    Effect.map(
+      startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false }),
+      (embedded) => pgLayer({ host: embedded.socketDir }, 10)
+    )
+  )
+
+export const databaseUrlLayer = (url: string, maxConnections = 10) =>
+  pgLayer({ url: Redacted.make(url) }, maxConnections)

@@ -1,0 +1,66 @@
+import { Schema } from "effect"
+import type { MessageKey } from "./messages"
+
+/**
+ * The application's failures, one class per HTTP meaning. Each carries a stable machine `code`
+ * and the key of a message that the HTTP edge renders in the request's language, so the domain
+ * stays free of HTTP and of languages. Rendered as the one error envelope
+ * `{ success: false, code, message, details? }` by platform/http/envelope.ts.
+ */
+const Key = Schema.String as unknown as Schema.Schema<MessageKey>
+
+export class FieldIssue extends Schema.Class<FieldIssue>("FieldIssue")({
+  field: Schema.String,
+  key: Key
+}) {}
+
+const fields = {
+  code: Schema.String,
+  key: Key,
+  params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+}
+
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", fields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", fields) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields) {}
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields) {}
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields) {}
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {}
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", fields) {}
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", fields) {}
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
+  ...fields,
+  details: Schema.Array(FieldIssue)
+}) {}
+
+export type AppError =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | Conflict
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | TooManyRequests
+  | ValidationFailed
+
+export const httpStatusOf: Record<AppError["_tag"], number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  ValidationFailed: 422,
+  TooManyRequests: 429
+}
+
+export const isAppError = (u: unknown): u is AppError =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && u._tag in httpStatusOf
+
+/** A 422 from a list of field problems (the list is never empty). */
+export const invalid = (details: ReadonlyArray<FieldIssue>) =>
+  new ValidationFailed({ code: "VALIDATION_ERROR", key: "validation.failed", details })
+
+export const issue = (field: string, key: MessageKey) => new FieldIssue({ field, key })

@@ -1,0 +1,87 @@
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import * as crypto from "node:crypto"
+import { httpStatusOf, isAppError } from "../errors"
+import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' https://js.stripe.com",
+  "frame-src 'self' https://js.stripe.com https://hooks.stripe.com https://checkout.stripe.com",
+  "connect-src 'self' ws: wss: https://api.stripe.com",
+  "img-src 'self' data: blob: https:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self' https://checkout.stripe.com",
+  "frame-ancestors 'none'"
+].join("; ")
+
+export const securityHeaders = {
+  "content-security-policy": CSP,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin"
+} as const
+
+const envelope = (status: number, body: { code: string; message: string; details?: unknown }) =>
+  HttpServerResponse.unsafeJson({ success: false, ...body }, { status })
+
+/** Turns any failure into the one error envelope, in the request's language. */
+const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestId: string) => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value
+    if (isAppError(error)) {
+      return Effect.succeed(
+        envelope(httpStatusOf[error._tag], {
+          code: error.code,
+          message: translate(language, error.key, error.params),
+          ...(error._tag === "ValidationFailed"
+            ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key) })) }
+            : {})
+        })
+      )
+    }
+    const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
+    if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
+      const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
+      return Effect.succeed(
+        envelope(400, {
+          code: "MALFORMED_REQUEST",
+          message: translate(language, "request.malformed"),
+          details: issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }))
+        })
+      )
+    }
+    if (tag === "RouteNotFound") {
+      return Effect.succeed(envelope(404, { code: "NOT_FOUND", message: translate(language, "request.notFound") }))
+    }
+  }
+  if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  return Effect.as(
+    Effect.logError("request failed", cause),
+    envelope(500, { code: "INTERNAL_ERROR", message: translate(language, "server.error") + ` (${requestId})` })
+  )
+}
+
+/**
+ * Wraps every request: a request id on every log line and answer, one access log line, the error
+ * envelope, and the security headers.
+ */
+export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const incoming = request.headers["x-request-id"]
+    const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID()
+    const language = languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage
+    const started = performance.now()
+    return yield* Effect.gen(function*() {
+      const response = yield* app.pipe(Effect.catchAllCause((cause) => renderFailure(cause, language, requestId)))
+      const fields = { method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
+      yield* response.status >= 500 ? Effect.logError("request", fields) : Effect.logInfo("request", fields)
+      return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
+    }).pipe(Effect.annotateLogs("requestId", requestId))
+  })
