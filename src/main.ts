@@ -1,29 +1,15 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { AppConfig, AppConfigLive } from "./platform/config"
+import { AppConfigLive } from "./platform/config"
+import { DatabaseLive } from "./platform/database"
 import { PinoLoggerLive } from "./platform/logger"
-import { runMigrations } from "./platform/migrations"
-import { LiveDomain } from "./app/layers"
-import { isEmptyDatabase, seedDemoData } from "./app/seed"
-import { ServerLive } from "./app/server"
+import { applicationOn } from "./app/application"
 
-/** Migrate, seed demo data on the first start, then serve until SIGTERM/SIGINT (graceful: finalizers close everything). */
-const startup = Effect.gen(function*() {
-  const config = yield* AppConfig
-  const applied = yield* runMigrations
-  if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
-  if (config.seedDemoData && (yield* isEmptyDatabase)) {
-    const accounts = yield* seedDemoData
-    yield* Effect.logInfo(`seeded ${accounts.length} demo accounts (bin/run seed --json lists them)`)
-  }
-})
-
-const logLevel = process.env.LOG_LEVEL ?? "info"
-
-Layer.unwrapEffect(Effect.as(startup, ServerLive)).pipe(
-  Layer.provide(LiveDomain({ attachToRunning: false })),
+// Serves until SIGTERM/SIGINT; interruption runs every finalizer: the HTTP server stops accepting,
+// in-flight requests finish, socket.io closes, the pool and the embedded database close.
+applicationOn(DatabaseLive({ attachToRunning: false })).pipe(
   Layer.provide(AppConfigLive),
   Layer.launch,
-  Effect.provide(PinoLoggerLive(logLevel)),
+  Effect.provide(PinoLoggerLive(process.env.LOG_LEVEL ?? "info")),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )
