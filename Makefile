@@ -13,7 +13,8 @@ start: dist/.built
 install: node_modules/.installed
 
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci refuses the lock npm 11 writes (it omits other platforms' optional packages); install honours it.
+	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 build: dist/.built

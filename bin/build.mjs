@@ -28,42 +28,44 @@ await Promise.all([
   esbuild.build({ ...nodeOptions, entryPoints: { commands: "cli/commands.ts" }, outdir: path.join(dist, "cli") })
 ])
 
-// UI
-const uiOut = path.join(dist, "ui")
-fs.rmSync(uiOut, { recursive: true, force: true })
-const result = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: { main: "ui/main.tsx" },
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "browser",
-  target: ["es2022"],
-  minify: true,
-  sourcemap: "linked",
-  metafile: true,
-  outdir: path.join(uiOut, "assets"),
-  entryNames: "[name]-[hash]",
-  chunkNames: "chunk-[hash]",
-  assetNames: "[name]-[hash]",
-  loader: { ".svg": "file", ".png": "file" },
-  jsx: "automatic",
-  define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [linguiMacroPlugin()],
-  logLevel: "warning"
-})
-const outputs = Object.entries(result.metafile.outputs)
-const entry = outputs.find(([, o]) => o.entryPoint === "ui/main.tsx")
-const css = outputs.find(([file]) => file.endsWith(".css"))
-const rel = (file) => "/" + path.relative(uiOut, path.join(root, file)).split(path.sep).join("/")
-const template = fs.readFileSync(path.join(root, "ui/index.html"), "utf8")
-fs.writeFileSync(
-  path.join(uiOut, "index.html"),
-  template
-    .replace("<!--styles-->", css ? `<link rel="stylesheet" href="${rel(css[0])}">` : "")
-    .replace("<!--scripts-->", `<script type="module" src="${rel(entry[0])}"></script>`)
-)
-for (const file of fs.readdirSync(path.join(root, "ui/public"), { withFileTypes: true })) {
-  if (file.isFile()) fs.copyFileSync(path.join(root, "ui/public", file.name), path.join(uiOut, file.name))
+// UI (skipped with --no-ui, for server-only iterations)
+if (!process.argv.includes("--no-ui")) {
+  const uiOut = path.join(dist, "ui")
+  fs.rmSync(uiOut, { recursive: true, force: true })
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: "ui/main.tsx" },
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022"],
+    minify: true,
+    sourcemap: "linked",
+    metafile: true,
+    outdir: path.join(uiOut, "assets"),
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    assetNames: "[name]-[hash]",
+    loader: { ".svg": "file", ".png": "file" },
+    jsx: "automatic",
+    define: { "process.env.NODE_ENV": '"production"' },
+    plugins: [linguiMacroPlugin({ descriptorFields: "id-only" })],
+    logLevel: "warning"
+  })
+  const outputs = Object.entries(result.metafile.outputs)
+  const entry = outputs.find(([, o]) => o.entryPoint === "ui/main.tsx")
+  const css = outputs.find(([file]) => file.endsWith(".css"))
+  const rel = (file) => "/" + path.relative(uiOut, path.join(root, file)).split(path.sep).join("/")
+  const template = fs.readFileSync(path.join(root, "ui/index.html"), "utf8")
+  fs.writeFileSync(
+    path.join(uiOut, "index.html"),
+    template
+      .replace("<!--styles-->", css ? `<link rel="stylesheet" href="${rel(css[0])}">` : "")
+      .replace("<!--scripts-->", `<script type="module" src="${rel(entry[0])}"></script>`)
+  )
+  for (const file of fs.readdirSync(path.join(root, "ui/public"), { withFileTypes: true })) {
+    if (file.isFile()) fs.copyFileSync(path.join(root, "ui/public", file.name), path.join(uiOut, file.name))
+  }
 }
 console.log(`built dist/ in ${Date.now() - started} ms`)

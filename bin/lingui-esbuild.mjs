@@ -5,7 +5,9 @@ import * as fs from "node:fs/promises"
 
 const MACRO = /from\s+["']@lingui\/(core|react)\/macro["']/
 
-export const linguiMacroPlugin = () => ({
+// descriptorFields "id-only" keeps only message ids in the bundle (smaller); the catalogs, the
+// source-language one included, carry the texts. The macro's default depends on NODE_ENV.
+export const linguiMacroPlugin = ({ descriptorFields = "auto" } = {}) => ({
   name: "lingui-macro",
   setup(build) {
     build.onLoad({ filter: /\.[jt]sx?$/ }, async (args) => {
@@ -18,7 +20,7 @@ export const linguiMacroPlugin = () => ({
         configFile: false,
         sourceMaps: "inline",
         parserOpts: { plugins: ["typescript", "jsx"] },
-        plugins: ["@lingui/babel-plugin-lingui-macro"]
+        plugins: [["@lingui/babel-plugin-lingui-macro", { descriptorFields }]]
       })
       return { contents: out.code, loader: args.path.endsWith("x") ? "tsx" : "ts" }
     })

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServer, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Runtime } from "effect"
@@ -39,6 +39,10 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     const config = yield* AppConfig
     const outbox = yield* Outbox
     if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
+    // An unknown API path is a 404 envelope, never the UI's index.html.
+    const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
+    yield* router.all("/api", apiNotFound)
+    yield* router.all("/api/*", apiNotFound)
     yield* router.get("*", staticUi(path.join(appRoot, "dist", "ui")))
   })
 )

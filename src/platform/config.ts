@@ -25,17 +25,21 @@ export interface AppConfigShape {
 
 export class AppConfig extends Context.Tag("platform/AppConfig")<AppConfig, AppConfigShape>() {}
 
+/** An optional secret; an empty value counts as unset (`DATABASE_URL= make start`). */
+const optionalSecret = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
+
 const config = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
   publicUrl: Config.option(Config.string("PUBLIC_URL")),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  databaseUrl: optionalSecret("DATABASE_URL"),
   databasePoolSize: Config.integer("DATABASE_POOL_SIZE").pipe(Config.withDefault(10)),
   dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("var")),
-  jwtSecret: Config.option(Config.redacted("JWT_SECRET")),
+  jwtSecret: optionalSecret("JWT_SECRET"),
   accessTokenTtlSeconds: Config.integer("ACCESS_TOKEN_TTL_SECONDS").pipe(Config.withDefault(15 * 60)),
   refreshTokenTtlDays: Config.integer("REFRESH_TOKEN_TTL_DAYS").pipe(Config.withDefault(30)),
-  smtpUrl: Config.option(Config.redacted("SMTP_URL")),
+  smtpUrl: optionalSecret("SMTP_URL"),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Marketplace <no-reply@marketplace.local>")),
   supportEmail: Config.string("SUPPORT_EMAIL").pipe(Config.withDefault("support@marketplace.local")),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { Unauthorized } from "../../platform/errors"
-import { Ok } from "../../platform/http/envelope"
+import { Ok, PayloadText } from "../../platform/http/envelope"
 import { LanguageSchema, Role, type User } from "./domain"
 
 /** The authenticated account, provided to handlers of endpoints that use Authentication. */
@@ -42,7 +42,7 @@ export const toUserView = (user: User): typeof UserView.Type => ({
 
 // Payload fields are typed loosely on purpose: business validation (with per-field messages in the
 // user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.
-const Text = Schema.optional(Schema.String)
+const Text = Schema.optional(PayloadText)
 
 export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
 const UserData = Schema.Struct({ user: UserView })

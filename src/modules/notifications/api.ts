@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok } from "../../platform/http/envelope"
+import { Ok, PayloadText } from "../../platform/http/envelope"
 
-const Text = Schema.optional(Schema.String)
+const Text = Schema.optional(PayloadText)
 
 export class ContactApi extends HttpApiGroup.make("contact")
   .add(

@@ -9,6 +9,14 @@ export const Ok = <A, I, R>(data: Schema.Schema<A, I, R>) =>
 export const ok = <A>(data: A, message?: string) =>
   ({ success: true as const, data, ...(message === undefined ? {} : { message }) })
 
+/**
+ * A text field of a request payload. PostgreSQL cannot store the NUL character in text, so a string
+ * holding one is refused as a malformed request (400) instead of failing in the database (500).
+ */
+export const PayloadText = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "NUL characters are not allowed", jsonSchema: {} })
+)
+
 /** The one pagination shape of every list. */
 export const Pagination = Schema.Struct({
   total: Schema.Number,

