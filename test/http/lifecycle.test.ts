@@ -1,0 +1,91 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+// The built server as `make start` runs it (dist/server.js, embedded PGlite under DATA_DIR).
+const root = path.resolve(import.meta.dirname, "../..")
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+const waitForHealth = async (url: string, child: ChildProcess) => {
+  const deadline = Date.now() + 45_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error("server not ready")
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-lifecycle-"))
+const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" }
+let server: ChildProcess
+let url: string
+let stderr = ""
+
+beforeAll(async () => {
+  const port = await freePort()
+  url = `http://127.0.0.1:${port}`
+  server = spawn(process.execPath, ["dist/server.js"], { cwd: root, env: { ...env, PORT: String(port) } })
+  server.stderr!.on("data", (chunk) => (stderr += chunk))
+  server.stdout!.resume()
+  await waitForHealth(url, server)
+}, 60_000)
+afterAll(() => {
+  if (server.exitCode === null) server.kill("SIGKILL")
+})
+
+describe("the embedded server", () => {
+  it("serves the UI with an index fallback for client routes, and the OpenAPI document", async () => {
+    const page = await fetch(`${url}/login?verify=1`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toContain("text/html")
+    expect(await page.text()).toContain('<div id="root">')
+    const docs = await fetch(`${url}/api/docs`)
+    expect((await docs.json()).openapi).toMatch(/^3\./)
+  })
+
+  it("holds a lock so a second server cannot open the same data folder", async () => {
+    const second = spawnSync(process.execPath, ["dist/server.js"], {
+      cwd: root,
+      env: { ...env, PORT: String(await freePort()) },
+      encoding: "utf8",
+      timeout: 30_000
+    })
+    expect(second.status).not.toBe(0)
+    expect(second.stdout + second.stderr).toContain("is in use by process")
+  })
+
+  it("lets the CLI reach the running server's database through its socket", () => {
+    const cli = spawnSync(process.execPath, ["bin/run.mjs", "seed", "--json"], { cwd: root, env, encoding: "utf8", timeout: 30_000 })
+    expect(cli.status, cli.stderr).toBe(0)
+    const accounts = JSON.parse(cli.stdout).accounts as Array<{ role: string; created: boolean }>
+    expect(accounts.map((a) => a.role)).toEqual(expect.arrayContaining(["ADMIN", "PROVIDER", "CLIENT"]))
+    expect(accounts.every((a) => !a.created)).toBe(true) // seeded by the server's first start
+  })
+
+  it("stops gracefully on SIGTERM: an in-flight request completes, the lock is released", async () => {
+    const inFlight = fetch(`${url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "lucas.bernard@marketplace.local", password: "Client1234!" })
+    })
+    await new Promise((r) => setTimeout(r, 5))
+    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)))
+    server.kill("SIGTERM")
+    const answer = await inFlight
+    expect(answer.status).toBe(200)
+    expect(await exited).toBe(0)
+    expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).toBe(false)
+    expect(stderr).not.toMatch(/Error/)
+  }, 30_000)
+})
