@@ -5,6 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     exclude: ["test/bench/**", "node_modules/**"],
     testTimeout: 30_000,
+    // Access logs go straight to pino at LOG_LEVEL; tests only want warnings.
+    env: { LOG_LEVEL: "warn" },
     hookTimeout: 60_000,
     // PGlite instances are memory-hungry; two workers fit a 2-core machine.
     pool: "forks",

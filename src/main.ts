@@ -9,6 +9,8 @@ import { applicationOn } from "./app/application"
 // in-flight requests finish, socket.io closes, the pool and the embedded database close.
 applicationOn(DatabaseLive({ attachToRunning: false })).pipe(
   Layer.provide(AppConfigLive),
+  // No trace exporter is configured: spans (one per SQL statement) would only cost allocations.
+  Layer.provide(Layer.setTracerEnabled(false)),
   Layer.launch,
   Effect.provide(PinoLoggerLive(process.env.LOG_LEVEL ?? "info")),
   NodeRuntime.runMain({ disablePrettyLogger: true })

@@ -15,6 +15,14 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
   })
 
 /**
+ * PGlite runs one query at a time, and its socket server interleaves the extended-protocol messages
+ * (Parse/Bind/Execute) of concurrent connections, so one connection's unnamed statement or portal
+ * can be replaced by another's ("unnamed prepared statement does not exist", a 500 under load).
+ * One connection per process keeps each query's messages together (PGlite serializes queries anyway).
+ */
+const EMBEDDED_POOL_SIZE = 1
+
+/**
  * The one SqlClient of the process: PostgreSQL when DATABASE_URL is set, otherwise the embedded
  * PGlite database on disk under DATA_DIR (attachToRunning lets the CLI share a running server's).
  */
@@ -35,7 +43,7 @@ export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
       yield* Effect.logInfo(
         embedded.owner ? `embedded database ready in ${dataDir}` : `attached to the running server's database`
       )
-      return pgLayer({ host: embedded.socketDir }, config.databasePoolSize)
+      return pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
     })
   )
 
@@ -44,7 +52,7 @@ export const InMemoryDatabase = (runDir: string) =>
   Layer.unwrapScoped(
     Effect.map(
       startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false }),
-      (embedded) => pgLayer({ host: embedded.socketDir }, 10)
+      (embedded) => pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
     )
   )
 

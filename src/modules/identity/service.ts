@@ -163,17 +163,19 @@ export const IdentityLive = Layer.effect(
             case "Rotate": {
               const user = yield* users.findById(decision.userId)
               if (Option.isNone(user) || !user.value.isActive) return yield* SessionExpired
-              return yield* tx.run(
+              const rotated = yield* tx.run(
                 Effect.gen(function*() {
                   const won = yield* refreshTokens.markRotated(tokenHash, at)
-                  if (!won) {
-                    // Two requests raced with the same token: the loser is treated as a replay.
-                    yield* refreshTokens.revokeFamily(decision.familyId, at)
-                    return yield* SessionExpired
-                  }
-                  return yield* openSession(user.value, decision.familyId)
+                  return won ? Option.some(yield* openSession(user.value, decision.familyId)) : Option.none()
                 })
               )
+              if (Option.isNone(rotated)) {
+                // Two requests raced with the same token: the loser is treated as a replay. (Revoked
+                // outside the transaction: a failing transaction would roll the revocation back.)
+                yield* refreshTokens.revokeFamily(decision.familyId, at)
+                return yield* SessionExpired
+              }
+              return rotated.value
             }
           }
         }),
@@ -188,6 +190,7 @@ export const IdentityLive = Layer.effect(
 
       authenticate: (accessToken) =>
         Effect.gen(function*() {
+          if (accessToken === "") return yield* Unauthenticated
           const claims = yield* accessTokens.verify(accessToken)
           if (Option.isNone(claims)) return yield* SessionExpired
           const user = yield* users.findById(claims.value.userId)

@@ -1,0 +1,70 @@
+import { Effect, Either, Layer, Logger, LogLevel } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { InMemoryDomain } from "../../src/app/layers"
+import { Identity } from "../../src/modules/identity"
+import type { RegistrationInput } from "../../src/modules/identity/domain"
+import { Outbox, type StoredMail } from "../../src/modules/notifications"
+import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
+import { type AppError, httpStatusOf, isAppError } from "../../src/platform/errors"
+
+/**
+ * The whole domain (identity and notifications services) on the in-memory adapters: a fresh,
+ * empty store on every build, the fast test hasher, and a JWT secret in a temporary DATA_DIR.
+ */
+export const inMemoryDomain = (overrides: Partial<AppConfigShape> = {}) =>
+  InMemoryDomain.pipe(
+    Layer.provideMerge(
+      AppConfigOf({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-domain-")), authRateLimit: 10_000, ...overrides })
+    ),
+    // Expected warnings (replays detected) would drown the test output.
+    Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Error))
+  )
+
+/** A registration that passes every rule; `overrides` changes single fields. */
+export const validRegistration = (overrides: Partial<RegistrationInput> & Record<string, unknown> = {}): RegistrationInput => ({
+  firstName: "Camille",
+  lastName: "Roy",
+  email: `camille.${Math.random().toString(36).slice(2, 10)}@example.com`,
+  phoneNumber: "5145550199",
+  password: "Secret123!",
+  confirmPassword: "Secret123!",
+  ...overrides
+})
+
+/** Mails in the outbox addressed to `to`, newest first. */
+export const mailsTo = (to: string) =>
+  Effect.map(Effect.flatMap(Outbox, (outbox) => outbox.latest(1000)), (mails) => mails.filter((m) => m.to === to))
+
+/** The token of the newest link `/{kind}/{token}` in mails sent to `to`; fails the test when none. */
+export const tokenFromMail = (mail: StoredMail, kind: "verify-email" | "reset-password") => {
+  const match = new RegExp(`/${kind}/([A-Za-z0-9_-]+)`).exec(mail.text)
+  if (!match) throw new Error(`no /${kind}/ link in mail "${mail.subject}": ${mail.text}`)
+  return match[1]!
+}
+
+export const latestToken = (to: string, kind: "verify-email" | "reset-password") =>
+  Effect.flatMap(mailsTo(to), (mails) => {
+    const mail = mails.find((m) => m.text.includes(`/${kind}/`))
+    return mail ? Effect.succeed(tokenFromMail(mail, kind)) : Effect.dieMessage(`no ${kind} mail to ${to}`)
+  })
+
+/** Registers, verifies through the mailed link and answers the account and its password. */
+export const verifiedAccount = (overrides: Partial<RegistrationInput> = {}) =>
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    const input = validRegistration(overrides)
+    const user = yield* identity.register(input, "fr")
+    yield* identity.verifyEmail(yield* latestToken(user.email, "verify-email"))
+    return { user, email: user.email, password: input.password! }
+  })
+
+/** The failure of an effect that must fail, as the HTTP edge would see it (its code and status). */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.either(effect), (result) => {
+    if (Either.isRight(result)) throw new Error(`expected a failure, got success: ${JSON.stringify(result.right)}`)
+    const error = result.left
+    if (!isAppError(error)) throw new Error(`expected an application error, got ${String(error)}`)
+    return { error: error as AppError, code: (error as AppError).code, status: httpStatusOf[(error as AppError)._tag] }
+  })
