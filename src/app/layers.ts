@@ -21,6 +21,7 @@ import {
   OutboxReaderLive,
   SmtpMailerLive
 } from "../modules/notifications"
+import { PaymentAccountRepositoryLive, PaymentAccountsLive, PaymentsMemoryAdapters } from "../modules/payments"
 import type { SqlClient } from "@effect/sql"
 
 /** Mail: SMTP when SMTP_URL is set, otherwise the database outbox shown at /dev/mail. */
@@ -39,13 +40,14 @@ export const PostgresAdapters = Layer.mergeAll(
   ContactRepositoryLive,
   OutboxReaderLive,
   MailerLive,
+  PaymentAccountRepositoryLive,
   SqlTransactional
 )
 
 const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens)
 
 /** The application services over whatever adapters are given. */
-export const ApplicationServices = IdentityLive.pipe(Layer.provideMerge(NotificationsLive))
+export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentAccountsLive).pipe(Layer.provideMerge(NotificationsLive))
 
 /** Everything the server and the CLI run on, over a given SqlClient layer. */
 export const domainOn = <E, R>(database: Layer.Layer<SqlClient.SqlClient, E, R>) =>
@@ -60,6 +62,6 @@ export const LiveDomain = (options: { readonly attachToRunning: boolean }) => do
 /** The domain on in-memory adapters: no database, a fast hasher (tests, experiments). */
 export const InMemoryDomain = ApplicationServices.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(IdentityMemoryAdapters, InMemoryNotificationsAdapters, PlainTestHasher, NodeSecrets, JwtAccessTokens, NoTransaction, RateLimiterMemoryLive)
+    Layer.mergeAll(IdentityMemoryAdapters, InMemoryNotificationsAdapters, PaymentsMemoryAdapters, PlainTestHasher, NodeSecrets, JwtAccessTokens, NoTransaction, RateLimiterMemoryLive)
   )
 )

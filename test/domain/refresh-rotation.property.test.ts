@@ -8,6 +8,7 @@ import { ApplicationServices } from "../../src/app/layers"
 import { Identity, IdentityMemoryAdapters, JwtAccessTokens, NodeSecrets, PlainTestHasher } from "../../src/modules/identity"
 import { RefreshTokenStore } from "../../src/modules/identity/ports"
 import { InMemoryNotificationsAdapters } from "../../src/modules/notifications"
+import { PaymentsMemoryAdapters } from "../../src/modules/payments"
 import { AppConfigOf } from "../../src/platform/config"
 import { RateLimiterMemoryLive } from "../../src/platform/rate-limit"
 import { NoTransaction } from "../../src/platform/transaction"
@@ -119,6 +120,7 @@ const racyDomain = () => {
   const adapters = Layer.mergeAll(
     Layer.provideMerge(YieldingReads, IdentityMemoryAdapters),
     InMemoryNotificationsAdapters,
+    PaymentsMemoryAdapters,
     PlainTestHasher,
     NodeSecrets,
     JwtAccessTokens,

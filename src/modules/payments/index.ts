@@ -1,0 +1,5 @@
+export { canTakeCharges, type PaymentAccount } from "./domain"
+export { PaymentAccountRepository } from "./ports"
+export { PaymentAccounts, PaymentAccountsLive } from "./service"
+export { PaymentAccountRepositoryLive } from "./adapters/postgres"
+export { PaymentsMemoryAdapters } from "./adapters/memory"
