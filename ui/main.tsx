@@ -1,2 +1,21 @@
+import "./styles.css"
 import { createRoot } from "react-dom/client"
-createRoot(document.getElementById("root")!).render(<p>Marketplace</p>)
+import { App } from "./App"
+import { activateLanguage, detectLanguage, i18n, rememberLanguage } from "./i18n"
+import { toLanguage } from "./i18n/detect"
+import { restoreSession } from "./state/startup"
+
+const language = detectLanguage()
+// Set at once so API calls made before the catalog arrives already carry the right language.
+document.documentElement.lang = language
+// A ?lang= link is an explicit choice: keep it for the next visits.
+if (toLanguage(new URLSearchParams(location.search).get("lang"))) rememberLanguage(language)
+
+void restoreSession()
+try {
+  await activateLanguage(language)
+} catch {
+  // The catalog chunk failed to load (offline, new deploy): render with message ids rather than nothing.
+  i18n.activate(language)
+}
+createRoot(document.getElementById("root")!).render(<App />)

@@ -1,0 +1,141 @@
+import { I18nProvider } from "@lingui/react"
+import { useLingui } from "@lingui/react/macro"
+import { useAtomValue } from "jotai"
+import { lazy, Suspense, useEffect } from "react"
+import { Link, Redirect, Route, Switch, useLocation, useSearch } from "wouter"
+import { CookieBanner } from "./components/CookieBanner"
+import { Header } from "./components/Nav"
+import { Loading } from "./components/page"
+import { Toasts } from "./components/Toasts"
+import { i18n } from "./i18n"
+import { decideAccess } from "./routing/access"
+import type { Section } from "./screens/Soon"
+import { sessionStatusAtom, userAtom } from "./state/session"
+
+// Every screen is its own chunk: the first load carries only the shell.
+const Login = lazy(() => import("./screens/Login"))
+const Register = lazy(() => import("./screens/Register"))
+const ForgotPassword = lazy(() => import("./screens/ForgotPassword"))
+const ResetPassword = lazy(() => import("./screens/ResetPassword"))
+const VerifyEmail = lazy(() => import("./screens/VerifyEmail"))
+const VerificationRequired = lazy(() => import("./screens/VerificationRequired"))
+const About = lazy(() => import("./screens/About"))
+const Contact = lazy(() => import("./screens/Contact"))
+const Cookies = lazy(() => import("./screens/Cookies"))
+const Services = lazy(() => import("./screens/Services"))
+const Soon = lazy(() => import("./screens/Soon"))
+const NotFound = lazy(() => import("./screens/NotFound"))
+
+/** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
+const SOON: ReadonlyArray<readonly [string, Section]> = [
+  ["/services/create", "createService"],
+  ["/services/my", "myServices"],
+  ["/services/:id/edit", "editService"],
+  ["/services/:id", "serviceDetail"],
+  ["/search", "search"],
+  ["/bookings", "bookings"],
+  ["/messaging", "messaging"],
+  ["/messages", "messaging"],
+  ["/profile", "profile"],
+  ["/profile/:id", "publicProfile"],
+  ["/settings", "settings"],
+  ["/become-provider", "becomeProvider"],
+  ["/provider/payments/setup", "paymentsSetup"],
+  ["/provider/payments/required", "paymentsRequired"],
+  ["/provider/calendar", "calendar"],
+  ["/admin", "adminDashboard"],
+  ["/admin/users", "adminUsers"],
+  ["/admin/services", "adminServices"],
+  ["/admin/bookings", "adminBookings"],
+  ["/admin/applications", "adminApplications"],
+  ["/admin/finance", "adminFinance"],
+  ["/admin/*", "adminDashboard"]
+]
+
+const Routes = () => {
+  const [location] = useLocation()
+  const search = useSearch()
+  const user = useAtomValue(userAtom)
+  const status = useAtomValue(sessionStatusAtom)
+  const access = decideAccess(search ? `${location}?${search}` : location, user)
+  if (access.kind === "redirect") {
+    // While a stored session is being checked, wait rather than send a logged-in user to /login.
+    return status === "checking" ? <Loading /> : <Redirect to={access.to} replace />
+  }
+  return (
+    <Suspense fallback={<Loading />}>
+      <Switch>
+        <Route path="/services" component={Services} />
+        <Route path="/login" component={Login} />
+        <Route path="/register" component={Register} />
+        <Route path="/forgot-password" component={ForgotPassword} />
+        <Route path="/reset-password/:token" component={ResetPassword} />
+        <Route path="/verify-email/:token" component={VerifyEmail} />
+        <Route path="/email-verification-required" component={VerificationRequired} />
+        <Route path="/about" component={About} />
+        <Route path="/contact" component={Contact} />
+        <Route path="/cookies" component={Cookies} />
+        {SOON.map(([path, section]) => (
+          <Route key={path} path={path}>
+            <Soon section={section} />
+          </Route>
+        ))}
+        <Route component={NotFound} />
+      </Switch>
+    </Suspense>
+  )
+}
+
+const Footer = () => {
+  const { t } = useLingui()
+  const year = new Date().getFullYear()
+  return (
+    <footer className="site-footer">
+      <nav aria-label={t`Liens de bas de page`}>
+        <ul>
+          <li>
+            <Link href="/about">{t`À propos`}</Link>
+          </li>
+          <li>
+            <Link href="/contact">{t`Contact`}</Link>
+          </li>
+          <li>
+            <Link href="/cookies">{t`Cookies`}</Link>
+          </li>
+        </ul>
+      </nav>
+      <p>{t`© ${year} Marketplace, Montréal`}</p>
+    </footer>
+  )
+}
+
+const Shell = () => {
+  const { t } = useLingui()
+  const [location] = useLocation()
+  // Block body on purpose: recent browsers return a Promise from scrollTo, and an effect must not
+  // return anything but a cleanup function.
+  useEffect(() => {
+    window.scrollTo(0, 0)
+  }, [location])
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t`Aller au contenu`}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Routes />
+      </main>
+      <Footer />
+      <Toasts />
+      <CookieBanner />
+    </>
+  )
+}
+
+// I18nProvider re-renders its consumers when i18n.activate() switches the language.
+export const App = () => (
+  <I18nProvider i18n={i18n}>
+    <Shell />
+  </I18nProvider>
+)

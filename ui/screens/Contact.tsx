@@ -1,0 +1,166 @@
+import type { MessageDescriptor } from "@lingui/core"
+import { msg } from "@lingui/core/macro"
+import { useLingui } from "@lingui/react/macro"
+import { useEffect, useState, type FormEvent } from "react"
+import { ApiError } from "../api/client"
+import { contactApi } from "../api/endpoints"
+import { CONTACT_SUBJECTS, type ContactSubject } from "../api/types"
+import { Alert, SelectField, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "../components/forms"
+import { Page } from "../components/page"
+import { problemTexts } from "../components/problems"
+import { checkEmail, type Problems } from "../validation"
+
+const SENT_MS = 5000
+
+const subjects: Record<ContactSubject, MessageDescriptor> = {
+  general: msg`Question générale`,
+  technical: msg`Problème technique`,
+  account: msg`Mon compte`,
+  payment: msg`Paiement`,
+  privacy: msg`Confidentialité`,
+  bug: msg`Signaler un bug`,
+  feature: msg`Suggestion de fonctionnalité`,
+  other: msg`Autre`
+}
+
+type Fields = "name" | "email" | "subject" | "message"
+const EMPTY: Record<Fields, string> = { name: "", email: "", subject: "", message: "" }
+
+const Faq = () => {
+  const { t } = useLingui()
+  const entries = [
+    { q: t`Comment réserver un service ?`, a: t`Choisissez un service, indiquez la date, l'heure et l'adresse, puis validez le paiement. Le prestataire confirme ensuite votre demande.` },
+    { q: t`Quand ma carte est-elle débitée ?`, a: t`Le montant est pré-autorisé à la réservation et n'est débité qu'une fois le service confirmé par le prestataire puis validé.` },
+    { q: t`Comment devenir prestataire ?`, a: t`Créez un compte client, puis demandez à devenir prestataire depuis le menu. Vous devrez configurer un compte de paiement pour recevoir vos revenus.` },
+    { q: t`Puis-je annuler une réservation ?`, a: t`Oui, tant que la réservation est en attente de confirmation, depuis la page Mes réservations.` }
+  ]
+  return (
+    <section>
+      <h2 id="faq">{t`Questions fréquentes`}</h2>
+      {entries.map((entry) => (
+        <details key={entry.q} className="faq">
+          <summary>{entry.q}</summary>
+          <p>{entry.a}</p>
+        </details>
+      ))}
+    </section>
+  )
+}
+
+export default function Contact() {
+  const { t, i18n } = useLingui()
+  const [values, setValues] = useState(EMPTY)
+  const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({})
+  const formRef = useFocusFirstInvalid(errors)
+  const [failure, setFailure] = useState<{ network: boolean; text: string }>()
+  const [sent, setSent] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const field = (name: Fields) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value }))
+  })
+
+  // The confirmation stays 5 s, then the form comes back empty.
+  useEffect(() => {
+    if (!sent) return
+    const timer = setTimeout(() => {
+      setSent(undefined)
+      setValues(EMPTY)
+    }, SENT_MS)
+    return () => clearTimeout(timer)
+  }, [sent])
+
+  const send = async () => {
+    const problems: Problems<Fields> = {}
+    for (const name of ["name", "subject", "message"] as const) if (values[name].trim() === "") problems[name] = "required"
+    const emailProblem = checkEmail(values.email)
+    if (emailProblem) problems.email = emailProblem
+    setErrors(problemTexts(i18n, problems))
+    setFailure(undefined)
+    if (Object.keys(problems).length > 0) return
+    setBusy(true)
+    try {
+      const answer = await contactApi.send({ ...values, subject: values.subject as ContactSubject }, true)
+      setSent(answer.message ?? t`Votre message a été envoyé.`)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      if (error.status === 0) setFailure({ network: true, text: t`Erreur réseau : impossible d'envoyer le message. Vérifiez votre connexion et réessayez.` })
+      else if (error.status === 422 && error.details.length > 0) setErrors(error.fieldErrors())
+      else {
+        const reason = error.message || t`erreur inconnue`
+        setFailure({ network: false, text: t`Erreur lors de l'envoi : ${reason}` })
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void send()
+  }
+
+  return (
+    <Page title={t`Contact`} intro={t`Une question, un problème ? Notre équipe vous répond sous 24 à 48 heures ouvrables.`}>
+      <div className="contact-grid">
+        <div className="panel">
+          <h2 id="contact-info">{t`Nous joindre`}</h2>
+          <dl>
+            <dt>{t`Téléphone du support`}</dt>
+            <dd>
+              <a href="tel:+15145550142">+1 514 555-0142</a>
+            </dd>
+            <dt>{t`Horaires`}</dt>
+            <dd>{t`Du lundi au vendredi, de 9 h à 17 h (heure de l'Est)`}</dd>
+            <dt>{t`Adresse`}</dt>
+            <dd>
+              <address>
+                Marketplace
+                <br />
+                1250, rue Sainte-Catherine Ouest
+                <br />
+                Montréal (Québec) H3G 1P1
+                <br />
+                Canada
+              </address>
+            </dd>
+          </dl>
+        </div>
+        <section>
+          <h2 id="contact-form">{t`Envoyer un message`}</h2>
+          {sent ? (
+            <Alert kind="success">{sent}</Alert>
+          ) : (
+            <>
+              {failure ? (
+                <Alert kind="error">
+                  <p>{failure.text}</p>
+                  {failure.network ? (
+                    <button type="button" className="button-secondary" onClick={() => void send()}>
+                      {t`Réessayer`}
+                    </button>
+                  ) : null}
+                </Alert>
+              ) : null}
+              <form className="form" noValidate ref={formRef} onSubmit={submit}>
+                <TextField label={t`Nom`} autoComplete="name" {...field("name")} />
+                <TextField label={t`Email`} type="email" autoComplete="email" {...field("email")} />
+                <SelectField
+                  label={t`Sujet`}
+                  placeholder={t`Choisissez un sujet`}
+                  options={CONTACT_SUBJECTS.map((value) => ({ value, label: i18n._(subjects[value]) }))}
+                  {...field("subject")}
+                />
+                <TextArea label={t`Message`} maxLength={5000} {...field("message")} />
+                <SubmitButton busy={busy}>{t`Envoyer`}</SubmitButton>
+              </form>
+            </>
+          )}
+        </section>
+      </div>
+      <Faq />
+    </Page>
+  )
+}
