@@ -60,9 +60,8 @@ export const AppConfigLive = Layer.effect(
 export const AppConfigOf = (overrides: Partial<AppConfigShape> = {}) =>
   Layer.effect(
     AppConfig,
-    Effect.map(config, (c) => ({
-      ...c,
-      publicUrl: Option.getOrElse(c.publicUrl, () => `http://localhost:${c.port}`),
-      ...overrides
-    }))
+    Effect.map(config, (c) => {
+      const port = overrides.port ?? c.port
+      return { ...c, port, publicUrl: Option.getOrElse(c.publicUrl, () => `http://localhost:${port}`), ...overrides }
+    })
   )

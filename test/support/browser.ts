@@ -1,0 +1,32 @@
+import AxeBuilder from "@axe-core/playwright"
+import * as fs from "node:fs"
+import { type Browser, chromium, type Page } from "playwright-core"
+
+/** Debian's Chromium (`apt-get install chromium`); never a downloaded browser build. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+export const hasChromium = fs.existsSync(chromiumPath)
+if (!hasChromium && process.env.CI) throw new Error(`Chromium is required in CI (${chromiumPath}); .ci/run installs it`)
+
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run"]
+  })
+
+/** axe-core on the current page: the serious and critical violations (the accessibility bar). */
+export const seriousViolations = async (page: Page) => {
+  const result = await new AxeBuilder({ page }).analyze()
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)
+}
+
+export const collectPageErrors = (page: Page) => {
+  const errors: Array<string> = []
+  page.on("pageerror", (error) => errors.push(String(error)))
+  page.on("console", (message) => {
+    // A failed resource load (401 on a check, 404 on an image) is logged by the browser, not a page error.
+    if (message.type() === "error" && !/Failed to load resource/.test(message.text())) errors.push(message.text())
+  })
+  return errors
+}
