@@ -83,17 +83,20 @@ const accessLog = rootLogger()
  * envelope, and the security headers.
  */
 export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const incoming = request.headers["x-request-id"]
     const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID()
-    const language = languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage
     const started = performance.now()
-    return yield* Effect.gen(function*() {
-      const response = yield* app.pipe(Effect.catchAllCause((cause) => renderFailure(cause, language, requestId)))
-      const fields = { requestId, method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
-      if (response.status >= 500) accessLog.error(fields, "request")
-      else accessLog.info(fields, "request")
-      return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
-    }).pipe(Effect.annotateLogs("requestId", requestId))
+    return app.pipe(
+      Effect.catchAllCause((cause) =>
+        renderFailure(cause, languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage, requestId)
+      ),
+      Effect.map((response) => {
+        const fields = { requestId, method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
+        if (response.status >= 500) accessLog.error(fields, "request")
+        else accessLog.info(fields, "request")
+        return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
+      }),
+      Effect.annotateLogs("requestId", requestId)
+    )
   })

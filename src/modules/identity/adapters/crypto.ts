@@ -62,7 +62,9 @@ const HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toStrin
  * confusion is impossible; the signature is compared in constant time.
  */
 export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => number = Date.now) => {
-  const mac = (input: string) => crypto.createHmac("sha256", secret).update(input).digest()
+  // One KeyObject for the process: passing raw bytes makes createHmac build a new key on every call.
+  const key = crypto.createSecretKey(secret)
+  const mac = (input: string) => crypto.createHmac("sha256", key).update(input).digest()
   return {
     sign: (claims: { readonly userId: string; readonly role: Role }) => {
       const iat = Math.floor(now() / 1000)
