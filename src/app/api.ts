@@ -11,8 +11,12 @@ import {
   ValidationFailed
 } from "../platform/errors"
 import { HealthApi } from "../platform/http/health"
-import { AuthApi, UsersApi } from "../modules/identity/api"
+import { AuthApi } from "../modules/identity/api"
+import { UploadsApi, UsersApi } from "../modules/identity/profile-api"
 import { ContactApi } from "../modules/notifications/api"
+import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
+import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
+import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
@@ -23,6 +27,13 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(AuthApi)
   .add(UsersApi)
   .add(ContactApi)
+  .add(StripeConnectApi)
+  .add(PaymentsWebhookApi)
+  .add(CategoriesApi)
+  .add(ServicesApi)
+  .add(UploadsApi)
+  .add(ProviderApplicationsApi)
+  .add(AdminApplicationsApi)
   .addError(BadRequest, { status: 400 })
   .addError(Unauthorized, { status: 401 })
   .addError(Forbidden, { status: 403 })

@@ -10,6 +10,9 @@ import {
   JwtAccessTokens,
   NodeSecrets,
   PlainTestHasher,
+  ProfileMemoryAdapters,
+  ProfilePostgresAdapters,
+  ProfilesLive,
   ScryptPasswordHasher
 } from "../modules/identity"
 import {
@@ -21,7 +24,15 @@ import {
   OutboxReaderLive,
   SmtpMailerLive
 } from "../modules/notifications"
-import { PaymentAccountRepositoryLive, PaymentAccountsLive, PaymentsMemoryAdapters } from "../modules/payments"
+import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive } from "../modules/payments"
+import { CatalogueLive, CatalogueMemoryAdapters, CataloguePostgresAdapters } from "../modules/catalogue"
+import {
+  OnboardingMemoryAdapters,
+  OnboardingPostgresAdapters,
+  PayoutAccountLookupFromPayments,
+  ProviderApplicationsLive
+} from "../modules/onboarding"
+import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
 /** Mail: SMTP when SMTP_URL is set, otherwise the database outbox shown at /dev/mail. */
@@ -40,18 +51,35 @@ export const PostgresAdapters = Layer.mergeAll(
   ContactRepositoryLive,
   OutboxReaderLive,
   MailerLive,
-  PaymentAccountRepositoryLive,
+  PaymentsPostgresAdapters,
+  CataloguePostgresAdapters,
+  ProfilePostgresAdapters,
+  OnboardingPostgresAdapters,
+  LocalDiskStorageLive,
   SqlTransactional
 )
 
 const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens)
 
 /** The application services over whatever adapters are given. */
-export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentAccountsLive).pipe(Layer.provideMerge(NotificationsLive))
+export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServicesLive).pipe(
+  Layer.provideMerge(NotificationsLive),
+  // The catalogue asks payments whether a provider may publish.
+  (services) => CatalogueLive.pipe(Layer.provideMerge(services))
+)
+
+/**
+ * Every service: the above plus profiles and provider onboarding, which also need the profile,
+ * application and file stores (profiles show a provider's payout state, read from payments).
+ */
+export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicationsLive).pipe(
+  Layer.provide(PayoutAccountLookupFromPayments),
+  Layer.provideMerge(ApplicationServices)
+)
 
 /** Everything the server and the CLI run on, over a given SqlClient layer. */
 export const domainOn = <E, R>(database: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  ApplicationServices.pipe(
+  MarketplaceServices.pipe(
     Layer.provideMerge(Layer.mergeAll(PostgresAdapters, CryptoLive, RateLimiterMemoryLive)),
     Layer.provideMerge(database)
   )
@@ -60,8 +88,8 @@ export const domainOn = <E, R>(database: Layer.Layer<SqlClient.SqlClient, E, R>)
 export const LiveDomain = (options: { readonly attachToRunning: boolean }) => domainOn(DatabaseLive(options))
 
 /** The domain on in-memory adapters: no database, a fast hasher (tests, experiments). */
-export const InMemoryDomain = ApplicationServices.pipe(
+export const InMemoryDomain = MarketplaceServices.pipe(
   Layer.provideMerge(
-    Layer.mergeAll(IdentityMemoryAdapters, InMemoryNotificationsAdapters, PaymentsMemoryAdapters, PlainTestHasher, NodeSecrets, JwtAccessTokens, NoTransaction, RateLimiterMemoryLive)
+    Layer.mergeAll(IdentityMemoryAdapters, InMemoryNotificationsAdapters, PaymentsMemoryAdapters, CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), InMemoryStorage, PlainTestHasher, NodeSecrets, JwtAccessTokens, NoTransaction, RateLimiterMemoryLive)
   )
 )

@@ -1,6 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Identity, type User } from "../modules/identity"
+import { seedDemoServices } from "../modules/catalogue"
+import { SandboxConnect } from "../modules/payments"
 import type { Language } from "../platform/messages"
 
 export interface DemoAccount {
@@ -23,15 +25,25 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
   { email: "sophie.nguyen@marketplace.local", password: "Client1234!", role: "CLIENT", firstName: "Sophie", lastName: "Nguyen", phoneNumber: "6045550105", preferredLanguage: "en" }
 ]
 
-/** Creates the demo accounts that do not exist yet; running it twice changes nothing. */
+/** Country of the demo providers' payout accounts (all three work from Canada). */
+const demoPayoutCountry = "CA"
+
+/**
+ * Creates the demo accounts that do not exist yet, and gives the demo providers a completed sandbox
+ * payout account (in sandbox mode; skipped against Stripe); running it twice changes nothing.
+ */
 export const seedDemoData = Effect.gen(function*() {
   const identity = yield* Identity
+  const sandbox = yield* SandboxConnect
   const results: Array<DemoAccount & { readonly created: boolean }> = []
   for (const account of demoAccounts) {
     const existing = yield* identity.findByEmail(account.email)
-    if (Option.isNone(existing)) yield* identity.createAccount({ ...account, confirmPassword: account.password })
+    const user = Option.isSome(existing) ? existing.value : yield* identity.createAccount({ ...account, confirmPassword: account.password })
+    if (account.role === "PROVIDER") yield* sandbox.provisionReady(user, demoPayoutCountry)
     results.push({ ...account, created: Option.isNone(existing) })
   }
+  // Bilingual demo services of the demo providers (those not there yet).
+  yield* seedDemoServices
   return results
 })
 

@@ -10,10 +10,14 @@ import { appMiddleware } from "../platform/http/middleware"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
-import { AuthenticationLive, AuthHttpLive, Identity, UsersHttpLive } from "../modules/identity"
+import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
 import { ContactHttpLive, Outbox } from "../modules/notifications"
+import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
+import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
+import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { MarketplaceApi } from "./api"
 import { devMailPage } from "./dev-mail"
+import { sandboxConnectRoutes } from "./sandbox-connect"
 
 const started = Date.now()
 
@@ -29,7 +33,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -39,6 +43,8 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     const config = yield* AppConfig
     const outbox = yield* Outbox
     if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
+    // Stand-ins for Stripe's hosted onboarding and dashboard, in sandbox mode only.
+    if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)

@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 
 /** Every setting the process reads, read once at start (documented in docs/operations.md). */
 export interface AppConfigShape {
@@ -21,6 +21,39 @@ export interface AppConfigShape {
   readonly authRateLimit: number
   readonly authRateWindowSeconds: number
   readonly seedDemoData: boolean
+  /** Which connected-accounts gateway runs: Stripe's API, or the local sandbox (see resolvePaymentsMode). */
+  readonly paymentsMode: PaymentsMode
+  readonly stripeSecretKey: Option.Option<Redacted.Redacted>
+  /** Signing secret of webhook events; in sandbox mode a generated one is used when unset. */
+  readonly stripeWebhookSecret: Option.Option<Redacted.Redacted>
+  /** Origin of the Stripe API (tests point it at a local fake), e.g. `http://127.0.0.1:12111`. */
+  readonly stripeApiBase: Option.Option<string>
+  /** Days a rejected provider application waits before it may be resubmitted. */
+  readonly applicationCooldownDays: number
+  /** Rejections after which a provider application is finally refused (recorded on each new application). */
+  readonly applicationMaxAttempts: number
+}
+
+export type PaymentsMode = "stripe" | "sandbox"
+
+/**
+ * PAYMENTS_MODE when given; otherwise `stripe` when STRIPE_SECRET_KEY is set, else `sandbox`.
+ * `stripe` without a key is refused: never a silent fall back to the sandbox.
+ */
+export const resolvePaymentsMode = (
+  mode: Option.Option<string>,
+  stripeSecretKey: Option.Option<Redacted.Redacted>
+): Either.Either<PaymentsMode, ConfigError.ConfigError> => {
+  const chosen = Option.getOrElse(mode, () => (Option.isSome(stripeSecretKey) ? "stripe" : "sandbox"))
+  if (chosen !== "stripe" && chosen !== "sandbox") {
+    return Either.left(ConfigError.InvalidData(["PAYMENTS_MODE"], `PAYMENTS_MODE must be "stripe" or "sandbox", got "${chosen}"`))
+  }
+  if (chosen === "stripe" && Option.isNone(stripeSecretKey)) {
+    return Either.left(
+      ConfigError.MissingData(["STRIPE_SECRET_KEY"], "PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY (unset PAYMENTS_MODE or set it to sandbox for the local sandbox)")
+    )
+  }
+  return Either.right(chosen)
 }
 
 export class AppConfig extends Context.Tag("platform/AppConfig")<AppConfig, AppConfigShape>() {}
@@ -45,8 +78,25 @@ const config = Config.all({
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   authRateLimit: Config.integer("AUTH_RATE_LIMIT").pipe(Config.withDefault(20)),
   authRateWindowSeconds: Config.integer("AUTH_RATE_WINDOW_SECONDS").pipe(Config.withDefault(60)),
-  seedDemoData: Config.boolean("SEED_DEMO_DATA").pipe(Config.withDefault(true))
-})
+  seedDemoData: Config.boolean("SEED_DEMO_DATA").pipe(Config.withDefault(true)),
+  paymentsMode: Config.option(Config.string("PAYMENTS_MODE")).pipe(
+    Config.map(Option.map((mode) => mode.trim().toLowerCase())),
+    Config.map(Option.filter((mode) => mode !== ""))
+  ),
+  stripeSecretKey: optionalSecret("STRIPE_SECRET_KEY"),
+  stripeWebhookSecret: optionalSecret("STRIPE_WEBHOOK_SECRET"),
+  stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
+  applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(
+    Config.withDefault(7),
+    Config.validate({ message: "APPLICATION_COOLDOWN_DAYS must be 0 or more", validation: (days) => days >= 0 })
+  ),
+  applicationMaxAttempts: Config.integer("APPLICATION_MAX_ATTEMPTS").pipe(
+    Config.withDefault(3),
+    Config.validate({ message: "APPLICATION_MAX_ATTEMPTS must be 1 or more", validation: (n) => n >= 1 })
+  )
+}).pipe(
+  Config.mapOrFail((c) => Either.map(resolvePaymentsMode(c.paymentsMode, c.stripeSecretKey), (paymentsMode) => ({ ...c, paymentsMode })))
+)
 
 export const AppConfigLive = Layer.effect(
   AppConfig,

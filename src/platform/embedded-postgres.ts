@@ -4,7 +4,6 @@ import { citext } from "@electric-sql/pglite/contrib/citext"
 import { cube } from "@electric-sql/pglite/contrib/cube"
 import { earthdistance } from "@electric-sql/pglite/contrib/earthdistance"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto"
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect } from "effect"
@@ -86,7 +85,8 @@ export const startEmbedded = (options: EmbeddedOptions) =>
           if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
           const db = await PGlite.create({
             ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-            extensions: { btree_gist, citext, cube, earthdistance, pg_trgm, pgcrypto, unaccent }
+            // Only the extensions the migrations use: each one costs start-up time.
+            extensions: { btree_gist, citext, cube, earthdistance, pg_trgm, unaccent }
           })
           const server = new PGLiteSocketServer({
             db,

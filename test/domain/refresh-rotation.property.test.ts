@@ -9,6 +9,7 @@ import { Identity, IdentityMemoryAdapters, JwtAccessTokens, NodeSecrets, PlainTe
 import { RefreshTokenStore } from "../../src/modules/identity/ports"
 import { InMemoryNotificationsAdapters } from "../../src/modules/notifications"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments"
+import { CatalogueMemoryAdapters } from "../../src/modules/catalogue"
 import { AppConfigOf } from "../../src/platform/config"
 import { RateLimiterMemoryLive } from "../../src/platform/rate-limit"
 import { NoTransaction } from "../../src/platform/transaction"
@@ -121,6 +122,7 @@ const racyDomain = () => {
     Layer.provideMerge(YieldingReads, IdentityMemoryAdapters),
     InMemoryNotificationsAdapters,
     PaymentsMemoryAdapters,
+    CatalogueMemoryAdapters.pipe(Layer.provide(IdentityMemoryAdapters)),
     PlainTestHasher,
     NodeSecrets,
     JwtAccessTokens,

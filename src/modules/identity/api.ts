@@ -79,8 +79,4 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .prefix("/auth") {}
 
-export class UsersApi extends HttpApiGroup.make("users")
-  .add(HttpApiEndpoint.get("getMe", "/me").addSuccess(Ok(UserData)))
-  .add(HttpApiEndpoint.patch("updateMe", "/me").setPayload(Schema.Struct({ preferredLanguage: Schema.optional(Schema.String) })).addSuccess(Ok(UserData)))
-  .middleware(Authentication)
-  .prefix("/users") {}
+// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-api.ts (UsersApi, UploadsApi).

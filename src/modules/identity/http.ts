@@ -1,9 +1,7 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
-import { invalid, issue } from "../../platform/errors"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
-import { Languages, type Language } from "../../platform/messages"
 import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser, toUserView } from "./api"
 import { MarketplaceApi } from "../../app/api"
@@ -116,22 +114,4 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
   })
 )
 
-const isLanguage = (value: string): value is Language => (Languages as ReadonlyArray<string>).includes(value)
-
-export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (handlers) =>
-  Effect.gen(function*() {
-    const identity = yield* Identity
-    return handlers
-      .handle("getMe", () => Effect.map(CurrentUser, (user) => ok({ user: toUserView(user) })))
-      .handle("updateMe", ({ payload }) =>
-        Effect.gen(function*() {
-          let user = yield* CurrentUser
-          if (payload.preferredLanguage !== undefined) {
-            if (!isLanguage(payload.preferredLanguage)) return yield* invalid([issue("preferredLanguage", "validation.language")])
-            user = yield* identity.setPreferredLanguage(user, payload.preferredLanguage)
-          }
-          return ok({ user: toUserView(user) }, yield* localized("profile.updated"))
-        })
-      )
-  })
-)
+// The /users and /uploads handlers: profile-http.ts (UsersHttpLive, UploadsHttpLive).

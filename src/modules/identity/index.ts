@@ -8,10 +8,37 @@ export {
   Role,
   type User
 } from "./domain"
-export { Authentication, CurrentUser, toUserView, UserView, AuthApi, UsersApi, SessionView } from "./api"
+export { Authentication, CurrentUser, toUserView, UserView, AuthApi, SessionView } from "./api"
 export { Identity, IdentityLive } from "./service"
-export { AuthenticationLive, AuthHttpLive, UsersHttpLive } from "./http"
+export { AuthenticationLive, AuthHttpLive } from "./http"
 export { IdentityPostgresAdapters } from "./adapters/postgres"
 export { IdentityMemoryAdapters, PlainTestHasher } from "./adapters/memory"
 export { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "./adapters/crypto"
 export { UserRepository } from "./ports"
+export {
+  ageOn,
+  badgesOf,
+  emptyProfile,
+  noStatistics,
+  type Profile,
+  type ProfileFile,
+  type ProfileStatistics,
+  type ProfileVisibility,
+  ProfileVisibilities,
+  profileAccess,
+  validateProfilePatch,
+  type Viewer
+} from "./profile"
+export {
+  FavoriteRepository,
+  PayoutAccountLookup,
+  type PayoutAccountSummary,
+  ProfileRelations,
+  ProfileRepository,
+  ProfileStatisticsSource
+} from "./profile-ports"
+export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile-service"
+export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile-api"
+export { UploadsHttpLive, UsersHttpLive } from "./profile-http"
+export { ProfilePostgresAdapters } from "./adapters/profile-postgres"
+export { ProfileMemoryAdapters } from "./adapters/profile-memory"

@@ -21,6 +21,11 @@ export interface UserRepositoryShape {
   readonly setPreferredLanguage: (id: string, language: Language) => Effect.Effect<void>
   readonly setRole: (id: string, role: Role) => Effect.Effect<void>
   readonly setActive: (id: string, active: boolean) => Effect.Effect<void>
+  /** Changes the names, phone number or language of an account (profile edits). */
+  readonly updateAccount: (
+    id: string,
+    patch: { readonly firstName?: string; readonly lastName?: string; readonly phoneNumber?: string; readonly preferredLanguage?: Language }
+  ) => Effect.Effect<void>
 }
 export class UserRepository extends Context.Tag("identity/UserRepository")<UserRepository, UserRepositoryShape>() {}
 

@@ -7,7 +7,8 @@ import * as zlib from "node:zlib"
 
 interface Asset {
   readonly body: Uint8Array
-  readonly gzip: Uint8Array
+  /** Compressed on first request and kept: compressing every file (source maps included) at start cost half a second. */
+  gzip: Uint8Array | undefined
   readonly type: string
   readonly etag: string
   readonly immutable: boolean
@@ -39,7 +40,7 @@ const loadAssets = (root: string) => {
         const url = "/" + path.relative(root, full).split(path.sep).join("/")
         assets.set(url, {
           body,
-          gzip: zlib.gzipSync(body, { level: 9 }),
+          gzip: undefined,
           type: TYPES[path.extname(full)] ?? "application/octet-stream",
           etag: `"${crypto.createHash("sha1").update(body).digest("base64url")}"`,
           // esbuild names hashed bundles assets/name-HASH.js: safe to cache for a year.
@@ -66,7 +67,8 @@ export const staticUi = (root: string) => {
     }
     if (request.headers["if-none-match"] === asset.etag) return HttpServerResponse.empty({ status: 304, headers })
     const gzip = /\bgzip\b/.test(request.headers["accept-encoding"] ?? "")
-    return HttpServerResponse.uint8Array(gzip ? asset.gzip : asset.body, {
+    if (gzip) asset.gzip ??= zlib.gzipSync(asset.body, { level: 9 })
+    return HttpServerResponse.uint8Array(gzip ? asset.gzip! : asset.body, {
       contentType: asset.type,
       headers: gzip ? { ...headers, "content-encoding": "gzip" } : headers
     })

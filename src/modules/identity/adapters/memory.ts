@@ -34,7 +34,8 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
       findPasswordHash: (id) => Effect.sync(() => Option.fromNullable(users.get(id)?.passwordHash)),
       setPreferredLanguage: (id, preferredLanguage) => update(id, { preferredLanguage }),
       setRole: (id, role) => update(id, { role }),
-      setActive: (id, isActive) => update(id, { isActive })
+      setActive: (id, isActive) => update(id, { isActive }),
+      updateAccount: (id, patch) => update(id, patch)
     }),
     Layer.succeed(RefreshTokenStore, {
       insert: (t) =>

@@ -45,7 +45,16 @@ export const UserRepositoryLive = Layer.effect(
       setRole: (id, role: Role) =>
         sql`UPDATE users SET role = ${role}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       setActive: (id, active) =>
-        sql`UPDATE users SET is_active = ${active}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+        sql`UPDATE users SET is_active = ${active}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      updateAccount: (id, patch) => {
+        const columns = { firstName: "first_name", lastName: "last_name", phoneNumber: "phone_number", preferredLanguage: "preferred_language" } as const
+        const assignments = (Object.keys(columns) as Array<keyof typeof columns>)
+          .filter((field) => patch[field] !== undefined)
+          .map((field) => sql`${sql(columns[field])} = ${patch[field]!}`)
+        return assignments.length === 0
+          ? Effect.void
+          : sql`UPDATE users SET ${sql.csv(assignments)}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+      }
     }
   })
 )

@@ -1,0 +1,177 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import type { Language } from "../../platform/messages"
+// The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
+import { Authentication } from "../identity/api"
+import { type Category, categoryName, ServiceStatuses, type ServiceListing, toMajor } from "./domain"
+import type { CategorySummary } from "./service"
+
+// ---- Views -----------------------------------------------------------------------------------
+
+export const ServiceView = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  description: Schema.String,
+  /** Hourly price in major units (49.5 for 49.50 EUR; 5000 for 5000 JPY). */
+  price: Schema.Number,
+  priceMinor: Schema.Number,
+  currency: Schema.String,
+  /** Minutes. */
+  duration: Schema.Number,
+  location: Schema.String,
+  lat: Schema.Number,
+  lng: Schema.Number,
+  categoryId: Schema.Number,
+  category: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
+  userId: Schema.String,
+  user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, avatarUrl: Schema.Null }),
+  rating: Schema.Number,
+  reviewCount: Schema.Number,
+  isAvailable: Schema.Boolean,
+  status: Schema.Literal(...ServiceStatuses),
+  images: Schema.Array(Schema.String),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  /** Kilometres from the lat/lng of the request, when given. */
+  distanceKm: Schema.optional(Schema.Number)
+})
+
+export const toServiceView = (s: ServiceListing, language: Language): typeof ServiceView.Type => ({
+  id: s.id,
+  title: s.title,
+  description: s.description,
+  price: toMajor(s.priceMinor, s.currency),
+  priceMinor: s.priceMinor,
+  currency: s.currency,
+  duration: s.durationMinutes,
+  location: s.location,
+  lat: s.lat,
+  lng: s.lng,
+  categoryId: s.categoryId,
+  category: { id: s.category.id, name: categoryName(s.category, language), slug: s.category.slug },
+  userId: s.userId,
+  user: { id: s.provider.id, firstName: s.provider.firstName, lastName: s.provider.lastName, avatarUrl: null },
+  rating: s.rating,
+  reviewCount: s.reviewCount,
+  isAvailable: s.status === "ACTIVE" && s.archivedAt === null,
+  status: s.status,
+  images: s.images,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+  ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 })
+})
+
+export const CategoryView = Schema.Struct({
+  id: Schema.Number,
+  name: Schema.String,
+  slug: Schema.String,
+  /** Public services in the category. */
+  serviceCount: Schema.Number,
+  services: Schema.optional(Schema.Array(ServiceView))
+})
+
+export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({
+  id: c.id,
+  name: categoryName(c, language),
+  slug: c.slug,
+  serviceCount: c.serviceCount ?? 0,
+  ...(c.services === undefined ? {} : { services: c.services.map((s) => toServiceView(s, language)) })
+})
+
+/** A review as the booking issue will answer them (empty until then). */
+export const ReviewView = Schema.Struct({
+  rating: Schema.Number,
+  comment: Schema.String,
+  createdAt: Schema.Date,
+  client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String })
+})
+
+const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
+
+export const SearchData = Schema.Struct({
+  services: Schema.Array(ServiceView),
+  pagination: Pagination,
+  /** False when pagination.total is a lower bound (more matches beyond the pages read ahead). */
+  exactTotal: Schema.Boolean
+})
+
+const Services = Schema.Struct({ services: Schema.Array(ServiceView) })
+const ServiceData = Schema.Struct({ service: ServiceView })
+const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
+
+// ---- Requests --------------------------------------------------------------------------------
+
+// Loose on purpose: business validation answers 422 per field in the user's language; only a wrong
+// JSON shape (an object where a number is expected...) is a 400.
+const Text = Schema.optional(Schema.NullOr(PayloadText))
+const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const Param = Schema.optional(Schema.String)
+
+export const ServicePayload = Schema.Struct({
+  title: Text,
+  description: Text,
+  price: NumberLike,
+  currency: Text,
+  duration: NumberLike,
+  location: Text,
+  lat: NumberLike,
+  lng: NumberLike,
+  categoryId: NumberLike,
+  newCategoryName: Text
+})
+
+export const SearchParams = Schema.Struct({
+  search: Param,
+  category: Param,
+  categoryId: Param,
+  sortBy: Param,
+  page: Param,
+  limit: Param,
+  lat: Param,
+  lng: Param,
+  radius: Param,
+  minPrice: Param,
+  maxPrice: Param,
+  provider: Param
+})
+const LimitParam = Schema.Struct({ limit: Param })
+const id = HttpApiSchema.param("id", Schema.String)
+
+// ---- Groups ----------------------------------------------------------------------------------
+
+export class CategoriesApi extends HttpApiGroup.make("categories")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(Schema.Struct({ includeServices: Param }))
+      .addSuccess(Ok(Categories))
+  )
+  .add(HttpApiEndpoint.get("popular", "/popular").setUrlParams(LimitParam).addSuccess(Ok(Categories)))
+  .prefix("/categories") {}
+
+export class ServicesApi extends HttpApiGroup.make("services")
+  .add(HttpApiEndpoint.get("search", "/").setUrlParams(SearchParams).addSuccess(Ok(SearchData)))
+  .add(HttpApiEndpoint.get("popular", "/popular").setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("recent", "/recent").setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("byCategory")`/category/${id}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("byProvider")`/provider/${id}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("ofUser")`/user/${id}`.addSuccess(Ok(Services)))
+  .add(
+    HttpApiEndpoint.get("get")`/${id}`
+      .setUrlParams(Schema.Struct({ lat: Param, lng: Param }))
+      .addSuccess(Ok(Schema.Struct({ service: ServiceDetail })))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/")
+      .setPayload(ServicePayload)
+      .addSuccess(Ok(ServiceData), { status: 201 })
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.patch("update")`/${id}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("remove")`/${id}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
+  .add(HttpApiEndpoint.post("activate")`/${id}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("deactivate")`/${id}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.post("duplicate")`/${id}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
+  )
+  .prefix("/services") {}

@@ -1,0 +1,136 @@
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { localized, ok, requestLanguage } from "../../platform/http/envelope"
+import { type Language, translate } from "../../platform/messages"
+import { MarketplaceApi } from "../../app/api"
+import { Identity } from "../identity"
+import { CurrentUser } from "../identity/api"
+import { type SearchData, toCategoryView, toServiceView } from "./api"
+import { looseNumber } from "./domain"
+import { Catalogue, type SearchResult } from "./service"
+
+/**
+ * The caller of a public endpoint, when it sent a valid bearer token (the owner sees its own
+ * inactive services); anonymous otherwise. A bad token on a public read is not an error.
+ */
+const optionalViewer = (identity: Identity["Type"]) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const header = request.headers.authorization
+    if (!header || !/^bearer /i.test(header)) return undefined
+    const user = yield* Effect.option(identity.authenticate(header.slice(7).trim()))
+    return Option.getOrUndefined(Option.map(user, (u) => u.id))
+  })
+
+const limitOf = (value: string | undefined) => {
+  const n = looseNumber(value)
+  return n === undefined || Number.isNaN(n) ? undefined : n
+}
+
+const truthy = (value: string | undefined) => value !== undefined && ["true", "1", "yes", ""].includes(value.trim().toLowerCase())
+
+/**
+ * The search answer as JSON text, encoded once per result object and language. The views are
+ * already in their wire shape (toServiceView is typed against the contract; dates serialise as ISO
+ * strings), so the schema pass HttpApi would run is skipped on this hottest endpoint; and the plain
+ * list's cached first page (the same result object while cached) is not even serialised again.
+ */
+const encodedSearch = new WeakMap<SearchResult, Map<Language, string>>()
+const searchResponse = (result: SearchResult, language: Language) => {
+  let perLanguage = encodedSearch.get(result)
+  if (perLanguage === undefined) encodedSearch.set(result, (perLanguage = new Map()))
+  let body = perLanguage.get(language)
+  if (body === undefined) {
+    const data: typeof SearchData.Type = {
+      services: result.services.map((s) => toServiceView(s, language)),
+      pagination: result.pagination,
+      exactTotal: result.exactTotal
+    }
+    body = JSON.stringify(ok(data))
+    perLanguage.set(language, body)
+  }
+  return HttpServerResponse.text(body, { contentType: "application/json" })
+}
+
+export const CategoriesHttpLive = HttpApiBuilder.group(MarketplaceApi, "categories", (handlers) =>
+  Effect.gen(function*() {
+    const catalogue = yield* Catalogue
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const language = yield* requestLanguage
+          const all = yield* catalogue.categories({ includeServices: truthy(urlParams.includeServices) })
+          return ok({ categories: all.map((c) => toCategoryView(c, language)) })
+        })
+      )
+      .handle("popular", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const language = yield* requestLanguage
+          const all = yield* catalogue.popularCategories(limitOf(urlParams.limit))
+          return ok({ categories: all.map((c) => toCategoryView(c, language)) })
+        })
+      )
+  })
+)
+
+export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services", (handlers) =>
+  Effect.gen(function*() {
+    const catalogue = yield* Catalogue
+    const viewer = optionalViewer(yield* Identity)
+    const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>) =>
+      Effect.zipWith(found, requestLanguage, (services, language) => ok({ services: services.map((s) => toServiceView(s, language)) }))
+    const one = <E, R>(found: Effect.Effect<Parameters<typeof toServiceView>[0], E, R>, key?: Parameters<typeof localized>[0]) =>
+      Effect.gen(function*() {
+        const service = yield* found
+        const language = yield* requestLanguage
+        return ok({ service: toServiceView(service, language) }, key === undefined ? undefined : translate(language, key))
+      })
+
+    return handlers
+      .handle("search", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const result = yield* catalogue.search(urlParams)
+          return searchResponse(result, yield* requestLanguage)
+        })
+      )
+      .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit))))
+      .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit))))
+      .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit))))
+      .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit))))
+      .handle("ofUser", ({ path }) => many(Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId))))
+      .handle("get", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const lat = limitOf(urlParams.lat)
+          const lng = limitOf(urlParams.lng)
+          const from =
+            lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
+          const service = yield* catalogue.get(path.id, yield* viewer, from)
+          const language = yield* requestLanguage
+          // Reviews arrive with the booking issue; the rating and count are already the service's own.
+          return ok({ service: { ...toServiceView(service, language), reviews: [] } })
+        })
+      )
+      .handle("create", ({ payload }) => one(Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)), "catalogue.serviceCreated"))
+      .handle("update", ({ path, payload }) =>
+        one(Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)), "catalogue.serviceUpdated")
+      )
+      .handle("remove", ({ path }) =>
+        Effect.gen(function*() {
+          yield* catalogue.remove(yield* CurrentUser, path.id)
+          return ok({}, yield* localized("catalogue.serviceDeleted"))
+        })
+      )
+      .handle("activate", ({ path }) =>
+        one(Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)), "catalogue.serviceActivated")
+      )
+      .handle("deactivate", ({ path }) =>
+        one(Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)), "catalogue.serviceDeactivated")
+      )
+      .handle("duplicate", ({ path }) =>
+        Effect.gen(function*() {
+          const suffix = yield* localized("catalogue.copySuffix")
+          return yield* one(Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)), "catalogue.serviceDuplicated")
+        })
+      )
+  })
+)

@@ -1,0 +1,21 @@
+export {
+  type Category,
+  categoryName,
+  distanceKm,
+  isPublic,
+  normalizeText,
+  PaymentAccountRequired,
+  ServiceNotFound,
+  type ServiceListing,
+  type ServiceRecord,
+  type ServiceStatus,
+  toMajor,
+  ZeroDecimalCurrencies
+} from "./domain"
+export { CategoriesApi, ServicesApi, ServiceView, toServiceView } from "./api"
+export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"
+export { CategoriesHttpLive, ServicesHttpLive } from "./http"
+export { CategoryRepository, ServiceRepository } from "./ports"
+export { CataloguePostgresAdapters } from "./adapters/postgres"
+export { CatalogueMemoryAdapters } from "./adapters/memory"
+export { seedDemoServices } from "./demo"

@@ -1,0 +1,60 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Category, Geo, NewService, ServiceListing, ServicePatch, ServiceRecord, ServiceStatus, Sort, TextQuery } from "./domain"
+
+export interface CategoryRepositoryShape {
+  readonly list: () => Effect.Effect<ReadonlyArray<Category>>
+  readonly findById: (id: number) => Effect.Effect<Option.Option<Category>>
+  /** A category by slug or by name in either language, ignoring case and accents. */
+  readonly findByName: (name: string) => Effect.Effect<Option.Option<Category>>
+  /** The category of that name (ignoring case and accents), created when there is none. */
+  readonly findOrCreate: (name: string) => Effect.Effect<Category>
+  /** Public (active, listed) services per category id. */
+  readonly publicCounts: () => Effect.Effect<ReadonlyMap<number, number>>
+}
+export class CategoryRepository extends Context.Tag("catalogue/CategoryRepository")<CategoryRepository, CategoryRepositoryShape>() {}
+
+/** A search as the storage runs it (the domain has already chosen sort, bounds and paging). */
+export interface ServiceQuery {
+  readonly text?: TextQuery | undefined
+  readonly categoryId?: number | undefined
+  readonly providerId?: string | undefined
+  readonly minPriceCents?: number | undefined
+  readonly maxPriceCents?: number | undefined
+  readonly geo?: Geo | undefined
+  readonly sort: Sort
+  readonly limit: number
+  readonly offset: number
+  /** Also answer how many services match (see resultWindow). */
+  readonly withTotal: boolean
+}
+
+export interface ServicePage {
+  readonly services: ReadonlyArray<ServiceListing>
+  /** How many match, counted within the result window (see resultWindow); 0 when not asked. */
+  readonly total: number
+  /** False when the window filled up: there are at least `total` matches. */
+  readonly exact: boolean
+}
+
+export interface ServiceRepositoryShape {
+  /** Public services only (active, not archived, active provider). */
+  readonly search: (query: ServiceQuery) => Effect.Effect<ServicePage>
+  /**
+   * For each given word the vocabulary does not know (as a word, or as the start of one when
+   * `prefix`), up to 3 words of the vocabulary spelt like it, nearest first.
+   */
+  readonly similarWords: (
+    words: ReadonlyArray<{ readonly word: string; readonly prefix: boolean }>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
+  /** Any service, archived or not (the caller decides what may be shown). */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<ServiceListing>>
+  /** Every non-archived service of a user, newest first, whatever its status. */
+  readonly listOwnedBy: (userId: string) => Effect.Effect<ReadonlyArray<ServiceListing>>
+  readonly insert: (
+    service: Omit<NewService, "category"> & { readonly userId: string; readonly categoryId: number; readonly status: ServiceStatus }
+  ) => Effect.Effect<ServiceRecord>
+  readonly update: (id: string, patch: Omit<ServicePatch, "category"> & { readonly categoryId?: number }) => Effect.Effect<void>
+  readonly setStatus: (id: string, status: ServiceStatus) => Effect.Effect<void>
+  readonly archive: (id: string) => Effect.Effect<void>
+}
+export class ServiceRepository extends Context.Tag("catalogue/ServiceRepository")<ServiceRepository, ServiceRepositoryShape>() {}

@@ -1,0 +1,317 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { BadRequest, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
+import { Transactional } from "../../platform/transaction"
+import { type Actor, requireRole } from "../identity"
+import { PaymentAccounts } from "../payments"
+import {
+  type Category,
+  CategoryNotFound,
+  copyTitle,
+  correctableWords,
+  distanceKm,
+  isUnfiltered,
+  isUuid,
+  isVisibleTo,
+  isWidened,
+  NotServiceOwner,
+  pagination,
+  paging,
+  parseCategoryId,
+  parseSearch,
+  PaymentAccountRequired,
+  type SearchInput,
+  type ServiceInput,
+  type ServiceListing,
+  ServiceNotFound,
+  UnknownCategory,
+  validateNewService,
+  validateServicePatch,
+  widenQuery
+} from "./domain"
+import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
+
+export interface CategorySummary extends Category {
+  /** Public services in the category. */
+  readonly serviceCount: number
+  /** The newest of them, when asked for (includeServices). */
+  readonly services?: ReadonlyArray<ServiceListing>
+}
+
+export interface SearchResult {
+  readonly services: ReadonlyArray<ServiceListing>
+  readonly pagination: { readonly total: number; readonly page: number; readonly limit: number; readonly pages: number }
+  /** False when `total` is a lower bound: more matches exist beyond the pages read ahead. */
+  readonly exactTotal: boolean
+}
+
+export const POPULAR_DEFAULT = 6
+export const RECENT_DEFAULT = 6
+export const BY_CATEGORY_DEFAULT = 20
+export const BY_PROVIDER_DEFAULT = 100
+export const CATEGORY_SERVICES = 6
+/**
+ * How long this process reuses the plain list's first page and the category counts. Writes made
+ * through this process clear it at once; other processes' writes show within this delay.
+ */
+export const READ_CACHE_MS = 5_000
+/** Category counts change slowly and cost a scan of the index: kept longer (writes here still clear them). */
+export const COUNTS_CACHE_MS = 60_000
+
+export class Catalogue extends Context.Tag("catalogue/Catalogue")<
+  Catalogue,
+  {
+    readonly categories: (options: { readonly includeServices: boolean }) => Effect.Effect<ReadonlyArray<CategorySummary>>
+    readonly popularCategories: (limit: number | undefined) => Effect.Effect<ReadonlyArray<CategorySummary>>
+    readonly search: (input: SearchInput, defaultLimit?: number) => Effect.Effect<SearchResult, ValidationFailed>
+    readonly get: (
+      id: string,
+      viewerId: string | undefined,
+      from?: { readonly lat: number; readonly lng: number }
+    ) => Effect.Effect<ServiceListing, NotFound>
+    readonly popular: (limit: number | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>>
+    readonly recent: (limit: number | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>>
+    /** By category id or slug. */
+    readonly byCategory: (category: string, limit: number | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>, NotFound>
+    readonly byProvider: (userId: string, limit: number | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>, NotFound>
+    /** A user's services: all the non-deleted ones when the viewer is that user, else the public ones. */
+    readonly ofUser: (userId: string, viewerId: string | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>, NotFound>
+    readonly create: (actor: Actor, input: ServiceInput) => Effect.Effect<ServiceListing, Forbidden | BadRequest | ValidationFailed>
+    readonly update: (actor: Actor, id: string, input: ServiceInput) => Effect.Effect<ServiceListing, NotFound | Forbidden | ValidationFailed>
+    /** Deletion archives: the service leaves every list but bookings keep it. */
+    readonly remove: (actor: Actor, id: string) => Effect.Effect<void, NotFound | Forbidden>
+    readonly activate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
+    readonly deactivate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden>
+    /** An INACTIVE copy titled with `suffix`, for the owner to adjust before publishing it. */
+    readonly duplicate: (actor: Actor, id: string, suffix: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
+  }
+>() {}
+
+/** A small time-bounded cache of this process's hottest reads, cleared by every write. */
+const readCache = () => {
+  const entries = new Map<string, { readonly until: number; readonly value: unknown }>()
+  return {
+    get: <A, E, R>(key: string, compute: Effect.Effect<A, E, R>, ttl = READ_CACHE_MS): Effect.Effect<A, E, R> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const hit = entries.get(key)
+        if (hit && hit.until > now) return Effect.succeed(hit.value as A)
+        return Effect.tap(compute, (value) => Effect.sync(() => void entries.set(key, { until: now + ttl, value })))
+      }),
+    clear: Effect.sync(() => entries.clear())
+  }
+}
+
+export const CatalogueLive = Layer.effect(
+  Catalogue,
+  Effect.gen(function*() {
+    const categories = yield* CategoryRepository
+    const services = yield* ServiceRepository
+    const payments = yield* PaymentAccounts
+    const tx = yield* Transactional
+    const cache = readCache()
+
+    const list = (query: Omit<ServiceQuery, "offset" | "withTotal">) =>
+      Effect.map(services.search({ ...query, offset: 0, withTotal: false }), (page) => page.services)
+    const limitOf = (limit: number | undefined, fallback: number) => paging(1, limit, fallback).limit
+
+    const counted = cache.get(
+      "categories",
+      Effect.zipWith(categories.list(), categories.publicCounts(), (all, counts) =>
+        all.map((c): CategorySummary => ({ ...c, serviceCount: counts.get(c.id) ?? 0 }))
+      ),
+      COUNTS_CACHE_MS
+    )
+
+    /** A service the actor owns and may change (archived services are gone: 404). */
+    const owned = (actor: Actor, id: string) =>
+      Effect.gen(function*() {
+        if (!isUuid(id)) return yield* ServiceNotFound
+        const found = yield* services.findById(id.toLowerCase())
+        if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
+        if (found.value.userId !== actor.id) return yield* NotServiceOwner
+        return found.value
+      })
+
+    const reload = (id: string) => Effect.map(services.findById(id), Option.getOrThrow)
+
+    const requirePaymentAccount = (actor: Actor) =>
+      Effect.flatMap(payments.canTakeCharges(actor.id), (ready) => (ready ? Effect.void : Effect.fail(PaymentAccountRequired)))
+
+    const categoryIdOf = (choice: { readonly _tag: "Existing"; readonly id: number } | { readonly _tag: "New"; readonly name: string }) =>
+      choice._tag === "New"
+        ? Effect.map(categories.findOrCreate(choice.name), (c) => c.id)
+        : Effect.flatMap(categories.findById(choice.id), (c) => (Option.isSome(c) ? Effect.succeed(c.value.id) : Effect.fail(UnknownCategory)))
+
+    const runSearch = (query: ServiceQuery, page: number): Effect.Effect<SearchResult> =>
+      Effect.gen(function*() {
+        let result: ServicePage = yield* services.search(query)
+        // Typo tolerance: a short query that finds nothing is retried with each word widened to
+        // the catalogue words spelt like it ("jardinnage" also looks for "jardinage").
+        if (result.total === 0 && query.text !== undefined) {
+          const words = correctableWords(query.text)
+          if (words.length > 0) {
+            const widened = widenQuery(query.text, yield* services.similarWords(words))
+            if (isWidened(query.text, widened)) result = yield* services.search({ ...query, text: widened })
+          }
+        }
+        return { services: result.services, pagination: pagination(result.total, page, query.limit), exactTotal: result.exact }
+      })
+
+    return {
+      categories: ({ includeServices }) =>
+        includeServices
+          ? Effect.flatMap(counted, (all) =>
+              Effect.forEach(all, (c) =>
+                Effect.map(list({ categoryId: c.id, sort: "newest", limit: CATEGORY_SERVICES }), (s) => ({ ...c, services: s }))
+              )
+            )
+          : counted,
+
+      popularCategories: (limit) =>
+        Effect.map(counted, (all) =>
+          [...all].sort((a, b) => b.serviceCount - a.serviceCount || a.id - b.id).slice(0, limitOf(limit, POPULAR_DEFAULT))
+        ),
+
+      search: (input, defaultLimit) =>
+        Effect.gen(function*() {
+          const criteria = yield* parseSearch(input, defaultLimit)
+          const { offset } = paging(criteria.page, criteria.limit)
+          let categoryId: number | undefined
+          if (criteria.category?._tag === "Id") categoryId = criteria.category.id
+          else if (criteria.category?._tag === "Name") {
+            const found = yield* categories.findByName(criteria.category.name)
+            // An unknown category matches nothing.
+            if (Option.isNone(found)) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
+            categoryId = found.value.id
+          }
+          const query: ServiceQuery = {
+            text: criteria.text,
+            categoryId,
+            providerId: criteria.providerId,
+            minPriceCents: criteria.minPriceCents,
+            maxPriceCents: criteria.maxPriceCents,
+            geo: criteria.geo,
+            sort: criteria.sort,
+            limit: criteria.limit,
+            offset,
+            withTotal: true
+          }
+          // The plain list's first page is what every visitor loads first.
+          if (isUnfiltered(criteria) && criteria.page === 1) {
+            return yield* cache.get(`first:${criteria.sort}:${criteria.limit}`, runSearch(query, 1))
+          }
+          return yield* runSearch(query, criteria.page)
+        }),
+
+      get: (id, viewerId, from) =>
+        Effect.gen(function*() {
+          if (!isUuid(id)) return yield* ServiceNotFound
+          const found = yield* services.findById(id.toLowerCase())
+          if (Option.isNone(found) || !isVisibleTo(found.value, viewerId)) return yield* ServiceNotFound
+          return from ? { ...found.value, distanceKm: distanceKm(from, found.value) } : found.value
+        }),
+
+      popular: (limit) => list({ sort: "rating", limit: limitOf(limit, POPULAR_DEFAULT) }),
+      recent: (limit) => list({ sort: "newest", limit: limitOf(limit, RECENT_DEFAULT) }),
+
+      byCategory: (category, limit) =>
+        Effect.gen(function*() {
+          const id = parseCategoryId(category)
+          const found = id !== undefined ? yield* categories.findById(id) : yield* categories.findByName(category)
+          if (Option.isNone(found)) return yield* CategoryNotFound
+          return yield* list({ categoryId: found.value.id, sort: "newest", limit: limitOf(limit, BY_CATEGORY_DEFAULT) })
+        }),
+
+      byProvider: (userId, limit) =>
+        isUuid(userId)
+          ? list({ providerId: userId.toLowerCase(), sort: "newest", limit: limitOf(limit, BY_PROVIDER_DEFAULT) })
+          : Effect.fail(ServiceNotFound),
+
+      ofUser: (userId, viewerId) =>
+        !isUuid(userId)
+          ? Effect.fail(ServiceNotFound)
+          : userId.toLowerCase() === viewerId
+            ? services.listOwnedBy(viewerId)
+            : list({ providerId: userId.toLowerCase(), sort: "newest", limit: BY_PROVIDER_DEFAULT }),
+
+      create: (actor, input) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "PROVIDER")
+          yield* requirePaymentAccount(actor)
+          const fields = yield* validateNewService(input)
+          const created = yield* tx.run(
+            Effect.gen(function*() {
+              const categoryId = yield* categoryIdOf(fields.category)
+              return yield* services.insert({ ...fields, userId: actor.id, categoryId, status: "ACTIVE" })
+            })
+          )
+          yield* cache.clear
+          return yield* reload(created.id)
+        }),
+
+      update: (actor, id, input) =>
+        Effect.gen(function*() {
+          const current = yield* owned(actor, id)
+          const { category, ...patch } = yield* validateServicePatch(input, current)
+          yield* tx.run(
+            Effect.gen(function*() {
+              const categoryId = category === undefined ? undefined : yield* categoryIdOf(category)
+              yield* services.update(current.id, { ...patch, ...(categoryId === undefined ? {} : { categoryId }) })
+            })
+          )
+          yield* cache.clear
+          return yield* reload(current.id)
+        }),
+
+      remove: (actor, id) =>
+        Effect.gen(function*() {
+          const current = yield* owned(actor, id)
+          yield* services.archive(current.id)
+          yield* cache.clear
+        }),
+
+      activate: (actor, id) =>
+        Effect.gen(function*() {
+          const current = yield* owned(actor, id)
+          // Activating publishes: the same payment rule as creating.
+          if (current.status !== "ACTIVE") {
+            yield* requirePaymentAccount(actor)
+            yield* services.setStatus(current.id, "ACTIVE")
+            yield* cache.clear
+          }
+          return yield* reload(current.id)
+        }),
+
+      deactivate: (actor, id) =>
+        Effect.gen(function*() {
+          const current = yield* owned(actor, id)
+          if (current.status !== "INACTIVE") {
+            yield* services.setStatus(current.id, "INACTIVE")
+            yield* cache.clear
+          }
+          return yield* reload(current.id)
+        }),
+
+      duplicate: (actor, id, suffix) =>
+        Effect.gen(function*() {
+          const current = yield* owned(actor, id)
+          yield* requirePaymentAccount(actor)
+          const copy = yield* services.insert({
+            userId: actor.id,
+            categoryId: current.categoryId,
+            title: copyTitle(current.title, suffix),
+            description: current.description,
+            priceMinor: current.priceMinor,
+            currency: current.currency,
+            durationMinutes: current.durationMinutes,
+            location: current.location,
+            lat: current.lat,
+            lng: current.lng,
+            status: "INACTIVE"
+          })
+          yield* cache.clear
+          return yield* reload(copy.id)
+        })
+    }
+  })
+)
+

@@ -1,0 +1,279 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { User } from "../domain"
+import { type Currency, noStatistics, type Profile, type ProfileFile, type ProfileVisibility } from "../profile"
+import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../profile-ports"
+
+/** The profile columns of `users`, aliased for `profileOf`. */
+export const profileColumns = (sql: SqlClient.SqlClient, table = "users") => sql.unsafe(`
+  ${table}.bio, ${table}.description, ${table}.specialities, ${table}.experience_years AS "experienceYears",
+  ${table}.languages, ${table}.certifications, ${table}.social_links AS "socialLinks", ${table}.availability,
+  ${table}.profile_visibility AS "profileVisibility", ${table}.location, ${table}.address, ${table}.city,
+  ${table}.postal_code AS "postalCode", ${table}.country, ${table}.hourly_rate::float8 AS "hourlyRate", ${table}.currency,
+  to_char(${table}.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth",
+  ${table}.avatar_key AS "avatarKey", ${table}.avatar_content_type AS "avatarContentType", ${table}.avatar_size AS "avatarSize",
+  ${table}.avatar_updated_at AS "avatarUpdatedAt",
+  ${table}.identity_photo_key AS "identityPhotoKey", ${table}.identity_photo_content_type AS "identityPhotoContentType",
+  ${table}.identity_photo_size AS "identityPhotoSize", ${table}.identity_photo_updated_at AS "identityPhotoUpdatedAt"`)
+
+export interface ProfileRow {
+  readonly bio: string
+  readonly description: string
+  readonly specialities: ReadonlyArray<string>
+  readonly experienceYears: number | null
+  readonly languages: ReadonlyArray<string>
+  readonly certifications: ReadonlyArray<string>
+  readonly socialLinks: Record<string, string>
+  readonly availability: string
+  readonly profileVisibility: string
+  readonly location: string
+  readonly address: string
+  readonly city: string
+  readonly postalCode: string
+  readonly country: string
+  readonly hourlyRate: number | null
+  readonly currency: string
+  readonly dateOfBirth: string | null
+  readonly avatarKey: string | null
+  readonly avatarContentType: string | null
+  readonly avatarSize: number | null
+  readonly avatarUpdatedAt: Date | null
+  readonly identityPhotoKey: string | null
+  readonly identityPhotoContentType: string | null
+  readonly identityPhotoSize: number | null
+  readonly identityPhotoUpdatedAt: Date | null
+}
+
+const fileOf = (key: string | null, contentType: string | null, size: number | null, updatedAt: Date | null): ProfileFile | null =>
+  key === null ? null : { key, contentType: contentType ?? "application/octet-stream", size: size ?? 0, updatedAt: updatedAt ?? new Date(0) }
+
+export const profileOf = (row: ProfileRow): Profile => ({
+  bio: row.bio,
+  description: row.description,
+  specialities: row.specialities,
+  experienceYears: row.experienceYears,
+  languages: row.languages,
+  certifications: row.certifications,
+  socialLinks: row.socialLinks,
+  availability: row.availability,
+  profileVisibility: row.profileVisibility as ProfileVisibility,
+  location: row.location,
+  address: row.address,
+  city: row.city,
+  postalCode: row.postalCode,
+  country: row.country,
+  hourlyRate: row.hourlyRate === null ? null : Number(row.hourlyRate),
+  currency: row.currency.trim() as Currency,
+  dateOfBirth: row.dateOfBirth,
+  avatar: fileOf(row.avatarKey, row.avatarContentType, row.avatarSize, row.avatarUpdatedAt),
+  identityPhoto: fileOf(row.identityPhotoKey, row.identityPhotoContentType, row.identityPhotoSize, row.identityPhotoUpdatedAt)
+})
+
+const userColumns = (sql: SqlClient.SqlClient) => sql`
+  u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.phone_number AS "phoneNumber", u.role,
+  u.is_email_verified AS "isEmailVerified", u.is_active AS "isActive", u.preferred_language AS "preferredLanguage",
+  u.created_at AS "createdAt"`
+
+export const ProfileRepositoryLive = Layer.effect(
+  ProfileRepository,
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    // The FROM sub-select locks the row and reads the key being replaced (RETURNING sees the new row only).
+    const setFile = (column: "avatar" | "identity_photo", userId: string, file: ProfileFile | null) =>
+      sql<{ previous: string | null }>`
+        UPDATE users AS u SET
+          ${sql.unsafe(`${column}_key`)} = ${file?.key ?? null},
+          ${sql.unsafe(`${column}_content_type`)} = ${file?.contentType ?? null},
+          ${sql.unsafe(`${column}_size`)} = ${file?.size ?? null},
+          ${sql.unsafe(`${column}_updated_at`)} = ${file?.updatedAt ?? null},
+          updated_at = now()
+        FROM (SELECT id, ${sql.unsafe(`${column}_key`)} AS key FROM users WHERE id = ${userId} FOR UPDATE) AS old
+        WHERE u.id = old.id
+        RETURNING old.key AS previous`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]?.previous)),
+        Effect.orDie
+      )
+    return {
+      find: (userId) =>
+        sql<ProfileRow>`SELECT ${profileColumns(sql)} FROM users WHERE id = ${userId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), profileOf)),
+          Effect.orDie
+        ),
+      update: (userId, profile) => {
+        const set: Record<string, unknown> = {}
+        const columns: Record<string, string> = {
+          bio: "bio",
+          description: "description",
+          experienceYears: "experience_years",
+          availability: "availability",
+          profileVisibility: "profile_visibility",
+          location: "location",
+          address: "address",
+          city: "city",
+          postalCode: "postal_code",
+          country: "country",
+          hourlyRate: "hourly_rate",
+          currency: "currency"
+        }
+        for (const [field, column] of Object.entries(columns)) {
+          const value = (profile as Record<string, unknown>)[field]
+          if (value !== undefined) set[column] = value
+        }
+        const assignments = Object.entries(set).map(([column, value]) => sql`${sql(column)} = ${value as string}`)
+        if (profile.specialities !== undefined) assignments.push(sql`specialities = ${profile.specialities as Array<string>}::text[]`)
+        if (profile.languages !== undefined) assignments.push(sql`languages = ${profile.languages as Array<string>}::text[]`)
+        if (profile.certifications !== undefined) assignments.push(sql`certifications = ${profile.certifications as Array<string>}::text[]`)
+        if (profile.socialLinks !== undefined) assignments.push(sql`social_links = ${JSON.stringify(profile.socialLinks)}::jsonb`)
+        if (profile.dateOfBirth !== undefined) assignments.push(sql`date_of_birth = ${profile.dateOfBirth}::date`)
+        if (assignments.length === 0) return Effect.void
+        return sql`UPDATE users SET ${sql.csv(assignments)}, updated_at = now() WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      setAvatar: (userId, file) => setFile("avatar", userId, file),
+      setIdentityPhoto: (userId, file) => setFile("identity_photo", userId, file),
+      setDateOfBirthIfMissing: (userId, dateOfBirth) =>
+        sql`UPDATE users SET date_of_birth = ${dateOfBirth}::date, updated_at = now() WHERE id = ${userId} AND date_of_birth IS NULL`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    }
+  })
+)
+
+export const FavoriteRepositoryLive = Layer.effect(
+  FavoriteRepository,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    add: (userId, favoritedId) =>
+      sql`INSERT INTO favorites (user_id, favorited_id) VALUES (${userId}, ${favoritedId})
+          ON CONFLICT (user_id, favorited_id) DO NOTHING RETURNING user_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+    remove: (userId, favoritedId) =>
+      sql`DELETE FROM favorites WHERE user_id = ${userId} AND favorited_id = ${favoritedId} RETURNING user_id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+    has: (userId, favoritedId) =>
+      sql`SELECT 1 FROM favorites WHERE user_id = ${userId} AND favorited_id = ${favoritedId}`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
+    list: (userId, page) =>
+      Effect.gen(function*() {
+        const rows = yield* sql<User & ProfileRow & { favoritedAt: Date; total: number }>`
+          SELECT ${userColumns(sql)}, ${profileColumns(sql, "u")}, f.created_at AS "favoritedAt", count(*) OVER ()::int AS total
+          FROM favorites f JOIN users u ON u.id = f.favorited_id
+          WHERE f.user_id = ${userId} AND u.is_active
+          ORDER BY f.created_at DESC, f.favorited_id
+          LIMIT ${page.limit} OFFSET ${page.offset}`
+        const total =
+          rows[0]?.total ??
+          (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM favorites f JOIN users u ON u.id = f.favorited_id
+                WHERE f.user_id = ${userId} AND u.is_active`)[0]!.n
+        return {
+          total,
+          entries: rows.map((row) => ({
+            favoritedId: row.id,
+            createdAt: row.favoritedAt,
+            user: {
+              id: row.id,
+              email: row.email,
+              firstName: row.firstName,
+              lastName: row.lastName,
+              phoneNumber: row.phoneNumber,
+              role: row.role,
+              isEmailVerified: row.isEmailVerified,
+              isActive: row.isActive,
+              preferredLanguage: row.preferredLanguage,
+              createdAt: row.createdAt
+            },
+            profile: profileOf(row)
+          }))
+        }
+      }).pipe(Effect.orDie)
+  }))
+)
+
+/** Which of the tables other modules own exist in this database (they arrive with their migrations). */
+const existingColumns = (sql: SqlClient.SqlClient, table: string) =>
+  sql<{ column: string }>`
+    SELECT column_name AS "column" FROM information_schema.columns
+    WHERE table_name = ${table} AND table_schema = ANY (current_schemas(false))`.pipe(
+    Effect.map((rows) => new Set(rows.map((r) => r.column)))
+  )
+
+/**
+ * Statistics from the data of other modules, read where it lives: the catalogue's `services` (count
+ * of live services, and the reviews it aggregates per service: rating and review_count), and, once the
+ * bookings issue lands, `bookings` (joined to the user's services; COMPLETED or VALIDATED count as
+ * completed). A table that does not exist yet gives 0, and responseTime stays null until messaging
+ * records first-answer times.
+ */
+export const ProfileStatisticsSourceLive = Layer.effect(
+  ProfileStatisticsSource,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    of: (userId) =>
+      Effect.gen(function*() {
+        const services = yield* existingColumns(sql, "services")
+        if (!["user_id", "status", "archived_at", "rating", "review_count"].every((c) => services.has(c))) return noStatistics
+        const [catalogue] = yield* sql<{ servicesCount: number; totalReviews: number; weighted: number | null }>`
+          SELECT count(*) FILTER (WHERE status = 'ACTIVE')::int AS "servicesCount",
+                 coalesce(sum(review_count), 0)::int AS "totalReviews",
+                 (sum(rating * review_count) / nullif(sum(review_count), 0))::float8 AS weighted
+          FROM services WHERE user_id = ${userId} AND archived_at IS NULL`
+        const statistics = {
+          ...noStatistics,
+          servicesCount: catalogue?.servicesCount ?? 0,
+          totalReviews: catalogue?.totalReviews ?? 0,
+          averageRating: catalogue?.weighted ? Math.round(catalogue.weighted * 100) / 100 : 0
+        }
+        const bookings = yield* existingColumns(sql, "bookings")
+        if (!bookings.has("service_id") || !bookings.has("status")) return statistics
+        const [counts] = yield* sql<{ total: number; completed: number }>`
+          SELECT count(*)::int AS total, count(*) FILTER (WHERE b.status IN ('COMPLETED', 'VALIDATED'))::int AS completed
+          FROM bookings b JOIN services s ON s.id = b.service_id WHERE s.user_id = ${userId}`
+        const total = counts?.total ?? 0
+        const completed = counts?.completed ?? 0
+        return {
+          ...statistics,
+          totalBookings: total,
+          completedBookings: completed,
+          completionRate: total === 0 ? 0 : Math.round((completed / total) * 1000) / 1000
+        }
+      }).pipe(Effect.orDie)
+  }))
+)
+
+/**
+ * FRIENDS_ONLY relations: a booking between the two users (one booked a service of the other), or a
+ * conversation they both take part in. Each source counts only once its table exists with the
+ * expected columns (`bookings(client_id, service_id)`, `conversation_participants(conversation_id,
+ * user_id)`); until bookings and messaging land, only the owner and admins see such profiles.
+ */
+export const ProfileRelationsLive = Layer.effect(
+  ProfileRelations,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    connected: (viewerId, ownerId) =>
+      Effect.gen(function*() {
+        const bookings = yield* existingColumns(sql, "bookings")
+        if (bookings.has("client_id") && bookings.has("service_id")) {
+          const rows = yield* sql`
+            SELECT 1 FROM bookings b JOIN services s ON s.id = b.service_id
+            WHERE (b.client_id = ${viewerId} AND s.user_id = ${ownerId}) OR (b.client_id = ${ownerId} AND s.user_id = ${viewerId})
+            LIMIT 1`
+          if (rows.length > 0) return true
+        }
+        const participants = yield* existingColumns(sql, "conversation_participants")
+        if (participants.has("conversation_id") && participants.has("user_id")) {
+          const rows = yield* sql`
+            SELECT 1 FROM conversation_participants a JOIN conversation_participants b ON a.conversation_id = b.conversation_id
+            WHERE a.user_id = ${viewerId} AND b.user_id = ${ownerId} LIMIT 1`
+          if (rows.length > 0) return true
+        }
+        return false
+      }).pipe(Effect.orDie)
+  }))
+)
+
+export const ProfilePostgresAdapters = Layer.mergeAll(
+  ProfileRepositoryLive,
+  FavoriteRepositoryLive,
+  ProfileStatisticsSourceLive,
+  ProfileRelationsLive
+)

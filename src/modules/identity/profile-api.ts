@@ -1,0 +1,289 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
+import { Option, Schema } from "effect"
+import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { type Language, type MessageKey, translate } from "../../platform/messages"
+import { multipartLimits } from "../../platform/uploads"
+import { Authentication } from "./api"
+import { LanguageSchema, Role, type User } from "./domain"
+import { type BadgeDefinition, type Profile, type ProfileFile, ProfileVisibilities, type ProfileStatistics } from "./profile"
+import type { PayoutAccountSummary } from "./profile-ports"
+import type { OwnProfile, PhotoSource, VisibleProfile } from "./profile-service"
+
+// ---- Views -----------------------------------------------------------------------------------
+
+export const BadgeView = Schema.Struct({
+  badge: Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.String, icon: Schema.String, color: Schema.String })
+})
+
+export const toBadgeView = (badge: BadgeDefinition, language: Language): typeof BadgeView.Type => ({
+  badge: {
+    id: badge.id,
+    name: translate(language, `badge.${badge.id}.name` as MessageKey),
+    description: translate(language, `badge.${badge.id}.description` as MessageKey),
+    icon: badge.icon,
+    color: badge.color
+  }
+})
+
+/** Address of a profile photo file (versioned: the URL changes with the photo). */
+export const photoUrl = (userId: string, source: PhotoSource, file: ProfileFile | null) =>
+  file === null ? null : `/api/users/${userId}/profile-photo/file?source=${source}&v=${file.updatedAt.getTime()}`
+
+const photoUrls = (userId: string, profile: Profile) => {
+  const avatarUrl = photoUrl(userId, "avatar", profile.avatar)
+  const identityPhotoUrl = photoUrl(userId, "identity", profile.identityPhoto)
+  return { avatarUrl, identityPhotoUrl, profilePhotoUrl: avatarUrl ?? identityPhotoUrl }
+}
+
+const Text = Schema.String
+const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+
+/** The profile fields shared by the own and public views. */
+const profileFields = {
+  id: Schema.String,
+  firstName: Text,
+  lastName: Text,
+  role: Role,
+  isEmailVerified: Schema.Boolean,
+  avatarUrl: Nullable(Text),
+  identityPhotoUrl: Nullable(Text),
+  profilePhotoUrl: Nullable(Text),
+  bio: Text,
+  description: Text,
+  specialities: Schema.Array(Text),
+  experienceYears: Nullable(Schema.Number),
+  languages: Schema.Array(Text),
+  certifications: Schema.Array(Text),
+  socialLinks: Schema.Record({ key: Schema.String, value: Schema.String }),
+  availability: Text,
+  profileVisibility: Schema.Literal(...ProfileVisibilities),
+  location: Text,
+  city: Text,
+  country: Text,
+  hourlyRate: Nullable(Schema.Number),
+  currency: Text,
+  userCurrency: Schema.Struct({ code: Text }),
+  servicesCount: Schema.Number,
+  averageRating: Schema.Number,
+  totalReviews: Schema.Number,
+  totalBookings: Schema.Number,
+  completedBookings: Schema.Number,
+  completionRate: Schema.Number,
+  responseTime: Nullable(Schema.Number),
+  badges: Schema.Array(BadgeView),
+  createdAt: Schema.Date
+}
+
+export const PaymentsStateView = Schema.Struct({
+  hasAccount: Schema.Boolean,
+  accountId: Nullable(Text),
+  chargesEnabled: Schema.Boolean,
+  payoutsEnabled: Schema.Boolean,
+  detailsSubmitted: Schema.Boolean,
+  /** The screen that activates payments. */
+  setupPath: Text
+})
+
+/** GET/PATCH /users/me: every field of the account and its profile (the owner's eyes only). */
+export const OwnProfileView = Schema.Struct({
+  ...profileFields,
+  email: Text,
+  phoneNumber: Text,
+  preferredLanguage: LanguageSchema,
+  active: Schema.Boolean,
+  address: Text,
+  postalCode: Text,
+  dateOfBirth: Nullable(Text),
+  stripeAccountId: Nullable(Text),
+  /** Providers only (null for other roles): the "activate payments" state. */
+  payments: Nullable(PaymentsStateView)
+})
+
+/** GET /users/public/{id}: never the email, phone, address, postal code, birth date or payment ids. */
+export const PublicProfileView = Schema.Struct({
+  ...profileFields,
+  isFavorite: Schema.Boolean,
+  isOwner: Schema.Boolean
+})
+
+const common = (user: User, profile: Profile, statistics: ProfileStatistics, badges: ReadonlyArray<BadgeDefinition>, language: Language) => ({
+  id: user.id,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  role: user.role,
+  isEmailVerified: user.isEmailVerified,
+  ...photoUrls(user.id, profile),
+  bio: profile.bio,
+  description: profile.description,
+  specialities: profile.specialities,
+  experienceYears: profile.experienceYears,
+  languages: profile.languages,
+  certifications: profile.certifications,
+  socialLinks: profile.socialLinks as Record<string, string>,
+  availability: profile.availability,
+  profileVisibility: profile.profileVisibility,
+  location: profile.location,
+  city: profile.city,
+  country: profile.country,
+  hourlyRate: profile.hourlyRate,
+  currency: profile.currency,
+  userCurrency: { code: profile.currency },
+  servicesCount: statistics.servicesCount,
+  averageRating: statistics.averageRating,
+  totalReviews: statistics.totalReviews,
+  totalBookings: statistics.totalBookings,
+  completedBookings: statistics.completedBookings,
+  completionRate: statistics.completionRate,
+  responseTime: statistics.responseTime,
+  badges: badges.map((b) => toBadgeView(b, language)),
+  createdAt: user.createdAt
+})
+
+const paymentsState = (payout: Option.Option<PayoutAccountSummary>): typeof PaymentsStateView.Type => ({
+  hasAccount: Option.isSome(payout),
+  accountId: Option.getOrNull(Option.map(payout, (p) => p.accountId)),
+  chargesEnabled: Option.exists(payout, (p) => p.chargesEnabled),
+  payoutsEnabled: Option.exists(payout, (p) => p.payoutsEnabled),
+  detailsSubmitted: Option.exists(payout, (p) => p.detailsSubmitted),
+  setupPath: "/provider/payments/setup"
+})
+
+export const toOwnProfileView = (own: OwnProfile, language: Language): typeof OwnProfileView.Type => ({
+  ...common(own.user, own.profile, own.statistics, own.badges, language),
+  email: own.user.email,
+  phoneNumber: own.user.phoneNumber,
+  preferredLanguage: own.user.preferredLanguage,
+  active: own.user.isActive,
+  address: own.profile.address,
+  postalCode: own.profile.postalCode,
+  dateOfBirth: own.profile.dateOfBirth,
+  stripeAccountId: own.payout === undefined ? null : Option.getOrNull(Option.map(own.payout, (p) => p.accountId)),
+  payments: own.payout === undefined ? null : paymentsState(own.payout)
+})
+
+export const toPublicProfileView = (visible: VisibleProfile, language: Language): typeof PublicProfileView.Type => ({
+  ...common(visible.user, visible.profile, visible.statistics, visible.badges, language),
+  isFavorite: visible.isFavorite,
+  isOwner: visible.access === "owner"
+})
+
+/** A favorite in GET /users/me/favorites: the favorited profile's card (null when no longer visible to you). */
+export const FavoriteView = Schema.Struct({
+  favoritedId: Schema.String,
+  createdAt: Schema.Date,
+  accessible: Schema.Boolean,
+  user: Nullable(
+    Schema.Struct({
+      id: Schema.String,
+      firstName: Text,
+      lastName: Text,
+      role: Role,
+      profilePhotoUrl: Nullable(Text),
+      city: Text,
+      specialities: Schema.Array(Text)
+    })
+  )
+})
+
+export const ProfilePhotoView = Schema.Struct({
+  profilePhotoUrl: Nullable(Text),
+  hasProfilePhoto: Schema.Boolean,
+  /** "avatar" (uploaded by the user), "identity" (from the approved provider application) or null. */
+  photoSource: Nullable(Schema.Literal("avatar", "identity"))
+})
+
+export const AvatarView = Schema.Struct({
+  avatarUrl: Nullable(Text),
+  hasAvatar: Schema.Boolean,
+  contentType: Nullable(Text),
+  size: Nullable(Schema.Number),
+  updatedAt: Nullable(Schema.Date)
+})
+
+export const toAvatarView = (userId: string, file: ProfileFile | null): typeof AvatarView.Type => ({
+  avatarUrl: photoUrl(userId, "avatar", file),
+  hasAvatar: file !== null,
+  contentType: file?.contentType ?? null,
+  size: file?.size ?? null,
+  updatedAt: file?.updatedAt ?? null
+})
+
+// ---- Requests --------------------------------------------------------------------------------
+
+// Loose on purpose (as in the rest of the API): the domain answers 422 per field in the user's
+// language; only a wrong JSON shape is a 400.
+const OptText = Schema.optional(PayloadText)
+const OptNullableText = Schema.optional(Schema.NullOr(PayloadText))
+const OptList = Schema.optional(Schema.NullOr(Schema.Array(PayloadText)))
+const OptNumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+
+export const ProfilePatchPayload = Schema.Struct({
+  firstName: OptText,
+  lastName: OptText,
+  phoneNumber: OptText,
+  preferredLanguage: OptText,
+  bio: OptNullableText,
+  description: OptNullableText,
+  specialities: OptList,
+  experienceYears: OptNumberLike,
+  languages: OptList,
+  certifications: OptList,
+  socialLinks: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.NullOr(PayloadText) }))),
+  availability: OptNullableText,
+  profileVisibility: OptText,
+  location: OptNullableText,
+  address: OptNullableText,
+  city: OptNullableText,
+  postalCode: OptNullableText,
+  country: OptNullableText,
+  hourlyRate: OptNumberLike,
+  currency: OptText,
+  dateOfBirth: OptNullableText
+})
+
+const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
+const id = HttpApiSchema.param("id", Schema.String)
+const OwnProfileData = Schema.Struct({ user: OwnProfileView })
+const Empty = Schema.Struct({})
+/** A binary answer (image or document); errors still answer the JSON error envelope. */
+const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
+
+// ---- Groups ----------------------------------------------------------------------------------
+
+export class UsersApi extends HttpApiGroup.make("users")
+  .add(HttpApiEndpoint.get("getMe", "/me").addSuccess(Ok(OwnProfileData)).middleware(Authentication))
+  .add(HttpApiEndpoint.patch("updateMe", "/me").setPayload(ProfilePatchPayload).addSuccess(Ok(OwnProfileData)).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.get("myFavorites", "/me/favorites")
+      .setUrlParams(PageParams)
+      .addSuccess(Ok(Schema.Struct({ favorites: Schema.Array(FavoriteView), pagination: Pagination })))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("addFavorite", "/favorites")
+      .setPayload(Schema.Struct({ favoritedId: OptText }))
+      .addSuccess(Ok(Schema.Struct({ favorite: Schema.Struct({ favoritedId: Schema.String, created: Schema.Boolean }) })), { status: 201 })
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.del("removeFavorite")`/favorites/${id}`.addSuccess(Ok(Empty)).middleware(Authentication))
+  // Public reads: a valid bearer token identifies the viewer (owner, admin, relations), none is a visitor.
+  .add(HttpApiEndpoint.get("publicProfile")`/public/${id}`.addSuccess(Ok(Schema.Struct({ user: PublicProfileView }))))
+  .add(HttpApiEndpoint.get("badges")`/${id}/badges`.addSuccess(Ok(Schema.Struct({ badges: Schema.Array(BadgeView) }))))
+  .add(HttpApiEndpoint.get("profilePhoto")`/${id}/profile-photo`.addSuccess(Ok(ProfilePhotoView)))
+  .add(
+    HttpApiEndpoint.get("profilePhotoFile")`/${id}/profile-photo/file`
+      .setUrlParams(Schema.Struct({ source: Schema.optional(Schema.String), v: Schema.optional(Schema.String) }))
+      .addSuccess(Binary)
+  )
+  .prefix("/users") {}
+
+export class UploadsApi extends HttpApiGroup.make("uploads")
+  .add(
+    HttpApiEndpoint.post("uploadAvatar", "/avatar")
+      .setPayload(HttpApiSchema.MultipartStream(Schema.Struct({ avatar: Multipart.SingleFileSchema }), multipartLimits(1)))
+      .addSuccess(Ok(AvatarView))
+  )
+  .add(HttpApiEndpoint.del("deleteAvatar", "/avatar").addSuccess(Ok(AvatarView)))
+  .add(HttpApiEndpoint.get("getAvatar", "/avatar").addSuccess(Ok(AvatarView)))
+  .middleware(Authentication)
+  .prefix("/uploads") {}

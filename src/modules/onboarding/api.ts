@@ -1,0 +1,270 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { multipartLimits } from "../../platform/uploads"
+// The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
+import { Authentication } from "../identity/api"
+import { LanguageSchema, Role } from "../identity/domain"
+import type { User } from "../identity/domain"
+import {
+  type ApplicationState,
+  ApplicationStatuses,
+  DocumentSlots,
+  DocumentTypes,
+  resubmissionOf
+} from "./domain"
+import type { ApplicationListRow, ApplicationRecord, DocumentRecord } from "./ports"
+
+// ---- Views -----------------------------------------------------------------------------------
+
+const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
+
+export const ResubmissionStates = ["NOT_REJECTED", "CAN_RESUBMIT", "COOLDOWN", "FINALLY_REFUSED"] as const
+
+/** Where a rejected application stands, for the labels "definitively refused", "N days remaining", "can resubmit". */
+const resubmissionFields = {
+  resubmissionState: Schema.Literal(...ResubmissionStates),
+  canResubmit: Schema.Boolean,
+  isFinallyRefused: Schema.Boolean,
+  /** Whole days (rounded up) until nextSubmissionDate while in COOLDOWN; 0 otherwise. */
+  daysRemaining: Schema.Number
+}
+
+const resubmissionView = (app: ApplicationState, now: Date) => {
+  const r = resubmissionOf(app, now)
+  return {
+    resubmissionState: r.state,
+    canResubmit: r.state === "CAN_RESUBMIT",
+    isFinallyRefused: r.state === "FINALLY_REFUSED",
+    daysRemaining: r.state === "COOLDOWN" ? r.daysRemaining : 0
+  }
+}
+
+export const DocumentView = Schema.Struct({
+  id: Schema.String,
+  slot: Schema.Literal(...DocumentSlots),
+  type: Schema.Literal(...DocumentTypes),
+  fileName: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number,
+  /** null: pending; true: verified; false: rejected. */
+  isVerified: Nullable(Schema.Boolean),
+  createdAt: Schema.Date
+})
+
+export const AdminDocumentView = Schema.Struct({
+  ...DocumentView.fields,
+  notes: Nullable(Schema.String),
+  verifiedAt: Nullable(Schema.Date),
+  verifiedBy: Nullable(Schema.String),
+  /** GET with the admin's bearer token (binary). */
+  fileUrl: Schema.String
+})
+
+const toDocumentView = (d: DocumentRecord): typeof DocumentView.Type => ({
+  id: d.id,
+  slot: d.slot,
+  type: d.type,
+  fileName: d.fileName,
+  contentType: d.contentType,
+  size: d.size,
+  isVerified: d.isVerified,
+  createdAt: d.createdAt
+})
+
+export const toAdminDocumentView = (d: DocumentRecord): typeof AdminDocumentView.Type => ({
+  ...toDocumentView(d),
+  notes: d.verificationNotes,
+  verifiedAt: d.verifiedAt,
+  verifiedBy: d.verifiedBy,
+  fileUrl: `/api/admin/documents/${d.id}/file`
+})
+
+const applicationFields = {
+  id: Schema.String,
+  status: Schema.Literal(...ApplicationStatuses),
+  skills: Schema.String,
+  experience: Schema.String,
+  motivation: Schema.String,
+  dateOfBirth: Nullable(Schema.String),
+  rejectionReason: Nullable(Schema.String),
+  rejectionCount: Schema.Number,
+  maxAttempts: Schema.Number,
+  nextSubmissionDate: Nullable(Schema.Date),
+  ...resubmissionFields,
+  submittedAt: Schema.Date,
+  reviewedAt: Nullable(Schema.Date),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  documentCount: Schema.Number
+}
+
+/** The applicant's own view (verification notes are for admins only). */
+export const ApplicationView = Schema.Struct({ ...applicationFields, documents: Schema.Array(DocumentView) })
+
+export const ApplicantView = Schema.Struct({
+  id: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  email: Schema.String,
+  phoneNumber: Schema.String,
+  role: Role,
+  preferredLanguage: LanguageSchema,
+  active: Schema.Boolean,
+  isEmailVerified: Schema.Boolean,
+  createdAt: Schema.Date
+})
+
+export const AdminApplicationView = Schema.Struct({
+  ...applicationFields,
+  reviewedBy: Nullable(Schema.String),
+  user: ApplicantView,
+  documents: Schema.Array(AdminDocumentView)
+})
+
+export const ApplicationRowView = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal(...ApplicationStatuses),
+  rejectionCount: Schema.Number,
+  maxAttempts: Schema.Number,
+  nextSubmissionDate: Nullable(Schema.Date),
+  ...resubmissionFields,
+  submittedAt: Schema.Date,
+  createdAt: Schema.Date,
+  documentCount: Schema.Number,
+  user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String })
+})
+
+const common = (a: ApplicationRecord, documentCount: number, now: Date) => ({
+  id: a.id,
+  status: a.status,
+  skills: a.skills,
+  experience: a.experience,
+  motivation: a.motivation,
+  dateOfBirth: a.dateOfBirth,
+  rejectionReason: a.rejectionReason,
+  rejectionCount: a.rejectionCount,
+  maxAttempts: a.maxAttempts,
+  nextSubmissionDate: a.nextSubmissionDate,
+  ...resubmissionView(a, now),
+  submittedAt: a.submittedAt,
+  reviewedAt: a.reviewedAt,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+  documentCount
+})
+
+export const toApplicationView = (
+  detail: { readonly application: ApplicationRecord; readonly documents: ReadonlyArray<DocumentRecord> },
+  now: Date
+): typeof ApplicationView.Type => ({
+  ...common(detail.application, detail.documents.length, now),
+  documents: detail.documents.map(toDocumentView)
+})
+
+export const toApplicantView = (u: User): typeof ApplicantView.Type => ({
+  id: u.id,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  email: u.email,
+  phoneNumber: u.phoneNumber,
+  role: u.role,
+  preferredLanguage: u.preferredLanguage,
+  active: u.isActive,
+  isEmailVerified: u.isEmailVerified,
+  createdAt: u.createdAt
+})
+
+export const toAdminApplicationView = (
+  detail: { readonly application: ApplicationRecord; readonly documents: ReadonlyArray<DocumentRecord>; readonly applicant: User },
+  now: Date
+): typeof AdminApplicationView.Type => ({
+  ...common(detail.application, detail.documents.length, now),
+  reviewedBy: detail.application.reviewedBy,
+  user: toApplicantView(detail.applicant),
+  documents: detail.documents.map(toAdminDocumentView)
+})
+
+export const toApplicationRowView = (row: ApplicationListRow, now: Date): typeof ApplicationRowView.Type => ({
+  id: row.id,
+  status: row.status,
+  rejectionCount: row.rejectionCount,
+  maxAttempts: row.maxAttempts,
+  nextSubmissionDate: row.nextSubmissionDate,
+  ...resubmissionView(row, now),
+  submittedAt: row.submittedAt,
+  createdAt: row.createdAt,
+  documentCount: row.documentCount,
+  user: row.applicant
+})
+
+// ---- Requests --------------------------------------------------------------------------------
+
+/** The application form (multipart/form-data). Files: JPG, PNG or PDF (profile picture JPG or PNG), 5 MB each. */
+export const ApplicationForm = Schema.Struct({
+  skills: Schema.String,
+  experience: Schema.String,
+  motivation: Schema.String,
+  /** YYYY-MM-DD; optional when the profile already has one. */
+  dateOfBirth: Schema.optional(Schema.String),
+  identityDocumentType: Schema.optional(Schema.Literal("IDENTITY_CARD", "PASSPORT", "DRIVERS_LICENSE")),
+  addressDocumentType: Schema.optional(Schema.Literal("UTILITY_BILL", "RENTAL_AGREEMENT", "BANK_STATEMENT")),
+  bankDocumentType: Schema.optional(Schema.Literal("BANK_RIB", "BANK_CHECK_SAMPLE", "BANK_ACCOUNT_INFO", "BANK_STATEMENT")),
+  identityDocument: Multipart.SingleFileSchema,
+  addressDocument: Multipart.SingleFileSchema,
+  bankDocument: Multipart.SingleFileSchema,
+  profilePicture: Multipart.SingleFileSchema
+})
+export const FormTextFields = ["skills", "experience", "motivation", "dateOfBirth", "identityDocumentType", "addressDocumentType", "bankDocumentType"] as const
+
+const id = HttpApiSchema.param("id", Schema.String)
+const MyApplication = Schema.Struct({ application: Nullable(ApplicationView) })
+const AdminApplication = Schema.Struct({ application: AdminApplicationView })
+const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
+const Text = Schema.optional(Schema.NullOr(PayloadText))
+
+// ---- Groups ----------------------------------------------------------------------------------
+
+export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplications")
+  .add(HttpApiEndpoint.get("myApplication", "/my-application").addSuccess(Ok(MyApplication)))
+  .add(
+    HttpApiEndpoint.post("submit", "/submit")
+      .setPayload(HttpApiSchema.MultipartStream(ApplicationForm, multipartLimits(4)))
+      .addSuccess(Ok(Schema.Struct({ application: ApplicationView })), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.put("resubmit", "/my-application")
+      .setPayload(HttpApiSchema.MultipartStream(Schema.partial(ApplicationForm), multipartLimits(4)))
+      .addSuccess(Ok(Schema.Struct({ application: ApplicationView })))
+  )
+  .add(HttpApiEndpoint.patch("approve")`/${id}/approve`.addSuccess(Ok(AdminApplication)))
+  .add(
+    HttpApiEndpoint.patch("reject")`/${id}/reject`
+      .setPayload(Schema.Struct({ rejectionReason: Text }))
+      .addSuccess(Ok(AdminApplication))
+  )
+  .middleware(Authentication)
+  .prefix("/provider-applications") {}
+
+export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
+  .add(
+    HttpApiEndpoint.get("list", "/applications")
+      .setUrlParams(
+        Schema.Struct({
+          search: Schema.optional(Schema.String),
+          status: Schema.optional(Schema.String),
+          page: Schema.optional(Schema.String),
+          limit: Schema.optional(Schema.String)
+        })
+      )
+      .addSuccess(Ok(Schema.Struct({ applications: Schema.Array(ApplicationRowView), pagination: Pagination })))
+  )
+  .add(HttpApiEndpoint.get("get")`/applications/${id}`.addSuccess(Ok(AdminApplication)))
+  .add(
+    HttpApiEndpoint.patch("verifyDocument")`/documents/${id}/verify`
+      .setPayload(Schema.Struct({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: Text }))
+      .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
+  )
+  .add(HttpApiEndpoint.get("documentFile")`/documents/${id}/file`.addSuccess(Binary))
+  .middleware(Authentication)
+  .prefix("/admin") {}

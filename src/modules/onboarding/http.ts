@@ -1,0 +1,136 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Clock, Effect, Option } from "effect"
+import { MarketplaceApi } from "../../app/api"
+import { PayloadTooLarge, UnsupportedMediaType } from "../../platform/errors"
+import { localized, ok, requestLanguage } from "../../platform/http/envelope"
+import { type MessageKey, translate } from "../../platform/messages"
+import { contentDisposition, readMultipart } from "../../platform/uploads"
+import { CurrentUser } from "../identity/api"
+import { FormTextFields, toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toApplicationView } from "./api"
+import { type DocumentSlot, DocumentSlots } from "./domain"
+import { ProviderApplications } from "./service"
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+const isSlot = (field: string | undefined): field is DocumentSlot => (DocumentSlots as ReadonlyArray<string>).includes(field ?? "")
+
+/** Names the faulty file in a 413 or 415, in the request's language ("Pièce d'identité : ..."). */
+const namingTheFile = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchIf(
+    effect,
+    (error): error is E & (PayloadTooLarge | UnsupportedMediaType) =>
+      (error instanceof PayloadTooLarge && error.code === "FILE_TOO_LARGE") ||
+      (error instanceof UnsupportedMediaType && error.code === "UNSUPPORTED_FILE_TYPE"),
+    (error) =>
+      Effect.flatMap(requestLanguage, (language) => {
+        const field = error.params?.field
+        if (!isSlot(field)) return Effect.fail(error)
+        const params = { label: translate(language, `onboarding.document.${field}` as MessageKey) }
+        return Effect.fail(
+          error._tag === "PayloadTooLarge"
+            ? new PayloadTooLarge({ code: error.code, key: "onboarding.fileTooLarge", params })
+            : new UnsupportedMediaType({
+                code: error.code,
+                key: field === "profilePicture" ? "onboarding.unsupportedPicture" : "onboarding.unsupportedDocument",
+                params
+              })
+        )
+      })
+  )
+
+
+export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "providerApplications", (handlers) =>
+  Effect.gen(function*() {
+    const service = yield* ProviderApplications
+    // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
+    const read = Effect.map(readMultipart({ files: DocumentSlots, fields: FormTextFields }), (form) => ({ input: form.fields, files: form.files }))
+
+    return handlers
+      .handle("myApplication", () =>
+        Effect.gen(function*() {
+          const mine = yield* service.mine(yield* CurrentUser)
+          const at = yield* now
+          return ok({ application: Option.getOrNull(Option.map(mine, (detail) => toApplicationView(detail, at))) })
+        })
+      )
+      .handle("submit", () =>
+        namingTheFile(
+          Effect.gen(function*() {
+            const user = yield* CurrentUser
+            yield* service.precheck(user, "create")
+            const { input, files } = yield* read
+            const detail = yield* service.submit(user, input, files)
+            return ok({ application: toApplicationView(detail, yield* now) }, yield* localized("onboarding.submitted"))
+          })
+        )
+      )
+      .handle("resubmit", () =>
+        namingTheFile(
+          Effect.gen(function*() {
+            const user = yield* CurrentUser
+            yield* service.precheck(user, "edit")
+            const { input, files } = yield* read
+            const detail = yield* service.resubmit(user, input, files)
+            return ok({ application: toApplicationView(detail, yield* now) }, yield* localized("onboarding.resubmitted"))
+          })
+        )
+      )
+      .handle("approve", ({ path }) =>
+        Effect.gen(function*() {
+          const detail = yield* service.approve(yield* CurrentUser, path.id)
+          return ok({ application: toAdminApplicationView(detail, yield* now) }, yield* localized("onboarding.approved"))
+        })
+      )
+      .handle("reject", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const detail = yield* service.reject(yield* CurrentUser, path.id, payload.rejectionReason ?? undefined)
+          return ok({ application: toAdminApplicationView(detail, yield* now) }, yield* localized("onboarding.rejected"))
+        })
+      )
+  })
+)
+
+export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "adminApplications", (handlers) =>
+  Effect.gen(function*() {
+    const service = yield* ProviderApplications
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const p = Number(urlParams.page)
+          const l = Number(urlParams.limit)
+          const page = Number.isInteger(p) && p >= 1 && p <= 100_000 ? p : 1
+          const limit = Number.isInteger(l) && l >= 1 ? Math.min(l, 100) : 20
+          const found = yield* service.list(yield* CurrentUser, { search: urlParams.search, status: urlParams.status, page, limit })
+          const at = yield* now
+          return ok({
+            applications: found.rows.map((row) => toApplicationRowView(row, at)),
+            pagination: { total: found.total, page, limit, pages: Math.ceil(found.total / limit) }
+          })
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function*() {
+          const detail = yield* service.get(yield* CurrentUser, path.id)
+          return ok({ application: toAdminApplicationView(detail, yield* now) })
+        })
+      )
+      .handle("verifyDocument", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const document = yield* service.verifyDocument(yield* CurrentUser, path.id, payload)
+          return ok({ document: toAdminDocumentView(document) }, yield* localized("onboarding.documentDecided"))
+        })
+      )
+      .handleRaw("documentFile", ({ path }) =>
+        Effect.gen(function*() {
+          const { document, bytes } = yield* service.documentFile(yield* CurrentUser, path.id)
+          return HttpServerResponse.uint8Array(bytes, {
+            contentType: document.contentType,
+            headers: {
+              "content-disposition": contentDisposition("inline", document.fileName),
+              "cache-control": "private, no-store"
+            }
+          })
+        })
+      )
+  })
+)

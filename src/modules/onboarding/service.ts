@@ -1,0 +1,342 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { AppConfig } from "../../platform/config"
+import {
+  type Conflict,
+  type Forbidden,
+  invalid,
+  issue,
+  type NotFound,
+  type PayloadTooLarge,
+  type UnsupportedMediaType,
+  type ValidationFailed
+} from "../../platform/errors"
+import { newStorageKey, removeAll, Storage } from "../../platform/storage"
+import { Transactional } from "../../platform/transaction"
+import { checkFile, displayName, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
+import { InsufficientRights, ProfileRepository, type Role, type User, UserRepository } from "../identity"
+import { Mailer } from "../notifications"
+import {
+  ApplicationNotFound,
+  type ApplicationInput,
+  type ApplicationStatus,
+  ConcurrentChange,
+  decideApprove,
+  decideReject,
+  decideResubmit,
+  decideSubmit,
+  DocumentNotFound,
+  type DocumentSlot,
+  DocumentSlots,
+  isStatus,
+  missingFiles,
+  resubmissionOf,
+  SlotFormats,
+  SlotTypes,
+  validateApplicationForm,
+  validateVerification
+} from "./domain"
+import { approvalMail, rejectionMail } from "./mails"
+import { type ApplicationListRow, type ApplicationRecord, ApplicationRepository, type DocumentRecord, type NewDocument } from "./ports"
+
+/** Who decides on applications: an admin (id recorded as reviewer), or an operator at the CLI (id null). */
+export interface Reviewer {
+  readonly id: string | null
+  readonly role: Role
+}
+export const Operator: Reviewer = { id: null, role: "ADMIN" }
+
+export interface ApplicationDetail {
+  readonly application: ApplicationRecord
+  readonly documents: ReadonlyArray<DocumentRecord>
+}
+
+export interface AdminApplicationDetail extends ApplicationDetail {
+  readonly applicant: User
+}
+
+export type UploadError = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
+export type Files = Partial<Record<DocumentSlot, IncomingFile>>
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export class ProviderApplications extends Context.Tag("onboarding/ProviderApplications")<
+  ProviderApplications,
+  {
+    readonly mine: (user: User) => Effect.Effect<Option.Option<ApplicationDetail>>
+    /** The refusals of submit/resubmit that do not depend on the form (checked before a body is read). */
+    readonly precheck: (user: User, mode: "create" | "edit") => Effect.Effect<void, Conflict | Forbidden | NotFound>
+    readonly submit: (user: User, input: ApplicationInput, files: Files) => Effect.Effect<ApplicationDetail, UploadError | Conflict | Forbidden>
+    readonly resubmit: (
+      user: User,
+      input: ApplicationInput,
+      files: Files
+    ) => Effect.Effect<ApplicationDetail, UploadError | Conflict | Forbidden | NotFound>
+    readonly approve: (reviewer: Reviewer, id: string) => Effect.Effect<AdminApplicationDetail, Forbidden | NotFound | Conflict>
+    readonly reject: (
+      reviewer: Reviewer,
+      id: string,
+      reason: string | undefined
+    ) => Effect.Effect<AdminApplicationDetail, Forbidden | NotFound | Conflict | ValidationFailed>
+    readonly list: (
+      reviewer: Reviewer,
+      query: { readonly search?: string | undefined; readonly status?: string | undefined; readonly page: number; readonly limit: number }
+    ) => Effect.Effect<{ readonly rows: ReadonlyArray<ApplicationListRow>; readonly total: number }, Forbidden | ValidationFailed>
+    readonly get: (reviewer: Reviewer, id: string) => Effect.Effect<AdminApplicationDetail, Forbidden | NotFound>
+    readonly verifyDocument: (
+      reviewer: Reviewer,
+      documentId: string,
+      input: { readonly isVerified?: unknown; readonly notes?: string | null | undefined }
+    ) => Effect.Effect<DocumentRecord, Forbidden | NotFound | ValidationFailed>
+    readonly documentFile: (
+      reviewer: Reviewer,
+      documentId: string
+    ) => Effect.Effect<{ readonly document: DocumentRecord; readonly bytes: Uint8Array }, Forbidden | NotFound>
+  }
+>() {}
+
+export const ProviderApplicationsLive = Layer.effect(
+  ProviderApplications,
+  Effect.gen(function*() {
+    const applications = yield* ApplicationRepository
+    const users = yield* UserRepository
+    const profiles = yield* ProfileRepository
+    const storage = yield* Storage
+    const mailer = yield* Mailer
+    const tx = yield* Transactional
+    const config = yield* AppConfig
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const requireAdmin = (reviewer: Reviewer) => (reviewer.role === "ADMIN" ? Effect.void : Effect.fail(InsufficientRights))
+    const findApplication = (id: string) =>
+      UUID.test(id)
+        ? Effect.flatMap(applications.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(ApplicationNotFound), onSome: Effect.succeed }))
+        : Effect.fail(ApplicationNotFound)
+    const findDocument = (id: string) =>
+      UUID.test(id)
+        ? Effect.flatMap(applications.findDocument(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed }))
+        : Effect.fail(DocumentNotFound)
+    const detailOf = (application: ApplicationRecord) =>
+      Effect.map(applications.documentsOf(application.id), (documents): ApplicationDetail => ({ application, documents }))
+    const adminDetailOf = (application: ApplicationRecord) =>
+      Effect.gen(function*() {
+        const detail = yield* detailOf(application)
+        const applicant = yield* users.findById(application.userId)
+        if (Option.isNone(applicant)) return yield* Effect.dieMessage(`application ${application.id} without its user`)
+        return { ...detail, applicant: applicant.value } satisfies AdminApplicationDetail
+      })
+
+    /**
+     * Checks every present file (empty 422, over 5 MB 413, wrong content 415) and re-encodes images:
+     * nothing is written before every file of the request passed.
+     */
+    const prepareFiles = (files: Files, types: Partial<Record<DocumentSlot, NewDocument["type"]>>, mode: "create" | "edit") =>
+      Effect.gen(function*() {
+        const present = DocumentSlots.filter((slot) => !isAbsent(files[slot]))
+        const prepared: Array<Omit<NewDocument, "storageKey"> & { readonly bytes: Uint8Array }> = []
+        for (const slot of present) {
+          const file = files[slot]!
+          const unsupported = slot === "profilePicture" ? "upload.unsupportedPicture" : "upload.unsupportedDocument"
+          const type: FileType = yield* checkFile(slot, file, { allowed: SlotFormats[slot], unsupported })
+          const bytes = yield* normalizeFile(slot, type, file.bytes, unsupported)
+          prepared.push({
+            slot,
+            type: types[slot] ?? SlotTypes[slot][0]!,
+            fileName: displayName(file.name, `${slot}.${type === "application/pdf" ? "pdf" : type === "image/png" ? "png" : "jpg"}`),
+            contentType: type,
+            size: bytes.length,
+            bytes
+          })
+        }
+        const missing = missingFiles(present, mode)
+        if (missing.length > 0) return yield* invalid(missing)
+        return prepared
+      })
+
+    /** Writes the prepared files under generated keys, then runs `write`; any failure removes them again. */
+    const storeThen = <A, E>(
+      prepared: ReadonlyArray<Omit<NewDocument, "storageKey"> & { readonly bytes: Uint8Array }>,
+      write: (documents: ReadonlyArray<NewDocument>) => Effect.Effect<A, E>
+    ) => {
+      const documents = prepared.map(({ bytes: _, ...d }) => ({ ...d, storageKey: newStorageKey("applications") }))
+      return Effect.forEach(prepared, (p, i) => storage.put(documents[i]!.storageKey, p.bytes), { discard: true }).pipe(
+        Effect.zipRight(write(documents)),
+        Effect.onError(() => removeAll(storage, documents.map((d) => d.storageKey)))
+      )
+    }
+
+    const recipientOf = (user: User) => ({ email: user.email, firstName: user.firstName, preferredLanguage: user.preferredLanguage })
+
+    const precheck = (user: User, mode: "create" | "edit") =>
+      Effect.gen(function*() {
+        const existing = Option.getOrUndefined(yield* applications.findByUser(user.id))
+        const at = yield* now
+        if (mode === "create") yield* decideSubmit(user.role, existing, at)
+        else yield* decideResubmit(user.role, existing, at)
+      })
+
+    return {
+      precheck,
+
+      mine: (user) =>
+        Effect.flatMap(applications.findByUser(user.id), (found) =>
+          Option.isNone(found) ? Effect.succeed(Option.none()) : Effect.map(detailOf(found.value), Option.some)
+        ),
+
+      submit: (user, input, files) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const existing = yield* applications.findByUser(user.id)
+          yield* decideSubmit(user.role, Option.getOrUndefined(existing), at)
+          const profile = yield* profiles.find(user.id)
+          const onRecord = { dateOfBirth: Option.getOrNull(Option.flatMapNullable(profile, (p) => p.dateOfBirth)) }
+          const form = yield* validateApplicationForm(input, "create", onRecord, at)
+          const prepared = yield* prepareFiles(files, form.types, "create")
+          const record = yield* storeThen(prepared, (documents) =>
+            tx.run(
+              applications.insert(
+                {
+                  userId: user.id,
+                  skills: form.skills!,
+                  experience: form.experience!,
+                  motivation: form.motivation!,
+                  dateOfBirth: form.dateOfBirth ?? onRecord.dateOfBirth,
+                  maxAttempts: config.applicationMaxAttempts,
+                  submittedAt: at
+                },
+                documents
+              )
+            )
+          )
+          return yield* detailOf(record)
+        }),
+
+      resubmit: (user, input, files) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const found = Option.getOrUndefined(yield* applications.findByUser(user.id))
+          yield* decideResubmit(user.role, found, at)
+          const current = found!
+          const profile = yield* profiles.find(user.id)
+          const onRecord = { dateOfBirth: current.dateOfBirth ?? Option.getOrNull(Option.flatMapNullable(profile, (p) => p.dateOfBirth)) }
+          const form = yield* validateApplicationForm(input, "edit", onRecord, at)
+          const prepared = yield* prepareFiles(files, form.types, "edit")
+          const replaced = yield* storeThen(prepared, (documents) =>
+            tx.run(
+              Effect.gen(function*() {
+                const changed = yield* applications.resubmit(current.id, current.rejectionCount, {
+                  skills: form.skills ?? current.skills,
+                  experience: form.experience ?? current.experience,
+                  motivation: form.motivation ?? current.motivation,
+                  dateOfBirth: form.dateOfBirth ?? onRecord.dateOfBirth,
+                  submittedAt: at
+                })
+                if (!changed) return yield* ConcurrentChange
+                return yield* applications.replaceDocuments(current.id, documents)
+              })
+            )
+          )
+          // The files of replaced documents go once the new ones are recorded.
+          yield* removeAll(storage, replaced)
+          return yield* detailOf(Option.getOrThrow(yield* applications.findById(current.id)))
+        }),
+
+      approve: (reviewer, id) =>
+        Effect.gen(function*() {
+          yield* requireAdmin(reviewer)
+          const application = yield* findApplication(id)
+          yield* decideApprove(application)
+          const applicant = Option.getOrThrow(yield* users.findById(application.userId))
+          const at = yield* now
+          // The application's profile picture becomes the profile's identity photo (a copy: documents stay admin-only).
+          const picture = (yield* applications.documentsOf(application.id)).find((d) => d.slot === "profilePicture")
+          const pictureBytes = picture ? Option.getOrUndefined(yield* storage.get(picture.storageKey)) : undefined
+          const photoKey = newStorageKey("profile-photos")
+          if (pictureBytes) yield* storage.put(photoKey, pictureBytes)
+          const replacedPhoto = yield* tx
+            .run(
+              Effect.gen(function*() {
+                if (!(yield* applications.approve(application.id, reviewer.id, at))) return yield* ConcurrentChange
+                yield* users.setRole(application.userId, "PROVIDER")
+                if (application.dateOfBirth) yield* profiles.setDateOfBirthIfMissing(application.userId, application.dateOfBirth)
+                const replaced =
+                  picture && pictureBytes
+                    ? yield* profiles.setIdentityPhoto(application.userId, {
+                        key: photoKey,
+                        contentType: picture.contentType,
+                        size: pictureBytes.length,
+                        updatedAt: at
+                      })
+                    : Option.none<string>()
+                yield* mailer.send(approvalMail(recipientOf(applicant), config.publicUrl))
+                return replaced
+              })
+            )
+            .pipe(Effect.onError(() => removeAll(storage, [photoKey])))
+          yield* removeAll(storage, Option.toArray(replacedPhoto))
+          return yield* adminDetailOf(Option.getOrThrow(yield* applications.findById(application.id)))
+        }),
+
+      reject: (reviewer, id, reason) =>
+        Effect.gen(function*() {
+          yield* requireAdmin(reviewer)
+          const application = yield* findApplication(id)
+          const at = yield* now
+          const decision = yield* decideReject(application, reason, at, config.applicationCooldownDays)
+          const applicant = Option.getOrThrow(yield* users.findById(application.userId))
+          yield* tx.run(
+            Effect.gen(function*() {
+              if (!(yield* applications.reject(application.id, decision, reviewer.id, at))) return yield* ConcurrentChange
+              yield* mailer.send(
+                rejectionMail(
+                  recipientOf(applicant),
+                  {
+                    reason: decision.rejectionReason,
+                    resubmission: resubmissionOf(decision, at),
+                    attemptsLeft: Math.max(0, decision.maxAttempts - decision.rejectionCount)
+                  },
+                  config.publicUrl
+                )
+              )
+            })
+          )
+          return yield* adminDetailOf(Option.getOrThrow(yield* applications.findById(application.id)))
+        }),
+
+      list: (reviewer, query) =>
+        Effect.gen(function*() {
+          yield* requireAdmin(reviewer)
+          const status = query.status?.trim().toUpperCase()
+          if (status !== undefined && status !== "" && status !== "ALL" && !isStatus(status)) {
+            return yield* invalid([issue("status", "onboarding.statusInvalid")])
+          }
+          const search = query.search?.trim().slice(0, 200)
+          return yield* applications.list({
+            search: search === "" ? undefined : search,
+            status: status === undefined || status === "" || status === "ALL" ? undefined : (status as ApplicationStatus),
+            limit: query.limit,
+            offset: (query.page - 1) * query.limit
+          })
+        }),
+
+      get: (reviewer, id) => Effect.zipRight(requireAdmin(reviewer), Effect.flatMap(findApplication(id), adminDetailOf)),
+
+      verifyDocument: (reviewer, documentId, input) =>
+        Effect.gen(function*() {
+          yield* requireAdmin(reviewer)
+          const decision = yield* validateVerification(input)
+          const document = yield* findDocument(documentId)
+          const updated = yield* applications.verifyDocument(document.id, decision, reviewer.id, yield* now)
+          return Option.isSome(updated) ? updated.value : yield* DocumentNotFound
+        }),
+
+      documentFile: (reviewer, documentId) =>
+        Effect.gen(function*() {
+          yield* requireAdmin(reviewer)
+          const document = yield* findDocument(documentId)
+          const bytes = yield* storage.get(document.storageKey)
+          if (Option.isNone(bytes)) return yield* Effect.dieMessage(`document ${document.id}: its file ${document.storageKey} is missing`)
+          return { document, bytes: bytes.value }
+        })
+    }
+  })
+)

@@ -1,0 +1,163 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { AppConfig } from "../../../platform/config"
+import { idempotencyKeys } from "../domain"
+import {
+  ConnectedAccountGateway,
+  PaymentAccountRepository,
+  PaymentGatewayError,
+  type SandboxAccount,
+  SandboxAccountStore
+} from "../ports"
+import { signPayload, verifyEvent, webhookSecretOf } from "./signature"
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "")
+const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
+
+/** The app's own pages that play Stripe's hosted onboarding and Express dashboard. */
+export const sandboxPaths = {
+  onboarding: (accountId: string) => `/sandbox/connect/onboarding/${encodeURIComponent(accountId)}`,
+  dashboard: (accountId: string) => `/sandbox/connect/dashboard/${encodeURIComponent(accountId)}`
+}
+
+const missing = (operation: string, accountId: string) =>
+  new PaymentGatewayError({ operation, detail: `invalid_request_error resource_missing No such account: '${accountId}'` })
+
+/**
+ * The offline gateway (PAYMENTS_MODE=sandbox, the default without STRIPE_SECRET_KEY): accounts live in
+ * `sandbox_accounts`, links lead to local pages, events are signed like Stripe's.
+ */
+export const SandboxGatewayLive = Layer.effect(
+  ConnectedAccountGateway,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const store = yield* SandboxAccountStore
+    const webhookSecret = webhookSecretOf(config)
+    const base = trimSlash(config.publicUrl)
+    const existing = (operation: string, accountId: string) =>
+      Effect.flatMap(store.find(accountId), Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed }))
+    return {
+      kind: "sandbox" as const,
+      createAccount: ({ userId, email, country }) =>
+        Effect.map(
+          store.create({ accountId: randomId("acct_sandbox_"), userId, email, country }, idempotencyKeys.createAccount(userId, country)),
+          (account) => account.accountId
+        ),
+      createOnboardingLink: ({ accountId, returnUrl, refreshUrl }) =>
+        Effect.as(
+          existing("accountLinks.create", accountId),
+          `${base}${sandboxPaths.onboarding(accountId)}?${new URLSearchParams({ return: returnUrl, refresh: refreshUrl })}`
+        ),
+      createDashboardLink: (accountId) => Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
+      retrieveAccount: (accountId) =>
+        Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
+      parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
+    }
+  })
+)
+
+/** What only the sandbox does: the outcome of its onboarding pages, and ready accounts for demo data. */
+export class SandboxConnect extends Context.Tag("payments/SandboxConnect")<
+  SandboxConnect,
+  {
+    readonly find: (accountId: string) => Effect.Effect<Option.Option<SandboxAccount>>
+    /** Onboarding completed: every flag on, then `account.updated` is delivered to the app's webhook. */
+    readonly complete: (accountId: string) => Effect.Effect<Option.Option<SandboxAccount>>
+    /** Gives a user a completed sandbox account (idempotent); "skipped" when the sandbox is not the gateway. */
+    readonly provisionReady: (
+      user: { readonly id: string; readonly email: string },
+      country: string
+    ) => Effect.Effect<"created" | "completed" | "ready" | "skipped">
+    /** Return and refresh addresses must lead back to the marketplace (no open redirect). */
+    readonly isOwnUrl: (url: string) => boolean
+  }
+>() {}
+
+const READY = { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true } as const
+
+export const SandboxConnectLive = Layer.effect(
+  SandboxConnect,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const store = yield* SandboxAccountStore
+    const accounts = yield* PaymentAccountRepository
+    const webhookSecret = webhookSecretOf(config)
+    const origin = new URL(config.publicUrl).origin
+    // The app's own listener, whatever PUBLIC_URL says (it may be a proxy the process cannot reach).
+    const loopback = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host
+    const webhookUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${config.port}/api/payments/webhook`
+
+    const deliverAccountUpdated = (account: SandboxAccount) =>
+      Effect.gen(function*() {
+        if (Option.isNone(webhookSecret)) return
+        const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const payload = JSON.stringify({
+          id: randomId("evt_sandbox_"),
+          object: "event",
+          type: "account.updated",
+          created,
+          livemode: false,
+          data: {
+            object: {
+              id: account.accountId,
+              object: "account",
+              type: "express",
+              country: account.country,
+              email: account.email,
+              charges_enabled: account.chargesEnabled,
+              payouts_enabled: account.payoutsEnabled,
+              details_submitted: account.detailsSubmitted,
+              metadata: { userId: account.userId }
+            }
+          }
+        })
+        const status = yield* Effect.tryPromise(async () => {
+          const response = await fetch(webhookUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signPayload(payload, webhookSecret.value) },
+            body: payload,
+            signal: AbortSignal.timeout(5_000)
+          })
+          await response.arrayBuffer()
+          return response.status
+        })
+        if (status >= 300) yield* Effect.logWarning(`sandbox: ${webhookUrl} answered ${status} to account.updated`)
+      }).pipe(
+        // Delivery is best effort, as with Stripe: the status read refreshes from the gateway anyway.
+        Effect.catchAll((error) => Effect.logWarning(`sandbox: account.updated not delivered to ${webhookUrl}`, error))
+      )
+
+    return {
+      find: store.find,
+      complete: (accountId) =>
+        Effect.tap(store.setFlags(accountId, READY), Option.match({ onNone: () => Effect.void, onSome: deliverAccountUpdated })),
+      provisionReady: (user, country) =>
+        Effect.gen(function*() {
+          if (config.paymentsMode !== "sandbox") return "skipped" as const
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const stored = yield* accounts.findByUser(user.id)
+          if (Option.isSome(stored) && stored.value.gateway === "sandbox") {
+            const remote = yield* store.find(stored.value.accountId)
+            if (Option.isSome(remote)) {
+              const s = stored.value
+              if (s.chargesEnabled && s.payoutsEnabled && s.detailsSubmitted && remote.value.chargesEnabled) return "ready" as const
+              const completed = yield* store.setFlags(s.accountId, READY)
+              yield* accounts.recordGatewayState(s.accountId, { country: Option.getOrThrow(completed).country, ...READY }, now)
+              return "completed" as const
+            }
+          }
+          const created = yield* store.create({ accountId: randomId("acct_sandbox_"), userId: user.id, email: user.email, country }, idempotencyKeys.createAccount(user.id, country))
+          yield* store.setFlags(created.accountId, READY)
+          yield* accounts.upsert({ userId: user.id, gateway: "sandbox", accountId: created.accountId, country: created.country, ...READY })
+          return "created" as const
+        }),
+      isOwnUrl: (url) => {
+        try {
+          return new URL(url).origin === origin
+        } catch {
+          return false
+        }
+      }
+    }
+  })
+)

@@ -1,0 +1,40 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, PayloadText } from "../../platform/http/envelope"
+import { Authentication } from "../identity/api"
+
+export const ConnectStatusView = Schema.Struct({
+  hasAccount: Schema.Boolean,
+  accountId: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String),
+  chargesEnabled: Schema.Boolean,
+  payoutsEnabled: Schema.Boolean,
+  detailsSubmitted: Schema.Boolean
+})
+
+/** The spec's client reads these three answers one level deeper: `data.data`. */
+const Nested = <A, I, R>(schema: Schema.Schema<A, I, R>) => Ok(Schema.Struct({ data: schema }))
+
+/** A provider's own payout account (PROVIDER role; others get 403). */
+export class StripeConnectApi extends HttpApiGroup.make("stripeConnect")
+  .add(HttpApiEndpoint.get("status", "/status").addSuccess(Nested(ConnectStatusView)))
+  .add(
+    HttpApiEndpoint.post("onboarding", "/onboarding")
+      // Loosely typed on purpose: a missing or invalid country is a 422 with the spec's messages.
+      .setPayload(Schema.Struct({ country: Schema.optional(PayloadText) }))
+      .addSuccess(Nested(Schema.Struct({ accountLink: Schema.String })))
+  )
+  .add(HttpApiEndpoint.get("dashboard", "/dashboard").addSuccess(Nested(Schema.Struct({ dashboardUrl: Schema.String }))))
+  .middleware(Authentication)
+  .prefix("/users/me/stripe-connect") {}
+
+export const WebhookReceiptView = Schema.Struct({ received: Schema.Literal(true), duplicate: Schema.Boolean })
+
+/** Gateway events (Stripe, or the sandbox), authenticated by their signature over the raw body. */
+export class PaymentsWebhookApi extends HttpApiGroup.make("paymentsWebhook")
+  .add(
+    HttpApiEndpoint.post("webhook", "/webhook")
+      .addSuccess(Ok(WebhookReceiptView))
+      .annotate(OpenApi.Description, "Raw JSON event body, verified with the Stripe-Signature header (400 when absent or wrong).")
+  )
+  .prefix("/payments") {}

@@ -1,0 +1,59 @@
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { MarketplaceApi } from "../../app/api"
+import { BadRequest } from "../../platform/errors"
+import { ok, PayloadText, requestLanguage } from "../../platform/http/envelope"
+import { translate } from "../../platform/messages"
+import { CurrentUser } from "../identity/api"
+import type { PaymentGatewayError } from "./ports"
+import { ConnectedAccounts } from "./service"
+import { PaymentWebhooks } from "./webhooks"
+
+const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
+
+/** The gateway failed or is unreachable: a 502 in the one error envelope (the platform has no 5xx error class). */
+const gatewayFailure = (_: PaymentGatewayError) =>
+  Effect.map(requestLanguage, (language) =>
+    HttpServerResponse.unsafeJson(
+      { success: false, code: "PAYMENT_GATEWAY_ERROR", message: translate(language, "payments.gatewayError") },
+      { status: 502 }
+    )
+  )
+
+const OnboardingPayload = Schema.Struct({ country: Schema.optional(PayloadText) })
+
+// Raw handlers, so that a gateway failure can answer 502 and the webhook can read the raw body.
+export const StripeConnectHttpLive = HttpApiBuilder.group(MarketplaceApi, "stripeConnect", (handlers) =>
+  Effect.gen(function*() {
+    const connected = yield* ConnectedAccounts
+    return handlers
+      .handleRaw("status", () => Effect.map(Effect.flatMap(CurrentUser, connected.status), (status) => ok({ data: status })))
+      .handleRaw("onboarding", () =>
+        Effect.gen(function*() {
+          const payload = yield* HttpServerRequest.schemaBodyJson(OnboardingPayload).pipe(Effect.mapError(() => Malformed))
+          const { accountLink } = yield* connected.startOnboarding(yield* CurrentUser, payload.country)
+          return ok({ data: { accountLink } })
+        }).pipe(Effect.catchTag("PaymentGatewayError", gatewayFailure))
+      )
+      .handleRaw("dashboard", () =>
+        Effect.flatMap(CurrentUser, connected.dashboard).pipe(
+          Effect.map(({ dashboardUrl }) => ok({ data: { dashboardUrl } })),
+          Effect.catchTag("PaymentGatewayError", gatewayFailure)
+        )
+      )
+  })
+)
+
+export const PaymentsWebhookHttpLive = HttpApiBuilder.group(MarketplaceApi, "paymentsWebhook", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* PaymentWebhooks
+    return handlers.handleRaw("webhook", ({ request }) =>
+      Effect.gen(function*() {
+        // The signature covers the exact bytes sent: read them untouched.
+        const body = new Uint8Array(yield* Effect.mapError(request.arrayBuffer, () => Malformed))
+        const receipt = yield* webhooks.receive(body, request.headers["stripe-signature"])
+        return ok({ received: true as const, duplicate: receipt.duplicate })
+      })
+    )
+  })
+)

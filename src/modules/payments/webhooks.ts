@@ -1,0 +1,96 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { BadRequest } from "../../platform/errors"
+import { Transactional } from "../../platform/transaction"
+import { InvalidWebhookSignature } from "./domain"
+import { ConnectedAccountGateway, type GatewayEvent, PaymentAccountRepository, type PaymentAccountRepositoryShape, WebhookEventStore } from "./ports"
+
+/**
+ * What one event type does. It runs inside the transaction that records the event id, so an event's
+ * effect happens exactly once: a failure rolls both back and the gateway's next delivery retries it.
+ */
+export type EventHandler = (event: GatewayEvent) => Effect.Effect<void>
+
+const AccountObject = Schema.Struct({
+  id: Schema.String,
+  country: Schema.optional(Schema.NullOr(Schema.String)),
+  charges_enabled: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  payouts_enabled: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  details_submitted: Schema.optional(Schema.NullOr(Schema.Boolean))
+})
+
+/** `account.updated`: the account's flags as of the event's creation (older than the stored state: ignored). */
+const accountUpdated =
+  (accounts: PaymentAccountRepositoryShape): EventHandler =>
+  (event) =>
+    Effect.gen(function*() {
+      const decoded = Schema.decodeUnknownOption(AccountObject)(event.object)
+      if (Option.isNone(decoded)) return yield* Effect.logWarning(`webhook ${event.id}: account.updated without an account object, ignored`)
+      const account = decoded.value
+      const stored = yield* accounts.findByAccountId(account.id)
+      if (Option.isNone(stored)) return yield* Effect.logInfo(`webhook ${event.id}: account ${account.id} is not ours, ignored`)
+      const result = yield* accounts.recordGatewayState(
+        account.id,
+        {
+          country: account.country ?? stored.value.country,
+          chargesEnabled: account.charges_enabled === true,
+          payoutsEnabled: account.payouts_enabled === true,
+          detailsSubmitted: account.details_submitted === true
+        },
+        event.created
+      )
+      if (Option.isSome(result) && !result.value.applied) {
+        yield* Effect.logInfo(`webhook ${event.id}: account.updated older than the stored state of ${account.id}, ignored`)
+      }
+    })
+
+/**
+ * The event types payments acts on; any other verified event is acknowledged and recorded.
+ * (The booking work adds `payment_intent.*` and `charge.refunded` here.)
+ */
+export const eventHandlers = (deps: { readonly accounts: PaymentAccountRepositoryShape }): Readonly<Record<string, EventHandler>> => ({
+  "account.updated": accountUpdated(deps.accounts)
+})
+
+export interface WebhookReceipt {
+  readonly eventId: string
+  readonly type: string
+  /** A repeated delivery of an event already processed: nothing was done. */
+  readonly duplicate: boolean
+  /** The event type has a handler (otherwise it was only acknowledged). */
+  readonly handled: boolean
+}
+
+export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
+  PaymentWebhooks,
+  {
+    /** Verifies the signature over the raw body, then processes the event once. */
+    readonly receive: (rawBody: Uint8Array | string, signatureHeader: string | undefined) => Effect.Effect<WebhookReceipt, BadRequest>
+  }
+>() {}
+
+export const PaymentWebhooksLive = Layer.effect(
+  PaymentWebhooks,
+  Effect.gen(function*() {
+    const gateway = yield* ConnectedAccountGateway
+    const events = yield* WebhookEventStore
+    const tx = yield* Transactional
+    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository })
+    return {
+      receive: (rawBody, signatureHeader) =>
+        Effect.gen(function*() {
+          const event = yield* gateway.parseWebhook(rawBody, signatureHeader).pipe(
+            Effect.tapError((error) => Effect.logWarning(`webhook refused: ${error.reason}`)),
+            Effect.mapError(() => InvalidWebhookSignature)
+          )
+          const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
+          return yield* tx.run(
+            Effect.gen(function*() {
+              const first = yield* events.markProcessed(event.id, event.type)
+              if (first && handler) yield* handler(event)
+              return { eventId: event.id, type: event.type, duplicate: !first, handled: handler !== undefined }
+            })
+          )
+        })
+    }
+  })
+)

@@ -1,0 +1,252 @@
+import { HttpServerRequest } from "@effect/platform"
+import * as MP from "multipasta"
+import { Effect, Either, Option, Stream } from "effect"
+import sharp from "sharp"
+import { BadRequest, invalid, issue, PayloadTooLarge, UnsupportedMediaType, type ValidationFailed } from "./errors"
+import type { MessageKey } from "./messages"
+
+/**
+ * Uploaded files: their type is read from their first bytes (never from the name or the declared
+ * type), their size is capped, images are decoded and re-encoded (which drops EXIF, GPS, comments and
+ * any trailing payload), and user file names are kept only as display text.
+ */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+
+export type FileType = "image/jpeg" | "image/png" | "image/webp" | "application/pdf"
+export const ImageTypes: ReadonlyArray<FileType> = ["image/jpeg", "image/png", "image/webp"]
+
+const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b)
+
+/** The type of a file from its magic bytes: JPEG FF D8 FF, PNG 89 50 4E 47 0D 0A 1A 0A, WebP RIFF....WEBP, PDF %PDF-. */
+export const sniff = (bytes: Uint8Array): FileType | undefined => {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg"
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return "image/webp"
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return "application/pdf"
+  return undefined
+}
+
+export const extensionOf = (type: FileType) =>
+  ({ "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" })[type]
+
+/** A file as received: the client's name (display only) and its bytes. */
+export interface IncomingFile {
+  readonly name: string
+  readonly bytes: Uint8Array
+}
+
+/** A browser's empty file input (no name, no content) counts as no file at all. */
+export const isAbsent = (file: IncomingFile | undefined): file is undefined => file === undefined || (file.name === "" && file.bytes.length === 0)
+
+export interface FileRules {
+  readonly allowed: ReadonlyArray<FileType>
+  /** Message of a 415 (the list of accepted formats). */
+  readonly unsupported: MessageKey
+  readonly tooLarge?: MessageKey
+  readonly maxBytes?: number
+}
+
+/**
+ * Pure checks of one received file: empty (422 on the field), over the limit (413), or a type that
+ * is not allowed (415). Answers the sniffed type.
+ */
+export const checkFile = (
+  field: string,
+  file: IncomingFile,
+  rules: FileRules
+): Either.Either<FileType, PayloadTooLarge | UnsupportedMediaType | ValidationFailed> => {
+  if (file.bytes.length === 0) return Either.left(invalid([issue(field, "upload.empty")]))
+  if (file.bytes.length > (rules.maxBytes ?? MAX_UPLOAD_BYTES)) {
+    return Either.left(new PayloadTooLarge({ code: "FILE_TOO_LARGE", key: rules.tooLarge ?? "upload.tooLarge", params: { field } }))
+  }
+  const type = sniff(file.bytes)
+  if (type === undefined || !rules.allowed.includes(type)) {
+    return Either.left(new UnsupportedMediaType({ code: "UNSUPPORTED_FILE_TYPE", key: rules.unsupported, params: { field } }))
+  }
+  return Either.right(type)
+}
+
+/** At most this many pixels are decoded (a small file can declare a huge picture). */
+const MAX_PIXELS = 40_000_000
+
+/**
+ * Decodes an image and encodes it again in the same format, upright (EXIF orientation applied):
+ * metadata (EXIF, XMP, ICC, text chunks) and anything appended after the picture are dropped. An
+ * image that does not decode is refused as unsupported (415). PDFs are kept byte for byte.
+ */
+export const normalizeFile = (
+  field: string,
+  type: FileType,
+  bytes: Uint8Array,
+  unsupported: MessageKey
+): Effect.Effect<Uint8Array, UnsupportedMediaType> => {
+  if (type === "application/pdf") return Effect.succeed(bytes)
+  return Effect.tryPromise({
+    try: async () => {
+      const image = sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS, animated: false }).rotate()
+      const encoded =
+        type === "image/jpeg"
+          ? image.jpeg({ quality: 88 })
+          : type === "image/png"
+            ? image.png({ compressionLevel: 6 })
+            : image.webp({ quality: 88 })
+      return new Uint8Array(await encoded.toBuffer())
+    },
+    catch: () => new UnsupportedMediaType({ code: "UNSUPPORTED_FILE_TYPE", key: unsupported, params: { field } })
+  })
+}
+
+/** A user's file name as display text: no folders, no control characters, at most 150 characters. */
+export const displayName = (name: string, fallback = "file") => {
+  const base = name.split(/[\\/]/).pop() ?? ""
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().replace(/^\.+/, "").slice(0, 150).trim()
+  return cleaned === "" ? fallback : cleaned
+}
+
+/** `Content-Disposition` for a download whose name came from a user (ASCII fallback plus UTF-8 form). */
+export const contentDisposition = (kind: "inline" | "attachment", name: string) => {
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\;]/g, "_")
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}
+
+// ---- Multipart bodies ------------------------------------------------------------------------
+
+export interface MultipartForm {
+  readonly fields: Readonly<Record<string, string>>
+  readonly files: Readonly<Record<string, IncomingFile>>
+}
+
+export interface MultipartSpec {
+  readonly files: ReadonlyArray<string>
+  readonly fields: ReadonlyArray<string>
+}
+
+const MAX_FIELD_BYTES = 64 * 1024
+
+/**
+ * Limits of a form with `fileFields` files, as `HttpApiSchema.MultipartStream` documents them (the
+ * reader below applies the same ones): 5 MB per file (exactly 5 MB passes), 64 KB per text field, and
+ * a whole body with room for every file and the text fields, which replaces the server's default 10 MB.
+ */
+export const multipartLimits = (fileFields: number) => ({
+  maxParts: Option.some(fileFields + 16),
+  maxFieldSize: MAX_FIELD_BYTES,
+  maxFileSize: Option.some(MAX_UPLOAD_BYTES),
+  maxTotalSize: Option.some(fileFields * MAX_UPLOAD_BYTES + 1024 * 1024)
+})
+
+const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
+
+/**
+ * The field name and file name of a part. multipasta leaves both empty when the Content-Disposition
+ * holds non-ASCII text (browsers send UTF-8 file names as is: "photo été.jpg"): read them from the
+ * raw header then.
+ */
+const partNames = (info: MP.PartInfo): { readonly name: string; readonly filename: string | undefined } => {
+  if (info.name !== "") return { name: info.name, filename: info.filename }
+  const raw = info.headers["content-disposition"]
+  const header = Array.isArray(raw) ? (raw[0] ?? "") : (raw ?? "")
+  const param = (key: string) => {
+    const match = new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, "i").exec(header)
+    return match ? match[1]!.replace(/\\(.)/g, "$1") : undefined
+  }
+  return { name: param("name") ?? "", filename: param("filename") }
+}
+const MultipartRequired = new UnsupportedMediaType({ code: "MULTIPART_REQUIRED", key: "upload.multipartRequired" })
+
+type FormError = PayloadTooLarge | BadRequest | ValidationFailed | UnsupportedMediaType
+
+const convert = (error: MP.MultipartError, field: string | undefined): FormError => {
+  if (error._tag !== "ReachedLimit") return Malformed
+  switch (error.limit) {
+    case "MaxPartSize":
+      return new PayloadTooLarge({ code: "FILE_TOO_LARGE", key: "upload.tooLarge", params: { field: field ?? "" } })
+    case "MaxParts":
+      return Malformed
+    default:
+      return new PayloadTooLarge({ code: "REQUEST_TOO_LARGE", key: "upload.requestTooLarge" })
+  }
+}
+
+/**
+ * Reads the request's multipart/form-data body into memory: the expected text fields and files (other
+ * parts are dropped unread into memory; a repeated expected field is a malformed request). A body that
+ * is not multipart is a 415; a file over 5 MB a 413 (reading stops there); a broken or truncated body a 400.
+ *
+ * Runs the multipasta parser directly over the request's bytes rather than the platform's part
+ * stream: that stream stalls when a body ends in the middle of a file, and reports limits as defects.
+ */
+export const readMultipart = (
+  spec: MultipartSpec
+): Effect.Effect<MultipartForm, FormError, HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) return yield* MultipartRequired
+    const limits = multipartLimits(spec.files.length)
+    const expected = (key: string) => spec.files.includes(key) || spec.fields.includes(key)
+    const fields: Record<string, string> = {}
+    const files: Record<string, IncomingFile> = {}
+    const seen = new Set<string>()
+    let failure: FormError | undefined
+    let done = false
+    let current: string | undefined
+    const fail = (error: FormError) => {
+      failure ??= error
+    }
+    const firstTime = (key: string) => {
+      if (expected(key) && seen.has(key)) {
+        fail(Malformed)
+        return false
+      }
+      seen.add(key)
+      return true
+    }
+    const parser = MP.make({
+      headers: request.headers,
+      isFile: (info) => partNames(info).filename !== undefined || info.contentType === "application/octet-stream",
+      maxParts: Option.getOrUndefined(limits.maxParts),
+      maxFieldSize: limits.maxFieldSize,
+      // The parser's count of a part includes a few framing bytes: it stops a file well past the limit,
+      // and checkFile applies the exact 5 MB afterwards (both answer 413).
+      maxPartSize: MAX_UPLOAD_BYTES + 64 * 1024,
+      maxTotalSize: Option.getOrUndefined(limits.maxTotalSize),
+      onField: (info, value) => {
+        const { name } = partNames(info)
+        if (failure !== undefined || !firstTime(name)) return
+        if (spec.fields.includes(name)) fields[name] = MP.decodeField(info, value)
+        // A file field sent without a file name arrives as text: it is not a file.
+        else if (spec.files.includes(name)) fail(invalid([issue(name, "upload.notAFile")]))
+      },
+      onFile: (info) => {
+        const { name, filename } = partNames(info)
+        if (failure !== undefined || !firstTime(name)) return () => {}
+        const keep = spec.files.includes(name)
+        const chunks: Array<Uint8Array> = []
+        current = name
+        return (chunk) => {
+          if (chunk !== null) {
+            if (keep) chunks.push(chunk)
+            return
+          }
+          if (keep) files[name] = { name: filename ?? "", bytes: new Uint8Array(Buffer.concat(chunks)) }
+          current = undefined
+        }
+      },
+      onError: (error) => fail(convert(error, current)),
+      onDone: () => {
+        done = true
+      }
+    })
+    yield* request.stream.pipe(
+      // Reading stops at the first problem (the rest of the body is discarded by the server).
+      Stream.takeWhile(() => failure === undefined && !done),
+      Stream.runForEach((chunk) => Effect.sync(() => parser.write(chunk))),
+      Effect.catchAll(() => Effect.sync(() => fail(Malformed)))
+    )
+    if (failure === undefined && !done) parser.end()
+    if (failure !== undefined) return yield* Effect.fail(failure)
+    if (!done) return yield* Malformed
+    return { fields, files }
+  })

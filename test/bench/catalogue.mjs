@@ -1,0 +1,268 @@
+#!/usr/bin/env node
+// `make bench` (catalogue): search over 1,000,000 services in PostgreSQL, through the HTTP API and bare.
+//  0. Bulk generation of 1,000,000 services with `bin/run seed:bulk` (timed), in the schema
+//     `bench_catalogue`; an existing full schema is reused (BENCH_REGENERATE=1 starts afresh).
+//  a. text + category + price range + 25 km radius, nearest first: p95 with one client, requests/s
+//     with 20 clients, and the same SQL statement (compiled by the server's own code) run bare
+//     through `pg` in the same run: API p50 / bare p50.
+//  b. relevance-sorted and typo-tolerant searches: p95 with one client.
+//  c. GET /api/services (first page, no filter): requests/s with 50 connections.
+// Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
+// Run it when the machine is quiet (the summary records the load average before and after).
+import autocannon from "autocannon"
+import * as esbuild from "esbuild"
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import pg from "pg"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const SERVICES = Number(process.env.BENCH_SERVICES ?? 1_000_000)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const schema = "bench_catalogue"
+const port = Number(process.env.BENCH_PORT ?? 3910)
+const results = { machine: { cpus: os.cpus().length, node: process.version, loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2)) } }
+const log = (...args) => console.error("[bench:catalogue]", ...args)
+
+const url = new URL(baseUrl)
+url.searchParams.set("options", `-c search_path=${schema},public`)
+const databaseUrl = url.toString()
+
+// ---- 0. One million services ----------------------------------------------------------------
+const admin = new pg.Client({ connectionString: baseUrl })
+await admin.connect()
+const existing = await admin
+  .query(`SELECT count(*)::int AS n FROM ${schema}.services`)
+  .then((r) => r.rows[0].n)
+  .catch(() => 0)
+const bulkReportFile = path.join(root, "var", "bench-catalogue-bulk.json")
+if (existing >= SERVICES && process.env.BENCH_REGENERATE !== "1") {
+  log(`reusing the ${existing.toLocaleString("en")} services of schema ${schema}`)
+  results.bulk = { reused: true, services: existing, previousRun: fs.existsSync(bulkReportFile) ? JSON.parse(fs.readFileSync(bulkReportFile, "utf8")) : null }
+} else {
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  log(`generating ${SERVICES.toLocaleString("en")} services (bin/run seed:bulk)`)
+  const started = performance.now()
+  const run = spawnSync(process.execPath, [path.join(root, "bin/run.mjs"), "seed:bulk", "--services", String(SERVICES), "--json"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-cat-")) },
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8"
+  })
+  if (run.status !== 0) throw new Error(`seed:bulk failed (${run.status})`)
+  const report = JSON.parse(run.stdout)
+  results.bulk = { reused: false, services: SERVICES, wallSeconds: +((performance.now() - started) / 1000).toFixed(1), ...report }
+  fs.mkdirSync(path.dirname(bulkReportFile), { recursive: true })
+  fs.writeFileSync(bulkReportFile, JSON.stringify({ at: new Date().toISOString(), ...results.bulk }, null, 2))
+}
+await admin.end()
+
+// ---- The server's own SQL for a search (compiled by src/modules/catalogue, not copied) ---------
+const compiled = await esbuild.build({
+  stdin: {
+    contents: `
+      import * as Statement from "@effect/sql/Statement"
+      import { PgClient } from "@effect/sql-pg"
+      import { Effect, Either } from "effect"
+      import { parseSearch, paging } from "./src/modules/catalogue/domain"
+      import { searchStatement } from "./src/modules/catalogue/adapters/postgres"
+      const sql = Statement.make(Effect.never, PgClient.makeCompiler(), [], undefined)
+      /** The statement GET /api/services runs for these query parameters (numeric category ids only). */
+      export const statementFor = (input) => {
+        const c = Either.getOrThrow(parseSearch(input))
+        const query = { text: c.text, categoryId: c.category?.id, providerId: c.providerId, minPriceCents: c.minPriceCents,
+          maxPriceCents: c.maxPriceCents, geo: c.geo, sort: c.sort, limit: c.limit, offset: paging(c.page, c.limit).offset, withTotal: true }
+        return searchStatement(sql, query).compile()
+      }`,
+    resolveDir: root,
+    loader: "ts"
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  packages: "external",
+  write: false,
+  logLevel: "error"
+})
+const helperFile = path.join(root, "dist", "bench-catalogue-sql.mjs")
+fs.writeFileSync(helperFile, compiled.outputFiles[0].text)
+const { statementFor } = await import(pathToFileURL(helperFile).href)
+
+// ---- Clients ----------------------------------------------------------------------------------
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+const get = (pathAndQuery) =>
+  new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent, headers: { "accept-language": "fr" } }, (res) => {
+      const chunks = []
+      res.on("data", (c) => chunks.push(c))
+      res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
+    })
+    req.on("error", reject)
+  })
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+const stats = (ms) => {
+  const sorted = [...ms].sort((a, b) => a - b)
+  const r = (x) => +x.toFixed(2)
+  return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
+}
+/** One client, back to back, for `seconds` (after a short warm-up). */
+const oneClient = async (fn, seconds = SECONDS) => {
+  for (let i = 0; i < 50; i++) await fn()
+  const times = []
+  const end = performance.now() + seconds * 1000
+  while (performance.now() < end) {
+    const t = performance.now()
+    await fn()
+    times.push(performance.now() - t)
+  }
+  return stats(times)
+}
+const apiCall = (pathAndQuery) => async () => {
+  const res = await get(pathAndQuery)
+  if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
+  return res
+}
+const cannon = (opts) =>
+  new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
+/** CPU time (user + system) the server process has used so far, in ms (Linux). */
+const serverCpuMs = () => {
+  try {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
+  } catch {
+    return Number.NaN
+  }
+}
+/** Throughput of a run, with the server's own CPU per request (what the server, not PostgreSQL, costs). */
+const measured = async (opts) => {
+  const before = serverCpuMs()
+  const r = await cannon(opts)
+  return { ...throughput(r), serverCpuMsPerRequest: +((serverCpuMs() - before) / r.requests.total).toFixed(3) }
+}
+const throughput = (r) => ({
+  requestsPerSecond: Math.round(r.requests.average),
+  p50ms: r.latency.p50,
+  p90ms: r.latency.p90,
+  p99ms: r.latency.p99,
+  errors: r.errors,
+  non2xx: r.non2xx
+})
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const waitFor = async (target, timeoutMs = 60_000) => {
+  const start = Date.now()
+  for (;;) {
+    try {
+      const res = await fetch(target)
+      if (res.ok) return
+    } catch {}
+    if (Date.now() - start > timeoutMs) throw new Error(`timeout waiting for ${target}`)
+    await sleep(50)
+  }
+}
+
+// ---- Queries ----------------------------------------------------------------------------------
+const params = (o) => new URLSearchParams(o).toString()
+const geoQuery = { search: "menage", category: "5", minPrice: "50", maxPrice: "100", lat: "45.5019", lng: "-73.5674", radius: "25", sortBy: "distance" }
+const relevanceQueries = {
+  relevanceMenage: { search: "menage", sortBy: "relevance", limit: "12" },
+  relevanceCoursDePiano: { search: "cours de piano", sortBy: "relevance", limit: "12" },
+  typoPlombrie: { search: "plombrie", sortBy: "relevance", limit: "12" },
+  typoJardinnage: { search: "jardinnage", limit: "12" }
+}
+
+// ---- Server -----------------------------------------------------------------------------------
+const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "warn",
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-cat-server-")),
+    SEED_DEMO_DATA: "false"
+  },
+  stdio: ["ignore", "ignore", "inherit"]
+})
+const stopServer = () => new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+try {
+  await waitFor(`http://127.0.0.1:${port}/api/health`)
+  const sample = JSON.parse((await apiCall(`/api/services?${params(geoQuery)}`)()).body)
+  results.a = {
+    request: `GET /api/services?${params(geoQuery)}`,
+    matches: { total: sample.data.pagination.total, exactTotal: sample.data.exactTotal, firstDistanceKm: sample.data.services[0]?.distanceKm }
+  }
+
+  // a. API, one client; then the same statement bare through pg (pool of 10 like the server's).
+  log("a: geo search, one client")
+  results.a.apiOneClient = await oneClient(apiCall(`/api/services?${params(geoQuery)}`))
+  const [text, values] = statementFor(geoQuery)
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+  const bareRows = (await pool.query(text, values)).rows
+  if (bareRows.length !== sample.data.services.length || bareRows[0]?.id !== sample.data.services[0]?.id) {
+    throw new Error("the bare statement does not answer what the API answered")
+  }
+  log("a: same statement bare, one client")
+  results.a.bareOneClient = await oneClient(() => pool.query(text, values))
+  results.a.apiP50OverBareP50 = +(results.a.apiOneClient.p50ms / results.a.bareOneClient.p50ms).toFixed(2)
+  log("a: geo search, 20 clients")
+  results.a.api20Clients = await measured({ url: `http://127.0.0.1:${port}/api/services?${params(geoQuery)}`, connections: 20 })
+  // The floor of the HTTP stack on this machine: the health check (one SELECT 1), 20 clients.
+  results.a.health20Clients = await measured({ url: `http://127.0.0.1:${port}/api/health`, connections: 20 })
+  // The bare statement under 20 concurrent callers, for comparison.
+  {
+    let count = 0
+    const end = performance.now() + SECONDS * 1000
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (performance.now() < end) {
+          await pool.query(text, values)
+          count++
+        }
+      })
+    )
+    results.a.bare20Clients = { queriesPerSecond: Math.round(count / SECONDS) }
+  }
+  await pool.end()
+
+  // b. Relevance and typo tolerance, one client.
+  results.b = {}
+  for (const [name, q] of Object.entries(relevanceQueries)) {
+    log(`b: ${name}`)
+    const first = JSON.parse((await apiCall(`/api/services?${params(q)}`)()).body)
+    results.b[name] = {
+      request: `GET /api/services?${params(q)}`,
+      total: first.data.pagination.total,
+      firstTitle: first.data.services[0]?.title,
+      ...(await oneClient(apiCall(`/api/services?${params(q)}`), Math.max(3, SECONDS / 2)))
+    }
+  }
+
+  // c. The plain first page, 50 connections.
+  log("c: GET /api/services, 50 connections")
+  await cannon({ url: `http://127.0.0.1:${port}/api/services`, connections: 50, duration: 2 })
+  results.c = { request: "GET /api/services", ...(await measured({ url: `http://127.0.0.1:${port}/api/services`, connections: 50 })) }
+} finally {
+  agent.destroy()
+  await stopServer()
+  fs.rmSync(helperFile, { force: true })
+}
+
+results.machine.loadAverageAfter = os.loadavg().map((l) => +l.toFixed(2))
+const bulkSeconds = results.bulk.reused ? results.bulk.previousRun?.wallSeconds : results.bulk.wallSeconds
+results.targets = {
+  "a: p95 one client < 10 ms": results.a.apiOneClient.p95ms < 10,
+  "a: >= 500 requests/s with 20 clients": results.a.api20Clients.requestsPerSecond >= 500,
+  "a: API p50 / bare p50 < 1.5": results.a.apiP50OverBareP50 < 1.5,
+  "b: p95 one client < 100 ms": Object.values(results.b).every((r) => r.p95ms < 100),
+  "c: >= 3000 requests/s": results.c.requestsPerSecond >= 3000,
+  "bulk 1M < 120 s": bulkSeconds === undefined ? null : bulkSeconds < 120
+}
+console.log(JSON.stringify({ durationSeconds: SECONDS, ...results }, null, 2))
+console.log(Object.values(results.targets).every((v) => v !== false) ? "all catalogue targets met" : "some catalogue targets missed")

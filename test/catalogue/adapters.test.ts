@@ -1,0 +1,208 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import * as crypto from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CatalogueMemoryAdapters } from "../../src/modules/catalogue/adapters/memory"
+import { CataloguePostgresAdapters, searchStatement } from "../../src/modules/catalogue/adapters/postgres"
+import { parseTextQuery } from "../../src/modules/catalogue/domain"
+import { CategoryRepository, ServiceRepository } from "../../src/modules/catalogue/ports"
+import { IdentityMemoryAdapters, IdentityPostgresAdapters, UserRepository } from "../../src/modules/identity"
+import { runMigrations } from "../../src/platform/migrations"
+import { freshTestDatabase } from "../support/database"
+
+/** One contract for the catalogue's stores: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["memory", "pglite", "postgres"] : ["memory", "pglite"]
+
+describe.each(kinds)("catalogue stores on %s", (kind) => {
+  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  const categories = () => run(CategoryRepository)
+  const services = () => run(ServiceRepository)
+
+  const newUser = (active = true) =>
+    run(
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const user = yield* users.insert({
+          email: `p.${crypto.randomBytes(5).toString("hex")}@example.com`,
+          passwordHash: "!",
+          firstName: "Léa",
+          lastName: "Côté",
+          phoneNumber: "5145550100",
+          role: "PROVIDER",
+          isEmailVerified: true,
+          preferredLanguage: "fr"
+        })
+        if (!active) yield* users.setActive(user.id, false)
+        return user.id
+      })
+    )
+  const newService = async (userId: string, overrides: Record<string, unknown> = {}) =>
+    (await services()).insert({
+      userId,
+      categoryId: 7,
+      title: "Plomberie générale",
+      description: "Réparation de fuites et de robinets.",
+      priceMinor: 8500,
+      currency: "CAD",
+      durationMinutes: 60,
+      location: "Montréal, QC",
+      lat: 45.5,
+      lng: -73.57,
+      status: "ACTIVE",
+      ...overrides
+    }).pipe(run)
+  const publicSearch = async (text: string) =>
+    (await services()).search({ text: parseTextQuery(text), sort: "newest", limit: 50, offset: 0, withTotal: true }).pipe(run)
+
+  beforeAll(async () => {
+    const layer =
+      kind === "memory"
+        ? CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
+        : Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+    runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
+    if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(3)
+  })
+  afterAll(() => runtime?.dispose())
+
+  it("categories: the nine seeded ones, found by id, slug or either name whatever the case and accents", async () => {
+    const repo = await categories()
+    const all = await run(repo.list())
+    expect(all.slice(0, 9).map((c) => c.nameEn)).toEqual(["IT", "Design", "Marketing", "Consulting", "Cleaning", "Gardening", "Repair", "Transport", "Training"])
+    expect(Option.getOrThrow(await run(repo.findById(7)))).toEqual({ id: 7, slug: "reparation", nameFr: "Réparation", nameEn: "Repair" })
+    for (const name of ["MÉNAGE", "menage", "Cleaning", " cleaning"]) expect(Option.map(await run(repo.findByName(name.trim())), (c) => c.id)).toEqual(Option.some(5))
+    expect(Option.map(await run(repo.findByName("reparation")), (c) => c.id)).toEqual(Option.some(7))
+    expect(await run(repo.findByName("astrologie"))).toEqual(Option.none())
+    expect(await run(repo.findById(424242))).toEqual(Option.none())
+  })
+
+  it("findOrCreate: one category per name whatever its case and accents, even when created concurrently", async () => {
+    const repo = await categories()
+    const created = await run(repo.findOrCreate("Photographie d'événements"))
+    expect(created).toMatchObject({ slug: "photographie-d-evenements", nameFr: "Photographie d'événements", nameEn: "Photographie d'événements" })
+    expect(created.id).toBeGreaterThanOrEqual(100)
+    expect((await run(repo.findOrCreate("PHOTOGRAPHIE D'EVENEMENTS"))).id).toBe(created.id)
+    expect((await run(repo.findOrCreate("Jardinage"))).id).toBe(6)
+    // Names that make the same slug are still two categories.
+    const plus = await run(repo.findOrCreate("C++"))
+    const sharp = await run(repo.findOrCreate("C#"))
+    expect(plus.id).not.toBe(sharp.id)
+    expect([plus.slug, sharp.slug]).toEqual(["c", "c-2"])
+    const racing = await run(Effect.all(Array.from({ length: 5 }, () => repo.findOrCreate("Cours de yoga")), { concurrency: 5 }))
+    expect(new Set(racing.map((c) => c.id)).size).toBe(1)
+  })
+
+  it("services: insert, read with category and provider, update, status, archive", async () => {
+    const userId = await newUser()
+    const repo = await services()
+    const inserted = await newService(userId)
+    const found = Option.getOrThrow(await run(repo.findById(inserted.id)))
+    expect(found).toMatchObject({
+      userId,
+      title: "Plomberie générale",
+      priceMinor: 8500,
+      currency: "CAD",
+      durationMinutes: 60,
+      status: "ACTIVE",
+      archivedAt: null,
+      rating: 0,
+      reviewCount: 0,
+      images: [],
+      category: { id: 7, slug: "reparation" },
+      provider: { id: userId, firstName: "Léa", lastName: "Côté", isActive: true }
+    })
+    await run(repo.update(inserted.id, { title: "Plomberie d'urgence", priceMinor: 9900, categoryId: 4 }))
+    expect(Option.getOrThrow(await run(repo.findById(inserted.id)))).toMatchObject({ title: "Plomberie d'urgence", priceMinor: 9900, categoryId: 4 })
+    await run(repo.setStatus(inserted.id, "INACTIVE"))
+    expect((await publicSearch("urgence")).services).toEqual([])
+    expect((await run(repo.listOwnedBy(userId))).map((s) => s.status)).toEqual(["INACTIVE"])
+    await run(repo.setStatus(inserted.id, "ACTIVE"))
+    expect((await publicSearch("urgence")).services.map((s) => s.id)).toEqual([inserted.id])
+    await run(repo.archive(inserted.id))
+    expect(Option.getOrThrow(await run(repo.findById(inserted.id))).archivedAt).toBeInstanceOf(Date)
+    expect(await run(repo.listOwnedBy(userId))).toEqual([])
+    expect((await publicSearch("urgence")).services).toEqual([])
+    expect(await run(repo.findById(crypto.randomUUID()))).toEqual(Option.none())
+  })
+
+  it("search: accents and case ignored, the last word a prefix; inactive providers hidden; totals", async () => {
+    const active = await newUser()
+    const inactive = await newUser(false)
+    const a = await newService(active, { title: "Réparation de vélos électriques", description: "Freins, vitesses, batteries." })
+    await newService(inactive, { title: "Réparation de vélos anciens", description: "Restauration." })
+    expect((await publicSearch("REPARATION velo")).services.map((s) => s.id)).toEqual([a.id])
+    expect((await publicSearch("vélos électr")).services.map((s) => s.id)).toEqual([a.id])
+    expect((await publicSearch("batterie")).services.map((s) => s.id)).toEqual([a.id])
+    const page = await (await services()).search({ text: parseTextQuery("velos"), sort: "price_asc", limit: 1, offset: 5, withTotal: true }).pipe(run)
+    expect(page).toEqual({ services: [], total: 1, exact: true })
+  })
+
+  it("similarWords: near spellings from the vocabulary of titles and descriptions", async () => {
+    const userId = await newUser()
+    await newService(userId, { title: "Plomberie et chauffage", description: "Installation de chaudières et de radiateurs." })
+    const words = ["plombrie", "radiateurz", "qwxzv"].map((word) => ({ word, prefix: false }))
+    const similar = await run((await services()).similarWords(words))
+    expect(similar.get("plombrie")).toContain("plomberie")
+    expect(similar.get("radiateurz")).toContain("radiateurs")
+    expect(similar.has("qwxzv")).toBe(false)
+    for (const near of similar.values()) expect(near.length).toBeLessThanOrEqual(3)
+    // A known word, or the start of one when typed as a prefix, is not a typo.
+    const known = await run(
+      (await services()).similarWords([
+        { word: "plomberie", prefix: false },
+        { word: "chauff", prefix: true },
+        { word: "chauff", prefix: false },
+        { word: "radiat", prefix: true }
+      ])
+    )
+    expect([...known.keys()]).toEqual(["chauff"])
+  })
+
+  if (kind !== "memory") {
+    it("a distance search reads the one GiST index, nearest first (its point expression is the indexed one)", async () => {
+      const plan = await run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              yield* sql.unsafe("SET LOCAL enable_seqscan = off")
+              const [text, params] = searchStatement(sql, {
+                text: parseTextQuery("menage"),
+                categoryId: 5,
+                minPriceCents: 5000,
+                maxPriceCents: 10000,
+                geo: { lat: 45.5019, lng: -73.5674, radiusKm: 25 },
+                sort: "distance",
+                limit: 20,
+                offset: 0,
+                withTotal: true
+              }).compile()
+              return yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params)
+            })
+          )
+        )
+      )
+      const lines = plan.map((row) => row["QUERY PLAN"]).join("\n")
+      expect(lines).toMatch(/Index Scan using services_geo_idx/)
+      expect(lines).toMatch(/Index Cond: \(\(category_id = 5\) AND .*<@.* AND \(price_cents >= /)
+      expect(lines).toMatch(/Order By: .*<->/)
+    })
+
+    it("the indexed functions do not depend on the search_path (autovacuum and pg_restore run with an empty one)", async () => {
+      const userId = await newUser()
+      await run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql.withTransaction(
+            Effect.gen(function*() {
+              const [{ schema }] = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`) as any
+              yield* sql.unsafe(`SET LOCAL search_path = ''`)
+              yield* sql.unsafe(`INSERT INTO ${schema}.services (user_id, category_id, title, description, price_minor, currency, duration_minutes, lat, lng)
+                VALUES ($1, 5, 'Ménage sans search_path', 'Vérifié', 1000, 'EUR', 60, 45.5, -73.6)`, [userId])
+              yield* sql.unsafe(`ANALYZE ${schema}.services`)
+            })
+          )
+        )
+      )
+      expect((await publicSearch("sans search_path")).services.map((s) => s.title)).toEqual(["Ménage sans search_path"])
+    })
+  }
+})

@@ -1,0 +1,119 @@
+import AxeBuilder from "@axe-core/playwright"
+import * as fs from "node:fs"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { httpClient } from "../support/http"
+import type { TestServer } from "../support/server"
+import { freshUser, startPaymentsServer } from "./support"
+
+/** Debian's chromium (installed by .ci/run when missing); the suite is skipped on a machine without it. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+const haveChromium = fs.existsSync(CHROMIUM)
+
+describe.skipIf(!haveChromium)("sandbox pages in a browser: axe and keyboard", () => {
+  let server: TestServer
+  let api: ReturnType<typeof httpClient>
+  let browser: Browser
+  beforeAll(async () => {
+    ;({ server, api } = await startPaymentsServer())
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  const onboardingLink = async () => {
+    const provider = await freshUser(server, api)
+    const reply = await api.post("/api/users/me/stripe-connect/onboarding", { country: "CA" }, { token: provider.token })
+    return { provider, link: reply.body.data.data.accountLink as string }
+  }
+
+  const newPage = async (locale: "fr-CA" | "en-CA") => (await browser.newContext({ locale })).newPage()
+
+  const expectNoViolations = async (page: Page, where: string) => {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze()
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      where
+    ).toEqual([])
+  }
+
+  /** Tabs from the top of the page to the button with this name; fails when it is not reachable. */
+  const tabTo = async (page: Page, name: string) => {
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press("Tab")
+      const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? "")
+      if (focused === name) return
+    }
+    throw new Error(`"${name}" is not reachable with the keyboard`)
+  }
+
+  it("the onboarding page passes axe in French and English, with the lang attribute of its language", async () => {
+    const { link } = await onboardingLink()
+    for (const [locale, lang] of [["fr-CA", "fr"], ["en-CA", "en"]] as const) {
+      const page = await newPage(locale)
+      await page.goto(link)
+      expect(await page.getAttribute("html", "lang")).toBe(lang)
+      expect(await page.title()).toBe(lang === "fr" ? "Configuration des paiements (bac à sable)" : "Payment setup (sandbox)")
+      await expectNoViolations(page, `onboarding ${lang}`)
+      await page.context().close()
+    }
+  })
+
+  it("the language link switches the page to the other language", async () => {
+    const { link } = await onboardingLink()
+    const page = await newPage("fr-CA")
+    await page.goto(link)
+    await page.getByRole("link", { name: "English" }).click()
+    expect(await page.getAttribute("html", "lang")).toBe("en")
+    await expect(page.getByRole("button", { name: "Complete onboarding" }).isVisible()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it("Complete onboarding with the keyboard only: back on the setup page, the account can take charges", async () => {
+    const { provider, link } = await onboardingLink()
+    const page = await newPage("en-CA")
+    await page.goto(link)
+    await tabTo(page, "Complete onboarding")
+    await Promise.all([page.waitForURL(`${server.url}/provider/payments/setup?onboarding=complete`), page.keyboard.press("Enter")])
+    const status = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
+    expect(status.body.data.data).toMatchObject({ chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+
+    // The dashboard page too passes axe, in both languages.
+    const dashboard = await api.get("/api/users/me/stripe-connect/dashboard", { token: provider.token })
+    for (const locale of ["en-CA", "fr-CA"] as const) {
+      const dashboardPage = await newPage(locale)
+      await dashboardPage.goto(dashboard.body.data.data.dashboardUrl)
+      expect(await dashboardPage.getAttribute("html", "lang")).toBe(locale.slice(0, 2))
+      await expectNoViolations(dashboardPage, `dashboard ${locale}`)
+      await dashboardPage.context().close()
+    }
+    await page.context().close()
+  })
+
+  it("Abandon with the keyboard (Space): back on the refresh URL, nothing enabled", async () => {
+    const { provider, link } = await onboardingLink()
+    const page = await newPage("fr-CA")
+    await page.goto(link)
+    await tabTo(page, "Abandonner")
+    await Promise.all([page.waitForURL(`${server.url}/provider/payments/setup?onboarding=refresh`), page.keyboard.press("Space")])
+    const status = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
+    expect(status.body.data.data).toMatchObject({ hasAccount: true, chargesEnabled: false })
+    await page.context().close()
+  })
+
+  it("the error pages (unknown account, foreign return address) pass axe too", async () => {
+    const { link } = await onboardingLink()
+    const page = await newPage("fr-CA")
+    const unknown = new URL(link)
+    unknown.pathname = "/sandbox/connect/onboarding/acct_sandbox_unknown"
+    expect((await page.goto(unknown.toString()))!.status()).toBe(404)
+    await expectNoViolations(page, "unknown account")
+    const foreign = new URL(link)
+    foreign.searchParams.set("return", "https://elsewhere.example/")
+    expect((await page.goto(foreign.toString()))!.status()).toBe(400)
+    await expectNoViolations(page, "foreign return address")
+    await page.context().close()
+  })
+})

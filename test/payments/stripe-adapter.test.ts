@@ -1,0 +1,235 @@
+import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { StripeGatewayLive } from "../../src/modules/payments/adapters/stripe"
+import { ConnectedAccountGateway, PaymentAccountRepository } from "../../src/modules/payments/ports"
+import { PaymentAccounts } from "../../src/modules/payments/service"
+import { AppConfigOf } from "../../src/platform/config"
+import { freePort } from "./support"
+import type { httpClient } from "../support/http"
+import type { TestServer } from "../support/server"
+import { startFakeStripe, type FakeStripe } from "./fake-stripe"
+import { accountUpdated, deliver, freshUser, login, nowSeconds, sign, startPaymentsServer } from "./support"
+
+const STRIPE_WEBHOOK_SECRET = "whsec_stripe_mode_secret"
+
+let fake: FakeStripe
+beforeAll(async () => {
+  fake = await startFakeStripe()
+})
+afterAll(() => fake?.stop())
+
+const stripeConfig = (apiBase: string) =>
+  AppConfigOf({
+    paymentsMode: "stripe",
+    stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
+    stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
+    stripeApiBase: Option.some(apiBase),
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-stripe-"))
+  })
+
+const gatewayOn = (apiBase: string) => {
+  const runtime = ManagedRuntime.make(
+    StripeGatewayLive.pipe(Layer.provide(stripeConfig(apiBase)), Layer.provide(Logger.minimumLogLevel(LogLevel.None)))
+  )
+  return {
+    run: <A, E>(f: (gateway: ConnectedAccountGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ConnectedAccountGateway, f)),
+    dispose: () => runtime.dispose()
+  }
+}
+
+describe("Stripe adapter: request shapes against a local fake of Stripe's API", () => {
+  let gateway: ReturnType<typeof gatewayOn>
+  beforeAll(() => {
+    gateway = gatewayOn(fake.url)
+  })
+  afterAll(() => gateway?.dispose())
+
+  it("creates an Express account: country, email, card_payments and transfers, metadata userId, idempotency key from user and country", async () => {
+    const start = fake.requests.length
+    const accountId = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR" }))
+    expect(accountId).toMatch(/^acct_fake_\d+$/)
+    const [request, ...rest] = fake.since(start)
+    expect(rest).toEqual([])
+    expect(request).toMatchObject({ method: "POST", path: "/v1/accounts", idempotencyKey: "connect-account:user-123:FR", authorization: "Bearer sk_test_fake_key" })
+    expect(request!.form).toEqual({
+      type: "express",
+      country: "FR",
+      email: "zoe@example.com",
+      "capabilities[card_payments][requested]": "true",
+      "capabilities[transfers][requested]": "true",
+      "metadata[userId]": "user-123"
+    })
+    // Asking again (a retry after our own failure) replays the same creation.
+    const again = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR" }))
+    expect(again).toBe(accountId)
+    expect(fake.since(start)[1]!.idempotencyKey).toBe("connect-account:user-123:FR")
+  })
+
+  it("creates an onboarding account link with its return and refresh URLs, a fresh idempotency key per attempt", async () => {
+    const accountId = await gateway.run((g) => g.createAccount({ userId: "user-link", email: "a@example.com", country: "CA" }))
+    const start = fake.requests.length
+    const input = { accountId, returnUrl: "https://market.example/provider/payments/setup?onboarding=complete", refreshUrl: "https://market.example/provider/payments/setup?onboarding=refresh" }
+    const url = await gateway.run((g) => g.createOnboardingLink(input))
+    expect(url).toMatch(new RegExp(`^https://connect\\.stripe\\.test/setup/e/${accountId}/`))
+    const second = await gateway.run((g) => g.createOnboardingLink(input))
+    expect(second).not.toBe(url)
+    const [first, next] = fake.since(start)
+    expect(first).toMatchObject({ method: "POST", path: "/v1/account_links" })
+    expect(first!.form).toEqual({ account: accountId, type: "account_onboarding", return_url: input.returnUrl, refresh_url: input.refreshUrl })
+    expect(first!.idempotencyKey).toMatch(new RegExp(`^connect-onboarding-link:${accountId}:[0-9a-f-]{36}$`))
+    expect(next!.idempotencyKey).toMatch(/^connect-onboarding-link:/)
+    expect(next!.idempotencyKey).not.toBe(first!.idempotencyKey)
+  })
+
+  it("creates a login link for the Express dashboard", async () => {
+    const accountId = await gateway.run((g) => g.createAccount({ userId: "user-login", email: "b@example.com", country: "US" }))
+    const start = fake.requests.length
+    const url = await gateway.run((g) => g.createDashboardLink(accountId))
+    expect(url).toMatch(new RegExp(`^https://connect\\.stripe\\.test/express/${accountId}/`))
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "POST", path: `/v1/accounts/${accountId}/login_links`, form: {} })
+    expect(request!.idempotencyKey).toMatch(new RegExp(`^connect-login-link:${accountId}:`))
+  })
+
+  it("retrieves an account and maps its flags and country", async () => {
+    const accountId = await gateway.run((g) => g.createAccount({ userId: "user-get", email: "c@example.com", country: "BE" }))
+    const start = fake.requests.length
+    expect(await gateway.run((g) => g.retrieveAccount(accountId))).toEqual({
+      accountId,
+      country: "BE",
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      detailsSubmitted: false
+    })
+    Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, details_submitted: true })
+    expect(await gateway.run((g) => g.retrieveAccount(accountId))).toMatchObject({ chargesEnabled: true, payoutsEnabled: false, detailsSubmitted: true })
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "GET", path: `/v1/accounts/${accountId}`, idempotencyKey: undefined })
+  })
+
+  it("turns Stripe errors and an unreachable API into PaymentGatewayError", async () => {
+    fake.failNext({ status: 400, type: "invalid_request_error", message: "Country XX is not supported" })
+    const refused = await gateway.run((g) => Effect.either(g.createAccount({ userId: "u", email: "d@example.com", country: "FR" })))
+    expect(Either.isLeft(refused) && refused.left._tag).toBe("PaymentGatewayError")
+    expect(Either.isLeft(refused) && refused.left.detail).toContain("Country XX is not supported")
+
+    const missing = await gateway.run((g) => Effect.either(g.retrieveAccount("acct_unknown")))
+    expect(Either.isLeft(missing) && missing.left.operation).toBe("accounts.retrieve")
+
+    const closed = gatewayOn(`http://127.0.0.1:${await freePort()}`)
+    try {
+      const offline = await closed.run((g) => Effect.either(g.retrieveAccount("acct_1")))
+      expect(Either.isLeft(offline) && offline.left._tag).toBe("PaymentGatewayError")
+    } finally {
+      await closed.dispose()
+    }
+  })
+
+  it("verifies webhooks with STRIPE_WEBHOOK_SECRET", async () => {
+    const payload = accountUpdated({ accountId: "acct_1", created: nowSeconds(), charges: true })
+    const event = await gateway.run((g) => g.parseWebhook(payload, sign(payload, STRIPE_WEBHOOK_SECRET)))
+    expect(event).toMatchObject({ id: JSON.parse(payload).id, type: "account.updated", object: { id: "acct_1", charges_enabled: true } })
+    expect(event.created.getTime()).toBe(JSON.parse(payload).created * 1000)
+    const refused = await gateway.run((g) => Effect.either(g.parseWebhook(payload, sign(payload, "whsec_other"))))
+    expect(Either.isLeft(refused) && refused.left._tag).toBe("InvalidWebhook")
+  })
+})
+
+describe("stripe mode through HTTP (the app pointed at the fake)", () => {
+  let server: TestServer
+  let api: ReturnType<typeof httpClient>
+  beforeAll(async () => {
+    ;({ server, api } = await startPaymentsServer({
+      paymentsMode: "stripe",
+      stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
+      stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
+      stripeApiBase: Option.some(fake.url)
+    }))
+  })
+  afterAll(() => server?.stop())
+
+  it("onboarding creates a Stripe account with the provider's id and email and answers Stripe's link", async () => {
+    const provider = await freshUser(server, api)
+    const start = fake.requests.length
+    const reply = await api.post("/api/users/me/stripe-connect/onboarding", { country: "fr" }, { token: provider.token })
+    expect(reply.status, reply.text).toBe(200)
+    const [create, link] = fake.since(start)
+    expect(create).toMatchObject({ path: "/v1/accounts", idempotencyKey: `connect-account:${provider.user.id}:FR` })
+    expect(create!.form).toMatchObject({ type: "express", country: "FR", email: provider.email, "metadata[userId]": provider.user.id })
+    expect(link!.form).toEqual({
+      account: expect.stringMatching(/^acct_fake_/),
+      type: "account_onboarding",
+      return_url: `${server.url}/provider/payments/setup?onboarding=complete`,
+      refresh_url: `${server.url}/provider/payments/setup?onboarding=refresh`
+    })
+    expect(reply.body.data.data.accountLink).toMatch(/^https:\/\/connect\.stripe\.test\/setup\/e\/acct_fake_/)
+
+    // Status refreshes from Stripe; once Stripe enables charges, so does the marketplace.
+    const accountId = link!.form.account!
+    const pending = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
+    expect(pending.body.data.data).toEqual({ hasAccount: true, accountId, country: "FR", chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
+    Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, payouts_enabled: true, details_submitted: true })
+    const canTakeCharges = () => server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))
+    expect(await canTakeCharges()).toBe(false)
+    const ready = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
+    expect(ready.body.data.data).toMatchObject({ chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    expect(await canTakeCharges()).toBe(true)
+
+    const dashboard = await api.get("/api/users/me/stripe-connect/dashboard", { token: provider.token })
+    expect(dashboard.status).toBe(200)
+    expect(dashboard.body.data.data.dashboardUrl).toMatch(new RegExp(`^https://connect\\.stripe\\.test/express/${accountId}/`))
+  })
+
+  it("account.updated signed with STRIPE_WEBHOOK_SECRET updates the flags; the sandbox's secret is refused", async () => {
+    const provider = await freshUser(server, api)
+    await api.post("/api/users/me/stripe-connect/onboarding", { country: "CA" }, { token: provider.token })
+    const accountId = (await api.get("/api/users/me/stripe-connect/status", { token: provider.token })).body.data.data.accountId
+    const payload = accountUpdated({ accountId, created: nowSeconds() + 5, charges: true })
+    expect((await deliver(api, payload, sign(payload))).status).toBe(400)
+    expect((await deliver(api, payload, sign(payload, STRIPE_WEBHOOK_SECRET))).status).toBe(200)
+    expect(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))).toBe(true)
+  })
+
+  it("a Stripe failure answers 502 PAYMENT_GATEWAY_ERROR in the request's language", async () => {
+    const provider = await freshUser(server, api)
+    fake.failNext({ status: 400, type: "invalid_request_error", message: "Platform not activated" })
+    const res = await fetch(`${server.url}/api/users/me/stripe-connect/onboarding`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${provider.token}`, "content-type": "application/json", "accept-language": "en" },
+      body: JSON.stringify({ country: "CA" })
+    })
+    expect(res.status).toBe(502)
+    expect(await res.json()).toEqual({
+      success: false,
+      code: "PAYMENT_GATEWAY_ERROR",
+      message: "The payment service could not process the request. Please try again later."
+    })
+    expect(res.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("sandbox accounts never count in stripe mode, the seed gives none, and the sandbox pages are not served", async () => {
+    const marie = await login(api, "marie.dubois@marketplace.local", "Provider1234!")
+    expect((await api.get("/api/users/me/stripe-connect/status", { token: marie })).body.data.data.hasAccount).toBe(false)
+
+    const provider = await freshUser(server, api)
+    await server.run(
+      Effect.flatMap(PaymentAccountRepository, (r) =>
+        r.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: `acct_sandbox_left_${Date.now()}`, country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+      )
+    )
+    expect(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))).toBe(false)
+    expect((await api.get("/api/users/me/stripe-connect/status", { token: provider.token })).body.data.data.hasAccount).toBe(false)
+    // Onboarding replaces it with a Stripe account.
+    const reply = await api.post("/api/users/me/stripe-connect/onboarding", { country: "CA" }, { token: provider.token })
+    expect(reply.status).toBe(200)
+    const status = (await api.get("/api/users/me/stripe-connect/status", { token: provider.token })).body.data.data
+    expect(status).toMatchObject({ hasAccount: true, accountId: expect.stringMatching(/^acct_fake_/) })
+
+    const page = await fetch(`${server.url}/sandbox/connect/dashboard/acct_sandbox_x`)
+    expect(await page.text()).not.toContain('class="badge">Sandbox')
+    expect(await (await fetch(`${server.url}/sandbox/connect/onboarding/acct_x/complete`, { method: "POST", redirect: "manual" })).status).not.toBe(303)
+  })
+})

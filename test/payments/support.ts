@@ -1,0 +1,94 @@
+import { Effect, Option, Redacted } from "effect"
+import * as net from "node:net"
+import Stripe from "stripe"
+import { Identity } from "../../src/modules/identity"
+import type { AppConfigShape } from "../../src/platform/config"
+import { httpClient } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+
+export const WEBHOOK_SECRET = "whsec_test_payments_0123456789"
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+
+/**
+ * The real app on a port chosen here, so that PUBLIC_URL is its own address and the links it hands
+ * out (return URLs, sandbox pages) can be followed as they are. A known webhook secret by default.
+ */
+export const startPaymentsServer = async (overrides: Partial<AppConfigShape> = {}) => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const started = await startTestServer({
+    port,
+    publicUrl: url,
+    stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)),
+    ...overrides
+  })
+  const server: TestServer = { ...started, url, port }
+  return { server, api: httpClient(server) }
+}
+
+type Api = ReturnType<typeof httpClient>
+
+export const login = async (api: Api, email: string, password: string) => {
+  const reply = await api.post("/api/auth/login", { email, password })
+  if (reply.status !== 200) throw new Error(`login ${email}: ${reply.status} ${reply.text}`)
+  return reply.body.data.token as string
+}
+
+let counter = 0
+/** A fresh verified account with the given role (no payment account), logged in. */
+export const freshUser = async (server: TestServer, api: Api, role: "CLIENT" | "PROVIDER" | "ADMIN" = "PROVIDER") => {
+  const email = `pay.${role.toLowerCase()}.${Date.now().toString(36)}${(++counter).toString(36)}@example.com`
+  const password = "Passw0rd!"
+  const user = await server.run(
+    Effect.flatMap(Identity, (identity) =>
+      identity.createAccount({ firstName: "Zoé", lastName: "Lévesque", email, phoneNumber: "5145550177", password, confirmPassword: password, role })
+    )
+  )
+  return { user, email, password, token: await login(api, email, password) }
+}
+
+export const accountUpdated = (input: {
+  readonly id?: string
+  readonly accountId: string
+  /** Seconds since the epoch. */
+  readonly created: number
+  readonly charges: boolean
+  readonly payouts?: boolean
+  readonly details?: boolean
+  readonly country?: string
+}) =>
+  JSON.stringify({
+    id: input.id ?? `evt_test_${Math.random().toString(36).slice(2)}${(++counter).toString(36)}`,
+    object: "event",
+    type: "account.updated",
+    created: input.created,
+    livemode: false,
+    data: {
+      object: {
+        id: input.accountId,
+        object: "account",
+        country: input.country ?? "CA",
+        charges_enabled: input.charges,
+        payouts_enabled: input.payouts ?? input.charges,
+        details_submitted: input.details ?? input.charges
+      }
+    }
+  })
+
+/** Signs with the stripe library's own helper. */
+export const sign = (payload: string, secret = WEBHOOK_SECRET, timestamp?: number) =>
+  Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp === undefined ? {} : { timestamp }) })
+
+export const deliver = (api: Api, payload: string, signature: string | undefined) =>
+  api.call("POST", "/api/payments/webhook", { raw: payload, headers: signature === undefined ? {} : { "stripe-signature": signature } })
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000)
