@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)("a newcomer in Chromium", () => {
     const mail = [...outbox.matchAll(/<span class="to">([^<]+)<\/span>[^]*?href="([^"]*\/verify-email\/[^"]+)"/g)].find((m) => m[1] === email)
     expect(mail, "verification mail in the outbox").toBeDefined()
     expect(outbox).toContain("Vérifiez votre adresse email")
-    await page.goto(mail![2])
+    await page.goto(mail![2]!)
     await page.locator(".alert-success").waitFor()
     await page.waitForURL("**/login?verified=1", { timeout: 8_000 })
 
