@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -74,16 +75,19 @@ describe("the embedded server", () => {
   })
 
   it("stops gracefully on SIGTERM: an in-flight request completes, the lock is released", async () => {
-    const inFlight = fetch(`${url}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: "lucas.bernard@marketplace.local", password: "Client1234!" })
+    // A request on its own connection (not an idle keep-alive socket, which a closing server may
+    // rightly drop), fully sent before the signal; login takes tens of ms (scrypt), so it is in flight.
+    const body = JSON.stringify({ email: "lucas.bernard@marketplace.local", password: "Client1234!" })
+    const answer = new Promise<number>((resolve, reject) => {
+      const request = http.request(`${url}/api/auth/login`, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
+        response.resume()
+        response.on("end", () => resolve(response.statusCode!))
+      })
+      request.on("error", reject)
+      request.end(body, () => setTimeout(() => server.kill("SIGTERM"), 10))
     })
-    await new Promise((r) => setTimeout(r, 5))
     const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)))
-    server.kill("SIGTERM")
-    const answer = await inFlight
-    expect(answer.status).toBe(200)
+    expect(await answer).toBe(200)
     expect(await exited).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).toBe(false)
     expect(stderr).not.toMatch(/Error/)
