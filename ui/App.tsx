@@ -23,31 +23,32 @@ const About = lazy(() => import("./screens/About"))
 const Contact = lazy(() => import("./screens/Contact"))
 const Cookies = lazy(() => import("./screens/Cookies"))
 const Services = lazy(() => import("./screens/Services"))
+const ServiceDetail = lazy(() => import("./screens/ServiceDetail"))
+const ServiceCreate = lazy(() => import("./screens/ServiceCreate"))
+const ServiceEdit = lazy(() => import("./screens/ServiceEdit"))
+const MyServices = lazy(() => import("./screens/MyServices"))
+const Search = lazy(() => import("./screens/Search"))
+const PaymentsSetup = lazy(() => import("./screens/PaymentsSetup"))
+const PaymentsRequired = lazy(() => import("./screens/PaymentsRequired"))
+const BecomeProvider = lazy(() => import("./screens/BecomeProvider"))
+const AdminApplications = lazy(() => import("./screens/AdminApplications"))
+const AdminApplicationDetail = lazy(() => import("./screens/AdminApplicationDetail"))
+const Profile = lazy(() => import("./screens/Profile"))
+const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Soon = lazy(() => import("./screens/Soon"))
 const NotFound = lazy(() => import("./screens/NotFound"))
 
 /** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
 const SOON: ReadonlyArray<readonly [string, Section]> = [
-  ["/services/create", "createService"],
-  ["/services/my", "myServices"],
-  ["/services/:id/edit", "editService"],
-  ["/services/:id", "serviceDetail"],
-  ["/search", "search"],
   ["/bookings", "bookings"],
   ["/messaging", "messaging"],
   ["/messages", "messaging"],
-  ["/profile", "profile"],
-  ["/profile/:id", "publicProfile"],
   ["/settings", "settings"],
-  ["/become-provider", "becomeProvider"],
-  ["/provider/payments/setup", "paymentsSetup"],
-  ["/provider/payments/required", "paymentsRequired"],
   ["/provider/calendar", "calendar"],
   ["/admin", "adminDashboard"],
   ["/admin/users", "adminUsers"],
   ["/admin/services", "adminServices"],
   ["/admin/bookings", "adminBookings"],
-  ["/admin/applications", "adminApplications"],
   ["/admin/finance", "adminFinance"],
   ["/admin/*", "adminDashboard"]
 ]
@@ -66,6 +67,18 @@ const Routes = () => {
     <Suspense fallback={<Loading />}>
       <Switch>
         <Route path="/services" component={Services} />
+        <Route path="/services/create" component={ServiceCreate} />
+        <Route path="/services/my" component={MyServices} />
+        <Route path="/services/:id/edit" component={ServiceEdit} />
+        <Route path="/services/:id" component={ServiceDetail} />
+        <Route path="/search" component={Search} />
+        <Route path="/provider/payments/setup" component={PaymentsSetup} />
+        <Route path="/provider/payments/required" component={PaymentsRequired} />
+        <Route path="/become-provider" component={BecomeProvider} />
+        <Route path="/admin/applications" component={AdminApplications} />
+        <Route path="/admin/applications/:id" component={AdminApplicationDetail} />
+        <Route path="/profile" component={Profile} />
+        <Route path="/profile/:id" component={PublicProfile} />
         <Route path="/login" component={Login} />
         <Route path="/register" component={Register} />
         <Route path="/forgot-password" component={ForgotPassword} />

@@ -23,6 +23,16 @@ const publicScreens = [
 let server: TestServer
 let browser: Browser
 
+const firstServiceId = async () => {
+  const answer = (await (await fetch(`${server.url}/api/services?limit=1`)).json()) as { data: { services: Array<{ id: string }> } }
+  return answer.data.services[0]!.id
+}
+
+const firstProviderId = async () => {
+  const answer = (await (await fetch(`${server.url}/api/services?limit=1`)).json()) as { data: { services: Array<{ userId: string }> } }
+  return answer.data.services[0]!.userId
+}
+
 const login = async (page: Page, email: string, password: string) => {
   await page.goto(`${server.url}/login`)
   await page.getByLabel("Email").fill(email)
@@ -62,8 +72,78 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       await page.getByRole("button", { name: "Créer mon compte" }).click()
       await check("register errors")
       // Role-dependent navigation, in English too.
+      // The catalogue's public screens: a service, an unknown one, a filtered list.
+      const serviceId = await firstServiceId()
+      for (const path of [`/services/${serviceId}`, "/services/00000000-0000-4000-8000-000000000000", "/services?search=menage&sortBy=price_asc"]) {
+        await page.goto(`${server.url}${path}`)
+        await page.locator("h1").first().waitFor()
+        await page.locator(".loading").waitFor({ state: "detached" })
+        await check(path)
+      }
       await login(page, "marie.dubois@marketplace.local", "Provider1234!")
       await check("provider /services")
+      // The provider's catalogue and payout screens (Marie is payment-ready), and the search.
+      const providerScreens = [
+        "/services/my",
+        "/services/create",
+        `/services/${serviceId}/edit`,
+        "/services/not-a-service/edit",
+        "/provider/payments/setup",
+        "/provider/payments/setup?onboarding=refresh",
+        "/provider/payments/required",
+        "/search",
+        "/search?q=menage&price=0-50"
+      ]
+      for (const path of providerScreens) {
+        await page.goto(`${server.url}${path}`)
+        await page.locator("h1").first().waitFor()
+        await page.locator(".loading").waitFor({ state: "detached" })
+        await check(path)
+      }
+      await page.goto(`${server.url}/services/create`)
+      await page.getByRole("button", { name: "Créer le service" }).click()
+      await page.locator(".field-error").first().waitFor()
+      await check("create service errors")
+      await page.goto(`${server.url}/services/my`)
+      await page.getByRole("button", { name: /^Supprimer/ }).first().click()
+      await page.getByRole("alertdialog").waitFor()
+      await check("delete confirmation")
+      await page.keyboard.press("Escape")
+      await page.getByRole("alertdialog").waitFor({ state: "detached" })
+      // Profiles: the own profile (view and edit), a public one, an unknown one.
+      const providerId = await firstProviderId()
+      for (const path of ["/profile", `/profile/${providerId}`, "/profile/00000000-0000-4000-8000-000000000000"]) {
+        await page.goto(`${server.url}${path}`)
+        await page.locator("h1").first().waitFor()
+        await page.locator(".loading").waitFor({ state: "detached" })
+        await check(path)
+      }
+      await page.goto(`${server.url}/profile`)
+      await page.getByRole("button", { name: "Modifier mon profil" }).click()
+      await check("profile edit")
+      // Onboarding: a client's application form with its errors, and the admin's list.
+      for (const [email, password, paths] of [
+        ["lucas.bernard@marketplace.local", "Client1234!", ["/become-provider"]],
+        ["admin@marketplace.local", "Admin1234!", ["/admin/applications", "/admin/applications/00000000-0000-4000-8000-000000000000"]]
+      ] as const) {
+        const other = await browser.newContext({ viewport: { width, height: 900 }, locale: "fr-FR" })
+        // The banner was checked above; answered here so it does not cover the form's button.
+        await other.addInitScript(() => localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() })))
+        const otherPage = await other.newPage()
+        await login(otherPage, email, password)
+        for (const path of paths) {
+          await otherPage.goto(`${server.url}${path}`)
+          await otherPage.locator("h1").first().waitFor()
+          await otherPage.locator(".loading").waitFor({ state: "detached" })
+          found.push(...(await seriousViolations(otherPage)).map((v) => `${path}: ${v}`))
+        }
+        if (email.startsWith("lucas")) {
+          await otherPage.getByRole("button", { name: "Envoyer ma candidature" }).click()
+          await otherPage.locator(".field-error").first().waitFor()
+          found.push(...(await seriousViolations(otherPage)).map((v) => `become-provider errors: ${v}`))
+        }
+        await other.close()
+      }
       await page.goto(`${server.url}/services?lang=en`)
       await page.locator("h1").first().waitFor()
       await check("provider /services (en)")
@@ -74,6 +154,6 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       }
       expect(found).toEqual([])
       await context.close()
-    }, 120_000)
+    }, 180_000)
   }
 })

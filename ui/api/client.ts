@@ -42,7 +42,8 @@ export interface RequestOptions {
 
 const send = async (path: string, options: RequestOptions, token: string | null): Promise<Response> => {
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() }
-  if (options.body !== undefined) headers["Content-Type"] = "application/json"
+  const form = typeof FormData !== "undefined" && options.body instanceof FormData
+  if (options.body !== undefined && !form) headers["Content-Type"] = "application/json"
   if (token) headers.Authorization = `Bearer ${token}`
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? TIMEOUT_MS)
@@ -51,7 +52,7 @@ const send = async (path: string, options: RequestOptions, token: string | null)
       method: options.method ?? "GET",
       headers,
       credentials: "include",
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.body === undefined ? null : form ? (options.body as FormData) : JSON.stringify(options.body),
       signal: controller.signal
     })
   } catch (cause) {
@@ -138,4 +139,16 @@ export const api = async <T>(path: string, options: RequestOptions = {}): Promis
   if (error.status === 401 && token) clearSession()
   if (!isQuiet(options, error.status)) react(error)
   throw error
+}
+
+/** A binary answer (an admin document) fetched with the bearer token, as a Blob; failures are quiet. */
+export const apiBlob = async (path: string): Promise<Blob> => {
+  const token = getToken()
+  let response = await send(path, {}, token)
+  if (response.status === 401 && token) {
+    const fresh = await refreshSession()
+    if (fresh) response = await send(path, {}, fresh)
+  }
+  if (!response.ok) throw toError(response.status, await readBody(response))
+  return response.blob()
 }

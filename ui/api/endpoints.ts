@@ -1,13 +1,33 @@
 // Typed calls, one per endpoint. Screens pass `quiet` for the failures they show inline.
 
-import { api, type RequestOptions } from "./client"
+import { currentLanguage } from "../i18n"
+import { cached, invalidate, MINUTE } from "./cache"
+import { api, apiBlob, type RequestOptions } from "./client"
+import { queryString } from "./query"
 import type {
+  AdminApplication,
+  AdminDocument,
+  Application,
+  ApplicationRow,
+  AvatarInfo,
+  OwnProfile,
+  Pagination,
+  PublicProfile,
+  CategoriesData,
+  ConnectStatus,
   ContactRequest,
   EmailRequest,
   Empty,
   LoginRequest,
+  Nested,
   RegisterRequest,
   ResetPasswordRequest,
+  ServiceData,
+  ServiceDetailData,
+  ServicePage,
+  ServiceQuery,
+  ServiceRequest,
+  ServicesData,
   Session,
   UpdateMeRequest,
   UpdatePasswordRequest,
@@ -43,4 +63,88 @@ export const usersApi = {
 
 export const contactApi = {
   send: (body: ContactRequest, quiet?: Quiet) => post<Empty>("/contact/send-message", body, quiet, { auth: false })
+}
+
+// Cached reads carry the language in their key: category names are localized by the server.
+const SERVICES = "services:"
+const key = (prefix: string, path: string) => `${prefix}${currentLanguage()}:${path}`
+
+export const catalogueApi = {
+  /** Categories change rarely: 10 min (spec section 9). */
+  categories: () => {
+    const path = "/categories"
+    return cached(key("categories:", path), 10 * MINUTE, () => api<CategoriesData>(path, { auth: false }))
+  },
+  /** The list and search (5 min); the screen shows its own failure. */
+  search: (query: ServiceQuery) => {
+    const path = `/services${queryString(query)}`
+    return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicePage>(path, { auth: false, quiet: true }))
+  },
+  /** Always fresh. The token lets the owner see an inactive service (an invalid one is ignored). */
+  service: (id: string, position?: { lat: number; lng: number }) =>
+    api<ServiceDetailData>(`/services/${encodeURIComponent(id)}${queryString(position ?? {})}`, { quiet: [404] }),
+  /** A provider's own services, inactive ones included. */
+  ofUser: (userId: string) => api<ServicesData>(`/services/user/${encodeURIComponent(userId)}`, { quiet: true }),
+  create: async (body: ServiceRequest) => {
+    const answer = await api<ServiceData>("/services", { method: "POST", body, quiet: [422] })
+    invalidate(SERVICES)
+    return answer
+  },
+  update: async (id: string, body: ServiceRequest) => {
+    const answer = await api<ServiceData>(`/services/${encodeURIComponent(id)}`, { method: "PATCH", body, quiet: [422] })
+    invalidate(SERVICES)
+    return answer
+  },
+  /** Delete, activate, deactivate, duplicate: failures go through the global handler. */
+  act: async (id: string, action: "delete" | "activate" | "deactivate" | "duplicate") => {
+    const path = `/services/${encodeURIComponent(id)}`
+    try {
+      return action === "delete"
+        ? await api<Empty>(path, { method: "DELETE" })
+        : await api<ServiceData>(`${path}/${action}`, { method: "POST", body: {} })
+    } finally {
+      invalidate(SERVICES)
+    }
+  }
+}
+
+export const connectApi = {
+  status: (quiet?: Quiet) => api<Nested<ConnectStatus>>("/users/me/stripe-connect/status", { quiet }),
+  onboarding: (country: string, quiet?: Quiet) =>
+    post<Nested<{ accountLink: string }>>("/users/me/stripe-connect/onboarding", { country }, quiet),
+  dashboard: (quiet?: Quiet) => api<Nested<{ dashboardUrl: string }>>("/users/me/stripe-connect/dashboard", { quiet })
+}
+
+export const profileApi = {
+  me: () => api<{ user: OwnProfile }>("/users/me"),
+  update: (body: Record<string, unknown>) => api<{ user: OwnProfile }>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
+  public: (id: string) => api<{ user: PublicProfile }>(`/users/public/${encodeURIComponent(id)}`, { quiet: [403, 404] }),
+  services: (id: string) => api<ServicesData>(`/services/provider/${encodeURIComponent(id)}?limit=100`, { quiet: true }),
+  uploadAvatar: (file: File) => {
+    const form = new FormData()
+    form.append("avatar", file)
+    return api<AvatarInfo>("/uploads/avatar", { method: "POST", body: form, quiet: [400, 413, 415, 422] })
+  },
+  deleteAvatar: () => api<AvatarInfo>("/uploads/avatar", { method: "DELETE" }),
+  favorite: (favoritedId: string) => post<{ favorite: { favoritedId: string } }>("/users/favorites", { favoritedId }),
+  unfavorite: (id: string) => api<Empty>(`/users/favorites/${encodeURIComponent(id)}`, { method: "DELETE", quiet: [404] })
+}
+
+const FORM_QUIET = [400, 409, 413, 415, 422]
+export const applicationsApi = {
+  mine: () => api<{ application: Application | null }>("/provider-applications/my-application"),
+  submit: (form: FormData) => api<{ application: Application }>("/provider-applications/submit", { method: "POST", body: form, quiet: [...FORM_QUIET, 403] }),
+  resubmit: (form: FormData) => api<{ application: Application }>("/provider-applications/my-application", { method: "PUT", body: form, quiet: [...FORM_QUIET, 403, 404] })
+}
+
+export const adminApplicationsApi = {
+  list: (query: { search?: string; status?: string; page?: number; limit?: number }) =>
+    api<{ applications: ReadonlyArray<ApplicationRow>; pagination: Pagination }>(`/admin/applications${queryString(query)}`, { quiet: [422] }),
+  get: (id: string) => api<{ application: AdminApplication }>(`/admin/applications/${encodeURIComponent(id)}`, { quiet: [404] }),
+  approve: (id: string) => api<{ application: AdminApplication }>(`/provider-applications/${encodeURIComponent(id)}/approve`, { method: "PATCH", body: {}, quiet: [409] }),
+  reject: (id: string, rejectionReason: string) =>
+    api<{ application: AdminApplication }>(`/provider-applications/${encodeURIComponent(id)}/reject`, { method: "PATCH", body: { rejectionReason }, quiet: [409, 422] }),
+  verify: (id: string, isVerified: boolean | null, notes: string) =>
+    api<{ document: AdminDocument }>(`/admin/documents/${encodeURIComponent(id)}/verify`, { method: "PATCH", body: { isVerified, notes }, quiet: [422] }),
+  file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
 }

@@ -70,6 +70,119 @@ export interface UpdatePasswordRequest {
 }
 export interface UpdateMeRequest {
   readonly preferredLanguage?: Language
+  readonly [field: string]: unknown
+}
+
+export type Visibility = "PUBLIC" | "FRIENDS_ONLY" | "PRIVATE"
+export interface Badge {
+  readonly badge: { readonly id: string; readonly name: string; readonly description: string; readonly icon: string; readonly color: string }
+}
+/** The fields shared by the own and the public profile. */
+export interface ProfileBase {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly role: Role
+  readonly isEmailVerified: boolean
+  readonly createdAt: string
+  readonly avatarUrl: string | null
+  readonly profilePhotoUrl: string | null
+  readonly bio: string | null
+  readonly description: string | null
+  readonly specialities: ReadonlyArray<string> | null
+  readonly experienceYears: number | null
+  readonly languages: ReadonlyArray<string> | null
+  readonly certifications: ReadonlyArray<string> | null
+  readonly availability: string | null
+  readonly profileVisibility: Visibility
+  readonly location: string | null
+  readonly city: string | null
+  readonly country: string | null
+  readonly hourlyRate: number | null
+  readonly currency: string | null
+  readonly servicesCount: number
+  readonly averageRating: number
+  readonly totalReviews: number
+  readonly totalBookings: number
+  readonly completedBookings: number
+  readonly completionRate: number
+  readonly responseTime: number | null
+  readonly badges: ReadonlyArray<Badge>
+}
+export interface OwnProfile extends ProfileBase, User {
+  readonly phoneNumber: string
+  readonly dateOfBirth: string | null
+  readonly payments: { readonly chargesEnabled: boolean; readonly setupPath: string } | null
+}
+export interface PublicProfile extends ProfileBase {
+  readonly isFavorite: boolean
+  readonly isOwner: boolean
+}
+export interface AvatarInfo {
+  readonly avatarUrl: string | null
+  readonly hasAvatar: boolean
+}
+
+export type ApplicationStatus = "PENDING" | "APPROVED" | "REJECTED"
+export type ResubmissionState = "NOT_REJECTED" | "FINALLY_REFUSED" | "COOLDOWN" | "CAN_RESUBMIT"
+export type DocumentSlot = "identityDocument" | "addressDocument" | "bankDocument" | "profilePicture"
+export interface ApplicationDocument {
+  readonly id: string
+  readonly slot: string
+  readonly type: string
+  readonly fileName: string
+  readonly contentType: string
+  readonly size: number
+  readonly isVerified: boolean | null
+  readonly createdAt: string
+}
+export interface AdminDocument extends ApplicationDocument {
+  readonly notes: string | null
+  readonly verifiedAt: string | null
+  readonly fileUrl: string
+}
+export interface ResubmissionInfo {
+  readonly status: ApplicationStatus
+  readonly rejectionCount: number
+  readonly maxAttempts: number
+  readonly nextSubmissionDate: string | null
+  readonly resubmissionState: ResubmissionState
+  readonly canResubmit: boolean
+  readonly isFinallyRefused: boolean
+  readonly daysRemaining: number | null
+}
+export interface Application extends ResubmissionInfo {
+  readonly id: string
+  readonly skills: string
+  readonly experience: string
+  readonly motivation: string
+  readonly dateOfBirth: string | null
+  readonly rejectionReason: string | null
+  readonly submittedAt: string | null
+  readonly reviewedAt: string | null
+  readonly createdAt: string
+  readonly documentCount: number
+  readonly documents: ReadonlyArray<ApplicationDocument>
+}
+export interface AdminApplication extends Omit<Application, "documents"> {
+  readonly user: {
+    readonly id: string
+    readonly firstName: string
+    readonly lastName: string
+    readonly email: string
+    readonly phoneNumber: string
+    readonly role: Role
+    readonly isEmailVerified: boolean
+    readonly createdAt: string
+  }
+  readonly documents: ReadonlyArray<AdminDocument>
+}
+export interface ApplicationRow extends ResubmissionInfo {
+  readonly id: string
+  readonly submittedAt: string | null
+  readonly createdAt: string
+  readonly documentCount: number
+  readonly user: { readonly id: string; readonly firstName: string; readonly lastName: string; readonly email: string }
 }
 
 export const CONTACT_SUBJECTS = ["general", "technical", "account", "payment", "privacy", "bug", "feature", "other"] as const
@@ -92,3 +205,127 @@ export const ErrorCodes = {
   network: "NETWORK_ERROR",
   timeout: "TIMEOUT"
 } as const
+
+// ---- Catalogue (src/modules/catalogue/api.ts) ----
+
+export const SORTS = ["newest", "price_asc", "price_desc", "rating", "distance", "relevance"] as const
+export type Sort = (typeof SORTS)[number]
+export type ServiceStatus = "ACTIVE" | "INACTIVE"
+
+export interface CategoryRef {
+  readonly id: number
+  readonly name: string
+  readonly slug?: string
+}
+export interface Category extends CategoryRef {
+  readonly slug: string
+  readonly serviceCount?: number
+}
+export interface Provider {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly avatarUrl: string | null
+}
+export interface Service {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  /** Hourly, in major units. */
+  readonly price: number
+  readonly priceMinor: number
+  readonly currency: string
+  /** Minutes. */
+  readonly duration: number
+  readonly location: string
+  readonly lat: number
+  readonly lng: number
+  readonly categoryId: number
+  readonly category: CategoryRef
+  readonly userId: string
+  readonly user: Provider
+  readonly rating: number
+  readonly reviewCount: number
+  readonly isAvailable: boolean
+  readonly status: ServiceStatus
+  readonly images: ReadonlyArray<string>
+  readonly createdAt: string
+  readonly updatedAt: string
+  /** Kilometres from the lat/lng sent with the request. */
+  readonly distanceKm?: number
+}
+export interface Review {
+  readonly rating: number
+  readonly comment: string
+  readonly createdAt: string
+  readonly client: { readonly firstName: string; readonly lastName: string }
+}
+export interface ServiceDetail extends Service {
+  readonly reviews: ReadonlyArray<Review>
+}
+export interface Pagination {
+  readonly total: number
+  readonly page: number
+  readonly limit: number
+  readonly pages: number
+}
+export interface ServicesData {
+  readonly services: ReadonlyArray<Service>
+}
+export interface ServicePage extends ServicesData {
+  readonly pagination: Pagination
+}
+export interface ServiceData {
+  readonly service: Service
+}
+export interface ServiceDetailData {
+  readonly service: ServiceDetail
+}
+export interface CategoriesData {
+  readonly categories: ReadonlyArray<Category>
+}
+
+/** GET /services query; absent values are not sent. */
+export interface ServiceQuery {
+  readonly search?: string
+  readonly categoryId?: number
+  readonly category?: string
+  readonly sortBy?: Sort
+  readonly page?: number
+  readonly limit?: number
+  readonly lat?: number
+  readonly lng?: number
+  readonly radius?: number
+  readonly minPrice?: number
+  readonly maxPrice?: number
+  readonly provider?: string
+}
+
+/** POST /services and PATCH /services/{id} (partial on PATCH). */
+export interface ServiceRequest {
+  readonly title?: string
+  readonly description?: string
+  readonly price?: number
+  readonly currency?: string
+  readonly duration?: number
+  readonly location?: string
+  readonly lat?: number
+  readonly lng?: number
+  readonly categoryId?: number | null
+  readonly newCategoryName?: string | null
+}
+
+// ---- Provider payout account (src/modules/payments/api.ts) ----
+
+export interface ConnectStatus {
+  readonly hasAccount: boolean
+  readonly accountId: string | null
+  readonly country: string | null
+  readonly chargesEnabled: boolean
+  readonly payoutsEnabled: boolean
+  readonly detailsSubmitted: boolean
+}
+/** These three answers are nested one level deeper (`data.data`), as the spec's client reads them. */
+export interface Nested<T> {
+  readonly data: T
+}

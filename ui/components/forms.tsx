@@ -8,10 +8,14 @@ interface FieldProps {
   readonly onChange: (value: string) => void
   readonly error?: string | undefined
   readonly hint?: ReactNode
-  readonly type?: "text" | "email" | "tel" | "password"
+  readonly type?: "text" | "email" | "tel" | "password" | "number"
   readonly autoComplete?: string
   readonly required?: boolean
-  readonly inputMode?: "text" | "email" | "tel" | "numeric"
+  readonly inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"
+  readonly min?: number
+  readonly max?: number
+  readonly step?: number | "any"
+  readonly maxLength?: number
 }
 
 /** Describes the input by its hint and error, so screen readers read both after the label. */
@@ -33,7 +37,22 @@ const FieldMessages = ({ id, hint, error }: { id: string; hint?: ReactNode; erro
   </>
 )
 
-export const TextField = ({ label, name, value, onChange, error, hint, type = "text", autoComplete, required = true, inputMode }: FieldProps) => {
+export const TextField = ({
+  label,
+  name,
+  value,
+  onChange,
+  error,
+  hint,
+  type = "text",
+  autoComplete,
+  required = true,
+  inputMode,
+  min,
+  max,
+  step,
+  maxLength
+}: FieldProps) => {
   const id = useId()
   return (
     <div className="field">
@@ -46,6 +65,10 @@ export const TextField = ({ label, name, value, onChange, error, hint, type = "t
         required={required}
         autoComplete={autoComplete}
         inputMode={inputMode}
+        min={min}
+        max={max}
+        step={step}
+        maxLength={maxLength}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}
@@ -163,8 +186,8 @@ export const Alert = ({ kind, children, title }: { kind: AlertKind; children: Re
   </div>
 )
 
-export const SubmitButton = ({ busy, children }: { busy: boolean; children: ReactNode }) => (
-  <button type="submit" className="button" disabled={busy} aria-busy={busy || undefined}>
+export const SubmitButton = ({ busy, children, disabled = false }: { busy: boolean; children: ReactNode; disabled?: boolean }) => (
+  <button type="submit" className="button" disabled={busy || disabled} aria-busy={busy || undefined}>
     {busy ? <span className="spinner" aria-hidden="true" /> : null}
     {children}
   </button>

@@ -1,15 +1,163 @@
-import { useLingui } from "@lingui/react/macro"
-import { Page } from "../components/page"
+import { Plural, useLingui } from "@lingui/react/macro"
+import { useAtomValue } from "jotai"
+import { useEffect, useId, useState, type FormEvent } from "react"
+import { Link, useSearch } from "wouter"
+import { navigate } from "wouter/use-browser-location"
+import { catalogueApi } from "../api/endpoints"
+import type { ServiceQuery } from "../api/types"
+import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, SEARCH_DEBOUNCE_MS, SEARCH_RADIUS_KM, toPage } from "../catalogue/rules"
+import { useAsync } from "../components/async"
+import { LoadError, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loading, Page } from "../components/page"
+import { useListPosition } from "../components/position"
+import { userAtom } from "../state/session"
 
-/** The catalogue arrives with its own issue; until then the list is honestly empty. */
+/** The services list: free text, category, sort, 20 per page; the filters live in the URL. */
 export default function Services() {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
+  const user = useAtomValue(userAtom)
+  const params = new URLSearchParams(useSearch())
+  const position = useListPosition()
+  const categories = useCategories()
+  const sortLabels = useSortLabels()
+  const textId = useId()
+  const categoryId = useId()
+  const sortId = useId()
+
+  const search = params.get("search") ?? ""
+  const category = params.get("categoryId") ?? ""
+  const provider = params.get("provider") ?? ""
+  const sort = pickSort(params.get("sortBy"), LIST_SORTS, "newest", position !== null)
+  const page = toPage(params.get("page"))
+
+  /** Changes some filters in the URL (replace: filters are not history steps); paging restarts at 1. */
+  const update = (changes: Record<string, string | undefined>) => {
+    // A debounced call may fire after a link was followed (the old screen stays mounted, hidden,
+    // while the next one loads): it must not pull the visitor back here.
+    if (location.pathname !== "/services") return
+    // From the address bar, not this render: a debounced call must not undo a newer change.
+    const next = new URLSearchParams(location.search)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === "") next.delete(key)
+      else next.set(key, value)
+    }
+    if (!("page" in changes)) next.delete("page")
+    const query = next.toString()
+    navigate(query ? `/services?${query}` : "/services", { replace: true })
+  }
+
+  // The text box follows the URL and pushes its value there 300 ms after the last keystroke.
+  const [text, setText] = useState(search)
+  useEffect(() => setText((current) => (current.trim() === search.trim() ? current : search)), [search])
+  useEffect(() => {
+    if (text.trim() === search.trim()) return
+    const timer = setTimeout(() => update({ search: text.trim() }), SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [text]) // only typing restarts the timer
+
+  const query: ServiceQuery = {
+    search: search.trim() || undefined,
+    categoryId: category ? Number(category) : undefined,
+    provider: provider || undefined,
+    sortBy: sort,
+    page,
+    limit: LIST_PAGE_SIZE,
+    ...(sort === "distance" && position ? { lat: position.lat, lng: position.lng, radius: SEARCH_RADIUS_KM } : {})
+  }
+  const [state, reload] = useAsync(() => catalogueApi.search(query).then(({ data }) => data), [JSON.stringify(query), i18n.locale])
+  const filtered = search !== "" || category !== "" || provider !== ""
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    update({ search: text.trim() })
+  }
+
+  const providerName =
+    provider && state.status === "ok" && state.data.services[0]
+      ? `${state.data.services[0].user.firstName} ${state.data.services[0].user.lastName}`
+      : undefined
+
   return (
     <Page title={t`Services`} intro={t`Trouvez et réservez des prestataires de services près de chez vous.`}>
-      <div className="empty-state">
-        <p className="empty-title">{t`Aucun service pour le moment`}</p>
-        <p>{t`Les services publiés par les prestataires apparaîtront ici.`}</p>
-      </div>
+      <form className="filters" role="search" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={textId}>{t`Rechercher un service`}</label>
+          <input id={textId} type="search" name="search" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={categoryId}>{t`Catégorie`}</label>
+          <select id={categoryId} name="categoryId" value={category} onChange={(event) => update({ categoryId: event.target.value })}>
+            <option value="">{t`Toutes les catégories`}</option>
+            {(categories ?? []).map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={sortId}>{t`Trier par`}</label>
+          <select id={sortId} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
+            {LIST_SORTS.filter((s) => s !== "distance" || position).map((s) => (
+              <option key={s} value={s}>
+                {sortLabels[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          {t`Rechercher`}
+        </button>
+      </form>
+      {provider ? (
+        <p className="filter-note">
+          {providerName ? t`Services de ${providerName}` : t`Services de ce prestataire`}{" "}
+          <Link href="/services">{t`Voir tous les services`}</Link>
+        </p>
+      ) : null}
+      {sort === "distance" ? <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p> : null}
+
+      {state.status === "loading" ? <Loading label={t`Chargement des services…`} /> : null}
+      {state.status === "error" ? (
+        <LoadError
+          title={t`Impossible de charger les services`}
+          subtitle={t`Vérifiez votre connexion puis réessayez.`}
+          error={state.error}
+          onRetry={() => reload()}
+        />
+      ) : null}
+      {state.status === "ok" ? (
+        state.data.services.length === 0 ? (
+          <div className="empty-state">
+            <p className="empty-title">{filtered ? t`Aucun service ne correspond à votre recherche` : t`Aucun service pour le moment`}</p>
+            <p>{filtered ? t`Essayez d'autres mots ou une autre catégorie.` : t`Les services publiés par les prestataires apparaîtront ici.`}</p>
+            {filtered ? (
+              <Link href="/services" className="button-secondary">
+                {t`Effacer les filtres`}
+              </Link>
+            ) : null}
+          </div>
+        ) : (
+          <>
+            <p className="result-count" role="status">
+              <Plural value={state.data.pagination.total} one="# service trouvé" other="# services trouvés" />
+            </p>
+            <ul className="cards service-cards">
+              {state.data.services.map((service) => (
+                <ServiceCard key={service.id} service={service} user={user} position={position} />
+              ))}
+            </ul>
+            <Pager
+              page={state.data.pagination.page}
+              pages={state.data.pagination.pages}
+              onPage={(next) => {
+                update({ page: String(next) })
+                window.scrollTo(0, 0)
+              }}
+            />
+          </>
+        )
+      ) : null}
     </Page>
   )
 }

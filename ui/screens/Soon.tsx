@@ -5,25 +5,14 @@ import { Link } from "wouter"
 import { Page } from "../components/page"
 
 const titles = {
-  createService: msg`Créer un service`,
-  myServices: msg`Mes services`,
-  editService: msg`Modifier le service`,
-  serviceDetail: msg`Détail du service`,
-  search: msg`Recherche`,
   bookings: msg`Mes réservations`,
   messaging: msg`Messagerie`,
-  profile: msg`Mon profil`,
-  publicProfile: msg`Profil du prestataire`,
   settings: msg`Paramètres`,
-  becomeProvider: msg`Devenir prestataire`,
-  paymentsSetup: msg`Configuration des paiements`,
-  paymentsRequired: msg`Compte de paiement requis`,
   calendar: msg`Calendrier`,
   adminDashboard: msg`Tableau de bord d'administration`,
   adminUsers: msg`Utilisateurs`,
   adminServices: msg`Services`,
   adminBookings: msg`Réservations`,
-  adminApplications: msg`Candidatures prestataires`,
   adminFinance: msg`Finances`
 } satisfies Record<string, MessageDescriptor>
 

@@ -1,0 +1,92 @@
+import { useLingui } from "@lingui/react/macro"
+import { useEffect, useId, useRef, type ReactNode } from "react"
+
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])"
+
+/**
+ * A confirmation in a modal dialog: focus moves to the safe choice (cancel), stays inside while it
+ * is open, Escape cancels, and focus goes back to where it was when it closes.
+ */
+export const ConfirmDialog = ({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy = false
+}: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  onConfirm: () => void
+  onCancel: () => void
+  busy?: boolean
+}) => {
+  const { t } = useLingui()
+  const titleId = useId()
+  const bodyId = useId()
+  const dialog = useRef<HTMLDialogElement>(null)
+  const cancel = useRef<HTMLButtonElement>(null)
+  const cancelRef = useRef(onCancel)
+  cancelRef.current = onCancel
+
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (typeof element.showModal === "function" && !element.open) element.showModal()
+    cancel.current?.focus()
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.preventDefault()
+        cancelRef.current()
+        return
+      }
+      if (event.key !== "Tab") return
+      const list = Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE))
+      const first = list[0]
+      const last = list[list.length - 1]
+      if (event.shiftKey && (document.activeElement === first || !element.contains(document.activeElement))) {
+        event.preventDefault()
+        last?.focus()
+      } else if (!event.shiftKey && (document.activeElement === last || !element.contains(document.activeElement))) {
+        event.preventDefault()
+        first?.focus()
+      }
+    }
+    element.addEventListener("keydown", onKey)
+    return () => {
+      element.removeEventListener("keydown", onKey)
+      if (element.open) element.close()
+      opener?.focus()
+    }
+  }, [])
+
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onCancel={(event) => {
+        // The browser's own Escape handling: keep the dialog under React's control.
+        event.preventDefault()
+        cancelRef.current()
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      <div id={bodyId}>{children}</div>
+      <div className="actions">
+        <button type="button" className="button-secondary" ref={cancel} onClick={onCancel}>
+          {t`Annuler`}
+        </button>
+        <button type="button" className="button button-danger" onClick={onConfirm} disabled={busy} aria-busy={busy || undefined}>
+          {busy ? <span className="spinner" aria-hidden="true" /> : null}
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  )
+}

@@ -1,0 +1,245 @@
+// Pieces shared by the catalogue screens: prices, ratings, durations, provider avatars, service
+// cards, paging and the list's error state.
+
+import { Plural, useLingui } from "@lingui/react/macro"
+import { useEffect, useId, useState } from "react"
+import { Link } from "wouter"
+import { ApiError } from "../api/client"
+import { catalogueApi } from "../api/endpoints"
+import type { Category, Provider, Service, Sort, User } from "../api/types"
+import { loginRedirect } from "../routing/access"
+import {
+  CARD_DESCRIPTION_MAX,
+  COPIED_NOTICE_MS,
+  cutText,
+  distanceKm,
+  durationParts,
+  hasCoordinates,
+  initials,
+  type Position
+} from "../catalogue/rules"
+import { useAsync } from "./async"
+
+/** An amount in its currency, in the UI language ("35,00 $CA", "CA$35.00"). */
+export const formatMoney = (locale: string, amount: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount)
+  } catch {
+    return `${amount} ${currency}`
+  }
+}
+
+export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
+  const { t, i18n } = useLingui()
+  const amount = formatMoney(i18n.locale, price, currency)
+  return <span className="price">{t`${amount} / heure`}</span>
+}
+
+/** "★ 4,5 (12 avis)", or a plain "no reviews yet". */
+export const Rating = ({ rating, reviewCount }: { rating: number; reviewCount: number }) => {
+  const { t, i18n } = useLingui()
+  if (reviewCount === 0) return <span className="rating rating-none">{t`Pas encore d'avis`}</span>
+  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
+  return (
+    <span className="rating">
+      <span aria-hidden="true">★ </span>
+      {t`${score} sur 5`} (<Plural value={reviewCount} one="# avis" other="# avis" />)
+    </span>
+  )
+}
+
+/** Under 1 h in minutes, under 24 h in hours and minutes, then days and hours. */
+export const Duration = ({ minutes }: { minutes: number }) => {
+  const { t } = useLingui()
+  const parts = durationParts(minutes)
+  switch (parts.unit) {
+    case "minutes": {
+      const count = parts.minutes
+      return <>{t`${count} min`}</>
+    }
+    case "hours": {
+      const { hours, minutes: rest } = parts
+      return <>{rest === 0 ? t`${hours} h` : t`${hours} h ${rest} min`}</>
+    }
+    case "days": {
+      const { days, hours } = parts
+      return (
+        <>
+          <Plural value={days} one="# jour" other="# jours" />
+          {hours > 0 ? <> {t`${hours} h`}</> : null}
+        </>
+      )
+    }
+  }
+}
+
+export const formatDistance = (locale: string, km: number) =>
+  new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", maximumFractionDigits: km < 10 ? 1 : 0 }).format(km)
+
+/** A provider's picture, or their initials when there is none or it fails to load. */
+export const Avatar = ({ user, size = 40 }: { user: Provider; size?: number }) => {
+  const [broken, setBroken] = useState(false)
+  if (user.avatarUrl && !broken) {
+    return <img className="avatar" src={user.avatarUrl} alt="" width={size} height={size} onError={() => setBroken(true)} />
+  }
+  return (
+    <span className="avatar avatar-initials" aria-hidden="true" style={{ width: size, height: size }}>
+      {initials(user.firstName, user.lastName)}
+    </span>
+  )
+}
+
+/** Shares the provider's public profile: the Web Share API, else the link copied with a 1.5 s notice. */
+export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
+  const { t } = useLingui()
+  const [notice, setNotice] = useState<"copied" | "failed">()
+  useEffect(() => {
+    if (!notice) return
+    const timer = setTimeout(() => setNotice(undefined), COPIED_NOTICE_MS)
+    return () => clearTimeout(timer)
+  }, [notice])
+  const name = `${provider.firstName} ${provider.lastName}`
+  const share = async () => {
+    const url = `${location.origin}/profile/${encodeURIComponent(provider.id)}`
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title: name, url })
+        return
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "AbortError") return
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url)
+      setNotice("copied")
+    } catch {
+      setNotice("failed")
+    }
+  }
+  return (
+    <span className="share">
+      <button type="button" className="button-ghost button-small" onClick={() => void share()}>
+        {t`Partager le profil`}
+        <span className="sr-only"> {t`de ${name}`}</span>
+      </button>
+      <span role="status" className="share-notice">
+        {notice === "copied" ? t`Lien copié` : notice === "failed" ? t`Copie impossible` : ""}
+      </span>
+    </span>
+  )
+}
+
+/** Book now: visitors log in first (with a way back), users open the service. */
+export const bookHref = (service: Service, user: User | null) =>
+  user ? `/services/${service.id}` : `${loginRedirect(`/services/${service.id}`)}&message=book`
+
+export const ServiceCard = ({ service, user, position }: { service: Service; user: User | null; position: Position | null }) => {
+  const { t, i18n } = useLingui()
+  const titleId = useId()
+  const provider = `${service.user.firstName} ${service.user.lastName}`
+  const km = service.distanceKm ?? (position && hasCoordinates(service) ? distanceKm(position, service) : undefined)
+  const own = user?.id === service.userId
+  return (
+    <li className="card service-card">
+      <article aria-labelledby={titleId}>
+        <p className="service-category">{service.category.name}</p>
+        <h2 id={titleId} className="service-title">
+          {service.title}
+        </h2>
+        <p className="service-description">{cutText(service.description, CARD_DESCRIPTION_MAX)}</p>
+        <p className="service-facts">
+          <PricePerHour price={service.price} currency={service.currency} />
+          <Rating rating={service.rating} reviewCount={service.reviewCount} />
+        </p>
+        <p className="service-location">
+          <span className="sr-only">{t`Lieu :`} </span>
+          {service.location}
+          {km !== undefined ? <span className="distance"> · {t`à ${formatDistance(i18n.locale, km)}`}</span> : null}
+        </p>
+        <div className="provider-line">
+          <Avatar user={service.user} />
+          <span className="provider-name">
+            <span className="sr-only">{t`Prestataire :`} </span>
+            {provider}
+          </span>
+        </div>
+        <div className="provider-links">
+          <Link href={`/profile/${service.userId}`}>
+            {t`Voir le profil`}
+            <span className="sr-only"> {t`de ${provider}`}</span>
+          </Link>
+          <ShareProfileButton provider={service.user} />
+        </div>
+        <div className="card-actions">
+          <Link href={`/services/${service.id}`} className="button-secondary">
+            {t`Voir les détails`}
+            <span className="sr-only"> : {service.title}</span>
+          </Link>
+          {own ? null : (
+            <Link href={bookHref(service, user)} className="button">
+              {t`Réserver`}
+              <span className="sr-only"> : {service.title}</span>
+            </Link>
+          )}
+        </div>
+      </article>
+    </li>
+  )
+}
+
+/** Previous / next and "page x / total". */
+export const Pager = ({ page, pages, onPage, always = false }: { page: number; pages: number; onPage: (page: number) => void; always?: boolean }) => {
+  const { t } = useLingui()
+  if (pages <= 1 && !always) return null
+  pages = Math.max(1, pages)
+  return (
+    <nav className="pager" aria-label={t`Pagination`}>
+      <button type="button" className="button-secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t`Précédent`}
+      </button>
+      <p>{t`Page ${page} / ${pages}`}</p>
+      <button type="button" className="button-secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t`Suivant`}
+      </button>
+    </nav>
+  )
+}
+
+/** The raw reason of a failure, for the error states that show it. */
+export const failureText = (error: unknown) =>
+  error instanceof ApiError ? error.message || error.code : error instanceof Error ? error.message : String(error)
+
+export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; subtitle: string; error: unknown; onRetry?: () => void }) => {
+  const { t } = useLingui()
+  return (
+    <div className="alert alert-error" role="alert">
+      <p className="alert-title">{title}</p>
+      <p>{subtitle}</p>
+      <p className="raw-error">{failureText(error)}</p>
+      {onRetry ? (
+        <button type="button" className="button-secondary" onClick={onRetry}>
+          {t`Réessayer`}
+        </button>
+      ) : null}
+    </div>
+  )
+}
+
+/** The categories in the UI language (cached 10 min); an empty list while loading or on failure. */
+export const useCategories = (): ReadonlyArray<Category> | undefined => {
+  const { i18n } = useLingui()
+  const [state] = useAsync(() => catalogueApi.categories().then(({ data }) => data.categories), [i18n.locale])
+  return state.status === "ok" ? state.data : state.status === "error" ? [] : undefined
+}
+
+export const useSortLabels = (): Record<Sort, string> => {
+  const { t } = useLingui()
+  return {
+    newest: t`Plus récents`,
+    price_asc: t`Prix croissant`,
+    price_desc: t`Prix décroissant`,
+    rating: t`Mieux notés`,
+    distance: t`Distance`,
+    relevance: t`Pertinence`
+  }
+}

@@ -1,0 +1,37 @@
+import { useLingui } from "@lingui/react/macro"
+import type { ApplicationStatus, ResubmissionInfo } from "../api/types"
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024
+
+export const StatusBadge = ({ status }: { status: ApplicationStatus }) => {
+  const { t } = useLingui()
+  const label = status === "PENDING" ? t`En attente` : status === "APPROVED" ? t`Approuvée` : t`Refusée`
+  return <span className={`badge badge-status-${status.toLowerCase()}`}>{label}</span>
+}
+
+/** Definitively refused, days remaining before a resubmission, or resubmission possible. */
+export const ResubmissionLabel = ({ info }: { info: ResubmissionInfo }) => {
+  const { t } = useLingui()
+  const count = info.rejectionCount
+  const max = info.maxAttempts
+  const days = info.daysRemaining ?? 0
+  if (info.status !== "REJECTED") return null
+  return (
+    <p className="resubmission">
+      <span>{t`Refus : ${count} sur ${max} tentatives`}</span>
+      {" · "}
+      {info.resubmissionState === "FINALLY_REFUSED" || info.isFinallyRefused ? (
+        <strong>{t`Candidature définitivement refusée`}</strong>
+      ) : info.resubmissionState === "COOLDOWN" ? (
+        <span>{days === 1 ? t`Nouvelle soumission possible dans 1 jour` : t`Nouvelle soumission possible dans ${days} jours`}</span>
+      ) : (
+        <span>{t`Nouvelle soumission possible`}</span>
+      )}
+    </p>
+  )
+}
+
+export const formatDate = (locale: string, value: string | null) =>
+  value ? new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(new Date(value)) : "—"
+
+export const formatSize = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`)

@@ -1,0 +1,112 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { Link } from "wouter"
+import { adminApplicationsApi } from "../api/endpoints"
+import { useAsync } from "../components/async"
+import { LoadError, Pager } from "../components/catalogue"
+import { formatDate, ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { Loading, Page } from "../components/page"
+
+const STATUSES = ["ALL", "PENDING", "APPROVED", "REJECTED"] as const
+
+export default function AdminApplications() {
+  const { t, i18n } = useLingui()
+  const [search, setSearch] = useState("")
+  const [query, setQuery] = useState("")
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>("ALL")
+  const [page, setPage] = useState(1)
+  const [state, reload] = useAsync(
+    () => adminApplicationsApi.list({ search: query, status: status === "ALL" ? "" : status, page, limit: 20 }).then((answer) => answer.data),
+    [query, status, page]
+  )
+  const statusLabels = { ALL: t`Tous les statuts`, PENDING: t`En attente`, APPROVED: t`Approuvées`, REJECTED: t`Refusées` }
+  return (
+    <Page title={t`Candidatures prestataires`}>
+      <form
+        className="filters"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setPage(1)
+          setQuery(search.trim())
+        }}
+      >
+        <div className="field">
+          <label htmlFor="applications-search">{t`Rechercher un candidat`}</label>
+          <input id="applications-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="applications-status">{t`Statut`}</label>
+          <select
+            id="applications-status"
+            value={status}
+            onChange={(event) => {
+              setPage(1)
+              setStatus(event.target.value as (typeof STATUSES)[number])
+            }}
+          >
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {statusLabels[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button-secondary">
+          {t`Rechercher`}
+        </button>
+      </form>
+      {state.status === "loading" ? <Loading /> : null}
+      {state.status === "error" ? <LoadError title={t`Impossible de charger les candidatures`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
+      {state.status === "ok" ? (
+        state.data.applications.length === 0 ? (
+          <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
+        ) : (
+          <>
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">{t`Candidatures prestataires`}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Candidat`}</th>
+                    <th scope="col">{t`Email`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Documents`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.data.applications.map((row) => {
+                    const name = `${row.user.firstName} ${row.user.lastName}`
+                    return (
+                      <tr key={row.id}>
+                        <td>{name}</td>
+                        <td>{row.user.email}</td>
+                        <td>
+                          <StatusBadge status={row.status} />
+                          <ResubmissionLabel info={row} />
+                        </td>
+                        <td>{formatDate(i18n.locale, row.submittedAt ?? row.createdAt)}</td>
+                        <td>{row.documentCount}</td>
+                        <td>
+                          <Link href={`/admin/applications/${row.id}`}>
+                            {t`Voir`}
+                            <span className="sr-only"> : {name}</span>
+                          </Link>
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={state.data.pagination.page} pages={state.data.pagination.pages} onPage={setPage} />
+          </>
+        )
+      ) : null}
+    </Page>
+  )
+}

@@ -1,0 +1,187 @@
+import { useLingui } from "@lingui/react/macro"
+import { useAtomValue } from "jotai"
+import { useState } from "react"
+import { Link, useLocation, useParams } from "wouter"
+import { ApiError } from "../api/client"
+import { profileApi } from "../api/endpoints"
+import type { PublicProfile as Profile } from "../api/types"
+import { loginRedirect } from "../routing/access"
+import { useAsync } from "../components/async"
+import { LoadError, ServiceCard } from "../components/catalogue"
+import { useShareMetadata } from "../components/meta"
+import { Loading, Page } from "../components/page"
+import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
+import { userAtom } from "../state/session"
+import { showToast } from "../state/toasts"
+
+const FavoriteButton = ({ profile }: { profile: Profile }) => {
+  const { t } = useLingui()
+  const user = useAtomValue(userAtom)
+  const [, navigate] = useLocation()
+  const [favorite, setFavorite] = useState(profile.isFavorite)
+  const [busy, setBusy] = useState(false)
+  if (profile.isOwner) return null
+  const toggle = async () => {
+    if (!user) {
+      showToast("info", t`Connectez-vous pour ajouter ce profil à vos favoris.`)
+      navigate(loginRedirect(`/profile/${profile.id}`))
+      return
+    }
+    setBusy(true)
+    try {
+      if (favorite) await profileApi.unfavorite(profile.id)
+      else await profileApi.favorite(profile.id)
+      setFavorite(!favorite)
+    } catch {
+      // The global handler already told the user.
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <button type="button" className="button-secondary" aria-pressed={favorite} disabled={busy} onClick={() => void toggle()}>
+      {favorite ? t`Retirer des favoris` : t`Ajouter aux favoris`}
+    </button>
+  )
+}
+
+const Content = ({ profile }: { profile: Profile }) => {
+  const { t } = useLingui()
+  const user = useAtomValue(userAtom)
+  const name = `${profile.firstName} ${profile.lastName}`
+  const provider = profile.role === "PROVIDER"
+  const [services] = useAsync(() => (provider ? profileApi.services(profile.id).then((a) => a.data.services) : Promise.resolve([])), [profile.id, provider])
+  useShareMetadata({ title: name, description: profile.bio ?? t`Profil de ${name} sur Marketplace`, url: `${location.origin}/profile/${profile.id}`, type: "profile" })
+  const rating = profile.averageRating
+  const reviews = profile.totalReviews
+  const rate = Math.round(profile.completionRate * (profile.completionRate <= 1 ? 100 : 1))
+  return (
+    <Page title={name}>
+      <section className="panel profile-head">
+        <ProfilePhoto url={profile.profilePhotoUrl} name={name} />
+        <div>
+          <p>
+            {provider ? <span className="badge badge-active">{t`Prestataire`}</span> : null}{" "}
+            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}
+          </p>
+          {profile.city || profile.country ? <p>{[profile.city, profile.country].filter(Boolean).join(", ")}</p> : null}
+          {profile.badges.length > 0 ? (
+            <ul className="chips badges" aria-label={t`Badges`}>
+              {profile.badges.map(({ badge }) => (
+                <li key={badge.id} className="chip" title={badge.description}>
+                  {badge.name}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </section>
+      <div className="page-actions">
+        {profile.isOwner ? null : (
+          <Link href={user ? `/messaging?userId=${encodeURIComponent(profile.id)}` : loginRedirect(`/messaging?userId=${encodeURIComponent(profile.id)}`)} className="button-secondary">
+            {t`Contacter`}
+          </Link>
+        )}
+        {provider && !profile.isOwner ? (
+          <Link href={`/services?provider=${encodeURIComponent(profile.id)}`} className="button">
+            {t`Réserver`}
+          </Link>
+        ) : null}
+        <ShareLink id={profile.id} />
+        <FavoriteButton profile={profile} />
+      </div>
+      <section aria-labelledby="about">
+        <h2 id="about">{t`À propos`}</h2>
+        <p>{profile.bio || "—"}</p>
+        {profile.description ? <p className="description">{profile.description}</p> : null}
+      </section>
+      {provider ? (
+        <section aria-labelledby="performance">
+          <h2 id="performance">{t`Performance`}</h2>
+          <dl className="facts">
+            <dt>{t`Services`}</dt>
+            <dd>{profile.servicesCount}</dd>
+            <dt>{t`Note moyenne`}</dt>
+            <dd>{reviews > 0 ? t`${rating} sur 5 (${reviews} avis)` : t`Aucun avis`}</dd>
+            <dt>{t`Réservations terminées`}</dt>
+            <dd>{profile.completedBookings}</dd>
+            <dt>{t`Taux de réalisation`}</dt>
+            <dd>{`${rate} %`}</dd>
+          </dl>
+        </section>
+      ) : null}
+      <section aria-labelledby="specialities">
+        <h2 id="specialities">{t`Spécialités`}</h2>
+        <Chips values={profile.specialities} />
+      </section>
+      <section aria-labelledby="experience">
+        <h2 id="experience">{t`Expérience et compétences`}</h2>
+        <dl className="facts">
+          <dt>{t`Années d'expérience`}</dt>
+          <dd>{profile.experienceYears ?? "—"}</dd>
+          <dt>{t`Langues parlées`}</dt>
+          <dd>
+            <Chips values={profile.languages} />
+          </dd>
+          <dt>{t`Certifications`}</dt>
+          <dd>
+            <Chips values={profile.certifications} />
+          </dd>
+        </dl>
+      </section>
+      {provider ? (
+        <section aria-labelledby="services">
+          <h2 id="services">{t`Services proposés`}</h2>
+          {services.status === "loading" ? <Loading /> : null}
+          {services.status === "error" ? <LoadError title={t`Impossible de charger les services`} subtitle={t`Veuillez réessayer.`} error={services.error} /> : null}
+          {services.status === "ok" ? (
+            services.data.length === 0 ? (
+              <p className="empty-state">{t`Aucun service publié pour le moment.`}</p>
+            ) : (
+              <ul className="service-cards">
+                {services.data.map((service) => (
+                  <ServiceCard key={service.id} service={service} user={user} position={null} />
+                ))}
+              </ul>
+            )
+          ) : null}
+        </section>
+      ) : null}
+    </Page>
+  )
+}
+
+export default function PublicProfile() {
+  const { t } = useLingui()
+  const { id = "" } = useParams<{ id: string }>()
+  const user = useAtomValue(userAtom)
+  const [state, reload] = useAsync(() => profileApi.public(id).then((answer) => answer.data.user), [id, user?.id])
+  if (state.status === "loading") return <Loading />
+  if (state.status === "error") {
+    const code = state.error instanceof ApiError ? state.error.code : ""
+    if (code === "PROFILE_NOT_ACCESSIBLE")
+      return (
+        <Page title={t`Profil non accessible`}>
+          <p>{t`Ce profil n'est pas public.`}</p>
+          <Link href="/services" className="button-secondary">
+            {t`Voir les services`}
+          </Link>
+        </Page>
+      )
+    if (code === "PROFILE_NOT_FOUND")
+      return (
+        <Page title={t`Profil introuvable`}>
+          <p>{t`Ce profil n'existe pas ou n'est plus disponible.`}</p>
+          <Link href="/services" className="button-secondary">
+            {t`Voir les services`}
+          </Link>
+        </Page>
+      )
+    return (
+      <Page title={t`Profil du prestataire`}>
+        <LoadError title={t`Impossible de charger le profil`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} />
+      </Page>
+    )
+  }
+  return <Content profile={state.data} />
+}
