@@ -4,7 +4,6 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
 import { useSearch } from "wouter"
-import { navigate } from "wouter/use-browser-location"
 import { catalogueApi } from "../api/endpoints"
 import type { Category, ServicePage, ServiceQuery } from "../api/types"
 import { knownPosition, listPosition } from "../catalogue/geolocation"
@@ -13,7 +12,6 @@ import {
   priceBounds,
   pickSort,
   SEARCH_CATEGORIES,
-  SEARCH_DEBOUNCE_MS,
   SEARCH_PAGE_SIZE,
   SEARCH_RADIUS_KM,
   SEARCH_SORTS,
@@ -26,6 +24,7 @@ import {
   type SearchCategory
 } from "../catalogue/rules"
 import { useAsync } from "../components/async"
+import { filterUpdater, useDebouncedText } from "../components/filters"
 import { LoadError, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Alert } from "../components/forms"
 import { Loading, Page } from "../components/page"
@@ -76,29 +75,8 @@ export default function Search() {
   const sort = pickSort(params.get("sortBy"), SEARCH_SORTS, "relevance", near && position !== null)
   const page = toPage(params.get("page"))
 
-  const update = (changes: Record<string, string | undefined>) => {
-    // A debounced call may fire after a link was followed (the old screen stays mounted, hidden,
-    // while the next one loads): it must not pull the visitor back here.
-    if (location.pathname !== "/search") return
-    // From the address bar, not this render: a debounced call must not undo a newer change.
-    const next = new URLSearchParams(location.search)
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === "") next.delete(key)
-      else next.set(key, value)
-    }
-    if (!("page" in changes)) next.delete("page")
-    const query = next.toString()
-    navigate(query ? `/search?${query}` : "/search", { replace: true })
-  }
-
-  // Debounced text (300 ms): the URL, and so the search, follows the box once typing pauses.
-  const [text, setText] = useState(q)
-  useEffect(() => setText((current) => (current.trim() === q.trim() ? current : q)), [q])
-  useEffect(() => {
-    if (text.trim() === q.trim()) return
-    const timer = setTimeout(() => update({ q: text.trim() }), SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [text]) // only typing restarts the timer
+  const update = filterUpdater("/search")
+  const [text, setText] = useDebouncedText(q, (value) => update({ q: value }))
 
   // "Near me": the browser's position, asked when the box is ticked (or the URL says so).
   useEffect(() => {

@@ -1,12 +1,12 @@
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
-import { useEffect, useId, useState, type FormEvent } from "react"
+import { useId, type FormEvent } from "react"
 import { Link, useSearch } from "wouter"
-import { navigate } from "wouter/use-browser-location"
 import { catalogueApi } from "../api/endpoints"
 import type { ServiceQuery } from "../api/types"
-import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, SEARCH_DEBOUNCE_MS, SEARCH_RADIUS_KM, toPage } from "../catalogue/rules"
+import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, SEARCH_RADIUS_KM, toPage } from "../catalogue/rules"
 import { useAsync } from "../components/async"
+import { filterUpdater, useDebouncedText } from "../components/filters"
 import { LoadError, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Loading, Page } from "../components/page"
 import { useListPosition } from "../components/position"
@@ -30,30 +30,8 @@ export default function Services() {
   const sort = pickSort(params.get("sortBy"), LIST_SORTS, "newest", position !== null)
   const page = toPage(params.get("page"))
 
-  /** Changes some filters in the URL (replace: filters are not history steps); paging restarts at 1. */
-  const update = (changes: Record<string, string | undefined>) => {
-    // A debounced call may fire after a link was followed (the old screen stays mounted, hidden,
-    // while the next one loads): it must not pull the visitor back here.
-    if (location.pathname !== "/services") return
-    // From the address bar, not this render: a debounced call must not undo a newer change.
-    const next = new URLSearchParams(location.search)
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === "") next.delete(key)
-      else next.set(key, value)
-    }
-    if (!("page" in changes)) next.delete("page")
-    const query = next.toString()
-    navigate(query ? `/services?${query}` : "/services", { replace: true })
-  }
-
-  // The text box follows the URL and pushes its value there 300 ms after the last keystroke.
-  const [text, setText] = useState(search)
-  useEffect(() => setText((current) => (current.trim() === search.trim() ? current : search)), [search])
-  useEffect(() => {
-    if (text.trim() === search.trim()) return
-    const timer = setTimeout(() => update({ search: text.trim() }), SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [text]) // only typing restarts the timer
+  const update = filterUpdater("/services")
+  const [text, setText] = useDebouncedText(search, (value) => update({ search: value }))
 
   const query: ServiceQuery = {
     search: search.trim() || undefined,
