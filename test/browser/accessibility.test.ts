@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hasChromium, launchChromium, seriousViolations } from "../support/browser"
+import { hasChromium, launchChromium, seriousViolations, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // Every screen built so far, checked by axe-core with no serious or critical violation, on a phone
@@ -33,13 +33,7 @@ const firstProviderId = async () => {
   return answer.data.services[0]!.userId
 }
 
-const login = async (page: Page, email: string, password: string) => {
-  await page.goto(`${server.url}/login`)
-  await page.getByLabel("Email").fill(email)
-  await page.getByLabel("Mot de passe", { exact: true }).fill(password)
-  await page.getByRole("button", { name: "Se connecter" }).click()
-  await page.waitForURL("**/services")
-}
+const login = (page: Page, email: string, password: string) => logInThroughUi(page, server.url, email, password)
 
 describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, hasChromium, launchChromium } from "../support/browser"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A new provider becomes payment-ready through the sandbox onboarding, publishes a service with
@@ -26,13 +26,7 @@ const freshProvider = async () => {
   return { email, password }
 }
 
-const login = async (page: Page, email: string, password: string) => {
-  await page.goto(`${base}/login`)
-  await page.getByLabel("Email").fill(email)
-  await page.getByLabel("Mot de passe", { exact: true }).fill(password)
-  await page.getByRole("button", { name: "Se connecter" }).click()
-  await page.waitForURL("**/services")
-}
+const login = (page: Page, email: string, password: string) => logInThroughUi(page, base, email, password)
 
 /** The card of our service in a results list. */
 const card = (page: Page) => page.getByRole("article", { name: TITLE, exact: true })

@@ -4,7 +4,7 @@ import { deflateSync } from "node:zlib"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, hasChromium, launchChromium } from "../support/browser"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A client applies to become a provider with four real files, the admin rejects with a reason,
@@ -66,13 +66,7 @@ const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
   return { context, page: await context.newPage() }
 }
 
-const login = async (page: Page, email: string, password: string) => {
-  await page.goto(`${base}/login`)
-  await page.getByLabel("Email").fill(email)
-  await page.getByLabel("Mot de passe", { exact: true }).fill(password)
-  await page.getByRole("button", { name: "Se connecter" }).click()
-  await page.waitForURL("**/services")
-}
+const login = (page: Page, email: string, password: string) => logInThroughUi(page, base, email, password)
 
 const openApplication = async (admin: Page, email: string) => {
   await admin.goto(`${base}/admin/applications`)

@@ -30,3 +30,12 @@ export const collectPageErrors = (page: Page) => {
   })
   return errors
 }
+
+/** Logs in through the French login screen of the app at `origin` and waits for /services. */
+export const logInThroughUi = async (page: Page, origin: string, email: string, password: string) => {
+  await page.goto(`${origin}/login`)
+  await page.getByLabel("Email").fill(email)
+  await page.getByLabel("Mot de passe", { exact: true }).fill(password)
+  await page.getByRole("button", { name: "Se connecter" }).click()
+  await page.waitForURL("**/services")
+}
