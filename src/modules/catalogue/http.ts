@@ -30,12 +30,13 @@ const limitOf = (value: string | undefined) => {
 const truthy = (value: string | undefined) => value !== undefined && ["true", "1", "yes", ""].includes(value.trim().toLowerCase())
 
 /**
- * The search answer as JSON text, encoded once per result object and language. The views are
+ * The search answer as JSON bytes, encoded once per result object and language. The views are
  * already in their wire shape (toServiceView is typed against the contract; dates serialise as ISO
  * strings), so the schema pass HttpApi would run is skipped on this hottest endpoint; and the plain
  * list's cached first page (the same result object while cached) is not even serialised again.
  */
-const encodedSearch = new WeakMap<SearchResult, Map<Language, string>>()
+const encodedSearch = new WeakMap<SearchResult, Map<Language, Uint8Array>>()
+const utf8 = new TextEncoder()
 const searchResponse = (result: SearchResult, language: Language) => {
   let perLanguage = encodedSearch.get(result)
   if (perLanguage === undefined) encodedSearch.set(result, (perLanguage = new Map()))
@@ -46,10 +47,10 @@ const searchResponse = (result: SearchResult, language: Language) => {
       pagination: result.pagination,
       exactTotal: result.exactTotal
     }
-    body = JSON.stringify(ok(data))
+    body = utf8.encode(JSON.stringify(ok(data)))
     perLanguage.set(language, body)
   }
-  return HttpServerResponse.text(body, { contentType: "application/json" })
+  return HttpServerResponse.uint8Array(body, { contentType: "application/json" })
 }
 
 export const CategoriesHttpLive = HttpApiBuilder.group(MarketplaceApi, "categories", (handlers) =>
