@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpRouter, HttpServer, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Runtime } from "effect"
@@ -67,6 +67,8 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.provide(PagesLive),
       Layer.provide(ApiLive),
       HttpServer.withLogAddress,
+      // No trace exporter is configured: skip the per-request span (URL parsing, header redaction).
+      HttpMiddleware.withTracerDisabledWhen(() => true),
       Layer.provide(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
     )
     const RealtimeLive = Layer.unwrapEffect(
