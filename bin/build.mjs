@@ -4,7 +4,7 @@ import * as esbuild from "esbuild"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { linguiMacroPlugin } from "./lingui-esbuild.mjs"
+import { uiBundleOptions } from "./ui-bundle.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const dist = path.join(root, "dist")
@@ -33,24 +33,12 @@ if (!process.argv.includes("--no-ui")) {
   const uiOut = path.join(dist, "ui")
   fs.rmSync(uiOut, { recursive: true, force: true })
   const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: { main: "ui/main.tsx" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "browser",
-    target: ["es2022"],
-    minify: true,
+    ...uiBundleOptions(root),
     sourcemap: "linked",
-    metafile: true,
     outdir: path.join(uiOut, "assets"),
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",
     assetNames: "[name]-[hash]",
-    loader: { ".svg": "file", ".png": "file" },
-    jsx: "automatic",
-    define: { "process.env.NODE_ENV": '"production"' },
-    plugins: [linguiMacroPlugin({ descriptorFields: "id-only" })],
     logLevel: "warning"
   })
   const outputs = Object.entries(result.metafile.outputs)
