@@ -31,7 +31,7 @@ test: dist/.built
 	npx vitest run
 
 bench: dist/.built
-	node test/bench/run.mjs && node test/bench/catalogue.mjs
+	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs
 
 clean:
 	rm -rf dist var/test-*

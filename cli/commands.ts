@@ -1,7 +1,10 @@
 import ApplicationsApprove from "./commands/applications/approve"
 import ApplicationsList from "./commands/applications/list"
 import ApplicationsReject from "./commands/applications/reject"
+import BookingsList from "./commands/bookings/list"
+import BookingsStatus from "./commands/bookings/status"
 import Migrate from "./commands/migrate"
+import PaymentsRefund from "./commands/payments/refund"
 import Seed from "./commands/seed"
 import SeedBulk from "./commands/seed/bulk"
 import CreateAdmin from "./commands/users/create-admin"
@@ -14,5 +17,8 @@ export const commands = {
   "users:create-admin": CreateAdmin,
   "applications:list": ApplicationsList,
   "applications:approve": ApplicationsApprove,
-  "applications:reject": ApplicationsReject
+  "applications:reject": ApplicationsReject,
+  "bookings:list": BookingsList,
+  "bookings:status": BookingsStatus,
+  "payments:refund": PaymentsRefund
 }

@@ -35,16 +35,16 @@ const AdminApplications = lazy(() => import("./screens/AdminApplications"))
 const AdminApplicationDetail = lazy(() => import("./screens/AdminApplicationDetail"))
 const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
+const Bookings = lazy(() => import("./screens/Bookings"))
+const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
 const Soon = lazy(() => import("./screens/Soon"))
 const NotFound = lazy(() => import("./screens/NotFound"))
 
 /** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
 const SOON: ReadonlyArray<readonly [string, Section]> = [
-  ["/bookings", "bookings"],
   ["/messaging", "messaging"],
   ["/messages", "messaging"],
   ["/settings", "settings"],
-  ["/provider/calendar", "calendar"],
   ["/admin", "adminDashboard"],
   ["/admin/users", "adminUsers"],
   ["/admin/services", "adminServices"],
@@ -72,6 +72,8 @@ const Routes = () => {
         <Route path="/services/:id/edit" component={ServiceEdit} />
         <Route path="/services/:id" component={ServiceDetail} />
         <Route path="/search" component={Search} />
+        <Route path="/bookings" component={Bookings} />
+        <Route path="/provider/calendar" component={ProviderCalendar} />
         <Route path="/provider/payments/setup" component={PaymentsSetup} />
         <Route path="/provider/payments/required" component={PaymentsRequired} />
         <Route path="/become-provider" component={BecomeProvider} />

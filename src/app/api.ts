@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import {
+  BadGateway,
   BadRequest,
   Conflict,
   Forbidden,
@@ -17,6 +18,7 @@ import { ContactApi } from "../modules/notifications/api"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
+import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
@@ -34,6 +36,9 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(UploadsApi)
   .add(ProviderApplicationsApi)
   .add(AdminApplicationsApi)
+  .add(BookingsApi)
+  .add(CheckoutApi)
+  .add(ReviewsApi)
   .addError(BadRequest, { status: 400 })
   .addError(Unauthorized, { status: 401 })
   .addError(Forbidden, { status: 403 })
@@ -43,5 +48,6 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .addError(UnsupportedMediaType, { status: 415 })
   .addError(ValidationFailed, { status: 422 })
   .addError(TooManyRequests, { status: 429 })
+  .addError(BadGateway, { status: 502 })
   .prefix("/api")
   .annotate(OpenApi.Title, "Marketplace API") {}

@@ -24,7 +24,9 @@ import {
   OutboxReaderLive,
   SmtpMailerLive
 } from "../modules/notifications"
-import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive } from "../modules/payments"
+import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive } from "../modules/payments"
+import { BookingMemoryAdapters, BookingPostgresAdapters, BookingsLive, ChargeEventSinkLive, Queues, ServiceReviewsLive } from "../modules/booking"
+import { InMemoryJobQueueLive, PgBossJobQueue } from "../platform/jobs"
 import { CatalogueLive, CatalogueMemoryAdapters, CataloguePostgresAdapters } from "../modules/catalogue"
 import {
   OnboardingMemoryAdapters,
@@ -55,8 +57,11 @@ export const PostgresAdapters = Layer.mergeAll(
   CataloguePostgresAdapters,
   ProfilePostgresAdapters,
   OnboardingPostgresAdapters,
+  BookingPostgresAdapters,
   LocalDiskStorageLive,
-  SqlTransactional
+  SqlTransactional,
+  // Queues are created at start: a job sent inside a transaction cannot create its queue.
+  PgBossJobQueue({ queues: Object.values(Queues) })
 )
 
 const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens)
@@ -64,8 +69,12 @@ const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTo
 /** The application services over whatever adapters are given. */
 export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServicesLive).pipe(
   Layer.provideMerge(NotificationsLive),
-  // The catalogue asks payments whether a provider may publish.
-  (services) => CatalogueLive.pipe(Layer.provideMerge(services))
+  // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
+  (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(services)),
+  // Bookings book catalogue services and pay through payments' gateway.
+  (services) => BookingsLive.pipe(Layer.provideMerge(services)),
+  // The webhook hands charge events to bookings.
+  (services) => PaymentWebhooksLive.pipe(Layer.provide(ChargeEventSinkLive), Layer.provideMerge(services))
 )
 
 /**
@@ -87,9 +96,23 @@ export const domainOn = <E, R>(database: Layer.Layer<SqlClient.SqlClient, E, R>)
 /** The production/embedded stack: Postgres (or PGlite when DATABASE_URL is unset). */
 export const LiveDomain = (options: { readonly attachToRunning: boolean }) => domainOn(DatabaseLive(options))
 
-/** The domain on in-memory adapters: no database, a fast hasher (tests, experiments). */
-export const InMemoryDomain = MarketplaceServices.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(IdentityMemoryAdapters, InMemoryNotificationsAdapters, PaymentsMemoryAdapters, CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)), InMemoryStorage, PlainTestHasher, NodeSecrets, JwtAccessTokens, NoTransaction, RateLimiterMemoryLive)
-  )
+/** Every module's in-memory adapter, a fast hasher, no transactions: the domain without a database. */
+export const InMemoryAdapters = Layer.mergeAll(
+  IdentityMemoryAdapters,
+  InMemoryNotificationsAdapters,
+  PaymentsMemoryAdapters,
+  CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
+  ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
+  OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
+  BookingMemoryAdapters.pipe(Layer.provideMerge(CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)))),
+  InMemoryJobQueueLive,
+  InMemoryStorage,
+  PlainTestHasher,
+  NodeSecrets,
+  JwtAccessTokens,
+  NoTransaction,
+  RateLimiterMemoryLive
 )
+
+/** The domain on in-memory adapters (tests, experiments). */
+export const InMemoryDomain = MarketplaceServices.pipe(Layer.provideMerge(InMemoryAdapters))

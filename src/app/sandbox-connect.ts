@@ -9,13 +9,13 @@ import { SandboxConnect, sandboxPaths } from "../modules/payments"
  * where the provider completes or abandons onboarding, and the Express dashboard.
  */
 
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 
 const isLanguage = (value: string | undefined): value is Language => (Languages as ReadonlyArray<string | undefined>).includes(value)
 
 /** `lang` (query or form field) first, then Accept-Language, then French. */
-const pageLanguage = (request: HttpServerRequest.HttpServerRequest, explicit: string | undefined): Language =>
+export const pageLanguage = (request: HttpServerRequest.HttpServerRequest, explicit: string | undefined): Language =>
   isLanguage(explicit) ? explicit : (languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage)
 
 const STYLE = `
@@ -40,7 +40,8 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.5rem 1.5rem;backgroun
 dt{font-weight:600}dd{margin:0}
 `
 
-const page = (language: Language, title: string, switchHref: string, body: string) => {
+/** The sandbox pages' shell (badge, language switch, heading); `extraStyle` adds a page's own rules. */
+export const page = (language: Language, title: string, switchHref: string, body: string, extraStyle = "") => {
   const other: Language = language === "fr" ? "en" : "fr"
   return `<!doctype html>
 <html lang="${language}">
@@ -49,7 +50,7 @@ const page = (language: Language, title: string, switchHref: string, body: strin
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escape(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${extraStyle}</style>
 </head>
 <body>
 <header class="top">
@@ -64,10 +65,10 @@ ${body}
 </html>`
 }
 
-const htmlAnswer = (html: string, status = 200) =>
+export const htmlAnswer = (html: string, status = 200) =>
   HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: { "cache-control": "no-store" } })
 
-const withQuery = (path: string, query: Record<string, string>) => `${path}?${new URLSearchParams(query)}`
+export const withQuery = (path: string, query: Record<string, string>) => `${path}?${new URLSearchParams(query)}`
 
 const messagePage = (language: Language, key: MessageKey, status: number, switchHref: string) =>
   htmlAnswer(page(language, translate(language, key), switchHref, ""), status)

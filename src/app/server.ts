@@ -15,8 +15,10 @@ import { ContactHttpLive, Outbox } from "../modules/notifications"
 import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
+import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
 import { MarketplaceApi } from "./api"
 import { devMailPage } from "./dev-mail"
+import { sandboxCheckoutRoutes } from "./sandbox-checkout"
 import { sandboxConnectRoutes } from "./sandbox-connect"
 
 const started = Date.now()
@@ -33,7 +35,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -45,6 +47,7 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
     // Stand-ins for Stripe's hosted onboarding and dashboard, in sandbox mode only.
     if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
+    if (config.paymentsMode === "sandbox") yield* sandboxCheckoutRoutes(router)
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)
@@ -81,7 +84,8 @@ export const ServerLive = Layer.unwrapEffect(
       })
     )
     // Realtime is built after the HTTP layer, so it can take over the upgrade listeners Effect registered.
-    return Layer.provideMerge(RealtimeLive, HttpLive)
+    // Background jobs (booking timers, payment retries) run while the server does.
+    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive))
   })
 )
 

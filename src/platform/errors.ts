@@ -28,6 +28,8 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields)
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields) {}
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", fields) {}
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", fields) {}
+/** A service the application depends on (the payment gateway) failed or could not be reached. */
+export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", fields) {}
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
   ...fields,
   details: Schema.Array(FieldIssue)
@@ -43,6 +45,7 @@ export type AppError =
   | UnsupportedMediaType
   | TooManyRequests
   | ValidationFailed
+  | BadGateway
 
 export const httpStatusOf: Record<AppError["_tag"], number> = {
   BadRequest: 400,
@@ -53,7 +56,8 @@ export const httpStatusOf: Record<AppError["_tag"], number> = {
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   ValidationFailed: 422,
-  TooManyRequests: 429
+  TooManyRequests: 429,
+  BadGateway: 502
 }
 
 export const isAppError = (u: unknown): u is AppError =>

@@ -4,15 +4,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApplicationServices } from "../../src/app/layers"
-import { Identity, IdentityMemoryAdapters, JwtAccessTokens, NodeSecrets, PlainTestHasher } from "../../src/modules/identity"
+import { ApplicationServices, InMemoryAdapters } from "../../src/app/layers"
+import { Identity, IdentityMemoryAdapters } from "../../src/modules/identity"
 import { RefreshTokenStore } from "../../src/modules/identity/ports"
-import { InMemoryNotificationsAdapters } from "../../src/modules/notifications"
-import { PaymentsMemoryAdapters } from "../../src/modules/payments"
-import { CatalogueMemoryAdapters } from "../../src/modules/catalogue"
 import { AppConfigOf } from "../../src/platform/config"
-import { RateLimiterMemoryLive } from "../../src/platform/rate-limit"
-import { NoTransaction } from "../../src/platform/transaction"
 import { decideRefresh, type RefreshTokenRecord } from "../../src/modules/identity/domain"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
 
@@ -118,17 +113,8 @@ const racyDomain = () => {
         Effect.tap(store.markRotated(hash, at), (won) => Effect.sync(() => void (won || lostRaces.count++)))
     }))
   )
-  const adapters = Layer.mergeAll(
-    Layer.provideMerge(YieldingReads, IdentityMemoryAdapters),
-    InMemoryNotificationsAdapters,
-    PaymentsMemoryAdapters,
-    CatalogueMemoryAdapters.pipe(Layer.provide(IdentityMemoryAdapters)),
-    PlainTestHasher,
-    NodeSecrets,
-    JwtAccessTokens,
-    NoTransaction,
-    RateLimiterMemoryLive
-  )
+  // The yielding store comes last: it replaces the plain one of InMemoryAdapters.
+  const adapters = Layer.mergeAll(InMemoryAdapters, Layer.provideMerge(YieldingReads, IdentityMemoryAdapters))
   const layer = ApplicationServices.pipe(
     Layer.provideMerge(adapters),
     Layer.provideMerge(AppConfigOf({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-domain-")) })),

@@ -20,16 +20,44 @@ export interface FakeAccount {
   metadata: Record<string, string>
 }
 
+export interface FakeIntent {
+  id: string
+  status: string
+  amount: number
+  metadata: Record<string, string>
+}
+
+/** Stripe's test payment methods the fake knows for off-session authorisations (any other one is held). */
+export const FAKE_PAYMENT_METHODS = {
+  authenticationRequired: "pm_card_authenticationRequired",
+  declined: "pm_card_chargeDeclined",
+  /** Held, but its charge does not say `capture_before` (the adapter then assumes 7 days). */
+  noCaptureBefore: "pm_card_noCaptureBefore"
+} as const
+
+/** `capture_before` the fake gives held authorisations: 6 days and 12 hours after the request. */
+export const FAKE_HOLD_SECONDS = 6.5 * 24 * 3600
+
+interface FakeFailure {
+  status: number
+  type: string
+  message: string
+  code?: string
+  /** How many requests in a row fail (the library retries 5xx answers); 1 by default. */
+  times?: number
+}
+
 /**
  * A tiny stand-in for Stripe's HTTP API: records every request (method, path, form body,
- * Idempotency-Key) and answers canned JSON for the four calls of connected accounts. `failNext`
- * makes the next request answer a Stripe error.
+ * Idempotency-Key) and answers canned JSON for the calls of connected accounts and of charges
+ * (Checkout Sessions, PaymentIntents, refunds). `failNext` makes the next request(s) answer a Stripe error.
  */
 export const startFakeStripe = async () => {
   const requests: Array<RecordedRequest> = []
   const accounts = new Map<string, FakeAccount>()
   const byIdempotencyKey = new Map<string, string>()
-  let failNext: { status: number; type: string; message: string } | undefined
+  const intents = new Map<string, FakeIntent>()
+  let failNext: FakeFailure | undefined
   let sequence = 0
 
   const server = http.createServer((req, res) => {
@@ -47,9 +75,11 @@ export const startFakeStripe = async () => {
       }
       if (failNext) {
         const failure = failNext
-        failNext = undefined
-        return answer(failure.status, { error: { type: failure.type, message: failure.message } })
+        failNext = (failure.times ?? 1) > 1 ? { ...failure, times: failure.times! - 1 } : undefined
+        return answer(failure.status, { error: { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) } })
       }
+      const charges = chargesAnswer(req.method ?? "", url.pathname, form)
+      if (charges) return answer(charges.status, charges.body)
       const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(url.pathname)
       const loginPath = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(url.pathname)
       if (req.method === "POST" && url.pathname === "/v1/accounts") {
@@ -88,13 +118,87 @@ export const startFakeStripe = async () => {
       answer(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${url.pathname})` } })
     })
   })
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(Object.entries(form).flatMap(([key, value]) => {
+      const match = /^metadata\[(\w+)\]$/.exec(key)
+      return match ? [[match[1]!, value]] : []
+    }))
+  const cardError = (code: string, declineCode: string, intent: FakeIntent) => ({
+    status: 402,
+    body: { error: { type: "card_error", code, decline_code: declineCode, message: "Your card was declined.", payment_intent: { id: intent.id, object: "payment_intent", status: intent.status } } }
+  })
+
+  /** The charges' endpoints; undefined for any other request. */
+  const chargesAnswer = (method: string, path: string, form: Record<string, string>): { status: number; body: unknown } | undefined => {
+    const now = Math.floor(Date.now() / 1000)
+    if (method === "POST" && path === "/v1/checkout/sessions") {
+      const id = `cs_fake_${++sequence}`
+      return { status: 200, body: { id, object: "checkout.session", mode: form.mode, status: "open", url: `https://checkout.stripe.test/c/pay/${id}`, metadata: metadataOf(form) } }
+    }
+    if (method === "POST" && path === "/v1/payment_intents") {
+      const intent: FakeIntent = { id: `pi_fake_${++sequence}`, status: "requires_payment_method", amount: Number(form.amount), metadata: metadataOf(form) }
+      intents.set(intent.id, intent)
+      if (form.payment_method === FAKE_PAYMENT_METHODS.authenticationRequired) return cardError("authentication_required", "authentication_required", intent)
+      if (form.payment_method === FAKE_PAYMENT_METHODS.declined) return cardError("card_declined", "generic_decline", intent)
+      intent.status = "requires_capture"
+      const chargeId = `ch_fake_${++sequence}`
+      const card = form.payment_method === FAKE_PAYMENT_METHODS.noCaptureBefore ? { brand: "visa", last4: "4242" } : { brand: "visa", last4: "4242", capture_before: now + FAKE_HOLD_SECONDS }
+      const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "latest_charge")
+      return {
+        status: 200,
+        body: {
+          id: intent.id,
+          object: "payment_intent",
+          status: intent.status,
+          amount: intent.amount,
+          amount_capturable: intent.amount,
+          amount_received: 0,
+          customer: form.customer,
+          payment_method: form.payment_method,
+          metadata: intent.metadata,
+          latest_charge: expanded ? { id: chargeId, object: "charge", payment_method_details: { type: "card", card } } : chargeId
+        }
+      }
+    }
+    const intentAction = /^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/.exec(path)
+    if (method === "POST" && intentAction) {
+      const intent = intents.get(decodeURIComponent(intentAction[1]!)) ?? { id: decodeURIComponent(intentAction[1]!), status: "requires_capture", amount: 10_000, metadata: {} }
+      intents.set(intent.id, intent)
+      if (intentAction[2] === "cancel") {
+        if (intent.status === "canceled") {
+          return {
+            status: 400,
+            body: {
+              error: {
+                type: "invalid_request_error",
+                code: "payment_intent_unexpected_state",
+                message: "You cannot cancel this PaymentIntent because it has a status of canceled.",
+                payment_intent: { id: intent.id, object: "payment_intent", status: "canceled" }
+              }
+            }
+          }
+        }
+        intent.status = "canceled"
+        return { status: 200, body: { id: intent.id, object: "payment_intent", status: "canceled", amount: intent.amount } }
+      }
+      intent.status = "succeeded"
+      const received = form.amount_to_capture ? Number(form.amount_to_capture) : intent.amount
+      return { status: 200, body: { id: intent.id, object: "payment_intent", status: "succeeded", amount: intent.amount, amount_received: received } }
+    }
+    if (method === "POST" && path === "/v1/refunds") {
+      return { status: 200, body: { id: `re_fake_${++sequence}`, object: "refund", amount: Number(form.amount), payment_intent: form.payment_intent, status: "succeeded" } }
+    }
+    return undefined
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     accounts,
-    failNext: (failure: { status: number; type: string; message: string }) => {
+    intents,
+    failNext: (failure: FakeFailure) => {
       failNext = failure
     },
     /** The requests since the given count (to check one call at a time). */

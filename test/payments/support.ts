@@ -1,7 +1,10 @@
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
+import * as http from "node:http"
 import * as net from "node:net"
 import Stripe from "stripe"
 import { Identity } from "../../src/modules/identity"
+import { verifyEvent } from "../../src/modules/payments/adapters/signature"
+import { type ChargeEvent, ChargeEventSink } from "../../src/modules/payments/ports"
 import type { AppConfigShape } from "../../src/platform/config"
 import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -92,3 +95,89 @@ export const deliver = (api: Api, payload: string, signature: string | undefined
   api.call("POST", "/api/payments/webhook", { raw: payload, headers: signature === undefined ? {} : { "stripe-signature": signature } })
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+// ---- Charges ------------------------------------------------------------------------------------
+
+/** A Stripe-shaped event (`data.object` as given), as JSON. */
+export const stripeEvent = (type: string, object: Record<string, unknown>, options: { readonly id?: string; readonly created?: number } = {}) =>
+  JSON.stringify({
+    id: options.id ?? `evt_test_${Math.random().toString(36).slice(2)}${(++counter).toString(36)}`,
+    object: "event",
+    type,
+    created: options.created ?? nowSeconds(),
+    livemode: false,
+    data: { object }
+  })
+
+/** A ChargeEventSink that records what it is given (for tests over payments' own layers). */
+export const recordingSink = () => {
+  const applied: Array<ChargeEvent> = []
+  return { applied, layer: Layer.succeed(ChargeEventSink, { apply: (event) => Effect.sync(() => void applied.push(event)) }) }
+}
+
+/** Waits, in real time, until `check` holds (events are delivered over HTTP, some in the background). */
+export const eventually = async (check: () => boolean, what = "condition", timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+export interface RecordedEvent {
+  readonly id: string
+  readonly type: string
+  readonly created: number
+  readonly object: any
+}
+
+/**
+ * Stands where the app's webhook endpoint would be: records the events delivered to it whose
+ * signature verifies with `secret` (with the app's own verifier); answers 400 to the others.
+ */
+export const startWebhookRecorder = async (secret: string) => {
+  const events: Array<RecordedEvent> = []
+  let refused = 0
+  /** Deliveries still to answer 500 (as an app whose processing failed), and the ids they carried. */
+  let failing = 0
+  const failed: Array<string> = []
+  const server = http.createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8")
+      const verified = Effect.runSync(Effect.either(verifyEvent(Option.some(secret), body, req.headers["stripe-signature"] as string | undefined)))
+      if (req.url !== "/api/payments/webhook" || verified._tag === "Left") {
+        refused++
+        res.writeHead(400).end()
+        return
+      }
+      const event = JSON.parse(body)
+      if (failing > 0) {
+        failing--
+        failed.push(event.id)
+        res.writeHead(500).end()
+        return
+      }
+      events.push({ id: event.id, type: event.type, created: event.created, object: event.data.object })
+      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    events,
+    refused: () => refused,
+    failNext: (count: number) => {
+      failing = count
+    },
+    failed,
+    ofType: (type: string) => events.filter((event) => event.type === type),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  }
+}
+export type WebhookRecorder = Awaited<ReturnType<typeof startWebhookRecorder>>

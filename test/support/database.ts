@@ -23,7 +23,11 @@ export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind
     const createSchema = Layer.scopedDiscard(
       Effect.flatMap(SqlClient.SqlClient, (sql) =>
         Effect.acquireRelease(sql.unsafe(`CREATE SCHEMA ${schema}`), () =>
-          sql.unsafe(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.orDie)
+          // `<schema>_jobs` is where the job queue (pg-boss) installs itself for this schema.
+          sql.unsafe(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`).pipe(
+            Effect.zipRight(sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)),
+            Effect.orDie
+          )
         )
       )
     ).pipe(Layer.provide(admin))

@@ -11,10 +11,13 @@ const entries = new Map<string, Entry>()
 
 export const MINUTE = 60_000
 
-/** The answer of `load` for `key`, reused while younger than `ttlMs`. */
-export const cached = <T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> => {
+/**
+ * The answer of `load` for `key`, reused while younger than `ttlMs`. `fresh` loads anew (a periodic
+ * refresh) and keeps that answer for the next readers.
+ */
+export const cached = <T>(key: string, ttlMs: number, load: () => Promise<T>, fresh = false): Promise<T> => {
   const hit = entries.get(key)
-  if (hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>
+  if (!fresh && hit && Date.now() - hit.at < ttlMs) return hit.value as Promise<T>
   const value = load()
   const entry = { at: Date.now(), value }
   entries.set(key, entry)

@@ -4,12 +4,21 @@ import { currentLanguage } from "../i18n"
 import { cached, invalidate, MINUTE } from "./cache"
 import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
+import { store, userAtom } from "../state/session"
 import type {
   AdminApplication,
   AdminDocument,
   Application,
   ApplicationRow,
   AvatarInfo,
+  BookingData,
+  BookingPage,
+  BookingQuery,
+  BookingRequest,
+  CalendarEvent,
+  CheckoutAnswer,
+  CheckoutRequest,
+  ReviewPage,
   OwnProfile,
   Pagination,
   PublicProfile,
@@ -80,9 +89,12 @@ export const catalogueApi = {
     const path = `/services${queryString(query)}`
     return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicePage>(path, { auth: false, quiet: true }))
   },
-  /** Always fresh. The token lets the owner see an inactive service (an invalid one is ignored). */
-  service: (id: string, position?: { lat: number; lng: number }) =>
-    api<ServiceDetailData>(`/services/${encodeURIComponent(id)}${queryString(position ?? {})}`, { quiet: [404] }),
+  /**
+   * Always fresh. The token lets the owner see an inactive service (an invalid one is ignored).
+   * A background refresh passes quiet: true (no toast every 10 s while the server is away).
+   */
+  service: (id: string, position?: { lat: number; lng: number }, quiet: Quiet = [404]) =>
+    api<ServiceDetailData>(`/services/${encodeURIComponent(id)}${queryString(position ?? {})}`, { quiet }),
   /** A provider's own services, inactive ones included. */
   ofUser: (userId: string) => api<ServicesData>(`/services/user/${encodeURIComponent(userId)}`, { quiet: true }),
   create: async (body: ServiceRequest) => {
@@ -147,4 +159,66 @@ export const adminApplicationsApi = {
   verify: (id: string, isVerified: boolean | null, notes: string) =>
     api<{ document: AdminDocument }>(`/admin/documents/${encodeURIComponent(id)}/verify`, { method: "PATCH", body: { isVerified, notes }, quiet: [422] }),
   file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
+}
+
+// ---- Bookings, checkout and reviews ----
+
+// Bookings stay fresh 60 s (spec section 9); screens refresh them every 10 s with `fresh`, and every
+// write drops them, so a change shows at once.
+const BOOKINGS = "bookings:"
+/** Failures a booking screen shows in its own alert; a 401 still gets the global handling. */
+const BOOKING_SHOWN = [0, 400, 403, 404, 409, 422, 429, 500, 502, 503]
+/** Booking reads are the caller's own: the key carries who asks, so another login never sees them. */
+const bookingKey = (path: string) => key(`${BOOKINGS}${store.get(userAtom)?.id ?? "visitor"}:`, path)
+const bookingPath = (id: string) => `/bookings/${encodeURIComponent(id)}`
+
+const write = async <T>(call: () => Promise<T>) => {
+  try {
+    return await call()
+  } finally {
+    invalidate(BOOKINGS)
+  }
+}
+
+export const bookingsApi = {
+  /** The caller's bookings; `fresh` is the periodic refresh (quiet: the screen keeps its last answer). */
+  mine: (query: BookingQuery, fresh = false) => {
+    const path = `/bookings/me${queryString(query)}`
+    return cached(bookingKey(path), MINUTE, () => api<BookingPage>(path, { quiet: fresh ? true : BOOKING_SHOWN }), fresh)
+  },
+  /** The caller's open booking of a service (the in-progress banner), or null. */
+  forService: (serviceId: string, fresh = false) => {
+    const path = `/bookings/me/service/${encodeURIComponent(serviceId)}`
+    return cached(bookingKey(path), MINUTE, () => api<{ booking: BookingData["booking"] | null }>(path, { quiet: true }), fresh)
+  },
+  get: (id: string) => api<BookingData>(bookingPath(id), { quiet: BOOKING_SHOWN }),
+  calendar: (range: { from: string; to: string }, fresh = false) =>
+    api<ReadonlyArray<CalendarEvent>>(`/bookings/provider/calendar${queryString(range)}`, { quiet: fresh ? true : BOOKING_SHOWN }),
+  create: (body: BookingRequest) => write(() => api<{ bookingData: BookingData["booking"] }>("/bookings", { method: "POST", body, quiet: BOOKING_SHOWN })),
+  confirm: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/confirm`, {}, BOOKING_SHOWN)),
+  reject: (id: string, reason: string) => write(() => post<BookingData>(`${bookingPath(id)}/reject`, { reason }, BOOKING_SHOWN)),
+  markRendered: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/mark-rendered`, {}, BOOKING_SHOWN)),
+  confirmCompletion: (id: string, rating: number, comment: string) =>
+    write(async () => {
+      const answer = await post<BookingData>(`${bookingPath(id)}/confirm-completion`, { rating, comment }, BOOKING_SHOWN)
+      // The review shows on the service page and changes its rating.
+      invalidate(SERVICES)
+      return answer
+    }),
+  /** Cancel is a delete call (the booking is kept with its history). */
+  cancel: (id: string, reason?: string) =>
+    write(() => api<BookingData>(`${bookingPath(id)}${queryString({ reason })}`, { method: "DELETE", quiet: BOOKING_SHOWN })),
+  /** Drops the cached booking reads (after a payment made elsewhere). */
+  refresh: () => invalidate(BOOKINGS)
+}
+
+export const checkoutApi = {
+  /** A hosted checkout (or, with Stripe, a client secret for the card form) for a booking. */
+  createSession: (body: CheckoutRequest) =>
+    write(() => post<CheckoutAnswer>("/payments/checkout/session", body, BOOKING_SHOWN))
+}
+
+export const reviewsApi = {
+  ofService: (serviceId: string, page = 1, limit = 10, quiet: Quiet = true) =>
+    api<ReviewPage>(`/services/${encodeURIComponent(serviceId)}/reviews${queryString({ page, limit })}`, { auth: false, quiet })
 }

@@ -329,3 +329,168 @@ export interface ConnectStatus {
 export interface Nested<T> {
   readonly data: T
 }
+
+// ---- Bookings, checkout and reviews (src/modules/booking/api.ts) ----
+
+export const BOOKING_STATUSES = [
+  "PENDING",
+  "CONFIRMED",
+  "IN_PROGRESS",
+  "SERVICE_RENDERED",
+  "COMPLETED",
+  "VALIDATED",
+  "REJECTED",
+  "CANCELLED"
+] as const
+export type BookingStatus = (typeof BOOKING_STATUSES)[number]
+/** The spec's label: PAID is a pending request whose payment is secured. */
+export type DisplayStatus = BookingStatus | "PAID"
+export const PAYMENT_STATUSES = [
+  "UNPAID",
+  "CARD_SAVED",
+  "AUTHORIZED",
+  "REQUIRES_ACTION",
+  "CAPTURED",
+  "PARTIALLY_REFUNDED",
+  "REFUNDED",
+  "CANCELED",
+  "FAILED"
+] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+export const BOOKING_ACTIONS = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay"] as const
+export type BookingAction = (typeof BOOKING_ACTIONS)[number]
+
+export interface PersonRef {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+}
+
+/** A booking as its client, its provider or an admin sees it. Dates are ISO strings on the wire. */
+export interface Booking {
+  readonly id: string
+  readonly serviceId: string
+  readonly service: {
+    readonly id: string
+    readonly title: string
+    readonly description: string
+    readonly category: { readonly name: string }
+    readonly currency: string
+    /** Hourly price as booked, major units. */
+    readonly price: number
+    readonly formattedPrice: string
+    readonly originalPrice: number
+    readonly originalCurrency: { readonly code: string; readonly symbol: string }
+    readonly userCurrency: { readonly code: string; readonly symbol: string; readonly name: string }
+  }
+  readonly provider: PersonRef
+  readonly client: PersonRef
+  readonly clientId: string
+  readonly providerId: string
+  readonly startTime: string
+  readonly endTime: string
+  /** YYYY-MM-DD of the start (UTC). */
+  readonly date: string
+  /** Minutes booked. */
+  readonly duration: number
+  readonly address: string
+  readonly notes: string
+  /** Major units; `totalMinor` is what the card is charged, in the currency's minor unit. */
+  readonly totalPrice: number
+  readonly totalMinor: number
+  readonly currency: string
+  readonly formattedTotal: string
+  readonly status: BookingStatus
+  readonly displayStatus: DisplayStatus
+  readonly paymentStatus: PaymentStatus
+  /** Which side of the booking the caller is on. */
+  readonly role: "client" | "provider" | "admin"
+  /** What the caller may do now (the server checks again). */
+  readonly actions: ReadonlyArray<BookingAction>
+  readonly rejectionReason: string | null
+  readonly cancelledBy: string | null
+  readonly cancellationReason: string | null
+  readonly holdExpiresAt: string | null
+  readonly renderedAt: string | null
+  readonly isReviewed: boolean
+  readonly review: { readonly rating: number; readonly comment: string; readonly createdAt: string } | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface CalendarEvent {
+  readonly id: string
+  readonly title: string
+  readonly serviceId: string
+  readonly clientFirstName: string
+  readonly clientLastName: string
+  readonly startTime: string
+  readonly endTime: string
+  readonly status: BookingStatus
+  readonly displayStatus: DisplayStatus
+}
+
+export interface ServiceReview extends Review {
+  readonly id: string
+}
+
+/** POST /bookings. */
+export interface BookingRequest {
+  readonly serviceId: string
+  readonly startTime: string
+  readonly endTime: string
+  readonly address: string
+  readonly notes: string
+  readonly date: string
+}
+
+/** GET /bookings/me query. */
+export interface BookingQuery {
+  readonly as?: "client" | "provider" | "all"
+  /** One status, PAID, or several separated by commas. */
+  readonly status?: string
+  readonly page?: number
+  readonly limit?: number
+}
+
+export interface BookingPage {
+  readonly bookings: ReadonlyArray<Booking>
+  readonly results: number
+  readonly pagination: Pagination
+}
+export interface BookingData {
+  readonly booking: Booking
+}
+
+export interface BillingDetails {
+  readonly name: string
+  readonly email: string
+  readonly address: { readonly line1: string; readonly city: string; readonly postal_code: string; readonly country: string }
+}
+
+/** POST /payments/checkout/session: the spec's checkout payload plus the booking and billing details. */
+export interface CheckoutRequest {
+  readonly bookingId: string
+  readonly amountCents: number
+  /** Optional: the server derives the destination from the booking. */
+  readonly connectedAccountId?: string
+  readonly currency: string
+  readonly productName: string
+  readonly quantity: number
+  readonly billingDetails: BillingDetails
+}
+
+/** Where the browser pays; with `clientSecret` and `publishableKey` the card form can confirm in place. */
+export interface CheckoutAnswer {
+  readonly url: string
+  readonly sessionId: string
+  readonly mode: "authorize" | "save_card"
+  readonly clientSecret?: string
+  readonly publishableKey?: string
+}
+
+export interface ReviewPage {
+  readonly reviews: ReadonlyArray<ServiceReview>
+  readonly averageRating: number
+  readonly pagination: Pagination
+}

@@ -8,12 +8,12 @@ interface FieldProps {
   readonly onChange: (value: string) => void
   readonly error?: string | undefined
   readonly hint?: ReactNode
-  readonly type?: "text" | "email" | "tel" | "password" | "number"
+  readonly type?: "text" | "email" | "tel" | "password" | "number" | "datetime-local"
   readonly autoComplete?: string
   readonly required?: boolean
   readonly inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"
-  readonly min?: number
-  readonly max?: number
+  readonly min?: number | string
+  readonly max?: number | string
   readonly step?: number | "any"
   readonly maxLength?: number
 }
@@ -153,9 +153,11 @@ interface TextAreaProps {
   readonly onChange: (value: string) => void
   readonly error?: string | undefined
   readonly maxLength?: number
+  readonly required?: boolean
+  readonly rows?: number
 }
 
-export const TextArea = ({ label, name, value, onChange, error, maxLength }: TextAreaProps) => {
+export const TextArea = ({ label, name, value, onChange, error, maxLength, required = true, rows = 6 }: TextAreaProps) => {
   const id = useId()
   return (
     <div className="field">
@@ -164,8 +166,8 @@ export const TextArea = ({ label, name, value, onChange, error, maxLength }: Tex
         id={id}
         name={name}
         value={value}
-        rows={6}
-        required
+        rows={rows}
+        required={required}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, undefined, error)}

@@ -1,19 +1,55 @@
-import { useLingui } from "@lingui/react/macro"
+import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
-import { useId } from "react"
-import { Link } from "wouter"
+import { useEffect, useId, useState } from "react"
+import { Link, useSearch } from "wouter"
 import { ApiError } from "../api/client"
-import { catalogueApi } from "../api/endpoints"
-import type { ServiceDetail as Detail, User } from "../api/types"
+import { bookingsApi, catalogueApi, reviewsApi } from "../api/endpoints"
+import type { Booking, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/types"
+import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName, type BookingFormValues } from "../booking/rules"
 import { knownPosition } from "../catalogue/geolocation"
 import { distanceKm, hasCoordinates, SHARE_DESCRIPTION_MAX, cutText } from "../catalogue/rules"
-import { useAsync } from "../components/async"
-import { Avatar, bookHref, Duration, failureText, formatDistance, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { BookingForm, dropDraft, readDraft } from "../components/booking/BookingForm"
+import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
+import { PaymentDialog } from "../components/booking/PaymentDialog"
+import { Avatar, Duration, failureText, formatDistance, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { Alert } from "../components/forms"
+import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
 import { Loading, Page } from "../components/page"
 import { userAtom } from "../state/session"
 
-const BookAction = ({ service, user }: { service: Detail; user: User | null }) => {
+type Step = { readonly kind: "form"; readonly initial?: BookingFormValues | undefined } | { readonly kind: "pay"; readonly booking: Booking }
+
+/** The caller's booking under way for this service: it replaces the book button (spec section 2). */
+const InProgressBanner = ({ booking, onPay }: { booking: Booking; onPay: () => void }) => {
+  const { t } = useLingui()
+  const headingId = useId()
+  return (
+    <section className="booking-banner" aria-labelledby={headingId}>
+      <h2 id={headingId} className="booking-banner-title">
+        {t`Réservation en cours`}
+      </h2>
+      <p>
+        {t`Statut :`} <StatusBadge status={booking.displayStatus} />
+      </p>
+      <p>
+        <DateRange start={booking.startTime} end={booking.endTime} />
+      </p>
+      <div className="actions">
+        {booking.actions.includes("pay") ? (
+          <button type="button" className="button" onClick={onPay}>
+            {t`Finaliser le paiement`}
+          </button>
+        ) : null}
+        <Link href={`/bookings?booking=${encodeURIComponent(booking.id)}`} className="button-secondary">
+          {t`Voir mes réservations`}
+        </Link>
+      </div>
+    </section>
+  )
+}
+
+const BookAction = ({ service, user, active, onBook, onPay }: { service: Detail; user: User | null; active: Booking | null; onBook: () => void; onPay: (booking: Booking) => void }) => {
   const { t } = useLingui()
   const hintId = useId()
   if (user?.id === service.userId) {
@@ -26,47 +62,54 @@ const BookAction = ({ service, user }: { service: Detail; user: User | null }) =
       </div>
     )
   }
-  if (!user) {
-    return (
-      <div className="book-box">
-        <Link href={bookHref(service, user)} className="button">
-          {t`Réserver ce service`}
-        </Link>
-        <p className="field-hint">{t`Connectez-vous pour réserver.`}</p>
-      </div>
-    )
-  }
-  // The booking form and payment come with the booking feature: say so rather than pretend.
+  if (active && isOpen(active.status)) return <InProgressBanner booking={active} onPay={() => onPay(active)} />
   return (
     <div className="book-box">
-      <button type="button" className="button" disabled aria-describedby={hintId}>
+      <button type="button" className="button" onClick={onBook} aria-describedby={user ? undefined : hintId}>
         {t`Réserver ce service`}
       </button>
-      <p className="field-hint" id={hintId}>
-        {t`La réservation en ligne ouvre bientôt. En attendant, contactez le prestataire.`}
-      </p>
+      {user ? null : (
+        <p className="field-hint" id={hintId}>
+          {t`Connectez-vous pour réserver.`}
+        </p>
+      )}
     </div>
   )
 }
 
+/** Reviews from the reviews call; until it answers (or if it fails) those of the service answer. */
 const Reviews = ({ service }: { service: Detail }) => {
   const { t, i18n } = useLingui()
   const headingId = useId()
+  const [page, setPage] = useState(1)
+  const [state] = useLive(
+    (fresh) => reviewsApi.ofService(service.id, page, REVIEWS_PAGE_SIZE, fresh ? true : [404]).then(({ data }) => data),
+    [service.id, page],
+    REFRESH_MS
+  )
   const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long" })
+  const reviews: ReadonlyArray<Review | ServiceReview> = state.status === "ok" ? state.data.reviews : service.reviews
+  const total = state.status === "ok" ? state.data.pagination.total : service.reviewCount
+  const average = state.status === "ok" ? state.data.averageRating : service.rating
+  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average)
   return (
-    <section aria-labelledby={headingId}>
+    <section aria-labelledby={headingId} className="reviews-section">
       <h2 id={headingId}>{t`Avis des clients`}</h2>
-      {service.reviews.length === 0 ? (
+      {total > 0 ? (
+        <p className="reviews-average">
+          <Stars rating={average} /> {t`Note moyenne : ${score} sur 5`} (<Plural value={total} one="# avis" other="# avis" />)
+        </p>
+      ) : null}
+      {reviews.length === 0 ? (
         <p className="empty-state">{t`Aucun avis pour le moment.`}</p>
       ) : (
         <ul className="reviews">
-          {service.reviews.map((review, index) => {
-            const author = `${review.client.firstName} ${review.client.lastName.slice(0, 1)}.`
-            const rating = review.rating
+          {reviews.map((review, index) => {
+            const author = shortName(review.client.firstName, review.client.lastName)
             return (
-              <li key={`${review.createdAt}-${index}`} className="review">
+              <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
                 <p className="review-head">
-                  <strong>{author}</strong> · <span>{t`${rating} sur 5`}</span> · <time dateTime={review.createdAt}>{date.format(new Date(review.createdAt))}</time>
+                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{date.format(new Date(review.createdAt))}</time>
                 </p>
                 <p>{review.comment}</p>
               </li>
@@ -74,6 +117,7 @@ const Reviews = ({ service }: { service: Detail }) => {
           })}
         </ul>
       )}
+      {state.status === "ok" ? <Pager page={page} pages={state.data.pagination.pages} onPage={setPage} /> : null}
     </section>
   )
 }
@@ -81,6 +125,26 @@ const Reviews = ({ service }: { service: Detail }) => {
 const Loaded = ({ service }: { service: Detail }) => {
   const { t, i18n } = useLingui()
   const user = useAtomValue(userAtom)
+  const cancelled = new URLSearchParams(useSearch()).get("payment") === "cancelled"
+  const [step, setStep] = useState<Step>()
+  const own = user?.id === service.userId
+  const [active, reloadActive] = useLive(
+    (fresh) => (user && !own ? bookingsApi.forService(service.id, fresh).then(({ data }) => data.booking) : Promise.resolve(null)),
+    [service.id, user?.id, own],
+    REFRESH_MS,
+    user !== null && !own
+  )
+  const activeBooking = active.status === "ok" ? active.data : null
+
+  // Back from the login screen with the form a visitor filled: open it again.
+  useEffect(() => {
+    if (!user || own || step) return
+    const draft = readDraft(service.id)
+    if (draft) {
+      dropDraft(service.id)
+      setStep({ kind: "form", initial: draft })
+    }
+  }, [user?.id, own, service.id])
   const provider = `${service.user.firstName} ${service.user.lastName}`
   const position = knownPosition()
   const km = service.distanceKm ?? (position && hasCoordinates(service) ? distanceKm(position, service) : undefined)
@@ -92,6 +156,11 @@ const Loaded = ({ service }: { service: Detail }) => {
   })
   return (
     <Page title={service.title}>
+      {cancelled ? (
+        <Alert kind="warning" title={t`Paiement annulé`}>
+          <p>{t`Aucun montant n'a été débité. Votre réservation reste en attente de paiement tant que le créneau vous est réservé : vous pouvez finaliser le paiement ici ou depuis vos réservations.`}</p>
+        </Alert>
+      ) : null}
       <div className="detail-grid">
         <div>
           <p className="service-category">{service.category.name}</p>
@@ -131,7 +200,13 @@ const Loaded = ({ service }: { service: Detail }) => {
             </Link>
             <ShareProfileButton provider={service.user} />
           </p>
-          <BookAction service={service} user={user} />
+          <BookAction
+            service={service}
+            user={user}
+            active={activeBooking}
+            onBook={() => setStep({ kind: "form" })}
+            onPay={(booking) => setStep({ kind: "pay", booking })}
+          />
           {user && user.id !== service.userId ? (
             <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`} className="button-secondary">
               {t`Contacter le prestataire`}
@@ -143,6 +218,28 @@ const Loaded = ({ service }: { service: Detail }) => {
       <p>
         <Link href="/services">{t`← Retour aux services`}</Link>
       </p>
+      {step?.kind === "form" ? (
+        <BookingForm
+          service={service}
+          user={user}
+          initial={step.initial}
+          onClose={() => setStep(undefined)}
+          onBooked={(booking) => {
+            setStep({ kind: "pay", booking })
+            reloadActive({ quiet: true })
+          }}
+        />
+      ) : null}
+      {step?.kind === "pay" ? (
+        <PaymentDialog
+          booking={step.booking}
+          user={user}
+          onClose={() => {
+            setStep(undefined)
+            reloadActive({ quiet: true })
+          }}
+        />
+      ) : null}
     </Page>
   )
 }
@@ -150,7 +247,12 @@ const Loaded = ({ service }: { service: Detail }) => {
 export default function ServiceDetail({ params }: { params: { id: string } }) {
   const { t, i18n } = useLingui()
   const id = params.id
-  const [state, reload] = useAsync(() => catalogueApi.service(id, knownPosition() ?? undefined).then(({ data }) => data), [id, i18n.locale])
+  // Refreshed every 10 s while visible (spec section 9); a failed refresh keeps the page as it is.
+  const [state, reload] = useLive(
+    (fresh) => catalogueApi.service(id, knownPosition() ?? undefined, fresh ? true : [404]).then(({ data }) => data),
+    [id, i18n.locale],
+    REFRESH_MS
+  )
   if (state.status === "ok") return <Loaded service={state.data.service} />
   if (state.status === "loading") {
     return (

@@ -1,3 +1,4 @@
+import { pagination, paging as platformPaging } from "../../platform/paging"
 import { Either } from "effect"
 import { BadRequest, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
@@ -479,13 +480,8 @@ export const chooseSort = (requested: Sort | undefined, hasText: boolean, hasGeo
 }
 
 /** A page number and size: limit between 1 and 100 (default 20), page from 1. */
-export const paging = (page: number | undefined, limit: number | undefined, defaultLimit = DEFAULT_LIMIT) => {
-  const size = Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit ?? defaultLimit)))
-  const number = Math.max(1, Math.trunc(page ?? 1))
-  return { page: number, limit: size, offset: (number - 1) * size }
-}
-
-export const pagination = (total: number, page: number, limit: number) => ({ total, page, limit, pages: Math.ceil(total / limit) })
+export const paging = (page: number | undefined, limit: number | undefined, defaultLimit = DEFAULT_LIMIT) => platformPaging(page, limit, defaultLimit)
+export { pagination }
 
 /** A UI price range ("0-50", "50-100", "100-200", "200+") as inclusive bounds in cents. */
 export const priceRange = (min: number | undefined, max: number | undefined) => ({

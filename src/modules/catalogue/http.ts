@@ -7,7 +7,11 @@ import { Identity } from "../identity"
 import { CurrentUser } from "../identity/api"
 import { type SearchData, toCategoryView, toServiceView } from "./api"
 import { looseNumber } from "./domain"
+import { ServiceReviews } from "./ports"
 import { Catalogue, type SearchResult } from "./service"
+
+/** Reviews shown with a service's detail (the full list is paged at /api/services/{id}/reviews). */
+const SERVICE_PAGE_REVIEWS = 20
 
 /**
  * The caller of a public endpoint, when it sent a valid bearer token (the owner sees its own
@@ -78,6 +82,7 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
   Effect.gen(function*() {
     const catalogue = yield* Catalogue
     const viewer = optionalViewer(yield* Identity)
+    const reviews = yield* ServiceReviews
     const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>) =>
       Effect.zipWith(found, requestLanguage, (services, language) => ok({ services: services.map((s) => toServiceView(s, language)) }))
     const one = <E, R>(found: Effect.Effect<Parameters<typeof toServiceView>[0], E, R>, key?: Parameters<typeof localized>[0]) =>
@@ -107,8 +112,8 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
             lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
           const service = yield* catalogue.get(path.id, yield* viewer, from)
           const language = yield* requestLanguage
-          // Reviews arrive with the booking issue; the rating and count are already the service's own.
-          return ok({ service: { ...toServiceView(service, language), reviews: [] } })
+          const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
+          return ok({ service: { ...toServiceView(service, language), reviews: latest } })
         })
       )
       .handle("create", ({ payload }) => one(Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)), "catalogue.serviceCreated"))

@@ -3,6 +3,7 @@ export {
   categoryName,
   distanceKm,
   isPublic,
+  isUuid,
   normalizeText,
   PaymentAccountRequired,
   ServiceNotFound,
@@ -15,7 +16,7 @@ export {
 export { CategoriesApi, ServicesApi, ServiceView, toServiceView } from "./api"
 export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"
 export { CategoriesHttpLive, ServicesHttpLive } from "./http"
-export { CategoryRepository, ServiceRepository } from "./ports"
+export { CategoryRepository, ServiceRepository, ServiceReviews } from "./ports"
 export { CataloguePostgresAdapters } from "./adapters/postgres"
 export { CatalogueMemoryAdapters } from "./adapters/memory"
 export { seedDemoServices } from "./demo"

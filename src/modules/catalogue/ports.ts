@@ -56,5 +56,16 @@ export interface ServiceRepositoryShape {
   readonly update: (id: string, patch: Omit<ServicePatch, "category"> & { readonly categoryId?: number }) => Effect.Effect<void>
   readonly setStatus: (id: string, status: ServiceStatus) => Effect.Effect<void>
   readonly archive: (id: string) => Effect.Effect<void>
+  /** Adds one review's rating to the service's average and count (the reviews themselves live with bookings). */
+  readonly recordRating: (id: string, rating: number) => Effect.Effect<void>
 }
 export class ServiceRepository extends Context.Tag("catalogue/ServiceRepository")<ServiceRepository, ServiceRepositoryShape>() {}
+
+/** A service's latest reviews, for its detail page (the booking module keeps reviews and provides this). */
+export interface ServiceReviewsShape {
+  readonly latest: (
+    serviceId: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly rating: number; readonly comment: string; readonly createdAt: Date; readonly client: { readonly firstName: string; readonly lastName: string } }>>
+}
+export class ServiceReviews extends Context.Tag("catalogue/ServiceReviews")<ServiceReviews, ServiceReviewsShape>() {}

@@ -6,7 +6,34 @@ import type { OutgoingMail } from "./ports"
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 
-/** A mail with one call to action, in plain text and HTML, in the recipient's language. */
+export interface MailRecipient {
+  readonly email: string
+  readonly firstName: string
+  readonly preferredLanguage: Language
+}
+
+/** The one mail layout: a greeting, paragraphs and one call to action, in plain text and HTML. */
+export const composeMail = (
+  to: MailRecipient,
+  subject: string,
+  paragraphs: ReadonlyArray<string>,
+  action: { readonly label: string; readonly link: string },
+  greetingKey: MessageKey = "mail.greeting"
+): OutgoingMail => {
+  const t = (key: MessageKey) => translate(to.preferredLanguage, key, { firstName: to.firstName })
+  return {
+    to: to.email,
+    subject,
+    text: `${t(greetingKey)}\n\n${paragraphs.join("\n\n")}\n\n${action.label}: ${action.link}\n\n-- \n${t("mail.footer")}\n`,
+    html: `<!doctype html><html lang="${to.preferredLanguage}"><body style="font-family:sans-serif;line-height:1.5">
+<p>${escapeHtml(t(greetingKey))}</p>${paragraphs.map((p) => `<p style="white-space:pre-wrap">${escapeHtml(p)}</p>`).join("")}
+<p><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(action.label)}</a></p>
+<p style="font-size:12px;color:#555">${escapeHtml(action.link)}</p>
+<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
+  }
+}
+
+/** A mail with one call to action whose texts are message keys, in the recipient's language. */
 export const actionMail = (input: {
   readonly to: string
   readonly language: Language
@@ -16,16 +43,13 @@ export const actionMail = (input: {
 }): OutgoingMail => {
   const t = (key: MessageKey) => translate(input.language, key, { firstName: input.firstName })
   const { subject, greeting, body, action } = input.keys
-  return {
-    to: input.to,
-    subject: t(subject),
-    text: `${t(greeting)}\n\n${t(body)}\n\n${t(action)}: ${input.link}\n\n-- \n${t("mail.footer")}\n`,
-    html: `<!doctype html><html lang="${input.language}"><body style="font-family:sans-serif;line-height:1.5">
-<p>${escapeHtml(t(greeting))}</p><p>${escapeHtml(t(body))}</p>
-<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t(action))}</a></p>
-<p style="font-size:12px;color:#555">${escapeHtml(input.link)}</p>
-<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
-  }
+  return composeMail(
+    { email: input.to, firstName: input.firstName, preferredLanguage: input.language },
+    t(subject),
+    [t(body)],
+    { label: t(action), link: input.link },
+    greeting
+  )
 }
 
 export const ContactSubjects = ["general", "technical", "account", "payment", "privacy", "bug", "feature", "other"] as const

@@ -1,4 +1,4 @@
-export { ContactSubjects } from "./domain"
+export { composeMail, ContactSubjects, type MailRecipient } from "./domain"
 export { Mailer, Outbox, type OutgoingMail, type StoredMail } from "./ports"
 export { Notifications, NotificationsLive } from "./service"
 export { ContactApi } from "./api"

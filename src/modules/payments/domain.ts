@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { BadRequest, Conflict, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import { BadGateway, BadRequest, Conflict, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { MessageKey } from "../../platform/messages"
 
 /** A provider's connected (payout) account as the product sees it. */
@@ -87,6 +87,8 @@ export const supersedes = (observedAt: Date, storedAsOf: Date | null) =>
 export const PaymentAccountNotFound = new NotFound({ code: "PAYMENT_ACCOUNT_NOT_FOUND", key: "payments.accountNotFound" })
 /** Stripe only opens the Express dashboard of an account whose onboarding details were submitted. */
 export const PaymentAccountIncomplete = new Conflict({ code: "PAYMENT_ACCOUNT_INCOMPLETE", key: "payments.accountIncomplete" })
+/** The gateway failed or could not be reached (answered 502). */
+export const PaymentGatewayUnavailable = new BadGateway({ code: "PAYMENT_GATEWAY_ERROR", key: "payments.gatewayError" })
 export const InvalidWebhookSignature = new BadRequest({ code: "INVALID_WEBHOOK_SIGNATURE", key: "payments.webhookSignature" })
 
 // ---- Return addresses of onboarding --------------------------------------------------------

@@ -1,24 +1,18 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { BadRequest } from "../../platform/errors"
-import { ok, PayloadText, requestLanguage } from "../../platform/http/envelope"
-import { translate } from "../../platform/messages"
+import { ok, PayloadText } from "../../platform/http/envelope"
 import { CurrentUser } from "../identity/api"
+import { PaymentGatewayUnavailable } from "./domain"
 import type { PaymentGatewayError } from "./ports"
 import { ConnectedAccounts } from "./service"
 import { PaymentWebhooks } from "./webhooks"
 
 const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
 
-/** The gateway failed or is unreachable: a 502 in the one error envelope (the platform has no 5xx error class). */
-const gatewayFailure = (_: PaymentGatewayError) =>
-  Effect.map(requestLanguage, (language) =>
-    HttpServerResponse.unsafeJson(
-      { success: false, code: "PAYMENT_GATEWAY_ERROR", message: translate(language, "payments.gatewayError") },
-      { status: 502 }
-    )
-  )
+/** The gateway failed or is unreachable: 502 in the one error envelope. */
+const gatewayFailure = (_: PaymentGatewayError) => Effect.fail(PaymentGatewayUnavailable)
 
 const OnboardingPayload = Schema.Struct({ country: Schema.optional(PayloadText) })
 

@@ -4,11 +4,21 @@ export {
   type ConnectStatus,
   type Country,
   type PaymentAccount,
+  PaymentGatewayUnavailable,
   statusOf,
   supersedes,
   validateCountry
 } from "./domain"
 export {
+  type BillingDetails,
+  type ChargeEvent,
+  ChargeEventSink,
+  ChargeGateway,
+  type ChargeGatewayShape,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type OffSessionRequest,
+  type OffSessionResult,
   type ConnectedAccountGatewayShape,
   ConnectedAccountGateway,
   type GatewayAccount,
@@ -17,16 +27,36 @@ export {
   PaymentAccountRepository,
   PaymentGatewayError,
   SandboxAccountStore,
+  SandboxChargeStore,
+  type SandboxCheckoutSession,
   WebhookEventStore
 } from "./ports"
+export { chargeEventTypes, toChargeEvent } from "./charge-events"
 export { ConnectedAccounts, ConnectedAccountsLive, PaymentAccounts, PaymentAccountsLive } from "./service"
 export { eventHandlers, PaymentWebhooks, PaymentWebhooksLive } from "./webhooks"
 export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./api"
 export { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "./http"
-export { PaymentAccountRepositoryLive, PaymentsPostgresAdapters, SandboxAccountStoreLive, WebhookEventStoreLive } from "./adapters/postgres"
+export {
+  PaymentAccountRepositoryLive,
+  PaymentsPostgresAdapters,
+  SandboxAccountStoreLive,
+  SandboxChargeStoreLive,
+  WebhookEventStoreLive
+} from "./adapters/postgres"
 export { PaymentsMemoryAdapters } from "./adapters/memory"
 export { ConnectedAccountGatewayLive } from "./adapters/gateway"
 export { makeStripeClient, StripeGatewayLive } from "./adapters/stripe"
 export { SandboxConnect, SandboxConnectLive, SandboxGatewayLive, sandboxPaths } from "./adapters/sandbox"
+export { ChargeGatewayLive } from "./adapters/charges"
+export { StripeChargeGatewayLive } from "./adapters/charges-stripe"
+export {
+  type CardProblem,
+  type CheckoutState,
+  type PayOutcome,
+  SandboxChargeGatewayLive,
+  SandboxCheckout,
+  SandboxCheckoutLive,
+  TEST_CARDS
+} from "./adapters/charges-sandbox"
 export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
-export { PaymentsServicesLive } from "./live"
+export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"

@@ -1,13 +1,19 @@
 import { Layer } from "effect"
+import { ChargeGatewayLive } from "./adapters/charges"
+import { SandboxCheckoutLive } from "./adapters/charges-sandbox"
 import { ConnectedAccountGatewayLive } from "./adapters/gateway"
 import { SandboxConnectLive } from "./adapters/sandbox"
 import { ConnectedAccountsLive, PaymentAccountsLive } from "./service"
-import { PaymentWebhooksLive } from "./webhooks"
+
+/** Both gateways PAYMENTS_MODE chose: connected accounts and card payments. */
+export const PaymentGatewaysLive = Layer.mergeAll(ConnectedAccountGatewayLive, ChargeGatewayLive)
 
 /**
- * Every payments service over the gateway PAYMENTS_MODE chose. Needs the module's stores
- * (PaymentsPostgresAdapters or PaymentsMemoryAdapters), Transactional and AppConfig.
+ * Every payments service over the gateways PAYMENTS_MODE chose (ChargeGateway included, for the
+ * booking module). Needs the module's stores (PaymentsPostgresAdapters or PaymentsMemoryAdapters),
+ * Transactional and AppConfig. PaymentWebhooksLive is composed apart, once the booking module's
+ * ChargeEventSink exists (it needs ChargeGateway from here): see src/app/layers.ts.
  */
-export const PaymentsServicesLive = Layer.mergeAll(PaymentAccountsLive, ConnectedAccountsLive, PaymentWebhooksLive, SandboxConnectLive).pipe(
-  Layer.provideMerge(ConnectedAccountGatewayLive)
+export const PaymentsServicesLive = Layer.mergeAll(PaymentAccountsLive, ConnectedAccountsLive, SandboxConnectLive, SandboxCheckoutLive).pipe(
+  Layer.provideMerge(PaymentGatewaysLive)
 )

@@ -96,3 +96,224 @@ export interface SandboxAccountStoreShape {
   ) => Effect.Effect<Option.Option<SandboxAccount>>
 }
 export class SandboxAccountStore extends Context.Tag("payments/SandboxAccountStore")<SandboxAccountStore, SandboxAccountStoreShape>() {}
+
+// ---- Charges: card payments of bookings ---------------------------------------------------------
+
+/** Billing details the client gives at the payment step (spec section 3). */
+export interface BillingDetails {
+  readonly name: string
+  readonly email: string
+  readonly address: { readonly line1: string; readonly city: string; readonly postal_code: string; readonly country: string }
+}
+
+/**
+ * A hosted checkout for one booking. `authorize`: a PaymentIntent with manual capture is authorised
+ * now (and the card saved for renewals). `save_card`: the card is only saved (setup mode); it is
+ * authorised off-session closer to the service.
+ */
+export interface CheckoutRequest {
+  readonly bookingId: string
+  readonly mode: "authorize" | "save_card"
+  readonly amountMinor: number
+  readonly currency: string
+  readonly productName: string
+  /** The provider's connected account (destination of the funds). */
+  readonly destinationAccountId: string
+  readonly applicationFeeMinor: number
+  readonly customerEmail: string
+  readonly billing?: BillingDetails | undefined
+  readonly successUrl: string
+  readonly cancelUrl: string
+  /** Derived from the booking and the attempt (a new attempt after an expired session gets a new key). */
+  readonly idempotencyKey: string
+  /** When the session stops accepting payment (Stripe: 30 minutes to 24 hours ahead; default 24 hours). */
+  readonly expiresAt?: Date | undefined
+}
+
+export interface CheckoutSession {
+  readonly id: string
+  /** Where the browser goes to pay (Stripe's hosted page, or the sandbox's local one). */
+  readonly url: string
+}
+
+export interface OffSessionRequest {
+  readonly bookingId: string
+  readonly amountMinor: number
+  readonly currency: string
+  readonly destinationAccountId: string
+  readonly applicationFeeMinor: number
+  readonly customerId: string
+  readonly paymentMethodId: string
+  readonly idempotencyKey: string
+}
+
+/** An off-session authorisation: held, or refused (needsClient: the client must act on-session). */
+export type OffSessionResult =
+  | { readonly _tag: "Authorized"; readonly paymentIntentId: string; readonly amountMinor: number; readonly expiresAt: Date }
+  | { readonly _tag: "Refused"; readonly paymentIntentId: string | null; readonly needsClient: boolean; readonly code: string }
+
+export interface ChargeGatewayShape {
+  readonly kind: GatewayKind
+  readonly createCheckoutSession: (request: CheckoutRequest) => Effect.Effect<CheckoutSession, PaymentGatewayError>
+  /** Captures (part of) an authorisation; the fee is recomputed on the captured amount. */
+  readonly capture: (input: {
+    readonly paymentIntentId: string
+    readonly amountMinor: number
+    readonly applicationFeeMinor: number
+    readonly idempotencyKey: string
+  }) => Effect.Effect<{ readonly capturedMinor: number }, PaymentGatewayError>
+  /** Releases an authorisation (a PaymentIntent already canceled counts as released). */
+  readonly cancelAuthorization: (input: { readonly paymentIntentId: string; readonly idempotencyKey: string }) => Effect.Effect<void, PaymentGatewayError>
+  /** Refunds captured money, reversing the transfer and the platform's fee in proportion. */
+  readonly refund: (input: {
+    readonly paymentIntentId: string
+    readonly amountMinor: number
+    readonly idempotencyKey: string
+    /** Recorded in the refund's metadata (the dashboard shows which booking it belongs to). */
+    readonly bookingId?: string | undefined
+  }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number }, PaymentGatewayError>
+  readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
+}
+export class ChargeGateway extends Context.Tag("payments/ChargeGateway")<ChargeGateway, ChargeGatewayShape>() {}
+
+/**
+ * What a verified gateway event says about a booking's payment, in the product's words. Payments
+ * decodes Stripe's events (the sandbox sends the same ones) into these; the booking module applies
+ * them through ChargeEventSink. `occurredAt` is the event's creation time.
+ */
+export type ChargeEvent =
+  | { readonly _tag: "CardSaved"; readonly bookingId: string; readonly customerId: string; readonly paymentMethodId: string; readonly reference: string; readonly occurredAt: Date }
+  | {
+      readonly _tag: "PaymentAuthorized"
+      readonly bookingId: string
+      readonly paymentIntentId: string
+      readonly amountMinor: number
+      readonly expiresAt: Date
+      readonly customerId: string | null
+      readonly paymentMethodId: string | null
+      readonly paymentMethod: string | null
+      readonly reference: string
+      readonly occurredAt: Date
+    }
+  | { readonly _tag: "PaymentCaptured"; readonly bookingId: string; readonly paymentIntentId: string; readonly amountMinor: number; readonly reference: string; readonly occurredAt: Date }
+  | { readonly _tag: "AuthorizationReleased"; readonly bookingId: string; readonly paymentIntentId: string; readonly reference: string; readonly occurredAt: Date }
+  | { readonly _tag: "PaymentFailed"; readonly bookingId: string; readonly paymentIntentId: string | null; readonly needsClient: boolean; readonly code: string; readonly reference: string; readonly occurredAt: Date }
+  | { readonly _tag: "PaymentRefunded"; readonly bookingId: string; readonly paymentIntentId: string; readonly totalRefundedMinor: number; readonly reference: string; readonly occurredAt: Date }
+
+/** Implemented by the booking module: applies a charge event to its booking (inside the webhook's transaction). */
+export class ChargeEventSink extends Context.Tag("payments/ChargeEventSink")<
+  ChargeEventSink,
+  { readonly apply: (event: ChargeEvent) => Effect.Effect<void> }
+>() {}
+
+// ---- The sandbox gateway's charges (its own storage, playing Stripe's objects) ----------------------
+
+/** Stripe's PaymentIntent states the sandbox plays (manual capture only). */
+export type SandboxIntentStatus = "requires_payment_method" | "requires_action" | "requires_capture" | "succeeded" | "canceled"
+
+/** What a sandbox test card does when used (decided by its number, see charges-sandbox.ts). */
+export type SandboxCardBehaviour = "succeeds" | "declines" | "authenticates"
+
+export interface SandboxPaymentMethod {
+  readonly id: string
+  /** The customer it is attached to (saved for later, off-session use); null until then. */
+  readonly customerId: string | null
+  readonly brand: string
+  readonly last4: string
+  readonly expMonth: number
+  readonly expYear: number
+  readonly behaviour: SandboxCardBehaviour
+}
+
+export interface SandboxPaymentIntent {
+  readonly id: string
+  readonly bookingId: string
+  readonly amountMinor: number
+  /** Lowercase, as Stripe writes it. */
+  readonly currency: string
+  readonly status: SandboxIntentStatus
+  readonly amountCapturable: number
+  readonly amountReceived: number
+  readonly amountRefunded: number
+  readonly applicationFeeMinor: number
+  readonly destinationAccountId: string
+  readonly customerId: string | null
+  readonly paymentMethodId: string | null
+  /** The charge of the authorisation (null before one). */
+  readonly chargeId: string | null
+  /** The authorisation lapses at this instant (Stripe's `capture_before`). */
+  readonly captureBefore: Date | null
+  readonly lastErrorCode: string | null
+  readonly lastDeclineCode: string | null
+  readonly createdAt: Date
+}
+
+export interface SandboxSetupIntent {
+  readonly id: string
+  readonly bookingId: string
+  readonly status: Exclude<SandboxIntentStatus, "requires_capture">
+  readonly customerId: string | null
+  readonly paymentMethodId: string | null
+  readonly lastErrorCode: string | null
+  readonly createdAt: Date
+}
+
+export interface SandboxCheckoutSession {
+  readonly id: string
+  readonly mode: "payment" | "setup"
+  readonly bookingId: string
+  readonly amountMinor: number
+  /** Uppercase ISO code, as the marketplace writes it. */
+  readonly currency: string
+  readonly productName: string
+  readonly destinationAccountId: string
+  readonly applicationFeeMinor: number
+  readonly customerEmail: string
+  /** Prefills the cardholder field (from the billing details given at the payment step). */
+  readonly cardholderName: string | null
+  readonly successUrl: string
+  readonly cancelUrl: string
+  readonly status: "open" | "complete"
+  readonly expiresAt: Date
+  readonly customerId: string | null
+  readonly paymentIntentId: string | null
+  readonly setupIntentId: string | null
+  readonly createdAt: Date
+}
+
+export interface SandboxRefund {
+  readonly id: string
+  readonly paymentIntentId: string
+  readonly amountMinor: number
+  readonly createdAt: Date
+}
+
+/** A use of an idempotency key: the first (the caller does the work), or a replay of the stored response. */
+export type IdempotencyClaim =
+  | { readonly _tag: "First" }
+  | { readonly _tag: "Replay"; readonly fingerprint: string; readonly response: unknown }
+  /** Another request with the same key has not finished (Stripe answers 409). */
+  | { readonly _tag: "InFlight" }
+
+/**
+ * The sandbox's objects. `save*` inserts or replaces by id; `find*` locks the row until the end of the
+ * surrounding transaction (the sandbox runs each operation in one), so concurrent operations on one
+ * object are serialised as at Stripe.
+ */
+export interface SandboxChargeStoreShape {
+  /** Takes an idempotency key for a request (`fingerprint`: its operation and parameters). */
+  readonly claimKey: (key: string, fingerprint: string) => Effect.Effect<IdempotencyClaim>
+  /** The response replayed for later requests with the key (JSON). */
+  readonly saveResponse: (key: string, response: unknown) => Effect.Effect<void>
+  readonly saveSession: (session: SandboxCheckoutSession) => Effect.Effect<void>
+  readonly findSession: (id: string) => Effect.Effect<Option.Option<SandboxCheckoutSession>>
+  readonly saveIntent: (intent: SandboxPaymentIntent) => Effect.Effect<void>
+  readonly findIntent: (id: string) => Effect.Effect<Option.Option<SandboxPaymentIntent>>
+  readonly saveSetupIntent: (intent: SandboxSetupIntent) => Effect.Effect<void>
+  readonly findSetupIntent: (id: string) => Effect.Effect<Option.Option<SandboxSetupIntent>>
+  readonly saveCustomer: (customer: { readonly id: string; readonly email: string }) => Effect.Effect<void>
+  readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
+  readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
+  readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>
+}
+export class SandboxChargeStore extends Context.Tag("payments/SandboxChargeStore")<SandboxChargeStore, SandboxChargeStoreShape>() {}

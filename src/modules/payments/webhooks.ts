@@ -1,8 +1,18 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import type { BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
 import { InvalidWebhookSignature } from "./domain"
-import { ConnectedAccountGateway, type GatewayEvent, PaymentAccountRepository, type PaymentAccountRepositoryShape, WebhookEventStore } from "./ports"
+import { chargeEventTypes, toChargeEvent } from "./charge-events"
+import {
+  ChargeEventSink,
+  ConnectedAccountGateway,
+  type GatewayEvent,
+  PaymentAccountRepository,
+  type PaymentAccountRepositoryShape,
+  WebhookEventStore
+} from "./ports"
+
+type ChargeEventSinkShape = ChargeEventSink["Type"]
 
 /**
  * What one event type does. It runs inside the transaction that records the event id, so an event's
@@ -44,11 +54,25 @@ const accountUpdated =
     })
 
 /**
- * The event types payments acts on; any other verified event is acknowledged and recorded.
- * (The booking work adds `payment_intent.*` and `charge.refunded` here.)
+ * A card payment's event: decoded into a ChargeEvent and applied by the booking module. An event that
+ * names no booking, or reports what another event reports, is acknowledged; a stale one is the sink's
+ * to refuse (it applies the booking's transition function), never a failed delivery.
  */
-export const eventHandlers = (deps: { readonly accounts: PaymentAccountRepositoryShape }): Readonly<Record<string, EventHandler>> => ({
-  "account.updated": accountUpdated(deps.accounts)
+const chargeEvent =
+  (sink: ChargeEventSinkShape): EventHandler =>
+  (event) =>
+    Either.match(toChargeEvent(event), {
+      onLeft: (reason) => Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`),
+      onRight: sink.apply
+    })
+
+/** The event types payments acts on; any other verified event is acknowledged and recorded. */
+export const eventHandlers = (deps: {
+  readonly accounts: PaymentAccountRepositoryShape
+  readonly sink: ChargeEventSinkShape
+}): Readonly<Record<string, EventHandler>> => ({
+  "account.updated": accountUpdated(deps.accounts),
+  ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink)]))
 })
 
 export interface WebhookReceipt {
@@ -74,7 +98,7 @@ export const PaymentWebhooksLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const events = yield* WebhookEventStore
     const tx = yield* Transactional
-    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository })
+    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink })
     return {
       receive: (rawBody, signatureHeader) =>
         Effect.gen(function*() {

@@ -247,6 +247,14 @@ export const CatalogueMemoryAdapters =
             Effect.sync(() => {
               const s = services.get(id)
               if (s && s.archivedAt === null) services.set(id, { ...s, archivedAt: new Date(), updatedAt: new Date() })
+            }),
+          recordRating: (id, rating) =>
+            Effect.sync(() => {
+              const s = services.get(id)
+              if (s) {
+                const rated = Math.round(((s.rating * s.reviewCount + rating) / (s.reviewCount + 1)) * 100) / 100
+                services.set(id, { ...s, rating: rated, reviewCount: s.reviewCount + 1 })
+              }
             })
         })
         return Layer.merge(categoryRepository, serviceRepository)

@@ -346,7 +346,10 @@ export const ServiceRepositoryLive = Layer.effect(
         sql`UPDATE services SET archived_at = now(), updated_at = now() WHERE id = ${id} AND archived_at IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
-        )
+        ),
+      recordRating: (id, rating) =>
+        sql`UPDATE services SET rating = round((rating * review_count + ${rating}) / (review_count + 1), 2), review_count = review_count + 1
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
     }
   })
 )

@@ -1,6 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import { type PaymentAccount, supersedes } from "../domain"
-import { PaymentAccountRepository, type SandboxAccount, SandboxAccountStore, WebhookEventStore } from "../ports"
+import {
+  PaymentAccountRepository,
+  type SandboxAccount,
+  SandboxAccountStore,
+  SandboxChargeStore,
+  type SandboxCheckoutSession,
+  type SandboxPaymentIntent,
+  type SandboxPaymentMethod,
+  type SandboxRefund,
+  type SandboxSetupIntent,
+  WebhookEventStore
+} from "../ports"
 
 /** In-memory stores with the contracts of the PostgreSQL ones (domain tests, experiments). */
 export const PaymentsMemoryAdapters = Layer.suspend(() => {
@@ -8,6 +19,17 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
   const events = new Set<string>()
   const sandbox = new Map<string, SandboxAccount>()
   const sandboxKeys = new Map<string, string>()
+  const charges = {
+    keys: new Map<string, { fingerprint: string; response: unknown }>(),
+    sessions: new Map<string, SandboxCheckoutSession>(),
+    intents: new Map<string, SandboxPaymentIntent>(),
+    setupIntents: new Map<string, SandboxSetupIntent>(),
+    customers: new Map<string, { id: string; email: string }>(),
+    methods: new Map<string, SandboxPaymentMethod>(),
+    refunds: new Map<string, SandboxRefund>()
+  }
+  const put = <A extends { readonly id: string }>(map: Map<string, A>) => (record: A) => Effect.sync(() => void map.set(record.id, record))
+  const get = <A>(map: Map<string, A>) => (id: string) => Effect.sync(() => Option.fromNullable(map.get(id)))
   const byAccountId = (accountId: string) => [...accounts.values()].find((entry) => entry.account.accountId === accountId)
 
   return Layer.mergeAll(
@@ -32,6 +54,29 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
           events.add(id)
           return true
         })
+    }),
+    Layer.succeed(SandboxChargeStore, {
+      claimKey: (key, fingerprint) =>
+        Effect.sync(() => {
+          const stored = charges.keys.get(key)
+          if (!stored) {
+            charges.keys.set(key, { fingerprint, response: undefined })
+            return { _tag: "First" } as const
+          }
+          // JSON round trip, as the database stores it.
+          return stored.response === undefined ? ({ _tag: "InFlight" } as const) : ({ _tag: "Replay", fingerprint: stored.fingerprint, response: JSON.parse(JSON.stringify(stored.response)) } as const)
+        }),
+      saveResponse: (key, response) => Effect.sync(() => void charges.keys.set(key, { fingerprint: charges.keys.get(key)?.fingerprint ?? "", response })),
+      saveSession: put(charges.sessions),
+      findSession: get(charges.sessions),
+      saveIntent: put(charges.intents),
+      findIntent: get(charges.intents),
+      saveSetupIntent: put(charges.setupIntents),
+      findSetupIntent: get(charges.setupIntents),
+      saveCustomer: put(charges.customers),
+      savePaymentMethod: put(charges.methods),
+      findPaymentMethod: get(charges.methods),
+      saveRefund: put(charges.refunds)
     }),
     Layer.succeed(SandboxAccountStore, {
       create: (a, key) =>

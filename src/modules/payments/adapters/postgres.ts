@@ -1,7 +1,17 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { PaymentAccount } from "../domain"
-import { PaymentAccountRepository, type SandboxAccount, SandboxAccountStore, WebhookEventStore } from "../ports"
+import {
+  PaymentAccountRepository,
+  type SandboxAccount,
+  SandboxAccountStore,
+  SandboxChargeStore,
+  type SandboxCheckoutSession,
+  type SandboxPaymentIntent,
+  type SandboxPaymentMethod,
+  type SandboxSetupIntent,
+  WebhookEventStore
+} from "../ports"
 
 const columns = (sql: SqlClient.SqlClient) => sql`
   user_id AS "userId", gateway, account_id AS "accountId", country, charges_enabled AS "chargesEnabled",
@@ -84,4 +94,66 @@ export const SandboxAccountStoreLive = Layer.effect(
   })
 )
 
-export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive)
+/** camelCase record fields to the snake_case columns of the sandbox tables. */
+const toRow = (record: object) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]))
+
+export const SandboxChargeStoreLive = Layer.effect(
+  SandboxChargeStore,
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    /** Insert or replace by id (every column is given). */
+    const save = (table: string, record: { readonly id: string }) => {
+      const row = toRow(record)
+      return sql`INSERT INTO ${sql(table)} ${sql.insert(row)} ON CONFLICT (id) DO UPDATE SET ${sql.update(row, ["id"])}`.pipe(Effect.asVoid, Effect.orDie)
+    }
+    // Rows are locked until the end of the caller's transaction: the sandbox's operations on one object are serialised.
+    const one = <A extends object>(query: Effect.Effect<ReadonlyArray<A>, unknown>) =>
+      query.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+    return {
+      claimKey: (key, fingerprint) =>
+        Effect.gen(function*() {
+          // A concurrent first request holds the new row until it commits; this insert waits for it.
+          const inserted = yield* sql`INSERT INTO sandbox_idempotency_keys (key, fingerprint) VALUES (${key}, ${fingerprint})
+              ON CONFLICT (key) DO NOTHING RETURNING key`
+          if (inserted.length === 1) return { _tag: "First" } as const
+          const [stored] = yield* sql<{ fingerprint: string; response: unknown }>`SELECT fingerprint, response FROM sandbox_idempotency_keys WHERE key = ${key}`
+          return stored!.response === null ? ({ _tag: "InFlight" } as const) : ({ _tag: "Replay", fingerprint: stored!.fingerprint, response: stored!.response } as const)
+        }).pipe(Effect.orDie),
+      saveResponse: (key, response) =>
+        sql`UPDATE sandbox_idempotency_keys SET response = ${JSON.stringify(response)}::jsonb WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+      saveSession: (session) => save("sandbox_checkout_sessions", session),
+      findSession: (id) =>
+        one(sql<SandboxCheckoutSession>`SELECT id, mode, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, product_name AS "productName",
+            destination_account_id AS "destinationAccountId", application_fee_minor::float8 AS "applicationFeeMinor", customer_email AS "customerEmail",
+            cardholder_name AS "cardholderName", success_url AS "successUrl", cancel_url AS "cancelUrl", status, expires_at AS "expiresAt",
+            customer_id AS "customerId", payment_intent_id AS "paymentIntentId", setup_intent_id AS "setupIntentId", created_at AS "createdAt"
+          FROM sandbox_checkout_sessions WHERE id = ${id} FOR UPDATE`),
+      saveIntent: (intent) => save("sandbox_payment_intents", intent),
+      findIntent: (id) =>
+        one(sql<SandboxPaymentIntent>`SELECT id, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, status,
+            amount_capturable::float8 AS "amountCapturable", amount_received::float8 AS "amountReceived", amount_refunded::float8 AS "amountRefunded",
+            application_fee_minor::float8 AS "applicationFeeMinor", destination_account_id AS "destinationAccountId", customer_id AS "customerId",
+            payment_method_id AS "paymentMethodId", charge_id AS "chargeId", capture_before AS "captureBefore", last_error_code AS "lastErrorCode",
+            last_decline_code AS "lastDeclineCode", created_at AS "createdAt"
+          FROM sandbox_payment_intents WHERE id = ${id} FOR UPDATE`),
+      saveSetupIntent: (intent) => save("sandbox_setup_intents", intent),
+      findSetupIntent: (id) =>
+        one(sql<SandboxSetupIntent>`SELECT id, booking_id AS "bookingId", status, customer_id AS "customerId", payment_method_id AS "paymentMethodId",
+            last_error_code AS "lastErrorCode", created_at AS "createdAt"
+          FROM sandbox_setup_intents WHERE id = ${id} FOR UPDATE`),
+      saveCustomer: (customer) =>
+        sql`INSERT INTO sandbox_customers (id, email) VALUES (${customer.id}, ${customer.email})
+            ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email`.pipe(Effect.asVoid, Effect.orDie),
+      savePaymentMethod: (method) => save("sandbox_payment_methods", method),
+      findPaymentMethod: (id) =>
+        one(sql<SandboxPaymentMethod>`SELECT id, customer_id AS "customerId", brand, last4, exp_month AS "expMonth", exp_year AS "expYear", behaviour
+          FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`),
+      saveRefund: (refund) => save("sandbox_refunds", refund)
+    }
+  })
+)
+
+export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive)

@@ -9,15 +9,26 @@ import {
   type SandboxAccount,
   SandboxAccountStore
 } from "../ports"
-import { signPayload, verifyEvent, webhookSecretOf } from "./signature"
+import { sandboxEventSender } from "./sandbox-events"
+import { verifyEvent, webhookSecretOf } from "./signature"
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
 
+/** Whether a URL leads to the given origin (the sandbox's pages only send browsers back to the marketplace). */
+export const onOrigin = (origin: string) => (url: string) => {
+  try {
+    return new URL(url).origin === origin
+  } catch {
+    return false
+  }
+}
+
 /** The app's own pages that play Stripe's hosted onboarding and Express dashboard. */
 export const sandboxPaths = {
   onboarding: (accountId: string) => `/sandbox/connect/onboarding/${encodeURIComponent(accountId)}`,
-  dashboard: (accountId: string) => `/sandbox/connect/dashboard/${encodeURIComponent(accountId)}`
+  dashboard: (accountId: string) => `/sandbox/connect/dashboard/${encodeURIComponent(accountId)}`,
+  checkout: (sessionId: string) => `/sandbox/checkout/${encodeURIComponent(sessionId)}`
 }
 
 const missing = (operation: string, accountId: string) =>
@@ -81,51 +92,24 @@ export const SandboxConnectLive = Layer.effect(
     const config = yield* AppConfig
     const store = yield* SandboxAccountStore
     const accounts = yield* PaymentAccountRepository
-    const webhookSecret = webhookSecretOf(config)
+    const events = sandboxEventSender(config)
     const origin = new URL(config.publicUrl).origin
-    // The app's own listener, whatever PUBLIC_URL says (it may be a proxy the process cannot reach).
-    const loopback = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host
-    const webhookUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${config.port}/api/payments/webhook`
 
     const deliverAccountUpdated = (account: SandboxAccount) =>
-      Effect.gen(function*() {
-        if (Option.isNone(webhookSecret)) return
-        const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const payload = JSON.stringify({
-          id: randomId("evt_sandbox_"),
-          object: "event",
-          type: "account.updated",
-          created,
-          livemode: false,
-          data: {
-            object: {
-              id: account.accountId,
-              object: "account",
-              type: "express",
-              country: account.country,
-              email: account.email,
-              charges_enabled: account.chargesEnabled,
-              payouts_enabled: account.payoutsEnabled,
-              details_submitted: account.detailsSubmitted,
-              metadata: { userId: account.userId }
-            }
-          }
-        })
-        const status = yield* Effect.tryPromise(async () => {
-          const response = await fetch(webhookUrl, {
-            method: "POST",
-            headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signPayload(payload, webhookSecret.value) },
-            body: payload,
-            signal: AbortSignal.timeout(5_000)
-          })
-          await response.arrayBuffer()
-          return response.status
-        })
-        if (status >= 300) yield* Effect.logWarning(`sandbox: ${webhookUrl} answered ${status} to account.updated`)
-      }).pipe(
-        // Delivery is best effort, as with Stripe: the status read refreshes from the gateway anyway.
-        Effect.catchAll((error) => Effect.logWarning(`sandbox: account.updated not delivered to ${webhookUrl}`, error))
-      )
+      events.deliver({
+        type: "account.updated",
+        object: {
+          id: account.accountId,
+          object: "account",
+          type: "express",
+          country: account.country,
+          email: account.email,
+          charges_enabled: account.chargesEnabled,
+          payouts_enabled: account.payoutsEnabled,
+          details_submitted: account.detailsSubmitted,
+          metadata: { userId: account.userId }
+        }
+      })
 
     return {
       find: store.find,
@@ -151,13 +135,7 @@ export const SandboxConnectLive = Layer.effect(
           yield* accounts.upsert({ userId: user.id, gateway: "sandbox", accountId: created.accountId, country: created.country, ...READY })
           return "created" as const
         }),
-      isOwnUrl: (url) => {
-        try {
-          return new URL(url).origin === origin
-        } catch {
-          return false
-        }
-      }
+      isOwnUrl: onOrigin(origin)
     }
   })
 )

@@ -26,7 +26,8 @@ export const makeStripeClient = (secretKey: string, apiBase: Option.Option<strin
   })
 }
 
-const call = <A>(operation: string, run: () => Promise<A>) =>
+/** Runs one Stripe call: any failure (Stripe's answer or the network) is a PaymentGatewayError, logged. */
+export const call = <A>(operation: string, run: () => Promise<A>) =>
   Effect.tryPromise({
     try: run,
     catch: (error) => {

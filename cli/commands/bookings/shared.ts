@@ -1,0 +1,64 @@
+import { Clock, Effect } from "effect"
+import { type BookingDetail, Bookings, toBookingView } from "../../../src/modules/booking"
+import type { Actor } from "../../../src/modules/identity"
+
+/**
+ * What the bookings:* and payments:* commands do, as Effects over the booking service (the commands
+ * only parse flags and print), so tests run them against a test server's own runtime. The CLI acts
+ * as an administrator that is nobody's client or provider.
+ */
+export const Operator: Actor = { id: "00000000-0000-0000-0000-000000000000", role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
+
+const summary = (b: BookingDetail, now: Date) => {
+  const view = toBookingView(b, Operator, "en", now)
+  return {
+    id: view.id,
+    status: view.status,
+    displayStatus: view.displayStatus,
+    paymentStatus: view.paymentStatus,
+    service: view.service.title,
+    client: { id: b.client.id, name: `${b.client.firstName} ${b.client.lastName}`, email: b.client.email },
+    provider: { id: b.provider.id, name: `${b.provider.firstName} ${b.provider.lastName}`, email: b.provider.email },
+    startTime: view.startTime.toISOString(),
+    endTime: view.endTime.toISOString(),
+    total: view.formattedTotal,
+    totalMinor: view.totalMinor,
+    currency: view.currency,
+    capturedMinor: b.capturedMinor,
+    refundedMinor: b.refundedMinor
+  }
+}
+export type BookingSummary = ReturnType<typeof summary>
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+export const listBookings = (options: { readonly status?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }) =>
+  Effect.gen(function*() {
+    const page = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminList(Operator, options))
+    const at = yield* now
+    return {
+      bookings: page.items.map((b) => summary(b, at)),
+      pagination: { total: page.total, page: page.page, limit: page.limit, pages: Math.ceil(page.total / page.limit) }
+    }
+  })
+
+export const setBookingStatus = (id: string, status: string, reason: string | undefined) =>
+  Effect.gen(function*() {
+    const booking = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminSetStatus(Operator, id, status, reason))
+    return summary(booking, yield* now)
+  })
+
+export const refundBooking = (id: string, amountMinor: number | undefined) =>
+  Effect.gen(function*() {
+    const bookings = yield* Bookings
+    const booking = yield* bookings.act(Operator, id, { _tag: "Refund", amountMinor })
+    return summary(booking, yield* now)
+  })
+
+export const renderBooking = (b: BookingSummary) =>
+  `${b.id}  ${b.displayStatus.padEnd(16)} ${b.paymentStatus.padEnd(18)} ${b.startTime}  ${b.total.padStart(12)}  ${b.service}  (${b.client.email} → ${b.provider.email})`
+
+export const renderList = (list: Effect.Effect.Success<ReturnType<typeof listBookings>>) =>
+  list.bookings.length === 0
+    ? "No bookings."
+    : [...list.bookings.map(renderBooking), `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} bookings)`].join("\n")

@@ -1,0 +1,200 @@
+import { Context, Effect, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { CategoryRepository, ServiceRepository } from "../../catalogue"
+import { UserRepository } from "../../identity"
+import { type BookingStatus, dueAuthorization, dueCommand, SLOT_HOLDING } from "../domain"
+import {
+  type BookingDetail,
+  type BookingRecord,
+  BookingRepository,
+  type Participant,
+  type PaymentOperation,
+  type PaymentReferences,
+  ReviewRepository,
+  type ReviewRecord
+} from "../ports"
+
+const OPEN: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"]
+const SECURED = ["AUTHORIZED", "CARD_SAVED"]
+const byStartDesc = (a: BookingRecord, b: BookingRecord) => b.startTime.getTime() - a.startTime.getTime() || (a.id < b.id ? 1 : -1)
+
+/**
+ * Bookings and reviews in memory (the in-memory domain and fast tests). The overlap rule is the
+ * exclusion constraint's: a provider's slot-holding bookings never overlap.
+ */
+export const BookingMemoryAdapters = Layer.effectContext(
+  Effect.gen(function*() {
+    const users = yield* UserRepository
+    const services = yield* ServiceRepository
+    const categories = yield* CategoryRepository
+    const bookings = new Map<string, BookingRecord>()
+    const reviews = new Map<string, ReviewRecord>()
+    const operations: Array<PaymentOperation & { createdAt: Date }> = []
+
+    const participant = (id: string) =>
+      Effect.map(users.findById(id), (u): Participant =>
+        Option.match(u, {
+          onNone: () => ({ id, firstName: "", lastName: "", email: "", phoneNumber: "", preferredLanguage: "fr" }),
+          onSome: (user) => ({
+            id: user.id,
+            firstName: user.firstName,
+            lastName: user.lastName,
+            email: user.email,
+            phoneNumber: user.phoneNumber,
+            preferredLanguage: user.preferredLanguage
+          })
+        })
+      )
+    const detailOf = (b: BookingRecord) =>
+      Effect.gen(function*() {
+        const service = Option.getOrThrow(yield* services.findById(b.serviceId))
+        const category = Option.getOrUndefined(yield* categories.findById(service.categoryId))
+        const review = reviews.get(b.id)
+        return {
+          ...b,
+          service: {
+            id: service.id,
+            title: service.title,
+            description: service.description,
+            categoryNameFr: category?.nameFr ?? "",
+            categoryNameEn: category?.nameEn ?? ""
+          },
+          client: yield* participant(b.clientId),
+          provider: yield* participant(b.providerId),
+          review: review ? { rating: review.rating, comment: review.comment, createdAt: review.createdAt } : null
+        } satisfies BookingDetail
+      })
+    const withReferences = (b: BookingRecord, refs: PaymentReferences | undefined): BookingRecord => ({ ...b, ...(refs ?? {}) })
+
+    const repository: BookingRepository["Type"] = {
+      insert: (b) =>
+        Effect.sync(() => {
+          const overlaps = [...bookings.values()].some(
+            (o) => o.providerId === b.providerId && SLOT_HOLDING.includes(o.status) && o.startTime < b.endTime && b.startTime < o.endTime
+          )
+          if (overlaps) return Option.none()
+          const now = new Date()
+          const record: BookingRecord = {
+            ...b,
+            rejectionReason: null,
+            cancelledBy: null,
+            cancellationReason: null,
+            checkoutSessionId: null,
+            paymentIntentId: null,
+            gatewayCustomerId: null,
+            gatewayPaymentMethodId: null,
+            version: 0,
+            createdAt: now,
+            updatedAt: now
+          }
+          bookings.set(record.id, record)
+          return Option.some(record)
+        }),
+      findById: (id) => {
+        const b = bookings.get(id)
+        return b ? Effect.map(detailOf(b), Option.some) : Effect.succeed(Option.none())
+      },
+      lock: (id) => Effect.sync(() => Option.fromNullable(bookings.get(id))),
+      save: (before, decision, refs) =>
+        Effect.suspend(() => {
+          const current = bookings.get(before.id)
+          if (!current || current.version !== before.version) return Effect.dieMessage(`booking ${before.id} changed under its lock`)
+          const saved: BookingRecord = withReferences(
+            {
+              ...current,
+              ...decision.next,
+              ...(decision.rejectionReason !== undefined ? { rejectionReason: decision.rejectionReason } : {}),
+              ...(decision.cancellation !== undefined ? { cancelledBy: decision.cancellation.by, cancellationReason: decision.cancellation.reason } : {}),
+              version: current.version + 1,
+              updatedAt: new Date()
+            },
+            refs
+          )
+          bookings.set(saved.id, saved)
+          return Effect.succeed(saved)
+        }),
+      setReferences: (id, refs) =>
+        Effect.sync(() => {
+          const b = bookings.get(id)
+          if (b) bookings.set(id, withReferences({ ...b, updatedAt: new Date() }, refs))
+        }),
+      list: (q) =>
+        Effect.gen(function*() {
+          const matches = [...bookings.values()]
+            .filter((b) => q.userId === undefined || (q.as === "client" ? b.clientId === q.userId : q.as === "provider" ? b.providerId === q.userId : b.clientId === q.userId || b.providerId === q.userId))
+            .filter((b) => {
+              if (!q.statuses || q.statuses.length === 0) return true
+              const paid = b.status === "PENDING" && SECURED.includes(b.paymentStatus)
+              if (b.status === "PENDING") return q.statuses.includes("PAID") && q.statuses.includes("PENDING") ? true : paid ? q.statuses.includes("PAID") : q.statuses.includes("PENDING")
+              return q.statuses.includes(b.status)
+            })
+            .sort(byStartDesc)
+          const items = yield* Effect.forEach(matches.slice(q.offset, q.offset + q.limit), detailOf)
+          return { items, total: matches.length }
+        }),
+      activeForService: (serviceId, clientId) => {
+        const found = [...bookings.values()]
+          .filter((b) => b.serviceId === serviceId && b.clientId === clientId && OPEN.includes(b.status))
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]
+        return found ? Effect.map(detailOf(found), Option.some) : Effect.succeed(Option.none())
+      },
+      calendar: (providerId, from, to) =>
+        Effect.forEach(
+          [...bookings.values()]
+            .filter(
+              (b) =>
+                b.providerId === providerId && SLOT_HOLDING.includes(b.status) && !(b.status === "PENDING" && !SECURED.includes(b.paymentStatus)) &&
+                b.startTime < to && b.endTime > from
+            )
+            .sort((a, b) => a.startTime.getTime() - b.startTime.getTime()),
+          detailOf
+        ),
+      dueIds: (now, limit) =>
+        Effect.sync(() =>
+          [...bookings.values()]
+            .filter((b) => OPEN.includes(b.status) && (dueCommand(b, now) !== undefined || dueAuthorization(b, now) !== undefined))
+            .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
+            .slice(0, limit)
+            .map((b) => b.id)
+        ),
+      captureDueIds: (limit) =>
+        Effect.sync(() =>
+          [...bookings.values()]
+            .filter((b) => b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status))
+            .slice(0, limit)
+            .map((b) => b.id)
+        ),
+      findIdByPaymentReference: (ref) =>
+        Effect.sync(() =>
+          Option.fromNullable(
+            [...bookings.values()].find((b) =>
+              ref.paymentIntentId !== undefined ? b.paymentIntentId === ref.paymentIntentId : b.checkoutSessionId === ref.checkoutSessionId
+            )?.id
+          )
+        ),
+      recordOperation: (op) =>
+        Effect.sync(() => {
+          if (!operations.some((o) => o.kind === op.kind && o.reference === op.reference)) operations.push({ ...op, createdAt: new Date() })
+        }),
+      operations: (bookingId) => Effect.sync(() => operations.filter((o) => o.bookingId === bookingId))
+    }
+
+    const reviewRepository: ReviewRepository["Type"] = {
+      insert: (r) =>
+        Effect.gen(function*() {
+          if (reviews.has(r.bookingId)) return Option.none()
+          const client = yield* participant(r.clientId)
+          const review: ReviewRecord = { ...r, id: crypto.randomUUID(), createdAt: new Date(), client: { firstName: client.firstName, lastName: client.lastName } }
+          reviews.set(r.bookingId, review)
+          return Option.some(review)
+        }),
+      ofService: (serviceId, limit, offset) =>
+        Effect.sync(() => {
+          const all = [...reviews.values()].filter((r) => r.serviceId === serviceId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+          const average = all.length === 0 ? 0 : Math.round((all.reduce((sum, r) => sum + r.rating, 0) / all.length) * 100) / 100
+          return { items: all.slice(offset, offset + limit), total: all.length, average }
+        })
+    }
+    return Context.make(BookingRepository, repository).pipe(Context.add(ReviewRepository, reviewRepository))
+  })
+)

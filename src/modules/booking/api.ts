@@ -1,0 +1,282 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+// The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
+import { Authentication } from "../identity/api"
+import type { Role } from "../identity/domain"
+import type { Language } from "../../platform/messages"
+import { toMajor } from "../catalogue/domain"
+import { availableActions, BookingStatuses, displayStatus, PaymentStatuses } from "./domain"
+import { formatMoney } from "./mails"
+import type { BookingDetail, ReviewRecord } from "./ports"
+
+// ---- Views -----------------------------------------------------------------------------------
+
+const Currency = Schema.Struct({ code: Schema.String, symbol: Schema.String })
+export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay"] as const
+
+/** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
+export const BookingView = Schema.Struct({
+  id: Schema.String,
+  serviceId: Schema.String,
+  service: Schema.Struct({
+    id: Schema.String,
+    title: Schema.String,
+    description: Schema.String,
+    category: Schema.Struct({ name: Schema.String }),
+    currency: Schema.String,
+    /** The hourly price as booked, in major units, and formatted in the request's language. */
+    price: Schema.Number,
+    formattedPrice: Schema.String,
+    originalPrice: Schema.Number,
+    originalCurrency: Currency,
+    userCurrency: Schema.Struct({ code: Schema.String, symbol: Schema.String, name: Schema.String })
+  }),
+  provider: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String }),
+  client: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String }),
+  clientId: Schema.String,
+  providerId: Schema.String,
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  /** The day of the start (YYYY-MM-DD, UTC), as the booking form sends it. */
+  date: Schema.String,
+  /** Minutes booked. */
+  duration: Schema.Number,
+  address: Schema.String,
+  notes: Schema.String,
+  /** Total in major units; `totalMinor` in the currency's minor unit (what the card is charged). */
+  totalPrice: Schema.Number,
+  totalMinor: Schema.Number,
+  currency: Schema.String,
+  formattedTotal: Schema.String,
+  status: Schema.Literal(...BookingStatuses),
+  /** The spec's label: PAID for a pending request whose payment is secured, else the status. */
+  displayStatus: Schema.Literal(...BookingStatuses, "PAID"),
+  paymentStatus: Schema.Literal(...PaymentStatuses),
+  /** Which side of the booking the caller is on. */
+  role: Schema.Literal("client", "provider", "admin"),
+  /** What the caller may do now (the server checks again on each call). */
+  actions: Schema.Array(Schema.Literal(...BookingActions)),
+  rejectionReason: Schema.NullOr(Schema.String),
+  cancelledBy: Schema.NullOr(Schema.String),
+  cancellationReason: Schema.NullOr(Schema.String),
+  holdExpiresAt: Schema.NullOr(Schema.Date),
+  renderedAt: Schema.NullOr(Schema.Date),
+  isReviewed: Schema.Boolean,
+  review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date
+})
+export type BookingView = typeof BookingView.Type
+
+/** The provider calendar's event: only what the provider may see. */
+export const CalendarEventView = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  serviceId: Schema.String,
+  clientFirstName: Schema.String,
+  clientLastName: Schema.String,
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  status: Schema.Literal(...BookingStatuses),
+  displayStatus: Schema.Literal(...BookingStatuses, "PAID")
+})
+
+export const ReviewView = Schema.Struct({
+  id: Schema.String,
+  rating: Schema.Number,
+  comment: Schema.String,
+  createdAt: Schema.Date,
+  client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String })
+})
+
+// ---- Requests --------------------------------------------------------------------------------
+
+// Loose on purpose: business validation answers 422 per field in the user's language; only a wrong
+// JSON shape is a 400.
+const Text = Schema.optional(Schema.NullOr(PayloadText))
+const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const Param = Schema.optional(Schema.String)
+
+export const BookingPayload = Schema.Struct({
+  serviceId: Text,
+  startTime: Text,
+  endTime: Text,
+  address: Text,
+  notes: Text,
+  /** The day of the start as the form sends it; the server relies on startTime. */
+  date: Text
+})
+
+export const BookingListParams = Schema.Struct({
+  /** client: bookings I made; provider: bookings of my services; all (default): both. */
+  as: Param,
+  /** One status, or PAID; several separated by commas. */
+  status: Param,
+  page: Param,
+  limit: Param
+})
+
+export const CalendarParams = Schema.Struct({
+  /** ISO instants bounding the view (default: the current month ± a week). */
+  from: Param,
+  to: Param
+})
+
+export const ReasonPayload = Schema.Struct({ reason: Text })
+export const CompletionPayload = Schema.Struct({ rating: NumberLike, comment: Text })
+
+/** The spec's checkout payload, plus the booking it pays and the billing details of the payment step. */
+export const CheckoutPayload = Schema.Struct({
+  bookingId: Text,
+  amountCents: NumberLike,
+  connectedAccountId: Text,
+  currency: Text,
+  productName: Text,
+  quantity: NumberLike,
+  billingDetails: Schema.optional(
+    Schema.NullOr(
+      Schema.Struct({
+        name: Text,
+        email: Text,
+        address: Schema.optional(
+          Schema.NullOr(Schema.Struct({ line1: Text, city: Text, postal_code: Text, country: Text }))
+        )
+      })
+    )
+  )
+})
+
+/**
+ * Where the browser pays: `url` is a hosted checkout page (Stripe's, or the sandbox's local one).
+ * With Stripe and a publishable key, `clientSecret` lets the card form confirm in place instead.
+ */
+export const CheckoutAnswer = Schema.Struct({
+  url: Schema.String,
+  sessionId: Schema.String,
+  mode: Schema.Literal("authorize", "save_card"),
+  clientSecret: Schema.optional(Schema.String),
+  publishableKey: Schema.optional(Schema.String)
+})
+
+const id = HttpApiSchema.param("id", Schema.String)
+const BookingData = Schema.Struct({ booking: BookingView })
+
+// ---- Groups ----------------------------------------------------------------------------------
+
+export class BookingsApi extends HttpApiGroup.make("bookings")
+  .add(HttpApiEndpoint.post("create", "/").setPayload(BookingPayload).addSuccess(Ok(Schema.Struct({ bookingData: BookingView })), { status: 201 }))
+  .add(
+    HttpApiEndpoint.get("mine", "/me")
+      .setUrlParams(BookingListParams)
+      .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })))
+  )
+  /** The caller's open booking of a service (the service page's in-progress banner), or null. */
+  .add(
+    HttpApiEndpoint.get("activeForService")`/me/service/${id}`.addSuccess(Ok(Schema.Struct({ booking: Schema.NullOr(BookingView) })))
+  )
+  /** The provider's calendar (spec: a provider bookings list answering data[]). */
+  .add(HttpApiEndpoint.get("calendar", "/provider/calendar").setUrlParams(CalendarParams).addSuccess(Ok(Schema.Array(CalendarEventView))))
+  .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("confirm")`/${id}/confirm`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("reject")`/${id}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("markRendered")`/${id}/mark-rendered`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("confirmCompletion")`/${id}/confirm-completion`.setPayload(CompletionPayload).addSuccess(Ok(BookingData)))
+  /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
+  .add(HttpApiEndpoint.del("cancel")`/${id}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
+  .middleware(Authentication)
+  .prefix("/bookings") {}
+
+export class CheckoutApi extends HttpApiGroup.make("checkout")
+  .add(
+    HttpApiEndpoint.post("createSession", "/checkout/session")
+      .setPayload(CheckoutPayload)
+      .addSuccess(Ok(CheckoutAnswer))
+  )
+  .middleware(Authentication)
+  .prefix("/payments") {}
+
+export class ReviewsApi extends HttpApiGroup.make("reviews")
+  .add(
+    HttpApiEndpoint.get("ofService")`/services/${id}/reviews`
+      .setUrlParams(Schema.Struct({ page: Param, limit: Param }))
+      .addSuccess(Ok(Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })))
+  ) {}
+
+// ---- From the domain to the views --------------------------------------------------------------
+
+const SYMBOLS: Record<string, string> = { EUR: "€", CAD: "$", USD: "$", GBP: "£", CHF: "CHF", JPY: "¥", XOF: "CFA", XAF: "FCFA" }
+const currencyNames: Record<Language, Intl.DisplayNames> = {
+  fr: new Intl.DisplayNames(["fr"], { type: "currency" }),
+  en: new Intl.DisplayNames(["en"], { type: "currency" })
+}
+
+export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; readonly role: Role }, language: Language, now: Date): BookingView => {
+  const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
+  const price = toMajor(b.hourlyPriceMinor, b.currency)
+  const currency = { code: b.currency, symbol: SYMBOLS[b.currency] ?? b.currency }
+  return {
+    id: b.id,
+    serviceId: b.serviceId,
+    service: {
+      id: b.service.id,
+      title: b.service.title,
+      description: b.service.description,
+      category: { name: language === "fr" ? b.service.categoryNameFr : b.service.categoryNameEn },
+      currency: b.currency,
+      price,
+      formattedPrice: formatMoney(language, b.hourlyPriceMinor, b.currency),
+      originalPrice: price,
+      originalCurrency: currency,
+      userCurrency: { ...currency, name: currencyNames[language].of(b.currency) ?? b.currency }
+    },
+    provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName },
+    client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName },
+    clientId: b.clientId,
+    providerId: b.providerId,
+    startTime: b.startTime,
+    endTime: b.endTime,
+    date: b.startTime.toISOString().slice(0, 10),
+    duration: Math.round((b.endTime.getTime() - b.startTime.getTime()) / 60_000),
+    address: b.address,
+    notes: b.notes,
+    totalPrice: toMajor(b.totalMinor, b.currency),
+    totalMinor: b.totalMinor,
+    currency: b.currency,
+    formattedTotal: formatMoney(language, b.totalMinor, b.currency),
+    status: b.status,
+    displayStatus: displayStatus(b),
+    paymentStatus: b.paymentStatus,
+    role,
+    actions: availableActions(b, { _tag: "User", id: viewer.id, role: viewer.role }, now),
+    rejectionReason: b.rejectionReason,
+    cancelledBy: b.cancelledBy,
+    cancellationReason: b.cancellationReason,
+    holdExpiresAt: b.holdExpiresAt,
+    renderedAt: b.renderedAt,
+    isReviewed: b.review !== null,
+    review: b.review,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt
+  }
+}
+
+export const toCalendarEventView = (b: BookingDetail): typeof CalendarEventView.Type => ({
+  id: b.id,
+  title: `${b.service.title} - ${b.client.firstName}`,
+  serviceId: b.serviceId,
+  clientFirstName: b.client.firstName,
+  clientLastName: b.client.lastName,
+  startTime: b.startTime,
+  endTime: b.endTime,
+  status: b.status,
+  displayStatus: displayStatus(b)
+})
+
+export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
+  id: r.id,
+  rating: r.rating,
+  comment: r.comment,
+  createdAt: r.createdAt,
+  client: r.client
+})

@@ -1,0 +1,17 @@
+export {
+  type BookingState,
+  type BookingStatus,
+  BookingStatuses,
+  type Command,
+  displayStatus,
+  type PaymentStatus,
+  PaymentStatuses,
+  transition
+} from "./domain"
+export { type BookingDetail, type BookingRecord, BookingRepository, ReviewRepository } from "./ports"
+export { Bookings, BookingsLive, Queues, SWEEP_CRON, type UserCommand } from "./service"
+export { BookingsApi, CheckoutApi, ReviewsApi, toBookingView } from "./api"
+export { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "./http"
+export { BookingPostgresAdapters } from "./adapters/postgres"
+export { BookingJobsLive, ChargeEventSinkLive, ServiceReviewsLive } from "./jobs"
+export { BookingMemoryAdapters } from "./adapters/memory"

@@ -1,0 +1,43 @@
+import { Effect, Layer, Schema } from "effect"
+import { JobQueue } from "../../platform/jobs"
+import { ServiceReviews } from "../catalogue"
+import { ChargeEventSink } from "../payments"
+import { ReviewRepository } from "./ports"
+import { Bookings, Queues, SWEEP_CRON } from "./service"
+
+const SettleJob = Schema.Struct({ bookingId: Schema.String, releaseIntent: Schema.optional(Schema.String) })
+
+/**
+ * The booking's durable background work while the server runs: the timer sweep on a cron tick
+ * (once per tick across processes) and the money movements queued for retry. A failing job is
+ * retried by the queue; the sweep also picks up captures and releases left undone.
+ */
+export const BookingJobsLive = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const jobs = yield* JobQueue
+    const bookings = yield* Bookings
+    yield* jobs.work(Queues.sweep, () =>
+      Effect.flatMap(bookings.sweep, (changed) => (changed > 0 ? Effect.logInfo(`booking timers: ${changed} booking(s) changed`) : Effect.void))
+    )
+    yield* jobs.work(Queues.settle, (data) =>
+      Effect.flatMap(Schema.decodeUnknown(SettleJob)(data), (job) => bookings.settle(job.bookingId, job.releaseIntent))
+    )
+    yield* jobs.schedule(Queues.sweep, SWEEP_CRON)
+    // A restart runs the timers at once rather than at the next tick.
+    yield* jobs.send(Queues.sweep, {}, { singletonKey: "startup" })
+  })
+)
+
+/** The service page's reviews, for the catalogue. */
+export const ServiceReviewsLive = Layer.effect(
+  ServiceReviews,
+  Effect.map(ReviewRepository, (reviews) => ({
+    latest: (serviceId, limit) => Effect.map(reviews.ofService(serviceId, limit, 0), (page) => page.items)
+  }))
+)
+
+/** Payments hands verified charge events to the booking they concern. */
+export const ChargeEventSinkLive = Layer.effect(
+  ChargeEventSink,
+  Effect.map(Bookings, (bookings) => ({ apply: bookings.applyChargeEvent }))
+)

@@ -1,0 +1,39 @@
+import { composeMail } from "../notifications"
+import type { OutgoingMail } from "../notifications"
+import { type MessageKey, translate } from "../../platform/messages"
+import { toMajor } from "../catalogue/domain"
+import type { NotificationEvent } from "./domain"
+import type { BookingDetail, Participant } from "./ports"
+
+const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA")
+
+/** "12 mars 2027 à 14:00 (UTC)": mails cannot know the reader's time zone, so they say which one they use. */
+const when = (language: "fr" | "en", date: Date) =>
+  `${new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" }).format(date)} (UTC)`
+
+export const formatMoney = (language: "fr" | "en", minor: number, currency: string) =>
+  new Intl.NumberFormat(locale(language), { style: "currency", currency }).format(toMajor(minor, currency))
+
+/** The mail of a booking event to one of its two people, in that person's language. */
+export const bookingMail = (
+  event: NotificationEvent,
+  to: Participant,
+  side: "client" | "provider",
+  booking: BookingDetail,
+  publicUrl: string
+): OutgoingMail => {
+  const language = to.preferredLanguage
+  const params = {
+    service: booking.service.title,
+    when: when(language, booking.startTime),
+    client: `${booking.client.firstName} ${booking.client.lastName}`,
+    amount: formatMoney(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
+    reason: booking.rejectionReason ?? ""
+  }
+  return composeMail(
+    { email: to.email, firstName: to.firstName, preferredLanguage: language },
+    translate(language, `mail.booking.${event}.subject` as MessageKey),
+    [translate(language, `mail.booking.${event}.${side}` as MessageKey, params)],
+    { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
+  )
+}

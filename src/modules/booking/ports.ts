@@ -1,0 +1,127 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Language } from "../../platform/messages"
+import type { BookingState, BookingStatus, Decision, PaymentStatus } from "./domain"
+
+/** A stored booking: the state the rules see plus what the screens and the gateway need. */
+export interface BookingRecord extends BookingState {
+  readonly serviceId: string
+  readonly address: string
+  readonly notes: string
+  readonly hourlyPriceMinor: number
+  readonly currency: string
+  readonly rejectionReason: string | null
+  readonly cancelledBy: string | null
+  readonly cancellationReason: string | null
+  readonly checkoutSessionId: string | null
+  readonly paymentIntentId: string | null
+  readonly gatewayCustomerId: string | null
+  readonly gatewayPaymentMethodId: string | null
+  readonly version: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface Participant {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+  readonly phoneNumber: string
+  readonly preferredLanguage: Language
+}
+
+/** A booking with the service and both people, as every view and mail needs it. */
+export interface BookingDetail extends BookingRecord {
+  readonly service: {
+    readonly id: string
+    readonly title: string
+    readonly description: string
+    readonly categoryNameFr: string
+    readonly categoryNameEn: string
+  }
+  readonly client: Participant
+  readonly provider: Participant
+  readonly review: { readonly rating: number; readonly comment: string; readonly createdAt: Date } | null
+}
+
+export type NewBooking = Omit<BookingRecord, "version" | "createdAt" | "updatedAt" | "rejectionReason" | "cancelledBy" | "cancellationReason" | "checkoutSessionId" | "paymentIntentId" | "gatewayCustomerId" | "gatewayPaymentMethodId">
+
+/** The gateway references a transition may come with (a new intent, a saved card...). */
+export interface PaymentReferences {
+  readonly checkoutSessionId?: string
+  readonly paymentIntentId?: string
+  readonly gatewayCustomerId?: string
+  readonly gatewayPaymentMethodId?: string
+}
+
+export interface BookingListQuery {
+  /** Whose bookings; every booking when undefined (administrators). */
+  readonly userId: string | undefined
+  readonly as: "client" | "provider" | "all"
+  /** PAID stands for PENDING with a secured payment. */
+  readonly statuses?: ReadonlyArray<BookingStatus | "PAID"> | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface PaymentOperation {
+  readonly bookingId: string
+  readonly gateway: "stripe" | "sandbox"
+  readonly kind: "AUTHORIZATION" | "CARD_SAVED" | "CAPTURE" | "CANCELLATION" | "REFUND" | "FAILURE"
+  readonly amountMinor: number
+  readonly currency: string
+  readonly feeMinor: number
+  readonly paymentIntentId: string | null
+  /** The gateway's id of the operation: recording the same (kind, reference) twice is a no-op. */
+  readonly reference: string
+  readonly paymentMethod: string | null
+  readonly detail: string | null
+}
+
+export interface BookingRepositoryShape {
+  /** Inserts unless the provider's slot overlaps a slot-holding booking: None then (never an error or a wait). */
+  readonly insert: (booking: NewBooking) => Effect.Effect<Option.Option<BookingRecord>>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<BookingDetail>>
+  /** The booking locked for update until the transaction ends (call inside Transactional.run). */
+  readonly lock: (id: string) => Effect.Effect<Option.Option<BookingRecord>>
+  /** Stores a decision taken on `before` (same version), with the references it came with. */
+  readonly save: (before: BookingRecord, decision: Decision, references?: PaymentReferences) => Effect.Effect<BookingRecord>
+  readonly setReferences: (id: string, references: PaymentReferences) => Effect.Effect<void>
+  readonly list: (query: BookingListQuery) => Effect.Effect<{ readonly items: ReadonlyArray<BookingDetail>; readonly total: number }>
+  /** The user's booking of the service that is under way (PENDING, CONFIRMED, IN_PROGRESS or SERVICE_RENDERED), newest first. */
+  readonly activeForService: (serviceId: string, clientId: string) => Effect.Effect<Option.Option<BookingDetail>>
+  /** The provider's slot-holding bookings overlapping [from, to). */
+  readonly calendar: (providerId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<BookingDetail>>
+  /**
+   * Ids of open bookings that may have a timer due at `now` (hold expiry, start, auto-validation,
+   * authorisation), oldest first; the sweep re-checks each under its lock.
+   */
+  readonly dueIds: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<string>>
+  /** Ids of COMPLETED or VALIDATED bookings whose authorisation is not captured yet. */
+  readonly captureDueIds: (limit: number) => Effect.Effect<ReadonlyArray<string>>
+  readonly findIdByPaymentReference: (reference: { readonly paymentIntentId?: string; readonly checkoutSessionId?: string }) => Effect.Effect<Option.Option<string>>
+  readonly recordOperation: (operation: PaymentOperation) => Effect.Effect<void>
+  readonly operations: (bookingId: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>>
+}
+export class BookingRepository extends Context.Tag("booking/BookingRepository")<BookingRepository, BookingRepositoryShape>() {}
+
+export interface ReviewRecord {
+  readonly id: string
+  readonly bookingId: string
+  readonly serviceId: string
+  readonly clientId: string
+  readonly providerId: string
+  readonly rating: number
+  readonly comment: string
+  readonly createdAt: Date
+  readonly client: { readonly firstName: string; readonly lastName: string }
+}
+
+export interface ReviewRepositoryShape {
+  /** Inserts the booking's review; None when the booking already has one. */
+  readonly insert: (review: Omit<ReviewRecord, "id" | "createdAt" | "client">) => Effect.Effect<Option.Option<ReviewRecord>>
+  readonly ofService: (serviceId: string, limit: number, offset: number) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
+}
+export class ReviewRepository extends Context.Tag("booking/ReviewRepository")<ReviewRepository, ReviewRepositoryShape>() {}
+
+export type { PaymentStatus }

@@ -1,0 +1,589 @@
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { AppConfig } from "../../platform/config"
+import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import { numberParam, paging } from "../../platform/paging"
+import { JobQueue } from "../../platform/jobs"
+import { Transactional } from "../../platform/transaction"
+import { isPublic, isUuid, ServiceRepository } from "../catalogue"
+import { type Actor as UserActor, requireRole } from "../identity"
+import { Mailer } from "../notifications"
+import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
+import {
+  type Actor,
+  BookingNotFound,
+  type BookingStatus,
+  checkoutModeFor,
+  type Command,
+  commissionOf,
+  type Decision,
+  dueAuthorization,
+  dueCommand,
+  newBooking,
+  OwnService,
+  ServiceUnavailable,
+  SlotTaken,
+  SystemActor,
+  transition,
+  type TransitionError,
+  validateBookingRequest,
+  type BookingRequestInput,
+  validateReason,
+  validateReview,
+  BookingStatuses,
+  NotYourBooking,
+  adminCommandFor
+} from "./domain"
+import { bookingMail } from "./mails"
+import {
+  type BookingDetail,
+  type BookingRecord,
+  BookingRepository,
+  type PaymentOperation,
+  type PaymentReferences,
+  ReviewRepository,
+  type ReviewRecord
+} from "./ports"
+
+const DAY = 24 * 60 * 60 * 1000
+export const DEFAULT_PAGE_SIZE = 20
+/** Timers are checked this often (a pg-boss cron tick) and after each restart. */
+export const SWEEP_CRON = "* * * * *"
+export const SWEEP_BATCH = 200
+/** Queues of durable work. */
+export const Queues = { sweep: "booking-timers", settle: "payment-settle" } as const
+/** A failed capture or release is retried with backoff: 30 s, 1 min, 2 min... about 2 hours in all. */
+const SETTLE_RETRIES = { retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true } as const
+
+export type UserCommand =
+  | { readonly _tag: "Confirm" }
+  | { readonly _tag: "Reject"; readonly reason: unknown }
+  | { readonly _tag: "Cancel"; readonly reason?: unknown }
+  | { readonly _tag: "MarkRendered" }
+  | { readonly _tag: "ConfirmCompletion"; readonly rating: unknown; readonly comment: unknown }
+  | { readonly _tag: "Validate" }
+  | { readonly _tag: "Refund"; readonly amountMinor?: number | undefined }
+
+export interface CheckoutInput {
+  readonly bookingId?: unknown
+  readonly amountCents?: unknown
+  readonly connectedAccountId?: unknown
+  readonly currency?: unknown
+  readonly productName?: unknown
+  readonly quantity?: unknown
+  readonly billingDetails?: {
+    readonly name?: unknown
+    readonly email?: unknown
+    readonly address?: { readonly line1?: unknown; readonly city?: unknown; readonly postal_code?: unknown; readonly country?: unknown } | null | undefined
+  } | null | undefined
+}
+
+export interface BookingPage {
+  readonly items: ReadonlyArray<BookingDetail>
+  readonly total: number
+  readonly page: number
+  readonly limit: number
+}
+
+type Failure = TransitionError | NotFound | BadRequest | BadGateway
+
+export class Bookings extends Context.Tag("booking/Bookings")<
+  Bookings,
+  {
+    readonly request: (actor: UserActor, input: BookingRequestInput) => Effect.Effect<BookingDetail, NotFound | Forbidden | Conflict | ValidationFailed>
+    readonly mine: (
+      actor: UserActor,
+      query: { readonly as?: string | undefined; readonly status?: string | undefined; readonly page?: string | undefined; readonly limit?: string | undefined }
+    ) => Effect.Effect<BookingPage, ValidationFailed>
+    readonly get: (actor: UserActor, id: string) => Effect.Effect<BookingDetail, NotFound>
+    readonly activeForService: (actor: UserActor, serviceId: string) => Effect.Effect<Option.Option<BookingDetail>>
+    readonly calendar: (actor: UserActor, from: string | undefined, to: string | undefined) => Effect.Effect<ReadonlyArray<BookingDetail>, Forbidden | ValidationFailed>
+    /** Every booking, for administrators (CLI and back-office): status filter and paging. */
+    readonly adminList: (
+      actor: UserActor,
+      query: { readonly status?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }
+    ) => Effect.Effect<BookingPage, Forbidden | ValidationFailed>
+    /** An administrator's "set status" (see adminCommandFor). */
+    readonly adminSetStatus: (actor: UserActor, id: string, status: string, reason?: string) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
+    readonly operations: (actor: UserActor, id: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>, NotFound | Forbidden>
+    /** A user's (or an admin's) command on a booking. */
+    readonly act: (actor: UserActor, id: string, command: UserCommand) => Effect.Effect<BookingDetail, Failure>
+    readonly checkout: (
+      actor: UserActor,
+      input: CheckoutInput
+    ) => Effect.Effect<{ readonly url: string; readonly sessionId: string; readonly mode: "authorize" | "save_card" }, Failure>
+    readonly reviewsOf: (serviceId: string, page: number, limit: number) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
+    /** Applies every timer due at the clock's now; answers how many bookings changed. */
+    readonly sweep: Effect.Effect<number>
+    /**
+     * Performs the money movement a booking's state asks for (capture or release), or releases the
+     * given intent (a hold that arrived for a booking that is over); fails to be retried.
+     */
+    readonly settle: (bookingId: string, releaseIntent?: string) => Effect.Effect<void, PaymentGatewayError>
+    /** Applies a verified gateway event (the webhook's transaction is the caller's). */
+    readonly applyChargeEvent: (event: ChargeEvent) => Effect.Effect<void>
+  }
+>() {}
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+const actorOf = (user: UserActor): Actor => ({ _tag: "User", id: user.id, role: user.role })
+
+/** "CONFIRMED,PAID" → the statuses; "all" or nothing → no filter. */
+const parseStatuses = (text: string | undefined): Either.Either<ReadonlyArray<BookingStatus | "PAID">, ValidationFailed> => {
+  const statuses = (text ?? "").split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== "" && s !== "ALL")
+  return statuses.every((s) => s === "PAID" || (BookingStatuses as ReadonlyArray<string>).includes(s))
+    ? Either.right(statuses as ReadonlyArray<BookingStatus | "PAID">)
+    : Either.left(invalid([issue("status", "booking.invalidStatus")]))
+}
+
+const trimmed = (value: unknown) => (typeof value === "string" ? value.trim() : "")
+
+export const BookingsLive = Layer.effect(
+  Bookings,
+  Effect.gen(function*() {
+    const bookings = yield* BookingRepository
+    const reviews = yield* ReviewRepository
+    const services = yield* ServiceRepository
+    const accounts = yield* PaymentAccounts
+    const gateway = yield* ChargeGateway
+    const mailer = yield* Mailer
+    const jobs = yield* JobQueue
+    const tx = yield* Transactional
+    const config = yield* AppConfig
+
+    const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
+
+    /** Parties and admins see a booking; anyone else is told it does not exist. */
+    const visible = (actor: UserActor, id: string) =>
+      Effect.gen(function*() {
+        if (!isUuid(id)) return yield* BookingNotFound
+        const found = yield* bookings.findById(id)
+        if (Option.isNone(found)) return yield* BookingNotFound
+        const b = found.value
+        if (actor.role !== "ADMIN" && actor.id !== b.clientId && actor.id !== b.providerId) return yield* BookingNotFound
+        return b
+      })
+
+    const sendMails = (detail: BookingDetail, decision: Decision) =>
+      Effect.forEach(
+        decision.effects,
+        (effect) =>
+          effect._tag === "Notify"
+            ? Effect.forEach([detail.client, detail.provider], (to) => mailer.send(bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)), { discard: true })
+            : Effect.void,
+        { discard: true }
+      )
+
+    /**
+     * Decides and stores one command under the booking's row lock, with its review and mails, in one
+     * transaction; money movements run after the commit (they call the gateway).
+     */
+    const decide = (id: string, command: Command, actor: Actor, references?: PaymentReferences) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const result = yield* tx.run(
+          Effect.gen(function*() {
+            const locked = yield* bookings.lock(id)
+            if (Option.isNone(locked)) return yield* BookingNotFound
+            const before = locked.value
+            const decision = yield* transition(before, command, actor, at)
+            const saved = yield* bookings.save(before, decision, references)
+            for (const effect of decision.effects) {
+              if (effect._tag === "RecordReview") {
+                const inserted = yield* reviews.insert({
+                  bookingId: before.id,
+                  serviceId: before.serviceId,
+                  clientId: before.clientId,
+                  providerId: before.providerId,
+                  rating: effect.rating,
+                  comment: effect.comment
+                })
+                if (Option.isNone(inserted)) return yield* new Conflict({ code: "BOOKING_ALREADY_REVIEWED", key: "booking.alreadyReviewed" })
+                // The catalogue shows and sorts by the service's average; the provider's figures derive from it.
+                yield* services.recordRating(before.serviceId, effect.rating)
+              }
+            }
+            const detail = yield* detailOf(saved.id)
+            yield* sendMails(detail, decision)
+            return { detail, decision }
+          })
+        )
+        return result
+      })
+
+    /** Runs the money movements a decision asks for; a failure is queued for retry, never lost. */
+    const runMoneyEffects = (bookingId: string, decision: Decision): Effect.Effect<void, PaymentGatewayError> =>
+      Effect.forEach(
+        decision.effects,
+        (effect) =>
+          effect._tag === "Capture" || effect._tag === "ReleaseAuthorization"
+            ? settle(bookingId).pipe(
+                Effect.catchAll((error) =>
+                  Effect.zipRight(
+                    Effect.logWarning(`booking ${bookingId}: ${effect._tag} failed (${error.detail}), retried in the background`),
+                    jobs.send(Queues.settle, { bookingId }, { ...SETTLE_RETRIES, singletonKey: `settle:${bookingId}`, startAfterSeconds: 30 })
+                  )
+                )
+              )
+            : effect._tag === "Refund"
+              ? refund(bookingId, effect.amountMinor)
+              : Effect.void,
+        { discard: true }
+      )
+
+    const applySystem = (id: string, command: Command, references?: PaymentReferences): Effect.Effect<void> =>
+      decide(id, command, SystemActor, references).pipe(
+        Effect.tap(({ decision }) =>
+          runMoneyEffects(id, decision).pipe(Effect.catchAll((e) => Effect.logWarning(`booking ${id}: ${command._tag} money effect failed (${e.detail})`)))
+        ),
+        Effect.asVoid,
+        // A stale or repeated gateway answer, or a timer another process already applied: nothing to do.
+        Effect.catchTags({
+          Conflict: (e) => Effect.logDebug(`booking ${id}: ${command._tag} not applicable (${e.code})`),
+          Forbidden: () => Effect.logWarning(`booking ${id}: ${command._tag} refused to the system`),
+          NotFound: () => Effect.logInfo(`booking ${id}: ${command._tag} for an unknown booking`),
+          ValidationFailed: () => Effect.void
+        })
+      )
+
+    const recordOperation = (booking: BookingRecord, kind: Parameters<typeof bookings.recordOperation>[0]["kind"], amountMinor: number, reference: string, extra: { fee?: number; detail?: string | null; paymentMethod?: string | null } = {}) =>
+      bookings.recordOperation({
+        bookingId: booking.id,
+        gateway: gateway.kind,
+        kind,
+        amountMinor,
+        currency: booking.currency,
+        feeMinor: extra.fee ?? 0,
+        paymentIntentId: booking.paymentIntentId,
+        reference,
+        paymentMethod: extra.paymentMethod ?? null,
+        detail: extra.detail ?? null
+      })
+
+    /** Capture when the booking is done and money is held; release when it is over and money is held. */
+    const settle = (bookingId: string, releaseIntent?: string): Effect.Effect<void, PaymentGatewayError> =>
+      Effect.gen(function*() {
+        const found = yield* bookings.findById(bookingId)
+        if (Option.isNone(found)) return
+        const b = found.value
+        if (releaseIntent !== undefined && releaseIntent !== b.paymentIntentId) {
+          yield* gateway.cancelAuthorization({ paymentIntentId: releaseIntent, idempotencyKey: `booking:${b.id}:release:${releaseIntent}` })
+          return yield* tx.run(recordOperation({ ...b, paymentIntentId: releaseIntent }, "CANCELLATION", 0, `release:${releaseIntent}`))
+        }
+        if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
+        if (b.status === "COMPLETED" || b.status === "VALIDATED") {
+          const amount = Math.min(b.totalMinor, b.authorizedMinor)
+          const fee = commissionOf(amount)
+          const { capturedMinor } = yield* gateway.capture({ paymentIntentId: b.paymentIntentId, amountMinor: amount, applicationFeeMinor: fee, idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}` })
+          yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
+          yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
+        } else if (b.status === "CANCELLED" || b.status === "REJECTED") {
+          yield* gateway.cancelAuthorization({ paymentIntentId: b.paymentIntentId, idempotencyKey: `booking:${b.id}:release:${b.paymentIntentId}` })
+          yield* tx.run(recordOperation(b, "CANCELLATION", b.authorizedMinor, `release:${b.paymentIntentId}`))
+          yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
+        }
+      })
+
+    const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError> =>
+      Effect.gen(function*() {
+        const b = yield* detailOf(bookingId)
+        if (b.paymentIntentId === null) return
+        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${b.refundedMinor}:${amountMinor}` })
+        yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
+        yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: b.refundedMinor + result.amountMinor })
+      })
+
+    /** Authorises a saved card off-session, or renews a hold about to lapse. */
+    const authorizeSaved = (b: BookingRecord) =>
+      Effect.gen(function*() {
+        if (b.gatewayCustomerId === null || b.gatewayPaymentMethodId === null) {
+          return yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: true })
+        }
+        const account = yield* accounts.accountOf(b.providerId)
+        if (Option.isNone(account)) return yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: false })
+        const previous = b.paymentIntentId
+        const result = yield* gateway.authorizeOffSession({
+          bookingId: b.id,
+          amountMinor: b.totalMinor,
+          currency: b.currency,
+          destinationAccountId: account.value.accountId,
+          applicationFeeMinor: commissionOf(b.totalMinor),
+          customerId: b.gatewayCustomerId,
+          paymentMethodId: b.gatewayPaymentMethodId,
+          idempotencyKey: `booking:${b.id}:authorize:${previous ?? "first"}`
+        })
+        if (result._tag === "Authorized") {
+          yield* tx.run(recordOperation(b, "AUTHORIZATION", result.amountMinor, `authorization:${result.paymentIntentId}`))
+          yield* applySystem(b.id, { _tag: "PaymentAuthorized", amountMinor: result.amountMinor, expiresAt: result.expiresAt }, { paymentIntentId: result.paymentIntentId })
+          // The renewed hold replaces the old one, which is released.
+          if (previous !== null && previous !== result.paymentIntentId) {
+            yield* gateway.cancelAuthorization({ paymentIntentId: previous, idempotencyKey: `booking:${b.id}:release:${previous}` }).pipe(Effect.ignoreLogged)
+          }
+        } else {
+          yield* tx.run(recordOperation(b, "FAILURE", 0, `failure:${result.paymentIntentId ?? b.id}:${result.code}`, { detail: result.code }))
+          yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: result.needsClient })
+        }
+      }).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${b.id}: off-session authorisation failed (${error.detail}), next sweep retries`)))
+
+    const sweep = Effect.gen(function*() {
+      const at = yield* now
+      const ids = yield* bookings.dueIds(at, SWEEP_BATCH)
+      let changed = 0
+      for (const id of ids) {
+        const found = yield* bookings.findById(id)
+        if (Option.isNone(found)) continue
+        const command = dueCommand(found.value, at)
+        if (command) {
+          yield* applySystem(id, command)
+          changed++
+          continue
+        }
+        if (dueAuthorization(found.value, at)) {
+          yield* authorizeSaved(found.value)
+          changed++
+        }
+      }
+      // Captures and releases whose first attempt failed (or whose process stopped mid-way).
+      for (const id of yield* bookings.captureDueIds(SWEEP_BATCH)) {
+        yield* settle(id).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${id}: capture retry failed (${error.detail})`)))
+      }
+      return changed
+    })
+
+    const chargeCommand = (event: ChargeEvent): { command: Command; references?: PaymentReferences } | undefined => {
+      switch (event._tag) {
+        case "CardSaved":
+          return { command: { _tag: "CardSaved" }, references: { gatewayCustomerId: event.customerId, gatewayPaymentMethodId: event.paymentMethodId } }
+        case "PaymentAuthorized":
+          return {
+            command: { _tag: "PaymentAuthorized", amountMinor: event.amountMinor, expiresAt: event.expiresAt },
+            references: {
+              paymentIntentId: event.paymentIntentId,
+              ...(event.customerId ? { gatewayCustomerId: event.customerId } : {}),
+              ...(event.paymentMethodId ? { gatewayPaymentMethodId: event.paymentMethodId } : {})
+            }
+          }
+        case "PaymentCaptured":
+          return { command: { _tag: "PaymentCaptured", amountMinor: event.amountMinor } }
+        case "AuthorizationReleased":
+          return { command: { _tag: "AuthorizationReleased" } }
+        case "PaymentFailed":
+          return { command: { _tag: "AuthorizationFailed", needsClient: event.needsClient } }
+        case "PaymentRefunded":
+          return { command: { _tag: "PaymentRefunded", totalRefundedMinor: event.totalRefundedMinor } }
+      }
+    }
+
+    /** Releases a hold nobody needs (a second payment, or one for a booking that is over), once the webhook commits. */
+    const releaseLater = (bookingId: string, paymentIntentId: string) =>
+      jobs.send(Queues.settle, { bookingId, releaseIntent: paymentIntentId }, { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}` })
+
+    const applyChargeEvent = (event: ChargeEvent) =>
+      Effect.gen(function*() {
+        if (!isUuid(event.bookingId)) return yield* Effect.logInfo(`charge event ${event.reference} names no booking of ours`)
+        // Under the row lock: a sweep or a user's command may be changing the same booking.
+        const locked = yield* bookings.lock(event.bookingId)
+        if (Option.isNone(locked)) return yield* Effect.logInfo(`charge event ${event.reference}: unknown booking ${event.bookingId}`)
+        const b = locked.value
+        const eventIntent = "paymentIntentId" in event ? event.paymentIntentId : null
+        const otherIntent = eventIntent !== null && b.paymentIntentId !== null && eventIntent !== b.paymentIntentId
+        // News about an intent that is not the booking's current one changes nothing: a released old
+        // hold, or a renewal whose event outran the sweep recording it (the sweep records it itself).
+        if (otherIntent && (event._tag !== "PaymentAuthorized" || b.paymentStatus === "AUTHORIZED")) {
+          return yield* Effect.logInfo(`charge event ${event.reference}: intent ${eventIntent} is not the booking's current one`)
+        }
+        const mapped = chargeCommand(event)
+        if (!mapped) return
+        if (event._tag === "PaymentAuthorized") {
+          yield* recordOperation({ ...b, paymentIntentId: event.paymentIntentId }, "AUTHORIZATION", event.amountMinor, `authorization:${event.paymentIntentId}`, { paymentMethod: event.paymentMethod })
+        } else if (event._tag === "CardSaved") {
+          yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
+        }
+        const at = yield* now
+        const decision = transition(b, mapped.command, SystemActor, at)
+        if (Either.isLeft(decision)) return yield* Effect.logDebug(`charge event ${event.reference}: ${mapped.command._tag} not applicable to ${b.status}/${b.paymentStatus}`)
+        if (event._tag === "PaymentAuthorized" && decision.right.next.paymentStatus !== "AUTHORIZED") {
+          // A hold for a booking that is over: release that very intent, change nothing else.
+          return yield* releaseLater(b.id, event.paymentIntentId)
+        }
+        const saved = yield* bookings.save(b, decision.right, mapped.references)
+        yield* sendMails(yield* detailOf(saved.id), decision.right)
+        // Money effects run as durable jobs once the webhook commits (never inside the gateway's call).
+        if (decision.right.effects.some((e) => e._tag === "ReleaseAuthorization" || e._tag === "Capture")) {
+          yield* jobs.send(Queues.settle, { bookingId: b.id }, { ...SETTLE_RETRIES, singletonKey: `settle:${b.id}` })
+        }
+      })
+
+    return {
+      request: (actor, input) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const request = yield* validateBookingRequest(input, at)
+          if (!isUuid(request.serviceId)) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+          const found = yield* services.findById(request.serviceId)
+          if (Option.isNone(found) || found.value.archivedAt !== null) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+          const service = found.value
+          if (service.userId === actor.id) return yield* OwnService
+          if (!isPublic(service)) return yield* ServiceUnavailable
+          const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
+          const inserted = yield* tx.run(
+            Effect.gen(function*() {
+              const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })
+              if (Option.isNone(row)) return Option.none<BookingDetail>()
+              const detail = yield* detailOf(row.value.id)
+              yield* Effect.forEach([detail.client, detail.provider], (to) => mailer.send(bookingMail("requested", to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)), { discard: true })
+              return Option.some(detail)
+            })
+          )
+          if (Option.isNone(inserted)) return yield* SlotTaken
+          return inserted.value
+        }),
+
+      mine: (actor, query) =>
+        Effect.gen(function*() {
+          const as = query.as === "client" || query.as === "provider" ? query.as : "all"
+          const statuses = parseStatuses(query.status)
+          if (Either.isLeft(statuses)) return yield* statuses.left
+          const { page, limit, offset } = paging(numberParam(query.page), numberParam(query.limit), DEFAULT_PAGE_SIZE)
+          const result = yield* bookings.list({ userId: actor.id, as, statuses: statuses.right, limit, offset })
+          return { items: result.items, total: result.total, page, limit }
+        }),
+
+      get: (actor, id) => visible(actor, id),
+
+      adminList: (actor, query) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "ADMIN")
+          const statuses = parseStatuses(query.status)
+          if (Either.isLeft(statuses)) return yield* statuses.left
+          const { page, limit, offset } = paging(query.page, query.limit, DEFAULT_PAGE_SIZE)
+          const result = yield* bookings.list({ userId: undefined, as: "all", statuses: statuses.right, limit, offset })
+          return { items: result.items, total: result.total, page, limit }
+        }),
+
+      adminSetStatus: (actor, id, status, reason) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "ADMIN")
+          const command = yield* adminCommandFor(status, reason)
+          yield* visible(actor, id)
+          const { detail, decision } = yield* decide(id, command, actorOf(actor))
+          yield* runMoneyEffects(id, decision).pipe(Effect.mapError(() => PaymentGatewayUnavailable))
+          return yield* detailOf(detail.id)
+        }),
+
+      operations: (actor, id) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "ADMIN")
+          yield* visible(actor, id)
+          return yield* bookings.operations(id)
+        }),
+
+      activeForService: (actor, serviceId) => (isUuid(serviceId) ? bookings.activeForService(serviceId, actor.id) : Effect.succeed(Option.none())),
+
+      calendar: (actor, fromText, toText) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "PROVIDER", "ADMIN")
+          const at = yield* now
+          const from = fromText ? new Date(fromText) : new Date(at.getTime() - 40 * DAY)
+          const to = toText ? new Date(toText) : new Date(at.getTime() + 40 * DAY)
+          if (Number.isNaN(from.getTime())) return yield* invalid([issue("from", "booking.invalidDate")])
+          if (Number.isNaN(to.getTime()) || to <= from || to.getTime() - from.getTime() > 400 * DAY) return yield* invalid([issue("to", "booking.invalidDate")])
+          return yield* bookings.calendar(actor.id, from, to)
+        }),
+
+      act: (user, id, input) =>
+        Effect.gen(function*() {
+          yield* visible(user, id)
+          let command: Command
+          switch (input._tag) {
+            case "Reject":
+              command = { _tag: "Reject", reason: yield* validateReason(input.reason) }
+              break
+            case "ConfirmCompletion": {
+              const review = yield* validateReview(input.rating, input.comment)
+              command = { _tag: "ConfirmCompletion", ...review }
+              break
+            }
+            case "Cancel":
+              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000) }
+              break
+            default:
+              command = input
+          }
+          const { detail, decision } = yield* decide(id, command, actorOf(user))
+          // Only a refund reports a gateway failure to its caller; captures and releases are retried.
+          yield* runMoneyEffects(id, decision).pipe(Effect.mapError(() => PaymentGatewayUnavailable))
+          return yield* detailOf(detail.id)
+        }),
+
+      checkout: (user, input) =>
+        Effect.gen(function*() {
+          const bookingId = trimmed(input.bookingId)
+          if (bookingId === "") return yield* invalid([issue("bookingId", "validation.required")])
+          const b = yield* visible(user, bookingId)
+          if (b.clientId !== user.id) return yield* NotYourBooking
+          const at = yield* now
+          if (b.status === "CANCELLED" || b.status === "REJECTED" || b.status === "COMPLETED" || b.status === "VALIDATED" || !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus)) {
+            return yield* new Conflict({ code: "NOTHING_TO_PAY", key: "payments.nothingToPay" })
+          }
+          // The client may send the spec's payload: what it says must match the booking.
+          const amount = input.amountCents
+          if (amount !== undefined && amount !== null && amount !== "" && Number(amount) !== b.totalMinor) {
+            return yield* new ValidationFailed({
+              code: "VALIDATION_ERROR",
+              key: "payments.amountMismatch",
+              params: { expected: String(b.totalMinor) },
+              details: [issue("amountCents", "payments.amountMismatch")]
+            })
+          }
+          const currency = trimmed(input.currency).toUpperCase()
+          if (currency !== "" && currency !== b.currency) {
+            return yield* new ValidationFailed({
+              code: "VALIDATION_ERROR",
+              key: "payments.currencyMismatch",
+              params: { expected: b.currency },
+              details: [issue("currency", "payments.currencyMismatch")]
+            })
+          }
+          const account = yield* accounts.accountOf(b.providerId)
+          if (Option.isNone(account) || !account.value.chargesEnabled) return yield* new Conflict({ code: "PROVIDER_NOT_PAYABLE", key: "payments.providerNotReady" })
+          const connected = trimmed(input.connectedAccountId)
+          if (connected !== "" && connected !== account.value.accountId) return yield* invalid([issue("connectedAccountId", "payments.accountMismatch")])
+          const billing = input.billingDetails
+          const mode = checkoutModeFor(b.startTime, at)
+          const base = config.publicUrl.replace(/\/+$/, "")
+          const session = yield* gateway.createCheckoutSession({
+            bookingId: b.id,
+            mode,
+            amountMinor: b.totalMinor,
+            currency: b.currency,
+            productName: trimmed(input.productName) || b.service.title,
+            destinationAccountId: account.value.accountId,
+            applicationFeeMinor: commissionOf(b.totalMinor),
+            customerEmail: trimmed(billing?.email) || b.client.email,
+            billing: billing
+              ? {
+                  name: trimmed(billing.name),
+                  email: trimmed(billing.email),
+                  address: { line1: trimmed(billing.address?.line1), city: trimmed(billing.address?.city), postal_code: trimmed(billing.address?.postal_code), country: trimmed(billing.address?.country).toUpperCase() }
+                }
+              : undefined,
+            successUrl: `${base}/bookings?payment=success&booking=${b.id}`,
+            cancelUrl: `${base}/services/${b.serviceId}?payment=cancelled`,
+            // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
+            idempotencyKey: `booking:${b.id}:checkout:${b.version}:${Math.floor(at.getTime() / 60_000)}`
+          })
+          yield* bookings.setReferences(b.id, { checkoutSessionId: session.id })
+          return { url: session.url, sessionId: session.id, mode }
+        }).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))),
+
+      reviewsOf: (serviceId, page, limit) =>
+        isUuid(serviceId) ? reviews.ofService(serviceId, limit, (page - 1) * limit) : Effect.succeed({ items: [], total: 0, average: 0 }),
+
+      sweep,
+      settle,
+      applyChargeEvent
+    }
+  })
+)

@@ -1,0 +1,167 @@
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import type Stripe from "stripe"
+import { AppConfig } from "../../../platform/config"
+import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError } from "../ports"
+import { call, makeStripeClient } from "./stripe"
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The part of a Stripe error the charges read (the library's StripeError carries these fields). */
+interface StripeErrorFields {
+  readonly type?: string
+  readonly code?: string
+  readonly decline_code?: string
+  readonly payment_intent?: { readonly id?: string; readonly status?: string }
+}
+const fieldsOf = (error: unknown): StripeErrorFields => (typeof error === "object" && error !== null ? error : {})
+
+/**
+ * An off-session authorisation the card refused (Stripe answers 402, a StripeCardError): only the
+ * client can fix it, by paying again on-session (authenticating, or with another card).
+ */
+const refusalOf = (error: unknown): Option.Option<OffSessionResult> => {
+  const e = fieldsOf(error)
+  if (e.type !== "StripeCardError") return Option.none()
+  const code = e.code === "authentication_required" ? e.code : e.decline_code || e.code || "card_declined"
+  return Option.some({ _tag: "Refused", paymentIntentId: e.payment_intent?.id ?? null, needsClient: true, code })
+}
+
+/** Cancelling an intent Stripe already canceled (by us earlier, or at expiry) is the release we wanted. */
+const alreadyCanceled = (error: unknown) => {
+  const e = fieldsOf(error)
+  return e.code === "payment_intent_unexpected_state" && e.payment_intent?.status === "canceled"
+}
+
+/** Turns a recognised failure into an answer; any other failure stays a failure (and `call` maps it). */
+const recover = <A>(promise: Promise<A>, answer: (error: unknown) => Option.Option<A>): Promise<A> =>
+  promise.catch((error: unknown) =>
+    Option.match(answer(error), {
+      onNone: () => Promise.reject(error),
+      onSome: (value) => Promise.resolve(value)
+    })
+  )
+
+const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams => {
+  const common = {
+    customer_creation: "always" as const,
+    customer_email: r.customerEmail,
+    metadata: { bookingId: r.bookingId },
+    client_reference_id: r.bookingId,
+    success_url: r.successUrl,
+    cancel_url: r.cancelUrl,
+    ...(r.expiresAt ? { expires_at: Math.floor(r.expiresAt.getTime() / 1000) } : {})
+  }
+  if (r.mode === "save_card") {
+    // Setup mode takes no amount; cards only, since the booking is later authorised off-session with
+    // manual capture (the currency is the one the card will be charged in).
+    return {
+      mode: "setup",
+      currency: r.currency.toLowerCase(),
+      allowed_payment_method_types: ["card"],
+      setup_intent_data: { metadata: { bookingId: r.bookingId } },
+      ...common
+    }
+  }
+  return {
+    mode: "payment",
+    line_items: [{ price_data: { currency: r.currency.toLowerCase(), unit_amount: r.amountMinor, product_data: { name: r.productName } }, quantity: 1 }],
+    payment_intent_data: {
+      capture_method: "manual",
+      transfer_data: { destination: r.destinationAccountId },
+      application_fee_amount: r.applicationFeeMinor,
+      // Keeps the card for a new hold if this one lapses before the service.
+      setup_future_usage: "off_session",
+      metadata: { bookingId: r.bookingId }
+    },
+    ...common
+  }
+}
+
+/** Card payments through Stripe: destination charges with manual capture (see architecture.md section 4). */
+export const StripeChargeGatewayLive = Layer.effect(
+  ChargeGateway,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    if (Option.isNone(config.stripeSecretKey)) {
+      return yield* Effect.dieMessage("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY")
+    }
+    const stripe = makeStripeClient(Redacted.value(config.stripeSecretKey.value), config.stripeApiBase)
+
+    /** The hold of a held intent lapses at the card's `capture_before`, or 7 days after `now` when Stripe does not say. */
+    const holdExpiry = (intent: Stripe.PaymentIntent, now: number) => {
+      const charge = intent.latest_charge
+      const captureBefore = typeof charge === "object" && charge !== null ? charge.payment_method_details?.card?.capture_before : undefined
+      return new Date(captureBefore ? captureBefore * 1000 : now + 7 * DAY_MS)
+    }
+
+    return {
+      kind: "stripe" as const,
+      createCheckoutSession: (request) =>
+        call("checkout.sessions.create", () => stripe.checkout.sessions.create(checkoutParams(request), { idempotencyKey: request.idempotencyKey })).pipe(
+          Effect.flatMap((session) =>
+            session.url
+              ? Effect.succeed({ id: session.id, url: session.url })
+              : Effect.fail(new PaymentGatewayError({ operation: "checkout.sessions.create", detail: `session ${session.id} has no url` }))
+          )
+        ),
+      capture: ({ amountMinor, applicationFeeMinor, idempotencyKey, paymentIntentId }) =>
+        call("paymentIntents.capture", () =>
+          stripe.paymentIntents.capture(paymentIntentId, { amount_to_capture: amountMinor, application_fee_amount: applicationFeeMinor }, { idempotencyKey })
+        ).pipe(Effect.map((intent) => ({ capturedMinor: intent.amount_received }))),
+      cancelAuthorization: ({ idempotencyKey, paymentIntentId }) =>
+        call("paymentIntents.cancel", () =>
+          recover(
+            stripe.paymentIntents.cancel(paymentIntentId, {}, { idempotencyKey }).then(() => undefined),
+            (error) => (alreadyCanceled(error) ? Option.some(undefined) : Option.none())
+          )
+        ),
+      refund: ({ amountMinor, bookingId, idempotencyKey, paymentIntentId }) =>
+        call("refunds.create", () =>
+          stripe.refunds.create(
+            {
+              payment_intent: paymentIntentId,
+              amount: amountMinor,
+              // Destination charge: take the money back from the provider and the commission from the platform, in proportion.
+              reverse_transfer: true,
+              refund_application_fee: true,
+              ...(bookingId ? { metadata: { bookingId } } : {})
+            },
+            { idempotencyKey }
+          )
+        ).pipe(Effect.map((refund) => ({ refundId: refund.id, amountMinor: refund.amount }))),
+      authorizeOffSession: (r) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          return yield* call("paymentIntents.create", () =>
+            recover(
+              stripe.paymentIntents
+                .create(
+                  {
+                    amount: r.amountMinor,
+                    currency: r.currency.toLowerCase(),
+                    customer: r.customerId,
+                    payment_method: r.paymentMethodId,
+                    off_session: true,
+                    confirm: true,
+                    capture_method: "manual",
+                    transfer_data: { destination: r.destinationAccountId },
+                    application_fee_amount: r.applicationFeeMinor,
+                    metadata: { bookingId: r.bookingId },
+                    // The charge says until when the hold lasts (capture_before).
+                    expand: ["latest_charge"]
+                  },
+                  { idempotencyKey: r.idempotencyKey }
+                )
+                .then((intent): OffSessionResult =>
+                  intent.status === "requires_capture"
+                    ? { _tag: "Authorized", paymentIntentId: intent.id, amountMinor: intent.amount_capturable, expiresAt: holdExpiry(intent, now) }
+                    : // Any other state (e.g. requires_action) needs the client on-session.
+                      { _tag: "Refused", paymentIntentId: intent.id, needsClient: true, code: intent.last_payment_error?.code ?? intent.status }
+                ),
+              refusalOf
+            )
+          )
+        })
+    }
+  })
+)

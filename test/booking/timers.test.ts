@@ -1,0 +1,118 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bookings } from "../../src/modules/booking"
+import { fr } from "../../src/platform/messages"
+import { newClient, newProvider, type Session } from "../support/accounts"
+import { httpClient, mailsTo } from "../support/http"
+import { adjustableClock, startTestServer, type TestServer } from "../support/server"
+import { payInSandbox } from "./support"
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+let server: TestServer
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let serviceId: string
+const time = adjustableClock()
+
+beforeAll(async () => {
+  server = await startTestServer({}, { clock: time.clock })
+  api = httpClient(server)
+  provider = await newProvider(server, api)
+  client = await newClient(server, api)
+  const created = await api.post(
+    "/api/services",
+    { title: "Peinture intérieure", description: "Murs et plafonds, finitions soignées.", price: 50, duration: 60, location: "Lyon", categoryId: 7 },
+    { token: provider.token }
+  )
+  serviceId = created.body.data.service.id
+}, 60_000)
+afterAll(() => server?.stop())
+
+let slot = 0
+const book = async (hoursAhead = 24 + ++slot * 3) => {
+  const start = new Date(time.now().getTime() + hoursAhead * HOUR)
+  const reply = await api.post(
+    "/api/bookings",
+    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString(), address: "5 place Bellecour, Lyon" },
+    { token: client.token }
+  )
+  expect(reply.status, reply.text).toBe(201)
+  return reply.body.data.bookingData as { id: string; startTime: string; endTime: string }
+}
+const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
+const sweep = () => server.run(Effect.flatMap(Bookings, (bookings) => bookings.sweep))
+const operations = (id: string) =>
+  server.run(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ kind: string }>`SELECT kind FROM payment_operations WHERE booking_id = ${id} ORDER BY created_at`)
+  ).then((rows) => rows.map((r) => r.kind))
+
+describe("booking timers (the sweep, with a clock moved by hand)", () => {
+  it("expires an unpaid request after its hold and frees the slot", async () => {
+    const booking = await book()
+    time.advance(29 * MINUTE)
+    await sweep()
+    expect((await get(booking.id)).status).toBe("PENDING")
+    time.advance(2 * MINUTE)
+    expect(await sweep()).toBeGreaterThanOrEqual(1)
+    expect(await get(booking.id)).toMatchObject({ status: "CANCELLED", cancelledBy: "SYSTEM", cancellationReason: "EXPIRED", paymentStatus: "CANCELED" })
+    expect((await mailsTo(server, client.email)).some((m) => m.subject === fr["mail.booking.expired.subject"])).toBe(true)
+    const again = await api.post(
+      "/api/bookings",
+      { serviceId, startTime: booking.startTime, endTime: booking.endTime, address: "5 place Bellecour, Lyon" },
+      { token: client.token }
+    )
+    expect(again.status, again.text).toBe(201)
+  })
+
+  it("moves a confirmed booking to IN_PROGRESS at its start, and cancels a request nobody confirmed in time", async () => {
+    const confirmed = await book(2)
+    const unconfirmed = await book(2.5 + ++slot)
+    await payInSandbox(server, api, client.token, confirmed.id)
+    await payInSandbox(server, api, client.token, unconfirmed.id)
+    expect((await api.post(`/api/bookings/${confirmed.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    time.advance(2 * HOUR + MINUTE)
+    await sweep()
+    expect((await get(confirmed.id)).status).toBe("IN_PROGRESS")
+    time.advance(2 * DAY)
+    await sweep()
+    expect(await get(unconfirmed.id)).toMatchObject({ status: "CANCELLED", cancellationReason: "NOT_CONFIRMED_IN_TIME", paymentStatus: "CANCELED" })
+    expect(await operations(unconfirmed.id)).toEqual(["AUTHORIZATION", "CANCELLATION"])
+  })
+
+  it("renews a hold before it lapses, then validates and captures 7 days after 'service rendered'", async () => {
+    const booking = await book()
+    await payInSandbox(server, api, client.token, booking.id)
+    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+    const firstIntent = (await get(booking.id)).paymentStatus
+    expect(firstIntent).toBe("AUTHORIZED")
+    // Six days on, the 7-day hold is within a day of lapsing: it is renewed off-session with the saved card.
+    time.advance(6 * DAY + HOUR)
+    await sweep()
+    expect((await get(booking.id)).status).toBe("SERVICE_RENDERED")
+    expect(await operations(booking.id)).toEqual(["AUTHORIZATION", "AUTHORIZATION"])
+    // The client never answers: 7 days after "rendered" the booking is VALIDATED and the renewed hold captured.
+    time.advance(DAY)
+    await sweep()
+    expect(await get(booking.id)).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED" })
+    expect(await operations(booking.id)).toEqual(["AUTHORIZATION", "AUTHORIZATION", "CAPTURE"])
+    expect((await mailsTo(server, provider.email)).some((m) => m.subject === fr["mail.booking.validated.subject"])).toBe(true)
+  })
+
+  it("applies each due timer once when several workers sweep at the same time", async () => {
+    const expiredMails = async () => (await mailsTo(server, client.email)).filter((m) => m.subject === fr["mail.booking.expired.subject"]).length
+    const bookings = await Promise.all([book(), book(), book(), book(), book()])
+    const mailsBefore = await expiredMails()
+    time.advance(31 * MINUTE)
+    const changed = await Promise.all([sweep(), sweep(), sweep(), sweep()])
+    for (const booking of bookings) expect((await get(booking.id)).status).toBe("CANCELLED")
+    // One expiry mail per booking, whatever the number of sweeps.
+    expect((await expiredMails()) - mailsBefore).toBe(bookings.length)
+    expect(changed.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(bookings.length)
+  })
+})

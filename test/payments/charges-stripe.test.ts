@@ -1,0 +1,231 @@
+import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { StripeChargeGatewayLive } from "../../src/modules/payments/adapters/charges-stripe"
+import { ChargeGateway, type CheckoutRequest } from "../../src/modules/payments/ports"
+import { AppConfigOf } from "../../src/platform/config"
+import { FAKE_HOLD_SECONDS, FAKE_PAYMENT_METHODS, type FakeStripe, startFakeStripe } from "./fake-stripe"
+import { freePort } from "./support"
+
+const DAY_MS = 24 * 3600 * 1000
+const BOOKING = "5b0c6a52-7c1e-4a55-9d0e-2f3c1b0a9e11"
+
+let fake: FakeStripe
+beforeAll(async () => {
+  fake = await startFakeStripe()
+})
+afterAll(() => fake?.stop())
+
+const gatewayOn = (apiBase: string) => {
+  const config = AppConfigOf({
+    paymentsMode: "stripe",
+    stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
+    stripeWebhookSecret: Option.some(Redacted.make("whsec_charges")),
+    stripeApiBase: Option.some(apiBase),
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-charges-"))
+  })
+  const runtime = ManagedRuntime.make(StripeChargeGatewayLive.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
+  return {
+    run: <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ChargeGateway, f)),
+    dispose: () => runtime.dispose()
+  }
+}
+
+const checkout = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
+  bookingId: BOOKING,
+  mode: "authorize",
+  amountMinor: 12_000,
+  currency: "CAD",
+  productName: "Ménage — 2 h",
+  destinationAccountId: "acct_provider_1",
+  applicationFeeMinor: 600,
+  customerEmail: "zoe@example.com",
+  successUrl: "https://market.example/bookings?payment=success",
+  cancelUrl: "https://market.example/services/1?payment=cancelled",
+  idempotencyKey: `booking:${BOOKING}:checkout:1`,
+  ...overrides
+})
+
+describe("Stripe charges: request shapes against a local fake of Stripe's API", () => {
+  let gateway: ReturnType<typeof gatewayOn>
+  beforeAll(() => {
+    gateway = gatewayOn(fake.url)
+  })
+  afterAll(() => gateway?.dispose())
+
+  it("authorize: a payment-mode Checkout Session with manual capture, destination, 5% fee, saved card, booking metadata", async () => {
+    const start = fake.requests.length
+    const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 2 * 3600 * 1000)
+    const session = await gateway.run((g) => g.createCheckoutSession(checkout({ expiresAt })))
+    expect(session).toEqual({ id: expect.stringMatching(/^cs_fake_/), url: `https://checkout.stripe.test/c/pay/${session.id}` })
+    const [request, ...rest] = fake.since(start)
+    expect(rest).toEqual([])
+    expect(request).toMatchObject({ method: "POST", path: "/v1/checkout/sessions", idempotencyKey: `booking:${BOOKING}:checkout:1` })
+    expect(request!.form).toEqual({
+      mode: "payment",
+      "line_items[0][price_data][currency]": "cad",
+      "line_items[0][price_data][unit_amount]": "12000",
+      "line_items[0][price_data][product_data][name]": "Ménage — 2 h",
+      "line_items[0][quantity]": "1",
+      "payment_intent_data[capture_method]": "manual",
+      "payment_intent_data[transfer_data][destination]": "acct_provider_1",
+      "payment_intent_data[application_fee_amount]": "600",
+      "payment_intent_data[setup_future_usage]": "off_session",
+      "payment_intent_data[metadata][bookingId]": BOOKING,
+      customer_creation: "always",
+      customer_email: "zoe@example.com",
+      "metadata[bookingId]": BOOKING,
+      client_reference_id: BOOKING,
+      success_url: "https://market.example/bookings?payment=success",
+      cancel_url: "https://market.example/services/1?payment=cancelled",
+      expires_at: String(expiresAt.getTime() / 1000)
+    })
+  })
+
+  it("save_card: a setup-mode session for cards, with the currency and the booking on the setup intent", async () => {
+    const start = fake.requests.length
+    await gateway.run((g) => g.createCheckoutSession(checkout({ mode: "save_card", currency: "EUR", idempotencyKey: "k-setup" })))
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ path: "/v1/checkout/sessions", idempotencyKey: "k-setup" })
+    expect(request!.form).toEqual({
+      mode: "setup",
+      currency: "eur",
+      "allowed_payment_method_types[0]": "card",
+      "setup_intent_data[metadata][bookingId]": BOOKING,
+      customer_creation: "always",
+      customer_email: "zoe@example.com",
+      "metadata[bookingId]": BOOKING,
+      client_reference_id: BOOKING,
+      success_url: "https://market.example/bookings?payment=success",
+      cancel_url: "https://market.example/services/1?payment=cancelled"
+    })
+  })
+
+  it("capture: amount_to_capture and the fee recomputed on it; the captured amount is amount_received", async () => {
+    const start = fake.requests.length
+    const result = await gateway.run((g) => g.capture({ paymentIntentId: "pi_capture_1", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: "k-capture" }))
+    expect(result).toEqual({ capturedMinor: 8_000 })
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_capture_1/capture", idempotencyKey: "k-capture" })
+    expect(request!.form).toEqual({ amount_to_capture: "8000", application_fee_amount: "400" })
+  })
+
+  it("cancelAuthorization: cancels the intent; an intent already canceled counts as released; other refusals are errors", async () => {
+    const start = fake.requests.length
+    await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-1" }))
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_cancel_1/cancel", idempotencyKey: "k-cancel-1", form: {} })
+    // Stripe answers payment_intent_unexpected_state (status canceled) the second time.
+    await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-2" }))
+    expect(fake.since(start)).toHaveLength(2)
+
+    fake.failNext({ status: 400, type: "invalid_request_error", code: "payment_intent_unexpected_state", message: "status of succeeded" })
+    const refused = await gateway.run((g) => Effect.either(g.cancelAuthorization({ paymentIntentId: "pi_cancel_2", idempotencyKey: "k-cancel-3" })))
+    expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "paymentIntents.cancel" })
+  })
+
+  it("refund: reverses the transfer and the platform's fee, with the booking in metadata", async () => {
+    const start = fake.requests.length
+    const result = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING }))
+    expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500 })
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: "k-refund" })
+    expect(request!.form).toEqual({
+      payment_intent: "pi_refund_1",
+      amount: "2500",
+      reverse_transfer: "true",
+      refund_application_fee: "true",
+      "metadata[bookingId]": BOOKING
+    })
+  })
+
+  const offSession = (paymentMethodId: string, idempotencyKey: string) => ({
+    bookingId: BOOKING,
+    amountMinor: 12_000,
+    currency: "CAD",
+    destinationAccountId: "acct_provider_1",
+    applicationFeeMinor: 600,
+    customerId: "cus_1",
+    paymentMethodId,
+    idempotencyKey
+  })
+
+  it("authorizeOffSession: a confirmed off-session intent with manual capture; the hold lasts until the charge's capture_before", async () => {
+    const start = fake.requests.length
+    const before = Math.floor(Date.now() / 1000)
+    const result = await gateway.run((g) => g.authorizeOffSession(offSession("pm_card_visa", "k-off-1")))
+    const [request] = fake.since(start)
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents", idempotencyKey: "k-off-1" })
+    expect(request!.form).toEqual({
+      amount: "12000",
+      currency: "cad",
+      customer: "cus_1",
+      payment_method: "pm_card_visa",
+      off_session: "true",
+      confirm: "true",
+      capture_method: "manual",
+      "transfer_data[destination]": "acct_provider_1",
+      application_fee_amount: "600",
+      "metadata[bookingId]": BOOKING,
+      "expand[0]": "latest_charge"
+    })
+    expect(result).toMatchObject({ _tag: "Authorized", paymentIntentId: expect.stringMatching(/^pi_fake_/), amountMinor: 12_000 })
+    const expiresAt = (result as { expiresAt: Date }).expiresAt.getTime() / 1000
+    expect(expiresAt).toBeGreaterThanOrEqual(before + FAKE_HOLD_SECONDS)
+    expect(expiresAt).toBeLessThanOrEqual(before + FAKE_HOLD_SECONDS + 5)
+  })
+
+  it("authorizeOffSession without capture_before: the hold is taken to last 7 days", async () => {
+    const before = Date.now()
+    const result = await gateway.run((g) => g.authorizeOffSession(offSession(FAKE_PAYMENT_METHODS.noCaptureBefore, "k-off-2")))
+    expect(result._tag).toBe("Authorized")
+    const expiresAt = (result as { expiresAt: Date }).expiresAt.getTime()
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * DAY_MS)
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS)
+  })
+
+  it("authorizeOffSession refusals: authentication_required and card declines need the client; a 500 or no API is a PaymentGatewayError", async () => {
+    expect(await gateway.run((g) => g.authorizeOffSession(offSession(FAKE_PAYMENT_METHODS.authenticationRequired, "k-off-3")))).toEqual({
+      _tag: "Refused",
+      paymentIntentId: expect.stringMatching(/^pi_fake_/),
+      needsClient: true,
+      code: "authentication_required"
+    })
+    expect(await gateway.run((g) => g.authorizeOffSession(offSession(FAKE_PAYMENT_METHODS.declined, "k-off-4")))).toEqual({
+      _tag: "Refused",
+      paymentIntentId: expect.stringMatching(/^pi_fake_/),
+      needsClient: true,
+      code: "generic_decline"
+    })
+
+    // The library retries a 500 twice (maxNetworkRetries): all three attempts fail.
+    const start = fake.requests.length
+    fake.failNext({ status: 500, type: "api_error", message: "Something went wrong", times: 3 })
+    const failed = await gateway.run((g) => Effect.either(g.authorizeOffSession(offSession("pm_card_visa", "k-off-5"))))
+    expect(Either.isLeft(failed) && failed.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "paymentIntents.create" })
+    expect(Either.isLeft(failed) && failed.left.detail).toContain("Something went wrong")
+    expect(fake.since(start).map((r) => r.idempotencyKey)).toEqual(["k-off-5", "k-off-5", "k-off-5"])
+
+    const closed = gatewayOn(`http://127.0.0.1:${await freePort()}`)
+    try {
+      const offline = await closed.run((g) => Effect.either(g.capture({ paymentIntentId: "pi_1", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k" })))
+      expect(Either.isLeft(offline) && offline.left._tag).toBe("PaymentGatewayError")
+    } finally {
+      await closed.dispose()
+    }
+  })
+
+  it("every charge call fails as PaymentGatewayError on a Stripe refusal", async () => {
+    fake.failNext({ status: 400, type: "invalid_request_error", message: "No such destination: 'acct_x'" })
+    const session = await gateway.run((g) => Effect.either(g.createCheckoutSession(checkout({ idempotencyKey: "k-fail-1" }))))
+    expect(Either.isLeft(session) && session.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "checkout.sessions.create" })
+    fake.failNext({ status: 400, type: "invalid_request_error", code: "charge_expired_for_capture", message: "expired" })
+    const capture = await gateway.run((g) => Effect.either(g.capture({ paymentIntentId: "pi_x", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k-fail-2" })))
+    expect(Either.isLeft(capture) && capture.left.detail).toContain("charge_expired_for_capture")
+    fake.failNext({ status: 400, type: "invalid_request_error", code: "charge_already_refunded", message: "already refunded" })
+    const refund = await gateway.run((g) => Effect.either(g.refund({ paymentIntentId: "pi_x", amountMinor: 1, idempotencyKey: "k-fail-3" })))
+    expect(Either.isLeft(refund) && refund.left.operation).toBe("refunds.create")
+  })
+})

@@ -1,0 +1,51 @@
+import { Effect } from "effect"
+import * as crypto from "node:crypto"
+import { expect } from "vitest"
+import { UserRepository } from "../../src/modules/identity"
+import { PaymentAccountRepository } from "../../src/modules/payments"
+import { type httpClient, mailedToken, registration } from "./http"
+import type { TestServer } from "./server"
+
+type Api = ReturnType<typeof httpClient>
+export interface Session {
+  readonly token: string
+  readonly id: string
+  readonly email: string
+}
+
+export const login = async (api: Api, email: string, password: string): Promise<Session> => {
+  const reply = await api.post("/api/auth/login", { email, password })
+  expect(reply.status, reply.text).toBe(200)
+  return { token: reply.body.data.token as string, id: reply.body.data.user.id as string, email }
+}
+
+/** A new verified user (a CLIENT, as registration always makes). */
+export const newClient = async (server: TestServer, api: Api, overrides: Record<string, unknown> = {}): Promise<Session> => {
+  const input = registration(overrides)
+  expect((await api.post("/api/auth/register", input)).status).toBe(201)
+  expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, input.email, "verify-email")}`)).status).toBe(200)
+  return login(api, input.email, input.password)
+}
+
+/** A new verified provider whose sandbox payout account can take charges (unless said otherwise). */
+export const newProvider = async (server: TestServer, api: Api, options: { readonly paymentReady: boolean } = { paymentReady: true }) => {
+  const session = await newClient(server, api)
+  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
+  if (options.paymentReady) {
+    await server.run(
+      Effect.flatMap(PaymentAccountRepository, (accounts) =>
+        accounts.upsert({
+          userId: session.id,
+          gateway: "sandbox",
+          accountId: `acct_sandbox_${crypto.randomBytes(8).toString("hex")}`,
+          country: "CA",
+          chargesEnabled: true,
+          payoutsEnabled: true,
+          detailsSubmitted: true
+        })
+      )
+    )
+  }
+  // A fresh login carries the new role.
+  return login(api, session.email, registration().password)
+}

@@ -1,0 +1,78 @@
+// Words of the booking screens that several of them share: status and payment labels (spec
+// section 4), and the texts of the client-side problems.
+
+import type { MessageDescriptor } from "@lingui/core"
+import { msg } from "@lingui/core/macro"
+import type { DisplayStatus, PaymentStatus } from "../api/types"
+import type { BillingField, BillingProblem, BookingProblem, StatusFilter } from "./rules"
+
+/** Spec labels: pending, payment completed (PAID), confirmed, in progress, service rendered, completed, validated, cancelled (REJECTED too). */
+export const statusLabels: Record<DisplayStatus, MessageDescriptor> = {
+  PENDING: msg`En attente`,
+  PAID: msg`Paiement effectué`,
+  CONFIRMED: msg`Confirmée`,
+  IN_PROGRESS: msg`En cours`,
+  SERVICE_RENDERED: msg`Service rendu`,
+  COMPLETED: msg`Terminée`,
+  VALIDATED: msg`Validée`,
+  REJECTED: msg`Annulée`,
+  CANCELLED: msg`Annulée`
+}
+
+/** The badge colour of each status (classes in styles.css). */
+export const statusTone: Record<DisplayStatus, "neutral" | "info" | "success" | "danger"> = {
+  PENDING: "neutral",
+  PAID: "info",
+  CONFIRMED: "info",
+  IN_PROGRESS: "info",
+  SERVICE_RENDERED: "info",
+  COMPLETED: "success",
+  VALIDATED: "success",
+  REJECTED: "danger",
+  CANCELLED: "danger"
+}
+
+export const paymentLabels: Record<PaymentStatus, MessageDescriptor> = {
+  UNPAID: msg`Paiement à effectuer`,
+  CARD_SAVED: msg`Carte enregistrée : le montant sera réservé quelques jours avant la prestation`,
+  AUTHORIZED: msg`Montant réservé sur la carte (débité après validation du service)`,
+  REQUIRES_ACTION: msg`Paiement à renouveler`,
+  CAPTURED: msg`Payé`,
+  PARTIALLY_REFUNDED: msg`Partiellement remboursé`,
+  REFUNDED: msg`Remboursé`,
+  CANCELED: msg`Paiement annulé, aucun montant débité`,
+  FAILED: msg`Paiement échoué`
+}
+
+export const statusFilterLabels: Record<StatusFilter, MessageDescriptor> = {
+  "": msg`Tous les statuts`,
+  PENDING: msg`En attente`,
+  PAID: msg`Paiement effectué`,
+  CONFIRMED: msg`Confirmée`,
+  IN_PROGRESS: msg`En cours`,
+  SERVICE_RENDERED: msg`Service rendu`,
+  COMPLETED: msg`Terminée`,
+  VALIDATED: msg`Validée`,
+  "CANCELLED,REJECTED": msg`Annulée`
+}
+
+export const bookingProblemTexts: Record<BookingProblem, MessageDescriptor> = {
+  required: msg`Ce champ est requis.`,
+  invalidDate: msg`Date ou heure invalide.`,
+  endBeforeStart: msg`La fin doit être postérieure au début.`,
+  startInPast: msg`Le début doit être dans le futur.`,
+  invalidAddress: msg`Veuillez saisir une adresse valide.`,
+  tooLong: msg`Ce texte est trop long.`
+}
+
+export const billingRequiredTexts: Record<BillingField, MessageDescriptor> = {
+  name: msg`Le nom est requis`,
+  email: msg`L'email est requis`,
+  line1: msg`L'adresse est requise`,
+  city: msg`La ville est requise`,
+  postalCode: msg`Le code postal est requis`,
+  country: msg`Le pays est requis`
+}
+
+export const billingProblemText = (field: BillingField, problem: BillingProblem): MessageDescriptor =>
+  problem === "email" ? msg`Adresse email invalide.` : billingRequiredTexts[field]

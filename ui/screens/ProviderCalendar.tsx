@@ -1,0 +1,427 @@
+import { Plural, useLingui } from "@lingui/react/macro"
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react"
+import { DayPicker } from "react-day-picker"
+import { enUS } from "react-day-picker/locale/en-US"
+import { fr } from "react-day-picker/locale/fr"
+import { Link } from "wouter"
+import { bookingsApi } from "../api/endpoints"
+import type { CalendarEvent } from "../api/types"
+import { statusTone } from "../booking/labels"
+import {
+  DAY_END_HOUR,
+  DAY_START_HOUR,
+  daysOf,
+  eventsOnDay,
+  hhmm,
+  hourSlots,
+  layoutDay,
+  REFRESH_MS,
+  sameDay,
+  shiftDate,
+  startOfDay,
+  viewRange,
+  type CalendarView,
+  type WeekStart
+} from "../booking/rules"
+import { reasonOf } from "../components/booking/ActionDialogs"
+import { DateRange, formatMoney, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { useAsync } from "../components/async"
+import { Alert } from "../components/forms"
+import { useLive } from "../components/live"
+import { MOBILE_QUERY, useMediaQuery } from "../components/media"
+import { Modal } from "../components/Modal"
+import { Loading, Page } from "../components/page"
+
+/** Events a month cell lists before "+ n more". */
+const MONTH_CELL_MAX = 3
+
+/** "lundi 2 juin" → "Lundi 2 juin" (only the first letter: French months stay lower case). */
+const capitalize = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1)
+
+const timeRange = (event: CalendarEvent) => `${hhmm(new Date(event.startTime))}–${hhmm(new Date(event.endTime))}`
+
+/** An event: service title with client first name, the time and the client name (spec section 2). */
+const EventButton = ({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) => {
+  const { t } = useLingui()
+  const client = `${event.clientFirstName} ${event.clientLastName}`
+  const time = timeRange(event)
+  return (
+    <button
+      type="button"
+      className={`calendar-event event-${statusTone[event.displayStatus]}`}
+      title={`${time} ${event.title} (${client})`}
+      onClick={() => onOpen(event.id)}
+    >
+      <span className="event-time">{time}</span> <span className="event-title">{event.title}</span>
+      {compact ? null : (
+        <span className="event-client">
+          <span className="sr-only">{t`Client :`} </span>
+          {client}
+        </span>
+      )}
+    </button>
+  )
+}
+
+const MonthGrid = ({
+  days,
+  month,
+  events,
+  locale,
+  onOpen,
+  onDay
+}: {
+  days: ReadonlyArray<Date>
+  month: number
+  events: ReadonlyArray<CalendarEvent>
+  locale: string
+  onOpen: (id: string) => void
+  onDay: (day: Date) => void
+}) => {
+  const { t } = useLingui()
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short" })
+  const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: "long" })
+  const full = new Intl.DateTimeFormat(locale, { dateStyle: "full" })
+  const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7))
+  const today = new Date()
+  return (
+    <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
+      <table className="month-grid">
+        <thead>
+          <tr>
+            {weeks[0]?.map((day) => (
+              <th key={day.getDay()} scope="col">
+                <abbr title={capitalize(weekdayLong.format(day), locale)}>{capitalize(weekday.format(day), locale)}</abbr>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {weeks.map((week) => (
+            <tr key={week[0]!.toISOString()}>
+              {week.map((day) => {
+                const list = eventsOnDay(events, day)
+                const more = list.length - MONTH_CELL_MAX
+                const label = full.format(day)
+                const classes = ["month-cell", day.getMonth() !== month ? "month-outside" : "", sameDay(day, today) ? "month-today" : ""].filter(Boolean).join(" ")
+                return (
+                  <td key={day.toISOString()} className={classes}>
+                    <button type="button" className="month-day" onClick={() => onDay(day)} aria-label={t`Voir la journée du ${label}`}>
+                      {day.getDate()}
+                    </button>
+                    {list.length > 0 ? (
+                      <ul className="month-events">
+                        {list.slice(0, MONTH_CELL_MAX).map((event) => (
+                          <li key={event.id}>
+                            <EventButton event={event} onOpen={onOpen} compact />
+                          </li>
+                        ))}
+                        {more > 0 ? (
+                          <li>
+                            <button type="button" className="button-ghost button-small month-more" onClick={() => onDay(day)}>
+                              <Plural value={more} one="+ # autre" other="+ # autres" />
+                              <span className="sr-only"> : {label}</span>
+                            </button>
+                          </li>
+                        ) : null}
+                      </ul>
+                    ) : null}
+                  </td>
+                )
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+const TimeGrid = ({ days, events, locale, onOpen }: { days: ReadonlyArray<Date>; events: ReadonlyArray<CalendarEvent>; locale: string; onOpen: (id: string) => void }) => {
+  const { t } = useLingui()
+  const heading = new Intl.DateTimeFormat(locale, days.length === 1 ? { dateStyle: "full" } : { weekday: "short", day: "numeric", month: "short" })
+  const hours = hourSlots()
+  const today = new Date()
+  return (
+    <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
+      <div className={days.length === 1 ? "time-grid time-grid-day" : "time-grid"} style={{ ["--days" as string]: days.length, ["--hours" as string]: DAY_END_HOUR - DAY_START_HOUR }}>
+        <div className="time-axis" aria-hidden="true">
+          <div className="time-head" />
+          <div className="time-body">
+            {hours.map((hour) => (
+              <div key={hour} className="time-label">
+                {`${String(hour).padStart(2, "0")}:00`}
+              </div>
+            ))}
+          </div>
+        </div>
+        {days.map((day) => {
+          const placed = layoutDay(events, day)
+          return (
+            <DayColumn key={day.toISOString()} title={capitalize(heading.format(day), locale)} today={sameDay(day, today)}>
+              {placed.length === 0 ? <p className="sr-only">{t`Aucune réservation`}</p> : null}
+              <ol className="day-events">
+                {placed.map(({ event, top, height, column, columns, clipped }) => (
+                  <li
+                    key={event.id}
+                    className={clipped ? "day-event day-event-clipped" : "day-event"}
+                    style={{ top: `${top}%`, height: `${height}%`, left: `${(column / columns) * 100}%`, width: `${100 / columns}%` }}
+                  >
+                    <EventButton event={event} onOpen={onOpen} />
+                  </li>
+                ))}
+              </ol>
+            </DayColumn>
+          )
+        })}
+      </div>
+    </div>
+  )
+}
+
+/** On a phone the small month folds away under its summary. */
+const MobilePicker = ({ label, children }: { label: string; children: ReactNode }) => (
+  <details className="calendar-picker">
+    <summary>{label}</summary>
+    {children}
+  </details>
+)
+
+const DayColumn = ({ title, today, children }: { title: string; today: boolean; children: ReactNode }) => {
+  const headingId = useId()
+  return (
+    <section className={today ? "day-column day-today" : "day-column"} aria-labelledby={headingId}>
+      <h3 id={headingId} className="time-head day-head">
+        {title}
+      </h3>
+      <div className="time-body day-body">
+        <div className="hour-lines" aria-hidden="true" />
+        {children}
+      </div>
+    </section>
+  )
+}
+
+/** What the provider may see of a booking (GET /bookings/{id}); not the admin screen. */
+const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void }) => {
+  const { t, i18n } = useLingui()
+  const failureOf = (error: unknown) => {
+    const reason = reasonOf(error)
+    return t`Impossible de charger la réservation : ${reason}`
+  }
+  const paymentLabel = usePaymentLabel()
+  const [state, reload] = useAsync(() => bookingsApi.get(id).then(({ data }) => data.booking), [id, i18n.locale])
+  return (
+    <Modal title={t`Détails de la réservation`} onClose={onClose}>
+      {state.status === "loading" ? <Loading label={t`Chargement de la réservation…`} /> : null}
+      {state.status === "error" ? (
+        <Alert kind="error">
+          <p>{failureOf(state.error)}</p>
+          <button type="button" className="button-secondary" onClick={() => reload()}>
+            {t`Réessayer`}
+          </button>
+        </Alert>
+      ) : null}
+      {state.status === "ok" ? (
+        <>
+          <dl className="facts booking-facts">
+            <dt>{t`Service`}</dt>
+            <dd>
+              <Link href={`/services/${state.data.serviceId}`}>{state.data.service.title}</Link>
+            </dd>
+            <dt>{t`Client`}</dt>
+            <dd>{`${state.data.client.firstName} ${state.data.client.lastName}`}</dd>
+            <dt>{t`Date`}</dt>
+            <dd>
+              <DateRange start={state.data.startTime} end={state.data.endTime} />
+            </dd>
+            <dt>{t`Adresse`}</dt>
+            <dd>{state.data.address}</dd>
+            <dt>{t`Statut`}</dt>
+            <dd>
+              <StatusBadge status={state.data.displayStatus} />
+            </dd>
+            <dt>{t`Paiement`}</dt>
+            <dd>{paymentLabel(state.data.paymentStatus)}</dd>
+            <dt>{t`Total`}</dt>
+            <dd>{formatMoney(i18n.locale, state.data.totalPrice, state.data.currency)}</dd>
+            {state.data.notes ? (
+              <>
+                <dt>{t`Notes`}</dt>
+                <dd className="booking-notes">{state.data.notes}</dd>
+              </>
+            ) : null}
+          </dl>
+          <div className="actions">
+            <Link href={`/bookings?booking=${encodeURIComponent(id)}`} className="button">
+              {t`Gérer dans mes réservations`}
+            </Link>
+          </div>
+        </>
+      ) : null}
+    </Modal>
+  )
+}
+
+export default function ProviderCalendar() {
+  const { t, i18n } = useLingui()
+  const mobile = useMediaQuery(MOBILE_QUERY)
+  const [view, setView] = useState<CalendarView>(() => (window.matchMedia(MOBILE_QUERY).matches ? "day" : "month"))
+  const [date, setDate] = useState(() => startOfDay(new Date()))
+  const [month, setMonth] = useState(() => startOfDay(new Date()))
+  const [openId, setOpenId] = useState<string>()
+  const headingId = useId()
+
+  // The mobile layout has only day and week.
+  useEffect(() => {
+    if (mobile && view === "month") setView("day")
+  }, [mobile, view])
+  // The small month follows the date the grid shows.
+  useEffect(() => {
+    setMonth(date)
+  }, [date])
+
+  const isFrench = i18n.locale.startsWith("fr")
+  const pickerLocale = isFrench ? fr : enUS
+  const locale = isFrench ? "fr" : "en"
+  const weekStartsOn = (pickerLocale.options?.weekStartsOn ?? (isFrench ? 1 : 0)) as WeekStart
+  const days = useMemo(() => daysOf(view, date, weekStartsOn), [view, date, weekStartsOn])
+  // One call covers the grid and the small month (its days with bookings are underlined).
+  const grid = useMemo(() => viewRange(view, date, weekStartsOn), [view, date, weekStartsOn])
+  const range = useMemo(() => {
+    const picker = viewRange("month", month, weekStartsOn)
+    return {
+      start: grid.start < picker.start ? grid.start : picker.start,
+      end: grid.end > picker.end ? grid.end : picker.end
+    }
+  }, [grid, month, weekStartsOn])
+  const [state, reload] = useLive(
+    (fresh) => bookingsApi.calendar({ from: range.start.toISOString(), to: range.end.toISOString() }, fresh).then(({ data }) => data),
+    [range.start.getTime(), range.end.getTime()],
+    REFRESH_MS,
+    openId === undefined
+  )
+  // While another period loads, the last answer stays on screen (no flicker when paging).
+  const lastEvents = useRef<ReadonlyArray<CalendarEvent>>([])
+  if (state.status === "ok") lastEvents.current = state.data
+  const events = state.status === "ok" ? state.data : state.status === "loading" ? lastEvents.current : []
+
+  const views: ReadonlyArray<readonly [CalendarView, string]> = mobile
+    ? [
+        ["day", t`Jour`],
+        ["week", t`Semaine`]
+      ]
+    : [
+        ["month", t`Mois`],
+        ["week", t`Semaine`],
+        ["day", t`Jour`]
+      ]
+
+  const label = capitalize(
+    (() => {
+    if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(date)
+    if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full" }).format(date)
+    const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" })
+    const last = days[days.length - 1]!
+    try {
+      return format.formatRange(days[0]!, last)
+    } catch {
+      return `${format.format(days[0]!)} – ${format.format(last)}`
+    }
+    })(),
+    locale
+  )
+
+  const bookedDays = useMemo(() => events.map((event) => startOfDay(new Date(event.startTime))), [events])
+  const picker = (
+    <>
+      <DayPicker
+        mode="single"
+        required
+        selected={date}
+        onSelect={(day) => setDate(startOfDay(day))}
+        month={month}
+        onMonthChange={setMonth}
+        locale={pickerLocale}
+        weekStartsOn={weekStartsOn}
+        showOutsideDays
+        modifiers={{ booked: bookedDays }}
+        modifiersClassNames={{ booked: "rdp-booked" }}
+      />
+      <p className="field-hint">{t`Les jours soulignés ont des réservations.`}</p>
+    </>
+  )
+
+  return (
+    <Page title={t`Calendrier des réservations`}>
+      <div className="actions page-actions">
+        <Link href="/services/my" className="button-secondary">
+          {t`Mes services`}
+        </Link>
+        <Link href="/bookings" className="button-secondary">
+          {t`Mes réservations`}
+        </Link>
+      </div>
+      <div className="calendar-layout">
+        <aside className="calendar-side" aria-label={t`Aller à une date`}>
+          {mobile ? <MobilePicker label={t`Aller à une date`}>{picker}</MobilePicker> : picker}
+        </aside>
+        <section className="calendar-main" aria-labelledby={headingId}>
+          <div className="calendar-toolbar">
+            <div className="actions calendar-nav">
+              <button type="button" className="button-secondary button-small" onClick={() => setDate(shiftDate(view, date, -1))}>
+                <span aria-hidden="true">‹ </span>
+                <span className="nav-text">{t`Période précédente`}</span>
+              </button>
+              <button type="button" className="button-secondary button-small" onClick={() => setDate(startOfDay(new Date()))}>
+                {t`Revenir à aujourd'hui`}
+              </button>
+              <button type="button" className="button-secondary button-small" onClick={() => setDate(shiftDate(view, date, 1))}>
+                <span className="nav-text">{t`Période suivante`}</span>
+                <span aria-hidden="true"> ›</span>
+              </button>
+            </div>
+            <h2 id={headingId} className="calendar-label" aria-live="polite">
+              {label}
+            </h2>
+            <div className="segmented" role="group" aria-label={t`Vue du calendrier`}>
+              {views.map(([value, name]) => (
+                <button key={value} type="button" className="segment" aria-pressed={view === value} onClick={() => setView(value)}>
+                  {name}
+                </button>
+              ))}
+            </div>
+          </div>
+          {state.status === "loading" ? <Loading label={t`Chargement du calendrier…`} /> : null}
+          {state.status === "error" ? (
+            <Alert kind="error" title={t`Erreur lors du chargement du calendrier`}>
+              <p>{reasonOf(state.error)}</p>
+              <button type="button" className="button-secondary" onClick={() => reload()}>
+                {t`Réessayer`}
+              </button>
+            </Alert>
+          ) : null}
+          {state.status === "ok" && !events.some((event) => new Date(event.startTime) < grid.end && new Date(event.endTime) > grid.start) ? (
+            <p className="calendar-empty">{t`Aucune réservation sur cette période.`}</p>
+          ) : null}
+          {view === "month" ? (
+            <MonthGrid
+              days={days}
+              month={date.getMonth()}
+              events={events}
+              locale={locale}
+              onOpen={setOpenId}
+              onDay={(day) => {
+                setDate(day)
+                setView("day")
+              }}
+            />
+          ) : (
+            <TimeGrid days={days} events={events} locale={locale} onOpen={setOpenId} />
+          )}
+        </section>
+      </div>
+      {openId ? <BookingDetailDialog id={openId} onClose={() => setOpenId(undefined)} /> : null}
+    </Page>
+  )
+}
