@@ -1,69 +1,18 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
-import { execFile } from "node:child_process"
-import * as crypto from "node:crypto"
-import * as fs from "node:fs"
-import * as net from "node:net"
-import * as os from "node:os"
-import * as path from "node:path"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { approveApplication, listApplications, rejectApplication, renderDecision, renderList } from "../../cli/commands/applications/shared"
-import { applicationOn } from "../../src/app/application"
-import { AppConfigOf } from "../../src/platform/config"
-import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
-import { testDatabaseKind } from "../support/database"
+import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient, mailsTo } from "../support/http"
 import type { TestServer } from "../support/server"
 import { freshUser } from "../profiles/support"
 import { applicationForm, submit } from "./support"
 
-const root = path.resolve(import.meta.dirname, "../..")
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-
-/**
- * The real app on a database the CLI process can reach too: PGlite served on a socket in DATA_DIR
- * (the CLI attaches to it, as to a running server), or a fresh schema on TEST_DATABASE_URL.
- */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-cli-"))
 let server: TestServer
-let cliEnv: Record<string, string>
-let dispose: () => Promise<void>
-
+let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
 beforeAll(async () => {
-  const port = await freePort()
-  let database: Layer.Layer<SqlClient.SqlClient, unknown>
-  if (testDatabaseKind === "postgres") {
-    const base = process.env.TEST_DATABASE_URL!
-    const schema = `t_${crypto.randomBytes(6).toString("hex")}`
-    const url = new URL(base)
-    url.searchParams.set("options", `-c search_path=${schema},public`)
-    const createSchema = Layer.scopedDiscard(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.acquireRelease(sql.unsafe(`CREATE SCHEMA ${schema}`), () => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`).pipe(Effect.orDie))
-      )
-    ).pipe(Layer.provide(databaseUrlLayer(base, 1)))
-    database = Layer.provideMerge(databaseUrlLayer(url.toString(), 5), createSchema) as Layer.Layer<SqlClient.SqlClient, unknown>
-    cliEnv = { DATABASE_URL: url.toString(), DATA_DIR: dataDir }
-  } else {
-    database = InMemoryDatabase(dataDir)
-    cliEnv = { DATABASE_URL: "", DATA_DIR: dataDir }
-  }
-  const layer = applicationOn(database).pipe(
-    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000 })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-  )
-  const runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-  await runtime.runPromise(Effect.void)
-  server = { url: `http://127.0.0.1:${port}`, port, stop: () => runtime.dispose(), run: (effect) => runtime.runPromise(effect as any) }
-  dispose = () => runtime.dispose()
+  ;({ server, cli } = await startCliReachableServer())
 }, 60_000)
-afterAll(() => dispose?.())
+afterAll(() => server?.stop())
 
 const applicant = async () => {
   const api = httpClient(server)
@@ -100,18 +49,7 @@ describe("applications:* as Effects (what the commands run)", () => {
   })
 })
 
-// The real CLI (bin/run.mjs over dist/cli/commands.js, built by `make test` / `make build`).
-const built = fs.existsSync(path.join(root, "dist/cli/commands.js")) && fs.readFileSync(path.join(root, "dist/cli/commands.js"), "utf8").includes("applications:list")
-/** Runs the CLI asynchronously (the database it reaches is served by this very process). */
-const cli = (...args: Array<string>) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["bin/run.mjs", ...args],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...cliEnv }, encoding: "utf8", timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr })
-    )
-  })
+const built = cliBuiltWith("applications:list")
 
 describe.skipIf(!built)("bin/run applications:list | approve | reject (spawned, same database)", () => {
   it("lists as JSON, approves and rejects by id; refusals exit with code 2 and a clear message", async () => {

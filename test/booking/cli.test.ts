@@ -1,0 +1,82 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { listBookings, refundBooking, renderBooking, renderList, setBookingStatus } from "../../cli/commands/bookings/shared"
+import { newClient, newProvider, type Session } from "../support/accounts"
+import { cliBuiltWith, startCliReachableServer } from "../support/cli"
+import { httpClient } from "../support/http"
+import type { TestServer } from "../support/server"
+import { payInSandbox } from "./support"
+
+let server: TestServer
+let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let serviceId: string
+beforeAll(async () => {
+  ;({ server, cli } = await startCliReachableServer())
+  api = httpClient(server)
+  provider = await newProvider(server, api)
+  client = await newClient(server, api)
+  const created = await api.post(
+    "/api/services",
+    { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, duration: 60, location: "Québec", categoryId: 9 },
+    { token: provider.token }
+  )
+  serviceId = created.body.data.service.id
+}, 60_000)
+afterAll(() => server?.stop())
+
+let slot = 0
+/** A paid (authorised) booking. */
+const paidBooking = async () => {
+  const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
+  const reply = await api.post(
+    "/api/bookings",
+    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(), address: "2 rue Saint-Jean, Québec" },
+    { token: client.token }
+  )
+  expect(reply.status, reply.text).toBe(201)
+  await payInSandbox(server, api, client.token, reply.body.data.bookingData.id)
+  return reply.body.data.bookingData.id as string
+}
+const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
+
+describe("bookings:* and payments:refund as Effects (what the commands run)", () => {
+  it("lists with filters, sets statuses through the rules, and refunds captured money in part then in full", async () => {
+    const id = await paidBooking()
+    const list = await server.run(listBookings({ status: "PAID" }))
+    expect(list.bookings.map((b) => b.id)).toContain(id)
+    expect(renderList(list)).toContain(id)
+    expect(await failure(listBookings({ status: "LOST" }))).toBe("VALIDATION_ERROR")
+
+    expect(await failure(setBookingStatus(id, "COMPLETED", undefined))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(await failure(setBookingStatus(id, "REJECTED", " "))).toBe("VALIDATION_ERROR")
+    expect((await server.run(setBookingStatus(id, "CONFIRMED", undefined))).status).toBe("CONFIRMED")
+    // Nothing captured yet: a refund is refused.
+    expect(await failure(refundBooking(id, undefined))).toBe("BOOKING_INVALID_TRANSITION")
+    const validated = await server.run(setBookingStatus(id, "VALIDATED", undefined))
+    expect(validated).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED", capturedMinor: 7000 })
+    expect(renderBooking(validated)).toContain("VALIDATED")
+
+    expect(await failure(refundBooking(id, 7001))).toBe("VALIDATION_ERROR")
+    expect(await server.run(refundBooking(id, 2000))).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 2000 })
+    expect(await server.run(refundBooking(id, undefined))).toMatchObject({ paymentStatus: "REFUNDED", refundedMinor: 7000 })
+    expect(await failure(refundBooking("nope", undefined))).toBe("BOOKING_NOT_FOUND")
+  })
+})
+
+describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments:refund (spawned, same database)", () => {
+  it("lists as JSON, cancels through the rules; refusals exit with code 2 and a clear message", async () => {
+    const id = await paidBooking()
+    const listed = await cli("bookings:list", "--status", "PAID", "--json")
+    expect(listed.status, listed.stderr).toBe(0)
+    expect(JSON.parse(listed.stdout).bookings.map((b: { id: string }) => b.id)).toContain(id)
+    const cancelled = await cli("bookings:status", id, "CANCELLED", "--reason", "Client request", "--json")
+    expect(cancelled.status, cancelled.stderr).toBe(0)
+    expect(JSON.parse(cancelled.stdout).booking).toMatchObject({ id, status: "CANCELLED", paymentStatus: "CANCELED" })
+    const refused = await cli("payments:refund", id)
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain("BOOKING_INVALID_TRANSITION")
+  }, 60_000)
+})

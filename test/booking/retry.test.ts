@@ -1,0 +1,94 @@
+import { Context, Effect, Layer, ManagedRuntime, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bookings, BookingsLive } from "../../src/modules/booking"
+import { Catalogue } from "../../src/modules/catalogue"
+import { type Actor, UserRepository } from "../../src/modules/identity"
+import { ChargeGateway, PaymentAccountRepository, PaymentGatewayError, SandboxCheckout } from "../../src/modules/payments"
+import { inMemoryDomain, verifiedAccount } from "../support/domain"
+
+/**
+ * The in-memory domain with a second booking service whose gateway fails its next captures on
+ * demand (an outage of the payment provider), sharing every store with the domain.
+ */
+const outage = { capturesToFail: 0, attempts: 0 }
+class FlakyBookings extends Context.Tag("test/FlakyBookings")<FlakyBookings, Bookings["Type"]>() {}
+const base = inMemoryDomain()
+const FlakyGateway = Layer.effect(
+  ChargeGateway,
+  Effect.map(ChargeGateway, (gateway) => ({
+    ...gateway,
+    capture: (input: Parameters<typeof gateway.capture>[0]) =>
+      Effect.suspend(() => {
+        outage.attempts++
+        return outage.capturesToFail-- > 0 ? Effect.fail(new PaymentGatewayError({ operation: "paymentIntents.capture", detail: "api_error (outage)" })) : gateway.capture(input)
+      })
+  }))
+).pipe(Layer.provide(base))
+// The flaky gateway comes last: it replaces the domain's for the second booking service.
+// Layer.fresh: BookingsLive is also inside `base`, and layers are shared by reference within a build.
+const layer = Layer.merge(base, Layer.effect(FlakyBookings, Bookings).pipe(Layer.provide(Layer.fresh(BookingsLive).pipe(Layer.provide(Layer.merge(base, FlakyGateway))))))
+
+let runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<typeof layer>, unknown>
+beforeAll(() => {
+  runtime = ManagedRuntime.make(layer)
+})
+afterAll(() => runtime.dispose())
+
+const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({ id: user.id, role, preferredLanguage: "fr", isEmailVerified: true })
+
+describe("a capture that fails", () => {
+  it("is retried until the gateway answers, and the money is captured once", async () => {
+    const result = await runtime.runPromise(
+      Effect.gen(function*() {
+        const bookings = yield* FlakyBookings
+        const provider = yield* verifiedAccount()
+        const client = yield* verifiedAccount()
+        yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+        yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
+          accounts.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: "acct_sandbox_outage", country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+        )
+        const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
+          catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Plomberie", description: "Réparation de fuites.", price: 60, duration: 60, location: "Nantes", categoryId: 7 })
+        )
+        const client_ = actorOf(client.user, "CLIENT")
+        const provider_ = actorOf(provider.user, "PROVIDER")
+        const start = new Date(Date.now() + 24 * 3_600_000)
+        const booking = yield* bookings.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "3 quai de la Fosse, Nantes" })
+        // The client pays in the sandbox's checkout; its authorisation event is applied as the webhook would.
+        const session = yield* bookings.checkout(client_, { bookingId: booking.id })
+        const checkout = yield* SandboxCheckout
+        expect((yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))._tag).toBe("Completed")
+        const paid = Option.getOrThrow(yield* checkout.find(session.sessionId)).session
+        yield* bookings.applyChargeEvent({
+          _tag: "PaymentAuthorized",
+          bookingId: booking.id,
+          paymentIntentId: paid.paymentIntentId!,
+          amountMinor: booking.totalMinor,
+          expiresAt: new Date(Date.now() + 7 * 24 * 3_600_000),
+          customerId: paid.customerId,
+          paymentMethodId: null,
+          paymentMethod: "card",
+          reference: "evt_outage_1",
+          occurredAt: new Date()
+        })
+        yield* bookings.act(provider_, booking.id, { _tag: "Confirm" })
+        yield* bookings.act(provider_, booking.id, { _tag: "MarkRendered" })
+        // The provider's gateway is down for the next two captures.
+        outage.capturesToFail = 2
+        const completed = yield* bookings.act(client_, booking.id, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" })
+        const afterFirst = { status: completed.status, paymentStatus: completed.paymentStatus }
+        yield* bookings.sweep
+        const afterSecond = Option.getOrThrow(yield* bookings.get(client_, booking.id).pipe(Effect.option)).paymentStatus
+        yield* bookings.sweep
+        const final = yield* bookings.get(client_, booking.id)
+        yield* bookings.sweep
+        return { afterFirst, afterSecond, final, total: booking.totalMinor }
+      })
+    )
+    expect(result.afterFirst).toEqual({ status: "COMPLETED", paymentStatus: "AUTHORIZED" })
+    expect(result.afterSecond).toBe("AUTHORIZED")
+    expect(result.final).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED", capturedMinor: result.total })
+    // Two failures, one success, and nothing more once captured.
+    expect(outage.attempts).toBe(3)
+  })
+})
