@@ -28,6 +28,8 @@ export interface AppConfigShape {
   readonly stripeWebhookSecret: Option.Option<Redacted.Redacted>
   /** Origin of the Stripe API (tests point it at a local fake), e.g. `http://127.0.0.1:12111`. */
   readonly stripeApiBase: Option.Option<string>
+  /** With Stripe, lets the UI confirm the card in place with Stripe Elements instead of the hosted checkout. */
+  readonly stripePublishableKey: Option.Option<string>
   /** Days a rejected provider application waits before it may be resubmitted. */
   readonly applicationCooldownDays: number
   /** Rejections after which a provider application is finally refused (recorded on each new application). */
@@ -86,6 +88,7 @@ const config = Config.all({
   stripeSecretKey: optionalSecret("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalSecret("STRIPE_WEBHOOK_SECRET"),
   stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
+  stripePublishableKey: Config.option(Config.string("STRIPE_PUBLISHABLE_KEY")).pipe(Config.map(Option.filter((key) => key.trim() !== ""))),
   applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(
     Config.withDefault(7),
     Config.validate({ message: "APPLICATION_COOLDOWN_DAYS must be 0 or more", validation: (days) => days >= 0 })

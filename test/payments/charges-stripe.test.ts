@@ -103,6 +103,31 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     })
   })
 
+  it("createCardPayment (Stripe Elements): a customer, then an unconfirmed manual-capture intent with destination, fee and saved card", async () => {
+    const start = fake.requests.length
+    const payment = await gateway.run((g) => g.createCardPayment!(checkout({ idempotencyKey: "k-elements" })))
+    expect(payment).toEqual({ id: expect.stringMatching(/^pi_fake_/), clientSecret: `${payment.id}_secret_fake` })
+    const [customer, intent, ...rest] = fake.since(start)
+    expect(rest).toEqual([])
+    expect(customer).toMatchObject({ path: "/v1/customers", idempotencyKey: "k-elements:customer", form: { email: "zoe@example.com", "metadata[bookingId]": BOOKING } })
+    expect(intent).toMatchObject({ path: "/v1/payment_intents", idempotencyKey: "k-elements:intent" })
+    expect(intent!.form).toEqual({
+      amount: "12000",
+      currency: "cad",
+      customer: expect.stringMatching(/^cus_fake_/),
+      capture_method: "manual",
+      setup_future_usage: "off_session",
+      "allowed_payment_method_types[0]": "card",
+      "transfer_data[destination]": "acct_provider_1",
+      application_fee_amount: "600",
+      "metadata[bookingId]": BOOKING
+    })
+    const setup = fake.requests.length
+    const saved = await gateway.run((g) => g.createCardPayment!(checkout({ mode: "save_card", idempotencyKey: "k-elements-setup" })))
+    expect(saved.id).toMatch(/^seti_fake_/)
+    expect(fake.since(setup)[1]).toMatchObject({ path: "/v1/setup_intents", form: { usage: "off_session", "allowed_payment_method_types[0]": "card", "metadata[bookingId]": BOOKING } })
+  })
+
   it("capture: amount_to_capture and the fee recomputed on it; the captured amount is amount_received", async () => {
     const start = fake.requests.length
     const result = await gateway.run((g) => g.capture({ paymentIntentId: "pi_capture_1", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: "k-capture" }))

@@ -135,9 +135,20 @@ export const startFakeStripe = async () => {
       const id = `cs_fake_${++sequence}`
       return { status: 200, body: { id, object: "checkout.session", mode: form.mode, status: "open", url: `https://checkout.stripe.test/c/pay/${id}`, metadata: metadataOf(form) } }
     }
+    if (method === "POST" && path === "/v1/customers") {
+      return { status: 200, body: { id: `cus_fake_${++sequence}`, object: "customer", email: form.email, metadata: metadataOf(form) } }
+    }
+    if (method === "POST" && path === "/v1/setup_intents") {
+      const id = `seti_fake_${++sequence}`
+      return { status: 200, body: { id, object: "setup_intent", status: "requires_payment_method", client_secret: `${id}_secret_fake`, customer: form.customer, usage: form.usage, metadata: metadataOf(form) } }
+    }
     if (method === "POST" && path === "/v1/payment_intents") {
       const intent: FakeIntent = { id: `pi_fake_${++sequence}`, status: "requires_payment_method", amount: Number(form.amount), metadata: metadataOf(form) }
       intents.set(intent.id, intent)
+      if (form.confirm !== "true") {
+        // Created for the page to confirm with Stripe Elements (its client secret).
+        return { status: 200, body: { id: intent.id, object: "payment_intent", status: intent.status, amount: intent.amount, client_secret: `${intent.id}_secret_fake`, metadata: intent.metadata } }
+      }
       if (form.payment_method === FAKE_PAYMENT_METHODS.authenticationRequired) return cardError("authentication_required", "authentication_required", intent)
       if (form.payment_method === FAKE_PAYMENT_METHODS.declined) return cardError("card_declined", "generic_decline", intent)
       intent.status = "requires_capture"

@@ -135,7 +135,8 @@ export default function Bookings() {
   const user = useAtomValue(userAtom)
   const params = new URLSearchParams(useSearch())
   const paymentSuccess = params.get("payment") === "success"
-  const highlightId = params.get("booking")
+  // The booking to point at (back from payment, or from the calendar), until the list is filtered.
+  const [highlightId, setHighlightId] = useState(params.get("booking"))
   const isProvider = user?.role === "PROVIDER"
   const [side, setSide] = useState<Side>("all")
   const [status, setStatus] = useState<StatusFilter>("")
@@ -244,6 +245,7 @@ export default function Bookings() {
                 onClick={() => {
                   setSide(value)
                   setPage(1)
+                  setHighlightId(null)
                 }}
               >
                 {label}
@@ -259,6 +261,7 @@ export default function Bookings() {
             onChange={(event) => {
               setStatus(event.target.value as StatusFilter)
               setPage(1)
+              setHighlightId(null)
             }}
           >
             {STATUS_FILTERS.map((value) => (
@@ -292,7 +295,14 @@ export default function Bookings() {
                 <BookingCard key={booking.id} booking={booking} highlighted={booking.id === highlightId} busy={busyId === booking.id} onAction={onAction} />
               ))}
             </ul>
-            <Pager page={page} pages={state.data.pagination.pages} onPage={setPage} />
+            <Pager
+              page={page}
+              pages={state.data.pagination.pages}
+              onPage={(next) => {
+                setPage(next)
+                setHighlightId(null)
+              }}
+            />
           </>
         )
       ) : null}

@@ -111,7 +111,16 @@ export class Bookings extends Context.Tag("booking/Bookings")<
     readonly checkout: (
       actor: UserActor,
       input: CheckoutInput
-    ) => Effect.Effect<{ readonly url: string; readonly sessionId: string; readonly mode: "authorize" | "save_card" }, Failure>
+    ) => Effect.Effect<
+      {
+        readonly url: string
+        readonly sessionId: string
+        readonly mode: "authorize" | "save_card"
+        readonly clientSecret?: string
+        readonly publishableKey?: string
+      },
+      Failure
+    >
     readonly reviewsOf: (serviceId: string, page: number, limit: number) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
     /** Applies every timer due at the clock's now; answers how many bookings changed. */
     readonly sweep: Effect.Effect<number>
@@ -553,6 +562,23 @@ export const BookingsLive = Layer.effect(
           const billing = input.billingDetails
           const mode = checkoutModeFor(b.startTime, at)
           const base = config.publicUrl.replace(/\/+$/, "")
+          // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
+          const idempotencyKey = `booking:${b.id}:checkout:${b.version}:${Math.floor(at.getTime() / 60_000)}`
+          // With Stripe and a publishable key, the page confirms the card itself (Stripe Elements).
+          if (gateway.createCardPayment && Option.isSome(config.stripePublishableKey)) {
+            const payment = yield* gateway.createCardPayment({
+              bookingId: b.id,
+              mode,
+              amountMinor: b.totalMinor,
+              currency: b.currency,
+              destinationAccountId: account.value.accountId,
+              applicationFeeMinor: commissionOf(b.totalMinor),
+              customerEmail: trimmed(billing?.email) || b.client.email,
+              idempotencyKey
+            })
+            if (mode === "authorize") yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
+            return { url: "", sessionId: payment.id, mode, clientSecret: payment.clientSecret, publishableKey: config.stripePublishableKey.value }
+          }
           const session = yield* gateway.createCheckoutSession({
             bookingId: b.id,
             mode,
@@ -571,8 +597,7 @@ export const BookingsLive = Layer.effect(
               : undefined,
             successUrl: `${base}/bookings?payment=success&booking=${b.id}`,
             cancelUrl: `${base}/services/${b.serviceId}?payment=cancelled`,
-            // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
-            idempotencyKey: `booking:${b.id}:checkout:${b.version}:${Math.floor(at.getTime() / 60_000)}`
+            idempotencyKey
           })
           yield* bookings.setReferences(b.id, { checkoutSessionId: session.id })
           return { url: session.url, sessionId: session.id, mode }

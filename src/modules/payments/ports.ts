@@ -155,6 +155,13 @@ export type OffSessionResult =
 export interface ChargeGatewayShape {
   readonly kind: GatewayKind
   readonly createCheckoutSession: (request: CheckoutRequest) => Effect.Effect<CheckoutSession, PaymentGatewayError>
+  /**
+   * Stripe only: the same payment as a PaymentIntent (authorise) or SetupIntent (save the card) whose
+   * client secret lets Stripe Elements confirm the card in the page. Same events follow as for checkout.
+   */
+  readonly createCardPayment?: (
+    request: Omit<CheckoutRequest, "successUrl" | "cancelUrl" | "productName">
+  ) => Effect.Effect<{ readonly id: string; readonly clientSecret: string }, PaymentGatewayError>
   /** Captures (part of) an authorisation; the fee is recomputed on the captured amount. */
   readonly capture: (input: {
     readonly paymentIntentId: string

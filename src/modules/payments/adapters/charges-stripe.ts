@@ -104,6 +104,44 @@ export const StripeChargeGatewayLive = Layer.effect(
               : Effect.fail(new PaymentGatewayError({ operation: "checkout.sessions.create", detail: `session ${session.id} has no url` }))
           )
         ),
+      createCardPayment: (r) =>
+        Effect.gen(function*() {
+          // A customer keeps the card for off-session holds later (renewals, bookings far ahead).
+          const customer = yield* call("customers.create", () =>
+            stripe.customers.create({ email: r.customerEmail, metadata: { bookingId: r.bookingId } }, { idempotencyKey: `${r.idempotencyKey}:customer` })
+          )
+          if (r.mode === "save_card") {
+            const intent = yield* call("setupIntents.create", () =>
+              stripe.setupIntents.create(
+                { customer: customer.id, usage: "off_session", allowed_payment_method_types: ["card"], metadata: { bookingId: r.bookingId } },
+                { idempotencyKey: `${r.idempotencyKey}:setup` }
+              )
+            )
+            return { id: intent.id, clientSecret: intent.client_secret ?? "" }
+          }
+          const intent = yield* call("paymentIntents.create", () =>
+            stripe.paymentIntents.create(
+              {
+                amount: r.amountMinor,
+                currency: r.currency.toLowerCase(),
+                customer: customer.id,
+                capture_method: "manual",
+                setup_future_usage: "off_session",
+                allowed_payment_method_types: ["card"],
+                transfer_data: { destination: r.destinationAccountId },
+                application_fee_amount: r.applicationFeeMinor,
+                metadata: { bookingId: r.bookingId }
+              },
+              { idempotencyKey: `${r.idempotencyKey}:intent` }
+            )
+          )
+          return { id: intent.id, clientSecret: intent.client_secret ?? "" }
+        }).pipe(
+          Effect.filterOrFail(
+            (payment) => payment.clientSecret !== "",
+            (payment) => new PaymentGatewayError({ operation: "createCardPayment", detail: `${payment.id} has no client secret` })
+          )
+        ),
       capture: ({ amountMinor, applicationFeeMinor, idempotencyKey, paymentIntentId }) =>
         call("paymentIntents.capture", () =>
           stripe.paymentIntents.capture(paymentIntentId, { amount_to_capture: amountMinor, application_fee_amount: applicationFeeMinor }, { idempotencyKey })

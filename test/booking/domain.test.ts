@@ -1,0 +1,614 @@
+import { Either } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  type Actor,
+  availableActions,
+  type BookingState,
+  checkoutModeFor,
+  type Command,
+  commissionOf,
+  type Decision,
+  displayStatus,
+  dueAuthorization,
+  dueCommand,
+  newBooking,
+  partyOf,
+  SystemActor,
+  totalFor,
+  transition,
+  type TransitionError,
+  validateBookingRequest,
+  validateReason,
+  validateReview
+} from "../../src/modules/booking/domain"
+import { httpStatusOf } from "../../src/platform/errors"
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+const NOW = new Date("2025-06-15T12:00:00Z")
+const at = (ms: number) => new Date(NOW.getTime() + ms)
+
+const client: Actor = { _tag: "User", id: "u-client", role: "CLIENT" }
+const provider: Actor = { _tag: "User", id: "u-provider", role: "PROVIDER" }
+const admin: Actor = { _tag: "User", id: "u-admin", role: "ADMIN" }
+const stranger: Actor = { _tag: "User", id: "u-stranger", role: "CLIENT" }
+const otherProvider: Actor = { _tag: "User", id: "u-other-provider", role: "PROVIDER" }
+const system = SystemActor
+
+/** A 90-minute booking at 40.00 an hour (total 60.00), starting in two days, requested at NOW. */
+const START = at(2 * DAY)
+const END = at(2 * DAY + 90 * MINUTE)
+const pending: BookingState = newBooking(
+  { id: "b-1", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor: 4_000 },
+  { serviceId: "s-1", startTime: START, endTime: END, minutes: 90, address: "12 rue des Lilas, Paris", notes: "" },
+  NOW
+)
+const with_ = (patch: Partial<BookingState>): BookingState => ({ ...pending, ...patch })
+const authorized = with_({ paymentStatus: "AUTHORIZED", authorizedMinor: 6_000, authorizationExpiresAt: at(7 * DAY), holdExpiresAt: null })
+const cardSaved = with_({ paymentStatus: "CARD_SAVED", holdExpiresAt: null })
+const confirmed = { ...authorized, status: "CONFIRMED" as const }
+const inProgress = { ...authorized, status: "IN_PROGRESS" as const }
+const rendered = { ...authorized, status: "SERVICE_RENDERED" as const, renderedAt: at(2 * DAY + 2 * HOUR) }
+const completed = { ...rendered, status: "COMPLETED" as const }
+const captured = { ...completed, paymentStatus: "CAPTURED" as const, capturedMinor: 6_000, authorizationExpiresAt: null }
+
+const decide = (s: BookingState, command: Command, actor: Actor, when: Date = NOW): Decision => {
+  const result = transition(s, command, actor, when)
+  if (Either.isLeft(result)) throw new Error(`expected ${command._tag} to succeed, got ${result.left.code}`)
+  return result.right
+}
+const refusal = (s: BookingState, command: Command, actor: Actor, when: Date = NOW): TransitionError => {
+  const result = transition(s, command, actor, when)
+  if (Either.isRight(result)) throw new Error(`expected ${command._tag} to fail, it gave ${result.right.next.status}`)
+  return result.left
+}
+const code = (s: BookingState, command: Command, actor: Actor, when: Date = NOW) => {
+  const result = transition(s, command, actor, when)
+  return Either.isLeft(result) ? result.left.code : "OK"
+}
+const details = (r: Either.Either<unknown, object>) =>
+  Either.isLeft(r) && "details" in r.left ? (r.left as { details: ReadonlyArray<{ field: string; key: string }> }).details.map((d) => [d.field, d.key]) : []
+const notify = (event: string) => ({ _tag: "Notify", event })
+const release = { _tag: "ReleaseAuthorization" }
+
+describe("newBooking", () => {
+  it("is pending, unpaid, costs price × hours, and holds its slot 30 minutes", () => {
+    expect(pending).toEqual({
+      id: "b-1",
+      clientId: "u-client",
+      providerId: "u-provider",
+      status: "PENDING",
+      paymentStatus: "UNPAID",
+      startTime: START,
+      endTime: END,
+      totalMinor: 6_000,
+      authorizedMinor: 0,
+      capturedMinor: 0,
+      refundedMinor: 0,
+      holdExpiresAt: at(30 * MINUTE),
+      authorizationExpiresAt: null,
+      renderedAt: null
+    })
+  })
+})
+
+describe("who may act: 403 before 409", () => {
+  it("parties: the client, the provider, an admin who is neither, the system, anyone else", () => {
+    expect(partyOf(pending, client)).toBe("client")
+    expect(partyOf(pending, provider)).toBe("provider")
+    expect(partyOf(pending, admin)).toBe("admin")
+    expect(partyOf(pending, system)).toBe("system")
+    expect(partyOf(pending, stranger)).toBe("stranger")
+    expect(partyOf(pending, otherProvider)).toBe("stranger")
+    // An admin who booked is that booking's client (and cannot validate or refund it).
+    const adminClient: Actor = { _tag: "User", id: "u-client", role: "ADMIN" }
+    expect(partyOf(pending, adminClient)).toBe("client")
+    expect(code(rendered, { _tag: "Validate" }, adminClient)).toBe("BOOKING_FORBIDDEN")
+  })
+
+  it("a wrong actor gets Forbidden BOOKING_FORBIDDEN (403) whatever the status; a right one in the wrong status gets Conflict BOOKING_INVALID_TRANSITION (409)", () => {
+    const forbidden = refusal(authorized, { _tag: "Confirm" }, client)
+    expect(forbidden).toMatchObject({ _tag: "Forbidden", code: "BOOKING_FORBIDDEN", key: "booking.forbidden" })
+    expect(httpStatusOf[forbidden._tag]).toBe(403)
+    // The actor is checked first: a stranger is told 403 even where the command is illegal anyway.
+    expect(refusal(captured, { _tag: "Cancel" }, stranger)._tag).toBe("Forbidden")
+    const conflict = refusal(captured, { _tag: "Confirm" }, provider)
+    expect(conflict).toMatchObject({
+      _tag: "Conflict",
+      code: "BOOKING_INVALID_TRANSITION",
+      key: "booking.invalidTransition",
+      params: { status: "COMPLETED", paymentStatus: "CAPTURED" }
+    })
+    expect(httpStatusOf[conflict._tag]).toBe(409)
+  })
+
+  it("strangers and other providers can do nothing; users cannot issue system commands; the system cannot act as a user", () => {
+    const everything: ReadonlyArray<Command> = [
+      { _tag: "Confirm" },
+      { _tag: "Reject", reason: "r" },
+      { _tag: "Cancel" },
+      { _tag: "MarkRendered" },
+      { _tag: "ConfirmCompletion", rating: 5, comment: "c" },
+      { _tag: "Validate" },
+      { _tag: "Refund" },
+      { _tag: "ExpireHold" },
+      { _tag: "Start" },
+      { _tag: "AutoValidate" },
+      { _tag: "CardSaved" },
+      { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: at(7 * DAY) },
+      { _tag: "AuthorizationFailed", needsClient: true },
+      { _tag: "PaymentCaptured", amountMinor: 6_000 },
+      { _tag: "AuthorizationReleased" },
+      { _tag: "PaymentRefunded", totalRefundedMinor: 1 }
+    ]
+    for (const s of [pending, authorized, confirmed, inProgress, rendered, completed, captured]) {
+      for (const command of everything) {
+        expect(code(s, command, stranger, at(30 * DAY))).toBe("BOOKING_FORBIDDEN")
+        expect(code(s, command, otherProvider, at(30 * DAY))).toBe("BOOKING_FORBIDDEN")
+      }
+    }
+    for (const command of everything.slice(7)) {
+      for (const user of [client, provider, admin]) expect(code(authorized, command, user)).toBe("BOOKING_FORBIDDEN")
+    }
+    for (const command of everything.slice(0, 7)) expect(code(authorized, command, system)).toBe("BOOKING_FORBIDDEN")
+  })
+
+  it("the client never confirms, rejects or marks rendered; the provider never confirms completion; only an admin validates or refunds", () => {
+    expect(code(authorized, { _tag: "Confirm" }, client)).toBe("BOOKING_FORBIDDEN")
+    expect(code(authorized, { _tag: "Reject", reason: "r" }, client)).toBe("BOOKING_FORBIDDEN")
+    expect(code(confirmed, { _tag: "MarkRendered" }, client)).toBe("BOOKING_FORBIDDEN")
+    expect(code(confirmed, { _tag: "MarkRendered" }, admin)).toBe("BOOKING_FORBIDDEN")
+    expect(code(rendered, { _tag: "ConfirmCompletion", rating: 5, comment: "c" }, provider)).toBe("BOOKING_FORBIDDEN")
+    expect(code(rendered, { _tag: "ConfirmCompletion", rating: 5, comment: "c" }, admin)).toBe("BOOKING_FORBIDDEN")
+    expect(code(rendered, { _tag: "Validate" }, client)).toBe("BOOKING_FORBIDDEN")
+    expect(code(rendered, { _tag: "Validate" }, provider)).toBe("BOOKING_FORBIDDEN")
+    expect(code(captured, { _tag: "Refund" }, client)).toBe("BOOKING_FORBIDDEN")
+    expect(code(captured, { _tag: "Refund" }, provider)).toBe("BOOKING_FORBIDDEN")
+  })
+})
+
+describe("user commands", () => {
+  it("Confirm: provider or admin, on a pending booking whose payment is secured (authorised or card saved)", () => {
+    const d = decide(authorized, { _tag: "Confirm" }, provider)
+    expect(d.next).toEqual({ ...authorized, status: "CONFIRMED", holdExpiresAt: null })
+    expect(d.effects).toEqual([notify("confirmed")])
+    expect(decide(cardSaved, { _tag: "Confirm" }, admin).next).toMatchObject({ status: "CONFIRMED", paymentStatus: "CARD_SAVED" })
+    // Without a secured payment: 409 PAYMENT_NOT_AUTHORIZED.
+    for (const paymentStatus of ["UNPAID", "REQUIRES_ACTION"] as const) {
+      const e = refusal(with_({ paymentStatus }), { _tag: "Confirm" }, provider)
+      expect(e).toMatchObject({ _tag: "Conflict", code: "PAYMENT_NOT_AUTHORIZED", key: "booking.paymentNotAuthorized" })
+    }
+    expect(code(confirmed, { _tag: "Confirm" }, provider)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("Reject: provider or admin, pending only; a hold is released (payment stays AUTHORIZED until the gateway answers), otherwise the payment is CANCELED", () => {
+    const d = decide(authorized, { _tag: "Reject", reason: "Indisponible" }, provider)
+    expect(d.next).toEqual({ ...authorized, status: "REJECTED", holdExpiresAt: null })
+    expect(d.effects).toEqual([release, notify("rejected")])
+    expect(d.rejectionReason).toBe("Indisponible")
+    const unpaid = decide(pending, { _tag: "Reject", reason: "Non" }, admin)
+    expect(unpaid.next).toMatchObject({ status: "REJECTED", paymentStatus: "CANCELED", holdExpiresAt: null })
+    expect(unpaid.effects).toEqual([notify("rejected")])
+    expect(decide(cardSaved, { _tag: "Reject", reason: "Non" }, provider).next.paymentStatus).toBe("CANCELED")
+    expect(code(confirmed, { _tag: "Reject", reason: "Non" }, provider)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("Cancel: client or provider before the start (409 BOOKING_ALREADY_STARTED after), an admin at any time before the end of the story", () => {
+    const byClient = decide(pending, { _tag: "Cancel" }, client)
+    expect(byClient.next).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED", holdExpiresAt: null })
+    expect(byClient.effects).toEqual([notify("cancelled")])
+    expect(byClient.cancellation).toEqual({ by: "CLIENT", reason: "" })
+    const byProvider = decide(confirmed, { _tag: "Cancel", reason: "Malade" }, provider, at(2 * DAY - 1))
+    expect(byProvider.next).toMatchObject({ status: "CANCELLED", paymentStatus: "AUTHORIZED" })
+    expect(byProvider.effects).toEqual([release, notify("cancelled")])
+    expect(byProvider.cancellation).toEqual({ by: "PROVIDER", reason: "Malade" })
+    // At the start instant and after, users may no longer cancel; an admin may.
+    for (const user of [client, provider]) {
+      expect(refusal(confirmed, { _tag: "Cancel" }, user, START)).toMatchObject({ _tag: "Conflict", code: "BOOKING_ALREADY_STARTED", key: "booking.alreadyStarted" })
+      expect(code(authorized, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_ALREADY_STARTED")
+      expect(code(inProgress, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    }
+    const byAdmin = decide(confirmed, { _tag: "Cancel", reason: "Litige" }, admin, at(3 * DAY))
+    expect(byAdmin.cancellation).toEqual({ by: "ADMIN", reason: "Litige" })
+    for (const s of [inProgress, rendered]) expect(decide(s, { _tag: "Cancel" }, admin, at(3 * DAY)).effects).toEqual([release, notify("cancelled")])
+    for (const s of [completed, captured, with_({ status: "CANCELLED" }), with_({ status: "REJECTED" })]) {
+      expect(code(s, { _tag: "Cancel" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
+    }
+  })
+
+  it("MarkRendered: the provider, once confirmed or in progress; it records when", () => {
+    const when = at(2 * DAY + 2 * HOUR)
+    for (const s of [confirmed, inProgress]) {
+      const d = decide(s, { _tag: "MarkRendered" }, provider, when)
+      expect(d.next).toEqual({ ...s, status: "SERVICE_RENDERED", renderedAt: when })
+      expect(d.effects).toEqual([notify("rendered")])
+    }
+    expect(code(authorized, { _tag: "MarkRendered" }, provider)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(rendered, { _tag: "MarkRendered" }, provider)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("ConfirmCompletion: the client, once rendered; records the review and captures the hold (at most the total)", () => {
+    const d = decide(rendered, { _tag: "ConfirmCompletion", rating: 4, comment: "Très bien" }, client, at(3 * DAY))
+    expect(d.next).toEqual({ ...rendered, status: "COMPLETED" })
+    expect(d.effects).toEqual([{ _tag: "RecordReview", rating: 4, comment: "Très bien" }, { _tag: "Capture", amountMinor: 6_000 }, notify("completed")])
+    // A hold above the total captures the total only.
+    expect(decide({ ...rendered, authorizedMinor: 7_000 }, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client).effects).toContainEqual({ _tag: "Capture", amountMinor: 6_000 })
+    // Nothing held (card saved, or the hold failed): nothing to capture.
+    const noHold = decide({ ...rendered, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 }, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)
+    expect(noHold.effects.map((e) => e._tag)).toEqual(["RecordReview", "Notify"])
+    expect(code(inProgress, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(completed, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("Validate: an admin, from confirmed, in progress or rendered; captures; sets renderedAt when missing", () => {
+    const when = at(3 * DAY)
+    for (const s of [confirmed, inProgress]) {
+      const d = decide(s, { _tag: "Validate" }, admin, when)
+      expect(d.next).toEqual({ ...s, status: "VALIDATED", renderedAt: when })
+      expect(d.effects).toEqual([{ _tag: "Capture", amountMinor: 6_000 }, notify("validated")])
+    }
+    expect(decide(rendered, { _tag: "Validate" }, admin, when).next.renderedAt).toEqual(rendered.renderedAt)
+    for (const s of [authorized, completed, { ...completed, status: "VALIDATED" as const }]) expect(code(s, { _tag: "Validate" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("Refund: an admin, on captured money, at most what is left; the state changes when the gateway answers", () => {
+    const full = decide(captured, { _tag: "Refund" }, admin)
+    expect(full.next).toBe(captured)
+    expect(full.effects).toEqual([{ _tag: "Refund", amountMinor: 6_000 }])
+    const partly = { ...captured, paymentStatus: "PARTIALLY_REFUNDED" as const, refundedMinor: 2_500 }
+    expect(decide(partly, { _tag: "Refund" }, admin).effects).toEqual([{ _tag: "Refund", amountMinor: 3_500 }])
+    expect(decide(partly, { _tag: "Refund", amountMinor: 3_500 }, admin).effects).toEqual([{ _tag: "Refund", amountMinor: 3_500 }])
+    for (const amountMinor of [3_501, 0, -1, 10.5, Number.NaN]) {
+      const e = refusal(partly, { _tag: "Refund", amountMinor }, admin)
+      expect(e).toMatchObject({ _tag: "ValidationFailed", code: "VALIDATION_ERROR", key: "booking.refundTooLarge", params: { max: "3500" } })
+      expect(details(Either.left(e))).toEqual([["amount", "booking.refundTooLarge"]])
+      expect(httpStatusOf[e._tag]).toBe(422)
+    }
+    for (const s of [completed, authorized, { ...captured, paymentStatus: "REFUNDED" as const, refundedMinor: 6_000 }]) {
+      expect(code(s, { _tag: "Refund" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
+    }
+  })
+})
+
+describe("time", () => {
+  it("ExpireHold: an unpaid (or to-be-paid-again) request, from holdExpiresAt on", () => {
+    const hold = pending.holdExpiresAt!
+    expect(code(pending, { _tag: "ExpireHold" }, system, new Date(hold.getTime() - 1))).toBe("BOOKING_INVALID_TRANSITION")
+    const d = decide(pending, { _tag: "ExpireHold" }, system, hold)
+    expect(d.next).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED", holdExpiresAt: null })
+    expect(d.effects).toEqual([notify("expired")])
+    expect(d.cancellation).toEqual({ by: "SYSTEM", reason: "EXPIRED" })
+    expect(code(with_({ paymentStatus: "REQUIRES_ACTION" }), { _tag: "ExpireHold" }, system, hold)).toBe("OK")
+    // Paid (or card saved) in time: no hold to expire.
+    for (const s of [authorized, cardSaved, { ...authorized, holdExpiresAt: hold }]) expect(code(s, { _tag: "ExpireHold" }, system, at(DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code({ ...pending, holdExpiresAt: null }, { _tag: "ExpireHold" }, system, at(DAY))).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("Start: from the start time on, cancels a request nobody confirmed (releasing its hold) and moves a confirmed booking to IN_PROGRESS", () => {
+    expect(code(confirmed, { _tag: "Start" }, system, new Date(START.getTime() - 1))).toBe("BOOKING_INVALID_TRANSITION")
+    const started = decide(confirmed, { _tag: "Start" }, system, START)
+    expect(started.next).toEqual({ ...confirmed, status: "IN_PROGRESS" })
+    expect(started.effects).toEqual([])
+    const unconfirmed = decide(authorized, { _tag: "Start" }, system, START)
+    expect(unconfirmed.next).toMatchObject({ status: "CANCELLED", paymentStatus: "AUTHORIZED", holdExpiresAt: null })
+    expect(unconfirmed.effects).toEqual([release, notify("expired")])
+    expect(unconfirmed.cancellation).toEqual({ by: "SYSTEM", reason: "NOT_CONFIRMED_IN_TIME" })
+    expect(decide(cardSaved, { _tag: "Start" }, system, START).next).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
+    expect(decide(cardSaved, { _tag: "Start" }, system, START).effects).toEqual([notify("expired")])
+    for (const s of [inProgress, rendered, completed]) expect(code(s, { _tag: "Start" }, system, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("AutoValidate: a rendered booking, 7 days after renderedAt, captures", () => {
+    const due = new Date(rendered.renderedAt.getTime() + 7 * DAY)
+    expect(code(rendered, { _tag: "AutoValidate" }, system, new Date(due.getTime() - 1))).toBe("BOOKING_INVALID_TRANSITION")
+    const d = decide(rendered, { _tag: "AutoValidate" }, system, due)
+    expect(d.next).toEqual({ ...rendered, status: "VALIDATED" })
+    expect(d.effects).toEqual([{ _tag: "Capture", amountMinor: 6_000 }, notify("validated")])
+    expect(code({ ...rendered, renderedAt: null }, { _tag: "AutoValidate" }, system, at(60 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(inProgress, { _tag: "AutoValidate" }, system, at(60 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(rendered, { _tag: "AutoValidate" }, admin, due)).toBe("BOOKING_FORBIDDEN")
+  })
+})
+
+describe("gateway answers", () => {
+  it("CardSaved: a pending or confirmed booking still to pay; clears the hold deadline", () => {
+    const d = decide(pending, { _tag: "CardSaved" }, system)
+    expect(d.next).toEqual({ ...pending, paymentStatus: "CARD_SAVED", holdExpiresAt: null })
+    expect(d.effects).toEqual([notify("paymentAuthorized")])
+    expect(decide({ ...confirmed, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 }, { _tag: "CardSaved" }, system).next.paymentStatus).toBe("CARD_SAVED")
+    for (const s of [authorized, cardSaved, { ...inProgress, paymentStatus: "REQUIRES_ACTION" as const }]) expect(code(s, { _tag: "CardSaved" }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("PaymentAuthorized: holds the amount (mail the first time only); a short, late or useless hold is released and nothing changes", () => {
+    const expiresAt = at(7 * DAY)
+    const d = decide(pending, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt }, system)
+    expect(d.next).toEqual({ ...pending, paymentStatus: "AUTHORIZED", authorizedMinor: 6_000, authorizationExpiresAt: expiresAt, holdExpiresAt: null })
+    expect(d.effects).toEqual([notify("paymentAuthorized")])
+    // A renewal, or the off-session authorisation of a saved card: no second mail.
+    const renewed = decide(confirmed, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: at(9 * DAY) }, system, at(6 * DAY))
+    expect(renewed.next.authorizationExpiresAt).toEqual(at(9 * DAY))
+    expect(renewed.effects).toEqual([])
+    expect(decide(cardSaved, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt }, system).effects).toEqual([])
+    // Below the total, or on a booking that is over or already paid: release it, change nothing.
+    const short = decide(pending, { _tag: "PaymentAuthorized", amountMinor: 5_999, expiresAt }, system)
+    expect(short.next).toBe(pending)
+    expect(short.effects).toEqual([release])
+    for (const s of [with_({ status: "CANCELLED", paymentStatus: "CANCELED" }), with_({ status: "REJECTED", paymentStatus: "CANCELED" }), captured]) {
+      const late = decide(s, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt }, system)
+      expect(late.next).toBe(s)
+      expect(late.effects).toEqual([release])
+    }
+    for (const amountMinor of [0, -5, 60.5]) expect(code(pending, { _tag: "PaymentAuthorized", amountMinor, expiresAt }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("AuthorizationFailed: the client pays again (mailed when the gateway needs them); not on a booking that is over", () => {
+    const d = decide(confirmed, { _tag: "AuthorizationFailed", needsClient: true }, system)
+    expect(d.next).toEqual({ ...confirmed, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null })
+    expect(d.effects).toEqual([notify("paymentActionRequired")])
+    expect(decide(cardSaved, { _tag: "AuthorizationFailed", needsClient: false }, system).effects).toEqual([])
+    for (const s of [completed, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })]) expect(code(s, { _tag: "AuthorizationFailed", needsClient: true }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("PaymentCaptured: a completed or validated booking with a hold, at most the authorised amount, once", () => {
+    const d = decide(completed, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)
+    expect(d.next).toEqual({ ...completed, paymentStatus: "CAPTURED", capturedMinor: 6_000, authorizationExpiresAt: null })
+    expect(d.effects).toEqual([])
+    expect(decide({ ...completed, status: "VALIDATED" }, { _tag: "PaymentCaptured", amountMinor: 5_000 }, system).next.capturedMinor).toBe(5_000)
+    expect(code(completed, { _tag: "PaymentCaptured", amountMinor: 6_001 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(completed, { _tag: "PaymentCaptured", amountMinor: 0 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(captured, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [rendered, inProgress, with_({ status: "CANCELLED" }), { ...authorized, status: "REJECTED" as const }]) {
+      expect(code(s, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    }
+  })
+
+  it("AuthorizationReleased: CANCELED on a booking that is over; on one still needing the money, the client pays again", () => {
+    const over = { ...authorized, status: "CANCELLED" as const }
+    const d = decide(over, { _tag: "AuthorizationReleased" }, system)
+    expect(d.next).toEqual({ ...over, paymentStatus: "CANCELED", authorizedMinor: 0, authorizationExpiresAt: null })
+    expect(d.effects).toEqual([])
+    const lapsed = decide(confirmed, { _tag: "AuthorizationReleased" }, system)
+    expect(lapsed.next).toMatchObject({ paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null })
+    expect(lapsed.effects).toEqual([notify("paymentActionRequired")])
+    for (const s of [d.next, pending, captured]) expect(code(s, { _tag: "AuthorizationReleased" }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it("PaymentRefunded: the cumulative refunded total; a stale or impossible total is refused", () => {
+    const part = decide(captured, { _tag: "PaymentRefunded", totalRefundedMinor: 2_000 }, system)
+    expect(part.next).toEqual({ ...captured, paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 2_000 })
+    expect(part.effects).toEqual([notify("refunded")])
+    const all = decide(part.next, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system)
+    expect(all.next).toMatchObject({ paymentStatus: "REFUNDED", refundedMinor: 6_000 })
+    for (const totalRefundedMinor of [2_000, 1_000, 6_001, 2_000.5]) expect(code(part.next, { _tag: "PaymentRefunded", totalRefundedMinor }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(all.next, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(completed, { _tag: "PaymentRefunded", totalRefundedMinor: 1 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+})
+
+describe("terminal bookings", () => {
+  it("admit no user command but an admin refund of captured money", () => {
+    const users: ReadonlyArray<[Actor, Command]> = [
+      [provider, { _tag: "Confirm" }],
+      [admin, { _tag: "Confirm" }],
+      [provider, { _tag: "Reject", reason: "r" }],
+      [client, { _tag: "Cancel" }],
+      [provider, { _tag: "Cancel" }],
+      [admin, { _tag: "Cancel" }],
+      [provider, { _tag: "MarkRendered" }],
+      [client, { _tag: "ConfirmCompletion", rating: 5, comment: "c" }],
+      [admin, { _tag: "Validate" }],
+      [admin, { _tag: "Refund" }]
+    ]
+    const terminal = [
+      completed,
+      { ...completed, status: "VALIDATED" as const },
+      with_({ status: "REJECTED", paymentStatus: "CANCELED" }),
+      with_({ status: "CANCELLED", paymentStatus: "CANCELED" }),
+      { ...authorized, status: "CANCELLED" as const }
+    ]
+    for (const s of terminal) for (const [actor, command] of users) expect(code(s, command, actor, at(1))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(captured, { _tag: "Refund" }, admin)).toBe("OK")
+    expect(availableActions(captured, admin, NOW)).toEqual([])
+  })
+})
+
+describe("what users see", () => {
+  it("PAID is a pending booking with a secured payment; otherwise the status", () => {
+    expect(displayStatus(authorized)).toBe("PAID")
+    expect(displayStatus(cardSaved)).toBe("PAID")
+    expect(displayStatus(pending)).toBe("PENDING")
+    expect(displayStatus(with_({ paymentStatus: "REQUIRES_ACTION" }))).toBe("PENDING")
+    expect(displayStatus(confirmed)).toBe("CONFIRMED")
+    expect(displayStatus(captured)).toBe("COMPLETED")
+  })
+
+  it("availableActions: what each party may do now", () => {
+    expect(availableActions(pending, client, NOW)).toEqual(["cancel", "pay"])
+    expect(availableActions(pending, provider, NOW)).toEqual(["reject", "cancel"])
+    expect(availableActions(authorized, provider, NOW)).toEqual(["confirm", "reject", "cancel"])
+    expect(availableActions(authorized, client, NOW)).toEqual(["cancel"])
+    expect(availableActions(authorized, admin, NOW)).toEqual(["confirm", "reject", "cancel"])
+    expect(availableActions(authorized, stranger, NOW)).toEqual([])
+    expect(availableActions(confirmed, provider, at(3 * DAY))).toEqual(["markRendered"])
+    expect(availableActions({ ...confirmed, paymentStatus: "REQUIRES_ACTION" }, client, NOW)).toEqual(["cancel", "pay"])
+    expect(availableActions(rendered, client, at(3 * DAY))).toEqual(["confirmCompletion"])
+    expect(availableActions(rendered, provider, at(3 * DAY))).toEqual([])
+    expect(availableActions(rendered, admin, at(3 * DAY))).toEqual(["cancel"])
+    expect(availableActions(with_({ status: "CANCELLED", paymentStatus: "CANCELED" }), client, NOW)).toEqual([])
+  })
+})
+
+describe("timers", () => {
+  it("dueCommand: expiry of an unpaid hold first, then the start, then auto-validation 7 days after rendering", () => {
+    const hold = pending.holdExpiresAt!
+    expect(dueCommand(pending, new Date(hold.getTime() - 1))).toBeUndefined()
+    expect(dueCommand(pending, hold)).toEqual({ _tag: "ExpireHold" })
+    expect(dueCommand(pending, at(3 * DAY))).toEqual({ _tag: "ExpireHold" })
+    expect(dueCommand(authorized, at(DAY))).toBeUndefined()
+    expect(dueCommand(authorized, START)).toEqual({ _tag: "Start" })
+    expect(dueCommand(cardSaved, START)).toEqual({ _tag: "Start" })
+    expect(dueCommand(confirmed, new Date(START.getTime() - 1))).toBeUndefined()
+    expect(dueCommand(confirmed, START)).toEqual({ _tag: "Start" })
+    expect(dueCommand(inProgress, at(30 * DAY))).toBeUndefined()
+    const due = rendered.renderedAt.getTime() + 7 * DAY
+    expect(dueCommand(rendered, new Date(due - 1))).toBeUndefined()
+    expect(dueCommand(rendered, new Date(due))).toEqual({ _tag: "AutoValidate" })
+    for (const s of [completed, captured, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })]) expect(dueCommand(s, at(60 * DAY))).toBeUndefined()
+  })
+
+  it("dueAuthorization: a saved card 3 days before the start; a hold within 24 hours of lapsing; nothing once over", () => {
+    const far = { ...cardSaved, status: "CONFIRMED" as const, startTime: at(20 * DAY), endTime: at(20 * DAY + HOUR) }
+    expect(dueAuthorization(far, at(17 * DAY - 1))).toBeUndefined()
+    expect(dueAuthorization(far, at(17 * DAY))).toBe("authorize")
+    expect(dueAuthorization(confirmed, at(6 * DAY - 1))).toBeUndefined()
+    expect(dueAuthorization(confirmed, at(6 * DAY))).toBe("renew")
+    expect(dueAuthorization({ ...confirmed, authorizationExpiresAt: null }, at(30 * DAY))).toBeUndefined()
+    expect(dueAuthorization(pending, at(30 * DAY))).toBeUndefined()
+    expect(dueAuthorization(completed, at(30 * DAY))).toBeUndefined()
+    expect(dueAuthorization({ ...far, status: "CANCELLED" }, at(18 * DAY))).toBeUndefined()
+  })
+})
+
+describe("money", () => {
+  it("totalFor: hourly price × minutes / 60, rounded to the minor unit", () => {
+    expect(totalFor(4_000, 90)).toBe(6_000)
+    expect(totalFor(2_500, 60)).toBe(2_500)
+    expect(totalFor(1_000, 20)).toBe(333)
+    expect(totalFor(1_000, 40)).toBe(667)
+    expect(totalFor(90, 1)).toBe(2)
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000_000 }), fc.integer({ min: 1, max: 7 * 24 * 60 }), fc.integer({ min: 0, max: 7 * 24 * 60 }), (price, minutes, more) => {
+        expect(totalFor(price, minutes)).toBe(Math.round((price * minutes) / 60))
+        expect(Number.isSafeInteger(totalFor(price, minutes))).toBe(true)
+        expect(totalFor(price, minutes + more)).toBeGreaterThanOrEqual(totalFor(price, minutes))
+      }),
+      { numRuns: 1_000 }
+    )
+  })
+
+  it("commissionOf: 5%, rounded", () => {
+    expect(commissionOf(10_000)).toBe(500)
+    expect(commissionOf(6_000)).toBe(300)
+    expect(commissionOf(10)).toBe(1)
+    expect(commissionOf(9)).toBe(0)
+    expect(commissionOf(0)).toBe(0)
+  })
+
+  it("checkoutModeFor: authorise now up to 5 days ahead, otherwise save the card", () => {
+    expect(checkoutModeFor(at(HOUR), NOW)).toBe("authorize")
+    expect(checkoutModeFor(at(5 * DAY), NOW)).toBe("authorize")
+    expect(checkoutModeFor(at(5 * DAY + 1), NOW)).toBe("save_card")
+    expect(checkoutModeFor(at(60 * DAY), NOW)).toBe("save_card")
+  })
+})
+
+describe("validating inputs", () => {
+  const good = { serviceId: " s-1 ", startTime: at(DAY).toISOString(), endTime: at(DAY + 90 * MINUTE).toISOString(), address: "  12 rue des Lilas, Paris ", notes: " Digicode 1234 " }
+
+  it("a booking request: trimmed, with its duration", () => {
+    expect(Either.getOrThrow(validateBookingRequest(good, NOW))).toEqual({
+      serviceId: "s-1",
+      startTime: at(DAY),
+      endTime: at(DAY + 90 * MINUTE),
+      minutes: 90,
+      address: "12 rue des Lilas, Paris",
+      notes: "Digicode 1234"
+    })
+    expect(Either.getOrThrow(validateBookingRequest({ ...good, notes: undefined }, NOW)).notes).toBe("")
+    expect(Either.getOrThrow(validateBookingRequest({ ...good, notes: null }, NOW)).notes).toBe("")
+    // Epoch milliseconds are accepted too; exactly 7 days is the longest booking.
+    expect(Either.isRight(validateBookingRequest({ ...good, startTime: at(DAY).getTime(), endTime: at(8 * DAY).getTime() }, NOW))).toBe(true)
+  })
+
+  it("each problem names its field", () => {
+    const check = (patch: Record<string, unknown>) => details(validateBookingRequest({ ...good, ...patch }, NOW))
+    expect(details(validateBookingRequest({}, NOW))).toEqual([
+      ["serviceId", "validation.required"],
+      ["startTime", "validation.required"],
+      ["endTime", "validation.required"],
+      ["address", "validation.required"]
+    ])
+    expect(check({ endTime: at(DAY - MINUTE).toISOString() })).toEqual([["endTime", "booking.endBeforeStart"]])
+    expect(check({ endTime: at(DAY).toISOString() })).toEqual([["endTime", "booking.endBeforeStart"]])
+    expect(check({ endTime: at(DAY + 20_000).toISOString() })).toEqual([["endTime", "booking.invalidDuration"]])
+    expect(check({ startTime: at(-HOUR).toISOString(), endTime: at(HOUR).toISOString() })).toEqual([["startTime", "booking.startInPast"]])
+    expect(check({ startTime: NOW.toISOString() })).toEqual([["startTime", "booking.startInPast"]])
+    expect(check({ endTime: at(8 * DAY + MINUTE).toISOString() })).toEqual([["endTime", "booking.tooLong"]])
+    expect(check({ startTime: at(366 * DAY).toISOString(), endTime: at(366 * DAY + HOUR).toISOString() })).toEqual([["startTime", "booking.tooFarAhead"]])
+    expect(check({ startTime: "2025-13-45T99:00", endTime: "tomorrow" })).toEqual([
+      ["startTime", "booking.invalidDate"],
+      ["endTime", "booking.invalidDate"]
+    ])
+    expect(check({ startTime: "  ", endTime: {} })).toEqual([
+      ["startTime", "booking.invalidDate"],
+      ["endTime", "booking.invalidDate"]
+    ])
+    expect(check({ address: undefined })).toEqual([["address", "validation.required"]])
+    expect(check({ address: "   " })).toEqual([["address", "validation.required"]])
+    for (const address of ["..", "-", "...", "a.b.c", "-- --"]) expect(check({ address })).toEqual([["address", "booking.invalidAddress"]])
+    expect(check({ address: "x".repeat(301) })).toEqual([["address", "validation.tooLong"]])
+    expect(check({ notes: "n".repeat(1_001) })).toEqual([["notes", "validation.tooLong"]])
+    expect(check({ notes: ` ${"n".repeat(1_000)} ` })).toEqual([])
+    expect(check({ notes: 42 })).toEqual([["notes", "request.malformed"]])
+    expect(check({ serviceId: 7 })).toEqual([["serviceId", "validation.required"]])
+  })
+
+  it("a review: a whole rating from 1 to 5 (a numeric string counts) and a comment", () => {
+    expect(Either.getOrThrow(validateReview(5, "  Parfait  "))).toEqual({ rating: 5, comment: "Parfait" })
+    expect(Either.getOrThrow(validateReview("4", "Bien"))).toEqual({ rating: 4, comment: "Bien" })
+    expect(Either.getOrThrow(validateReview(1, "Bof"))).toEqual({ rating: 1, comment: "Bof" })
+    for (const rating of [0, 6, 2.5, -1, Number.NaN, "", "quatre", null, undefined, true]) {
+      expect(details(validateReview(rating, "Bien"))).toEqual([["rating", "booking.ratingRange"]])
+    }
+    expect(details(validateReview(4, undefined))).toEqual([["comment", "booking.commentRequired"]])
+    expect(details(validateReview(4, " \n\t "))).toEqual([["comment", "booking.commentRequired"]])
+    expect(details(validateReview(4, 42))).toEqual([["comment", "booking.commentRequired"]])
+    expect(details(validateReview(4, "c".repeat(2_001)))).toEqual([["comment", "validation.tooLong"]])
+    expect(details(validateReview(0, ""))).toEqual([
+      ["rating", "booking.ratingRange"],
+      ["comment", "booking.commentRequired"]
+    ])
+  })
+
+  it("a rejection reason: required, trimmed, at most 1000 characters", () => {
+    expect(Either.getOrThrow(validateReason("  Indisponible "))).toBe("Indisponible")
+    expect(details(validateReason("  "))).toEqual([["reason", "booking.reasonRequired"]])
+    expect(details(validateReason(undefined))).toEqual([["reason", "booking.reasonRequired"]])
+    expect(details(validateReason("r".repeat(1_001)))).toEqual([["reason", "validation.tooLong"]])
+  })
+})
+
+/**
+ * Defects found by the property tests, kept as failing examples (`it.fails`) until domain.ts is
+ * fixed: when one starts passing, Vitest reports it, and the marker can go.
+ */
+describe("known defects (domain.ts)", () => {
+  it.fails("a duplicated PaymentAuthorized on a booking awaiting its capture must not release the hold", () => {
+    // COMPLETED with the hold still AUTHORIZED (the Capture effect is in flight): the gateway repeats its authorisation answer.
+    const d = decide(completed, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: at(7 * DAY) }, system)
+    expect(d.effects).not.toContainEqual(release)
+  })
+
+  it.fails("a capture answer above the total is refused even when more was authorised (capturedMinor ≤ totalMinor)", () => {
+    const overAuthorized = decide(pending, { _tag: "PaymentAuthorized", amountMinor: 6_100, expiresAt: at(7 * DAY) }, system).next
+    const done = { ...overAuthorized, status: "COMPLETED" as const, renderedAt: at(2 * DAY) }
+    expect(code(done, { _tag: "PaymentCaptured", amountMinor: 6_100 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
+
+  it.fails("a booking whose total rounds to 0 never asks to Capture 0 (1 minor unit an hour, 15 minutes: total 0)", () => {
+    const request = Either.getOrThrow(validateBookingRequest({ serviceId: "s", startTime: at(DAY).toISOString(), endTime: at(DAY + 15 * MINUTE).toISOString(), address: "12 rue des Lilas" }, NOW))
+    const booking = newBooking({ id: "b", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor: 1 }, request, NOW)
+    expect(booking.totalMinor).toBe(0)
+    const held = decide(booking, { _tag: "PaymentAuthorized", amountMinor: 1, expiresAt: at(7 * DAY) }, system).next
+    const done = decide({ ...held, status: "SERVICE_RENDERED", renderedAt: at(2 * DAY) }, { _tag: "ConfirmCompletion", rating: 5, comment: "c" }, client, at(2 * DAY))
+    // Today: [RecordReview, Capture 0, Notify]; the gateway's answer (PaymentCaptured 0) is then refused, so the hold is never settled.
+    expect(done.effects).not.toContainEqual({ _tag: "Capture", amountMinor: 0 })
+  })
+
+  it.fails("a booking request is in whole minutes, as validateBookingRequest documents (90 seconds is priced as 2 minutes)", () => {
+    const r = validateBookingRequest({ serviceId: "s", startTime: at(DAY).toISOString(), endTime: at(DAY + 90_000).toISOString(), address: "12 rue des Lilas" }, NOW)
+    expect(Either.isLeft(r)).toBe(true)
+  })
+})
