@@ -287,9 +287,11 @@ export const validateBookingRequest = (input: BookingRequestInput, now: Date): E
   else if (!end) problems.push(issue("endTime", "booking.invalidDate"))
   let minutes = 0
   if (start && end) {
-    minutes = Math.round((end.getTime() - start.getTime()) / MINUTE)
-    if (end.getTime() <= start.getTime()) problems.push(issue("endTime", "booking.endBeforeStart"))
-    else if (minutes < 1) problems.push(issue("endTime", "booking.invalidDuration"))
+    const span = end.getTime() - start.getTime()
+    minutes = span / MINUTE
+    if (span <= 0) problems.push(issue("endTime", "booking.endBeforeStart"))
+    // Priced by the minute: a span of seconds would be rounded, so it is refused.
+    else if (!Number.isInteger(minutes)) problems.push(issue("endTime", "booking.invalidDuration"))
     else if (minutes > MAX_DURATION_MINUTES) problems.push(issue("endTime", "booking.tooLong"))
     if (start.getTime() <= now.getTime()) problems.push(issue("startTime", "booking.startInPast"))
     else if (start.getTime() > now.getTime() + MAX_ADVANCE_DAYS * DAY) problems.push(issue("startTime", "booking.tooFarAhead"))
@@ -304,6 +306,10 @@ export const validateBookingRequest = (input: BookingRequestInput, now: Date): E
   if (problems.length > 0) return Either.left(invalid(problems))
   return Either.right({ serviceId, startTime: start!, endTime: end!, minutes, address, notes })
 }
+
+/** A request whose total would round to nothing (a tiny price for a few minutes) cannot be paid. */
+export const TooCheapToPay = invalid([issue("endTime", "booking.invalidDuration")])
+export const priceable = (hourlyPriceMinor: number, minutes: number) => totalFor(hourlyPriceMinor, minutes) >= 1
 
 /** A new request: pending, unpaid, holding its slot for HOLD_MINUTES. */
 export const newBooking = (
@@ -434,8 +440,10 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     }
     case "PaymentAuthorized": {
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0) return illegal
+      // The gateway repeating the answer of the hold a finished booking awaits the capture of: nothing to do.
+      if (isTerminal(s.status) && s.paymentStatus === "AUTHORIZED") return ok(s, [])
       const open = ["UNPAID", "REQUIRES_ACTION", "CARD_SAVED", "AUTHORIZED"].includes(s.paymentStatus)
-      // A hold for a booking that is over (or already paid) is released at once: no money is kept.
+      // A hold for a booking that is over (or already paid), or short of the total, is released at once.
       if (isTerminal(s.status) || !open || command.amountMinor < s.totalMinor) {
         return ok(s, [{ _tag: "ReleaseAuthorization" }])
       }
@@ -454,7 +462,8 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     }
     case "PaymentCaptured": {
       if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal
-      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > s.authorizedMinor) return illegal
+      const limit = Math.min(s.authorizedMinor, s.totalMinor)
+      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal
       return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null }, [])
     }
     case "AuthorizationReleased": {

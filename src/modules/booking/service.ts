@@ -32,7 +32,9 @@ import {
   validateReview,
   BookingStatuses,
   NotYourBooking,
-  adminCommandFor
+  adminCommandFor,
+  priceable,
+  TooCheapToPay
 } from "./domain"
 import { bookingMail } from "./mails"
 import {
@@ -435,6 +437,7 @@ export const BookingsLive = Layer.effect(
           const service = found.value
           if (service.userId === actor.id) return yield* OwnService
           if (!isPublic(service)) return yield* ServiceUnavailable
+          if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
           const inserted = yield* tx.run(
             Effect.gen(function*() {

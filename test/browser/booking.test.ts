@@ -1,0 +1,146 @@
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { newClient, newProvider, type Session } from "../support/accounts"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { httpClient, registration } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+
+// The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),
+// the provider confirms and marks it rendered (in English), the client confirms reception with a
+// review; the booking is COMPLETED, the payment CAPTURED, the review on the service page, and the
+// booking in the provider's calendar.
+
+let server: TestServer
+let browser: Browser
+/** The server's public URL (localhost): the sandbox checkout sends the browser back there. */
+let base: string
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let serviceId: string
+const TITLE = "Montage de meubles à domicile"
+const PASSWORD = registration().password
+
+/** A datetime-local value (the browser's own time zone) `days` from now at `hour`:00. */
+const localSlot = (days: number, hour: number) => {
+  const d = new Date(Date.now() + days * 24 * 3_600_000)
+  d.setHours(hour, 0, 0, 0)
+  const pad = (n: number) => String(n).padStart(2, "0")
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, timezoneId: "America/Toronto" })
+  // The cookie banner is answered beforehand: it would cover buttons at the bottom right.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
+  })
+  const page = await context.newPage()
+  return { context, page, errors: collectPageErrors(page) }
+}
+
+/** Our booking's card on /bookings, and one of its action buttons ("Confirmer : <title>"). */
+const card = (page: Page) => page.getByRole("article", { name: TITLE })
+const action = (page: Page, label: RegExp) => card(page).getByRole("button", { name: label })
+
+describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
+  beforeAll(async () => {
+    server = await startTestServer()
+    base = `http://localhost:${server.port}`
+    api = httpClient(server)
+    provider = await newProvider(server, api)
+    client = await newClient(server, api)
+    const created = await api.post(
+      "/api/services",
+      { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, duration: 60, location: "Montréal", categoryId: 7 },
+      { token: provider.token }
+    )
+    expect(created.status, created.text).toBe(201)
+    serviceId = created.body.data.service.id
+    browser = await launchChromium()
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("book, pay in the sandbox, confirm, render, review: COMPLETED, CAPTURED, reviewed and in the calendar", async () => {
+    // ---- The client books and pays (French) ----
+    const asClient = await newPage("fr-CA")
+    let page = asClient.page
+    await logInThroughUi(page, base, client.email, PASSWORD)
+    await page.goto(`${base}/services/${serviceId}`)
+    await page.getByRole("button", { name: "Réserver ce service" }).click()
+    const form = page.getByRole("dialog", { name: `Réserver : ${TITLE}` })
+    await form.getByLabel("Date et heure de début").fill(localSlot(2, 10))
+    await form.getByLabel("Date et heure de fin").fill(localSlot(2, 12))
+    await form.getByLabel("Adresse de la prestation").fill("4500 rue Saint-Denis, Montréal")
+    await form.getByLabel("Notes (facultatif)").fill("Deux armoires et un lit.")
+    await expect.poll(() => form.getByTestId("booking-total").textContent()).toContain("90")
+    await form.getByRole("button", { name: "Confirmer la réservation" }).click()
+
+    const payment = page.getByRole("dialog", { name: "Paiement sécurisé" })
+    await payment.getByLabel("Nom complet").fill("Nadia Gagnon")
+    await payment.getByLabel("Adresse", { exact: true }).fill("4500 rue Saint-Denis")
+    await payment.getByLabel("Ville").fill("Montréal")
+    await payment.getByLabel("Code postal").fill("H2J 2L3")
+    await payment.getByLabel("Pays").selectOption("CA")
+    await payment.getByRole("button", { name: /^Payer / }).click()
+
+    // The sandbox's hosted checkout: the test card that authorises.
+    await page.waitForURL("**/sandbox/checkout/**")
+    await page.getByLabel("Numéro de carte").fill("4242 4242 4242 4242")
+    await page.getByLabel("Expiration (MM/AA)").fill("12/34")
+    await page.getByLabel("CVC").fill("123")
+    await page.getByRole("button", { name: /^Payer / }).click()
+    await page.waitForURL("**/bookings?payment=success**")
+    await page.getByText("Paiement effectué !").waitFor()
+    await card(page).getByText("Paiement effectué", { exact: false }).first().waitFor()
+
+    const [booking] = (await api.get("/api/bookings/me?as=client", { token: client.token })).body.data.bookings
+    expect(booking).toMatchObject({ serviceId, status: "PENDING", displayStatus: "PAID", paymentStatus: "AUTHORIZED", totalMinor: 9000 })
+
+    // ---- The provider confirms and marks it rendered (English) ----
+    // Logged in through the French screen, then switched to English.
+    const asProvider = await newPage("fr-CA")
+    page = asProvider.page
+    await logInThroughUi(page, base, provider.email, PASSWORD)
+    await page.getByRole("button", { name: "English" }).click()
+    await page.goto(`${base}/bookings`)
+    await action(page, /^Confirm\b(?! reception)/).click()
+    await action(page, /^Mark as rendered/).waitFor()
+    await action(page, /^Mark as rendered/).click()
+    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status).toBe("SERVICE_RENDERED")
+
+    // The booking shows in the provider's calendar (week view of its date).
+    await page.goto(`${base}/provider/calendar`)
+    await page.getByRole("heading", { name: "Booking calendar" }).waitFor()
+    await page.locator(".calendar-event", { hasText: TITLE }).first().waitFor()
+    await page.locator(".calendar-event", { hasText: TITLE }).first().click()
+    await page.getByRole("dialog").getByText(TITLE).first().waitFor()
+
+    // ---- The client confirms reception with a review (French) ----
+    page = asClient.page
+    await page.goto(`${base}/bookings`)
+    await action(page, /^Confirmer la réception/).click()
+    const review = page.getByRole("dialog", { name: "Confirmer la réception du service" })
+    await review.getByRole("radio", { name: "4 étoiles" }).check()
+    await review.getByLabel("Commentaire").fill("Travail soigné et rapide, merci !")
+    await review.getByRole("button", { name: "Confirmer la réception" }).click()
+    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: client.token })).body.data.booking).toMatchObject({
+      status: "COMPLETED",
+      paymentStatus: "CAPTURED",
+      isReviewed: true
+    })
+
+    // The review is on the service page, and the average with it.
+    await page.goto(`${base}/services/${serviceId}`)
+    await page.getByText("Travail soigné et rapide, merci !").waitFor()
+    await page.getByText(/Note moyenne : 4/).waitFor()
+
+    expect(asClient.errors).toEqual([])
+    expect(asProvider.errors).toEqual([])
+    await asClient.context.close()
+    await asProvider.context.close()
+  }, 120_000)
+})
