@@ -55,6 +55,7 @@ const base = Math.ceil(Date.now() / HOUR) * HOUR + DAY
 const apiSlot = (n) => ({ provider: n % PROVIDERS, start: base + Math.floor(n / PROVIDERS) * HOUR })
 const bareSlot = (n) => ({ provider: n % PROVIDERS, start: base + 100 * DAY + Math.floor(n / PROVIDERS) * HOUR })
 const sequenceSlot = (n) => ({ provider: n % PROVIDERS, start: base + 150 * DAY + Math.floor(n / PROVIDERS) * HOUR })
+const singleSlot = (n) => ({ provider: n % PROVIDERS, start: base + 175 * DAY + Math.floor(n / PROVIDERS) * HOUR })
 const raceSlot = (round) => base + 200 * DAY + round * HOUR
 const listSlot = (i) => ({ provider: i % PROVIDERS, start: base + 250 * DAY + Math.floor(i / PROVIDERS) * HOUR })
 const probeSlot = (n) => ({ provider: n % PROVIDERS, start: base + 300 * DAY + Math.floor(n / PROVIDERS) * HOUR })
@@ -159,8 +160,10 @@ const loop = async (workers, seconds, fn) => {
   return { operations: count, perSecond: Math.round(count / ((performance.now() - t0) / 1000)) }
 }
 const jwtSecret = crypto.randomBytes(48).toString("base64url")
+// BENCH_SERVER measures another build of the server (a proposed change) with the same script.
+const serverScript = path.resolve(process.env.BENCH_SERVER ?? path.join(root, "dist/server.js"))
 const startServer = (serverPort, dbUrl) =>
-  spawn(process.execPath, [path.join(root, "dist/server.js")], {
+  spawn(process.execPath, [serverScript], {
     cwd: root,
     env: {
       ...process.env,
@@ -346,6 +349,36 @@ try {
       conn.release()
     }
   })
+  // The floor of a one-statement booking: the same two lookups, then the insert and both outbox
+  // mails in one statement (a data-modifying CTE, atomic without BEGIN/COMMIT). 10 clients.
+  log("1: a one-statement booking (insert and mails in one CTE), bare, 10 pg clients")
+  let singleConflicts = 0
+  results.creation.bareOneStatement10Clients = await loop(10, SECONDS, async (i) => {
+    const slot = singleSlot(i)
+    const client = clients[i % CLIENTS]
+    const conn = await seq.connect()
+    try {
+      await conn.query(`SELECT id, email, first_name, last_name, role, is_active, preferred_language FROM users WHERE id = $1`, [client.id])
+      await conn.query(
+        `SELECT s.*, c.name_fr, c.name_en, pu.first_name, pu.last_name, pu.email, pu.is_active, cu.first_name, cu.email FROM services s
+           JOIN users pu ON pu.id = s.user_id JOIN categories c ON c.id = s.category_id JOIN users cu ON cu.id = $2 WHERE s.id = $1`,
+        [services[slot.provider].id, client.id]
+      )
+      const r = await conn.query(
+        `WITH b AS (${insertSql})
+         INSERT INTO mail_outbox (recipient, subject, text_body, html_body)
+         SELECT m.recipient, m.subject, m.text_body, m.html_body FROM b,
+           (VALUES ($13, $15, $16, $17), ($14, $15, $16, $17)) AS m(recipient, subject, text_body, html_body)
+         RETURNING (SELECT id FROM b)`,
+        [...insertValues(slot, client.id), "client@bench.local", "provider@bench.local", "Nouvelle demande de réservation",
+          "Bonjour,\n\nUne demande de réservation...".repeat(4), "<p>Bonjour,</p><p>Une demande de réservation...</p>".repeat(8)]
+      )
+      if (r.rowCount !== 2) singleConflicts++
+    } finally {
+      conn.release()
+    }
+  })
+  results.creation.bareOneStatement10Clients.conflicts = singleConflicts
   await seq.end()
   results.creation.apiOverBareInsert = +(results.creation.bareInsert50Clients.perSecond / results.creation.requestsPerSecond).toFixed(2)
 
@@ -554,7 +587,8 @@ const c = results.creation
 console.log(
   [
     `bookings: ${c.requestsPerSecond}/s through the API (p50 ${c.p50ms} ms, p99 ${c.p99ms} ms, non-2xx ${c.non2xx}, server CPU ${c.serverCpuMsPerRequest} ms/booking);` +
-      ` bare insert ${c.bareInsert50Clients.perSecond}/s (50 clients), bare API sequence ${c.bareSequence10Clients.perSecond}/s (10 clients)`,
+      ` bare insert ${c.bareInsert50Clients.perSecond}/s (50 clients), bare API sequence ${c.bareSequence10Clients.perSecond}/s (10 clients),` +
+      ` bare one-statement booking ${c.bareOneStatement10Clients.perSecond}/s (10 clients)`,
     `race: winners per round ${[...new Set(results.race.winnersPerRound)].join("/")}, losers p99 ${results.race.loserLatency.p99ms} ms (max ${results.race.loserLatency.maxMs} ms)`,
     `list (1,000 bookings): p95 page 1 ${results.list.page1OneClient.p95ms} ms, page 10 ${results.list.page10OneClient.p95ms} ms, page 50 ${results.list.page50OneClient.p95ms} ms;` +
       ` 10 connections ${results.list.page1TenConnections.requestsPerSecond}/s (p99 ${results.list.page1TenConnections.p99ms} ms)`,

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listBookings, refundBooking, renderBooking, renderList, setBookingStatus } from "../../cli/commands/bookings/shared"
-import { newClient, newProvider, type Session } from "../support/accounts"
+import { providerWithService, type Session } from "../support/accounts"
 import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
@@ -16,14 +16,7 @@ let serviceId: string
 beforeAll(async () => {
   ;({ server, cli } = await startCliReachableServer())
   api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  const created = await api.post(
-    "/api/services",
-    { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, duration: 60, location: "Québec", categoryId: 9 },
-    { token: provider.token }
-  )
-  serviceId = created.body.data.service.id
+  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, location: "Québec", categoryId: 9 }))
 }, 60_000)
 afterAll(() => server?.stop())
 

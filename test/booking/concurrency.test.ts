@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { newClient, newProvider, type Session } from "../support/accounts"
+import { newClient, providerWithService, type Session } from "../support/accounts"
 import { testDatabaseKind } from "../support/database"
 import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -14,14 +14,9 @@ let serviceId: string
 beforeAll(async () => {
   server = await startTestServer()
   api = httpClient(server)
-  const provider = await newProvider(server, api)
-  clients = await Promise.all(Array.from({ length: 5 }, () => newClient(server, api)))
-  const created = await api.post(
-    "/api/services",
-    { title: "Déménagement", description: "Aide au déménagement avec camion.", price: 60, duration: 60, location: "Québec", categoryId: 8 },
-    { token: provider.token }
-  )
-  serviceId = created.body.data.service.id
+  const created = await providerWithService(server, api, { title: "Déménagement", description: "Aide au déménagement avec camion.", price: 60, location: "Québec", categoryId: 8 })
+  serviceId = created.serviceId
+  clients = [created.client, ...(await Promise.all(Array.from({ length: 4 }, () => newClient(server, api))))]
 }, 60_000)
 afterAll(() => server?.stop())
 

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { fr } from "../../src/platform/messages"
-import { newClient, newProvider, type Session } from "../support/accounts"
+import { providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
 import { adjustableClock, startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "./support"
@@ -22,14 +22,7 @@ const time = adjustableClock()
 beforeAll(async () => {
   server = await startTestServer({}, { clock: time.clock })
   api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  const created = await api.post(
-    "/api/services",
-    { title: "Peinture intérieure", description: "Murs et plafonds, finitions soignées.", price: 50, duration: 60, location: "Lyon", categoryId: 7 },
-    { token: provider.token }
-  )
-  serviceId = created.body.data.service.id
+  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Peinture intérieure", description: "Murs et plafonds, finitions soignées.", price: 50, location: "Lyon", categoryId: 7 }))
 }, 60_000)
 afterAll(() => server?.stop())
 

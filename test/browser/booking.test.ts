@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { newClient, newProvider, type Session } from "../support/accounts"
+import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -48,15 +48,7 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     server = await startTestServer()
     base = `http://localhost:${server.port}`
     api = httpClient(server)
-    provider = await newProvider(server, api)
-    client = await newClient(server, api)
-    const created = await api.post(
-      "/api/services",
-      { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, duration: 60, location: "Montréal", categoryId: 7 },
-      { token: provider.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    serviceId = created.body.data.service.id
+    ;({ provider, client, serviceId } = await providerWithService(server, api, { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, location: "Montréal", categoryId: 7 }))
     browser = await launchChromium()
   }, 90_000)
   afterAll(async () => {

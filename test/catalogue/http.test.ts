@@ -6,7 +6,8 @@ import { UserRepository } from "../../src/modules/identity"
 import { PaymentAccountRepository } from "../../src/modules/payments"
 import { distanceKm } from "../../src/modules/catalogue/domain"
 import { en, fr } from "../../src/platform/messages"
-import { type CallOptions, httpClient, mailedToken, registration } from "../support/http"
+import { newProvider as newProviderOf } from "../support/accounts"
+import { type CallOptions, httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 
 let server: TestServer
@@ -30,29 +31,7 @@ const jean = () => login("jean.tremblay@marketplace.local", "Provider1234!")
 const client = () => login("lucas.bernard@marketplace.local", "Client1234!")
 
 /** A new verified provider, with a payout account able to take charges unless said otherwise. */
-const newProvider = async (options: { paymentReady: boolean } = { paymentReady: true }) => {
-  const input = registration()
-  expect((await api.post("/api/auth/register", input)).status).toBe(201)
-  expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, input.email, "verify-email")}`)).status).toBe(200)
-  const session = await login(input.email, input.password)
-  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
-  if (options.paymentReady) {
-    await server.run(
-      Effect.flatMap(PaymentAccountRepository, (accounts) =>
-        accounts.upsert({
-          userId: session.id,
-          gateway: "sandbox",
-          accountId: `acct_sandbox_${crypto.randomBytes(8).toString("hex")}`,
-          country: "CA",
-          chargesEnabled: true,
-          payoutsEnabled: true,
-          detailsSubmitted: true
-        })
-      )
-    )
-  }
-  return session
-}
+const newProvider = (options: { paymentReady: boolean } = { paymentReady: true }) => newProviderOf(server, api, options)
 
 let counter = 0
 const validService = (overrides: Record<string, unknown> = {}) => ({

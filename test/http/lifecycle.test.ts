@@ -1,20 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../support/server"
 
 // The built server as `make start` runs it (dist/server.js, embedded PGlite under DATA_DIR).
 const root = path.resolve(import.meta.dirname, "../..")
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 const waitForHealth = async (url: string, child: ChildProcess) => {
   const deadline = Date.now() + 45_000
   while (Date.now() < deadline) {

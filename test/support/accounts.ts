@@ -49,3 +49,12 @@ export const newProvider = async (server: TestServer, api: Api, options: { reado
   // A fresh login carries the new role.
   return login(api, session.email, registration().password)
 }
+
+/** A payment-ready provider with one published service, and a client to book it. */
+export const providerWithService = async (server: TestServer, api: Api, service: Record<string, unknown>) => {
+  const provider = await newProvider(server, api)
+  const client = await newClient(server, api)
+  const created = await api.post("/api/services", { duration: 60, location: "Montréal", categoryId: 7, ...service }, { token: provider.token })
+  expect(created.status, created.text).toBe(201)
+  return { provider, client, serviceId: created.body.data.service.id as string }
+}

@@ -3,23 +3,15 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { execFile } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { applicationOn } from "../../src/app/application"
 import { AppConfigOf } from "../../src/platform/config"
 import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
 import { testDatabaseKind } from "./database"
-import type { TestServer } from "./server"
+import { freePort, type TestServer } from "./server"
 
 const root = path.resolve(import.meta.dirname, "../..")
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** Whether the real CLI is built (bin/run.mjs over dist/cli/commands.js, built by `make test`) and knows a command. */
 export const cliBuiltWith = (command: string) => {

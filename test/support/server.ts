@@ -7,7 +7,8 @@ import { applicationOn } from "../../src/app/application"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
 import { freshTestDatabase } from "./database"
 
-const freePort = () =>
+/** A port nobody listens on right now. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = net.createServer()
     probe.once("error", reject)

@@ -13,5 +13,6 @@ export { Bookings, BookingsLive, Queues, SWEEP_CRON, type UserCommand } from "./
 export { BookingsApi, CheckoutApi, ReviewsApi, toBookingView } from "./api"
 export { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "./http"
 export { BookingPostgresAdapters } from "./adapters/postgres"
-export { BookingJobsLive, ChargeEventSinkLive, ServiceReviewsLive } from "./jobs"
+export { BookingJobsLive } from "./jobs"
+export { ChargeEventSinkLive, ServiceReviewsLive } from "./bridges"
 export { BookingMemoryAdapters } from "./adapters/memory"

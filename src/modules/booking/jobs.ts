@@ -1,8 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
 import { JobQueue } from "../../platform/jobs"
-import { ServiceReviews } from "../catalogue"
-import { ChargeEventSink } from "../payments"
-import { ReviewRepository } from "./ports"
 import { Bookings, Queues, SWEEP_CRON } from "./service"
 
 const SettleJob = Schema.Struct({ bookingId: Schema.String, releaseIntent: Schema.optional(Schema.String) })
@@ -26,18 +23,4 @@ export const BookingJobsLive = Layer.scopedDiscard(
     // A restart runs the timers at once rather than at the next tick.
     yield* jobs.send(Queues.sweep, {}, { singletonKey: "startup" })
   })
-)
-
-/** The service page's reviews, for the catalogue. */
-export const ServiceReviewsLive = Layer.effect(
-  ServiceReviews,
-  Effect.map(ReviewRepository, (reviews) => ({
-    latest: (serviceId, limit) => Effect.map(reviews.ofService(serviceId, limit, 0), (page) => page.items)
-  }))
-)
-
-/** Payments hands verified charge events to the booking they concern. */
-export const ChargeEventSinkLive = Layer.effect(
-  ChargeEventSink,
-  Effect.map(Bookings, (bookings) => ({ apply: bookings.applyChargeEvent }))
 )
