@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Identity, type User } from "../modules/identity"
 import { seedDemoServices } from "../modules/catalogue"
+import { seedDemoBookings } from "../modules/booking"
 import { SandboxConnect } from "../modules/payments"
 import type { Language } from "../platform/messages"
 
@@ -44,6 +45,8 @@ export const seedDemoData = Effect.gen(function*() {
   }
   // Bilingual demo services of the demo providers (those not there yet).
   yield* seedDemoServices
+  // Bookings between them in several states (sandbox payments only; once).
+  yield* seedDemoBookings
   return results
 })
 

@@ -48,7 +48,7 @@ export const sandboxEventSender = (config: AppConfigShape) => {
       })
       yield* post(payload, webhookSecret.value, type).pipe(
         Effect.retry(Schedule.intersect(Schedule.exponential("1 second"), Schedule.recurs(retries))),
-        Effect.catchAll((error) => Effect.logWarning(`sandbox: ${type} not delivered to ${webhookUrl}`, error))
+        Effect.catchAll((error) => Effect.logWarning(`sandbox: ${type} not delivered to ${webhookUrl}: ${error.error instanceof Error ? error.error.message : String(error.error)}`))
       )
     })
 

@@ -1,0 +1,127 @@
+import { Clock, Effect, Logger, LogLevel, Option } from "effect"
+import { Transactional } from "../../platform/transaction"
+import { ServiceRepository } from "../catalogue"
+import { type Actor, Identity } from "../identity"
+import { ChargeGateway, SandboxCheckout } from "../payments"
+import { BookingRepository } from "./ports"
+import { Bookings, type UserCommand } from "./service"
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+/**
+ * Demo bookings between the demo accounts (sandbox payments only), so that a fresh install shows
+ * bookings in every state a screen has to handle: a completed one with its review and captured
+ * payment, a confirmed one in the provider's calendar, and a paid request awaiting confirmation.
+ * Made through the booking service and the sandbox gateway, like a user's; skipped when the demo
+ * client already has bookings (running the seed again changes nothing).
+ */
+const demoBookings: ReadonlyArray<{
+  readonly client: string
+  readonly provider: string
+  /** Which of the provider's services (newest first). */
+  readonly service: number
+  readonly inDays: number
+  readonly hour: number
+  readonly hours: number
+  readonly address: string
+  readonly then: ReadonlyArray<UserCommand>
+}> = [
+  {
+    client: "lucas.bernard@marketplace.local",
+    provider: "marie.dubois@marketplace.local",
+    service: 0,
+    inDays: 2,
+    hour: 10,
+    hours: 2,
+    address: "1200 rue Sainte-Catherine Ouest, Montréal",
+    then: [{ _tag: "Confirm" }, { _tag: "MarkRendered" }, { _tag: "ConfirmCompletion", rating: 5, comment: "Travail impeccable, ponctuelle et très professionnelle. Je recommande !" }]
+  },
+  {
+    client: "sophie.nguyen@marketplace.local",
+    provider: "marie.dubois@marketplace.local",
+    service: 1,
+    inDays: 3,
+    hour: 14,
+    hours: 1.5,
+    address: "350 rue Saint-Paul Est, Montréal",
+    then: [{ _tag: "Confirm" }]
+  },
+  {
+    client: "lucas.bernard@marketplace.local",
+    provider: "jean.tremblay@marketplace.local",
+    service: 0,
+    inDays: 4,
+    hour: 9,
+    hours: 2,
+    address: "45 avenue du Mont-Royal, Montréal",
+    then: []
+  }
+]
+
+export const seedDemoBookings = Effect.gen(function*() {
+  const gateway = yield* ChargeGateway
+  if (gateway.kind !== "sandbox") return 0
+  const identity = yield* Identity
+  const services = yield* ServiceRepository
+  const bookings = yield* Bookings
+  const repository = yield* BookingRepository
+  const checkout = yield* SandboxCheckout
+  const tx = yield* Transactional
+  const actorOf = (email: string) =>
+    Effect.map(identity.findByEmail(email), Option.map((u): Actor => ({ id: u.id, role: u.role, preferredLanguage: u.preferredLanguage, isEmailVerified: true })))
+
+  const first = yield* actorOf(demoBookings[0]!.client)
+  if (Option.isNone(first)) return 0
+  if ((yield* repository.list({ userId: first.value.id, as: "client", limit: 1, offset: 0 })).total > 0) return 0
+
+  const today = new Date(yield* Clock.currentTimeMillis)
+  let created = 0
+  for (const demo of demoBookings) {
+    const client = yield* actorOf(demo.client)
+    const provider = yield* actorOf(demo.provider)
+    if (Option.isNone(client) || Option.isNone(provider)) continue
+    const service = (yield* services.listOwnedBy(provider.value.id)).filter((s) => s.status === "ACTIVE")[demo.service]
+    if (!service) continue
+    // The demo providers work in Montréal (UTC-5 in winter, UTC-4 in summer: close enough for demo data).
+    const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + demo.inDays, demo.hour + 5))
+    const booking = yield* bookings.request(client.value, {
+      serviceId: service.id,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + demo.hours * HOUR).toISOString(),
+      address: demo.address,
+      notes: ""
+    })
+    // Paid with the sandbox's accepting test card; its authorisation applied as the webhook would.
+    const session = yield* bookings.checkout(client.value, { bookingId: booking.id })
+    // The app is not listening yet while it seeds: the sandbox's own webhook deliveries fail (quietly),
+    // and the authorisation is applied here instead.
+    yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
+    const paid = yield* checkout.find(session.sessionId)
+    const intent = Option.flatMap(paid, ({ session }) => Option.fromNullable(session.paymentIntentId))
+    if (Option.isNone(intent)) continue
+    yield* tx.run(
+      bookings.applyChargeEvent({
+        _tag: "PaymentAuthorized",
+        bookingId: booking.id,
+        paymentIntentId: intent.value,
+        amountMinor: booking.totalMinor,
+        expiresAt: new Date(today.getTime() + 7 * DAY),
+        customerId: Option.getOrNull(Option.flatMap(paid, ({ session }) => Option.fromNullable(session.customerId))),
+        paymentMethodId: null,
+        paymentMethod: "card",
+        reference: `seed:${booking.id}`,
+        occurredAt: today
+      })
+    )
+    for (const command of demo.then) {
+      const actor = command._tag === "ConfirmCompletion" ? client.value : provider.value
+      yield* bookings.act(actor, booking.id, command)
+    }
+    created++
+  }
+  return created
+}).pipe(
+  // Demo data is a convenience: a failure is reported, never a reason not to start.
+  Effect.catchAll((error) => Effect.as(Effect.logWarning("demo bookings not seeded", error), 0))
+)
