@@ -46,14 +46,14 @@ export const paymentLabels: Record<PaymentStatus, MessageDescriptor> = {
 
 export const statusFilterLabels: Record<StatusFilter, MessageDescriptor> = {
   "": msg`Tous les statuts`,
-  PENDING: msg`En attente`,
-  PAID: msg`Paiement effectué`,
-  CONFIRMED: msg`Confirmée`,
-  IN_PROGRESS: msg`En cours`,
-  SERVICE_RENDERED: msg`Service rendu`,
-  COMPLETED: msg`Terminée`,
-  VALIDATED: msg`Validée`,
-  "CANCELLED,REJECTED": msg`Annulée`
+  PENDING: statusLabels.PENDING,
+  PAID: statusLabels.PAID,
+  CONFIRMED: statusLabels.CONFIRMED,
+  IN_PROGRESS: statusLabels.IN_PROGRESS,
+  SERVICE_RENDERED: statusLabels.SERVICE_RENDERED,
+  COMPLETED: statusLabels.COMPLETED,
+  VALIDATED: statusLabels.VALIDATED,
+  "CANCELLED,REJECTED": statusLabels.CANCELLED
 }
 
 export const bookingProblemTexts: Record<BookingProblem, MessageDescriptor> = {

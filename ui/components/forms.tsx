@@ -195,6 +195,16 @@ export const SubmitButton = ({ busy, children, disabled = false }: { busy: boole
   </button>
 )
 
+/** A dialog form's buttons: submit, and a secondary button that closes without doing anything. */
+export const DialogActions = ({ busy, submit, dismiss, onDismiss }: { busy: boolean; submit: ReactNode; dismiss: ReactNode; onDismiss: () => void }) => (
+  <div className="actions">
+    <SubmitButton busy={busy}>{submit}</SubmitButton>
+    <button type="button" className="button-secondary" onClick={onDismiss}>
+      {dismiss}
+    </button>
+  </div>
+)
+
 /**
  * After a failed submit the first field in error takes focus, so keyboard and screen reader users
  * land on it. `errors` is a new value on every submit; attach the returned ref to the form.

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react"
 import { ApiError } from "../../api/client"
 import { checkReview, COMMENT_MAX, DEFAULT_RATING, REASON_MAX } from "../../booking/rules"
 import { failureText } from "../catalogue"
-import { Alert, SubmitButton, TextArea, useFocusFirstInvalid } from "../forms"
+import { Alert, DialogActions, TextArea, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { StarInput } from "./parts"
 
@@ -47,12 +47,7 @@ export const RejectDialog = ({ title, onSubmit, onClose }: { title: string; onSu
         <p>{t`Service : ${title}. Le client sera prévenu et le montant éventuellement réservé sur sa carte sera libéré.`}</p>
         {failure ? <Alert kind="error">{failure}</Alert> : null}
         <TextArea label={t`Motif du refus`} name="reason" value={reason} onChange={setReason} error={error} rows={4} maxLength={REASON_MAX} />
-        <div className="actions">
-          <SubmitButton busy={busy}>{t`Refuser la réservation`}</SubmitButton>
-          <button type="button" className="button-secondary" onClick={onClose}>
-            {t`Annuler`}
-          </button>
-        </div>
+        <DialogActions busy={busy} submit={t`Refuser la réservation`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>
   )
@@ -105,12 +100,7 @@ export const CompletionDialog = ({
         {failure ? <Alert kind="error">{failure}</Alert> : null}
         <StarInput value={rating} onChange={setRating} error={errors.rating} />
         <TextArea label={t`Commentaire`} name="comment" value={comment} onChange={setComment} error={errors.comment} rows={4} maxLength={COMMENT_MAX} />
-        <div className="actions">
-          <SubmitButton busy={busy}>{t`Confirmer la réception`}</SubmitButton>
-          <button type="button" className="button-secondary" onClick={onClose}>
-            {t`Annuler`}
-          </button>
-        </div>
+        <DialogActions busy={busy} submit={t`Confirmer la réception`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>
   )

@@ -18,7 +18,7 @@ import {
 } from "../../booking/rules"
 import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
-import { Alert, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "../forms"
+import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { formatMoney, fractionDigitsOf } from "./parts"
 
@@ -168,12 +168,7 @@ export const BookingForm = ({
           </dd>
         </dl>
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}
-        <div className="actions">
-          <SubmitButton busy={busy}>{t`Confirmer la réservation`}</SubmitButton>
-          <button type="button" className="button-secondary" onClick={onClose}>
-            {t`Annuler`}
-          </button>
-        </div>
+        <DialogActions busy={busy} submit={t`Confirmer la réservation`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>
   )

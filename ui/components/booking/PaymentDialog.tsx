@@ -7,7 +7,7 @@ import type { BillingDetails, Booking, CheckoutAnswer, User } from "../../api/ty
 import { billingProblemText } from "../../booking/labels"
 import { BILLING_COUNTRIES, billingDetailsOf, billingFieldOf, checkBilling, defaultBillingCountry, type BillingField, type BillingValues } from "../../booking/rules"
 import { showToast } from "../../state/toasts"
-import { Alert, SelectField, SubmitButton, TextField, useFocusFirstInvalid } from "../forms"
+import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { Loading } from "../page"
 import { DateRange, formatMoney } from "./parts"
@@ -168,12 +168,7 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
             placeholder={t`Choisissez un pays`}
             error={errors.country}
           />
-          <div className="actions">
-            <SubmitButton busy={busy}>{t`Payer ${amount}`}</SubmitButton>
-            <button type="button" className="button-secondary" onClick={onClose}>
-              {t`Régler plus tard`}
-            </button>
-          </div>
+          <DialogActions busy={busy} submit={t`Payer ${amount}`} dismiss={t`Régler plus tard`} onDismiss={onClose} />
         </form>
       )}
     </Modal>
