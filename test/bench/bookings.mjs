@@ -9,7 +9,8 @@
 //     requests/s, latency, non-2xx, server CPU per booking; afterwards a SQL self-join checks that no
 //     two live bookings of one provider overlap. Bare comparisons, same run, server idle:
 //     the INSERT ... ON CONFLICT ON CONSTRAINT bookings_no_overlap DO NOTHING alone with 50 `pg`
-//     clients, and the statement sequence the API runs per booking with 10 clients (the server's pool).
+//     clients; the statement sequence the API runs per booking with 10 clients (the server's pool);
+//     and, for comparison, a booking written with one statement (insert and outbox mails in one CTE).
 //  2. Race: BENCH_RACERS (100) clients book one provider's same slot at once, BENCH_RACE_ROUNDS rounds
 //     (a new slot each): exactly one 201 per round, every loser 409 BOOKING_SLOT_TAKEN; loser latency.
 //  3. GET /api/bookings/me?as=client for a client with 1,000 bookings: pages 1, 10 and 50 with one
@@ -17,7 +18,9 @@
 //  4. SQL statements per booking and per list request: a second server process reaches PostgreSQL
 //     through a counting proxy (protocol messages: Execute and simple Query = statements, Sync and
 //     simple Query = round trips), idle background subtracted.
-// Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
+// Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL. Durations and sizes:
+// BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_PROVIDERS (300), BENCH_CLIENTS (100), BENCH_RACERS
+// (100), BENCH_RACE_ROUNDS (20); BENCH_SERVER measures another build of the server (default dist/server.js).
 // Run it when the machine is quiet (the summary records the load average before and after).
 import autocannon from "autocannon"
 import { spawn } from "node:child_process"
@@ -160,6 +163,13 @@ const loop = async (workers, seconds, fn) => {
   return { operations: count, perSecond: Math.round(count / ((performance.now() - t0) / 1000)) }
 }
 const jwtSecret = crypto.randomBytes(48).toString("base64url")
+const dataDirs = []
+/** A temporary DATA_DIR for a server process, removed at the end. */
+const dataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-bookings-server-"))
+  dataDirs.push(dir)
+  return dir
+}
 // BENCH_SERVER measures another build of the server (a proposed change) with the same script.
 const serverScript = path.resolve(process.env.BENCH_SERVER ?? path.join(root, "dist/server.js"))
 const startServer = (serverPort, dbUrl) =>
@@ -171,7 +181,7 @@ const startServer = (serverPort, dbUrl) =>
       HOST: "127.0.0.1",
       DATABASE_URL: dbUrl,
       LOG_LEVEL: "warn",
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-bookings-server-")),
+      DATA_DIR: dataDir(),
       SEED_DEMO_DATA: "false",
       AUTH_RATE_LIMIT: "100000",
       // One secret for both server processes: the probe server (step 4) accepts the tokens of step 0.
@@ -570,6 +580,7 @@ try {
   if (probeServer) await stop(probeServer)
   if (proxy) proxy.close()
   await db.end()
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true })
 }
 
 results.machine.loadAverageAfter = os.loadavg().map((l) => +l.toFixed(2))

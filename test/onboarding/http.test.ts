@@ -437,7 +437,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const person = await applicant()
     const created = await submit(server, person.token, await applicationForm())
     const id = created.body.data.application.id
-    const failing = Layer.succeed(Mailer, { send: () => Effect.dieMessage("mail transport down") })
+    const failing = Layer.succeed(Mailer, { send: () => Effect.dieMessage("mail transport down"), sendAll: () => Effect.dieMessage("mail transport down") })
     const exit = await server.run(
       Effect.exit(
         Effect.flatMap(ProviderApplications, (service) => service.approve({ id: null, role: "ADMIN" }, id)).pipe(

@@ -368,25 +368,26 @@ const ok = (next: BookingState, effects: ReadonlyArray<Effect>, extra: Partial<D
 export const transition = (state: BookingState, command: Command, actor: Actor, now: Date): Either.Either<Decision, TransitionError> => {
   const party = partyOf(state, actor)
   if (!ALLOWED[command._tag].includes(party)) return Either.left(NotYourBooking)
-  const illegal = Either.left(illegalTransition(state.status, state.paymentStatus))
+  // Built only when refused: an error captures a stack trace, and availableActions asks five times per view.
+  const illegal = () => Either.left(illegalTransition(state.status, state.paymentStatus))
   const s = state
   const started = now.getTime() >= s.startTime.getTime()
 
   switch (command._tag) {
     case "Confirm": {
-      if (s.status !== "PENDING") return illegal
+      if (s.status !== "PENDING") return illegal()
       if (!PAYMENT_SECURED.includes(s.paymentStatus)) return Either.left(PaymentNotAuthorized)
       return ok({ ...s, status: "CONFIRMED", holdExpiresAt: null }, [notify("confirmed")])
     }
     case "Reject": {
-      if (s.status !== "PENDING") return illegal
+      if (s.status !== "PENDING") return illegal()
       return ok({ ...s, status: "REJECTED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("rejected")], {
         rejectionReason: command.reason
       })
     }
     case "Cancel": {
       const cancellable: ReadonlyArray<BookingStatus> = party === "admin" ? ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["PENDING", "CONFIRMED"]
-      if (!cancellable.includes(s.status)) return illegal
+      if (!cancellable.includes(s.status)) return illegal()
       if (party !== "admin" && started) return Either.left(AlreadyStarted)
       const by = party === "client" ? "CLIENT" : party === "provider" ? "PROVIDER" : "ADMIN"
       return ok({ ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("cancelled")], {
@@ -394,52 +395,52 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       })
     }
     case "MarkRendered": {
-      if (s.status !== "CONFIRMED" && s.status !== "IN_PROGRESS") return illegal
+      if (s.status !== "CONFIRMED" && s.status !== "IN_PROGRESS") return illegal()
       return ok({ ...s, status: "SERVICE_RENDERED", renderedAt: now }, [notify("rendered")])
     }
     case "ConfirmCompletion":
     case "Validate":
     case "AutoValidate": {
       const from: ReadonlyArray<BookingStatus> = command._tag === "Validate" ? ["CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["SERVICE_RENDERED"]
-      if (!from.includes(s.status)) return illegal
-      if (command._tag === "AutoValidate" && (s.renderedAt === null || now.getTime() < s.renderedAt.getTime() + AUTO_VALIDATE_DAYS * DAY)) return illegal
+      if (!from.includes(s.status)) return illegal()
+      if (command._tag === "AutoValidate" && (s.renderedAt === null || now.getTime() < s.renderedAt.getTime() + AUTO_VALIDATE_DAYS * DAY)) return illegal()
       const status: BookingStatus = command._tag === "ConfirmCompletion" ? "COMPLETED" : "VALIDATED"
       const capture: ReadonlyArray<Effect> = s.paymentStatus === "AUTHORIZED" ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }] : []
       const review: ReadonlyArray<Effect> = command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
       return ok({ ...s, status, renderedAt: s.renderedAt ?? now }, [...review, ...capture, notify(status === "COMPLETED" ? "completed" : "validated")])
     }
     case "Refund": {
-      if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal
+      if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
       const refundable = s.capturedMinor - s.refundedMinor
       const amount = command.amountMinor ?? refundable
       if (!Number.isInteger(amount) || amount <= 0 || amount > refundable) return Either.left(refundTooLarge(refundable))
       return ok(s, [{ _tag: "Refund", amountMinor: amount }])
     }
     case "ExpireHold": {
-      if (s.status !== "PENDING" || !CHECKOUT_OPEN.includes(s.paymentStatus)) return illegal
-      if (s.holdExpiresAt === null || now.getTime() < s.holdExpiresAt.getTime()) return illegal
+      if (s.status !== "PENDING" || !CHECKOUT_OPEN.includes(s.paymentStatus)) return illegal()
+      if (s.holdExpiresAt === null || now.getTime() < s.holdExpiresAt.getTime()) return illegal()
       return ok({ ...s, status: "CANCELLED", paymentStatus: "CANCELED", holdExpiresAt: null }, [notify("expired")], {
         cancellation: { by: "SYSTEM", reason: "EXPIRED" }
       })
     }
     case "Start": {
-      if (!started) return illegal
+      if (!started) return illegal()
       // A request nobody confirmed (or paid) in time is over: the slot and any hold are released.
       if (s.status === "PENDING") {
         return ok({ ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("expired")], {
           cancellation: { by: "SYSTEM", reason: "NOT_CONFIRMED_IN_TIME" }
         })
       }
-      if (s.status !== "CONFIRMED") return illegal
+      if (s.status !== "CONFIRMED") return illegal()
       return ok({ ...s, status: "IN_PROGRESS" }, [])
     }
     case "CardSaved": {
-      if (s.status !== "PENDING" && s.status !== "CONFIRMED") return illegal
-      if (!CHECKOUT_OPEN.includes(s.paymentStatus)) return illegal
+      if (s.status !== "PENDING" && s.status !== "CONFIRMED") return illegal()
+      if (!CHECKOUT_OPEN.includes(s.paymentStatus)) return illegal()
       return ok({ ...s, paymentStatus: "CARD_SAVED", holdExpiresAt: null }, [notify("paymentAuthorized")])
     }
     case "PaymentAuthorized": {
-      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0) return illegal
+      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0) return illegal()
       // The gateway repeating the answer of the hold a finished booking awaits the capture of: nothing to do.
       if (isTerminal(s.status) && s.paymentStatus === "AUTHORIZED") return ok(s, [])
       const open = ["UNPAID", "REQUIRES_ACTION", "CARD_SAVED", "AUTHORIZED"].includes(s.paymentStatus)
@@ -454,28 +455,28 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       )
     }
     case "AuthorizationFailed": {
-      if (isTerminal(s.status)) return illegal
+      if (isTerminal(s.status)) return illegal()
       // A card refused at checkout: the client is on the payment page and can try another card.
       if (s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") return ok(s, [])
-      if (s.paymentStatus !== "CARD_SAVED" && s.paymentStatus !== "AUTHORIZED") return illegal
+      if (s.paymentStatus !== "CARD_SAVED" && s.paymentStatus !== "AUTHORIZED") return illegal()
       return ok({ ...s, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null }, command.needsClient ? [notify("paymentActionRequired")] : [])
     }
     case "PaymentCaptured": {
-      if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal
+      if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal()
       const limit = Math.min(s.authorizedMinor, s.totalMinor)
-      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal
+      if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
       return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null }, [])
     }
     case "AuthorizationReleased": {
-      if (s.paymentStatus !== "AUTHORIZED") return illegal
+      if (s.paymentStatus !== "AUTHORIZED") return illegal()
       // Released while the booking still needs the money (an expired hold): the client pays again.
       const stillNeeded = !isTerminal(s.status)
       return ok({ ...s, paymentStatus: stillNeeded ? "REQUIRES_ACTION" : "CANCELED", authorizedMinor: 0, authorizationExpiresAt: null }, stillNeeded ? [notify("paymentActionRequired")] : [])
     }
     case "PaymentRefunded": {
-      if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal
+      if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
       const total = command.totalRefundedMinor
-      if (!Number.isInteger(total) || total <= s.refundedMinor || total > s.capturedMinor) return illegal
+      if (!Number.isInteger(total) || total <= s.refundedMinor || total > s.capturedMinor) return illegal()
       return ok({ ...s, paymentStatus: total === s.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED", refundedMinor: total }, [notify("refunded")])
     }
   }

@@ -78,7 +78,28 @@ export interface PaymentOperation {
   readonly detail: string | null
 }
 
+/** What a booking request needs, read with one statement: the service, its category, its provider and the client. */
+export interface Bookable {
+  readonly service: {
+    readonly id: string
+    readonly userId: string
+    readonly title: string
+    readonly description: string
+    readonly priceMinor: number
+    readonly currency: string
+    readonly status: string
+    readonly archivedAt: Date | null
+    readonly categoryNameFr: string
+    readonly categoryNameEn: string
+  }
+  readonly providerActive: boolean
+  readonly provider: Participant
+  readonly client: Participant
+}
+
 export interface BookingRepositoryShape {
+  /** The service to book with its provider and the client (None: no such service). */
+  readonly bookable: (serviceId: string, clientId: string) => Effect.Effect<Option.Option<Bookable>>
   /** Inserts unless the provider's slot overlaps a slot-holding booking: None then (never an error or a wait). */
   readonly insert: (booking: NewBooking) => Effect.Effect<Option.Option<BookingRecord>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<BookingDetail>>

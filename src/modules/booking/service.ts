@@ -5,7 +5,7 @@ import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, is
 import { numberParam, paging } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
-import { isPublic, isUuid, ServiceRepository } from "../catalogue"
+import { isUuid, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
@@ -181,7 +181,7 @@ export const BookingsLive = Layer.effect(
         decision.effects,
         (effect) =>
           effect._tag === "Notify"
-            ? Effect.forEach([detail.client, detail.provider], (to) => mailer.send(bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)), { discard: true })
+            ? mailer.sendAll([detail.client, detail.provider].map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)))
             : Effect.void,
         { discard: true }
       )
@@ -432,19 +432,30 @@ export const BookingsLive = Layer.effect(
           const at = yield* now
           const request = yield* validateBookingRequest(input, at)
           if (!isUuid(request.serviceId)) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
-          const found = yield* services.findById(request.serviceId)
-          if (Option.isNone(found) || found.value.archivedAt !== null) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
-          const service = found.value
+          // One read for the service, its provider and the client: the new booking's detail is built
+          // here rather than read back after the insert, and both mails go in one statement.
+          const found = yield* bookings.bookable(request.serviceId, actor.id)
+          if (Option.isNone(found) || found.value.service.archivedAt !== null) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+          const { service, provider, client, providerActive } = found.value
           if (service.userId === actor.id) return yield* OwnService
-          if (!isPublic(service)) return yield* ServiceUnavailable
+          if (!(service.status === "ACTIVE" && providerActive)) return yield* ServiceUnavailable
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
           const inserted = yield* tx.run(
             Effect.gen(function*() {
               const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })
               if (Option.isNone(row)) return Option.none<BookingDetail>()
-              const detail = yield* detailOf(row.value.id)
-              yield* Effect.forEach([detail.client, detail.provider], (to) => mailer.send(bookingMail("requested", to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)), { discard: true })
+              const detail: BookingDetail = {
+                ...row.value,
+                service: { id: service.id, title: service.title, description: service.description, categoryNameFr: service.categoryNameFr, categoryNameEn: service.categoryNameEn },
+                client,
+                provider,
+                review: null
+              }
+              yield* mailer.sendAll([
+                bookingMail("requested", client, "client", detail, config.publicUrl),
+                bookingMail("requested", provider, "provider", detail, config.publicUrl)
+              ])
               return Option.some(detail)
             })
           )

@@ -10,6 +10,8 @@ export interface OutgoingMail {
 /** Delivers one mail. Adapters: the database outbox (default, shown at /dev/mail) and SMTP. */
 export interface MailerShape {
   readonly send: (mail: OutgoingMail) => Effect.Effect<void>
+  /** Several mails of one event (the outbox writes them with one statement). */
+  readonly sendAll: (mails: ReadonlyArray<OutgoingMail>) => Effect.Effect<void>
 }
 export class Mailer extends Context.Tag("notifications/Mailer")<Mailer, MailerShape>() {}
 

@@ -67,6 +67,30 @@ export const BookingMemoryAdapters = Layer.effectContext(
     const withReferences = (b: BookingRecord, refs: PaymentReferences | undefined): BookingRecord => ({ ...b, ...(refs ?? {}) })
 
     const repository: BookingRepository["Type"] = {
+      bookable: (serviceId, clientId) =>
+        Effect.gen(function*() {
+          const found = yield* services.findById(serviceId)
+          if (Option.isNone(found)) return Option.none()
+          const s = found.value
+          const category = Option.getOrUndefined(yield* categories.findById(s.categoryId))
+          return Option.some({
+            service: {
+              id: s.id,
+              userId: s.userId,
+              title: s.title,
+              description: s.description,
+              priceMinor: s.priceMinor,
+              currency: s.currency,
+              status: s.status,
+              archivedAt: s.archivedAt,
+              categoryNameFr: category?.nameFr ?? "",
+              categoryNameEn: category?.nameEn ?? ""
+            },
+            providerActive: s.provider.isActive,
+            provider: yield* participant(s.userId),
+            client: yield* participant(clientId)
+          })
+        }),
       insert: (b) =>
         Effect.sync(() => {
           const overlaps = [...bookings.values()].some(

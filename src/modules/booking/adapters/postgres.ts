@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { BookingStatus } from "../domain"
 import {
+  type Bookable,
   type BookingDetail,
   type BookingRecord,
   BookingRepository,
@@ -80,7 +81,19 @@ export const BookingRepositoryLive = Layer.effect(
       ...(refs?.gatewayCustomerId !== undefined ? { gateway_customer_id: refs.gatewayCustomerId } : {}),
       ...(refs?.gatewayPaymentMethodId !== undefined ? { gateway_payment_method_id: refs.gatewayPaymentMethodId } : {})
     })
+    const bookableColumns = sql.unsafe(`s.id, s.user_id AS "userId", s.title, s.description, s.price_minor::float8 AS "priceMinor",
+      s.currency, s.status, s.archived_at AS "archivedAt", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
+      pu.is_active AS "providerActive", ${person("pu")} AS provider, ${person("cu")} AS client`)
     return {
+      bookable: (serviceId, clientId) =>
+        sql<Bookable["service"] & Pick<Bookable, "providerActive" | "provider" | "client">>`SELECT ${bookableColumns}
+          FROM services s JOIN categories c ON c.id = s.category_id JOIN users pu ON pu.id = s.user_id JOIN users cu ON cu.id = ${clientId}
+          WHERE s.id = ${serviceId}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), ({ providerActive, provider, client, ...service }): Bookable => ({ service, providerActive, provider, client }))
+          ),
+          Effect.orDie
+        ),
       insert: (b) =>
         // ON CONFLICT on the exclusion constraint: a loser of a race for the slot gets no row at
         // once, instead of waiting on (and deadlocking with) the winner's index entry.

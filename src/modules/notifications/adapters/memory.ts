@@ -11,6 +11,10 @@ export const InMemoryNotificationsAdapters = Layer.suspend(() => {
       send: (mail) =>
         Effect.sync(() => {
           mails.push({ ...mail, id: String(++sequence), createdAt: new Date() })
+        }),
+      sendAll: (all) =>
+        Effect.sync(() => {
+          for (const mail of all) mails.push({ ...mail, id: String(++sequence), createdAt: new Date() })
         })
     }),
     Layer.succeed(Outbox, { latest: (limit) => Effect.sync(() => mails.slice(-limit).reverse()) }),

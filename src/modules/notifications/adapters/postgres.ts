@@ -8,7 +8,14 @@ export const OutboxMailerLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => ({
     send: (mail) =>
       sql`INSERT INTO mail_outbox (recipient, subject, text_body, html_body)
-          VALUES (${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html})`.pipe(Effect.asVoid, Effect.orDie)
+          VALUES (${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html})`.pipe(Effect.asVoid, Effect.orDie),
+    sendAll: (mails) =>
+      mails.length === 0
+        ? Effect.void
+        : sql`INSERT INTO mail_outbox ${sql.insert(mails.map((m) => ({ recipient: m.to, subject: m.subject, text_body: m.text, html_body: m.html })))}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
   }))
 )
 
