@@ -40,12 +40,31 @@ export const toUserView = (user: User): typeof UserView.Type => ({
   createdAt: user.createdAt
 })
 
+/**
+ * The wire form of a UserView, exactly what encoding `toUserView(user)` with the schema gives (the
+ * date as an ISO string), built directly: GET /api/auth/me answers it without HttpApi's schema pass.
+ */
+export const toUserViewEncoded = (user: User): UserView => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  phoneNumber: user.phoneNumber,
+  role: user.role,
+  isEmailVerified: user.isEmailVerified,
+  preferredLanguage: user.preferredLanguage,
+  active: user.isActive,
+  createdAt: user.createdAt.toISOString()
+})
+
 // Payload fields are typed loosely on purpose: business validation (with per-field messages in the
 // user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.
 const Text = Schema.optional(PayloadText)
 
 export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
 const UserData = Schema.Struct({ user: UserView })
+/** The answer of GET /api/auth/me (its encoded form types the pre-encoded body, see http.ts). */
+export const MeAnswer = Ok(UserData)
 const Empty = Schema.Struct({})
 
 export class AuthApi extends HttpApiGroup.make("auth")
@@ -58,7 +77,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))
-  .add(HttpApiEndpoint.get("me", "/me").addSuccess(Ok(UserData)).middleware(Authentication))
+  .add(HttpApiEndpoint.get("me", "/me").addSuccess(MeAnswer).middleware(Authentication))
   .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Schema.Struct({ email: Text })).addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resetPassword")`/reset-password/${HttpApiSchema.param("token", Schema.String)}`

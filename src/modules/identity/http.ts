@@ -3,7 +3,8 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { RateLimiter } from "../../platform/rate-limit"
-import { Authentication, CurrentUser, toUserView } from "./api"
+import { Authentication, CurrentUser, MeAnswer, toUserView, toUserViewEncoded } from "./api"
+import type { User } from "./domain"
 import { MarketplaceApi } from "../../app/api"
 import { Identity, type Session } from "./service"
 
@@ -22,6 +23,16 @@ const limit = (action: string) =>
     const limiter = yield* RateLimiter
     yield* limiter.consume(`${action}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`)
   })
+
+/**
+ * GET /api/auth/me, the hottest authenticated read, answers JSON it encodes itself: the body is typed
+ * as the endpoint's declared answer in its encoded form, so it is the same JSON HttpApi's schema
+ * encoding would produce, without that pass (one Schema transformation and union per answer).
+ */
+const meResponse = (user: User) => {
+  const body: typeof MeAnswer.Encoded = ok({ user: toUserViewEncoded(user) })
+  return HttpServerResponse.unsafeJson(body)
+}
 
 const refreshCookie = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.cookies[REFRESH_COOKIE])
 
@@ -78,7 +89,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       )
       .handle("refresh", refresh)
       .handle("refreshToken", refresh)
-      .handle("me", () => Effect.map(CurrentUser, (user) => ok({ user: toUserView(user) })))
+      .handle("me", () => Effect.map(CurrentUser, meResponse))
       .handle("forgotPassword", ({ payload }) =>
         Effect.gen(function*() {
           yield* limit("forgot-password")

@@ -188,16 +188,19 @@ export const IdentityLive = Layer.effect(
             })
           : Effect.void,
 
+      // Runs on every authenticated request: plain flatMaps rather than a generator.
       authenticate: (accessToken) =>
-        Effect.gen(function*() {
-          if (accessToken === "") return yield* Unauthenticated
-          const claims = yield* accessTokens.verify(accessToken)
-          if (Option.isNone(claims)) return yield* SessionExpired
-          const user = yield* users.findById(claims.value.userId)
-          if (Option.isNone(user)) return yield* Unauthenticated
-          if (!user.value.isActive) return yield* AccountDeactivated
-          return user.value
-        }),
+        accessToken === ""
+          ? Effect.fail(Unauthenticated)
+          : Effect.flatMap(accessTokens.verify(accessToken), (claims) =>
+            Option.isNone(claims)
+              ? Effect.fail(SessionExpired)
+              : Effect.flatMap(users.findById(claims.value.userId), (user) =>
+                Option.isNone(user)
+                  ? Effect.fail(Unauthenticated)
+                  : user.value.isActive
+                  ? Effect.succeed(user.value)
+                  : Effect.fail(AccountDeactivated))),
 
       verifyEmail: (token) =>
         Effect.gen(function*() {

@@ -16,9 +16,11 @@ export const UserRepositoryLive = Layer.effect(
   UserRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const one = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
+    // Built once: findById runs on every authenticated request.
+    const columns = userColumns(sql)
     return {
       findById: (id) =>
-        sql<User>`SELECT ${userColumns(sql)} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        sql<User>`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       findByEmail: (email) =>
         sql<UserWithPassword>`SELECT ${userColumns(sql)}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`.pipe(
           Effect.map(one),
