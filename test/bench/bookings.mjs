@@ -32,6 +32,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { sleep, stats, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -66,24 +67,6 @@ const iso = (ms) => new Date(ms).toISOString()
 const ADDRESS = "12 rue de la Paix, 75002 Paris"
 
 // ---- Helpers (as in catalogue.mjs) -------------------------------------------------------------
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-const stats = (ms) => {
-  const sorted = [...ms].sort((a, b) => a - b)
-  const r = (x) => +x.toFixed(2)
-  return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const waitFor = async (target, timeoutMs = 60_000) => {
-  const start = Date.now()
-  for (;;) {
-    try {
-      const res = await fetch(target)
-      if (res.ok) return
-    } catch {}
-    if (Date.now() - start > timeoutMs) throw new Error(`timeout waiting for ${target}`)
-    await sleep(50)
-  }
-}
 /** One HTTP request on a keep-alive agent: status, parsed body, milliseconds. */
 const call = (agent, targetPort, method, pathAndQuery, { token, body } = {}) =>
   new Promise((resolve, reject) => {

@@ -18,6 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
+import { stats, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -104,12 +105,6 @@ const get = (pathAndQuery) =>
     })
     req.on("error", reject)
   })
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-const stats = (ms) => {
-  const sorted = [...ms].sort((a, b) => a - b)
-  const r = (x) => +x.toFixed(2)
-  return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
-}
 /** One client, back to back, for `seconds` (after a short warm-up). */
 const oneClient = async (fn, seconds = SECONDS) => {
   for (let i = 0; i < 50; i++) await fn()
@@ -153,18 +148,6 @@ const throughput = (r) => ({
   non2xx: r.non2xx
 })
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const waitFor = async (target, timeoutMs = 60_000) => {
-  const start = Date.now()
-  for (;;) {
-    try {
-      const res = await fetch(target)
-      if (res.ok) return
-    } catch {}
-    if (Date.now() - start > timeoutMs) throw new Error(`timeout waiting for ${target}`)
-    await sleep(50)
-  }
-}
 
 // ---- Queries ----------------------------------------------------------------------------------
 const params = (o) => new URLSearchParams(o).toString()

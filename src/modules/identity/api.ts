@@ -44,18 +44,7 @@ export const toUserView = (user: User): typeof UserView.Type => ({
  * The wire form of a UserView, exactly what encoding `toUserView(user)` with the schema gives (the
  * date as an ISO string), built directly: GET /api/auth/me answers it without HttpApi's schema pass.
  */
-export const toUserViewEncoded = (user: User): UserView => ({
-  id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  phoneNumber: user.phoneNumber,
-  role: user.role,
-  isEmailVerified: user.isEmailVerified,
-  preferredLanguage: user.preferredLanguage,
-  active: user.isActive,
-  createdAt: user.createdAt.toISOString()
-})
+export const toUserViewEncoded = (user: User): UserView => ({ ...toUserView(user), createdAt: user.createdAt.toISOString() })
 
 // Payload fields are typed loosely on purpose: business validation (with per-field messages in the
 // user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.

@@ -1,0 +1,25 @@
+// Helpers shared by the benchmark scripts of `make bench`.
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Waits until `target` answers 2xx (a server starting). */
+export const waitFor = async (target, timeoutMs = 60_000) => {
+  const start = Date.now()
+  for (;;) {
+    try {
+      const res = await fetch(target)
+      if (res.ok) return
+    } catch {}
+    if (Date.now() - start > timeoutMs) throw new Error(`timeout waiting for ${target}`)
+    await sleep(50)
+  }
+}
+
+export const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+
+/** Latency figures of a list of durations in milliseconds. */
+export const stats = (ms) => {
+  const sorted = [...ms].sort((a, b) => a - b)
+  const r = (x) => +x.toFixed(2)
+  return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
+}
