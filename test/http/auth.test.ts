@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SignJWT } from "jose"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
+import { MeAnswer } from "../../src/modules/identity/api"
 import { en, fr } from "../../src/platform/messages"
 import { httpClient, mailedToken, mailsTo, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -229,6 +230,13 @@ describe("GET /api/auth/me and /api/users/me", () => {
       expect(reply.status).toBe(200)
       expect(reply.body.data.user).toMatchObject({ id: session.user.id, email: CLIENT.email, role: "CLIENT" })
     }
+  })
+
+  it("/api/auth/me (encoded by hand, without HttpApi's schema pass) answers exactly what its schema encodes", async () => {
+    const session = await login(CLIENT)
+    const reply = await api.get("/api/auth/me", { token: session.token })
+    expect(reply.headers.get("content-type")).toBe("application/json")
+    expect(reply.text).toBe(JSON.stringify(Schema.encodeSync(MeAnswer)(Schema.decodeUnknownSync(MeAnswer)(reply.body))))
   })
 
   it("401 without a token, with a malformed or forged token, or with another scheme", async () => {
