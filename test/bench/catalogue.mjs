@@ -18,7 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
-import { stats, waitFor } from "./lib.mjs"
+import { cpuMsOf, stats, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -125,14 +125,7 @@ const apiCall = (pathAndQuery) => async () => {
 const cannon = (opts) =>
   new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
 /** CPU time (user + system) the server process has used so far, in ms (Linux). */
-const serverCpuMs = () => {
-  try {
-    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
-  } catch {
-    return Number.NaN
-  }
-}
+const serverCpuMs = () => cpuMsOf(server.pid)
 /** Throughput of a run, with the server's own CPU per request (what the server, not PostgreSQL, costs). */
 const measured = async (opts) => {
   const before = serverCpuMs()

@@ -1,5 +1,17 @@
 // Helpers shared by the benchmark scripts of `make bench`.
 
+import * as fs from "node:fs"
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+export const cpuMsOf = (pid) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
+  } catch {
+    return Number.NaN
+  }
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Waits until `target` answers 2xx (a server starting). */

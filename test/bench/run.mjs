@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `make bench`: the foundation's speed targets, measured on this machine.
 //  1. GET /api/auth/me with a valid token, 50 connections (autocannon), against a bare node:http
-//     handler doing the same database work (one primary-key lookup of the user), same database, same run.
+//     handler doing the same database work (one primary-key lookup of the user), same database, same run;
+//     with the server's CPU time per request (Linux /proc), the figure least moved by other load.
 //  2. Time from `node dist/server.js` to the first answer of /api/health on an already-built tree
 //     with an existing embedded database (what `make start` does the second time).
 //  3. Gzipped size of the JavaScript the UI loads on first paint (entry chunk and its static imports).
@@ -15,6 +16,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
 import pg from "pg"
+import { cpuMsOf } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -67,7 +69,12 @@ const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
 const token = login.data.token
 const userId = login.data.user.id
 await cannon({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: { authorization: `Bearer ${token}` }, duration: 3 }) // warm-up
-results.authMe = summary(await cannon({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: { authorization: `Bearer ${token}` } }))
+// The server's own CPU time per request (user + system, from /proc): steadier than requests/s when
+// something else shares the two cores.
+const serverCpuMs = () => cpuMsOf(server.pid)
+const cpuBefore = serverCpuMs()
+const authMeRun = await cannon({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: { authorization: `Bearer ${token}` } })
+results.authMe = { ...summary(authMeRun), serverCpuUsPerRequest: Math.round(((serverCpuMs() - cpuBefore) * 1000) / authMeRun.requests.total) }
 await stop(server)
 
 // The bare baseline: node:http + a pg pool of the same size (10), one primary-key lookup, JSON answer.
