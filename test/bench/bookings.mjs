@@ -32,7 +32,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { sleep, stats, waitFor } from "./lib.mjs"
+import { cpuMsOf, oneClient, sleep, stats, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -90,29 +90,8 @@ const call = (agent, targetPort, method, pathAndQuery, { token, body } = {}) =>
     req.on("error", reject)
     req.end(payload)
   })
-/** One client, back to back, for `seconds` (after a short warm-up). */
-const oneClient = async (fn, seconds = SECONDS) => {
-  for (let i = 0; i < 50; i++) await fn()
-  const times = []
-  const end = performance.now() + seconds * 1000
-  while (performance.now() < end) {
-    const t = performance.now()
-    await fn()
-    times.push(performance.now() - t)
-  }
-  return stats(times)
-}
 const cannon = (opts) =>
   new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
-/** CPU time (user + system) a process has used so far, in ms (Linux). */
-const cpuMs = (pid) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
-  } catch {
-    return Number.NaN
-  }
-}
 const throughput = (r) => ({
   requestsPerSecond: Math.round(r.requests.average),
   p50ms: r.latency.p50,
@@ -125,9 +104,9 @@ const throughput = (r) => ({
 })
 /** Throughput of a run, with the server's own CPU per request (what the server, not PostgreSQL, costs). */
 const measured = async (opts) => {
-  const before = cpuMs(server.pid)
+  const before = cpuMsOf(server.pid)
   const r = await cannon(opts)
-  return { ...throughput(r), requests: r.requests.total, serverCpuMsPerRequest: +((cpuMs(server.pid) - before) / r.requests.total).toFixed(3) }
+  return { ...throughput(r), requests: r.requests.total, serverCpuMsPerRequest: +((cpuMsOf(server.pid) - before) / r.requests.total).toFixed(3) }
 }
 /** `workers` loops calling `fn(n)` with a shared counter for `seconds`; operations per second. */
 const loop = async (workers, seconds, fn) => {
@@ -448,7 +427,7 @@ try {
   const first = (await list(1)()).body.data
   if (first.results !== LIST_BOOKINGS || first.bookings.length !== 20) throw new Error(`list: ${first.results} results, ${first.bookings.length} on page 1`)
   results.list = { bookingsOfClient: first.results, pageSize: 20, firstPageBytes: Buffer.byteLength(JSON.stringify(first)) }
-  results.list.page1OneClient = { request: `GET ${listPath(1)}`, ...(await oneClient(list(1))) }
+  results.list.page1OneClient = { request: `GET ${listPath(1)}`, ...(await oneClient(list(1), SECONDS)) }
   for (const page of [10, 50]) results.list[`page${page}OneClient`] = { request: `GET ${listPath(page)}`, ...(await oneClient(list(page), Math.max(3, SECONDS / 2))) }
   log("3: page 1, 10 connections")
   results.list.page1TenConnections = {

@@ -18,7 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
-import { cpuMsOf, stats, waitFor } from "./lib.mjs"
+import { cpuMsOf, oneClient, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -105,18 +105,6 @@ const get = (pathAndQuery) =>
     })
     req.on("error", reject)
   })
-/** One client, back to back, for `seconds` (after a short warm-up). */
-const oneClient = async (fn, seconds = SECONDS) => {
-  for (let i = 0; i < 50; i++) await fn()
-  const times = []
-  const end = performance.now() + seconds * 1000
-  while (performance.now() < end) {
-    const t = performance.now()
-    await fn()
-    times.push(performance.now() - t)
-  }
-  return stats(times)
-}
 const apiCall = (pathAndQuery) => async () => {
   const res = await get(pathAndQuery)
   if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
@@ -177,7 +165,7 @@ try {
 
   // a. API, one client; then the same statement bare through pg (pool of 10 like the server's).
   log("a: geo search, one client")
-  results.a.apiOneClient = await oneClient(apiCall(`/api/services?${params(geoQuery)}`))
+  results.a.apiOneClient = await oneClient(apiCall(`/api/services?${params(geoQuery)}`), SECONDS)
   const [text, values] = statementFor(geoQuery)
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
   const bareRows = (await pool.query(text, values)).rows
@@ -185,7 +173,7 @@ try {
     throw new Error("the bare statement does not answer what the API answered")
   }
   log("a: same statement bare, one client")
-  results.a.bareOneClient = await oneClient(() => pool.query(text, values))
+  results.a.bareOneClient = await oneClient(() => pool.query(text, values), SECONDS)
   results.a.apiP50OverBareP50 = +(results.a.apiOneClient.p50ms / results.a.bareOneClient.p50ms).toFixed(2)
   log("a: geo search, 20 clients")
   results.a.api20Clients = await measured({ url: `http://127.0.0.1:${port}/api/services?${params(geoQuery)}`, connections: 20 })

@@ -35,3 +35,16 @@ export const stats = (ms) => {
   const r = (x) => +x.toFixed(2)
   return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
 }
+
+/** One client, back to back, for `seconds` (after a short warm-up): latency figures. */
+export const oneClient = async (fn, seconds) => {
+  for (let i = 0; i < 50; i++) await fn()
+  const times = []
+  const end = performance.now() + seconds * 1000
+  while (performance.now() < end) {
+    const t = performance.now()
+    await fn()
+    times.push(performance.now() - t)
+  }
+  return stats(times)
+}
