@@ -10,14 +10,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const dist = path.join(root, "dist")
 const started = Date.now()
 
-// Node bundles keep node_modules external: PGlite's data files cannot be inlined, and the
-// packages are installed anyway. Only our own code is bundled.
+// The server and CLI bundles include their dependencies: resolving and loading hundreds of ES
+// modules from node_modules took about 1.2 s of every start on the 2-core machine (docs/benchmarks.md).
+// Kept external: PGlite (its WebAssembly and data files sit beside its modules), sharp (native),
+// pino (its worker transports load files by path), oclif (the CLI runner loads the commands bundle),
+// and optional native helpers of pg and ws that are not installed.
 const nodeOptions = {
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node24",
-  packages: "external",
+  external: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite/*",
+    "@electric-sql/pglite-socket",
+    "sharp",
+    "pino",
+    "thread-stream",
+    "@oclif/core",
+    "pg-native",
+    "bufferutil",
+    "utf-8-validate"
+  ],
+  // CommonJS dependencies call require() for Node's built-in modules.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   sourcemap: "linked",
   logLevel: "warning",
   absWorkingDir: root

@@ -22,11 +22,12 @@ import {
   NotificationsLive,
   OutboxMailerLive,
   OutboxReaderLive,
-  SmtpMailerLive
+  MAIL_QUEUE,
+  QueuedMailerLive
 } from "../modules/notifications"
 import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive } from "../modules/payments"
 import { BookingMemoryAdapters, BookingPostgresAdapters, BookingsLive, ChargeEventSinkLive, Queues, ServiceReviewsLive } from "../modules/booking"
-import { InMemoryJobQueueLive, PgBossJobQueue } from "../platform/jobs"
+import { InMemoryJobQueueLive, type JobQueue, PgBossJobQueue } from "../platform/jobs"
 import { CatalogueLive, CatalogueMemoryAdapters, CataloguePostgresAdapters } from "../modules/catalogue"
 import {
   OnboardingMemoryAdapters,
@@ -37,14 +38,15 @@ import {
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
-/** Mail: SMTP when SMTP_URL is set, otherwise the database outbox shown at /dev/mail. */
-const MailerLive: Layer.Layer<Mailer, never, SqlClient.SqlClient | AppConfig> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.smtpUrl, {
-      onNone: (): Layer.Layer<Mailer, never, SqlClient.SqlClient | AppConfig> => OutboxMailerLive,
-      onSome: SmtpMailerLive
-    })
-  )
+// Queues are created at start: a job sent inside a transaction cannot create its queue.
+const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE] })
+
+/**
+ * Mail: with SMTP_URL, deliveries queued in the sender's transaction for the server's SMTP worker;
+ * otherwise the database outbox shown at /dev/mail.
+ */
+const MailerLive: Layer.Layer<Mailer, never, SqlClient.SqlClient | AppConfig | JobQueue> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config): Layer.Layer<Mailer, never, SqlClient.SqlClient | JobQueue> => (Option.isSome(config.smtpUrl) ? QueuedMailerLive : OutboxMailerLive))
 )
 
 /** Postgres-backed adapters of every module (given a SqlClient). */
@@ -52,7 +54,7 @@ export const PostgresAdapters = Layer.mergeAll(
   IdentityPostgresAdapters,
   ContactRepositoryLive,
   OutboxReaderLive,
-  MailerLive,
+  MailerLive.pipe(Layer.provide(JobQueueLive)),
   PaymentsPostgresAdapters,
   CataloguePostgresAdapters,
   ProfilePostgresAdapters,
@@ -60,8 +62,7 @@ export const PostgresAdapters = Layer.mergeAll(
   BookingPostgresAdapters,
   LocalDiskStorageLive,
   SqlTransactional,
-  // Queues are created at start: a job sent inside a transaction cannot create its queue.
-  PgBossJobQueue({ queues: Object.values(Queues) })
+  JobQueueLive
 )
 
 const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens)

@@ -11,7 +11,7 @@ import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
 import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
-import { ContactHttpLive, Outbox } from "../modules/notifications"
+import { ContactHttpLive, Outbox, SmtpDeliveryLive } from "../modules/notifications"
 import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
@@ -84,8 +84,9 @@ export const ServerLive = Layer.unwrapEffect(
       })
     )
     // Realtime is built after the HTTP layer, so it can take over the upgrade listeners Effect registered.
-    // Background jobs (booking timers, payment retries) run while the server does.
-    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive))
+    // Background jobs (booking timers, payment retries, SMTP deliveries) run while the server does.
+    const MailDeliveryLive = Option.match(config.smtpUrl, { onNone: () => Layer.empty, onSome: SmtpDeliveryLive })
+    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(MailDeliveryLive))
   })
 )
 

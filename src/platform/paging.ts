@@ -1,9 +1,11 @@
 /** The one way lists are paged: a page from 1 and a size between 1 and 100, clamped rather than refused. */
 export const MAX_PAGE_SIZE = 100
+/** Pages past this one are empty anyway; the cap keeps offsets within what SQL accepts (?page=1e40). */
+export const MAX_PAGE = 1_000_000
 
 export const paging = (page: number | undefined, limit: number | undefined, defaultLimit: number) => {
   const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(Number.isFinite(limit) ? limit! : defaultLimit)))
-  const number = Math.max(1, Math.trunc(Number.isFinite(page) ? page! : 1))
+  const number = Math.min(MAX_PAGE, Math.max(1, Math.trunc(Number.isFinite(page) ? page! : 1)))
   return { page: number, limit: size, offset: (number - 1) * size }
 }
 

@@ -4,7 +4,8 @@
 //     `bench_catalogue`; an existing full schema is reused (BENCH_REGENERATE=1 starts afresh).
 //  a. text + category + price range + 25 km radius, nearest first: p95 with one client, requests/s
 //     with 20 clients, and the same SQL statement (compiled by the server's own code) run bare
-//     through `pg` in the same run: API p50 / bare p50.
+//     through `pg` in the same run: API p50 / bare p50; and the stack's floor (stack-floor.mjs: the
+//     statement behind @effect/platform-node and @effect/sql-pg with no application code), same run.
 //  b. relevance-sorted and typo-tolerant searches: p95 with one client.
 //  c. GET /api/services (first page, no filter): requests/s with 50 connections.
 // Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
@@ -18,7 +19,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
-import { cpuMsOf, oneClient, waitFor } from "./lib.mjs"
+import { cpuMsOf, machineSpeed, oneClient, startStackFloor, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -26,7 +27,7 @@ const SERVICES = Number(process.env.BENCH_SERVICES ?? 1_000_000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const schema = "bench_catalogue"
 const port = Number(process.env.BENCH_PORT ?? 3910)
-const results = { machine: { cpus: os.cpus().length, node: process.version, loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2)) } }
+const results = { machine: { cpus: os.cpus().length, node: process.version, speed: machineSpeed(), loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2)) } }
 const log = (...args) => console.error("[bench:catalogue]", ...args)
 
 const url = new URL(baseUrl)
@@ -96,17 +97,17 @@ const { statementFor } = await import(pathToFileURL(helperFile).href)
 
 // ---- Clients ----------------------------------------------------------------------------------
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (pathAndQuery) =>
+const get = (pathAndQuery, targetPort = port) =>
   new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent, headers: { "accept-language": "fr" } }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port: targetPort, path: pathAndQuery, agent, headers: { "accept-language": "fr" } }, (res) => {
       const chunks = []
       res.on("data", (c) => chunks.push(c))
       res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
     })
     req.on("error", reject)
   })
-const apiCall = (pathAndQuery) => async () => {
-  const res = await get(pathAndQuery)
+const apiCall = (pathAndQuery, targetPort = port) => async () => {
+  const res = await get(pathAndQuery, targetPort)
   if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
   return res
 }
@@ -175,6 +176,19 @@ try {
   log("a: same statement bare, one client")
   results.a.bareOneClient = await oneClient(() => pool.query(text, values), SECONDS)
   results.a.apiP50OverBareP50 = +(results.a.apiOneClient.p50ms / results.a.bareOneClient.p50ms).toFixed(2)
+  // The stack's floor: the same statement behind @effect/platform-node and @effect/sql-pg alone,
+  // answering its rows as JSON: what any server on this stack pays over the bare query here.
+  log("a: same statement through the stack's floor, one client and 20 clients")
+  {
+    const floor = await startStackFloor({ root, port: port + 1, databaseUrl, sql: text, params: values })
+    try {
+      results.a.stackFloorOneClient = await oneClient(apiCall("/", port + 1), SECONDS)
+      results.a.stackFloorP50OverBareP50 = +(results.a.stackFloorOneClient.p50ms / results.a.bareOneClient.p50ms).toFixed(2)
+      results.a.stackFloor20Clients = throughput(await cannon({ url: floor.url, connections: 20 }))
+    } finally {
+      await floor.stop()
+    }
+  }
   log("a: geo search, 20 clients")
   results.a.api20Clients = await measured({ url: `http://127.0.0.1:${port}/api/services?${params(geoQuery)}`, connections: 20 })
   // The floor of the HTTP stack on this machine: the health check (one SELECT 1), 20 clients.

@@ -1,6 +1,9 @@
 // Helpers shared by the benchmark scripts of `make bench`.
 
+import { spawn } from "node:child_process"
+import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import * as path from "node:path"
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
 export const cpuMsOf = (pid) => {
@@ -47,4 +50,43 @@ export const oneClient = async (fn, seconds) => {
     times.push(performance.now() - t)
   }
   return stats(times)
+}
+
+/**
+ * Starts the stack's floor (stack-floor.mjs: the same statement behind @effect/platform-node and
+ * @effect/sql-pg, no application code) on `port`; resolves once it answers.
+ */
+export const startStackFloor = async ({ root, port, databaseUrl, sql, params }) => {
+  const child = spawn(process.execPath, [path.join(root, "test/bench/stack-floor.mjs")], {
+    cwd: root,
+    env: { ...process.env, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_SQL: sql, FLOOR_PARAMS: JSON.stringify(params) },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  await waitFor(`http://127.0.0.1:${port}/`)
+  return {
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}/`,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))))
+  }
+}
+
+/**
+ * How fast this machine runs the kind of work a request does, for comparing runs across machines
+ * (the development machine's speed has varied by a factor of three between sessions): one SHA-256
+ * HMAC and one small-object allocation, in microseconds and nanoseconds.
+ */
+export const machineSpeed = () => {
+  const HMACS = 50_000
+  const OBJECTS = 1_000_000
+  let t = performance.now()
+  for (let i = 0; i < HMACS; i++) crypto.createHmac("sha256", "key").update(`message ${i}`).digest()
+  const hmacUs = ((performance.now() - t) * 1000) / HMACS
+  t = performance.now()
+  let kept = []
+  for (let i = 0; i < OBJECTS; i++) {
+    kept.push({ id: i, name: String(i) })
+    if (kept.length > 1000) kept = []
+  }
+  const allocationNs = ((performance.now() - t) * 1e6) / OBJECTS
+  return { hmacUs: +hmacUs.toFixed(2), allocationNs: +allocationNs.toFixed(1) }
 }

@@ -2,7 +2,9 @@
 // `make bench`: the foundation's speed targets, measured on this machine.
 //  1. GET /api/auth/me with a valid token, 50 connections (autocannon), against a bare node:http
 //     handler doing the same database work (one primary-key lookup of the user), same database, same run;
-//     with the server's CPU time per request (Linux /proc), the figure least moved by other load.
+//     with the server's CPU time per request (Linux /proc), the figure least moved by other load; and
+//     the stack's floor (stack-floor.mjs: @effect/platform-node and @effect/sql-pg, one route, the same
+//     statement, no application code) in the same run, the ceiling of the ratio on this stack and machine.
 //  2. Time from `node dist/server.js` to the first answer of /api/health on an already-built tree
 //     with an existing embedded database (what `make start` does the second time).
 //  3. Gzipped size of the JavaScript the UI loads on first paint (entry chunk and its static imports).
@@ -16,13 +18,14 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
 import pg from "pg"
-import { cpuMsOf } from "./lib.mjs"
+import { cpuMsOf, machineSpeed, startStackFloor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = 50
 const results = {}
+const speed = machineSpeed()
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const waitFor = async (url, timeoutMs = 30_000) => {
@@ -78,12 +81,10 @@ results.authMe = { ...summary(authMeRun), serverCpuUsPerRequest: Math.round(((se
 await stop(server)
 
 // The bare baseline: node:http + a pg pool of the same size (10), one primary-key lookup, JSON answer.
+const lookup = `SELECT id, email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, created_at FROM users WHERE id = $1`
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
 const bare = http.createServer(async (_req, res) => {
-  const { rows } = await pool.query(
-    `SELECT id, email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, created_at FROM users WHERE id = $1`,
-    [userId]
-  )
+  const { rows } = await pool.query(lookup, [userId])
   res.writeHead(200, { "content-type": "application/json" })
   res.end(JSON.stringify({ success: true, data: { user: rows[0] } }))
 })
@@ -93,6 +94,16 @@ results.bareNodeHttp = summary(await cannon({ url: `http://127.0.0.1:${port + 1}
 await new Promise((r) => bare.close(r))
 await pool.end()
 results.authMeVersusBare = Number((results.authMe.requestsPerSecond / results.bareNodeHttp.requestsPerSecond).toFixed(2))
+
+// The stack's floor: the same statement behind @effect/platform-node's router and @effect/sql-pg alone.
+const floor = await startStackFloor({ root, port: port + 3, databaseUrl, sql: lookup, params: [userId] })
+await cannon({ url: floor.url, duration: 3 })
+const floorCpuBefore = cpuMsOf(floor.pid)
+const floorRun = await cannon({ url: floor.url })
+results.stackFloor = { ...summary(floorRun), serverCpuUsPerRequest: Math.round(((cpuMsOf(floor.pid) - floorCpuBefore) * 1000) / floorRun.requests.total) }
+await floor.stop()
+results.stackFloorVersusBare = Number((results.stackFloor.requestsPerSecond / results.bareNodeHttp.requestsPerSecond).toFixed(2))
+results.authMeVersusStackFloor = Number((results.authMe.requestsPerSecond / results.stackFloor.requestsPerSecond).toFixed(2))
 
 // ---- 2. Ready time on an already-built tree with an existing embedded database ---------------
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-embedded-"))
@@ -126,6 +137,6 @@ results.firstLoadJs = {
   gzipBytes: [...seen].reduce((n, rel) => n + zlib.gzipSync(fs.readFileSync(path.join(uiDir, rel)), { level: 9 }).length, 0)
 }
 
-console.log(JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version }, durationSeconds: DURATION, connections: CONNECTIONS, ...results }, null, 2))
+console.log(JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version, speed }, durationSeconds: DURATION, connections: CONNECTIONS, ...results }, null, 2))
 const ok = results.authMe.requestsPerSecond >= 4000 && results.authMeVersusBare >= 0.5 && results.readyMs <= 3000 && results.firstLoadJs.gzipBytes <= 150 * 1024
 console.log(ok ? "all targets met" : "some targets missed")

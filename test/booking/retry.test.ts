@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Context, Deferred, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings, BookingsLive } from "../../src/modules/booking"
 import { Catalogue } from "../../src/modules/catalogue"
@@ -8,9 +8,11 @@ import { inMemoryDomain, verifiedAccount } from "../support/domain"
 
 /**
  * The in-memory domain with a second booking service whose gateway fails its next captures on
- * demand (an outage of the payment provider), sharing every store with the domain.
+ * demand (an outage of the payment provider), and can hold refunds until two are in flight (two
+ * administrators refunding at once), sharing every store with the domain.
  */
 const outage = { capturesToFail: 0, attempts: 0 }
+const refunds = { inFlight: 0, hold: undefined as Deferred.Deferred<void> | undefined }
 class FlakyBookings extends Context.Tag("test/FlakyBookings")<FlakyBookings, Bookings["Type"]>() {}
 const base = inMemoryDomain()
 const FlakyGateway = Layer.effect(
@@ -21,6 +23,13 @@ const FlakyGateway = Layer.effect(
       Effect.suspend(() => {
         outage.attempts++
         return outage.capturesToFail-- > 0 ? Effect.fail(new PaymentGatewayError({ operation: "paymentIntents.capture", detail: "api_error (outage)" })) : gateway.capture(input)
+      }),
+    refund: (input: Parameters<typeof gateway.refund>[0]) =>
+      Effect.suspend(() => {
+        const hold = refunds.hold
+        if (hold === undefined) return gateway.refund(input)
+        refunds.inFlight++
+        return Effect.zipRight(refunds.inFlight >= 2 ? Deferred.succeed(hold, undefined) : Deferred.await(hold), gateway.refund(input))
       })
   }))
 ).pipe(Layer.provide(base))
@@ -36,45 +45,51 @@ afterAll(() => runtime.dispose())
 
 const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({ id: user.id, role, preferredLanguage: "fr", isEmailVerified: true })
 
+/** A booking paid in the sandbox (its authorisation applied as the webhook would), confirmed and rendered. */
+const renderedBooking = Effect.gen(function*() {
+  const bookings = yield* FlakyBookings
+  const provider = yield* verifiedAccount()
+  const client = yield* verifiedAccount()
+  yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+  yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
+    accounts.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: `acct_sandbox_${provider.user.id}`, country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+  )
+  const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
+    catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Plomberie", description: "Réparation de fuites.", price: 60, duration: 60, location: "Nantes", categoryId: 7 })
+  )
+  const client_ = actorOf(client.user, "CLIENT")
+  const provider_ = actorOf(provider.user, "PROVIDER")
+  const start = new Date(Date.now() + 24 * 3_600_000)
+  const booking = yield* bookings.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "3 quai de la Fosse, Nantes" })
+  const session = yield* bookings.checkout(client_, { bookingId: booking.id })
+  const checkout = yield* SandboxCheckout
+  expect((yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))._tag).toBe("Completed")
+  const paid = Option.getOrThrow(yield* checkout.find(session.sessionId)).session
+  yield* bookings.applyChargeEvent({
+    _tag: "PaymentAuthorized",
+    bookingId: booking.id,
+    paymentIntentId: paid.paymentIntentId!,
+    amountMinor: booking.totalMinor,
+    expiresAt: new Date(Date.now() + 7 * 24 * 3_600_000),
+    customerId: paid.customerId,
+    paymentMethodId: null,
+    paymentMethod: "card",
+    reference: `evt_${booking.id}`,
+    occurredAt: new Date()
+  })
+  yield* bookings.act(provider_, booking.id, { _tag: "Confirm" })
+  yield* bookings.act(provider_, booking.id, { _tag: "MarkRendered" })
+  return { bookings, booking, client_ }
+})
+
 describe("a capture that fails", () => {
   it("is retried until the gateway answers, and the money is captured once", async () => {
     const result = await runtime.runPromise(
       Effect.gen(function*() {
-        const bookings = yield* FlakyBookings
-        const provider = yield* verifiedAccount()
-        const client = yield* verifiedAccount()
-        yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
-        yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-          accounts.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: "acct_sandbox_outage", country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
-        )
-        const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-          catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Plomberie", description: "Réparation de fuites.", price: 60, duration: 60, location: "Nantes", categoryId: 7 })
-        )
-        const client_ = actorOf(client.user, "CLIENT")
-        const provider_ = actorOf(provider.user, "PROVIDER")
-        const start = new Date(Date.now() + 24 * 3_600_000)
-        const booking = yield* bookings.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "3 quai de la Fosse, Nantes" })
-        // The client pays in the sandbox's checkout; its authorisation event is applied as the webhook would.
-        const session = yield* bookings.checkout(client_, { bookingId: booking.id })
-        const checkout = yield* SandboxCheckout
-        expect((yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))._tag).toBe("Completed")
-        const paid = Option.getOrThrow(yield* checkout.find(session.sessionId)).session
-        yield* bookings.applyChargeEvent({
-          _tag: "PaymentAuthorized",
-          bookingId: booking.id,
-          paymentIntentId: paid.paymentIntentId!,
-          amountMinor: booking.totalMinor,
-          expiresAt: new Date(Date.now() + 7 * 24 * 3_600_000),
-          customerId: paid.customerId,
-          paymentMethodId: null,
-          paymentMethod: "card",
-          reference: "evt_outage_1",
-          occurredAt: new Date()
-        })
-        yield* bookings.act(provider_, booking.id, { _tag: "Confirm" })
-        yield* bookings.act(provider_, booking.id, { _tag: "MarkRendered" })
+        const { bookings, booking, client_ } = yield* renderedBooking
         // The provider's gateway is down for the next two captures.
         outage.capturesToFail = 2
+        outage.attempts = 0
         const completed = yield* bookings.act(client_, booking.id, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" })
         const afterFirst = { status: completed.status, paymentStatus: completed.paymentStatus }
         yield* bookings.sweep
@@ -90,5 +105,24 @@ describe("a capture that fails", () => {
     expect(result.final).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED", capturedMinor: result.total })
     // Two failures, one success, and nothing more once captured.
     expect(outage.attempts).toBe(3)
+  })
+})
+
+describe("two refunds of one booking at once", () => {
+  it("record both: the booking takes the gateway's refunded total, not its own stale sum", async () => {
+    const final = await runtime.runPromise(
+      Effect.gen(function*() {
+        const { bookings, booking, client_ } = yield* renderedBooking
+        yield* bookings.act(client_, booking.id, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" })
+        const admin = actorOf((yield* verifiedAccount()).user, "ADMIN")
+        // Both refunds are decided on the same stored state, then reach the gateway together.
+        refunds.hold = yield* Deferred.make<void>()
+        refunds.inFlight = 0
+        yield* Effect.all([bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 1_000 }), bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 2_500 })], { concurrency: 2 })
+        refunds.hold = undefined
+        return yield* bookings.get(client_, booking.id)
+      })
+    )
+    expect(final).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 3_500 })
   })
 })

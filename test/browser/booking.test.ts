@@ -98,6 +98,7 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     page = asProvider.page
     await logInThroughUi(page, base, provider.email, PASSWORD)
     await page.getByRole("button", { name: "English" }).click()
+    await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     await action(page, /^Confirm\b(?! reception)/).click()
     await action(page, /^Mark as rendered/).waitFor()

@@ -159,6 +159,17 @@ describe("bad input is a 4xx, never a 500", () => {
     expect([400, 404]).toContain(longToken.status)
   })
 
+  it("a NUL in a path or query parameter is a 400; a page number past any SQL offset is clamped (found by test/http/fuzz.test.ts)", async () => {
+    for (const path of ["/api/services?category=%00", "/api/services?search=a%00b", "/api/services/%00", "/api/auth/verify-email/x%00"]) {
+      const reply = await api.get(path)
+      expect(reply.status, path).toBe(400)
+      expect(reply.body.code, path).toBe("MALFORMED_REQUEST")
+    }
+    const farPage = await api.get("/api/services/00000000-0000-4000-8000-000000000000/reviews?page=9999999999999999999999999999999999999999")
+    expect(farPage.status).toBe(200)
+    expect(farPage.body.data.reviews).toEqual([])
+  })
+
   it("random JSON bodies on every endpoint never cause a 500 (fast-check)", async () => {
     const fieldValue = fc.oneof(fc.string(), fc.fullUnicodeString(), fc.jsonValue({ maxDepth: 2 }), fc.constant("\u0000"))
     const payload = fc.oneof(

@@ -154,7 +154,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
   it("refund: reverses the transfer and the platform's fee, with the booking in metadata", async () => {
     const start = fake.requests.length
     const result = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING }))
-    expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500 })
+    expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500, totalRefundedMinor: 2_500 })
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: "k-refund" })
     expect(request!.form).toEqual({
@@ -162,7 +162,8 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       amount: "2500",
       reverse_transfer: "true",
       refund_application_fee: "true",
-      "metadata[bookingId]": BOOKING
+      "metadata[bookingId]": BOOKING,
+      "expand[0]": "charge"
     })
   })
 

@@ -25,6 +25,7 @@ export interface FakeIntent {
   status: string
   amount: number
   metadata: Record<string, string>
+  amountRefunded?: number
 }
 
 /** Stripe's test payment methods the fake knows for off-session authorisations (any other one is held). */
@@ -197,7 +198,13 @@ export const startFakeStripe = async () => {
       return { status: 200, body: { id: intent.id, object: "payment_intent", status: "succeeded", amount: intent.amount, amount_received: received } }
     }
     if (method === "POST" && path === "/v1/refunds") {
-      return { status: 200, body: { id: `re_fake_${++sequence}`, object: "refund", amount: Number(form.amount), payment_intent: form.payment_intent, status: "succeeded" } }
+      const intentId = form.payment_intent ?? ""
+      const intent = intents.get(intentId) ?? { id: intentId, status: "succeeded", amount: 10_000, metadata: {} }
+      intents.set(intent.id, intent)
+      intent.amountRefunded = (intent.amountRefunded ?? 0) + Number(form.amount)
+      const charge = { id: `ch_fake_${intent.id}`, object: "charge", amount_refunded: intent.amountRefunded }
+      const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "charge")
+      return { status: 200, body: { id: `re_fake_${++sequence}`, object: "refund", amount: Number(form.amount), payment_intent: intentId, charge: expanded ? charge : charge.id, status: "succeeded" } }
     }
     return undefined
   }

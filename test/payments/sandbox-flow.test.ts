@@ -114,6 +114,26 @@ describe("sandbox onboarding through HTTP", () => {
     expect(dashboardHtml).toMatch(/data-flag="chargesEnabled">Oui</)
   })
 
+  it("an account the gateway no longer has: the dashboard says there is no account (404, not 502), onboarding starts a new one", async () => {
+    const provider = await freshUser(server, api)
+    const link = await startOnboarding(provider.token)
+    const html = await (await fetchPage(link)).text()
+    await postForm(`${new URL(link).origin}${new URL(link).pathname}/complete`, formFields(html))
+    const lost = new URL(link).pathname.split("/").pop()!
+    // Deleted on the gateway's side (Stripe's dashboard, say): the sandbox forgets it.
+    await server.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM sandbox_accounts WHERE id = ${lost}`))
+
+    const dashboard = await api.get(DASHBOARD, { token: provider.token })
+    expect(dashboard.status, dashboard.text).toBe(404)
+    expect(dashboard.body.code).toBe("PAYMENT_ACCOUNT_NOT_FOUND")
+
+    const relink = await startOnboarding(provider.token)
+    const replacement = new URL(relink).pathname.split("/").pop()!
+    expect(replacement).not.toBe(lost)
+    const status = await api.get(STATUS, { token: provider.token })
+    expect(status.body.data.data).toMatchObject({ hasAccount: true, accountId: replacement, detailsSubmitted: false })
+  })
+
   it("abandon redirects to the refresh URL and leaves the account incomplete", async () => {
     const provider = await freshUser(server, api)
     const link = await startOnboarding(provider.token)

@@ -66,6 +66,10 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     const again = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR" }))
     expect(again).toBe(accountId)
     expect(fake.since(start)[1]!.idempotencyKey).toBe("connect-account:user-123:FR")
+    // A replacement of an account Stripe lost has its own key (the first would replay the lost account).
+    const replacement = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR", replaces: accountId }))
+    expect(replacement).not.toBe(accountId)
+    expect(fake.since(start)[2]!.idempotencyKey).toBe(`connect-account:user-123:FR:replaces:${accountId}`)
   })
 
   it("creates an onboarding account link with its return and refresh URLs, a fresh idempotency key per attempt", async () => {

@@ -1,8 +1,7 @@
 import { Effect } from "effect"
-import * as crypto from "node:crypto"
 import { expect } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
-import { PaymentAccountRepository } from "../../src/modules/payments"
+import { SandboxConnect } from "../../src/modules/payments"
 import { type httpClient, mailedToken, registration } from "./http"
 import type { TestServer } from "./server"
 
@@ -31,21 +30,8 @@ export const newClient = async (server: TestServer, api: Api, overrides: Record<
 export const newProvider = async (server: TestServer, api: Api, options: { readonly paymentReady: boolean } = { paymentReady: true }) => {
   const session = await newClient(server, api)
   await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
-  if (options.paymentReady) {
-    await server.run(
-      Effect.flatMap(PaymentAccountRepository, (accounts) =>
-        accounts.upsert({
-          userId: session.id,
-          gateway: "sandbox",
-          accountId: `acct_sandbox_${crypto.randomBytes(8).toString("hex")}`,
-          country: "CA",
-          chargesEnabled: true,
-          payoutsEnabled: true,
-          detailsSubmitted: true
-        })
-      )
-    )
-  }
+  // A completed account of the sandbox gateway, as its onboarding pages leave it (the gateway knows it).
+  if (options.paymentReady) await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: session.id, email: session.email }, "CA")))
   // A fresh login carries the new role.
   return login(api, session.email, registration().password)
 }

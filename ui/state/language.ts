@@ -9,8 +9,9 @@ import { getToken, setUser, store, userAtom } from "./session"
  * log the user out, the UI has switched anyway.
  */
 export const switchLanguage = async (language: Language) => {
-  await activateLanguage(language)
+  // Remembered at once: a page opened before the catalog has loaded still gets the choice.
   rememberLanguage(language)
+  await activateLanguage(language)
   const token = getToken()
   if (!token || !store.get(userAtom)) return
   try {

@@ -9,10 +9,9 @@ const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA"
 
 /** "12 mars 2027 à 14:00 (UTC)": mails cannot know the reader's time zone, so they say which one they use. */
 // Intl formatters are costly to build (20 to 45 µs each) and immutable: one per language (and currency).
-const dateFormats = {
-  fr: new Intl.DateTimeFormat(locale("fr"), { dateStyle: "long", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" }),
-  en: new Intl.DateTimeFormat(locale("en"), { dateStyle: "long", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" })
-}
+const dateFormat = (language: "fr" | "en") =>
+  new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" })
+const dateFormats = { fr: dateFormat("fr"), en: dateFormat("en") }
 const when = (language: "fr" | "en", date: Date) => `${dateFormats[language].format(date)} (UTC)`
 
 const moneyFormats = new Map<string, Intl.NumberFormat>()

@@ -95,11 +95,17 @@ export interface Bookable {
   readonly providerActive: boolean
   readonly provider: Participant
   readonly client: Participant
+  /** A slot-holding booking of the provider overlapped the requested time when read. */
+  readonly slotTaken: boolean
 }
 
 export interface BookingRepositoryShape {
-  /** The service to book with its provider and the client (None: no such service). */
-  readonly bookable: (serviceId: string, clientId: string) => Effect.Effect<Option.Option<Bookable>>
+  /**
+   * The service to book with its provider and the client, and whether the provider's time is already
+   * taken (None: no such service). The insert stays the authority on the slot; this read lets a request
+   * for a slot taken earlier be refused at once, without a transaction.
+   */
+  readonly bookable: (serviceId: string, clientId: string, slot: { readonly start: Date; readonly end: Date }) => Effect.Effect<Option.Option<Bookable>>
   /** Inserts unless the provider's slot overlaps a slot-holding booking: None then (never an error or a wait). */
   readonly insert: (booking: NewBooking) => Effect.Effect<Option.Option<BookingRecord>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<BookingDetail>>

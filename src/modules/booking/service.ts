@@ -5,7 +5,7 @@ import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, is
 import { numberParam, paging } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
-import { isUuid, ServiceRepository } from "../catalogue"
+import { isPublic, isUuid, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
@@ -36,6 +36,7 @@ import {
   priceable,
   TooCheapToPay
 } from "./domain"
+import { makeSlotClaims } from "./claims"
 import { bookingMail } from "./mails"
 import {
   type BookingDetail,
@@ -162,6 +163,7 @@ export const BookingsLive = Layer.effect(
     const jobs = yield* JobQueue
     const tx = yield* Transactional
     const config = yield* AppConfig
+    const claims = makeSlotClaims()
 
     const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
 
@@ -302,7 +304,8 @@ export const BookingsLive = Layer.effect(
         if (b.paymentIntentId === null) return
         const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${b.refundedMinor}:${amountMinor}` })
         yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
-        yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: b.refundedMinor + result.amountMinor })
+        // The gateway's total, not ours plus this refund: a concurrent refund may have landed since the read.
+        yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: result.totalRefundedMinor })
       })
 
     /** Authorises a saved card off-session, or renews a hold about to lapse. */
@@ -434,14 +437,16 @@ export const BookingsLive = Layer.effect(
           if (!isUuid(request.serviceId)) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
           // One read for the service, its provider and the client: the new booking's detail is built
           // here rather than read back after the insert, and both mails go in one statement.
-          const found = yield* bookings.bookable(request.serviceId, actor.id)
+          const found = yield* bookings.bookable(request.serviceId, actor.id, { start: request.startTime, end: request.endTime })
           if (Option.isNone(found) || found.value.service.archivedAt !== null) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
-          const { service, provider, client, providerActive } = found.value
+          const { service, provider, client, providerActive, slotTaken } = found.value
           if (service.userId === actor.id) return yield* OwnService
-          if (!(service.status === "ACTIVE" && providerActive)) return yield* ServiceUnavailable
+          if (!isPublic({ ...service, provider: { isActive: providerActive } })) return yield* ServiceUnavailable
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
+          // Taken before this request: refused without a transaction (a race is settled by the insert).
+          if (slotTaken) return yield* SlotTaken
           const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
-          const inserted = yield* tx.run(
+          const inserted = yield* claims.claim(state.providerId, state.startTime, state.endTime, tx.run(
             Effect.gen(function*() {
               const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })
               if (Option.isNone(row)) return Option.none<BookingDetail>()
@@ -458,7 +463,7 @@ export const BookingsLive = Layer.effect(
               ])
               return Option.some(detail)
             })
-          )
+          ))
           if (Option.isNone(inserted)) return yield* SlotTaken
           return inserted.value
         }),

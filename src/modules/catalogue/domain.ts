@@ -49,7 +49,7 @@ export interface ServiceListing extends ServiceRecord {
 }
 
 /** Shown in public lists and to anyone: active, not archived, offered by an active account. */
-export const isPublic = (s: Pick<ServiceListing, "status" | "archivedAt" | "provider">) =>
+export const isPublic = (s: { readonly status: string; readonly archivedAt: Date | null; readonly provider: { readonly isActive: boolean } }) =>
   s.status === "ACTIVE" && s.archivedAt === null && s.provider.isActive
 
 /** What a caller may see: public services, and the owner's own services unless archived (deleted). */

@@ -48,8 +48,15 @@ export interface GatewayEvent {
 /** The gateway could not be reached or refused a call: answered as 502 by the HTTP edge. */
 export class PaymentGatewayError extends Schema.TaggedError<PaymentGatewayError>()("PaymentGatewayError", {
   operation: Schema.String,
-  detail: Schema.String
-}) {}
+  detail: Schema.String,
+  /** The gateway's error code when it gave one (Stripe's `resource_missing`, `card_declined`...). */
+  code: Schema.optional(Schema.String)
+}) {
+  /** The gateway does not know the object (a connected account deleted on its side, say). */
+  get isMissing() {
+    return this.code === "resource_missing"
+  }
+}
 
 /** A webhook delivery that is not authentic (no, bad or expired signature) or not an event. */
 export class InvalidWebhook extends Data.TaggedError("InvalidWebhook")<{ readonly reason: string }> {}
@@ -60,6 +67,8 @@ export interface ConnectedAccountGatewayShape {
     readonly userId: string
     readonly email: string
     readonly country: string
+    /** The account this one replaces, when the gateway no longer has it. */
+    readonly replaces?: string | undefined
   }) => Effect.Effect<string, PaymentGatewayError>
   /** A single-use onboarding address; the gateway sends the user back to `returnUrl` or `refreshUrl`. */
   readonly createOnboardingLink: (input: {
@@ -171,14 +180,18 @@ export interface ChargeGatewayShape {
   }) => Effect.Effect<{ readonly capturedMinor: number }, PaymentGatewayError>
   /** Releases an authorisation (a PaymentIntent already canceled counts as released). */
   readonly cancelAuthorization: (input: { readonly paymentIntentId: string; readonly idempotencyKey: string }) => Effect.Effect<void, PaymentGatewayError>
-  /** Refunds captured money, reversing the transfer and the platform's fee in proportion. */
+  /**
+   * Refunds captured money, reversing the transfer and the platform's fee in proportion. Answers the
+   * payment's refunded total after this refund as the gateway counts it, so that concurrent refunds
+   * of one payment never record less than was given back.
+   */
   readonly refund: (input: {
     readonly paymentIntentId: string
     readonly amountMinor: number
     readonly idempotencyKey: string
     /** Recorded in the refund's metadata (the dashboard shows which booking it belongs to). */
     readonly bookingId?: string | undefined
-  }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number }, PaymentGatewayError>
+  }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number; readonly totalRefundedMinor: number }, PaymentGatewayError>
   readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
 }
 export class ChargeGateway extends Context.Tag("payments/ChargeGateway")<ChargeGateway, ChargeGatewayShape>() {}

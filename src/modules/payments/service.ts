@@ -100,21 +100,17 @@ export const ConnectedAccountsLive = Layer.effect(
           yield* requireRole(user, "PROVIDER")
           const country = yield* validateCountry(countryInput)
           const existing = yield* accountAtGateway(user.id)
-          // The country of an existing account cannot change (Stripe fixes it at creation).
-          const accountId = Option.isSome(existing)
-            ? existing.value.accountId
-            : yield* Effect.tap(gateway.createAccount({ userId: user.id, email: user.email, country }), (accountId) =>
-                accounts.upsert({
-                  userId: user.id,
-                  gateway: gateway.kind,
-                  accountId,
-                  country,
-                  chargesEnabled: false,
-                  payoutsEnabled: false,
-                  detailsSubmitted: false
-                })
-              )
-          const accountLink = yield* gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl) })
+          const newAccount = (replaces?: string) => Effect.tap(gateway.createAccount({ userId: user.id, email: user.email, country, replaces }), (accountId) =>
+            accounts.upsert({ userId: user.id, gateway: gateway.kind, accountId, country, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
+          )
+          const linkTo = (accountId: string) => gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl) })
+          // The country of an existing account cannot change (Stripe fixes it at creation). An account
+          // the gateway no longer has (deleted on its side) is replaced, or the provider could never onboard again.
+          const accountLink = Option.isSome(existing)
+            ? yield* linkTo(existing.value.accountId).pipe(
+              Effect.catchIf((error) => error.isMissing, () => Effect.flatMap(newAccount(existing.value.accountId), linkTo))
+            )
+            : yield* Effect.flatMap(newAccount(), linkTo)
           return { accountLink }
         }),
 
@@ -125,7 +121,11 @@ export const ConnectedAccountsLive = Layer.effect(
           if (Option.isNone(stored)) return yield* PaymentAccountNotFound
           const account = stored.value.detailsSubmitted ? stored.value : yield* refresh(stored.value)
           if (!account.detailsSubmitted) return yield* PaymentAccountIncomplete
-          return { dashboardUrl: yield* gateway.createDashboardLink(account.accountId) }
+          // An account the gateway no longer has: the provider sets up payouts again (onboarding replaces it).
+          const dashboardUrl = yield* gateway.createDashboardLink(account.accountId).pipe(
+            Effect.catchIf((error) => error.isMissing, () => PaymentAccountNotFound)
+          )
+          return { dashboardUrl }
         })
     }
   })

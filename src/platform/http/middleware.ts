@@ -30,6 +30,8 @@ export const securityHeaders = {
 const envelope = (status: number, body: { code: string; message: string; details?: unknown }) =>
   HttpServerResponse.unsafeJson({ success: false, ...body }, { status })
 
+const malformed = (language: Language) => envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed") })
+
 const isUndecodableBody = (u: unknown) =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
@@ -67,7 +69,7 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
   // The platform dies (rather than fails) when a body cannot be parsed: it is still the client's fault.
   const defect = Cause.dieOption(cause)
   if (Option.isSome(defect) && isUndecodableBody(defect.value)) {
-    return Effect.succeed(envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed") }))
+    return Effect.succeed(malformed(language))
   }
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
   return Effect.as(
@@ -100,6 +102,11 @@ export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
       if (response.status >= 500) accessLog.error(fields, "request")
       else accessLog.info(fields, "request")
       return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
+    }
+    // A NUL in the address (a path or query parameter) is never meaningful and PostgreSQL text cannot
+    // hold it: refused here, once for every route, as JSON bodies with NUL are by their schemas.
+    if (request.url.includes("%00") || request.url.includes("\u0000")) {
+      return Effect.succeed(finish(malformed(languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage)))
     }
     return Effect.zipRight(
       FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)),

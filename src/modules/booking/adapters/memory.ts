@@ -66,8 +66,12 @@ export const BookingMemoryAdapters = Layer.effectContext(
       })
     const withReferences = (b: BookingRecord, refs: PaymentReferences | undefined): BookingRecord => ({ ...b, ...(refs ?? {}) })
 
+    /** What the exclusion constraint tests: a slot-holding booking of the provider overlaps [start, end). */
+    const slotHeld = (providerId: string, start: Date, end: Date) =>
+      [...bookings.values()].some((o) => o.providerId === providerId && SLOT_HOLDING.includes(o.status) && o.startTime < end && start < o.endTime)
+
     const repository: BookingRepository["Type"] = {
-      bookable: (serviceId, clientId) =>
+      bookable: (serviceId, clientId, slot) =>
         Effect.gen(function*() {
           const found = yield* services.findById(serviceId)
           if (Option.isNone(found)) return Option.none()
@@ -88,15 +92,13 @@ export const BookingMemoryAdapters = Layer.effectContext(
             },
             providerActive: s.provider.isActive,
             provider: yield* participant(s.userId),
-            client: yield* participant(clientId)
+            client: yield* participant(clientId),
+            slotTaken: slotHeld(s.userId, slot.start, slot.end)
           })
         }),
       insert: (b) =>
         Effect.sync(() => {
-          const overlaps = [...bookings.values()].some(
-            (o) => o.providerId === b.providerId && SLOT_HOLDING.includes(o.status) && o.startTime < b.endTime && b.startTime < o.endTime
-          )
-          if (overlaps) return Option.none()
+          if (slotHeld(b.providerId, b.startTime, b.endTime)) return Option.none()
           const now = new Date()
           const record: BookingRecord = {
             ...b,

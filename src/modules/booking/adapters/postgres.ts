@@ -85,12 +85,18 @@ export const BookingRepositoryLive = Layer.effect(
       s.currency, s.status, s.archived_at AS "archivedAt", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
       pu.is_active AS "providerActive", ${person("pu")} AS provider, ${person("cu")} AS client`)
     return {
-      bookable: (serviceId, clientId) =>
-        sql<Bookable["service"] & Pick<Bookable, "providerActive" | "provider" | "client">>`SELECT ${bookableColumns}
+      bookable: (serviceId, clientId, slot) =>
+        // The taken check is the exclusion constraint's own test, answered by its GiST index.
+        sql<Bookable["service"] & Pick<Bookable, "providerActive" | "provider" | "client" | "slotTaken">>`SELECT ${bookableColumns},
+            EXISTS (SELECT 1 FROM bookings b WHERE b.provider_id = s.user_id AND b.status NOT IN ('REJECTED', 'CANCELLED')
+              AND tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${slot.start}, ${slot.end}, '[)')) AS "slotTaken"
           FROM services s JOIN categories c ON c.id = s.category_id JOIN users pu ON pu.id = s.user_id JOIN users cu ON cu.id = ${clientId}
           WHERE s.id = ${serviceId}`.pipe(
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), ({ providerActive, provider, client, ...service }): Bookable => ({ service, providerActive, provider, client }))
+            Option.map(
+              Option.fromNullable(rows[0]),
+              ({ providerActive, provider, client, slotTaken, ...service }): Bookable => ({ service, providerActive, provider, client, slotTaken })
+            )
           ),
           Effect.orDie
         ),

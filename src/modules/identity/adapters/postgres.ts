@@ -17,19 +17,19 @@ export const UserRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     const one = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
     // Built once: findById runs on every authenticated request.
-    const columns = userColumns(sql)
+    const selected = userColumns(sql)
     return {
       findById: (id) =>
-        sql<User>`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        sql<User>`SELECT ${selected} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       findByEmail: (email) =>
-        sql<UserWithPassword>`SELECT ${userColumns(sql)}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`.pipe(
+        sql<UserWithPassword>`SELECT ${selected}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`.pipe(
           Effect.map(one),
           Effect.orDie
         ),
       insert: (a) =>
         sql<User>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
           VALUES (${a.email}, ${a.passwordHash}, ${a.firstName}, ${a.lastName}, ${a.phoneNumber}, ${a.role}, ${a.isEmailVerified}, ${a.preferredLanguage})
-          RETURNING ${userColumns(sql)}`.pipe(
+          RETURNING ${selected}`.pipe(
           Effect.map((rows) => rows[0]!),
           Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))
         ),

@@ -1,23 +1,45 @@
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "../../../platform/config"
+import { JobQueue } from "../../../platform/jobs"
 import { Mailer, type OutgoingMail } from "../ports"
 
-/** SMTP through nodemailer, used when SMTP_URL is set (smtp://user:pass@host:587 or smtps://...). */
-export const SmtpMailerLive = (smtpUrl: Redacted.Redacted) =>
-  Layer.effect(
-    Mailer,
-    Effect.map(AppConfig, (config) => {
-      const transport = nodemailer.createTransport(Redacted.value(smtpUrl))
-      const send = (mail: OutgoingMail) =>
-        Effect.tryPromise(() =>
-          transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
-        ).pipe(
-          Effect.retry({ times: 2 }),
-          // A mail that cannot be delivered must not undo the user's action; it is logged for operators.
-          Effect.catchAll((error) => Effect.logError("mail delivery failed", { to: mail.to, error: String(error) })),
-          Effect.asVoid
+/** Mails waiting for the SMTP server: durable jobs in the database (pg-boss). */
+export const MAIL_QUEUE = "mail-delivery"
+
+/** About a day and a half of attempts while the SMTP server refuses or is unreachable: 30 s, 1 min, 2 min... */
+const DELIVERY_RETRIES = { retryLimit: 12, retryDelaySeconds: 30, retryBackoff: true } as const
+
+const MailJob = Schema.Struct({ to: Schema.String, subject: Schema.String, text: Schema.String, html: Schema.String })
+
+/**
+ * SMTP mode (SMTP_URL set): sending a mail queues its delivery in the caller's transaction, so a mail
+ * goes out only if the action that sent it commits, and no action waits on the SMTP server (or holds
+ * its locks while it answers). The server's delivery worker (SmtpDeliveryLive) hands each one to
+ * nodemailer and retries with backoff; a mail the server never accepts stays as a failed job.
+ */
+export const QueuedMailerLive = Layer.effect(
+  Mailer,
+  Effect.map(JobQueue, (jobs) => {
+    const send = (mail: OutgoingMail) => jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
+    return { send, sendAll: (mails) => Effect.forEach(mails, send, { discard: true }) }
+  })
+)
+
+/** The delivery worker, in the server process while it runs: queued mails through nodemailer. */
+export const SmtpDeliveryLive = (smtpUrl: Redacted.Redacted) =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const jobs = yield* JobQueue
+      const transport = yield* Effect.acquireRelease(
+        Effect.sync(() => nodemailer.createTransport(Redacted.value(smtpUrl))),
+        (transport) => Effect.sync(() => transport.close())
+      )
+      yield* jobs.work(MAIL_QUEUE, (data) =>
+        Effect.flatMap(Schema.decodeUnknown(MailJob)(data), (mail) =>
+          Effect.tryPromise(() => transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }))
         )
-      return { send, sendAll: (mails) => Effect.forEach(mails, send, { discard: true }) }
+      )
     })
   )

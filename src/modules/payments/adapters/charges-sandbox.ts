@@ -205,7 +205,7 @@ const paymentIntentEvent = (type: string, intent: SandboxPaymentIntent, method: 
 // ---- Errors, as Stripe words them --------------------------------------------------------------
 
 const refusal = (operation: string, code: string, message: string, type = "invalid_request_error") =>
-  new PaymentGatewayError({ operation, detail: `${type} ${code} ${message}` })
+  new PaymentGatewayError({ operation, detail: `${type} ${code} ${message}`, code })
 
 const checkAmount = (operation: string, name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   Number.isSafeInteger(value) && value >= min && value <= max
@@ -261,7 +261,7 @@ interface Settled<A> {
 
 const CheckoutSessionAnswer = Schema.Struct({ id: Schema.String, url: Schema.String })
 const CaptureAnswer = Schema.Struct({ capturedMinor: Schema.Number })
-const RefundAnswer = Schema.Struct({ refundId: Schema.String, amountMinor: Schema.Number })
+const RefundAnswer = Schema.Struct({ refundId: Schema.String, amountMinor: Schema.Number, totalRefundedMinor: Schema.Number })
 const OffSessionAnswer = Schema.Union(
   Schema.Struct({ _tag: Schema.Literal("Authorized"), paymentIntentId: Schema.String, amountMinor: Schema.Number, expiresAt: Schema.Date }),
   Schema.Struct({ _tag: Schema.Literal("Refused"), paymentIntentId: Schema.NullOr(Schema.String), needsClient: Schema.Boolean, code: Schema.String })
@@ -439,7 +439,7 @@ const makeSandboxCharges = Effect.gen(function*() {
         yield* store.saveIntent(refunded)
         // `amount_refunded` of the charge is the cumulative total.
         const charge = chargeObject(refunded, yield* methodOf(refunded))
-        return [{ refundId: created.id, amountMinor }, [{ type: "charge.refunded", object: charge }]] as const
+        return [{ refundId: created.id, amountMinor, totalRefundedMinor: refunded.amountRefunded }, [{ type: "charge.refunded", object: charge }]] as const
       })
     )
   }

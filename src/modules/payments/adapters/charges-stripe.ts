@@ -162,11 +162,19 @@ export const StripeChargeGatewayLive = Layer.effect(
               // Destination charge: take the money back from the provider and the commission from the platform, in proportion.
               reverse_transfer: true,
               refund_application_fee: true,
-              ...(bookingId ? { metadata: { bookingId } } : {})
+              ...(bookingId ? { metadata: { bookingId } } : {}),
+              // The charge's amount_refunded is the payment's refunded total, this refund included.
+              expand: ["charge"]
             },
             { idempotencyKey }
           )
-        ).pipe(Effect.map((refund) => ({ refundId: refund.id, amountMinor: refund.amount }))),
+        ).pipe(
+          Effect.map((refund) => ({
+            refundId: refund.id,
+            amountMinor: refund.amount,
+            totalRefundedMinor: typeof refund.charge === "object" && refund.charge !== null ? refund.charge.amount_refunded : refund.amount
+          }))
+        ),
       authorizeOffSession: (r) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis

@@ -32,7 +32,7 @@ export const sandboxPaths = {
 }
 
 const missing = (operation: string, accountId: string) =>
-  new PaymentGatewayError({ operation, detail: `invalid_request_error resource_missing No such account: '${accountId}'` })
+  new PaymentGatewayError({ operation, detail: `invalid_request_error resource_missing No such account: '${accountId}'`, code: "resource_missing" })
 
 /**
  * The offline gateway (PAYMENTS_MODE=sandbox, the default without STRIPE_SECRET_KEY): accounts live in
@@ -49,9 +49,9 @@ export const SandboxGatewayLive = Layer.effect(
       Effect.flatMap(store.find(accountId), Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed }))
     return {
       kind: "sandbox" as const,
-      createAccount: ({ userId, email, country }) =>
+      createAccount: ({ userId, email, country, replaces }) =>
         Effect.map(
-          store.create({ accountId: randomId("acct_sandbox_"), userId, email, country }, idempotencyKeys.createAccount(userId, country)),
+          store.create({ accountId: randomId("acct_sandbox_"), userId, email, country }, idempotencyKeys.createAccount(userId, country, replaces)),
           (account) => account.accountId
         ),
       createOnboardingLink: ({ accountId, returnUrl, refreshUrl }) =>

@@ -34,7 +34,8 @@ export const call = <A>(operation: string, run: () => Promise<A>) =>
       const e = error as { type?: string; code?: string; message?: string; statusCode?: number }
       return new PaymentGatewayError({
         operation,
-        detail: [e.type, e.statusCode, e.code, e.message].filter((part) => part !== undefined && part !== "").join(" ") || String(error)
+        detail: [e.type, e.statusCode, e.code, e.message].filter((part) => part !== undefined && part !== "").join(" ") || String(error),
+        ...(e.code ? { code: e.code } : {})
       })
     }
   }).pipe(Effect.tapError((error) => Effect.logWarning(`stripe ${operation} failed: ${error.detail}`)))
@@ -63,7 +64,7 @@ export const StripeGatewayLive = Layer.effect(
     const attempt = () => crypto.randomUUID()
     return {
       kind: "stripe" as const,
-      createAccount: ({ userId, email, country }) =>
+      createAccount: ({ userId, email, country, replaces }) =>
         call("accounts.create", () =>
           stripe.accounts.create(
             {
@@ -73,7 +74,7 @@ export const StripeGatewayLive = Layer.effect(
               capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
               metadata: { userId }
             },
-            { idempotencyKey: idempotencyKeys.createAccount(userId, country) }
+            { idempotencyKey: idempotencyKeys.createAccount(userId, country, replaces) }
           )
         ).pipe(Effect.map((account) => account.id)),
       createOnboardingLink: ({ accountId, returnUrl, refreshUrl }) =>

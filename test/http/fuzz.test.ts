@@ -1,0 +1,114 @@
+import { Effect } from "effect"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { UserRepository } from "../../src/modules/identity"
+import { login, newClient, providerWithService, type Session } from "../support/accounts"
+import { httpClient, registration } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+
+/**
+ * Every operation of the OpenAPI document (so every endpoint a later change adds), called with random
+ * path parameters, query parameters and JSON bodies, anonymously or as a client, a provider or an
+ * administrator: every answer is a well-formed envelope and never a 5xx (httpClient checks both).
+ */
+let server: TestServer
+let api: ReturnType<typeof httpClient>
+let sessions: ReadonlyArray<Session | undefined>
+let known: { readonly serviceId: string; readonly bookingId: string; readonly userId: string }
+let operations: ReadonlyArray<Operation>
+
+interface Operation {
+  readonly method: string
+  readonly path: string
+  readonly query: ReadonlyArray<string>
+  readonly fields: ReadonlyArray<string>
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  api = httpClient(server)
+  const { provider, client, serviceId } = await providerWithService(server, api, { title: "Réparation de vélos", description: "Réglages et crevaisons.", price: 30 })
+  const admin = await newClient(server, api)
+  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(admin.id, "ADMIN")))
+  const start = new Date(Date.now() + 3 * 24 * 3_600_000)
+  const booking = await api.post(
+    "/api/bookings",
+    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "5 rue Rachel, Montréal" },
+    { token: client.token }
+  )
+  expect(booking.status, booking.text).toBe(201)
+  known = { serviceId, bookingId: booking.body.data.bookingData.id, userId: provider.id }
+  sessions = [undefined, client, provider, await login(api, admin.email, registration().password)]
+
+  const doc = (await api.get("/api/docs")).body as {
+    paths: Record<string, Record<string, { parameters?: ReadonlyArray<{ name: string; in: string }>; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>
+    components?: { schemas?: Record<string, unknown> }
+  }
+  const propertiesOf = (schema: unknown, depth = 0): ReadonlyArray<string> => {
+    if (schema === null || typeof schema !== "object" || depth > 4) return []
+    const s = schema as { $ref?: string; properties?: Record<string, unknown>; anyOf?: ReadonlyArray<unknown>; allOf?: ReadonlyArray<unknown> }
+    if (s.$ref) return propertiesOf(doc.components?.schemas?.[s.$ref.split("/").at(-1)!], depth + 1)
+    return [...Object.keys(s.properties ?? {}), ...[...(s.anyOf ?? []), ...(s.allOf ?? [])].flatMap((x) => propertiesOf(x, depth + 1))]
+  }
+  operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
+      fields: [...new Set(Object.values(op.requestBody?.content ?? {}).flatMap((c) => propertiesOf(c.schema)))]
+    }))
+  )
+  // The document lists every module's endpoints.
+  expect(operations.length).toBeGreaterThan(60)
+}, 120_000)
+afterAll(() => server?.stop())
+
+const oddText = fc.oneof(
+  fc.string(),
+  fc.fullUnicodeString({ maxLength: 40 }),
+  fc.constantFrom("", " ", "\u0000", "-1", "0", "1e309", "NaN", "9".repeat(40), "true", "null", "../../etc/passwd", "%", "a".repeat(5_000), "2026-02-30T25:61:00Z")
+)
+const pathValue = () =>
+  fc.oneof(
+    fc.constantFrom(known.serviceId, known.bookingId, known.userId, "00000000-0000-0000-0000-000000000000", "1", "abc", "..", "%2e%2e", "x".repeat(300)),
+    fc.uuid(),
+    fc.integer({ min: -5, max: 1_000_000 }).map(String)
+  )
+const fieldValue = fc.oneof(oddText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()))
+
+describe("every endpoint of the OpenAPI document under random input", () => {
+  it("answers a well-formed envelope, never a 5xx (fast-check)", { timeout: 180_000 }, async () => {
+    const call = fc
+      .record({
+        operation: fc.constantFrom(...operations),
+        session: fc.constantFrom(...sessions)
+      })
+      .chain(({ operation, session }) =>
+        fc.record({
+          operation: fc.constant(operation),
+          session: fc.constant(session),
+          params: fc.array(pathValue(), { minLength: 4, maxLength: 4 }),
+          query: fc.dictionary(fc.constantFrom(...(operation.query.length > 0 ? operation.query : ["page"]), "limit", "x"), oddText, { maxKeys: 4 }),
+          body: fc.oneof(
+            { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...(operation.fields.length > 0 ? operation.fields : ["id"]), "extra"), fieldValue, { maxKeys: 8 }) },
+            { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }
+          )
+        })
+      )
+    await fc.assert(
+      fc.asyncProperty(call, async ({ operation, session, params, query, body }) => {
+        let i = 0
+        const path = operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[i++ % params.length]!))
+        const search = new URLSearchParams(query as Record<string, string>).toString()
+        const sendsBody = operation.method !== "GET" && operation.method !== "DELETE"
+        // httpClient fails the property on any 5xx and on an answer that is not the envelope.
+        const reply = await api.call(operation.method, search ? `${path}?${search}` : path, {
+          ...(session ? { token: session.token } : {}),
+          ...(sendsBody ? { raw: JSON.stringify(body) ?? "null" } : {})
+        })
+        expect(reply.status).toBeGreaterThanOrEqual(200)
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 600) }
+    )
+  })
+})
