@@ -99,7 +99,7 @@ describe("Messaging (in memory)", () => {
     const m = await messaging()
     const [a, b, stranger] = [await account(), await account(), await account()]
     const { conversation } = await run(m.start(a.id, { participantId: b.id }))
-    for (const attempt of [
+    const attempts: ReadonlyArray<Effect.Effect<unknown, unknown>> = [
       m.get(stranger.id, conversation.id),
       m.send(stranger.id, conversation.id, "coucou"),
       m.markRead(stranger.id, conversation.id),
@@ -107,7 +107,8 @@ describe("Messaging (in memory)", () => {
       m.participantsOf(stranger.id, conversation.id),
       m.get(a.id, "not-a-uuid"),
       m.get(a.id, crypto.randomUUID())
-    ]) {
+    ]
+    for (const attempt of attempts) {
       expect(await run(failureOf(attempt))).toMatchObject({ status: 404, code: "CONVERSATION_NOT_FOUND" })
     }
     expect((await run(m.list(stranger.id, {}))).total).toBe(0)
