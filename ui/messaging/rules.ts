@@ -107,25 +107,20 @@ export const deliveryState = (message: Pick<Message, "id" | "isRead">, delivered
 
 /**
  * The list after a message arrived: its conversation moves to the top with the new last message and,
- * when someone else sent it and it is not open, one more unread. "reload" when the conversation is
- * not on this page (a new one, or further down): the list is read again.
+ * when someone else sent it, one more unread (an open dialog marks it read at once, and that read
+ * mark lowers the count again). "reload" when the conversation is not on this page (a new one, or
+ * further down): the list is read again.
  */
-export const withMessage = (
-  list: ReadonlyArray<Conversation>,
-  event: MessageReceived,
-  viewerId: string,
-  openId: string | null
-): ReadonlyArray<Conversation> | "reload" => {
+export const withMessage = (list: ReadonlyArray<Conversation>, event: MessageReceived, viewerId: string): ReadonlyArray<Conversation> | "reload" => {
   const index = list.findIndex((c) => c.id === event.conversationId)
   if (index < 0) return "reload"
   const current = list[index]!
   if (current.lastMessage?.id === event.message.id) return list
-  const unread = event.message.senderId !== viewerId && event.conversationId !== openId ? 1 : 0
   const updated: Conversation = {
     ...current,
     lastMessage: { ...event.message, sender: { id: event.sender.id, firstName: event.sender.firstName } },
     lastMessageAt: event.message.createdAt,
-    unreadCount: current.unreadCount + unread
+    unreadCount: current.unreadCount + (event.message.senderId !== viewerId ? 1 : 0)
   }
   return [updated, ...list.slice(0, index), ...list.slice(index + 1)]
 }

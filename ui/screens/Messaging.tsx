@@ -98,14 +98,13 @@ export default function Messaging() {
   }, [contactId])
 
   // Live list: a new message moves its conversation up and counts as unread; read marks lower the count.
-  const openId = open?.id ?? null
   useEffect(() => {
     const socket = link.socket
     if (!socket) return
     const onMessage = (event: MessageReceived) => {
       const current = itemsRef.current
       if (current === null) return
-      const next = withMessage(current, event, viewerId, openId)
+      const next = withMessage(current, event, viewerId)
       if (next === "reload") reload({ quiet: true })
       else setItems(next)
     }
@@ -116,7 +115,7 @@ export default function Messaging() {
       socket.off("message_received", onMessage)
       socket.off("messages_read", onRead)
     }
-  }, [link.socket, viewerId, openId, reload])
+  }, [link.socket, viewerId, reload])
 
   const close = () => {
     setOpen(null)

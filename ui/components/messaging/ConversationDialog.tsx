@@ -29,6 +29,9 @@ interface Outgoing {
   readonly error?: string
 }
 
+/** Ids of messages not stored yet (crypto.randomUUID needs a secure context: plain http on a LAN has none). */
+let localCounter = 0
+
 const failureText = (error: unknown) => (error instanceof ApiError ? error.message || error.code : "")
 
 const useDeliveryLabels = (): Record<DeliveryState, string> => {
@@ -239,7 +242,7 @@ export const ConversationDialog = ({
     stopTyping()
     const content = draft.trim()
     setDraft("")
-    void deliver(crypto.randomUUID(), content)
+    void deliver(`local-${++localCounter}`, content)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
