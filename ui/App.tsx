@@ -37,13 +37,12 @@ const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
 const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
+const Messaging = lazy(() => import("./screens/Messaging"))
 const Soon = lazy(() => import("./screens/Soon"))
 const NotFound = lazy(() => import("./screens/NotFound"))
 
 /** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
 const SOON: ReadonlyArray<readonly [string, Section]> = [
-  ["/messaging", "messaging"],
-  ["/messages", "messaging"],
   ["/settings", "settings"],
   ["/admin", "adminDashboard"],
   ["/admin/users", "adminUsers"],
@@ -74,6 +73,8 @@ const Routes = () => {
         <Route path="/search" component={Search} />
         <Route path="/bookings" component={Bookings} />
         <Route path="/provider/calendar" component={ProviderCalendar} />
+        <Route path="/messaging" component={Messaging} />
+        <Route path="/messages" component={Messaging} />
         <Route path="/provider/payments/setup" component={PaymentsSetup} />
         <Route path="/provider/payments/required" component={PaymentsRequired} />
         <Route path="/become-provider" component={BecomeProvider} />

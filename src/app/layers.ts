@@ -35,6 +35,14 @@ import {
   PayoutAccountLookupFromPayments,
   ProviderApplicationsLive
 } from "../modules/onboarding"
+import {
+  ConversationRepositoryLive,
+  ConversationRepositoryMemory,
+  InProcessConversationEvents,
+  MessageRateLimiterMemory,
+  MessagingLive,
+  ServiceTopicsFromCatalogue
+} from "../modules/messaging"
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
@@ -60,6 +68,7 @@ export const PostgresAdapters = Layer.mergeAll(
   ProfilePostgresAdapters,
   OnboardingPostgresAdapters,
   BookingPostgresAdapters,
+  ConversationRepositoryLive,
   LocalDiskStorageLive,
   SqlTransactional,
   JobQueueLive
@@ -84,7 +93,14 @@ export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServices
  */
 export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicationsLive).pipe(
   Layer.provide(PayoutAccountLookupFromPayments),
-  Layer.provideMerge(ApplicationServices)
+  Layer.provideMerge(ApplicationServices),
+  // Messaging names services from the catalogue and announces its events in process (the real-time
+  // server, built later by src/app/server.ts, listens on the feed).
+  (services) =>
+    MessagingLive.pipe(
+      Layer.provideMerge(Layer.mergeAll(InProcessConversationEvents, MessageRateLimiterMemory, ServiceTopicsFromCatalogue)),
+      Layer.provideMerge(services)
+    )
 )
 
 /** Everything the server and the CLI run on, over a given SqlClient layer. */
@@ -106,6 +122,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   BookingMemoryAdapters.pipe(Layer.provideMerge(CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)))),
+  ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   InMemoryJobQueueLive,
   InMemoryStorage,
   PlainTestHasher,

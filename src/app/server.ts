@@ -16,6 +16,7 @@ import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payme
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
+import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
 import { MarketplaceApi } from "./api"
 import { devMailPage } from "./dev-mail"
 import { sandboxCheckoutRoutes } from "./sandbox-checkout"
@@ -35,7 +36,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -78,12 +79,17 @@ export const ServerLive = Layer.unwrapEffect(
       Effect.gen(function*() {
         const identity = yield* Identity
         const run = Runtime.runPromise(yield* Effect.runtime<never>())
-        return attachRealtime(server, (token) =>
-          run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined)))
+        const messaging = yield* MessagingRealtime
+        return attachRealtime(
+          server,
+          (token) => run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined))),
+          [messaging]
         )
       })
     )
     // Realtime is built after the HTTP layer, so it can take over the upgrade listeners Effect registered.
+    // Handlers never need it: services announce events through ports (messaging's ConversationEvents,
+    // an in-process feed of the domain layers) and the real-time modules relay them to sockets.
     // Background jobs (booking timers, payment retries, SMTP deliveries) run while the server does.
     const MailDeliveryLive = Option.match(config.smtpUrl, { onNone: () => Layer.empty, onSome: SmtpDeliveryLive })
     return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(MailDeliveryLive))

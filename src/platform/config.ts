@@ -20,6 +20,9 @@ export interface AppConfigShape {
   /** Requests per window allowed on the sensitive auth endpoints, per client address. */
   readonly authRateLimit: number
   readonly authRateWindowSeconds: number
+  /** Messages one user may send per window (REST and real-time together). */
+  readonly messageRateLimit: number
+  readonly messageRateWindowSeconds: number
   readonly seedDemoData: boolean
   /** Which connected-accounts gateway runs: Stripe's API, or the local sandbox (see resolvePaymentsMode). */
   readonly paymentsMode: PaymentsMode
@@ -80,6 +83,14 @@ const config = Config.all({
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   authRateLimit: Config.integer("AUTH_RATE_LIMIT").pipe(Config.withDefault(20)),
   authRateWindowSeconds: Config.integer("AUTH_RATE_WINDOW_SECONDS").pipe(Config.withDefault(60)),
+  messageRateLimit: Config.integer("MESSAGE_RATE_LIMIT").pipe(
+    Config.withDefault(30),
+    Config.validate({ message: "MESSAGE_RATE_LIMIT must be 1 or more", validation: (n) => n >= 1 })
+  ),
+  messageRateWindowSeconds: Config.integer("MESSAGE_RATE_WINDOW_SECONDS").pipe(
+    Config.withDefault(60),
+    Config.validate({ message: "MESSAGE_RATE_WINDOW_SECONDS must be 1 or more", validation: (n) => n >= 1 })
+  ),
   seedDemoData: Config.boolean("SEED_DEMO_DATA").pipe(Config.withDefault(true)),
   paymentsMode: Config.option(Config.string("PAYMENTS_MODE")).pipe(
     Config.map(Option.map((mode) => mode.trim().toLowerCase())),

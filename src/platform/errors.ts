@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { MessageKey } from "./messages"
+import { type Language, type MessageKey, translate } from "./messages"
 
 /**
  * The application's failures, one class per HTTP meaning. Each carries a stable machine `code`
@@ -68,3 +68,11 @@ export const invalid = (details: ReadonlyArray<FieldIssue>) =>
   new ValidationFailed({ code: "VALIDATION_ERROR", key: "validation.failed", details })
 
 export const issue = (field: string, key: MessageKey) => new FieldIssue({ field, key })
+
+/** The error envelope's body of an application error, in `language` (HTTP answers and socket acknowledgements). */
+export const errorBody = (error: AppError, language: Language) => ({
+  success: false as const,
+  code: error.code,
+  message: translate(language, error.key, error.params),
+  ...(error._tag === "ValidationFailed" ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key) })) } : {})
+})

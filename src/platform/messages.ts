@@ -281,7 +281,15 @@ export const fr = {
   "mail.booking.refunded.subject": "Remboursement effectué",
   "mail.booking.refunded.client": "Un remboursement pour « {service} » a été effectué sur votre carte.",
   "mail.booking.refunded.provider": "Un remboursement a été effectué au client pour « {service} ».",
-  "mail.booking.action": "Voir mes réservations"
+  "mail.booking.action": "Voir mes réservations",
+  "messaging.conversationNotFound": "Conversation introuvable.",
+  "messaging.userNotFound": "Cet utilisateur n'existe pas ou n'est plus actif.",
+  "messaging.serviceNotFound": "Service introuvable.",
+  "messaging.serviceNotOfParticipant": "Ce service n'est pas proposé par l'un des participants.",
+  "messaging.contentRequired": "Le message ne peut pas être vide.",
+  "messaging.contentTooLong": "Le message ne peut pas dépasser 2000 caractères.",
+  "messaging.selfConversation": "Vous ne pouvez pas vous contacter vous-même !",
+  "messaging.notJoined": "Rejoignez d'abord la conversation."
 } as const
 
 export type MessageKey = keyof typeof fr
@@ -562,7 +570,15 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.refunded.subject": "Refund issued",
   "mail.booking.refunded.client": "A refund for \"{service}\" was issued to your card.",
   "mail.booking.refunded.provider": "A refund was issued to the client for \"{service}\".",
-  "mail.booking.action": "See my bookings"
+  "mail.booking.action": "See my bookings",
+  "messaging.conversationNotFound": "Conversation not found.",
+  "messaging.userNotFound": "This user does not exist or is no longer active.",
+  "messaging.serviceNotFound": "Service not found.",
+  "messaging.serviceNotOfParticipant": "This service is not offered by one of the participants.",
+  "messaging.contentRequired": "The message cannot be empty.",
+  "messaging.contentTooLong": "The message cannot be longer than 2000 characters.",
+  "messaging.selfConversation": "You cannot contact yourself!",
+  "messaging.notJoined": "Join the conversation first."
 }
 
 export const Languages = ["fr", "en"] as const

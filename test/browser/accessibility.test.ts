@@ -138,6 +138,16 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
           await otherPage.getByRole("button", { name: "Envoyer ma candidature" }).click()
           await otherPage.locator(".field-error").first().waitFor()
           found.push(...(await seriousViolations(otherPage)).map((v) => `become-provider errors: ${v}`))
+          // Messaging: the list (empty at first), a conversation dialog opened from a contact link, the list holding it.
+          await otherPage.goto(`${server.url}/messaging`)
+          await otherPage.locator(".empty-state, .conversation-card").first().waitFor()
+          found.push(...(await seriousViolations(otherPage)).map((v) => `/messaging: ${v}`))
+          await otherPage.goto(`${server.url}/messaging?userId=${providerId}`)
+          await otherPage.getByRole("dialog").getByLabel("Votre message").waitFor()
+          found.push(...(await seriousViolations(otherPage)).map((v) => `conversation dialog: ${v}`))
+          await otherPage.keyboard.press("Escape")
+          await otherPage.locator(".conversation-card").first().waitFor()
+          found.push(...(await seriousViolations(otherPage)).map((v) => `/messaging list: ${v}`))
         }
         await other.close()
       }

@@ -1,7 +1,7 @@
 import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, FiberRef, HashMap, Option } from "effect"
 import * as crypto from "node:crypto"
-import { httpStatusOf, isAppError } from "../errors"
+import { errorBody, httpStatusOf, isAppError } from "../errors"
 import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
 
@@ -41,15 +41,8 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isAppError(error)) {
-      return Effect.succeed(
-        envelope(httpStatusOf[error._tag], {
-          code: error.code,
-          message: translate(language, error.key, error.params),
-          ...(error._tag === "ValidationFailed"
-            ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key) })) }
-            : {})
-        })
-      )
+      const { success: _, ...body } = errorBody(error, language)
+      return Effect.succeed(envelope(httpStatusOf[error._tag], body))
     }
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {

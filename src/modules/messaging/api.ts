@@ -1,0 +1,108 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+// The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
+import { Authentication } from "../identity/api"
+import type { MessageRecord, Participant } from "./domain"
+import type { ConversationSummary } from "./ports"
+
+// ---- Views -----------------------------------------------------------------------------------
+
+export const ParticipantView = Schema.Struct({
+  id: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  email: Schema.String
+})
+
+export const MessageView = Schema.Struct({
+  id: Schema.String,
+  conversationId: Schema.String,
+  senderId: Schema.String,
+  content: Schema.String,
+  createdAt: Schema.Date,
+  isRead: Schema.Boolean,
+  readAt: Schema.NullOr(Schema.Date)
+})
+
+export const ConversationView = Schema.Struct({
+  id: Schema.String,
+  /** The service's title for a conversation about a service; null otherwise (the UI names it after the other participant). */
+  title: Schema.NullOr(Schema.String),
+  serviceId: Schema.NullOr(Schema.String),
+  participants: Schema.Array(ParticipantView),
+  /** Messages the others sent that the caller has not read. */
+  unreadCount: Schema.Number,
+  lastMessage: Schema.NullOr(
+    Schema.Struct({
+      ...MessageView.fields,
+      sender: Schema.Struct({ id: Schema.String, firstName: Schema.String })
+    })
+  ),
+  lastMessageAt: Schema.Date,
+  createdAt: Schema.Date
+})
+
+export const toMessageView = (m: MessageRecord): typeof MessageView.Type => ({
+  id: m.id,
+  conversationId: m.conversationId,
+  senderId: m.senderId,
+  content: m.content,
+  createdAt: m.createdAt,
+  isRead: m.readAt !== null,
+  readAt: m.readAt
+})
+
+export const toConversationView = (c: ConversationSummary): typeof ConversationView.Type => ({
+  id: c.id,
+  title: c.title,
+  serviceId: c.serviceId,
+  participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, email: p.email })),
+  unreadCount: c.unreadCount,
+  lastMessage: c.lastMessage === null
+    ? null
+    : { ...toMessageView(c.lastMessage), sender: { id: c.lastMessage.senderId, firstName: c.lastMessage.senderFirstName } },
+  lastMessageAt: c.lastMessageAt,
+  createdAt: c.createdAt
+})
+
+// ---- Requests --------------------------------------------------------------------------------
+
+const id = HttpApiSchema.param("id", Schema.String)
+const Text = Schema.optional(Schema.NullOr(PayloadText))
+const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
+const OneConversation = Schema.Struct({ conversation: ConversationView })
+
+// ---- Group -----------------------------------------------------------------------------------
+
+export class ConversationsApi extends HttpApiGroup.make("conversations")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(PageParams)
+      .addSuccess(Ok(Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })))
+  )
+  .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(OneConversation)))
+  .add(
+    HttpApiEndpoint.post("start", "/")
+      .setPayload(Schema.Struct({ participantId: Text, serviceId: Text }))
+      // 201 when the conversation was created, 200 when the pair already had it.
+      .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(true) })), { status: 201 })
+      .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(false) })))
+  )
+  .add(
+    HttpApiEndpoint.post("send")`/${id}/messages`
+      .setPayload(Schema.Struct({ content: Text }))
+      .addSuccess(Ok(Schema.Struct({ message: MessageView })), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.patch("markRead")`/${id}/read`.addSuccess(
+      Ok(Schema.Struct({ messageIds: Schema.Array(Schema.String), readAt: Schema.Date }))
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("messages")`/${id}/messages`
+      .setUrlParams(PageParams)
+      .addSuccess(Ok(Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })))
+  )
+  .middleware(Authentication)
+  .prefix("/conversations") {}

@@ -1,0 +1,109 @@
+import { Either } from "effect"
+import { Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
+
+/**
+ * Messaging (spec client-and-provider sections 2, 3, 5, 7 and 9): conversations between two users,
+ * optionally about a service, and their messages. Pure rules only; the service applies them.
+ */
+
+export const MAX_CONTENT_LENGTH = 2000
+/** Spec section 9: messages are paged by 50. */
+export const MESSAGES_PAGE_SIZE = 50
+export const CONVERSATIONS_PAGE_SIZE = 20
+
+export interface Participant {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+}
+
+export interface MessageRecord {
+  readonly id: string
+  readonly conversationId: string
+  readonly senderId: string
+  readonly content: string
+  readonly createdAt: Date
+  readonly readAt: Date | null
+}
+
+// ---- Errors ----------------------------------------------------------------------------------
+
+/** The same answer for a conversation that does not exist and one the caller is not part of. */
+export const ConversationNotFound = new NotFound({ code: "CONVERSATION_NOT_FOUND", key: "messaging.conversationNotFound" })
+export const RecipientNotFound = new NotFound({ code: "USER_NOT_FOUND", key: "messaging.userNotFound" })
+export const TopicNotFound = new NotFound({ code: "SERVICE_NOT_FOUND", key: "messaging.serviceNotFound" })
+export const AccountInactive = new Forbidden({ code: "ACCOUNT_DEACTIVATED", key: "auth.accountDeactivated" })
+
+// ---- Content ---------------------------------------------------------------------------------
+
+/** Length as PostgreSQL's char_length counts it (code points), so the rule and the column agree. */
+export const contentLength = (text: string) => {
+  let n = 0
+  for (const _ of text) n++
+  return n
+}
+
+/** A message's text: trimmed, not blank, at most 2000 characters (422 on `content`). */
+export const validateContent = (content: string | undefined | null): Either.Either<string, ValidationFailed> => {
+  const trimmed = (content ?? "").trim()
+  if (trimmed === "") return Either.left(invalid([issue("content", "messaging.contentRequired")]))
+  if (contentLength(trimmed) > MAX_CONTENT_LENGTH) return Either.left(invalid([issue("content", "messaging.contentTooLong")]))
+  return Either.right(trimmed)
+}
+
+// ---- Who may do what -------------------------------------------------------------------------
+
+/** Only participants see a conversation or write in it; anyone else gets the not-found answer. */
+export const isParticipant = (participantIds: ReadonlyArray<string>, userId: string) => participantIds.includes(userId)
+
+/**
+ * Starting (or finding) a conversation with `other`: never with oneself (422), only with an
+ * existing, active account (404 otherwise, whether it never existed or was deactivated).
+ */
+export const decideStart = (
+  me: { readonly id: string; readonly isActive: boolean },
+  other: { readonly id: string; readonly isActive: boolean } | undefined
+): Either.Either<void, ValidationFailed | NotFound | Forbidden> => {
+  if (!me.isActive) return Either.left(AccountInactive)
+  if (other !== undefined && other.id === me.id) return Either.left(invalid([issue("participantId", "messaging.selfConversation")]))
+  if (other === undefined || !other.isActive) return Either.left(RecipientNotFound)
+  return Either.void
+}
+
+/** Writing or reading marks: a participant with an active account. Non-participants learn nothing (404). */
+export const decideWrite = (
+  writer: { readonly id: string; readonly isActive: boolean },
+  participantIds: ReadonlyArray<string>
+): Either.Either<void, NotFound | Forbidden> => {
+  if (!isParticipant(participantIds, writer.id)) return Either.left(ConversationNotFound)
+  if (!writer.isActive) return Either.left(AccountInactive)
+  return Either.void
+}
+
+/** The one key of a pair of users, whatever the order they are given in. */
+export const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`)
+
+// ---- Read marks ------------------------------------------------------------------------------
+
+/** Messages `viewerId` has not read: sent by someone else, without a read mark. */
+export const unreadCount = (messages: ReadonlyArray<Pick<MessageRecord, "senderId" | "readAt">>, viewerId: string) =>
+  messages.reduce((n, m) => (m.senderId !== viewerId && m.readAt === null ? n + 1 : n), 0)
+
+/**
+ * Which messages a read mark by `readerId` changes: those of the conversation sent by others and
+ * still unread; restricted to `onlyIds` when given (mark_as_read names them).
+ */
+export const toMarkRead = (
+  messages: ReadonlyArray<Pick<MessageRecord, "id" | "senderId" | "readAt">>,
+  readerId: string,
+  onlyIds?: ReadonlyArray<string>
+): ReadonlyArray<string> => {
+  const wanted = onlyIds === undefined ? undefined : new Set(onlyIds)
+  return messages.filter((m) => m.senderId !== readerId && m.readAt === null && (wanted === undefined || wanted.has(m.id))).map((m) => m.id)
+}
+
+// ---- Identifiers -----------------------------------------------------------------------------
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value)

@@ -1,0 +1,62 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { MarketplaceApi } from "../../app/api"
+import { ok } from "../../platform/http/envelope"
+import { numberParam, pagination } from "../../platform/paging"
+import { CurrentUser } from "../identity/api"
+import { toConversationView, toMessageView } from "./api"
+import { Messaging } from "./service"
+
+const pageOf = (urlParams: { readonly page?: string | undefined; readonly limit?: string | undefined }) => ({
+  page: numberParam(urlParams.page),
+  limit: numberParam(urlParams.limit)
+})
+
+export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conversations", (handlers) =>
+  Effect.gen(function*() {
+    const messaging = yield* Messaging
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const found = yield* messaging.list(user.id, pageOf(urlParams))
+          return ok({ conversations: found.rows.map(toConversationView), pagination: pagination(found.total, found.page, found.limit) })
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          return ok({ conversation: toConversationView(yield* messaging.get(user.id, path.id)) })
+        })
+      )
+      .handle("start", ({ payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const { conversation, created } = yield* messaging.start(user.id, payload)
+          return created
+            ? ok({ conversation: toConversationView(conversation), created: true as const })
+            : ok({ conversation: toConversationView(conversation), created: false as const })
+        })
+      )
+      .handle("send", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const { message } = yield* messaging.send(user.id, path.id, payload.content)
+          return ok({ message: toMessageView(message) })
+        })
+      )
+      .handle("markRead", ({ path }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          return ok(yield* messaging.markRead(user.id, path.id))
+        })
+      )
+      .handle("messages", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const found = yield* messaging.messages(user.id, path.id, pageOf(urlParams))
+          return ok({ messages: found.rows.map(toMessageView), pagination: pagination(found.total, found.page, found.limit) })
+        })
+      )
+  })
+)

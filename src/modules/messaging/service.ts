@@ -1,0 +1,182 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { type Forbidden, invalid, issue, type NotFound, type TooManyRequests, type ValidationFailed } from "../../platform/errors"
+import { paging } from "../../platform/paging"
+import { Transactional } from "../../platform/transaction"
+import { type User, UserRepository } from "../identity"
+import {
+  ConversationNotFound,
+  CONVERSATIONS_PAGE_SIZE,
+  decideStart,
+  decideWrite,
+  isParticipant,
+  isUuid,
+  type MessageRecord,
+  MESSAGES_PAGE_SIZE,
+  type Participant,
+  TopicNotFound,
+  validateContent
+} from "./domain"
+import {
+  type ConversationRecord,
+  ConversationEvents,
+  ConversationRepository,
+  type ConversationSummary,
+  MessageRateLimiter,
+  ServiceTopics
+} from "./ports"
+
+export interface PageQuery {
+  readonly page?: number | undefined
+  readonly limit?: number | undefined
+}
+export interface Paged<A> {
+  readonly rows: ReadonlyArray<A>
+  readonly total: number
+  readonly page: number
+  readonly limit: number
+}
+
+/** Ids a client names in mark_as_read: at most this many are looked at. */
+const MAX_MARKED_IDS = 1000
+
+export class Messaging extends Context.Tag("messaging/Messaging")<
+  Messaging,
+  {
+    /** The caller's conversations, last activity first. */
+    readonly list: (userId: string, query: PageQuery) => Effect.Effect<Paged<ConversationSummary>>
+    readonly get: (userId: string, conversationId: string) => Effect.Effect<ConversationSummary, NotFound>
+    /** Finds the conversation of the pair (about the service if given) or creates it. */
+    readonly start: (
+      userId: string,
+      input: { readonly participantId?: string | null | undefined; readonly serviceId?: string | null | undefined }
+    ) => Effect.Effect<{ readonly conversation: ConversationSummary; readonly created: boolean }, ValidationFailed | NotFound | Forbidden>
+    /** Stores the message, then announces it to every participant (message_received). */
+    readonly send: (
+      userId: string,
+      conversationId: string,
+      content: string | null | undefined
+    ) => Effect.Effect<{ readonly message: MessageRecord; readonly sender: Participant }, NotFound | Forbidden | ValidationFailed | TooManyRequests>
+    /** Marks what the others sent the caller as read (only `messageIds` when given), then announces it (messages_read). */
+    readonly markRead: (
+      userId: string,
+      conversationId: string,
+      messageIds?: ReadonlyArray<unknown>
+    ) => Effect.Effect<{ readonly messageIds: ReadonlyArray<string>; readonly readAt: Date }, NotFound | Forbidden>
+    /** A page of messages, newest first. */
+    readonly messages: (userId: string, conversationId: string, query: PageQuery) => Effect.Effect<Paged<MessageRecord>, NotFound>
+    /** The participants of a conversation the caller is part of (joining its real-time room). */
+    readonly participantsOf: (userId: string, conversationId: string) => Effect.Effect<ReadonlyArray<string>, NotFound>
+    /** Everyone who shares a conversation with the user (presence). */
+    readonly partnersOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
+  }
+>() {}
+
+const participantOf = (user: User): Participant => ({ id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email })
+
+export const MessagingLive = Layer.effect(
+  Messaging,
+  Effect.gen(function*() {
+    const conversations = yield* ConversationRepository
+    const users = yield* UserRepository
+    const topics = yield* ServiceTopics
+    const events = yield* ConversationEvents
+    const limiter = yield* MessageRateLimiter
+    const tx = yield* Transactional
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const userOf = (id: string) =>
+      Effect.flatMap(users.findById(id), Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed }))
+    /** The conversation if `userId` takes part in it; the same 404 otherwise, revealing nothing. */
+    const visible = (userId: string, conversationId: string): Effect.Effect<ConversationRecord, NotFound> =>
+      isUuid(conversationId)
+        ? Effect.flatMap(conversations.find(conversationId.toLowerCase()), (found) =>
+          Option.isSome(found) && isParticipant(found.value.participantIds, userId) ? Effect.succeed(found.value) : Effect.fail(ConversationNotFound)
+        )
+        : Effect.fail(ConversationNotFound)
+    const summaryOf = (conversationId: string, userId: string) =>
+      Effect.flatMap(conversations.summary(conversationId, userId), Option.match({ onNone: () => Effect.fail(ConversationNotFound), onSome: Effect.succeed }))
+
+    return {
+      list: (userId, query) =>
+        Effect.gen(function*() {
+          const { page, limit, offset } = paging(query.page, query.limit, CONVERSATIONS_PAGE_SIZE)
+          const found = yield* conversations.listFor(userId, { limit, offset })
+          return { ...found, page, limit }
+        }),
+
+      get: (userId, conversationId) => Effect.flatMap(visible(userId, conversationId), (c) => summaryOf(c.id, userId)),
+
+      start: (userId, input) =>
+        Effect.gen(function*() {
+          const me = yield* userOf(userId)
+          const participantId = input.participantId?.trim() ?? ""
+          if (participantId === "") return yield* invalid([issue("participantId", "validation.required")])
+          const other = isUuid(participantId) ? Option.getOrUndefined(yield* users.findById(participantId.toLowerCase())) : undefined
+          yield* decideStart(me, other)
+          const serviceId = input.serviceId?.trim() || null
+          let title: string | null = null
+          if (serviceId !== null) {
+            const topic = isUuid(serviceId) ? yield* topics.find(serviceId.toLowerCase(), me.id) : Option.none()
+            if (Option.isNone(topic)) return yield* TopicNotFound
+            // A conversation about a service is with its provider.
+            if (topic.value.ownerId !== me.id && topic.value.ownerId !== other!.id) {
+              return yield* invalid([issue("serviceId", "messaging.serviceNotOfParticipant")])
+            }
+            title = topic.value.title
+          }
+          const topicId = serviceId?.toLowerCase() ?? null
+          const existing = yield* conversations.findPair(me.id, other!.id, topicId)
+          const { conversation, created } = Option.isSome(existing)
+            ? { conversation: existing.value, created: false }
+            : yield* tx.run(conversations.create({ participantIds: [me.id, other!.id], serviceId: topicId, title, at: yield* now }))
+          return { conversation: yield* summaryOf(conversation.id, me.id), created }
+        }),
+
+      send: (userId, conversationId, content) =>
+        Effect.gen(function*() {
+          const conversation = yield* visible(userId, conversationId)
+          const sender = yield* userOf(userId)
+          yield* decideWrite(sender, conversation.participantIds)
+          const text = yield* validateContent(content)
+          yield* limiter.consume(sender.id)
+          const at = yield* now
+          const message = yield* tx.run(conversations.addMessage({ conversationId: conversation.id, senderId: sender.id, content: text, at }))
+          const author = participantOf(sender)
+          yield* events.publish({ type: "message_received", recipientIds: conversation.participantIds, message, sender: author })
+          return { message, sender: author }
+        }),
+
+      markRead: (userId, conversationId, messageIds) =>
+        Effect.gen(function*() {
+          const conversation = yield* visible(userId, conversationId)
+          yield* decideWrite(yield* userOf(userId), conversation.participantIds)
+          const only = messageIds === undefined ? undefined : messageIds.slice(0, MAX_MARKED_IDS).filter(isUuid).map((id) => id.toLowerCase())
+          const readAt = yield* now
+          const marked = only !== undefined && only.length === 0 ? [] : yield* conversations.markRead(conversation.id, userId, readAt, only)
+          if (marked.length > 0) {
+            yield* events.publish({
+              type: "messages_read",
+              recipientIds: conversation.participantIds,
+              conversationId: conversation.id,
+              readerId: userId,
+              messageIds: marked,
+              readAt
+            })
+          }
+          return { messageIds: marked, readAt }
+        }),
+
+      messages: (userId, conversationId, query) =>
+        Effect.gen(function*() {
+          const conversation = yield* visible(userId, conversationId)
+          const { page, limit, offset } = paging(query.page, query.limit, MESSAGES_PAGE_SIZE)
+          const found = yield* conversations.messages(conversation.id, { limit, offset })
+          return { ...found, page, limit }
+        }),
+
+      participantsOf: (userId, conversationId) => Effect.map(visible(userId, conversationId), (c) => c.participantIds),
+
+      partnersOf: (userId) => conversations.partnersOf(userId)
+    }
+  })
+)

@@ -1,0 +1,111 @@
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { startTestServer, type TestServer } from "../support/server"
+
+// A conversation between two seeded accounts in two browsers: the client (Lucas, French) contacts
+// the provider (Marie) from her service's page; Marie, in English with the conversation open, sees
+// the message arrive live and answers; Lucas sees the answer and his message marked read.
+
+let server: TestServer
+let browser: Browser
+
+const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale })
+  // The cookie banner is answered beforehand: it would cover the send box.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
+  })
+  const page = await context.newPage()
+  return { context, page, errors: collectPageErrors(page) }
+}
+
+describe.skipIf(!hasChromium)("messaging in Chromium", () => {
+  beforeAll(async () => {
+    server = await startTestServer()
+    browser = await launchChromium()
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("the client contacts the provider from a service; both chat live; read state and unread badge follow", async () => {
+    const services = (await (await fetch(`${server.url}/api/services?limit=100`)).json()) as {
+      data: { services: Array<{ id: string; title: string; userId: string; user: { firstName: string } }> }
+    }
+    const service = services.data.services.find((s) => s.user.firstName === "Marie")!
+    expect(service).toBeDefined()
+
+    // ---- The client opens the conversation from the service page (French) ----
+    const asClient = await newPage("fr-FR")
+    const client = asClient.page
+    await logInThroughUi(client, server.url, "lucas.bernard@marketplace.local", "Client1234!")
+    await client.goto(`${server.url}/services/${service.id}`)
+    await client.getByRole("link", { name: "Contacter le prestataire" }).click()
+    const clientDialog = client.getByRole("dialog", { name: "Marie Dubois" })
+    await clientDialog.getByText("Aucun message pour l'instant. Écrivez le premier !").waitFor()
+    await client.waitForURL(/\/messaging$/)
+
+    // ---- The provider opens the same conversation (English) ----
+    // Logged in through the French screen, then switched to English.
+    const asProvider = await newPage("fr-CA")
+    const provider = asProvider.page
+    await logInThroughUi(provider, server.url, "marie.dubois@marketplace.local", "Provider1234!")
+    await provider.getByRole("button", { name: "English" }).click()
+    await provider.goto(`${server.url}/messaging`)
+    await provider.getByRole("heading", { name: "Messaging" }).waitFor()
+    await provider.getByRole("button", { name: "Lucas Bernard" }).click()
+    const providerDialog = provider.getByRole("dialog", { name: "Lucas Bernard" })
+    await providerDialog.getByText("Lucas is online").waitFor()
+    await clientDialog.getByText("Marie est en ligne").waitFor()
+
+    // ---- The client writes; the provider sees it arrive, typing first ----
+    const clientBox = clientDialog.getByLabel("Votre message")
+    await clientBox.pressSequentially("Bonjour Marie, ")
+    await providerDialog.getByText("Lucas is typing…").waitFor()
+    await clientBox.pressSequentially("êtes-vous disponible samedi ?")
+    await clientBox.press("Shift+Enter")
+    await clientBox.pressSequentially("Merci !")
+    await expect.poll(() => clientBox.inputValue()).toBe("Bonjour Marie, êtes-vous disponible samedi ?\nMerci !")
+    await clientBox.press("Enter")
+    await expect.poll(() => clientBox.inputValue()).toBe("")
+    const question = providerDialog.locator(".message").filter({ hasText: "êtes-vous disponible samedi ?" })
+    await question.waitFor()
+    expect(await question.locator(".message-content").innerText()).toBe("Bonjour Marie, êtes-vous disponible samedi ?\nMerci !")
+    // Open on the provider's side: read at once, and the client sees it.
+    const sent = clientDialog.locator(".message-mine").filter({ hasText: "samedi" })
+    await sent.locator(".message-state", { hasText: "Lu" }).waitFor()
+
+    // ---- The provider answers in English ----
+    const providerBox = providerDialog.getByLabel("Your message")
+    await providerBox.fill("Hello Lucas, yes: Saturday at 10 am works for me.")
+    await providerDialog.getByRole("button", { name: "Send", exact: true }).click()
+    await clientDialog.getByText("Hello Lucas, yes: Saturday at 10 am works for me.", { exact: true }).waitFor()
+    // Announced to screen readers.
+    await clientDialog.locator("[aria-live=polite]", { hasText: "Marie : Hello Lucas" }).waitFor({ state: "attached" })
+    const answer = providerDialog.locator(".message-mine").filter({ hasText: "Saturday at 10 am" })
+    await answer.locator(".message-state", { hasText: "Read" }).waitFor()
+
+    // ---- The provider closes the dialog: the list shows the last message; a new one bumps the badge live ----
+    await providerDialog.getByRole("button", { name: "Close" }).click()
+    const card = provider.getByRole("article", { name: "Lucas Bernard" })
+    await card.getByText("You : Hello Lucas, yes: Saturday at 10 am works for me.").waitFor()
+    await clientBox.fill("Parfait, à samedi.")
+    await clientBox.press("Enter")
+    await card.getByText("1 unread").waitFor()
+    await card.getByText("Lucas : Parfait, à samedi.").waitFor()
+
+    // ---- The real-time link drops and comes back: the banner warns, then turns green for 5 s ----
+    await asClient.context.setOffline(true)
+    await client.getByText("Connexion perdue").first().waitFor({ timeout: 60_000 })
+    await asClient.context.setOffline(false)
+    await client.getByText("Connexion rétablie.").first().waitFor({ timeout: 30_000 })
+    await client.getByText("Connexion rétablie.").first().waitFor({ state: "detached", timeout: 10_000 })
+
+    expect(asClient.errors).toEqual([])
+    expect(asProvider.errors).toEqual([])
+    await asClient.context.close()
+    await asProvider.context.close()
+  }, 120_000)
+})

@@ -1,0 +1,93 @@
+// The real-time link of the messaging screen. socket.io-client is imported here only, dynamically:
+// it is downloaded when the messaging screen opens, never on the first load (test/ui/budget.test.ts).
+
+import { useEffect, useState } from "react"
+import type { Socket } from "socket.io-client"
+import { refreshSession } from "../api/client"
+import { currentLanguage } from "../i18n"
+import { getToken } from "../state/session"
+import { RECONNECT_DELAY_MS, RECOVERED_BANNER_MS } from "./rules"
+import type { Ack } from "./types"
+
+/** connecting (first attempt), online, lost (reconnecting), recovered (online again, for 5 s), closed (the server ended it). */
+export type LinkStatus = "connecting" | "online" | "lost" | "recovered" | "closed"
+
+export interface RealtimeLink {
+  readonly socket: Socket | null
+  readonly status: LinkStatus
+}
+
+/** Emits with an acknowledgement; a link that is down or slow answers a failure rather than hanging. */
+export const request = async <T>(socket: Socket | null, event: string, payload: unknown): Promise<Ack<T>> => {
+  if (!socket?.connected) return { success: false, code: "OFFLINE", message: "" }
+  try {
+    return (await socket.timeout(10_000).emitWithAck(event, payload)) as Ack<T>
+  } catch {
+    return { success: false, code: "TIMEOUT", message: "" }
+  }
+}
+
+/**
+ * Opens the link while the component is mounted: the access token and the language go in the
+ * handshake (read again on every reconnection); it reconnects every 2 s unless the server ended
+ * the connection; a refused token is refreshed once per attempt, then the link tries again.
+ */
+export const useRealtimeLink = (): RealtimeLink => {
+  const [link, setLink] = useState<RealtimeLink>({ socket: null, status: "connecting" })
+  useEffect(() => {
+    let closed = false
+    let socket: Socket | null = null
+    let recoveredTimer: ReturnType<typeof setTimeout> | undefined
+    let retryTimer: ReturnType<typeof setTimeout> | undefined
+    let lost = false
+    const set = (status: LinkStatus) => !closed && setLink({ socket, status })
+
+    import("socket.io-client").then(
+      ({ io }) => {
+        if (closed) return
+        socket = io({
+          path: "/socket.io",
+          transports: ["websocket"],
+          auth: (send) => send({ token: getToken() ?? "", language: currentLanguage() }),
+          reconnectionDelay: RECONNECT_DELAY_MS,
+          reconnectionDelayMax: RECONNECT_DELAY_MS
+        })
+        const s = socket
+        s.on("connect", () => {
+          clearTimeout(recoveredTimer)
+          if (lost) {
+            set("recovered")
+            recoveredTimer = setTimeout(() => set("online"), RECOVERED_BANNER_MS)
+          } else set("online")
+          lost = false
+        })
+        s.on("disconnect", (reason) => {
+          lost = true
+          clearTimeout(recoveredTimer)
+          // A disconnection the server forced is final; any other reconnects by itself.
+          set(reason === "io server disconnect" ? "closed" : "lost")
+        })
+        s.on("connect_error", (error) => {
+          lost = true
+          set("lost")
+          if (s.active) return
+          // Refused by the server's middleware (an expired token): socket.io does not retry that by itself.
+          retryTimer = setTimeout(() => {
+            const retry = () => !closed && s.connect()
+            if (error.message === "UNAUTHENTICATED") void refreshSession().then((token) => (token ? retry() : set("closed")))
+            else retry()
+          }, RECONNECT_DELAY_MS)
+        })
+        set("connecting")
+      },
+      () => set("lost")
+    )
+    return () => {
+      closed = true
+      clearTimeout(recoveredTimer)
+      clearTimeout(retryTimer)
+      socket?.disconnect()
+    }
+  }, [])
+  return link
+}
