@@ -19,6 +19,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
+import { AdministrationApi } from "../modules/administration/api"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
@@ -39,6 +40,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(BookingsApi)
   .add(CheckoutApi)
   .add(ReviewsApi)
+  .add(AdministrationApi)
   .addError(BadRequest, { status: 400 })
   .addError(Unauthorized, { status: 401 })
   .addError(Forbidden, { status: 403 })

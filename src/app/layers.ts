@@ -35,6 +35,7 @@ import {
   PayoutAccountLookupFromPayments,
   ProviderApplicationsLive
 } from "../modules/onboarding"
+import { AdministrationLive, AdministrationMemoryAdapters, AdministrationPostgresAdapters } from "../modules/administration"
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
@@ -60,6 +61,7 @@ export const PostgresAdapters = Layer.mergeAll(
   ProfilePostgresAdapters,
   OnboardingPostgresAdapters,
   BookingPostgresAdapters,
+  AdministrationPostgresAdapters,
   LocalDiskStorageLive,
   SqlTransactional,
   JobQueueLive
@@ -84,7 +86,9 @@ export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServices
  */
 export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicationsLive).pipe(
   Layer.provide(PayoutAccountLookupFromPayments),
-  Layer.provideMerge(ApplicationServices)
+  Layer.provideMerge(ApplicationServices),
+  // The back-office acts through identity, bookings, the catalogue and payments.
+  (services) => AdministrationLive.pipe(Layer.provideMerge(services))
 )
 
 /** Everything the server and the CLI run on, over a given SqlClient layer. */
@@ -106,6 +110,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   BookingMemoryAdapters.pipe(Layer.provideMerge(CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)))),
+  AdministrationMemoryAdapters,
   InMemoryJobQueueLive,
   InMemoryStorage,
   PlainTestHasher,

@@ -16,6 +16,7 @@ import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payme
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
+import { AdministrationHttpLive } from "../modules/administration"
 import { MarketplaceApi } from "./api"
 import { devMailPage } from "./dev-mail"
 import { sandboxCheckoutRoutes } from "./sandbox-checkout"
@@ -35,7 +36,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, AdministrationHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 
