@@ -8,12 +8,7 @@ const titles = {
   bookings: msg`Mes réservations`,
   messaging: msg`Messagerie`,
   settings: msg`Paramètres`,
-  calendar: msg`Calendrier`,
-  adminDashboard: msg`Tableau de bord d'administration`,
-  adminUsers: msg`Utilisateurs`,
-  adminServices: msg`Services`,
-  adminBookings: msg`Réservations`,
-  adminFinance: msg`Finances`
+  calendar: msg`Calendrier`
 } satisfies Record<string, MessageDescriptor>
 
 export type Section = keyof typeof titles
