@@ -70,12 +70,13 @@ describe("Administration on in-memory adapters", () => {
 
   it("only admins: everyone else is refused with 403", async () => {
     const client: Actor = { id: "c", role: "CLIENT", preferredLanguage: "fr", isEmailVerified: true }
-    for (const call of [
+    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
       (a: Administration["Type"]) => a.dashboard(client, {}),
       (a: Administration["Type"]) => a.users(client, {}),
       (a: Administration["Type"]) => a.analytics(client, {}),
       (a: Administration["Type"]) => a.payments(client, {})
-    ]) {
+    ]
+    for (const call of calls) {
       const result = await attempt(Effect.flatMap(Administration, call))
       expect(Either.isLeft(result) && result.left._tag).toBe("Forbidden")
     }
@@ -97,13 +98,14 @@ describe("Administration on in-memory adapters", () => {
 
   it("list filters are validated before any read", async () => {
     const me = admin("x")
-    for (const call of [
+    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
       (a: Administration["Type"]) => a.users(me, { role: "KING" }),
       (a: Administration["Type"]) => a.users(me, { isActive: "perhaps" }),
       (a: Administration["Type"]) => a.bookings(me, { status: "LOST" }),
       (a: Administration["Type"]) => a.services(me, { categoryId: "-1" }),
       (a: Administration["Type"]) => a.exportBookings(me, { from: "2024-02-30" })
-    ]) {
+    ]
+    for (const call of calls) {
       const result = await attempt(Effect.flatMap(Administration, call))
       expect(Either.isLeft(result) && result.left._tag).toBe("ValidationFailed")
     }
