@@ -47,7 +47,7 @@ const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged
             adminApi.accountDashboard(user.id).then((answer) => window.open(answer.data.dashboardUrl, "_blank", "noopener"), fail(t`Impossible d'ouvrir le tableau de bord du compte.`))}>
             {t`Tableau de bord Stripe`}<span className="sr-only"> : {name}</span>
           </button>
-          <button type="button" className="button-danger" onClick={() => setConfirmDelete(true)}>
+          <button type="button" className="button-secondary button-danger-text" onClick={() => setConfirmDelete(true)}>
             {t`Supprimer le compte`}<span className="sr-only"> : {name}</span>
           </button>
         </>
