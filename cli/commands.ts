@@ -8,6 +8,12 @@ import PaymentsRefund from "./commands/payments/refund"
 import Seed from "./commands/seed"
 import SeedBulk from "./commands/seed/bulk"
 import CreateAdmin from "./commands/users/create-admin"
+import UsersList from "./commands/users/list"
+import UsersRole from "./commands/users/role"
+import UsersStatus from "./commands/users/status"
+import ExportBookings from "./commands/export/bookings"
+import ExportPayments from "./commands/export/payments"
+import FinanceStats from "./commands/finance/stats"
 
 /** oclif's explicit command strategy: the bundle carries its commands (no directory scan). */
 export const commands = {
@@ -20,5 +26,11 @@ export const commands = {
   "applications:reject": ApplicationsReject,
   "bookings:list": BookingsList,
   "bookings:status": BookingsStatus,
-  "payments:refund": PaymentsRefund
+  "payments:refund": PaymentsRefund,
+  "users:list": UsersList,
+  "users:status": UsersStatus,
+  "users:role": UsersRole,
+  "export:bookings": ExportBookings,
+  "export:payments": ExportPayments,
+  "finance:stats": FinanceStats
 }

@@ -33,6 +33,13 @@ const PaymentsRequired = lazy(() => import("./screens/PaymentsRequired"))
 const BecomeProvider = lazy(() => import("./screens/BecomeProvider"))
 const AdminApplications = lazy(() => import("./screens/AdminApplications"))
 const AdminApplicationDetail = lazy(() => import("./screens/AdminApplicationDetail"))
+const AdminDashboard = lazy(() => import("./screens/AdminDashboard"))
+const AdminUsers = lazy(() => import("./screens/AdminUsers"))
+const AdminBookings = lazy(() => import("./screens/AdminBookings"))
+const AdminBookingDetail = lazy(() => import("./screens/AdminBookingDetail"))
+const AdminServices = lazy(() => import("./screens/AdminServices"))
+const AdminFinancial = lazy(() => import("./screens/AdminFinancial"))
+const AdminAnalytics = lazy(() => import("./screens/AdminAnalytics"))
 const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
@@ -43,13 +50,7 @@ const NotFound = lazy(() => import("./screens/NotFound"))
 
 /** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
 const SOON: ReadonlyArray<readonly [string, Section]> = [
-  ["/settings", "settings"],
-  ["/admin", "adminDashboard"],
-  ["/admin/users", "adminUsers"],
-  ["/admin/services", "adminServices"],
-  ["/admin/bookings", "adminBookings"],
-  ["/admin/finance", "adminFinance"],
-  ["/admin/*", "adminDashboard"]
+  ["/settings", "settings"]
 ]
 
 const Routes = () => {
@@ -80,6 +81,13 @@ const Routes = () => {
         <Route path="/become-provider" component={BecomeProvider} />
         <Route path="/admin/applications" component={AdminApplications} />
         <Route path="/admin/applications/:id" component={AdminApplicationDetail} />
+        <Route path="/admin" component={AdminDashboard} />
+        <Route path="/admin/users" component={AdminUsers} />
+        <Route path="/admin/bookings" component={AdminBookings} />
+        <Route path="/admin/bookings/:id" component={AdminBookingDetail} />
+        <Route path="/admin/services" component={AdminServices} />
+        <Route path="/admin/financial" component={AdminFinancial} />
+        <Route path="/admin/analytics" component={AdminAnalytics} />
         <Route path="/profile" component={Profile} />
         <Route path="/profile/:id" component={PublicProfile} />
         <Route path="/login" component={Login} />

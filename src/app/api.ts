@@ -20,6 +20,7 @@ import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
 import { ConversationsApi } from "../modules/messaging/api"
+import { AdministrationApi } from "../modules/administration/api"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
@@ -41,6 +42,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(CheckoutApi)
   .add(ReviewsApi)
   .add(ConversationsApi)
+  .add(AdministrationApi)
   .addError(BadRequest, { status: 400 })
   .addError(Unauthorized, { status: 401 })
   .addError(Forbidden, { status: 403 })

@@ -43,6 +43,7 @@ import {
   MessagingLive,
   ServiceTopicsFromCatalogue
 } from "../modules/messaging"
+import { AdministrationLive, AdministrationMemoryAdapters, AdministrationPostgresAdapters } from "../modules/administration"
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
@@ -69,6 +70,7 @@ export const PostgresAdapters = Layer.mergeAll(
   OnboardingPostgresAdapters,
   BookingPostgresAdapters,
   ConversationRepositoryLive,
+  AdministrationPostgresAdapters,
   LocalDiskStorageLive,
   SqlTransactional,
   JobQueueLive
@@ -100,7 +102,9 @@ export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicat
     MessagingLive.pipe(
       Layer.provideMerge(Layer.mergeAll(InProcessConversationEvents, MessageRateLimiterMemory, ServiceTopicsFromCatalogue)),
       Layer.provideMerge(services)
-    )
+    ),
+  // The back-office acts through identity, bookings, the catalogue and payments.
+  (services) => AdministrationLive.pipe(Layer.provideMerge(services))
 )
 
 /** Everything the server and the CLI run on, over a given SqlClient layer. */
@@ -123,6 +127,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   BookingMemoryAdapters.pipe(Layer.provideMerge(CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)))),
   ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
+  AdministrationMemoryAdapters,
   InMemoryJobQueueLive,
   InMemoryStorage,
   PlainTestHasher,

@@ -17,6 +17,7 @@ import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
 import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
+import { AdministrationHttpLive } from "../modules/administration"
 import { MarketplaceApi } from "./api"
 import { devMailPage } from "./dev-mail"
 import { sandboxCheckoutRoutes } from "./sandbox-checkout"
@@ -36,7 +37,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive, AdministrationHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 

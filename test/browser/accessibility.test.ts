@@ -35,6 +35,13 @@ const firstProviderId = async () => {
 
 const login = (page: Page, email: string, password: string) => logInThroughUi(page, server.url, email, password)
 
+/** A demo booking's id, read through the admin list (the seed makes some). */
+const firstBookingId = async () => {
+  const session = (await (await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@marketplace.local", password: "Admin1234!" }) })).json()) as { data: { token: string } }
+  const answer = (await (await fetch(`${server.url}/api/admin/bookings?limit=1`, { headers: { authorization: `Bearer ${session.data.token}` } })).json()) as { data: { bookings: Array<{ id: string }> } }
+  return answer.data.bookings[0]!.id
+}
+
 describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
   beforeAll(async () => {
     server = await startTestServer()
@@ -121,7 +128,22 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       // Onboarding: a client's application form with its errors, and the admin's list.
       for (const [email, password, paths] of [
         ["lucas.bernard@marketplace.local", "Client1234!", ["/become-provider"]],
-        ["admin@marketplace.local", "Admin1234!", ["/admin/applications", "/admin/applications/00000000-0000-4000-8000-000000000000"]]
+        [
+          "admin@marketplace.local",
+          "Admin1234!",
+          [
+            "/admin/applications",
+            "/admin/applications/00000000-0000-4000-8000-000000000000",
+            // The back-office (administration module).
+            "/admin",
+            "/admin/users",
+            "/admin/bookings",
+            `/admin/bookings/${await firstBookingId()}`,
+            "/admin/services",
+            "/admin/financial",
+            "/admin/analytics"
+          ]
+        ]
       ] as const) {
         const other = await browser.newContext({ viewport: { width, height: 900 }, locale: "fr-FR" })
         // The banner was checked above; answered here so it does not cover the form's button.

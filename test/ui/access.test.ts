@@ -54,7 +54,7 @@ describe("decideAccess (spec section 2, access summary)", () => {
   })
 
   it("reserves /admin and its sub-routes to admins", () => {
-    for (const path of ["/admin", "/admin/users", "/admin/finance", "/admin/bookings/12"]) {
+    for (const path of ["/admin", "/admin/users", "/admin/financial", "/admin/analytics", "/admin/bookings/12"]) {
       expect(decideAccess(path, admin).kind, path).toBe("allow")
       expect(decideAccess(path, client)).toEqual({ kind: "redirect", to: "/services" })
       expect(decideAccess(path, provider)).toEqual({ kind: "redirect", to: "/services" })

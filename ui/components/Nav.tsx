@@ -158,7 +158,7 @@ const MobileMenu = ({ items, user, onClose, toggle }: { items: ReadonlyArray<Nav
   )
 }
 
-const ADMIN_SECTIONS = ["/admin", "/admin/users", "/admin/services", "/admin/bookings", "/admin/applications", "/admin/finance"] as const
+const ADMIN_SECTIONS = ["/admin", "/admin/users", "/admin/services", "/admin/bookings", "/admin/applications", "/admin/financial", "/admin/analytics"] as const
 
 const AdminStrip = () => {
   const { t } = useLingui()
@@ -168,7 +168,8 @@ const AdminStrip = () => {
     "/admin/services": t`Services`,
     "/admin/bookings": t`Réservations`,
     "/admin/applications": t`Candidatures`,
-    "/admin/finance": t`Finances`
+    "/admin/financial": t`Finances`,
+    "/admin/analytics": t`Statistiques`
   }
   return (
     <nav className="admin-strip" aria-label={t`Sections d'administration`}>

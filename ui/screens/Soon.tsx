@@ -7,12 +7,7 @@ import { Page } from "../components/page"
 const titles = {
   bookings: msg`Mes réservations`,
   settings: msg`Paramètres`,
-  calendar: msg`Calendrier`,
-  adminDashboard: msg`Tableau de bord d'administration`,
-  adminUsers: msg`Utilisateurs`,
-  adminServices: msg`Services`,
-  adminBookings: msg`Réservations`,
-  adminFinance: msg`Finances`
+  calendar: msg`Calendrier`
 } satisfies Record<string, MessageDescriptor>
 
 export type Section = keyof typeof titles

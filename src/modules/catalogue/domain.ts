@@ -1,6 +1,6 @@
 import { pagination, paging as platformPaging } from "../../platform/paging"
 import { Either } from "effect"
-import { BadRequest, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
 
 // ---- Entities --------------------------------------------------------------------------------
@@ -604,5 +604,7 @@ export const ServiceNotFound = new NotFound({ code: "SERVICE_NOT_FOUND", key: "c
 export const CategoryNotFound = new NotFound({ code: "CATEGORY_NOT_FOUND", key: "catalogue.categoryNotFound" })
 export const ProviderNotFound = new NotFound({ code: "PROVIDER_NOT_FOUND", key: "catalogue.providerNotFound" })
 export const NotServiceOwner = new Forbidden({ code: "NOT_SERVICE_OWNER", key: "catalogue.notOwner" })
+/** An administrator cannot list a service whose provider cannot be paid yet. */
+export const ProviderNotPayable = new Conflict({ code: "PROVIDER_NOT_PAYABLE", key: "admin.providerNotPayable" })
 export const PaymentAccountRequired = new BadRequest({ code: "PAYMENT_ACCOUNT_REQUIRED", key: "catalogue.paymentAccountRequired" })
 export const UnknownCategory = invalid([issue("categoryId", "catalogue.categoryUnknown")])

@@ -6,6 +6,7 @@ export {
   isUuid,
   normalizeText,
   PaymentAccountRequired,
+  ProviderNotPayable,
   ServiceNotFound,
   type ServiceListing,
   type ServiceRecord,

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { BadRequest, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
+import type { BadRequest, Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
@@ -19,6 +19,7 @@ import {
   parseCategoryId,
   parseSearch,
   PaymentAccountRequired,
+  ProviderNotPayable,
   type SearchInput,
   type ServiceInput,
   type ServiceListing,
@@ -83,6 +84,11 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
     readonly deactivate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden>
     /** An INACTIVE copy titled with `suffix`, for the owner to adjust before publishing it. */
     readonly duplicate: (actor: Actor, id: string, suffix: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
+    /**
+     * An administrator lists or unlists any service (the back-office's availability toggle). Listing
+     * keeps the publishing rule: the provider's payment account must take charges (409 otherwise).
+     */
+    readonly setAvailability: (actor: Actor, id: string, isAvailable: boolean) => Effect.Effect<ServiceListing, NotFound | Forbidden | Conflict>
   }
 >() {}
 
@@ -286,6 +292,22 @@ export const CatalogueLive = Layer.effect(
           const current = yield* owned(actor, id)
           if (current.status !== "INACTIVE") {
             yield* services.setStatus(current.id, "INACTIVE")
+            yield* cache.clear
+          }
+          return yield* reload(current.id)
+        }),
+
+      setAvailability: (actor, id, isAvailable) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "ADMIN")
+          if (!isUuid(id)) return yield* ServiceNotFound
+          const found = yield* services.findById(id.toLowerCase())
+          if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
+          const current = found.value
+          const status = isAvailable ? "ACTIVE" : "INACTIVE"
+          if (current.status !== status) {
+            if (isAvailable && !(yield* payments.canTakeCharges(current.userId))) return yield* ProviderNotPayable
+            yield* services.setStatus(current.id, status)
             yield* cache.clear
           }
           return yield* reload(current.id)

@@ -10,6 +10,15 @@ export {
 } from "./domain"
 export { Authentication, CurrentUser, toUserView, UserView, AuthApi, SessionView } from "./api"
 export { Identity, IdentityLive } from "./service"
+export {
+  type AccountChange,
+  type AccountChangeInput,
+  CannotDeactivateSelf,
+  CannotDemoteSelf,
+  decideAccountChange,
+  parseRole,
+  UserNotFound
+} from "./account-admin"
 export { AuthenticationLive, AuthHttpLive } from "./http"
 export { IdentityPostgresAdapters } from "./adapters/postgres"
 export { IdentityMemoryAdapters, PlainTestHasher } from "./adapters/memory"

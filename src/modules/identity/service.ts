@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
-import type { BadRequest, Conflict, Unauthorized, ValidationFailed } from "../../platform/errors"
+import type { BadRequest, Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed } from "../../platform/errors"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
 import { Notifications } from "../notifications"
@@ -15,6 +15,7 @@ import {
   WrongCurrentPassword,
   normalizeEmail,
   type RegistrationInput,
+  requireRole,
   requireFields,
   SessionExpired,
   Unauthenticated,
@@ -22,6 +23,7 @@ import {
   validateNewPassword,
   validateRegistration
 } from "./domain"
+import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
 import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
 
 export interface Session {
@@ -31,6 +33,7 @@ export interface Session {
   readonly user: User
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const VERIFY_TTL_MS = 24 * 3600_000
 const RESET_TTL_MS = 3600_000
 
@@ -61,6 +64,15 @@ export class Identity extends Context.Tag("identity/Identity")<
       input: RegistrationInput & { role: User["role"]; preferredLanguage?: Language }
     ) => Effect.Effect<User, ValidationFailed | Conflict>
     readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+    /**
+     * An administrator activates, deactivates or changes the role of an account (see
+     * decideAccountChange); deactivation revokes the account's sessions in the same transaction.
+     */
+    readonly administerAccount: (
+      actor: Actor,
+      userId: string,
+      input: AccountChangeInput
+    ) => Effect.Effect<User, Forbidden | NotFound | Conflict | ValidationFailed>
   }
 >() {}
 
@@ -260,6 +272,23 @@ export const IdentityLive = Layer.effect(
         Effect.gen(function*() {
           yield* users.setPreferredLanguage(actor.id, language)
           return Option.getOrThrow(yield* users.findById(actor.id))
+        }),
+
+      administerAccount: (actor, userId, input) =>
+        Effect.gen(function*() {
+          yield* requireRole(actor, "ADMIN")
+          const target = UUID.test(userId) ? yield* users.findById(userId.toLowerCase()) : Option.none()
+          if (Option.isNone(target)) return yield* UserNotFound
+          const change = yield* decideAccountChange(actor, target.value, input)
+          const at = yield* now
+          yield* tx.run(
+            Effect.gen(function*() {
+              if (change.role !== target.value.role) yield* users.setRole(target.value.id, change.role)
+              if (change.isActive !== target.value.isActive) yield* users.setActive(target.value.id, change.isActive)
+              if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(target.value.id, at)
+            })
+          )
+          return Option.getOrThrow(yield* users.findById(target.value.id))
         }),
 
       findByEmail: (email) =>

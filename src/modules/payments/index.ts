@@ -60,3 +60,4 @@ export {
 } from "./adapters/charges-sandbox"
 export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
 export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"
+export { AccountToCreateFirst, ADMIN_DEFAULT_COUNTRY, AdminPaymentAccounts, AdminPaymentAccountsLive, NoAccountToDelete, NotAProvider } from "./admin"

@@ -3,6 +3,7 @@ import { ChargeGatewayLive } from "./adapters/charges"
 import { SandboxCheckoutLive } from "./adapters/charges-sandbox"
 import { ConnectedAccountGatewayLive } from "./adapters/gateway"
 import { SandboxConnectLive } from "./adapters/sandbox"
+import { AdminPaymentAccountsLive } from "./admin"
 import { ConnectedAccountsLive, PaymentAccountsLive } from "./service"
 
 /** Both gateways PAYMENTS_MODE chose: connected accounts and card payments. */
@@ -15,5 +16,7 @@ export const PaymentGatewaysLive = Layer.mergeAll(ConnectedAccountGatewayLive, C
  * ChargeEventSink exists (it needs ChargeGateway from here): see src/app/layers.ts.
  */
 export const PaymentsServicesLive = Layer.mergeAll(PaymentAccountsLive, ConnectedAccountsLive, SandboxConnectLive, SandboxCheckoutLive).pipe(
+  // Administrators' actions on providers' accounts go through the providers' own onboarding.
+  (services) => AdminPaymentAccountsLive.pipe(Layer.provideMerge(services)),
   Layer.provideMerge(PaymentGatewaysLive)
 )

@@ -11,6 +11,8 @@ export interface PaymentAccountRepositoryShape {
    * Records the gateway's state of an account observed at `observedAt`, unless the stored state is
    * newer (see `supersedes`). Answers the account as stored afterwards; None for an unknown account.
    */
+  /** Forgets the user's account; answers the one removed (None when there was none). */
+  readonly remove: (userId: string) => Effect.Effect<Option.Option<PaymentAccount>>
   readonly recordGatewayState: (
     accountId: string,
     state: AccountState,
@@ -78,6 +80,8 @@ export interface ConnectedAccountGatewayShape {
   }) => Effect.Effect<string, PaymentGatewayError>
   readonly createDashboardLink: (accountId: string) => Effect.Effect<string, PaymentGatewayError>
   readonly retrieveAccount: (accountId: string) => Effect.Effect<GatewayAccount, PaymentGatewayError>
+  /** Closes the account at the gateway (an administrator's decision); one the gateway no longer has fails with isMissing. */
+  readonly deleteAccount: (accountId: string) => Effect.Effect<void, PaymentGatewayError>
   readonly parseWebhook: (
     rawBody: Uint8Array | string,
     signatureHeader: string | undefined
@@ -103,6 +107,8 @@ export interface SandboxAccountStoreShape {
     accountId: string,
     flags: Pick<AccountState, "chargesEnabled" | "payoutsEnabled" | "detailsSubmitted">
   ) => Effect.Effect<Option.Option<SandboxAccount>>
+  /** Removes the account; false when there was none. */
+  readonly remove: (accountId: string) => Effect.Effect<boolean>
 }
 export class SandboxAccountStore extends Context.Tag("payments/SandboxAccountStore")<SandboxAccountStore, SandboxAccountStoreShape>() {}
 

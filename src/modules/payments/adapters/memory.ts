@@ -37,6 +37,12 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       findByUser: (userId) => Effect.sync(() => Option.fromNullable(accounts.get(userId)?.account)),
       findByAccountId: (accountId) => Effect.sync(() => Option.fromNullable(byAccountId(accountId)?.account)),
       upsert: (account) => Effect.sync(() => void accounts.set(account.userId, { account, asOf: new Date() })),
+      remove: (userId) =>
+        Effect.sync(() => {
+          const entry = accounts.get(userId)
+          accounts.delete(userId)
+          return Option.fromNullable(entry?.account)
+        }),
       recordGatewayState: (accountId, state, observedAt) =>
         Effect.sync(() => {
           const entry = byAccountId(accountId)
@@ -96,6 +102,11 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
           const updated = { ...account, ...flags }
           sandbox.set(id, updated)
           return Option.some(updated)
+        }),
+      remove: (id) =>
+        Effect.sync(() => {
+          for (const [key, accountId] of sandboxKeys) if (accountId === id) sandboxKeys.delete(key)
+          return sandbox.delete(id)
         })
     })
   )

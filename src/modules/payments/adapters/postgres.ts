@@ -32,6 +32,11 @@ export const PaymentAccountRepositoryLive = Layer.effect(
           Effect.orDie
         ),
       findByAccountId,
+      remove: (userId) =>
+        sql<PaymentAccount>`DELETE FROM payment_accounts WHERE user_id = ${userId} RETURNING ${columns(sql)}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        ),
       upsert: (a) =>
         sql`INSERT INTO payment_accounts (user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted, flags_as_of)
             VALUES (${a.userId}, ${a.gateway}, ${a.accountId}, ${a.country}, ${a.chargesEnabled}, ${a.payoutsEnabled}, ${a.detailsSubmitted}, now())
@@ -89,7 +94,8 @@ export const SandboxAccountStoreLive = Layer.effect(
       setFlags: (id, f) =>
         sql<SandboxAccount>`UPDATE sandbox_accounts
             SET charges_enabled = ${f.chargesEnabled}, payouts_enabled = ${f.payoutsEnabled}, details_submitted = ${f.detailsSubmitted}, updated_at = now()
-            WHERE id = ${id} RETURNING ${sandboxColumns(sql)}`.pipe(Effect.map(one), Effect.orDie)
+            WHERE id = ${id} RETURNING ${sandboxColumns(sql)}`.pipe(Effect.map(one), Effect.orDie),
+      remove: (id) => sql`DELETE FROM sandbox_accounts WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
     }
   })
 )

@@ -62,6 +62,8 @@ export const SandboxGatewayLive = Layer.effect(
       createDashboardLink: (accountId) => Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
       retrieveAccount: (accountId) =>
         Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
+      deleteAccount: (accountId) =>
+        Effect.flatMap(store.remove(accountId), (removed) => (removed ? Effect.void : Effect.fail(missing("accounts.del", accountId)))),
       parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
     }
   })

@@ -89,6 +89,7 @@ export const StripeGatewayLive = Layer.effect(
           stripe.accounts.createLoginLink(accountId, {}, { idempotencyKey: idempotencyKeys.dashboardLink(accountId, attempt()) })
         ).pipe(Effect.map((link) => link.url)),
       retrieveAccount: (accountId) => call("accounts.retrieve", () => stripe.accounts.retrieve(accountId)).pipe(Effect.map(toGatewayAccount)),
+      deleteAccount: (accountId) => call("accounts.del", () => stripe.accounts.del(accountId)).pipe(Effect.asVoid),
       parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
     }
   })

@@ -1,0 +1,176 @@
+import { Context, type Effect } from "effect"
+import type { Role } from "../identity"
+import type { OperationKind, OperationTotal } from "./domain"
+
+export interface Page<A> {
+  readonly rows: ReadonlyArray<A>
+  readonly total: number
+}
+
+interface Paged {
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface UserQuery extends Paged {
+  readonly search?: string | undefined
+  readonly role?: Role | undefined
+  readonly isActive?: boolean | undefined
+}
+
+export interface UserRow {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+  readonly phoneNumber: string
+  readonly role: Role
+  readonly isActive: boolean
+  readonly isEmailVerified: boolean
+  readonly preferredLanguage: string
+  readonly createdAt: Date
+  readonly paymentAccount: {
+    readonly accountId: string
+    readonly chargesEnabled: boolean
+    readonly payoutsEnabled: boolean
+    readonly detailsSubmitted: boolean
+  } | null
+}
+
+export interface Person {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+}
+
+export interface BookingQuery extends Paged {
+  /** Service title, client or provider name or email (case-insensitive substring). */
+  readonly search?: string | undefined
+  readonly statuses?: ReadonlyArray<string> | undefined
+  /** Start time bounds, [from, to). */
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+export interface BookingRow {
+  readonly id: string
+  readonly status: string
+  readonly paymentStatus: string
+  readonly startTime: Date
+  readonly endTime: Date
+  readonly totalMinor: number
+  readonly currency: string
+  readonly capturedMinor: number
+  readonly refundedMinor: number
+  readonly createdAt: Date
+  readonly service: { readonly id: string; readonly title: string; readonly categoryNameFr: string; readonly categoryNameEn: string }
+  readonly client: Person
+  readonly provider: Person
+}
+
+export interface ServiceQuery extends Paged {
+  /** Title, provider name or email. */
+  readonly search?: string | undefined
+  readonly categoryId?: number | undefined
+  readonly isAvailable?: boolean | undefined
+}
+
+export interface ServiceRow {
+  readonly id: string
+  readonly title: string
+  readonly category: { readonly id: number; readonly nameFr: string; readonly nameEn: string }
+  readonly provider: Person
+  readonly priceMinor: number
+  readonly currency: string
+  readonly isAvailable: boolean
+  readonly location: string
+  readonly createdAt: Date
+}
+
+export interface PaymentQuery extends Paged {
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+/** One gateway operation of payment_operations with its booking's service and people. */
+export interface PaymentRow {
+  readonly id: string
+  readonly bookingId: string
+  readonly kind: OperationKind
+  readonly amountMinor: number
+  readonly feeMinor: number
+  readonly currency: string
+  readonly paymentMethod: string | null
+  readonly createdAt: Date
+  /** The booking's refunded total, shown beside its capture. */
+  readonly bookingRefundedMinor: number
+  readonly service: { readonly id: string; readonly title: string }
+  readonly client: Person
+  readonly provider: Person
+}
+
+export interface DashboardCounts {
+  readonly users: number
+  readonly services: { readonly total: number; readonly available: number }
+  readonly bookingsByStatus: Readonly<Record<string, number>>
+  readonly pendingApplications: number
+}
+
+export interface TopUser {
+  readonly id: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly email: string
+  readonly role: Role
+  readonly services: number
+  readonly bookingsAsClient: number
+  readonly bookingsAsProvider: number
+  readonly reviewsAsProvider: number
+  readonly reviewsAsClient: number
+}
+
+export interface TopService {
+  readonly id: string
+  readonly title: string
+  readonly priceMinor: number
+  readonly currency: string
+  readonly rating: number
+  readonly reviewCount: number
+  readonly provider: { readonly firstName: string; readonly lastName: string }
+  readonly bookings: number
+}
+
+export interface DailyCount {
+  /** YYYY-MM-DD (UTC). */
+  readonly date: string
+  readonly count: number
+}
+
+/**
+ * The back-office's read models over the owning modules' tables (see README, "Read models"). Writes
+ * never go through here: admin actions use the owning modules' services.
+ */
+export interface AdminReadModelShape {
+  readonly counts: Effect.Effect<DashboardCounts>
+  /** Totals per operation kind in one currency, operations created in [from, to) (all time without bounds). */
+  readonly operationTotals: (currency: string, window?: { readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<OperationTotal>>
+  /** Authorised amounts not captured nor released yet, in one currency. */
+  readonly heldAmount: (currency: string) => Effect.Effect<number>
+  /** The currencies operations were recorded in, most used first. */
+  readonly currencies: Effect.Effect<ReadonlyArray<string>>
+  readonly users: (query: UserQuery) => Effect.Effect<Page<UserRow>>
+  readonly bookings: (query: BookingQuery) => Effect.Effect<Page<BookingRow>>
+  readonly services: (query: ServiceQuery) => Effect.Effect<Page<ServiceRow>>
+  /** Latest first (card-saved steps, which move no money, left out). */
+  readonly payments: (query: PaymentQuery) => Effect.Effect<Page<PaymentRow>>
+  /**
+   * Users ranked by bookings made or received since `from` (then reviews), those with no activity
+   * in the period left out; services ranked by bookings since `from`, then rating.
+   */
+  readonly topUsers: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopUser>>
+  readonly topServices: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopService>>
+  /** New accounts and new bookings per UTC day since `from`, days without any left out, oldest first. */
+  readonly growth: (from: Date) => Effect.Effect<{ readonly users: ReadonlyArray<DailyCount>; readonly bookings: ReadonlyArray<DailyCount> }>
+}
+export class AdminReadModel extends Context.Tag("administration/AdminReadModel")<AdminReadModel, AdminReadModelShape>() {}

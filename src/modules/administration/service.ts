@@ -1,0 +1,344 @@
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { type BadGateway, type BadRequest, type Conflict, type Forbidden, invalid, issue, type NotFound, type ValidationFailed } from "../../platform/errors"
+import { paging } from "../../platform/paging"
+import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
+import { Catalogue, type ServiceListing } from "../catalogue"
+import { type AccountChangeInput, type Actor, Identity, parseRole, requireRole, type Role, type User, UserNotFound, UserRepository } from "../identity"
+import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
+import {
+  type AnalyticsPeriod,
+  bookingFigures,
+  csv,
+  DEFAULT_CURRENCY,
+  type FinancePeriod,
+  FinancePeriods,
+  financialFigures,
+  type FinancialFigures,
+  parseAnalyticsPeriod,
+  parseBooleanFilter,
+  parseCategoryId,
+  parseCurrency,
+  parseDay,
+  parseFinancePeriod,
+  parseSearch,
+  paymentStatusOf,
+  windowOf
+} from "./domain"
+import {
+  AdminReadModel,
+  type BookingRow,
+  type DailyCount,
+  type Page,
+  type PaymentRow,
+  type ServiceRow,
+  type TopService,
+  type TopUser,
+  type UserRow
+} from "./ports"
+
+export const DEFAULT_PAGE_SIZE = 20
+/** Top lists of the analytics page (spec section 9). */
+export const TOP_LIMIT = 6
+
+export interface ListInput {
+  readonly page?: string | undefined
+  readonly limit?: string | undefined
+}
+export interface Paged<A> extends Page<A> {
+  readonly page: number
+  readonly limit: number
+}
+
+export interface Dashboard {
+  readonly users: { readonly total: number }
+  readonly services: { readonly total: number; readonly available: number; readonly unavailable: number }
+  readonly bookings: ReturnType<typeof bookingFigures>
+  /** Minor units of `currency`: captured in the last 30 days, held (authorised, not captured), captured less refunds all time. */
+  readonly revenue: { readonly monthly: number; readonly pending: number; readonly validated: number; readonly currency: string }
+  readonly applications: { readonly pending: number }
+  readonly currencies: ReadonlyArray<string>
+}
+
+export interface FinancialStats extends FinancialFigures {
+  readonly period: FinancePeriod
+  readonly currency: string
+  readonly currencies: ReadonlyArray<string>
+  readonly from: Date
+  readonly to: Date
+}
+
+export interface Analytics {
+  readonly period: AnalyticsPeriod
+  readonly from: Date
+  readonly topUsers: ReadonlyArray<TopUser>
+  readonly topServices: ReadonlyArray<TopService>
+  readonly growth: { readonly users: ReadonlyArray<DailyCount>; readonly bookings: ReadonlyArray<DailyCount> }
+}
+
+export interface AdminBooking {
+  readonly booking: BookingDetail
+  readonly operations: ReadonlyArray<{
+    readonly kind: PaymentRow["kind"]
+    readonly amountMinor: number
+    readonly feeMinor: number
+    readonly currency: string
+    readonly paymentMethod: string | null
+    readonly createdAt: Date
+  }>
+}
+
+type Query = Record<string, string | undefined>
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const pageOf = (input: ListInput) => {
+  const number = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : Number(text))
+  return paging(number(input.page), number(input.limit), DEFAULT_PAGE_SIZE)
+}
+
+/** "PENDING", "paid", "all"... as the booking module's statuses (PAID: pending with a secured payment). */
+const parseBookingStatus = (value: string | undefined): Either.Either<ReadonlyArray<string> | undefined, ValidationFailed> => {
+  const text = (value ?? "").trim().toUpperCase()
+  if (text === "" || text === "ALL") return Either.right(undefined)
+  return text === "PAID" || (BookingStatuses as ReadonlyArray<string>).includes(text)
+    ? Either.right([text])
+    : Either.left(invalid([issue("status", "booking.invalidStatus")]))
+}
+
+/** Every row of a paged read, page after page (exports). */
+const allPages = <A>(read: (limit: number, offset: number) => Effect.Effect<Page<A>>) =>
+  Effect.gen(function*() {
+    const rows: Array<A> = []
+    for (let offset = 0; ; offset += 500) {
+      const page = yield* read(500, offset)
+      rows.push(...page.rows)
+      if (page.rows.length < 500) return rows
+    }
+  })
+
+export class Administration extends Context.Tag("administration/Administration")<
+  Administration,
+  {
+    readonly dashboard: (actor: Actor, query: { readonly currency?: string | undefined }) => Effect.Effect<Dashboard, Forbidden | ValidationFailed>
+    readonly users: (actor: Actor, query: Query) => Effect.Effect<Paged<UserRow>, Forbidden | ValidationFailed>
+    readonly updateUser: (actor: Actor, id: string, input: AccountChangeInput) => Effect.Effect<UserRow, Forbidden | NotFound | Conflict | ValidationFailed>
+    readonly createPaymentAccount: (
+      actor: Actor,
+      userId: string,
+      country: string | undefined
+    ) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | Conflict | ValidationFailed | PaymentGatewayError>
+    readonly paymentAccountLink: (actor: Actor, userId: string) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | PaymentGatewayError>
+    readonly paymentAccountStatus: (actor: Actor, userId: string) => Effect.Effect<ConnectStatus, Forbidden | NotFound>
+    readonly paymentAccountDashboard: (
+      actor: Actor,
+      userId: string
+    ) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
+    readonly deletePaymentAccount: (actor: Actor, userId: string) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
+    readonly bookings: (actor: Actor, query: Query) => Effect.Effect<Paged<BookingRow>, Forbidden | ValidationFailed>
+    readonly booking: (actor: Actor, id: string) => Effect.Effect<AdminBooking, Forbidden | NotFound>
+    /** Through the booking module's transition function as the admin actor, with its money effects. */
+    readonly setBookingStatus: (
+      actor: Actor,
+      id: string,
+      input: { readonly status?: string | undefined; readonly reason?: string | undefined }
+    ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
+    readonly services: (actor: Actor, query: Query) => Effect.Effect<Paged<ServiceRow>, Forbidden | ValidationFailed>
+    readonly setServiceAvailability: (actor: Actor, id: string, isAvailable: unknown) => Effect.Effect<ServiceListing, Forbidden | NotFound | Conflict | ValidationFailed>
+    readonly financialStats: (actor: Actor, query: { readonly period?: string | undefined; readonly currency?: string | undefined }) => Effect.Effect<FinancialStats, Forbidden | ValidationFailed>
+    readonly payments: (actor: Actor, query: ListInput) => Effect.Effect<Paged<PaymentRow>, Forbidden>
+    readonly analytics: (actor: Actor, query: { readonly period?: string | undefined }) => Effect.Effect<Analytics, Forbidden | ValidationFailed>
+    /** CSV of the bookings starting in [from, to] (YYYY-MM-DD, inclusive days, UTC). */
+    readonly exportBookings: (actor: Actor, range: { readonly from?: string | undefined; readonly to?: string | undefined }) => Effect.Effect<string, Forbidden | ValidationFailed>
+    /** CSV of the payment operations recorded in [from, to]. */
+    readonly exportPayments: (actor: Actor, range: { readonly from?: string | undefined; readonly to?: string | undefined }) => Effect.Effect<string, Forbidden | ValidationFailed>
+  }
+>() {}
+
+export const AdministrationLive = Layer.effect(
+  Administration,
+  Effect.gen(function*() {
+    const read = yield* AdminReadModel
+    const identity = yield* Identity
+    const users = yield* UserRepository
+    const bookings = yield* Bookings
+    const catalogue = yield* Catalogue
+    const accounts = yield* AdminPaymentAccounts
+
+    const admin = (actor: Actor) => requireRole(actor, "ADMIN")
+    const targetUser = (id: string): Effect.Effect<User, NotFound> =>
+      UUID.test(id)
+        ? Effect.flatMap(users.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(UserNotFound), onSome: Effect.succeed }))
+        : Effect.fail(UserNotFound)
+
+    const adminBooking = (actor: Actor, id: string) =>
+      Effect.gen(function*() {
+        const booking = yield* bookings.get(actor, id)
+        const operations = yield* bookings.operations(actor, booking.id)
+        return {
+          booking,
+          operations: operations
+            .filter((o) => o.kind !== "CARD_SAVED")
+            .map((o) => ({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }))
+        } satisfies AdminBooking
+      })
+
+    const bookingRange = (range: { readonly from?: string | undefined; readonly to?: string | undefined }) =>
+      Effect.gen(function*() {
+        const from = yield* parseDay("from", range.from, false)
+        const to = yield* parseDay("to", range.to, true)
+        return { from, to }
+      })
+
+    return {
+      dashboard: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const currency = yield* parseCurrency(query.currency)
+          const at = yield* now
+          const counts = yield* read.counts
+          const monthly = financialFigures(yield* read.operationTotals(currency, windowOf(FinancePeriods.month, at)))
+          const allTime = financialFigures(yield* read.operationTotals(currency))
+          return {
+            users: { total: counts.users },
+            services: { total: counts.services.total, available: counts.services.available, unavailable: counts.services.total - counts.services.available },
+            bookings: bookingFigures(counts.bookingsByStatus),
+            revenue: { monthly: monthly.grossRevenue, pending: yield* read.heldAmount(currency), validated: allTime.netRevenue, currency },
+            applications: { pending: counts.pendingApplications },
+            currencies: yield* read.currencies
+          }
+        }),
+
+      users: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const search = yield* parseSearch(query.search)
+          const roleText = (query.role ?? "").trim()
+          let role: Role | undefined
+          if (roleText !== "" && roleText.toUpperCase() !== "ALL") {
+            role = parseRole(roleText)
+            if (role === undefined) return yield* invalid([issue("role", "admin.roleInvalid")])
+          }
+          const isActive = yield* parseBooleanFilter("isActive", query.isActive)
+          const { page, limit, offset } = pageOf(query)
+          return { ...(yield* read.users({ search, role, isActive, limit, offset })), page, limit }
+        }),
+
+      updateUser: (actor, id, input) =>
+        Effect.gen(function*() {
+          const user = yield* identity.administerAccount(actor, id, input)
+          const rows = yield* read.users({ search: user.email, limit: 5, offset: 0 })
+          return rows.rows.find((r) => r.id === user.id) ?? { ...user, paymentAccount: null }
+        }),
+
+      createPaymentAccount: (actor, userId, country) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          return yield* accounts.create(actor, yield* targetUser(userId), country)
+        }),
+      paymentAccountLink: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.link(actor, user))),
+      paymentAccountStatus: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.status(actor, user))),
+      paymentAccountDashboard: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.dashboard(actor, user))),
+      deletePaymentAccount: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.remove(actor, user))),
+
+      bookings: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const search = yield* parseSearch(query.search)
+          const statuses = yield* parseBookingStatus(query.status)
+          const { page, limit, offset } = pageOf(query)
+          return { ...(yield* read.bookings({ search, statuses, limit, offset })), page, limit }
+        }),
+
+      booking: (actor, id) => Effect.zipRight(admin(actor), adminBooking(actor, id)),
+
+      setBookingStatus: (actor, id, input) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const status = (input.status ?? "").trim()
+          if (status === "") return yield* invalid([issue("status", "admin.statusRequired")])
+          yield* bookings.adminSetStatus(actor, id, status, input.reason)
+          return yield* adminBooking(actor, id)
+        }),
+
+      services: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const search = yield* parseSearch(query.search)
+          const categoryId = yield* parseCategoryId(query.categoryId)
+          const isAvailable = yield* parseBooleanFilter("isAvailable", query.isAvailable)
+          const { page, limit, offset } = pageOf(query)
+          return { ...(yield* read.services({ search, categoryId, isAvailable, limit, offset })), page, limit }
+        }),
+
+      setServiceAvailability: (actor, id, isAvailable) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          if (typeof isAvailable !== "boolean") return yield* invalid([issue("isAvailable", "admin.isAvailableInvalid")])
+          return yield* catalogue.setAvailability(actor, id, isAvailable)
+        }),
+
+      financialStats: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const period = yield* parseFinancePeriod(query.period)
+          const currency = yield* parseCurrency(query.currency)
+          const window = windowOf(FinancePeriods[period], yield* now)
+          const figures = financialFigures(yield* read.operationTotals(currency, window))
+          return { ...figures, period, currency, currencies: yield* read.currencies, from: window.from, to: window.to }
+        }),
+
+      payments: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const { page, limit, offset } = pageOf(query)
+          return { ...(yield* read.payments({ limit, offset })), page, limit }
+        }),
+
+      analytics: (actor, query) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const period = yield* parseAnalyticsPeriod(query.period)
+          const { from } = windowOf(period, yield* now)
+          return {
+            period,
+            from,
+            topUsers: yield* read.topUsers(from, TOP_LIMIT),
+            topServices: yield* read.topServices(from, TOP_LIMIT),
+            growth: yield* read.growth(from)
+          }
+        }),
+
+      exportBookings: (actor, range) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const { from, to } = yield* bookingRange(range)
+          const rows = yield* allPages((limit, offset) => read.bookings({ from, to, limit, offset }))
+          return csv(
+            ["id", "status", "paymentStatus", "startTime", "endTime", "service", "category", "clientName", "clientEmail", "providerName", "providerEmail", "totalMinor", "capturedMinor", "refundedMinor", "currency", "createdAt"],
+            rows.map((b) => [
+              b.id, b.status, b.paymentStatus, b.startTime.toISOString(), b.endTime.toISOString(), b.service.title, b.service.categoryNameEn,
+              `${b.client.firstName} ${b.client.lastName}`, b.client.email, `${b.provider.firstName} ${b.provider.lastName}`, b.provider.email,
+              b.totalMinor, b.capturedMinor, b.refundedMinor, b.currency, b.createdAt.toISOString()
+            ])
+          )
+        }),
+
+      exportPayments: (actor, range) =>
+        Effect.gen(function*() {
+          yield* admin(actor)
+          const { from, to } = yield* bookingRange(range)
+          const rows = yield* allPages((limit, offset) => read.payments({ from, to, limit, offset }))
+          return csv(
+            ["id", "bookingId", "kind", "status", "amountMinor", "feeMinor", "currency", "paymentMethod", "service", "clientEmail", "providerEmail", "createdAt"],
+            rows.map((p) => [
+              p.id, p.bookingId, p.kind, paymentStatusOf(p.kind), p.amountMinor, p.feeMinor, p.currency, p.paymentMethod, p.service.title,
+              p.client.email, p.provider.email, p.createdAt.toISOString()
+            ])
+          )
+        })
+    }
+  })
+)
+
+export { DEFAULT_CURRENCY }

@@ -1,0 +1,108 @@
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { changeUser, exportCsv, financeStats, listUsers, renderStats, renderUsers } from "../../cli/commands/administration"
+import { cliBuiltWith, startCliReachableServer } from "../support/cli"
+import { httpClient } from "../support/http"
+import type { TestServer } from "../support/server"
+import { freshUser } from "../profiles/support"
+
+let server: TestServer
+let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
+beforeAll(async () => {
+  ;({ server, cli } = await startCliReachableServer())
+}, 60_000)
+afterAll(() => server?.stop())
+
+const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
+
+/** A minimal RFC 4180 reader (quoted fields, doubled quotes, CRLF rows). */
+const parseCsv = (text: string) => {
+  const rows: Array<Array<string>> = [[]]
+  let field = ""
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++
+      else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ",") rows.at(-1)!.push(field), (field = "")
+    else if (c === "\r" && text[i + 1] === "\n") rows.at(-1)!.push(field), (field = ""), rows.push([]), i++
+    else field += c
+  }
+  rows.pop()
+  return rows
+}
+
+describe("users:*, export:*, finance:* as Effects (what the commands run)", () => {
+  it("lists and changes users through identity's rules", async () => {
+    const person = await freshUser(server, httpClient(server), "CLIENT", { firstName: "Ginette" })
+    const list = await server.run(listUsers({ search: person.email, status: "active" }))
+    expect(list.users).toEqual([expect.objectContaining({ id: person.user.id, role: "CLIENT", isActive: true })])
+    expect(renderUsers(list)).toContain(person.email)
+    expect(await server.run(changeUser(person.user.id, { isActive: false }))).toMatchObject({ isActive: false })
+    expect(await server.run(changeUser(person.user.id, { role: "provider" }))).toMatchObject({ role: "PROVIDER" })
+    expect(await failure(changeUser(person.user.id, { role: "KING" }))).toBe("VALIDATION_ERROR")
+    expect(await failure(changeUser("00000000-0000-4000-8000-000000000001", { isActive: true }))).toBe("USER_NOT_FOUND")
+    expect(await failure(listUsers({ status: "sleeping" }))).toBe("VALIDATION_ERROR")
+  })
+
+  it("exports the demo bookings and payments as CSV with proper quoting; finance stats", async () => {
+    const bookings = parseCsv(await server.run(exportCsv("bookings", {})))
+    expect(bookings[0]).toEqual([
+      "id", "status", "paymentStatus", "startTime", "endTime", "service", "category", "clientName", "clientEmail", "providerName", "providerEmail",
+      "totalMinor", "capturedMinor", "refundedMinor", "currency", "createdAt"
+    ])
+    expect(bookings.length).toBeGreaterThan(1)
+    expect(bookings.slice(1).every((row) => row.length === 16)).toBe(true)
+    const clients = bookings.slice(1).map((row) => row[8])
+    expect(clients).toContain("lucas.bernard@marketplace.local")
+    // Only days in range: nothing starts before 2000.
+    expect(parseCsv(await server.run(exportCsv("bookings", { to: "1999-12-31" })))).toHaveLength(1)
+    expect(await failure(exportCsv("bookings", { from: "31/12/2024" }))).toBe("VALIDATION_ERROR")
+
+    const payments = parseCsv(await server.run(exportCsv("payments", {})))
+    expect(payments[0]!.slice(0, 4)).toEqual(["id", "bookingId", "kind", "status"])
+    expect(payments.slice(1).some((row) => row[2] === "CAPTURE" && row[3] === "COMPLETED")).toBe(true)
+
+    const stats = await server.run(financeStats("year", undefined))
+    expect(stats.currency).toBe("CAD")
+    expect(renderStats(stats)).toContain("Gross revenue")
+    expect(await failure(financeStats("decade", undefined))).toBe("VALIDATION_ERROR")
+  })
+})
+
+const built = cliBuiltWith("finance:stats")
+
+describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, same database)", () => {
+  it("lists, deactivates and changes roles; exports CSV to a file; exits 2 on a refusal", async () => {
+    const person = await freshUser(server, httpClient(server), "CLIENT", { lastName: "Virgule, \"dite\" Gigi" })
+    const listed = await cli("users:list", "--search", person.email, "--json")
+    expect(listed.status, listed.stderr).toBe(0)
+    expect(JSON.parse(listed.stdout).users[0]).toMatchObject({ id: person.user.id, isActive: true })
+
+    const off = await cli("users:status", person.user.id, "--inactive", "--json")
+    expect(off.status, off.stderr).toBe(0)
+    expect(JSON.parse(off.stdout).user.isActive).toBe(false)
+    expect((await httpClient(server).post("/api/auth/login", { email: person.email, password: person.password })).status).toBe(401)
+    expect((await cli("users:role", person.user.id, "ADMIN")).stdout).toContain("ADMIN")
+    const bad = await cli("users:role", person.user.id, "KING")
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("VALIDATION_ERROR")
+
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mkt-export-")), "bookings.csv")
+    const exported = await cli("export:bookings", "--output", file)
+    expect(exported.status, exported.stderr).toBe(0)
+    expect(exported.stdout).toMatch(/rows written to/)
+    expect(parseCsv(fs.readFileSync(file, "utf8"))[0]![0]).toBe("id")
+    const payments = await cli("export:payments")
+    expect(payments.stdout.startsWith("id,bookingId,kind,status")).toBe(true)
+    const stats = await cli("finance:stats", "--period", "year", "--json")
+    expect(stats.status, stats.stderr).toBe(0)
+    expect(JSON.parse(stats.stdout)).toMatchObject({ period: "year", currency: "CAD" })
+  }, 120_000)
+})

@@ -1,0 +1,320 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { en, fr } from "../../src/platform/messages"
+import { login, newClient, newProvider, type Session } from "../support/accounts"
+import { httpClient, registration } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+import { payInSandbox } from "../booking/support"
+
+let server: TestServer
+let api: ReturnType<typeof httpClient>
+let admin: Session
+let provider: Session
+let client: Session
+let serviceId: string
+
+const HOUR = 3_600_000
+let slot = 0
+const nextSlot = (hours = 2) => {
+  const start = new Date(Date.now() + 12 * HOUR + ++slot * 3 * HOUR)
+  start.setUTCMinutes(0, 0, 0)
+  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + hours * HOUR).toISOString() }
+}
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+
+/** A booking of the test service (40 CHF an hour, 2 hours), paid in the sandbox: AUTHORIZED for 8000. */
+const paidBooking = async () => {
+  const reply = await api.post("/api/bookings", { serviceId, address: "1 rue Test, Montréal", ...nextSlot() }, { token: client.token })
+  expect(reply.status, reply.text).toBe(201)
+  const id = reply.body.data.bookingData.id as string
+  await payInSandbox(server, api, client.token, id)
+  return id
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  api = httpClient(server)
+  admin = await login(api, "admin@marketplace.local", "Admin1234!")
+  provider = await newProvider(server, api)
+  client = await newClient(server, api)
+  const created = await api.post(
+    "/api/services",
+    { title: "Atelier de vélo suisse", description: "Révision complète.", price: 40, currency: "CHF", duration: 60, location: "Genève", categoryId: 7 },
+    { token: provider.token }
+  )
+  expect(created.status, created.text).toBe(201)
+  serviceId = created.body.data.service.id
+})
+afterAll(() => server?.stop())
+
+const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
+  ["GET", "/api/admin/dashboard"],
+  ["GET", "/api/admin/users"],
+  ["PATCH", "/api/admin/users/00000000-0000-0000-0000-000000000001/status"],
+  ["POST", "/api/admin/users/00000000-0000-0000-0000-000000000001/stripe-connect"],
+  ["GET", "/api/admin/users/00000000-0000-0000-0000-000000000001/stripe-connect/link"],
+  ["GET", "/api/admin/users/00000000-0000-0000-0000-000000000001/stripe-connect/status"],
+  ["GET", "/api/admin/users/00000000-0000-0000-0000-000000000001/stripe-connect/dashboard"],
+  ["DELETE", "/api/admin/users/00000000-0000-0000-0000-000000000001/stripe-connect"],
+  ["GET", "/api/admin/bookings"],
+  ["GET", "/api/admin/bookings/00000000-0000-0000-0000-000000000001"],
+  ["PATCH", "/api/admin/bookings/00000000-0000-0000-0000-000000000001/status"],
+  ["GET", "/api/admin/services"],
+  ["PATCH", "/api/admin/services/00000000-0000-0000-0000-000000000001/status"],
+  ["GET", "/api/admin/financial/stats"],
+  ["GET", "/api/admin/payments"],
+  ["GET", "/api/admin/analytics"]
+]
+
+describe("access", () => {
+  it("answers 401 to visitors and 403 to clients and providers on every admin endpoint", async () => {
+    for (const [method, path] of ENDPOINTS) {
+      const json = method === "GET" || method === "DELETE" ? {} : { json: {} }
+      expect((await api.call(method, path, json)).status, `${method} ${path}`).toBe(401)
+      for (const who of [client, provider]) {
+        const reply = await api.call(method, path, { ...json, token: who.token })
+        expect(reply.status, `${method} ${path}`).toBe(403)
+        expect(reply.body.code).toBe("FORBIDDEN")
+      }
+    }
+  })
+})
+
+describe("GET /api/admin/dashboard", () => {
+  it("counts users, services, bookings and applications as the tables hold them", async () => {
+    const reply = await api.get("/api/admin/dashboard", { token: admin.token })
+    expect(reply.status, reply.text).toBe(200)
+    const [db] = await sql<{ users: number; services: number; available: number; bookings: number; pending: number }>(
+      `SELECT (SELECT count(*)::int FROM users) AS users,
+              (SELECT count(*)::int FROM services WHERE archived_at IS NULL) AS services,
+              (SELECT count(*)::int FROM services WHERE archived_at IS NULL AND status = 'ACTIVE') AS available,
+              (SELECT count(*)::int FROM bookings) AS bookings,
+              (SELECT count(*)::int FROM bookings WHERE status = 'PENDING') AS pending`
+    )
+    const data = reply.body.data
+    expect(data.users.total).toBe(db!.users)
+    expect(data.services).toEqual({ total: db!.services, available: db!.available, unavailable: db!.services - db!.available })
+    expect(data.bookings.total).toBe(db!.bookings)
+    expect(data.bookings.pending).toBe(db!.pending)
+    expect(data.revenue.currency).toBe("CAD")
+    expect(data.userCurrency).toBe("CAD")
+    expect(typeof data.applications.pending).toBe("number")
+    expect((await api.get("/api/admin/dashboard?currency=12", { token: admin.token })).status).toBe(422)
+  })
+})
+
+describe("users", () => {
+  it("lists with search, role and status filters and the house pagination", async () => {
+    const all = await api.get("/api/admin/users?limit=2&page=1", { token: admin.token })
+    expect(all.status).toBe(200)
+    expect(all.body.data.users).toHaveLength(2)
+    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM users")) as [{ n: number }]
+    expect(all.body.data.pagination).toEqual({ total: n, page: 1, limit: 2, pages: Math.ceil(n / 2) })
+
+    const found = await api.get(`/api/admin/users?search=${encodeURIComponent(provider.email)}`, { token: admin.token })
+    expect(found.body.data.users).toHaveLength(1)
+    expect(found.body.data.users[0]).toMatchObject({ id: provider.id, role: "PROVIDER", isActive: true })
+    expect(found.body.data.users[0].paymentAccount).toMatchObject({ chargesEnabled: true, isComplete: true })
+
+    const admins = await api.get("/api/admin/users?role=ADMIN", { token: admin.token })
+    expect(admins.body.data.users.every((u: { role: string }) => u.role === "ADMIN")).toBe(true)
+    const clients = await api.get("/api/admin/users?role=USER&isActive=true", { token: admin.token })
+    expect(clients.body.data.users.every((u: { role: string; isActive: boolean }) => u.role === "CLIENT" && u.isActive)).toBe(true)
+    expect(clients.body.data.users.length).toBeGreaterThan(0)
+
+    const badRole = await api.get("/api/admin/users?role=KING", { token: admin.token, language: "en" })
+    expect(badRole.status).toBe(422)
+    expect(badRole.body.details[0]).toMatchObject({ field: "role", message: en["admin.roleInvalid"] })
+    expect((await api.get("/api/admin/users?isActive=maybe", { token: admin.token })).status).toBe(422)
+    expect((await api.get(`/api/admin/users?search=${"x".repeat(201)}`, { token: admin.token })).status).toBe(422)
+  })
+
+  it("deactivates a user: their token stops working, they cannot log in, their refresh tokens are revoked; reactivation restores login", async () => {
+    const input = registration()
+    expect((await api.post("/api/auth/register", input)).status).toBe(201)
+    await sql("UPDATE users SET is_email_verified = true WHERE email = $1", [input.email])
+    const victim = await login(api, input.email, input.password)
+    expect((await api.get("/api/auth/me", { token: victim.token })).status).toBe(200)
+
+    const off = await api.patch(`/api/admin/users/${victim.id}/status`, { isActive: false }, { token: admin.token })
+    expect(off.status, off.text).toBe(200)
+    expect(off.body.data.user).toMatchObject({ id: victim.id, isActive: false })
+    expect(off.body.message).toBe(fr["admin.userUpdated"])
+    expect((await api.get("/api/auth/me", { token: victim.token })).body.code).toBe("ACCOUNT_DEACTIVATED")
+    expect((await api.post("/api/auth/login", { email: input.email, password: input.password })).status).toBe(401)
+    const [{ live }] = (await sql<{ live: number }>("SELECT count(*)::int AS live FROM refresh_tokens WHERE user_id = $1 AND revoked_at IS NULL", [victim.id])) as [{ live: number }]
+    expect(live).toBe(0)
+
+    const inactive = await api.get(`/api/admin/users?isActive=false&search=${encodeURIComponent(input.email)}`, { token: admin.token })
+    expect(inactive.body.data.users.map((u: { id: string }) => u.id)).toEqual([victim.id])
+
+    expect((await api.patch(`/api/admin/users/${victim.id}/status`, { isActive: true }, { token: admin.token })).status).toBe(200)
+    expect((await api.post("/api/auth/login", { email: input.email, password: input.password })).status).toBe(200)
+  })
+
+  it("changes roles, refuses the admin's own deactivation or demotion (409), bad payloads (422) and unknown users (404)", async () => {
+    const someone = await newClient(server, api)
+    const promoted = await api.patch(`/api/admin/users/${someone.id}/status`, { role: "PROVIDER" }, { token: admin.token })
+    expect(promoted.body.data.user.role).toBe("PROVIDER")
+    expect((await api.get("/api/auth/me", { token: someone.token })).body.data.user.role).toBe("PROVIDER")
+
+    const self = await api.patch(`/api/admin/users/${admin.id}/status`, { isActive: false }, { token: admin.token, language: "en" })
+    expect(self.status).toBe(409)
+    expect(self.body).toMatchObject({ code: "CANNOT_DEACTIVATE_SELF", message: en["admin.cannotDeactivateSelf"] })
+    expect((await api.patch(`/api/admin/users/${admin.id}/status`, { role: "CLIENT" }, { token: admin.token })).body.code).toBe("CANNOT_DEMOTE_SELF")
+    expect((await api.patch(`/api/admin/users/${someone.id}/status`, {}, { token: admin.token })).status).toBe(422)
+    expect((await api.patch(`/api/admin/users/${someone.id}/status`, { role: "KING" }, { token: admin.token })).status).toBe(422)
+    expect((await api.patch(`/api/admin/users/${someone.id}/status`, { isActive: "no" }, { token: admin.token })).status).toBe(422)
+    expect((await api.patch("/api/admin/users/nope/status", { isActive: true }, { token: admin.token })).status).toBe(404)
+    expect((await api.patch("/api/admin/users/00000000-0000-0000-0000-000000000001/status", { isActive: true }, { token: admin.token })).body.code).toBe("USER_NOT_FOUND")
+  })
+
+  it("manages a provider's payment account: create, link, status, dashboard, delete; 404s before creation and after deletion", async () => {
+    const fresh = await newProvider(server, api, { paymentReady: false })
+    const base = `/api/admin/users/${fresh.id}/stripe-connect`
+    const first = await api.get(`${base}/link`, { token: admin.token, language: "en" })
+    expect(first.status).toBe(404)
+    expect(first.body.message).toBe(en["admin.createAccountFirst"])
+    expect((await api.get(`${base}/status`, { token: admin.token })).body.message).toBe(fr["admin.createAccountFirst"])
+    const nothing = await api.call("DELETE", base, { token: admin.token })
+    expect(nothing.status).toBe(404)
+    expect(nothing.body.message).toBe(fr["admin.noAccountToDelete"])
+
+    const created = await api.post(base, {}, { token: admin.token })
+    expect(created.status, created.text).toBe(201)
+    expect(created.body.data.accountLink).toContain("/sandbox/connect/onboarding/")
+    const status = await api.get(`${base}/status`, { token: admin.token })
+    expect(status.body.data).toMatchObject({ hasAccount: true, country: "CA", chargesEnabled: false, detailsSubmitted: false })
+    expect((await api.get(`${base}/link`, { token: admin.token })).body.data.accountLink).toContain("/sandbox/connect/onboarding/")
+    // Stripe opens no dashboard before the details are submitted.
+    expect((await api.get(`${base}/dashboard`, { token: admin.token })).body.code).toBe("PAYMENT_ACCOUNT_INCOMPLETE")
+
+    const deleted = await api.call("DELETE", base, { token: admin.token })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body.data).toEqual({ deleted: true, accountId: status.body.data.accountId })
+    expect((await api.get(`${base}/status`, { token: admin.token })).status).toBe(404)
+
+    // A client cannot have one (409); a ready provider's dashboard opens.
+    expect((await api.post(`/api/admin/users/${client.id}/stripe-connect`, {}, { token: admin.token })).body.code).toBe("NOT_A_PROVIDER")
+    const dashboard = await api.get(`/api/admin/users/${provider.id}/stripe-connect/dashboard`, { token: admin.token })
+    expect(dashboard.body.data.dashboardUrl).toContain("/sandbox/connect/dashboard/")
+  })
+})
+
+describe("bookings", () => {
+  it("lists with search, status and paging; the detail has its sections; a status change applies its money effects", async () => {
+    const id = await paidBooking()
+    const listed = await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=PAID&limit=10`, { token: admin.token })
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.body.data.bookings.map((b: { id: string }) => b.id)).toContain(id)
+    const row = listed.body.data.bookings.find((b: { id: string }) => b.id === id)
+    expect(row).toMatchObject({ status: "PENDING", displayStatus: "PAID", paymentStatus: "AUTHORIZED", totalMinor: 8000, currency: "CHF" })
+    expect(row.service.category.name).toBe("Réparation")
+    expect(row.client.email).toBe(client.email)
+    expect((await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=COMPLETED`, { token: admin.token })).body.data.bookings.map((b: { id: string }) => b.id)).not.toContain(id)
+    expect((await api.get("/api/admin/bookings?status=NOPE", { token: admin.token })).status).toBe(422)
+
+    // Confirm, then validate: the capture is recorded with its 5% fee.
+    const confirmed = await api.patch(`/api/admin/bookings/${id}/status`, { status: "CONFIRMED" }, { token: admin.token })
+    expect(confirmed.status, confirmed.text).toBe(200)
+    const validated = await api.patch(`/api/admin/bookings/${id}/status`, { status: "VALIDATED" }, { token: admin.token })
+    expect(validated.status, validated.text).toBe(200)
+    expect(validated.body.data.booking).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED", capturedMinor: 8000, durationHours: 2, isReviewed: false })
+    const detail = (await api.get(`/api/admin/bookings/${id}`, { token: admin.token, language: "en" })).body.data.booking
+    expect(detail.service).toMatchObject({ title: "Atelier de vélo suisse", hourlyPriceMinor: 4000, category: { name: "Repair" } })
+    expect(detail.client).toMatchObject({ email: client.email, phoneNumber: expect.any(String) })
+    expect(detail.payments.map((p: { kind: string; status: string; amountMinor: number; feeMinor: number }) => [p.kind, p.status, p.amountMinor, p.feeMinor])).toEqual([
+      ["AUTHORIZATION", "PENDING", 8000, 0],
+      ["CAPTURE", "COMPLETED", 8000, 400]
+    ])
+    // A finished booking cannot go back (409), nor take an unknown status.
+    const back = await api.patch(`/api/admin/bookings/${id}/status`, { status: "CONFIRMED" }, { token: admin.token })
+    expect(back.status).toBe(409)
+    expect(back.body.code).toBe("BOOKING_INVALID_TRANSITION")
+    expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "PENDING" }, { token: admin.token })).status).toBe(409)
+    expect((await api.patch(`/api/admin/bookings/${id}/status`, {}, { token: admin.token })).status).toBe(422)
+    expect((await api.get("/api/admin/bookings/not-an-id", { token: admin.token })).status).toBe(404)
+  })
+
+  it("cancelling a paid booking releases the card hold", async () => {
+    const id = await paidBooking()
+    const cancelled = await api.patch(`/api/admin/bookings/${id}/status`, { status: "CANCELLED" }, { token: admin.token })
+    expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
+    expect(cancelled.body.data.booking.payments.map((p: { kind: string }) => p.kind)).toEqual(["AUTHORIZATION", "CANCELLATION"])
+  })
+})
+
+describe("services", () => {
+  it("filters by search, category and availability; toggles availability through the catalogue", async () => {
+    const listed = await api.get("/api/admin/services?search=suisse&categoryId=7&isAvailable=true", { token: admin.token })
+    expect(listed.body.data.services.map((s: { id: string }) => s.id)).toEqual([serviceId])
+    expect(listed.body.data.services[0]).toMatchObject({ priceMinor: 4000, currency: "CHF", isAvailable: true, category: { id: 7 }, provider: { email: provider.email } })
+    expect((await api.get("/api/admin/services?search=suisse&categoryId=1", { token: admin.token })).body.data.services).toEqual([])
+
+    const off = await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: false }, { token: admin.token })
+    expect(off.body.data.service).toEqual({ id: serviceId, isAvailable: false })
+    expect((await api.get("/api/admin/services?search=suisse&isAvailable=false", { token: admin.token })).body.data.services).toHaveLength(1)
+    // Unlisted: the public catalogue no longer shows it.
+    expect((await api.get(`/api/services/${serviceId}`)).status).toBe(404)
+    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service.isAvailable).toBe(true)
+
+    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: "yes" }, { token: admin.token })).status).toBe(422)
+    expect((await api.patch("/api/admin/services/00000000-0000-0000-0000-000000000001/status", { isAvailable: true }, { token: admin.token })).status).toBe(404)
+    expect((await api.get("/api/admin/services?categoryId=abc", { token: admin.token })).status).toBe(422)
+    expect((await api.get("/api/admin/services?isAvailable=perhaps", { token: admin.token })).status).toBe(422)
+  })
+})
+
+describe("finance and analytics", () => {
+  it("financial stats of the period in one currency: gross, 5% commissions, refunds and counts", async () => {
+    const before = (await api.get("/api/admin/financial/stats?period=week&currency=CHF", { token: admin.token })).body.data
+    const id = await paidBooking()
+    expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "CONFIRMED" }, { token: admin.token })).status).toBe(200)
+    expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "VALIDATED" }, { token: admin.token })).status).toBe(200)
+    const after = await api.get("/api/admin/financial/stats?period=week&currency=chf", { token: admin.token })
+    expect(after.status, after.text).toBe(200)
+    const s = after.body.data
+    expect(s.currency).toBe("CHF")
+    expect(s.grossRevenue - before.grossRevenue).toBe(8000)
+    expect(s.totalCommissions - before.totalCommissions).toBe(400)
+    expect(s.netRevenue).toBe(s.grossRevenue - s.refundedAmount)
+    expect(s.commissionMargin).toBe(Math.round((s.totalCommissions / s.netRevenue) * 10000) / 100)
+    expect(s.payments.completed - before.payments.completed).toBe(1)
+    expect(s.revenueByStatus.find((r: { status: string }) => r.status === "COMPLETED").amountMinor).toBe(s.grossRevenue)
+    expect(s.currencies).toContain("CHF")
+    expect((await api.get("/api/admin/financial/stats", { token: admin.token })).body.data).toMatchObject({ period: "month", currency: "CAD" })
+    const bad = await api.get("/api/admin/financial/stats?period=decade", { token: admin.token, language: "en" })
+    expect(bad.status).toBe(422)
+    expect(bad.body.details[0].message).toBe(en["admin.financePeriodInvalid"])
+  })
+
+  it("payments: latest first, paginated, with service, client and refunds", async () => {
+    const reply = await api.get("/api/admin/payments?limit=10", { token: admin.token })
+    expect(reply.status).toBe(200)
+    const payments = reply.body.data.payments
+    expect(payments.length).toBeGreaterThan(0)
+    const times = payments.map((p: { createdAt: string }) => Date.parse(p.createdAt))
+    expect([...times].sort((a, b) => b - a)).toEqual(times)
+    expect(payments[0]).toMatchObject({ service: { title: expect.any(String) }, client: { email: expect.any(String) } })
+    expect(reply.body.data.pagination.limit).toBe(10)
+  })
+
+  it("analytics: top users and services with their counts, growth per day; 422 on an unknown period", async () => {
+    const reply = await api.get("/api/admin/analytics?period=7", { token: admin.token })
+    expect(reply.status, reply.text).toBe(200)
+    const a = reply.body.data
+    expect(a.period).toBe(7)
+    expect(a.topUsers.length).toBeLessThanOrEqual(6)
+    const top = a.topServices.find((s: { id: string }) => s.id === serviceId)
+    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1", [serviceId])) as [{ n: number }]
+    expect(top).toMatchObject({ title: "Atelier de vélo suisse", bookings: n, provider: { firstName: expect.any(String) } })
+    const me = a.topUsers.find((u: { id: string }) => u.id === client.id)
+    expect(me.counts.bookingsAsClient).toBe(n)
+    const today = new Date().toISOString().slice(0, 10)
+    expect(a.growth.bookings.find((d: { date: string }) => d.date === today).count).toBeGreaterThanOrEqual(n)
+    expect((await api.get("/api/admin/analytics?period=31", { token: admin.token })).status).toBe(422)
+    expect((await api.get("/api/admin/analytics", { token: admin.token })).body.data.period).toBe(30)
+  })
+})

@@ -1,0 +1,79 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AdminReadModel, financialFigures } from "../../src/modules/administration"
+import { startTestServer, type TestServer } from "../support/server"
+
+// The Postgres read model over the seed's demo bookings (made through the booking service and the
+// sandbox gateway): its figures must match what the owning tables say, computed another way.
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(() => server?.stop())
+
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const read = <A>(f: (r: AdminReadModel["Type"]) => Effect.Effect<A>) => server.run(Effect.flatMap(AdminReadModel, f))
+
+describe("AdminReadModel on PostgreSQL", () => {
+  it("money figures agree with the bookings' own captured, refunded and authorised amounts", async () => {
+    const currencies = await read((r) => r.currencies)
+    expect(currencies.length).toBeGreaterThan(0)
+    for (const currency of currencies) {
+      const [b] = await sql<{ captured: number; refunded: number; held: number }>(
+        `SELECT coalesce(sum(captured_minor), 0)::float8 AS captured, coalesce(sum(refunded_minor), 0)::float8 AS refunded,
+                coalesce(sum(authorized_minor) FILTER (WHERE payment_status = 'AUTHORIZED'), 0)::float8 AS held
+         FROM bookings WHERE currency = $1`,
+        [currency]
+      )
+      const figures = financialFigures(await read((r) => r.operationTotals(currency)))
+      expect(figures.grossRevenue).toBe(b!.captured)
+      expect(figures.refundedAmount).toBe(b!.refunded)
+      expect(await read((r) => r.heldAmount(currency))).toBe(b!.held)
+      // The 5% application fee of every capture.
+      expect(figures.totalCommissions).toBe(Math.round(b!.captured * 0.05))
+    }
+    // The demo has a completed (captured) booking.
+    const all = await Promise.all(currencies.map((c) => read((r) => r.operationTotals(c))))
+    expect(all.flat().some((t) => t.kind === "CAPTURE" && t.count > 0)).toBe(true)
+  })
+
+  it("counts, lists and rankings match the tables", async () => {
+    const counts = await read((r) => r.counts)
+    const [t] = await sql<{ users: number; services: number; bookings: number }>(
+      `SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM services WHERE archived_at IS NULL) AS services,
+              (SELECT count(*)::int FROM bookings) AS bookings`
+    )
+    expect(counts.users).toBe(t!.users)
+    expect(counts.services.total).toBe(t!.services)
+    expect(Object.values(counts.bookingsByStatus).reduce((a, b) => a + b, 0)).toBe(t!.bookings)
+
+    const bookings = await read((r) => r.bookings({ limit: 100, offset: 0 }))
+    expect(bookings.total).toBe(t!.bookings)
+    const byMarie = await read((r) => r.bookings({ search: "marie dubois", limit: 100, offset: 0 }))
+    expect(byMarie.rows.length).toBeGreaterThan(0)
+    expect(byMarie.rows.every((b) => b.provider.email === "marie.dubois@marketplace.local" || b.client.email === "marie.dubois@marketplace.local")).toBe(true)
+
+    const providers = await read((r) => r.users({ role: "PROVIDER", limit: 100, offset: 0 }))
+    expect(providers.rows.every((u) => u.role === "PROVIDER" && u.paymentAccount?.chargesEnabled === true)).toBe(true)
+
+    const payments = await read((r) => r.payments({ limit: 100, offset: 0 }))
+    const [ops] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM payment_operations WHERE kind <> 'CARD_SAVED'")
+    expect(payments.total).toBe(ops!.n)
+
+    const since = new Date(Date.now() - 7 * 86_400_000)
+    const top = await read((r) => r.topServices(since, 6))
+    for (const s of top) {
+      const [n] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1 AND created_at >= $2", [s.id, since])
+      expect(s.bookings).toBe(n!.n)
+    }
+    const users = await read((r) => r.topUsers(since, 6))
+    const lucas = users.find((u) => u.email === "lucas.bernard@marketplace.local")
+    const [lb] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings b JOIN users u ON u.id = b.client_id WHERE u.email = 'lucas.bernard@marketplace.local'")
+    expect(lucas?.bookingsAsClient).toBe(lb!.n)
+    const growth = await read((r) => r.growth(since))
+    expect(growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(t!.bookings)
+  })
+})

@@ -1,0 +1,173 @@
+import { Either } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  bookingFigures,
+  COMMISSION_RATE,
+  csv,
+  csvField,
+  FinancePeriods,
+  financialFigures,
+  type OperationTotal,
+  parseAnalyticsPeriod,
+  parseFinancePeriod,
+  validationRate,
+  windowOf
+} from "../../src/modules/administration"
+import { decideAccountChange } from "../../src/modules/identity"
+
+const DAY = 86_400_000
+const kinds = ["AUTHORIZATION", "CARD_SAVED", "CAPTURE", "CANCELLATION", "REFUND", "FAILURE"] as const
+const roles = ["CLIENT", "PROVIDER", "ADMIN"] as const
+
+describe("period windows", () => {
+  it("a window ends now and spans exactly its days", () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }), fc.constantFrom(7, 30, 90, 365), (now, days) => {
+        const w = windowOf(days, now)
+        expect(w.to).toEqual(now)
+        expect(w.to.getTime() - w.from.getTime()).toBe(days * DAY)
+      })
+    )
+  })
+
+  it("accepts exactly week, month, year (default month) and 7, 30, 90, 365 days (default 30)", () => {
+    expect(Either.getOrThrow(parseFinancePeriod(undefined))).toBe("month")
+    expect(Either.getOrThrow(parseFinancePeriod(" YEAR "))).toBe("year")
+    expect(Either.getOrThrow(parseAnalyticsPeriod(""))).toBe(30)
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const finance = parseFinancePeriod(text)
+        expect(Either.isRight(finance)).toBe(text.trim() === "" || text.trim().toLowerCase() in FinancePeriods)
+        const analytics = parseAnalyticsPeriod(text)
+        expect(Either.isRight(analytics)).toBe(text.trim() === "" || [7, 30, 90, 365].includes(Number(text.trim())))
+        if (Either.isLeft(analytics)) expect(analytics.left.details[0]!.field).toBe("period")
+      })
+    )
+  })
+})
+
+const totals = fc.uniqueArray(
+  fc.record({ kind: fc.constantFrom(...kinds), count: fc.nat(1000), amountMinor: fc.nat(10_000_000), feeMinor: fc.nat(500_000) }),
+  { selector: (t) => t.kind }
+)
+
+describe("financial figures", () => {
+  it("gross is the captures, net the captures less refunds, commissions the fees kept, counts by status", () => {
+    fc.assert(
+      fc.property(totals, (rows: Array<OperationTotal>) => {
+        const f = financialFigures(rows)
+        const of = (kind: string) => rows.find((r) => r.kind === kind)
+        expect(f.grossRevenue).toBe(of("CAPTURE")?.amountMinor ?? 0)
+        expect(f.refundedAmount).toBe(of("REFUND")?.amountMinor ?? 0)
+        expect(f.netRevenue).toBe(f.grossRevenue - f.refundedAmount)
+        expect(f.totalCommissions).toBe((of("CAPTURE")?.feeMinor ?? 0) - (of("REFUND")?.feeMinor ?? 0))
+        expect(f.payments.completed).toBe(of("CAPTURE")?.count ?? 0)
+        expect(f.payments.failed).toBe(of("FAILURE")?.count ?? 0)
+        // Every operation lands in exactly one status.
+        expect(f.revenueByStatus.reduce((n, r) => n + r.count, 0)).toBe(rows.reduce((n, r) => n + r.count, 0))
+        expect(f.revenueByStatus.reduce((n, r) => n + r.amountMinor, 0)).toBe(rows.reduce((n, r) => n + r.amountMinor, 0))
+        if (f.netRevenue <= 0) expect(f.commissionMargin).toBe(0)
+        else expect(Math.abs(f.commissionMargin - (f.totalCommissions / f.netRevenue) * 100)).toBeLessThanOrEqual(0.005 + 1e-9)
+      })
+    )
+  })
+
+  it("with 5% fees on captures and none refunded, the margin is 5%", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 100, max: 1_000_000 }), { minLength: 1, maxLength: 20 }), (amounts) => {
+        const gross = amounts.reduce((a, b) => a + b, 0)
+        const fee = amounts.reduce((a, b) => a + Math.round(b * COMMISSION_RATE), 0)
+        const f = financialFigures([{ kind: "CAPTURE", count: amounts.length, amountMinor: gross, feeMinor: fee }])
+        expect(Math.abs(f.commissionMargin - 5)).toBeLessThanOrEqual(0.5)
+      })
+    )
+  })
+})
+
+describe("validation rate", () => {
+  it("is completed and validated among the bookings not refused or cancelled, between 0 and 100", () => {
+    const statuses = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...statuses), fc.nat(500)), (counts) => {
+        const rate = validationRate(counts)
+        expect(rate).toBeGreaterThanOrEqual(0)
+        expect(rate).toBeLessThanOrEqual(100)
+        const considered = Object.entries(counts).filter(([s]) => s !== "REJECTED" && s !== "CANCELLED").reduce((n, [, c]) => n + c, 0)
+        const done = (counts.COMPLETED ?? 0) + (counts.VALIDATED ?? 0)
+        expect(rate).toBe(considered === 0 ? 0 : Math.round((done / considered) * 1000) / 10)
+        const figures = bookingFigures(counts)
+        expect(figures.total).toBe(Object.values(counts).reduce((a, b) => a + b, 0))
+        expect(figures.ongoing).toBe((counts.IN_PROGRESS ?? 0) + (counts.SERVICE_RENDERED ?? 0))
+      })
+    )
+  })
+})
+
+describe("account changes", () => {
+  const account = fc.record({ id: fc.uuid(), role: fc.constantFrom(...roles), isActive: fc.boolean() })
+  const change = fc.record({ isActive: fc.option(fc.boolean(), { nil: undefined }), role: fc.option(fc.constantFrom(...roles, "USER", "king"), { nil: undefined }) })
+
+  it("an admin can neither deactivate nor demote themself; anyone else's change applies; deactivation revokes sessions", () => {
+    fc.assert(
+      fc.property(fc.uuid(), account, change, fc.boolean(), (actorId, target, input, self) => {
+        const t = self ? { ...target, id: actorId, role: "ADMIN" as const, isActive: true } : target
+        const decision = decideAccountChange({ id: actorId }, t, input)
+        if (input.isActive === undefined && input.role === undefined) {
+          expect(Either.isLeft(decision)).toBe(true)
+          return
+        }
+        if (input.role === "king") {
+          expect(Either.isLeft(decision) && decision.left._tag).toBe("ValidationFailed")
+          return
+        }
+        const role = input.role === "USER" ? "CLIENT" : input.role
+        if (t.id === actorId && (input.isActive === false || (role !== undefined && role !== "ADMIN"))) {
+          expect(Either.isLeft(decision) && decision.left._tag).toBe("Conflict")
+          return
+        }
+        const result = Either.getOrThrow(decision)
+        expect(result.isActive).toBe(input.isActive ?? t.isActive)
+        expect(result.role).toBe(role ?? t.role)
+        expect(result.revokeSessions).toBe(t.isActive && result.isActive === false)
+      })
+    )
+  })
+
+  it("refuses values that are not a boolean or a role", () => {
+    for (const input of [{ isActive: "true" }, { isActive: 1 }, { role: 3 }, { role: "" }, {}]) {
+      const decision = decideAccountChange({ id: "a" }, { id: "b", role: "CLIENT", isActive: true }, input)
+      expect(Either.isLeft(decision) && decision.left._tag).toBe("ValidationFailed")
+    }
+  })
+})
+
+describe("CSV", () => {
+  it("quotes fields with commas, quotes or line breaks, and a reader gets every value back", () => {
+    const parse = (text: string) => {
+      const rows: Array<Array<string>> = [[]]
+      let field = ""
+      let quoted = false
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i]!
+        if (quoted) {
+          if (c === '"' && text[i + 1] === '"') (field += '"'), i++
+          else if (c === '"') quoted = false
+          else field += c
+        } else if (c === '"') quoted = true
+        else if (c === ",") rows.at(-1)!.push(field), (field = "")
+        else if (c === "\r" && text[i + 1] === "\n") rows.at(-1)!.push(field), (field = ""), rows.push([]), i++
+        else field += c
+      }
+      rows.pop()
+      return rows
+    }
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 2 }), { maxLength: 8 }), (rows) => {
+        expect(parse(csv(["a", "b"], rows))).toEqual([["a", "b"], ...rows])
+      })
+    )
+    expect(csvField('Dupont, "Jo"')).toBe('"Dupont, ""Jo"""')
+    expect(csvField(null)).toBe("")
+  })
+})

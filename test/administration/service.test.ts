@@ -1,0 +1,116 @@
+import { Effect, Either, ManagedRuntime } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { AdminMemoryFacts, Administration, type BookingRow, type MemoryFacts } from "../../src/modules/administration"
+import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
+import { inMemoryDomain, validRegistration } from "../support/domain"
+
+// The administration service on the in-memory adapters: the read model answers from facts put
+// here; the actions go through identity (also in memory).
+
+const runtime = ManagedRuntime.make(inMemoryDomain())
+afterAll(() => runtime.dispose())
+const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
+const attempt = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
+
+const DAY = 86_400_000
+const now = Date.now()
+const person = (n: number) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, firstName: `P${n}`, lastName: "Test", email: `p${n}@example.com` })
+const admin = (id: string): Actor => ({ id, role: "ADMIN", preferredLanguage: "fr", isEmailVerified: true })
+
+const booking = (id: string, status: string, daysAgo: number, client = person(1), provider = person(2)): BookingRow => ({
+  id, status, paymentStatus: "UNPAID", startTime: new Date(now + DAY), endTime: new Date(now + DAY + 7_200_000), totalMinor: 8000, currency: "CAD",
+  capturedMinor: 0, refundedMinor: 0, createdAt: new Date(now - daysAgo * DAY),
+  service: { id: "s1", title: "Cours de piano", categoryNameFr: "Formation", categoryNameEn: "Training" }, client, provider
+})
+
+const fill = (facts: MemoryFacts) => {
+  facts.bookings.push(booking("b1", "COMPLETED", 1), booking("b2", "VALIDATED", 2), booking("b3", "CANCELLED", 3), booking("b4", "PENDING", 40))
+  const op = (kind: any, amountMinor: number, feeMinor: number, daysAgo: number, intent: string, currency = "CAD") =>
+    facts.operations.push({ id: `${kind}-${intent}-${daysAgo}`, bookingId: "b1", kind, amountMinor, feeMinor, currency, paymentMethod: "card", createdAt: new Date(now - daysAgo * DAY), paymentIntentId: intent })
+  op("AUTHORIZATION", 8000, 0, 2, "pi_1")
+  op("CAPTURE", 8000, 400, 1, "pi_1")
+  op("REFUND", 2000, 100, 1, "pi_1")
+  op("AUTHORIZATION", 5000, 0, 1, "pi_2")
+  op("CAPTURE", 10000, 500, 100, "pi_3")
+  op("CAPTURE", 99999, 4999, 1, "pi_4", "EUR")
+  facts.pendingApplications.count = 2
+}
+
+describe("Administration on in-memory adapters", () => {
+  it("dashboard and financial figures from the facts, in one currency and period", async () => {
+    await run(Effect.map(AdminMemoryFacts, fill))
+    const me = admin("00000000-0000-4000-8000-0000000000aa")
+    const d = await run(Effect.flatMap(Administration, (a) => a.dashboard(me, {})))
+    expect(d.bookings).toMatchObject({ total: 4, completed: 1, validated: 1, pending: 1, validationRate: Math.round((2 / 3) * 1000) / 10 })
+    // Captured in the last 30 days (CAD), held (pi_2 only), captured less refunds all time.
+    expect(d.revenue).toEqual({ monthly: 8000, pending: 5000, validated: 8000 + 10000 - 2000, currency: "CAD" })
+    expect(d.applications.pending).toBe(2)
+    expect(d.currencies).toEqual(["CAD", "EUR"])
+
+    const week = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week" })))
+    expect(week).toMatchObject({ grossRevenue: 8000, refundedAmount: 2000, netRevenue: 6000, totalCommissions: 300, commissionMargin: 5, payments: { completed: 1, pending: 2, failed: 0 } })
+    const year = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "year" })))
+    expect(year.grossRevenue).toBe(18000)
+    const euros = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week", currency: "eur" })))
+    expect(euros).toMatchObject({ currency: "EUR", grossRevenue: 99999, totalCommissions: 4999 })
+
+    const bad = await attempt(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "fortnight" })))
+    expect(Either.isLeft(bad) && bad.left._tag).toBe("ValidationFailed")
+  })
+
+  it("analytics rank users and services by bookings in the period", async () => {
+    const me = admin("00000000-0000-4000-8000-0000000000aa")
+    const a7 = await run(Effect.flatMap(Administration, (a) => a.analytics(me, { period: "7" })))
+    // b4 (40 days ago) is outside the week.
+    expect(a7.topServices).toEqual([]) // no services in the facts: only booked services that exist are ranked
+    expect(a7.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(3)
+    const a90 = await run(Effect.flatMap(Administration, (a) => a.analytics(me, { period: "90" })))
+    expect(a90.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(4)
+  })
+
+  it("only admins: everyone else is refused with 403", async () => {
+    const client: Actor = { id: "c", role: "CLIENT", preferredLanguage: "fr", isEmailVerified: true }
+    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
+      (a: Administration["Type"]) => a.dashboard(client, {}),
+      (a: Administration["Type"]) => a.users(client, {}),
+      (a: Administration["Type"]) => a.analytics(client, {}),
+      (a: Administration["Type"]) => a.payments(client, {})
+    ]
+    for (const call of calls) {
+      const result = await attempt(Effect.flatMap(Administration, call))
+      expect(Either.isLeft(result) && result.left._tag).toBe("Forbidden")
+    }
+  })
+
+  it("account changes go through identity: deactivation, role change, and never on oneself", async () => {
+    const identity = (f: (i: Identity["Type"]) => Effect.Effect<any, any>) => run(Effect.flatMap(Identity, f))
+    const boss = await identity((i) => i.createAccount({ ...validRegistration(), role: "ADMIN" }))
+    const target = await identity((i) => i.createAccount({ ...validRegistration(), role: "CLIENT" }))
+    const off = await run(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), target.id, { isActive: false, role: "PROVIDER" })))
+    expect(off).toMatchObject({ id: target.id, isActive: false, role: "PROVIDER" })
+    const stored = await run(Effect.flatMap(UserRepository, (u) => u.findById(target.id)))
+    expect(stored._tag === "Some" && stored.value.isActive).toBe(false)
+    const self = await attempt(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), boss.id, { isActive: false })))
+    expect(Either.isLeft(self) && self.left._tag).toBe("Conflict")
+    const unknown = await attempt(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), "00000000-0000-4000-8000-000000000999", { isActive: true })))
+    expect(Either.isLeft(unknown) && unknown.left._tag).toBe("NotFound")
+  })
+
+  it("list filters are validated before any read", async () => {
+    const me = admin("x")
+    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
+      (a: Administration["Type"]) => a.users(me, { role: "KING" }),
+      (a: Administration["Type"]) => a.users(me, { isActive: "perhaps" }),
+      (a: Administration["Type"]) => a.bookings(me, { status: "LOST" }),
+      (a: Administration["Type"]) => a.services(me, { categoryId: "-1" }),
+      (a: Administration["Type"]) => a.exportBookings(me, { from: "2024-02-30" })
+    ]
+    for (const call of calls) {
+      const result = await attempt(Effect.flatMap(Administration, call))
+      expect(Either.isLeft(result) && result.left._tag).toBe("ValidationFailed")
+    }
+    const page = await run(Effect.flatMap(Administration, (a) => a.bookings(me, { status: "completed", page: "1", limit: "500" })))
+    expect(page).toMatchObject({ total: 1, limit: 100, page: 1 })
+  })
+})
+

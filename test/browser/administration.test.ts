@@ -1,0 +1,94 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Identity } from "../../src/modules/identity"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { startTestServer, type TestServer } from "../support/server"
+
+// The admin logs in, reads the dashboard's figures, deactivates a user (who can no longer log in),
+// confirms a paid demo booking from its detail page, unlists a service, and opens finance and analytics.
+
+let server: TestServer
+let browser: Browser
+
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+
+describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
+  beforeAll(async () => {
+    server = await startTestServer()
+    browser = await launchChromium()
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("dashboard, users, a booking's status, a service's availability, finance and analytics", async () => {
+    const email = `victim.${Date.now().toString(36)}@example.com`
+    const password = "Client1234!"
+    await server.run(
+      Effect.flatMap(Identity, (identity) =>
+        identity.createAccount({ firstName: "Gaston", lastName: "Lagaffe", email, phoneNumber: "5145550188", password, confirmPassword: password, role: "CLIENT" })
+      )
+    )
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })
+    await context.addInitScript(() => localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() })))
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+
+    // Dashboard: the figures of the database.
+    await page.goto(`${server.url}/admin`)
+    const [counts] = await sql<{ users: number; bookings: number }>("SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM bookings) AS bookings")
+    const card = (label: string) => page.locator(".stat-card").filter({ has: page.getByText(label, { exact: true }) }).locator(".stat-value")
+    expect(await card("Utilisateurs").textContent()).toBe(String(counts!.users))
+    expect(await card("Réservations").textContent()).toBe(String(counts!.bookings))
+
+    // Users: deactivate the new account; it can no longer log in.
+    await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Utilisateurs" }).click()
+    await page.getByLabel("Rechercher un utilisateur").fill(email)
+    await page.getByRole("button", { name: "Rechercher" }).click()
+    await page.getByRole("heading", { name: "Gaston Lagaffe" }).waitFor()
+    await page.getByRole("button", { name: "Désactiver : Gaston Lagaffe" }).click()
+    await page.getByRole("button", { name: "Activer : Gaston Lagaffe" }).waitFor()
+    const refused = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) })
+    expect(refused.status).toBe(401)
+
+    // A paid demo request, confirmed from its detail page.
+    const [paid] = await sql<{ id: string }>("SELECT id FROM bookings WHERE status = 'PENDING' AND payment_status = 'AUTHORIZED' LIMIT 1")
+    await page.goto(`${server.url}/admin/bookings`)
+    await page.getByRole("table").waitFor()
+    await page.getByRole("link", { name: new RegExp(`Détails : .*${paid!.id.slice(0, 8)}`) }).click()
+    await page.getByRole("heading", { name: `Réservation n° ${paid!.id.slice(0, 8)}`, level: 1 }).waitFor()
+    await page.getByLabel("Nouveau statut").selectOption("CONFIRMED")
+    await page.getByRole("button", { name: "Mettre à jour" }).click()
+    await page.locator("section").filter({ hasText: "Informations générales" }).getByText("Confirmée", { exact: true }).waitFor()
+    const [after] = await sql<{ status: string }>("SELECT status FROM bookings WHERE id = $1", [paid!.id])
+    expect(after!.status).toBe("CONFIRMED")
+
+    // A service unlisted, then listed again.
+    const [service] = await sql<{ id: string; title: string }>("SELECT id, title FROM services WHERE status = 'ACTIVE' AND archived_at IS NULL ORDER BY created_at LIMIT 1")
+    await page.goto(`${server.url}/admin/services`)
+    await page.getByLabel("Rechercher un service").fill(service!.title)
+    await page.getByRole("button", { name: "Rechercher" }).click()
+    await page.getByRole("button", { name: `Désactiver : ${service!.title}` }).click()
+    await page.getByRole("button", { name: `Activer : ${service!.title}` }).waitFor()
+    expect((await sql<{ status: string }>("SELECT status FROM services WHERE id = $1", [service!.id]))[0]!.status).toBe("INACTIVE")
+
+    // Finance and analytics open with their figures.
+    await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Finances" }).click()
+    await page.getByText("Revenu brut").waitFor()
+    await page.getByRole("heading", { name: "Derniers paiements" }).waitFor()
+    await page.getByRole("table").waitFor()
+    await page.getByLabel("Période").selectOption("year")
+    await page.getByText("Revenu brut").waitFor()
+    await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Statistiques" }).click()
+    await page.getByRole("heading", { name: "Utilisateurs les plus actifs" }).waitFor()
+    await page.getByText("Marie Dubois", { exact: false }).first().waitFor()
+
+    expect(errors).toEqual([])
+    await context.close()
+  }, 120_000)
+})

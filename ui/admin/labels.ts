@@ -1,0 +1,20 @@
+import type { MessageDescriptor } from "@lingui/core"
+import { msg } from "@lingui/core/macro"
+
+/** The six statuses an administrator sets (spec section 4), and the finer ones lists may show. */
+export const ADMIN_STATUSES = ["PENDING", "CONFIRMED", "COMPLETED", "CANCELLED", "REJECTED", "VALIDATED"] as const
+
+export const adminStatusLabels: Record<string, MessageDescriptor> = {
+  PENDING: msg`En attente`,
+  PAID: msg`Payée, à confirmer`,
+  CONFIRMED: msg`Confirmée`,
+  IN_PROGRESS: msg`En cours`,
+  SERVICE_RENDERED: msg`Service rendu`,
+  COMPLETED: msg`Terminée`,
+  VALIDATED: msg`Validée`,
+  REJECTED: msg`Refusée`,
+  CANCELLED: msg`Annulée`
+}
+
+export const adminStatusTone = (status: string) =>
+  status === "COMPLETED" || status === "VALIDATED" ? "success" : status === "REJECTED" || status === "CANCELLED" ? "danger" : status === "PENDING" ? "neutral" : "info"

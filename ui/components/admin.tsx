@@ -1,0 +1,70 @@
+import { useLingui } from "@lingui/react/macro"
+import type { PaymentStatus } from "../api/admin"
+import { pageRange } from "../admin/format"
+
+/** Previous/next, "page X of Y", "from-to of total" and the per-page choice (10, 20, 50). */
+export const AdminPager = ({
+  page,
+  pages,
+  limit,
+  total,
+  onPage,
+  onLimit
+}: {
+  page: number
+  pages: number
+  limit: number
+  total: number
+  onPage: (page: number) => void
+  onLimit?: (limit: number) => void
+}) => {
+  const { t } = useLingui()
+  const last = Math.max(1, pages)
+  const { from, to } = pageRange(page, limit, total)
+  return (
+    <nav className="pager admin-pager" aria-label={t`Pagination`}>
+      <button type="button" className="button-secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t`Précédent`}
+      </button>
+      <p>{t`Page ${page} sur ${last}`}</p>
+      <p>{t`${from}-${to} sur ${total}`}</p>
+      <button type="button" className="button-secondary" disabled={page >= last} onClick={() => onPage(page + 1)}>
+        {t`Suivant`}
+      </button>
+      {onLimit ? (
+        <div className="field field-inline">
+          <label htmlFor="admin-per-page">{t`Par page`}</label>
+          <select id="admin-per-page" value={limit} onChange={(event) => onLimit(Number(event.target.value))}>
+            {[10, 20, 50].map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+    </nav>
+  )
+}
+
+/** COMPLETED green, PENDING amber, anything else red (spec section 4). */
+export const PaymentBadge = ({ status }: { status: PaymentStatus }) => {
+  const { t } = useLingui()
+  const labels: Record<PaymentStatus, string> = {
+    COMPLETED: t`Encaissé`,
+    PENDING: t`En attente`,
+    REFUNDED: t`Remboursé`,
+    CANCELLED: t`Libéré`,
+    FAILED: t`Échoué`
+  }
+  const tone = status === "COMPLETED" ? "success" : status === "PENDING" ? "warning" : "danger"
+  return <span className={`badge status-${tone}`}>{labels[status]}</span>
+}
+
+export const StatCard = ({ label, value, detail }: { label: string; value: string | number; detail?: string }) => (
+  <div className="stat-card">
+    <p className="stat-label">{label}</p>
+    <p className="stat-value">{value}</p>
+    {detail ? <p className="stat-detail">{detail}</p> : null}
+  </div>
+)

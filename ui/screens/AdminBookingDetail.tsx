@@ -1,0 +1,154 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { Link, useParams } from "wouter"
+import { adminApi } from "../api/admin"
+import { ApiError } from "../api/client"
+import type { PaymentStatus } from "../api/types"
+import { formatDateTime, formatMinor } from "../admin/format"
+import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/labels"
+import { paymentLabels } from "../booking/labels"
+import { useAsync } from "../components/async"
+import { PaymentBadge } from "../components/admin"
+import { LoadError } from "../components/catalogue"
+import { Loading, Page } from "../components/page"
+import { showToast } from "../state/toasts"
+
+export default function AdminBookingDetail() {
+  const { t, i18n } = useLingui()
+  const { id = "" } = useParams<{ id: string }>()
+  const [state, reload] = useAsync(() => adminApi.booking(id).then((answer) => answer.data.booking), [id])
+  const [next, setNext] = useState("")
+  const [reason, setReason] = useState("")
+  const [updating, setUpdating] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const na = t`Non disponible`
+  const title = state.status === "ok" ? t`Réservation n° ${state.data.id.slice(0, 8)}` : t`Réservation`
+  const submit = () => {
+    setUpdating(true)
+    setProblem(null)
+    adminApi.setBookingStatus(id, next, next === "REJECTED" ? reason : undefined).then(
+      () => {
+        setUpdating(false)
+        setNext("")
+        setReason("")
+        showToast("success", t`Statut de la réservation mis à jour.`)
+        reload({ quiet: true })
+      },
+      (error: unknown) => {
+        setUpdating(false)
+        setProblem(error instanceof ApiError ? error.message : t`La mise à jour a échoué.`)
+      }
+    )
+  }
+  return (
+    <Page title={title}>
+      <Link href="/admin/bookings" className="button-secondary">{t`Retour aux réservations`}</Link>
+      {state.status === "loading" ? <Loading /> : null}
+      {state.status === "error" ? <LoadError title={t`Impossible de charger la réservation`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
+      {state.status === "ok" ? (
+        <>
+          <div className="detail-sections">
+            <section aria-labelledby="general">
+              <h2 id="general">{t`Informations générales`}</h2>
+              <dl>
+                <dt>{t`Statut`}</dt>
+                <dd><span className={`badge status-${adminStatusTone(state.data.status)}`}>{i18n._(adminStatusLabels[state.data.displayStatus] ?? adminStatusLabels[state.data.status]!)}</span></dd>
+                <dt>{t`Prix total`}</dt>
+                <dd>{formatMinor(i18n.locale, state.data.totalMinor, state.data.currency)}</dd>
+                <dt>{t`Paiement`}</dt>
+                <dd>{i18n._(paymentLabels[state.data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</dd>
+                <dt>{t`Créée le`}</dt>
+                <dd>{formatDateTime(i18n.locale, state.data.createdAt)}</dd>
+                <dt>{t`Mise à jour`}</dt>
+                <dd>{formatDateTime(i18n.locale, state.data.updatedAt)}</dd>
+              </dl>
+            </section>
+            <section aria-labelledby="service">
+              <h2 id="service">{t`Service réservé`}</h2>
+              <dl>
+                <dt>{t`Titre`}</dt>
+                <dd>{state.data.service.title}</dd>
+                <dt>{t`Catégorie`}</dt>
+                <dd>{state.data.service.category.name || na}</dd>
+                <dt>{t`Prix horaire`}</dt>
+                <dd>{formatMinor(i18n.locale, state.data.service.hourlyPriceMinor, state.data.currency)}</dd>
+              </dl>
+            </section>
+            <section aria-labelledby="participants">
+              <h2 id="participants">{t`Participants`}</h2>
+              <dl>
+                <dt>{t`Client`}</dt>
+                <dd>{state.data.client.firstName} {state.data.client.lastName}</dd>
+                <dt>{t`Email du client`}</dt>
+                <dd>{state.data.client.email}</dd>
+                <dt>{t`Téléphone`}</dt>
+                <dd>{state.data.client.phoneNumber || na}</dd>
+                <dt>{t`Prestataire`}</dt>
+                <dd>{state.data.provider.firstName} {state.data.provider.lastName}</dd>
+                <dt>{t`Email du prestataire`}</dt>
+                <dd>{state.data.provider.email}</dd>
+              </dl>
+            </section>
+            <section aria-labelledby="details">
+              <h2 id="details">{t`Détails de la réservation`}</h2>
+              <dl>
+                <dt>{t`Début`}</dt>
+                <dd>{formatDateTime(i18n.locale, state.data.startTime)}</dd>
+                <dt>{t`Fin`}</dt>
+                <dd>{formatDateTime(i18n.locale, state.data.endTime)}</dd>
+                <dt>{t`Durée`}</dt>
+                <dd>{t`${state.data.durationHours} h`}</dd>
+                <dt>{t`Avis laissé`}</dt>
+                <dd>{state.data.isReviewed ? t`Oui` : t`Non`}</dd>
+              </dl>
+            </section>
+          </div>
+          {state.data.payments.length > 0 ? (
+            <section aria-labelledby="payments">
+              <h2 id="payments">{t`Paiements`}</h2>
+              <ul className="admin-user-list">
+                {state.data.payments.map((p, index) => (
+                  <li key={index} className="card">
+                    <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ?? na} · {formatDateTime(i18n.locale, p.createdAt)}
+                    {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section aria-labelledby="reviews">
+            <h2 id="reviews">{t`Avis (${state.data.reviews.length})`}</h2>
+            {state.data.reviews.map((r, index) => (
+              <div key={index} className="card">
+                <p>{r.client.firstName} {r.client.lastName} · {formatDateTime(i18n.locale, r.createdAt)} · {t`${r.rating}/5`}</p>
+                {r.comment ? <p>{r.comment}</p> : null}
+              </div>
+            ))}
+          </section>
+          <section aria-labelledby="actions">
+            <h2 id="actions">{t`Changer le statut`}</h2>
+            <form className="filters" onSubmit={(event) => { event.preventDefault(); if (next) submit() }}>
+              <div className="field">
+                <label htmlFor="new-status">{t`Nouveau statut`}</label>
+                <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
+                  <option value="">{t`Choisir un statut`}</option>
+                  {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
+                </select>
+              </div>
+              {next === "REJECTED" ? (
+                <div className="field">
+                  <label htmlFor="reject-reason">{t`Raison du refus`}</label>
+                  <input id="reject-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+                </div>
+              ) : null}
+              <button type="submit" className="button" disabled={!next || updating}>
+                {updating ? t`Mise à jour…` : t`Mettre à jour`}
+              </button>
+            </form>
+            {problem ? <p className="alert alert-error" role="alert">{problem}</p> : null}
+          </section>
+        </>
+      ) : null}
+    </Page>
+  )
+}

@@ -1,0 +1,88 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { Link } from "wouter"
+import { adminApi } from "../api/admin"
+import { formatDateTime, formatMinor, formatTime } from "../admin/format"
+import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/labels"
+import { paymentLabels } from "../booking/labels"
+import type { PaymentStatus } from "../api/types"
+import { useAsync } from "../components/async"
+import { AdminPager } from "../components/admin"
+import { LoadError } from "../components/catalogue"
+import { Loading, Page } from "../components/page"
+
+export default function AdminBookings() {
+  const { t, i18n } = useLingui()
+  const [search, setSearch] = useState("")
+  const [query, setQuery] = useState("")
+  const [status, setStatus] = useState("")
+  const [page, setPage] = useState(1)
+  const [limit, setLimit] = useState(10)
+  const [state, reload] = useAsync(() => adminApi.bookings({ search: query, status, page, limit }).then((answer) => answer.data), [query, status, page, limit])
+  return (
+    <Page title={t`Réservations`}>
+      <Link href="/admin" className="button-secondary">{t`Retour au tableau de bord`}</Link>
+      <form className="filters" role="search" onSubmit={(event) => {
+        event.preventDefault()
+        setPage(1)
+        setQuery(search.trim())
+      }}>
+        <div className="field">
+          <label htmlFor="bookings-search">{t`Rechercher (service, client, prestataire)`}</label>
+          <input id="bookings-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="bookings-status">{t`Statut`}</label>
+          <select id="bookings-status" value={status} onChange={(event) => { setPage(1); setStatus(event.target.value) }}>
+            <option value="">{t`Tous les statuts`}</option>
+            {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
+          </select>
+        </div>
+        <button type="submit" className="button-secondary">{t`Rechercher`}</button>
+      </form>
+      {state.status === "loading" ? <Loading /> : null}
+      {state.status === "error" ? <LoadError title={t`Impossible de charger les réservations`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
+      {state.status === "ok" ? (
+        state.data.bookings.length === 0 ? (
+          <p className="empty-state">{t`Aucune réservation ne correspond.`}</p>
+        ) : (
+          <>
+            <p>{t`${state.data.pagination.total} réservations`}</p>
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">{t`Réservations`}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Client`}</th>
+                    <th scope="col">{t`Prestataire`}</th>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Prix`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.data.bookings.map((b) => (
+                    <tr key={b.id}>
+                      <td>{b.service.title}<br /><small>{b.service.category.name}</small></td>
+                      <td>{b.client.firstName} {b.client.lastName}<br /><small>{b.client.email}</small></td>
+                      <td>{b.provider.firstName} {b.provider.lastName}<br /><small>{b.provider.email}</small></td>
+                      <td>{formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}</td>
+                      <td>{formatMinor(i18n.locale, b.totalMinor, b.currency)}<br /><small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small></td>
+                      <td><span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span></td>
+                      <td>
+                        <Link href={`/admin/bookings/${b.id}`}>{t`Détails`}<span className="sr-only"> : {b.service.title}, {b.id.slice(0, 8)}</span></Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <AdminPager page={state.data.pagination.page} pages={state.data.pagination.pages} limit={limit} total={state.data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+          </>
+        )
+      ) : null}
+    </Page>
+  )
+}

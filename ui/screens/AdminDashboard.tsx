@@ -1,0 +1,56 @@
+import { useLingui } from "@lingui/react/macro"
+import { useEffect } from "react"
+import { Link } from "wouter"
+import { adminApi } from "../api/admin"
+import { formatMinor } from "../admin/format"
+import { useAsync } from "../components/async"
+import { StatCard } from "../components/admin"
+import { LoadError } from "../components/catalogue"
+import { Loading, Page } from "../components/page"
+
+/** Refreshed every 30 seconds (spec section 9). */
+const REFRESH_MS = 30_000
+
+export default function AdminDashboard() {
+  const { t, i18n } = useLingui()
+  const [state, reload] = useAsync(() => adminApi.dashboard().then((answer) => answer.data), [])
+  useEffect(() => {
+    const timer = setInterval(() => reload({ quiet: true }), REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [reload])
+  const percent = (value: number) => new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(value) + " %"
+  return (
+    <Page title={t`Tableau de bord d'administration`}>
+      <div className="admin-actions">
+        <Link href="/admin/users" className="button-secondary">{t`Gérer les utilisateurs`}</Link>
+        <Link href="/admin/services" className="button-secondary">{t`Gérer les services`}</Link>
+        <Link href="/admin/applications" className="button-secondary">{t`Voir les candidatures`}</Link>
+        <Link href="/admin/bookings" className="button-secondary">{t`Voir les réservations`}</Link>
+      </div>
+      {state.status === "loading" ? <Loading /> : null}
+      {state.status === "error" ? <LoadError title={t`Impossible de charger le tableau de bord`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
+      {state.status === "ok" ? (
+        <>
+          <h2>{t`Activité`}</h2>
+          <div className="stat-grid">
+            <StatCard label={t`Utilisateurs`} value={state.data.users.total} />
+            <StatCard label={t`Services`} value={state.data.services.total} detail={t`${state.data.services.available} disponibles, ${state.data.services.unavailable} indisponibles`} />
+            <StatCard label={t`Réservations`} value={state.data.bookings.total} detail={t`Taux de validation : ${percent(state.data.bookings.validationRate)}`} />
+            <StatCard label={t`En attente`} value={state.data.bookings.pending} />
+            <StatCard label={t`Confirmées`} value={state.data.bookings.confirmed} />
+            <StatCard label={t`En cours`} value={state.data.bookings.ongoing} />
+            <StatCard label={t`Terminées`} value={state.data.bookings.completed} />
+            <StatCard label={t`Validées`} value={state.data.bookings.validated} />
+            <StatCard label={t`Candidatures en attente`} value={state.data.applications.pending} />
+          </div>
+          <h2>{t`Revenus (${state.data.revenue.currency})`}</h2>
+          <div className="stat-grid">
+            <StatCard label={t`Encaissé sur 30 jours`} value={formatMinor(i18n.locale, state.data.revenue.monthly, state.data.revenue.currency)} />
+            <StatCard label={t`Réservé sur les cartes`} value={formatMinor(i18n.locale, state.data.revenue.pending, state.data.revenue.currency)} />
+            <StatCard label={t`Encaissé net (depuis le début)`} value={formatMinor(i18n.locale, state.data.revenue.validated, state.data.revenue.currency)} />
+          </div>
+        </>
+      ) : null}
+    </Page>
+  )
+}

@@ -1,0 +1,122 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { adminApi, type PaymentStatus } from "../api/admin"
+import { formatDateTime, formatMinor } from "../admin/format"
+import { useAsync } from "../components/async"
+import { PaymentBadge, StatCard } from "../components/admin"
+import { LoadError } from "../components/catalogue"
+import { Loading, Page } from "../components/page"
+
+const PERIODS = ["week", "month", "year"] as const
+/** The table shows the latest 10 payments (spec section 2). */
+const LATEST = 10
+
+export default function AdminFinancial() {
+  const { t, i18n } = useLingui()
+  const [period, setPeriod] = useState<(typeof PERIODS)[number]>("month")
+  const [currency, setCurrency] = useState("")
+  const [stats, reloadStats] = useAsync(() => adminApi.financialStats(period, currency || undefined).then((answer) => answer.data), [period, currency])
+  const [payments, reloadPayments] = useAsync(() => adminApi.payments(LATEST).then((answer) => answer.data.payments), [])
+  const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
+  const statusLabels: Record<PaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
+  const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
+  const loadError = (retry: () => void, error: unknown) => <LoadError title={t`Une erreur est survenue`} subtitle={t`Impossible de charger les données financières.`} error={error} onRetry={retry} />
+  return (
+    <Page title={t`Finances`}>
+      <div className="filters">
+        <div className="field">
+          <label htmlFor="finance-period">{t`Période`}</label>
+          <select id="finance-period" value={period} onChange={(event) => setPeriod(event.target.value as (typeof PERIODS)[number])}>
+            {PERIODS.map((p) => <option key={p} value={p}>{periodLabels[p]}</option>)}
+          </select>
+        </div>
+        {stats.status === "ok" && stats.data.currencies.length > 1 ? (
+          <div className="field">
+            <label htmlFor="finance-currency">{t`Devise`}</label>
+            <select id="finance-currency" value={stats.data.currency} onChange={(event) => setCurrency(event.target.value)}>
+              {[...new Set([stats.data.currency, ...stats.data.currencies])].map((c) => <option key={c} value={c}>{c}</option>)}
+            </select>
+          </div>
+        ) : null}
+      </div>
+      {stats.status === "loading" ? <Loading /> : null}
+      {stats.status === "error" ? loadError(() => reloadStats(), stats.error) : null}
+      {stats.status === "ok" ? (
+        <>
+          <div className="stat-grid">
+            <StatCard label={t`Revenu brut`} value={money(stats.data.grossRevenue, stats.data.currency)} />
+            <StatCard
+              label={t`Commissions`}
+              value={money(stats.data.totalCommissions, stats.data.currency)}
+              detail={t`Marge : ${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 }).format(stats.data.commissionMargin)} %`}
+            />
+            <StatCard label={t`Revenu net`} value={money(stats.data.netRevenue, stats.data.currency)} />
+            <StatCard label={t`Remboursements`} value={money(stats.data.refundedAmount, stats.data.currency)} />
+            <StatCard
+              label={t`Paiements`}
+              value={`${stats.data.payments.completed} / ${stats.data.payments.pending} / ${stats.data.payments.failed}`}
+              detail={t`encaissés / en attente / échoués`}
+            />
+          </div>
+          <h2>{t`Revenus par statut`}</h2>
+          {stats.data.revenueByStatus.length === 0 ? (
+            <p className="empty-state">{t`Aucun paiement sur cette période.`}</p>
+          ) : (
+            <ul className="admin-user-list">
+              {stats.data.revenueByStatus.map((r) => (
+                <li key={r.status} className="card">
+                  <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, stats.data.currency)} ({r.count})
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : null}
+      <h2>{t`Derniers paiements`}</h2>
+      {payments.status === "loading" ? <Loading /> : null}
+      {payments.status === "error" ? loadError(() => reloadPayments(), payments.error) : null}
+      {payments.status === "ok" ? (
+        payments.data.length === 0 ? (
+          <p className="empty-state">{t`Aucun paiement pour le moment.`}</p>
+        ) : (
+          <>
+            <div className="table-wrap admin-table-desktop">
+              <table>
+                <caption className="sr-only">{t`Derniers paiements`}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Client`}</th>
+                    <th scope="col">{t`Montant`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">{t`Date`}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {payments.data.map((p) => (
+                    <tr key={p.id}>
+                      <td>{p.service.title}<br /><small>{p.provider.firstName} {p.provider.lastName}</small></td>
+                      <td>{p.client.firstName} {p.client.lastName}<br /><small>{p.client.email}</small></td>
+                      <td>{money(p.amountMinor, p.currency)}{p.refundedMinor ? <><br /><small>{t`Remboursé : ${money(p.refundedMinor, p.currency)}`}</small></> : null}</td>
+                      <td><PaymentBadge status={p.status} /></td>
+                      <td>{formatDateTime(i18n.locale, p.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <ul className="admin-cards">
+              {payments.data.map((p) => (
+                <li key={p.id}>
+                  <p><strong>{p.service.title}</strong> · {p.provider.firstName} {p.provider.lastName}</p>
+                  <p>{p.client.firstName} {p.client.lastName} ({p.client.email})</p>
+                  <p>{money(p.amountMinor, p.currency)} <PaymentBadge status={p.status} /> · {formatDateTime(i18n.locale, p.createdAt)}</p>
+                </li>
+              ))}
+            </ul>
+          </>
+        )
+      ) : null}
+    </Page>
+  )
+}

@@ -1,0 +1,118 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { Link } from "wouter"
+import { adminApi } from "../api/admin"
+import { formatMinor } from "../admin/format"
+import { useAsync } from "../components/async"
+import { AdminPager } from "../components/admin"
+import { LoadError, useCategories } from "../components/catalogue"
+import { formatDate } from "../components/onboarding"
+import { Loading, Page } from "../components/page"
+
+export default function AdminServices() {
+  const { t, i18n } = useLingui()
+  const categories = useCategories()
+  const [search, setSearch] = useState("")
+  const [query, setQuery] = useState("")
+  const [categoryId, setCategoryId] = useState("")
+  const [availability, setAvailability] = useState("")
+  const [page, setPage] = useState(1)
+  const [limit, setLimit] = useState(20)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [state, reload] = useAsync(
+    () => adminApi.services({ search: query, categoryId, isAvailable: availability, page, limit }).then((answer) => answer.data),
+    [query, categoryId, availability, page, limit]
+  )
+  const toggle = (id: string, isAvailable: boolean) => {
+    setBusy(id)
+    adminApi.setServiceAvailability(id, !isAvailable).then(
+      () => {
+        setBusy(null)
+        reload({ quiet: true })
+      },
+      // Spec section 8: a failed toggle is logged only.
+      (error: unknown) => {
+        setBusy(null)
+        console.warn("availability toggle failed", error)
+      }
+    )
+  }
+  return (
+    <Page title={t`Services`}>
+      <form className="filters" role="search" onSubmit={(event) => {
+        event.preventDefault()
+        setPage(1)
+        setQuery(search.trim())
+      }}>
+        <div className="field">
+          <label htmlFor="services-search">{t`Rechercher un service`}</label>
+          <input id="services-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="services-category">{t`Catégorie`}</label>
+          <select id="services-category" value={categoryId} onChange={(event) => { setPage(1); setCategoryId(event.target.value) }}>
+            <option value="">{t`Toutes les catégories`}</option>
+            {(categories ?? []).map((c) => <option key={c.id} value={String(c.id)}>{c.name}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="services-availability">{t`Disponibilité`}</label>
+          <select id="services-availability" value={availability} onChange={(event) => { setPage(1); setAvailability(event.target.value) }}>
+            <option value="">{t`Tous`}</option>
+            <option value="true">{t`Disponibles`}</option>
+            <option value="false">{t`Indisponibles`}</option>
+          </select>
+        </div>
+        <button type="submit" className="button-secondary">{t`Rechercher`}</button>
+      </form>
+      {state.status === "loading" ? <Loading /> : null}
+      {state.status === "error" ? <LoadError title={t`Impossible de charger les services`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
+      {state.status === "ok" ? (
+        state.data.services.length === 0 ? (
+          <p className="empty-state">{t`Aucun service ne correspond.`}</p>
+        ) : (
+          <>
+            <p>{t`${state.data.pagination.total} services`}</p>
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">{t`Services`}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Prestataire`}</th>
+                    <th scope="col">{t`Prix`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col" className="hide-mobile">{t`Lieu`}</th>
+                    <th scope="col" className="desktop-only">{t`Créé le`}</th>
+                    <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {state.data.services.map((s) => (
+                    <tr key={s.id}>
+                      <td>{s.title}<br /><small>{s.category.name}</small></td>
+                      <td>{s.provider.firstName} {s.provider.lastName}<br /><small>{s.provider.email}</small></td>
+                      <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
+                      <td><span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>{s.isAvailable ? t`Disponible` : t`Indisponible`}</span></td>
+                      <td className="hide-mobile">{s.location}</td>
+                      <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
+                      <td>
+                        <div className="admin-actions">
+                          <button type="button" className="button-secondary" disabled={busy === s.id} onClick={() => toggle(s.id, s.isAvailable)}>
+                            {s.isAvailable ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {s.title}</span>
+                          </button>
+                          <Link href={`/services/${s.id}`}>{t`Voir`}<span className="sr-only"> : {s.title}</span></Link>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <AdminPager page={state.data.pagination.page} pages={state.data.pagination.pages} limit={limit} total={state.data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+          </>
+        )
+      ) : null}
+    </Page>
+  )
+}
