@@ -4,6 +4,7 @@ import ApplicationsReject from "./commands/applications/reject"
 import BookingsList from "./commands/bookings/list"
 import BookingsStatus from "./commands/bookings/status"
 import Migrate from "./commands/migrate"
+import NotificationsDigest from "./commands/notifications/digest"
 import PaymentsRefund from "./commands/payments/refund"
 import Seed from "./commands/seed"
 import SeedBulk from "./commands/seed/bulk"
@@ -20,5 +21,6 @@ export const commands = {
   "applications:reject": ApplicationsReject,
   "bookings:list": BookingsList,
   "bookings:status": BookingsStatus,
-  "payments:refund": PaymentsRefund
+  "payments:refund": PaymentsRefund,
+  "notifications:digest": NotificationsDigest
 }

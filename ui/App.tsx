@@ -37,6 +37,7 @@ const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
 const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
+const Settings = lazy(() => import("./screens/Settings"))
 const Soon = lazy(() => import("./screens/Soon"))
 const NotFound = lazy(() => import("./screens/NotFound"))
 
@@ -44,7 +45,6 @@ const NotFound = lazy(() => import("./screens/NotFound"))
 const SOON: ReadonlyArray<readonly [string, Section]> = [
   ["/messaging", "messaging"],
   ["/messages", "messaging"],
-  ["/settings", "settings"],
   ["/admin", "adminDashboard"],
   ["/admin/users", "adminUsers"],
   ["/admin/services", "adminServices"],
@@ -90,6 +90,7 @@ const Routes = () => {
         <Route path="/about" component={About} />
         <Route path="/contact" component={Contact} />
         <Route path="/cookies" component={Cookies} />
+        <Route path="/settings" component={Settings} />
         {SOON.map(([path, section]) => (
           <Route key={path} path={path}>
             <Soon section={section} />

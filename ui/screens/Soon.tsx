@@ -7,7 +7,6 @@ import { Page } from "../components/page"
 const titles = {
   bookings: msg`Mes réservations`,
   messaging: msg`Messagerie`,
-  settings: msg`Paramètres`,
   calendar: msg`Calendrier`,
   adminDashboard: msg`Tableau de bord d'administration`,
   adminUsers: msg`Utilisateurs`,
