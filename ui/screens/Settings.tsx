@@ -172,7 +172,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
       <section aria-labelledby="unsubscribe-heading">
         <h2 id="unsubscribe-heading">{t`Désabonnement complet`}</h2>
         <p>{t`Ne plus recevoir aucun email de notification (réservations, candidatures, messages).`}</p>
-        <button type="button" className="button-danger" onClick={() => setConfirming(true)} disabled={off && prefs.emailFrequency === "never"}>
+        <button type="button" className="button button-danger" onClick={() => setConfirming(true)} disabled={off && prefs.emailFrequency === "never"}>
           {t`Me désabonner de tout`}
         </button>
       </section>
