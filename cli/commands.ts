@@ -4,6 +4,7 @@ import ApplicationsReject from "./commands/applications/reject"
 import BookingsList from "./commands/bookings/list"
 import BookingsStatus from "./commands/bookings/status"
 import Migrate from "./commands/migrate"
+import NotificationsDigest from "./commands/notifications/digest"
 import PaymentsRefund from "./commands/payments/refund"
 import Seed from "./commands/seed"
 import SeedBulk from "./commands/seed/bulk"
@@ -32,5 +33,6 @@ export const commands = {
   "users:role": UsersRole,
   "export:bookings": ExportBookings,
   "export:payments": ExportPayments,
-  "finance:stats": FinanceStats
+  "finance:stats": FinanceStats,
+  "notifications:digest": NotificationsDigest
 }

@@ -9,7 +9,6 @@ import { Loading } from "./components/page"
 import { Toasts } from "./components/Toasts"
 import { i18n } from "./i18n"
 import { decideAccess } from "./routing/access"
-import type { Section } from "./screens/Soon"
 import { sessionStatusAtom, userAtom } from "./state/session"
 
 // Every screen is its own chunk: the first load carries only the shell.
@@ -45,13 +44,8 @@ const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
 const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
 const Messaging = lazy(() => import("./screens/Messaging"))
-const Soon = lazy(() => import("./screens/Soon"))
+const Settings = lazy(() => import("./screens/Settings"))
 const NotFound = lazy(() => import("./screens/NotFound"))
-
-/** Screens other issues build: the route and its guard exist, the page says the section opens soon. */
-const SOON: ReadonlyArray<readonly [string, Section]> = [
-  ["/settings", "settings"]
-]
 
 const Routes = () => {
   const [location] = useLocation()
@@ -99,11 +93,7 @@ const Routes = () => {
         <Route path="/about" component={About} />
         <Route path="/contact" component={Contact} />
         <Route path="/cookies" component={Cookies} />
-        {SOON.map(([path, section]) => (
-          <Route key={path} path={path}>
-            <Soon section={section} />
-          </Route>
-        ))}
+        <Route path="/settings" component={Settings} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>

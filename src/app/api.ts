@@ -14,7 +14,7 @@ import {
 import { HealthApi } from "../platform/http/health"
 import { AuthApi } from "../modules/identity/api"
 import { UploadsApi, UsersApi } from "../modules/identity/profile-api"
-import { ContactApi } from "../modules/notifications/api"
+import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/api"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
@@ -31,6 +31,8 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(AuthApi)
   .add(UsersApi)
   .add(ContactApi)
+  .add(NotificationPreferencesApi)
+  .add(NotificationUnsubscribeApi)
   .add(StripeConnectApi)
   .add(PaymentsWebhookApi)
   .add(CategoriesApi)

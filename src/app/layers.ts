@@ -4,6 +4,7 @@ import { DatabaseLive } from "../platform/database"
 import { RateLimiterMemoryLive } from "../platform/rate-limit"
 import { NoTransaction, SqlTransactional } from "../platform/transaction"
 import {
+  AccountDirectoryFromUsers,
   IdentityLive,
   IdentityMemoryAdapters,
   IdentityPostgresAdapters,
@@ -17,13 +18,21 @@ import {
 } from "../modules/identity"
 import {
   ContactRepositoryLive,
+  DEFERRED_MAIL_QUEUE,
+  DIGEST_QUEUE,
+  DigestRepositoryLive,
+  HmacUnsubscribeTokensLive,
   InMemoryNotificationsAdapters,
-  type Mailer,
-  NotificationsLive,
-  OutboxMailerLive,
-  OutboxReaderLive,
+  InMemoryPreferenceAdapters,
+  type MailTransport,
   MAIL_QUEUE,
-  QueuedMailerLive
+  NotificationSettingsLive,
+  NotificationsLive,
+  OutboxReaderLive,
+  OutboxTransportLive,
+  PreferenceAwareMailerLive,
+  PreferenceRepositoryLive,
+  QueuedTransportLive
 } from "../modules/notifications"
 import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive } from "../modules/payments"
 import { BookingMemoryAdapters, BookingPostgresAdapters, BookingsLive, ChargeEventSinkLive, Queues, ServiceReviewsLive } from "../modules/booking"
@@ -48,14 +57,15 @@ import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
-const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE] })
+const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE] })
 
 /**
- * Mail: with SMTP_URL, deliveries queued in the sender's transaction for the server's SMTP worker;
- * otherwise the database outbox shown at /dev/mail.
+ * Mail transport: with SMTP_URL, deliveries queued in the sender's transaction for the server's SMTP
+ * worker; otherwise the database outbox shown at /dev/mail. (Modules send through notifications'
+ * Mailer, which applies the recipients' preferences before this.)
  */
-const MailerLive: Layer.Layer<Mailer, never, SqlClient.SqlClient | AppConfig | JobQueue> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config): Layer.Layer<Mailer, never, SqlClient.SqlClient | JobQueue> => (Option.isSome(config.smtpUrl) ? QueuedMailerLive : OutboxMailerLive))
+const MailTransportLive: Layer.Layer<MailTransport, never, SqlClient.SqlClient | AppConfig | JobQueue> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config): Layer.Layer<MailTransport, never, SqlClient.SqlClient | JobQueue> => (Option.isSome(config.smtpUrl) ? QueuedTransportLive : OutboxTransportLive))
 )
 
 /** Postgres-backed adapters of every module (given a SqlClient). */
@@ -63,7 +73,9 @@ export const PostgresAdapters = Layer.mergeAll(
   IdentityPostgresAdapters,
   ContactRepositoryLive,
   OutboxReaderLive,
-  MailerLive.pipe(Layer.provide(JobQueueLive)),
+  MailTransportLive.pipe(Layer.provide(JobQueueLive)),
+  PreferenceRepositoryLive,
+  DigestRepositoryLive,
   PaymentsPostgresAdapters,
   CataloguePostgresAdapters,
   ProfilePostgresAdapters,
@@ -76,11 +88,14 @@ export const PostgresAdapters = Layer.mergeAll(
   JobQueueLive
 )
 
-const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens)
+const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens, HmacUnsubscribeTokensLive)
+
+/** Mail composition, preferences and digests; its Mailer (preferences applied) is what every module sends through. */
+const NotificationServices = Layer.merge(NotificationsLive, NotificationSettingsLive).pipe(Layer.provideMerge(PreferenceAwareMailerLive))
 
 /** The application services over whatever adapters are given. */
 export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServicesLive).pipe(
-  Layer.provideMerge(NotificationsLive),
+  Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
   (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(services)),
   // Bookings book catalogue services and pay through payments' gateway.
@@ -121,6 +136,7 @@ export const LiveDomain = (options: { readonly attachToRunning: boolean }) => do
 export const InMemoryAdapters = Layer.mergeAll(
   IdentityMemoryAdapters,
   InMemoryNotificationsAdapters,
+  InMemoryPreferenceAdapters.pipe(Layer.provide(AccountDirectoryFromUsers), Layer.provide(IdentityMemoryAdapters)),
   PaymentsMemoryAdapters,
   CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
@@ -133,6 +149,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   PlainTestHasher,
   NodeSecrets,
   JwtAccessTokens,
+  HmacUnsubscribeTokensLive,
   NoTransaction,
   RateLimiterMemoryLive
 )

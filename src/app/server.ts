@@ -11,7 +11,16 @@ import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
 import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
-import { ContactHttpLive, Outbox, SmtpDeliveryLive } from "../modules/notifications"
+import {
+  ContactHttpLive,
+  NotificationJobsLive,
+  NotificationPreferencesHttpLive,
+  NotificationSettings,
+  NotificationUnsubscribeHttpLive,
+  Outbox,
+  SmtpDeliveryLive,
+  unsubscribeLinkPage
+} from "../modules/notifications"
 import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
@@ -37,7 +46,7 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive, AdministrationHttpLive]),
+  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive, AdministrationHttpLive]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -46,10 +55,13 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const outbox = yield* Outbox
+    const settings = yield* NotificationSettings
     if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
     // Stand-ins for Stripe's hosted onboarding and dashboard, in sandbox mode only.
     if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
     if (config.paymentsMode === "sandbox") yield* sandboxCheckoutRoutes(router)
+    // The one-click unsubscribe link of mails: a small page (see notifications/http.ts).
+    yield* router.get("/api/notifications/unsubscribe", Effect.provideService(unsubscribeLinkPage, NotificationSettings, settings).pipe(Effect.provideService(AppConfig, config)))
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)
@@ -91,9 +103,9 @@ export const ServerLive = Layer.unwrapEffect(
     // Realtime is built after the HTTP layer, so it can take over the upgrade listeners Effect registered.
     // Handlers never need it: services announce events through ports (messaging's ConversationEvents,
     // an in-process feed of the domain layers) and the real-time modules relay them to sockets.
-    // Background jobs (booking timers, payment retries, SMTP deliveries) run while the server does.
+    // Background jobs (booking timers, payment retries, deferred mails, digests, SMTP deliveries) run while the server does.
     const MailDeliveryLive = Option.match(config.smtpUrl, { onNone: () => Layer.empty, onSome: SmtpDeliveryLive })
-    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(MailDeliveryLive))
+    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(NotificationJobsLive), Layer.merge(MailDeliveryLive))
   })
 )
 

@@ -4,7 +4,7 @@ import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OneTimeTokenStoreLive, RefreshTokenStoreLive, UserRepositoryLive } from "../../src/modules/identity/adapters/postgres"
 import { OneTimeTokenStore, RefreshTokenStore, UserRepository, type UserRepositoryShape } from "../../src/modules/identity/ports"
-import { ContactRepositoryLive, Mailer, Outbox, OutboxMailerLive, OutboxReaderLive } from "../../src/modules/notifications"
+import { ContactRepositoryLive, MailTransport, Outbox, OutboxReaderLive, OutboxTransportLive } from "../../src/modules/notifications"
 import { ContactRepository } from "../../src/modules/notifications/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional, Transactional } from "../../src/platform/transaction"
@@ -17,7 +17,7 @@ const adapters = Layer.mergeAll(
   UserRepositoryLive,
   RefreshTokenStoreLive,
   OneTimeTokenStoreLive,
-  OutboxMailerLive,
+  OutboxTransportLive,
   OutboxReaderLive,
   ContactRepositoryLive,
   SqlTransactional
@@ -232,9 +232,9 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
     })
   })
 
-  describe("outbox mailer and reader", () => {
+  describe("outbox transport and reader", () => {
     it("stores mails as rows and reads the newest first, up to the limit", async () => {
-      const mailer = await run(Mailer)
+      const mailer = await run(MailTransport)
       const outbox = await run(Outbox)
       const tag = crypto.randomBytes(4).toString("hex")
       for (const n of [1, 2, 3]) {
@@ -278,7 +278,7 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
         const repo = yield* UserRepository
         const user = yield* repo.insert(newAccount({ email }))
         yield* (yield* OneTimeTokenStore).insert({ tokenHash: `tx-${email}`, userId: user.id, purpose: "VERIFY_EMAIL", expiresAt: at(NOW, 1) })
-        yield* (yield* Mailer).send({ to: email, subject: "s", text: "t", html: "h" })
+        yield* (yield* MailTransport).send({ to: email, subject: "s", text: "t", html: "h" })
         yield* (yield* ContactRepository).insert({ name: "n", email, subject: "general", message: "m", userId: user.id })
         // Visible inside the transaction...
         expect(Option.isSome(yield* repo.findByEmail(email))).toBe(true)
@@ -318,7 +318,7 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
         tx.run(
           Effect.gen(function*() {
             yield* (yield* UserRepository).insert(newAccount({ email }))
-            yield* (yield* Mailer).send({ to: email, subject: "s", text: "t", html: "h" })
+            yield* (yield* MailTransport).send({ to: email, subject: "s", text: "t", html: "h" })
           })
         )
       )

@@ -96,7 +96,8 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
         "/provider/payments/setup?onboarding=refresh",
         "/provider/payments/required",
         "/search",
-        "/search?q=menage&price=0-50"
+        "/search?q=menage&price=0-50",
+        "/settings"
       ]
       for (const path of providerScreens) {
         await page.goto(`${server.url}${path}`)
@@ -104,6 +105,16 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
         await page.locator(".loading").waitFor({ state: "detached" })
         await check(path)
       }
+      // Settings with quiet hours shown, and its unsubscribe confirmation.
+      await page.goto(`${server.url}/settings`)
+      await page.getByLabel("Ne pas m'écrire pendant les heures calmes").check()
+      await page.getByLabel("Début").waitFor()
+      await check("settings quiet hours")
+      await page.getByRole("button", { name: "Me désabonner de tout" }).click()
+      await page.getByRole("alertdialog").waitFor()
+      await check("settings unsubscribe confirmation")
+      await page.keyboard.press("Escape")
+      await page.getByRole("alertdialog").waitFor({ state: "detached" })
       await page.goto(`${server.url}/services/create`)
       await page.getByRole("button", { name: "Créer le service" }).click()
       await page.locator(".field-error").first().waitFor()

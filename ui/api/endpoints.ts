@@ -6,6 +6,8 @@ import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
 import { store, userAtom } from "../state/session"
 import type {
+  NotificationPreferences,
+  PreferencesData,
   AdminApplication,
   AdminDocument,
   Application,
@@ -68,6 +70,13 @@ export const authApi = {
 export const usersApi = {
   me: () => api<UserData>("/users/me"),
   updateMe: (body: UpdateMeRequest, quiet?: Quiet) => api<UserData>("/users/me", { method: "PATCH", body, quiet })
+}
+
+export const notificationsApi = {
+  preferences: () => api<PreferencesData>("/notifications/preferences"),
+  /** Full or partial: the fields sent are changed, the others kept. */
+  updatePreferences: (body: Partial<NotificationPreferences>, quiet?: Quiet) =>
+    api<PreferencesData>("/notifications/preferences", { method: "PUT", body, quiet })
 }
 
 export const contactApi = {

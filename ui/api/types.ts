@@ -494,3 +494,17 @@ export interface ReviewPage {
   readonly averageRating: number
   readonly pagination: Pagination
 }
+
+export type EmailFrequency = "instant" | "daily" | "weekly" | "never"
+export interface NotificationPreferences {
+  readonly emailNotifications: boolean
+  readonly emailFrequency: EmailFrequency
+  readonly quietHoursEnabled: boolean
+  /** "HH:MM", 24-hour, in timeZone. */
+  readonly quietHoursStart: string
+  readonly quietHoursEnd: string
+  readonly timeZone: string
+}
+export interface PreferencesData {
+  readonly preferences: NotificationPreferences
+}

@@ -42,6 +42,7 @@ export const bookingMail = (
     reason: booking.rejectionReason ?? ""
   }
   return composeMail(
+    "booking",
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
     translate(language, `mail.booking.${event}.subject` as MessageKey),
     [translate(language, `mail.booking.${event}.${side}` as MessageKey, params)],

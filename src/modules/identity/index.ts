@@ -51,3 +51,4 @@ export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profi
 export { UploadsHttpLive, UsersHttpLive } from "./profile-http"
 export { ProfilePostgresAdapters } from "./adapters/profile-postgres"
 export { ProfileMemoryAdapters } from "./adapters/profile-memory"
+export { AccountDirectoryFromUsers } from "./account-directory"

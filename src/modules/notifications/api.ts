@@ -1,6 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, PayloadText } from "../../platform/http/envelope"
+// The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
+import { Authentication } from "../identity/api"
+import { EmailFrequencies } from "./preferences"
 
 const Text = Schema.optional(PayloadText)
 
@@ -11,3 +14,44 @@ export class ContactApi extends HttpApiGroup.make("contact")
       .addSuccess(Ok(Schema.Struct({})), { status: 201 })
   )
   .prefix("/contact") {}
+
+export const PreferencesView = Schema.Struct({
+  emailNotifications: Schema.Boolean,
+  emailFrequency: Schema.Literal(...EmailFrequencies),
+  quietHoursEnabled: Schema.Boolean,
+  quietHoursStart: Schema.String,
+  quietHoursEnd: Schema.String,
+  timeZone: Schema.String
+})
+
+const PreferencesAnswer = Ok(Schema.Struct({ preferences: PreferencesView }))
+
+/** The signed-in account's notification preferences (spec section 7). */
+export class NotificationPreferencesApi extends HttpApiGroup.make("notificationPreferences")
+  .add(HttpApiEndpoint.get("get", "/preferences").addSuccess(PreferencesAnswer))
+  .add(
+    HttpApiEndpoint.put("update", "/preferences")
+      // Values are checked by the domain (422 per field); only a wrong JSON type is a 400.
+      .setPayload(
+        Schema.Struct({
+          emailNotifications: Schema.optional(Schema.Boolean),
+          emailFrequency: Text,
+          quietHoursEnabled: Schema.optional(Schema.Boolean),
+          quietHoursStart: Text,
+          quietHoursEnd: Text,
+          timeZone: Text
+        })
+      )
+      .addSuccess(PreferencesAnswer)
+  )
+  .middleware(Authentication)
+  .prefix("/notifications") {}
+
+/** Public: answers the same whatever the address (the one-click link is a page: see http.ts). */
+export class NotificationUnsubscribeApi extends HttpApiGroup.make("notificationUnsubscribe")
+  .add(
+    HttpApiEndpoint.post("unsubscribe", "/unsubscribe")
+      .setPayload(Schema.Struct({ email: Text }))
+      .addSuccess(Ok(Schema.Struct({})))
+  )
+  .prefix("/notifications") {}

@@ -1,7 +1,9 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
-import type { OutgoingMail } from "./ports"
+import type { OutgoingMail, RawMail } from "./ports"
+import type { DigestItem } from "./ports"
+import type { MailKind } from "./preferences"
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
@@ -12,8 +14,12 @@ export interface MailRecipient {
   readonly preferredLanguage: Language
 }
 
-/** The one mail layout: a greeting, paragraphs and one call to action, in plain text and HTML. */
+/**
+ * The one mail layout: a greeting, paragraphs and one call to action, in plain text and HTML.
+ * `kind` tells the notifications module whether the recipient's preferences may hold it back.
+ */
 export const composeMail = (
+  kind: MailKind,
   to: MailRecipient,
   subject: string,
   paragraphs: ReadonlyArray<string>,
@@ -22,6 +28,8 @@ export const composeMail = (
 ): OutgoingMail => {
   const t = (key: MessageKey) => translate(to.preferredLanguage, key, { firstName: to.firstName })
   return {
+    kind,
+    digest: { body: paragraphs.join("\n\n"), link: action.link },
     to: to.email,
     subject,
     text: `${t(greetingKey)}\n\n${paragraphs.join("\n\n")}\n\n${action.label}: ${action.link}\n\n-- \n${t("mail.footer")}\n`,
@@ -35,6 +43,7 @@ export const composeMail = (
 
 /** A mail with one call to action whose texts are message keys, in the recipient's language. */
 export const actionMail = (input: {
+  readonly kind: MailKind
   readonly to: string
   readonly language: Language
   readonly firstName: string
@@ -44,6 +53,7 @@ export const actionMail = (input: {
   const t = (key: MessageKey) => translate(input.language, key, { firstName: input.firstName })
   const { subject, greeting, body, action } = input.keys
   return composeMail(
+    input.kind,
     { email: input.to, firstName: input.firstName, preferredLanguage: input.language },
     t(subject),
     [t(body)],
@@ -92,5 +102,55 @@ export const contactMail = (
 ): OutgoingMail => {
   const subject = translate("fr", "mail.contact.subject", { subject: message.subject })
   const text = `From: ${message.name} <${message.email}>\nSubject: ${message.subject}\n\n${message.message}\n`
-  return { to: supportEmail, subject, text, html: `<pre style="white-space:pre-wrap">${escapeHtml(text)}</pre>` }
+  return { kind: "contact", to: supportEmail, subject, text, html: `<pre style="white-space:pre-wrap">${escapeHtml(text)}</pre>` }
+}
+
+// ---- Preferences in mails ----------------------------------------------------------------------
+
+/** The one-click unsubscribe line every non-essential mail ends with. */
+export const withUnsubscribeFooter = (mail: RawMail, language: Language, link: string): RawMail => {
+  const label = translate(language, "mail.unsubscribe")
+  const footer = `<p style="font-size:12px;color:#555"><a href="${escapeHtml(link)}" style="color:#555">${escapeHtml(label)}</a></p>`
+  const closing = mail.html.lastIndexOf("</body>")
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    text: `${mail.text}${mail.text.endsWith("\n") ? "" : "\n"}${label}: ${link}\n`,
+    html: closing < 0 ? `${mail.html}${footer}` : `${mail.html.slice(0, closing)}${footer}${mail.html.slice(closing)}`
+  }
+}
+
+const digestDate = (language: Language, date: Date, timeZone: string) =>
+  new Intl.DateTimeFormat(language === "fr" ? "fr-FR" : "en-CA", { dateStyle: "medium", timeStyle: "short", timeZone, hourCycle: "h23" }).format(date)
+
+/** One mail listing the pending items, oldest first, in the recipient's language and time zone. */
+export const digestMail = (
+  to: MailRecipient,
+  items: ReadonlyArray<DigestItem>,
+  links: { readonly home: string; readonly settings: string },
+  timeZone: string
+): RawMail => {
+  const language = to.preferredLanguage
+  const t = (key: MessageKey, params?: Record<string, string>) => translate(language, key, params)
+  const entries = items.map((item) => ({ when: digestDate(language, item.createdAt, timeZone), ...item }))
+  const subject = t(items.length === 1 ? "mail.digest.subjectOne" : "mail.digest.subjectMany", { count: String(items.length) })
+  const text = [
+    t("mail.greeting", { firstName: to.firstName }),
+    t("mail.digest.intro"),
+    ...entries.map((e) => `* ${e.subject} (${e.when})\n${e.body}\n${e.link}`),
+    `${t("mail.digest.settings")}: ${links.settings}`,
+    `-- \n${t("mail.footer")}`
+  ].join("\n\n")
+  const html = `<!doctype html><html lang="${language}"><body style="font-family:sans-serif;line-height:1.5">
+<p>${escapeHtml(t("mail.greeting", { firstName: to.firstName }))}</p><p>${escapeHtml(t("mail.digest.intro"))}</p><ul>${
+    entries
+      .map(
+        (e) =>
+          `<li style="margin-bottom:12px"><strong>${escapeHtml(e.subject)}</strong> <span style="color:#555">(${escapeHtml(e.when)})</span><br><span style="white-space:pre-wrap">${escapeHtml(e.body)}</span><br><a href="${escapeHtml(e.link)}">${escapeHtml(e.link)}</a></li>`
+      )
+      .join("")
+  }</ul>
+<p><a href="${escapeHtml(links.settings)}">${escapeHtml(t("mail.digest.settings"))}</a></p>
+<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
+  return { to: to.email, subject, text: `${text}\n`, html }
 }

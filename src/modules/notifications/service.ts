@@ -37,6 +37,7 @@ export const NotificationsLive = Layer.effect(
       sendEmailVerification: (to, token) =>
         mailer.send(
           actionMail({
+            kind: "email-verification",
             to: to.email,
             language: to.preferredLanguage,
             firstName: to.firstName,
@@ -47,6 +48,7 @@ export const NotificationsLive = Layer.effect(
       sendPasswordReset: (to, token) =>
         mailer.send(
           actionMail({
+            kind: "password-reset",
             to: to.email,
             language: to.preferredLanguage,
             firstName: to.firstName,

@@ -8,7 +8,7 @@ const dateIn = (language: Language, date: Date) =>
 /** To the applicant when an admin approves: next step, activate payments. */
 export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail => {
   const language = to.preferredLanguage
-  return composeMail(to, translate(language, "mail.applicationApproved.subject"), [translate(language, "mail.applicationApproved.body")], {
+  return composeMail("application-decision", to, translate(language, "mail.applicationApproved.subject"), [translate(language, "mail.applicationApproved.body")], {
     label: translate(language, "mail.applicationApproved.action"),
     link: `${publicUrl}/provider/payments/setup`
   })
@@ -31,6 +31,7 @@ export const rejectionMail = (
           })
         : translate(language, "mail.applicationRejected.resubmitNow", { attempts: String(input.attemptsLeft) })
   return composeMail(
+    "application-decision",
     to,
     translate(language, "mail.applicationRejected.subject"),
     [translate(language, "mail.applicationRejected.body"), `${translate(language, "mail.applicationRejected.reason")} ${input.reason}`, next],

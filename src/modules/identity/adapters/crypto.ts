@@ -1,8 +1,7 @@
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { promisify } from "node:util"
+import { appSecret } from "../../../platform/app-secret"
 import { AppConfig } from "../../../platform/config"
 import { Role } from "../domain"
 import { AccessTokens, PasswordHasher, Secrets } from "../ports"
@@ -40,16 +39,7 @@ export const NodeSecrets = Layer.succeed(Secrets, {
   uuid: () => Effect.sync(() => crypto.randomUUID())
 })
 
-/** JWT_SECRET, or in its absence a random secret kept in DATA_DIR so tokens survive a restart. */
-const signingSecret = Effect.map(AppConfig, (config) => {
-  if (Option.isSome(config.jwtSecret)) return new TextEncoder().encode(Redacted.value(config.jwtSecret.value))
-  const file = path.resolve(config.dataDir, "jwt-secret")
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, crypto.randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" })
-  }
-  return new TextEncoder().encode(fs.readFileSync(file, "utf8").trim())
-})
+const signingSecret = appSecret
 
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 

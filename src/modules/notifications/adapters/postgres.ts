@@ -1,10 +1,22 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import { ContactRepository, Mailer, Outbox, type StoredMail } from "../ports"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { Language } from "../../../platform/messages"
+import type { MailKind, NotificationPreferences } from "../preferences"
+import { defaultPreferences, type EmailFrequency } from "../preferences"
+import {
+  ContactRepository,
+  type DigestItem,
+  DigestRepository,
+  MailTransport,
+  Outbox,
+  PreferenceRepository,
+  type Recipient,
+  type StoredMail
+} from "../ports"
 
 /** The outbox transport: mails are rows, written in the caller's transaction. */
-export const OutboxMailerLive = Layer.effect(
-  Mailer,
+export const OutboxTransportLive = Layer.effect(
+  MailTransport,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     send: (mail) =>
       sql`INSERT INTO mail_outbox (recipient, subject, text_body, html_body)
@@ -41,4 +53,132 @@ export const ContactRepositoryLive = Layer.effect(
       sql`INSERT INTO contact_messages (name, email, subject, message, user_id)
           VALUES (${m.name}, ${m.email}, ${m.subject}, ${m.message}, ${m.userId})`.pipe(Effect.asVoid, Effect.orDie)
   }))
+)
+
+interface RecipientRow {
+  userId: string
+  email: string
+  firstName: string
+  language: Language
+  emailNotifications: boolean | null
+  emailFrequency: EmailFrequency | null
+  quietHoursEnabled: boolean | null
+  quietHoursStart: string | null
+  quietHoursEnd: string | null
+  timeZone: string | null
+}
+
+/** The account's columns and its preferences (null when none are stored: the defaults). */
+const RECIPIENT_COLUMNS = `u.id AS "userId", u.email::text AS email, u.first_name AS "firstName", u.preferred_language AS language,
+  p.email_notifications AS "emailNotifications", p.email_frequency AS "emailFrequency", p.quiet_hours_enabled AS "quietHoursEnabled",
+  p.quiet_hours_start AS "quietHoursStart", p.quiet_hours_end AS "quietHoursEnd", p.time_zone AS "timeZone"`
+
+const preferencesOf = (row: RecipientRow): NotificationPreferences =>
+  row.emailFrequency === null
+    ? defaultPreferences
+    : {
+      emailNotifications: row.emailNotifications!,
+      emailFrequency: row.emailFrequency,
+      quietHoursEnabled: row.quietHoursEnabled!,
+      quietHoursStart: row.quietHoursStart!,
+      quietHoursEnd: row.quietHoursEnd!,
+      timeZone: row.timeZone!
+    }
+
+const toRecipient = (row: RecipientRow): Recipient => ({
+  userId: row.userId,
+  email: row.email,
+  firstName: row.firstName,
+  language: row.language,
+  preferences: preferencesOf(row)
+})
+
+/** Preferences are notifications' table; the recipient's address and language are read from the accounts in the same statement. */
+export const PreferenceRepositoryLive = Layer.effect(
+  PreferenceRepository,
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const recipientsWhere = (condition: Statement.Fragment) =>
+      sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+        LEFT JOIN notification_preferences p ON p.user_id = u.id WHERE ${condition}`.pipe(
+        Effect.map((rows) => rows.map(toRecipient)),
+        Effect.orDie
+      )
+    return PreferenceRepository.of({
+      find: (userId) =>
+        sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), preferencesOf)),
+          Effect.orDie
+        ),
+      save: (userId, p) =>
+        sql`INSERT INTO notification_preferences
+              (user_id, email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, time_zone)
+            VALUES (${userId}, ${p.emailNotifications}, ${p.emailFrequency}, ${p.quietHoursEnabled}, ${p.quietHoursStart}, ${p.quietHoursEnd}, ${p.timeZone})
+            ON CONFLICT (user_id) DO UPDATE SET
+              email_notifications = EXCLUDED.email_notifications, email_frequency = EXCLUDED.email_frequency,
+              quiet_hours_enabled = EXCLUDED.quiet_hours_enabled, quiet_hours_start = EXCLUDED.quiet_hours_start,
+              quiet_hours_end = EXCLUDED.quiet_hours_end, time_zone = EXCLUDED.time_zone, updated_at = now()`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      recipients: (emails) =>
+        emails.length === 0 ? Effect.succeed([]) : recipientsWhere(sql`u.email IN ${sql.in([...new Set(emails)])}`),
+      recipientById: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0])),
+      recordSuppressed: (suppressions) =>
+        suppressions.length === 0
+          ? Effect.void
+          : sql`INSERT INTO mail_suppressions ${sql.insert(suppressions.map((s) => ({ user_id: s.userId, recipient: s.recipient, kind: s.kind, subject: s.subject, reason: s.reason })))}`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          ),
+      suppressed: (userId) =>
+        sql<{ userId: string; recipient: string; kind: MailKind; subject: string; reason: "never" | "disabled" }>`
+          SELECT user_id AS "userId", recipient, kind, subject, reason FROM mail_suppressions
+          WHERE user_id = ${userId} ORDER BY created_at, id`.pipe(Effect.orDie)
+    })
+  })
+)
+
+interface DigestRow {
+  id: string
+  userId: string
+  kind: MailKind
+  subject: string
+  body: string
+  link: string
+  createdAt: Date
+}
+
+export const DigestRepositoryLive = Layer.effect(
+  DigestRepository,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    DigestRepository.of({
+      add: (item) =>
+        sql`INSERT INTO notification_digest_items (user_id, kind, subject, body, link, created_at)
+            VALUES (${item.userId}, ${item.kind}, ${item.subject}, ${item.body}, ${item.link}, ${item.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+      pendingRecipients: () =>
+        sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+          LEFT JOIN notification_preferences p ON p.user_id = u.id
+          WHERE u.id IN (SELECT DISTINCT user_id FROM notification_digest_items WHERE sent_at IS NULL)`.pipe(
+          Effect.map((rows) => rows.map(toRecipient)),
+          Effect.orDie
+        ),
+      claim: (userId, before, at) =>
+        sql<DigestRow>`UPDATE notification_digest_items SET sent_at = ${at}
+          WHERE id IN (
+            SELECT id FROM notification_digest_items
+            WHERE user_id = ${userId} AND sent_at IS NULL AND created_at < ${before}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id, user_id AS "userId", kind, subject, body, link, created_at AS "createdAt"`.pipe(
+          Effect.map((rows) => [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))),
+          Effect.orDie
+        ),
+      pending: (userId) =>
+        sql<DigestRow>`SELECT id, user_id AS "userId", kind, subject, body, link, created_at AS "createdAt"
+          FROM notification_digest_items WHERE user_id = ${userId} AND sent_at IS NULL ORDER BY created_at, id`.pipe(
+          Effect.map((rows): ReadonlyArray<DigestItem> => rows),
+          Effect.orDie
+        )
+    })
+  )
 )

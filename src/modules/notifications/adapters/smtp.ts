@@ -2,7 +2,7 @@ import { Effect, Layer, Redacted, Schema } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "../../../platform/config"
 import { JobQueue } from "../../../platform/jobs"
-import { Mailer, type OutgoingMail } from "../ports"
+import { MailTransport, type RawMail } from "../ports"
 
 /** Mails waiting for the SMTP server: durable jobs in the database (pg-boss). */
 export const MAIL_QUEUE = "mail-delivery"
@@ -18,10 +18,10 @@ const MailJob = Schema.Struct({ to: Schema.String, subject: Schema.String, text:
  * its locks while it answers). The server's delivery worker (SmtpDeliveryLive) hands each one to
  * nodemailer and retries with backoff; a mail the server never accepts stays as a failed job.
  */
-export const QueuedMailerLive = Layer.effect(
-  Mailer,
+export const QueuedTransportLive = Layer.effect(
+  MailTransport,
   Effect.map(JobQueue, (jobs) => {
-    const send = (mail: OutgoingMail) => jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
+    const send = (mail: RawMail) => jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
     return { send, sendAll: (mails) => Effect.forEach(mails, send, { discard: true }) }
   })
 )

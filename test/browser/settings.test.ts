@@ -1,0 +1,98 @@
+import { Effect } from "effect"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Identity } from "../../src/modules/identity"
+import { NotificationSettings } from "../../src/modules/notifications"
+import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { startTestServer, type TestServer } from "../support/server"
+
+// A client opens /settings, switches to a daily digest with quiet hours 22:00-07:00, reloads and
+// finds the choices kept (read back from the server), then unsubscribes from everything after confirming.
+
+let server: TestServer
+let browser: Browser
+
+describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
+  beforeAll(async () => {
+    server = await startTestServer()
+    browser = await launchChromium()
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("saves every change, keeps them across a reload, and unsubscribes completely after confirmation", async () => {
+    const email = `settings.${Date.now().toString(36)}@example.com`
+    const password = "Client1234!"
+    const account = await server.run(Effect.flatMap(Identity, (identity) =>
+      identity.createAccount({ firstName: "Inès", lastName: "Moreau", email, phoneNumber: "5145550123", password, confirmPassword: password, role: "CLIENT" })))
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR", timezoneId: "America/Montreal" })
+    await context.addInitScript(() => {
+      if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
+    })
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, email, password)
+
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Paramètres" }).click()
+    await page.waitForURL("**/settings")
+    await page.getByRole("heading", { name: "Paramètres", level: 1 }).waitFor()
+    expect(await page.getByLabel("Immédiatement").isChecked()).toBe(true)
+    expect(await page.getByLabel("Recevoir les notifications par email").isChecked()).toBe(true)
+
+    const status = page.getByRole("status").filter({ hasText: /Préférences enregistrées|Enregistrement/ })
+    await page.getByLabel("Un résumé par jour (8 h)").check()
+    await page.getByText("Préférences enregistrées.").waitFor()
+    expect(await status.getAttribute("aria-live")).toBe("polite")
+    await page.getByLabel("Ne pas m'écrire pendant les heures calmes").check()
+    await page.getByLabel("Début").fill("22:00")
+    await page.getByLabel("Fin").fill("07:00")
+    await page.getByText("Préférences enregistrées.").waitFor()
+    // A window of no length is refused by the server, shown beside the field.
+    await page.getByLabel("Fin").fill("22:00")
+    await page.getByText("Les heures de début et de fin doivent être différentes.").waitFor()
+    expect(await page.getByLabel("Fin").getAttribute("aria-invalid")).toBe("true")
+    await page.getByLabel("Fin").fill("07:00")
+    await page.getByText("Préférences enregistrées.").waitFor()
+    expect(await page.getByText("Les heures de début et de fin doivent être différentes.").count()).toBe(0)
+
+    await page.reload()
+    await page.getByLabel("Un résumé par jour (8 h)").waitFor()
+    expect(await page.getByLabel("Un résumé par jour (8 h)").isChecked()).toBe(true)
+    expect(await page.getByLabel("Ne pas m'écrire pendant les heures calmes").isChecked()).toBe(true)
+    expect(await page.getByLabel("Début").inputValue()).toBe("22:00")
+    expect(await page.getByLabel("Fin").inputValue()).toBe("07:00")
+    // The browser's time zone was sent with the changes.
+    // (Chromium may name Montreal's zone by its canonical name, America/Toronto.)
+    await page.getByText(/fuseau America\/(Montreal|Toronto)/).waitFor()
+
+    // Complete unsubscribe: cancelling changes nothing; confirming turns everything off.
+    await page.getByRole("button", { name: "Me désabonner de tout" }).click()
+    const dialog = page.getByRole("alertdialog")
+    await dialog.waitFor()
+    await dialog.getByRole("button", { name: "Annuler" }).click()
+    await dialog.waitFor({ state: "detached" })
+    expect(await page.getByLabel("Recevoir les notifications par email").isChecked()).toBe(true)
+    await page.getByRole("button", { name: "Me désabonner de tout" }).click()
+    await dialog.getByRole("button", { name: "Oui, me désabonner" }).click()
+    await page.getByText("Vous êtes désabonné de tous les emails de notification.").waitFor()
+    expect(await page.getByLabel("Recevoir les notifications par email").isChecked()).toBe(false)
+
+    await page.reload()
+    await page.getByLabel("Recevoir les notifications par email").waitFor()
+    expect(await page.getByLabel("Recevoir les notifications par email").isChecked()).toBe(false)
+    expect(await page.getByLabel("Jamais").isChecked()).toBe(true)
+    expect(await server.run(Effect.flatMap(NotificationSettings, (settings) => settings.get(account.id)))).toMatchObject({
+      emailNotifications: false,
+      emailFrequency: "never",
+      quietHoursEnabled: true,
+      quietHoursStart: "22:00",
+      quietHoursEnd: "07:00",
+      timeZone: expect.stringMatching(/^America\/(Montreal|Toronto)$/)
+    })
+    expect(errors).toEqual([])
+    await context.close()
+  }, 90_000)
+})

@@ -1,0 +1,222 @@
+import { msg } from "@lingui/core/macro"
+import { useLingui } from "@lingui/react/macro"
+import { useEffect, useId, useRef, useState } from "react"
+import { ApiError } from "../api/client"
+import { notificationsApi } from "../api/endpoints"
+import type { EmailFrequency, NotificationPreferences } from "../api/types"
+import { useAsync } from "../components/async"
+import { ConfirmDialog } from "../components/ConfirmDialog"
+import { Alert } from "../components/forms"
+import { Loading, Page } from "../components/page"
+import { showToast } from "../state/toasts"
+
+type Status = "idle" | "saving" | "saved" | "failed"
+type FieldErrors = Partial<Record<keyof NotificationPreferences, string>>
+
+/** The browser's IANA zone, so quiet hours and digests follow the reader's clock. */
+const browserTimeZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Paris"
+  } catch {
+    return "Europe/Paris"
+  }
+}
+
+const FREQUENCIES: ReadonlyArray<EmailFrequency> = ["instant", "daily", "weekly", "never"]
+
+/** Notification preferences (spec section 2): every change is saved at once. */
+export default function Settings() {
+  const { t } = useLingui()
+  const [state, reload] = useAsync(() => notificationsApi.preferences().then((answer) => answer.data.preferences), [])
+  return (
+    <Page title={t`Paramètres`} narrow intro={t`Choisissez quand et comment nous vous écrivons. Chaque changement est enregistré aussitôt.`}>
+      {state.status === "loading" ? (
+        <Loading label={t`Chargement de vos préférences…`} />
+      ) : state.status === "error" ? (
+        <Alert kind="error" title={t`Impossible de charger vos préférences.`}>
+          <button type="button" className="button-secondary" onClick={() => reload()}>
+            {t`Réessayer`}
+          </button>
+        </Alert>
+      ) : (
+        <PreferencesForm initial={state.data} />
+      )}
+    </Page>
+  )
+}
+
+const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
+  const { t, i18n } = useLingui()
+  const [prefs, setPrefs] = useState(initial)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [status, setStatus] = useState<Status>("idle")
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  // Changes are sent one after the other, so the last one the user made is the one kept.
+  const queue = useRef<Promise<unknown>>(Promise.resolve())
+  const pending = useRef(0)
+  const ids = { frequency: useId(), start: useId(), end: useId() }
+  const timeZone = useRef(browserTimeZone()).current
+
+  const save = (change: Partial<NotificationPreferences>) => {
+    setPrefs((current) => ({ ...current, ...change }))
+    setStatus("saving")
+    pending.current++
+    const run = () =>
+      notificationsApi.updatePreferences({ ...change, timeZone }, [422]).then(
+        (answer) => {
+          setErrors((current) => {
+            const next = { ...current }
+            for (const field of Object.keys(change) as Array<keyof NotificationPreferences>) delete next[field]
+            return next
+          })
+          if (--pending.current === 0) {
+            setPrefs(answer.data.preferences)
+            setStatus("saved")
+          }
+        },
+        (error: unknown) => {
+          pending.current--
+          if (error instanceof ApiError) setErrors((current) => ({ ...current, ...error.fieldErrors() }))
+          setStatus("failed")
+        }
+      )
+    queue.current = queue.current.then(run, run)
+    return queue.current
+  }
+
+  const unsubscribeAll = async () => {
+    setBusy(true)
+    try {
+      await notificationsApi.updatePreferences({ emailNotifications: false, emailFrequency: "never", timeZone })
+      setPrefs((current) => ({ ...current, emailNotifications: false, emailFrequency: "never" }))
+      setErrors({})
+      setStatus("idle")
+      setConfirming(false)
+      showToast("success", msg`Vous êtes désabonné de tous les emails de notification.`)
+    } catch {
+      showToast("error", msg`Le désabonnement a échoué. Réessayez.`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const frequencyLabels: Record<EmailFrequency, string> = {
+    instant: t`Immédiatement`,
+    daily: t`Un résumé par jour (8 h)`,
+    weekly: t`Un résumé par semaine (lundi 8 h)`,
+    never: t`Jamais`
+  }
+  const statusText = { idle: "", saving: t`Enregistrement…`, saved: t`Préférences enregistrées.`, failed: t`L'enregistrement a échoué. Vérifiez les champs signalés.` }[status]
+  const off = !prefs.emailNotifications
+  const zone = prefs.timeZone
+
+  return (
+    <>
+      <section aria-labelledby="email-heading">
+        <h2 id="email-heading">{t`Notifications par email`}</h2>
+        <div className="field field-check">
+          <label className="check">
+            <input type="checkbox" name="emailNotifications" checked={prefs.emailNotifications} onChange={(event) => void save({ emailNotifications: event.target.checked })} />
+            {t`Recevoir les notifications par email`}
+          </label>
+          <p className="field-hint">{t`Les emails de sécurité du compte (vérification, mot de passe) sont toujours envoyés.`}</p>
+        </div>
+
+        <fieldset className="field" disabled={off} aria-describedby={errors.emailFrequency ? `${ids.frequency}-error` : undefined}>
+          <legend>{t`Fréquence`}</legend>
+          {FREQUENCIES.map((frequency) => (
+            <label key={frequency} className="check">
+              <input
+                type="radio"
+                name="emailFrequency"
+                value={frequency}
+                checked={prefs.emailFrequency === frequency}
+                aria-invalid={errors.emailFrequency ? true : undefined}
+                onChange={() => void save({ emailFrequency: frequency })}
+              />
+              {frequencyLabels[frequency]}
+            </label>
+          ))}
+          {errors.emailFrequency ? (
+            <p className="field-error" id={`${ids.frequency}-error`}>
+              {errors.emailFrequency}
+            </p>
+          ) : null}
+        </fieldset>
+      </section>
+
+      <section aria-labelledby="quiet-heading">
+        <h2 id="quiet-heading">{t`Heures calmes`}</h2>
+        <fieldset className="field" disabled={off}>
+          <legend className="sr-only">{t`Heures calmes`}</legend>
+          <label className="check">
+            <input type="checkbox" name="quietHoursEnabled" checked={prefs.quietHoursEnabled} onChange={(event) => void save({ quietHoursEnabled: event.target.checked })} />
+            {t`Ne pas m'écrire pendant les heures calmes`}
+          </label>
+          <p className="field-hint">{t`Les emails arrivés pendant ces heures partent à leur fin (fuseau ${zone}).`}</p>
+          {prefs.quietHoursEnabled ? (
+            <div className="field-row">
+              <TimeField id={ids.start} label={t`Début`} name="quietHoursStart" value={prefs.quietHoursStart} error={errors.quietHoursStart} onChange={(value) => void save({ quietHoursStart: value })} />
+              <TimeField id={ids.end} label={t`Fin`} name="quietHoursEnd" value={prefs.quietHoursEnd} error={errors.quietHoursEnd} onChange={(value) => void save({ quietHoursEnd: value })} />
+            </div>
+          ) : null}
+        </fieldset>
+      </section>
+
+      <p className="save-status" role="status" aria-live="polite">
+        {statusText}
+      </p>
+      {errors.timeZone ? <Alert kind="error">{errors.timeZone}</Alert> : null}
+
+      <section aria-labelledby="unsubscribe-heading">
+        <h2 id="unsubscribe-heading">{t`Désabonnement complet`}</h2>
+        <p>{t`Ne plus recevoir aucun email de notification (réservations, candidatures, messages).`}</p>
+        <button type="button" className="button button-danger" onClick={() => setConfirming(true)} disabled={off && prefs.emailFrequency === "never"}>
+          {t`Me désabonner de tout`}
+        </button>
+      </section>
+
+      {confirming ? (
+        <ConfirmDialog
+          title={i18n._(msg`Se désabonner de tous les emails ?`)}
+          confirmLabel={t`Oui, me désabonner`}
+          onConfirm={() => void unsubscribeAll()}
+          onCancel={() => setConfirming(false)}
+          busy={busy}
+        >
+          <p>{t`Vous ne recevrez plus aucun email de notification. Vous pourrez les réactiver ici à tout moment.`}</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  )
+}
+
+/** A 24-hour time input whose change is saved once it holds a whole HH:MM. */
+const TimeField = ({ id, label, name, value, error, onChange }: { id: string; label: string; name: string; value: string; error?: string | undefined; onChange: (value: string) => void }) => {
+  const [text, setText] = useState(value)
+  useEffect(() => setText(value), [value])
+  return (
+    <div className="field field-inline">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type="time"
+        step={60}
+        value={text}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => {
+          setText(event.target.value)
+          if (/^\d{2}:\d{2}$/.test(event.target.value) && event.target.value !== value) onChange(event.target.value)
+        }}
+      />
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
