@@ -8,6 +8,7 @@ import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
 import { freshUser } from "../profiles/support"
+import { parseCsv } from "./csv"
 
 let server: TestServer
 let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
@@ -18,25 +19,6 @@ afterAll(() => server?.stop())
 
 const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
 
-/** A minimal RFC 4180 reader (quoted fields, doubled quotes, CRLF rows). */
-const parseCsv = (text: string) => {
-  const rows: Array<Array<string>> = [[]]
-  let field = ""
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++
-      else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ",") rows.at(-1)!.push(field), (field = "")
-    else if (c === "\r" && text[i + 1] === "\n") rows.at(-1)!.push(field), (field = ""), rows.push([]), i++
-    else field += c
-  }
-  rows.pop()
-  return rows
-}
 
 describe("users:*, export:*, finance:* as Effects (what the commands run)", () => {
   it("lists and changes users through identity's rules", async () => {

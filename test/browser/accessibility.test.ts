@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { hasChromium, launchChromium, seriousViolations, logInThroughUi } from "../support/browser"
+import { contextWithConsent, hasChromium, launchChromium, logInThroughUi, seriousViolations } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // Every screen built so far, checked by axe-core with no serious or critical violation, on a phone
@@ -156,9 +156,8 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
           ]
         ]
       ] as const) {
-        const other = await browser.newContext({ viewport: { width, height: 900 }, locale: "fr-FR" })
         // The banner was checked above; answered here so it does not cover the form's button.
-        await other.addInitScript(() => localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() })))
+        const other = await contextWithConsent(browser, { viewport: { width, height: 900 } })
         const otherPage = await other.newPage()
         await login(otherPage, email, password)
         for (const path of paths) {

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // The admin logs in, reads the dashboard's figures, deactivates a user (who can no longer log in),
@@ -33,8 +33,7 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
         identity.createAccount({ firstName: "Gaston", lastName: "Lagaffe", email, phoneNumber: "5145550188", password, confirmPassword: password, role: "CLIENT" })
       )
     )
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })
-    await context.addInitScript(() => localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() })))
+    const context = await contextWithConsent(browser)
     const page = await context.newPage()
     const errors = collectPageErrors(page)
     await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 
@@ -30,11 +30,7 @@ const localSlot = (days: number, hour: number) => {
 }
 
 const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, timezoneId: "America/Toronto" })
-  // The cookie banner is answered beforehand: it would cover buttons at the bottom right.
-  await context.addInitScript(() => {
-    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
-  })
+  const context = await contextWithConsent(browser, { locale, timezoneId: "America/Toronto" })
   const page = await context.newPage()
   return { context, page, errors: collectPageErrors(page) }
 }

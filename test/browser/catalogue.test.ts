@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A new provider becomes payment-ready through the sandbox onboarding, publishes a service with
@@ -43,11 +43,7 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
   })
 
   it("a new provider sets up payouts in the sandbox, publishes a service, manages it and finds it in French and English", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })
-    // The cookie banner is answered beforehand: it would cover buttons at the bottom right.
-    await context.addInitScript(() => {
-      if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
-    })
+    const context = await contextWithConsent(browser)
     const page = await context.newPage()
     const errors = collectPageErrors(page)
     const provider = await freshProvider()

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A conversation between two seeded accounts in two browsers: the client (Lucas, French) contacts
@@ -11,11 +11,7 @@ let server: TestServer
 let browser: Browser
 
 const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale })
-  // The cookie banner is answered beforehand: it would cover the send box.
-  await context.addInitScript(() => {
-    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
-  })
+  const context = await contextWithConsent(browser, { locale })
   const page = await context.newPage()
   return { context, page, errors: collectPageErrors(page) }
 }

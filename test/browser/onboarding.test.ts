@@ -4,7 +4,7 @@ import { deflateSync } from "node:zlib"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A client applies to become a provider with four real files, the admin rejects with a reason,
@@ -59,10 +59,7 @@ const freshClient = async () => {
 }
 
 const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })
-  await context.addInitScript(() => {
-    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
-  })
+  const context = await contextWithConsent(browser)
   return { context, page: await context.newPage() }
 }
 

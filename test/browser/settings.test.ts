@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
 import { NotificationSettings } from "../../src/modules/notifications"
-import { collectPageErrors, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // A client opens /settings, switches to a daily digest with quiet hours 22:00-07:00, reloads and
@@ -28,10 +28,7 @@ describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
     const account = await server.run(Effect.flatMap(Identity, (identity) =>
       identity.createAccount({ firstName: "Inès", lastName: "Moreau", email, phoneNumber: "5145550123", password, confirmPassword: password, role: "CLIENT" })))
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR", timezoneId: "America/Montreal" })
-    await context.addInitScript(() => {
-      if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
-    })
+    const context = await contextWithConsent(browser, { timezoneId: "America/Montreal" })
     const page = await context.newPage()
     const errors = collectPageErrors(page)
     await logInThroughUi(page, server.url, email, password)

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright"
 import * as fs from "node:fs"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser build. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
@@ -38,4 +38,16 @@ export const logInThroughUi = async (page: Page, origin: string, email: string, 
   await page.getByLabel("Mot de passe", { exact: true }).fill(password)
   await page.getByRole("button", { name: "Se connecter" }).click()
   await page.waitForURL("**/services")
+}
+
+/**
+ * A desktop-sized French context whose cookie banner is already answered: shown 1 s after each load,
+ * it would cover buttons at the bottom of the screen.
+ */
+export const contextWithConsent = async (browser: Browser, options: BrowserContextOptions = {}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR", ...options })
+  await context.addInitScript(() => {
+    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
+  })
+  return context
 }

@@ -2,7 +2,7 @@
 // cards, paging and the list's error state.
 
 import { Plural, useLingui } from "@lingui/react/macro"
-import { useEffect, useId, useState } from "react"
+import { type ReactNode, useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
@@ -18,7 +18,8 @@ import {
   initials,
   type Position
 } from "../catalogue/rules"
-import { useAsync } from "./async"
+import { type AsyncState, useAsync } from "./async"
+import { Loading } from "./page"
 
 /** An amount in its currency, in the UI language ("35,00 $CA", "CA$35.00"). */
 export const formatMoney = (locale: string, amount: number, currency: string) => {
@@ -224,6 +225,20 @@ export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; 
     </div>
   )
 }
+
+/** A part of a screen that loads: the loading state, the failure with a retry, then its data. */
+export const Loaded = <T,>({ state, errorTitle, errorSubtitle, onRetry, children }: {
+  state: AsyncState<T>
+  errorTitle: string
+  errorSubtitle: string
+  onRetry: () => void
+  children: (data: T) => ReactNode
+}) =>
+  state.status === "loading" ? <Loading /> : state.status === "error" ? (
+    <LoadError title={errorTitle} subtitle={errorSubtitle} error={state.error} onRetry={onRetry} />
+  ) : (
+    <>{children(state.data)}</>
+  )
 
 /** The categories in the UI language (cached 10 min); an empty list while loading or on failure. */
 export const useCategories = (): ReadonlyArray<Category> | undefined => {

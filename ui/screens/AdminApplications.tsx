@@ -3,9 +3,9 @@ import { useState } from "react"
 import { Link } from "wouter"
 import { adminApplicationsApi } from "../api/endpoints"
 import { useAsync } from "../components/async"
-import { LoadError, Pager } from "../components/catalogue"
+import { Loaded, Pager } from "../components/catalogue"
 import { formatDate, ResubmissionLabel, StatusBadge } from "../components/onboarding"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 
 const STATUSES = ["ALL", "PENDING", "APPROVED", "REJECTED"] as const
 
@@ -56,57 +56,57 @@ export default function AdminApplications() {
           {t`Rechercher`}
         </button>
       </form>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger les candidatures`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        state.data.applications.length === 0 ? (
-          <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">{t`Candidatures prestataires`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t`Candidat`}</th>
-                    <th scope="col">{t`Email`}</th>
-                    <th scope="col">{t`Statut`}</th>
-                    <th scope="col">{t`Date`}</th>
-                    <th scope="col">{t`Documents`}</th>
-                    <th scope="col">
-                      <span className="sr-only">{t`Actions`}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.data.applications.map((row) => {
-                    const name = `${row.user.firstName} ${row.user.lastName}`
-                    return (
-                      <tr key={row.id}>
-                        <td>{name}</td>
-                        <td>{row.user.email}</td>
-                        <td>
-                          <StatusBadge status={row.status} />
-                          <ResubmissionLabel info={row} />
-                        </td>
-                        <td>{formatDate(i18n.locale, row.submittedAt ?? row.createdAt)}</td>
-                        <td>{row.documentCount}</td>
-                        <td>
-                          <Link href={`/admin/applications/${row.id}`}>
-                            {t`Voir`}
-                            <span className="sr-only"> : {name}</span>
-                          </Link>
-                        </td>
-                      </tr>
-                    )
-                  })}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={state.data.pagination.page} pages={state.data.pagination.pages} onPage={setPage} />
-          </>
-        )
-      ) : null}
+      <Loaded state={state} errorTitle={t`Impossible de charger les candidatures`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          data.applications.length === 0 ? (
+            <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">{t`Candidatures prestataires`}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Candidat`}</th>
+                      <th scope="col">{t`Email`}</th>
+                      <th scope="col">{t`Statut`}</th>
+                      <th scope="col">{t`Date`}</th>
+                      <th scope="col">{t`Documents`}</th>
+                      <th scope="col">
+                        <span className="sr-only">{t`Actions`}</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.applications.map((row) => {
+                      const name = `${row.user.firstName} ${row.user.lastName}`
+                      return (
+                        <tr key={row.id}>
+                          <td>{name}</td>
+                          <td>{row.user.email}</td>
+                          <td>
+                            <StatusBadge status={row.status} />
+                            <ResubmissionLabel info={row} />
+                          </td>
+                          <td>{formatDate(i18n.locale, row.submittedAt ?? row.createdAt)}</td>
+                          <td>{row.documentCount}</td>
+                          <td>
+                            <Link href={`/admin/applications/${row.id}`}>
+                              {t`Voir`}
+                              <span className="sr-only"> : {name}</span>
+                            </Link>
+                          </td>
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={data.pagination.page} pages={data.pagination.pages} onPage={setPage} />
+            </>
+          )
+        )}
+      </Loaded>
     </Page>
   )
 }

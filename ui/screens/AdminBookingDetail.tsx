@@ -9,8 +9,8 @@ import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/lab
 import { paymentLabels } from "../booking/labels"
 import { useAsync } from "../components/async"
 import { PaymentBadge } from "../components/admin"
-import { LoadError } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/catalogue"
+import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
 export default function AdminBookingDetail() {
@@ -43,112 +43,112 @@ export default function AdminBookingDetail() {
   return (
     <Page title={title}>
       <Link href="/admin/bookings" className="button-secondary">{t`Retour aux réservations`}</Link>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger la réservation`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        <>
-          <div className="detail-sections">
-            <section aria-labelledby="general">
-              <h2 id="general">{t`Informations générales`}</h2>
-              <dl>
-                <dt>{t`Statut`}</dt>
-                <dd><span className={`badge status-${adminStatusTone(state.data.status)}`}>{i18n._(adminStatusLabels[state.data.displayStatus] ?? adminStatusLabels[state.data.status]!)}</span></dd>
-                <dt>{t`Prix total`}</dt>
-                <dd>{formatMinor(i18n.locale, state.data.totalMinor, state.data.currency)}</dd>
-                <dt>{t`Paiement`}</dt>
-                <dd>{i18n._(paymentLabels[state.data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</dd>
-                <dt>{t`Créée le`}</dt>
-                <dd>{formatDateTime(i18n.locale, state.data.createdAt)}</dd>
-                <dt>{t`Mise à jour`}</dt>
-                <dd>{formatDateTime(i18n.locale, state.data.updatedAt)}</dd>
-              </dl>
-            </section>
-            <section aria-labelledby="service">
-              <h2 id="service">{t`Service réservé`}</h2>
-              <dl>
-                <dt>{t`Titre`}</dt>
-                <dd>{state.data.service.title}</dd>
-                <dt>{t`Catégorie`}</dt>
-                <dd>{state.data.service.category.name || na}</dd>
-                <dt>{t`Prix horaire`}</dt>
-                <dd>{formatMinor(i18n.locale, state.data.service.hourlyPriceMinor, state.data.currency)}</dd>
-              </dl>
-            </section>
-            <section aria-labelledby="participants">
-              <h2 id="participants">{t`Participants`}</h2>
-              <dl>
-                <dt>{t`Client`}</dt>
-                <dd>{state.data.client.firstName} {state.data.client.lastName}</dd>
-                <dt>{t`Email du client`}</dt>
-                <dd>{state.data.client.email}</dd>
-                <dt>{t`Téléphone`}</dt>
-                <dd>{state.data.client.phoneNumber || na}</dd>
-                <dt>{t`Prestataire`}</dt>
-                <dd>{state.data.provider.firstName} {state.data.provider.lastName}</dd>
-                <dt>{t`Email du prestataire`}</dt>
-                <dd>{state.data.provider.email}</dd>
-              </dl>
-            </section>
-            <section aria-labelledby="details">
-              <h2 id="details">{t`Détails de la réservation`}</h2>
-              <dl>
-                <dt>{t`Début`}</dt>
-                <dd>{formatDateTime(i18n.locale, state.data.startTime)}</dd>
-                <dt>{t`Fin`}</dt>
-                <dd>{formatDateTime(i18n.locale, state.data.endTime)}</dd>
-                <dt>{t`Durée`}</dt>
-                <dd>{t`${state.data.durationHours} h`}</dd>
-                <dt>{t`Avis laissé`}</dt>
-                <dd>{state.data.isReviewed ? t`Oui` : t`Non`}</dd>
-              </dl>
-            </section>
-          </div>
-          {state.data.payments.length > 0 ? (
-            <section aria-labelledby="payments">
-              <h2 id="payments">{t`Paiements`}</h2>
-              <ul className="admin-user-list">
-                {state.data.payments.map((p, index) => (
-                  <li key={index} className="card">
-                    <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ?? na} · {formatDateTime(i18n.locale, p.createdAt)}
-                    {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
-          <section aria-labelledby="reviews">
-            <h2 id="reviews">{t`Avis (${state.data.reviews.length})`}</h2>
-            {state.data.reviews.map((r, index) => (
-              <div key={index} className="card">
-                <p>{r.client.firstName} {r.client.lastName} · {formatDateTime(i18n.locale, r.createdAt)} · {t`${r.rating}/5`}</p>
-                {r.comment ? <p>{r.comment}</p> : null}
-              </div>
-            ))}
-          </section>
-          <section aria-labelledby="actions">
-            <h2 id="actions">{t`Changer le statut`}</h2>
-            <form className="filters" onSubmit={(event) => { event.preventDefault(); if (next) submit() }}>
-              <div className="field">
-                <label htmlFor="new-status">{t`Nouveau statut`}</label>
-                <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
-                  <option value="">{t`Choisir un statut`}</option>
-                  {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
-                </select>
-              </div>
-              {next === "REJECTED" ? (
-                <div className="field">
-                  <label htmlFor="reject-reason">{t`Raison du refus`}</label>
-                  <input id="reject-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+      <Loaded state={state} errorTitle={t`Impossible de charger la réservation`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          <>
+            <div className="detail-sections">
+              <section aria-labelledby="general">
+                <h2 id="general">{t`Informations générales`}</h2>
+                <dl>
+                  <dt>{t`Statut`}</dt>
+                  <dd><span className={`badge status-${adminStatusTone(data.status)}`}>{i18n._(adminStatusLabels[data.displayStatus] ?? adminStatusLabels[data.status]!)}</span></dd>
+                  <dt>{t`Prix total`}</dt>
+                  <dd>{formatMinor(i18n.locale, data.totalMinor, data.currency)}</dd>
+                  <dt>{t`Paiement`}</dt>
+                  <dd>{i18n._(paymentLabels[data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</dd>
+                  <dt>{t`Créée le`}</dt>
+                  <dd>{formatDateTime(i18n.locale, data.createdAt)}</dd>
+                  <dt>{t`Mise à jour`}</dt>
+                  <dd>{formatDateTime(i18n.locale, data.updatedAt)}</dd>
+                </dl>
+              </section>
+              <section aria-labelledby="service">
+                <h2 id="service">{t`Service réservé`}</h2>
+                <dl>
+                  <dt>{t`Titre`}</dt>
+                  <dd>{data.service.title}</dd>
+                  <dt>{t`Catégorie`}</dt>
+                  <dd>{data.service.category.name || na}</dd>
+                  <dt>{t`Prix horaire`}</dt>
+                  <dd>{formatMinor(i18n.locale, data.service.hourlyPriceMinor, data.currency)}</dd>
+                </dl>
+              </section>
+              <section aria-labelledby="participants">
+                <h2 id="participants">{t`Participants`}</h2>
+                <dl>
+                  <dt>{t`Client`}</dt>
+                  <dd>{data.client.firstName} {data.client.lastName}</dd>
+                  <dt>{t`Email du client`}</dt>
+                  <dd>{data.client.email}</dd>
+                  <dt>{t`Téléphone`}</dt>
+                  <dd>{data.client.phoneNumber || na}</dd>
+                  <dt>{t`Prestataire`}</dt>
+                  <dd>{data.provider.firstName} {data.provider.lastName}</dd>
+                  <dt>{t`Email du prestataire`}</dt>
+                  <dd>{data.provider.email}</dd>
+                </dl>
+              </section>
+              <section aria-labelledby="details">
+                <h2 id="details">{t`Détails de la réservation`}</h2>
+                <dl>
+                  <dt>{t`Début`}</dt>
+                  <dd>{formatDateTime(i18n.locale, data.startTime)}</dd>
+                  <dt>{t`Fin`}</dt>
+                  <dd>{formatDateTime(i18n.locale, data.endTime)}</dd>
+                  <dt>{t`Durée`}</dt>
+                  <dd>{t`${data.durationHours} h`}</dd>
+                  <dt>{t`Avis laissé`}</dt>
+                  <dd>{data.isReviewed ? t`Oui` : t`Non`}</dd>
+                </dl>
+              </section>
+            </div>
+            {data.payments.length > 0 ? (
+              <section aria-labelledby="payments">
+                <h2 id="payments">{t`Paiements`}</h2>
+                <ul className="admin-user-list">
+                  {data.payments.map((p, index) => (
+                    <li key={index} className="card">
+                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ?? na} · {formatDateTime(i18n.locale, p.createdAt)}
+                      {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+            <section aria-labelledby="reviews">
+              <h2 id="reviews">{t`Avis (${data.reviews.length})`}</h2>
+              {data.reviews.map((r, index) => (
+                <div key={index} className="card">
+                  <p>{r.client.firstName} {r.client.lastName} · {formatDateTime(i18n.locale, r.createdAt)} · {t`${r.rating}/5`}</p>
+                  {r.comment ? <p>{r.comment}</p> : null}
                 </div>
-              ) : null}
-              <button type="submit" className="button" disabled={!next || updating}>
-                {updating ? t`Mise à jour…` : t`Mettre à jour`}
-              </button>
-            </form>
-            {problem ? <p className="alert alert-error" role="alert">{problem}</p> : null}
-          </section>
-        </>
-      ) : null}
+              ))}
+            </section>
+            <section aria-labelledby="actions">
+              <h2 id="actions">{t`Changer le statut`}</h2>
+              <form className="filters" onSubmit={(event) => { event.preventDefault(); if (next) submit() }}>
+                <div className="field">
+                  <label htmlFor="new-status">{t`Nouveau statut`}</label>
+                  <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
+                    <option value="">{t`Choisir un statut`}</option>
+                    {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
+                  </select>
+                </div>
+                {next === "REJECTED" ? (
+                  <div className="field">
+                    <label htmlFor="reject-reason">{t`Raison du refus`}</label>
+                    <input id="reject-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+                  </div>
+                ) : null}
+                <button type="submit" className="button" disabled={!next || updating}>
+                  {updating ? t`Mise à jour…` : t`Mettre à jour`}
+                </button>
+              </form>
+              {problem ? <p className="alert alert-error" role="alert">{problem}</p> : null}
+            </section>
+          </>
+        )}
+      </Loaded>
     </Page>
   )
 }

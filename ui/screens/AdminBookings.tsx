@@ -8,8 +8,8 @@ import { paymentLabels } from "../booking/labels"
 import type { PaymentStatus } from "../api/types"
 import { useAsync } from "../components/async"
 import { AdminPager } from "../components/admin"
-import { LoadError } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/catalogue"
+import { Page } from "../components/page"
 
 export default function AdminBookings() {
   const { t, i18n } = useLingui()
@@ -40,49 +40,49 @@ export default function AdminBookings() {
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger les réservations`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        state.data.bookings.length === 0 ? (
-          <p className="empty-state">{t`Aucune réservation ne correspond.`}</p>
-        ) : (
-          <>
-            <p>{t`${state.data.pagination.total} réservations`}</p>
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">{t`Réservations`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t`Service`}</th>
-                    <th scope="col">{t`Client`}</th>
-                    <th scope="col">{t`Prestataire`}</th>
-                    <th scope="col">{t`Date`}</th>
-                    <th scope="col">{t`Prix`}</th>
-                    <th scope="col">{t`Statut`}</th>
-                    <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.data.bookings.map((b) => (
-                    <tr key={b.id}>
-                      <td>{b.service.title}<br /><small>{b.service.category.name}</small></td>
-                      <td>{b.client.firstName} {b.client.lastName}<br /><small>{b.client.email}</small></td>
-                      <td>{b.provider.firstName} {b.provider.lastName}<br /><small>{b.provider.email}</small></td>
-                      <td>{formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}</td>
-                      <td>{formatMinor(i18n.locale, b.totalMinor, b.currency)}<br /><small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small></td>
-                      <td><span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span></td>
-                      <td>
-                        <Link href={`/admin/bookings/${b.id}`}>{t`Détails`}<span className="sr-only"> : {b.service.title}, {b.id.slice(0, 8)}</span></Link>
-                      </td>
+      <Loaded state={state} errorTitle={t`Impossible de charger les réservations`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          data.bookings.length === 0 ? (
+            <p className="empty-state">{t`Aucune réservation ne correspond.`}</p>
+          ) : (
+            <>
+              <p>{t`${data.pagination.total} réservations`}</p>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">{t`Réservations`}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Service`}</th>
+                      <th scope="col">{t`Client`}</th>
+                      <th scope="col">{t`Prestataire`}</th>
+                      <th scope="col">{t`Date`}</th>
+                      <th scope="col">{t`Prix`}</th>
+                      <th scope="col">{t`Statut`}</th>
+                      <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <AdminPager page={state.data.pagination.page} pages={state.data.pagination.pages} limit={limit} total={state.data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
-          </>
-        )
-      ) : null}
+                  </thead>
+                  <tbody>
+                    {data.bookings.map((b) => (
+                      <tr key={b.id}>
+                        <td>{b.service.title}<br /><small>{b.service.category.name}</small></td>
+                        <td>{b.client.firstName} {b.client.lastName}<br /><small>{b.client.email}</small></td>
+                        <td>{b.provider.firstName} {b.provider.lastName}<br /><small>{b.provider.email}</small></td>
+                        <td>{formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}</td>
+                        <td>{formatMinor(i18n.locale, b.totalMinor, b.currency)}<br /><small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small></td>
+                        <td><span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span></td>
+                        <td>
+                          <Link href={`/admin/bookings/${b.id}`}>{t`Détails`}<span className="sr-only"> : {b.service.title}, {b.id.slice(0, 8)}</span></Link>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+            </>
+          )
+        )}
+      </Loaded>
     </Page>
   )
 }

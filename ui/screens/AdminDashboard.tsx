@@ -5,8 +5,8 @@ import { adminApi } from "../api/admin"
 import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"
-import { LoadError } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/catalogue"
+import { Page } from "../components/page"
 
 /** Refreshed every 30 seconds (spec section 9). */
 const REFRESH_MS = 30_000
@@ -27,30 +27,30 @@ export default function AdminDashboard() {
         <Link href="/admin/applications" className="button-secondary">{t`Voir les candidatures`}</Link>
         <Link href="/admin/bookings" className="button-secondary">{t`Voir les réservations`}</Link>
       </div>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger le tableau de bord`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        <>
-          <h2>{t`Activité`}</h2>
-          <div className="stat-grid">
-            <StatCard label={t`Utilisateurs`} value={state.data.users.total} />
-            <StatCard label={t`Services`} value={state.data.services.total} detail={t`${state.data.services.available} disponibles, ${state.data.services.unavailable} indisponibles`} />
-            <StatCard label={t`Réservations`} value={state.data.bookings.total} detail={t`Taux de validation : ${percent(state.data.bookings.validationRate)}`} />
-            <StatCard label={t`En attente`} value={state.data.bookings.pending} />
-            <StatCard label={t`Confirmées`} value={state.data.bookings.confirmed} />
-            <StatCard label={t`En cours`} value={state.data.bookings.ongoing} />
-            <StatCard label={t`Terminées`} value={state.data.bookings.completed} />
-            <StatCard label={t`Validées`} value={state.data.bookings.validated} />
-            <StatCard label={t`Candidatures en attente`} value={state.data.applications.pending} />
-          </div>
-          <h2>{t`Revenus (${state.data.revenue.currency})`}</h2>
-          <div className="stat-grid">
-            <StatCard label={t`Encaissé sur 30 jours`} value={formatMinor(i18n.locale, state.data.revenue.monthly, state.data.revenue.currency)} />
-            <StatCard label={t`Réservé sur les cartes`} value={formatMinor(i18n.locale, state.data.revenue.pending, state.data.revenue.currency)} />
-            <StatCard label={t`Encaissé net (depuis le début)`} value={formatMinor(i18n.locale, state.data.revenue.validated, state.data.revenue.currency)} />
-          </div>
-        </>
-      ) : null}
+      <Loaded state={state} errorTitle={t`Impossible de charger le tableau de bord`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          <>
+            <h2>{t`Activité`}</h2>
+            <div className="stat-grid">
+              <StatCard label={t`Utilisateurs`} value={data.users.total} />
+              <StatCard label={t`Services`} value={data.services.total} detail={t`${data.services.available} disponibles, ${data.services.unavailable} indisponibles`} />
+              <StatCard label={t`Réservations`} value={data.bookings.total} detail={t`Taux de validation : ${percent(data.bookings.validationRate)}`} />
+              <StatCard label={t`En attente`} value={data.bookings.pending} />
+              <StatCard label={t`Confirmées`} value={data.bookings.confirmed} />
+              <StatCard label={t`En cours`} value={data.bookings.ongoing} />
+              <StatCard label={t`Terminées`} value={data.bookings.completed} />
+              <StatCard label={t`Validées`} value={data.bookings.validated} />
+              <StatCard label={t`Candidatures en attente`} value={data.applications.pending} />
+            </div>
+            <h2>{t`Revenus (${data.revenue.currency})`}</h2>
+            <div className="stat-grid">
+              <StatCard label={t`Encaissé sur 30 jours`} value={formatMinor(i18n.locale, data.revenue.monthly, data.revenue.currency)} />
+              <StatCard label={t`Réservé sur les cartes`} value={formatMinor(i18n.locale, data.revenue.pending, data.revenue.currency)} />
+              <StatCard label={t`Encaissé net (depuis le début)`} value={formatMinor(i18n.locale, data.revenue.validated, data.revenue.currency)} />
+            </div>
+          </>
+        )}
+      </Loaded>
     </Page>
   )
 }

@@ -5,9 +5,9 @@ import { adminApi } from "../api/admin"
 import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { AdminPager } from "../components/admin"
-import { LoadError, useCategories } from "../components/catalogue"
+import { Loaded, useCategories } from "../components/catalogue"
 import { formatDate } from "../components/onboarding"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 
 export default function AdminServices() {
   const { t, i18n } = useLingui()
@@ -65,54 +65,54 @@ export default function AdminServices() {
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger les services`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        state.data.services.length === 0 ? (
-          <p className="empty-state">{t`Aucun service ne correspond.`}</p>
-        ) : (
-          <>
-            <p>{t`${state.data.pagination.total} services`}</p>
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">{t`Services`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t`Service`}</th>
-                    <th scope="col">{t`Prestataire`}</th>
-                    <th scope="col">{t`Prix`}</th>
-                    <th scope="col">{t`Statut`}</th>
-                    <th scope="col" className="hide-mobile">{t`Lieu`}</th>
-                    <th scope="col" className="desktop-only">{t`Créé le`}</th>
-                    <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.data.services.map((s) => (
-                    <tr key={s.id}>
-                      <td>{s.title}<br /><small>{s.category.name}</small></td>
-                      <td>{s.provider.firstName} {s.provider.lastName}<br /><small>{s.provider.email}</small></td>
-                      <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
-                      <td><span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>{s.isAvailable ? t`Disponible` : t`Indisponible`}</span></td>
-                      <td className="hide-mobile">{s.location}</td>
-                      <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
-                      <td>
-                        <div className="admin-actions">
-                          <button type="button" className="button-secondary" disabled={busy === s.id} onClick={() => toggle(s.id, s.isAvailable)}>
-                            {s.isAvailable ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {s.title}</span>
-                          </button>
-                          <Link href={`/services/${s.id}`}>{t`Voir`}<span className="sr-only"> : {s.title}</span></Link>
-                        </div>
-                      </td>
+      <Loaded state={state} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          data.services.length === 0 ? (
+            <p className="empty-state">{t`Aucun service ne correspond.`}</p>
+          ) : (
+            <>
+              <p>{t`${data.pagination.total} services`}</p>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">{t`Services`}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Service`}</th>
+                      <th scope="col">{t`Prestataire`}</th>
+                      <th scope="col">{t`Prix`}</th>
+                      <th scope="col">{t`Statut`}</th>
+                      <th scope="col" className="hide-mobile">{t`Lieu`}</th>
+                      <th scope="col" className="desktop-only">{t`Créé le`}</th>
+                      <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <AdminPager page={state.data.pagination.page} pages={state.data.pagination.pages} limit={limit} total={state.data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
-          </>
-        )
-      ) : null}
+                  </thead>
+                  <tbody>
+                    {data.services.map((s) => (
+                      <tr key={s.id}>
+                        <td>{s.title}<br /><small>{s.category.name}</small></td>
+                        <td>{s.provider.firstName} {s.provider.lastName}<br /><small>{s.provider.email}</small></td>
+                        <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
+                        <td><span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>{s.isAvailable ? t`Disponible` : t`Indisponible`}</span></td>
+                        <td className="hide-mobile">{s.location}</td>
+                        <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
+                        <td>
+                          <div className="admin-actions">
+                            <button type="button" className="button-secondary" disabled={busy === s.id} onClick={() => toggle(s.id, s.isAvailable)}>
+                              {s.isAvailable ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {s.title}</span>
+                            </button>
+                            <Link href={`/services/${s.id}`}>{t`Voir`}<span className="sr-only"> : {s.title}</span></Link>
+                          </div>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+            </>
+          )
+        )}
+      </Loaded>
     </Page>
   )
 }

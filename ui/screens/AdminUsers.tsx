@@ -5,10 +5,10 @@ import { ApiError } from "../api/client"
 import type { ConnectStatus, Role } from "../api/types"
 import { useAsync } from "../components/async"
 import { AdminPager } from "../components/admin"
-import { LoadError } from "../components/catalogue"
+import { Loaded } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { formatDate } from "../components/onboarding"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
 const ROLES: ReadonlyArray<Role> = ["CLIENT", "PROVIDER", "ADMIN"]
@@ -140,57 +140,57 @@ export default function AdminUsers() {
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      {state.status === "loading" ? <Loading /> : null}
-      {state.status === "error" ? <LoadError title={t`Impossible de charger les utilisateurs`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} /> : null}
-      {state.status === "ok" ? (
-        state.data.users.length === 0 ? (
-          <p className="empty-state">{t`Aucun utilisateur ne correspond.`}</p>
-        ) : (
-          <>
-            <p>{t`${state.data.pagination.total} utilisateurs`}</p>
-            <ul className="admin-user-list">
-              {state.data.users.map((user) => {
-                const name = `${user.firstName} ${user.lastName}`
-                return (
-                  <li key={user.id} className="card">
-                    <h2>{name}</h2>
-                    <p>
-                      {user.email} · {user.phoneNumber} · {roleLabels[user.role]} ·{" "}
-                      <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>{user.isActive ? t`Actif` : t`Inactif`}</span> ·{" "}
-                      {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
-                    </p>
-                    {user.role === "PROVIDER" ? (
-                      <p>{user.paymentAccount === null ? t`Aucun compte de paiement` : user.paymentAccount.isComplete ? t`Compte de paiement complet` : t`Compte de paiement incomplet`}</p>
-                    ) : null}
-                    <div className="admin-actions">
-                      <button type="button" className="button-secondary" onClick={() => update(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}>
-                        {user.isActive ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {name}</span>
-                      </button>
-                      <div className="field field-inline">
-                        <label htmlFor={`role-${user.id}`}>{t`Rôle de ${name}`}</label>
-                        <select id={`role-${user.id}`} value={user.role} onChange={(event) => {
-                          const next = event.target.value as Role
-                          if (next === "ADMIN") setPromote(user)
-                          else void update(user, { role: next }, t`Impossible de changer le rôle.`)
-                        }}>
-                          {ROLES.map((value) => <option key={value} value={value}>{roleLabels[value]}</option>)}
-                        </select>
-                      </div>
-                      {user.role !== "ADMIN" ? (
-                        <button type="button" className="button-secondary" onClick={() => setPromote(user)}>
-                          {t`Promouvoir administrateur`}<span className="sr-only"> : {name}</span>
-                        </button>
+      <Loaded state={state} errorTitle={t`Impossible de charger les utilisateurs`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+        {(data) => (
+          data.users.length === 0 ? (
+            <p className="empty-state">{t`Aucun utilisateur ne correspond.`}</p>
+          ) : (
+            <>
+              <p>{t`${data.pagination.total} utilisateurs`}</p>
+              <ul className="admin-user-list">
+                {data.users.map((user) => {
+                  const name = `${user.firstName} ${user.lastName}`
+                  return (
+                    <li key={user.id} className="card">
+                      <h2>{name}</h2>
+                      <p>
+                        {user.email} · {user.phoneNumber} · {roleLabels[user.role]} ·{" "}
+                        <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>{user.isActive ? t`Actif` : t`Inactif`}</span> ·{" "}
+                        {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
+                      </p>
+                      {user.role === "PROVIDER" ? (
+                        <p>{user.paymentAccount === null ? t`Aucun compte de paiement` : user.paymentAccount.isComplete ? t`Compte de paiement complet` : t`Compte de paiement incomplet`}</p>
                       ) : null}
-                    </div>
-                    {user.role === "PROVIDER" ? <PaymentAccountActions user={user} onChanged={() => reload({ quiet: true })} /> : null}
-                  </li>
-                )
-              })}
-            </ul>
-            <AdminPager page={state.data.pagination.page} pages={state.data.pagination.pages} limit={limit} total={state.data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
-          </>
-        )
-      ) : null}
+                      <div className="admin-actions">
+                        <button type="button" className="button-secondary" onClick={() => update(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}>
+                          {user.isActive ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {name}</span>
+                        </button>
+                        <div className="field field-inline">
+                          <label htmlFor={`role-${user.id}`}>{t`Rôle de ${name}`}</label>
+                          <select id={`role-${user.id}`} value={user.role} onChange={(event) => {
+                            const next = event.target.value as Role
+                            if (next === "ADMIN") setPromote(user)
+                            else void update(user, { role: next }, t`Impossible de changer le rôle.`)
+                          }}>
+                            {ROLES.map((value) => <option key={value} value={value}>{roleLabels[value]}</option>)}
+                          </select>
+                        </div>
+                        {user.role !== "ADMIN" ? (
+                          <button type="button" className="button-secondary" onClick={() => setPromote(user)}>
+                            {t`Promouvoir administrateur`}<span className="sr-only"> : {name}</span>
+                          </button>
+                        ) : null}
+                      </div>
+                      {user.role === "PROVIDER" ? <PaymentAccountActions user={user} onChanged={() => reload({ quiet: true })} /> : null}
+                    </li>
+                  )
+                })}
+              </ul>
+              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+            </>
+          )
+        )}
+      </Loaded>
       {promote ? (
         <ConfirmDialog
           title={t`Promouvoir administrateur ?`}
