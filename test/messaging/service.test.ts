@@ -78,6 +78,8 @@ describe("Messaging (in memory)", () => {
     const older = (await run(m.start(ana.id, { participantId: chloe.id }))).conversation
     const { conversation } = await run(m.start(ana.id, { participantId: ben.id }))
     await run(m.send(ana.id, older.id, "Bonjour Chloé"))
+    // The list orders by the time of the last message: the later one must come at a later millisecond.
+    await new Promise((resolve) => setTimeout(resolve, 2))
     events.length = 0
     const { message } = await run(m.send(ana.id, conversation.id, "  Bonjour Ben  "))
     expect(message).toMatchObject({ content: "Bonjour Ben", senderId: ana.id, conversationId: conversation.id, readAt: null })
