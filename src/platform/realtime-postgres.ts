@@ -12,8 +12,13 @@ export const channelPrefixOf = (databaseUrl: string) => `sio_${crypto.createHash
 
 /** Rows of `socket_io_attachments` (payloads over NOTIFY's 8000 bytes) older than this are deleted. */
 const ATTACHMENT_LIFETIME_MS = 30_000
-/** One LISTEN connection held for good, one or two for NOTIFY, attachments and their cleanup. */
-const POOL_SIZE = 3
+/**
+ * One connection held for good by LISTEN, and one for everything else. socket.io's cluster adapter
+ * delivers an emit to this process's own sockets only once its NOTIFY is done, so two NOTIFYs
+ * running on two connections could finish (and reach every process) in the other order: typing_start
+ * after typing_stop. A single publishing connection runs them in the pool's first-come order.
+ */
+const POOL_SIZE = 2
 
 export interface ClusterLink {
   /** socket.io's adapter factory (`new Server(..., { adapter })`). */
@@ -66,7 +71,7 @@ export const postgresClusterLink = (
       )
     ).pipe(
       Effect.flatMap((result) => (result.rows[0]?.listening ? Effect.void : Effect.fail("not yet" as const))),
-      Effect.retry(Schedule.spaced(Duration.millis(25)).pipe(Schedule.upTo(Duration.seconds(10))))
+      Effect.retry(Schedule.spaced(Duration.millis(25)).pipe(Schedule.upTo(Duration.seconds(5))))
     )
 
     return {

@@ -112,15 +112,20 @@ describe.skipIf(testDatabaseKind !== "postgres")("real-time across processes (ne
     expect(onOtherServer.some((payload) => payload.includes(sent.data.message.id) || payload.includes(conversationId))).toBe(false)
   })
 
-  it("typing reaches the other participant in the conversation room on the other server", async () => {
+  it("typing reaches the other participant in the conversation room on the other server, in order", async () => {
     const { a, b, conversationId } = await pair()
     const [sa, sb] = [await connect(one, a), await connect(two, b)]
     await ask(sa, "join_conversation", { conversationId })
     await ask(sb, "join_conversation", { conversationId })
     const typingAtB = record(sb, "user_typing")
+    // Emitted back to back: they must arrive in that order.
     await ask(sa, "typing_start", { conversationId })
-    await until(() => typingAtB.length === 1)
-    expect(typingAtB).toEqual([{ conversationId, userId: a.id, isTyping: true }])
+    await ask(sa, "typing_stop", { conversationId })
+    await until(() => typingAtB.length === 2)
+    expect(typingAtB).toEqual([
+      { conversationId, userId: a.id, isTyping: true },
+      { conversationId, userId: a.id, isTyping: false }
+    ])
   })
 
   it("presence is cluster-wide: online with B's first connection anywhere, offline with the last; onlineUserIds on join", async () => {
