@@ -10,6 +10,7 @@ import { appMiddleware } from "../platform/http/middleware"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
+import { postgresClusterLink } from "../platform/realtime-postgres"
 import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
 import {
   ContactHttpLive,
@@ -93,10 +94,16 @@ export const ServerLive = Layer.unwrapEffect(
         const identity = yield* Identity
         const run = Runtime.runPromise(yield* Effect.runtime<never>())
         const messaging = yield* MessagingRealtime
+        // Across processes (REALTIME_ADAPTER=postgres): the PostgreSQL adapter on DATABASE_URL.
+        const cluster = config.realtimeAdapter === "postgres"
+          ? Option.map(config.databaseUrl, (url) =>
+            postgresClusterLink(url, (error) => void run(Effect.logWarning(`real-time adapter error: ${error instanceof Error ? error.message : String(error)}`)).catch(() => undefined)))
+          : Option.none()
         return attachRealtime(
           server,
           (token) => run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined))),
-          [messaging]
+          [messaging],
+          cluster
         )
       })
     )

@@ -37,6 +37,8 @@ export interface AppConfigShape {
   readonly applicationCooldownDays: number
   /** Rejections after which a provider application is finally refused (recorded on each new application). */
   readonly applicationMaxAttempts: number
+  /** How socket.io reaches the other server processes (see resolveRealtimeAdapter). */
+  readonly realtimeAdapter: RealtimeAdapterKind
 }
 
 export type PaymentsMode = "stripe" | "sandbox"
@@ -56,6 +58,30 @@ export const resolvePaymentsMode = (
   if (chosen === "stripe" && Option.isNone(stripeSecretKey)) {
     return Either.left(
       ConfigError.MissingData(["STRIPE_SECRET_KEY"], "PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY (unset PAYMENTS_MODE or set it to sandbox for the local sandbox)")
+    )
+  }
+  return Either.right(chosen)
+}
+
+/**
+ * `postgres`: socket.io events and presence cross every process on the same database (LISTEN/NOTIFY);
+ * `local`: one process only. REALTIME_ADAPTER when given; otherwise `postgres` on an external
+ * PostgreSQL (DATABASE_URL), `local` on the embedded PGlite (single-process by its lock, and its
+ * notifications do not cross connections, so `postgres` is refused there).
+ */
+export type RealtimeAdapterKind = "postgres" | "local"
+
+export const resolveRealtimeAdapter = (
+  adapter: Option.Option<string>,
+  databaseUrl: Option.Option<Redacted.Redacted>
+): Either.Either<RealtimeAdapterKind, ConfigError.ConfigError> => {
+  const chosen = Option.getOrElse(adapter, () => (Option.isSome(databaseUrl) ? "postgres" : "local"))
+  if (chosen !== "postgres" && chosen !== "local") {
+    return Either.left(ConfigError.InvalidData(["REALTIME_ADAPTER"], `REALTIME_ADAPTER must be "postgres" or "local", got "${chosen}"`))
+  }
+  if (chosen === "postgres" && Option.isNone(databaseUrl)) {
+    return Either.left(
+      ConfigError.MissingData(["DATABASE_URL"], "REALTIME_ADAPTER=postgres needs DATABASE_URL (the embedded database serves one process: unset REALTIME_ADAPTER or set it to local)")
     )
   }
   return Either.right(chosen)
@@ -107,9 +133,18 @@ const config = Config.all({
   applicationMaxAttempts: Config.integer("APPLICATION_MAX_ATTEMPTS").pipe(
     Config.withDefault(3),
     Config.validate({ message: "APPLICATION_MAX_ATTEMPTS must be 1 or more", validation: (n) => n >= 1 })
+  ),
+  realtimeAdapter: Config.option(Config.string("REALTIME_ADAPTER")).pipe(
+    Config.map(Option.map((adapter) => adapter.trim().toLowerCase())),
+    Config.map(Option.filter((adapter) => adapter !== ""))
   )
 }).pipe(
-  Config.mapOrFail((c) => Either.map(resolvePaymentsMode(c.paymentsMode, c.stripeSecretKey), (paymentsMode) => ({ ...c, paymentsMode })))
+  Config.mapOrFail((c) =>
+    Either.all({
+      paymentsMode: resolvePaymentsMode(c.paymentsMode, c.stripeSecretKey),
+      realtimeAdapter: resolveRealtimeAdapter(c.realtimeAdapter, c.databaseUrl)
+    }).pipe(Either.map((resolved) => ({ ...c, ...resolved })))
+  )
 )
 
 export const AppConfigLive = Layer.effect(

@@ -1,18 +1,53 @@
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Context, Effect, Layer, Option, type Scope } from "effect"
 import type * as http from "node:http"
 import { Server, type Socket } from "socket.io"
+import type { ClusterLink } from "./realtime-postgres"
 
 /** Pushes events to connected users (one room per user). */
 export interface RealtimeShape {
   readonly emitToUser: (userId: string, event: string, payload: unknown) => Effect.Effect<void>
+  /** Connections open on this process. */
   readonly connectedUsers: () => Effect.Effect<number>
 }
 export class Realtime extends Context.Tag("platform/Realtime")<Realtime, RealtimeShape>() {}
 
 export const userRoom = (userId: string) => `user:${userId}`
 
-/** How many connections `userId` has open in this process (0 when offline). */
-export const connectionsOf = (io: Server, userId: string) => io.of("/").adapter.rooms.get(userRoom(userId))?.size ?? 0
+/** How many connections each of `userIds` has open on this process. */
+const localConnections = (io: Server, userIds: ReadonlyArray<unknown>) =>
+  userIds.map((id) => (typeof id === "string" ? io.of("/").adapter.rooms.get(userRoom(id))?.size ?? 0 : 0))
+
+/** The server-side event by which one process asks the others for their connection counts. */
+const PRESENCE_QUERY = "presence:connections"
+
+/**
+ * How many connections each of `userIds` has open across the cluster: this process's rooms plus the
+ * other processes' answers through the adapter. Alone, or with the local adapter, nobody is asked.
+ * A process that does not answer within the adapter's 5 s (one that died, until its missed heartbeats
+ * drop it) counts as having none. Asking by server-side event rather than `fetchSockets` keeps the
+ * answers small and keeps handshakes (access tokens) out of the database's notifications.
+ */
+export const connectionCounts = async (io: Server, userIds: ReadonlyArray<string>): Promise<ReadonlyArray<number>> => {
+  const counts = localConnections(io, userIds)
+  if ((await io.of("/").adapter.serverCount()) <= 1) return counts
+  const responses = await new Promise<ReadonlyArray<unknown>>((resolve) =>
+    io.serverSideEmit(PRESENCE_QUERY, userIds, (_timeout: unknown, responses: ReadonlyArray<unknown> | undefined) => resolve(responses ?? []))
+  )
+  for (const response of responses) {
+    if (!Array.isArray(response)) continue
+    counts.forEach((_, i) => {
+      const remote = response[i]
+      if (typeof remote === "number" && remote > 0) counts[i]! += remote
+    })
+  }
+  return counts
+}
+
+/** Answers the other processes' presence queries with this process's counts. */
+const answerPresenceQueries = (io: Server) =>
+  io.on(PRESENCE_QUERY, (userIds: unknown, reply: unknown) => {
+    if (typeof reply === "function") reply(Array.isArray(userIds) ? localConnections(io, userIds) : [])
+  })
 
 /**
  * A module's part of the real-time link, given the io server once it exists: it registers its
@@ -24,19 +59,28 @@ export type RealtimeModule = (io: Server) => Effect.Effect<void, never, Scope.Sc
  * socket.io on the application's own http.Server. It is attached after the Effect server has
  * registered its listeners, and upgrade requests are dispatched by path, so that socket.io and
  * the Effect server never both answer one upgrade. Connections authenticate with the access token
- * (`auth.token`) and join their user's room before any module sees them.
+ * (`auth.token`) and join their user's room before any module sees them. With a cluster link (the
+ * PostgreSQL adapter), every `io.to(room).emit` also reaches the sockets of the other processes.
  */
 export const attachRealtime = (
   server: http.Server,
   authenticate: (token: string) => Promise<{ readonly id: string } | undefined>,
-  modules: ReadonlyArray<RealtimeModule> = []
+  modules: ReadonlyArray<RealtimeModule> = [],
+  cluster: Option.Option<Effect.Effect<ClusterLink, never, Scope.Scope>> = Option.none()
 ) =>
   Layer.scoped(
     Realtime,
     Effect.gen(function*() {
+      // Built first, so that its pool is released last, after io closed the adapter.
+      const link = Option.isSome(cluster) ? Option.some(yield* cluster.value) : Option.none<ClusterLink>()
       const appUpgrade = server.listeners("upgrade") as Array<(...args: Array<unknown>) => void>
       server.removeAllListeners("upgrade")
-      const io = new Server(server, { path: "/socket.io", serveClient: false, cors: { origin: false } })
+      const io = new Server(server, {
+        path: "/socket.io",
+        serveClient: false,
+        cors: { origin: false },
+        ...Option.match(link, { onNone: () => ({}), onSome: (link) => ({ adapter: link.adapter }) })
+      })
       const ioUpgrade = server.listeners("upgrade") as Array<(...args: Array<unknown>) => void>
       server.removeAllListeners("upgrade")
       server.on("upgrade", (request: http.IncomingMessage, ...rest: Array<unknown>) => {
@@ -58,7 +102,10 @@ export const attachRealtime = (
         )
       })
 
+      // Closing io closes its adapter (which releases the LISTEN connection) before the link's pool ends.
       yield* Effect.addFinalizer(() => Effect.promise(() => io.close().catch(() => undefined)))
+      answerPresenceQueries(io)
+      if (Option.isSome(link)) yield* link.value.join(io)
       for (const module of modules) yield* module(io)
       return {
         emitToUser: (userId, event, payload) => Effect.sync(() => void io.to(userRoom(userId)).emit(event, payload)),

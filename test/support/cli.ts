@@ -1,14 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { execFile } from "node:child_process"
-import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { applicationOn } from "../../src/app/application"
 import { AppConfigOf } from "../../src/platform/config"
-import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
-import { testDatabaseKind } from "./database"
+import { InMemoryDatabase } from "../../src/platform/database"
+import { freshTestSchema, testDatabaseKind } from "./database"
 import { freePort, type TestServer } from "./server"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -30,19 +29,9 @@ export const startCliReachableServer = async () => {
   let database: Layer.Layer<SqlClient.SqlClient, unknown>
   let cliEnv: Record<string, string>
   if (testDatabaseKind === "postgres") {
-    const base = process.env.TEST_DATABASE_URL!
-    const schema = `t_${crypto.randomBytes(6).toString("hex")}`
-    const url = new URL(base)
-    url.searchParams.set("options", `-c search_path=${schema},public`)
-    const createSchema = Layer.scopedDiscard(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.acquireRelease(sql.unsafe(`CREATE SCHEMA ${schema}`), () =>
-          sql.unsafe(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`).pipe(Effect.zipRight(sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)), Effect.orDie)
-        )
-      )
-    ).pipe(Layer.provide(databaseUrlLayer(base, 1)))
-    database = Layer.provideMerge(databaseUrlLayer(url.toString(), 5), createSchema) as Layer.Layer<SqlClient.SqlClient, unknown>
-    cliEnv = { DATABASE_URL: url.toString(), DATA_DIR: dataDir }
+    const schema = freshTestSchema("postgres")
+    database = schema.layer
+    cliEnv = { DATABASE_URL: schema.url!, DATA_DIR: dataDir }
   } else {
     database = InMemoryDatabase(dataDir)
     cliEnv = { DATABASE_URL: "", DATA_DIR: dataDir }
@@ -53,7 +42,7 @@ export const startCliReachableServer = async () => {
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
   await runtime.runPromise(Effect.void)
-  const server: TestServer = { url: `http://127.0.0.1:${port}`, port, stop: () => runtime.dispose(), run: (effect) => runtime.runPromise(effect as any) }
+  const server: TestServer = { url: `http://127.0.0.1:${port}`, port, databaseUrl: undefined, stop: () => runtime.dispose(), run: (effect) => runtime.runPromise(effect as any) }
   const cli = (...args: Array<string>) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(

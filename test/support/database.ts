@@ -9,11 +9,17 @@ import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
 /** Which database the adapter tests run on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite"
 
+export interface TestDatabase {
+  readonly layer: Layer.Layer<SqlClient.SqlClient, unknown>
+  /** The URL of its schema on PostgreSQL (another server can connect to it); none on PGlite. */
+  readonly url: string | undefined
+}
+
 /**
  * A fresh, isolated database for one test file: its own schema on the PostgreSQL server
- * (TEST_DATABASE_URL), or an in-memory PGlite. Extensions live in `public` and are shared.
+ * (TEST_DATABASE_URL), dropped with the layer, or an in-memory PGlite. Extensions live in `public` and are shared.
  */
-export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> => {
+export const freshTestSchema = (kind: "postgres" | "pglite" = testDatabaseKind): TestDatabase => {
   if (kind === "postgres") {
     const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
     const schema = `t_${crypto.randomBytes(6).toString("hex")}`
@@ -31,8 +37,15 @@ export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind
         )
       )
     ).pipe(Layer.provide(admin))
-    return Layer.provideMerge(databaseUrlLayer(url.toString(), 5), createSchema) as any
+    return { layer: Layer.provideMerge(databaseUrlLayer(url.toString(), 5), createSchema) as any, url: url.toString() }
   }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-"))
-  return InMemoryDatabase(runDir)
+  return { layer: InMemoryDatabase(runDir), url: undefined }
 }
+
+/** The layer of a fresh test database (see freshTestSchema). */
+export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  freshTestSchema(kind).layer
+
+/** Another connection pool on a schema that a fresh test database made (the other owns and drops it). */
+export const existingTestDatabase = (url: string): Layer.Layer<SqlClient.SqlClient, unknown> => databaseUrlLayer(url, 5)

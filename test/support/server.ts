@@ -1,11 +1,11 @@
-import { Clock, Effect, Layer, ManagedRuntime, Logger, LogLevel } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { applicationOn } from "../../src/app/application"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
-import { freshTestDatabase } from "./database"
+import { existingTestDatabase, freshTestSchema } from "./database"
 
 /** A port nobody listens on right now. */
 export const freePort = () =>
@@ -21,6 +21,8 @@ export const freePort = () =>
 export interface TestServer {
   readonly url: string
   readonly port: number
+  /** Its database's URL on PostgreSQL (for a second server on the same data); none on PGlite. */
+  readonly databaseUrl: string | undefined
   readonly stop: () => Promise<void>
   /** Runs an effect against the server's own services and database. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
@@ -43,12 +45,24 @@ export const adjustableClock = () => {
   return { clock, advance: (ms: number) => void (offset += ms), now: () => new Date(Date.now() + offset) }
 }
 
-/** The real application on a free port with a fresh database (demo accounts seeded). */
-export const startTestServer = async (overrides: Partial<AppConfigShape> = {}, options: { readonly clock?: Clock.Clock } = {}): Promise<TestServer> => {
+/**
+ * The real application on a free port with a fresh database (demo accounts seeded), or with
+ * `databaseUrl` on another test server's database (already migrated and seeded, so its start finds
+ * nothing to do; the first server drops it). On PostgreSQL the server knows its database URL, so
+ * socket.io runs the PostgreSQL adapter as in production: servers on one database share events and presence.
+ */
+export const startTestServer = async (
+  overrides: Partial<AppConfigShape> = {},
+  options: { readonly clock?: Clock.Clock; readonly databaseUrl?: string } = {}
+): Promise<TestServer> => {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
-  const layer = applicationOn(freshTestDatabase()).pipe(
-    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, ...overrides })),
+  const database = options.databaseUrl === undefined ? freshTestSchema() : { layer: existingTestDatabase(options.databaseUrl), url: options.databaseUrl }
+  const onPostgres = database.url === undefined
+    ? { databaseUrl: Option.none(), realtimeAdapter: "local" as const }
+    : { databaseUrl: Option.some(Redacted.make(database.url)), realtimeAdapter: "postgres" as const }
+  const layer = applicationOn(database.layer).pipe(
+    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, ...onPostgres, ...overrides })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.provide(options.clock ? Layer.setClock(options.clock) : Layer.empty)
   )
@@ -57,6 +71,7 @@ export const startTestServer = async (overrides: Partial<AppConfigShape> = {}, o
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    databaseUrl: database.url,
     stop: () => runtime.dispose(),
     run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, any>)
   }

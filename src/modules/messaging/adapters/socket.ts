@@ -2,7 +2,7 @@ import { Cause, Effect, Exit, Runtime, Schema } from "effect"
 import type { Server, Socket } from "socket.io"
 import { BadRequest, errorBody, isAppError } from "../../../platform/errors"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
-import { connectionsOf, type RealtimeModule, userRoom } from "../../../platform/realtime"
+import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
 import { MessageView, toMessageView } from "../api"
 import { type ConversationEvent, ConversationEventFeed } from "../ports"
 import { Messaging } from "../service"
@@ -13,7 +13,8 @@ import { Messaging } from "../service"
  * callback with the success or the error envelope. Server events: message_received and
  * messages_read to the participants' user rooms (relayed from ConversationEvents, so REST writes
  * reach them too), user_typing to the other participants in the conversation room, user_online and
- * user_offline to a user's conversation partners.
+ * user_offline to a user's conversation partners. Every emit goes through io's adapter, so with the
+ * PostgreSQL adapter it reaches sockets on every process; presence counts connections cluster-wide.
  */
 
 export const conversationRoom = (conversationId: string) => `conversation:${conversationId}`
@@ -76,6 +77,9 @@ export const MessagingRealtime = Effect.gen(function*() {
           () => undefined
         )
 
+      const onlineAmong = (userIds: ReadonlyArray<string>) =>
+        Effect.promise(() => connectionCounts(io, userIds)).pipe(Effect.map((counts) => userIds.filter((_, i) => (counts[i] ?? 0) > 0)))
+
       io.on("connection", (socket: Socket) => {
         const userId = socket.data.userId as string
         const language = languageOf(socket)
@@ -96,18 +100,23 @@ export const MessagingRealtime = Effect.gen(function*() {
           answer(ack, conversationId === undefined ? Effect.fail(Malformed) : use(conversationId))
         }
 
-        if (connectionsOf(io, userId) === 1) void announcePresence(userId, "user_online")
-        socket.on("disconnect", () => {
-          if (connectionsOf(io, userId) === 0) void announcePresence(userId, "user_offline")
-        })
+        // Online when this is the user's only connection in the cluster; offline when none is left
+        // (on disconnect the socket has already left its rooms).
+        const announceWhen = (expected: number, event: "user_online" | "user_offline") =>
+          void connectionCounts(io, [userId]).then(([count]) => {
+            if (count === expected) return announcePresence(userId, event)
+          }, () => undefined)
+        announceWhen(1, "user_online")
+        socket.on("disconnect", () => announceWhen(0, "user_offline"))
 
         socket.on("join_conversation", (payload: unknown, ack: unknown) =>
           withConversation(payload, ack, (id) =>
-            Effect.map(messaging.participantsOf(userId, id), (participantIds) => {
+            Effect.flatMap(messaging.participantsOf(userId, id), (participantIds) => {
               const conversationId = id.toLowerCase()
               void socket.join(conversationRoom(conversationId))
-              // Presence of the others now; later changes come as user_online / user_offline.
-              return { conversationId, onlineUserIds: participantIds.filter((p) => p !== userId && connectionsOf(io, p) > 0) }
+              // Presence of the others now, across the cluster; later changes come as user_online / user_offline.
+              const others = participantIds.filter((p) => p !== userId)
+              return Effect.map(onlineAmong(others), (onlineUserIds) => ({ conversationId, onlineUserIds }))
             })
           )
         )
