@@ -51,7 +51,8 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByRole("button", { name: "Rechercher" }).click()
     await page.getByRole("heading", { name: "Gaston Lagaffe" }).waitFor()
     await page.getByRole("button", { name: "Désactiver : Gaston Lagaffe" }).click()
-    await page.getByRole("button", { name: "Activer : Gaston Lagaffe" }).waitFor()
+    // exact: "Activer : …" is a substring of "Désactiver : …", which would match before the change.
+    await page.getByRole("button", { name: "Activer : Gaston Lagaffe", exact: true }).waitFor()
     const refused = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) })
     expect(refused.status).toBe(401)
 
@@ -73,7 +74,7 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByLabel("Rechercher un service").fill(service!.title)
     await page.getByRole("button", { name: "Rechercher" }).click()
     await page.getByRole("button", { name: `Désactiver : ${service!.title}` }).click()
-    await page.getByRole("button", { name: `Activer : ${service!.title}` }).waitFor()
+    await page.getByRole("button", { name: `Activer : ${service!.title}`, exact: true }).waitFor()
     expect((await sql<{ status: string }>("SELECT status FROM services WHERE id = $1", [service!.id]))[0]!.status).toBe("INACTIVE")
 
     // Finance and analytics open with their figures.

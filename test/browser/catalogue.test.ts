@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
     // Deactivate, then activate again.
     await row.getByRole("button", { name: `Désactiver : ${TITLE}` }).click()
     await row.getByText("Inactif", { exact: true }).waitFor()
-    await row.getByRole("button", { name: `Activer : ${TITLE}` }).click()
+    await row.getByRole("button", { name: `Activer : ${TITLE}`, exact: true }).click()
     await row.getByText("Actif", { exact: true }).waitFor()
 
     // Duplicate (the copy starts inactive), then delete the copy through the confirmation dialog.
