@@ -1,20 +1,36 @@
 import { useLingui } from "@lingui/react/macro"
+import { type FormEvent, useState } from "react"
 import type { PaymentStatus } from "../api/admin"
 import { pageRange } from "../admin/format"
 
+/**
+ * The query of an admin list: its filters, the search typed then submitted, the page and its size.
+ * Any new filter, search or page size goes back to page 1.
+ */
+export const useListQuery = <F extends Record<string, string>>(filters: F, limit: number) => {
+  const [search, setSearch] = useState("")
+  const [query, setQuery] = useState({ ...filters, search: "", page: 1, limit })
+  return {
+    query,
+    search,
+    setSearch,
+    submitSearch: (event: FormEvent) => {
+      event.preventDefault()
+      setQuery((q) => ({ ...q, search: search.trim(), page: 1 }))
+    },
+    setFilter: (name: keyof F, value: string) => setQuery((q) => ({ ...q, [name]: value, page: 1 })),
+    setPage: (page: number) => setQuery((q) => ({ ...q, page })),
+    setLimit: (size: number) => setQuery((q) => ({ ...q, limit: size, page: 1 }))
+  }
+}
+
 /** Previous/next, "page X of Y", "from-to of total" and the per-page choice (10, 20, 50). */
 export const AdminPager = ({
-  page,
-  pages,
-  limit,
-  total,
+  pagination: { page, pages, limit, total },
   onPage,
   onLimit
 }: {
-  page: number
-  pages: number
-  limit: number
-  total: number
+  pagination: { readonly page: number; readonly pages: number; readonly limit: number; readonly total: number }
   onPage: (page: number) => void
   onLimit?: (limit: number) => void
 }) => {

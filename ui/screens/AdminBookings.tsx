@@ -1,5 +1,4 @@
 import { useLingui } from "@lingui/react/macro"
-import { useState } from "react"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
 import { formatDateTime, formatMinor, formatTime } from "../admin/format"
@@ -7,33 +6,25 @@ import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/lab
 import { paymentLabels } from "../booking/labels"
 import type { PaymentStatus } from "../api/types"
 import { useAsync } from "../components/async"
-import { AdminPager } from "../components/admin"
+import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 
 export default function AdminBookings() {
   const { t, i18n } = useLingui()
-  const [search, setSearch] = useState("")
-  const [query, setQuery] = useState("")
-  const [status, setStatus] = useState("")
-  const [page, setPage] = useState(1)
-  const [limit, setLimit] = useState(10)
-  const [state, reload] = useAsync(() => adminApi.bookings({ search: query, status, page, limit }).then((answer) => answer.data), [query, status, page, limit])
+  const list = useListQuery({ status: "" }, 10)
+  const [state, reload] = useAsync(() => adminApi.bookings(list.query).then((answer) => answer.data), [list.query])
   return (
     <Page title={t`Réservations`}>
       <Link href="/admin" className="button-secondary">{t`Retour au tableau de bord`}</Link>
-      <form className="filters" role="search" onSubmit={(event) => {
-        event.preventDefault()
-        setPage(1)
-        setQuery(search.trim())
-      }}>
+      <form className="filters" role="search" onSubmit={list.submitSearch}>
         <div className="field">
           <label htmlFor="bookings-search">{t`Rechercher (service, client, prestataire)`}</label>
-          <input id="bookings-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+          <input id="bookings-search" type="search" value={list.search} onChange={(event) => list.setSearch(event.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="bookings-status">{t`Statut`}</label>
-          <select id="bookings-status" value={status} onChange={(event) => { setPage(1); setStatus(event.target.value) }}>
+          <select id="bookings-status" value={list.query.status} onChange={(event) => list.setFilter("status", event.target.value)}>
             <option value="">{t`Tous les statuts`}</option>
             {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
           </select>
@@ -78,7 +69,7 @@ export default function AdminBookings() {
                   </tbody>
                 </table>
               </div>
-              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+              <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
         )}

@@ -4,7 +4,7 @@ import { Link } from "wouter"
 import { adminApi } from "../api/admin"
 import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
-import { AdminPager } from "../components/admin"
+import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded, useCategories } from "../components/catalogue"
 import { formatDate } from "../components/onboarding"
 import { Page } from "../components/page"
@@ -12,17 +12,9 @@ import { Page } from "../components/page"
 export default function AdminServices() {
   const { t, i18n } = useLingui()
   const categories = useCategories()
-  const [search, setSearch] = useState("")
-  const [query, setQuery] = useState("")
-  const [categoryId, setCategoryId] = useState("")
-  const [availability, setAvailability] = useState("")
-  const [page, setPage] = useState(1)
-  const [limit, setLimit] = useState(20)
+  const list = useListQuery({ categoryId: "", isAvailable: "" }, 20)
   const [busy, setBusy] = useState<string | null>(null)
-  const [state, reload] = useAsync(
-    () => adminApi.services({ search: query, categoryId, isAvailable: availability, page, limit }).then((answer) => answer.data),
-    [query, categoryId, availability, page, limit]
-  )
+  const [state, reload] = useAsync(() => adminApi.services(list.query).then((answer) => answer.data), [list.query])
   const toggle = (id: string, isAvailable: boolean) => {
     setBusy(id)
     adminApi.setServiceAvailability(id, !isAvailable).then(
@@ -39,25 +31,21 @@ export default function AdminServices() {
   }
   return (
     <Page title={t`Services`}>
-      <form className="filters" role="search" onSubmit={(event) => {
-        event.preventDefault()
-        setPage(1)
-        setQuery(search.trim())
-      }}>
+      <form className="filters" role="search" onSubmit={list.submitSearch}>
         <div className="field">
           <label htmlFor="services-search">{t`Rechercher un service`}</label>
-          <input id="services-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+          <input id="services-search" type="search" value={list.search} onChange={(event) => list.setSearch(event.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="services-category">{t`Catégorie`}</label>
-          <select id="services-category" value={categoryId} onChange={(event) => { setPage(1); setCategoryId(event.target.value) }}>
+          <select id="services-category" value={list.query.categoryId} onChange={(event) => list.setFilter("categoryId", event.target.value)}>
             <option value="">{t`Toutes les catégories`}</option>
             {(categories ?? []).map((c) => <option key={c.id} value={String(c.id)}>{c.name}</option>)}
           </select>
         </div>
         <div className="field">
           <label htmlFor="services-availability">{t`Disponibilité`}</label>
-          <select id="services-availability" value={availability} onChange={(event) => { setPage(1); setAvailability(event.target.value) }}>
+          <select id="services-availability" value={list.query.isAvailable} onChange={(event) => list.setFilter("isAvailable", event.target.value)}>
             <option value="">{t`Tous`}</option>
             <option value="true">{t`Disponibles`}</option>
             <option value="false">{t`Indisponibles`}</option>
@@ -108,7 +96,7 @@ export default function AdminServices() {
                   </tbody>
                 </table>
               </div>
-              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+              <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
         )}

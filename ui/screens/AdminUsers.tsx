@@ -4,7 +4,7 @@ import { type AdminUser, adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
 import type { ConnectStatus, Role } from "../api/types"
 import { useAsync } from "../components/async"
-import { AdminPager } from "../components/admin"
+import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { formatDate } from "../components/onboarding"
@@ -98,14 +98,9 @@ const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged
 
 export default function AdminUsers() {
   const { t, i18n } = useLingui()
-  const [search, setSearch] = useState("")
-  const [query, setQuery] = useState("")
-  const [role, setRole] = useState("")
-  const [active, setActive] = useState("")
-  const [page, setPage] = useState(1)
-  const [limit, setLimit] = useState(20)
+  const list = useListQuery({ role: "", isActive: "" }, 20)
   const [promote, setPromote] = useState<AdminUser | null>(null)
-  const [state, reload] = useAsync(() => adminApi.users({ search: query, role, isActive: active, page, limit }).then((answer) => answer.data), [query, role, active, page, limit])
+  const [state, reload] = useAsync(() => adminApi.users(list.query).then((answer) => answer.data), [list.query])
   const roleLabels: Record<Role, string> = { CLIENT: t`Client`, PROVIDER: t`Prestataire`, ADMIN: t`Administrateur` }
   const update = (user: AdminUser, body: { isActive?: boolean; role?: Role }, failure: string) =>
     adminApi.setUser(user.id, body).then(() => {
@@ -114,25 +109,21 @@ export default function AdminUsers() {
     }, (error) => showToast("error", reason(error, failure)))
   return (
     <Page title={t`Utilisateurs`}>
-      <form className="filters" role="search" onSubmit={(event) => {
-        event.preventDefault()
-        setPage(1)
-        setQuery(search.trim())
-      }}>
+      <form className="filters" role="search" onSubmit={list.submitSearch}>
         <div className="field">
           <label htmlFor="users-search">{t`Rechercher un utilisateur`}</label>
-          <input id="users-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+          <input id="users-search" type="search" value={list.search} onChange={(event) => list.setSearch(event.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="users-role">{t`Rôle`}</label>
-          <select id="users-role" value={role} onChange={(event) => { setPage(1); setRole(event.target.value) }}>
+          <select id="users-role" value={list.query.role} onChange={(event) => list.setFilter("role", event.target.value)}>
             <option value="">{t`Tous les rôles`}</option>
             {ROLES.map((value) => <option key={value} value={value}>{roleLabels[value]}</option>)}
           </select>
         </div>
         <div className="field">
           <label htmlFor="users-status">{t`Statut`}</label>
-          <select id="users-status" value={active} onChange={(event) => { setPage(1); setActive(event.target.value) }}>
+          <select id="users-status" value={list.query.isActive} onChange={(event) => list.setFilter("isActive", event.target.value)}>
             <option value="">{t`Tous`}</option>
             <option value="true">{t`Actifs`}</option>
             <option value="false">{t`Inactifs`}</option>
@@ -186,7 +177,7 @@ export default function AdminUsers() {
                   )
                 })}
               </ul>
-              <AdminPager page={data.pagination.page} pages={data.pagination.pages} limit={limit} total={data.pagination.total} onPage={setPage} onLimit={(size) => { setPage(1); setLimit(size) }} />
+              <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
         )}
