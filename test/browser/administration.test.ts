@@ -84,6 +84,12 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByRole("table").waitFor()
     await page.getByLabel("Période").selectOption("year")
     await page.getByText("Revenu brut").waitFor()
+    // Figures are in one currency at a time (CAD first): every recorded one can be chosen, and back.
+    const recorded = (await sql<{ currency: string }>("SELECT DISTINCT trim(currency) AS currency FROM payment_operations")).map((r) => r.currency)
+    for (const currency of [...recorded.filter((c) => c !== "CAD"), "CAD"]) {
+      await page.getByLabel("Devise").selectOption(currency)
+      await expect.poll(() => page.getByLabel("Devise").inputValue()).toBe(currency)
+    }
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Statistiques" }).click()
     await page.getByRole("heading", { name: "Utilisateurs les plus actifs" }).waitFor()
     await page.getByText("Marie Dubois", { exact: false }).first().waitFor()

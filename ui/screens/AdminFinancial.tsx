@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro"
-import { useState } from "react"
+import { useRef, useState } from "react"
 import { adminApi, type PaymentStatus } from "../api/admin"
 import { formatDateTime, formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
@@ -16,6 +16,12 @@ export default function AdminFinancial() {
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>("month")
   const [currency, setCurrency] = useState("")
   const [stats, reloadStats] = useAsync(() => adminApi.financialStats(period, currency || undefined).then((answer) => answer.data), [period, currency])
+  // The shown currency (CAD by default) and every one recorded (payments may all be in another), kept
+  // while the next figures load so that the select, and its focus, stay in place.
+  const shown = useRef<{ readonly currency: string; readonly choices: ReadonlyArray<string> }>({ currency: "", choices: [] })
+  if (stats.status === "ok") {
+    shown.current = { currency: stats.data.currency, choices: [...new Set([...shown.current.choices, stats.data.currency, ...stats.data.currencies])] }
+  }
   const [payments, reloadPayments] = useAsync(() => adminApi.payments(LATEST).then((answer) => answer.data.payments), [])
   const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
   const statusLabels: Record<PaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
@@ -30,11 +36,11 @@ export default function AdminFinancial() {
             {PERIODS.map((p) => <option key={p} value={p}>{periodLabels[p]}</option>)}
           </select>
         </div>
-        {stats.status === "ok" && stats.data.currencies.length > 1 ? (
+        {shown.current.choices.length > 1 ? (
           <div className="field">
             <label htmlFor="finance-currency">{t`Devise`}</label>
-            <select id="finance-currency" value={stats.data.currency} onChange={(event) => setCurrency(event.target.value)}>
-              {[...new Set([stats.data.currency, ...stats.data.currencies])].map((c) => <option key={c} value={c}>{c}</option>)}
+            <select id="finance-currency" value={shown.current.currency} onChange={(event) => setCurrency(event.target.value)}>
+              {shown.current.choices.map((c) => <option key={c} value={c}>{c}</option>)}
             </select>
           </div>
         ) : null}
