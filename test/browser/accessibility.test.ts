@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contextWithConsent, hasChromium, launchChromium, logInThroughUi, seriousViolations } from "../support/browser"
+import { contextWithConsent, hasChromium, launchChromium, loaded, logInThroughUi, seriousViolations } from "../support/browser"
 import { startTestServer, type TestServer } from "../support/server"
 
 // Every screen built so far, checked by axe-core with no serious or critical violation, on a phone
@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       for (const path of [`/services/${serviceId}`, "/services/00000000-0000-4000-8000-000000000000", "/services?search=menage&sortBy=price_asc"]) {
         await page.goto(`${server.url}${path}`)
         await page.locator("h1").first().waitFor()
-        await page.locator(".loading").waitFor({ state: "detached" })
+        await loaded(page)
         await check(path)
       }
       await login(page, "marie.dubois@marketplace.local", "Provider1234!")
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       for (const path of providerScreens) {
         await page.goto(`${server.url}${path}`)
         await page.locator("h1").first().waitFor()
-        await page.locator(".loading").waitFor({ state: "detached" })
+        await loaded(page)
         await check(path)
       }
       // Settings with quiet hours shown, and its unsubscribe confirmation.
@@ -130,7 +130,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       for (const path of ["/profile", `/profile/${providerId}`, "/profile/00000000-0000-4000-8000-000000000000"]) {
         await page.goto(`${server.url}${path}`)
         await page.locator("h1").first().waitFor()
-        await page.locator(".loading").waitFor({ state: "detached" })
+        await loaded(page)
         await check(path)
       }
       await page.goto(`${server.url}/profile`)
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
         for (const path of paths) {
           await otherPage.goto(`${server.url}${path}`)
           await otherPage.locator("h1").first().waitFor()
-          await otherPage.locator(".loading").waitFor({ state: "detached" })
+          await loaded(otherPage)
           found.push(...(await seriousViolations(otherPage)).map((v) => `${path}: ${v}`))
         }
         if (email.startsWith("lucas")) {

@@ -51,3 +51,6 @@ export const contextWithConsent = async (browser: Browser, options: BrowserConte
   })
   return context
 }
+
+/** Waits until the page shows no loading state at all (a screen may load several parts at once). */
+export const loaded = (page: Page) => page.waitForFunction(() => document.querySelector(".loading") === null)
