@@ -112,6 +112,10 @@ describe("users", () => {
     expect(all.body.data.users).toHaveLength(2)
     const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM users")) as [{ n: number }]
     expect(all.body.data.pagination).toEqual({ total: n, page: 1, limit: 2, pages: Math.ceil(n / 2) })
+    // Past the last page no row carries the total: it is still the whole count.
+    const beyond = await api.get(`/api/admin/users?limit=2&page=${Math.ceil(n / 2) + 1}`, { token: admin.token })
+    expect(beyond.body.data.users).toEqual([])
+    expect(beyond.body.data.pagination.total).toBe(n)
 
     const found = await api.get(`/api/admin/users?search=${encodeURIComponent(provider.email)}`, { token: admin.token })
     expect(found.body.data.users).toHaveLength(1)

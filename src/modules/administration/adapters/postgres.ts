@@ -19,6 +19,20 @@ const person = (prefix: string, row: Record<string, unknown>) => ({
   email: row[`${prefix}Email`] as string
 })
 
+/**
+ * A page and its total from one statement (`count(*) OVER ()`, as the project's other lists do); past
+ * the last page no row carries the total, so only then is it counted apart.
+ */
+const withTotal = <R extends { readonly total: number }, E, Q>(
+  page: Effect.Effect<ReadonlyArray<R>, E, Q>,
+  countPastTheEnd: Effect.Effect<ReadonlyArray<{ readonly n: number }>, E, Q>
+) =>
+  Effect.flatMap(page, (rows) =>
+    rows.length > 0
+      ? Effect.succeed({ rows, total: rows[0]!.total })
+      : Effect.map(countPastTheEnd, ([count]) => ({ rows, total: count?.n ?? 0 }))
+  )
+
 const day = (d: Date | string) => (typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10))
 
 export const AdminReadModelLive = Layer.effect(
@@ -76,19 +90,18 @@ export const AdminReadModelLive = Layer.effect(
           if (query.role !== undefined) conditions.push(sql`u.role = ${query.role}`)
           if (query.isActive !== undefined) conditions.push(sql`u.is_active = ${query.isActive}`)
           const where = sql.and(conditions)
-          const rows = yield* sql<Omit<UserRow, "paymentAccount"> & { accountId: string | null; chargesEnabled: boolean; payoutsEnabled: boolean; detailsSubmitted: boolean }>`
+          const { rows, total } = yield* withTotal(sql<Omit<UserRow, "paymentAccount"> & { accountId: string | null; chargesEnabled: boolean; payoutsEnabled: boolean; detailsSubmitted: boolean; total: number }>`
             SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.email::text AS email, u.phone_number AS "phoneNumber",
                    u.role, u.is_active AS "isActive", u.is_email_verified AS "isEmailVerified", u.preferred_language AS "preferredLanguage",
                    u.created_at AS "createdAt", pa.account_id AS "accountId", pa.charges_enabled AS "chargesEnabled",
-                   pa.payouts_enabled AS "payoutsEnabled", pa.details_submitted AS "detailsSubmitted"
+                   pa.payouts_enabled AS "payoutsEnabled", pa.details_submitted AS "detailsSubmitted", count(*) OVER ()::int AS total
             FROM users u LEFT JOIN payment_accounts pa ON pa.user_id = u.id
             WHERE ${where}
             ORDER BY u.created_at DESC, u.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM users u WHERE ${where}`
+            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM users u WHERE ${where}`)
           return {
-            total: count?.n ?? 0,
-            rows: rows.map(({ accountId, chargesEnabled, payoutsEnabled, detailsSubmitted, ...user }): UserRow => ({
+            total,
+            rows: rows.map(({ accountId, chargesEnabled, payoutsEnabled, detailsSubmitted, total: _total, ...user }): UserRow => ({
               ...user,
               role: user.role as Role,
               paymentAccount: accountId === null ? null : { accountId, chargesEnabled, payoutsEnabled, detailsSubmitted }
@@ -115,18 +128,17 @@ export const AdminReadModelLive = Layer.effect(
           const where = sql.and(conditions)
           const from = sql`bookings b JOIN services s ON s.id = b.service_id JOIN categories c ON c.id = s.category_id
             JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id`
-          const rows = yield* sql<Record<string, unknown>>`
+          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
             SELECT b.id, b.status, b.payment_status AS "paymentStatus", b.start_time AS "startTime", b.end_time AS "endTime",
                    b.total_minor::float8 AS "totalMinor", b.currency, b.captured_minor::float8 AS "capturedMinor",
                    b.refunded_minor::float8 AS "refundedMinor", b.created_at AS "createdAt",
                    s.id AS "serviceId", s.title AS "serviceTitle", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
-                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}
+                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER ()::int AS total
             FROM ${from} WHERE ${where}
             ORDER BY b.start_time DESC, b.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`
+            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`)
           return {
-            total: count?.n ?? 0,
+            total,
             rows: rows.map((r): BookingRow => ({
               id: r.id as string,
               status: r.status as string,
@@ -155,18 +167,17 @@ export const AdminReadModelLive = Layer.effect(
           if (query.categoryId !== undefined) conditions.push(sql`s.category_id = ${query.categoryId}`)
           if (query.isAvailable !== undefined) conditions.push(query.isAvailable ? sql`s.status = 'ACTIVE'` : sql`s.status <> 'ACTIVE'`)
           const where = sql.and(conditions)
-          const rows = yield* sql<Record<string, unknown>>`
+          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
             SELECT s.id, s.title, s.price_minor::float8 AS "priceMinor", s.currency, s.status = 'ACTIVE' AS "isAvailable",
                    s.location, s.created_at AS "createdAt", c.id AS "categoryId", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
-                   ${personColumns("u", "provider")}
+                   ${personColumns("u", "provider")}, count(*) OVER ()::int AS total
             FROM services s JOIN categories c ON c.id = s.category_id JOIN users u ON u.id = s.user_id
             WHERE ${where}
             ORDER BY s.created_at DESC, s.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          const [count] = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`
+            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`)
           return {
-            total: count?.n ?? 0,
+            total,
             rows: rows.map((r): ServiceRow => ({
               id: r.id as string,
               title: r.title as string,
@@ -187,18 +198,18 @@ export const AdminReadModelLive = Layer.effect(
           if (query.from !== undefined) conditions.push(sql`o.created_at >= ${query.from}`)
           if (query.to !== undefined) conditions.push(sql`o.created_at < ${query.to}`)
           const where = sql.and(conditions)
-          const rows = yield* sql<Record<string, unknown>>`
+          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
             SELECT o.id, o.booking_id AS "bookingId", o.kind, o.amount_minor::float8 AS "amountMinor", o.fee_minor::float8 AS "feeMinor",
                    o.currency, o.payment_method AS "paymentMethod", o.created_at AS "createdAt", b.refunded_minor::float8 AS "bookingRefundedMinor",
-                   s.id AS "serviceId", s.title AS "serviceTitle", ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}
+                   s.id AS "serviceId", s.title AS "serviceTitle", ${personColumns("cu", "client")}, ${personColumns("pu", "provider")},
+                   count(*) OVER ()::int AS total
             FROM payment_operations o JOIN bookings b ON b.id = o.booking_id JOIN services s ON s.id = b.service_id
               JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
             WHERE ${where}
             ORDER BY o.created_at DESC, o.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM payment_operations o WHERE ${where}`
+            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM payment_operations o WHERE ${where}`)
           return {
-            total: count?.n ?? 0,
+            total,
             rows: rows.map((r): PaymentRow => ({
               id: r.id as string,
               bookingId: r.bookingId as string,
