@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { contextWithConsent, hasChromium, launchChromium, loaded, logInThroughUi, seriousViolations } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { describe, expect, it } from "vitest"
+import { contextWithConsent, hasChromium, loaded, logInThroughUi, seriousViolations, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // Every screen built so far, checked by axe-core with no serious or critical violation, on a phone
 // and a desktop width. Later issues add their screens here.
@@ -43,14 +43,7 @@ const firstBookingId = async () => {
 }
 
 describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  withServerAndChromium((started) => void ({ server, browser } = started))
 
   for (const width of [375, 1280]) {
     it(`has no serious or critical violation at ${width} px`, async () => {

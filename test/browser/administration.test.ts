@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // The admin logs in, reads the dashboard's figures, deactivates a user (who can no longer log in),
 // confirms a paid demo booking from its detail page, unlists a service, and opens finance and analytics.
@@ -16,14 +16,7 @@ const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []
   server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  withServerAndChromium((started) => void ({ server, browser } = started))
 
   it("dashboard, users, a booking's status, a service's availability, finance and analytics", async () => {
     const email = `victim.${Date.now().toString(36)}@example.com`

@@ -1,20 +1,13 @@
 import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { collectPageErrors, hasChromium, launchChromium } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { describe, expect, it } from "vitest"
+import { collectPageErrors, hasChromium, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 let server: TestServer
 let browser: Browser
 
 describe.skipIf(!hasChromium)("a newcomer in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  withServerAndChromium((started) => void ({ server, browser } = started))
 
   it("registers, verifies by the outbox link, logs in, switches to English and logs out", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import type { TestServer } from "../support/server"
 
 // The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),
 // the provider confirms and marks it rendered (in English), the client confirms reception with a
@@ -40,16 +40,11 @@ const card = (page: Page) => page.getByRole("article", { name: TITLE })
 const action = (page: Page, label: RegExp) => card(page).getByRole("button", { name: label })
 
 describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
+  withServerAndChromium(async (started) => {
+    ;({ server, browser } = started)
     base = `http://localhost:${server.port}`
     api = httpClient(server)
     ;({ provider, client, serviceId } = await providerWithService(server, api, { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, location: "Montréal", categoryId: 7 }))
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
   })
 
   it("book, pay in the sandbox, confirm, render, review: COMPLETED, CAPTURED, reviewed and in the calendar", async () => {

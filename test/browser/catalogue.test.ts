@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // A new provider becomes payment-ready through the sandbox onboarding, publishes a service with
 // an accented French title, manages it from /services/my and finds it in both languages.
@@ -32,14 +32,9 @@ const login = (page: Page, email: string, password: string) => logInThroughUi(pa
 const card = (page: Page) => page.getByRole("article", { name: TITLE, exact: true })
 
 describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
+  withServerAndChromium((started) => {
+    ;({ server, browser } = started)
     base = `http://localhost:${server.port}`
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
   })
 
   it("a new provider sets up payouts in the sandbox, publishes a service, manages it and finds it in French and English", async () => {

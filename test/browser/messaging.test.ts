@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { describe, expect, it } from "vitest"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // A conversation between two seeded accounts in two browsers: the client (Lucas, French) contacts
 // the provider (Marie) from her service's page; Marie, in English with the conversation open, sees
@@ -17,14 +17,7 @@ const newPage = async (locale: string): Promise<{ context: BrowserContext; page:
 }
 
 describe.skipIf(!hasChromium)("messaging in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  withServerAndChromium((started) => void ({ server, browser } = started))
 
   it("the client contacts the provider from a service; both chat live; read state and unread badge follow", async () => {
     const services = (await (await fetch(`${server.url}/api/services?limit=100`)).json()) as {

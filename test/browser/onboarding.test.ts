@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { deflateSync } from "node:zlib"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // A client applies to become a provider with four real files, the admin rejects with a reason,
 // the client sees it, resubmits once the cooldown is over (moved into the past in the database),
@@ -76,14 +76,9 @@ const openApplication = async (admin: Page, email: string) => {
 }
 
 describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
+  withServerAndChromium((started) => {
+    ;({ server, browser } = started)
     base = `http://localhost:${server.port}`
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
   })
 
   it("a client applies, is rejected, resubmits after the cooldown and is approved", async () => {

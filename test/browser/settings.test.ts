@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
 import { NotificationSettings } from "../../src/modules/notifications"
-import { collectPageErrors, contextWithConsent, hasChromium, launchChromium, logInThroughUi } from "../support/browser"
-import { startTestServer, type TestServer } from "../support/server"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
 
 // A client opens /settings, switches to a daily digest with quiet hours 22:00-07:00, reloads and
 // finds the choices kept (read back from the server), then unsubscribes from everything after confirming.
@@ -13,14 +13,7 @@ let server: TestServer
 let browser: Browser
 
 describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
-  beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
-  }, 90_000)
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  withServerAndChromium((started) => void ({ server, browser } = started))
 
   it("saves every change, keeps them across a reload, and unsubscribes completely after confirmation", async () => {
     const email = `settings.${Date.now().toString(36)}@example.com`

@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright"
 import * as fs from "node:fs"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll } from "vitest"
+import { startTestServer, type TestServer } from "./server"
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser build. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
@@ -54,3 +56,21 @@ export const contextWithConsent = async (browser: Browser, options: BrowserConte
 
 /** Waits until the page shows no loading state at all (a screen may load several parts at once). */
 export const loaded = (page: Page) => page.waitForFunction(() => document.querySelector(".loading") === null)
+
+/**
+ * One test server and one Chromium for the enclosing suite: started before its tests and handed to
+ * `ready`, stopped after them.
+ */
+export const withServerAndChromium = (ready: (started: { server: TestServer; browser: Browser }) => void | Promise<void>) => {
+  let server: TestServer | undefined
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    server = await startTestServer()
+    browser = await launchChromium()
+    await ready({ server, browser })
+  }, 90_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+}
