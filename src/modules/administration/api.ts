@@ -7,7 +7,7 @@ import { Authentication } from "../identity/api"
 import { Role } from "../identity/domain"
 import { ConnectStatusView } from "../payments/api"
 import { displayStatus } from "../booking/domain"
-import { type PaymentStatus, PaymentStatuses, paymentStatusOf } from "./domain"
+import { type OperationKind, type PaymentStatus, PaymentStatuses, paymentStatusOf } from "./domain"
 import type { PaymentRow, ServiceRow, UserRow, BookingRow } from "./ports"
 import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
 
@@ -81,6 +81,12 @@ const PaymentView = Schema.Struct({
   /** On a capture: what was refunded of the booking since. */
   refundedMinor: Schema.NullOr(Schema.Number)
 })
+/** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
+const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O, bookingRefundedMinor: number) => ({
+  ...operation,
+  status: paymentStatusOf(operation.kind),
+  refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
+})
 
 export const AdminBookingView = Schema.Struct({
   id: Schema.String,
@@ -144,16 +150,9 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
   },
   client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName, email: b.client.email, phoneNumber: b.client.phoneNumber },
   provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
-  payments: operations.map((o) => ({
-    kind: o.kind,
-    status: paymentStatusOf(o.kind),
-    amountMinor: o.amountMinor,
-    feeMinor: o.feeMinor,
-    currency: o.currency,
-    paymentMethod: o.paymentMethod,
-    createdAt: o.createdAt,
-    refundedMinor: o.kind === "CAPTURE" ? b.refundedMinor : null
-  })),
+  payments: operations.map((o) =>
+    paymentViewOf({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }, b.refundedMinor)
+  ),
   reviews: b.review
     ? [{ rating: b.review.rating, comment: b.review.comment || null, createdAt: b.review.createdAt, client: { firstName: b.client.firstName, lastName: b.client.lastName } }]
     : []
@@ -178,22 +177,14 @@ export const toAdminServiceView = (s: ServiceRow, language: Language): typeof Ad
 export const AdminPaymentView = Schema.Struct({
   id: Schema.String,
   bookingId: Schema.String,
-  kind: Schema.String,
-  status: Status,
-  amountMinor: Schema.Number,
-  feeMinor: Schema.Number,
-  currency: Schema.String,
-  paymentMethod: Schema.NullOr(Schema.String),
-  createdAt: Schema.Date,
-  refundedMinor: Schema.NullOr(Schema.Number),
+  ...PaymentView.fields,
   service: Schema.Struct({ id: Schema.String, title: Schema.String }),
   client: Person,
   provider: Person
 })
 export const toAdminPaymentView = ({ bookingRefundedMinor, ...p }: PaymentRow): typeof AdminPaymentView.Type => ({
   ...p,
-  status: paymentStatusOf(p.kind),
-  refundedMinor: p.kind === "CAPTURE" ? bookingRefundedMinor : null
+  ...paymentViewOf(p, bookingRefundedMinor)
 })
 
 const Count = Schema.Number
