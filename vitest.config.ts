@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     exclude: ["test/bench/**", "node_modules/**"],
+    // Creates the shared PostgreSQL extensions once, before files migrate their schemas in parallel.
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     // Access logs go straight to pino at LOG_LEVEL; tests only want warnings.
     env: { LOG_LEVEL: "warn" },
