@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { AppConfig } from "../platform/config"
 import { HealthProbes, HealthProbesLive, healthCheck } from "../platform/http/health"
 import { appMiddleware } from "../platform/http/middleware"
+import { unavailableOf } from "../platform/outage"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
@@ -99,7 +100,13 @@ export const ServerLive = Layer.unwrapEffect(
           : Option.none()
         return attachRealtime(
           server,
-          (token) => run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined))),
+          (token) =>
+            run(identity.authenticate(token).pipe(
+              Effect.map((user) => ({ id: user.id })),
+              Effect.orElseSucceed(() => undefined),
+              // The database is away: not a wrong token, so the client is told to come back, not to log in again.
+              Effect.catchAllCause((cause) => unavailableOf(cause) ? Effect.succeed("unavailable" as const) : Effect.failCause(cause))
+            )),
           [messaging],
           cluster
         )
