@@ -1,6 +1,8 @@
+import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { io, type Socket } from "socket.io-client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { JobQueue } from "../../src/platform/jobs"
 import { newClient, type Session } from "../support/accounts"
 import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -57,7 +59,12 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
     const api = httpClient(server)
     let socket: Socket | undefined
     let writing = true
+    const workers = await server.run(Scope.make())
     try {
+      // A job worker that polls through the outage: jobs sent after it must still be run.
+      const ran: Array<unknown> = []
+      await server.run(Scope.extend(Effect.flatMap(JobQueue, (queue) => queue.work("outage-probe", (data) => Effect.sync(() => void ran.push(data.n)))), workers))
+
       const [a, b] = [await newClient(server, api), await newClient(server, api)]
       const conversation = await api.post("/api/conversations", { participantId: b.id }, { token: a.token })
       expect(conversation.status, conversation.text).toBe(201)
@@ -124,6 +131,10 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       await until("B hears the message sent after recovery", () => received.includes(after.body.data.message.id), 5_000)
       acknowledged.push(after.body.data.message.id)
 
+      // The job queue's workers kept polling through their errors: a job sent now runs.
+      await server.run(Effect.flatMap(JobQueue, (queue) => queue.send("outage-probe", { n: 1 })))
+      await until("the job queue runs a job again", () => ran.includes(1), 10_000)
+
       writing = false
       await Promise.all(writers)
       // Every answer was an acknowledgement or a 503: no 500, no request left without an answer (0).
@@ -143,10 +154,11 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       writing = false
       socket?.disconnect()
       if (!cluster!.running()) cluster!.start()
+      await server.run(Scope.close(workers, Exit.void))
       await server.stop()
     }
   }
 
-  it("with the local real-time adapter", scenario("local"), 25_000)
-  it("with the PostgreSQL real-time adapter (LISTEN connection)", scenario("postgres"), 25_000)
+  it("with the local real-time adapter", scenario("local"), 40_000)
+  it("with the PostgreSQL real-time adapter (LISTEN connection)", scenario("postgres"), 40_000)
 })
