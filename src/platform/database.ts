@@ -16,7 +16,9 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
     acquire: Effect.acquireRelease(
       Effect.sync(() =>
         guardedPool("application", {
-          ...("url" in connection ? { connectionString: Redacted.value(connection.url) } : { host: connection.host }),
+          ...("url" in connection
+            ? { connectionString: Redacted.value(connection.url), connectionTimeoutMillis: CONNECT_TIMEOUT_MS }
+            : { host: connection.host }),
           // node-postgres needs a user name when USER is unset (as in CI).
           ...("url" in connection ? {} : { user: "postgres", database: "postgres" }),
           max: maxConnections,

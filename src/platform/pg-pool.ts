@@ -48,14 +48,18 @@ const watchCheckedOut = (client: pg.PoolClient): pg.PoolClient => {
   return client
 }
 
-/** How long acquiring a connection may take before the request fails (503) instead of waiting for good. */
-export const CONNECT_TIMEOUT_MS = 5_000
+/**
+ * How long acquiring a connection of a PostgreSQL server may take (connecting, or waiting for a free
+ * one) before the request fails with a 503 instead of waiting for good on an unreachable host. Not
+ * for the embedded database: its one connection is often busy for a while, and its socket is local.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000
 
 /** A guarded pool whose errors go to the process log under `name`. */
 export const guardedPool = (name: string, config: pg.PoolConfig): pg.Pool => {
   const log = rootLogger()
   return guardPool(
-    new pg.Pool({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config }),
+    new pg.Pool(config),
     (error) => log.warn({ pool: name, err: error.message, code: (error as { code?: unknown }).code }, "database connection lost")
   )
 }

@@ -111,6 +111,20 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       // A socket event that needs the database answers its acknowledgement with the same envelope.
       const ack = await socket.timeout(10_000).emitWithAck("join_conversation", { conversationId })
       expect(ack).toMatchObject({ success: false, code: "SERVICE_UNAVAILABLE" })
+      // A new connection is refused as unavailable, not as unauthenticated (the UI would log the user out).
+      const refused = await new Promise<Error & { data?: unknown }>((resolve) => {
+        const late = io(server.url, { path: "/socket.io", auth: { token: a.token }, transports: ["websocket"], reconnection: false, forceNew: true })
+        late.once("connect_error", (error) => {
+          late.disconnect()
+          resolve(error)
+        })
+        late.once("connect", () => {
+          late.disconnect()
+          resolve(new Error("connected"))
+        })
+      })
+      expect(refused.message).toBe("SERVICE_UNAVAILABLE")
+      expect(refused.data).toMatchObject({ code: "SERVICE_UNAVAILABLE" })
       await sleep(1_000) // a second of outage under load, for the pools and the adapter to fail in every way they can
       expect(uncaught).toEqual([])
 
