@@ -158,6 +158,13 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       const check = new pg.Client({ connectionString: databaseUrl })
       await check.connect()
       try {
+        if (realtimeAdapter === "postgres") {
+          // The adapter listens again, on a connection opened after the restart (every older one died).
+          const listening = await check.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'marketplace-realtime-%' AND query LIKE 'LISTEN %'"
+          )
+          expect(listening.rows[0]!.n).toBe(1)
+        }
         const stored = await check.query<{ id: string }>("SELECT id FROM messages WHERE id = ANY($1::uuid[])", [acknowledged])
         expect(stored.rows.length).toBe(acknowledged.length)
       } finally {
