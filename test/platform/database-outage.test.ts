@@ -17,7 +17,7 @@ import { postgresBinaries, startThrowawayCluster, type ThrowawayCluster } from "
  * default with DATABASE_URL, whose LISTEN connection used to kill the process).
  */
 const bin = postgresBinaries()
-if (bin === undefined) console.warn("database-outage.test.ts skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine")
+if (bin === undefined) console.warn("database-outage.test.ts skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine, or running as root with no postgres user to run them as")
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const until = async (what: string, check: () => Promise<boolean> | boolean, ms: number) => {
@@ -43,7 +43,7 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
     await admin.query("CREATE DATABASE outage_local")
     await admin.query("CREATE DATABASE outage_postgres")
     await admin.end()
-  }, 30_000)
+  }, 60_000)
   afterAll(() => {
     process.off("uncaughtException", onUncaught)
     process.off("unhandledRejection", onUncaught)
@@ -180,6 +180,6 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
     }
   }
 
-  it("with the local real-time adapter", scenario("local"), 40_000)
-  it("with the PostgreSQL real-time adapter (LISTEN connection)", scenario("postgres"), 40_000)
+  it("with the local real-time adapter", scenario("local"), 50_000)
+  it("with the PostgreSQL real-time adapter (LISTEN connection)", scenario("postgres"), 50_000)
 })

@@ -21,8 +21,18 @@ export interface ThrowawayCluster {
   readonly destroy: () => void
 }
 
-/** The folder of `initdb` and `pg_ctl`: `pg_config --bindir`, else the newest /usr/lib/postgresql/N/bin. */
+/**
+ * The folder of `initdb` and `pg_ctl`: `pg_config --bindir`, else the newest /usr/lib/postgresql/N/bin;
+ * none when they are missing, or when running as root without a `postgres` user to run them as.
+ */
 export const postgresBinaries = (): string | undefined => {
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync("id", ["-u", "postgres"], { stdio: "ignore" })
+    } catch {
+      return undefined
+    }
+  }
   const has = (dir: string) => fs.existsSync(path.join(dir, "initdb")) && fs.existsSync(path.join(dir, "pg_ctl"))
   try {
     const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim()
