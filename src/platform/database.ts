@@ -25,7 +25,8 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
           application_name: "@effect/sql-pg"
         })
       ),
-      (pool) => Effect.promise(() => pool.end().catch(() => undefined)).pipe(Effect.timeoutOption(1000))
+      // As PgClient.layer: a pool that does not end within a second is left behind (interruptible, or the timeout could not cut it).
+      (pool) => Effect.promise(() => pool.end().catch(() => undefined)).pipe(Effect.interruptible, Effect.timeoutOption(1000))
     ).pipe(
       Effect.tap((pool) =>
         Effect.tryPromise({
