@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { AppConfig } from "../platform/config"
 import { HealthProbes, HealthProbesLive, healthCheck } from "../platform/http/health"
 import { appMiddleware } from "../platform/http/middleware"
+import { JobQueue } from "../platform/jobs"
 import { unavailableOf } from "../platform/outage"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
@@ -37,7 +38,7 @@ import { sandboxConnectRoutes } from "./sandbox-connect"
 const started = Date.now()
 
 const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
-  Effect.map(Effect.context<SqlClient.SqlClient | HealthProbes>(), (context) =>
+  Effect.map(Effect.context<SqlClient.SqlClient | HealthProbes | JobQueue>(), (context) =>
     handlers.handleRaw("health", () => Effect.provide(healthCheck(started), context))
   )
 )

@@ -125,8 +125,11 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       })
       expect(refused.message).toBe("SERVICE_UNAVAILABLE")
       expect(refused.data).toMatchObject({ code: "SERVICE_UNAVAILABLE" })
-      await sleep(1_000) // a second of outage under load, for the pools and the adapter to fail in every way they can
+      await sleep(1_500) // more than a second of outage under load, for the pools, the adapter and the job workers to fail
       expect(uncaught).toEqual([])
+      // The health check names each part that cannot work: the job workers' polls failed, the LISTEN connection is gone.
+      const parts = await api.get("/api/health")
+      expect(parts.body.data).toMatchObject({ database: "down", jobs: "down", realtime: realtimeAdapter === "postgres" ? "down" : "local" })
 
       cluster!.start()
       const restarted = Date.now()
@@ -137,7 +140,7 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       const recoveredInMs = Date.now() - restarted
       expect(recoveredInMs).toBeLessThan(10_000)
       const reply = await api.get("/api/health")
-      expect(reply.body.data).toMatchObject({ database: "ok", realtime: realtimeAdapter === "postgres" ? "ok" : "local" })
+      expect(reply.body.data).toMatchObject({ database: "ok", jobs: "ok", realtime: realtimeAdapter === "postgres" ? "ok" : "local" })
 
       // Writes work again, and B's socket (reconnected if it had to) still receives the events.
       const after = await api.post(`/api/conversations/${conversationId}/messages`, { content: "after the outage" }, { token: a.token })

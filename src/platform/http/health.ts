@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpServerResponse } from "@effect/platf
 import { SqlClient } from "@effect/sql"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { errorBody } from "../errors"
+import { JobQueue } from "../jobs"
 import { serviceUnavailable } from "../outage"
 import { Ok, requestLanguage } from "./envelope"
 
@@ -11,10 +12,12 @@ type RealtimeState = typeof RealtimeState.Type
 
 const Dependencies = {
   realtime: RealtimeState,
+  /** The job queue's workers: `down` while their polls find the database unreachable. */
+  jobs: Schema.Literal("ok", "down"),
   uptimeSeconds: Schema.Number
 }
 
-/** 200: the database answers (`degraded` when the real-time link is reconnecting: the API still works). */
+/** 200: the database answers (`degraded` when the real-time link or the job queue is reconnecting: the API still works). */
 export const HealthReport = Schema.Struct({
   status: Schema.Literal("ok", "degraded"),
   database: Schema.Literal("ok"),
@@ -59,23 +62,25 @@ export const healthCheck = (started: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const probes = yield* HealthProbes
+    const jobQueue = yield* JobQueue
     const databaseUp = yield* sql`SELECT 1`.pipe(
       Effect.timeout(DATABASE_PROBE_TIMEOUT),
       Effect.as(true),
       Effect.catchAllCause(() => Effect.succeed(false))
     )
     const realtime = probes.realtime()
+    const jobs = jobQueue.reachable() ? "ok" as const : "down" as const
     const uptimeSeconds = Math.round((Date.now() - started) / 1000)
     if (databaseUp) {
       return HttpServerResponse.unsafeJson({
         success: true,
-        data: { status: realtime === "down" ? "degraded" : "ok", database: "ok", realtime, uptimeSeconds }
+        data: { status: realtime === "down" || jobs === "down" ? "degraded" : "ok", database: "ok", realtime, jobs, uptimeSeconds }
       })
     }
     const unavailable = serviceUnavailable()
     const body = errorBody(unavailable, yield* requestLanguage)
     return HttpServerResponse.unsafeJson(
-      { ...body, data: { status: "unavailable", database: "down", realtime, uptimeSeconds } },
+      { ...body, data: { status: "unavailable", database: "down", realtime, jobs, uptimeSeconds } },
       { status: 503, headers: { "retry-after": String(unavailable.retryAfterSeconds) } }
     )
   })
