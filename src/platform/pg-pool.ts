@@ -9,17 +9,18 @@ import { rootLogger } from "./logger"
  * event nobody listens to is thrown by Node: the process dies. The pool listens to its idle clients
  * only; a client checked out (a LISTEN connection held for good, a statement in flight) has no
  * listener but its borrower's. So:
- * - the pool's own `error` (an idle client died) is reported;
- * - every client the pool creates gets a permanent `error` listener (its `connect` event), so a
- *   borrower that listens with `once`, or not at all, cannot let an error through;
+ * - every client the pool creates gets a permanent `error` listener (its `connect` event) that
+ *   reports it, so a borrower that listens with `once`, or not at all, cannot let an error through;
+ *   the pool's own `error` (its copy of an idle client's) is listened to as well;
  * - a client that ends while checked out is handed back to the pool as broken (its slot freed):
  *   otherwise a borrower that drops it on `end` without releasing it (socket.io's PostgreSQL adapter
  *   does, then checks out a new one) leaks one slot per outage until the pool can serve nobody.
  *   Releasing becomes idempotent, so the borrower's own later release is harmless.
  */
 export const guardPool = (pool: pg.Pool, report: (error: Error) => void): pg.Pool => {
-  pool.on("error", report)
   pool.on("connect", (client) => void client.on("error", report))
+  // The pool re-emits an idle client's error, which would throw with no listener: already reported above.
+  pool.on("error", () => undefined)
   const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => unknown
   const patched = (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
     if (callback === undefined) return (connect() as Promise<pg.PoolClient>).then(watchCheckedOut)

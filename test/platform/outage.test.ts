@@ -79,6 +79,8 @@ describe("guardPool", () => {
     pool.emit("connect", client)
     expect(() => client.emit("error", new Error("Connection terminated unexpectedly"))).not.toThrow()
     expect(reported).toEqual(["Connection terminated unexpectedly"])
+    // The pool's copy of an idle client's error (the client's own listener reported it) is not thrown either.
+    expect(() => pool.emit("error", new Error("Connection terminated unexpectedly"), client)).not.toThrow()
     await pool.end()
   })
 
