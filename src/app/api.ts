@@ -6,6 +6,7 @@ import {
   Forbidden,
   NotFound,
   PayloadTooLarge,
+  ServiceUnavailable,
   TooManyRequests,
   Unauthorized,
   UnsupportedMediaType,
@@ -55,5 +56,6 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .addError(ValidationFailed, { status: 422 })
   .addError(TooManyRequests, { status: 429 })
   .addError(BadGateway, { status: 502 })
+  .addError(ServiceUnavailable, { status: 503 })
   .prefix("/api")
   .annotate(OpenApi.Title, "Marketplace API") {}

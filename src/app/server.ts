@@ -5,8 +5,10 @@ import { Effect, Layer, Option, Runtime } from "effect"
 import * as http from "node:http"
 import * as path from "node:path"
 import { AppConfig } from "../platform/config"
-import { ok } from "../platform/http/envelope"
+import { HealthProbes, HealthProbesLive, healthCheck } from "../platform/http/health"
 import { appMiddleware } from "../platform/http/middleware"
+import { JobQueue } from "../platform/jobs"
+import { unavailableOf } from "../platform/outage"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
@@ -36,13 +38,8 @@ import { sandboxConnectRoutes } from "./sandbox-connect"
 const started = Date.now()
 
 const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers) =>
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    handlers.handle("health", () =>
-      sql`SELECT 1`.pipe(
-        Effect.orDie,
-        Effect.as(ok({ status: "ok" as const, database: "ok" as const, uptimeSeconds: Math.round((Date.now() - started) / 1000) }))
-      )
-    )
+  Effect.map(Effect.context<SqlClient.SqlClient | HealthProbes | JobQueue>(), (context) =>
+    handlers.handleRaw("health", () => Effect.provide(healthCheck(started), context))
   )
 )
 
@@ -94,14 +91,23 @@ export const ServerLive = Layer.unwrapEffect(
         const identity = yield* Identity
         const run = Runtime.runPromise(yield* Effect.runtime<never>())
         const messaging = yield* MessagingRealtime
+        const probes = yield* HealthProbes
         // Across processes (REALTIME_ADAPTER=postgres): the PostgreSQL adapter on DATABASE_URL.
         const cluster = config.realtimeAdapter === "postgres"
           ? Option.map(config.databaseUrl, (url) =>
-            postgresClusterLink(url, (error) => void run(Effect.logWarning(`real-time adapter error: ${error instanceof Error ? error.message : String(error)}`)).catch(() => undefined)))
+            postgresClusterLink(url, (error) => void run(Effect.logWarning(`real-time adapter error: ${error instanceof Error ? error.message : String(error)}`)).catch(() => undefined)).pipe(
+              Effect.tap((link) => Effect.sync(() => probes.setRealtime(() => (link.listening() ? "ok" : "down"))))
+            ))
           : Option.none()
         return attachRealtime(
           server,
-          (token) => run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined))),
+          (token) =>
+            run(identity.authenticate(token).pipe(
+              Effect.map((user) => ({ id: user.id })),
+              Effect.orElseSucceed(() => undefined),
+              // The database is away: not a wrong token, so the client is told to come back, not to log in again.
+              Effect.catchAllCause((cause) => unavailableOf(cause) ? Effect.succeed("unavailable" as const) : Effect.failCause(cause))
+            )),
           [messaging],
           cluster
         )
@@ -112,7 +118,13 @@ export const ServerLive = Layer.unwrapEffect(
     // an in-process feed of the domain layers) and the real-time modules relay them to sockets.
     // Background jobs (booking timers, payment retries, deferred mails, digests, SMTP deliveries) run while the server does.
     const MailDeliveryLive = Option.match(config.smtpUrl, { onNone: () => Layer.empty, onSome: SmtpDeliveryLive })
-    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(NotificationJobsLive), Layer.merge(MailDeliveryLive))
+    // One HealthProbes for both: the health check reads what the real-time link registers.
+    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(
+      Layer.provide(HealthProbesLive),
+      Layer.merge(BookingJobsLive),
+      Layer.merge(NotificationJobsLive),
+      Layer.merge(MailDeliveryLive)
+    )
   })
 )
 

@@ -1,17 +1,43 @@
+import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { AppConfig } from "./config"
 import { startEmbedded } from "./embedded-postgres"
+import { CONNECT_TIMEOUT_MS, guardedPool } from "./pg-pool"
 
-
+/**
+ * The application's PgClient over a pool of our own making (PgClient.layer would build one whose
+ * checked-out clients are not guarded: see pg-pool.ts), checked once at start as PgClient.layer does.
+ */
 const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxConnections: number) =>
-  PgClient.layer({
-    ...connection,
-    // PgClient fails without a user name when USER is unset (as in CI).
-    username: "url" in connection ? undefined : "postgres",
-    database: "url" in connection ? undefined : "postgres",
-    maxConnections
+  PgClient.layerFromPool({
+    applicationName: "@effect/sql-pg",
+    acquire: Effect.acquireRelease(
+      Effect.sync(() =>
+        guardedPool("application", {
+          ...("url" in connection
+            ? { connectionString: Redacted.value(connection.url), connectionTimeoutMillis: CONNECT_TIMEOUT_MS }
+            : { host: connection.host }),
+          // node-postgres needs a user name when USER is unset (as in CI).
+          ...("url" in connection ? {} : { user: "postgres", database: "postgres" }),
+          max: maxConnections,
+          application_name: "@effect/sql-pg"
+        })
+      ),
+      // As PgClient.layer: a pool that does not end within a second is left behind (interruptible, or the timeout could not cut it).
+      (pool) => Effect.promise(() => pool.end().catch(() => undefined)).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    ).pipe(
+      Effect.tap((pool) =>
+        Effect.tryPromise({
+          try: () => pool.query("SELECT 1"),
+          catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+        }).pipe(Effect.timeoutFail({
+          duration: Duration.millis(CONNECT_TIMEOUT_MS),
+          onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+        }))
+      )
+    )
   })
 
 /**

@@ -9,6 +9,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { rootLogger } from "./logger"
 
 /**
  * PGlite served over the PostgreSQL wire protocol on a unix socket inside the data folder, so the
@@ -92,6 +93,11 @@ export const startEmbedded = (options: EmbeddedOptions) =>
             db,
             path: socketFile(options.runDir),
             maxConnections: options.maxConnections
+          })
+          // A client socket that breaks (a killed CLI, a reset) is reported as an `error` event: logged, never fatal.
+          server.addEventListener("error", (event) => {
+            const detail = (event as CustomEvent<unknown>).detail
+            rootLogger().warn({ err: detail instanceof Error ? detail.message : String(detail) }, "embedded database: connection error")
           })
           await server.start()
           const close = async () => {

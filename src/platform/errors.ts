@@ -30,6 +30,11 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", fields) {}
 /** A service the application depends on (the payment gateway) failed or could not be reached. */
 export class BadGateway extends Schema.TaggedError<BadGateway>()("BadGateway", fields) {}
+/** A dependency (the database) is away for now: the client should retry after `retryAfterSeconds`. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  ...fields,
+  retryAfterSeconds: Schema.Number
+}) {}
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
   ...fields,
   details: Schema.Array(FieldIssue)
@@ -46,6 +51,7 @@ export type AppError =
   | TooManyRequests
   | ValidationFailed
   | BadGateway
+  | ServiceUnavailable
 
 export const httpStatusOf: Record<AppError["_tag"], number> = {
   BadRequest: 400,
@@ -57,7 +63,8 @@ export const httpStatusOf: Record<AppError["_tag"], number> = {
   UnsupportedMediaType: 415,
   ValidationFailed: 422,
   TooManyRequests: 429,
-  BadGateway: 502
+  BadGateway: 502,
+  ServiceUnavailable: 503
 }
 
 export const isAppError = (u: unknown): u is AppError =>

@@ -18,6 +18,7 @@ import {
 import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
 import { type Db, type JobResult, PgBoss, type SendOptions } from "pg-boss"
+import { unavailableOf } from "./outage"
 
 /**
  * Durable background work (architecture section 5): jobs are stored in the database, survive a
@@ -45,6 +46,8 @@ export interface JobQueueShape {
   readonly work: (queue: string, handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>) => Effect.Effect<void, never, Scope.Scope>
   /** Sends `queue` an empty job on a cron schedule (UTC), once per tick across every process. */
   readonly schedule: (queue: string, cron: string) => Effect.Effect<void>
+  /** False while the queue's last statement found its database unreachable (the health check reports it). */
+  readonly reachable: () => boolean
 }
 export class JobQueue extends Context.Tag("platform/JobQueue")<JobQueue, JobQueueShape>() {}
 
@@ -153,6 +156,7 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
       const asCaller = <A>(f: () => Promise<A>) =>
         Effect.flatMap(Effect.runtime<never>(), (callerRuntime) => Effect.promise(() => caller.run(callerRuntime, f)))
 
+      let reachable = true
       const db: Db = {
         executeSql: async (text, values) => {
           const callerRuntime = caller.getStore()
@@ -167,6 +171,8 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
                 ))
             )
           const exit = await Runtime.runPromiseExit(callerRuntime ?? runtime)(statement)
+          // Workers poll every second or so: their last statement tells whether jobs can run now.
+          reachable = Exit.isSuccess(exit) || !unavailableOf(exit.cause)
           // pg-boss reads the driver's error (its `code`), not the SqlError around it.
           if (Exit.isFailure(exit)) throw Cause.squashWith(exit.cause, (e) => (e as { cause?: unknown }).cause ?? e)
           return { rows: flattenResults(exit.value) }
@@ -277,7 +283,8 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
               // No singleton key: the queue's policy then keeps one unfinished tick job at a time.
               detached(() => boss.schedule(queue, cron, {}, { tz: "UTC", retryLimit: 0 }))
             ))
-          )
+          ),
+        reachable: () => reachable
       })
     })
   )
@@ -548,7 +555,8 @@ export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.L
           schedules.set(name, yield* Effect.forkIn(ticks, layerScope))
         })
 
-      return JobQueue.of({ send, work, schedule })
+      // In the process: nothing to reach.
+      return JobQueue.of({ send, work, schedule, reachable: () => true })
     })
   )
 

@@ -24,6 +24,7 @@ export const fr = {
   "request.notFound": "Ressource introuvable.",
   "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds} secondes.",
   "server.error": "Erreur interne du serveur. Réessayez plus tard.",
+  "server.unavailable": "Service momentanément indisponible. Réessayez dans quelques secondes.",
   "auth.invalidCredentials": "Email ou mot de passe incorrect",
   "auth.emailNotVerified":
     "Veuillez vérifier votre adresse email (email verification) avant de vous connecter. Consultez votre boîte de réception.",
@@ -355,6 +356,7 @@ export const en: Record<MessageKey, string> = {
   "request.notFound": "Resource not found.",
   "request.tooManyRequests": "Too many attempts. Try again in {seconds} seconds.",
   "server.error": "Internal server error. Please try again later.",
+  "server.unavailable": "Service temporarily unavailable. Please try again in a few seconds.",
   "auth.invalidCredentials": "Incorrect email or password",
   "auth.emailNotVerified": "Please verify your email address (email verification) before logging in. Check your inbox.",
   "auth.accountDeactivated": "This account has been deactivated. Contact support.",

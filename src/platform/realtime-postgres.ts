@@ -3,6 +3,7 @@ import { Duration, Effect, Redacted, Schedule, type Scope } from "effect"
 import * as crypto from "node:crypto"
 import pg from "pg"
 import type { Server } from "socket.io"
+import { CONNECT_TIMEOUT_MS, guardPool } from "./pg-pool"
 
 /**
  * The NOTIFY channel prefix of one database: processes configured with the same URL share it, and
@@ -25,6 +26,8 @@ export interface ClusterLink {
   readonly adapter: ReturnType<typeof createAdapter>
   /** Once io exists: waits for the LISTEN connection, then announces this process to the others. */
   readonly join: (io: Server) => Effect.Effect<void>
+  /** Whether the adapter holds its LISTEN connection now (false while the database is away). */
+  readonly listening: () => boolean
 }
 
 /**
@@ -44,11 +47,27 @@ export const postgresClusterLink = (
     const report = (error: unknown) => {
       if (!closing) onError(error)
     }
+    // The adapter's only promise-style checkout is its LISTEN connection (its statements go through
+    // pool.query): the one it holds now, dropped when it ends. The adapter checks out a new one 1-3 s later.
+    let listenConnection: pg.PoolClient | undefined
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, application_name: applicationName })
-        // An idle connection dropped by the server must not crash the process; the adapter reconnects.
-        pool.on("error", report)
+        // A dropped connection, idle or held by LISTEN, must not crash the process (see pg-pool.ts).
+        const pool = guardPool(
+          new pg.Pool({ connectionString: url, max: POOL_SIZE, application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+          report
+        )
+        const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown
+        ;(pool as { connect: unknown }).connect = (callback?: unknown) => {
+          if (callback !== undefined) return connect(callback)
+          return (connect() as Promise<pg.PoolClient>).then((client) => {
+            listenConnection = client
+            client.once("end", () => {
+              if (listenConnection === client) listenConnection = undefined
+            })
+            return client
+          })
+        }
         return pool
       }),
       (pool) =>
@@ -76,6 +95,7 @@ export const postgresClusterLink = (
 
     return {
       adapter,
+      listening: () => listenConnection !== undefined,
       // The adapter announces itself as soon as it is built, before its LISTEN connection is open, so
       // it misses the others' answers and would learn of them only at their next heartbeat (5 s):
       // until then presence would not ask them. Announcing again once listening closes that gap.

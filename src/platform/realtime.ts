@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, type Scope } from "effect"
 import type * as http from "node:http"
 import { Server, type Socket } from "socket.io"
+import { RETRY_AFTER_SECONDS } from "./outage"
 import type { ClusterLink } from "./realtime-postgres"
 
 /** Pushes events to connected users (one room per user). */
@@ -50,6 +51,13 @@ const answerPresenceQueries = (io: Server) =>
   })
 
 /**
+ * The handshake's refusal while the database is away (socket.io clients see `message` and `data` of a
+ * `connect_error`): distinct from UNAUTHENTICATED, so that a client retries rather than logs out.
+ */
+const serviceUnavailableError = () =>
+  Object.assign(new Error("SERVICE_UNAVAILABLE"), { data: { code: "SERVICE_UNAVAILABLE", retryAfterSeconds: RETRY_AFTER_SECONDS } })
+
+/**
  * A module's part of the real-time link, given the io server once it exists: it registers its
  * connection handlers and event listeners, and releases them with the scope.
  */
@@ -64,7 +72,7 @@ export type RealtimeModule = (io: Server) => Effect.Effect<void, never, Scope.Sc
  */
 export const attachRealtime = (
   server: http.Server,
-  authenticate: (token: string) => Promise<{ readonly id: string } | undefined>,
+  authenticate: (token: string) => Promise<{ readonly id: string } | undefined | "unavailable">,
   modules: ReadonlyArray<RealtimeModule> = [],
   cluster: Option.Option<Effect.Effect<ClusterLink, never, Scope.Scope>> = Option.none()
 ) =>
@@ -93,6 +101,7 @@ export const attachRealtime = (
         if (typeof token !== "string" || token === "") return next(new Error("UNAUTHENTICATED"))
         authenticate(token).then(
           (user) => {
+            if (user === "unavailable") return next(serviceUnavailableError())
             if (!user) return next(new Error("UNAUTHENTICATED"))
             socket.data.userId = user.id
             void socket.join(userRoom(user.id))

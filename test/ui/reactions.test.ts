@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { planReaction } from "../../ui/api/reactions"
+import { isTransientFailure, planReaction } from "../../ui/api/reactions"
 
 const plan = (status: number, code = "X", message = "") => planReaction({ status, code, message })
 
@@ -23,5 +23,12 @@ describe("global response handling (spec section 8)", () => {
     expect(plan(503)).toMatchObject({ reaction: "serverError" })
     expect(plan(0)).toMatchObject({ reaction: "network" })
     expect(plan(400, "MALFORMED_REQUEST", "Requête invalide.")).toBeUndefined()
+  })
+})
+
+describe("failures that keep the stored session", () => {
+  it("the network, a timeout and the server's side (503 while its database restarts) keep it; a refusal does not", () => {
+    for (const status of [0, 500, 502, 503]) expect(isTransientFailure(status), String(status)).toBe(true)
+    for (const status of [400, 401, 403, 404, 429]) expect(isTransientFailure(status), String(status)).toBe(false)
   })
 })

@@ -48,3 +48,10 @@ export const planReaction = (failure: FailureInfo): ReactionPlan | undefined => 
   if (status >= 500) return { reaction: "serverError", kind: "error" }
   return undefined
 }
+
+/**
+ * A failure that says nothing about the session: the network, a timeout (status 0) or the server's
+ * side (5xx, such as the 503 answered while the database restarts). The stored session is kept
+ * through it; only the server's refusal of the token (401) ends it.
+ */
+export const isTransientFailure = (status: number) => status === 0 || status >= 500

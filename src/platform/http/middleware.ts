@@ -1,9 +1,10 @@
 import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, FiberRef, HashMap, Option } from "effect"
 import * as crypto from "node:crypto"
-import { errorBody, httpStatusOf, isAppError } from "../errors"
+import { type AppError, errorBody, httpStatusOf, isAppError } from "../errors"
 import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
+import { unavailableOf } from "../outage"
 
 const CSP = [
   "default-src 'self'",
@@ -35,15 +36,20 @@ const malformed = (language: Language) => envelope(400, { code: "MALFORMED_REQUE
 const isUndecodableBody = (u: unknown) =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
+const renderAppError = (error: AppError, language: Language) => {
+  const { success: _, ...body } = errorBody(error, language)
+  const response = envelope(httpStatusOf[error._tag], body)
+  return error._tag === "ServiceUnavailable"
+    ? HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
+    : response
+}
+
 /** Turns any failure into the one error envelope, in the request's language. */
 const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestId: string) => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (isAppError(error)) {
-      const { success: _, ...body } = errorBody(error, language)
-      return Effect.succeed(envelope(httpStatusOf[error._tag], body))
-    }
+    if (isAppError(error)) return Effect.succeed(renderAppError(error, language))
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
       const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
@@ -65,6 +71,11 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
     return Effect.succeed(malformed(language))
   }
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  // The database is away (a restart, a failover): a 503 the client may retry, not a bug to log as one.
+  const unavailable = unavailableOf(cause)
+  if (unavailable !== undefined) {
+    return Effect.as(Effect.logWarning("request failed: the database is unreachable"), renderAppError(unavailable, language))
+  }
   return Effect.as(
     Effect.logError("request failed", cause),
     envelope(500, { code: "INTERNAL_ERROR", message: translate(language, "server.error") + ` (${requestId})` })

@@ -2,6 +2,7 @@ import { Cause, Effect, Exit, Runtime, Schema } from "effect"
 import type { Server, Socket } from "socket.io"
 import { BadRequest, errorBody, isAppError } from "../../../platform/errors"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
+import { unavailableOf } from "../../../platform/outage"
 import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
 import { MessageView, toMessageView } from "../api"
 import { type ConversationEvent, ConversationEventFeed } from "../ports"
@@ -91,6 +92,9 @@ export const MessagingRealtime = Effect.gen(function*() {
             if (Exit.isSuccess(exit)) return reply({ success: true, data: exit.value })
             const failure = Cause.failureOption(exit.cause)
             if (failure._tag === "Some" && isAppError(failure.value)) return reply(errorBody(failure.value, language))
+            // The database is away: the same 503 envelope as over HTTP, for the client to retry.
+            const unavailable = unavailableOf(exit.cause)
+            if (unavailable !== undefined) return reply(errorBody(unavailable, language))
             void Runtime.runPromise(runtime)(Effect.logError("socket event failed", exit.cause))
             reply({ success: false, code: "INTERNAL_ERROR", message: translate(language, "server.error") })
           })
