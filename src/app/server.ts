@@ -29,7 +29,7 @@ import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } 
 import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
 import { AdministrationHttpLive } from "../modules/administration"
 import { MarketplaceApi } from "./api"
-import { devMailPage } from "./dev-mail"
+import { devMailPage, localOnly } from "./dev-mail"
 import { sandboxCheckoutRoutes } from "./sandbox-checkout"
 import { sandboxConnectRoutes } from "./sandbox-connect"
 
@@ -51,13 +51,14 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-/** Routes beside the API: the local outbox (when mail goes to it) and the UI with its index fallback. */
+/** Routes beside the API: the local outbox (DEV_MAIL) and the UI with its index fallback. */
 const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const outbox = yield* Outbox
     const settings = yield* NotificationSettings
-    if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
+    // The outbox lists reset links: opt-in (config.devMail) and for this machine only (see dev-mail.ts).
+    if (config.devMail) yield* router.get("/dev/mail", Effect.provideService(localOnly(devMailPage), Outbox, outbox))
     // Stand-ins for Stripe's hosted onboarding and dashboard, in sandbox mode only.
     if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
     if (config.paymentsMode === "sandbox") yield* sandboxCheckoutRoutes(router)
