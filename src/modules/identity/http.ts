@@ -105,7 +105,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       )
       .handle("updatePassword", ({ payload }) =>
         Effect.gen(function*() {
-          yield* identity.updatePassword(yield* CurrentUser, payload)
+          yield* identity.updatePassword(yield* CurrentUser, payload, yield* refreshCookie)
           return ok({}, yield* localized("auth.passwordUpdated"))
         })
       )

@@ -54,9 +54,15 @@ export class Identity extends Context.Tag("identity/Identity")<
       password: string | undefined,
       confirmation: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized | BadRequest>
+    /**
+     * Changes the password and ends every other session: all the account's refresh families are
+     * revoked but the caller's own (`currentRefreshToken`, the cookie sent with the request), which
+     * stays signed in.
+     */
     readonly updatePassword: (
       actor: Actor,
-      input: { currentPassword?: string | undefined; newPassword?: string | undefined; confirmPassword?: string | undefined }
+      input: { currentPassword?: string | undefined; newPassword?: string | undefined; confirmPassword?: string | undefined },
+      currentRefreshToken?: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized>
     readonly setPreferredLanguage: (actor: Actor, language: Language) => Effect.Effect<User>
     /** Accounts created by operators (CLI, seed): verified at once, any role. */
@@ -249,6 +255,8 @@ export const IdentityLive = Layer.effect(
               const at = yield* now
               const userId = yield* oneTimeTokens.consume(secrets.digest(token), "RESET_PASSWORD", at)
               if (Option.isNone(userId)) return yield* InvalidToken
+              // Using one reset link kills every other one still outstanding (older or newer).
+              yield* oneTimeTokens.retireAll(userId.value, "RESET_PASSWORD", at)
               yield* users.setPasswordHash(userId.value, passwordHash)
               // Receiving the reset link proves the address; every open session is closed.
               yield* users.markEmailVerified(userId.value)
@@ -257,7 +265,7 @@ export const IdentityLive = Layer.effect(
           )
         }),
 
-      updatePassword: (actor, input) =>
+      updatePassword: (actor, input, currentRefreshToken) =>
         Effect.gen(function*() {
           const fields = yield* requireFields({ currentPassword: input.currentPassword })
           const newPassword = yield* validateNewPassword(input.newPassword, input.confirmPassword)
@@ -265,7 +273,21 @@ export const IdentityLive = Layer.effect(
           if (Option.isNone(current) || !(yield* hasher.verify(fields.currentPassword!, current.value))) {
             return yield* WrongCurrentPassword
           }
-          yield* users.setPasswordHash(actor.id, yield* hasher.hash(newPassword))
+          const passwordHash = yield* hasher.hash(newPassword)
+          const at = yield* now
+          // The caller's own session survives only if the cookie is a live token of this account.
+          const own = currentRefreshToken ? yield* refreshTokens.find(secrets.digest(currentRefreshToken)) : Option.none()
+          const keepFamily = Option.getOrUndefined(
+            Option.map(Option.filter(own, (t) => t.userId === actor.id && !t.revokedAt && !t.rotatedAt && t.expiresAt > at), (t) => t.familyId)
+          )
+          yield* tx.run(
+            Effect.gen(function*() {
+              yield* users.setPasswordHash(actor.id, passwordHash)
+              yield* refreshTokens.revokeAllOfUser(actor.id, at, keepFamily)
+              // A reset link mailed before the change would undo it.
+              yield* oneTimeTokens.retireAll(actor.id, "RESET_PASSWORD", at)
+            })
+          )
         }),
 
       setPreferredLanguage: (actor, language) =>
