@@ -11,7 +11,7 @@ import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
 import { postgresClusterLink } from "../platform/realtime-postgres"
-import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
+import { AuthenticationLive, AuthHttpLive, Identity, IdentityRealtime, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
 import {
   ContactHttpLive,
   NotificationJobsLive,
@@ -102,8 +102,10 @@ export const ServerLive = Layer.unwrapEffect(
           : Option.none()
         return attachRealtime(
           server,
-          (token) => run(identity.authenticate(token).pipe(Effect.map((user) => ({ id: user.id })), Effect.orElseSucceed(() => undefined))),
-          [messaging],
+          // Deactivated accounts are refused here, and their open sockets closed by IdentityRealtime.
+          (token) =>
+            run(identity.authenticateSession(token).pipe(Effect.map(({ user, sessionId }) => ({ id: user.id, sessionId })), Effect.orElseSucceed(() => undefined))),
+          [messaging, yield* IdentityRealtime],
           cluster
         )
       })

@@ -12,6 +12,8 @@ export interface RealtimeShape {
 export class Realtime extends Context.Tag("platform/Realtime")<Realtime, RealtimeShape>() {}
 
 export const userRoom = (userId: string) => `user:${userId}`
+/** One login's sockets (its refresh family), so that ending the other sessions can spare them. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`
 
 /** How many connections each of `userIds` has open on this process. */
 const localConnections = (io: Server, userIds: ReadonlyArray<unknown>) =>
@@ -64,7 +66,7 @@ export type RealtimeModule = (io: Server) => Effect.Effect<void, never, Scope.Sc
  */
 export const attachRealtime = (
   server: http.Server,
-  authenticate: (token: string) => Promise<{ readonly id: string } | undefined>,
+  authenticate: (token: string) => Promise<{ readonly id: string; readonly sessionId?: string | undefined } | undefined>,
   modules: ReadonlyArray<RealtimeModule> = [],
   cluster: Option.Option<Effect.Effect<ClusterLink, never, Scope.Scope>> = Option.none()
 ) =>
@@ -95,7 +97,7 @@ export const attachRealtime = (
           (user) => {
             if (!user) return next(new Error("UNAUTHENTICATED"))
             socket.data.userId = user.id
-            void socket.join(userRoom(user.id))
+            void socket.join(user.sessionId === undefined ? userRoom(user.id) : [userRoom(user.id), sessionRoom(user.sessionId)])
             next()
           },
           () => next(new Error("UNAUTHENTICATED"))

@@ -77,6 +77,8 @@ export class PasswordHasher extends Context.Tag("identity/PasswordHasher")<Passw
 export interface AccessClaims {
   readonly userId: string
   readonly role: Role
+  /** The session (refresh family) the token was issued to: lets sockets of one session outlive the end of the others. */
+  readonly sessionId?: string | undefined
 }
 export interface AccessTokensShape {
   readonly sign: (claims: AccessClaims) => Effect.Effect<{ readonly token: string; readonly expiresIn: number }>

@@ -24,6 +24,7 @@ import {
   validateRegistration
 } from "./domain"
 import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
+import { AccountEvents } from "./account-events"
 import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
 
 export interface Session {
@@ -46,6 +47,8 @@ export class Identity extends Context.Tag("identity/Identity")<
     readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
     /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
     readonly authenticate: (accessToken: string) => Effect.Effect<User, Unauthorized>
+    /** As authenticate, with the session the token belongs to (real-time connections join its room). */
+    readonly authenticateSession: (accessToken: string) => Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized>
     readonly verifyEmail: (token: string | undefined) => Effect.Effect<void, Unauthorized | BadRequest>
     readonly resendVerification: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
     readonly forgotPassword: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
@@ -94,6 +97,7 @@ export const IdentityLive = Layer.effect(
     const notifications = yield* Notifications
     const tx = yield* Transactional
     const config = yield* AppConfig
+    const accountEvents = yield* AccountEvents
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -117,7 +121,7 @@ export const IdentityLive = Layer.effect(
           familyId,
           expiresAt: new Date(at.getTime() + config.refreshTokenTtlDays * 86_400_000)
         })
-        const access = yield* accessTokens.sign({ userId: user.id, role: user.role })
+        const access = yield* accessTokens.sign({ userId: user.id, role: user.role, sessionId: familyId })
         return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
       })
 
@@ -220,6 +224,16 @@ export const IdentityLive = Layer.effect(
                   ? Effect.succeed(user.value)
                   : Effect.fail(AccountDeactivated))),
 
+      authenticateSession: (accessToken) =>
+        Effect.gen(function*() {
+          const claims = yield* accessTokens.verify(accessToken)
+          if (Option.isNone(claims)) return yield* SessionExpired
+          const user = yield* users.findById(claims.value.userId)
+          if (Option.isNone(user)) return yield* Unauthenticated
+          if (!user.value.isActive) return yield* AccountDeactivated
+          return { user: user.value, sessionId: claims.value.sessionId }
+        }),
+
       verifyEmail: (token) =>
         Effect.gen(function*() {
           if (!token) return yield* MissingToken
@@ -250,7 +264,7 @@ export const IdentityLive = Layer.effect(
           if (!token) return yield* MissingToken
           const newPassword = yield* validateNewPassword(password, confirmation)
           const passwordHash = yield* hasher.hash(newPassword)
-          yield* tx.run(
+          const userId = yield* tx.run(
             Effect.gen(function*() {
               const at = yield* now
               const userId = yield* oneTimeTokens.consume(secrets.digest(token), "RESET_PASSWORD", at)
@@ -261,8 +275,10 @@ export const IdentityLive = Layer.effect(
               // Receiving the reset link proves the address; every open session is closed.
               yield* users.markEmailVerified(userId.value)
               yield* refreshTokens.revokeAllOfUser(userId.value, at)
+              return userId.value
             })
           )
+          yield* accountEvents.publish({ type: "sessions_ended", userId, reason: "password_reset" })
         }),
 
       updatePassword: (actor, input, currentRefreshToken) =>
@@ -288,6 +304,7 @@ export const IdentityLive = Layer.effect(
               yield* oneTimeTokens.retireAll(actor.id, "RESET_PASSWORD", at)
             })
           )
+          yield* accountEvents.publish({ type: "sessions_ended", userId: actor.id, reason: "password_changed", keepFamily })
         }),
 
       setPreferredLanguage: (actor, language) =>
@@ -310,6 +327,8 @@ export const IdentityLive = Layer.effect(
               if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(target.value.id, at)
             })
           )
+          // Committed: the account's open sockets are closed at once (their access tokens already fail).
+          if (change.revokeSessions) yield* accountEvents.publish({ type: "sessions_ended", userId: target.value.id, reason: "deactivated" })
           return Option.getOrThrow(yield* users.findById(target.value.id))
         }),
 
