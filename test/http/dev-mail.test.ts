@@ -2,7 +2,7 @@ import { Either, Option, Redacted } from "effect"
 import * as os from "node:os"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resolveDevMail } from "../../src/platform/config"
-import { httpClient } from "../support/http"
+import { httpClient, mailsAtLeast } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 
 const ADMIN = "admin@marketplace.local"
@@ -48,6 +48,7 @@ describe("GET /dev/mail", () => {
   it("without DEV_MAIL the outbox is nowhere, even though mail goes to it (no SMTP_URL)", async () => {
     const api = httpClient(off)
     expect((await api.post("/api/auth/forgot-password", { email: ADMIN })).status).toBe(200)
+    expect((await mailsAtLeast(off, ADMIN, 1)).length).toBe(1)
     const page = await api.get("/dev/mail")
     expect(page.text).not.toContain("reset-password")
     expect(page.text).not.toContain("Local outbox")
@@ -56,6 +57,7 @@ describe("GET /dev/mail", () => {
   it("with DEV_MAIL it answers requests from the loopback address, never through a proxy", async () => {
     const api = httpClient(on)
     expect((await api.post("/api/auth/forgot-password", { email: ADMIN })).status).toBe(200)
+    await mailsAtLeast(on, ADMIN, 1)
     const page = await api.get("/dev/mail")
     expect(page.status).toBe(200)
     expect(page.text).toContain("reset-password")

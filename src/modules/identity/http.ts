@@ -2,9 +2,10 @@ import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "
 import { Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
+import { detached } from "../../platform/detached"
 import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser, MeAnswer, toUserView, toUserViewEncoded } from "./api"
-import type { User } from "./domain"
+import { requireFields, type User } from "./domain"
 import { MarketplaceApi } from "../../app/api"
 import { Identity, type Session } from "./service"
 
@@ -90,10 +91,13 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       .handle("refresh", refresh)
       .handle("refreshToken", refresh)
       .handle("me", () => Effect.map(CurrentUser, meResponse))
+      // Forgot-password and resend answer before looking the address up (the lookup, token and mail
+      // run after the answer): the same message and the same time whether the account exists.
       .handle("forgotPassword", ({ payload }) =>
         Effect.gen(function*() {
           yield* limit("forgot-password")
-          yield* identity.forgotPassword(payload.email)
+          yield* requireFields({ email: payload.email })
+          yield* detached("forgot-password", identity.forgotPassword(payload.email))
           return ok({}, yield* localized("auth.forgotPasswordSent"))
         })
       )
@@ -118,7 +122,8 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       .handle("resendVerification", ({ payload }) =>
         Effect.gen(function*() {
           yield* limit("resend-verification")
-          yield* identity.resendVerification(payload.email)
+          yield* requireFields({ email: payload.email })
+          yield* detached("resend-verification", identity.resendVerification(payload.email))
           return ok({}, yield* localized("auth.verificationResent"))
         })
       )
