@@ -3,6 +3,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { detached } from "../../platform/detached"
+import { clientAddress } from "../../platform/http/client-address"
 import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser, MeAnswer, toUserView, toUserViewEncoded } from "./api"
 import { requireFields, type User } from "./domain"
@@ -17,13 +18,20 @@ export const AuthenticationLive = Layer.effect(
   Effect.map(Identity, (identity) => ({ bearer: (token: Redacted.Redacted) => identity.authenticate(Redacted.value(token)) }))
 )
 
-/** Rate-limits an action per client address (login, register, forgot-password, resend). */
+/**
+ * Rate-limits an action per client address (TRUST_PROXY decides what the address is): every
+ * endpoint that checks a credential or reveals something about an account (login, register,
+ * forgot-password, resend, reset-password). Refresh is not: its token is 256 random bits, and a
+ * limit would sign out users behind one address.
+ */
 const limit = (action: string) =>
   Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
     const limiter = yield* RateLimiter
-    yield* limiter.consume(`${action}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`)
+    yield* limiter.consume(`${action}:${yield* clientAddress}`)
   })
+
+/** Rate-limits an action per signed-in account (guessing the current password with a stolen token), whatever the address. */
+const limitAccount = (action: string, userId: string) => Effect.flatMap(RateLimiter, (limiter) => limiter.consume(`${action}:user:${userId}`))
 
 /**
  * GET /api/auth/me, the hottest authenticated read, answers JSON it encodes itself: the body is typed
@@ -103,13 +111,17 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       )
       .handle("resetPassword", ({ path, payload }) =>
         Effect.gen(function*() {
+          yield* limit("reset-password")
           yield* identity.resetPassword(path.token, payload.password, payload.confirmPassword)
           return ok({}, yield* localized("auth.passwordReset"))
         })
       )
       .handle("updatePassword", ({ payload }) =>
         Effect.gen(function*() {
-          yield* identity.updatePassword(yield* CurrentUser, payload, yield* refreshCookie)
+          const user = yield* CurrentUser
+          yield* limit("update-password")
+          yield* limitAccount("update-password", user.id)
+          yield* identity.updatePassword(user, payload, yield* refreshCookie)
           return ok({}, yield* localized("auth.passwordUpdated"))
         })
       )

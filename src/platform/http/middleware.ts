@@ -42,7 +42,11 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
     const error = failure.value
     if (isAppError(error)) {
       const { success: _, ...body } = errorBody(error, language)
-      return Effect.succeed(envelope(httpStatusOf[error._tag], body))
+      const answer = envelope(httpStatusOf[error._tag], body)
+      // Every 429 says when to come back (the limiter's wait, in seconds).
+      return Effect.succeed(
+        error._tag === "TooManyRequests" ? HttpServerResponse.setHeader(answer, "retry-after", error.params?.["seconds"] ?? "60") : answer
+      )
     }
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
