@@ -6,7 +6,7 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { AppConfig } from "../platform/config"
 import { ok } from "../platform/http/envelope"
-import { appMiddleware } from "../platform/http/middleware"
+import { appMiddlewareWith, securityHeadersFor } from "../platform/http/middleware"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
@@ -82,7 +82,7 @@ export const ServerLive = Layer.unwrapEffect(
     const server = http.createServer({ keepAliveTimeout: 5_000 })
     const HttpLive = HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/docs" })),
-      Layer.provide(HttpApiBuilder.middleware(appMiddleware)),
+      Layer.provide(HttpApiBuilder.middleware(appMiddlewareWith(securityHeadersFor({ publicUrl: config.publicUrl, stripe: config.paymentsMode === "stripe" })))),
       Layer.provide(PagesLive),
       Layer.provide(ApiLive),
       HttpServer.withLogAddress,
