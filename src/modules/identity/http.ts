@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { detached } from "../../platform/detached"
