@@ -1,12 +1,26 @@
-import { HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { isLocalRequest } from "../platform/http/client-address"
 import { Outbox } from "../modules/notifications"
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 const linkify = (text: string) => escape(text).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')
 
-/** /dev/mail: the local outbox of the embedded mode, so a newcomer can follow verification links. */
+/**
+ * A page for requests from this machine only: anyone else (another host, or anything relayed by a
+ * proxy) gets the plain 404 of an unknown page, so its existence is not revealed either.
+ */
+export const localOnly = <E, R>(page: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    isLocalRequest(request)
+      ? Effect.map(page, (response) => HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+      : Effect.succeed(HttpServerResponse.text("Not Found", { status: 404 })))
+
+/**
+ * /dev/mail: the local outbox of the embedded mode, so a newcomer can follow verification links.
+ * It shows password-reset links, so it exists only with config.devMail and answers only localOnly.
+ */
 export const devMailPage = Effect.gen(function*() {
   const outbox = yield* Outbox
   const mails = yield* outbox.latest(50)

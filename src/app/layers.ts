@@ -6,6 +6,7 @@ import { NoTransaction, SqlTransactional } from "../platform/transaction"
 import {
   AccountDirectoryFromUsers,
   IdentityLive,
+  InProcessAccountEvents,
   IdentityMemoryAdapters,
   IdentityPostgresAdapters,
   JwtAccessTokens,
@@ -94,7 +95,7 @@ const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTo
 const NotificationServices = Layer.merge(NotificationsLive, NotificationSettingsLive).pipe(Layer.provideMerge(PreferenceAwareMailerLive))
 
 /** The application services over whatever adapters are given. */
-export const ApplicationServices = Layer.mergeAll(IdentityLive, PaymentsServicesLive).pipe(
+export const ApplicationServices = Layer.mergeAll(IdentityLive.pipe(Layer.provideMerge(InProcessAccountEvents)), PaymentsServicesLive).pipe(
   Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
   (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(services)),

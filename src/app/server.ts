@@ -5,15 +5,16 @@ import { Effect, Layer, Option, Runtime } from "effect"
 import * as http from "node:http"
 import * as path from "node:path"
 import { AppConfig } from "../platform/config"
+import { ok } from "../platform/http/envelope"
 import { HealthProbes, HealthProbesLive, healthCheck } from "../platform/http/health"
-import { appMiddleware } from "../platform/http/middleware"
+import { appMiddlewareWith, securityHeadersFor } from "../platform/http/middleware"
 import { JobQueue } from "../platform/jobs"
 import { unavailableOf } from "../platform/outage"
 import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
 import { postgresClusterLink } from "../platform/realtime-postgres"
-import { AuthenticationLive, AuthHttpLive, Identity, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
+import { AuthenticationLive, AuthHttpLive, Identity, IdentityRealtime, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
 import {
   ContactHttpLive,
   NotificationJobsLive,
@@ -31,7 +32,7 @@ import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } 
 import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
 import { AdministrationHttpLive } from "../modules/administration"
 import { MarketplaceApi } from "./api"
-import { devMailPage } from "./dev-mail"
+import { devMailPage, localOnly } from "./dev-mail"
 import { sandboxCheckoutRoutes } from "./sandbox-checkout"
 import { sandboxConnectRoutes } from "./sandbox-connect"
 
@@ -48,13 +49,14 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-/** Routes beside the API: the local outbox (when mail goes to it) and the UI with its index fallback. */
+/** Routes beside the API: the local outbox (DEV_MAIL) and the UI with its index fallback. */
 const PagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const config = yield* AppConfig
     const outbox = yield* Outbox
     const settings = yield* NotificationSettings
-    if (Option.isNone(config.smtpUrl)) yield* router.get("/dev/mail", Effect.provideService(devMailPage, Outbox, outbox))
+    // The outbox lists reset links: opt-in (config.devMail) and for this machine only (see dev-mail.ts).
+    if (config.devMail) yield* router.get("/dev/mail", Effect.provideService(localOnly(devMailPage), Outbox, outbox))
     // Stand-ins for Stripe's hosted onboarding and dashboard, in sandbox mode only.
     if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
     if (config.paymentsMode === "sandbox") yield* sandboxCheckoutRoutes(router)
@@ -78,7 +80,7 @@ export const ServerLive = Layer.unwrapEffect(
     const server = http.createServer({ keepAliveTimeout: 5_000 })
     const HttpLive = HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/docs" })),
-      Layer.provide(HttpApiBuilder.middleware(appMiddleware)),
+      Layer.provide(HttpApiBuilder.middleware(appMiddlewareWith(securityHeadersFor({ publicUrl: config.publicUrl, stripe: config.paymentsMode === "stripe" })))),
       Layer.provide(PagesLive),
       Layer.provide(ApiLive),
       HttpServer.withLogAddress,
@@ -101,14 +103,15 @@ export const ServerLive = Layer.unwrapEffect(
           : Option.none()
         return attachRealtime(
           server,
+          // Deactivated accounts are refused here, and their open sockets closed by IdentityRealtime.
           (token) =>
-            run(identity.authenticate(token).pipe(
-              Effect.map((user) => ({ id: user.id })),
+            run(identity.authenticateSession(token).pipe(
+              Effect.map(({ user, sessionId }) => ({ id: user.id, sessionId })),
               Effect.orElseSucceed(() => undefined),
               // The database is away: not a wrong token, so the client is told to come back, not to log in again.
               Effect.catchAllCause((cause) => unavailableOf(cause) ? Effect.succeed("unavailable" as const) : Effect.failCause(cause))
             )),
-          [messaging],
+          [messaging, yield* IdentityRealtime],
           cluster
         )
       })

@@ -1,4 +1,7 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { isIP as netIsIP } from "node:net"
+
+const isIP = (address: string) => netIsIP(address) !== 0
 
 /** Every setting the process reads, read once at start (documented in docs/operations.md). */
 export interface AppConfigShape {
@@ -39,7 +42,61 @@ export interface AppConfigShape {
   readonly applicationMaxAttempts: number
   /** How socket.io reaches the other server processes (see resolveRealtimeAdapter). */
   readonly realtimeAdapter: RealtimeAdapterKind
+  /** Whether the local outbox page /dev/mail exists (see resolveDevMail); it answers loopback requests only. */
+  readonly devMail: boolean
+  /** Which proxies in front of the server are trusted to name the client address (see TrustProxy). */
+  readonly trustProxy: TrustProxy
 }
+
+/**
+ * /dev/mail lists every mail of the outbox, reset links included: a developer convenience, opt-in and
+ * local. DEV_MAIL=1 turns it on, DEV_MAIL=0 off; unset, it is on only in the embedded default of
+ * `make start` (no DATABASE_URL, no PUBLIC_URL). Never with NODE_ENV=production (asking for it there is
+ * refused at start), and never with SMTP_URL (mails do not go to the outbox then).
+ */
+export const resolveDevMail = (settings: {
+  readonly devMail: Option.Option<boolean>
+  readonly nodeEnv: Option.Option<string>
+  readonly smtpUrl: Option.Option<unknown>
+  readonly databaseUrl: Option.Option<unknown>
+  readonly publicUrl: Option.Option<string>
+}): Either.Either<boolean, ConfigError.ConfigError> => {
+  const production = Option.contains(settings.nodeEnv, "production")
+  if (production && Option.contains(settings.devMail, true)) {
+    return Either.left(ConfigError.InvalidData(["DEV_MAIL"], "DEV_MAIL=1 is refused with NODE_ENV=production: the outbox page shows password-reset links"))
+  }
+  if (production || Option.isSome(settings.smtpUrl)) return Either.right(false)
+  return Either.right(Option.getOrElse(settings.devMail, () => Option.isNone(settings.databaseUrl) && Option.isNone(settings.publicUrl)))
+}
+
+/**
+ * TRUST_PROXY: unset, the client address is the socket's; a number n, the n proxies nearest the server
+ * are trusted and the address is the n-th entry from the right of X-Forwarded-For; a list of addresses,
+ * entries appended by those proxies are skipped from the right (only when the socket's peer is one).
+ */
+export type TrustProxy =
+  | { readonly _tag: "None" }
+  | { readonly _tag: "Hops"; readonly hops: number }
+  | { readonly _tag: "Addresses"; readonly addresses: ReadonlyArray<string> }
+
+export const parseTrustProxy = (value: Option.Option<string>): Either.Either<TrustProxy, ConfigError.ConfigError> => {
+  const text = Option.getOrElse(value, () => "").trim()
+  if (text === "" || text === "0" || text.toLowerCase() === "false") return Either.right({ _tag: "None" })
+  if (/^\d+$/.test(text)) return Either.right({ _tag: "Hops", hops: Number(text) })
+  const addresses = text.split(",").map((a) => a.trim()).filter((a) => a !== "")
+  if (addresses.every(isIP)) return Either.right({ _tag: "Addresses", addresses: addresses.map(normalizeAddress) })
+  return Either.left(ConfigError.InvalidData(["TRUST_PROXY"], `TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses, got "${text}"`))
+}
+
+/** `::ffff:10.0.0.1` and `10.0.0.1` are one client. */
+export const normalizeAddress = (address: string) => address.trim().toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1")
+
+/** JWT_SECRET signs every access token and unsubscribe link: a short one can be guessed offline. */
+export const MIN_SECRET_BYTES = 32
+export const checkJwtSecret = (secret: Option.Option<Redacted.Redacted>): Either.Either<void, ConfigError.ConfigError> =>
+  Option.isSome(secret) && Buffer.byteLength(Redacted.value(secret.value), "utf8") < MIN_SECRET_BYTES
+    ? Either.left(ConfigError.InvalidData(["JWT_SECRET"], `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`); unset it in development to use a generated one`))
+    : Either.right(undefined)
 
 export type PaymentsMode = "stripe" | "sandbox"
 
@@ -137,12 +194,18 @@ const config = Config.all({
   realtimeAdapter: Config.option(Config.string("REALTIME_ADAPTER")).pipe(
     Config.map(Option.map((adapter) => adapter.trim().toLowerCase())),
     Config.map(Option.filter((adapter) => adapter !== ""))
-  )
+  ),
+  devMail: Config.option(Config.boolean("DEV_MAIL")),
+  nodeEnv: Config.option(Config.string("NODE_ENV")),
+  trustProxy: Config.option(Config.string("TRUST_PROXY"))
 }).pipe(
-  Config.mapOrFail((c) =>
+  Config.mapOrFail(({ nodeEnv, ...c }) =>
     Either.all({
       paymentsMode: resolvePaymentsMode(c.paymentsMode, c.stripeSecretKey),
-      realtimeAdapter: resolveRealtimeAdapter(c.realtimeAdapter, c.databaseUrl)
+      realtimeAdapter: resolveRealtimeAdapter(c.realtimeAdapter, c.databaseUrl),
+      devMail: resolveDevMail({ devMail: c.devMail, nodeEnv, smtpUrl: c.smtpUrl, databaseUrl: c.databaseUrl, publicUrl: c.publicUrl }),
+      trustProxy: parseTrustProxy(c.trustProxy),
+      jwtSecret: Either.map(checkJwtSecret(c.jwtSecret), () => c.jwtSecret)
     }).pipe(Either.map((resolved) => ({ ...c, ...resolved })))
   )
 )

@@ -13,6 +13,8 @@ export interface RealtimeShape {
 export class Realtime extends Context.Tag("platform/Realtime")<Realtime, RealtimeShape>() {}
 
 export const userRoom = (userId: string) => `user:${userId}`
+/** One login's sockets (its refresh family), so that ending the other sessions can spare them. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`
 
 /** How many connections each of `userIds` has open on this process. */
 const localConnections = (io: Server, userIds: ReadonlyArray<unknown>) =>
@@ -72,7 +74,7 @@ export type RealtimeModule = (io: Server) => Effect.Effect<void, never, Scope.Sc
  */
 export const attachRealtime = (
   server: http.Server,
-  authenticate: (token: string) => Promise<{ readonly id: string } | undefined | "unavailable">,
+  authenticate: (token: string) => Promise<{ readonly id: string; readonly sessionId?: string | undefined } | undefined | "unavailable">,
   modules: ReadonlyArray<RealtimeModule> = [],
   cluster: Option.Option<Effect.Effect<ClusterLink, never, Scope.Scope>> = Option.none()
 ) =>
@@ -104,7 +106,7 @@ export const attachRealtime = (
             if (user === "unavailable") return next(serviceUnavailableError())
             if (!user) return next(new Error("UNAUTHENTICATED"))
             socket.data.userId = user.id
-            void socket.join(userRoom(user.id))
+            void socket.join(user.sessionId === undefined ? userRoom(user.id) : [userRoom(user.id), sessionRoom(user.sessionId)])
             next()
           },
           () => next(new Error("UNAUTHENTICATED"))

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { MeAnswer } from "../../src/modules/identity/api"
 import { en, fr } from "../../src/platform/messages"
-import { httpClient, mailedToken, mailsTo, registration } from "../support/http"
+import { httpClient, mailedToken, mailsAtLeast, mailsTo, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 
 let server: TestServer
@@ -176,7 +176,7 @@ describe("email verification", () => {
     }
     expect(await mailsTo(server, "nobody@example.com")).toHaveLength(0)
     expect((await mailsTo(server, verified.email)).filter((m) => m.text.includes("/verify-email/"))).toHaveLength(1)
-    expect(await mailsTo(server, pending.email)).toHaveLength(mailsBefore + 1)
+    expect(await mailsAtLeast(server, pending.email, mailsBefore + 1)).toHaveLength(mailsBefore + 1)
 
     // The resent link works.
     const token = await mailedToken(server, pending.email, "verify-email")
@@ -386,8 +386,8 @@ describe("password reset", () => {
       expect(reply.status).toBe(200)
       expect(reply.body).toEqual({ success: true, data: {}, message: "Si un compte existe pour cet email, un lien de réinitialisation a été envoyé." })
     }
+    expect((await mailsAtLeast(server, user.email, 2))[0]!.subject).toBe(fr["mail.reset.subject"])
     expect(await mailsTo(server, "ghost@example.com")).toHaveLength(0)
-    expect((await mailsTo(server, user.email))[0]!.subject).toBe(fr["mail.reset.subject"])
     expect((await api.post("/api/auth/forgot-password", {})).status).toBe(422)
   })
 

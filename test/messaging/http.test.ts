@@ -37,7 +37,7 @@ describe("POST /api/conversations", () => {
     const conversation = created.body.data.conversation
     expect(conversation).toMatchObject({ title: null, serviceId: null, unreadCount: 0, lastMessage: null })
     expect(conversation.participants.map((p: any) => p.id).sort()).toEqual([a.id, b.id].sort())
-    expect(Object.keys(conversation.participants[0]).sort()).toEqual(["email", "firstName", "id", "lastName"])
+    expect(Object.keys(conversation.participants[0]).sort()).toEqual(["firstName", "id", "lastName"])
     const found = await api.post("/api/conversations", { participantId: a.id }, as(b))
     expect(found.status).toBe(200)
     expect(found.body.data.conversation.id).toBe(conversation.id)

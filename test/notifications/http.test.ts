@@ -108,13 +108,35 @@ describe("unsubscribing", () => {
     expect(await server.run(Effect.map(UnsubscribeTokens, (t) => t.sign(carol.id)))).toBe(token)
   })
 
-  it("POST /api/notifications/unsubscribe answers the same for an unknown address and a known one; 422 for a malformed one; then 429", async () => {
+  it("POST /api/notifications/unsubscribe with a bearer token acts on the caller's own address only", async () => {
+    const carol = await newClient(server, api)
+    const someoneElse = await api.post("/api/notifications/unsubscribe", { email: bob.email }, { token: carol.token, language: "en" })
+    expect([someoneElse.status, someoneElse.body.code, someoneElse.body.message]).toEqual([403, "NOT_YOUR_ADDRESS", en["notifications.unsubscribeNotYours"]])
+    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences.emailNotifications).toBe(true)
+    const own = await api.post("/api/notifications/unsubscribe", {}, { token: carol.token })
+    expect([own.status, own.body.message]).toEqual([200, fr["notifications.unsubscribed"]])
+    expect((await api.get("/api/notifications/preferences", { token: carol.token })).body.data.preferences).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+    const badToken = await api.post("/api/notifications/unsubscribe", { email: alice.email }, { token: "forged" })
+    expect(badToken.status).toBe(401)
+  })
+
+  it("POST /api/notifications/unsubscribe anonymously: the same answer for an unknown and a known address, nothing turned off, the owner mailed the link to confirm; 422 for a malformed one; then 429", async () => {
     const unknown = await api.post("/api/notifications/unsubscribe", { email: "nobody.at.all@example.com" })
     const known = await api.post("/api/notifications/unsubscribe", { email: bob.email.toUpperCase() })
     expect(unknown.status).toBe(200)
     expect(known.status).toBe(200)
     expect(known.body).toEqual(unknown.body)
     expect(known.body.message).toBe(fr["notifications.unsubscribeRequested"])
+    // A stranger cannot silence bob: only the link mailed to bob's own address does.
+    let confirmation: { subject: string; text: string } | undefined
+    for (let tries = 0; tries < 100 && !confirmation; tries++) {
+      confirmation = (await mailsTo(server, bob.email)).find((m) => m.subject === fr["mail.unsubscribeConfirm.subject"])
+      if (!confirmation) await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(confirmation, "a confirmation mailed to bob").toBeDefined()
+    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({ emailNotifications: true })
+    const link = /\/api\/notifications\/unsubscribe\?token=([^\s]+)/.exec(confirmation!.text)![1]!
+    expect((await openLink(decodeURIComponent(link))).status).toBe(200)
     expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
 
     const french = await api.post("/api/notifications/unsubscribe", { email: "pas une adresse" })
@@ -128,4 +150,5 @@ describe("unsubscribing", () => {
     for (let n = 4; n <= LIMIT + 1 && status !== 429; n++) status = (await api.post("/api/notifications/unsubscribe", { email: "nobody.at.all@example.com" })).status
     expect(status).toBe(429)
   })
+
 })

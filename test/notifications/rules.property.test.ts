@@ -175,7 +175,7 @@ describe("classification and delivery", () => {
   const maybePreferences = fc.option(preferences, { nil: null })
 
   it("essential mails (account security, legal, contact) are never suppressed, delayed or held for a digest", () => {
-    expect(MailKinds.filter(isEssential).sort()).toEqual(["contact", "email-verification", "legal", "password-changed", "password-reset"])
+    expect(MailKinds.filter(isEssential).sort()).toEqual(["contact", "email-verification", "legal", "password-changed", "password-reset", "unsubscribe-confirmation"])
     fc.assert(
       fc.property(kind.filter(isEssential), maybePreferences, instant, (k, prefs, at) => {
         expect(decideDelivery(k, prefs, at)).toEqual({ _tag: "Send" })

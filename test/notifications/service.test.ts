@@ -179,14 +179,20 @@ describe("preferences and unsubscribing (in-memory adapters)", () => {
       expect((yield* settings.get(p.id)).quietHoursStart).toBe("22:00")
     })))
 
-  it.scoped("unsubscribe by address: the same answer for an unknown address; the account's mail turned off", () =>
+  it.scoped("unsubscribe by address: nothing turned off, the address's account mailed the signed link to confirm", () =>
     withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
       const settings = yield* NotificationSettings
+      const tokens = yield* UnsubscribeTokens
       const p = yield* person
-      yield* settings.unsubscribeByEmail("nobody@example.com")
-      yield* settings.unsubscribeByEmail(p.email.toUpperCase())
+      yield* settings.requestUnsubscribe("nobody@example.com")
+      yield* settings.requestUnsubscribe(p.email.toUpperCase())
+      expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: true })
+      const [confirmation] = yield* notificationsTo(p.email)
+      expect(confirmation!.subject).toBe(fr["mail.unsubscribeConfirm.subject"])
+      expect(confirmation!.text).toContain(`/api/notifications/unsubscribe?token=${encodeURIComponent(tokens.sign(p.id))}`)
+      expect((yield* Effect.flip(settings.requestUnsubscribe("not an address"))).details.map((d) => d.key)).toEqual(["validation.email"])
+      yield* settings.unsubscribeAccount(p.id)
       expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
-      expect((yield* Effect.flip(settings.unsubscribeByEmail("not an address"))).details.map((d) => d.key)).toEqual(["validation.email"])
     })))
 
   it.scoped("the signed link turns the account off; a tampered one does nothing", () =>

@@ -113,12 +113,29 @@ export const httpClient = (server: TestServer) => {
 export const mailsTo = (server: TestServer, to: string): Promise<ReadonlyArray<StoredMail>> =>
   server.run(Effect.map(Effect.flatMap(Outbox, (o) => o.latest(10_000)), (mails) => mails.filter((m) => m.to === to)))
 
-/** The token of the newest `/{kind}/{token}` link mailed to `to`. */
-export const mailedToken = async (server: TestServer, to: string, kind: "verify-email" | "reset-password") => {
-  for (const mail of await mailsTo(server, to)) {
-    const match = new RegExp(`/${kind}/([A-Za-z0-9_-]+)`).exec(mail.text)
-    if (match) return match[1]!
+/**
+ * Waits (up to 5 s) until `to` has at least `count` mails, and answers them: forgot-password and
+ * resend-verification mail after they answer.
+ */
+export const mailsAtLeast = async (server: TestServer, to: string, count: number): Promise<ReadonlyArray<StoredMail>> => {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const mails = await mailsTo(server, to)
+    if (mails.length >= count || Date.now() > deadline) return mails
+    await new Promise((resolve) => setTimeout(resolve, 25))
   }
+}
+
+/** The token of the newest `/{kind}/{token}` link mailed to `to` (waiting up to 5 s for one). */
+export const mailedToken = async (server: TestServer, to: string, kind: "verify-email" | "reset-password") => {
+  const deadline = Date.now() + 5_000
+  do {
+    for (const mail of await mailsTo(server, to)) {
+      const match = new RegExp(`/${kind}/([A-Za-z0-9_-]+)`).exec(mail.text)
+      if (match) return match[1]!
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  } while (Date.now() < deadline)
   throw new Error(`no /${kind}/ link mailed to ${to}`)
 }
 

@@ -62,7 +62,7 @@ export const startTestServer = async (
     ? { databaseUrl: Option.none(), realtimeAdapter: "local" as const }
     : { databaseUrl: Option.some(Redacted.make(database.url)), realtimeAdapter: "postgres" as const }
   const layer = applicationOn(database.layer).pipe(
-    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, ...onPostgres, ...overrides })),
+    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, devMail: true, ...onPostgres, ...overrides })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.provide(options.clock ? Layer.setClock(options.clock) : Layer.empty)
   )

@@ -6,7 +6,6 @@ export interface Participant {
   readonly id: string
   readonly firstName: string
   readonly lastName: string
-  readonly email: string
 }
 
 export interface Message {

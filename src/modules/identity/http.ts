@@ -1,10 +1,12 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
+import { detached } from "../../platform/detached"
+import { clientAddress } from "../../platform/http/client-address"
 import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser, MeAnswer, toUserView, toUserViewEncoded } from "./api"
-import type { User } from "./domain"
+import { requireFields, type User } from "./domain"
 import { MarketplaceApi } from "../../app/api"
 import { Identity, type Session } from "./service"
 
@@ -16,13 +18,20 @@ export const AuthenticationLive = Layer.effect(
   Effect.map(Identity, (identity) => ({ bearer: (token: Redacted.Redacted) => identity.authenticate(Redacted.value(token)) }))
 )
 
-/** Rate-limits an action per client address (login, register, forgot-password, resend). */
+/**
+ * Rate-limits an action per client address (TRUST_PROXY decides what the address is): every
+ * endpoint that checks a credential or reveals something about an account (login, register,
+ * forgot-password, resend, reset-password). Refresh is not: its token is 256 random bits, and a
+ * limit would sign out users behind one address.
+ */
 const limit = (action: string) =>
   Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
     const limiter = yield* RateLimiter
-    yield* limiter.consume(`${action}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`)
+    yield* limiter.consume(`${action}:${yield* clientAddress}`)
   })
+
+/** Rate-limits an action per signed-in account (guessing the current password with a stolen token), whatever the address. */
+const limitAccount = (action: string, userId: string) => Effect.flatMap(RateLimiter, (limiter) => limiter.consume(`${action}:user:${userId}`))
 
 /**
  * GET /api/auth/me, the hottest authenticated read, answers JSON it encodes itself: the body is typed
@@ -90,22 +99,29 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       .handle("refresh", refresh)
       .handle("refreshToken", refresh)
       .handle("me", () => Effect.map(CurrentUser, meResponse))
+      // Forgot-password and resend answer before looking the address up (the lookup, token and mail
+      // run after the answer): the same message and the same time whether the account exists.
       .handle("forgotPassword", ({ payload }) =>
         Effect.gen(function*() {
           yield* limit("forgot-password")
-          yield* identity.forgotPassword(payload.email)
+          yield* requireFields({ email: payload.email })
+          yield* detached("forgot-password", identity.forgotPassword(payload.email))
           return ok({}, yield* localized("auth.forgotPasswordSent"))
         })
       )
       .handle("resetPassword", ({ path, payload }) =>
         Effect.gen(function*() {
+          yield* limit("reset-password")
           yield* identity.resetPassword(path.token, payload.password, payload.confirmPassword)
           return ok({}, yield* localized("auth.passwordReset"))
         })
       )
       .handle("updatePassword", ({ payload }) =>
         Effect.gen(function*() {
-          yield* identity.updatePassword(yield* CurrentUser, payload)
+          const user = yield* CurrentUser
+          yield* limit("update-password")
+          yield* limitAccount("update-password", user.id)
+          yield* identity.updatePassword(user, payload, yield* refreshCookie)
           return ok({}, yield* localized("auth.passwordUpdated"))
         })
       )
@@ -118,7 +134,8 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       .handle("resendVerification", ({ payload }) =>
         Effect.gen(function*() {
           yield* limit("resend-verification")
-          yield* identity.resendVerification(payload.email)
+          yield* requireFields({ email: payload.email })
+          yield* detached("resend-verification", identity.resendVerification(payload.email))
           return ok({}, yield* localized("auth.verificationResent"))
         })
       )

@@ -10,6 +10,8 @@ export {
 } from "./domain"
 export { Authentication, CurrentUser, toUserView, UserView, AuthApi, SessionView } from "./api"
 export { Identity, IdentityLive } from "./service"
+export { type AccountEvent, AccountEventFeed, AccountEvents, InProcessAccountEvents } from "./account-events"
+export { IdentityRealtime } from "./adapters/socket"
 export {
   type AccountChange,
   type AccountChangeInput,

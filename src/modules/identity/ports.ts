@@ -40,7 +40,8 @@ export interface RefreshTokenStoreShape {
   /** Marks a live token rotated; false when another request rotated it first (the race loser). */
   readonly markRotated: (tokenHash: string, at: Date) => Effect.Effect<boolean>
   readonly revokeFamily: (familyId: string, at: Date) => Effect.Effect<void>
-  readonly revokeAllOfUser: (userId: string, at: Date) => Effect.Effect<void>
+  /** Revokes every session of the user, but the family `keepFamily` when given (the caller's own). */
+  readonly revokeAllOfUser: (userId: string, at: Date, keepFamily?: string) => Effect.Effect<void>
 }
 export class RefreshTokenStore extends Context.Tag("identity/RefreshTokenStore")<
   RefreshTokenStore,
@@ -57,6 +58,8 @@ export interface OneTimeTokenStoreShape {
   }) => Effect.Effect<void>
   /** Uses a live token once and answers its user; None when unknown, used or expired. */
   readonly consume: (tokenHash: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<Option.Option<string>>
+  /** Marks every outstanding token of the user for that purpose used (a newer link used kills the older ones). */
+  readonly retireAll: (userId: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<void>
 }
 export class OneTimeTokenStore extends Context.Tag("identity/OneTimeTokenStore")<
   OneTimeTokenStore,
@@ -74,6 +77,8 @@ export class PasswordHasher extends Context.Tag("identity/PasswordHasher")<Passw
 export interface AccessClaims {
   readonly userId: string
   readonly role: Role
+  /** The session (refresh family) the token was issued to: lets sockets of one session outlive the end of the others. */
+  readonly sessionId?: string | undefined
 }
 export interface AccessTokensShape {
   readonly sign: (claims: AccessClaims) => Effect.Effect<{ readonly token: string; readonly expiresIn: number }>

@@ -24,6 +24,7 @@ import {
   validateRegistration
 } from "./domain"
 import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
+import { AccountEvents } from "./account-events"
 import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
 
 export interface Session {
@@ -46,6 +47,8 @@ export class Identity extends Context.Tag("identity/Identity")<
     readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
     /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
     readonly authenticate: (accessToken: string) => Effect.Effect<User, Unauthorized>
+    /** As authenticate, with the session the token belongs to (real-time connections join its room). */
+    readonly authenticateSession: (accessToken: string) => Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized>
     readonly verifyEmail: (token: string | undefined) => Effect.Effect<void, Unauthorized | BadRequest>
     readonly resendVerification: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
     readonly forgotPassword: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
@@ -54,9 +57,15 @@ export class Identity extends Context.Tag("identity/Identity")<
       password: string | undefined,
       confirmation: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized | BadRequest>
+    /**
+     * Changes the password and ends every other session: all the account's refresh families are
+     * revoked but the caller's own (`currentRefreshToken`, the cookie sent with the request), which
+     * stays signed in.
+     */
     readonly updatePassword: (
       actor: Actor,
-      input: { currentPassword?: string | undefined; newPassword?: string | undefined; confirmPassword?: string | undefined }
+      input: { currentPassword?: string | undefined; newPassword?: string | undefined; confirmPassword?: string | undefined },
+      currentRefreshToken?: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized>
     readonly setPreferredLanguage: (actor: Actor, language: Language) => Effect.Effect<User>
     /** Accounts created by operators (CLI, seed): verified at once, any role. */
@@ -88,6 +97,7 @@ export const IdentityLive = Layer.effect(
     const notifications = yield* Notifications
     const tx = yield* Transactional
     const config = yield* AppConfig
+    const accountEvents = yield* AccountEvents
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -111,7 +121,7 @@ export const IdentityLive = Layer.effect(
           familyId,
           expiresAt: new Date(at.getTime() + config.refreshTokenTtlDays * 86_400_000)
         })
-        const access = yield* accessTokens.sign({ userId: user.id, role: user.role })
+        const access = yield* accessTokens.sign({ userId: user.id, role: user.role, sessionId: familyId })
         return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
       })
 
@@ -214,6 +224,16 @@ export const IdentityLive = Layer.effect(
                   ? Effect.succeed(user.value)
                   : Effect.fail(AccountDeactivated))),
 
+      authenticateSession: (accessToken) =>
+        Effect.gen(function*() {
+          const claims = yield* accessTokens.verify(accessToken)
+          if (Option.isNone(claims)) return yield* SessionExpired
+          const user = yield* users.findById(claims.value.userId)
+          if (Option.isNone(user)) return yield* Unauthenticated
+          if (!user.value.isActive) return yield* AccountDeactivated
+          return { user: user.value, sessionId: claims.value.sessionId }
+        }),
+
       verifyEmail: (token) =>
         Effect.gen(function*() {
           if (!token) return yield* MissingToken
@@ -244,20 +264,24 @@ export const IdentityLive = Layer.effect(
           if (!token) return yield* MissingToken
           const newPassword = yield* validateNewPassword(password, confirmation)
           const passwordHash = yield* hasher.hash(newPassword)
-          yield* tx.run(
+          const userId = yield* tx.run(
             Effect.gen(function*() {
               const at = yield* now
               const userId = yield* oneTimeTokens.consume(secrets.digest(token), "RESET_PASSWORD", at)
               if (Option.isNone(userId)) return yield* InvalidToken
+              // Using one reset link kills every other one still outstanding (older or newer).
+              yield* oneTimeTokens.retireAll(userId.value, "RESET_PASSWORD", at)
               yield* users.setPasswordHash(userId.value, passwordHash)
               // Receiving the reset link proves the address; every open session is closed.
               yield* users.markEmailVerified(userId.value)
               yield* refreshTokens.revokeAllOfUser(userId.value, at)
+              return userId.value
             })
           )
+          yield* accountEvents.publish({ type: "sessions_ended", userId, reason: "password_reset" })
         }),
 
-      updatePassword: (actor, input) =>
+      updatePassword: (actor, input, currentRefreshToken) =>
         Effect.gen(function*() {
           const fields = yield* requireFields({ currentPassword: input.currentPassword })
           const newPassword = yield* validateNewPassword(input.newPassword, input.confirmPassword)
@@ -265,7 +289,22 @@ export const IdentityLive = Layer.effect(
           if (Option.isNone(current) || !(yield* hasher.verify(fields.currentPassword!, current.value))) {
             return yield* WrongCurrentPassword
           }
-          yield* users.setPasswordHash(actor.id, yield* hasher.hash(newPassword))
+          const passwordHash = yield* hasher.hash(newPassword)
+          const at = yield* now
+          // The caller's own session survives only if the cookie is a live token of this account.
+          const own = currentRefreshToken ? yield* refreshTokens.find(secrets.digest(currentRefreshToken)) : Option.none()
+          const keepFamily = Option.getOrUndefined(
+            Option.map(Option.filter(own, (t) => t.userId === actor.id && !t.revokedAt && !t.rotatedAt && t.expiresAt > at), (t) => t.familyId)
+          )
+          yield* tx.run(
+            Effect.gen(function*() {
+              yield* users.setPasswordHash(actor.id, passwordHash)
+              yield* refreshTokens.revokeAllOfUser(actor.id, at, keepFamily)
+              // A reset link mailed before the change would undo it.
+              yield* oneTimeTokens.retireAll(actor.id, "RESET_PASSWORD", at)
+            })
+          )
+          yield* accountEvents.publish({ type: "sessions_ended", userId: actor.id, reason: "password_changed", keepFamily })
         }),
 
       setPreferredLanguage: (actor, language) =>
@@ -288,6 +327,8 @@ export const IdentityLive = Layer.effect(
               if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(target.value.id, at)
             })
           )
+          // Committed: the account's open sockets are closed at once (their access tokens already fail).
+          if (change.revokeSessions) yield* accountEvents.publish({ type: "sessions_ended", userId: target.value.id, reason: "deactivated" })
           return Option.getOrThrow(yield* users.findById(target.value.id))
         }),
 

@@ -11,8 +11,7 @@ import type { ConversationSummary } from "./ports"
 export const ParticipantView = Schema.Struct({
   id: Schema.String,
   firstName: Schema.String,
-  lastName: Schema.String,
-  email: Schema.String
+  lastName: Schema.String
 })
 
 export const MessageView = Schema.Struct({
@@ -57,7 +56,7 @@ export const toConversationView = (c: ConversationSummary): typeof ConversationV
   id: c.id,
   title: c.title,
   serviceId: c.serviceId,
-  participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, email: p.email })),
+  participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName })),
   unreadCount: c.unreadCount,
   lastMessage: c.lastMessage === null
     ? null

@@ -11,11 +11,11 @@ export const MAX_CONTENT_LENGTH = 2000
 export const MESSAGES_PAGE_SIZE = 50
 export const CONVERSATIONS_PAGE_SIZE = 20
 
+/** A participant as the other participants see them: never their email or phone (spec: not shown to other users). */
 export interface Participant {
   readonly id: string
   readonly firstName: string
   readonly lastName: string
-  readonly email: string
 }
 
 export interface MessageRecord {

@@ -71,7 +71,7 @@ export class Messaging extends Context.Tag("messaging/Messaging")<
   }
 >() {}
 
-const participantOf = (user: User): Participant => ({ id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email })
+const participantOf = (user: User): Participant => ({ id: user.id, firstName: user.firstName, lastName: user.lastName })
 
 export const MessagingLive = Layer.effect(
   Messaging,

@@ -1,15 +1,18 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type Language, translate } from "../../platform/messages"
+import { detached } from "../../platform/detached"
+import { Forbidden } from "../../platform/errors"
+import { clientAddress } from "../../platform/http/client-address"
 import { RateLimiter } from "../../platform/rate-limit"
-import { CurrentUser } from "../identity/api"
+import { Authentication, CurrentUser } from "../identity/api"
 import { Notifications } from "./service"
-import { NotificationSettings } from "./settings"
+import { NotificationSettings, unsubscribeAddress } from "./settings"
 
-const clientAddress = Effect.map(HttpServerRequest.HttpServerRequest, (request) => Option.getOrElse(request.remoteAddress, () => "unknown"))
+const UnsubscribeNotYours = new Forbidden({ code: "NOT_YOUR_ADDRESS", key: "notifications.unsubscribeNotYours" })
 
 export const ContactHttpLive = HttpApiBuilder.group(MarketplaceApi, "contact", (handlers) =>
   Effect.gen(function*() {
@@ -39,14 +42,31 @@ export const NotificationPreferencesHttpLive = HttpApiBuilder.group(MarketplaceA
   })
 )
 
+/**
+ * POST /api/notifications/unsubscribe. Signed in (a bearer token): the caller's own address only,
+ * turned off at once (another address is a 403). Anonymous: the address is checked, then the answer
+ * leaves at once and the confirmation mail (the signed one-click link) is sent after it, so neither
+ * the message nor the timing tells whether an account exists; nothing is turned off until the
+ * address's owner opens the link.
+ */
 export const NotificationUnsubscribeHttpLive = HttpApiBuilder.group(MarketplaceApi, "notificationUnsubscribe", (handlers) =>
   Effect.gen(function*() {
     const settings = yield* NotificationSettings
     const limiter = yield* RateLimiter
+    const authentication = yield* Authentication
     return handlers.handle("unsubscribe", ({ payload }) =>
       Effect.gen(function*() {
         yield* limiter.consume(`unsubscribe:${yield* clientAddress}`)
-        yield* settings.unsubscribeByEmail(payload.email)
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const bearer = /^Bearer (.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
+        if (bearer !== undefined) {
+          const user = yield* authentication.bearer(Redacted.make(bearer))
+          if (payload.email !== undefined && payload.email.trim().toLowerCase() !== user.email) return yield* UnsubscribeNotYours
+          yield* settings.unsubscribeAccount(user.id)
+          return ok({}, yield* localized("notifications.unsubscribed"))
+        }
+        const address = yield* unsubscribeAddress(payload.email)
+        yield* detached("unsubscribe request", settings.requestUnsubscribe(address))
         return ok({}, yield* localized("notifications.unsubscribeRequested"))
       })
     )

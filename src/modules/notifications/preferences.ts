@@ -47,6 +47,7 @@ export const MailKinds = [
   "email-verification",
   "password-reset",
   "password-changed",
+  "unsubscribe-confirmation",
   "legal",
   "contact",
   "booking",
@@ -56,7 +57,7 @@ export const MailKinds = [
 ] as const
 export type MailKind = (typeof MailKinds)[number]
 
-const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>(["email-verification", "password-reset", "password-changed", "legal", "contact"])
+const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>(["email-verification", "password-reset", "password-changed", "unsubscribe-confirmation", "legal", "contact"])
 
 export const isEssential = (kind: MailKind): boolean => ESSENTIAL.has(kind)
 

@@ -1,9 +1,9 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import { invalid, issue, type ValidationFailed } from "../../platform/errors"
-import type { Language } from "../../platform/messages"
+import { type Language, type MessageKey, translate } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
-import { digestMail, withUnsubscribeFooter } from "./domain"
+import { composeMail, digestMail, withUnsubscribeFooter } from "./domain"
 import { unsubscribeLinkOf } from "./delivery"
 import { DigestRepository, MailTransport, PreferenceRepository, UnsubscribeTokens } from "./ports"
 import {
@@ -26,14 +26,28 @@ export interface DigestRun {
   readonly suppressed: number
 }
 
+/** The address of an unsubscribe request, normalised, or the per-field problem (pure: checked before any work). */
+export const unsubscribeAddress = (email: unknown): Either.Either<string, ValidationFailed> => {
+  const address = typeof email === "string" ? email.trim().toLowerCase() : ""
+  if (address === "") return Either.left(invalid([issue("email", "validation.required")]))
+  if (address.length > 254 || !EMAIL.test(address)) return Either.left(invalid([issue("email", "validation.email")]))
+  return Either.right(address)
+}
+
 /** Notification preferences, the unsubscribe paths and the digest pass. */
 export class NotificationSettings extends Context.Tag("notifications/NotificationSettings")<
   NotificationSettings,
   {
     readonly get: (userId: string) => Effect.Effect<NotificationPreferences>
     readonly update: (userId: string, patch: PreferencesPatch) => Effect.Effect<NotificationPreferences, ValidationFailed>
-    /** Turns every notification mail off for the account of this address, if there is one; answers the same either way. */
-    readonly unsubscribeByEmail: (email: unknown) => Effect.Effect<void, ValidationFailed>
+    /**
+     * Someone asks, without signing in, to stop the mails of an address: the account of that address,
+     * if there is one, is mailed the signed one-click link to confirm (nobody turns off someone else's
+     * mails). Nothing tells whether the account exists.
+     */
+    readonly requestUnsubscribe: (email: unknown) => Effect.Effect<void, ValidationFailed>
+    /** Turns every notification mail off for this account (the signed-in caller's own). */
+    readonly unsubscribeAccount: (userId: string) => Effect.Effect<void>
     /** The one-click link: the language of the account it turned off, or none for a forged token. */
     readonly unsubscribeByToken: (token: string) => Effect.Effect<Option.Option<Language>>
     /** Sends every digest due now (each item once, even with several workers). */
@@ -114,14 +128,24 @@ export const NotificationSettingsLive = Layer.effect(
           yield* preferences.save(userId, next.right)
           return next.right
         }),
-      unsubscribeByEmail: (email) =>
+      requestUnsubscribe: (email) =>
         Effect.gen(function*() {
-          const address = typeof email === "string" ? email.trim().toLowerCase() : ""
-          if (address === "") return yield* invalid([issue("email", "validation.required")])
-          if (address.length > 254 || !EMAIL.test(address)) return yield* invalid([issue("email", "validation.email")])
+          const address = yield* unsubscribeAddress(email)
           const [recipient] = yield* preferences.recipients([address])
-          if (recipient) yield* turnOff(recipient.userId)
+          if (!recipient) return
+          const t = (key: MessageKey) => translate(recipient.language, key, { firstName: recipient.firstName })
+          // Essential (asked for by the recipient): straight to the transport, whatever the preferences.
+          yield* transport.send(
+            composeMail(
+              "unsubscribe-confirmation",
+              { email: recipient.email, firstName: recipient.firstName, preferredLanguage: recipient.language },
+              t("mail.unsubscribeConfirm.subject"),
+              [t("mail.unsubscribeConfirm.body")],
+              { label: t("mail.unsubscribeConfirm.action"), link: unsubscribeLinkOf(home, tokens.sign(recipient.userId)) }
+            )
+          )
         }),
+      unsubscribeAccount: turnOff,
       unsubscribeByToken: (token) =>
         Effect.gen(function*() {
           const userId = tokens.verify(token)

@@ -6,27 +6,56 @@ import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
 import { unavailableOf } from "../outage"
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self' https://js.stripe.com",
-  "frame-src 'self' https://js.stripe.com https://hooks.stripe.com https://checkout.stripe.com",
-  "connect-src 'self' ws: wss: https://api.stripe.com",
-  "img-src 'self' data: blob: https:",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self' https://checkout.stripe.com",
-  "frame-ancestors 'none'"
-].join("; ")
+/** What the security headers depend on, read once at start. */
+export interface SecurityHeaderSettings {
+  readonly publicUrl: string
+  /** Stripe's scripts, frames and API are allowed only when Stripe is the payment gateway. */
+  readonly stripe: boolean
+}
 
-export const securityHeaders = {
-  "content-security-policy": CSP,
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin"
-} as const
+/**
+ * The headers every answer carries, computed once (the middleware is on every request's path). The
+ * page may talk to its own origin only: `'self'`, plus the socket URL of PUBLIC_URL's host (older
+ * browsers do not count ws(s) as 'self'), plus Stripe's origins when Stripe is configured. HSTS when
+ * the public origin is https (one year; subdomains are the operator's business, so not included).
+ */
+export const securityHeadersFor = (settings: SecurityHeaderSettings): Readonly<Record<string, string>> => {
+  const origin = new URL(settings.publicUrl)
+  const https = origin.protocol === "https:"
+  const socketOrigin = `${https ? "wss" : "ws"}://${origin.host}`
+  const stripe = (...sources: ReadonlyArray<string>) => (settings.stripe ? sources : [])
+  const csp = [
+    "default-src 'self'",
+    ["script-src 'self'", ...stripe("https://js.stripe.com")].join(" "),
+    ["frame-src 'self'", ...stripe("https://js.stripe.com", "https://hooks.stripe.com", "https://checkout.stripe.com")].join(" "),
+    ["connect-src 'self'", socketOrigin, ...stripe("https://api.stripe.com")].join(" "),
+    "img-src 'self' data: blob: https:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    ["form-action 'self'", ...stripe("https://checkout.stripe.com")].join(" "),
+    "frame-ancestors 'none'"
+  ].join("; ")
+  return {
+    "content-security-policy": csp,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "x-frame-options": "DENY",
+    "cross-origin-opener-policy": "same-origin",
+    ...(https ? { "strict-transport-security": "max-age=31536000" } : {})
+  }
+}
+
+/** The headers of a local, sandbox deployment (kept for tools that wrap an app without a config). */
+export const securityHeaders = securityHeadersFor({ publicUrl: "http://localhost:3000", stripe: false })
+
+/**
+ * API answers carry tokens and personal data: none may be stored by a browser or a shared cache,
+ * unless its handler chose a policy of its own (an avatar's private caching, say).
+ */
+const apiCachePolicy = (url: string, response: HttpServerResponse.HttpServerResponse) =>
+  url.startsWith("/api") && response.headers["cache-control"] === undefined ? { "cache-control": "no-store" } : undefined
 
 const envelope = (status: number, body: { code: string; message: string; details?: unknown }) =>
   HttpServerResponse.unsafeJson({ success: false, ...body }, { status })
@@ -39,9 +68,10 @@ const isUndecodableBody = (u: unknown) =>
 const renderAppError = (error: AppError, language: Language) => {
   const { success: _, ...body } = errorBody(error, language)
   const response = envelope(httpStatusOf[error._tag], body)
-  return error._tag === "ServiceUnavailable"
-    ? HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
-    : response
+  // A 503 and every 429 say when to come back (seconds).
+  if (error._tag === "ServiceUnavailable") return HttpServerResponse.setHeader(response, "retry-after", String(error.retryAfterSeconds))
+  if (error._tag === "TooManyRequests") return HttpServerResponse.setHeader(response, "retry-after", error.params?.["seconds"] ?? "60")
+  return response
 }
 
 /** Turns any failure into the one error envelope, in the request's language. */
@@ -95,7 +125,7 @@ const validRequestId = /^[\w-]{1,64}$/
  * in a fiber of its own, so nothing needs restoring, where `Effect.annotateLogs` would cost a
  * scoped set-and-restore), and success and failure are finished in one `matchCauseEffect`.
  */
-export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
+export const appMiddlewareWith = (headers: Readonly<Record<string, string>>) => <E, R>(app: HttpApp.Default<E, R>) =>
   Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest>((fiber) => {
     const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const incoming = request.headers["x-request-id"]
@@ -105,7 +135,7 @@ export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
       const fields = { requestId, method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
       if (response.status >= 500) accessLog.error(fields, "request")
       else accessLog.info(fields, "request")
-      return HttpServerResponse.setHeaders(response, { ...securityHeaders, "x-request-id": requestId })
+      return HttpServerResponse.setHeaders(response, { ...headers, ...apiCachePolicy(request.url, response), "x-request-id": requestId })
     }
     // A NUL in the address (a path or query parameter) is never meaningful and PostgreSQL text cannot
     // hold it: refused here, once for every route, as JSON bodies with NUL are by their schemas.
@@ -121,3 +151,6 @@ export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
       })
     )
   })
+
+/** The middleware with the default headers (see appMiddlewareWith for a configured server). */
+export const appMiddleware = appMiddlewareWith(securityHeaders)

@@ -41,6 +41,8 @@ export const NodeSecrets = Layer.succeed(Secrets, {
 
 const signingSecret = appSecret
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 
 const HEADER = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url")
@@ -56,13 +58,13 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
   const key = crypto.createSecretKey(secret)
   const mac = (input: string) => crypto.createHmac("sha256", key).update(input).digest()
   return {
-    sign: (claims: { readonly userId: string; readonly role: Role }) => {
+    sign: (claims: { readonly userId: string; readonly role: Role; readonly sessionId?: string | undefined }) => {
       const iat = Math.floor(now() / 1000)
-      const payload = Buffer.from(JSON.stringify({ sub: claims.userId, role: claims.role, iat, exp: iat + ttlSeconds })).toString("base64url")
+      const payload = Buffer.from(JSON.stringify({ sub: claims.userId, role: claims.role, sid: claims.sessionId, iat, exp: iat + ttlSeconds })).toString("base64url")
       const body = `${HEADER}.${payload}`
       return `${body}.${mac(body).toString("base64url")}`
     },
-    verify: (token: string): Option.Option<{ userId: string; role: Role }> => {
+    verify: (token: string): Option.Option<{ userId: string; role: Role; sessionId?: string }> => {
       const parts = token.split(".")
       if (parts.length !== 3 || parts[0] !== HEADER) return Option.none()
       const expected = mac(`${parts[0]}.${parts[1]}`)
@@ -70,9 +72,10 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
       if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return Option.none()
       try {
         const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>
-        if (typeof payload.sub !== "string" || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
+        // A subject that is not a UUID names no account (and must not reach a uuid column: a 500).
+        if (typeof payload.sub !== "string" || !UUID.test(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
         if (payload.exp * 1000 <= now()) return Option.none()
-        return Option.some({ userId: payload.sub, role: payload.role })
+        return Option.some({ userId: payload.sub, role: payload.role, ...(typeof payload.sid === "string" ? { sessionId: payload.sid } : {}) })
       } catch {
         return Option.none()
       }

@@ -52,9 +52,11 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
         Effect.sync(() => {
           for (const [hash, r] of refresh) if (r.familyId === familyId && !r.revokedAt) refresh.set(hash, { ...r, revokedAt: at })
         }),
-      revokeAllOfUser: (userId, at) =>
+      revokeAllOfUser: (userId, at, keepFamily) =>
         Effect.sync(() => {
-          for (const [hash, r] of refresh) if (r.userId === userId && !r.revokedAt) refresh.set(hash, { ...r, revokedAt: at })
+          for (const [hash, r] of refresh) {
+            if (r.userId === userId && !r.revokedAt && r.familyId !== keepFamily) refresh.set(hash, { ...r, revokedAt: at })
+          }
         })
     }),
     Layer.succeed(OneTimeTokenStore, {
@@ -65,6 +67,10 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
           if (!t || t.purpose !== purpose || t.usedAt || t.expiresAt <= at) return Option.none()
           oneTime.set(hash, { ...t, usedAt: at })
           return Option.some(t.userId)
+        }),
+      retireAll: (userId, purpose, at) =>
+        Effect.sync(() => {
+          for (const [hash, t] of oneTime) if (t.userId === userId && t.purpose === purpose && !t.usedAt) oneTime.set(hash, { ...t, usedAt: at })
         })
     })
   )

@@ -82,8 +82,9 @@ export const RefreshTokenStoreLive = Layer.effect(
         Effect.asVoid,
         Effect.orDie
       ),
-    revokeAllOfUser: (userId, at) =>
-      sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE user_id = ${userId} AND revoked_at IS NULL`.pipe(
+    revokeAllOfUser: (userId, at, keepFamily) =>
+      sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE user_id = ${userId} AND revoked_at IS NULL
+          ${keepFamily === undefined ? sql`` : sql`AND family_id <> ${keepFamily}`}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )
@@ -99,7 +100,12 @@ export const OneTimeTokenStoreLive = Layer.effect(
     consume: (hash, purpose, at) =>
       sql<{ userId: string }>`UPDATE one_time_tokens SET used_at = ${at}
           WHERE token_hash = ${hash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${at}
-          RETURNING user_id AS "userId"`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.userId)), Effect.orDie)
+          RETURNING user_id AS "userId"`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.userId)), Effect.orDie),
+    retireAll: (userId, purpose, at) =>
+      sql`UPDATE one_time_tokens SET used_at = ${at} WHERE user_id = ${userId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
   }))
 )
 

@@ -16,7 +16,7 @@ export const ConversationRepositoryMemory = Layer.effect(
     const participant = (id: string) =>
       Effect.map(users.findById(id), (u): Participant => {
         const user = Option.getOrThrow(u)
-        return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email }
+        return { id: user.id, firstName: user.firstName, lastName: user.lastName }
       })
     const messagesOf = (conversationId: string) => messages.filter((m) => m.conversationId === conversationId)
     const strip = ({ pair: _, ...record }: ConversationRecord & { readonly pair: string }): ConversationRecord => record

@@ -59,7 +59,7 @@ export const ConversationRepositoryLive = Layer.effect(
     const summaries = (viewerId: string, where: ReturnType<typeof sql.unsafe>, limit: number, offset: number) =>
       sql<SummaryRow>`
         SELECT c.id, c.title, c.service_id AS "serviceId", c.last_message_at AS "lastMessageAt", c.created_at AS "createdAt",
-          (SELECT coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'email', u.email)
+          (SELECT coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name)
              ORDER BY cp.joined_at, u.id), '[]'::json)
            FROM conversation_participants cp JOIN users u ON u.id = cp.user_id WHERE cp.conversation_id = c.id) AS participants,
           (SELECT count(*)::int FROM messages m

@@ -1,0 +1,57 @@
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * What identity announces about accounts once it is committed: every session of a user ended
+ * (deactivation, password reset) or every session but one (a password change keeps the caller's).
+ * The real-time layer listens to close the user's open sockets at once, across processes.
+ */
+export type AccountEvent = {
+  readonly type: "sessions_ended"
+  readonly userId: string
+  readonly reason: "deactivated" | "password_reset" | "password_changed"
+  /** The refresh family that stays signed in (its sockets stay connected), if any. */
+  readonly keepFamily?: string | undefined
+}
+
+/** Where identity announces account events; announcing never fails the action that published. */
+export class AccountEvents extends Context.Tag("identity/AccountEvents")<
+  AccountEvents,
+  { readonly publish: (event: AccountEvent) => Effect.Effect<void> }
+>() {}
+
+/** The listening side of AccountEvents (the socket.io server subscribes once it exists). */
+export class AccountEventFeed extends Context.Tag("identity/AccountEventFeed")<
+  AccountEventFeed,
+  { readonly subscribe: (listener: (event: AccountEvent) => void) => Effect.Effect<() => void> }
+>() {}
+
+/**
+ * AccountEvents within one process (as messaging's InProcessConversationEvents): listeners hear every
+ * event synchronously; a listener that throws is ignored. Other processes are reached by the listener
+ * itself (socket.io's adapter carries `disconnectSockets` across the cluster).
+ */
+export const InProcessAccountEvents = Layer.effectContext(
+  Effect.sync(() => {
+    const listeners = new Set<(event: AccountEvent) => void>()
+    const events = AccountEvents.of({
+      publish: (event) =>
+        Effect.sync(() => {
+          for (const listener of listeners) {
+            try {
+              listener(event)
+            } catch {
+              // The account change is committed whatever a listener does.
+            }
+          }
+        })
+    })
+    const feed = AccountEventFeed.of({
+      subscribe: (listener) =>
+        Effect.sync(() => {
+          listeners.add(listener)
+          return () => void listeners.delete(listener)
+        })
+    })
+    return Context.make(AccountEvents, events).pipe(Context.add(AccountEventFeed, feed))
+  })
+)
