@@ -1,9 +1,11 @@
 import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, FiberRef, HashMap, Option } from "effect"
 import * as crypto from "node:crypto"
-import { errorBody, httpStatusOf, isAppError } from "../errors"
+import { type AppError, errorBody, httpStatusOf, isAppError } from "../errors"
 import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
+import { bodyRefusal, boundedJsonBody } from "./body"
+import { decodeIssueDetails } from "./decode-issues"
 
 const CSP = [
   "default-src 'self'",
@@ -35,6 +37,11 @@ const malformed = (language: Language) => envelope(400, { code: "MALFORMED_REQUE
 const isUndecodableBody = (u: unknown) =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
+const rendered = (error: AppError, language: Language) => {
+  const { success: _, ...body } = errorBody(error, language)
+  return envelope(httpStatusOf[error._tag], body)
+}
+
 /** Turns any failure into the one error envelope, in the request's language. */
 const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestId: string) => {
   const failure = Cause.failureOption(cause)
@@ -46,13 +53,10 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
     }
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
-      const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
+      const refused = bodyRefusal(error)
+      if (refused !== undefined) return Effect.succeed(rendered(refused, language))
       return Effect.succeed(
-        envelope(400, {
-          code: "MALFORMED_REQUEST",
-          message: translate(language, "request.malformed"),
-          details: issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }))
-        })
+        envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed"), details: decodeIssueDetails(error, language) })
       )
     }
     if (tag === "RouteNotFound") {
@@ -62,7 +66,8 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
   // The platform dies (rather than fails) when a body cannot be parsed: it is still the client's fault.
   const defect = Cause.dieOption(cause)
   if (Option.isSome(defect) && isUndecodableBody(defect.value)) {
-    return Effect.succeed(malformed(language))
+    const refused = bodyRefusal(defect.value)
+    return Effect.succeed(refused === undefined ? malformed(language) : rendered(refused, language))
   }
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
   return Effect.as(
@@ -72,6 +77,14 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
 }
 
 const accessLog = rootLogger()
+
+const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/** API requests that may carry a body read it through the bounded JSON reader (platform/http/body.ts). */
+const withBoundedBody = <A, E, R>(app: Effect.Effect<A, E, R>, request: HttpServerRequest.HttpServerRequest) =>
+  bodyMethods.has(request.method) && request.url.startsWith("/api/")
+    ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, boundedJsonBody(request))
+    : app
 
 const validRequestId = /^[\w-]{1,64}$/
 
@@ -103,7 +116,7 @@ export const appMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
     }
     return Effect.zipRight(
       FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)),
-      Effect.matchCauseEffect(app, {
+      Effect.matchCauseEffect(withBoundedBody(app, request), {
         onFailure: (cause) =>
           Effect.map(renderFailure(cause, languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage, requestId), finish),
         onSuccess: (response) => Effect.succeed(finish(response))
