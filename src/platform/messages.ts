@@ -28,6 +28,7 @@ export const fr = {
   "request.unknownField": "Champ inconnu.",
   "request.invalidField": "Valeur invalide pour ce champ.",
   "request.controlCharacters": "Ce champ contient des caractères de contrôle non autorisés.",
+  "request.numberOutOfRange": "Nombre hors des limites acceptées.",
   "server.error": "Erreur interne du serveur. Réessayez plus tard.",
   "auth.invalidCredentials": "Email ou mot de passe incorrect",
   "auth.emailNotVerified":
@@ -364,6 +365,7 @@ export const en: Record<MessageKey, string> = {
   "request.unknownField": "Unknown field.",
   "request.invalidField": "Invalid value for this field.",
   "request.controlCharacters": "This field contains control characters, which are not allowed.",
+  "request.numberOutOfRange": "Number outside the accepted range.",
   "server.error": "Internal server error. Please try again later.",
   "auth.invalidCredentials": "Incorrect email or password",
   "auth.emailNotVerified": "Please verify your email address (email verification) before logging in. Check your inbox.",

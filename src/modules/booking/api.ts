@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
 import type { Role } from "../identity/domain"
@@ -96,7 +96,7 @@ export const ReviewView = Schema.Struct({
 // JSON shape is a 400.
 const Text = Schema.optional(Schema.NullOr(PayloadText))
 const LongText = Schema.optional(Schema.NullOr(PayloadLongText))
-const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(PayloadNumber, PayloadText)))
 const Param = Schema.optional(Schema.String)
 
 export const BookingPayload = Payload({

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Option, Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
 import { multipartLimits } from "../../platform/uploads"
 import { Authentication } from "./api"
@@ -216,7 +216,7 @@ const OptText = Schema.optional(PayloadText)
 const OptNullableText = Schema.optional(Schema.NullOr(PayloadText))
 const OptLongText = Schema.optional(Schema.NullOr(PayloadLongText))
 const OptList = Schema.optional(Schema.NullOr(Schema.Array(PayloadText)))
-const OptNumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const OptNumberLike = Schema.optional(Schema.NullOr(Schema.Union(PayloadNumber, PayloadText)))
 
 export const ProfilePatchPayload = Payload({
   firstName: OptText,

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { BadRequest } from "../../platform/errors"
@@ -24,7 +24,10 @@ export const StripeConnectHttpLive = HttpApiBuilder.group(MarketplaceApi, "strip
       .handleRaw("status", () => Effect.map(Effect.flatMap(CurrentUser, connected.status), (status) => ok({ data: status })))
       .handleRaw("onboarding", () =>
         Effect.gen(function*() {
-          const payload = yield* HttpServerRequest.schemaBodyJson(OnboardingPayload).pipe(Effect.mapError(() => Malformed))
+          // A body the reader refused (413, 415...) or that does not match: the middleware's answers, as for every JSON route.
+          const payload = yield* HttpServerRequest.schemaBodyJson(OnboardingPayload).pipe(
+            Effect.catchTags({ ParseError: HttpApiError.HttpApiDecodeError.refailParseError, RequestError: Effect.die })
+          )
           const { accountLink } = yield* connected.startOnboarding(yield* CurrentUser, payload.country)
           return ok({ data: { accountLink } })
         }).pipe(Effect.catchTag("PaymentGatewayError", gatewayFailure))

@@ -34,5 +34,8 @@ export const decodeIssueDetails = (error: unknown, language: Language): Readonly
     // A union reports one issue per member at the same path: the first says enough.
     if (!byField.has(field)) byField.set(field, keyOf(issue))
   }
-  return [...byField].map(([field, key]) => ({ field, message: translate(language, key) }))
+  // A nullable object reports its own "not null" beside the problem inside it: the deeper path says where.
+  const fields = [...byField.keys()]
+  const deepest = fields.filter((field) => !fields.some((other) => other !== field && (field === "" || other.startsWith(`${field}.`))))
+  return deepest.map((field) => ({ field, message: translate(language, byField.get(field)!) }))
 }

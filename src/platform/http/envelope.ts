@@ -1,6 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { defaultLanguage, type Language, languageFromHeader, type MessageKey, translate } from "../messages"
+import { isStorableNumber } from "../numbers"
 import { hasForbiddenControl, normalizeLineBreaks } from "../text"
 
 /** The one success envelope: `{ success: true, data, message? }`. */
@@ -32,10 +33,19 @@ export const PayloadLongText = Schema.transform(Schema.String, Schema.String, {
 
 /**
  * A JSON request body: these fields and no other. An unknown field is a 400 naming it, as the OpenAPI
- * document's `additionalProperties: false` says (nested objects included: parse options flow down).
+ * document's `additionalProperties: false` says (nested objects included: parse options flow down);
+ * every problem of the body is reported, not only the first.
  */
 export const Payload = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error" } })
+  Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error", errors: "all" } })
+
+/**
+ * A number field of a request payload: finite and within what the database stores
+ * (platform/numbers.ts); 5e-324 or 1e300 are a 400 naming the field, before any rule reads them.
+ */
+export const PayloadNumber = Schema.Number.pipe(
+  Schema.filter(isStorableNumber, { message: () => "request.numberOutOfRange" satisfies MessageKey, jsonSchema: {} })
+)
 
 /** The one pagination shape of every list. */
 export const Pagination = Schema.Struct({
