@@ -21,13 +21,12 @@ export const isStorableNumber = (n: number) =>
 export const isInt4 = (n: number) => Number.isInteger(n) && n >= -INT4_MAX - 1 && n <= INT4_MAX
 
 /**
- * How many decimals a number is written with, floating noise past the 9th ignored (0.1 + 0.2
- * counts as 1, 19.99 as 2, 1e-7 as 7). Not finite: Infinity.
+ * How many decimals a number is written with, floating noise ignored: read at 15 significant digits
+ * (0.1 + 0.2 counts as 1, 19.99 as 2, 16654908.7 as 1, 1e-7 as 7). Not finite: Infinity.
  */
 export const decimalPlaces = (n: number) => {
   if (!Number.isFinite(n)) return Number.POSITIVE_INFINITY
-  if (Math.abs(n) >= 1e21) return 0
-  const fixed = Math.abs(n).toFixed(9)
-  const fraction = fixed.slice(fixed.indexOf(".") + 1).replace(/0+$/, "")
-  return fraction.length === 0 && n !== 0 && Math.abs(n) < SMALLEST_MAGNITUDE ? Number.POSITIVE_INFINITY : fraction.length
+  const [mantissa = "", exponent = "0"] = String(Math.abs(Number(n.toPrecision(15)))).split("e")
+  const fraction = mantissa.split(".")[1]?.length ?? 0
+  return Math.max(0, fraction - Number(exponent))
 }
