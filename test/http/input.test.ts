@@ -83,6 +83,29 @@ describe("JSON bodies are bounded before decoding", () => {
     expect((await api.get("/api/health")).status).toBe(200)
   })
 
+  it("a chunked body (no Content-Length) over 1 MB is a 413 too, and answered (the platform's reader closed the connection)", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(64 * 1024))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 40) controller.enqueue(chunk)
+        else controller.close()
+      }
+    })
+    const res = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit)
+    expect(res.status).toBe(413)
+    expect((await res.json()).code).toBe("REQUEST_TOO_LARGE")
+    // Under the limit, a chunked body is read as any other.
+    const small = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ email: "nobody@example.com", password: "Passw0rd!" })))
+        controller.close()
+      }
+    })
+    const ok = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: small, duplex: "half" } as RequestInit)
+    expect(ok.status).toBe(401)
+  })
+
   it("a body that is not JSON is a 415 on every JSON endpoint (an XML body was read as {})", { timeout: 60_000 }, async () => {
     for (const op of jsonOperations) {
       const path = concrete(op.path)

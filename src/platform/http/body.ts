@@ -1,5 +1,6 @@
-import { HttpIncomingMessage, HttpServerError, type HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect } from "effect"
 import { type AppError, BadRequest, isAppError, PayloadTooLarge, UnsupportedMediaType } from "../errors"
 
 /**
@@ -51,6 +52,49 @@ const TooDeep = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.tooDee
 const NotJson = new UnsupportedMediaType({ code: "UNSUPPORTED_MEDIA_TYPE", key: "request.jsonRequired" })
 const NotJsonSyntax = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
 
+/**
+ * The body's bytes, or `tooLarge` past `maxBytes` (a chunked body declares no length). Read from the
+ * Node request itself: the platform's reader destroys the request when it stops early, which closes
+ * the connection before any answer; here the rest of the body is read and dropped instead.
+ */
+const readAtMost = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number,
+  tooLarge: Effect.Effect<never, HttpServerError.RequestError>
+): Effect.Effect<Uint8Array, HttpServerError.RequestError> =>
+  Effect.async((resume) => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    if (incoming.readableEnded) return resume(Effect.succeed(new Uint8Array(0)))
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const stop = () => {
+      incoming.off("data", onData)
+      incoming.off("end", onEnd)
+      incoming.off("error", onError)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      stop()
+      // Keeps flowing with nobody listening: the rest is dropped as it arrives.
+      incoming.resume()
+      resume(tooLarge)
+    }
+    const onEnd = () => {
+      stop()
+      resume(Effect.succeed(new Uint8Array(Buffer.concat(chunks))))
+    }
+    const onError = (cause: Error) => {
+      stop()
+      // A body cut short is the client's doing: a 400 (if anyone is still there to read it), never a 500.
+      resume(Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause })))
+    }
+    incoming.on("data", onData)
+    incoming.once("end", onEnd)
+    incoming.once("error", onError)
+    return Effect.sync(stop)
+  })
+
 /** The application error a body reader refused with, carried as the platform's decode error. */
 export const bodyRefusal = (u: unknown): AppError | undefined =>
   HttpServerError.isServerError(u) && u._tag === "RequestError" && isAppError(u.cause) ? u.cause : undefined
@@ -73,12 +117,7 @@ export const boundedJsonBody = (
     ? refuse(NotJson)
     : declared > limits.maxBytes
       ? refuse(TooLarge)
-      : request.arrayBuffer.pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(limits.maxBytes)),
-        // The platform's reader fails the same way on a broken stream and on too many bytes.
-        Effect.mapError((error) => new HttpServerError.RequestError({ request, reason: "Decode", cause: TooLarge, description: error.message })),
-        Effect.map((buffer) => new Uint8Array(buffer))
-      )
+      : readAtMost(request, limits.maxBytes, refuse(TooLarge))
   let bytes: Effect.Effect<Uint8Array, HttpServerError.RequestError> | undefined
   const once = () => (bytes ??= Effect.runSync(Effect.cached(read)))
   const text = Effect.map(Effect.suspend(once), (b) => new TextDecoder().decode(b))
