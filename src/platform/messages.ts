@@ -23,6 +23,12 @@ export const fr = {
   "request.malformed": "Requête invalide.",
   "request.notFound": "Ressource introuvable.",
   "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds} secondes.",
+  "request.tooDeep": "Le corps de la requête est trop imbriqué.",
+  "request.jsonRequired": "Envoyez le corps de la requête en JSON (Content-Type: application/json).",
+  "request.unknownField": "Champ inconnu.",
+  "request.invalidField": "Valeur invalide pour ce champ.",
+  "request.controlCharacters": "Ce champ contient des caractères de contrôle non autorisés.",
+  "request.numberOutOfRange": "Nombre hors des limites acceptées.",
   "server.error": "Erreur interne du serveur. Réessayez plus tard.",
   "server.unavailable": "Service momentanément indisponible. Réessayez dans quelques secondes.",
   "auth.invalidCredentials": "Email ou mot de passe incorrect",
@@ -360,6 +366,12 @@ export const en: Record<MessageKey, string> = {
   "request.malformed": "Malformed request.",
   "request.notFound": "Resource not found.",
   "request.tooManyRequests": "Too many attempts. Try again in {seconds} seconds.",
+  "request.tooDeep": "The request body is nested too deeply.",
+  "request.jsonRequired": "Send the request body as JSON (Content-Type: application/json).",
+  "request.unknownField": "Unknown field.",
+  "request.invalidField": "Invalid value for this field.",
+  "request.controlCharacters": "This field contains control characters, which are not allowed.",
+  "request.numberOutOfRange": "Number outside the accepted range.",
   "server.error": "Internal server error. Please try again later.",
   "server.unavailable": "Service temporarily unavailable. Please try again in a few seconds.",
   "auth.invalidCredentials": "Incorrect email or password",
@@ -678,6 +690,8 @@ export type Language = (typeof Languages)[number]
 export const defaultLanguage: Language = "fr"
 
 export const catalogs: Record<Language, Record<MessageKey, string>> = { fr, en }
+
+export const isMessageKey = (text: string): text is MessageKey => Object.hasOwn(fr, text)
 
 export const translate = (language: Language, key: MessageKey, params?: Readonly<Record<string, string>>): string => {
   const template = catalogs[language][key]

@@ -1,9 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
 import * as MP from "multipasta"
 import { Effect, Either, Option, Stream } from "effect"
 import sharp from "sharp"
 import { BadRequest, invalid, issue, PayloadTooLarge, UnsupportedMediaType, type ValidationFailed } from "./errors"
 import type { MessageKey } from "./messages"
+import { hasForbiddenControl, normalizeLineBreaks } from "./text"
 
 /**
  * Uploaded files: their type is read from their first bytes (never from the name or the declared
@@ -215,7 +217,12 @@ export const readMultipart = (
       onField: (info, value) => {
         const { name } = partNames(info)
         if (failure !== undefined || !firstTime(name)) return
-        if (spec.fields.includes(name)) fields[name] = MP.decodeField(info, value)
+        if (spec.fields.includes(name)) {
+          // Text fields follow the JSON payloads' rule for long texts (platform/text.ts).
+          const text = normalizeLineBreaks(MP.decodeField(info, value))
+          if (hasForbiddenControl(text, "long")) fail(invalid([issue(name, "request.controlCharacters")]))
+          else fields[name] = text
+        }
         // A file field sent without a file name arrives as text: it is not a file.
         else if (spec.files.includes(name)) fail(invalid([issue(name, "upload.notAFile")]))
       },
@@ -239,12 +246,17 @@ export const readMultipart = (
         done = true
       }
     })
-    yield* request.stream.pipe(
-      // Reading stops at the first problem (the rest of the body is discarded by the server).
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    // Not the request's own stream: that one destroys the request when reading stops early, which
+    // closes the connection before the answer is written (a client saw no answer at all).
+    yield* NodeStream.fromReadable(() => incoming, () => Malformed, { closeOnDone: false }).pipe(
+      // Reading stops at the first problem...
       Stream.takeWhile(() => failure === undefined && !done),
       Stream.runForEach((chunk) => Effect.sync(() => parser.write(chunk))),
       Effect.catchAll(() => Effect.sync(() => fail(Malformed)))
     )
+    // ...and the rest of the body is read and dropped (never kept), so that the answer reaches the client.
+    if (!incoming.readableEnded) incoming.resume()
     if (failure === undefined && !done) parser.end()
     if (failure !== undefined) return yield* Effect.fail(failure)
     if (!done) return yield* Malformed

@@ -144,12 +144,23 @@ describe("account changes", () => {
 })
 
 describe("CSV", () => {
-  it("quotes fields with commas, quotes or line breaks, and a reader gets every value back", () => {
+  it("quotes fields with commas, quotes or line breaks, and a reader gets every value back (formulas neutralised)", () => {
+    const formulaLike = fc.tuple(fc.constantFrom("=", "+", "-", "@", "\t", "\r"), fc.string()).map(([a, b]) => a + b)
+    const cell = fc.oneof(fc.string(), formulaLike)
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 2 }), { maxLength: 8 }), (rows) => {
-        expect(parseCsv(csv(["a", "b"], rows))).toEqual([["a", "b"], ...rows])
+      fc.property(fc.array(fc.array(cell, { minLength: 2, maxLength: 2 }), { maxLength: 8 }), (rows) => {
+        const shown = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value)
+        expect(parseCsv(csv(["a", "b"], rows))).toEqual([["a", "b"], ...rows.map((row) => row.map(shown))])
       })
     )
+    // No cell a reader gets back starts like a formula.
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 4 }), (row) => {
+        for (const value of parseCsv(csv(["a"], [row]))[1]!) expect(value).not.toMatch(/^[=+\-@\t\r]/)
+      })
+    )
+    expect(csvField("=HYPERLINK(\"http://evil.example\",\"Cliquez\")")).toBe("\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"Cliquez\"\")\"")
+    expect(csvField(-12.5)).toBe("-12.5")
     expect(csvField('Dupont, "Jo"')).toBe('"Dupont, ""Jo"""')
     expect(csvField(null)).toBe("")
   })

@@ -56,7 +56,11 @@ afterAll(() => server?.stop())
 
 describe("POST /api/bookings", () => {
   it("creates a PENDING, UNPAID booking whose total the server computes from the hourly price", async () => {
-    const reply = await request(client.token, { ...nextSlot(2.5), totalPrice: 1 })
+    // A total sent by the client is not a field of the request: refused, never used.
+    const priced = await request(client.token, { ...nextSlot(2.5), totalPrice: 1 })
+    expect(priced.status, priced.text).toBe(400)
+    expect(priced.body.details.map((d: { field: string }) => d.field)).toEqual(["totalPrice"])
+    const reply = await request(client.token, nextSlot(2.5))
     expect(reply.status, reply.text).toBe(201)
     const booking = reply.body.data.bookingData
     expect(booking).toMatchObject({

@@ -29,7 +29,8 @@ const verifiedUser = async (overrides: Record<string, unknown> = {}) => {
 }
 
 const login = async (credentials: { email: string; password: string }) => {
-  const reply = await api.post("/api/auth/login", credentials)
+  // Only the two fields: a login body with others is refused (unknown fields).
+  const reply = await api.post("/api/auth/login", { email: credentials.email, password: credentials.password })
   expect(reply.status, reply.text).toBe(200)
   return { token: reply.body.data.token as string, cookie: reply.cookies.refreshToken!.value, user: reply.body.data.user }
 }

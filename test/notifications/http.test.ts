@@ -86,7 +86,7 @@ describe("GET/PUT /api/notifications/preferences", () => {
 
 describe("unsubscribing", () => {
   it("the signed link in a non-essential mail turns everything off; a tampered one changes nothing", async () => {
-    const carol = await newClient(server, api, { preferredLanguage: "en" })
+    const carol = await newClient(server, api)
     await server.run(Effect.flatMap(Mailer, (mailer) =>
       mailer.send(composeMail("booking", { email: carol.email, firstName: "Carol", preferredLanguage: "fr" }, "Réservation confirmée", ["Détails"], { label: "Voir", link: "http://market.test/bookings" }))))
     const mail = (await mailsTo(server, carol.email)).find((m) => m.subject === "Réservation confirmée")!

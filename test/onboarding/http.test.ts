@@ -223,7 +223,7 @@ describe("access: documents and other people's applications are for admins only"
         const reply =
           method === "GET" && path.endsWith("/file")
             ? ((await getBinary(server, path, caller)) as any)
-            : await api.call(method, path, { token: caller, ...(method === "PATCH" ? { json: { rejectionReason: "x", isVerified: true } } : {}) })
+            : await api.call(method, path, { token: caller, ...(method === "PATCH" ? { json: path.endsWith("/verify") ? { isVerified: true } : { rejectionReason: "x" } } : {}) })
         expectError(reply, 403, "FORBIDDEN")
       }
     }

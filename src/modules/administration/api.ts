@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
 import type { Language } from "../../platform/messages"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
@@ -255,6 +255,7 @@ export const toAnalyticsView = (a: Analytics): typeof AnalyticsView.Type => ({
 
 const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(PayloadText)
+const LongText = Schema.optional(PayloadLongText)
 const ListParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
 
 /** The back-office (spec admin-and-onboarding section 7): every endpoint is ADMIN only. */
@@ -272,12 +273,12 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   .add(
     HttpApiEndpoint.patch("updateUser")`/users/${id}/status`
       // Loosely typed on purpose: wrong values are 422s with field details.
-      .setPayload(Schema.Struct({ isActive: Schema.optional(Schema.Unknown), role: Schema.optional(Schema.Unknown) }))
+      .setPayload(Payload({ isActive: Schema.optional(Schema.Unknown), role: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ user: AdminUserView })))
   )
   .add(
     HttpApiEndpoint.post("createPaymentAccount")`/users/${id}/stripe-connect`
-      .setPayload(Schema.Struct({ country: Text }))
+      .setPayload(Payload({ country: Text }))
       .addSuccess(Ok(Schema.Struct({ accountLink: Schema.String })), { status: 201 })
   )
   .add(HttpApiEndpoint.get("paymentAccountLink")`/users/${id}/stripe-connect/link`.addSuccess(Ok(Schema.Struct({ accountLink: Schema.String }))))
@@ -292,7 +293,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   .add(HttpApiEndpoint.get("booking")`/bookings/${id}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
   .add(
     HttpApiEndpoint.patch("setBookingStatus")`/bookings/${id}/status`
-      .setPayload(Schema.Struct({ status: Text, reason: Text }))
+      .setPayload(Payload({ status: Text, reason: LongText }))
       .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
   )
   .add(
@@ -309,7 +310,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   )
   .add(
     HttpApiEndpoint.patch("setServiceAvailability")`/services/${id}/status`
-      .setPayload(Schema.Struct({ isAvailable: Schema.optional(Schema.Unknown) }))
+      .setPayload(Payload({ isAvailable: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ service: Schema.Struct({ id: Schema.String, isAvailable: Schema.Boolean }) })))
   )
   .add(

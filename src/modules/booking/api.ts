@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
 import type { Role } from "../identity/domain"
@@ -95,15 +95,16 @@ export const ReviewView = Schema.Struct({
 // Loose on purpose: business validation answers 422 per field in the user's language; only a wrong
 // JSON shape is a 400.
 const Text = Schema.optional(Schema.NullOr(PayloadText))
-const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const LongText = Schema.optional(Schema.NullOr(PayloadLongText))
+const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(PayloadNumber, PayloadText)))
 const Param = Schema.optional(Schema.String)
 
-export const BookingPayload = Schema.Struct({
+export const BookingPayload = Payload({
   serviceId: Text,
   startTime: Text,
   endTime: Text,
   address: Text,
-  notes: Text,
+  notes: LongText,
   /** The day of the start as the form sends it; the server relies on startTime. */
   date: Text
 })
@@ -123,11 +124,11 @@ export const CalendarParams = Schema.Struct({
   to: Param
 })
 
-export const ReasonPayload = Schema.Struct({ reason: Text })
-export const CompletionPayload = Schema.Struct({ rating: NumberLike, comment: Text })
+export const ReasonPayload = Payload({ reason: LongText })
+export const CompletionPayload = Payload({ rating: NumberLike, comment: LongText })
 
 /** The spec's checkout payload, plus the booking it pays and the billing details of the payment step. */
-export const CheckoutPayload = Schema.Struct({
+export const CheckoutPayload = Payload({
   bookingId: Text,
   amountCents: NumberLike,
   connectedAccountId: Text,

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
 import type { Language } from "../../platform/messages"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
@@ -105,12 +105,13 @@ const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
 // Loose on purpose: business validation answers 422 per field in the user's language; only a wrong
 // JSON shape (an object where a number is expected...) is a 400.
 const Text = Schema.optional(Schema.NullOr(PayloadText))
-const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const LongText = Schema.optional(Schema.NullOr(PayloadLongText))
+const NumberLike = Schema.optional(Schema.NullOr(Schema.Union(PayloadNumber, PayloadText)))
 const Param = Schema.optional(Schema.String)
 
-export const ServicePayload = Schema.Struct({
+export const ServicePayload = Payload({
   title: Text,
-  description: Text,
+  description: LongText,
   price: NumberLike,
   currency: Text,
   duration: NumberLike,

@@ -2,6 +2,7 @@ import { pagination, paging as platformPaging } from "../../platform/paging"
 import { Either } from "effect"
 import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
+import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
 
 // ---- Entities --------------------------------------------------------------------------------
 
@@ -85,19 +86,19 @@ const isBlank = (value: Loose) => value === undefined || value === null || (type
 /** A decimal number given as a number or a string ("19.99", "19,99"); undefined when blank; NaN when not a number. */
 export const looseNumber = (value: Loose): number | undefined => {
   if (isBlank(value)) return undefined
-  if (typeof value === "number") return Number.isFinite(value) ? value : Number.NaN
-  const text = (value as string).trim().replace(/^(-?\d+),(\d+)$/, "$1.$2")
-  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN
+  const text = typeof value === "number" ? "" : (value as string).trim().replace(/^(-?\d+),(\d+)$/, "$1.$2")
+  const parsed = typeof value === "number" ? value : /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN
+  // Outside what the database stores (5e-324, "0.000…1", 1e300): not a number we take.
+  return isStorableNumber(parsed) ? parsed : Number.NaN
 }
 
-/** The number of decimals a number is written with (0.1 + 0.2 counts as 1: floating noise is ignored). */
+/** The number of decimals a number is written with (0.1 + 0.2 counts as 1: floating noise is ignored; 1e-7 as 7). */
 const decimalsOf = (value: Loose, parsed: number) => {
   if (typeof value === "string") {
     const match = /[.,](\d+)$/.exec(value.trim())
     return match ? match[1]!.replace(/0+$/, "").length : 0
   }
-  for (let d = 0; d <= 8; d++) if (Math.abs(Math.round(parsed * 10 ** d) - parsed * 10 ** d) < 1e-6) return d
-  return 9
+  return decimalPlaces(parsed)
 }
 
 /** A price in major units to minor units, or the message key of what is wrong with it. */
@@ -108,7 +109,9 @@ export const parsePrice = (value: Loose, currency: string): Either.Either<number
   const decimals = currencyDecimals(currency)
   if (decimalsOf(value, parsed) > decimals) return Either.left(decimals === 0 ? "catalogue.priceNoDecimals" : "catalogue.priceInvalid")
   if (parsed > PRICE_MAX) return Either.left("catalogue.priceTooHigh")
-  return Either.right(Math.round(parsed * 10 ** decimals))
+  const minor = Math.round(parsed * 10 ** decimals)
+  // The column holds at least one minor unit, as an int.
+  return minor >= 1 && isInt4(minor) ? Either.right(minor) : Either.left("catalogue.priceInvalid")
 }
 
 // ---- Service input (spec section 5) ----------------------------------------------------------

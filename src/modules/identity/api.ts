@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { Unauthorized } from "../../platform/errors"
-import { Ok, PayloadText } from "../../platform/http/envelope"
+import { Ok, Payload, PayloadText } from "../../platform/http/envelope"
 import { LanguageSchema, Role, type User } from "./domain"
 
 /** The authenticated account, provided to handlers of endpoints that use Authentication. */
@@ -59,30 +59,30 @@ const Empty = Schema.Struct({})
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("register", "/register")
-      .setPayload(Schema.Struct({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) }))
+      .setPayload(Payload({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(UserData), { status: 201 })
   )
-  .add(HttpApiEndpoint.post("login", "/login").setPayload(Schema.Struct({ email: Text, password: Text })).addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("login", "/login").setPayload(Payload({ email: Text, password: Text })).addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(MeAnswer).middleware(Authentication))
-  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Schema.Struct({ email: Text })).addSuccess(Ok(Empty)))
+  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Payload({ email: Text })).addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resetPassword")`/reset-password/${HttpApiSchema.param("token", Schema.String)}`
-      .setPayload(Schema.Struct({ password: Text, confirmPassword: Text }))
+      .setPayload(Payload({ password: Text, confirmPassword: Text }))
       .addSuccess(Ok(Empty))
   )
   .add(
     HttpApiEndpoint.patch("updatePassword", "/update-password")
-      .setPayload(Schema.Struct({ currentPassword: Text, newPassword: Text, confirmPassword: Text }))
+      .setPayload(Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text }))
       .addSuccess(Ok(Empty))
       .middleware(Authentication)
   )
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resendVerification", "/resend-verification-public")
-      .setPayload(Schema.Struct({ email: Text }))
+      .setPayload(Payload({ email: Text }))
       .addSuccess(Ok(Empty))
   )
   .prefix("/auth") {}

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Option, Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
 import { multipartLimits } from "../../platform/uploads"
 import { Authentication } from "./api"
@@ -214,22 +214,23 @@ export const toAvatarView = (userId: string, file: ProfileFile | null): typeof A
 // language; only a wrong JSON shape is a 400.
 const OptText = Schema.optional(PayloadText)
 const OptNullableText = Schema.optional(Schema.NullOr(PayloadText))
+const OptLongText = Schema.optional(Schema.NullOr(PayloadLongText))
 const OptList = Schema.optional(Schema.NullOr(Schema.Array(PayloadText)))
-const OptNumberLike = Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, PayloadText)))
+const OptNumberLike = Schema.optional(Schema.NullOr(Schema.Union(PayloadNumber, PayloadText)))
 
-export const ProfilePatchPayload = Schema.Struct({
+export const ProfilePatchPayload = Payload({
   firstName: OptText,
   lastName: OptText,
   phoneNumber: OptText,
   preferredLanguage: OptText,
-  bio: OptNullableText,
-  description: OptNullableText,
+  bio: OptLongText,
+  description: OptLongText,
   specialities: OptList,
   experienceYears: OptNumberLike,
   languages: OptList,
   certifications: OptList,
   socialLinks: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.NullOr(PayloadText) }))),
-  availability: OptNullableText,
+  availability: OptLongText,
   profileVisibility: OptText,
   location: OptNullableText,
   address: OptNullableText,
@@ -261,7 +262,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   )
   .add(
     HttpApiEndpoint.post("addFavorite", "/favorites")
-      .setPayload(Schema.Struct({ favoritedId: OptText }))
+      .setPayload(Payload({ favoritedId: OptText }))
       .addSuccess(Ok(Schema.Struct({ favorite: Schema.Struct({ favoritedId: Schema.String, created: Schema.Boolean }) })), { status: 201 })
       .middleware(Authentication)
   )

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
 import { Languages, type Language, type MessageKey } from "../../platform/messages"
+import { decimalPlaces, isStorableNumber } from "../../platform/numbers"
 import { isValidPhone, NAME_MAX, type Role } from "./domain"
 
 /**
@@ -196,11 +197,11 @@ export const checkDateOfBirth = (field: string, value: string, now: Date, mustBe
   return []
 }
 
+/** A number given as a number or a string, undefined when it is none or outside what the database stores. */
 const numberOf = (value: number | string): number | undefined => {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined
-  const trimmed = value.trim().replace(",", ".")
-  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return undefined
-  return Number(trimmed)
+  const trimmed = typeof value === "number" ? "" : value.trim().replace(",", ".")
+  const parsed = typeof value === "number" ? value : /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN
+  return isStorableNumber(parsed) ? parsed : undefined
 }
 
 const isHttpUrl = (value: string) => {
@@ -287,7 +288,7 @@ export const validateProfilePatch = (
     if (input.hourlyRate === null || (typeof input.hourlyRate === "string" && input.hourlyRate.trim() === "")) profile.hourlyRate = null
     else {
       const rate = numberOf(input.hourlyRate)
-      if (rate === undefined || rate <= 0 || rate > LIMITS.hourlyRateMax || Math.abs(Math.round(rate * 100) - rate * 100) > 1e-6) {
+      if (rate === undefined || rate <= 0 || rate > LIMITS.hourlyRateMax || decimalPlaces(rate) > 2) {
         issues.push(issue("hourlyRate", "profile.hourlyRateInvalid"))
       } else profile.hourlyRate = rate
     }

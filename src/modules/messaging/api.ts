@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
 import type { MessageRecord, Participant } from "./domain"
@@ -83,14 +83,14 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(OneConversation)))
   .add(
     HttpApiEndpoint.post("start", "/")
-      .setPayload(Schema.Struct({ participantId: Text, serviceId: Text }))
+      .setPayload(Payload({ participantId: Text, serviceId: Text }))
       // 201 when the conversation was created, 200 when the pair already had it.
       .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(true) })), { status: 201 })
       .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(false) })))
   )
   .add(
     HttpApiEndpoint.post("send")`/${id}/messages`
-      .setPayload(Schema.Struct({ content: Text }))
+      .setPayload(Payload({ content: Schema.optional(Schema.NullOr(PayloadLongText)) }))
       .addSuccess(Ok(Schema.Struct({ message: MessageView })), { status: 201 })
   )
   .add(

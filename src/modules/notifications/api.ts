@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, PayloadText } from "../../platform/http/envelope"
+import { Ok, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
 import { EmailFrequencies } from "./preferences"
@@ -10,7 +10,7 @@ const Text = Schema.optional(PayloadText)
 export class ContactApi extends HttpApiGroup.make("contact")
   .add(
     HttpApiEndpoint.post("sendMessage", "/send-message")
-      .setPayload(Schema.Struct({ name: Text, email: Text, subject: Text, message: Text }))
+      .setPayload(Payload({ name: Text, email: Text, subject: Text, message: Schema.optional(PayloadLongText) }))
       .addSuccess(Ok(Schema.Struct({})), { status: 201 })
   )
   .prefix("/contact") {}
@@ -33,7 +33,7 @@ export class NotificationPreferencesApi extends HttpApiGroup.make("notificationP
     HttpApiEndpoint.put("update", "/preferences")
       // Values are checked by the domain (422 per field); only a wrong JSON type is a 400.
       .setPayload(
-        Schema.Struct({
+        Payload({
           emailNotifications: Schema.optional(Schema.Boolean),
           emailFrequency: Text,
           quietHoursEnabled: Schema.optional(Schema.Boolean),
@@ -51,7 +51,7 @@ export class NotificationPreferencesApi extends HttpApiGroup.make("notificationP
 export class NotificationUnsubscribeApi extends HttpApiGroup.make("notificationUnsubscribe")
   .add(
     HttpApiEndpoint.post("unsubscribe", "/unsubscribe")
-      .setPayload(Schema.Struct({ email: Text }))
+      .setPayload(Payload({ email: Text }))
       .addSuccess(Ok(Schema.Struct({})))
   )
   .prefix("/notifications") {}

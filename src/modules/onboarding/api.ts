@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
 import { multipartLimits } from "../../platform/uploads"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/api"
@@ -222,6 +222,7 @@ const MyApplication = Schema.Struct({ application: Nullable(ApplicationView) })
 const AdminApplication = Schema.Struct({ application: AdminApplicationView })
 const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
 const Text = Schema.optional(Schema.NullOr(PayloadText))
+const LongText = Schema.optional(Schema.NullOr(PayloadLongText))
 
 // ---- Groups ----------------------------------------------------------------------------------
 
@@ -240,7 +241,7 @@ export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplicat
   .add(HttpApiEndpoint.patch("approve")`/${id}/approve`.addSuccess(Ok(AdminApplication)))
   .add(
     HttpApiEndpoint.patch("reject")`/${id}/reject`
-      .setPayload(Schema.Struct({ rejectionReason: Text }))
+      .setPayload(Payload({ rejectionReason: LongText }))
       .addSuccess(Ok(AdminApplication))
   )
   .middleware(Authentication)
@@ -262,7 +263,7 @@ export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
   .add(HttpApiEndpoint.get("get")`/applications/${id}`.addSuccess(Ok(AdminApplication)))
   .add(
     HttpApiEndpoint.patch("verifyDocument")`/documents/${id}/verify`
-      .setPayload(Schema.Struct({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: Text }))
+      .setPayload(Payload({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: LongText }))
       .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
   )
   .add(HttpApiEndpoint.get("documentFile")`/documents/${id}/file`.addSuccess(Binary))

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, PayloadText } from "../../platform/http/envelope"
+import { Ok, Payload, PayloadText } from "../../platform/http/envelope"
 import { Authentication } from "../identity/api"
 
 export const ConnectStatusView = Schema.Struct({
@@ -21,7 +21,7 @@ export class StripeConnectApi extends HttpApiGroup.make("stripeConnect")
   .add(
     HttpApiEndpoint.post("onboarding", "/onboarding")
       // Loosely typed on purpose: a missing or invalid country is a 422 with the spec's messages.
-      .setPayload(Schema.Struct({ country: Schema.optional(PayloadText) }))
+      .setPayload(Payload({ country: Schema.optional(PayloadText) }))
       .addSuccess(Nested(Schema.Struct({ accountLink: Schema.String })))
   )
   .add(HttpApiEndpoint.get("dashboard", "/dashboard").addSuccess(Nested(Schema.Struct({ dashboardUrl: Schema.String }))))

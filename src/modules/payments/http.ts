@@ -1,8 +1,8 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { BadRequest } from "../../platform/errors"
-import { ok, PayloadText } from "../../platform/http/envelope"
+import { ok, Payload, PayloadText } from "../../platform/http/envelope"
 import { CurrentUser } from "../identity/api"
 import { PaymentGatewayUnavailable } from "./domain"
 import type { PaymentGatewayError } from "./ports"
@@ -14,7 +14,7 @@ const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malf
 /** The gateway failed or is unreachable: 502 in the one error envelope. */
 const gatewayFailure = (_: PaymentGatewayError) => Effect.fail(PaymentGatewayUnavailable)
 
-const OnboardingPayload = Schema.Struct({ country: Schema.optional(PayloadText) })
+const OnboardingPayload = Payload({ country: Schema.optional(PayloadText) })
 
 // Raw handlers, so that a gateway failure can answer 502 and the webhook can read the raw body.
 export const StripeConnectHttpLive = HttpApiBuilder.group(MarketplaceApi, "stripeConnect", (handlers) =>
@@ -24,7 +24,10 @@ export const StripeConnectHttpLive = HttpApiBuilder.group(MarketplaceApi, "strip
       .handleRaw("status", () => Effect.map(Effect.flatMap(CurrentUser, connected.status), (status) => ok({ data: status })))
       .handleRaw("onboarding", () =>
         Effect.gen(function*() {
-          const payload = yield* HttpServerRequest.schemaBodyJson(OnboardingPayload).pipe(Effect.mapError(() => Malformed))
+          // A body the reader refused (413, 415...) or that does not match: the middleware's answers, as for every JSON route.
+          const payload = yield* HttpServerRequest.schemaBodyJson(OnboardingPayload).pipe(
+            Effect.catchTags({ ParseError: HttpApiError.HttpApiDecodeError.refailParseError, RequestError: Effect.die })
+          )
           const { accountLink } = yield* connected.startOnboarding(yield* CurrentUser, payload.country)
           return ok({ data: { accountLink } })
         }).pipe(Effect.catchTag("PaymentGatewayError", gatewayFailure))

@@ -5,6 +5,8 @@ import { type AppError, errorBody, httpStatusOf, isAppError } from "../errors"
 import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
 import { unavailableOf } from "../outage"
+import { bodyRefusal, boundedJsonBody } from "./body"
+import { decodeIssueDetails } from "./decode-issues"
 
 /** What the security headers depend on, read once at start. */
 export interface SecurityHeaderSettings {
@@ -82,13 +84,10 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
     if (isAppError(error)) return Effect.succeed(renderAppError(error, language))
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
-      const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
+      const refused = bodyRefusal(error)
+      if (refused !== undefined) return Effect.succeed(renderAppError(refused, language))
       return Effect.succeed(
-        envelope(400, {
-          code: "MALFORMED_REQUEST",
-          message: translate(language, "request.malformed"),
-          details: issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message }))
-        })
+        envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed"), details: decodeIssueDetails(error, language) })
       )
     }
     if (tag === "RouteNotFound") {
@@ -98,7 +97,8 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
   // The platform dies (rather than fails) when a body cannot be parsed: it is still the client's fault.
   const defect = Cause.dieOption(cause)
   if (Option.isSome(defect) && isUndecodableBody(defect.value)) {
-    return Effect.succeed(malformed(language))
+    const refused = bodyRefusal(defect.value)
+    return Effect.succeed(refused === undefined ? malformed(language) : renderAppError(refused, language))
   }
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
   // The database is away (a restart, a failover): a 503 the client may retry, not a bug to log as one.
@@ -113,6 +113,14 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
 }
 
 const accessLog = rootLogger()
+
+const bodyMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/** API requests that may carry a body read it through the bounded JSON reader (platform/http/body.ts). */
+const withBoundedBody = <A, E, R>(app: Effect.Effect<A, E, R>, request: HttpServerRequest.HttpServerRequest) =>
+  bodyMethods.has(request.method) && request.url.startsWith("/api/")
+    ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, boundedJsonBody(request))
+    : app
 
 const validRequestId = /^[\w-]{1,64}$/
 
@@ -144,7 +152,7 @@ export const appMiddlewareWith = (headers: Readonly<Record<string, string>>) => 
     }
     return Effect.zipRight(
       FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)),
-      Effect.matchCauseEffect(app, {
+      Effect.matchCauseEffect(withBoundedBody(app, request), {
         onFailure: (cause) =>
           Effect.map(renderFailure(cause, languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage, requestId), finish),
         onSuccess: (response) => Effect.succeed(finish(response))

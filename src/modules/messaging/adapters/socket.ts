@@ -1,6 +1,7 @@
-import { Cause, Effect, Exit, Runtime, Schema } from "effect"
+import { Cause, Effect, Exit, Option, Runtime, Schema } from "effect"
 import type { Server, Socket } from "socket.io"
 import { BadRequest, errorBody, isAppError } from "../../../platform/errors"
+import { PayloadLongText, PayloadText } from "../../../platform/http/envelope"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
 import { unavailableOf } from "../../../platform/outage"
 import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
@@ -33,9 +34,14 @@ const languageOf = (socket: Socket): Language => {
   return languageFromHeader(socket.handshake.headers["accept-language"]) ?? defaultLanguage
 }
 
+/** Socket payloads go through the REST payloads' text schemas: a control character is malformed there too. */
+const decodeId = Schema.decodeUnknownOption(PayloadText)
+const decodeContent = Schema.decodeUnknownOption(Schema.UndefinedOr(Schema.NullOr(PayloadLongText)))
+const decodeIds = Schema.decodeUnknownOption(Schema.UndefinedOr(Schema.Array(Schema.Unknown)))
+
 const conversationIdOf = (payload: unknown): string | undefined => {
   const value = typeof payload === "string" ? payload : (payload as { conversationId?: unknown } | null | undefined)?.conversationId
-  return typeof value === "string" ? value : undefined
+  return Option.getOrUndefined(decodeId(value))
 }
 
 const relay = (io: Server) => (event: ConversationEvent) => {
@@ -134,9 +140,9 @@ export const MessagingRealtime = Effect.gen(function*() {
         )
         socket.on("send_message", (payload: unknown, ack: unknown) =>
           withConversation(payload, ack, (id) => {
-            const content = (payload as { content?: unknown }).content
-            if (content !== undefined && content !== null && typeof content !== "string") return Effect.fail(Malformed)
-            return Effect.map(messaging.send(userId, id, content as string | undefined), ({ message }) => ({ message: encodeMessage(toMessageView(message)) }))
+            const content = decodeContent((payload as { content?: unknown }).content)
+            if (Option.isNone(content)) return Effect.fail(Malformed)
+            return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ message }) => ({ message: encodeMessage(toMessageView(message)) }))
           })
         )
         for (const [event, isTyping] of [["typing_start", true], ["typing_stop", false]] as const) {
@@ -154,9 +160,9 @@ export const MessagingRealtime = Effect.gen(function*() {
         }
         socket.on("mark_as_read", (payload: unknown, ack: unknown) =>
           withConversation(payload, ack, (id) => {
-            const ids = (payload as { messageIds?: unknown }).messageIds
-            if (ids !== undefined && !Array.isArray(ids)) return Effect.fail(Malformed)
-            return Effect.map(messaging.markRead(userId, id, ids as ReadonlyArray<unknown> | undefined), (marked) => ({
+            const ids = decodeIds((payload as { messageIds?: unknown }).messageIds)
+            if (Option.isNone(ids)) return Effect.fail(Malformed)
+            return Effect.map(messaging.markRead(userId, id, ids.value), (marked) => ({
               messageIds: marked.messageIds,
               readAt: marked.readAt.toISOString()
             }))
