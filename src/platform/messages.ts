@@ -190,6 +190,7 @@ export const fr = {
   "payments.accountIncomplete": "Terminez d'abord la configuration de votre compte de paiement.",
   "payments.gatewayError": "Le service de paiement n'a pas pu traiter la demande. Réessayez plus tard.",
   "payments.webhookSignature": "Signature du webhook absente ou invalide.",
+  "payments.webhookWrongEndpoint": "Cet événement n'est pas attendu sur ce point de réception de webhooks (comptes connectés ou plateforme).",
   "sandbox.onboarding.title": "Configuration des paiements (bac à sable)",
   "sandbox.onboarding.intro":
     "Cette page simule l'inscription chez le prestataire de paiement. Aucun paiement réel n'a lieu et aucune donnée ne quitte ce serveur.",
@@ -519,6 +520,7 @@ export const en: Record<MessageKey, string> = {
   "payments.accountIncomplete": "Finish setting up your payment account first.",
   "payments.gatewayError": "The payment service could not process the request. Please try again later.",
   "payments.webhookSignature": "Missing or invalid webhook signature.",
+  "payments.webhookWrongEndpoint": "This event is not expected on this webhook endpoint (connected accounts or platform).",
   "sandbox.onboarding.title": "Payment setup (sandbox)",
   "sandbox.onboarding.intro":
     "This page plays the payment provider's onboarding. No real payment takes place and no data leaves this server.",

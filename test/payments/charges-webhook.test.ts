@@ -59,7 +59,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   let failNextApply = false
   let runtime: ManagedRuntime.ManagedRuntime<PaymentWebhooks, unknown>
   const receive = (payload: string, signature: string | undefined) =>
-    runtime.runPromiseExit(Effect.flatMap(PaymentWebhooks, (w) => w.receive(payload, signature)))
+    runtime.runPromiseExit(Effect.flatMap(PaymentWebhooks, (w) => w.receive("platform", payload, signature)))
   const deliver = async (payload: string) => {
     const exit = await receive(payload, signed(payload))
     if (Exit.isFailure(exit)) throw new Error(`delivery failed: ${Cause.pretty(exit.cause)}`)
@@ -245,7 +245,7 @@ describe("sandbox checkout pages over HTTP", () => {
           Effect.gen(function*() {
             const request = yield* HttpServerRequest.HttpServerRequest
             const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
-            return yield* webhooks.receive(body, request.headers["stripe-signature"]).pipe(
+            return yield* webhooks.receive("platform", body, request.headers["stripe-signature"]).pipe(
               Effect.as(HttpServerResponse.empty({ status: 200 })),
               Effect.catchAll((error) => Effect.succeed(HttpServerResponse.empty({ status: httpStatusOf[error._tag] })))
             )

@@ -84,6 +84,11 @@ export const startFakeStripe = async () => {
       const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(url.pathname)
       const loginPath = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(url.pathname)
       if (req.method === "POST" && url.pathname === "/v1/accounts") {
+        const controlled = Object.keys(form).some((key) => key.startsWith("controller["))
+        // As Stripe: `type` and `controller` are mutually exclusive.
+        if (form.type !== undefined && controlled) {
+          return answer(400, { error: { type: "invalid_request_error", code: "parameter_unknown", param: "type", message: "You cannot specify `type` when using `controller` properties." } })
+        }
         const replay = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined
         if (replay) return answer(200, { object: "account", type: "express", ...accounts.get(replay)! })
         const account: FakeAccount = {

@@ -1,5 +1,6 @@
 import { Context, Data, type Effect, type Option, Schema } from "effect"
 import type { AccountState, GatewayKind, PaymentAccount } from "./domain"
+import type { WebhookEndpoint } from "./webhook-endpoints"
 
 /** Where connected accounts are recorded (the gateway remains the source of truth for their flags). */
 export interface PaymentAccountRepositoryShape {
@@ -82,7 +83,9 @@ export interface ConnectedAccountGatewayShape {
   readonly retrieveAccount: (accountId: string) => Effect.Effect<GatewayAccount, PaymentGatewayError>
   /** Closes the account at the gateway (an administrator's decision); one the gateway no longer has fails with isMissing. */
   readonly deleteAccount: (accountId: string) => Effect.Effect<void, PaymentGatewayError>
+  /** Verifies a delivery to one of the two endpoints, with that endpoint's own signing secret. */
   readonly parseWebhook: (
+    endpoint: WebhookEndpoint,
     rawBody: Uint8Array | string,
     signatureHeader: string | undefined
   ) => Effect.Effect<GatewayEvent, InvalidWebhook>

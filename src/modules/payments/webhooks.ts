@@ -1,7 +1,7 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import type { BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
-import { InvalidWebhookSignature } from "./domain"
+import { InvalidWebhookSignature, WebhookWrongEndpoint } from "./domain"
 import { chargeEventTypes, toChargeEvent } from "./charge-events"
 import {
   ChargeEventSink,
@@ -11,6 +11,7 @@ import {
   type PaymentAccountRepositoryShape,
   WebhookEventStore
 } from "./ports"
+import { type WebhookEndpoint, webhookEndpointOf } from "./webhook-endpoints"
 
 type ChargeEventSinkShape = ChargeEventSink["Type"]
 
@@ -87,8 +88,16 @@ export interface WebhookReceipt {
 export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
   PaymentWebhooks,
   {
-    /** Verifies the signature over the raw body, then processes the event once. */
-    readonly receive: (rawBody: Uint8Array | string, signatureHeader: string | undefined) => Effect.Effect<WebhookReceipt, BadRequest>
+    /**
+     * Verifies the signature over the raw body with the endpoint's secret, then processes the event
+     * once. An event that belongs to the other endpoint is refused (400): the endpoint was created
+     * with the wrong events selected, and Stripe's dashboard shows the failed deliveries.
+     */
+    readonly receive: (
+      endpoint: WebhookEndpoint,
+      rawBody: Uint8Array | string,
+      signatureHeader: string | undefined
+    ) => Effect.Effect<WebhookReceipt, BadRequest>
   }
 >() {}
 
@@ -100,12 +109,16 @@ export const PaymentWebhooksLive = Layer.effect(
     const tx = yield* Transactional
     const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink })
     return {
-      receive: (rawBody, signatureHeader) =>
+      receive: (endpoint, rawBody, signatureHeader) =>
         Effect.gen(function*() {
-          const event = yield* gateway.parseWebhook(rawBody, signatureHeader).pipe(
-            Effect.tapError((error) => Effect.logWarning(`webhook refused: ${error.reason}`)),
+          const event = yield* gateway.parseWebhook(endpoint, rawBody, signatureHeader).pipe(
+            Effect.tapError((error) => Effect.logWarning(`webhook (${endpoint}) refused: ${error.reason}`)),
             Effect.mapError(() => InvalidWebhookSignature)
           )
+          if (webhookEndpointOf(event.type) !== endpoint) {
+            yield* Effect.logWarning(`webhook (${endpoint}) refused: ${event.type} (${event.id}) belongs to the ${webhookEndpointOf(event.type)} endpoint`)
+            return yield* WebhookWrongEndpoint
+          }
           const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
           return yield* tx.run(
             Effect.gen(function*() {

@@ -11,6 +11,7 @@ import {
 } from "../ports"
 import { sandboxEventSender } from "./sandbox-events"
 import { verifyEvent, webhookSecretOf } from "./signature"
+import { webhookSecretVariables } from "../webhook-endpoints"
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
@@ -43,7 +44,7 @@ export const SandboxGatewayLive = Layer.effect(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const store = yield* SandboxAccountStore
-    const webhookSecret = webhookSecretOf(config)
+    const webhookSecrets = { platform: webhookSecretOf(config, "platform"), connect: webhookSecretOf(config, "connect") }
     const base = trimSlash(config.publicUrl)
     const existing = (operation: string, accountId: string) =>
       Effect.flatMap(store.find(accountId), Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed }))
@@ -64,7 +65,7 @@ export const SandboxGatewayLive = Layer.effect(
         Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
       deleteAccount: (accountId) =>
         Effect.flatMap(store.remove(accountId), (removed) => (removed ? Effect.void : Effect.fail(missing("accounts.del", accountId)))),
-      parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
+      parseWebhook: (endpoint, rawBody, signature) => verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
     }
   })
 )
