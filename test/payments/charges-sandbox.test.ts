@@ -140,7 +140,7 @@ const offSession = (saved: { customerId: string; paymentMethodId: string }, over
 
 for (const kind of kinds) {
   layer(sandboxOn(kind), { timeout: "60 seconds" })(`sandbox charges on ${kind}`, (it) => {
-    test(it, "a checkout session is a local page on the marketplace; the same idempotency key answers the same session", () =>
+    test(it, "a checkout session is a local page on the marketplace; the same idempotency key answers the same session, a corrected request a new one", () =>
       Effect.gen(function*() {
         const { checkout, gateway } = yield* services
         const input = request()
@@ -148,7 +148,11 @@ for (const kind of kinds) {
         expect(session.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${session.id}`)
         expect(session.id).toMatch(/^cs_sandbox_[0-9a-f]{24}$/)
         expect(yield* gateway.createCheckoutSession(input)).toEqual(session)
-        expect(yield* failure(gateway.createCheckoutSession({ ...input, amountMinor: 1 }))).toContain("idempotency_key_reused")
+        // Corrected in the same minute (same caller key, other billing details): a new request, not a 502.
+        const corrected = { ...input, billing: { name: "Zoé Lévesque", email: "zoe@example.com", address: { line1: "1 rue Sainte-Catherine", city: "Montréal", postal_code: "H2X 1K4", country: "CA" } } }
+        const second = yield* gateway.createCheckoutSession(corrected)
+        expect(second.id).not.toBe(session.id)
+        expect(yield* gateway.createCheckoutSession(corrected)).toEqual(second)
         const found = Option.getOrThrow(yield* checkout.find(session.id))
         expect(found.state).toBe("open")
         expect(found.session).toMatchObject({ mode: "payment", bookingId: input.bookingId, amountMinor: 12_000, currency: "CAD", status: "open" })

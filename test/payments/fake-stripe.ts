@@ -40,6 +40,7 @@ export const FAKE_PAYMENT_METHODS = {
 export const FAKE_HOLD_SECONDS = 6.5 * 24 * 3600
 
 interface FakeFailure {
+  /** 0: no answer at all (the connection is dropped, as on a timeout). */
   status: number
   type: string
   message: string
@@ -58,6 +59,8 @@ export const startFakeStripe = async () => {
   const accounts = new Map<string, FakeAccount>()
   const byIdempotencyKey = new Map<string, string>()
   const intents = new Map<string, FakeIntent>()
+  /** Stripe's idempotency: a POST's answer stored under its key, with what the request was. */
+  const stored = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   let failNext: FakeFailure | undefined
   let sequence = 0
 
@@ -70,13 +73,31 @@ export const startFakeStripe = async () => {
       const form = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : raw))
       const idempotencyKey = req.headers["idempotency-key"] as string | undefined
       requests.push({ method: req.method ?? "", path: url.pathname, form, idempotencyKey, authorization: req.headers.authorization })
-      const answer = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${requests.length}` })
+      const fingerprint = `${req.method} ${url.pathname} ${raw}`
+      const keyed = req.method === "POST" && idempotencyKey !== undefined
+      const answer = (status: number, body: unknown, replayed = false) => {
+        // Stripe stores the answer of a request that began executing, errors included (not a 409 or 429).
+        if (keyed && !replayed && status !== 409 && status !== 429) stored.set(idempotencyKey!, { fingerprint, status, body })
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${requests.length}`, ...(replayed ? { "idempotent-replayed": "true" } : {}) })
         res.end(JSON.stringify(body))
+      }
+      const previous = keyed ? stored.get(idempotencyKey!) : undefined
+      if (previous) {
+        if (previous.fingerprint !== fingerprint) {
+          return answer(400, {
+            error: {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`
+            }
+          }, true)
+        }
+        // The same request again: the stored answer, whatever it was (a stored 500 too, for 24 hours).
+        return answer(previous.status, previous.body, true)
       }
       if (failNext) {
         const failure = failNext
         failNext = (failure.times ?? 1) > 1 ? { ...failure, times: failure.times! - 1 } : undefined
+        if (failure.status === 0) return void req.socket.destroy()
         return answer(failure.status, { error: { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) } })
       }
       const charges = chargesAnswer(req.method ?? "", url.pathname, form)

@@ -53,7 +53,13 @@ export class PaymentGatewayError extends Schema.TaggedError<PaymentGatewayError>
   operation: Schema.String,
   detail: Schema.String,
   /** The gateway's error code when it gave one (Stripe's `resource_missing`, `card_declined`...). */
-  code: Schema.optional(Schema.String)
+  code: Schema.optional(Schema.String),
+  /**
+   * No answer came (timeout, network, or the key's first request still running): the gateway may have
+   * done the request, so a retry repeats it with the same idempotency key. Otherwise the gateway
+   * answered, and stored that answer under the key: a retry is a new attempt with a new key.
+   */
+  unanswered: Schema.optional(Schema.Boolean)
 }) {
   /** The gateway does not know the object (a connected account deleted on its side, say). */
   get isMissing() {
@@ -204,6 +210,18 @@ export interface ChargeGatewayShape {
   readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
 }
 export class ChargeGateway extends Context.Tag("payments/ChargeGateway")<ChargeGateway, ChargeGatewayShape>() {}
+
+/**
+ * The attempt each named gateway write is at (see idempotency.ts): 0 until the gateway answers an
+ * attempt with an error, then the next one. Stored, so that retries in other processes or after a
+ * restart continue the count.
+ */
+export interface GatewayAttemptsShape {
+  readonly current: (key: string) => Effect.Effect<number>
+  /** Moves the write past `attempt` (a no-op when another retry already did). */
+  readonly advance: (key: string, attempt: number) => Effect.Effect<void>
+}
+export class GatewayAttempts extends Context.Tag("payments/GatewayAttempts")<GatewayAttempts, GatewayAttemptsShape>() {}
 
 /**
  * What a verified gateway event says about a booking's payment, in the product's words. Payments

@@ -14,6 +14,7 @@ import {
   type SandboxPaymentMethod,
   type SandboxSetupIntent
 } from "../ports"
+import { keyCoveringParameters } from "../idempotency"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender } from "./sandbox-events"
 
@@ -289,15 +290,19 @@ const makeSandboxCharges = Effect.gen(function*() {
    * stored answer (success or refusal); a later one with the same key and parameters gets that answer
    * again and changes nothing; different parameters or a request still running are refused.
    */
-  const idempotent = <A, I>(operation: string, key: string, params: unknown, answer: Schema.Schema<A, I>, step: Step<A>): Effect.Effect<A, PaymentGatewayError> => {
+  const idempotent = <A, I>(operation: string, callerKey: string, params: unknown, answer: Schema.Schema<A, I>, step: Step<A>): Effect.Effect<A, PaymentGatewayError> => {
     const codec = Schema.Either({ right: answer, left: PaymentGatewayError })
     const fingerprint = `${operation} ${JSON.stringify(params)}`
+    // As the Stripe adapter sends it: the key covers the parameters (idempotency.ts).
+    const key = keyCoveringParameters(callerKey, { operation, params })
     return Effect.gen(function*() {
       const settled: Settled<Either.Either<A, PaymentGatewayError>> = yield* tx.run(
         Effect.gen(function*() {
           const claim = yield* store.claimKey(key, fingerprint)
           if (claim._tag === "InFlight") {
-            return { outcome: Either.left(refusal(operation, "idempotency_key_in_use", "A request with this idempotency key is still being processed.", "idempotency_error")), events: [] }
+            const inUse = refusal(operation, "idempotency_key_in_use", "A request with this idempotency key is still being processed.", "idempotency_error")
+            // Stripe answers 409 and stores nothing: the caller retries with the same key.
+            return { outcome: Either.left(new PaymentGatewayError({ ...inUse, unanswered: true })), events: [] }
           }
           if (claim._tag === "Replay") {
             if (claim.fingerprint !== fingerprint) {

@@ -10,6 +10,7 @@ import {
   type SandboxPaymentIntent,
   type SandboxPaymentMethod,
   type SandboxSetupIntent,
+  GatewayAttempts,
   WebhookEventStore
 } from "../ports"
 
@@ -162,4 +163,22 @@ export const SandboxChargeStoreLive = Layer.effect(
   })
 )
 
-export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive)
+export const GatewayAttemptsLive = Layer.effect(
+  GatewayAttempts,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    current: (key) =>
+      sql<{ attempt: number }>`SELECT attempt FROM payment_gateway_attempts WHERE key = ${key}`.pipe(
+        Effect.map((rows) => rows[0]?.attempt ?? 0),
+        Effect.orDie
+      ),
+    // Never backwards: two retries of one attempt that both failed move it once.
+    advance: (key, attempt) =>
+      sql`INSERT INTO payment_gateway_attempts (key, attempt) VALUES (${key}, ${attempt + 1})
+          ON CONFLICT (key) DO UPDATE SET attempt = EXCLUDED.attempt, updated_at = now() WHERE payment_gateway_attempts.attempt < EXCLUDED.attempt`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+  }))
+)
+
+export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive, GatewayAttemptsLive)

@@ -36,7 +36,9 @@ export const call = <A>(operation: string, run: () => Promise<A>) =>
       return new PaymentGatewayError({
         operation,
         detail: [e.type, e.statusCode, e.code, e.message].filter((part) => part !== undefined && part !== "").join(" ") || String(error),
-        ...(e.code ? { code: e.code } : {})
+        ...(e.code ? { code: e.code } : {}),
+        // No status: the request timed out or never reached Stripe. 409: the key's first request is still running.
+        ...(e.statusCode === undefined || e.statusCode === 409 ? { unanswered: true } : {})
       })
     }
   }).pipe(Effect.tapError((error) => Effect.logWarning(`stripe ${operation} failed: ${error.detail}`)))
