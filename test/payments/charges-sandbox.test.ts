@@ -203,7 +203,7 @@ for (const kind of kinds) {
         const first = yield* refund(3_000, `refund:${intentId}:1`)
         expect(first).toEqual({ refundId: expect.stringMatching(/^re_sandbox_/), amountMinor: 3_000, totalRefundedMinor: 3_000 })
         expect(yield* refund(3_000, `refund:${intentId}:1`)).toEqual(first)
-        expect(yield* failure(refund(5_001, `refund:${intentId}:2`))).toContain("parameter_invalid_integer")
+        expect(yield* failure(refund(5_001, `refund:${intentId}:2`))).toContain("amount_too_large")
         expect(yield* refund(5_000, `refund:${intentId}:3`)).toMatchObject({ amountMinor: 5_000, totalRefundedMinor: 8_000 })
         expect(yield* failure(refund(1, `refund:${intentId}:4`))).toContain("charge_already_refunded")
         const refunds = yield* eventsAbout(recorder, "charge.refunded", intentId, 2)

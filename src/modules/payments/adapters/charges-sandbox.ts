@@ -437,7 +437,10 @@ const makeSandboxCharges = Effect.gen(function*() {
         }
         const left = intent.amountReceived - intent.amountRefunded
         if (left === 0) return yield* refusal(operation, "charge_already_refunded", `Charge ${intent.chargeId} has already been refunded.`)
-        yield* checkAmount(operation, "amount", amountMinor, 1, left)
+        yield* checkAmount(operation, "amount", amountMinor, 1)
+        if (amountMinor > left) {
+          return yield* refusal(operation, "amount_too_large", `Refund amount (${amountMinor}) is greater than unrefunded amount on charge (${left}).`)
+        }
         const created = { id: newId("re"), paymentIntentId, amountMinor, createdAt: at }
         const refunded: SandboxPaymentIntent = { ...intent, amountRefunded: intent.amountRefunded + amountMinor }
         yield* store.saveRefund(created)
