@@ -360,3 +360,49 @@ describe("Stripe charges: idempotency keys that name the attempt and cover the p
     })
   })
 })
+
+describe("Stripe charges: a card saved in setup mode is attached to its customer before it is used off-session", () => {
+  let gateway: ReturnType<typeof gatewayOn>
+  beforeAll(() => {
+    gateway = gatewayOn(fake.url, { attempts: true })
+  })
+  afterAll(() => gateway?.dispose())
+
+  const offSession = (paymentMethodId: string, customerId: string) => ({
+    bookingId: BOOKING,
+    amountMinor: 12_000,
+    currency: "CAD",
+    destinationAccountId: "acct_provider_1",
+    applicationFeeMinor: 600,
+    customerId,
+    paymentMethodId,
+    idempotencyKey: `booking:${BOOKING}:authorize:${paymentMethodId}`
+  })
+  const ensure = (paymentMethodId: string, customerId: string) =>
+    gateway.run((g) => g.ensureCardAttached({ customerId, paymentMethodId, idempotencyKey: `card:${paymentMethodId}:attach:${customerId}` }))
+
+  it("the fake refuses an off-session authorisation with a card not attached to the customer, as Stripe does", async () => {
+    fake.addPaymentMethod("pm_setup_loose", null)
+    const refused = await gateway.run((g) => Effect.either(g.authorizeOffSession(offSession("pm_setup_loose", "cus_setup"))))
+    expect(Either.isLeft(refused) && refused.left.code).toBe("payment_method_invalid_parameter")
+  })
+
+  it("a card attached to nobody is attached (then usable off-session); an attached one is only read; another customer's or an unknown one is unusable", async () => {
+    fake.addPaymentMethod("pm_setup_1", null)
+    const start = fake.requests.length
+    expect(await ensure("pm_setup_1", "cus_setup")).toEqual({ _tag: "Attached" })
+    const [read, attach] = fake.since(start)
+    expect(read).toMatchObject({ method: "GET", path: "/v1/payment_methods/pm_setup_1" })
+    expect(attach).toMatchObject({ method: "POST", path: "/v1/payment_methods/pm_setup_1/attach", form: { customer: "cus_setup" } })
+    expect(fake.paymentMethods.get("pm_setup_1")).toBe("cus_setup")
+    expect((await gateway.run((g) => g.authorizeOffSession(offSession("pm_setup_1", "cus_setup"))))._tag).toBe("Authorized")
+
+    const again = fake.requests.length
+    expect(await ensure("pm_setup_1", "cus_setup")).toEqual({ _tag: "Attached" })
+    expect(fake.since(again).map((r) => r.method)).toEqual(["GET"])
+
+    expect(await ensure("pm_setup_1", "cus_someone_else")).toMatchObject({ _tag: "Unusable" })
+    expect(fake.paymentMethods.get("pm_setup_1")).toBe("cus_setup")
+    expect(await ensure("pm_never_seen", "cus_setup")).toMatchObject({ _tag: "Unusable" })
+  })
+})

@@ -36,6 +36,9 @@ export const FAKE_PAYMENT_METHODS = {
   noCaptureBefore: "pm_card_noCaptureBefore"
 } as const
 
+/** The customer Stripe's test payment methods above (and `pm_card_visa`) are attached to in the fake. */
+export const FAKE_CUSTOMER = "cus_1"
+
 /** `capture_before` the fake gives held authorisations: 6 days and 12 hours after the request. */
 export const FAKE_HOLD_SECONDS = 6.5 * 24 * 3600
 
@@ -59,6 +62,11 @@ export const startFakeStripe = async () => {
   const accounts = new Map<string, FakeAccount>()
   const byIdempotencyKey = new Map<string, string>()
   const intents = new Map<string, FakeIntent>()
+  /** Payment methods and the customer each is attached to (null: attached to nobody). */
+  const paymentMethods = new Map<string, string | null>([
+    "pm_card_visa",
+    ...Object.values(FAKE_PAYMENT_METHODS)
+  ].map((id) => [id, FAKE_CUSTOMER]))
   /** Stripe's idempotency: a POST's answer stored under its key, with what the request was. */
   const stored = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   let failNext: FakeFailure | undefined
@@ -169,6 +177,33 @@ export const startFakeStripe = async () => {
       const id = `seti_fake_${++sequence}`
       return { status: 200, body: { id, object: "setup_intent", status: "requires_payment_method", client_secret: `${id}_secret_fake`, customer: form.customer, usage: form.usage, metadata: metadataOf(form) } }
     }
+    const paymentMethodPath = /^\/v1\/payment_methods\/([^/]+)(\/attach)?$/.exec(path)
+    if (paymentMethodPath) {
+      const id = decodeURIComponent(paymentMethodPath[1]!)
+      if (!paymentMethods.has(id)) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "payment_method", message: `No such PaymentMethod: '${id}'` } } }
+      if (method === "POST" && paymentMethodPath[2]) {
+        const owner = paymentMethods.get(id)
+        if (owner !== null && owner !== form.customer) {
+          return { status: 400, body: { error: { type: "invalid_request_error", message: "The payment method you provided has already been attached to a customer." } } }
+        }
+        paymentMethods.set(id, form.customer ?? null)
+      } else if (method !== "GET") return undefined
+      return { status: 200, body: { id, object: "payment_method", type: "card", customer: paymentMethods.get(id) ?? null, card: { brand: "visa", last4: "4242" } } }
+    }
+    if (method === "POST" && path === "/v1/payment_intents" && form.off_session === "true" && form.payment_method !== undefined && paymentMethods.get(form.payment_method) !== form.customer) {
+      // As Stripe: a card used off-session with a customer must be attached to that customer.
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: "invalid_request_error",
+            code: "payment_method_invalid_parameter",
+            param: "payment_method",
+            message: `The provided PaymentMethod ${form.payment_method} is not attached to the Customer ${form.customer}.`
+          }
+        }
+      }
+    }
     if (method === "POST" && path === "/v1/payment_intents") {
       const intent: FakeIntent = { id: `pi_fake_${++sequence}`, status: "requires_payment_method", amount: Number(form.amount), metadata: metadataOf(form) }
       intents.set(intent.id, intent)
@@ -240,6 +275,9 @@ export const startFakeStripe = async () => {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    /** A card saved through Checkout's setup mode, attached to `customer` (or to nobody). */
+    addPaymentMethod: (id: string, customer: string | null) => void paymentMethods.set(id, customer),
+    paymentMethods,
     accounts,
     intents,
     failNext: (failure: FakeFailure) => {

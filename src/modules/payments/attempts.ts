@@ -27,7 +27,8 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
     cancelAuthorization: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.cancelAuthorization({ ...r, idempotencyKey })),
     refund: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.refund({ ...r, idempotencyKey })),
     authorizeOffSession: (r) =>
-      attempted(r.idempotencyKey, (idempotencyKey) => gateway.authorizeOffSession({ ...r, idempotencyKey }), (result) => result._tag === "Refused")
+      attempted(r.idempotencyKey, (idempotencyKey) => gateway.authorizeOffSession({ ...r, idempotencyKey }), (result) => result._tag === "Refused"),
+    ensureCardAttached: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.ensureCardAttached({ ...r, idempotencyKey }))
   }
 }
 

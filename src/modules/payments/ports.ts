@@ -208,7 +208,19 @@ export interface ChargeGatewayShape {
     readonly bookingId?: string | undefined
   }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number; readonly totalRefundedMinor: number }, PaymentGatewayError>
   readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
+  /**
+   * A card saved in setup mode is used off-session later with its customer, which only works when
+   * the card is attached to that customer: checks it, attaches a card attached to nobody, and answers
+   * Unusable for a card that belongs to another customer (or that the gateway does not know).
+   */
+  readonly ensureCardAttached: (input: {
+    readonly customerId: string
+    readonly paymentMethodId: string
+    readonly idempotencyKey: string
+  }) => Effect.Effect<SavedCardCheck, PaymentGatewayError>
 }
+
+export type SavedCardCheck = { readonly _tag: "Attached" } | { readonly _tag: "Unusable"; readonly reason: string }
 export class ChargeGateway extends Context.Tag("payments/ChargeGateway")<ChargeGateway, ChargeGatewayShape>() {}
 
 /**
@@ -359,6 +371,7 @@ export interface SandboxChargeStoreShape {
   readonly saveSetupIntent: (intent: SandboxSetupIntent) => Effect.Effect<void>
   readonly findSetupIntent: (id: string) => Effect.Effect<Option.Option<SandboxSetupIntent>>
   readonly saveCustomer: (customer: { readonly id: string; readonly email: string }) => Effect.Effect<void>
+  readonly customerExists: (id: string) => Effect.Effect<boolean>
   readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
   readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
   readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>

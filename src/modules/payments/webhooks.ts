@@ -1,14 +1,18 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
-import type { BadRequest } from "../../platform/errors"
+import type { BadGateway, BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
-import { InvalidWebhookSignature, WebhookWrongEndpoint } from "./domain"
+import { InvalidWebhookSignature, PaymentGatewayUnavailable, WebhookWrongEndpoint } from "./domain"
 import { chargeEventTypes, toChargeEvent } from "./charge-events"
 import {
+  type ChargeEvent,
   ChargeEventSink,
+  ChargeGateway,
+  type ChargeGatewayShape,
   ConnectedAccountGateway,
   type GatewayEvent,
   PaymentAccountRepository,
   type PaymentAccountRepositoryShape,
+  type PaymentGatewayError,
   WebhookEventStore
 } from "./ports"
 import { type WebhookEndpoint, webhookEndpointOf } from "./webhook-endpoints"
@@ -19,7 +23,7 @@ type ChargeEventSinkShape = ChargeEventSink["Type"]
  * What one event type does. It runs inside the transaction that records the event id, so an event's
  * effect happens exactly once: a failure rolls both back and the gateway's next delivery retries it.
  */
-export type EventHandler = (event: GatewayEvent) => Effect.Effect<void>
+export type EventHandler = (event: GatewayEvent) => Effect.Effect<void, PaymentGatewayError>
 
 const AccountObject = Schema.Struct({
   id: Schema.String,
@@ -55,25 +59,49 @@ const accountUpdated =
     })
 
 /**
+ * A card saved in setup mode counts only once it is attached to the customer it will be charged with
+ * off-session (Checkout's setup mode leaves that to the session's customer, which nothing else
+ * checks): attached now if attached to nobody; a card that cannot be used is a failed payment (the
+ * client is asked to pay again), logged as an error. A gateway failure fails the delivery, retried.
+ */
+const usableCard = (charges: ChargeGatewayShape, event: Extract<ChargeEvent, { _tag: "CardSaved" }>) =>
+  Effect.map(
+    charges.ensureCardAttached({
+      customerId: event.customerId,
+      paymentMethodId: event.paymentMethodId,
+      idempotencyKey: `card:${event.paymentMethodId}:attach:${event.customerId}`
+    }),
+    (check): ChargeEvent => {
+      if (check._tag === "Attached") return event
+      return { _tag: "PaymentFailed", bookingId: event.bookingId, paymentIntentId: null, needsClient: true, code: "card_not_attached", reference: event.reference, occurredAt: event.occurredAt }
+    }
+  ).pipe(
+    Effect.tap((applied) =>
+      applied._tag === "PaymentFailed" ? Effect.logError(`webhook ${event.reference}: the card saved for booking ${event.bookingId} cannot be used off-session (${event.paymentMethodId}, customer ${event.customerId})`) : Effect.void
+    )
+  )
+
+/**
  * A card payment's event: decoded into a ChargeEvent and applied by the booking module. An event that
  * names no booking, or reports what another event reports, is acknowledged; a stale one is the sink's
  * to refuse (it applies the booking's transition function), never a failed delivery.
  */
 const chargeEvent =
-  (sink: ChargeEventSinkShape): EventHandler =>
+  (sink: ChargeEventSinkShape, charges: ChargeGatewayShape): EventHandler =>
   (event) =>
     Either.match(toChargeEvent(event), {
       onLeft: (reason) => Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`),
-      onRight: sink.apply
+      onRight: (charge) => (charge._tag === "CardSaved" ? Effect.flatMap(usableCard(charges, charge), sink.apply) : sink.apply(charge))
     })
 
 /** The event types payments acts on; any other verified event is acknowledged and recorded. */
 export const eventHandlers = (deps: {
   readonly accounts: PaymentAccountRepositoryShape
   readonly sink: ChargeEventSinkShape
+  readonly charges: ChargeGatewayShape
 }): Readonly<Record<string, EventHandler>> => ({
   "account.updated": accountUpdated(deps.accounts),
-  ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink)]))
+  ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink, deps.charges)]))
 })
 
 export interface WebhookReceipt {
@@ -97,7 +125,7 @@ export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
       endpoint: WebhookEndpoint,
       rawBody: Uint8Array | string,
       signatureHeader: string | undefined
-    ) => Effect.Effect<WebhookReceipt, BadRequest>
+    ) => Effect.Effect<WebhookReceipt, BadRequest | BadGateway>
   }
 >() {}
 
@@ -107,7 +135,7 @@ export const PaymentWebhooksLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const events = yield* WebhookEventStore
     const tx = yield* Transactional
-    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink })
+    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink, charges: yield* ChargeGateway })
     return {
       receive: (endpoint, rawBody, signatureHeader) =>
         Effect.gen(function*() {
@@ -126,6 +154,11 @@ export const PaymentWebhooksLive = Layer.effect(
               if (first && handler) yield* handler(event)
               return { eventId: event.id, type: event.type, duplicate: !first, handled: handler !== undefined }
             })
+          ).pipe(
+            // Nothing was recorded: the gateway's next delivery retries the event.
+            Effect.catchTag("PaymentGatewayError", (error) =>
+              Effect.zipRight(Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`), Effect.fail(PaymentGatewayUnavailable))
+            )
           )
         })
     }

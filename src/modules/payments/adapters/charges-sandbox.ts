@@ -509,6 +509,21 @@ const makeSandboxCharges = Effect.gen(function*() {
     )
   }
 
+  /** Stripe's rule, played on the sandbox's cards: attached to the customer, or attached now when attached to nobody. */
+  const ensureCardAttached: ChargeGatewayShape["ensureCardAttached"] = ({ customerId, paymentMethodId }) =>
+    tx.run(
+      Effect.gen(function*() {
+        const found = yield* store.findPaymentMethod(paymentMethodId)
+        if (Option.isNone(found)) return { _tag: "Unusable", reason: `no such payment method ${paymentMethodId}` } as const
+        const owner = found.value.customerId
+        if (owner === customerId) return { _tag: "Attached" } as const
+        if (owner !== null) return { _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const
+        if (!(yield* store.customerExists(customerId))) return { _tag: "Unusable", reason: `no such customer ${customerId}` } as const
+        yield* store.savePaymentMethod({ ...found.value, customerId })
+        return { _tag: "Attached" } as const
+      })
+    )
+
   // ---- The hosted checkout ----
 
   const stateOf = (session: SandboxCheckoutSession, at: Date): CheckoutState =>
@@ -682,7 +697,7 @@ const makeSandboxCharges = Effect.gen(function*() {
       })
     )
 
-  const gateway: ChargeGatewayShape = { kind: "sandbox", createCheckoutSession, capture, cancelAuthorization, refund, authorizeOffSession }
+  const gateway: ChargeGatewayShape = { kind: "sandbox", createCheckoutSession, capture, cancelAuthorization, refund, authorizeOffSession, ensureCardAttached }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>
       Effect.gen(function*() {

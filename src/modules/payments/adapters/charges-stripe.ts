@@ -1,7 +1,7 @@
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import type Stripe from "stripe"
 import { AppConfig } from "../../../platform/config"
-import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError } from "../ports"
+import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError, type SavedCardCheck } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
 import { call, makeStripeClient } from "./stripe"
 
@@ -175,6 +175,20 @@ export const StripeChargeGatewayLive = Layer.effect(
           }))
         )
       },
+      ensureCardAttached: ({ customerId, idempotencyKey, paymentMethodId }) =>
+        call("paymentMethods.retrieve", () => stripe.paymentMethods.retrieve(paymentMethodId)).pipe(
+          Effect.flatMap((method): Effect.Effect<SavedCardCheck, PaymentGatewayError> => {
+            const owner = typeof method.customer === "string" ? method.customer : (method.customer?.id ?? null)
+            if (owner === customerId) return Effect.succeed({ _tag: "Attached" } as const)
+            if (owner !== null) return Effect.succeed({ _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const)
+            const params: Stripe.PaymentMethodAttachParams = { customer: customerId }
+            return call("paymentMethods.attach", () => stripe.paymentMethods.attach(paymentMethodId, params, keyed(idempotencyKey, { paymentMethodId, ...params }))).pipe(
+              Effect.as({ _tag: "Attached" } as const)
+            )
+          }),
+          // A card or customer Stripe does not know (anymore) cannot be used off-session: no retry helps.
+          Effect.catchIf((error) => error.isMissing, (error) => Effect.succeed({ _tag: "Unusable", reason: error.detail } as const))
+        ),
       authorizeOffSession: (r) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis

@@ -82,6 +82,7 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       saveSetupIntent: put(charges.setupIntents),
       findSetupIntent: get(charges.setupIntents),
       saveCustomer: put(charges.customers),
+      customerExists: (id) => Effect.sync(() => charges.customers.has(id)),
       savePaymentMethod: put(charges.methods),
       findPaymentMethod: get(charges.methods),
       saveRefund: put(charges.refunds)

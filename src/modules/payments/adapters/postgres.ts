@@ -151,6 +151,11 @@ export const SandboxChargeStoreLive = Layer.effect(
         one(sql<SandboxSetupIntent>`SELECT id, booking_id AS "bookingId", status, customer_id AS "customerId", payment_method_id AS "paymentMethodId",
             last_error_code AS "lastErrorCode", created_at AS "createdAt"
           FROM sandbox_setup_intents WHERE id = ${id} FOR UPDATE`),
+      customerExists: (id) =>
+        sql`SELECT 1 FROM sandbox_customers WHERE id = ${id}`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       saveCustomer: (customer) =>
         sql`INSERT INTO sandbox_customers (id, email) VALUES (${customer.id}, ${customer.email})
             ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email`.pipe(Effect.asVoid, Effect.orDie),
