@@ -22,7 +22,7 @@ import {
   SmtpDeliveryLive,
   unsubscribeLinkPage
 } from "../modules/notifications"
-import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
+import { PaymentsWebhookHttpLive, SandboxDeliveryJobsLive, StripeConnectHttpLive } from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
@@ -112,7 +112,7 @@ export const ServerLive = Layer.unwrapEffect(
     // an in-process feed of the domain layers) and the real-time modules relay them to sockets.
     // Background jobs (booking timers, payment retries, deferred mails, digests, SMTP deliveries) run while the server does.
     const MailDeliveryLive = Option.match(config.smtpUrl, { onNone: () => Layer.empty, onSome: SmtpDeliveryLive })
-    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(NotificationJobsLive), Layer.merge(MailDeliveryLive))
+    return Layer.provideMerge(RealtimeLive, HttpLive).pipe(Layer.merge(BookingJobsLive), Layer.merge(SandboxDeliveryJobsLive), Layer.merge(NotificationJobsLive), Layer.merge(MailDeliveryLive))
   })
 )
 

@@ -18,6 +18,7 @@ import { type ChargeEvent, ChargeEventSink, ChargeGateway, type CheckoutRequest,
 import { PaymentWebhooks, PaymentWebhooksLive } from "../../src/modules/payments/webhooks"
 import { AppConfigOf } from "../../src/platform/config"
 import { type BadRequest, httpStatusOf } from "../../src/platform/errors"
+import { InMemoryJobQueueLive } from "../../src/platform/jobs"
 import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
@@ -85,6 +86,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       Layer.provide(failingOnce),
       Layer.provide(SandboxGatewayLive),
       Layer.provide(SandboxChargeGatewayLive),
+      Layer.provide(InMemoryJobQueueLive),
       Layer.provideMerge(stores),
       Layer.provide(config()),
       Layer.provide(quiet)
@@ -292,7 +294,7 @@ describe("sandbox checkout pages over HTTP", () => {
       Layer.provide(Routes),
       Layer.provide(NodeHttpServer.layer(() => http.createServer(), { port, host: "127.0.0.1" })),
       Layer.provideMerge(services),
-      Layer.provide(Layer.merge(PaymentsMemoryAdapters, NoTransaction)),
+      Layer.provide(Layer.mergeAll(PaymentsMemoryAdapters, NoTransaction, InMemoryJobQueueLive)),
       Layer.provide(config({ port, host: "127.0.0.1", publicUrl: origin })),
       Layer.provide(quiet)
     )

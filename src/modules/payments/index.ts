@@ -61,6 +61,7 @@ export {
   TEST_CARDS
 } from "./adapters/charges-sandbox"
 export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
+export { SANDBOX_DELIVERY_QUEUE, SandboxDeliveryJobsLive } from "./adapters/sandbox-events"
 export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"
 export { withAttemptKeys, withAttemptKeysLayer } from "./attempts"
 export { attemptKey, keyCoveringParameters } from "./idempotency"

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../../../platform/config"
+import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
 import {
   ChargeGateway,
@@ -16,7 +17,7 @@ import {
 } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
 import { onOrigin, sandboxPaths } from "./sandbox"
-import { type SandboxEvent, sandboxEventSender } from "./sandbox-events"
+import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 
 /**
  * The offline card gateway (PAYMENTS_MODE=sandbox): Stripe's objects and states, kept in the sandbox's
@@ -255,9 +256,9 @@ export class SandboxCheckout extends Context.Tag("payments/SandboxCheckout")<
 // ---- The engine shared by the gateway and the pages --------------------------------------------
 
 type Step<A> = Effect.Effect<readonly [A, ReadonlyArray<SandboxEvent>], PaymentGatewayError>
-interface Settled<A> {
+interface Settled<A, E extends SandboxEvent = SandboxEvent> {
   readonly outcome: A
-  readonly events: ReadonlyArray<SandboxEvent>
+  readonly events: ReadonlyArray<E>
 }
 
 const CheckoutSessionAnswer = Schema.Struct({ id: Schema.String, url: Schema.String })
@@ -274,6 +275,7 @@ const makeSandboxCharges = Effect.gen(function*() {
   const tx = yield* Transactional
   const scope = yield* Effect.scope
   const events = sandboxEventSender(config)
+  const jobs = yield* JobQueue
   const base = trimSlash(config.publicUrl)
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -282,8 +284,20 @@ const makeSandboxCharges = Effect.gen(function*() {
    * own webhook (and cannot deadlock with it when it calls from inside a transaction). An event the app
    * does not accept is sent again for about a minute (1, 2, 4, 8, 16, 32 s).
    */
-  const deliverLater = (list: ReadonlyArray<SandboxEvent>) =>
+  const deliverLater = (list: ReadonlyArray<StampedEvent>) =>
     list.length === 0 ? Effect.void : Effect.asVoid(Effect.forkIn(events.deliverAll(list, BACKGROUND_RETRIES), scope))
+
+  /**
+   * Gives a step's events their identity and queues their durable redelivery, inside the step's
+   * transaction: an event exists exactly when its change does, and is delivered in the end even if
+   * the process dies or the app's database is away when it is first sent.
+   */
+  const durable = (list: ReadonlyArray<SandboxEvent>) =>
+    Effect.gen(function*() {
+      const stamped = yield* Effect.forEach(list, stamp)
+      yield* events.redeliverLater(jobs, stamped)
+      return stamped
+    })
 
   /**
    * Stripe's idempotency: the first request with a key does the work, in one transaction with the
@@ -296,7 +310,7 @@ const makeSandboxCharges = Effect.gen(function*() {
     // As the Stripe adapter sends it: the key covers the parameters (idempotency.ts).
     const key = keyCoveringParameters(callerKey, { operation, params })
     return Effect.gen(function*() {
-      const settled: Settled<Either.Either<A, PaymentGatewayError>> = yield* tx.run(
+      const settled: Settled<Either.Either<A, PaymentGatewayError>, StampedEvent> = yield* tx.run(
         Effect.gen(function*() {
           const claim = yield* store.claimKey(key, fingerprint)
           if (claim._tag === "InFlight") {
@@ -313,7 +327,7 @@ const makeSandboxCharges = Effect.gen(function*() {
           const attempt = yield* Effect.either(step)
           const outcome = Either.map(attempt, ([value]) => value)
           yield* store.saveResponse(key, yield* Effect.orDie(Schema.encode(codec)(outcome)))
-          return { outcome, events: Either.match(attempt, { onLeft: () => [], onRight: ([, list]) => list }) }
+          return { outcome, events: yield* durable(Either.match(attempt, { onLeft: () => [], onRight: ([, list]) => list })) }
         })
       )
       yield* deliverLater(settled.events)
@@ -654,7 +668,8 @@ const makeSandboxCharges = Effect.gen(function*() {
           const found = yield* store.findSession(sessionId)
           if (Option.isNone(found)) return { outcome: { _tag: "NotFound" }, events: [] } satisfies Settled<PayOutcome>
           if (stateOf(found.value, at) !== "open") return { outcome: { _tag: "Closed" }, events: [] } satisfies Settled<PayOutcome>
-          return yield* step(found.value, at)
+          const { events: list, outcome } = yield* step(found.value, at)
+          return { outcome, events: yield* durable(list) }
         })
       )
       yield* events.deliverAll(settled.events)

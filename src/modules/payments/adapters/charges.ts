@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../../platform/config"
+import type { JobQueue } from "../../../platform/jobs"
 import type { Transactional } from "../../../platform/transaction"
 import { withAttemptKeysLayer } from "../attempts"
 import { ChargeGateway, type GatewayAttempts, type SandboxChargeStore } from "../ports"
@@ -10,6 +11,6 @@ import { StripeChargeGatewayLive } from "./charges-stripe"
  * The card gateway PAYMENTS_MODE chose (see resolvePaymentsMode): Stripe's API or the local sandbox,
  * each write under the idempotency key of its attempt (see attempts.ts).
  */
-export const ChargeGatewayLive: Layer.Layer<ChargeGateway, never, AppConfig | SandboxChargeStore | Transactional | GatewayAttempts> = withAttemptKeysLayer(
+export const ChargeGatewayLive: Layer.Layer<ChargeGateway, never, AppConfig | SandboxChargeStore | Transactional | GatewayAttempts | JobQueue> = withAttemptKeysLayer(
   Layer.unwrapEffect(Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive)))
 )
