@@ -143,6 +143,8 @@ export const eventually = async (check: () => boolean, what = "condition", timeo
 }
 
 export interface RecordedEvent {
+  /** The endpoint it was delivered to (verified with that endpoint's secret). */
+  readonly endpoint: WebhookEndpoint
   readonly id: string
   readonly type: string
   readonly created: number
@@ -153,7 +155,7 @@ export interface RecordedEvent {
  * Stands where the app's webhook endpoint would be: records the events delivered to it whose
  * signature verifies with `secret` (with the app's own verifier); answers 400 to the others.
  */
-export const startWebhookRecorder = async (secret: string) => {
+export const startWebhookRecorder = async (secret: string, connectSecret?: string) => {
   const events: Array<RecordedEvent> = []
   let refused = 0
   /** Deliveries still to answer 500 (as an app whose processing failed), and the ids they carried. */
@@ -164,8 +166,10 @@ export const startWebhookRecorder = async (secret: string) => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8")
-      const verified = Effect.runSync(Effect.either(verifyEvent(Option.some(secret), body, req.headers["stripe-signature"] as string | undefined)))
-      if (req.url !== "/api/payments/webhook" || verified._tag === "Left") {
+      const endpoint = req.url === webhookPaths.connect ? "connect" : "platform"
+      const endpointSecret = endpoint === "connect" ? Option.fromNullable(connectSecret) : Option.some(secret)
+      const verified = Effect.runSync(Effect.either(verifyEvent(endpointSecret, body, req.headers["stripe-signature"] as string | undefined)))
+      if (req.url !== webhookPaths[endpoint] || verified._tag === "Left") {
         refused++
         res.writeHead(400).end()
         return
@@ -177,7 +181,7 @@ export const startWebhookRecorder = async (secret: string) => {
         res.writeHead(500).end()
         return
       }
-      events.push({ id: event.id, type: event.type, created: event.created, object: event.data.object })
+      events.push({ endpoint, id: event.id, type: event.type, created: event.created, object: event.data.object })
       res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')
     })
   })
