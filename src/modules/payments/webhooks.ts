@@ -20,10 +20,13 @@ import { type WebhookEndpoint, webhookEndpointOf } from "./webhook-endpoints"
 type ChargeEventSinkShape = ChargeEventSink["Type"]
 
 /**
- * What one event type does. It runs inside the transaction that records the event id, so an event's
- * effect happens exactly once: a failure rolls both back and the gateway's next delivery retries it.
+ * What one event type does, in two steps. The handler itself runs before any transaction (it may ask
+ * the gateway: a failure refuses the delivery, which the gateway retries, and the attempts of its
+ * calls are not rolled back with it); it answers the effect that runs inside the transaction that
+ * records the event id, so an event's effect happens exactly once: a failure there rolls both back
+ * and the gateway's next delivery retries it.
  */
-export type EventHandler = (event: GatewayEvent) => Effect.Effect<void, PaymentGatewayError>
+export type EventHandler = (event: GatewayEvent) => Effect.Effect<Effect.Effect<void>, PaymentGatewayError>
 
 const AccountObject = Schema.Struct({
   id: Schema.String,
@@ -37,7 +40,7 @@ const AccountObject = Schema.Struct({
 const accountUpdated =
   (accounts: PaymentAccountRepositoryShape): EventHandler =>
   (event) =>
-    Effect.gen(function*() {
+    Effect.succeed(Effect.gen(function*() {
       const decoded = Schema.decodeUnknownOption(AccountObject)(event.object)
       if (Option.isNone(decoded)) return yield* Effect.logWarning(`webhook ${event.id}: account.updated without an account object, ignored`)
       const account = decoded.value
@@ -56,7 +59,7 @@ const accountUpdated =
       if (Option.isSome(result) && !result.value.applied) {
         yield* Effect.logInfo(`webhook ${event.id}: account.updated older than the stored state of ${account.id}, ignored`)
       }
-    })
+    }))
 
 /**
  * A card saved in setup mode counts only once it is attached to the customer it will be charged with
@@ -90,8 +93,8 @@ const chargeEvent =
   (sink: ChargeEventSinkShape, charges: ChargeGatewayShape): EventHandler =>
   (event) =>
     Either.match(toChargeEvent(event), {
-      onLeft: (reason) => Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`),
-      onRight: (charge) => (charge._tag === "CardSaved" ? Effect.flatMap(usableCard(charges, charge), sink.apply) : sink.apply(charge))
+      onLeft: (reason) => Effect.succeed(Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`)),
+      onRight: (charge) => (charge._tag === "CardSaved" ? Effect.map(usableCard(charges, charge), sink.apply) : Effect.succeed(sink.apply(charge)))
     })
 
 /** The event types payments acts on; any other verified event is acknowledged and recorded. */
@@ -148,17 +151,20 @@ export const PaymentWebhooksLive = Layer.effect(
             return yield* WebhookWrongEndpoint
           }
           const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
+          const apply = handler
+            ? yield* handler(event).pipe(
+              // Nothing was recorded: the gateway's next delivery retries the event.
+              Effect.catchTag("PaymentGatewayError", (error) =>
+                Effect.zipRight(Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`), Effect.fail(PaymentGatewayUnavailable))
+              )
+            )
+            : Effect.void
           return yield* tx.run(
             Effect.gen(function*() {
               const first = yield* events.markProcessed(event.id, event.type)
-              if (first && handler) yield* handler(event)
+              if (first) yield* apply
               return { eventId: event.id, type: event.type, duplicate: !first, handled: handler !== undefined }
             })
-          ).pipe(
-            // Nothing was recorded: the gateway's next delivery retries the event.
-            Effect.catchTag("PaymentGatewayError", (error) =>
-              Effect.zipRight(Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`), Effect.fail(PaymentGatewayUnavailable))
-            )
           )
         })
     }
