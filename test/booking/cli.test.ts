@@ -118,4 +118,15 @@ describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain("BOOKING_INVALID_TRANSITION")
   }, 60_000)
+
+  it("payments:refund of more than was captured names the maximum, in the message and the field's (no raw placeholder)", async () => {
+    const id = await paidBooking()
+    await server.run(setBookingStatus(id, "CONFIRMED", undefined))
+    await server.run(setBookingStatus(id, "VALIDATED", undefined))
+    const refused = await cli("payments:refund", id, "--amount", "7001")
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain("at most 7000")
+    expect(refused.stderr).toContain("amount: The refund must be positive and at most 7000")
+    expect(refused.stderr).not.toContain("{max}")
+  }, 60_000)
 })
