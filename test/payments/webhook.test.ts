@@ -119,6 +119,10 @@ describe("two endpoints: the platform's events and the connected accounts' event
     expect(onConnect.status).toBe(400)
     expect(onConnect.body).toEqual({ success: false, code: "WEBHOOK_WRONG_ENDPOINT", message: "This event is not expected on this webhook endpoint (connected accounts or platform)." })
     expect(await processedCount(JSON.parse(charge).id)).toBe(0)
+
+    // An event type the app does not act on is acknowledged on either endpoint (say, another connected-account event selected too).
+    const capability = stripeEvent("capability.updated", { id: "card_payments", object: "capability", account: accountId })
+    expect((await deliver(api, capability, sign(capability, CONNECT_WEBHOOK_SECRET), "connect")).status).toBe(200)
   })
 })
 

@@ -121,8 +121,9 @@ export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
   {
     /**
      * Verifies the signature over the raw body with the endpoint's secret, then processes the event
-     * once. An event that belongs to the other endpoint is refused (400): the endpoint was created
-     * with the wrong events selected, and Stripe's dashboard shows the failed deliveries.
+     * once. An event the app acts on that belongs to the other endpoint is refused (400): the
+     * endpoint was created with the wrong events selected, and Stripe's dashboard shows the failed
+     * deliveries. Other event types are acknowledged on either endpoint.
      */
     readonly receive: (
       endpoint: WebhookEndpoint,
@@ -146,11 +147,12 @@ export const PaymentWebhooksLive = Layer.effect(
             Effect.tapError((error) => Effect.logWarning(`webhook (${endpoint}) refused: ${error.reason}`)),
             Effect.mapError(() => InvalidWebhookSignature)
           )
-          if (webhookEndpointOf(event.type) !== endpoint) {
+          const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
+          // An event the app acts on is taken only on its own endpoint (others are acknowledged anywhere).
+          if (handler && webhookEndpointOf(event.type) !== endpoint) {
             yield* Effect.logWarning(`webhook (${endpoint}) refused: ${event.type} (${event.id}) belongs to the ${webhookEndpointOf(event.type)} endpoint`)
             return yield* WebhookWrongEndpoint
           }
-          const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
           const apply = handler
             ? yield* handler(event).pipe(
               // Nothing was recorded: the gateway's next delivery retries the event.
