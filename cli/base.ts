@@ -2,9 +2,8 @@ import { Command, Flags } from "@oclif/core"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { LiveDomain } from "../src/app/layers"
 import { AppConfigLive } from "../src/platform/config"
-import { isAppError } from "../src/platform/errors"
+import { errorText, isAppError } from "../src/platform/errors"
 import { PinoLoggerLive } from "../src/platform/logger"
-import { translate } from "../src/platform/messages"
 
 /** What every command can use: the same application layers as the server. */
 const cliLayer = () =>
@@ -31,9 +30,7 @@ export abstract class EffectCommand extends Command {
       if (Exit.isSuccess(exit)) return exit.value
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure) && isAppError(failure.value)) {
-        const error = failure.value
-        const details = error._tag === "ValidationFailed" ? error.details.map((d) => `\n  ${d.field}: ${translate("en", d.key)}`).join("") : ""
-        this.error(`${translate("en", error.key, error.params)} [${error.code}]${details}`, { exit: 2 })
+        this.error(errorText(failure.value, "en"), { exit: 2 })
       }
       const squashed = Cause.squash(exit.cause)
       this.error(squashed instanceof Error ? squashed.message : Cause.pretty(exit.cause), { exit: 1 })

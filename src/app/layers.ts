@@ -35,7 +35,7 @@ import {
   PreferenceRepositoryLive,
   QueuedTransportLive
 } from "../modules/notifications"
-import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive } from "../modules/payments"
+import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive, SANDBOX_DELIVERY_QUEUE } from "../modules/payments"
 import { BookingMemoryAdapters, BookingPostgresAdapters, BookingsLive, ChargeEventSinkLive, Queues, ServiceReviewsLive } from "../modules/booking"
 import { InMemoryJobQueueLive, type JobQueue, PgBossJobQueue } from "../platform/jobs"
 import { CatalogueLive, CatalogueMemoryAdapters, CataloguePostgresAdapters } from "../modules/catalogue"
@@ -58,7 +58,7 @@ import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
-const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE] })
+const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE] })
 
 /**
  * Mail transport: with SMTP_URL, deliveries queued in the sender's transaction for the server's SMTP

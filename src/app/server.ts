@@ -25,7 +25,7 @@ import {
   SmtpDeliveryLive,
   unsubscribeLinkPage
 } from "../modules/notifications"
-import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments"
+import { PaymentsWebhookHttpLive, SandboxDeliveryJobsLive, StripeConnectHttpLive } from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
@@ -125,6 +125,7 @@ export const ServerLive = Layer.unwrapEffect(
     return Layer.provideMerge(RealtimeLive, HttpLive).pipe(
       Layer.provide(HealthProbesLive),
       Layer.merge(BookingJobsLive),
+      Layer.merge(SandboxDeliveryJobsLive),
       Layer.merge(NotificationJobsLive),
       Layer.merge(MailDeliveryLive)
     )

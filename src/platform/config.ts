@@ -32,6 +32,8 @@ export interface AppConfigShape {
   readonly stripeSecretKey: Option.Option<Redacted.Redacted>
   /** Signing secret of webhook events; in sandbox mode a generated one is used when unset. */
   readonly stripeWebhookSecret: Option.Option<Redacted.Redacted>
+  /** Signing secret of the connected-accounts webhook endpoint (Stripe gives it its own); generated in sandbox mode. */
+  readonly stripeConnectWebhookSecret: Option.Option<Redacted.Redacted>
   /** Origin of the Stripe API (tests point it at a local fake), e.g. `http://127.0.0.1:12111`. */
   readonly stripeApiBase: Option.Option<string>
   /** With Stripe, lets the UI confirm the card in place with Stripe Elements instead of the hosted checkout. */
@@ -181,6 +183,7 @@ const config = Config.all({
   ),
   stripeSecretKey: optionalSecret("STRIPE_SECRET_KEY"),
   stripeWebhookSecret: optionalSecret("STRIPE_WEBHOOK_SECRET"),
+  stripeConnectWebhookSecret: optionalSecret("STRIPE_CONNECT_WEBHOOK_SECRET"),
   stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   stripePublishableKey: Config.option(Config.string("STRIPE_PUBLISHABLE_KEY")).pipe(Config.map(Option.filter((key) => key.trim() !== ""))),
   applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(

@@ -9,15 +9,19 @@ import { type Language, type MessageKey, translate } from "./messages"
  */
 const Key = Schema.String as unknown as Schema.Schema<MessageKey>
 
+const Params = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+
 export class FieldIssue extends Schema.Class<FieldIssue>("FieldIssue")({
   field: Schema.String,
-  key: Key
+  key: Key,
+  /** The message's parameters; without them, the error's own (a field's message often repeats the error's). */
+  params: Params
 }) {}
 
 const fields = {
   code: Schema.String,
   key: Key,
-  params: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+  params: Params
 }
 
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", fields) {}
@@ -74,12 +78,19 @@ export const isAppError = (u: unknown): u is AppError =>
 export const invalid = (details: ReadonlyArray<FieldIssue>) =>
   new ValidationFailed({ code: "VALIDATION_ERROR", key: "validation.failed", details })
 
-export const issue = (field: string, key: MessageKey) => new FieldIssue({ field, key })
+export const issue = (field: string, key: MessageKey, params?: Readonly<Record<string, string>>) =>
+  new FieldIssue({ field, key, ...(params ? { params } : {}) })
 
 /** The error envelope's body of an application error, in `language` (HTTP answers and socket acknowledgements). */
 export const errorBody = (error: AppError, language: Language) => ({
   success: false as const,
   code: error.code,
   message: translate(language, error.key, error.params),
-  ...(error._tag === "ValidationFailed" ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key) })) } : {})
+  ...(error._tag === "ValidationFailed" ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key, d.params ?? error.params) })) } : {})
 })
+
+/** The same, as one line of text with one line per field (the CLI's refusals). */
+export const errorText = (error: AppError, language: Language) => {
+  const body = errorBody(error, language)
+  return `${body.message} [${body.code}]${(body.details ?? []).map((d) => `\n  ${d.field}: ${d.message}`).join("")}`
+}

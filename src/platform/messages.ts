@@ -202,6 +202,7 @@ export const fr = {
   "payments.accountIncomplete": "Terminez d'abord la configuration de votre compte de paiement.",
   "payments.gatewayError": "Le service de paiement n'a pas pu traiter la demande. Réessayez plus tard.",
   "payments.webhookSignature": "Signature du webhook absente ou invalide.",
+  "payments.webhookWrongEndpoint": "Cet événement n'est pas attendu sur ce point de réception de webhooks (comptes connectés ou plateforme).",
   "sandbox.onboarding.title": "Configuration des paiements (bac à sable)",
   "sandbox.onboarding.intro":
     "Cette page simule l'inscription chez le prestataire de paiement. Aucun paiement réel n'a lieu et aucune donnée ne quitte ce serveur.",
@@ -231,6 +232,7 @@ export const fr = {
   "booking.paymentNotAuthorized": "Le paiement du client n'est pas encore autorisé : la réservation ne peut pas être confirmée.",
   "booking.alreadyStarted": "La prestation a déjà commencé : la réservation ne peut plus être annulée.",
   "booking.refundTooLarge": "Le montant à rembourser doit être positif et au plus {max} (en centimes).",
+  "booking.refundExceedsRefundable": "Le prestataire de paiement a refusé ce remboursement : il dépasse ce qui reste à rembourser (un autre remboursement vient d'être fait). Vérifiez la réservation avant de réessayer.",
   "booking.ratingRange": "La note doit être entre 1 et 5 étoiles",
   "booking.commentRequired": "Veuillez laisser un commentaire",
   "booking.reasonRequired": "Veuillez indiquer la raison du refus.",
@@ -543,6 +545,7 @@ export const en: Record<MessageKey, string> = {
   "payments.accountIncomplete": "Finish setting up your payment account first.",
   "payments.gatewayError": "The payment service could not process the request. Please try again later.",
   "payments.webhookSignature": "Missing or invalid webhook signature.",
+  "payments.webhookWrongEndpoint": "This event is not expected on this webhook endpoint (connected accounts or platform).",
   "sandbox.onboarding.title": "Payment setup (sandbox)",
   "sandbox.onboarding.intro":
     "This page plays the payment provider's onboarding. No real payment takes place and no data leaves this server.",
@@ -572,6 +575,7 @@ export const en: Record<MessageKey, string> = {
   "booking.paymentNotAuthorized": "The client's payment is not authorised yet: the booking cannot be confirmed.",
   "booking.alreadyStarted": "The service has already started: the booking can no longer be cancelled.",
   "booking.refundTooLarge": "The refund must be positive and at most {max} (in cents).",
+  "booking.refundExceedsRefundable": "The payment provider refused this refund: it exceeds what is left to refund (another refund was just made). Check the booking before trying again.",
   "booking.ratingRange": "The rating must be between 1 and 5 stars",
   "booking.commentRequired": "Please leave a comment",
   "booking.reasonRequired": "Please give the reason for the rejection.",

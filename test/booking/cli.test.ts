@@ -1,4 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
+import { BookingRepository } from "../../src/modules/booking/ports"
+import { type AppError, errorText, isAppError } from "../../src/platform/errors"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listBookings, refundBooking, renderBooking, renderList, setBookingStatus } from "../../cli/commands/bookings/shared"
 import { providerWithService, type Session } from "../support/accounts"
@@ -57,6 +59,50 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
     expect(await server.run(refundBooking(id, undefined))).toMatchObject({ paymentStatus: "REFUNDED", refundedMinor: 7000 })
     expect(await failure(refundBooking("nope", undefined))).toBe("BOOKING_NOT_FOUND")
   })
+
+  /** A booking whose 70.00 were captured. */
+  const capturedBooking = async () => {
+    const id = await paidBooking()
+    await server.run(setBookingStatus(id, "CONFIRMED", undefined))
+    expect(await server.run(setBookingStatus(id, "VALIDATED", undefined))).toMatchObject({ paymentStatus: "CAPTURED", capturedMinor: 7000 })
+    return id
+  }
+  const refunds = (id: string) =>
+    server.run(Effect.flatMap(BookingRepository, (r) => r.operations(id))).then((ops) => ops.filter((op) => op.kind === "REFUND"))
+
+  it("two concurrent identical partial refunds are two real refunds, each recorded (never a success for a refund merged away)", async () => {
+    const id = await capturedBooking()
+    const [first, second] = await Promise.all([server.run(refundBooking(id, 2000)), server.run(refundBooking(id, 2000))])
+    expect(first.paymentStatus).toBe("PARTIALLY_REFUNDED")
+    expect(second.paymentStatus).toBe("PARTIALLY_REFUNDED")
+    const recorded = await refunds(id)
+    expect(recorded.map((op) => op.amountMinor)).toEqual([2000, 2000])
+    expect(new Set(recorded.map((op) => op.reference)).size).toBe(2)
+    expect((await server.run(listBookings({ status: "VALIDATED" }))).bookings.find((b) => b.id === id)).toMatchObject({ refundedMinor: 4000 })
+  })
+
+  it("of two concurrent refunds that together exceed the capture, the second is refused clearly (409), and refunded stays within captured", async () => {
+    const id = await capturedBooking()
+    const outcomes = await Promise.all([server.run(Effect.either(refundBooking(id, 5000))), server.run(Effect.either(refundBooking(id, 5000)))])
+    const refused = outcomes.filter(Either.isLeft).map((outcome) => outcome.left as { code?: string })
+    // Both may pass the booking's check before either is recorded: the gateway then refuses one.
+    expect(refused.length).toBeLessThanOrEqual(1)
+    for (const error of refused) expect(["REFUND_EXCEEDS_REFUNDABLE", "VALIDATION_ERROR"]).toContain(error.code)
+    const recorded = await refunds(id)
+    expect(recorded.reduce((sum, op) => sum + op.amountMinor, 0)).toBeLessThanOrEqual(7000)
+    expect(recorded).toHaveLength(outcomes.filter(Either.isRight).length)
+  })
+
+  it("a refund refusal names the amount that may be refunded, in the message and in the field's message (no raw placeholder)", async () => {
+    const id = await capturedBooking()
+    const error = await server.run(Effect.flip(refundBooking(id, 7001)))
+    expect(isAppError(error)).toBe(true)
+    for (const language of ["fr", "en"] as const) {
+      const text = errorText(error as AppError, language)
+      expect(text, language).toContain("7000")
+      expect(text, language).not.toMatch(/\{\w+\}/)
+    }
+  })
 })
 
 describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments:refund (spawned, same database)", () => {
@@ -71,5 +117,16 @@ describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments
     const refused = await cli("payments:refund", id)
     expect(refused.status).toBe(2)
     expect(refused.stderr).toContain("BOOKING_INVALID_TRANSITION")
+  }, 60_000)
+
+  it("payments:refund of more than was captured names the maximum, in the message and the field's (no raw placeholder)", async () => {
+    const id = await paidBooking()
+    await server.run(setBookingStatus(id, "CONFIRMED", undefined))
+    await server.run(setBookingStatus(id, "VALIDATED", undefined))
+    const refused = await cli("payments:refund", id, "--amount", "7001")
+    expect(refused.status).toBe(2)
+    expect(refused.stderr).toContain("at most 7000")
+    expect(refused.stderr).toContain("amount: The refund must be positive and at most 7000")
+    expect(refused.stderr).not.toContain("{max}")
   }, 60_000)
 })

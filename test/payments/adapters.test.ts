@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
 import type { PaymentAccount } from "../../src/modules/payments/domain"
-import { PaymentAccountRepository, SandboxAccountStore, WebhookEventStore } from "../../src/modules/payments/ports"
+import { GatewayAttempts, PaymentAccountRepository, SandboxAccountStore, WebhookEventStore } from "../../src/modules/payments/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
 
@@ -45,6 +45,21 @@ describe.each(kinds)("payments stores on %s", (kind) => {
     if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(4)
   })
   afterAll(() => runtime?.dispose())
+
+  it("gateway attempts: 0 at first, then moved past an attempt once however many of its retries failed; never backwards", async () => {
+    const attempts = await run(GatewayAttempts)
+    const key = `booking:${crypto.randomUUID()}:capture:pi_1`
+    expect(await run(attempts.current(key))).toBe(0)
+    await run(attempts.advance(key, 0))
+    await run(attempts.advance(key, 0))
+    expect(await run(attempts.current(key))).toBe(1)
+    await run(attempts.advance(key, 1))
+    expect(await run(attempts.current(key))).toBe(2)
+    // A late failure of an old attempt changes nothing.
+    await run(attempts.advance(key, 0))
+    expect(await run(attempts.current(key))).toBe(2)
+    expect(await run(attempts.current(`${key}:other`))).toBe(0)
+  })
 
   it("upsert, find by user and by account id; a second upsert replaces the account", async () => {
     const r = await repo()

@@ -5,6 +5,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { SandboxChargeGatewayLive, SandboxCheckout, SandboxCheckoutLive } from "../../src/modules/payments/adapters/charges-sandbox"
+import { SandboxDeliveryJobsLive } from "../../src/modules/payments/adapters/sandbox-events"
+import { InMemoryJobQueueLive } from "../../src/platform/jobs"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
 import { ChargeGateway, type CheckoutRequest, type OffSessionRequest, SandboxChargeStore } from "../../src/modules/payments/ports"
@@ -49,7 +51,9 @@ const storesOn = (kind: (typeof kinds)[number]) =>
     : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(Layer.provideMerge(freshTestDatabase(kind)))
 
 const sandboxOn = (kind: (typeof kinds)[number]) =>
-  Layer.mergeAll(SandboxChargeGatewayLive, SandboxCheckoutLive).pipe(
+  Layer.mergeAll(SandboxChargeGatewayLive, SandboxCheckoutLive, SandboxDeliveryJobsLive).pipe(
+    // Redeliveries wait on the (test) clock, as the in-process retries do.
+    Layer.provideMerge(InMemoryJobQueueLive),
     Layer.provideMerge(storesOn(kind)),
     Layer.provideMerge(ConfigLive),
     Layer.provideMerge(RecorderLive)
@@ -140,7 +144,7 @@ const offSession = (saved: { customerId: string; paymentMethodId: string }, over
 
 for (const kind of kinds) {
   layer(sandboxOn(kind), { timeout: "60 seconds" })(`sandbox charges on ${kind}`, (it) => {
-    test(it, "a checkout session is a local page on the marketplace; the same idempotency key answers the same session", () =>
+    test(it, "a checkout session is a local page on the marketplace; the same idempotency key answers the same session, a corrected request a new one", () =>
       Effect.gen(function*() {
         const { checkout, gateway } = yield* services
         const input = request()
@@ -148,7 +152,11 @@ for (const kind of kinds) {
         expect(session.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${session.id}`)
         expect(session.id).toMatch(/^cs_sandbox_[0-9a-f]{24}$/)
         expect(yield* gateway.createCheckoutSession(input)).toEqual(session)
-        expect(yield* failure(gateway.createCheckoutSession({ ...input, amountMinor: 1 }))).toContain("idempotency_key_reused")
+        // Corrected in the same minute (same caller key, other billing details): a new request, not a 502.
+        const corrected = { ...input, billing: { name: "Zoé Lévesque", email: "zoe@example.com", address: { line1: "1 rue Sainte-Catherine", city: "Montréal", postal_code: "H2X 1K4", country: "CA" } } }
+        const second = yield* gateway.createCheckoutSession(corrected)
+        expect(second.id).not.toBe(session.id)
+        expect(yield* gateway.createCheckoutSession(corrected)).toEqual(second)
         const found = Option.getOrThrow(yield* checkout.find(session.id))
         expect(found.state).toBe("open")
         expect(found.session).toMatchObject({ mode: "payment", bookingId: input.bookingId, amountMinor: 12_000, currency: "CAD", status: "open" })
@@ -199,7 +207,7 @@ for (const kind of kinds) {
         const first = yield* refund(3_000, `refund:${intentId}:1`)
         expect(first).toEqual({ refundId: expect.stringMatching(/^re_sandbox_/), amountMinor: 3_000, totalRefundedMinor: 3_000 })
         expect(yield* refund(3_000, `refund:${intentId}:1`)).toEqual(first)
-        expect(yield* failure(refund(5_001, `refund:${intentId}:2`))).toContain("parameter_invalid_integer")
+        expect(yield* failure(refund(5_001, `refund:${intentId}:2`))).toContain("amount_too_large")
         expect(yield* refund(5_000, `refund:${intentId}:3`)).toMatchObject({ amountMinor: 5_000, totalRefundedMinor: 8_000 })
         expect(yield* failure(refund(1, `refund:${intentId}:4`))).toContain("charge_already_refunded")
         const refunds = yield* eventsAbout(recorder, "charge.refunded", intentId, 2)
@@ -236,6 +244,28 @@ for (const kind of kinds) {
         }
         const [event] = recorder.ofType("payment_intent.canceled").filter((e) => e.object.id === intentId)
         expect(recorder.failed.slice(-2)).toEqual([event!.id, event!.id])
+      }))
+
+    test(it, "checkout.session.completed refused by the app for longer than the in-process retries (its database away) is redelivered from the durable queue, same event id", () =>
+      Effect.gen(function*() {
+        const { checkout, gateway, recorder } = yield* services
+        const input = request()
+        const session = yield* gateway.createCheckoutSession(input)
+        // The first delivery and the six in-process retries all fail: before, the event was lost.
+        recorder.failNext(7)
+        expect(yield* checkout.pay(session.id, CARDS.ok)).toMatchObject({ _tag: "Completed" })
+        const arrived = () => recorder.ofType("checkout.session.completed").some((e) => e.object.id === session.id)
+        for (let step = 0; step < 600 && !arrived(); step++) {
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+          yield* TestClock.adjust("1 second")
+        }
+        expect(arrived()).toBe(true)
+        const [event] = recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)
+        expect(recorder.failed.filter((id) => id === event!.id).length).toBeGreaterThanOrEqual(1)
+        // Accepted once: no redelivery follows.
+        for (let step = 0; step < 200; step++) yield* TestClock.adjust("1 minute")
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+        expect(recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)).toHaveLength(1)
       }))
 
     test(it, "an authorisation lapses after 7 days: captured just before, refused just after (charge_expired_for_capture)", () =>

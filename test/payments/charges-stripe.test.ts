@@ -3,7 +3,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { StripeChargeGatewayLive } from "../../src/modules/payments/adapters/charges-stripe"
+import { makeStripeClient } from "../../src/modules/payments/adapters/stripe"
+import { withAttemptKeysLayer } from "../../src/modules/payments/attempts"
 import { ChargeGateway, type CheckoutRequest } from "../../src/modules/payments/ports"
 import { AppConfigOf } from "../../src/platform/config"
 import { FAKE_HOLD_SECONDS, FAKE_PAYMENT_METHODS, type FakeStripe, startFakeStripe } from "./fake-stripe"
@@ -18,7 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.stop())
 
-const gatewayOn = (apiBase: string) => {
+const gatewayOn = (apiBase: string, options: { readonly attempts?: boolean } = {}) => {
   const config = AppConfigOf({
     paymentsMode: "stripe",
     stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
@@ -26,12 +29,17 @@ const gatewayOn = (apiBase: string) => {
     stripeApiBase: Option.some(apiBase),
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-charges-"))
   })
-  const runtime = ManagedRuntime.make(StripeChargeGatewayLive.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
+  // With attempts: as the app composes it (ChargeGatewayLive), each write under the key of its attempt.
+  const gatewayLayer = options.attempts ? withAttemptKeysLayer(StripeChargeGatewayLive).pipe(Layer.provide(PaymentsMemoryAdapters)) : StripeChargeGatewayLive
+  const runtime = ManagedRuntime.make(gatewayLayer.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
   return {
     run: <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ChargeGateway, f)),
     dispose: () => runtime.dispose()
   }
 }
+
+/** The key sent for a caller's key: extended with the digest of the parameters (idempotency.ts). */
+const covered = (key: string) => expect.stringMatching(new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:p[A-Za-z0-9_-]{16}$`))
 
 const checkout = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   bookingId: BOOKING,
@@ -62,7 +70,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     expect(session).toEqual({ id: expect.stringMatching(/^cs_fake_/), url: `https://checkout.stripe.test/c/pay/${session.id}` })
     const [request, ...rest] = fake.since(start)
     expect(rest).toEqual([])
-    expect(request).toMatchObject({ method: "POST", path: "/v1/checkout/sessions", idempotencyKey: `booking:${BOOKING}:checkout:1` })
+    expect(request).toMatchObject({ method: "POST", path: "/v1/checkout/sessions", idempotencyKey: covered(`booking:${BOOKING}:checkout:1`) })
     expect(request!.form).toEqual({
       mode: "payment",
       "line_items[0][price_data][currency]": "cad",
@@ -88,7 +96,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const start = fake.requests.length
     await gateway.run((g) => g.createCheckoutSession(checkout({ mode: "save_card", currency: "EUR", idempotencyKey: "k-setup" })))
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ path: "/v1/checkout/sessions", idempotencyKey: "k-setup" })
+    expect(request).toMatchObject({ path: "/v1/checkout/sessions", idempotencyKey: covered("k-setup") })
     expect(request!.form).toEqual({
       mode: "setup",
       currency: "eur",
@@ -109,8 +117,8 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     expect(payment).toEqual({ id: expect.stringMatching(/^pi_fake_/), clientSecret: `${payment.id}_secret_fake` })
     const [customer, intent, ...rest] = fake.since(start)
     expect(rest).toEqual([])
-    expect(customer).toMatchObject({ path: "/v1/customers", idempotencyKey: "k-elements:customer", form: { email: "zoe@example.com", "metadata[bookingId]": BOOKING } })
-    expect(intent).toMatchObject({ path: "/v1/payment_intents", idempotencyKey: "k-elements:intent" })
+    expect(customer).toMatchObject({ path: "/v1/customers", idempotencyKey: covered("k-elements:customer"), form: { email: "zoe@example.com", "metadata[bookingId]": BOOKING } })
+    expect(intent).toMatchObject({ path: "/v1/payment_intents", idempotencyKey: covered("k-elements:intent") })
     expect(intent!.form).toEqual({
       amount: "12000",
       currency: "cad",
@@ -133,7 +141,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const result = await gateway.run((g) => g.capture({ paymentIntentId: "pi_capture_1", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: "k-capture" }))
     expect(result).toEqual({ capturedMinor: 8_000 })
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_capture_1/capture", idempotencyKey: "k-capture" })
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_capture_1/capture", idempotencyKey: covered("k-capture") })
     expect(request!.form).toEqual({ amount_to_capture: "8000", application_fee_amount: "400" })
   })
 
@@ -141,7 +149,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const start = fake.requests.length
     await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-1" }))
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_cancel_1/cancel", idempotencyKey: "k-cancel-1", form: {} })
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_cancel_1/cancel", idempotencyKey: covered("k-cancel-1"), form: {} })
     // Stripe answers payment_intent_unexpected_state (status canceled) the second time.
     await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-2" }))
     expect(fake.since(start)).toHaveLength(2)
@@ -156,7 +164,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const result = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING }))
     expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500, totalRefundedMinor: 2_500 })
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: "k-refund" })
+    expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: covered("k-refund") })
     expect(request!.form).toEqual({
       payment_intent: "pi_refund_1",
       amount: "2500",
@@ -183,7 +191,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const before = Math.floor(Date.now() / 1000)
     const result = await gateway.run((g) => g.authorizeOffSession(offSession("pm_card_visa", "k-off-1")))
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents", idempotencyKey: "k-off-1" })
+    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents", idempotencyKey: covered("k-off-1") })
     expect(request!.form).toEqual({
       amount: "12000",
       currency: "cad",
@@ -226,13 +234,14 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       code: "generic_decline"
     })
 
-    // The library retries a 500 twice (maxNetworkRetries): all three attempts fail.
+    // The library retries a 500 twice (maxNetworkRetries) with the same key: Stripe replays the stored 500.
     const start = fake.requests.length
-    fake.failNext({ status: 500, type: "api_error", message: "Something went wrong", times: 3 })
+    fake.failNext({ status: 500, type: "api_error", message: "Something went wrong" })
     const failed = await gateway.run((g) => Effect.either(g.authorizeOffSession(offSession("pm_card_visa", "k-off-5"))))
     expect(Either.isLeft(failed) && failed.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "paymentIntents.create" })
     expect(Either.isLeft(failed) && failed.left.detail).toContain("Something went wrong")
-    expect(fake.since(start).map((r) => r.idempotencyKey)).toEqual(["k-off-5", "k-off-5", "k-off-5"])
+    expect(fake.since(start).map((r) => r.idempotencyKey)).toEqual([covered("k-off-5"), covered("k-off-5"), covered("k-off-5")])
+    expect(new Set(fake.since(start).map((r) => r.idempotencyKey)).size).toBe(1)
 
     const closed = gatewayOn(`http://127.0.0.1:${await freePort()}`)
     try {
@@ -253,5 +262,147 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     fake.failNext({ status: 400, type: "invalid_request_error", code: "charge_already_refunded", message: "already refunded" })
     const refund = await gateway.run((g) => Effect.either(g.refund({ paymentIntentId: "pi_x", amountMinor: 1, idempotencyKey: "k-fail-3" })))
     expect(Either.isLeft(refund) && refund.left.operation).toBe("refunds.create")
+  })
+})
+
+describe("Stripe charges: idempotency keys that name the attempt and cover the parameters (the fake stores answers as Stripe does)", () => {
+  let gateway: ReturnType<typeof gatewayOn>
+  beforeAll(() => {
+    gateway = gatewayOn(fake.url, { attempts: true })
+  })
+  afterAll(() => gateway?.dispose())
+
+  const keysSince = (start: number) => fake.since(start).map((r) => r.idempotencyKey)
+  const offSession = (idempotencyKey: string) => ({
+    bookingId: BOOKING,
+    amountMinor: 12_000,
+    currency: "CAD",
+    destinationAccountId: "acct_provider_1",
+    applicationFeeMinor: 600,
+    customerId: "cus_1",
+    paymentMethodId: "pm_card_visa",
+    idempotencyKey
+  })
+
+  it("a retry after a gateway error (a stored 500) is a new attempt with a new key, for every write", async () => {
+    const writes: ReadonlyArray<readonly [string, (g: ChargeGateway["Type"]) => Effect.Effect<unknown, unknown>]> = [
+      ["off-session authorisation", (g) => g.authorizeOffSession(offSession(`booking:${BOOKING}:authorize:first`))],
+      ["capture", (g) => g.capture({ paymentIntentId: "pi_attempt_capture", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: `booking:${BOOKING}:capture:pi_attempt_capture` })],
+      ["release", (g) => g.cancelAuthorization({ paymentIntentId: "pi_attempt_release", idempotencyKey: `booking:${BOOKING}:release:pi_attempt_release` })],
+      ["refund", (g) => g.refund({ paymentIntentId: "pi_attempt_refund", amountMinor: 1_000, idempotencyKey: `booking:${BOOKING}:refund:r1` })],
+      ["checkout session", (g) => g.createCheckoutSession(checkout({ idempotencyKey: `booking:${BOOKING}:checkout:attempts` }))]
+    ]
+    for (const [name, write] of writes) {
+      const start = fake.requests.length
+      fake.failNext({ status: 500, type: "api_error", message: "Something went wrong" })
+      const failed = await gateway.run((g) => Effect.either(write(g)))
+      expect(Either.isLeft(failed), name).toBe(true)
+      const failedKeys = keysSince(start)
+      // The library's own retries of that attempt: one key, replayed by Stripe.
+      expect(new Set(failedKeys).size, name).toBe(1)
+      expect(failedKeys[0], name).toMatch(/:attempt-0:p[A-Za-z0-9_-]{16}$/)
+
+      const retried = fake.requests.length
+      const again = await gateway.run((g) => Effect.either(write(g)))
+      expect(Either.isRight(again), `${name}: ${Either.isLeft(again) ? String((again.left as { detail?: string }).detail) : ""}`).toBe(true)
+      const [next] = keysSince(retried)
+      expect(next, name).toMatch(/:attempt-1:p[A-Za-z0-9_-]{16}$/)
+      expect(next, name).not.toBe(failedKeys[0])
+
+      // After the success, a retry replays it (same attempt, same key): nothing is done twice.
+      const replayed = fake.requests.length
+      expect(await gateway.run((g) => Effect.either(write(g)))).toEqual(again)
+      expect(keysSince(replayed), name).toEqual([next])
+    }
+  })
+
+  it("an off-session authorisation the card refused is answered once: the next one is a new attempt", async () => {
+    const key = `booking:${BOOKING}:authorize:declined-then-new-card`
+    const start = fake.requests.length
+    const refused = await gateway.run((g) => g.authorizeOffSession({ ...offSession(key), paymentMethodId: FAKE_PAYMENT_METHODS.declined }))
+    expect(refused._tag).toBe("Refused")
+    const held = await gateway.run((g) => g.authorizeOffSession(offSession(key)))
+    expect(held._tag).toBe("Authorized")
+    const [first, second] = keysSince(start)
+    expect(first).toMatch(/:attempt-0:/)
+    expect(second).toMatch(/:attempt-1:/)
+  })
+
+  it("a retry after no answer (timeout, dropped connection) keeps its attempt and key: a request Stripe did is not done twice", async () => {
+    const key = `booking:${BOOKING}:capture:pi_attempt_timeout`
+    const capture = (g: ChargeGateway["Type"]) => g.capture({ paymentIntentId: "pi_attempt_timeout", amountMinor: 5_000, applicationFeeMinor: 250, idempotencyKey: key })
+    const start = fake.requests.length
+    fake.failNext({ status: 0, type: "", message: "", times: 3 })
+    const lost = await gateway.run((g) => Effect.either(capture(g)))
+    expect(Either.isLeft(lost) && lost.left.unanswered).toBe(true)
+    const lostKeys = keysSince(start)
+    expect(lostKeys.length).toBeGreaterThanOrEqual(1)
+    const retried = fake.requests.length
+    expect(await gateway.run(capture)).toEqual({ capturedMinor: 5_000 })
+    expect(keysSince(retried)).toEqual([lostKeys[0]])
+    expect(lostKeys[0]).toMatch(/:attempt-0:/)
+  })
+
+  it("a checkout retried with corrected details under the same caller key is a new request; an identical retry is idempotent", async () => {
+    const key = `booking:${BOOKING}:checkout:7:29000000`
+    const first = await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@exmaple.com" })))
+    const corrected = await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@example.com" })))
+    expect(corrected.id).not.toBe(first.id)
+    expect(await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@example.com" })))).toEqual(corrected)
+  })
+
+  it("the fake refuses a key reused with other parameters, as Stripe does (400 idempotency_error)", async () => {
+    const stripe = makeStripeClient("sk_test_fake_key", Option.some(fake.url))
+    await stripe.refunds.create({ payment_intent: "pi_reuse", amount: 100 }, { idempotencyKey: "raw-key-reused" })
+    await expect(stripe.refunds.create({ payment_intent: "pi_reuse", amount: 200 }, { idempotencyKey: "raw-key-reused" })).rejects.toMatchObject({
+      type: "StripeIdempotencyError",
+      statusCode: 400
+    })
+  })
+})
+
+describe("Stripe charges: a card saved in setup mode is attached to its customer before it is used off-session", () => {
+  let gateway: ReturnType<typeof gatewayOn>
+  beforeAll(() => {
+    gateway = gatewayOn(fake.url, { attempts: true })
+  })
+  afterAll(() => gateway?.dispose())
+
+  const offSession = (paymentMethodId: string, customerId: string) => ({
+    bookingId: BOOKING,
+    amountMinor: 12_000,
+    currency: "CAD",
+    destinationAccountId: "acct_provider_1",
+    applicationFeeMinor: 600,
+    customerId,
+    paymentMethodId,
+    idempotencyKey: `booking:${BOOKING}:authorize:${paymentMethodId}`
+  })
+  const ensure = (paymentMethodId: string, customerId: string) =>
+    gateway.run((g) => g.ensureCardAttached({ customerId, paymentMethodId, idempotencyKey: `card:${paymentMethodId}:attach:${customerId}` }))
+
+  it("the fake refuses an off-session authorisation with a card not attached to the customer, as Stripe does", async () => {
+    fake.addPaymentMethod("pm_setup_loose", null)
+    const refused = await gateway.run((g) => Effect.either(g.authorizeOffSession(offSession("pm_setup_loose", "cus_setup"))))
+    expect(Either.isLeft(refused) && refused.left.code).toBe("payment_method_invalid_parameter")
+  })
+
+  it("a card attached to nobody is attached (then usable off-session); an attached one is only read; another customer's or an unknown one is unusable", async () => {
+    fake.addPaymentMethod("pm_setup_1", null)
+    const start = fake.requests.length
+    expect(await ensure("pm_setup_1", "cus_setup")).toEqual({ _tag: "Attached" })
+    const [read, attach] = fake.since(start)
+    expect(read).toMatchObject({ method: "GET", path: "/v1/payment_methods/pm_setup_1" })
+    expect(attach).toMatchObject({ method: "POST", path: "/v1/payment_methods/pm_setup_1/attach", form: { customer: "cus_setup" } })
+    expect(fake.paymentMethods.get("pm_setup_1")).toBe("cus_setup")
+    expect((await gateway.run((g) => g.authorizeOffSession(offSession("pm_setup_1", "cus_setup"))))._tag).toBe("Authorized")
+
+    const again = fake.requests.length
+    expect(await ensure("pm_setup_1", "cus_setup")).toEqual({ _tag: "Attached" })
+    expect(fake.since(again).map((r) => r.method)).toEqual(["GET"])
+
+    expect(await ensure("pm_setup_1", "cus_someone_else")).toMatchObject({ _tag: "Unusable" })
+    expect(fake.paymentMethods.get("pm_setup_1")).toBe("cus_setup")
+    expect(await ensure("pm_never_seen", "cus_setup")).toMatchObject({ _tag: "Unusable" })
   })
 })

@@ -14,10 +14,11 @@ import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memo
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
 import { SandboxGatewayLive } from "../../src/modules/payments/adapters/sandbox"
 import { signPayload } from "../../src/modules/payments/adapters/signature"
-import { type ChargeEvent, ChargeEventSink, ChargeGateway, type CheckoutRequest } from "../../src/modules/payments/ports"
+import { type ChargeEvent, ChargeEventSink, ChargeGateway, type CheckoutRequest, SandboxChargeStore } from "../../src/modules/payments/ports"
 import { PaymentWebhooks, PaymentWebhooksLive } from "../../src/modules/payments/webhooks"
 import { AppConfigOf } from "../../src/platform/config"
 import { type BadRequest, httpStatusOf } from "../../src/platform/errors"
+import { InMemoryJobQueueLive } from "../../src/platform/jobs"
 import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
@@ -59,7 +60,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   let failNextApply = false
   let runtime: ManagedRuntime.ManagedRuntime<PaymentWebhooks, unknown>
   const receive = (payload: string, signature: string | undefined) =>
-    runtime.runPromiseExit(Effect.flatMap(PaymentWebhooks, (w) => w.receive(payload, signature)))
+    runtime.runPromiseExit(Effect.flatMap(PaymentWebhooks, (w) => w.receive("platform", payload, signature)))
   const deliver = async (payload: string) => {
     const exit = await receive(payload, signed(payload))
     if (Exit.isFailure(exit)) throw new Error(`delivery failed: ${Cause.pretty(exit.cause)}`)
@@ -84,6 +85,8 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     const layer = PaymentWebhooksLive.pipe(
       Layer.provide(failingOnce),
       Layer.provide(SandboxGatewayLive),
+      Layer.provide(SandboxChargeGatewayLive),
+      Layer.provide(InMemoryJobQueueLive),
       Layer.provideMerge(stores),
       Layer.provide(config()),
       Layer.provide(quiet)
@@ -92,6 +95,38 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     await runtime.runPromise(Effect.void)
   })
   afterAll(() => runtime?.dispose())
+
+  /** A card in the sandbox (the gateway these tests run over), attached to `customerId` or to nobody. */
+  const sandboxCard = (paymentMethodId: string, customerId: string | null, customers: ReadonlyArray<string> = []) =>
+    (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
+      Effect.gen(function*() {
+        const store = yield* SandboxChargeStore
+        for (const id of [...customers, ...(customerId ? [customerId] : [])]) yield* store.saveCustomer({ id, email: `${id}@example.com` })
+        yield* store.savePaymentMethod({ id: paymentMethodId, customerId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2040, behaviour: "succeeds" })
+      })
+    )
+  const attachedTo = (paymentMethodId: string) =>
+    (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
+      Effect.map(Effect.flatMap(SandboxChargeStore, (store) => store.findPaymentMethod(paymentMethodId)), (found) => Option.getOrThrow(found).customerId)
+    )
+
+  it("a card saved in setup mode is checked against its customer: attached when attached to nobody; another customer's card is a failed payment", async () => {
+    const bookingId = crypto.randomUUID()
+    const pm = `pm_${crypto.randomBytes(4).toString("hex")}`
+    await sandboxCard(pm, null, ["cus_setup_1", "cus_other_1"])
+    const setup = { id: "seti_check", object: "setup_intent", status: "succeeded", customer: "cus_setup_1", payment_method: pm, usage: "off_session", metadata: { bookingId } }
+    expect(await applied(stripeEvent("setup_intent.succeeded", setup))).toMatchObject([{ _tag: "CardSaved", customerId: "cus_setup_1", paymentMethodId: pm }])
+    expect(await attachedTo(pm)).toBe("cus_setup_1")
+
+    // The session's customer is not the card's (Checkout did not attach it to the customer the booking will be charged with).
+    const session = { id: "cs_check", object: "checkout.session", status: "complete", mode: "setup", customer: "cus_other_1", metadata: { bookingId }, setup_intent: { ...setup, customer: null } }
+    expect(await applied(stripeEvent("checkout.session.completed", session))).toMatchObject([
+      { _tag: "PaymentFailed", bookingId, paymentIntentId: null, needsClient: true, code: "card_not_attached" }
+    ])
+    expect(await attachedTo(pm)).toBe("cus_setup_1")
+    // A card the gateway does not know cannot be used either.
+    expect(await applied(stripeEvent("setup_intent.succeeded", { ...setup, payment_method: "pm_unknown_card" }))).toMatchObject([{ _tag: "PaymentFailed", code: "card_not_attached" }])
+  })
 
   it("payment_intent.amount_capturable_updated: PaymentAuthorized until the charge's capture_before, with customer and card", async () => {
     const bookingId = crypto.randomUUID()
@@ -152,6 +187,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
 
   it("setup_intent.succeeded and checkout.session.completed: the card saved; a payment session only reports an expanded, held intent", async () => {
     const bookingId = crypto.randomUUID()
+    await sandboxCard("pm_7", "cus_7")
     const setup = { id: "seti_1", object: "setup_intent", status: "succeeded", customer: "cus_7", payment_method: "pm_7", usage: "off_session", metadata: { bookingId } }
     expect(await applied(stripeEvent("setup_intent.succeeded", setup, { id: "evt_seti" }))).toMatchObject([
       { _tag: "CardSaved", bookingId, customerId: "cus_7", paymentMethodId: "pm_7", reference: "evt_seti" }
@@ -245,7 +281,7 @@ describe("sandbox checkout pages over HTTP", () => {
           Effect.gen(function*() {
             const request = yield* HttpServerRequest.HttpServerRequest
             const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
-            return yield* webhooks.receive(body, request.headers["stripe-signature"]).pipe(
+            return yield* webhooks.receive("platform", body, request.headers["stripe-signature"]).pipe(
               Effect.as(HttpServerResponse.empty({ status: 200 })),
               Effect.catchAll((error) => Effect.succeed(HttpServerResponse.empty({ status: httpStatusOf[error._tag] })))
             )
@@ -253,12 +289,12 @@ describe("sandbox checkout pages over HTTP", () => {
         )
       })
     )
-    const services = Layer.mergeAll(SandboxCheckoutLive, SandboxChargeGatewayLive, PaymentWebhooksLive.pipe(Layer.provide(sink.layer), Layer.provide(SandboxGatewayLive)))
+    const services = Layer.mergeAll(SandboxCheckoutLive, SandboxChargeGatewayLive, PaymentWebhooksLive.pipe(Layer.provide(sink.layer), Layer.provide(SandboxGatewayLive), Layer.provide(SandboxChargeGatewayLive)))
     const layer = PagesRouter.serve().pipe(
       Layer.provide(Routes),
       Layer.provide(NodeHttpServer.layer(() => http.createServer(), { port, host: "127.0.0.1" })),
       Layer.provideMerge(services),
-      Layer.provide(Layer.merge(PaymentsMemoryAdapters, NoTransaction)),
+      Layer.provide(Layer.mergeAll(PaymentsMemoryAdapters, NoTransaction, InMemoryJobQueueLive)),
       Layer.provide(config({ port, host: "127.0.0.1", publicUrl: origin })),
       Layer.provide(quiet)
     )

@@ -36,10 +36,14 @@ export const FAKE_PAYMENT_METHODS = {
   noCaptureBefore: "pm_card_noCaptureBefore"
 } as const
 
+/** The customer Stripe's test payment methods above (and `pm_card_visa`) are attached to in the fake. */
+export const FAKE_CUSTOMER = "cus_1"
+
 /** `capture_before` the fake gives held authorisations: 6 days and 12 hours after the request. */
 export const FAKE_HOLD_SECONDS = 6.5 * 24 * 3600
 
 interface FakeFailure {
+  /** 0: no answer at all (the connection is dropped, as on a timeout). */
   status: number
   type: string
   message: string
@@ -58,6 +62,13 @@ export const startFakeStripe = async () => {
   const accounts = new Map<string, FakeAccount>()
   const byIdempotencyKey = new Map<string, string>()
   const intents = new Map<string, FakeIntent>()
+  /** Payment methods and the customer each is attached to (null: attached to nobody). */
+  const paymentMethods = new Map<string, string | null>([
+    "pm_card_visa",
+    ...Object.values(FAKE_PAYMENT_METHODS)
+  ].map((id) => [id, FAKE_CUSTOMER]))
+  /** Stripe's idempotency: a POST's answer stored under its key, with what the request was. */
+  const stored = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   let failNext: FakeFailure | undefined
   let sequence = 0
 
@@ -70,13 +81,31 @@ export const startFakeStripe = async () => {
       const form = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : raw))
       const idempotencyKey = req.headers["idempotency-key"] as string | undefined
       requests.push({ method: req.method ?? "", path: url.pathname, form, idempotencyKey, authorization: req.headers.authorization })
-      const answer = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${requests.length}` })
+      const fingerprint = `${req.method} ${url.pathname} ${raw}`
+      const keyed = req.method === "POST" && idempotencyKey !== undefined
+      const answer = (status: number, body: unknown, replayed = false) => {
+        // Stripe stores the answer of a request that began executing, errors included (not a 409 or 429).
+        if (keyed && !replayed && status !== 409 && status !== 429) stored.set(idempotencyKey!, { fingerprint, status, body })
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${requests.length}`, ...(replayed ? { "idempotent-replayed": "true" } : {}) })
         res.end(JSON.stringify(body))
+      }
+      const previous = keyed ? stored.get(idempotencyKey!) : undefined
+      if (previous) {
+        if (previous.fingerprint !== fingerprint) {
+          return answer(400, {
+            error: {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`
+            }
+          }, true)
+        }
+        // The same request again: the stored answer, whatever it was (a stored 500 too, for 24 hours).
+        return answer(previous.status, previous.body, true)
       }
       if (failNext) {
         const failure = failNext
         failNext = (failure.times ?? 1) > 1 ? { ...failure, times: failure.times! - 1 } : undefined
+        if (failure.status === 0) return void req.socket.destroy()
         return answer(failure.status, { error: { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) } })
       }
       const charges = chargesAnswer(req.method ?? "", url.pathname, form)
@@ -84,6 +113,11 @@ export const startFakeStripe = async () => {
       const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(url.pathname)
       const loginPath = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(url.pathname)
       if (req.method === "POST" && url.pathname === "/v1/accounts") {
+        const controlled = Object.keys(form).some((key) => key.startsWith("controller["))
+        // As Stripe: `type` and `controller` are mutually exclusive.
+        if (form.type !== undefined && controlled) {
+          return answer(400, { error: { type: "invalid_request_error", code: "parameter_unknown", param: "type", message: "You cannot specify `type` when using `controller` properties." } })
+        }
         const replay = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined
         if (replay) return answer(200, { object: "account", type: "express", ...accounts.get(replay)! })
         const account: FakeAccount = {
@@ -142,6 +176,33 @@ export const startFakeStripe = async () => {
     if (method === "POST" && path === "/v1/setup_intents") {
       const id = `seti_fake_${++sequence}`
       return { status: 200, body: { id, object: "setup_intent", status: "requires_payment_method", client_secret: `${id}_secret_fake`, customer: form.customer, usage: form.usage, metadata: metadataOf(form) } }
+    }
+    const paymentMethodPath = /^\/v1\/payment_methods\/([^/]+)(\/attach)?$/.exec(path)
+    if (paymentMethodPath) {
+      const id = decodeURIComponent(paymentMethodPath[1]!)
+      if (!paymentMethods.has(id)) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "payment_method", message: `No such PaymentMethod: '${id}'` } } }
+      if (method === "POST" && paymentMethodPath[2]) {
+        const owner = paymentMethods.get(id)
+        if (owner !== null && owner !== form.customer) {
+          return { status: 400, body: { error: { type: "invalid_request_error", message: "The payment method you provided has already been attached to a customer." } } }
+        }
+        paymentMethods.set(id, form.customer ?? null)
+      } else if (method !== "GET") return undefined
+      return { status: 200, body: { id, object: "payment_method", type: "card", customer: paymentMethods.get(id) ?? null, card: { brand: "visa", last4: "4242" } } }
+    }
+    if (method === "POST" && path === "/v1/payment_intents" && form.off_session === "true" && form.payment_method !== undefined && paymentMethods.get(form.payment_method) !== form.customer) {
+      // As Stripe: a card used off-session with a customer must be attached to that customer.
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: "invalid_request_error",
+            code: "payment_method_invalid_parameter",
+            param: "payment_method",
+            message: `The provided PaymentMethod ${form.payment_method} is not attached to the Customer ${form.customer}.`
+          }
+        }
+      }
     }
     if (method === "POST" && path === "/v1/payment_intents") {
       const intent: FakeIntent = { id: `pi_fake_${++sequence}`, status: "requires_payment_method", amount: Number(form.amount), metadata: metadataOf(form) }
@@ -214,6 +275,9 @@ export const startFakeStripe = async () => {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    /** A card saved through Checkout's setup mode, attached to `customer` (or to nobody). */
+    addPaymentMethod: (id: string, customer: string | null) => void paymentMethods.set(id, customer),
+    paymentMethods,
     accounts,
     intents,
     failNext: (failure: FakeFailure) => {

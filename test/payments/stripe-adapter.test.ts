@@ -14,6 +14,7 @@ import { startFakeStripe, type FakeStripe } from "./fake-stripe"
 import { accountUpdated, deliver, freshUser, login, nowSeconds, sign, startPaymentsServer } from "./support"
 
 const STRIPE_WEBHOOK_SECRET = "whsec_stripe_mode_secret"
+const STRIPE_CONNECT_WEBHOOK_SECRET = "whsec_stripe_mode_connect_secret"
 
 let fake: FakeStripe
 beforeAll(async () => {
@@ -26,6 +27,7 @@ const stripeConfig = (apiBase: string) =>
     paymentsMode: "stripe",
     stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
     stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
+    stripeConnectWebhookSecret: Option.some(Redacted.make(STRIPE_CONNECT_WEBHOOK_SECRET)),
     stripeApiBase: Option.some(apiBase),
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-stripe-"))
   })
@@ -47,7 +49,7 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
   })
   afterAll(() => gateway?.dispose())
 
-  it("creates an Express account: country, email, card_payments and transfers, metadata userId, idempotency key from user and country", async () => {
+  it("creates an account with the Express dashboard through controller properties (no deprecated type), card_payments and transfers, metadata userId, idempotency key from user and country", async () => {
     const start = fake.requests.length
     const accountId = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR" }))
     expect(accountId).toMatch(/^acct_fake_\d+$/)
@@ -55,7 +57,10 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     expect(rest).toEqual([])
     expect(request).toMatchObject({ method: "POST", path: "/v1/accounts", idempotencyKey: "connect-account:user-123:FR", authorization: "Bearer sk_test_fake_key" })
     expect(request!.form).toEqual({
-      type: "express",
+      "controller[stripe_dashboard][type]": "express",
+      "controller[fees][payer]": "application",
+      "controller[losses][payments]": "application",
+      "controller[requirement_collection]": "stripe",
       country: "FR",
       email: "zoe@example.com",
       "capabilities[card_payments][requested]": "true",
@@ -132,13 +137,17 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     }
   })
 
-  it("verifies webhooks with STRIPE_WEBHOOK_SECRET", async () => {
+  it("verifies each endpoint's deliveries with its own secret (STRIPE_WEBHOOK_SECRET, STRIPE_CONNECT_WEBHOOK_SECRET)", async () => {
     const payload = accountUpdated({ accountId: "acct_1", created: nowSeconds(), charges: true })
-    const event = await gateway.run((g) => g.parseWebhook(payload, sign(payload, STRIPE_WEBHOOK_SECRET)))
+    const event = await gateway.run((g) => g.parseWebhook("connect", payload, sign(payload, STRIPE_CONNECT_WEBHOOK_SECRET)))
     expect(event).toMatchObject({ id: JSON.parse(payload).id, type: "account.updated", object: { id: "acct_1", charges_enabled: true } })
     expect(event.created.getTime()).toBe(JSON.parse(payload).created * 1000)
-    const refused = await gateway.run((g) => Effect.either(g.parseWebhook(payload, sign(payload, "whsec_other"))))
-    expect(Either.isLeft(refused) && refused.left._tag).toBe("InvalidWebhook")
+    const platform = await gateway.run((g) => g.parseWebhook("platform", payload, sign(payload, STRIPE_WEBHOOK_SECRET)))
+    expect(platform.id).toBe(event.id)
+    for (const [endpoint, secret] of [["connect", STRIPE_WEBHOOK_SECRET], ["platform", STRIPE_CONNECT_WEBHOOK_SECRET], ["connect", "whsec_other"]] as const) {
+      const refused = await gateway.run((g) => Effect.either(g.parseWebhook(endpoint, payload, sign(payload, secret))))
+      expect(Either.isLeft(refused) && refused.left._tag, `${endpoint} with ${secret}`).toBe("InvalidWebhook")
+    }
   })
 })
 
@@ -150,6 +159,7 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
       paymentsMode: "stripe",
       stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
       stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
+      stripeConnectWebhookSecret: Option.some(Redacted.make(STRIPE_CONNECT_WEBHOOK_SECRET)),
       stripeApiBase: Option.some(fake.url)
     }))
   })
@@ -162,7 +172,7 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
     expect(reply.status, reply.text).toBe(200)
     const [create, link] = fake.since(start)
     expect(create).toMatchObject({ path: "/v1/accounts", idempotencyKey: `connect-account:${provider.user.id}:FR` })
-    expect(create!.form).toMatchObject({ type: "express", country: "FR", email: provider.email, "metadata[userId]": provider.user.id })
+    expect(create!.form).toMatchObject({ "controller[stripe_dashboard][type]": "express", country: "FR", email: provider.email, "metadata[userId]": provider.user.id })
     expect(link!.form).toEqual({
       account: expect.stringMatching(/^acct_fake_/),
       type: "account_onboarding",
@@ -187,13 +197,15 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
     expect(dashboard.body.data.data.dashboardUrl).toMatch(new RegExp(`^https://connect\\.stripe\\.test/express/${accountId}/`))
   })
 
-  it("account.updated signed with STRIPE_WEBHOOK_SECRET updates the flags; the sandbox's secret is refused", async () => {
+  it("account.updated signed with STRIPE_CONNECT_WEBHOOK_SECRET on the connect endpoint updates the flags; the platform's or the sandbox's secret is refused", async () => {
     const provider = await freshUser(server, api)
     await api.post("/api/users/me/stripe-connect/onboarding", { country: "CA" }, { token: provider.token })
     const accountId = (await api.get("/api/users/me/stripe-connect/status", { token: provider.token })).body.data.data.accountId
     const payload = accountUpdated({ accountId, created: nowSeconds() + 5, charges: true })
     expect((await deliver(api, payload, sign(payload))).status).toBe(400)
-    expect((await deliver(api, payload, sign(payload, STRIPE_WEBHOOK_SECRET))).status).toBe(200)
+    expect((await deliver(api, payload, sign(payload, STRIPE_WEBHOOK_SECRET))).status).toBe(400)
+    expect((await deliver(api, payload, sign(payload, STRIPE_WEBHOOK_SECRET), "platform")).status).toBe(400)
+    expect((await deliver(api, payload, sign(payload, STRIPE_CONNECT_WEBHOOK_SECRET))).status).toBe(200)
     expect(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))).toBe(true)
   })
 

@@ -5,11 +5,23 @@ import Stripe from "stripe"
 import { Identity } from "../../src/modules/identity"
 import { verifyEvent } from "../../src/modules/payments/adapters/signature"
 import { type ChargeEvent, ChargeEventSink } from "../../src/modules/payments/ports"
+import { type WebhookEndpoint, webhookEndpointOf, webhookPaths } from "../../src/modules/payments/webhook-endpoints"
 import type { AppConfigShape } from "../../src/platform/config"
 import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 
 export const WEBHOOK_SECRET = "whsec_test_payments_0123456789"
+/** The connected-accounts endpoint's own secret (STRIPE_CONNECT_WEBHOOK_SECRET). */
+export const CONNECT_WEBHOOK_SECRET = "whsec_test_connect_9876543210"
+
+/** The endpoint an event (JSON) is delivered to, as Stripe routes it. */
+export const endpointOfPayload = (payload: string): WebhookEndpoint => {
+  try {
+    return webhookEndpointOf(String(JSON.parse(payload)?.type))
+  } catch {
+    return "platform"
+  }
+}
 
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -32,6 +44,7 @@ export const startPaymentsServer = async (overrides: Partial<AppConfigShape> = {
     port,
     publicUrl: url,
     stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)),
+    stripeConnectWebhookSecret: Option.some(Redacted.make(CONNECT_WEBHOOK_SECRET)),
     ...overrides
   })
   const server: TestServer = { ...started, url, port }
@@ -87,12 +100,17 @@ export const accountUpdated = (input: {
     }
   })
 
-/** Signs with the stripe library's own helper. */
-export const sign = (payload: string, secret = WEBHOOK_SECRET, timestamp?: number) =>
-  Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp === undefined ? {} : { timestamp }) })
+/** Signs with the stripe library's own helper (by default with the secret of the event's endpoint). */
+export const sign = (payload: string, secret?: string, timestamp?: number) =>
+  Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: secret ?? (endpointOfPayload(payload) === "connect" ? CONNECT_WEBHOOK_SECRET : WEBHOOK_SECRET),
+    ...(timestamp === undefined ? {} : { timestamp })
+  })
 
-export const deliver = (api: Api, payload: string, signature: string | undefined) =>
-  api.call("POST", "/api/payments/webhook", { raw: payload, headers: signature === undefined ? {} : { "stripe-signature": signature } })
+/** Posts an event to an endpoint (by default the one Stripe would deliver it to). */
+export const deliver = (api: Api, payload: string, signature: string | undefined, endpoint: WebhookEndpoint = endpointOfPayload(payload)) =>
+  api.call("POST", webhookPaths[endpoint], { raw: payload, headers: signature === undefined ? {} : { "stripe-signature": signature } })
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000)
 
@@ -125,6 +143,8 @@ export const eventually = async (check: () => boolean, what = "condition", timeo
 }
 
 export interface RecordedEvent {
+  /** The endpoint it was delivered to (verified with that endpoint's secret). */
+  readonly endpoint: WebhookEndpoint
   readonly id: string
   readonly type: string
   readonly created: number
@@ -135,7 +155,7 @@ export interface RecordedEvent {
  * Stands where the app's webhook endpoint would be: records the events delivered to it whose
  * signature verifies with `secret` (with the app's own verifier); answers 400 to the others.
  */
-export const startWebhookRecorder = async (secret: string) => {
+export const startWebhookRecorder = async (secret: string, connectSecret?: string) => {
   const events: Array<RecordedEvent> = []
   let refused = 0
   /** Deliveries still to answer 500 (as an app whose processing failed), and the ids they carried. */
@@ -146,8 +166,10 @@ export const startWebhookRecorder = async (secret: string) => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8")
-      const verified = Effect.runSync(Effect.either(verifyEvent(Option.some(secret), body, req.headers["stripe-signature"] as string | undefined)))
-      if (req.url !== "/api/payments/webhook" || verified._tag === "Left") {
+      const endpoint = req.url === webhookPaths.connect ? "connect" : "platform"
+      const endpointSecret = endpoint === "connect" ? Option.fromNullable(connectSecret) : Option.some(secret)
+      const verified = Effect.runSync(Effect.either(verifyEvent(endpointSecret, body, req.headers["stripe-signature"] as string | undefined)))
+      if (req.url !== webhookPaths[endpoint] || verified._tag === "Left") {
         refused++
         res.writeHead(400).end()
         return
@@ -159,7 +181,7 @@ export const startWebhookRecorder = async (secret: string) => {
         res.writeHead(500).end()
         return
       }
-      events.push({ id: event.id, type: event.type, created: event.created, object: event.data.object })
+      events.push({ endpoint, id: event.id, type: event.type, created: event.created, object: event.data.object })
       res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')
     })
   })

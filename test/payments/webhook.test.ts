@@ -5,7 +5,8 @@ import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { PaymentAccounts } from "../../src/modules/payments/service"
 import type { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
-import { accountUpdated, deliver, freshUser, nowSeconds, sign, startPaymentsServer } from "./support"
+import { webhookPaths } from "../../src/modules/payments/webhook-endpoints"
+import { accountUpdated, CONNECT_WEBHOOK_SECRET, deliver, freshUser, nowSeconds, sign, startPaymentsServer, stripeEvent, WEBHOOK_SECRET } from "./support"
 
 let server: TestServer
 let api: ReturnType<typeof httpClient>
@@ -48,6 +49,8 @@ describe("webhook signature (the stripe library's own helpers)", () => {
       ["changed body", changed, sign(payload)],
       ["wrong secret", payload, sign(payload, "whsec_not_the_right_one")],
       ["old timestamp (10 minutes)", payload, sign(payload, undefined, nowSeconds() - 600)],
+      ["timestamp 10 minutes in the future", payload, sign(payload, undefined, nowSeconds() + 600)],
+      ["timestamp a day in the future", payload, sign(payload, undefined, nowSeconds() + 86_400)],
       ["missing header", payload, undefined],
       ["empty header", payload, ""],
       ["garbled header", payload, "t=abc,v1=zzz"],
@@ -67,10 +70,13 @@ describe("webhook signature (the stripe library's own helpers)", () => {
     expect(await stored(user.id)).toMatchObject({ chargesEnabled: true })
   })
 
-  it("a timestamp within the tolerance is accepted", async () => {
+  it("a timestamp within the tolerance, either way, is accepted", async () => {
     const { accountId } = await providerWithAccount()
     const payload = accountUpdated({ accountId, created: nowSeconds(), charges: false })
     expect((await deliver(api, payload, sign(payload, undefined, nowSeconds() - 60))).status).toBe(200)
+    const ahead = accountUpdated({ accountId, created: nowSeconds(), charges: false })
+    // A sender's clock a little ahead of ours (within 5 minutes) is tolerated.
+    expect((await deliver(api, ahead, sign(ahead, undefined, nowSeconds() + 120))).status).toBe(200)
   })
 
   it("a signed body that is not an event is refused with 400", async () => {
@@ -78,6 +84,45 @@ describe("webhook signature (the stripe library's own helpers)", () => {
       const reply = await deliver(api, body, sign(body))
       expect(reply.status, body).toBe(400)
     }
+  })
+})
+
+describe("two endpoints: the platform's events and the connected accounts' events, each with its own secret", () => {
+  it("account.updated is accepted on the connect endpoint with STRIPE_CONNECT_WEBHOOK_SECRET only", async () => {
+    const { user, accountId } = await providerWithAccount()
+    const payload = accountUpdated({ accountId, created: nowSeconds(), charges: true })
+    // Signed with the platform endpoint's secret: not this endpoint's signature.
+    const wrongSecret = await deliver(api, payload, sign(payload, WEBHOOK_SECRET), "connect")
+    expect(wrongSecret.status).toBe(400)
+    expect(wrongSecret.body.code).toBe("INVALID_WEBHOOK_SIGNATURE")
+    expect(await stored(user.id)).toMatchObject({ chargesEnabled: false })
+    const reply = await deliver(api, payload, sign(payload, CONNECT_WEBHOOK_SECRET), "connect")
+    expect(reply.status, reply.text).toBe(200)
+    expect(await stored(user.id)).toMatchObject({ chargesEnabled: true })
+  })
+
+  it("each endpoint refuses the other's events (400 WEBHOOK_WRONG_ENDPOINT, in the request's language), and records nothing", async () => {
+    const { user, accountId } = await providerWithAccount()
+    const account = accountUpdated({ accountId, created: nowSeconds(), charges: true })
+    const onPlatform = await deliver(api, account, sign(account, WEBHOOK_SECRET), "platform")
+    expect(onPlatform.status).toBe(400)
+    expect(onPlatform.body).toEqual({
+      success: false,
+      code: "WEBHOOK_WRONG_ENDPOINT",
+      message: "Cet événement n'est pas attendu sur ce point de réception de webhooks (comptes connectés ou plateforme)."
+    })
+    expect(await stored(user.id)).toMatchObject({ chargesEnabled: false })
+    expect(await processedCount(JSON.parse(account).id)).toBe(0)
+
+    const charge = stripeEvent("payment_intent.canceled", { id: "pi_x", object: "payment_intent", status: "canceled", metadata: { bookingId: crypto.randomUUID() } })
+    const onConnect = await api.call("POST", webhookPaths.connect, { raw: charge, language: "en", headers: { "stripe-signature": sign(charge, CONNECT_WEBHOOK_SECRET) } })
+    expect(onConnect.status).toBe(400)
+    expect(onConnect.body).toEqual({ success: false, code: "WEBHOOK_WRONG_ENDPOINT", message: "This event is not expected on this webhook endpoint (connected accounts or platform)." })
+    expect(await processedCount(JSON.parse(charge).id)).toBe(0)
+
+    // An event type the app does not act on is acknowledged on either endpoint (say, another connected-account event selected too).
+    const capability = stripeEvent("capability.updated", { id: "card_payments", object: "capability", account: accountId })
+    expect((await deliver(api, capability, sign(capability, CONNECT_WEBHOOK_SECRET), "connect")).status).toBe(200)
   })
 })
 
@@ -155,6 +200,7 @@ describe("webhook processing", () => {
     const doc = (await api.get("/api/docs")).body
     expect(doc.paths["/api/payments/webhook"].post).toBeDefined()
     expect(doc.paths["/api/payments/webhook"].post.security ?? []).toEqual([])
+    expect(doc.paths["/api/payments/webhook/connect"].post.security ?? []).toEqual([])
     for (const path of ["/api/users/me/stripe-connect/status", "/api/users/me/stripe-connect/dashboard"]) {
       expect(doc.paths[path].get.security, path).toEqual([{ bearer: [] }])
     }

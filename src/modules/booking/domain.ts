@@ -182,6 +182,9 @@ export const refundTooLarge = (maxMinor: number) =>
     details: [issue("amount", "booking.refundTooLarge")]
   })
 
+/** The gateway refused a refund: what is left to refund is less (another refund was made meanwhile). */
+export const RefundExceedsRefundable = new Conflict({ code: "REFUND_EXCEEDS_REFUNDABLE", key: "booking.refundExceedsRefundable" })
+
 export type TransitionError = Forbidden | Conflict | ValidationFailed
 
 // ---- Who is the actor to this booking --------------------------------------------------------

@@ -34,6 +34,7 @@ import {
   NotYourBooking,
   adminCommandFor,
   priceable,
+  RefundExceedsRefundable,
   TooCheapToPay
 } from "./domain"
 import { makeSlotClaims } from "./claims"
@@ -55,6 +56,9 @@ export const SWEEP_CRON = "* * * * *"
 export const SWEEP_BATCH = 200
 /** Queues of durable work. */
 export const Queues = { sweep: "booking-timers", settle: "payment-settle" } as const
+
+/** The gateway's refusals of a refund larger than what is left of the payment (Stripe's codes, the sandbox's too). */
+const REFUND_EXCEEDED_CODES: ReadonlySet<string> = new Set(["amount_too_large", "charge_already_refunded"])
 /** A failed capture or release is retried with backoff: 30 s, 1 min, 2 min... about 2 hours in all. */
 const SETTLE_RETRIES = { retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true } as const
 
@@ -226,7 +230,7 @@ export const BookingsLive = Layer.effect(
       })
 
     /** Runs the money movements a decision asks for; a failure is queued for retry, never lost. */
-    const runMoneyEffects = (bookingId: string, decision: Decision): Effect.Effect<void, PaymentGatewayError> =>
+    const runMoneyEffects = (bookingId: string, decision: Decision): Effect.Effect<void, PaymentGatewayError | Conflict> =>
       Effect.forEach(
         decision.effects,
         (effect) =>
@@ -248,7 +252,7 @@ export const BookingsLive = Layer.effect(
     const applySystem = (id: string, command: Command, references?: PaymentReferences): Effect.Effect<void> =>
       decide(id, command, SystemActor, references).pipe(
         Effect.tap(({ decision }) =>
-          runMoneyEffects(id, decision).pipe(Effect.catchAll((e) => Effect.logWarning(`booking ${id}: ${command._tag} money effect failed (${e.detail})`)))
+          runMoneyEffects(id, decision).pipe(Effect.catchAll((e) => Effect.logWarning(`booking ${id}: ${command._tag} money effect failed (${e._tag === "PaymentGatewayError" ? e.detail : e.code})`)))
         ),
         Effect.asVoid,
         // A stale or repeated gateway answer, or a timer another process already applied: nothing to do.
@@ -298,11 +302,16 @@ export const BookingsLive = Layer.effect(
         }
       })
 
-    const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError> =>
+    const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError | Conflict> =>
       Effect.gen(function*() {
         const b = yield* detailOf(bookingId)
         if (b.paymentIntentId === null) return
-        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${b.refundedMinor}:${amountMinor}` })
+        // Each refund asked for is its own request (a key from the amounts would merge two concurrent
+        // identical refunds into one, and report the second as done); the gateway keeps the total
+        // refunded within what was captured, and refuses the one that would exceed it.
+        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${crypto.randomUUID()}` }).pipe(
+          Effect.catchIf((error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code), () => Effect.fail(RefundExceedsRefundable))
+        )
         yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
         // The gateway's total, not ours plus this refund: a concurrent refund may have landed since the read.
         yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: result.totalRefundedMinor })
@@ -496,7 +505,7 @@ export const BookingsLive = Layer.effect(
           const command = yield* adminCommandFor(status, reason)
           yield* visible(actor, id)
           const { detail, decision } = yield* decide(id, command, actorOf(actor))
-          yield* runMoneyEffects(id, decision).pipe(Effect.mapError(() => PaymentGatewayUnavailable))
+          yield* runMoneyEffects(id, decision).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
           return yield* detailOf(detail.id)
         }),
 
@@ -541,7 +550,7 @@ export const BookingsLive = Layer.effect(
           }
           const { detail, decision } = yield* decide(id, command, actorOf(user))
           // Only a refund reports a gateway failure to its caller; captures and releases are retried.
-          yield* runMoneyEffects(id, decision).pipe(Effect.mapError(() => PaymentGatewayUnavailable))
+          yield* runMoneyEffects(id, decision).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
           return yield* detailOf(detail.id)
         }),
 

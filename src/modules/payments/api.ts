@@ -35,6 +35,17 @@ export class PaymentsWebhookApi extends HttpApiGroup.make("paymentsWebhook")
   .add(
     HttpApiEndpoint.post("webhook", "/webhook")
       .addSuccess(Ok(WebhookReceiptView))
-      .annotate(OpenApi.Description, "Raw JSON event body, verified with the Stripe-Signature header (400 when absent or wrong).")
+      .annotate(
+        OpenApi.Description,
+        "The platform's events (checkout, payment intents, setup intents, charges): raw JSON event body, verified with the Stripe-Signature header and STRIPE_WEBHOOK_SECRET (400 when absent or wrong, or for a connected account's event)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("connectWebhook", "/webhook/connect")
+      .addSuccess(Ok(WebhookReceiptView))
+      .annotate(
+        OpenApi.Description,
+        "Connected accounts' events (account.updated): raw JSON event body, verified with the Stripe-Signature header and STRIPE_CONNECT_WEBHOOK_SECRET (400 when absent or wrong, or for a platform event)."
+      )
   )
   .prefix("/payments") {}

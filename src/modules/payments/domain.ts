@@ -90,6 +90,8 @@ export const PaymentAccountIncomplete = new Conflict({ code: "PAYMENT_ACCOUNT_IN
 /** The gateway failed or could not be reached (answered 502). */
 export const PaymentGatewayUnavailable = new BadGateway({ code: "PAYMENT_GATEWAY_ERROR", key: "payments.gatewayError" })
 export const InvalidWebhookSignature = new BadRequest({ code: "INVALID_WEBHOOK_SIGNATURE", key: "payments.webhookSignature" })
+/** A platform event sent to the connected-accounts endpoint, or the other way round. */
+export const WebhookWrongEndpoint = new BadRequest({ code: "WEBHOOK_WRONG_ENDPOINT", key: "payments.webhookWrongEndpoint" })
 
 // ---- Return addresses of onboarding --------------------------------------------------------
 

@@ -7,6 +7,7 @@ import { CurrentUser } from "../identity/api"
 import { PaymentGatewayUnavailable } from "./domain"
 import type { PaymentGatewayError } from "./ports"
 import { ConnectedAccounts } from "./service"
+import { type WebhookEndpoint } from "./webhook-endpoints"
 import { PaymentWebhooks } from "./webhooks"
 
 const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
@@ -44,13 +45,13 @@ export const StripeConnectHttpLive = HttpApiBuilder.group(MarketplaceApi, "strip
 export const PaymentsWebhookHttpLive = HttpApiBuilder.group(MarketplaceApi, "paymentsWebhook", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* PaymentWebhooks
-    return handlers.handleRaw("webhook", ({ request }) =>
+    const receive = (endpoint: WebhookEndpoint) => ({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) =>
       Effect.gen(function*() {
         // The signature covers the exact bytes sent: read them untouched.
         const body = new Uint8Array(yield* Effect.mapError(request.arrayBuffer, () => Malformed))
-        const receipt = yield* webhooks.receive(body, request.headers["stripe-signature"])
+        const receipt = yield* webhooks.receive(endpoint, body, request.headers["stripe-signature"])
         return ok({ received: true as const, duplicate: receipt.duplicate })
       })
-    )
+    return handlers.handleRaw("webhook", receive("platform")).handleRaw("connectWebhook", receive("connect"))
   })
 )

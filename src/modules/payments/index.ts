@@ -23,6 +23,7 @@ export {
   ConnectedAccountGateway,
   type GatewayAccount,
   type GatewayEvent,
+  GatewayAttempts,
   InvalidWebhook,
   PaymentAccountRepository,
   PaymentGatewayError,
@@ -37,6 +38,7 @@ export { eventHandlers, PaymentWebhooks, PaymentWebhooksLive } from "./webhooks"
 export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./api"
 export { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "./http"
 export {
+  GatewayAttemptsLive,
   PaymentAccountRepositoryLive,
   PaymentsPostgresAdapters,
   SandboxAccountStoreLive,
@@ -59,5 +61,9 @@ export {
   TEST_CARDS
 } from "./adapters/charges-sandbox"
 export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
+export { SANDBOX_DELIVERY_QUEUE, SandboxDeliveryJobsLive } from "./adapters/sandbox-events"
 export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"
+export { withAttemptKeys, withAttemptKeysLayer } from "./attempts"
+export { attemptKey, keyCoveringParameters } from "./idempotency"
+export { CONNECT_EVENT_TYPES, type WebhookEndpoint, webhookEndpointOf, webhookPaths } from "./webhook-endpoints"
 export { AccountToCreateFirst, ADMIN_DEFAULT_COUNTRY, AdminPaymentAccounts, AdminPaymentAccountsLive, NoAccountToDelete, NotAProvider } from "./admin"

@@ -1,5 +1,6 @@
 import { Context, Data, type Effect, type Option, Schema } from "effect"
 import type { AccountState, GatewayKind, PaymentAccount } from "./domain"
+import type { WebhookEndpoint } from "./webhook-endpoints"
 
 /** Where connected accounts are recorded (the gateway remains the source of truth for their flags). */
 export interface PaymentAccountRepositoryShape {
@@ -52,7 +53,13 @@ export class PaymentGatewayError extends Schema.TaggedError<PaymentGatewayError>
   operation: Schema.String,
   detail: Schema.String,
   /** The gateway's error code when it gave one (Stripe's `resource_missing`, `card_declined`...). */
-  code: Schema.optional(Schema.String)
+  code: Schema.optional(Schema.String),
+  /**
+   * No answer came (timeout, network, or the key's first request still running): the gateway may have
+   * done the request, so a retry repeats it with the same idempotency key. Otherwise the gateway
+   * answered, and stored that answer under the key: a retry is a new attempt with a new key.
+   */
+  unanswered: Schema.optional(Schema.Boolean)
 }) {
   /** The gateway does not know the object (a connected account deleted on its side, say). */
   get isMissing() {
@@ -82,7 +89,9 @@ export interface ConnectedAccountGatewayShape {
   readonly retrieveAccount: (accountId: string) => Effect.Effect<GatewayAccount, PaymentGatewayError>
   /** Closes the account at the gateway (an administrator's decision); one the gateway no longer has fails with isMissing. */
   readonly deleteAccount: (accountId: string) => Effect.Effect<void, PaymentGatewayError>
+  /** Verifies a delivery to one of the two endpoints, with that endpoint's own signing secret. */
   readonly parseWebhook: (
+    endpoint: WebhookEndpoint,
     rawBody: Uint8Array | string,
     signatureHeader: string | undefined
   ) => Effect.Effect<GatewayEvent, InvalidWebhook>
@@ -199,8 +208,32 @@ export interface ChargeGatewayShape {
     readonly bookingId?: string | undefined
   }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number; readonly totalRefundedMinor: number }, PaymentGatewayError>
   readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
+  /**
+   * A card saved in setup mode is used off-session later with its customer, which only works when
+   * the card is attached to that customer: checks it, attaches a card attached to nobody, and answers
+   * Unusable for a card that belongs to another customer (or that the gateway does not know).
+   */
+  readonly ensureCardAttached: (input: {
+    readonly customerId: string
+    readonly paymentMethodId: string
+    readonly idempotencyKey: string
+  }) => Effect.Effect<SavedCardCheck, PaymentGatewayError>
 }
+
+export type SavedCardCheck = { readonly _tag: "Attached" } | { readonly _tag: "Unusable"; readonly reason: string }
 export class ChargeGateway extends Context.Tag("payments/ChargeGateway")<ChargeGateway, ChargeGatewayShape>() {}
+
+/**
+ * The attempt each named gateway write is at (see idempotency.ts): 0 until the gateway answers an
+ * attempt with an error, then the next one. Stored, so that retries in other processes or after a
+ * restart continue the count.
+ */
+export interface GatewayAttemptsShape {
+  readonly current: (key: string) => Effect.Effect<number>
+  /** Moves the write past `attempt` (a no-op when another retry already did). */
+  readonly advance: (key: string, attempt: number) => Effect.Effect<void>
+}
+export class GatewayAttempts extends Context.Tag("payments/GatewayAttempts")<GatewayAttempts, GatewayAttemptsShape>() {}
 
 /**
  * What a verified gateway event says about a booking's payment, in the product's words. Payments
@@ -338,6 +371,7 @@ export interface SandboxChargeStoreShape {
   readonly saveSetupIntent: (intent: SandboxSetupIntent) => Effect.Effect<void>
   readonly findSetupIntent: (id: string) => Effect.Effect<Option.Option<SandboxSetupIntent>>
   readonly saveCustomer: (customer: { readonly id: string; readonly email: string }) => Effect.Effect<void>
+  readonly customerExists: (id: string) => Effect.Effect<boolean>
   readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
   readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
   readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>

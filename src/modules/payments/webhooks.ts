@@ -1,24 +1,32 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
-import type { BadRequest } from "../../platform/errors"
+import type { BadGateway, BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
-import { InvalidWebhookSignature } from "./domain"
+import { InvalidWebhookSignature, PaymentGatewayUnavailable, WebhookWrongEndpoint } from "./domain"
 import { chargeEventTypes, toChargeEvent } from "./charge-events"
 import {
+  type ChargeEvent,
   ChargeEventSink,
+  ChargeGateway,
+  type ChargeGatewayShape,
   ConnectedAccountGateway,
   type GatewayEvent,
   PaymentAccountRepository,
   type PaymentAccountRepositoryShape,
+  type PaymentGatewayError,
   WebhookEventStore
 } from "./ports"
+import { type WebhookEndpoint, webhookEndpointOf } from "./webhook-endpoints"
 
 type ChargeEventSinkShape = ChargeEventSink["Type"]
 
 /**
- * What one event type does. It runs inside the transaction that records the event id, so an event's
- * effect happens exactly once: a failure rolls both back and the gateway's next delivery retries it.
+ * What one event type does, in two steps. The handler itself runs before any transaction (it may ask
+ * the gateway: a failure refuses the delivery, which the gateway retries, and the attempts of its
+ * calls are not rolled back with it); it answers the effect that runs inside the transaction that
+ * records the event id, so an event's effect happens exactly once: a failure there rolls both back
+ * and the gateway's next delivery retries it.
  */
-export type EventHandler = (event: GatewayEvent) => Effect.Effect<void>
+export type EventHandler = (event: GatewayEvent) => Effect.Effect<Effect.Effect<void>, PaymentGatewayError>
 
 const AccountObject = Schema.Struct({
   id: Schema.String,
@@ -32,7 +40,7 @@ const AccountObject = Schema.Struct({
 const accountUpdated =
   (accounts: PaymentAccountRepositoryShape): EventHandler =>
   (event) =>
-    Effect.gen(function*() {
+    Effect.succeed(Effect.gen(function*() {
       const decoded = Schema.decodeUnknownOption(AccountObject)(event.object)
       if (Option.isNone(decoded)) return yield* Effect.logWarning(`webhook ${event.id}: account.updated without an account object, ignored`)
       const account = decoded.value
@@ -51,7 +59,30 @@ const accountUpdated =
       if (Option.isSome(result) && !result.value.applied) {
         yield* Effect.logInfo(`webhook ${event.id}: account.updated older than the stored state of ${account.id}, ignored`)
       }
-    })
+    }))
+
+/**
+ * A card saved in setup mode counts only once it is attached to the customer it will be charged with
+ * off-session (Checkout's setup mode leaves that to the session's customer, which nothing else
+ * checks): attached now if attached to nobody; a card that cannot be used is a failed payment (the
+ * client is asked to pay again), logged as an error. A gateway failure fails the delivery, retried.
+ */
+const usableCard = (charges: ChargeGatewayShape, event: Extract<ChargeEvent, { _tag: "CardSaved" }>) =>
+  Effect.map(
+    charges.ensureCardAttached({
+      customerId: event.customerId,
+      paymentMethodId: event.paymentMethodId,
+      idempotencyKey: `card:${event.paymentMethodId}:attach:${event.customerId}`
+    }),
+    (check): ChargeEvent => {
+      if (check._tag === "Attached") return event
+      return { _tag: "PaymentFailed", bookingId: event.bookingId, paymentIntentId: null, needsClient: true, code: "card_not_attached", reference: event.reference, occurredAt: event.occurredAt }
+    }
+  ).pipe(
+    Effect.tap((applied) =>
+      applied._tag === "PaymentFailed" ? Effect.logError(`webhook ${event.reference}: the card saved for booking ${event.bookingId} cannot be used off-session (${event.paymentMethodId}, customer ${event.customerId})`) : Effect.void
+    )
+  )
 
 /**
  * A card payment's event: decoded into a ChargeEvent and applied by the booking module. An event that
@@ -59,20 +90,21 @@ const accountUpdated =
  * to refuse (it applies the booking's transition function), never a failed delivery.
  */
 const chargeEvent =
-  (sink: ChargeEventSinkShape): EventHandler =>
+  (sink: ChargeEventSinkShape, charges: ChargeGatewayShape): EventHandler =>
   (event) =>
     Either.match(toChargeEvent(event), {
-      onLeft: (reason) => Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`),
-      onRight: sink.apply
+      onLeft: (reason) => Effect.succeed(Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`)),
+      onRight: (charge) => (charge._tag === "CardSaved" ? Effect.map(usableCard(charges, charge), sink.apply) : Effect.succeed(sink.apply(charge)))
     })
 
 /** The event types payments acts on; any other verified event is acknowledged and recorded. */
 export const eventHandlers = (deps: {
   readonly accounts: PaymentAccountRepositoryShape
   readonly sink: ChargeEventSinkShape
+  readonly charges: ChargeGatewayShape
 }): Readonly<Record<string, EventHandler>> => ({
   "account.updated": accountUpdated(deps.accounts),
-  ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink)]))
+  ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink, deps.charges)]))
 })
 
 export interface WebhookReceipt {
@@ -87,8 +119,17 @@ export interface WebhookReceipt {
 export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
   PaymentWebhooks,
   {
-    /** Verifies the signature over the raw body, then processes the event once. */
-    readonly receive: (rawBody: Uint8Array | string, signatureHeader: string | undefined) => Effect.Effect<WebhookReceipt, BadRequest>
+    /**
+     * Verifies the signature over the raw body with the endpoint's secret, then processes the event
+     * once. An event the app acts on that belongs to the other endpoint is refused (400): the
+     * endpoint was created with the wrong events selected, and Stripe's dashboard shows the failed
+     * deliveries. Other event types are acknowledged on either endpoint.
+     */
+    readonly receive: (
+      endpoint: WebhookEndpoint,
+      rawBody: Uint8Array | string,
+      signatureHeader: string | undefined
+    ) => Effect.Effect<WebhookReceipt, BadRequest | BadGateway>
   }
 >() {}
 
@@ -98,19 +139,32 @@ export const PaymentWebhooksLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const events = yield* WebhookEventStore
     const tx = yield* Transactional
-    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink })
+    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink, charges: yield* ChargeGateway })
     return {
-      receive: (rawBody, signatureHeader) =>
+      receive: (endpoint, rawBody, signatureHeader) =>
         Effect.gen(function*() {
-          const event = yield* gateway.parseWebhook(rawBody, signatureHeader).pipe(
-            Effect.tapError((error) => Effect.logWarning(`webhook refused: ${error.reason}`)),
+          const event = yield* gateway.parseWebhook(endpoint, rawBody, signatureHeader).pipe(
+            Effect.tapError((error) => Effect.logWarning(`webhook (${endpoint}) refused: ${error.reason}`)),
             Effect.mapError(() => InvalidWebhookSignature)
           )
           const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
+          // An event the app acts on is taken only on its own endpoint (others are acknowledged anywhere).
+          if (handler && webhookEndpointOf(event.type) !== endpoint) {
+            yield* Effect.logWarning(`webhook (${endpoint}) refused: ${event.type} (${event.id}) belongs to the ${webhookEndpointOf(event.type)} endpoint`)
+            return yield* WebhookWrongEndpoint
+          }
+          const apply = handler
+            ? yield* handler(event).pipe(
+              // Nothing was recorded: the gateway's next delivery retries the event.
+              Effect.catchTag("PaymentGatewayError", (error) =>
+                Effect.zipRight(Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`), Effect.fail(PaymentGatewayUnavailable))
+              )
+            )
+            : Effect.void
           return yield* tx.run(
             Effect.gen(function*() {
               const first = yield* events.markProcessed(event.id, event.type)
-              if (first && handler) yield* handler(event)
+              if (first) yield* apply
               return { eventId: event.id, type: event.type, duplicate: !first, handled: handler !== undefined }
             })
           )

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../../../platform/config"
+import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
 import {
   ChargeGateway,
@@ -14,8 +15,9 @@ import {
   type SandboxPaymentMethod,
   type SandboxSetupIntent
 } from "../ports"
+import { keyCoveringParameters } from "../idempotency"
 import { onOrigin, sandboxPaths } from "./sandbox"
-import { type SandboxEvent, sandboxEventSender } from "./sandbox-events"
+import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 
 /**
  * The offline card gateway (PAYMENTS_MODE=sandbox): Stripe's objects and states, kept in the sandbox's
@@ -254,9 +256,9 @@ export class SandboxCheckout extends Context.Tag("payments/SandboxCheckout")<
 // ---- The engine shared by the gateway and the pages --------------------------------------------
 
 type Step<A> = Effect.Effect<readonly [A, ReadonlyArray<SandboxEvent>], PaymentGatewayError>
-interface Settled<A> {
+interface Settled<A, E extends SandboxEvent = SandboxEvent> {
   readonly outcome: A
-  readonly events: ReadonlyArray<SandboxEvent>
+  readonly events: ReadonlyArray<E>
 }
 
 const CheckoutSessionAnswer = Schema.Struct({ id: Schema.String, url: Schema.String })
@@ -273,6 +275,7 @@ const makeSandboxCharges = Effect.gen(function*() {
   const tx = yield* Transactional
   const scope = yield* Effect.scope
   const events = sandboxEventSender(config)
+  const jobs = yield* JobQueue
   const base = trimSlash(config.publicUrl)
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -281,23 +284,39 @@ const makeSandboxCharges = Effect.gen(function*() {
    * own webhook (and cannot deadlock with it when it calls from inside a transaction). An event the app
    * does not accept is sent again for about a minute (1, 2, 4, 8, 16, 32 s).
    */
-  const deliverLater = (list: ReadonlyArray<SandboxEvent>) =>
+  const deliverLater = (list: ReadonlyArray<StampedEvent>) =>
     list.length === 0 ? Effect.void : Effect.asVoid(Effect.forkIn(events.deliverAll(list, BACKGROUND_RETRIES), scope))
+
+  /**
+   * Gives a step's events their identity and queues their durable redelivery, inside the step's
+   * transaction: an event exists exactly when its change does, and is delivered in the end even if
+   * the process dies or the app's database is away when it is first sent.
+   */
+  const durable = (list: ReadonlyArray<SandboxEvent>) =>
+    Effect.gen(function*() {
+      const stamped = yield* Effect.forEach(list, stamp)
+      yield* events.redeliverLater(jobs, stamped)
+      return stamped
+    })
 
   /**
    * Stripe's idempotency: the first request with a key does the work, in one transaction with the
    * stored answer (success or refusal); a later one with the same key and parameters gets that answer
    * again and changes nothing; different parameters or a request still running are refused.
    */
-  const idempotent = <A, I>(operation: string, key: string, params: unknown, answer: Schema.Schema<A, I>, step: Step<A>): Effect.Effect<A, PaymentGatewayError> => {
+  const idempotent = <A, I>(operation: string, callerKey: string, params: unknown, answer: Schema.Schema<A, I>, step: Step<A>): Effect.Effect<A, PaymentGatewayError> => {
     const codec = Schema.Either({ right: answer, left: PaymentGatewayError })
     const fingerprint = `${operation} ${JSON.stringify(params)}`
+    // As the Stripe adapter sends it: the key covers the parameters (idempotency.ts).
+    const key = keyCoveringParameters(callerKey, { operation, params })
     return Effect.gen(function*() {
-      const settled: Settled<Either.Either<A, PaymentGatewayError>> = yield* tx.run(
+      const settled: Settled<Either.Either<A, PaymentGatewayError>, StampedEvent> = yield* tx.run(
         Effect.gen(function*() {
           const claim = yield* store.claimKey(key, fingerprint)
           if (claim._tag === "InFlight") {
-            return { outcome: Either.left(refusal(operation, "idempotency_key_in_use", "A request with this idempotency key is still being processed.", "idempotency_error")), events: [] }
+            const inUse = refusal(operation, "idempotency_key_in_use", "A request with this idempotency key is still being processed.", "idempotency_error")
+            // Stripe answers 409 and stores nothing: the caller retries with the same key.
+            return { outcome: Either.left(new PaymentGatewayError({ ...inUse, unanswered: true })), events: [] }
           }
           if (claim._tag === "Replay") {
             if (claim.fingerprint !== fingerprint) {
@@ -308,7 +327,7 @@ const makeSandboxCharges = Effect.gen(function*() {
           const attempt = yield* Effect.either(step)
           const outcome = Either.map(attempt, ([value]) => value)
           yield* store.saveResponse(key, yield* Effect.orDie(Schema.encode(codec)(outcome)))
-          return { outcome, events: Either.match(attempt, { onLeft: () => [], onRight: ([, list]) => list }) }
+          return { outcome, events: yield* durable(Either.match(attempt, { onLeft: () => [], onRight: ([, list]) => list })) }
         })
       )
       yield* deliverLater(settled.events)
@@ -432,7 +451,10 @@ const makeSandboxCharges = Effect.gen(function*() {
         }
         const left = intent.amountReceived - intent.amountRefunded
         if (left === 0) return yield* refusal(operation, "charge_already_refunded", `Charge ${intent.chargeId} has already been refunded.`)
-        yield* checkAmount(operation, "amount", amountMinor, 1, left)
+        yield* checkAmount(operation, "amount", amountMinor, 1)
+        if (amountMinor > left) {
+          return yield* refusal(operation, "amount_too_large", `Refund amount (${amountMinor}) is greater than unrefunded amount on charge (${left}).`)
+        }
         const created = { id: newId("re"), paymentIntentId, amountMinor, createdAt: at }
         const refunded: SandboxPaymentIntent = { ...intent, amountRefunded: intent.amountRefunded + amountMinor }
         yield* store.saveRefund(created)
@@ -500,6 +522,21 @@ const makeSandboxCharges = Effect.gen(function*() {
       })
     )
   }
+
+  /** Stripe's rule, played on the sandbox's cards: attached to the customer, or attached now when attached to nobody. */
+  const ensureCardAttached: ChargeGatewayShape["ensureCardAttached"] = ({ customerId, paymentMethodId }) =>
+    tx.run(
+      Effect.gen(function*() {
+        const found = yield* store.findPaymentMethod(paymentMethodId)
+        if (Option.isNone(found)) return { _tag: "Unusable", reason: `no such payment method ${paymentMethodId}` } as const
+        const owner = found.value.customerId
+        if (owner === customerId) return { _tag: "Attached" } as const
+        if (owner !== null) return { _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const
+        if (!(yield* store.customerExists(customerId))) return { _tag: "Unusable", reason: `no such customer ${customerId}` } as const
+        yield* store.savePaymentMethod({ ...found.value, customerId })
+        return { _tag: "Attached" } as const
+      })
+    )
 
   // ---- The hosted checkout ----
 
@@ -631,7 +668,8 @@ const makeSandboxCharges = Effect.gen(function*() {
           const found = yield* store.findSession(sessionId)
           if (Option.isNone(found)) return { outcome: { _tag: "NotFound" }, events: [] } satisfies Settled<PayOutcome>
           if (stateOf(found.value, at) !== "open") return { outcome: { _tag: "Closed" }, events: [] } satisfies Settled<PayOutcome>
-          return yield* step(found.value, at)
+          const { events: list, outcome } = yield* step(found.value, at)
+          return { outcome, events: yield* durable(list) }
         })
       )
       yield* events.deliverAll(settled.events)
@@ -674,7 +712,7 @@ const makeSandboxCharges = Effect.gen(function*() {
       })
     )
 
-  const gateway: ChargeGatewayShape = { kind: "sandbox", createCheckoutSession, capture, cancelAuthorization, refund, authorizeOffSession }
+  const gateway: ChargeGatewayShape = { kind: "sandbox", createCheckoutSession, capture, cancelAuthorization, refund, authorizeOffSession, ensureCardAttached }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>
       Effect.gen(function*() {

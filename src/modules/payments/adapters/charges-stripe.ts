@@ -1,8 +1,12 @@
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import type Stripe from "stripe"
 import { AppConfig } from "../../../platform/config"
-import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError } from "../ports"
+import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError, type SavedCardCheck } from "../ports"
+import { keyCoveringParameters } from "../idempotency"
 import { call, makeStripeClient } from "./stripe"
+
+/** The request options of a write: its key covers the parameters sent (idempotency.ts). */
+const keyed = (idempotencyKey: string, params: unknown): Stripe.RequestOptions => ({ idempotencyKey: keyCoveringParameters(idempotencyKey, params) })
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -97,7 +101,8 @@ export const StripeChargeGatewayLive = Layer.effect(
     return {
       kind: "stripe" as const,
       createCheckoutSession: (request) =>
-        call("checkout.sessions.create", () => stripe.checkout.sessions.create(checkoutParams(request), { idempotencyKey: request.idempotencyKey })).pipe(
+        Effect.sync(() => checkoutParams(request)).pipe(
+          Effect.flatMap((params) => call("checkout.sessions.create", () => stripe.checkout.sessions.create(params, keyed(request.idempotencyKey, params)))),
           Effect.flatMap((session) =>
             session.url
               ? Effect.succeed({ id: session.id, url: session.url })
@@ -107,34 +112,30 @@ export const StripeChargeGatewayLive = Layer.effect(
       createCardPayment: (r) =>
         Effect.gen(function*() {
           // A customer keeps the card for off-session holds later (renewals, bookings far ahead).
-          const customer = yield* call("customers.create", () =>
-            stripe.customers.create({ email: r.customerEmail, metadata: { bookingId: r.bookingId } }, { idempotencyKey: `${r.idempotencyKey}:customer` })
-          )
+          const customerParams: Stripe.CustomerCreateParams = { email: r.customerEmail, metadata: { bookingId: r.bookingId } }
+          const customer = yield* call("customers.create", () => stripe.customers.create(customerParams, keyed(`${r.idempotencyKey}:customer`, customerParams)))
           if (r.mode === "save_card") {
-            const intent = yield* call("setupIntents.create", () =>
-              stripe.setupIntents.create(
-                { customer: customer.id, usage: "off_session", allowed_payment_method_types: ["card"], metadata: { bookingId: r.bookingId } },
-                { idempotencyKey: `${r.idempotencyKey}:setup` }
-              )
-            )
+            const setupParams: Stripe.SetupIntentCreateParams = {
+              customer: customer.id,
+              usage: "off_session",
+              allowed_payment_method_types: ["card"],
+              metadata: { bookingId: r.bookingId }
+            }
+            const intent = yield* call("setupIntents.create", () => stripe.setupIntents.create(setupParams, keyed(`${r.idempotencyKey}:setup`, setupParams)))
             return { id: intent.id, clientSecret: intent.client_secret ?? "" }
           }
-          const intent = yield* call("paymentIntents.create", () =>
-            stripe.paymentIntents.create(
-              {
-                amount: r.amountMinor,
-                currency: r.currency.toLowerCase(),
-                customer: customer.id,
-                capture_method: "manual",
-                setup_future_usage: "off_session",
-                allowed_payment_method_types: ["card"],
-                transfer_data: { destination: r.destinationAccountId },
-                application_fee_amount: r.applicationFeeMinor,
-                metadata: { bookingId: r.bookingId }
-              },
-              { idempotencyKey: `${r.idempotencyKey}:intent` }
-            )
-          )
+          const intentParams: Stripe.PaymentIntentCreateParams = {
+            amount: r.amountMinor,
+            currency: r.currency.toLowerCase(),
+            customer: customer.id,
+            capture_method: "manual",
+            setup_future_usage: "off_session",
+            allowed_payment_method_types: ["card"],
+            transfer_data: { destination: r.destinationAccountId },
+            application_fee_amount: r.applicationFeeMinor,
+            metadata: { bookingId: r.bookingId }
+          }
+          const intent = yield* call("paymentIntents.create", () => stripe.paymentIntents.create(intentParams, keyed(`${r.idempotencyKey}:intent`, intentParams)))
           return { id: intent.id, clientSecret: intent.client_secret ?? "" }
         }).pipe(
           Effect.filterOrFail(
@@ -142,62 +143,73 @@ export const StripeChargeGatewayLive = Layer.effect(
             (payment) => new PaymentGatewayError({ operation: "createCardPayment", detail: `${payment.id} has no client secret` })
           )
         ),
-      capture: ({ amountMinor, applicationFeeMinor, idempotencyKey, paymentIntentId }) =>
-        call("paymentIntents.capture", () =>
-          stripe.paymentIntents.capture(paymentIntentId, { amount_to_capture: amountMinor, application_fee_amount: applicationFeeMinor }, { idempotencyKey })
-        ).pipe(Effect.map((intent) => ({ capturedMinor: intent.amount_received }))),
+      capture: ({ amountMinor, applicationFeeMinor, idempotencyKey, paymentIntentId }) => {
+        const params = { amount_to_capture: amountMinor, application_fee_amount: applicationFeeMinor }
+        return call("paymentIntents.capture", () => stripe.paymentIntents.capture(paymentIntentId, params, keyed(idempotencyKey, { paymentIntentId, ...params }))).pipe(
+          Effect.map((intent) => ({ capturedMinor: intent.amount_received }))
+        )
+      },
       cancelAuthorization: ({ idempotencyKey, paymentIntentId }) =>
         call("paymentIntents.cancel", () =>
           recover(
-            stripe.paymentIntents.cancel(paymentIntentId, {}, { idempotencyKey }).then(() => undefined),
+            stripe.paymentIntents.cancel(paymentIntentId, {}, keyed(idempotencyKey, { paymentIntentId })).then(() => undefined),
             (error) => (alreadyCanceled(error) ? Option.some(undefined) : Option.none())
           )
         ),
-      refund: ({ amountMinor, bookingId, idempotencyKey, paymentIntentId }) =>
-        call("refunds.create", () =>
-          stripe.refunds.create(
-            {
-              payment_intent: paymentIntentId,
-              amount: amountMinor,
-              // Destination charge: take the money back from the provider and the commission from the platform, in proportion.
-              reverse_transfer: true,
-              refund_application_fee: true,
-              ...(bookingId ? { metadata: { bookingId } } : {}),
-              // The charge's amount_refunded is the payment's refunded total, this refund included.
-              expand: ["charge"]
-            },
-            { idempotencyKey }
-          )
-        ).pipe(
+      refund: ({ amountMinor, bookingId, idempotencyKey, paymentIntentId }) => {
+        const params: Stripe.RefundCreateParams = {
+          payment_intent: paymentIntentId,
+          amount: amountMinor,
+          // Destination charge: take the money back from the provider and the commission from the platform, in proportion.
+          reverse_transfer: true,
+          refund_application_fee: true,
+          ...(bookingId ? { metadata: { bookingId } } : {}),
+          // The charge's amount_refunded is the payment's refunded total, this refund included.
+          expand: ["charge"]
+        }
+        return call("refunds.create", () => stripe.refunds.create(params, keyed(idempotencyKey, params))).pipe(
           Effect.map((refund) => ({
             refundId: refund.id,
             amountMinor: refund.amount,
             totalRefundedMinor: typeof refund.charge === "object" && refund.charge !== null ? refund.charge.amount_refunded : refund.amount
           }))
+        )
+      },
+      ensureCardAttached: ({ customerId, idempotencyKey, paymentMethodId }) =>
+        call("paymentMethods.retrieve", () => stripe.paymentMethods.retrieve(paymentMethodId)).pipe(
+          Effect.flatMap((method): Effect.Effect<SavedCardCheck, PaymentGatewayError> => {
+            const owner = typeof method.customer === "string" ? method.customer : (method.customer?.id ?? null)
+            if (owner === customerId) return Effect.succeed({ _tag: "Attached" } as const)
+            if (owner !== null) return Effect.succeed({ _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const)
+            const params: Stripe.PaymentMethodAttachParams = { customer: customerId }
+            return call("paymentMethods.attach", () => stripe.paymentMethods.attach(paymentMethodId, params, keyed(idempotencyKey, { paymentMethodId, ...params }))).pipe(
+              Effect.as({ _tag: "Attached" } as const)
+            )
+          }),
+          // A card or customer Stripe does not know (anymore) cannot be used off-session: no retry helps.
+          Effect.catchIf((error) => error.isMissing, (error) => Effect.succeed({ _tag: "Unusable", reason: error.detail } as const))
         ),
       authorizeOffSession: (r) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
+          const params: Stripe.PaymentIntentCreateParams = {
+            amount: r.amountMinor,
+            currency: r.currency.toLowerCase(),
+            customer: r.customerId,
+            payment_method: r.paymentMethodId,
+            off_session: true,
+            confirm: true,
+            capture_method: "manual",
+            transfer_data: { destination: r.destinationAccountId },
+            application_fee_amount: r.applicationFeeMinor,
+            metadata: { bookingId: r.bookingId },
+            // The charge says until when the hold lasts (capture_before).
+            expand: ["latest_charge"]
+          }
           return yield* call("paymentIntents.create", () =>
             recover(
               stripe.paymentIntents
-                .create(
-                  {
-                    amount: r.amountMinor,
-                    currency: r.currency.toLowerCase(),
-                    customer: r.customerId,
-                    payment_method: r.paymentMethodId,
-                    off_session: true,
-                    confirm: true,
-                    capture_method: "manual",
-                    transfer_data: { destination: r.destinationAccountId },
-                    application_fee_amount: r.applicationFeeMinor,
-                    metadata: { bookingId: r.bookingId },
-                    // The charge says until when the hold lasts (capture_before).
-                    expand: ["latest_charge"]
-                  },
-                  { idempotencyKey: r.idempotencyKey }
-                )
+                .create(params, keyed(r.idempotencyKey, params))
                 .then((intent): OffSessionResult =>
                   intent.status === "requires_capture"
                     ? { _tag: "Authorized", paymentIntentId: intent.id, amountMinor: intent.amount_capturable, expiresAt: holdExpiry(intent, now) }

@@ -1,11 +1,16 @@
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../../platform/config"
+import type { JobQueue } from "../../../platform/jobs"
 import type { Transactional } from "../../../platform/transaction"
-import { ChargeGateway, type SandboxChargeStore } from "../ports"
+import { withAttemptKeysLayer } from "../attempts"
+import { ChargeGateway, type GatewayAttempts, type SandboxChargeStore } from "../ports"
 import { SandboxChargeGatewayLive } from "./charges-sandbox"
 import { StripeChargeGatewayLive } from "./charges-stripe"
 
-/** The card gateway PAYMENTS_MODE chose (see resolvePaymentsMode): Stripe's API or the local sandbox. */
-export const ChargeGatewayLive: Layer.Layer<ChargeGateway, never, AppConfig | SandboxChargeStore | Transactional> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive))
+/**
+ * The card gateway PAYMENTS_MODE chose (see resolvePaymentsMode): Stripe's API or the local sandbox,
+ * each write under the idempotency key of its attempt (see attempts.ts).
+ */
+export const ChargeGatewayLive: Layer.Layer<ChargeGateway, never, AppConfig | SandboxChargeStore | Transactional | GatewayAttempts | JobQueue> = withAttemptKeysLayer(
+  Layer.unwrapEffect(Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive)))
 )

@@ -10,6 +10,7 @@ import {
   type SandboxPaymentMethod,
   type SandboxRefund,
   type SandboxSetupIntent,
+  GatewayAttempts,
   WebhookEventStore
 } from "../ports"
 
@@ -30,6 +31,7 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
   }
   const put = <A extends { readonly id: string }>(map: Map<string, A>) => (record: A) => Effect.sync(() => void map.set(record.id, record))
   const get = <A>(map: Map<string, A>) => (id: string) => Effect.sync(() => Option.fromNullable(map.get(id)))
+  const attempts = new Map<string, number>()
   const byAccountId = (accountId: string) => [...accounts.values()].find((entry) => entry.account.accountId === accountId)
 
   return Layer.mergeAll(
@@ -80,9 +82,14 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       saveSetupIntent: put(charges.setupIntents),
       findSetupIntent: get(charges.setupIntents),
       saveCustomer: put(charges.customers),
+      customerExists: (id) => Effect.sync(() => charges.customers.has(id)),
       savePaymentMethod: put(charges.methods),
       findPaymentMethod: get(charges.methods),
       saveRefund: put(charges.refunds)
+    }),
+    Layer.succeed(GatewayAttempts, {
+      current: (key) => Effect.sync(() => attempts.get(key) ?? 0),
+      advance: (key, attempt) => Effect.sync(() => void attempts.set(key, Math.max(attempts.get(key) ?? 0, attempt + 1)))
     }),
     Layer.succeed(SandboxAccountStore, {
       create: (a, key) =>

@@ -10,6 +10,7 @@ import {
   type SandboxPaymentIntent,
   type SandboxPaymentMethod,
   type SandboxSetupIntent,
+  GatewayAttempts,
   WebhookEventStore
 } from "../ports"
 
@@ -150,6 +151,11 @@ export const SandboxChargeStoreLive = Layer.effect(
         one(sql<SandboxSetupIntent>`SELECT id, booking_id AS "bookingId", status, customer_id AS "customerId", payment_method_id AS "paymentMethodId",
             last_error_code AS "lastErrorCode", created_at AS "createdAt"
           FROM sandbox_setup_intents WHERE id = ${id} FOR UPDATE`),
+      customerExists: (id) =>
+        sql`SELECT 1 FROM sandbox_customers WHERE id = ${id}`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       saveCustomer: (customer) =>
         sql`INSERT INTO sandbox_customers (id, email) VALUES (${customer.id}, ${customer.email})
             ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email`.pipe(Effect.asVoid, Effect.orDie),
@@ -162,4 +168,22 @@ export const SandboxChargeStoreLive = Layer.effect(
   })
 )
 
-export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive)
+export const GatewayAttemptsLive = Layer.effect(
+  GatewayAttempts,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    current: (key) =>
+      sql<{ attempt: number }>`SELECT attempt FROM payment_gateway_attempts WHERE key = ${key}`.pipe(
+        Effect.map((rows) => rows[0]?.attempt ?? 0),
+        Effect.orDie
+      ),
+    // Never backwards: two retries of one attempt that both failed move it once.
+    advance: (key, attempt) =>
+      sql`INSERT INTO payment_gateway_attempts (key, attempt) VALUES (${key}, ${attempt + 1})
+          ON CONFLICT (key) DO UPDATE SET attempt = EXCLUDED.attempt, updated_at = now() WHERE payment_gateway_attempts.attempt < EXCLUDED.attempt`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+  }))
+)
+
+export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive, GatewayAttemptsLive)

@@ -9,8 +9,11 @@ import {
   type SandboxAccount,
   SandboxAccountStore
 } from "../ports"
-import { sandboxEventSender } from "./sandbox-events"
+import { JobQueue } from "../../../platform/jobs"
+import { Transactional } from "../../../platform/transaction"
+import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 import { verifyEvent, webhookSecretOf } from "./signature"
+import { webhookSecretVariables } from "../webhook-endpoints"
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
@@ -43,7 +46,7 @@ export const SandboxGatewayLive = Layer.effect(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const store = yield* SandboxAccountStore
-    const webhookSecret = webhookSecretOf(config)
+    const webhookSecrets = { platform: webhookSecretOf(config, "platform"), connect: webhookSecretOf(config, "connect") }
     const base = trimSlash(config.publicUrl)
     const existing = (operation: string, accountId: string) =>
       Effect.flatMap(store.find(accountId), Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed }))
@@ -64,7 +67,7 @@ export const SandboxGatewayLive = Layer.effect(
         Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
       deleteAccount: (accountId) =>
         Effect.flatMap(store.remove(accountId), (removed) => (removed ? Effect.void : Effect.fail(missing("accounts.del", accountId)))),
-      parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
+      parseWebhook: (endpoint, rawBody, signature) => verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
     }
   })
 )
@@ -95,28 +98,44 @@ export const SandboxConnectLive = Layer.effect(
     const store = yield* SandboxAccountStore
     const accounts = yield* PaymentAccountRepository
     const events = sandboxEventSender(config)
+    const jobs = yield* JobQueue
+    const tx = yield* Transactional
     const origin = new URL(config.publicUrl).origin
 
-    const deliverAccountUpdated = (account: SandboxAccount) =>
-      events.deliver({
-        type: "account.updated",
-        object: {
-          id: account.accountId,
-          object: "account",
-          type: "express",
-          country: account.country,
-          email: account.email,
-          charges_enabled: account.chargesEnabled,
-          payouts_enabled: account.payoutsEnabled,
-          details_submitted: account.detailsSubmitted,
-          metadata: { userId: account.userId }
-        }
-      })
+    const accountUpdated = (account: SandboxAccount): SandboxEvent => ({
+      type: "account.updated",
+      object: {
+        id: account.accountId,
+        object: "account",
+        // As Stripe shows an account created with controller properties and the Express dashboard.
+        type: "express",
+        controller: { type: "application", stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" }, requirement_collection: "stripe" },
+        country: account.country,
+        email: account.email,
+        charges_enabled: account.chargesEnabled,
+        payouts_enabled: account.payoutsEnabled,
+        details_submitted: account.detailsSubmitted,
+        metadata: { userId: account.userId }
+      }
+    })
 
     return {
       find: store.find,
+      // The event, and its durable redelivery, in the transaction of the change; delivered at once after it.
       complete: (accountId) =>
-        Effect.tap(store.setFlags(accountId, READY), Option.match({ onNone: () => Effect.void, onSome: deliverAccountUpdated })),
+        Effect.gen(function*() {
+          const { account, event } = yield* tx.run(
+            Effect.gen(function*() {
+              const account = yield* store.setFlags(accountId, READY)
+              if (Option.isNone(account)) return { account, event: Option.none<StampedEvent>() }
+              const event = yield* stamp(accountUpdated(account.value))
+              yield* events.redeliverLater(jobs, [event])
+              return { account, event: Option.some(event) }
+            })
+          )
+          if (Option.isSome(event)) yield* events.deliver(event.value)
+          return account
+        }),
       provisionReady: (user, country) =>
         Effect.gen(function*() {
           if (config.paymentsMode !== "sandbox") return "skipped" as const

@@ -5,6 +5,7 @@ import { AppConfig } from "../../../platform/config"
 import { idempotencyKeys } from "../domain"
 import { ConnectedAccountGateway, type GatewayAccount, PaymentGatewayError } from "../ports"
 import { verifyEvent, webhookSecretOf } from "./signature"
+import { webhookSecretVariables } from "../webhook-endpoints"
 
 /** A stripe client; `apiBase` (STRIPE_API_BASE) points it at another origin, such as a local fake. */
 export const makeStripeClient = (secretKey: string, apiBase: Option.Option<string>) => {
@@ -35,7 +36,9 @@ export const call = <A>(operation: string, run: () => Promise<A>) =>
       return new PaymentGatewayError({
         operation,
         detail: [e.type, e.statusCode, e.code, e.message].filter((part) => part !== undefined && part !== "").join(" ") || String(error),
-        ...(e.code ? { code: e.code } : {})
+        ...(e.code ? { code: e.code } : {}),
+        // No status: the request timed out or never reached Stripe. 409: the key's first request is still running.
+        ...(e.statusCode === undefined || e.statusCode === 409 ? { unanswered: true } : {})
       })
     }
   }).pipe(Effect.tapError((error) => Effect.logWarning(`stripe ${operation} failed: ${error.detail}`)))
@@ -48,7 +51,7 @@ export const toGatewayAccount = (account: Stripe.Account): GatewayAccount => ({
   detailsSubmitted: account.details_submitted === true
 })
 
-/** Stripe Connect with Express accounts (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE). */
+/** Stripe Connect, accounts with the Express dashboard (STRIPE_SECRET_KEY, STRIPE_CONNECT_WEBHOOK_SECRET, STRIPE_API_BASE). */
 export const StripeGatewayLive = Layer.effect(
   ConnectedAccountGateway,
   Effect.gen(function*() {
@@ -57,9 +60,12 @@ export const StripeGatewayLive = Layer.effect(
       return yield* Effect.dieMessage("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY")
     }
     const stripe = makeStripeClient(Redacted.value(config.stripeSecretKey.value), config.stripeApiBase)
-    const webhookSecret = webhookSecretOf(config)
-    if (Option.isNone(webhookSecret)) {
-      yield* Effect.logWarning("STRIPE_WEBHOOK_SECRET is unset: webhook deliveries will be refused (account flags then only refresh on status reads)")
+    const webhookSecrets = { platform: webhookSecretOf(config, "platform"), connect: webhookSecretOf(config, "connect") }
+    if (Option.isNone(webhookSecrets.platform)) {
+      yield* Effect.logWarning("STRIPE_WEBHOOK_SECRET is unset: deliveries of payment events will be refused (bookings then miss their payments' news)")
+    }
+    if (Option.isNone(webhookSecrets.connect)) {
+      yield* Effect.logWarning("STRIPE_CONNECT_WEBHOOK_SECRET is unset: account.updated deliveries will be refused (account flags then only refresh on status reads)")
     }
     const attempt = () => crypto.randomUUID()
     return {
@@ -68,7 +74,15 @@ export const StripeGatewayLive = Layer.effect(
         call("accounts.create", () =>
           stripe.accounts.create(
             {
-              type: "express",
+              // Controller properties replace the deprecated `type: "express"`: the same Express
+              // dashboard (login links keep working), the platform pays Stripe's fees and bears
+              // payment losses, Stripe collects the requirements (hosted onboarding).
+              controller: {
+                stripe_dashboard: { type: "express" },
+                fees: { payer: "application" },
+                losses: { payments: "application" },
+                requirement_collection: "stripe"
+              },
               country,
               email,
               capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
@@ -90,7 +104,7 @@ export const StripeGatewayLive = Layer.effect(
         ).pipe(Effect.map((link) => link.url)),
       retrieveAccount: (accountId) => call("accounts.retrieve", () => stripe.accounts.retrieve(accountId)).pipe(Effect.map(toGatewayAccount)),
       deleteAccount: (accountId) => call("accounts.del", () => stripe.accounts.del(accountId)).pipe(Effect.asVoid),
-      parseWebhook: (rawBody, signature) => verifyEvent(webhookSecret, rawBody, signature)
+      parseWebhook: (endpoint, rawBody, signature) => verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
     }
   })
 )
