@@ -318,7 +318,13 @@ export const BookingsLive = Layer.effect(
         if (Option.isNone(found)) return
         const b = found.value
         // Completed before its saved card was authorised: authorise now (the hold is then captured).
-        if (b.paymentStatus === "CARD_SAVED" && (b.status === "COMPLETED" || b.status === "VALIDATED")) return yield* authorizeSaved(b)
+        if (b.paymentStatus === "CARD_SAVED" && (b.status === "COMPLETED" || b.status === "VALIDATED")) {
+          yield* authorizeSaved(b)
+          // The new hold is captured now, whoever recorded it first (this call, or its webhook racing it).
+          const after = yield* bookings.findById(bookingId)
+          if (Option.isSome(after) && after.value.paymentStatus === "AUTHORIZED") yield* settle(bookingId)
+          return
+        }
         if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
         if (b.status === "COMPLETED" || b.status === "VALIDATED") {
           const amount = Math.min(b.totalMinor, b.authorizedMinor)
