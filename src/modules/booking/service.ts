@@ -329,7 +329,13 @@ export const BookingsLive = Layer.effect(
         if (b.status === "COMPLETED" || b.status === "VALIDATED") {
           const amount = Math.min(b.totalMinor, b.authorizedMinor)
           const fee = commissionOf(amount)
-          const { capturedMinor } = yield* gateway.capture({ paymentIntentId: b.paymentIntentId, amountMinor: amount, applicationFeeMinor: fee, idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}` })
+          const captured = yield* gateway.capture({ paymentIntentId: b.paymentIntentId, amountMinor: amount, applicationFeeMinor: fee, idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}` }).pipe(
+            Effect.map((answer) => Option.some(answer)),
+            // The hold lapsed before the capture: nothing is left to capture, the booking is flagged (HOLD_RELEASED).
+            Effect.catchIf((error) => error.code === "charge_expired_for_capture", () => Effect.succeed(Option.none<{ readonly capturedMinor: number }>()))
+          )
+          if (Option.isNone(captured)) return yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
+          const { capturedMinor } = captured.value
           yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
           yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
         } else if (b.status === "CANCELLED" || b.status === "REJECTED") {
