@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { ChargeGateway, SandboxCheckout, SandboxChargeStore } from "../../src/modules/payments"
 import { signPayload } from "../../src/modules/payments/adapters/signature"
+import { en } from "../../src/platform/messages"
 import { login, providerWithService, type Session } from "../support/accounts"
 import { httpClient } from "../support/http"
 import { adjustableClock, startTestServer, type TestServer } from "../support/server"
@@ -157,6 +158,26 @@ describe("one open checkout session per booking", () => {
     )
     expect(paidOld._tag).toBe("Closed")
     expect(await get(booking.id)).toMatchObject({ paymentStatus: "UNPAID" })
+  })
+
+  it("a session paid in another tab whose event has not arrived yet: 409 PAYMENT_ALREADY_MADE, and the new session is closed", async () => {
+    const booking = await book(1)
+    const first = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token })
+    // Paid at the gateway; its events are still on the way.
+    await server.run(
+      Effect.flatMap(SandboxChargeStore, (store) =>
+        Effect.flatMap(store.findSession(first.body.data.sessionId), (found) => store.saveSession({ ...Option.getOrThrow(found), status: "complete" }))
+      )
+    )
+    time.advance(2 * MINUTE)
+    const second = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token, language: "en" })
+    expect(second.status).toBe(409)
+    expect(second.body).toMatchObject({ code: "PAYMENT_ALREADY_MADE", message: en["payments.alreadyPaid"] })
+    expect((await row(booking.id)).checkoutSessionId).toBe(first.body.data.sessionId)
+    const open = await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_checkout_sessions WHERE booking_id = ${booking.id} AND status = 'open' AND expires_at > ${time.now()}`)
+    )
+    expect(open[0]!.n).toBe(0)
   })
 
   it("two sessions paid at once (in two tabs): the booking keeps one hold, the other is released", async () => {
