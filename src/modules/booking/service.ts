@@ -455,7 +455,8 @@ export const BookingsLive = Layer.effect(
         const hold = event._tag === "PaymentAuthorized" ? event.paymentIntentId : null
         const orphan = (why: string): Effect.Effect<ChargeOutcome> =>
           Effect.as(Effect.logInfo(`charge event ${event.reference}: ${why}`), hold !== null ? "release" : "ignored")
-        if (!isUuid(event.bookingId)) return yield* orphan("names no booking of ours")
+        // Not a booking id of ours (another system's payment on the same account): not ours to release.
+        if (!isUuid(event.bookingId)) return yield* Effect.as(Effect.logInfo(`charge event ${event.reference} names no booking of ours`), "ignored" as const)
         // Under the row lock: a sweep or a user's command may be changing the same booking.
         const locked = yield* bookings.lock(event.bookingId)
         if (Option.isNone(locked)) return yield* orphan(`unknown booking ${event.bookingId}`)
@@ -529,8 +530,8 @@ export const BookingsLive = Layer.effect(
       const holds = yield* gateway.listOpenHolds(since)
       for (const h of holds) {
         // Not a booking's payment: not the marketplace's to release.
-        if (h.bookingId === null) continue
-        const booking = isUuid(h.bookingId) ? yield* bookings.findById(h.bookingId) : Option.none<BookingDetail>()
+        if (h.bookingId === null || !isUuid(h.bookingId)) continue
+        const booking = yield* bookings.findById(h.bookingId)
         if (Option.isSome(booking) && booking.value.paymentIntentId === h.paymentIntentId) {
           holdsReferenced++
           continue
