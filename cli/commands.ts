@@ -5,6 +5,7 @@ import BookingsList from "./commands/bookings/list"
 import BookingsStatus from "./commands/bookings/status"
 import Migrate from "./commands/migrate"
 import NotificationsDigest from "./commands/notifications/digest"
+import PaymentsReconcile from "./commands/payments/reconcile"
 import PaymentsRefund from "./commands/payments/refund"
 import Seed from "./commands/seed"
 import SeedBulk from "./commands/seed/bulk"
@@ -27,6 +28,7 @@ export const commands = {
   "applications:reject": ApplicationsReject,
   "bookings:list": BookingsList,
   "bookings:status": BookingsStatus,
+  "payments:reconcile": PaymentsReconcile,
   "payments:refund": PaymentsRefund,
   "users:list": UsersList,
   "users:status": UsersStatus,

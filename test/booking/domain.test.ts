@@ -90,7 +90,8 @@ describe("newBooking", () => {
       refundedMinor: 0,
       holdExpiresAt: at(30 * MINUTE),
       authorizationExpiresAt: null,
-      renderedAt: null
+      renderedAt: null,
+      paymentIssue: null
     })
   })
 })
@@ -603,5 +604,55 @@ describe("defects found by the property tests", () => {
   it("a booking request is in whole minutes, as validateBookingRequest documents (90 seconds is priced as 2 minutes)", () => {
     const r = validateBookingRequest({ serviceId: "s", startTime: at(DAY).toISOString(), endTime: at(DAY + 90_000).toISOString(), address: "12 rue des Lilas" }, NOW)
     expect(Either.isLeft(r)).toBe(true)
+  })
+})
+
+describe("money moves only when it should (issue 10, items 3 and 6)", () => {
+  const savedRendered = { ...cardSaved, status: "SERVICE_RENDERED" as const, renderedAt: at(2 * DAY + 2 * HOUR) }
+
+  it("completing a booking paid by a saved card authorises the card, then the hold is captured at once", () => {
+    const done = decide(savedRendered, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" }, client, at(3 * DAY))
+    expect(done.next).toMatchObject({ status: "COMPLETED", paymentStatus: "CARD_SAVED", capturedMinor: 0, paymentIssue: null })
+    expect(done.effects).toContainEqual({ _tag: "AuthorizeSavedCard" })
+    const validated = decide({ ...cardSaved, status: "IN_PROGRESS" }, { _tag: "Validate" }, admin, at(3 * DAY))
+    expect(validated.effects).toContainEqual({ _tag: "AuthorizeSavedCard" })
+    // The hold the collection brings is captured at once.
+    const held = decide(done.next, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: at(10 * DAY) }, system, at(3 * DAY))
+    expect(held.next).toMatchObject({ status: "COMPLETED", paymentStatus: "AUTHORIZED", authorizedMinor: 6_000 })
+    expect(held.effects).toEqual([{ _tag: "Capture", amountMinor: 6_000 }])
+    const paid = decide(held.next, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system, at(3 * DAY))
+    expect(paid.next).toMatchObject({ paymentStatus: "CAPTURED", capturedMinor: 6_000, paymentIssue: null })
+  })
+
+  it("a finished booking that cannot be paid records why: card refused, nothing secured, hold released", () => {
+    const done = decide(savedRendered, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" }, client, at(3 * DAY)).next
+    expect(decide(done, { _tag: "AuthorizationFailed", needsClient: true }, system, at(3 * DAY)).next).toMatchObject({
+      status: "COMPLETED",
+      paymentStatus: "REQUIRES_ACTION",
+      paymentIssue: "AUTHORIZATION_FAILED"
+    })
+    const unsecured = { ...savedRendered, paymentStatus: "REQUIRES_ACTION" as const }
+    const validated = decide(unsecured, { _tag: "Validate" }, admin, at(3 * DAY))
+    expect(validated.next).toMatchObject({ status: "VALIDATED", paymentIssue: "NOT_SECURED" })
+    expect(validated.effects.filter((e) => e._tag !== "Notify")).toEqual([])
+    expect(decide(completed, { _tag: "AuthorizationReleased" }, system, at(3 * DAY)).next).toMatchObject({ paymentStatus: "CANCELED", paymentIssue: "HOLD_RELEASED" })
+  })
+
+  it("MarkRendered: refused with 409 BOOKING_NOT_STARTED before the start, accepted from the start on", () => {
+    const early = refusal(confirmed, { _tag: "MarkRendered" }, provider, new Date(START.getTime() - 1))
+    expect(early.code).toBe("BOOKING_NOT_STARTED")
+    expect(httpStatusOf[early._tag]).toBe(409)
+    expect(availableActions(confirmed, provider, new Date(START.getTime() - 1))).not.toContain("markRendered")
+    expect(decide(confirmed, { _tag: "MarkRendered" }, provider, START).next).toMatchObject({ status: "SERVICE_RENDERED", renderedAt: START })
+  })
+
+  it("AutoValidate counts 7 days from the later of 'rendered' and the booked end", () => {
+    // Rendered right at the start of a booking that lasts 3 days: due 7 days after the end.
+    const long = { ...rendered, endTime: at(5 * DAY), renderedAt: START }
+    const due = at(5 * DAY + 7 * DAY)
+    expect(dueCommand(long, new Date(due.getTime() - 1))).toBeUndefined()
+    expect(code(long, { _tag: "AutoValidate" }, system, new Date(due.getTime() - 1))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(dueCommand(long, due)).toEqual({ _tag: "AutoValidate" })
+    expect(decide(long, { _tag: "AutoValidate" }, system, due).next.status).toBe("VALIDATED")
   })
 })

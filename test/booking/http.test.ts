@@ -29,6 +29,13 @@ const nextSlot = (hours = 2, daysAhead = 0.5) => {
 const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
   server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
+/** Moves a booking's time into the past (a fresh past slot each time): it has started, and ended. */
+let pastSlot = 0
+const startedAlready = async (id: string) => {
+  const start = new Date(Date.now() - (++pastSlot * 3 + 2) * HOUR)
+  await sql("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [id, start, new Date(start.getTime() + HOUR)])
+}
+
 const request = (token: string, body: Record<string, unknown>, language?: string) =>
   api.post("/api/bookings", { serviceId, address: "1200 rue Sainte-Catherine, Montréal", notes: "Code 1234", ...nextSlot(), ...body }, { token, ...(language ? { language } : {}) })
 const book = async (token = client.token, body: Record<string, unknown> = {}) => {
@@ -205,6 +212,12 @@ describe("the booking journey", () => {
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(409)
     expect((await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Top" }, { token: client.token })).status).toBe(409)
 
+    // "Service rendered" is refused before the start (409, in the user's language), accepted once it started.
+    const tooEarly = await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token, language: "en" })
+    expect(tooEarly.status).toBe(409)
+    expect(tooEarly.body).toMatchObject({ success: false, code: "BOOKING_NOT_STARTED", message: en["booking.notStartedYet"] })
+    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).body.message).toBe(fr["booking.notStartedYet"])
+    await startedAlready(booking.id)
     const rendered = await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })
     expect(rendered.body.data.booking.status).toBe("SERVICE_RENDERED")
 

@@ -59,7 +59,8 @@ const renderedBooking = Effect.gen(function*() {
   )
   const client_ = actorOf(client.user, "CLIENT")
   const provider_ = actorOf(provider.user, "PROVIDER")
-  const start = new Date(Date.now() + 24 * 3_600_000)
+  // Starts in a moment: "service rendered" is accepted only once the booking has started.
+  const start = new Date(Date.now() + 1_500)
   const booking = yield* bookings.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "3 quai de la Fosse, Nantes" })
   const session = yield* bookings.checkout(client_, { bookingId: booking.id })
   const checkout = yield* SandboxCheckout
@@ -78,6 +79,7 @@ const renderedBooking = Effect.gen(function*() {
     occurredAt: new Date()
   })
   yield* bookings.act(provider_, booking.id, { _tag: "Confirm" })
+  yield* Effect.sleep(Math.max(0, start.getTime() - Date.now()) + 50)
   yield* bookings.act(provider_, booking.id, { _tag: "MarkRendered" })
   return { bookings, booking, client_ }
 })

@@ -78,19 +78,25 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
   })
 
   it("renews a hold before it lapses, then validates and captures 7 days after 'service rendered'", async () => {
-    const booking = await book()
+    const booking = await book(2)
     await payInSandbox(server, api, client.token, booking.id)
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    // "Service rendered" once the 2-hour booking has started (an hour in).
+    time.advance(3 * HOUR)
     expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
     const firstIntent = (await get(booking.id)).paymentStatus
     expect(firstIntent).toBe("AUTHORIZED")
     // Six days on, the 7-day hold is within a day of lapsing: it is renewed off-session with the saved card.
-    time.advance(6 * DAY + HOUR)
+    time.advance(6 * DAY - 2 * HOUR)
     await sweep()
     expect((await get(booking.id)).status).toBe("SERVICE_RENDERED")
     expect(await operations(booking.id)).toEqual(["AUTHORIZATION", "AUTHORIZATION"])
-    // The client never answers: 7 days after "rendered" the booking is VALIDATED and the renewed hold captured.
-    time.advance(DAY)
+    // The client never answers: 7 days after the later of "rendered" and the booked end, the booking is
+    // VALIDATED and the renewed hold captured (not a moment before).
+    time.advance(DAY + 2 * HOUR)
+    await sweep()
+    expect((await get(booking.id)).status).toBe("SERVICE_RENDERED")
+    time.advance(HOUR)
     await sweep()
     expect(await get(booking.id)).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED" })
     expect(await operations(booking.id)).toEqual(["AUTHORIZATION", "AUTHORIZATION", "CAPTURE"])

@@ -260,6 +260,13 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
     expect(MONEY_MOVED).not.toContain(s.paymentStatus)
     expect(s.capturedMinor).toBe(0)
   }
+  // No COMPLETED or VALIDATED booking without its money: captured, still collectable (a hold to capture
+  // or a saved card to authorise, which the sweep retries), or flagged with the reason why not.
+  if (CAPTURABLE.includes(s.status) && s.capturedMinor === 0 && s.paymentIssue === null) expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
+  if (s.paymentIssue !== null) {
+    expect(CAPTURABLE).toContain(s.status)
+    expect(s.capturedMinor).toBe(0)
+  }
   // The PAID label: pending with a secured payment, nothing else.
   const secured = s.paymentStatus === "AUTHORIZED" || s.paymentStatus === "CARD_SAVED"
   expect(displayStatus(s) === "PAID").toBe(s.status === "PENDING" && secured)
@@ -328,9 +335,20 @@ const checkTransition = (
     if (e._tag === "Capture") {
       expect(CAPTURABLE).toContain(next.status)
       expect(e.amountMinor).toBeGreaterThan(0)
-      expect(e.amountMinor).toBeLessThanOrEqual(before.authorizedMinor)
       expect(e.amountMinor).toBeLessThanOrEqual(before.totalMinor)
-      expect(before.paymentStatus).toBe("AUTHORIZED")
+      if (command._tag === "PaymentAuthorized") {
+        // A finished booking's money arriving (its saved card collected): the new hold is captured at once.
+        expect(CAPTURABLE).toContain(before.status)
+        expect(["CARD_SAVED", "REQUIRES_ACTION"]).toContain(before.paymentStatus)
+        expect(e.amountMinor).toBeLessThanOrEqual(command.amountMinor)
+      } else {
+        expect(e.amountMinor).toBeLessThanOrEqual(before.authorizedMinor)
+        expect(before.paymentStatus).toBe("AUTHORIZED")
+      }
+    }
+    if (e._tag === "AuthorizeSavedCard") {
+      expect(CAPTURABLE).toContain(next.status)
+      expect(before.paymentStatus).toBe("CARD_SAVED")
     }
     if (e._tag === "Refund") {
       expect(who).toBe("admin")
@@ -338,6 +356,8 @@ const checkTransition = (
       expect(e.amountMinor).toBeLessThanOrEqual(before.capturedMinor - before.refundedMinor)
     }
   }
+  // "Service rendered" only once the service has started.
+  if (command._tag === "MarkRendered") expect(w.now).toBeGreaterThanOrEqual(before.startTime.getTime())
   // Capture: at most what is authorised at the time.
   if (next.capturedMinor !== before.capturedMinor) {
     expect(before.capturedMinor).toBe(0)
@@ -358,6 +378,8 @@ const gatewayAnswer = (w: World, e: Effect): Command | undefined => {
       return { _tag: "PaymentCaptured", amountMinor: e.amountMinor }
     case "ReleaseAuthorization":
       return { _tag: "AuthorizationReleased" }
+    case "AuthorizeSavedCard":
+      return { _tag: "PaymentAuthorized", amountMinor: w.state.totalMinor, expiresAt: new Date(w.now + 7 * DAY) }
     case "Refund":
       w.gatewayRefunded += e.amountMinor
       return { _tag: "PaymentRefunded", totalRefundedMinor: w.gatewayRefunded }
@@ -399,6 +421,15 @@ const run = (w: World, actors: Record<Who, Actor>, who: Who, command: Command, g
   return true
 }
 
+/** The sweep's money retries: a finished booking whose saved card was not collected is authorised (or refused) now. */
+const collectLeftovers = (w: World, actors: Record<Who, Actor>, declined: boolean, gw: Answering) => {
+  if (!CAPTURABLE.includes(w.state.status) || w.state.paymentStatus !== "CARD_SAVED") return
+  const answer: Command = declined
+    ? { _tag: "AuthorizationFailed", needsClient: true }
+    : { _tag: "PaymentAuthorized", amountMinor: w.state.totalMinor, expiresAt: new Date(w.now + 7 * DAY) }
+  run(w, actors, "system", answer, gw)
+}
+
 const landmarkTime = (s: BookingState, landmark: Landmark): number | undefined => {
   switch (landmark) {
     case "holdExpiry":
@@ -408,7 +439,7 @@ const landmarkTime = (s: BookingState, landmark: Landmark): number | undefined =
     case "end":
       return s.endTime.getTime()
     case "autoValidation":
-      return s.renderedAt === null ? undefined : s.renderedAt.getTime() + 7 * DAY
+      return s.renderedAt === null ? undefined : Math.max(s.renderedAt.getTime(), s.endTime.getTime()) + 7 * DAY
     case "authorizationExpiry":
       return s.authorizationExpiresAt?.getTime()
     case "authorizeAt":
@@ -518,6 +549,7 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
             : { _tag: "PaymentAuthorized", amountMinor: w.state.totalMinor, expiresAt: new Date(w.now + 7 * DAY) }
           run(w, actors, "system", answer, st.gw)
         }
+        collectLeftovers(w, actors, st.declined, st.gw)
         break
       }
     }
@@ -526,8 +558,15 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
     expect(w.history.lastIndexOf("PENDING")).toBe(0)
   }
 
-  // The gateway eventually answers everything it was asked (in the order it queued).
+  // The gateway eventually answers everything it was asked (in the order it queued), and the sweep
+  // collects a finished booking's saved card whose authorisation was lost.
   while (w.pending.length > 0) run(w, actors, "system", w.pending.shift()!, "late")
+  collectLeftovers(w, actors, false, "immediately")
+  while (w.pending.length > 0) run(w, actors, "system", w.pending.shift()!, "late")
+  // Then no finished booking is left without its money unless it is flagged (or a capture answer was lost).
+  if (CAPTURABLE.includes(w.state.status) && !w.lostCapture && !w.releasedAwaitingCapture) {
+    expect(w.state.capturedMinor > 0 || w.state.paymentIssue !== null).toBe(true)
+  }
   if (w.state.status === "CANCELLED" || w.state.status === "REJECTED") {
     // A dropped release answer is re-sent by the gateway (webhooks are retried).
     if (w.state.paymentStatus === "AUTHORIZED") {

@@ -26,6 +26,22 @@ export interface FakeIntent {
   amount: number
   metadata: Record<string, string>
   amountRefunded?: number
+  /** Seconds since the epoch (list filters on it). */
+  created?: number
+  customer?: string
+  payment_method?: string
+}
+
+/** A Checkout Session as the fake keeps it (a test may complete one by hand: status, intents). */
+export interface FakeSession {
+  id: string
+  mode: string
+  status: "open" | "complete" | "expired"
+  created: number
+  metadata: Record<string, string>
+  customer: string | null
+  payment_intent: string | null
+  setup_intent: { id: string; object: "setup_intent"; status: string; payment_method: string | null } | null
 }
 
 /** Stripe's test payment methods the fake knows for off-session authorisations (any other one is held). */
@@ -69,6 +85,7 @@ export const startFakeStripe = async () => {
   ].map((id) => [id, FAKE_CUSTOMER]))
   /** Stripe's idempotency: a POST's answer stored under its key, with what the request was. */
   const stored = new Map<string, { fingerprint: string; status: number; body: unknown }>()
+  const sessions = new Map<string, FakeSession>()
   let failNext: FakeFailure | undefined
   let sequence = 0
 
@@ -168,7 +185,49 @@ export const startFakeStripe = async () => {
     const now = Math.floor(Date.now() / 1000)
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_fake_${++sequence}`
+      sessions.set(id, { id, mode: form.mode ?? "payment", status: "open", created: now, metadata: metadataOf(form), customer: null, payment_intent: null, setup_intent: null })
       return { status: 200, body: { id, object: "checkout.session", mode: form.mode, status: "open", url: `https://checkout.stripe.test/c/pay/${id}`, metadata: metadataOf(form) } }
+    }
+    // Lists (one page: has_more false). `created[gte]` filters; only the expansions asked for are expanded.
+    const expanded = (name: string) => Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === name)
+    const list = (url: string, data: ReadonlyArray<unknown>) => ({ status: 200, body: { object: "list", url, has_more: false, data } })
+    const since = Number(form["created[gte]"] ?? 0)
+    if (method === "GET" && path === "/v1/checkout/sessions") {
+      const data = [...sessions.values()]
+        .filter((c) => c.created >= since && (form.status === undefined || c.status === form.status))
+        .map((c) => ({ ...c, object: "checkout.session", setup_intent: c.setup_intent && !expanded("data.setup_intent") ? c.setup_intent.id : c.setup_intent }))
+      return list(path, data)
+    }
+    if (method === "GET" && path === "/v1/payment_intents") {
+      // Stripe's list has no status filter: every recent intent comes back.
+      const data = [...intents.values()]
+        .filter((i) => (i.created ?? now) >= since)
+        .map((i) => ({
+          id: i.id,
+          object: "payment_intent",
+          status: i.status,
+          amount: i.amount,
+          amount_capturable: i.status === "requires_capture" ? i.amount : 0,
+          created: i.created ?? now,
+          customer: i.customer ?? null,
+          payment_method: i.payment_method ?? null,
+          metadata: i.metadata,
+          latest_charge: expanded("data.latest_charge") ? { id: `ch_${i.id}`, object: "charge", payment_method_details: { type: "card", card: { capture_before: (i.created ?? now) + FAKE_HOLD_SECONDS } } } : `ch_${i.id}`
+        }))
+      return list(path, data)
+    }
+    const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path)
+    if (sessionPath) {
+      const session = sessions.get(decodeURIComponent(sessionPath[1]!))
+      if (!session) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: "No such checkout.session" } } }
+      if (method === "POST" && sessionPath[2]) {
+        // Stripe expires open sessions only.
+        if (session.status !== "open") {
+          return { status: 400, body: { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } } }
+        }
+        session.status = "expired"
+      }
+      if (method === "GET" || sessionPath[2]) return { status: 200, body: { ...session, object: "checkout.session" } }
     }
     if (method === "POST" && path === "/v1/customers") {
       return { status: 200, body: { id: `cus_fake_${++sequence}`, object: "customer", email: form.email, metadata: metadataOf(form) } }
@@ -205,7 +264,15 @@ export const startFakeStripe = async () => {
       }
     }
     if (method === "POST" && path === "/v1/payment_intents") {
-      const intent: FakeIntent = { id: `pi_fake_${++sequence}`, status: "requires_payment_method", amount: Number(form.amount), metadata: metadataOf(form) }
+      const intent: FakeIntent = {
+        id: `pi_fake_${++sequence}`,
+        status: "requires_payment_method",
+        amount: Number(form.amount),
+        metadata: metadataOf(form),
+        created: now,
+        ...(form.customer ? { customer: form.customer } : {}),
+        ...(form.payment_method ? { payment_method: form.payment_method } : {})
+      }
       intents.set(intent.id, intent)
       if (form.confirm !== "true") {
         // Created for the page to confirm with Stripe Elements (its client secret).
@@ -280,6 +347,7 @@ export const startFakeStripe = async () => {
     paymentMethods,
     accounts,
     intents,
+    sessions,
     failNext: (failure: FakeFailure) => {
       failNext = failure
     },

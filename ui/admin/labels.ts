@@ -16,5 +16,12 @@ export const adminStatusLabels: Record<string, MessageDescriptor> = {
   CANCELLED: msg`Annulée`
 }
 
+/** Why a finished booking is not paid (the booking's paymentIssue). */
+export const paymentIssueLabels: Record<string, MessageDescriptor> = {
+  NOT_SECURED: msg`Impayée : terminée sans paiement garanti`,
+  AUTHORIZATION_FAILED: msg`Impayée : carte refusée à l'encaissement`,
+  HOLD_RELEASED: msg`Impayée : autorisation expirée avant l'encaissement`
+}
+
 export const adminStatusTone = (status: string) =>
   status === "COMPLETED" || status === "VALIDATED" ? "success" : status === "REJECTED" || status === "CANCELLED" ? "danger" : status === "PENDING" ? "neutral" : "info"

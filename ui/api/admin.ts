@@ -29,6 +29,8 @@ export interface AdminBookingRow {
   readonly endTime: string
   readonly totalMinor: number
   readonly currency: string
+  /** Why a finished booking holds no captured money (flagged for the back-office); null when nothing is wrong. */
+  readonly paymentIssue: string | null
   readonly service: { readonly id: string; readonly title: string; readonly category: { readonly name: string } }
   readonly client: Person
   readonly provider: Person

@@ -5,7 +5,7 @@ import { adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
 import type { PaymentStatus } from "../api/types"
 import { formatDateTime, formatMinor } from "../admin/format"
-import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/labels"
+import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import { useAsync } from "../components/async"
 import { PaymentBadge } from "../components/admin"
@@ -55,7 +55,10 @@ export default function AdminBookingDetail() {
                   <dt>{t`Prix total`}</dt>
                   <dd>{formatMinor(i18n.locale, data.totalMinor, data.currency)}</dd>
                   <dt>{t`Paiement`}</dt>
-                  <dd>{i18n._(paymentLabels[data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</dd>
+                  <dd>
+                    {i18n._(paymentLabels[data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}
+                    {data.paymentIssue && paymentIssueLabels[data.paymentIssue] ? <> <span className="badge status-danger">{i18n._(paymentIssueLabels[data.paymentIssue]!)}</span></> : null}
+                  </dd>
                   <dt>{t`Créée le`}</dt>
                   <dd>{formatDateTime(i18n.locale, data.createdAt)}</dd>
                   <dt>{t`Mise à jour`}</dt>

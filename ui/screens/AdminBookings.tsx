@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react/macro"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
 import { formatDateTime, formatMinor, formatTime } from "../admin/format"
-import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone } from "../admin/labels"
+import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import type { PaymentStatus } from "../api/types"
 import { useAsync } from "../components/async"
@@ -60,7 +60,10 @@ export default function AdminBookings() {
                         <td>{b.provider.firstName} {b.provider.lastName}<br /><small>{b.provider.email}</small></td>
                         <td>{formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}</td>
                         <td>{formatMinor(i18n.locale, b.totalMinor, b.currency)}<br /><small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small></td>
-                        <td><span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span></td>
+                        <td>
+                          <span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span>
+                          {b.paymentIssue && paymentIssueLabels[b.paymentIssue] ? <><br /><span className="badge status-danger">{i18n._(paymentIssueLabels[b.paymentIssue]!)}</span></> : null}
+                        </td>
                         <td>
                           <Link href={`/admin/bookings/${b.id}`}>{t`Détails`}<span className="sr-only"> : {b.service.title}, {b.id.slice(0, 8)}</span></Link>
                         </td>

@@ -58,6 +58,8 @@ export const AdminBookingRowView = Schema.Struct({
   totalMinor: Schema.Number,
   capturedMinor: Schema.Number,
   refundedMinor: Schema.Number,
+  /** Why a finished booking is not paid (NOT_SECURED, AUTHORIZATION_FAILED, HOLD_RELEASED): flagged for an admin. */
+  paymentIssue: Schema.NullOr(Schema.String),
   currency: Schema.String,
   createdAt: Schema.Date,
   service: Schema.Struct({ id: Schema.String, title: Schema.String, category: Schema.Struct({ name: Schema.String }) }),
@@ -66,6 +68,7 @@ export const AdminBookingRowView = Schema.Struct({
 })
 export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof AdminBookingRowView.Type => ({
   ...b,
+  paymentIssue: b.paymentIssue ?? null,
   displayStatus: displayStatus(b as Parameters<typeof displayStatus>[0]),
   service: { id: b.service.id, title: b.service.title, category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr } }
 })
@@ -109,6 +112,8 @@ export const AdminBookingView = Schema.Struct({
   authorizedMinor: Schema.Number,
   capturedMinor: Schema.Number,
   refundedMinor: Schema.Number,
+  /** Why the finished booking is not paid (flagged); null when nothing is wrong. */
+  paymentIssue: Schema.NullOr(Schema.String),
   service: Schema.Struct({ id: Schema.String, title: Schema.String, hourlyPriceMinor: Schema.Number, category: Schema.Struct({ name: Schema.String }) }),
   client: Schema.Struct({ ...Person.fields, phoneNumber: Schema.String }),
   provider: Person,
@@ -142,6 +147,7 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
   authorizedMinor: b.authorizedMinor,
   capturedMinor: b.capturedMinor,
   refundedMinor: b.refundedMinor,
+  paymentIssue: b.paymentIssue,
   service: {
     id: b.service.id,
     title: b.service.title,

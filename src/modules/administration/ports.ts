@@ -63,6 +63,8 @@ export interface BookingRow {
   readonly currency: string
   readonly capturedMinor: number
   readonly refundedMinor: number
+  /** Why a finished booking holds no captured money (flagged for the back-office); null when nothing is wrong. */
+  readonly paymentIssue?: string | null | undefined
   readonly createdAt: Date
   readonly service: { readonly id: string; readonly title: string; readonly categoryNameFr: string; readonly categoryNameEn: string }
   readonly client: Person

@@ -6,7 +6,7 @@ import { Authentication } from "../identity/api"
 import type { Role } from "../identity/domain"
 import type { Language } from "../../platform/messages"
 import { toMajor } from "../catalogue/domain"
-import { availableActions, BookingStatuses, displayStatus, PaymentStatuses } from "./domain"
+import { availableActions, BookingStatuses, displayStatus, PaymentIssues, PaymentStatuses } from "./domain"
 import { formatMoney } from "./mails"
 import type { BookingDetail, ReviewRecord } from "./ports"
 
@@ -62,6 +62,8 @@ export const BookingView = Schema.Struct({
   cancellationReason: Schema.NullOr(Schema.String),
   holdExpiresAt: Schema.NullOr(Schema.Date),
   renderedAt: Schema.NullOr(Schema.Date),
+  /** Administrators only (null for the parties): why the finished booking holds no captured money. */
+  paymentIssue: Schema.NullOr(Schema.Literal(...PaymentIssues)),
   isReviewed: Schema.Boolean,
   review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
   createdAt: Schema.Date,
@@ -255,6 +257,7 @@ export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; r
     cancellationReason: b.cancellationReason,
     holdExpiresAt: b.holdExpiresAt,
     renderedAt: b.renderedAt,
+    paymentIssue: role === "admin" ? b.paymentIssue : null,
     isReviewed: b.review !== null,
     review: b.review,
     createdAt: b.createdAt,

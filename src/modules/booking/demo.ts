@@ -9,6 +9,20 @@ import { Bookings, type UserCommand } from "./service"
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
+/** The clock `offsetMs` ahead: a demo booking is carried through its service as if that time had come. */
+const clockAhead = (offsetMs: number): Clock.Clock => {
+  const base = Clock.make()
+  const nanos = BigInt(offsetMs) * 1_000_000n
+  return {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => base.unsafeCurrentTimeMillis() + offsetMs,
+    currentTimeMillis: Effect.sync(() => base.unsafeCurrentTimeMillis() + offsetMs),
+    unsafeCurrentTimeNanos: () => base.unsafeCurrentTimeNanos() + nanos,
+    currentTimeNanos: Effect.sync(() => base.unsafeCurrentTimeNanos() + nanos),
+    sleep: (duration) => base.sleep(duration)
+  }
+}
+
 /**
  * Demo bookings between the demo accounts (sandbox payments only), so that a fresh install shows
  * bookings in every state a screen has to handle: a completed one with its review and captured
@@ -114,9 +128,12 @@ export const seedDemoBookings = Effect.gen(function*() {
         occurredAt: today
       })
     )
+    // A service is marked rendered only once it has started: its story is told as of its end.
+    const clock = demo.then.some((c) => c._tag === "MarkRendered") ? clockAhead(start.getTime() + demo.hours * HOUR - today.getTime()) : undefined
     for (const command of demo.then) {
       const actor = command._tag === "ConfirmCompletion" ? client.value : provider.value
-      yield* bookings.act(actor, booking.id, command)
+      const act = bookings.act(actor, booking.id, command)
+      yield* clock ? Effect.withClock(act, clock) : act
     }
     created++
   }

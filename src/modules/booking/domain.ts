@@ -102,7 +102,21 @@ export interface BookingState {
   /** When the current authorisation lapses at the card network (null without one). */
   readonly authorizationExpiresAt: Date | null
   readonly renderedAt: Date | null
+  /**
+   * Why a booking that reached COMPLETED or VALIDATED holds no captured money (null when nothing is
+   * wrong): the booking is flagged for an administrator until its money is captured.
+   */
+  readonly paymentIssue: PaymentIssue | null
 }
+
+/**
+ * The recorded reasons a finished booking is not paid. NOT_SECURED: it was completed while no hold or
+ * saved card stood behind it (an off-session authorisation had failed before). AUTHORIZATION_FAILED:
+ * the saved card was refused when collected at completion. HOLD_RELEASED: the hold lapsed or was
+ * released before it could be captured.
+ */
+export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED"] as const
+export type PaymentIssue = (typeof PaymentIssues)[number]
 
 export type Actor =
   | { readonly _tag: "User"; readonly id: string; readonly role: "CLIENT" | "PROVIDER" | "ADMIN" }
@@ -136,6 +150,8 @@ export type CommandTag = Command["_tag"]
 export type Effect =
   | { readonly _tag: "Capture"; readonly amountMinor: number }
   | { readonly _tag: "ReleaseAuthorization" }
+  /** Authorise the saved card off-session now (a booking completed before its card was authorised); the hold is then captured. */
+  | { readonly _tag: "AuthorizeSavedCard" }
   | { readonly _tag: "Refund"; readonly amountMinor: number }
   | { readonly _tag: "Notify"; readonly event: NotificationEvent }
   | { readonly _tag: "RecordReview"; readonly rating: number; readonly comment: string }
@@ -174,6 +190,7 @@ export const OwnService = new Forbidden({ code: "BOOKING_OWN_SERVICE", key: "boo
 export const ServiceUnavailable = new Conflict({ code: "SERVICE_UNAVAILABLE", key: "booking.serviceUnavailable" })
 export const PaymentNotAuthorized = new Conflict({ code: "PAYMENT_NOT_AUTHORIZED", key: "booking.paymentNotAuthorized" })
 export const AlreadyStarted = new Conflict({ code: "BOOKING_ALREADY_STARTED", key: "booking.alreadyStarted" })
+export const NotStartedYet = new Conflict({ code: "BOOKING_NOT_STARTED", key: "booking.notStartedYet" })
 export const refundTooLarge = (maxMinor: number) =>
   new ValidationFailed({
     code: "VALIDATION_ERROR",
@@ -333,7 +350,8 @@ export const newBooking = (
   refundedMinor: 0,
   holdExpiresAt: new Date(now.getTime() + HOLD_MINUTES * MINUTE),
   authorizationExpiresAt: null,
-  renderedAt: null
+  renderedAt: null,
+  paymentIssue: null
 })
 
 // ---- Payment-mode decision ---------------------------------------------------------------------
@@ -342,6 +360,13 @@ export const newBooking = (
 export const checkoutModeFor = (startTime: Date, now: Date): "authorize" | "save_card" =>
   startTime.getTime() - now.getTime() <= AUTHORIZE_AT_CHECKOUT_DAYS * DAY ? "authorize" : "save_card"
 
+/**
+ * When a rendered booking the client did not answer is validated: AUTO_VALIDATE_DAYS after the later
+ * of "service rendered" and the booked end (a provider marking it rendered early gains nothing).
+ */
+export const autoValidateAt = (s: Pick<BookingState, "renderedAt" | "endTime">): Date | null =>
+  s.renderedAt === null ? null : new Date(Math.max(s.renderedAt.getTime(), s.endTime.getTime()) + AUTO_VALIDATE_DAYS * DAY)
+
 /** When a saved card is to be authorised off-session. */
 export const authorizeAt = (startTime: Date) => new Date(startTime.getTime() - AUTHORIZE_LEAD_DAYS * DAY)
 
@@ -349,6 +374,8 @@ export const authorizeAt = (startTime: Date) => new Date(startTime.getTime() - A
 
 const CHECKOUT_OPEN: ReadonlyArray<PaymentStatus> = ["UNPAID", "REQUIRES_ACTION"]
 const HOLDING_MONEY: ReadonlyArray<PaymentStatus> = ["AUTHORIZED"]
+/** A finished booking waiting for its money in these payment statuses can still be paid (its card is collected, or a hold arrives). */
+const COLLECTABLE: ReadonlyArray<PaymentStatus> = ["CARD_SAVED", "REQUIRES_ACTION"]
 /** A PENDING booking the client has done their part for: the provider can confirm it. */
 const PAYMENT_SECURED: ReadonlyArray<PaymentStatus> = ["AUTHORIZED", "CARD_SAVED"]
 
@@ -399,6 +426,8 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     }
     case "MarkRendered": {
       if (s.status !== "CONFIRMED" && s.status !== "IN_PROGRESS") return illegal()
+      // A service cannot have been rendered before it began.
+      if (!started) return Either.left(NotStartedYet)
       return ok({ ...s, status: "SERVICE_RENDERED", renderedAt: now }, [notify("rendered")])
     }
     case "ConfirmCompletion":
@@ -406,11 +435,19 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     case "AutoValidate": {
       const from: ReadonlyArray<BookingStatus> = command._tag === "Validate" ? ["CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["SERVICE_RENDERED"]
       if (!from.includes(s.status)) return illegal()
-      if (command._tag === "AutoValidate" && (s.renderedAt === null || now.getTime() < s.renderedAt.getTime() + AUTO_VALIDATE_DAYS * DAY)) return illegal()
+      if (command._tag === "AutoValidate") {
+        const due = autoValidateAt(s)
+        if (due === null || now.getTime() < due.getTime()) return illegal()
+      }
       const status: BookingStatus = command._tag === "ConfirmCompletion" ? "COMPLETED" : "VALIDATED"
-      const capture: ReadonlyArray<Effect> = s.paymentStatus === "AUTHORIZED" ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }] : []
+      // The money follows the completion: a hold is captured, a saved card is authorised then captured;
+      // with neither, the booking is finished unpaid and flagged with the reason.
+      const collect: ReadonlyArray<Effect> = s.paymentStatus === "AUTHORIZED"
+        ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }]
+        : s.paymentStatus === "CARD_SAVED" ? [{ _tag: "AuthorizeSavedCard" }] : []
+      const paymentIssue: PaymentIssue | null = collect.length > 0 ? null : "NOT_SECURED"
       const review: ReadonlyArray<Effect> = command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
-      return ok({ ...s, status, renderedAt: s.renderedAt ?? now }, [...review, ...capture, notify(status === "COMPLETED" ? "completed" : "validated")])
+      return ok({ ...s, status, renderedAt: s.renderedAt ?? now, paymentIssue }, [...review, ...collect, notify(status === "COMPLETED" ? "completed" : "validated")])
     }
     case "Refund": {
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
@@ -446,6 +483,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0) return illegal()
       // The gateway repeating the answer of the hold a finished booking awaits the capture of: nothing to do.
       if (isTerminal(s.status) && s.paymentStatus === "AUTHORIZED") return ok(s, [])
+      // A finished booking waiting for its money (its saved card collected at completion, or paid again): captured at once.
+      if (CAPTURABLE.includes(s.status) && COLLECTABLE.includes(s.paymentStatus) && command.amountMinor >= s.totalMinor) {
+        return ok(
+          { ...s, paymentStatus: "AUTHORIZED", authorizedMinor: command.amountMinor, authorizationExpiresAt: command.expiresAt, holdExpiresAt: null },
+          [{ _tag: "Capture", amountMinor: s.totalMinor }]
+        )
+      }
       const open = ["UNPAID", "REQUIRES_ACTION", "CARD_SAVED", "AUTHORIZED"].includes(s.paymentStatus)
       // A hold for a booking that is over (or already paid), or short of the total, is released at once.
       if (isTerminal(s.status) || !open || command.amountMinor < s.totalMinor) {
@@ -458,6 +502,10 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       )
     }
     case "AuthorizationFailed": {
+      // The saved card of a finished booking was refused when collected: flagged for an administrator.
+      if (CAPTURABLE.includes(s.status) && s.paymentStatus === "CARD_SAVED") {
+        return ok({ ...s, paymentStatus: "REQUIRES_ACTION", paymentIssue: "AUTHORIZATION_FAILED" }, [])
+      }
       if (isTerminal(s.status)) return illegal()
       // A card refused at checkout: the client is on the payment page and can try another card.
       if (s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") return ok(s, [])
@@ -468,13 +516,18 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal()
       const limit = Math.min(s.authorizedMinor, s.totalMinor)
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
-      return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null }, [])
+      return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null }, [])
     }
     case "AuthorizationReleased": {
       if (s.paymentStatus !== "AUTHORIZED") return illegal()
       // Released while the booking still needs the money (an expired hold): the client pays again.
       const stillNeeded = !isTerminal(s.status)
-      return ok({ ...s, paymentStatus: stillNeeded ? "REQUIRES_ACTION" : "CANCELED", authorizedMinor: 0, authorizationExpiresAt: null }, stillNeeded ? [notify("paymentActionRequired")] : [])
+      // Released before a finished booking's capture (a lapsed hold): nothing is left to capture, flagged.
+      const lost = CAPTURABLE.includes(s.status)
+      return ok(
+        { ...s, paymentStatus: stillNeeded ? "REQUIRES_ACTION" : "CANCELED", authorizedMinor: 0, authorizationExpiresAt: null, ...(lost ? { paymentIssue: "HOLD_RELEASED" as const } : {}) },
+        stillNeeded ? [notify("paymentActionRequired")] : []
+      )
     }
     case "PaymentRefunded": {
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
@@ -494,7 +547,8 @@ export const dueCommand = (s: BookingState, now: Date): Command | undefined => {
     return { _tag: "ExpireHold" }
   }
   if ((s.status === "PENDING" || s.status === "CONFIRMED") && t >= s.startTime.getTime()) return { _tag: "Start" }
-  if (s.status === "SERVICE_RENDERED" && s.renderedAt !== null && t >= s.renderedAt.getTime() + AUTO_VALIDATE_DAYS * DAY) return { _tag: "AutoValidate" }
+  const autoValidation = autoValidateAt(s)
+  if (s.status === "SERVICE_RENDERED" && autoValidation !== null && t >= autoValidation.getTime()) return { _tag: "AutoValidate" }
   return undefined
 }
 

@@ -1,12 +1,13 @@
 import { Effect, Layer, Schema } from "effect"
 import { JobQueue } from "../../platform/jobs"
-import { Bookings, Queues, SWEEP_CRON } from "./service"
+import { Bookings, Queues, RECONCILE_CRON, SWEEP_CRON } from "./service"
 
 const SettleJob = Schema.Struct({ bookingId: Schema.String, releaseIntent: Schema.optional(Schema.String) })
 
 /**
  * The booking's durable background work while the server runs: the timer sweep on a cron tick
- * (once per tick across processes) and the money movements queued for retry. A failing job is
+ * (once per tick across processes), the money movements queued for retry, and the reconciliation
+ * with the gateway every 10 minutes. A failing job is
  * retried by the queue; the sweep also picks up captures and releases left undone.
  */
 export const BookingJobsLive = Layer.scopedDiscard(
@@ -19,7 +20,16 @@ export const BookingJobsLive = Layer.scopedDiscard(
     yield* jobs.work(Queues.settle, (data) =>
       Effect.flatMap(Schema.decodeUnknown(SettleJob)(data), (job) => bookings.settle(job.bookingId, job.releaseIntent))
     )
+    // Every hold the platform created is referenced by a booking or released; missed completions are applied.
+    yield* jobs.work(Queues.reconcile, () =>
+      Effect.flatMap(bookings.reconcile, (report) =>
+        report.applied.length + report.released.length > 0
+          ? Effect.logInfo(`payment reconciliation: ${report.applied.length} completion(s) applied, ${report.released.length} hold(s) released`)
+          : Effect.void
+      )
+    )
     yield* jobs.schedule(Queues.sweep, SWEEP_CRON)
+    yield* jobs.schedule(Queues.reconcile, RECONCILE_CRON)
     // A restart runs the timers at once rather than at the next tick.
     yield* jobs.send(Queues.sweep, {}, { singletonKey: "startup" })
   })

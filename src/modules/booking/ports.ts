@@ -124,9 +124,18 @@ export interface BookingRepositoryShape {
    * authorisation), oldest first; the sweep re-checks each under its lock.
    */
   readonly dueIds: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<string>>
-  /** Ids of COMPLETED or VALIDATED bookings whose authorisation is not captured yet. */
+  /**
+   * Ids of bookings whose money movement is left undone: COMPLETED or VALIDATED with a hold not captured
+   * or a saved card not collected yet, CANCELLED or REJECTED with a hold not released.
+   */
   readonly captureDueIds: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   readonly findIdByPaymentReference: (reference: { readonly paymentIntentId?: string; readonly checkoutSessionId?: string }) => Effect.Effect<Option.Option<string>>
+  /**
+   * Charge events apply in the order the gateway created them, per payment intent: records `occurredAt`
+   * as the intent's last applied event and answers true, unless an event created later was applied
+   * already (false: the caller ignores this one). Call inside the event's transaction.
+   */
+  readonly advanceChargeClock: (paymentIntentId: string, occurredAt: Date) => Effect.Effect<boolean>
   readonly recordOperation: (operation: PaymentOperation) => Effect.Effect<void>
   readonly operations: (bookingId: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>>
 }

@@ -28,7 +28,11 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
     refund: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.refund({ ...r, idempotencyKey })),
     authorizeOffSession: (r) =>
       attempted(r.idempotencyKey, (idempotencyKey) => gateway.authorizeOffSession({ ...r, idempotencyKey }), (result) => result._tag === "Refused"),
-    ensureCardAttached: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.ensureCardAttached({ ...r, idempotencyKey }))
+    ensureCardAttached: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.ensureCardAttached({ ...r, idempotencyKey })),
+    // Expiring a session is idempotent at the gateway, and listings are reads: no key to name.
+    expireCheckoutSession: gateway.expireCheckoutSession,
+    listOpenHolds: gateway.listOpenHolds,
+    listCompletedCheckouts: gateway.listCompletedCheckouts
   }
 }
 

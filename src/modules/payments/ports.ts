@@ -218,6 +218,40 @@ export interface ChargeGatewayShape {
     readonly paymentMethodId: string
     readonly idempotencyKey: string
   }) => Effect.Effect<SavedCardCheck, PaymentGatewayError>
+  /**
+   * Closes an open Checkout Session so that it can no longer be paid (a booking has one open session:
+   * a new one expires the previous). Answers `complete` when it was paid before it could be expired.
+   */
+  readonly expireCheckoutSession: (sessionId: string) => Effect.Effect<"expired" | "complete", PaymentGatewayError>
+  /** Every hold (a PaymentIntent awaiting capture) created at or after `createdAfter`, for reconciliation. */
+  readonly listOpenHolds: (createdAfter: Date) => Effect.Effect<ReadonlyArray<GatewayHold>, PaymentGatewayError>
+  /** Every completed Checkout Session created at or after `createdAfter`, for reconciliation. */
+  readonly listCompletedCheckouts: (createdAfter: Date) => Effect.Effect<ReadonlyArray<CompletedCheckout>, PaymentGatewayError>
+}
+
+/** A hold at the gateway as it stands when listed. */
+export interface GatewayHold {
+  readonly paymentIntentId: string
+  /** `metadata.bookingId` (null: not a booking's payment). */
+  readonly bookingId: string | null
+  readonly amountMinor: number
+  /** When the authorisation lapses (`capture_before`, or 7 days after its creation when unknown). */
+  readonly expiresAt: Date
+  readonly customerId: string | null
+  readonly paymentMethodId: string | null
+  readonly createdAt: Date
+}
+
+/** A completed Checkout Session as it stands when listed. */
+export interface CompletedCheckout {
+  readonly sessionId: string
+  readonly bookingId: string | null
+  readonly mode: "payment" | "setup"
+  readonly paymentIntentId: string | null
+  readonly customerId: string | null
+  /** Setup mode: the card saved for later (null in payment mode, or when the gateway does not say). */
+  readonly paymentMethodId: string | null
+  readonly createdAt: Date
 }
 
 export type SavedCardCheck = { readonly _tag: "Attached" } | { readonly _tag: "Unusable"; readonly reason: string }
@@ -375,5 +409,9 @@ export interface SandboxChargeStoreShape {
   readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
   readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
   readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>
+  /** Intents in the given status created at or after `createdAfter` (no locks: a listing). */
+  readonly listIntents: (status: SandboxIntentStatus, createdAfter: Date) => Effect.Effect<ReadonlyArray<SandboxPaymentIntent>>
+  /** Completed sessions created at or after `createdAfter`, with the card of their setup intent when saved. */
+  readonly listCompletedSessions: (createdAfter: Date) => Effect.Effect<ReadonlyArray<SandboxCheckoutSession & { readonly setupPaymentMethodId: string | null }>>
 }
 export class SandboxChargeStore extends Context.Tag("payments/SandboxChargeStore")<SandboxChargeStore, SandboxChargeStoreShape>() {}

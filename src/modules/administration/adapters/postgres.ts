@@ -131,7 +131,7 @@ export const AdminReadModelLive = Layer.effect(
           const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
             SELECT b.id, b.status, b.payment_status AS "paymentStatus", b.start_time AS "startTime", b.end_time AS "endTime",
                    b.total_minor::float8 AS "totalMinor", b.currency, b.captured_minor::float8 AS "capturedMinor",
-                   b.refunded_minor::float8 AS "refundedMinor", b.created_at AS "createdAt",
+                   b.refunded_minor::float8 AS "refundedMinor", b.payment_issue AS "paymentIssue", b.created_at AS "createdAt",
                    s.id AS "serviceId", s.title AS "serviceTitle", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER ()::int AS total
             FROM ${from} WHERE ${where}
@@ -149,6 +149,7 @@ export const AdminReadModelLive = Layer.effect(
               currency: (r.currency as string).trim(),
               capturedMinor: r.capturedMinor as number,
               refundedMinor: r.refundedMinor as number,
+              paymentIssue: r.paymentIssue as string | null,
               createdAt: r.createdAt as Date,
               service: { id: r.serviceId as string, title: r.serviceTitle as string, categoryNameFr: r.categoryNameFr as string, categoryNameEn: r.categoryNameEn as string },
               client: person("client", r),

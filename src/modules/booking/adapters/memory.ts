@@ -30,6 +30,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
     const bookings = new Map<string, BookingRecord>()
     const reviews = new Map<string, ReviewRecord>()
     const operations: Array<PaymentOperation & { createdAt: Date }> = []
+    const chargeClocks = new Map<string, number>()
 
     const participant = (id: string) =>
       Effect.map(users.findById(id), (u): Participant =>
@@ -186,10 +187,20 @@ export const BookingMemoryAdapters = Layer.effectContext(
       captureDueIds: (limit) =>
         Effect.sync(() =>
           [...bookings.values()]
-            .filter((b) => b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status))
+            .filter((b) =>
+              (b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status)) ||
+              (b.paymentStatus === "CARD_SAVED" && ["COMPLETED", "VALIDATED"].includes(b.status))
+            )
             .slice(0, limit)
             .map((b) => b.id)
         ),
+      advanceChargeClock: (paymentIntentId, occurredAt) =>
+        Effect.sync(() => {
+          const last = chargeClocks.get(paymentIntentId)
+          if (last !== undefined && occurredAt.getTime() < last) return false
+          chargeClocks.set(paymentIntentId, occurredAt.getTime())
+          return true
+        }),
       findIdByPaymentReference: (ref) =>
         Effect.sync(() =>
           Option.fromNullable(

@@ -18,7 +18,7 @@ const RECORD = `
   b.address, b.notes, b.hourly_price_minor::float8 AS "hourlyPriceMinor", b.currency, b.total_minor::float8 AS "totalMinor",
   b.authorized_minor::float8 AS "authorizedMinor", b.captured_minor::float8 AS "capturedMinor", b.refunded_minor::float8 AS "refundedMinor",
   b.hold_expires_at AS "holdExpiresAt", b.authorization_expires_at AS "authorizationExpiresAt", b.rendered_at AS "renderedAt",
-  b.rejection_reason AS "rejectionReason", b.cancelled_by AS "cancelledBy", b.cancellation_reason AS "cancellationReason",
+  b.payment_issue AS "paymentIssue", b.rejection_reason AS "rejectionReason", b.cancelled_by AS "cancelledBy", b.cancellation_reason AS "cancellationReason",
   b.checkout_session_id AS "checkoutSessionId", b.payment_intent_id AS "paymentIntentId",
   b.gateway_customer_id AS "gatewayCustomerId", b.gateway_payment_method_id AS "gatewayPaymentMethodId",
   b.version, b.created_at AS "createdAt", b.updated_at AS "updatedAt"`
@@ -132,6 +132,7 @@ export const BookingRepositoryLive = Layer.effect(
           hold_expires_at: n.holdExpiresAt,
           authorization_expires_at: n.authorizationExpiresAt,
           rendered_at: n.renderedAt,
+          payment_issue: n.paymentIssue,
           ...(decision.rejectionReason !== undefined ? { rejection_reason: decision.rejectionReason } : {}),
           ...(decision.cancellation !== undefined ? { cancelled_by: decision.cancellation.by, cancellation_reason: decision.cancellation.reason } : {}),
           ...referenceColumns(refs)
@@ -191,13 +192,13 @@ export const BookingRepositoryLive = Layer.effect(
           WHERE b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS', 'SERVICE_RENDERED')
             AND (b.hold_expires_at <= ${now}
               OR (b.status IN ('PENDING', 'CONFIRMED') AND b.start_time <= ${now})
-              OR (b.status = 'SERVICE_RENDERED' AND b.rendered_at <= ${now}::timestamptz - interval '7 days')
+              OR (b.status = 'SERVICE_RENDERED' AND GREATEST(b.rendered_at, b.end_time) <= ${now}::timestamptz - interval '7 days')
               OR (b.payment_status = 'CARD_SAVED' AND b.start_time <= ${now}::timestamptz + interval '3 days')
               OR (b.payment_status = 'AUTHORIZED' AND b.authorization_expires_at <= ${now}::timestamptz + interval '1 day'))
           ORDER BY b.start_time LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
       captureDueIds: (limit) =>
         sql<{ id: string }>`SELECT b.id FROM bookings b
-          WHERE (b.status IN ('COMPLETED', 'VALIDATED') AND b.payment_status = 'AUTHORIZED')
+          WHERE (b.status IN ('COMPLETED', 'VALIDATED') AND b.payment_status IN ('AUTHORIZED', 'CARD_SAVED'))
              OR (b.status IN ('CANCELLED', 'REJECTED') AND b.payment_status = 'AUTHORIZED')
           ORDER BY b.updated_at LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
       findIdByPaymentReference: (ref) =>
@@ -205,6 +206,12 @@ export const BookingRepositoryLive = Layer.effect(
           ? sql<{ id: string }>`SELECT id FROM bookings WHERE payment_intent_id = ${ref.paymentIntentId} LIMIT 1`
           : sql<{ id: string }>`SELECT id FROM bookings WHERE checkout_session_id = ${ref.checkoutSessionId ?? ""} LIMIT 1`
         ).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => r.id)), Effect.orDie),
+      advanceChargeClock: (paymentIntentId, occurredAt) =>
+        // One statement: the first event of an intent, or one not older than the last applied, moves the clock.
+        sql<{ applied: boolean }>`INSERT INTO charge_event_clocks AS c (payment_intent_id, last_event_at) VALUES (${paymentIntentId}, ${occurredAt})
+            ON CONFLICT (payment_intent_id) DO UPDATE SET last_event_at = EXCLUDED.last_event_at
+              WHERE c.last_event_at <= EXCLUDED.last_event_at
+            RETURNING true AS applied`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
       recordOperation: (op) =>
         sql`INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail)
             VALUES (${op.bookingId}, ${op.gateway}, ${op.kind}, ${op.amountMinor}, ${op.currency}, ${op.feeMinor}, ${op.paymentIntentId},

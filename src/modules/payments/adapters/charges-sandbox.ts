@@ -712,7 +712,58 @@ const makeSandboxCharges = Effect.gen(function*() {
       })
     )
 
-  const gateway: ChargeGatewayShape = { kind: "sandbox", createCheckoutSession, capture, cancelAuthorization, refund, authorizeOffSession, ensureCardAttached }
+  /** As Stripe's checkout.sessions.expire: an open session closes at once; a complete one cannot be expired. */
+  const expireCheckoutSession: ChargeGatewayShape["expireCheckoutSession"] = (sessionId) =>
+    tx.run(
+      Effect.gen(function*() {
+        const at = yield* now
+        const found = yield* store.findSession(sessionId)
+        if (Option.isNone(found)) return yield* refusal("checkout.sessions.expire", "resource_missing", `No such checkout.session: '${sessionId}'`)
+        const state = stateOf(found.value, at)
+        if (state === "complete") return "complete" as const
+        if (state === "open") yield* store.saveSession({ ...found.value, expiresAt: at })
+        return "expired" as const
+      })
+    )
+
+  const listOpenHolds: ChargeGatewayShape["listOpenHolds"] = (createdAfter) =>
+    Effect.map(store.listIntents("requires_capture", createdAfter), (intents) =>
+      intents.map((i) => ({
+        paymentIntentId: i.id,
+        bookingId: i.bookingId,
+        amountMinor: i.amountCapturable,
+        expiresAt: i.captureBefore ?? new Date(i.createdAt.getTime() + AUTHORIZATION_MS),
+        customerId: i.customerId,
+        paymentMethodId: i.paymentMethodId,
+        createdAt: i.createdAt
+      }))
+    )
+
+  const listCompletedCheckouts: ChargeGatewayShape["listCompletedCheckouts"] = (createdAfter) =>
+    Effect.map(store.listCompletedSessions(createdAfter), (sessions) =>
+      sessions.map((c) => ({
+        sessionId: c.id,
+        bookingId: c.bookingId,
+        mode: c.mode,
+        paymentIntentId: c.paymentIntentId,
+        customerId: c.customerId,
+        paymentMethodId: c.mode === "setup" ? c.setupPaymentMethodId : null,
+        createdAt: c.createdAt
+      }))
+    )
+
+  const gateway: ChargeGatewayShape = {
+    kind: "sandbox",
+    createCheckoutSession,
+    capture,
+    cancelAuthorization,
+    refund,
+    authorizeOffSession,
+    ensureCardAttached,
+    expireCheckoutSession,
+    listOpenHolds,
+    listCompletedCheckouts
+  }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>
       Effect.gen(function*() {

@@ -98,8 +98,61 @@ export const StripeChargeGatewayLive = Layer.effect(
       return new Date(captureBefore ? captureBefore * 1000 : now + 7 * DAY_MS)
     }
 
+    const idOf = (ref: string | { readonly id: string } | null | undefined) => (ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id)
+    const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+    /** Reconciliation reads at most this many objects per listing (far beyond a week of bookings). */
+    const LIST_LIMIT = 10_000
+
     return {
       kind: "stripe" as const,
+      expireCheckoutSession: (sessionId) =>
+        Effect.gen(function*() {
+          // Stripe refuses to expire a session that is not open: its status says why.
+          const session = yield* call("checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionId))
+          if (session.status === "complete") return "complete" as const
+          if (session.status === "open") {
+            const expired = yield* call("checkout.sessions.expire", () => stripe.checkout.sessions.expire(sessionId))
+            if (expired.status === "complete") return "complete" as const
+          }
+          return "expired" as const
+        }),
+      listOpenHolds: (createdAfter) =>
+        // The list cannot filter by status: held intents (requires_capture) are picked from the recent ones.
+        call("paymentIntents.list", () =>
+          stripe.paymentIntents.list({ created: { gte: seconds(createdAfter) }, limit: 100, expand: ["data.latest_charge"] }).autoPagingToArray({ limit: LIST_LIMIT })
+        ).pipe(
+          Effect.map((intents) =>
+            intents
+              .filter((intent) => intent.status === "requires_capture")
+              .map((intent) => ({
+                paymentIntentId: intent.id,
+                bookingId: intent.metadata?.bookingId || null,
+                amountMinor: intent.amount_capturable,
+                expiresAt: holdExpiry(intent, intent.created * 1000),
+                customerId: idOf(intent.customer),
+                paymentMethodId: idOf(intent.payment_method),
+                createdAt: new Date(intent.created * 1000)
+              }))
+          )
+        ),
+      listCompletedCheckouts: (createdAfter) =>
+        call("checkout.sessions.list", () =>
+          stripe.checkout.sessions
+            .list({ status: "complete", created: { gte: seconds(createdAfter) }, limit: 100, expand: ["data.setup_intent"] })
+            .autoPagingToArray({ limit: LIST_LIMIT })
+        ).pipe(
+          Effect.map((sessions) =>
+            sessions.map((session) => ({
+              sessionId: session.id,
+              bookingId: session.metadata?.bookingId || null,
+              mode: session.mode === "setup" ? ("setup" as const) : ("payment" as const),
+              paymentIntentId: idOf(session.payment_intent),
+              customerId: idOf(session.customer),
+              paymentMethodId: typeof session.setup_intent === "object" && session.setup_intent !== null ? idOf(session.setup_intent.payment_method) : null,
+              createdAt: new Date(session.created * 1000)
+            }))
+          )
+        ),
       createCheckoutSession: (request) =>
         Effect.sync(() => checkoutParams(request)).pipe(
           Effect.flatMap((params) => call("checkout.sessions.create", () => stripe.checkout.sessions.create(params, keyed(request.idempotencyKey, params)))),

@@ -85,7 +85,15 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       customerExists: (id) => Effect.sync(() => charges.customers.has(id)),
       savePaymentMethod: put(charges.methods),
       findPaymentMethod: get(charges.methods),
-      saveRefund: put(charges.refunds)
+      saveRefund: put(charges.refunds),
+      listIntents: (status, createdAfter) =>
+        Effect.sync(() => [...charges.intents.values()].filter((i) => i.status === status && i.createdAt.getTime() >= createdAfter.getTime())),
+      listCompletedSessions: (createdAfter) =>
+        Effect.sync(() =>
+          [...charges.sessions.values()]
+            .filter((c) => c.status === "complete" && c.createdAt.getTime() >= createdAfter.getTime())
+            .map((c) => ({ ...c, setupPaymentMethodId: (c.setupIntentId ? charges.setupIntents.get(c.setupIntentId)?.paymentMethodId : null) ?? null }))
+        )
     }),
     Layer.succeed(GatewayAttempts, {
       current: (key) => Effect.sync(() => attempts.get(key) ?? 0),

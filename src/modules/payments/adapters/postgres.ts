@@ -163,7 +163,23 @@ export const SandboxChargeStoreLive = Layer.effect(
       findPaymentMethod: (id) =>
         one(sql<SandboxPaymentMethod>`SELECT id, customer_id AS "customerId", brand, last4, exp_month AS "expMonth", exp_year AS "expYear", behaviour
           FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`),
-      saveRefund: (refund) => save("sandbox_refunds", refund)
+      saveRefund: (refund) => save("sandbox_refunds", refund),
+      listIntents: (status, createdAfter) =>
+        sql<SandboxPaymentIntent>`SELECT id, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, status,
+            amount_capturable::float8 AS "amountCapturable", amount_received::float8 AS "amountReceived", amount_refunded::float8 AS "amountRefunded",
+            application_fee_minor::float8 AS "applicationFeeMinor", destination_account_id AS "destinationAccountId", customer_id AS "customerId",
+            payment_method_id AS "paymentMethodId", charge_id AS "chargeId", capture_before AS "captureBefore", last_error_code AS "lastErrorCode",
+            last_decline_code AS "lastDeclineCode", created_at AS "createdAt"
+          FROM sandbox_payment_intents WHERE status = ${status} AND created_at >= ${createdAfter} ORDER BY created_at`.pipe(Effect.orDie),
+      listCompletedSessions: (createdAfter) =>
+        sql<SandboxCheckoutSession & { setupPaymentMethodId: string | null }>`SELECT s.id, s.mode, s.booking_id AS "bookingId", s.amount_minor::float8 AS "amountMinor",
+            s.currency, s.product_name AS "productName", s.destination_account_id AS "destinationAccountId",
+            s.application_fee_minor::float8 AS "applicationFeeMinor", s.customer_email AS "customerEmail", s.cardholder_name AS "cardholderName",
+            s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.status, s.expires_at AS "expiresAt", s.customer_id AS "customerId",
+            s.payment_intent_id AS "paymentIntentId", s.setup_intent_id AS "setupIntentId", s.created_at AS "createdAt",
+            si.payment_method_id AS "setupPaymentMethodId"
+          FROM sandbox_checkout_sessions s LEFT JOIN sandbox_setup_intents si ON si.id = s.setup_intent_id
+          WHERE s.status = 'complete' AND s.created_at >= ${createdAfter} ORDER BY s.created_at`.pipe(Effect.orDie)
     }
   })
 )
