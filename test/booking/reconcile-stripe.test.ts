@@ -4,7 +4,7 @@ import { Bookings } from "../../src/modules/booking"
 import { Catalogue } from "../../src/modules/catalogue"
 import { type Actor, UserRepository } from "../../src/modules/identity"
 import { ChargeGateway, PaymentAccountRepository } from "../../src/modules/payments"
-import { type FakeStripe, startFakeStripe } from "../payments/fake-stripe"
+import { FAKE_CUSTOMER, type FakeStripe, startFakeStripe } from "../payments/fake-stripe"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
 import { adjustableClock } from "../support/server"
 
@@ -70,7 +70,8 @@ describe("payments:reconcile with Stripe (local fake)", () => {
             currency: "EUR",
             destinationAccountId: "acct_fake_provider",
             applicationFeeMinor: 0,
-            customerId: "cus_fake_client",
+            // A card attached to its customer, as Stripe requires off-session.
+            customerId: FAKE_CUSTOMER,
             paymentMethodId: "pm_card_visa",
             idempotencyKey: `test:${bookingId}:${n}`
           })
