@@ -55,6 +55,29 @@ describe("a password change ends every other session", () => {
     expect((await api.post("/api/auth/refresh", {}, { refreshCookie: here.cookie })).status).toBe(200)
   })
 
+  it("other sessions' access tokens stop working at once; the caller's keeps working", async () => {
+    const user = await verifiedUser()
+    const here = await login(user)
+    const elsewhere = await login(user)
+    expect((await api.get("/api/auth/me", { token: elsewhere.token })).status).toBe(200)
+    const changed = await api.patch(
+      "/api/auth/update-password",
+      { currentPassword: user.password, newPassword: "Changed1!", confirmPassword: "Changed1!" },
+      { token: here.token, refreshCookie: here.cookie }
+    )
+    expect(changed.status, changed.text).toBe(200)
+    const refused = await api.get("/api/auth/me", { token: elsewhere.token })
+    expect([refused.status, refused.body.code]).toEqual([401, "SESSION_EXPIRED"])
+    expect((await api.get("/api/auth/me", { token: here.token })).status).toBe(200)
+  })
+
+  it("a logged-out session's access token stops working at once", async () => {
+    const user = await verifiedUser()
+    const session = await login(user)
+    expect((await api.post("/api/auth/logout", {}, { token: session.token, refreshCookie: session.cookie })).status).toBe(200)
+    expect((await api.get("/api/auth/me", { token: session.token })).status).toBe(401)
+  })
+
   it("without the caller's refresh cookie every session ends", async () => {
     const user = await verifiedUser()
     const session = await login(user)

@@ -5,6 +5,11 @@ import type { NewAccount, RefreshTokenRecord, Role, User, UserWithPassword } fro
 
 export interface UserRepositoryShape {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
+  /**
+   * The account as one session sees it (every authenticated request, in one statement): the user, and
+   * whether that session (its refresh family) was ended: logout, a password change or reset, a replay.
+   */
+  readonly findInSession: (id: string, sessionId: string) => Effect.Effect<Option.Option<{ readonly user: User; readonly sessionEnded: boolean }>>
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
   /** Fails with Conflict (EMAIL_TAKEN) when the email is already registered. */
   readonly insert: (

@@ -142,6 +142,30 @@ export const IdentityLive = Layer.effect(
         })
       })
 
+    /**
+     * The account behind an access token, and the session it belongs to. A token names its session
+     * (sid): once that session is ended (logout, a password change or reset, a replay) the token stops
+     * working at once, not when it expires. One statement either way.
+     */
+    const sessionOf = (accessToken: string): Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized> =>
+      accessToken === ""
+        ? Effect.fail(Unauthenticated)
+        : Effect.flatMap(accessTokens.verify(accessToken), (claims) => {
+          if (Option.isNone(claims)) return Effect.fail(SessionExpired)
+          const { sessionId, userId } = claims.value
+          const found = sessionId === undefined
+            ? Effect.map(users.findById(userId), Option.map((user) => ({ user, sessionEnded: false })))
+            : users.findInSession(userId, sessionId)
+          return Effect.flatMap(found, (account) =>
+            Option.isNone(account)
+              ? Effect.fail(Unauthenticated)
+              : !account.value.user.isActive
+              ? Effect.fail(AccountDeactivated)
+              : account.value.sessionEnded
+              ? Effect.fail(SessionExpired)
+              : Effect.succeed({ user: account.value.user, sessionId }))
+        })
+
     return {
       register: (input, language) =>
         tx.run(
@@ -211,28 +235,9 @@ export const IdentityLive = Layer.effect(
           : Effect.void,
 
       // Runs on every authenticated request: plain flatMaps rather than a generator.
-      authenticate: (accessToken) =>
-        accessToken === ""
-          ? Effect.fail(Unauthenticated)
-          : Effect.flatMap(accessTokens.verify(accessToken), (claims) =>
-            Option.isNone(claims)
-              ? Effect.fail(SessionExpired)
-              : Effect.flatMap(users.findById(claims.value.userId), (user) =>
-                Option.isNone(user)
-                  ? Effect.fail(Unauthenticated)
-                  : user.value.isActive
-                  ? Effect.succeed(user.value)
-                  : Effect.fail(AccountDeactivated))),
+      authenticate: (accessToken) => Effect.map(sessionOf(accessToken), ({ user }) => user),
 
-      authenticateSession: (accessToken) =>
-        Effect.gen(function*() {
-          const claims = yield* accessTokens.verify(accessToken)
-          if (Option.isNone(claims)) return yield* SessionExpired
-          const user = yield* users.findById(claims.value.userId)
-          if (Option.isNone(user)) return yield* Unauthenticated
-          if (!user.value.isActive) return yield* AccountDeactivated
-          return { user: user.value, sessionId: claims.value.sessionId }
-        }),
+      authenticateSession: sessionOf,
 
       verifyEmail: (token) =>
         Effect.gen(function*() {

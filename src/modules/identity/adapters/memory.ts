@@ -21,6 +21,13 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
   return Layer.mergeAll(
     Layer.succeed(UserRepository, {
       findById: (id) => Effect.sync(() => Option.fromNullable(users.get(id)).pipe(Option.map(strip))),
+      findInSession: (id, sessionId) =>
+        Effect.sync(() =>
+          Option.fromNullable(users.get(id)).pipe(Option.map((user) => ({
+            user: strip(user),
+            sessionEnded: [...refresh.values()].some((r) => r.familyId === sessionId && r.userId === id && r.revokedAt !== null)
+          })))
+        ),
       findByEmail: (email) => Effect.sync(() => Option.fromNullable([...users.values()].find((u) => u.email === email))),
       insert: (a) =>
         Effect.suspend(() => {

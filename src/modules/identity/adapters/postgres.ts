@@ -21,6 +21,14 @@ export const UserRepositoryLive = Layer.effect(
     return {
       findById: (id) =>
         sql<User>`SELECT ${selected} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      // A revoked row of the family means the session was ended (revocation marks every row of it).
+      findInSession: (id, sessionId) =>
+        sql<User & { sessionEnded: boolean }>`SELECT ${selected}, EXISTS (
+            SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId} AND user_id = users.id AND revoked_at IS NOT NULL
+          ) AS "sessionEnded" FROM users WHERE id = ${id}`.pipe(
+          Effect.map((rows) => one(rows).pipe(Option.map(({ sessionEnded, ...user }) => ({ user: user as User, sessionEnded })))),
+          Effect.orDie
+        ),
       findByEmail: (email) =>
         sql<UserWithPassword>`SELECT ${selected}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`.pipe(
           Effect.map(one),
