@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+
+// The envelope's schemas, apart from the runtime helpers of envelope.ts (request language,
+// translation): every module's contract.ts imports them, and a contract loads no server code.
+
+/** The one success envelope: `{ success: true, data, message? }`. */
+export const Ok = <A, I, R>(data: Schema.Schema<A, I, R>) =>
+  Schema.Struct({ success: Schema.Literal(true), data, message: Schema.optional(Schema.String) })
+
+/**
+ * A text field of a request payload. PostgreSQL cannot store the NUL character in text, so a string
+ * holding one is refused as a malformed request (400) instead of failing in the database (500).
+ */
+export const PayloadText = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "NUL characters are not allowed", jsonSchema: {} })
+)
+
+/** The one pagination shape of every list. */
+export const Pagination = Schema.Struct({
+  total: Schema.Number,
+  page: Schema.Number,
+  limit: Schema.Number,
+  pages: Schema.Number
+})
