@@ -12,8 +12,8 @@ import {
   ValidationFailed
 } from "../platform/errors"
 import { HealthApi } from "../platform/http/health"
-import { AuthApi } from "../modules/identity/api"
-import { UploadsApi, UsersApi } from "../modules/identity/profile-api"
+import { AuthApi } from "../modules/identity/contract"
+import { UploadsApi, UsersApi } from "../modules/identity/profile-contract"
 import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/api"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
 import type { Language } from "../../platform/messages"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
+import { Authentication } from "../identity/contract"
 import { Role } from "../identity/domain"
 import { ConnectStatusView } from "../payments/api"
 import { displayStatus } from "../booking/domain"

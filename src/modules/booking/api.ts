@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
+import { Authentication } from "../identity/contract"
 import type { Role } from "../identity/domain"
 import type { Language } from "../../platform/messages"
 import { toMajor } from "../catalogue/domain"

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
 import type { Language } from "../../platform/messages"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
+import { Authentication } from "../identity/contract"
 import { type Category, categoryName, ServiceStatuses, type ServiceListing, toMajor } from "./domain"
 import type { CategorySummary } from "./service"
 

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
+import { Authentication } from "../identity/contract"
 import type { MessageRecord, Participant } from "./domain"
 import type { ConversationSummary } from "./ports"
 

@@ -5,7 +5,7 @@ import { AppConfig } from "../../platform/config"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type Language, translate } from "../../platform/messages"
 import { RateLimiter } from "../../platform/rate-limit"
-import { CurrentUser } from "../identity/api"
+import { CurrentUser } from "../identity/contract"
 import { Notifications } from "./service"
 import { NotificationSettings } from "./settings"
 

@@ -3,8 +3,8 @@ import { Schema } from "effect"
 import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
 import { multipartLimits } from "../../platform/uploads"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import { LanguageSchema, Role } from "../identity/domain"
+import { Authentication } from "../identity/contract"
+import { LanguageSchema, Role } from "../identity/contract"
 import type { User } from "../identity/domain"
 import {
   type ApplicationState,

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, PayloadText } from "../../platform/http/envelope"
-import { Authentication } from "../identity/api"
+import { Authentication } from "../identity/contract"
 
 export const ConnectStatusView = Schema.Struct({
   hasAccount: Schema.Boolean,

@@ -1,8 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { Unauthorized } from "../../platform/errors"
-import { Ok, PayloadText } from "../../platform/http/envelope"
-import { LanguageSchema, Role, type User } from "./domain"
+import { Ok, PayloadText } from "../../platform/http/schemas"
+import { Languages } from "../../platform/languages"
+// A type only: the contract loads no domain code (the UI imports this file's types).
+import type { User } from "./domain"
+import { Roles } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (effect, @effect/platform's HttpApi
+// modules, platform schemas, other modules' contracts); the views are built in views.ts.
+
+export const Role = Schema.Literal(...Roles)
+export const LanguageSchema = Schema.Literal(...Languages)
 
 /** The authenticated account, provided to handlers of endpoints that use Authentication. */
 export class CurrentUser extends Context.Tag("identity/CurrentUser")<CurrentUser, User>() {}
@@ -26,25 +35,6 @@ export const UserView = Schema.Struct({
   createdAt: Schema.Date
 })
 export type UserView = typeof UserView.Encoded
-
-export const toUserView = (user: User): typeof UserView.Type => ({
-  id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  phoneNumber: user.phoneNumber,
-  role: user.role,
-  isEmailVerified: user.isEmailVerified,
-  preferredLanguage: user.preferredLanguage,
-  active: user.isActive,
-  createdAt: user.createdAt
-})
-
-/**
- * The wire form of a UserView, exactly what encoding `toUserView(user)` with the schema gives (the
- * date as an ISO string), built directly: GET /api/auth/me answers it without HttpApi's schema pass.
- */
-export const toUserViewEncoded = (user: User): UserView => ({ ...toUserView(user), createdAt: user.createdAt.toISOString() })
 
 // Payload fields are typed loosely on purpose: business validation (with per-field messages in the
 // user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.
@@ -87,4 +77,4 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .prefix("/auth") {}
 
-// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-api.ts (UsersApi, UploadsApi).
+// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-contract.ts (UsersApi, UploadsApi).
