@@ -5,7 +5,7 @@ import type { Language } from "../../platform/messages"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 import { Role } from "../identity/domain"
-import { ConnectStatusView } from "../payments/api"
+import { ConnectStatusView } from "../payments/contract"
 import { displayStatus } from "../booking/domain"
 import { type OperationKind, type PaymentStatus, PaymentStatuses, paymentStatusOf } from "./domain"
 import type { PaymentRow, ServiceRow, UserRow, BookingRow } from "./ports"
