@@ -14,7 +14,7 @@ import {
 import { HealthApi } from "../platform/http/health"
 import { AuthApi } from "../modules/identity/contract"
 import { UploadsApi, UsersApi } from "../modules/identity/profile-contract"
-import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/api"
+import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/contract"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"

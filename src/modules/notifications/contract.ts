@@ -1,9 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, PayloadText } from "../../platform/http/envelope"
+import { Ok, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
-import { EmailFrequencies } from "./preferences"
+import { EmailFrequencies } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its types.
 
 const Text = Schema.optional(PayloadText)
 
