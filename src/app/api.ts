@@ -19,7 +19,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contra
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
-import { ConversationsApi } from "../modules/messaging/api"
+import { ConversationsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/api"
 
 /**

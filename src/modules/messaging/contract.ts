@@ -1,10 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
-import type { MessageRecord, Participant } from "./domain"
-import type { ConversationSummary } from "./ports"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
@@ -42,31 +43,6 @@ export const ConversationView = Schema.Struct({
   lastMessageAt: Schema.Date,
   createdAt: Schema.Date
 })
-
-export const toMessageView = (m: MessageRecord): typeof MessageView.Type => ({
-  id: m.id,
-  conversationId: m.conversationId,
-  senderId: m.senderId,
-  content: m.content,
-  createdAt: m.createdAt,
-  isRead: m.readAt !== null,
-  readAt: m.readAt
-})
-
-export const toConversationView = (c: ConversationSummary): typeof ConversationView.Type => ({
-  id: c.id,
-  title: c.title,
-  serviceId: c.serviceId,
-  participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, email: p.email })),
-  unreadCount: c.unreadCount,
-  lastMessage: c.lastMessage === null
-    ? null
-    : { ...toMessageView(c.lastMessage), sender: { id: c.lastMessage.senderId, firstName: c.lastMessage.senderFirstName } },
-  lastMessageAt: c.lastMessageAt,
-  createdAt: c.createdAt
-})
-
-// ---- Requests --------------------------------------------------------------------------------
 
 const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(Schema.NullOr(PayloadText))
