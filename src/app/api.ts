@@ -18,7 +18,7 @@ import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } fr
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
-import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
+import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { ConversationsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/api"
 

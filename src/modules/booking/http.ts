@@ -4,7 +4,7 @@ import { MarketplaceApi } from "../../app/api"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { numberParam, pagination, paging } from "../../platform/paging"
 import { CurrentUser } from "../identity/contract"
-import { toBookingView, toCalendarEventView, toReviewView } from "./api"
+import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
 import { Bookings, type UserCommand } from "./service"
 
