@@ -20,7 +20,7 @@ import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { ConversationsApi } from "../modules/messaging/contract"
-import { AdministrationApi } from "../modules/administration/api"
+import { AdministrationApi } from "../modules/administration/contract"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)

@@ -14,7 +14,7 @@ import {
   toAnalyticsView,
   toDashboardView,
   toFinancialStatsView
-} from "./api"
+} from "./views"
 import { Administration } from "./service"
 
 /** The gateway failed or is unreachable: 502 in the one error envelope. */
