@@ -170,6 +170,8 @@ export const AnalyticsView = Schema.Struct({
   ),
   growth: Schema.Struct({ users: Daily, bookings: Daily })
 })
+// ---- Contract --------------------------------------------------------------------------------
+
 const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(PayloadText)
 const ListParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }

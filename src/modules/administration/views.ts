@@ -94,5 +94,3 @@ export const toAnalyticsView = (a: Analytics): typeof AnalyticsView.Type => ({
     counts: { services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient }
   }))
 })
-
-// ---- Contract --------------------------------------------------------------------------------
