@@ -118,6 +118,8 @@ export const AvatarView = Schema.Struct({
   updatedAt: Nullable(Schema.Date)
 })
 
+// ---- Requests --------------------------------------------------------------------------------
+
 // Loose on purpose (as in the rest of the API): the domain answers 422 per field in the user's
 // language; only a wrong JSON shape is a 400.
 const OptText = Schema.optional(PayloadText)

@@ -96,5 +96,3 @@ export const toAvatarView = (userId: string, file: ProfileFile | null): typeof A
   size: file?.size ?? null,
   updatedAt: file?.updatedAt ?? null
 })
-
-// ---- Requests --------------------------------------------------------------------------------

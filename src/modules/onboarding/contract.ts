@@ -98,6 +98,8 @@ export const ApplicationRowView = Schema.Struct({
   user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String })
 })
 
+// ---- Requests --------------------------------------------------------------------------------
+
 /** The application form (multipart/form-data). Files: JPG, PNG or PDF (profile picture JPG or PNG), 5 MB each. */
 export const ApplicationForm = Schema.Struct({
   skills: Schema.String,

@@ -96,5 +96,3 @@ export const toApplicationRowView = (row: ApplicationListRow, now: Date): typeof
   documentCount: row.documentCount,
   user: row.applicant
 })
-
-// ---- Requests --------------------------------------------------------------------------------
