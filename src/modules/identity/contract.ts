@@ -41,38 +41,44 @@ export type UserView = typeof UserView.Encoded
 const Text = Schema.optional(PayloadText)
 
 export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
-const UserData = Schema.Struct({ user: UserView })
+export const UserData = Schema.Struct({ user: UserView })
 /** The answer of GET /api/auth/me (its encoded form types the pre-encoded body, see http.ts). */
 export const MeAnswer = Ok(UserData)
 const Empty = Schema.Struct({})
 
+export const RegisterPayload = Schema.Struct({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) })
+export const LoginPayload = Schema.Struct({ email: Text, password: Text })
+export const EmailPayload = Schema.Struct({ email: Text })
+export const ResetPasswordPayload = Schema.Struct({ password: Text, confirmPassword: Text })
+export const UpdatePasswordPayload = Schema.Struct({ currentPassword: Text, newPassword: Text, confirmPassword: Text })
+
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("register", "/register")
-      .setPayload(Schema.Struct({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) }))
+      .setPayload(RegisterPayload)
       .addSuccess(Ok(UserData), { status: 201 })
   )
-  .add(HttpApiEndpoint.post("login", "/login").setPayload(Schema.Struct({ email: Text, password: Text })).addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(MeAnswer).middleware(Authentication))
-  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Schema.Struct({ email: Text })).addSuccess(Ok(Empty)))
+  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(EmailPayload).addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resetPassword")`/reset-password/${HttpApiSchema.param("token", Schema.String)}`
-      .setPayload(Schema.Struct({ password: Text, confirmPassword: Text }))
+      .setPayload(ResetPasswordPayload)
       .addSuccess(Ok(Empty))
   )
   .add(
     HttpApiEndpoint.patch("updatePassword", "/update-password")
-      .setPayload(Schema.Struct({ currentPassword: Text, newPassword: Text, confirmPassword: Text }))
+      .setPayload(UpdatePasswordPayload)
       .addSuccess(Ok(Empty))
       .middleware(Authentication)
   )
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resendVerification", "/resend-verification-public")
-      .setPayload(Schema.Struct({ email: Text }))
+      .setPayload(EmailPayload)
       .addSuccess(Ok(Empty))
   )
   .prefix("/auth") {}
