@@ -9,10 +9,12 @@ import { EmailFrequencies } from "./rules"
 
 const Text = Schema.optional(PayloadText)
 
+export const ContactPayload = Schema.Struct({ name: Text, email: Text, subject: Text, message: Text })
+
 export class ContactApi extends HttpApiGroup.make("contact")
   .add(
     HttpApiEndpoint.post("sendMessage", "/send-message")
-      .setPayload(Schema.Struct({ name: Text, email: Text, subject: Text, message: Text }))
+      .setPayload(ContactPayload)
       .addSuccess(Ok(Schema.Struct({})), { status: 201 })
   )
   .prefix("/contact") {}
