@@ -157,7 +157,7 @@ export const CheckoutAnswer = Schema.Struct({
 })
 
 const id = HttpApiSchema.param("id", Schema.String)
-const BookingData = Schema.Struct({ booking: BookingView })
+export const BookingData = Schema.Struct({ booking: BookingView })
 
 // ---- Groups ----------------------------------------------------------------------------------
 

@@ -55,7 +55,7 @@ export const ReviewView = Schema.Struct({
   client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String })
 })
 
-const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
+export const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
 
 export const SearchData = Schema.Struct({
   services: Schema.Array(ServiceView),
@@ -64,9 +64,9 @@ export const SearchData = Schema.Struct({
   exactTotal: Schema.Boolean
 })
 
-const Services = Schema.Struct({ services: Schema.Array(ServiceView) })
-const ServiceData = Schema.Struct({ service: ServiceView })
-const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
+export const Services = Schema.Struct({ services: Schema.Array(ServiceView) })
+export const ServiceData = Schema.Struct({ service: ServiceView })
+export const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
 
 // ---- Requests --------------------------------------------------------------------------------
 
