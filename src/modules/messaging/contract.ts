@@ -44,6 +44,28 @@ export const ConversationView = Schema.Struct({
   createdAt: Schema.Date
 })
 
+// ---- Real-time events (socket.io, adapters/socket.ts) -----------------------------------------
+
+/** `message_received`, to the participants' user rooms. */
+export const MessageReceivedEvent = Schema.Struct({
+  conversationId: Schema.String,
+  message: MessageView,
+  sender: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String })
+})
+/** `messages_read`, to the participants' user rooms. */
+export const MessagesReadEvent = Schema.Struct({
+  conversationId: Schema.String,
+  readerId: Schema.String,
+  messageIds: Schema.Array(Schema.String),
+  readAt: Schema.Date
+})
+/** `user_typing`, to the conversation's room but the typist. */
+export const UserTypingEvent = Schema.Struct({ conversationId: Schema.String, userId: Schema.String, isTyping: Schema.Boolean })
+/** `user_online` / `user_offline`, to a user's conversation partners. */
+export const PresenceEvent = Schema.Struct({ userId: Schema.String })
+
+// ---- Requests --------------------------------------------------------------------------------
+
 const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(Schema.NullOr(PayloadText))
 const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })

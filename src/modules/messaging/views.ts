@@ -26,5 +26,3 @@ export const toConversationView = (c: ConversationSummary): typeof ConversationV
   lastMessageAt: c.lastMessageAt,
   createdAt: c.createdAt
 })
-
-// ---- Requests --------------------------------------------------------------------------------

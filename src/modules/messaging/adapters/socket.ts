@@ -3,7 +3,7 @@ import type { Server, Socket } from "socket.io"
 import { BadRequest, errorBody, isAppError } from "../../../platform/errors"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
 import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
-import { MessageView } from "../contract"
+import { MessageView, type MessageReceivedEvent, type MessagesReadEvent, type PresenceEvent, type UserTypingEvent } from "../contract"
 import { toMessageView } from "../views"
 import { type ConversationEvent, ConversationEventFeed } from "../ports"
 import { Messaging } from "../service"
@@ -46,7 +46,7 @@ const relay = (io: Server) => (event: ConversationEvent) => {
         conversationId: event.message.conversationId,
         message: encodeMessage(toMessageView(event.message)),
         sender: { id: event.sender.id, firstName: event.sender.firstName, lastName: event.sender.lastName }
-      })
+      } satisfies typeof MessageReceivedEvent.Encoded)
       return
     case "messages_read":
       io.to(rooms).emit("messages_read", {
@@ -54,7 +54,7 @@ const relay = (io: Server) => (event: ConversationEvent) => {
         readerId: event.readerId,
         messageIds: event.messageIds,
         readAt: event.readAt.toISOString()
-      })
+      } satisfies typeof MessagesReadEvent.Encoded)
       return
   }
 }
@@ -73,7 +73,7 @@ export const MessagingRealtime = Effect.gen(function*() {
       const announcePresence = (userId: string, event: "user_online" | "user_offline") =>
         Runtime.runPromise(runtime)(messaging.partnersOf(userId)).then(
           (partners) => {
-            if (partners.length > 0) io.to(partners.map(userRoom)).emit(event, { userId })
+            if (partners.length > 0) io.to(partners.map(userRoom)).emit(event, { userId } satisfies typeof PresenceEvent.Encoded)
           },
           () => undefined
         )
@@ -143,7 +143,7 @@ export const MessagingRealtime = Effect.gen(function*() {
               // Only from a joined room: joining checked that the caller takes part.
               if (!socket.rooms.has(conversationRoom(conversationId))) return Effect.fail(NotJoined)
               return Effect.sync(() => {
-                io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit("user_typing", { conversationId, userId, isTyping })
+                io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit("user_typing", { conversationId, userId, isTyping } satisfies typeof UserTypingEvent.Encoded)
                 return { conversationId }
               })
             })
