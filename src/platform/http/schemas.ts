@@ -22,3 +22,14 @@ export const Pagination = Schema.Struct({
   limit: Schema.Number,
   pages: Schema.Number
 })
+
+/** The wire form of a success envelope around data of wire form `D` (what the UI receives). */
+export type OkEncoded<D> = Schema.Schema.Encoded<ReturnType<typeof Ok<D, D, never>>>
+
+/** The one error envelope, rendered by platform/http/middleware.ts (its schema types both sides). */
+export const FailureEnvelope = Schema.Struct({
+  success: Schema.Literal(false),
+  code: Schema.String,
+  message: Schema.String,
+  details: Schema.optional(Schema.Array(Schema.Struct({ field: Schema.String, message: Schema.String })))
+})
