@@ -3,126 +3,21 @@
 
 import { api } from "./client"
 import { queryString } from "./query"
-import type { ConnectStatus, Pagination, Role } from "./types"
+import type {
+  AdminBooking,
+  AdminBookingRow,
+  AdminPayment,
+  AdminService,
+  AdminUser,
+  Analytics,
+  ConnectStatus,
+  Dashboard,
+  FinancialStats,
+  Pagination,
+  Role
+} from "./contract"
 
-export interface Person {
-  readonly id: string
-  readonly firstName: string
-  readonly lastName: string
-  readonly email: string
-}
-export interface AdminUser extends Person {
-  readonly phoneNumber: string
-  readonly role: Role
-  readonly isActive: boolean
-  readonly isEmailVerified: boolean
-  readonly createdAt: string
-  readonly stripeAccountId: string | null
-  readonly paymentAccount: { readonly accountId: string; readonly chargesEnabled: boolean; readonly payoutsEnabled: boolean; readonly detailsSubmitted: boolean; readonly isComplete: boolean } | null
-}
-export interface AdminBookingRow {
-  readonly id: string
-  readonly status: string
-  readonly displayStatus: string
-  readonly paymentStatus: string
-  readonly startTime: string
-  readonly endTime: string
-  readonly totalMinor: number
-  readonly currency: string
-  readonly service: { readonly id: string; readonly title: string; readonly category: { readonly name: string } }
-  readonly client: Person
-  readonly provider: Person
-}
-export type PaymentStatus = "COMPLETED" | "PENDING" | "REFUNDED" | "CANCELLED" | "FAILED"
-export interface AdminBooking extends AdminBookingRow {
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly durationHours: number
-  readonly isReviewed: boolean
-  readonly service: AdminBookingRow["service"] & { readonly hourlyPriceMinor: number }
-  readonly client: Person & { readonly phoneNumber: string }
-  readonly payments: ReadonlyArray<{
-    readonly kind: string
-    readonly status: PaymentStatus
-    readonly amountMinor: number
-    readonly currency: string
-    readonly paymentMethod: string | null
-    readonly createdAt: string
-    readonly refundedMinor: number | null
-  }>
-  readonly reviews: ReadonlyArray<{ readonly rating: number; readonly comment: string | null; readonly createdAt: string; readonly client: { readonly firstName: string; readonly lastName: string } }>
-}
-export interface AdminService {
-  readonly id: string
-  readonly title: string
-  readonly category: { readonly id: number; readonly name: string }
-  readonly provider: Person
-  readonly priceMinor: number
-  readonly currency: string
-  readonly isAvailable: boolean
-  readonly location: string
-  readonly createdAt: string
-}
-export interface AdminPayment {
-  readonly id: string
-  readonly bookingId: string
-  readonly kind: string
-  readonly status: PaymentStatus
-  readonly amountMinor: number
-  readonly currency: string
-  readonly createdAt: string
-  readonly refundedMinor: number | null
-  readonly service: { readonly id: string; readonly title: string }
-  readonly client: Person
-  readonly provider: Person
-}
-export interface Dashboard {
-  readonly users: { readonly total: number }
-  readonly services: { readonly total: number; readonly available: number; readonly unavailable: number }
-  readonly bookings: {
-    readonly total: number
-    readonly pending: number
-    readonly confirmed: number
-    readonly completed: number
-    readonly validated: number
-    readonly ongoing: number
-    readonly validationRate: number
-  }
-  readonly revenue: { readonly monthly: number; readonly pending: number; readonly validated: number; readonly currency: string }
-  readonly applications: { readonly pending: number }
-}
-export interface FinancialStats {
-  readonly period: string
-  readonly currency: string
-  readonly currencies: ReadonlyArray<string>
-  readonly grossRevenue: number
-  readonly totalCommissions: number
-  readonly netRevenue: number
-  readonly commissionMargin: number
-  readonly refundedAmount: number
-  readonly payments: { readonly completed: number; readonly pending: number; readonly failed: number }
-  readonly revenueByStatus: ReadonlyArray<{ readonly status: PaymentStatus; readonly count: number; readonly amountMinor: number }>
-}
-export interface Analytics {
-  readonly period: number
-  readonly topUsers: ReadonlyArray<
-    Person & {
-      readonly role: Role
-      readonly counts: { readonly services: number; readonly bookingsAsClient: number; readonly bookingsAsProvider: number; readonly reviewsAsProvider: number; readonly reviewsAsClient: number }
-    }
-  >
-  readonly topServices: ReadonlyArray<{
-    readonly id: string
-    readonly title: string
-    readonly priceMinor: number
-    readonly currency: string
-    readonly rating: number
-    readonly reviewCount: number
-    readonly provider: { readonly firstName: string; readonly lastName: string }
-    readonly bookings: number
-  }>
-  readonly growth: { readonly users: ReadonlyArray<{ readonly date: string; readonly count: number }>; readonly bookings: ReadonlyArray<{ readonly date: string; readonly count: number }> }
-}
+export type { AdminUser, AdminPaymentStatus as PaymentStatus } from "./contract"
 
 const id = encodeURIComponent
 const patch = <T>(path: string, body: unknown, quiet?: ReadonlyArray<number>) => api<T>(path, { method: "PATCH", body, ...(quiet ? { quiet } : {}) })

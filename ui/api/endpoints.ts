@@ -5,45 +5,7 @@ import { cached, invalidate, MINUTE } from "./cache"
 import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
 import { store, userAtom } from "../state/session"
-import type {
-  NotificationPreferences,
-  PreferencesData,
-  AdminApplication,
-  AdminDocument,
-  Application,
-  ApplicationRow,
-  AvatarInfo,
-  BookingData,
-  BookingPage,
-  BookingQuery,
-  BookingRequest,
-  CalendarEvent,
-  CheckoutAnswer,
-  CheckoutRequest,
-  ReviewPage,
-  OwnProfile,
-  Pagination,
-  PublicProfile,
-  CategoriesData,
-  ConnectStatus,
-  ContactRequest,
-  EmailRequest,
-  Empty,
-  LoginRequest,
-  Nested,
-  RegisterRequest,
-  ResetPasswordRequest,
-  ServiceData,
-  ServiceDetailData,
-  ServicePage,
-  ServiceQuery,
-  ServiceRequest,
-  ServicesData,
-  Session,
-  UpdateMeRequest,
-  UpdatePasswordRequest,
-  UserData
-} from "./types"
+import type { NotificationPreferences, PreferencesData, AdminApplication, AdminDocument, Application, ApplicationRow, AvatarInfo, BookingData, BookingPage, BookingQuery, BookingRequest, CalendarEvent, CheckoutAnswer, CheckoutRequest, ReviewPage, OwnProfile, Pagination, PublicProfile, CategoriesData, ConnectStatus, ContactRequest, EmailRequest, Empty, LoginRequest, Nested, RegisterRequest, ResetPasswordRequest, ServiceData, ServiceDetailData, ServicePage, ServiceQuery, ServiceRequest, ServicesData, Session, UpdateMeRequest, UpdatePasswordRequest, UserData } from "./contract"
 
 type Quiet = RequestOptions["quiet"]
 const post = <T>(path: string, body: unknown, quiet?: Quiet, extra: RequestOptions = {}) =>

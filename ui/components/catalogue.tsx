@@ -6,7 +6,7 @@ import { type ReactNode, useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
-import type { Category, Provider, Service, Sort, User } from "../api/types"
+import type { Category, Provider, Service, Sort, User } from "../api/contract"
 import { loginRedirect } from "../routing/access"
 import {
   CARD_DESCRIPTION_MAX,

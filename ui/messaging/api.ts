@@ -2,7 +2,7 @@
 
 import { api } from "../api/client"
 import { queryString } from "../api/query"
-import type { Conversation, ConversationPage, Message, MessagePage } from "./types"
+import type { Conversation, ConversationPage, Message, MessagePage } from "../api/contract"
 
 const QUIET = [400, 403, 404, 422, 429, 500, 502, 503, 0]
 const path = (id: string) => `/conversations/${encodeURIComponent(id)}`
