@@ -56,6 +56,7 @@ export const ReviewView = Schema.Struct({
 })
 
 export const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
+export const ServiceDetailData = Schema.Struct({ service: ServiceDetail })
 
 export const SearchData = Schema.Struct({
   services: Schema.Array(ServiceView),
@@ -127,7 +128,7 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(
     HttpApiEndpoint.get("get")`/${id}`
       .setUrlParams(Schema.Struct({ lat: Param, lng: Param }))
-      .addSuccess(Ok(Schema.Struct({ service: ServiceDetail })))
+      .addSuccess(Ok(ServiceDetailData))
   )
   .add(
     HttpApiEndpoint.post("create", "/")
