@@ -158,6 +158,8 @@ export const CheckoutAnswer = Schema.Struct({
 
 const id = HttpApiSchema.param("id", Schema.String)
 export const BookingData = Schema.Struct({ booking: BookingView })
+export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
+export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
 
 // ---- Groups ----------------------------------------------------------------------------------
 
@@ -166,7 +168,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
     HttpApiEndpoint.get("mine", "/me")
       .setUrlParams(BookingListParams)
-      .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })))
+      .addSuccess(Ok(BookingPage))
   )
   /** The caller's open booking of a service (the service page's in-progress banner), or null. */
   .add(
@@ -197,5 +199,5 @@ export class ReviewsApi extends HttpApiGroup.make("reviews")
   .add(
     HttpApiEndpoint.get("ofService")`/services/${id}/reviews`
       .setUrlParams(Schema.Struct({ page: Param, limit: Param }))
-      .addSuccess(Ok(Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })))
+      .addSuccess(Ok(ReviewPage))
   ) {}
