@@ -70,6 +70,8 @@ const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(Schema.NullOr(PayloadText))
 const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
 const OneConversation = Schema.Struct({ conversation: ConversationView })
+export const ConversationPage = Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })
+export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })
 
 // ---- Group -----------------------------------------------------------------------------------
 
@@ -77,7 +79,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(PageParams)
-      .addSuccess(Ok(Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })))
+      .addSuccess(Ok(ConversationPage))
   )
   .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(OneConversation)))
   .add(
@@ -100,7 +102,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("messages")`/${id}/messages`
       .setUrlParams(PageParams)
-      .addSuccess(Ok(Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })))
+      .addSuccess(Ok(MessagePage))
   )
   .middleware(Authentication)
   .prefix("/conversations") {}
