@@ -28,7 +28,8 @@ export const PreferencesView = Schema.Struct({
   timeZone: Schema.String
 })
 
-const PreferencesAnswer = Ok(Schema.Struct({ preferences: PreferencesView }))
+export const PreferencesData = Schema.Struct({ preferences: PreferencesView })
+const PreferencesAnswer = Ok(PreferencesData)
 
 /** The signed-in account's notification preferences (spec section 7). */
 export class NotificationPreferencesApi extends HttpApiGroup.make("notificationPreferences")
