@@ -7,11 +7,13 @@ import type { AdminBookingRowView, AdminBookingView, AdminPaymentView, AdminServ
 import type {
   BookingData as BookingDataSchema,
   BookingListParams,
+  BookingPage as BookingPageSchema,
   BookingPayload,
   BookingView,
   CalendarEventView,
   CheckoutAnswer as CheckoutAnswerSchema,
   CheckoutPayload,
+  ReviewPage as ReviewPageSchema,
   ReviewView as ServiceReviewView
 } from "../../src/modules/booking/contract"
 import type {
@@ -22,6 +24,7 @@ import type {
   SearchParams,
   ServiceData as ServiceDataSchema,
   ServiceDetail as ServiceDetailSchema,
+  ServiceDetailData as ServiceDetailDataSchema,
   ServicePayload,
   Services,
   ServiceView
@@ -38,7 +41,9 @@ import type {
 } from "../../src/modules/identity/contract"
 import type { AvatarView, BadgeView, OwnProfileView, ProfilePatchPayload, PublicProfileView } from "../../src/modules/identity/profile-contract"
 import type {
+  ConversationPage as ConversationPageSchema,
   ConversationView,
+  MessagePage as MessagePageSchema,
   MessageReceivedEvent,
   MessagesReadEvent,
   MessageView,
@@ -46,7 +51,7 @@ import type {
   PresenceEvent,
   UserTypingEvent
 } from "../../src/modules/messaging/contract"
-import type { ContactPayload, PreferencesView } from "../../src/modules/notifications/contract"
+import type { ContactPayload, PreferencesData as PreferencesDataSchema, PreferencesView } from "../../src/modules/notifications/contract"
 import type { AdminApplicationView, AdminDocumentView, ApplicationRowView, ApplicationView, DocumentView } from "../../src/modules/onboarding/contract"
 import type { ConnectStatusView } from "../../src/modules/payments/contract"
 import type { Sort } from "../../src/modules/catalogue/rules"
@@ -115,7 +120,7 @@ export type ResubmissionInfo = Pick<
 
 export type ContactRequest = typeof ContactPayload.Encoded
 export type NotificationPreferences = typeof PreferencesView.Encoded
-export type PreferencesData = { readonly preferences: NotificationPreferences }
+export type PreferencesData = typeof PreferencesDataSchema.Encoded
 
 // ---- Catalogue -------------------------------------------------------------------------------
 
@@ -127,7 +132,7 @@ export type ServiceDetail = typeof ServiceDetailSchema.Encoded
 export type ServicesData = typeof Services.Encoded
 export type ServicePage = typeof SearchData.Encoded
 export type ServiceData = typeof ServiceDataSchema.Encoded
-export type ServiceDetailData = { readonly service: ServiceDetail }
+export type ServiceDetailData = typeof ServiceDetailDataSchema.Encoded
 export type CategoriesData = typeof Categories.Encoded
 /** GET /services query; absent values are not sent. */
 export type ServiceQuery = Query<typeof SearchParams.Encoded> & { readonly sortBy?: Sort }
@@ -151,20 +156,20 @@ export type ServiceReview = typeof ServiceReviewView.Encoded
 export type BookingRequest = typeof BookingPayload.Encoded
 export type BookingQuery = Query<typeof BookingListParams.Encoded>
 export type BookingData = typeof BookingDataSchema.Encoded
-export type BookingPage = { readonly bookings: ReadonlyArray<Booking>; readonly results: number; readonly pagination: Pagination }
+export type BookingPage = typeof BookingPageSchema.Encoded
 export type CheckoutRequest = typeof CheckoutPayload.Encoded
 /** The billing details as the payment step sends them: every field of the payload's, filled in. */
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
 export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
-export type ReviewPage = { readonly reviews: ReadonlyArray<ServiceReview>; readonly averageRating: number; readonly pagination: Pagination }
+export type ReviewPage = typeof ReviewPageSchema.Encoded
 
 // ---- Messaging -------------------------------------------------------------------------------
 
 export type Participant = typeof ParticipantView.Encoded
 export type Message = typeof MessageView.Encoded
 export type Conversation = typeof ConversationView.Encoded
-export type ConversationPage = { readonly conversations: ReadonlyArray<Conversation>; readonly pagination: Pagination }
-export type MessagePage = { readonly messages: ReadonlyArray<Message>; readonly pagination: Pagination }
+export type ConversationPage = typeof ConversationPageSchema.Encoded
+export type MessagePage = typeof MessagePageSchema.Encoded
 export type MessageReceived = typeof MessageReceivedEvent.Encoded
 export type MessagesRead = typeof MessagesReadEvent.Encoded
 export type UserTyping = typeof UserTypingEvent.Encoded
