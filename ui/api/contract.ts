@@ -3,7 +3,18 @@
 // type check. Type-only imports: none of the server's code reaches the bundle (test/ui/contract.test.ts);
 // the literal lists come from the modules' rules.ts, which import nothing.
 
-import type { AdminBookingRowView, AdminBookingView, AdminPaymentView, AdminServiceView, AdminUserView, AnalyticsView, DashboardView, FinancialStatsView } from "../../src/modules/administration/contract"
+import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type {
+  AdministrationApi,
+  AdminBookingRowView,
+  AdminBookingView,
+  AdminPaymentView,
+  AdminServiceView,
+  AdminUserView,
+  AnalyticsView,
+  DashboardView,
+  FinancialStatsView
+} from "../../src/modules/administration/contract"
 import type {
   BookingData as BookingDataSchema,
   BookingListParams,
@@ -58,6 +69,7 @@ import type { Sort } from "../../src/modules/catalogue/rules"
 import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from "../../src/platform/http/schemas"
 
 export type { Language } from "../../src/platform/languages"
+export type { AdministrationApi }
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
 export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
@@ -74,6 +86,21 @@ export type { PaymentStatus as AdminPaymentStatus } from "../../src/modules/admi
 
 /** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
 type Query<P> = { readonly [K in keyof P]?: string | number }
+
+/**
+ * The wire form of a decoded value: dates travel as ISO strings (Schema.Date is the contracts' only
+ * transformation), the rest as is.
+ */
+type Wire<T> = T extends Date ? string : T extends ReadonlyArray<infer E> ? ReadonlyArray<Wire<E>> : T extends object ? { readonly [K in keyof T]: Wire<T[K]> } : T
+
+/**
+ * The data of an endpoint's answer, by group and endpoint name (`Answer<typeof AdministrationApi, "users">`):
+ * for the answers the contract does not name.
+ */
+export type Answer<Group extends HttpApiGroup.HttpApiGroup.Any, Name extends string> =
+  HttpApiEndpoint.HttpApiEndpoint.Success<HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<Group>, Name>> extends infer S
+    ? S extends { readonly success: true; readonly data: infer D } ? Wire<D> : never
+    : never
 
 /** Every field present and not null, at every level (what a completed form sends of a loose payload). */
 type Filled<T> = { readonly [K in keyof T]-?: Filled<NonNullable<T[K]>> }
