@@ -70,6 +70,11 @@ import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from 
 
 export type { Language } from "../../src/platform/languages"
 export type { AdministrationApi }
+export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
+export type { BookingsApi } from "../../src/modules/booking/contract"
+export type { ConversationsApi } from "../../src/modules/messaging/contract"
+export type { UsersApi } from "../../src/modules/identity/profile-contract"
+export type { StripeConnectApi } from "../../src/modules/payments/contract"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
 export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
@@ -169,8 +174,6 @@ export type ServiceRequest = typeof ServicePayload.Encoded
 // ---- Provider payout account -----------------------------------------------------------------
 
 export type ConnectStatus = typeof ConnectStatusView.Encoded
-/** These three answers are nested one level deeper (`data.data`), as the spec's client reads them. */
-export type Nested<T> = { readonly data: T }
 
 // ---- Bookings, checkout and reviews ----------------------------------------------------------
 
