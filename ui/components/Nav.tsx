@@ -7,7 +7,6 @@ import { authApi } from "../api/endpoints"
 import type { User } from "../api/contract"
 import type { Language } from "../i18n/detect"
 import { switchLanguage } from "../state/language"
-import { useFocusTrap } from "./focus-trap"
 import { clearSession, userAtom } from "../state/session"
 
 interface NavItem {
@@ -98,23 +97,47 @@ const LogoutButton = () => {
   )
 }
 
-/** The slide-in menu under 768 px: a modal dialog that keeps focus inside and closes on Escape. */
+const FOCUSABLE = "a[href], button:not([disabled]), input, select, textarea"
+
+/**
+ * The slide-in menu under 768 px: a modal dialog that keeps focus inside and closes on Escape. Its own
+ * trap rather than useFocusTrap: the shell is first-load code, and a module it shared with the lazy
+ * dialogs would become one more first-load chunk (test/ui/budget.test.ts).
+ */
 const MobileMenu = ({ items, user, onClose, toggle }: { items: ReadonlyArray<NavItem>; user: User | null; onClose: () => void; toggle: RefObject<HTMLButtonElement | null> }) => {
   const { t } = useLingui()
   const panel = useRef<HTMLDivElement>(null)
-  useFocusTrap(panel, {
-    onEscape: () => {
-      onClose()
-      toggle.current?.focus()
-    },
-    // The menu gives focus back to its toggle itself, on Escape and on its close button.
-    restoreFocus: false,
-    listenOnDocument: true
-  })
   useEffect(() => {
+    const element = panel.current
+    if (!element) return
+    const focusables = () => Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE))
+    focusables()[0]?.focus()
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.preventDefault()
+        onClose()
+        toggle.current?.focus()
+        return
+      }
+      if (event.key !== "Tab") return
+      const list = focusables()
+      const first = list[0]
+      const last = list[list.length - 1]
+      if (event.shiftKey && (document.activeElement === first || !element.contains(document.activeElement))) {
+        event.preventDefault()
+        last?.focus()
+      } else if (!event.shiftKey && (document.activeElement === last || !element.contains(document.activeElement))) {
+        event.preventDefault()
+        first?.focus()
+      }
+    }
+    document.addEventListener("keydown", onKey)
     document.body.classList.add("menu-open")
-    return () => document.body.classList.remove("menu-open")
-  }, [])
+    return () => {
+      document.removeEventListener("keydown", onKey)
+      document.body.classList.remove("menu-open")
+    }
+  }, [onClose, toggle])
   return (
     <>
       <div className="menu-backdrop" onClick={onClose} />

@@ -1,7 +1,8 @@
 import { type RefObject, useEffect, useRef } from "react"
 
-// The one focus trap of the modal surfaces (Modal, ConfirmDialog, the mobile menu): Tab and
-// Shift+Tab cycle inside, Escape closes, and focus goes back to where it was.
+// The one focus trap of the modal dialogs (Modal, ConfirmDialog): Tab and Shift+Tab cycle inside,
+// Escape closes, and focus goes back to where it was. The shell's mobile menu keeps its own (Nav.tsx):
+// importing this module there would make it a shared first-load chunk.
 
 export const FOCUSABLE =
   "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex='-1'])"
@@ -34,27 +35,26 @@ export const useFocusTrap = (container: RefObject<HTMLElement | null>, options: 
   useEffect(() => {
     const element = container.current
     if (!element) return
-    const { initialFocus, restoreFocus = true, listenOnDocument = false } = latest.current
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const { initialFocus, restoreFocus = true, listenOnDocument } = latest.current
+    // Only elements take focus; the casts cost no byte where a check would.
+    const opener = document.activeElement as HTMLElement | null
     const focusables = () => Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE))
     ;(initialFocus ? initialFocus(element) : focusables()[0])?.focus()
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        event.preventDefault()
-        latest.current.onEscape()
-        return
-      }
-      if (event.key !== "Tab") return
-      const active = document.activeElement instanceof HTMLElement ? document.activeElement : null
-      const target = wrappedFocus(focusables(), active, element.contains(active), event.shiftKey)
-      if (target === undefined) return
+    const onKey = (event: Event) => {
+      const { key, shiftKey } = event as KeyboardEvent
+      if (key === "Escape") latest.current.onEscape()
+      else if (key === "Tab") {
+        const active = document.activeElement as HTMLElement | null
+        const target = wrappedFocus(focusables(), active, element.contains(active), shiftKey)
+        if (!target) return
+        target.focus()
+      } else return
       event.preventDefault()
-      target.focus()
     }
-    const listener: HTMLElement | Document = listenOnDocument ? document : element
-    listener.addEventListener("keydown", onKey as EventListener)
+    const listener = listenOnDocument ? document : element
+    listener.addEventListener("keydown", onKey)
     return () => {
-      listener.removeEventListener("keydown", onKey as EventListener)
+      listener.removeEventListener("keydown", onKey)
       if (restoreFocus && opener?.isConnected) opener.focus()
     }
   }, [container])
