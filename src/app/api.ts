@@ -13,15 +13,15 @@ import {
   ValidationFailed
 } from "../platform/errors"
 import { HealthApi } from "../platform/http/health"
-import { AuthApi } from "../modules/identity/api"
-import { UploadsApi, UsersApi } from "../modules/identity/profile-api"
-import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/api"
-import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/api"
-import { CategoriesApi, ServicesApi } from "../modules/catalogue/api"
-import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/api"
-import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/api"
-import { ConversationsApi } from "../modules/messaging/api"
-import { AdministrationApi } from "../modules/administration/api"
+import { AuthApi } from "../modules/identity/contract"
+import { UploadsApi, UsersApi } from "../modules/identity/profile-contract"
+import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/contract"
+import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
+import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
+import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
+import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { ConversationsApi } from "../modules/messaging/contract"
+import { AdministrationApi } from "../modules/administration/contract"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)

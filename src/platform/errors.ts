@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { type Language, type MessageKey, translate } from "./messages"
+import type { FailureEnvelope } from "./http/schemas"
 
 /**
  * The application's failures, one class per HTTP meaning. Each carries a stable machine `code`
@@ -82,7 +83,7 @@ export const issue = (field: string, key: MessageKey, params?: Readonly<Record<s
   new FieldIssue({ field, key, ...(params ? { params } : {}) })
 
 /** The error envelope's body of an application error, in `language` (HTTP answers and socket acknowledgements). */
-export const errorBody = (error: AppError, language: Language) => ({
+export const errorBody = (error: AppError, language: Language): typeof FailureEnvelope.Type => ({
   success: false as const,
   code: error.code,
   message: translate(language, error.key, error.params),

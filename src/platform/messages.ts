@@ -693,8 +693,9 @@ export const en: Record<MessageKey, string> = {
   "admin.dateInvalid": "Invalid date (format YYYY-MM-DD)."
 }
 
-export const Languages = ["fr", "en"] as const
-export type Language = (typeof Languages)[number]
+import { Languages, type Language } from "./languages"
+
+export { Languages, type Language }
 export const defaultLanguage: Language = "fr"
 
 export const catalogs: Record<Language, Record<MessageKey, string>> = { fr, en }

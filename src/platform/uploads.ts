@@ -12,7 +12,9 @@ import { hasForbiddenControl, normalizeLineBreaks } from "./text"
  * type), their size is capped, images are decoded and re-encoded (which drops EXIF, GPS, comments and
  * any trailing payload), and user file names are kept only as display text.
  */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+import { MAX_UPLOAD_BYTES, multipartLimits } from "./upload-limits"
+
+export { MAX_UPLOAD_BYTES, multipartLimits } from "./upload-limits"
 
 export type FileType = "image/jpeg" | "image/png" | "image/webp" | "application/pdf"
 export const ImageTypes: ReadonlyArray<FileType> = ["image/jpeg", "image/png", "image/webp"]
@@ -124,20 +126,6 @@ export interface MultipartSpec {
   readonly files: ReadonlyArray<string>
   readonly fields: ReadonlyArray<string>
 }
-
-const MAX_FIELD_BYTES = 64 * 1024
-
-/**
- * Limits of a form with `fileFields` files, as `HttpApiSchema.MultipartStream` documents them (the
- * reader below applies the same ones): 5 MB per file (exactly 5 MB passes), 64 KB per text field, and
- * a whole body with room for every file and the text fields, which replaces the server's default 10 MB.
- */
-export const multipartLimits = (fileFields: number) => ({
-  maxParts: Option.some(fileFields + 16),
-  maxFieldSize: MAX_FIELD_BYTES,
-  maxFileSize: Option.some(MAX_UPLOAD_BYTES),
-  maxTotalSize: Option.some(fileFields * MAX_UPLOAD_BYTES + 1024 * 1024)
-})
 
 const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { adjustableClock, type TestServer } from "../support/server"
 
 // The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),
 // the provider confirms and marks it rendered (in English), the client confirms reception with a
@@ -39,13 +39,16 @@ const newPage = async (locale: string): Promise<{ context: BrowserContext; page:
 const card = (page: Page) => page.getByRole("article", { name: TITLE })
 const action = (page: Page, label: RegExp) => card(page).getByRole("button", { name: label })
 
+// The server's clock is moved past the booking's start before the provider marks it rendered.
+const clock = adjustableClock()
+
 describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
   withServerAndChromium(async (started) => {
     ;({ server, browser } = started)
     base = `http://localhost:${server.port}`
     api = httpClient(server)
     ;({ provider, client, serviceId } = await providerWithService(server, api, { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, location: "Montréal", categoryId: 7 }))
-  })
+  }, { clock: clock.clock })
 
   it("book, pay in the sandbox, confirm, render, review: COMPLETED, CAPTURED, reviewed and in the calendar", async () => {
     // ---- The client books and pays (French) ----
@@ -92,6 +95,10 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     await action(page, /^Confirm\b(?! reception)/).click()
+    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status).toBe("CONFIRMED")
+    // "Service rendered" is offered once the booking has started: three days later.
+    clock.advance(3 * 24 * 3_600_000)
+    await page.reload()
     await action(page, /^Mark as rendered/).waitFor()
     await action(page, /^Mark as rendered/).click()
     await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status).toBe("SERVICE_RENDERED")

@@ -22,7 +22,7 @@ import {
   withMessage,
   withRead
 } from "../../ui/messaging/rules"
-import type { Conversation, Message } from "../../ui/messaging/types"
+import type { Conversation, Message } from "../../ui/api/contract"
 
 const codeOf = (r: Either.Either<unknown, { code: string }>) => (Either.isLeft(r) ? r.left.code : "OK")
 const detailKeys = (r: Either.Either<unknown, object>) =>

@@ -61,11 +61,14 @@ export const loaded = (page: Page) => page.waitForFunction(() => document.queryS
  * One test server and one Chromium for the enclosing suite: started before its tests and handed to
  * `ready`, stopped after them.
  */
-export const withServerAndChromium = (ready: (started: { server: TestServer; browser: Browser }) => void | Promise<void>) => {
+export const withServerAndChromium = (
+  ready: (started: { server: TestServer; browser: Browser }) => void | Promise<void>,
+  serverOptions: Parameters<typeof startTestServer>[1] = {}
+) => {
   let server: TestServer | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
-    server = await startTestServer()
+    server = await startTestServer({}, serverOptions)
     browser = await launchChromium()
     await ready({ server, browser })
   }, 90_000)

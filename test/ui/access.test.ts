@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { Role } from "../../ui/api/types"
+import type { Role } from "../../ui/api/contract"
 import { decideAccess, sanitizeRedirect } from "../../ui/routing/access"
 
 const as = (role: Role) => ({ role })

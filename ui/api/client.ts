@@ -7,7 +7,8 @@ import { clearSession, getToken, setSession } from "../state/session"
 import { showToast } from "../state/toasts"
 import { reactionTexts } from "./reaction-texts"
 import { planReaction } from "./reactions"
-import { ErrorCodes, type Failure, type FieldDetail, type Ok, type Session } from "./types"
+import { type Failure, type FieldDetail, type Ok, type Session } from "./contract"
+import { ErrorCodes } from "./error-codes"
 
 const BASE = "/api"
 const TIMEOUT_MS = 30_000

@@ -5,45 +5,8 @@ import { cached, invalidate, MINUTE } from "./cache"
 import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
 import { store, userAtom } from "../state/session"
-import type {
-  NotificationPreferences,
-  PreferencesData,
-  AdminApplication,
-  AdminDocument,
-  Application,
-  ApplicationRow,
-  AvatarInfo,
-  BookingData,
-  BookingPage,
-  BookingQuery,
-  BookingRequest,
-  CalendarEvent,
-  CheckoutAnswer,
-  CheckoutRequest,
-  ReviewPage,
-  OwnProfile,
-  Pagination,
-  PublicProfile,
-  CategoriesData,
-  ConnectStatus,
-  ContactRequest,
-  EmailRequest,
-  Empty,
-  LoginRequest,
-  Nested,
-  RegisterRequest,
-  ResetPasswordRequest,
-  ServiceData,
-  ServiceDetailData,
-  ServicePage,
-  ServiceQuery,
-  ServiceRequest,
-  ServicesData,
-  Session,
-  UpdateMeRequest,
-  UpdatePasswordRequest,
-  UserData
-} from "./types"
+import type { NotificationPreferences, PreferencesData, AvatarInfo, BookingData, BookingPage, BookingQuery, BookingRequest, CalendarEvent, CheckoutAnswer, CheckoutRequest, ReviewPage, CategoriesData, ContactRequest, EmailRequest, Empty, LoginRequest, RegisterRequest, ResetPasswordRequest, ServiceData, ServiceDetailData, ServicePage, ServiceQuery, ServiceRequest, ServicesData, Session, UpdateMeRequest, UpdatePasswordRequest, UserData } from "./contract"
+import type { AdminApplicationsApi, Answer, BookingsApi, ProviderApplicationsApi, StripeConnectApi, UsersApi } from "./contract"
 
 type Quiet = RequestOptions["quiet"]
 const post = <T>(path: string, body: unknown, quiet?: Quiet, extra: RequestOptions = {}) =>
@@ -130,16 +93,16 @@ export const catalogueApi = {
 }
 
 export const connectApi = {
-  status: (quiet?: Quiet) => api<Nested<ConnectStatus>>("/users/me/stripe-connect/status", { quiet }),
+  status: (quiet?: Quiet) => api<Answer<typeof StripeConnectApi, "status">>("/users/me/stripe-connect/status", { quiet }),
   onboarding: (country: string, quiet?: Quiet) =>
-    post<Nested<{ accountLink: string }>>("/users/me/stripe-connect/onboarding", { country }, quiet),
-  dashboard: (quiet?: Quiet) => api<Nested<{ dashboardUrl: string }>>("/users/me/stripe-connect/dashboard", { quiet })
+    post<Answer<typeof StripeConnectApi, "onboarding">>("/users/me/stripe-connect/onboarding", { country }, quiet),
+  dashboard: (quiet?: Quiet) => api<Answer<typeof StripeConnectApi, "dashboard">>("/users/me/stripe-connect/dashboard", { quiet })
 }
 
 export const profileApi = {
-  me: () => api<{ user: OwnProfile }>("/users/me"),
-  update: (body: Record<string, unknown>) => api<{ user: OwnProfile }>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
-  public: (id: string) => api<{ user: PublicProfile }>(`/users/public/${encodeURIComponent(id)}`, { quiet: [403, 404] }),
+  me: () => api<Answer<typeof UsersApi, "getMe">>("/users/me"),
+  update: (body: Record<string, unknown>) => api<Answer<typeof UsersApi, "updateMe">>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
+  public: (id: string) => api<Answer<typeof UsersApi, "publicProfile">>(`/users/public/${encodeURIComponent(id)}`, { quiet: [403, 404] }),
   services: (id: string) => api<ServicesData>(`/services/provider/${encodeURIComponent(id)}?limit=100`, { quiet: true }),
   uploadAvatar: (file: File) => {
     const form = new FormData()
@@ -147,26 +110,26 @@ export const profileApi = {
     return api<AvatarInfo>("/uploads/avatar", { method: "POST", body: form, quiet: [400, 413, 415, 422] })
   },
   deleteAvatar: () => api<AvatarInfo>("/uploads/avatar", { method: "DELETE" }),
-  favorite: (favoritedId: string) => post<{ favorite: { favoritedId: string } }>("/users/favorites", { favoritedId }),
+  favorite: (favoritedId: string) => post<Answer<typeof UsersApi, "addFavorite">>("/users/favorites", { favoritedId }),
   unfavorite: (id: string) => api<Empty>(`/users/favorites/${encodeURIComponent(id)}`, { method: "DELETE", quiet: [404] })
 }
 
 const FORM_QUIET = [400, 409, 413, 415, 422]
 export const applicationsApi = {
-  mine: () => api<{ application: Application | null }>("/provider-applications/my-application"),
-  submit: (form: FormData) => api<{ application: Application }>("/provider-applications/submit", { method: "POST", body: form, quiet: [...FORM_QUIET, 403] }),
-  resubmit: (form: FormData) => api<{ application: Application }>("/provider-applications/my-application", { method: "PUT", body: form, quiet: [...FORM_QUIET, 403, 404] })
+  mine: () => api<Answer<typeof ProviderApplicationsApi, "myApplication">>("/provider-applications/my-application"),
+  submit: (form: FormData) => api<Answer<typeof ProviderApplicationsApi, "submit">>("/provider-applications/submit", { method: "POST", body: form, quiet: [...FORM_QUIET, 403] }),
+  resubmit: (form: FormData) => api<Answer<typeof ProviderApplicationsApi, "resubmit">>("/provider-applications/my-application", { method: "PUT", body: form, quiet: [...FORM_QUIET, 403, 404] })
 }
 
 export const adminApplicationsApi = {
   list: (query: { search?: string; status?: string; page?: number; limit?: number }) =>
-    api<{ applications: ReadonlyArray<ApplicationRow>; pagination: Pagination }>(`/admin/applications${queryString(query)}`, { quiet: [422] }),
-  get: (id: string) => api<{ application: AdminApplication }>(`/admin/applications/${encodeURIComponent(id)}`, { quiet: [404] }),
-  approve: (id: string) => api<{ application: AdminApplication }>(`/provider-applications/${encodeURIComponent(id)}/approve`, { method: "PATCH", body: {}, quiet: [409] }),
+    api<Answer<typeof AdminApplicationsApi, "list">>(`/admin/applications${queryString(query)}`, { quiet: [422] }),
+  get: (id: string) => api<Answer<typeof AdminApplicationsApi, "get">>(`/admin/applications/${encodeURIComponent(id)}`, { quiet: [404] }),
+  approve: (id: string) => api<Answer<typeof ProviderApplicationsApi, "approve">>(`/provider-applications/${encodeURIComponent(id)}/approve`, { method: "PATCH", body: {}, quiet: [409] }),
   reject: (id: string, rejectionReason: string) =>
-    api<{ application: AdminApplication }>(`/provider-applications/${encodeURIComponent(id)}/reject`, { method: "PATCH", body: { rejectionReason }, quiet: [409, 422] }),
+    api<Answer<typeof ProviderApplicationsApi, "reject">>(`/provider-applications/${encodeURIComponent(id)}/reject`, { method: "PATCH", body: { rejectionReason }, quiet: [409, 422] }),
   verify: (id: string, isVerified: boolean | null, notes: string) =>
-    api<{ document: AdminDocument }>(`/admin/documents/${encodeURIComponent(id)}/verify`, { method: "PATCH", body: { isVerified, notes }, quiet: [422] }),
+    api<Answer<typeof AdminApplicationsApi, "verifyDocument">>(`/admin/documents/${encodeURIComponent(id)}/verify`, { method: "PATCH", body: { isVerified, notes }, quiet: [422] }),
   file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
 }
 
@@ -198,12 +161,12 @@ export const bookingsApi = {
   /** The caller's open booking of a service (the in-progress banner), or null. */
   forService: (serviceId: string, fresh = false) => {
     const path = `/bookings/me/service/${encodeURIComponent(serviceId)}`
-    return cached(bookingKey(path), MINUTE, () => api<{ booking: BookingData["booking"] | null }>(path, { quiet: true }), fresh)
+    return cached(bookingKey(path), MINUTE, () => api<Answer<typeof BookingsApi, "activeForService">>(path, { quiet: true }), fresh)
   },
   get: (id: string) => api<BookingData>(bookingPath(id), { quiet: BOOKING_SHOWN }),
   calendar: (range: { from: string; to: string }, fresh = false) =>
     api<ReadonlyArray<CalendarEvent>>(`/bookings/provider/calendar${queryString(range)}`, { quiet: fresh ? true : BOOKING_SHOWN }),
-  create: (body: BookingRequest) => write(() => api<{ bookingData: BookingData["booking"] }>("/bookings", { method: "POST", body, quiet: BOOKING_SHOWN })),
+  create: (body: BookingRequest) => write(() => api<Answer<typeof BookingsApi, "create">>("/bookings", { method: "POST", body, quiet: BOOKING_SHOWN })),
   confirm: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/confirm`, {}, BOOKING_SHOWN)),
   reject: (id: string, reason: string) => write(() => post<BookingData>(`${bookingPath(id)}/reject`, { reason }, BOOKING_SHOWN)),
   markRendered: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/mark-rendered`, {}, BOOKING_SHOWN)),

@@ -1,7 +1,7 @@
 // The global response table of the spec (section 8) as a pure function: which toast and which
 // navigation an API failure calls for. Kept free of React and Lingui so it can be unit-tested.
 
-import { ErrorCodes } from "./types"
+import { ErrorCodes } from "./error-codes"
 
 export type Reaction =
   | "verifyEmail"

@@ -3,7 +3,7 @@
 
 import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
-import type { DisplayStatus, PaymentStatus } from "../api/types"
+import type { DisplayStatus, PaymentStatus } from "../api/contract"
 import type { BillingField, BillingProblem, BookingProblem, StatusFilter } from "./rules"
 
 /** Spec labels: pending, payment completed (PAID), confirmed, in progress, service rendered, completed, validated, cancelled (REJECTED too). */

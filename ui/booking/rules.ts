@@ -2,7 +2,8 @@
 // form, billing details, the completion review and the provider calendar's layout. Free of React,
 // Lingui and browser globals so they are unit-tested. Dates are local (the viewer's time zone).
 
-import type { BillingDetails, Booking, BookingRequest, BookingStatus } from "../api/types"
+import { ADDRESS_MAX, COMMENT_MAX, NOTES_MAX, RATING_MAX, RATING_MIN } from "../../src/modules/booking/rules"
+import type { BillingDetails, Booking, BookingRequest, BookingStatus } from "../api/contract"
 
 // ---- Constants (spec section 9, architecture section 4) ----
 
@@ -12,13 +13,9 @@ export const BOOKINGS_PAGE_SIZE = 10
 export const REVIEWS_PAGE_SIZE = 10
 /** How long the card form waits for the payment provider's script before giving up. */
 export const PAYMENT_PROVIDER_TIMEOUT_MS = 8_000
-export const RATING_MIN = 1
-export const RATING_MAX = 5
 export const DEFAULT_RATING = 5
-export const ADDRESS_MAX = 300
-export const NOTES_MAX = 1000
-export const REASON_MAX = 1000
-export const COMMENT_MAX = 2000
+// The server's own limits (src/modules/booking/rules.ts imports nothing): the form checks them before sending.
+export { ADDRESS_MAX, COMMENT_MAX, NOTES_MAX, RATING_MAX, RATING_MIN, REASON_MAX } from "../../src/modules/booking/rules"
 /** The calendar's time slots: 06:00 to 22:00. */
 export const DAY_START_HOUR = 6
 export const DAY_END_HOUR = 22

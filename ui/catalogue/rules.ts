@@ -1,7 +1,7 @@
 // Pure rules of the catalogue screens (spec client-and-provider sections 2, 5 and 9), free of React,
 // Lingui and browser globals so they are unit-tested.
 
-import type { Sort } from "../api/types"
+import type { Sort } from "../api/contract"
 
 // ---- Page sizes and limits (spec section 9) ----
 
@@ -214,4 +214,4 @@ export const serviceRequestOf = (values: ServiceFormValues) => {
 // ---- Payout setup (spec admin section 2) ----
 
 /** Countries where a provider can open a payout account, in the order offered. */
-export const PAYOUT_COUNTRIES = ["CA", "FR", "US", "BE", "CH", "GB", "DE", "ES", "IT", "NL", "LU", "IE", "PT", "AT"] as const
+export { ALLOWED_COUNTRIES as PAYOUT_COUNTRIES } from "../../src/modules/payments/rules"

@@ -1,7 +1,6 @@
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useId, useRef, type ReactNode } from "react"
-
-const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])"
+import { useFocusTrap } from "./focus-trap"
 
 /**
  * A confirmation in a modal dialog: focus moves to the safe choice (cancel), stays inside while it
@@ -30,37 +29,15 @@ export const ConfirmDialog = ({
   const cancelRef = useRef(onCancel)
   cancelRef.current = onCancel
 
+  // Opened before the trap's effect runs (declared first) so that the cancel button can take focus.
   useEffect(() => {
     const element = dialog.current
-    if (!element) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (typeof element.showModal === "function" && !element.open) element.showModal()
-    cancel.current?.focus()
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        event.preventDefault()
-        cancelRef.current()
-        return
-      }
-      if (event.key !== "Tab") return
-      const list = Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE))
-      const first = list[0]
-      const last = list[list.length - 1]
-      if (event.shiftKey && (document.activeElement === first || !element.contains(document.activeElement))) {
-        event.preventDefault()
-        last?.focus()
-      } else if (!event.shiftKey && (document.activeElement === last || !element.contains(document.activeElement))) {
-        event.preventDefault()
-        first?.focus()
-      }
-    }
-    element.addEventListener("keydown", onKey)
+    if (element && typeof element.showModal === "function" && !element.open) element.showModal()
     return () => {
-      element.removeEventListener("keydown", onKey)
-      if (element.open) element.close()
-      opener?.focus()
+      if (element?.open) element.close()
     }
   }, [])
+  useFocusTrap(dialog, { onEscape: () => cancelRef.current(), initialFocus: () => cancel.current })
 
   return (
     <dialog

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useId, useRef, type ReactNode } from "react"
+import { FOCUSABLE, useFocusTrap } from "./focus-trap"
 
-const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex='-1'])"
 const FIELDS = "input:not([disabled]):not([type='hidden']), select:not([disabled]), textarea:not([disabled])"
 
 /**
@@ -28,41 +28,21 @@ export const Modal = ({
   const closeRef = useRef(onClose)
   closeRef.current = onClose
 
+  // Opened before the trap's effect runs (declared first) so that its first field can take focus.
   useEffect(() => {
     const element = dialog.current
-    if (!element) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (typeof element.showModal === "function" && !element.open) element.showModal()
-    const first =
+    if (element && typeof element.showModal === "function" && !element.open) element.showModal()
+    return () => {
+      if (element?.open) element.close()
+    }
+  }, [])
+  useFocusTrap(dialog, {
+    onEscape: () => closeRef.current(),
+    initialFocus: (element) =>
       element.querySelector<HTMLElement>(FIELDS) ??
       Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE)).find((node) => !node.classList.contains("modal-close")) ??
       element.querySelector<HTMLElement>(".modal-close")
-    first?.focus()
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        event.preventDefault()
-        closeRef.current()
-        return
-      }
-      if (event.key !== "Tab") return
-      const list = Array.from(element.querySelectorAll<HTMLElement>(FOCUSABLE))
-      const head = list[0]
-      const last = list[list.length - 1]
-      if (event.shiftKey && (document.activeElement === head || !element.contains(document.activeElement))) {
-        event.preventDefault()
-        last?.focus()
-      } else if (!event.shiftKey && (document.activeElement === last || !element.contains(document.activeElement))) {
-        event.preventDefault()
-        head?.focus()
-      }
-    }
-    element.addEventListener("keydown", onKey)
-    return () => {
-      element.removeEventListener("keydown", onKey)
-      if (element.open) element.close()
-      if (opener?.isConnected) opener.focus()
-    }
-  }, [])
+  })
 
   return (
     <dialog

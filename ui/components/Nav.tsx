@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from "react"
 import { Link, useLocation } from "wouter"
 import { navigate } from "wouter/use-browser-location"
 import { authApi } from "../api/endpoints"
-import type { User } from "../api/types"
+import type { User } from "../api/contract"
 import type { Language } from "../i18n/detect"
 import { switchLanguage } from "../state/language"
 import { clearSession, userAtom } from "../state/session"
@@ -99,7 +99,11 @@ const LogoutButton = () => {
 
 const FOCUSABLE = "a[href], button:not([disabled]), input, select, textarea"
 
-/** The slide-in menu under 768 px: a modal dialog that keeps focus inside and closes on Escape. */
+/**
+ * The slide-in menu under 768 px: a modal dialog that keeps focus inside and closes on Escape. Its own
+ * trap rather than useFocusTrap: the shell is first-load code, and a module it shared with the lazy
+ * dialogs would become one more first-load chunk (test/ui/budget.test.ts).
+ */
 const MobileMenu = ({ items, user, onClose, toggle }: { items: ReadonlyArray<NavItem>; user: User | null; onClose: () => void; toggle: RefObject<HTMLButtonElement | null> }) => {
   const { t } = useLingui()
   const panel = useRef<HTMLDivElement>(null)

@@ -6,7 +6,7 @@ import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState, type FormEvent, type ReactNode } from "react"
 import { ApiError } from "../api/client"
-import type { Category, ServiceRequest } from "../api/types"
+import type { Category, ServiceRequest } from "../api/contract"
 import { CREATE_LOCATE, locate } from "../catalogue/geolocation"
 import {
   checkServiceForm,

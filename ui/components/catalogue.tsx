@@ -6,7 +6,7 @@ import { type ReactNode, useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
-import type { Category, Provider, Service, Sort, User } from "../api/types"
+import type { Category, Provider, Service, Sort, User } from "../api/contract"
 import { loginRedirect } from "../routing/access"
 import {
   CARD_DESCRIPTION_MAX,
@@ -226,15 +226,21 @@ export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; 
   )
 }
 
-/** A part of a screen that loads: the loading state, the failure with a retry, then its data. */
-export const Loaded = <T,>({ state, errorTitle, errorSubtitle, onRetry, children }: {
+/**
+ * A part of a screen that loads (the state of `useAsync`): the loading state, the failure with a
+ * retry, then its data. Screens render their loading and failure states through it.
+ */
+export const Loaded = <T,>({ state, loadingLabel, errorTitle, errorSubtitle, onRetry, children }: {
   state: AsyncState<T>
+  /** What is loading ("Chargement de vos services…"); the generic label otherwise. */
+  loadingLabel?: string
   errorTitle: string
   errorSubtitle: string
-  onRetry: () => void
+  /** A retry button under the failure, when given. */
+  onRetry?: () => void
   children: (data: T) => ReactNode
 }) =>
-  state.status === "loading" ? <Loading /> : state.status === "error" ? (
+  state.status === "loading" ? <Loading label={loadingLabel} /> : state.status === "error" ? (
     <LoadError title={errorTitle} subtitle={errorSubtitle} error={state.error} onRetry={onRetry} />
   ) : (
     <>{children(state.data)}</>

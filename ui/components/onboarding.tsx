@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro"
-import type { ApplicationStatus, ResubmissionInfo } from "../api/types"
+import type { ApplicationStatus, ResubmissionInfo } from "../api/contract"
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024
 

@@ -1,7 +1,9 @@
 // Pure language detection, kept free of browser globals so it can be unit-tested.
 
-export const LANGUAGES = ["fr", "en"] as const
-export type Language = (typeof LANGUAGES)[number]
+// The server's list (src/platform/languages.ts imports nothing).
+import { Languages as LANGUAGES, type Language } from "../../src/platform/languages"
+
+export { LANGUAGES, type Language }
 export const DEFAULT_LANGUAGE: Language = "fr"
 export const LANGUAGE_KEY = "lang"
 

@@ -1,11 +1,11 @@
 // Pure rules of the messaging screen: titles, relative times, message lists and the list's live updates.
 
-import type { Conversation, Message, MessageReceived, MessagesRead } from "./types"
+import { MAX_CONTENT_LENGTH as MAX_MESSAGE_LENGTH } from "../../src/modules/messaging/rules"
+import type { Conversation, Message, MessageReceived, MessagesRead } from "../api/contract"
 
-export const MAX_MESSAGE_LENGTH = 2000
-/** Spec section 9: messages 50 per page; typing stops after 1 s; fallback poll 30 s; reconnect 2 s. */
-export const MESSAGES_PAGE_SIZE = 50
-export const CONVERSATIONS_PAGE_SIZE = 20
+// The server's own limits (src/modules/messaging/rules.ts imports nothing).
+export { CONVERSATIONS_PAGE_SIZE, MAX_CONTENT_LENGTH as MAX_MESSAGE_LENGTH, MESSAGES_PAGE_SIZE } from "../../src/modules/messaging/rules"
+/** Spec section 9: typing stops after 1 s; fallback poll 30 s; reconnect 2 s. */
 export const TYPING_IDLE_MS = 1000
 export const FALLBACK_POLL_MS = 30_000
 export const RECONNECT_DELAY_MS = 2000

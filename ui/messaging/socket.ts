@@ -7,7 +7,7 @@ import { refreshSession } from "../api/client"
 import { currentLanguage } from "../i18n"
 import { getToken } from "../state/session"
 import { RECONNECT_DELAY_MS, RECOVERED_BANNER_MS } from "./rules"
-import type { Ack } from "./types"
+import type { Ack } from "../api/contract"
 
 /** connecting (first attempt), online, lost (reconnecting), recovered (online again, for 5 s), closed (the server ended it). */
 export type LinkStatus = "connecting" | "online" | "lost" | "recovered" | "closed"

@@ -1,7 +1,7 @@
 // Route guards of the spec's access summary as one pure function, so they are unit-tested and the
 // router only has to obey the answer.
 
-import type { Role } from "../api/types"
+import type { Role } from "../api/contract"
 
 export type Access = { readonly kind: "allow" } | { readonly kind: "redirect"; readonly to: string }
 

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { adminApi } from "../api/admin"
-import type { Role } from "../api/types"
+import type { Role } from "../api/contract"
 import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"

@@ -4,8 +4,8 @@ import { adminApi, type PaymentStatus } from "../api/admin"
 import { formatDateTime, formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { PaymentBadge, StatCard } from "../components/admin"
-import { LoadError } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/catalogue"
+import { Page } from "../components/page"
 
 const PERIODS = ["week", "month", "year"] as const
 /** The table shows the latest 10 payments (spec section 2). */
@@ -26,7 +26,6 @@ export default function AdminFinancial() {
   const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
   const statusLabels: Record<PaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
   const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
-  const loadError = (retry: () => void, error: unknown) => <LoadError title={t`Une erreur est survenue`} subtitle={t`Impossible de charger les données financières.`} error={error} onRetry={retry} />
   return (
     <Page title={t`Finances`}>
       <div className="filters">
@@ -45,44 +44,43 @@ export default function AdminFinancial() {
           </div>
         ) : null}
       </div>
-      {stats.status === "loading" ? <Loading /> : null}
-      {stats.status === "error" ? loadError(() => reloadStats(), stats.error) : null}
-      {stats.status === "ok" ? (
+      <Loaded state={stats} errorTitle={t`Une erreur est survenue`} errorSubtitle={t`Impossible de charger les données financières.`} onRetry={() => reloadStats()}>
+        {(data) => (
         <>
           <div className="stat-grid">
-            <StatCard label={t`Revenu brut`} value={money(stats.data.grossRevenue, stats.data.currency)} />
+            <StatCard label={t`Revenu brut`} value={money(data.grossRevenue, data.currency)} />
             <StatCard
               label={t`Commissions`}
-              value={money(stats.data.totalCommissions, stats.data.currency)}
-              detail={t`Marge : ${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 }).format(stats.data.commissionMargin)} %`}
+              value={money(data.totalCommissions, data.currency)}
+              detail={t`Marge : ${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 }).format(data.commissionMargin)} %`}
             />
-            <StatCard label={t`Revenu net`} value={money(stats.data.netRevenue, stats.data.currency)} />
-            <StatCard label={t`Remboursements`} value={money(stats.data.refundedAmount, stats.data.currency)} />
+            <StatCard label={t`Revenu net`} value={money(data.netRevenue, data.currency)} />
+            <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />
             <StatCard
               label={t`Paiements`}
-              value={`${stats.data.payments.completed} / ${stats.data.payments.pending} / ${stats.data.payments.failed}`}
+              value={`${data.payments.completed} / ${data.payments.pending} / ${data.payments.failed}`}
               detail={t`encaissés / en attente / échoués`}
             />
           </div>
           <h2>{t`Revenus par statut`}</h2>
-          {stats.data.revenueByStatus.length === 0 ? (
+          {data.revenueByStatus.length === 0 ? (
             <p className="empty-state">{t`Aucun paiement sur cette période.`}</p>
           ) : (
             <ul className="admin-user-list">
-              {stats.data.revenueByStatus.map((r) => (
+              {data.revenueByStatus.map((r) => (
                 <li key={r.status} className="card">
-                  <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, stats.data.currency)} ({r.count})
+                  <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, data.currency)} ({r.count})
                 </li>
               ))}
             </ul>
           )}
         </>
-      ) : null}
+        )}
+      </Loaded>
       <h2>{t`Derniers paiements`}</h2>
-      {payments.status === "loading" ? <Loading /> : null}
-      {payments.status === "error" ? loadError(() => reloadPayments(), payments.error) : null}
-      {payments.status === "ok" ? (
-        payments.data.length === 0 ? (
+      <Loaded state={payments} errorTitle={t`Une erreur est survenue`} errorSubtitle={t`Impossible de charger les données financières.`} onRetry={() => reloadPayments()}>
+        {(data) => (
+        data.length === 0 ? (
           <p className="empty-state">{t`Aucun paiement pour le moment.`}</p>
         ) : (
           <>
@@ -99,7 +97,7 @@ export default function AdminFinancial() {
                   </tr>
                 </thead>
                 <tbody>
-                  {payments.data.map((p) => (
+                  {data.map((p) => (
                     <tr key={p.id}>
                       <td>{p.service.title}<br /><small>{p.provider.firstName} {p.provider.lastName}</small></td>
                       <td>{p.client.firstName} {p.client.lastName}<br /><small>{p.client.email}</small></td>
@@ -112,7 +110,7 @@ export default function AdminFinancial() {
               </table>
             </div>
             <ul className="admin-cards">
-              {payments.data.map((p) => (
+              {data.map((p) => (
                 <li key={p.id}>
                   <p><strong>{p.service.title}</strong> · {p.provider.firstName} {p.provider.lastName}</p>
                   <p>{p.client.firstName} {p.client.lastName} ({p.client.email})</p>
@@ -122,7 +120,8 @@ export default function AdminFinancial() {
             </ul>
           </>
         )
-      ) : null}
+        )}
+      </Loaded>
     </Page>
   )
 }

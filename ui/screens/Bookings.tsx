@@ -3,17 +3,17 @@ import { useAtomValue } from "jotai"
 import { useEffect, useId, useRef, useState } from "react"
 import { Link, useSearch } from "wouter"
 import { bookingsApi } from "../api/endpoints"
-import type { Booking, BookingAction } from "../api/types"
+import type { Booking, BookingAction } from "../api/contract"
 import { statusFilterLabels } from "../booking/labels"
 import { BOOKINGS_PAGE_SIZE, otherParty, REFRESH_MS, STATUS_FILTERS, type StatusFilter } from "../booking/rules"
 import { CompletionDialog, reasonOf, RejectDialog } from "../components/booking/ActionDialogs"
 import { DateRange, formatMoney, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
-import { LoadError, Pager } from "../components/catalogue"
+import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
@@ -272,12 +272,9 @@ export default function Bookings() {
           </select>
         </div>
       </div>
-      {state.status === "loading" ? <Loading label={t`Chargement de vos réservations…`} /> : null}
-      {state.status === "error" ? (
-        <LoadError title={t`Impossible de charger vos réservations`} subtitle={t`Vérifiez votre connexion puis réessayez.`} error={state.error} onRetry={() => reload()} />
-      ) : null}
-      {state.status === "ok" ? (
-        state.data.bookings.length === 0 ? (
+      <Loaded state={state} loadingLabel={t`Chargement de vos réservations…`} errorTitle={t`Impossible de charger vos réservations`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
+        {(data) => (
+        data.bookings.length === 0 ? (
           <div className="empty-state">
             <p className="empty-title">{filtered ? t`Aucune réservation ne correspond à ces filtres` : t`Vous n'avez pas encore de réservation`}</p>
             <p>{t`Trouvez un prestataire et réservez votre premier service.`}</p>
@@ -288,16 +285,16 @@ export default function Bookings() {
         ) : (
           <>
             <p className="results-count">
-              <Plural value={state.data.pagination.total} one="# réservation" other="# réservations" />
+              <Plural value={data.pagination.total} one="# réservation" other="# réservations" />
             </p>
             <ul className="bookings">
-              {state.data.bookings.map((listed) => updated[listed.id] ?? listed).map((booking) => (
+              {data.bookings.map((listed) => updated[listed.id] ?? listed).map((booking) => (
                 <BookingCard key={booking.id} booking={booking} highlighted={booking.id === highlightId} busy={busyId === booking.id} onAction={onAction} />
               ))}
             </ul>
             <Pager
               page={page}
-              pages={state.data.pagination.pages}
+              pages={data.pagination.pages}
               onPage={(next) => {
                 setPage(next)
                 setHighlightId(null)
@@ -305,7 +302,8 @@ export default function Bookings() {
             />
           </>
         )
-      ) : null}
+        )}
+      </Loaded>
       {dialog?.kind === "reject" ? (
         <RejectDialog
           title={dialogTitle}

@@ -12,7 +12,7 @@ import { Loading, Page } from "../components/page"
 import { messagingApi } from "../messaging/api"
 import { CONVERSATIONS_PAGE_SIZE, FALLBACK_POLL_MS, withMessage, withRead } from "../messaging/rules"
 import { useRealtimeLink } from "../messaging/socket"
-import type { Conversation, MessageReceived, MessagesRead } from "../messaging/types"
+import type { Conversation, MessageReceived, MessagesRead } from "../api/contract"
 import { userAtom } from "../state/session"
 
 const ConversationCard = ({ conversation, viewerId, onOpen }: { conversation: Conversation; viewerId: string; onOpen: () => void }) => {

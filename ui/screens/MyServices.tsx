@@ -4,12 +4,12 @@ import { useState } from "react"
 import { Link } from "wouter"
 import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
-import type { Service } from "../api/types"
+import type { Service } from "../api/contract"
 import { useAsync } from "../components/async"
-import { Duration, failureText, LoadError, PricePerHour } from "../components/catalogue"
+import { Duration, failureText, Loaded, PricePerHour } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
@@ -105,12 +105,9 @@ export default function MyServices() {
         </Link>
       </div>
       {failure ? <Alert kind="error">{failure}</Alert> : null}
-      {state.status === "loading" ? <Loading label={t`Chargement de vos services…`} /> : null}
-      {state.status === "error" ? (
-        <LoadError title={t`Impossible de charger vos services`} subtitle={t`Vérifiez votre connexion puis réessayez.`} error={state.error} onRetry={() => reload()} />
-      ) : null}
-      {state.status === "ok" ? (
-        state.data.length === 0 ? (
+      <Loaded state={state} loadingLabel={t`Chargement de vos services…`} errorTitle={t`Impossible de charger vos services`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
+        {(data) => (
+        data.length === 0 ? (
           <div className="empty-state">
             <p className="empty-title">{t`Vous n'avez pas encore de service`}</p>
             <p>{t`Créez votre premier service pour qu'il apparaisse dans le catalogue.`}</p>
@@ -120,12 +117,13 @@ export default function MyServices() {
           </div>
         ) : (
           <ul className="my-services">
-            {state.data.map((service) => (
+            {data.map((service) => (
               <ServiceRow key={service.id} service={service} busy={busyId === service.id} onAction={onAction} />
             ))}
           </ul>
         )
-      ) : null}
+        )}
+      </Loaded>
       {confirming ? (
         <ConfirmDialog
           title={t`Supprimer ce service ?`}

@@ -5,7 +5,7 @@ import { enUS } from "react-day-picker/locale/en-US"
 import { fr } from "react-day-picker/locale/fr"
 import { Link } from "wouter"
 import { bookingsApi } from "../api/endpoints"
-import type { CalendarEvent } from "../api/types"
+import type { CalendarEvent } from "../api/contract"
 import { statusTone } from "../booking/labels"
 import {
   DAY_END_HOUR,

@@ -4,10 +4,10 @@ import { useState } from "react"
 import { Link, useLocation, useParams } from "wouter"
 import { ApiError } from "../api/client"
 import { profileApi } from "../api/endpoints"
-import type { PublicProfile as Profile } from "../api/types"
+import type { PublicProfile as Profile } from "../api/contract"
 import { loginRedirect } from "../routing/access"
 import { useAsync } from "../components/async"
-import { LoadError, ServiceCard } from "../components/catalogue"
+import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Loading, Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
@@ -132,19 +132,19 @@ const Content = ({ profile }: { profile: Profile }) => {
       {provider ? (
         <section aria-labelledby="services">
           <h2 id="services">{t`Services proposés`}</h2>
-          {services.status === "loading" ? <Loading /> : null}
-          {services.status === "error" ? <LoadError title={t`Impossible de charger les services`} subtitle={t`Veuillez réessayer.`} error={services.error} /> : null}
-          {services.status === "ok" ? (
-            services.data.length === 0 ? (
+          <Loaded state={services} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`}>
+            {(data) => (
+            data.length === 0 ? (
               <p className="empty-state">{t`Aucun service publié pour le moment.`}</p>
             ) : (
               <ul className="service-cards">
-                {services.data.map((service) => (
+                {data.map((service) => (
                   <ServiceCard key={service.id} service={service} user={user} position={null} />
                 ))}
               </ul>
             )
-          ) : null}
+            )}
+          </Loaded>
         </section>
       ) : null}
     </Page>

@@ -5,7 +5,7 @@ import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
 import { useSearch } from "wouter"
 import { catalogueApi } from "../api/endpoints"
-import type { Category, ServicePage, ServiceQuery } from "../api/types"
+import type { Category, ServicePage, ServiceQuery } from "../api/contract"
 import { knownPosition, listPosition } from "../catalogue/geolocation"
 import {
   PRICE_RANGES,

@@ -3,12 +3,12 @@ import { useAtomValue } from "jotai"
 import { useId, type FormEvent } from "react"
 import { Link, useSearch } from "wouter"
 import { catalogueApi } from "../api/endpoints"
-import type { ServiceQuery } from "../api/types"
+import type { ServiceQuery } from "../api/contract"
 import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, SEARCH_RADIUS_KM, toPage } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { LoadError, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Page } from "../components/page"
 import { useListPosition } from "../components/position"
 import { userAtom } from "../state/session"
 
@@ -95,17 +95,9 @@ export default function Services() {
       ) : null}
       {sort === "distance" ? <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p> : null}
 
-      {state.status === "loading" ? <Loading label={t`Chargement des services…`} /> : null}
-      {state.status === "error" ? (
-        <LoadError
-          title={t`Impossible de charger les services`}
-          subtitle={t`Vérifiez votre connexion puis réessayez.`}
-          error={state.error}
-          onRetry={() => reload()}
-        />
-      ) : null}
-      {state.status === "ok" ? (
-        state.data.services.length === 0 ? (
+      <Loaded state={state} loadingLabel={t`Chargement des services…`} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
+        {(data) => (
+        data.services.length === 0 ? (
           <div className="empty-state">
             <p className="empty-title">{filtered ? t`Aucun service ne correspond à votre recherche` : t`Aucun service pour le moment`}</p>
             <p>{filtered ? t`Essayez d'autres mots ou une autre catégorie.` : t`Les services publiés par les prestataires apparaîtront ici.`}</p>
@@ -118,16 +110,16 @@ export default function Services() {
         ) : (
           <>
             <p className="result-count" role="status">
-              <Plural value={state.data.pagination.total} one="# service trouvé" other="# services trouvés" />
+              <Plural value={data.pagination.total} one="# service trouvé" other="# services trouvés" />
             </p>
             <ul className="cards service-cards">
-              {state.data.services.map((service) => (
+              {data.services.map((service) => (
                 <ServiceCard key={service.id} service={service} user={user} position={position} />
               ))}
             </ul>
             <Pager
-              page={state.data.pagination.page}
-              pages={state.data.pagination.pages}
+              page={data.pagination.page}
+              pages={data.pagination.pages}
               onPage={(next) => {
                 update({ page: String(next) })
                 window.scrollTo(0, 0)
@@ -135,7 +127,8 @@ export default function Services() {
             />
           </>
         )
-      ) : null}
+        )}
+      </Loaded>
     </Page>
   )
 }

@@ -1,6 +1,6 @@
 import { activateLanguage, rememberLanguage } from "../i18n"
 import type { Language } from "../i18n/detect"
-import type { Ok, UserData } from "../api/types"
+import type { Ok, UserData } from "../api/contract"
 import { getToken, setUser, store, userAtom } from "./session"
 
 /**

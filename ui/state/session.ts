@@ -1,5 +1,5 @@
 import { atom, getDefaultStore } from "jotai"
-import type { User } from "../api/types"
+import type { User } from "../api/contract"
 
 const TOKEN_KEY = "token"
 

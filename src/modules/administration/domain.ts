@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { invalid, issue, type ValidationFailed } from "../../platform/errors"
+import { type PaymentStatus, PaymentStatuses } from "./rules"
 
 // ---- Periods ---------------------------------------------------------------------------------
 
@@ -52,9 +53,7 @@ export const parseCurrency = (value: string | undefined): Either.Either<string, 
 /** The gateway operations recorded by the booking module (payment_operations.kind). */
 export type OperationKind = "AUTHORIZATION" | "CARD_SAVED" | "CAPTURE" | "CANCELLATION" | "REFUND" | "FAILURE"
 
-/** A payment's status as the back-office shows it: COMPLETED green, PENDING amber, anything else red. */
-export type PaymentStatus = "COMPLETED" | "PENDING" | "REFUNDED" | "CANCELLED" | "FAILED"
-export const PaymentStatuses: ReadonlyArray<PaymentStatus> = ["COMPLETED", "PENDING", "REFUNDED", "CANCELLED", "FAILED"]
+export { type PaymentStatus, PaymentStatuses } from "./rules"
 
 export const paymentStatusOf = (kind: OperationKind): PaymentStatus => {
   switch (kind) {

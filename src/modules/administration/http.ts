@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { pagination } from "../../platform/paging"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
-import { CurrentUser } from "../identity/api"
+import { CurrentUser } from "../identity/contract"
 import { PaymentGatewayUnavailable } from "../payments/domain"
 import {
   toAdminBookingRowView,
@@ -14,7 +14,7 @@ import {
   toAnalyticsView,
   toDashboardView,
   toFinancialStatsView
-} from "./api"
+} from "./views"
 import { Administration } from "./service"
 
 /** The gateway failed or is unreachable: 502 in the one error envelope. */

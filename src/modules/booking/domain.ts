@@ -1,5 +1,17 @@
 import { Either } from "effect"
 import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import {
+  ADDRESS_MAX,
+  type BookingAction,
+  type BookingStatus,
+  COMMENT_MAX,
+  NOTES_MAX,
+  type PaymentIssue,
+  type PaymentStatus,
+  RATING_MAX,
+  RATING_MIN,
+  REASON_MAX
+} from "./rules"
 
 /**
  * Bookings (spec client-and-provider sections 3 to 5, architecture section 4): a booking has two
@@ -8,37 +20,7 @@ import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, Validat
  * the effects it lists (money movements, mails); nothing else changes a booking.
  */
 
-export const BookingStatuses = [
-  "PENDING",
-  "CONFIRMED",
-  "IN_PROGRESS",
-  "SERVICE_RENDERED",
-  "COMPLETED",
-  "VALIDATED",
-  "REJECTED",
-  "CANCELLED"
-] as const
-export type BookingStatus = (typeof BookingStatuses)[number]
-
-/**
- * UNPAID: nothing held yet. CARD_SAVED: the card is saved and will be authorised off-session a few
- * days before the service (a hold lasts about 7 days). AUTHORIZED: an amount is held (manual
- * capture). REQUIRES_ACTION: an off-session authorisation needs the client (authentication or a
- * decline): they pay on-session again. CAPTURED, PARTIALLY_REFUNDED, REFUNDED: money moved.
- * CANCELED: the hold was released. FAILED: nothing can be collected any more.
- */
-export const PaymentStatuses = [
-  "UNPAID",
-  "CARD_SAVED",
-  "AUTHORIZED",
-  "REQUIRES_ACTION",
-  "CAPTURED",
-  "PARTIALLY_REFUNDED",
-  "REFUNDED",
-  "CANCELED",
-  "FAILED"
-] as const
-export type PaymentStatus = (typeof PaymentStatuses)[number]
+export { type BookingAction, BookingActions, type BookingStatus, BookingStatuses, type PaymentIssue, PaymentIssues, type PaymentStatus, PaymentStatuses } from "./rules"
 
 /** Statuses that hold the provider's time slot (the exclusion constraint uses the same list). */
 export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED"]
@@ -64,10 +46,7 @@ export const RENEWAL_MARGIN_HOURS = 24
 export const AUTO_VALIDATE_DAYS = 7
 /** The platform's share of each payment, in percent (spec section 9). */
 export const COMMISSION_PERCENT = 5
-export const ADDRESS_MAX = 300
-export const NOTES_MAX = 1000
-export const REASON_MAX = 1000
-export const COMMENT_MAX = 2000
+export { ADDRESS_MAX, COMMENT_MAX, NOTES_MAX, REASON_MAX } from "./rules"
 /** A booking covers at most a week, and starts at most a year ahead. */
 export const MAX_DURATION_MINUTES = 7 * 24 * 60
 export const MAX_ADVANCE_DAYS = 365
@@ -109,14 +88,6 @@ export interface BookingState {
   readonly paymentIssue: PaymentIssue | null
 }
 
-/**
- * The recorded reasons a finished booking is not paid. NOT_SECURED: it was completed while no hold or
- * saved card stood behind it (an off-session authorisation had failed before). AUTHORIZATION_FAILED:
- * the saved card was refused when collected at completion. HOLD_RELEASED: the hold lapsed or was
- * released before it could be captured.
- */
-export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED"] as const
-export type PaymentIssue = (typeof PaymentIssues)[number]
 
 export type Actor =
   | { readonly _tag: "User"; readonly id: string; readonly role: "CLIENT" | "PROVIDER" | "ADMIN" }
@@ -239,8 +210,7 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
 
 // ---- Validation of command inputs (spec section 5) ----------------------------------------------
 
-export const RATING_MIN = 1
-export const RATING_MAX = 5
+export { RATING_MAX, RATING_MIN } from "./rules"
 
 export const validateReview = (rating: unknown, comment: unknown): Either.Either<{ rating: number; comment: string }, ValidationFailed> => {
   const problems: Array<FieldIssue> = []
@@ -574,8 +544,8 @@ export const displayStatus = (s: Pick<BookingState, "status" | "paymentStatus">)
   s.status === "PENDING" && PAYMENT_SECURED.includes(s.paymentStatus) ? "PAID" : s.status
 
 /** What the given party may do now (the UI shows these buttons; the server decides anyway). */
-export const availableActions = (s: BookingState, actor: Actor, now: Date): ReadonlyArray<"confirm" | "reject" | "cancel" | "markRendered" | "confirmCompletion" | "pay"> => {
-  const out: Array<"confirm" | "reject" | "cancel" | "markRendered" | "confirmCompletion" | "pay"> = []
+export const availableActions = (s: BookingState, actor: Actor, now: Date): ReadonlyArray<BookingAction> => {
+  const out: Array<BookingAction> = []
   const tryIt = (command: Command) => Either.isRight(transition(s, command, actor, now))
   if (tryIt({ _tag: "Confirm" })) out.push("confirm")
   if (tryIt({ _tag: "Reject", reason: "x" })) out.push("reject")

@@ -3,11 +3,11 @@ import { Either } from "effect"
 import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
 import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
+import { type ServiceStatus, type Sort, Sorts } from "./rules"
 
 // ---- Entities --------------------------------------------------------------------------------
 
-export const ServiceStatuses = ["ACTIVE", "INACTIVE"] as const
-export type ServiceStatus = (typeof ServiceStatuses)[number]
+export { ServiceStatuses, type ServiceStatus } from "./rules"
 
 export interface Category {
   readonly id: number
@@ -408,8 +408,7 @@ export const matchesText = (documentWords: ReadonlySet<string>, query: TextQuery
 
 // ---- Search criteria -------------------------------------------------------------------------
 
-export const Sorts = ["newest", "price_asc", "price_desc", "rating", "distance", "relevance"] as const
-export type Sort = (typeof Sorts)[number]
+export { Sorts, type Sort } from "./rules"
 
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100

@@ -14,7 +14,8 @@ export {
   toMajor,
   ZeroDecimalCurrencies
 } from "./domain"
-export { CategoriesApi, ServicesApi, ServiceView, toServiceView } from "./api"
+export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
+export { toServiceView } from "./views"
 export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"
 export { CategoriesHttpLive, ServicesHttpLive } from "./http"
 export { CategoryRepository, ServiceRepository, ServiceReviews } from "./ports"

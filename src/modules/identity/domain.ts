@@ -1,10 +1,10 @@
 import { Either, Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, type FieldIssue, invalid, issue, Unauthorized, ValidationFailed } from "../../platform/errors"
-import { Languages, type Language } from "../../platform/messages"
+import type { Language } from "../../platform/messages"
+import { Roles } from "./rules"
 
-export const Role = Schema.Literal("CLIENT", "PROVIDER", "ADMIN")
+export const Role = Schema.Literal(...Roles)
 export type Role = typeof Role.Type
-export const LanguageSchema = Schema.Literal(...Languages)
 
 /** An account as the domain sees it (the password hash never leaves the identity module). */
 export interface User {

@@ -8,7 +8,8 @@ export {
   Role,
   type User
 } from "./domain"
-export { Authentication, CurrentUser, toUserView, UserView, AuthApi, SessionView } from "./api"
+export { Authentication, CurrentUser, UserView, AuthApi, SessionView } from "./contract"
+export { toUserView } from "./views"
 export { Identity, IdentityLive } from "./service"
 export { type AccountEvent, AccountEventFeed, AccountEvents, InProcessAccountEvents } from "./account-events"
 export { IdentityRealtime } from "./adapters/socket"
@@ -49,7 +50,7 @@ export {
   ProfileStatisticsSource
 } from "./profile-ports"
 export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile-service"
-export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile-api"
+export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile-contract"
 export { UploadsHttpLive, UsersHttpLive } from "./profile-http"
 export { ProfilePostgresAdapters } from "./adapters/profile-postgres"
 export { ProfileMemoryAdapters } from "./adapters/profile-memory"

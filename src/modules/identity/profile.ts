@@ -3,14 +3,14 @@ import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFa
 import { Languages, type Language, type MessageKey } from "../../platform/messages"
 import { decimalPlaces, isStorableNumber } from "../../platform/numbers"
 import { isValidPhone, NAME_MAX, type Role } from "./domain"
+import { ProfileVisibilities, type ProfileVisibility } from "./rules"
 
 /**
  * Profiles (spec client-and-provider sections 2, 3, 5 and 6): the public and own views of an account,
  * the rules of a profile edit, who may see a profile, and badges. Pure functions only.
  */
 
-export const ProfileVisibilities = ["PUBLIC", "FRIENDS_ONLY", "PRIVATE"] as const
-export type ProfileVisibility = (typeof ProfileVisibilities)[number]
+export { ProfileVisibilities, type ProfileVisibility } from "./rules"
 
 export const Currencies = ["EUR", "CAD", "USD", "GBP", "CHF", "JPY", "XOF", "XAF"] as const
 export type Currency = (typeof Currencies)[number]

@@ -1,15 +1,13 @@
 import { Either } from "effect"
 import { Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
+import { CONVERSATIONS_PAGE_SIZE, MAX_CONTENT_LENGTH, MESSAGES_PAGE_SIZE } from "./rules"
 
 /**
  * Messaging (spec client-and-provider sections 2, 3, 5, 7 and 9): conversations between two users,
  * optionally about a service, and their messages. Pure rules only; the service applies them.
  */
 
-export const MAX_CONTENT_LENGTH = 2000
-/** Spec section 9: messages are paged by 50. */
-export const MESSAGES_PAGE_SIZE = 50
-export const CONVERSATIONS_PAGE_SIZE = 20
+export { CONVERSATIONS_PAGE_SIZE, MAX_CONTENT_LENGTH, MESSAGES_PAGE_SIZE } from "./rules"
 
 /** A participant as the other participants see them: never their email or phone (spec: not shown to other users). */
 export interface Participant {

@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { ok } from "../../platform/http/envelope"
 import { numberParam, pagination } from "../../platform/paging"
-import { CurrentUser } from "../identity/api"
-import { toConversationView, toMessageView } from "./api"
+import { CurrentUser } from "../identity/contract"
+import { toConversationView, toMessageView } from "./views"
 import { Messaging } from "./service"
 
 const pageOf = (urlParams: { readonly page?: string | undefined; readonly limit?: string | undefined }) => ({

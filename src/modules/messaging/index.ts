@@ -23,7 +23,7 @@ export {
   ServiceTopics
 } from "./ports"
 export { Messaging, MessagingLive } from "./service"
-export { ConversationsApi, ConversationView, MessageView } from "./api"
+export { ConversationsApi, ConversationView, MessageView } from "./contract"
 export { ConversationsHttpLive } from "./http"
 export { ConversationRepositoryLive } from "./adapters/postgres"
 export { ConversationRepositoryMemory } from "./adapters/memory"

@@ -4,6 +4,7 @@ import { type Language, type MessageKey, translate } from "../../platform/messag
 import type { OutgoingMail, RawMail } from "./ports"
 import type { DigestItem } from "./ports"
 import type { MailKind } from "./preferences"
+import { ContactSubjects, type ContactSubject } from "./rules"
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
@@ -62,8 +63,7 @@ export const actionMail = (input: {
   )
 }
 
-export const ContactSubjects = ["general", "technical", "account", "payment", "privacy", "bug", "feature", "other"] as const
-export type ContactSubject = (typeof ContactSubjects)[number]
+export { ContactSubjects, type ContactSubject } from "./rules"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 const LIMITS = { name: 100, email: 254, subject: 40, message: 5000 } as const

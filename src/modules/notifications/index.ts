@@ -25,7 +25,7 @@ export { Notifications, NotificationsLive } from "./service"
 export { type DigestRun, NotificationSettings, NotificationSettingsLive } from "./settings"
 export { DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, PreferenceAwareMailerLive, unsubscribeLinkOf } from "./delivery"
 export { NotificationJobsLive } from "./jobs"
-export { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "./api"
+export { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "./contract"
 export { ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, unsubscribeLinkPage } from "./http"
 export {
   ContactRepositoryLive,

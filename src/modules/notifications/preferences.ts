@@ -1,13 +1,13 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
+import { EmailFrequencies, type EmailFrequency } from "./rules"
 
 /**
  * Notification preferences and the pure rules of delivery: which mails may be held back, quiet
  * hours in the recipient's time zone (a window may cross midnight), and when digests fall due.
  */
 
-export const EmailFrequencies = ["instant", "daily", "weekly", "never"] as const
-export type EmailFrequency = (typeof EmailFrequencies)[number]
+export { EmailFrequencies, type EmailFrequency } from "./rules"
 
 export interface NotificationPreferences {
   readonly emailNotifications: boolean

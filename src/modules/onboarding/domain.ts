@@ -1,31 +1,13 @@
 import { Either } from "effect"
 import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
+import { type ApplicationStatus, ApplicationStatuses, type DocumentSlot, DocumentSlots, type DocumentType } from "./rules"
 
 /**
  * Provider onboarding (spec admin-and-onboarding sections 3 to 5 and 9): the application to become
  * a provider, its documents, and the decisions on it. Pure functions only; the service applies them.
  */
 
-export const ApplicationStatuses = ["PENDING", "APPROVED", "REJECTED"] as const
-export type ApplicationStatus = (typeof ApplicationStatuses)[number]
-
-/** The four files of the form (multipart field names). */
-export const DocumentSlots = ["identityDocument", "addressDocument", "bankDocument", "profilePicture"] as const
-export type DocumentSlot = (typeof DocumentSlots)[number]
-
-export const DocumentTypes = [
-  "IDENTITY_CARD",
-  "PASSPORT",
-  "DRIVERS_LICENSE",
-  "UTILITY_BILL",
-  "RENTAL_AGREEMENT",
-  "BANK_STATEMENT",
-  "PROFILE_PICTURE",
-  "BANK_CHECK_SAMPLE",
-  "BANK_RIB",
-  "BANK_ACCOUNT_INFO"
-] as const
-export type DocumentType = (typeof DocumentTypes)[number]
+export { type ApplicationStatus, ApplicationStatuses, type DocumentSlot, DocumentSlots, type DocumentType, DocumentTypes } from "./rules"
 
 /** Which document types each slot accepts; the first is the default when the form names none. */
 export const SlotTypes: Record<DocumentSlot, ReadonlyArray<DocumentType>> = {

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { BadGateway, BadRequest, Conflict, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { MessageKey } from "../../platform/messages"
+import { ALLOWED_COUNTRIES, type Country } from "./rules"
 
 /** A provider's connected (payout) account as the product sees it. */
 export interface PaymentAccount {
@@ -28,12 +29,7 @@ export interface AccountState {
 
 // ---- Payout setup: the country (spec admin-and-onboarding section 5) --------------------------
 
-/**
- * Countries a provider may choose for the connected account: where the marketplace operates and
- * where Stripe Express accounts can receive card payments and transfers (docs/operations.md).
- */
-export const ALLOWED_COUNTRIES = ["CA", "FR", "US", "BE", "CH", "GB", "DE", "ES", "IT", "NL", "LU", "IE", "PT", "AT"] as const
-export type Country = (typeof ALLOWED_COUNTRIES)[number]
+export { ALLOWED_COUNTRIES, type Country } from "./rules"
 
 const countryIssue = (key: MessageKey) =>
   new ValidationFailed({ code: "VALIDATION_ERROR", key, details: [issue("country", key)] })

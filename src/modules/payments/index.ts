@@ -35,7 +35,7 @@ export {
 export { chargeEventTypes, toChargeEvent } from "./charge-events"
 export { ConnectedAccounts, ConnectedAccountsLive, PaymentAccounts, PaymentAccountsLive } from "./service"
 export { eventHandlers, PaymentWebhooks, PaymentWebhooksLive } from "./webhooks"
-export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./api"
+export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./contract"
 export { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "./http"
 export {
   GatewayAttemptsLive,

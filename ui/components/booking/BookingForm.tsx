@@ -3,7 +3,7 @@ import { useMemo, useState, type FormEvent } from "react"
 import { navigate } from "wouter/use-browser-location"
 import { ApiError } from "../../api/client"
 import { bookingsApi } from "../../api/endpoints"
-import type { Booking, ServiceDetail, User } from "../../api/types"
+import type { Booking, ServiceDetail, User } from "../../api/contract"
 import { bookingProblemTexts } from "../../booking/labels"
 import {
   ADDRESS_MAX,

@@ -7,7 +7,7 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import type { Stripe } from "@stripe/stripe-js"
 import { loadStripe } from "@stripe/stripe-js/pure"
 import { useEffect, useId, useRef, useState, type FormEvent } from "react"
-import type { BillingDetails, CheckoutAnswer } from "../../api/types"
+import type { BillingDetails, CheckoutAnswer } from "../../api/contract"
 import { PAYMENT_PROVIDER_TIMEOUT_MS } from "../../booking/rules"
 import { Alert, SubmitButton } from "../forms"
 import { Loading } from "../page"

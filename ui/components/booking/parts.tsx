@@ -2,7 +2,7 @@
 
 import { useLingui } from "@lingui/react/macro"
 import { useId } from "react"
-import type { DisplayStatus, PaymentStatus } from "../../api/types"
+import type { DisplayStatus, PaymentStatus } from "../../api/contract"
 import { paymentLabels, statusLabels, statusTone } from "../../booking/labels"
 import { RATING_MAX, RATING_MIN } from "../../booking/rules"
 import { formatMoney } from "../catalogue"

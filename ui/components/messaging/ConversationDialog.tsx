@@ -16,7 +16,7 @@ import {
   type DeliveryState
 } from "../../messaging/rules"
 import { type RealtimeLink, request } from "../../messaging/socket"
-import type { Conversation, Message, MessageReceived, MessagesRead, Presence, UserTyping } from "../../messaging/types"
+import type { Conversation, Message, MessageReceived, MessagesRead, Presence, UserTyping } from "../../api/contract"
 import { Alert } from "../forms"
 import { Modal } from "../Modal"
 import { ConnectionBanner, RelativeTime, useConversationTitle } from "./parts"

@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react/macro"
 import { useEffect, useState } from "react"
 import { conversationTitle, formatRelative } from "../../messaging/rules"
 import type { LinkStatus } from "../../messaging/socket"
-import type { Conversation } from "../../messaging/types"
+import type { Conversation } from "../../api/contract"
 import { Alert } from "../forms"
 
 /** The conversation's name as the list and the dialog show it. */

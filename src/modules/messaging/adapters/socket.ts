@@ -5,7 +5,8 @@ import { PayloadLongText, PayloadText } from "../../../platform/http/envelope"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
 import { unavailableOf } from "../../../platform/outage"
 import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
-import { MessageView, toMessageView } from "../api"
+import { MessageView, type MessageReceivedEvent, type MessagesReadEvent, type PresenceEvent, type UserTypingEvent } from "../contract"
+import { toMessageView } from "../views"
 import { type ConversationEvent, ConversationEventFeed } from "../ports"
 import { Messaging } from "../service"
 
@@ -52,7 +53,7 @@ const relay = (io: Server) => (event: ConversationEvent) => {
         conversationId: event.message.conversationId,
         message: encodeMessage(toMessageView(event.message)),
         sender: { id: event.sender.id, firstName: event.sender.firstName, lastName: event.sender.lastName }
-      })
+      } satisfies typeof MessageReceivedEvent.Encoded)
       return
     case "messages_read":
       io.to(rooms).emit("messages_read", {
@@ -60,7 +61,7 @@ const relay = (io: Server) => (event: ConversationEvent) => {
         readerId: event.readerId,
         messageIds: event.messageIds,
         readAt: event.readAt.toISOString()
-      })
+      } satisfies typeof MessagesReadEvent.Encoded)
       return
   }
 }
@@ -79,7 +80,7 @@ export const MessagingRealtime = Effect.gen(function*() {
       const announcePresence = (userId: string, event: "user_online" | "user_offline") =>
         Runtime.runPromise(runtime)(messaging.partnersOf(userId)).then(
           (partners) => {
-            if (partners.length > 0) io.to(partners.map(userRoom)).emit(event, { userId })
+            if (partners.length > 0) io.to(partners.map(userRoom)).emit(event, { userId } satisfies typeof PresenceEvent.Encoded)
           },
           () => undefined
         )
@@ -152,7 +153,7 @@ export const MessagingRealtime = Effect.gen(function*() {
               // Only from a joined room: joining checked that the caller takes part.
               if (!socket.rooms.has(conversationRoom(conversationId))) return Effect.fail(NotJoined)
               return Effect.sync(() => {
-                io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit("user_typing", { conversationId, userId, isTyping })
+                io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit("user_typing", { conversationId, userId, isTyping } satisfies typeof UserTypingEvent.Encoded)
                 return { conversationId }
               })
             })

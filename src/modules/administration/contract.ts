@@ -1,20 +1,18 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
-import type { Language } from "../../platform/messages"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import { Role } from "../identity/domain"
-import { ConnectStatusView } from "../payments/api"
-import { displayStatus } from "../booking/domain"
-import { type OperationKind, type PaymentStatus, PaymentStatuses, paymentStatusOf } from "./domain"
-import type { PaymentRow, ServiceRow, UserRow, BookingRow } from "./ports"
-import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
+import { Authentication, Role } from "../identity/contract"
+import { ConnectStatusView } from "../payments/contract"
+import { PaymentStatuses } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, group. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
 const Person = Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String })
-const Status = Schema.Literal(...(PaymentStatuses as [PaymentStatus, ...Array<PaymentStatus>]))
+const Status = Schema.Literal(...PaymentStatuses)
 
 export const AdminUserView = Schema.Struct({
   id: Schema.String,
@@ -39,14 +37,6 @@ export const AdminUserView = Schema.Struct({
     })
   )
 })
-export const toAdminUserView = (u: UserRow): typeof AdminUserView.Type => ({
-  ...u,
-  stripeAccountId: u.paymentAccount?.accountId ?? null,
-  paymentAccount: u.paymentAccount
-    ? { ...u.paymentAccount, isComplete: u.paymentAccount.chargesEnabled && u.paymentAccount.payoutsEnabled && u.paymentAccount.detailsSubmitted }
-    : null
-})
-
 export const AdminBookingRowView = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
@@ -66,13 +56,6 @@ export const AdminBookingRowView = Schema.Struct({
   client: Person,
   provider: Person
 })
-export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof AdminBookingRowView.Type => ({
-  ...b,
-  paymentIssue: b.paymentIssue ?? null,
-  displayStatus: displayStatus(b as Parameters<typeof displayStatus>[0]),
-  service: { id: b.service.id, title: b.service.title, category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr } }
-})
-
 const PaymentView = Schema.Struct({
   kind: Schema.String,
   status: Status,
@@ -84,13 +67,6 @@ const PaymentView = Schema.Struct({
   /** On a capture: what was refunded of the booking since. */
   refundedMinor: Schema.NullOr(Schema.Number)
 })
-/** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
-const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O, bookingRefundedMinor: number) => ({
-  ...operation,
-  status: paymentStatusOf(operation.kind),
-  refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
-})
-
 export const AdminBookingView = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
@@ -127,43 +103,6 @@ export const AdminBookingView = Schema.Struct({
     })
   )
 })
-export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, language: Language): typeof AdminBookingView.Type => ({
-  id: b.id,
-  status: b.status,
-  displayStatus: displayStatus(b),
-  paymentStatus: b.paymentStatus,
-  totalMinor: b.totalMinor,
-  currency: b.currency,
-  createdAt: b.createdAt,
-  updatedAt: b.updatedAt,
-  startTime: b.startTime,
-  endTime: b.endTime,
-  durationHours: Math.ceil((b.endTime.getTime() - b.startTime.getTime()) / 3_600_000),
-  isReviewed: b.review !== null,
-  address: b.address,
-  notes: b.notes,
-  rejectionReason: b.rejectionReason,
-  cancellationReason: b.cancellationReason,
-  authorizedMinor: b.authorizedMinor,
-  capturedMinor: b.capturedMinor,
-  refundedMinor: b.refundedMinor,
-  paymentIssue: b.paymentIssue,
-  service: {
-    id: b.service.id,
-    title: b.service.title,
-    hourlyPriceMinor: b.hourlyPriceMinor,
-    category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr }
-  },
-  client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName, email: b.client.email, phoneNumber: b.client.phoneNumber },
-  provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
-  payments: operations.map((o) =>
-    paymentViewOf({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }, b.refundedMinor)
-  ),
-  reviews: b.review
-    ? [{ rating: b.review.rating, comment: b.review.comment || null, createdAt: b.review.createdAt, client: { firstName: b.client.firstName, lastName: b.client.lastName } }]
-    : []
-})
-
 export const AdminServiceView = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -175,11 +114,6 @@ export const AdminServiceView = Schema.Struct({
   location: Schema.String,
   createdAt: Schema.Date
 })
-export const toAdminServiceView = (s: ServiceRow, language: Language): typeof AdminServiceView.Type => ({
-  ...s,
-  category: { id: s.category.id, name: language === "en" ? s.category.nameEn : s.category.nameFr }
-})
-
 export const AdminPaymentView = Schema.Struct({
   id: Schema.String,
   bookingId: Schema.String,
@@ -188,11 +122,6 @@ export const AdminPaymentView = Schema.Struct({
   client: Person,
   provider: Person
 })
-export const toAdminPaymentView = ({ bookingRefundedMinor, ...p }: PaymentRow): typeof AdminPaymentView.Type => ({
-  ...p,
-  ...paymentViewOf(p, bookingRefundedMinor)
-})
-
 const Count = Schema.Number
 export const DashboardView = Schema.Struct({
   users: Schema.Struct({ total: Count }),
@@ -206,8 +135,6 @@ export const DashboardView = Schema.Struct({
   userCurrency: Schema.String,
   currencies: Schema.Array(Schema.String)
 })
-export const toDashboardView = (d: Dashboard): typeof DashboardView.Type => ({ ...d, userCurrency: d.revenue.currency })
-
 export const FinancialStatsView = Schema.Struct({
   period: Schema.String,
   currency: Schema.String,
@@ -222,8 +149,6 @@ export const FinancialStatsView = Schema.Struct({
   payments: Schema.Struct({ completed: Count, pending: Count, failed: Count }),
   revenueByStatus: Schema.Array(Schema.Struct({ status: Status, count: Count, amountMinor: Count }))
 })
-export const toFinancialStatsView = (s: FinancialStats): typeof FinancialStatsView.Type => s
-
 const Daily = Schema.Array(Schema.Struct({ date: Schema.String, count: Count }))
 export const AnalyticsView = Schema.Struct({
   period: Schema.Number,
@@ -249,14 +174,6 @@ export const AnalyticsView = Schema.Struct({
   ),
   growth: Schema.Struct({ users: Daily, bookings: Daily })
 })
-export const toAnalyticsView = (a: Analytics): typeof AnalyticsView.Type => ({
-  ...a,
-  topUsers: a.topUsers.map(({ services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient, ...u }) => ({
-    ...u,
-    counts: { services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient }
-  }))
-})
-
 // ---- Contract --------------------------------------------------------------------------------
 
 const id = HttpApiSchema.param("id", Schema.String)

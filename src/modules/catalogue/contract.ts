@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
-import type { Language } from "../../platform/messages"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import { type Category, categoryName, ServiceStatuses, type ServiceListing, toMajor } from "./domain"
-import type { CategorySummary } from "./service"
+import { Authentication } from "../identity/contract"
+import { ServiceStatuses } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
@@ -37,31 +38,6 @@ export const ServiceView = Schema.Struct({
   distanceKm: Schema.optional(Schema.Number)
 })
 
-export const toServiceView = (s: ServiceListing, language: Language): typeof ServiceView.Type => ({
-  id: s.id,
-  title: s.title,
-  description: s.description,
-  price: toMajor(s.priceMinor, s.currency),
-  priceMinor: s.priceMinor,
-  currency: s.currency,
-  duration: s.durationMinutes,
-  location: s.location,
-  lat: s.lat,
-  lng: s.lng,
-  categoryId: s.categoryId,
-  category: { id: s.category.id, name: categoryName(s.category, language), slug: s.category.slug },
-  userId: s.userId,
-  user: { id: s.provider.id, firstName: s.provider.firstName, lastName: s.provider.lastName, avatarUrl: null },
-  rating: s.rating,
-  reviewCount: s.reviewCount,
-  isAvailable: s.status === "ACTIVE" && s.archivedAt === null,
-  status: s.status,
-  images: s.images,
-  createdAt: s.createdAt,
-  updatedAt: s.updatedAt,
-  ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 })
-})
-
 export const CategoryView = Schema.Struct({
   id: Schema.Number,
   name: Schema.String,
@@ -69,14 +45,6 @@ export const CategoryView = Schema.Struct({
   /** Public services in the category. */
   serviceCount: Schema.Number,
   services: Schema.optional(Schema.Array(ServiceView))
-})
-
-export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({
-  id: c.id,
-  name: categoryName(c, language),
-  slug: c.slug,
-  serviceCount: c.serviceCount ?? 0,
-  ...(c.services === undefined ? {} : { services: c.services.map((s) => toServiceView(s, language)) })
 })
 
 /** A review as the booking issue will answer them (empty until then). */
@@ -87,7 +55,8 @@ export const ReviewView = Schema.Struct({
   client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String })
 })
 
-const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
+export const ServiceDetail = Schema.Struct({ ...ServiceView.fields, reviews: Schema.Array(ReviewView) })
+export const ServiceDetailData = Schema.Struct({ service: ServiceDetail })
 
 export const SearchData = Schema.Struct({
   services: Schema.Array(ServiceView),
@@ -96,9 +65,9 @@ export const SearchData = Schema.Struct({
   exactTotal: Schema.Boolean
 })
 
-const Services = Schema.Struct({ services: Schema.Array(ServiceView) })
-const ServiceData = Schema.Struct({ service: ServiceView })
-const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
+export const Services = Schema.Struct({ services: Schema.Array(ServiceView) })
+export const ServiceData = Schema.Struct({ service: ServiceView })
+export const Categories = Schema.Struct({ categories: Schema.Array(CategoryView) })
 
 // ---- Requests --------------------------------------------------------------------------------
 
@@ -160,7 +129,7 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(
     HttpApiEndpoint.get("get")`/${id}`
       .setUrlParams(Schema.Struct({ lat: Param, lng: Param }))
-      .addSuccess(Ok(Schema.Struct({ service: ServiceDetail })))
+      .addSuccess(Ok(ServiceDetailData))
   )
   .add(
     HttpApiEndpoint.post("create", "/")

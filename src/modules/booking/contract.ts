@@ -1,19 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import type { Role } from "../identity/domain"
-import type { Language } from "../../platform/messages"
-import { toMajor } from "../catalogue/domain"
-import { availableActions, BookingStatuses, displayStatus, PaymentIssues, PaymentStatuses } from "./domain"
-import { formatMoney } from "./mails"
-import type { BookingDetail, ReviewRecord } from "./ports"
+import { Authentication } from "../identity/contract"
+import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
 const Currency = Schema.Struct({ code: Schema.String, symbol: Schema.String })
-export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay"] as const
 
 /** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
 export const BookingView = Schema.Struct({
@@ -163,7 +160,9 @@ export const CheckoutAnswer = Schema.Struct({
 })
 
 const id = HttpApiSchema.param("id", Schema.String)
-const BookingData = Schema.Struct({ booking: BookingView })
+export const BookingData = Schema.Struct({ booking: BookingView })
+export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
+export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
 
 // ---- Groups ----------------------------------------------------------------------------------
 
@@ -172,7 +171,7 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(
     HttpApiEndpoint.get("mine", "/me")
       .setUrlParams(BookingListParams)
-      .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })))
+      .addSuccess(Ok(BookingPage))
   )
   /** The caller's open booking of a service (the service page's in-progress banner), or null. */
   .add(
@@ -203,84 +202,5 @@ export class ReviewsApi extends HttpApiGroup.make("reviews")
   .add(
     HttpApiEndpoint.get("ofService")`/services/${id}/reviews`
       .setUrlParams(Schema.Struct({ page: Param, limit: Param }))
-      .addSuccess(Ok(Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })))
+      .addSuccess(Ok(ReviewPage))
   ) {}
-
-// ---- From the domain to the views --------------------------------------------------------------
-
-const SYMBOLS: Record<string, string> = { EUR: "€", CAD: "$", USD: "$", GBP: "£", CHF: "CHF", JPY: "¥", XOF: "CFA", XAF: "FCFA" }
-const currencyNames: Record<Language, Intl.DisplayNames> = {
-  fr: new Intl.DisplayNames(["fr"], { type: "currency" }),
-  en: new Intl.DisplayNames(["en"], { type: "currency" })
-}
-
-export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; readonly role: Role }, language: Language, now: Date): BookingView => {
-  const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
-  const price = toMajor(b.hourlyPriceMinor, b.currency)
-  const currency = { code: b.currency, symbol: SYMBOLS[b.currency] ?? b.currency }
-  return {
-    id: b.id,
-    serviceId: b.serviceId,
-    service: {
-      id: b.service.id,
-      title: b.service.title,
-      description: b.service.description,
-      category: { name: language === "fr" ? b.service.categoryNameFr : b.service.categoryNameEn },
-      currency: b.currency,
-      price,
-      formattedPrice: formatMoney(language, b.hourlyPriceMinor, b.currency),
-      originalPrice: price,
-      originalCurrency: currency,
-      userCurrency: { ...currency, name: currencyNames[language].of(b.currency) ?? b.currency }
-    },
-    provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName },
-    client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName },
-    clientId: b.clientId,
-    providerId: b.providerId,
-    startTime: b.startTime,
-    endTime: b.endTime,
-    date: b.startTime.toISOString().slice(0, 10),
-    duration: Math.round((b.endTime.getTime() - b.startTime.getTime()) / 60_000),
-    address: b.address,
-    notes: b.notes,
-    totalPrice: toMajor(b.totalMinor, b.currency),
-    totalMinor: b.totalMinor,
-    currency: b.currency,
-    formattedTotal: formatMoney(language, b.totalMinor, b.currency),
-    status: b.status,
-    displayStatus: displayStatus(b),
-    paymentStatus: b.paymentStatus,
-    role,
-    actions: availableActions(b, { _tag: "User", id: viewer.id, role: viewer.role }, now),
-    rejectionReason: b.rejectionReason,
-    cancelledBy: b.cancelledBy,
-    cancellationReason: b.cancellationReason,
-    holdExpiresAt: b.holdExpiresAt,
-    renderedAt: b.renderedAt,
-    paymentIssue: role === "admin" ? b.paymentIssue : null,
-    isReviewed: b.review !== null,
-    review: b.review,
-    createdAt: b.createdAt,
-    updatedAt: b.updatedAt
-  }
-}
-
-export const toCalendarEventView = (b: BookingDetail): typeof CalendarEventView.Type => ({
-  id: b.id,
-  title: `${b.service.title} - ${b.client.firstName}`,
-  serviceId: b.serviceId,
-  clientFirstName: b.client.firstName,
-  clientLastName: b.client.lastName,
-  startTime: b.startTime,
-  endTime: b.endTime,
-  status: b.status,
-  displayStatus: displayStatus(b)
-})
-
-export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
-  id: r.id,
-  rating: r.rating,
-  comment: r.comment,
-  createdAt: r.createdAt,
-  client: r.client
-})

@@ -1,25 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
-import { multipartLimits } from "../../platform/uploads"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { multipartLimits } from "../../platform/upload-limits"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import { LanguageSchema, Role } from "../identity/domain"
-import type { User } from "../identity/domain"
-import {
-  type ApplicationState,
-  ApplicationStatuses,
-  DocumentSlots,
-  DocumentTypes,
-  resubmissionOf
-} from "./domain"
-import type { ApplicationListRow, ApplicationRecord, DocumentRecord } from "./ports"
+import { Authentication, LanguageSchema, Role } from "../identity/contract"
+import { ApplicationStatuses, DocumentSlots, DocumentTypes, ResubmissionStates } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
 const Nullable = <S extends Schema.Schema.Any>(s: S) => Schema.NullOr(s)
-
-export const ResubmissionStates = ["NOT_REJECTED", "CAN_RESUBMIT", "COOLDOWN", "FINALLY_REFUSED"] as const
 
 /** Where a rejected application stands, for the labels "definitively refused", "N days remaining", "can resubmit". */
 const resubmissionFields = {
@@ -28,16 +20,6 @@ const resubmissionFields = {
   isFinallyRefused: Schema.Boolean,
   /** Whole days (rounded up) until nextSubmissionDate while in COOLDOWN; 0 otherwise. */
   daysRemaining: Schema.Number
-}
-
-const resubmissionView = (app: ApplicationState, now: Date) => {
-  const r = resubmissionOf(app, now)
-  return {
-    resubmissionState: r.state,
-    canResubmit: r.state === "CAN_RESUBMIT",
-    isFinallyRefused: r.state === "FINALLY_REFUSED",
-    daysRemaining: r.state === "COOLDOWN" ? r.daysRemaining : 0
-  }
 }
 
 export const DocumentView = Schema.Struct({
@@ -59,25 +41,6 @@ export const AdminDocumentView = Schema.Struct({
   verifiedBy: Nullable(Schema.String),
   /** GET with the admin's bearer token (binary). */
   fileUrl: Schema.String
-})
-
-const toDocumentView = (d: DocumentRecord): typeof DocumentView.Type => ({
-  id: d.id,
-  slot: d.slot,
-  type: d.type,
-  fileName: d.fileName,
-  contentType: d.contentType,
-  size: d.size,
-  isVerified: d.isVerified,
-  createdAt: d.createdAt
-})
-
-export const toAdminDocumentView = (d: DocumentRecord): typeof AdminDocumentView.Type => ({
-  ...toDocumentView(d),
-  notes: d.verificationNotes,
-  verifiedAt: d.verifiedAt,
-  verifiedBy: d.verifiedBy,
-  fileUrl: `/api/admin/documents/${d.id}/file`
 })
 
 const applicationFields = {
@@ -133,69 +96,6 @@ export const ApplicationRowView = Schema.Struct({
   createdAt: Schema.Date,
   documentCount: Schema.Number,
   user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String })
-})
-
-const common = (a: ApplicationRecord, documentCount: number, now: Date) => ({
-  id: a.id,
-  status: a.status,
-  skills: a.skills,
-  experience: a.experience,
-  motivation: a.motivation,
-  dateOfBirth: a.dateOfBirth,
-  rejectionReason: a.rejectionReason,
-  rejectionCount: a.rejectionCount,
-  maxAttempts: a.maxAttempts,
-  nextSubmissionDate: a.nextSubmissionDate,
-  ...resubmissionView(a, now),
-  submittedAt: a.submittedAt,
-  reviewedAt: a.reviewedAt,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-  documentCount
-})
-
-export const toApplicationView = (
-  detail: { readonly application: ApplicationRecord; readonly documents: ReadonlyArray<DocumentRecord> },
-  now: Date
-): typeof ApplicationView.Type => ({
-  ...common(detail.application, detail.documents.length, now),
-  documents: detail.documents.map(toDocumentView)
-})
-
-export const toApplicantView = (u: User): typeof ApplicantView.Type => ({
-  id: u.id,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  email: u.email,
-  phoneNumber: u.phoneNumber,
-  role: u.role,
-  preferredLanguage: u.preferredLanguage,
-  active: u.isActive,
-  isEmailVerified: u.isEmailVerified,
-  createdAt: u.createdAt
-})
-
-export const toAdminApplicationView = (
-  detail: { readonly application: ApplicationRecord; readonly documents: ReadonlyArray<DocumentRecord>; readonly applicant: User },
-  now: Date
-): typeof AdminApplicationView.Type => ({
-  ...common(detail.application, detail.documents.length, now),
-  reviewedBy: detail.application.reviewedBy,
-  user: toApplicantView(detail.applicant),
-  documents: detail.documents.map(toAdminDocumentView)
-})
-
-export const toApplicationRowView = (row: ApplicationListRow, now: Date): typeof ApplicationRowView.Type => ({
-  id: row.id,
-  status: row.status,
-  rejectionCount: row.rejectionCount,
-  maxAttempts: row.maxAttempts,
-  nextSubmissionDate: row.nextSubmissionDate,
-  ...resubmissionView(row, now),
-  submittedAt: row.submittedAt,
-  createdAt: row.createdAt,
-  documentCount: row.documentCount,
-  user: row.applicant
 })
 
 // ---- Requests --------------------------------------------------------------------------------

@@ -1,16 +1,20 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
+import { Ok, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import { EmailFrequencies } from "./preferences"
+import { Authentication } from "../identity/contract"
+import { EmailFrequencies } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its types.
 
 const Text = Schema.optional(PayloadText)
+
+export const ContactPayload = Payload({ name: Text, email: Text, subject: Text, message: Schema.optional(PayloadLongText) })
 
 export class ContactApi extends HttpApiGroup.make("contact")
   .add(
     HttpApiEndpoint.post("sendMessage", "/send-message")
-      .setPayload(Payload({ name: Text, email: Text, subject: Text, message: Schema.optional(PayloadLongText) }))
+      .setPayload(ContactPayload)
       .addSuccess(Ok(Schema.Struct({})), { status: 201 })
   )
   .prefix("/contact") {}
@@ -24,7 +28,8 @@ export const PreferencesView = Schema.Struct({
   timeZone: Schema.String
 })
 
-const PreferencesAnswer = Ok(Schema.Struct({ preferences: PreferencesView }))
+export const PreferencesData = Schema.Struct({ preferences: PreferencesView })
+const PreferencesAnswer = Ok(PreferencesData)
 
 /** The signed-in account's notification preferences (spec section 7). */
 export class NotificationPreferencesApi extends HttpApiGroup.make("notificationPreferences")

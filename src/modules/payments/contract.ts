@@ -1,7 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Payload, PayloadText } from "../../platform/http/envelope"
-import { Authentication } from "../identity/api"
+import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
+import { Authentication } from "../identity/contract"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its types.
 
 export const ConnectStatusView = Schema.Struct({
   hasAccount: Schema.Boolean,

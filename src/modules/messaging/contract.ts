@@ -1,10 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/envelope"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/api"
-import type { MessageRecord, Participant } from "./domain"
-import type { ConversationSummary } from "./ports"
+import { Authentication } from "../identity/contract"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
+// types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
 
@@ -42,28 +43,25 @@ export const ConversationView = Schema.Struct({
   createdAt: Schema.Date
 })
 
-export const toMessageView = (m: MessageRecord): typeof MessageView.Type => ({
-  id: m.id,
-  conversationId: m.conversationId,
-  senderId: m.senderId,
-  content: m.content,
-  createdAt: m.createdAt,
-  isRead: m.readAt !== null,
-  readAt: m.readAt
-})
+// ---- Real-time events (socket.io, adapters/socket.ts) -----------------------------------------
 
-export const toConversationView = (c: ConversationSummary): typeof ConversationView.Type => ({
-  id: c.id,
-  title: c.title,
-  serviceId: c.serviceId,
-  participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName })),
-  unreadCount: c.unreadCount,
-  lastMessage: c.lastMessage === null
-    ? null
-    : { ...toMessageView(c.lastMessage), sender: { id: c.lastMessage.senderId, firstName: c.lastMessage.senderFirstName } },
-  lastMessageAt: c.lastMessageAt,
-  createdAt: c.createdAt
+/** `message_received`, to the participants' user rooms. */
+export const MessageReceivedEvent = Schema.Struct({
+  conversationId: Schema.String,
+  message: MessageView,
+  sender: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String })
 })
+/** `messages_read`, to the participants' user rooms. */
+export const MessagesReadEvent = Schema.Struct({
+  conversationId: Schema.String,
+  readerId: Schema.String,
+  messageIds: Schema.Array(Schema.String),
+  readAt: Schema.Date
+})
+/** `user_typing`, to the conversation's room but the typist. */
+export const UserTypingEvent = Schema.Struct({ conversationId: Schema.String, userId: Schema.String, isTyping: Schema.Boolean })
+/** `user_online` / `user_offline`, to a user's conversation partners. */
+export const PresenceEvent = Schema.Struct({ userId: Schema.String })
 
 // ---- Requests --------------------------------------------------------------------------------
 
@@ -71,6 +69,8 @@ const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(Schema.NullOr(PayloadText))
 const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
 const OneConversation = Schema.Struct({ conversation: ConversationView })
+export const ConversationPage = Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })
+export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })
 
 // ---- Group -----------------------------------------------------------------------------------
 
@@ -78,7 +78,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("list", "/")
       .setUrlParams(PageParams)
-      .addSuccess(Ok(Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })))
+      .addSuccess(Ok(ConversationPage))
   )
   .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(OneConversation)))
   .add(
@@ -101,7 +101,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("messages")`/${id}/messages`
       .setUrlParams(PageParams)
-      .addSuccess(Ok(Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })))
+      .addSuccess(Ok(MessagePage))
   )
   .middleware(Authentication)
   .prefix("/conversations") {}

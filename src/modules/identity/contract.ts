@@ -1,8 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
 import { Unauthorized } from "../../platform/errors"
-import { Ok, Payload, PayloadText } from "../../platform/http/envelope"
-import { LanguageSchema, Role, type User } from "./domain"
+import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
+import { Languages } from "../../platform/languages"
+// A type only: the contract loads no domain code (the UI imports this file's types).
+import type { User } from "./domain"
+import { Roles } from "./rules"
+
+// The module's HTTP contract: schemas, endpoints, groups. Pure (effect, @effect/platform's HttpApi
+// modules, platform schemas, other modules' contracts); the views are built in views.ts.
+
+export const Role = Schema.Literal(...Roles)
+export const LanguageSchema = Schema.Literal(...Languages)
 
 /** The authenticated account, provided to handlers of endpoints that use Authentication. */
 export class CurrentUser extends Context.Tag("identity/CurrentUser")<CurrentUser, User>() {}
@@ -27,64 +36,51 @@ export const UserView = Schema.Struct({
 })
 export type UserView = typeof UserView.Encoded
 
-export const toUserView = (user: User): typeof UserView.Type => ({
-  id: user.id,
-  email: user.email,
-  firstName: user.firstName,
-  lastName: user.lastName,
-  phoneNumber: user.phoneNumber,
-  role: user.role,
-  isEmailVerified: user.isEmailVerified,
-  preferredLanguage: user.preferredLanguage,
-  active: user.isActive,
-  createdAt: user.createdAt
-})
-
-/**
- * The wire form of a UserView, exactly what encoding `toUserView(user)` with the schema gives (the
- * date as an ISO string), built directly: GET /api/auth/me answers it without HttpApi's schema pass.
- */
-export const toUserViewEncoded = (user: User): UserView => ({ ...toUserView(user), createdAt: user.createdAt.toISOString() })
-
 // Payload fields are typed loosely on purpose: business validation (with per-field messages in the
 // user's language, answered as 422) belongs to the domain; only a wrong JSON shape is a 400 here.
 const Text = Schema.optional(PayloadText)
 
 export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
-const UserData = Schema.Struct({ user: UserView })
+export const UserData = Schema.Struct({ user: UserView })
 /** The answer of GET /api/auth/me (its encoded form types the pre-encoded body, see http.ts). */
 export const MeAnswer = Ok(UserData)
 const Empty = Schema.Struct({})
 
+export const RegisterPayload = Payload({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) })
+export const LoginPayload = Payload({ email: Text, password: Text })
+export const EmailPayload = Payload({ email: Text })
+export const ResetPasswordPayload = Payload({ password: Text, confirmPassword: Text })
+export const UpdatePasswordPayload = Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text })
+
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("register", "/register")
-      .setPayload(Payload({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) }))
+      .setPayload(RegisterPayload)
       .addSuccess(Ok(UserData), { status: 201 })
   )
-  .add(HttpApiEndpoint.post("login", "/login").setPayload(Payload({ email: Text, password: Text })).addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.get("me", "/me").addSuccess(MeAnswer).middleware(Authentication))
-  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(Payload({ email: Text })).addSuccess(Ok(Empty)))
+  .add(HttpApiEndpoint.post("forgotPassword", "/forgot-password").setPayload(EmailPayload).addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resetPassword")`/reset-password/${HttpApiSchema.param("token", Schema.String)}`
-      .setPayload(Payload({ password: Text, confirmPassword: Text }))
+      .setPayload(ResetPasswordPayload)
       .addSuccess(Ok(Empty))
   )
   .add(
     HttpApiEndpoint.patch("updatePassword", "/update-password")
-      .setPayload(Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text }))
+      .setPayload(UpdatePasswordPayload)
       .addSuccess(Ok(Empty))
       .middleware(Authentication)
   )
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
   .add(
     HttpApiEndpoint.post("resendVerification", "/resend-verification-public")
-      .setPayload(Payload({ email: Text }))
+      .setPayload(EmailPayload)
       .addSuccess(Ok(Empty))
   )
   .prefix("/auth") {}
 
-// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-api.ts (UsersApi, UploadsApi).
+// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-contract.ts (UsersApi, UploadsApi).

@@ -1,0 +1,98 @@
+import type { Language } from "../../platform/messages"
+import { displayStatus } from "../booking/domain"
+import type {
+  AdminBookingRowView,
+  AdminBookingView,
+  AdminPaymentView,
+  AdminServiceView,
+  AdminUserView,
+  AnalyticsView,
+  DashboardView,
+  FinancialStatsView
+} from "./contract"
+import { type OperationKind, paymentStatusOf } from "./domain"
+import type { BookingRow, PaymentRow, ServiceRow, UserRow } from "./ports"
+import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
+
+// Back-office records turned into the contract's views (contract.ts), by the handlers.
+
+export const toAdminUserView = (u: UserRow): typeof AdminUserView.Type => ({
+  ...u,
+  stripeAccountId: u.paymentAccount?.accountId ?? null,
+  paymentAccount: u.paymentAccount
+    ? { ...u.paymentAccount, isComplete: u.paymentAccount.chargesEnabled && u.paymentAccount.payoutsEnabled && u.paymentAccount.detailsSubmitted }
+    : null
+})
+
+export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof AdminBookingRowView.Type => ({
+  ...b,
+  paymentIssue: b.paymentIssue ?? null,
+  displayStatus: displayStatus(b as Parameters<typeof displayStatus>[0]),
+  service: { id: b.service.id, title: b.service.title, category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr } }
+})
+
+/** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
+const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O, bookingRefundedMinor: number) => ({
+  ...operation,
+  status: paymentStatusOf(operation.kind),
+  refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
+})
+
+export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, language: Language): typeof AdminBookingView.Type => ({
+  id: b.id,
+  status: b.status,
+  displayStatus: displayStatus(b),
+  paymentStatus: b.paymentStatus,
+  totalMinor: b.totalMinor,
+  currency: b.currency,
+  createdAt: b.createdAt,
+  updatedAt: b.updatedAt,
+  startTime: b.startTime,
+  endTime: b.endTime,
+  durationHours: Math.ceil((b.endTime.getTime() - b.startTime.getTime()) / 3_600_000),
+  isReviewed: b.review !== null,
+  address: b.address,
+  notes: b.notes,
+  rejectionReason: b.rejectionReason,
+  cancellationReason: b.cancellationReason,
+  authorizedMinor: b.authorizedMinor,
+  capturedMinor: b.capturedMinor,
+  refundedMinor: b.refundedMinor,
+  paymentIssue: b.paymentIssue,
+  service: {
+    id: b.service.id,
+    title: b.service.title,
+    hourlyPriceMinor: b.hourlyPriceMinor,
+    category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr }
+  },
+  client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName, email: b.client.email, phoneNumber: b.client.phoneNumber },
+  provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
+  payments: operations.map((o) =>
+    paymentViewOf({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }, b.refundedMinor)
+  ),
+  reviews: b.review
+    ? [{ rating: b.review.rating, comment: b.review.comment || null, createdAt: b.review.createdAt, client: { firstName: b.client.firstName, lastName: b.client.lastName } }]
+    : []
+})
+
+export const toAdminServiceView = (s: ServiceRow, language: Language): typeof AdminServiceView.Type => ({
+  ...s,
+  category: { id: s.category.id, name: language === "en" ? s.category.nameEn : s.category.nameFr }
+})
+
+export const toAdminPaymentView = ({ bookingRefundedMinor, ...p }: PaymentRow): typeof AdminPaymentView.Type => ({
+  ...p,
+  ...paymentViewOf(p, bookingRefundedMinor)
+})
+
+export const toDashboardView = (d: Dashboard): typeof DashboardView.Type => ({ ...d, userCurrency: d.revenue.currency })
+
+export const toFinancialStatsView = (s: FinancialStats): typeof FinancialStatsView.Type => s
+
+export const toAnalyticsView = (a: Analytics): typeof AnalyticsView.Type => ({
+  ...a,
+  topUsers: a.topUsers.map(({ services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient, ...u }) => ({
+    ...u,
+    counts: { services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient }
+  }))
+})

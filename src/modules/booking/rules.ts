@@ -1,0 +1,54 @@
+// Booking's literal lists and input limits, in a file that imports nothing: the domain, the contract
+// and the UI (its forms check the same limits before sending) share it.
+
+export const BookingStatuses = [
+  "PENDING",
+  "CONFIRMED",
+  "IN_PROGRESS",
+  "SERVICE_RENDERED",
+  "COMPLETED",
+  "VALIDATED",
+  "REJECTED",
+  "CANCELLED"
+] as const
+export type BookingStatus = (typeof BookingStatuses)[number]
+
+/**
+ * UNPAID: nothing held yet. CARD_SAVED: the card is saved and will be authorised off-session a few
+ * days before the service (a hold lasts about 7 days). AUTHORIZED: an amount is held (manual
+ * capture). REQUIRES_ACTION: an off-session authorisation needs the client (authentication or a
+ * decline): they pay on-session again. CAPTURED, PARTIALLY_REFUNDED, REFUNDED: money moved.
+ * CANCELED: the hold was released. FAILED: nothing can be collected any more.
+ */
+export const PaymentStatuses = [
+  "UNPAID",
+  "CARD_SAVED",
+  "AUTHORIZED",
+  "REQUIRES_ACTION",
+  "CAPTURED",
+  "PARTIALLY_REFUNDED",
+  "REFUNDED",
+  "CANCELED",
+  "FAILED"
+] as const
+export type PaymentStatus = (typeof PaymentStatuses)[number]
+
+/** What the viewer of a booking may do with it (the view's `actions`). */
+export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay"] as const
+export type BookingAction = (typeof BookingActions)[number]
+
+export const ADDRESS_MAX = 300
+export const NOTES_MAX = 1000
+export const REASON_MAX = 1000
+export const COMMENT_MAX = 2000
+export const RATING_MIN = 1
+export const RATING_MAX = 5
+
+/**
+ * The recorded reasons a finished booking is not paid. NOT_SECURED: it was completed while no hold or
+ * saved card stood behind it (an off-session authorisation had failed before). AUTHORIZATION_FAILED:
+ * the saved card was refused when collected at completion. HOLD_RELEASED: the hold lapsed or was
+ * released before it could be captured.
+ */
+export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED"] as const
+export type PaymentIssue = (typeof PaymentIssues)[number]

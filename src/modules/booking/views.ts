@@ -1,0 +1,86 @@
+import type { Language } from "../../platform/messages"
+import { toMajor } from "../catalogue/domain"
+import type { Role } from "../identity/domain"
+import type { BookingView, CalendarEventView, ReviewView } from "./contract"
+import { availableActions, displayStatus } from "./domain"
+import { formatMoney } from "./mails"
+import type { BookingDetail, ReviewRecord } from "./ports"
+
+// Booking records turned into the contract's views (contract.ts), by the handlers.
+
+const SYMBOLS: Record<string, string> = { EUR: "€", CAD: "$", USD: "$", GBP: "£", CHF: "CHF", JPY: "¥", XOF: "CFA", XAF: "FCFA" }
+const currencyNames: Record<Language, Intl.DisplayNames> = {
+  fr: new Intl.DisplayNames(["fr"], { type: "currency" }),
+  en: new Intl.DisplayNames(["en"], { type: "currency" })
+}
+
+export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; readonly role: Role }, language: Language, now: Date): BookingView => {
+  const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
+  const price = toMajor(b.hourlyPriceMinor, b.currency)
+  const currency = { code: b.currency, symbol: SYMBOLS[b.currency] ?? b.currency }
+  return {
+    id: b.id,
+    serviceId: b.serviceId,
+    service: {
+      id: b.service.id,
+      title: b.service.title,
+      description: b.service.description,
+      category: { name: language === "fr" ? b.service.categoryNameFr : b.service.categoryNameEn },
+      currency: b.currency,
+      price,
+      formattedPrice: formatMoney(language, b.hourlyPriceMinor, b.currency),
+      originalPrice: price,
+      originalCurrency: currency,
+      userCurrency: { ...currency, name: currencyNames[language].of(b.currency) ?? b.currency }
+    },
+    provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName },
+    client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName },
+    clientId: b.clientId,
+    providerId: b.providerId,
+    startTime: b.startTime,
+    endTime: b.endTime,
+    date: b.startTime.toISOString().slice(0, 10),
+    duration: Math.round((b.endTime.getTime() - b.startTime.getTime()) / 60_000),
+    address: b.address,
+    notes: b.notes,
+    totalPrice: toMajor(b.totalMinor, b.currency),
+    totalMinor: b.totalMinor,
+    currency: b.currency,
+    formattedTotal: formatMoney(language, b.totalMinor, b.currency),
+    status: b.status,
+    displayStatus: displayStatus(b),
+    paymentStatus: b.paymentStatus,
+    role,
+    actions: availableActions(b, { _tag: "User", id: viewer.id, role: viewer.role }, now),
+    rejectionReason: b.rejectionReason,
+    cancelledBy: b.cancelledBy,
+    cancellationReason: b.cancellationReason,
+    holdExpiresAt: b.holdExpiresAt,
+    renderedAt: b.renderedAt,
+    paymentIssue: role === "admin" ? b.paymentIssue : null,
+    isReviewed: b.review !== null,
+    review: b.review,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt
+  }
+}
+
+export const toCalendarEventView = (b: BookingDetail): typeof CalendarEventView.Type => ({
+  id: b.id,
+  title: `${b.service.title} - ${b.client.firstName}`,
+  serviceId: b.serviceId,
+  clientFirstName: b.client.firstName,
+  clientLastName: b.client.lastName,
+  startTime: b.startTime,
+  endTime: b.endTime,
+  status: b.status,
+  displayStatus: displayStatus(b)
+})
+
+export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
+  id: r.id,
+  rating: r.rating,
+  comment: r.comment,
+  createdAt: r.createdAt,
+  client: r.client
+})

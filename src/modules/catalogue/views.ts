@@ -1,0 +1,39 @@
+import type { Language } from "../../platform/messages"
+import type { CategoryView, ServiceView } from "./contract"
+import { type Category, categoryName, type ServiceListing, toMajor } from "./domain"
+import type { CategorySummary } from "./service"
+
+// Catalogue records turned into the contract's views (contract.ts), by the handlers.
+
+export const toServiceView = (s: ServiceListing, language: Language): typeof ServiceView.Type => ({
+  id: s.id,
+  title: s.title,
+  description: s.description,
+  price: toMajor(s.priceMinor, s.currency),
+  priceMinor: s.priceMinor,
+  currency: s.currency,
+  duration: s.durationMinutes,
+  location: s.location,
+  lat: s.lat,
+  lng: s.lng,
+  categoryId: s.categoryId,
+  category: { id: s.category.id, name: categoryName(s.category, language), slug: s.category.slug },
+  userId: s.userId,
+  user: { id: s.provider.id, firstName: s.provider.firstName, lastName: s.provider.lastName, avatarUrl: null },
+  rating: s.rating,
+  reviewCount: s.reviewCount,
+  isAvailable: s.status === "ACTIVE" && s.archivedAt === null,
+  status: s.status,
+  images: s.images,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+  ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 })
+})
+
+export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({
+  id: c.id,
+  name: categoryName(c, language),
+  slug: c.slug,
+  serviceCount: c.serviceCount ?? 0,
+  ...(c.services === undefined ? {} : { services: c.services.map((s) => toServiceView(s, language)) })
+})

@@ -1,0 +1,220 @@
+// The API as the UI receives and sends it: the wire (Encoded) side of the server's contract schemas
+// (src/modules/*/contract.ts: dates are ISO strings), so a change of a server schema fails the UI's
+// type check. Type-only imports: none of the server's code reaches the bundle (test/ui/contract.test.ts);
+// the literal lists come from the modules' rules.ts, which import nothing.
+
+import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type {
+  AdministrationApi,
+  AdminBookingRowView,
+  AdminBookingView,
+  AdminPaymentView,
+  AdminServiceView,
+  AdminUserView,
+  AnalyticsView,
+  DashboardView,
+  FinancialStatsView
+} from "../../src/modules/administration/contract"
+import type {
+  BookingData as BookingDataSchema,
+  BookingListParams,
+  BookingPage as BookingPageSchema,
+  BookingPayload,
+  BookingView,
+  CalendarEventView,
+  CheckoutAnswer as CheckoutAnswerSchema,
+  CheckoutPayload,
+  ReviewPage as ReviewPageSchema,
+  ReviewView as ServiceReviewView
+} from "../../src/modules/booking/contract"
+import type {
+  Categories,
+  CategoryView,
+  ReviewView,
+  SearchData,
+  SearchParams,
+  ServiceData as ServiceDataSchema,
+  ServiceDetail as ServiceDetailSchema,
+  ServiceDetailData as ServiceDetailDataSchema,
+  ServicePayload,
+  Services,
+  ServiceView
+} from "../../src/modules/catalogue/contract"
+import type {
+  EmailPayload,
+  LoginPayload,
+  RegisterPayload,
+  ResetPasswordPayload,
+  SessionView,
+  UpdatePasswordPayload,
+  UserData as UserDataSchema,
+  UserView
+} from "../../src/modules/identity/contract"
+import type { AvatarView, BadgeView, OwnProfileView, ProfilePatchPayload, PublicProfileView } from "../../src/modules/identity/profile-contract"
+import type {
+  ConversationPage as ConversationPageSchema,
+  ConversationView,
+  MessagePage as MessagePageSchema,
+  MessageReceivedEvent,
+  MessagesReadEvent,
+  MessageView,
+  ParticipantView,
+  PresenceEvent,
+  UserTypingEvent
+} from "../../src/modules/messaging/contract"
+import type { ContactPayload, PreferencesData as PreferencesDataSchema, PreferencesView } from "../../src/modules/notifications/contract"
+import type { AdminApplicationView, AdminDocumentView, ApplicationRowView, ApplicationView, DocumentView } from "../../src/modules/onboarding/contract"
+import type { ConnectStatusView } from "../../src/modules/payments/contract"
+import type { Sort } from "../../src/modules/catalogue/rules"
+import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from "../../src/platform/http/schemas"
+
+export type { Language } from "../../src/platform/languages"
+export type { AdministrationApi }
+export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
+export type { BookingsApi } from "../../src/modules/booking/contract"
+export type { ConversationsApi } from "../../src/modules/messaging/contract"
+export type { UsersApi } from "../../src/modules/identity/profile-contract"
+export type { StripeConnectApi } from "../../src/modules/payments/contract"
+export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
+export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
+export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
+export {
+  type BookingAction,
+  BookingActions as BOOKING_ACTIONS,
+  type BookingStatus,
+  BookingStatuses as BOOKING_STATUSES,
+  type PaymentStatus,
+  PaymentStatuses as PAYMENT_STATUSES
+} from "../../src/modules/booking/rules"
+export type { ApplicationStatus, DocumentSlot, ResubmissionState } from "../../src/modules/onboarding/rules"
+export type { PaymentStatus as AdminPaymentStatus } from "../../src/modules/administration/rules"
+
+/** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
+type Query<P> = { readonly [K in keyof P]?: string | number }
+
+/**
+ * The wire form of a decoded value: dates travel as ISO strings (Schema.Date is the contracts' only
+ * transformation), the rest as is.
+ */
+type Wire<T> = T extends Date ? string : T extends ReadonlyArray<infer E> ? ReadonlyArray<Wire<E>> : T extends object ? { readonly [K in keyof T]: Wire<T[K]> } : T
+
+/**
+ * The data of an endpoint's answer, by group and endpoint name (`Answer<typeof AdministrationApi, "users">`):
+ * for the answers the contract does not name.
+ */
+export type Answer<Group extends HttpApiGroup.HttpApiGroup.Any, Name extends string> =
+  HttpApiEndpoint.HttpApiEndpoint.Success<HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<Group>, Name>> extends infer S
+    ? S extends { readonly success: true; readonly data: infer D } ? Wire<D> : never
+    : never
+
+/** Every field present and not null, at every level (what a completed form sends of a loose payload). */
+type Filled<T> = { readonly [K in keyof T]-?: Filled<NonNullable<T[K]>> }
+
+// ---- Envelopes -------------------------------------------------------------------------------
+
+export type Ok<T> = OkEncoded<T>
+export type Failure = typeof FailureEnvelope.Encoded
+export type FieldDetail = NonNullable<Failure["details"]>[number]
+/** An answer without data (`{}`). */
+export type Empty = Record<string, never>
+export type Pagination = typeof PaginationSchema.Encoded
+
+// ---- Identity and profiles -------------------------------------------------------------------
+
+export type User = typeof UserView.Encoded
+export type UserData = typeof UserDataSchema.Encoded
+export type Session = typeof SessionView.Encoded
+export type RegisterRequest = typeof RegisterPayload.Encoded
+export type LoginRequest = typeof LoginPayload.Encoded
+export type EmailRequest = typeof EmailPayload.Encoded
+export type ResetPasswordRequest = typeof ResetPasswordPayload.Encoded
+export type UpdatePasswordRequest = typeof UpdatePasswordPayload.Encoded
+export type UpdateMeRequest = typeof ProfilePatchPayload.Encoded
+export type Badge = typeof BadgeView.Encoded
+export type OwnProfile = typeof OwnProfileView.Encoded
+export type PublicProfile = typeof PublicProfileView.Encoded
+export type AvatarInfo = typeof AvatarView.Encoded
+
+// ---- Onboarding ------------------------------------------------------------------------------
+
+export type ApplicationDocument = typeof DocumentView.Encoded
+export type AdminDocument = typeof AdminDocumentView.Encoded
+export type Application = typeof ApplicationView.Encoded
+export type AdminApplication = typeof AdminApplicationView.Encoded
+export type ApplicationRow = typeof ApplicationRowView.Encoded
+/** Where a rejected application stands: the fields every application view shares. */
+export type ResubmissionInfo = Pick<
+  Application,
+  "status" | "rejectionCount" | "maxAttempts" | "nextSubmissionDate" | "resubmissionState" | "canResubmit" | "isFinallyRefused" | "daysRemaining"
+>
+
+// ---- Notifications ---------------------------------------------------------------------------
+
+export type ContactRequest = typeof ContactPayload.Encoded
+export type NotificationPreferences = typeof PreferencesView.Encoded
+export type PreferencesData = typeof PreferencesDataSchema.Encoded
+
+// ---- Catalogue -------------------------------------------------------------------------------
+
+export type Category = typeof CategoryView.Encoded
+export type Service = typeof ServiceView.Encoded
+export type Provider = Service["user"]
+export type Review = typeof ReviewView.Encoded
+export type ServiceDetail = typeof ServiceDetailSchema.Encoded
+export type ServicesData = typeof Services.Encoded
+export type ServicePage = typeof SearchData.Encoded
+export type ServiceData = typeof ServiceDataSchema.Encoded
+export type ServiceDetailData = typeof ServiceDetailDataSchema.Encoded
+export type CategoriesData = typeof Categories.Encoded
+/** GET /services query; absent values are not sent. */
+export type ServiceQuery = Query<typeof SearchParams.Encoded> & { readonly sortBy?: Sort }
+/** POST /services and PATCH /services/{id} (partial on PATCH). */
+export type ServiceRequest = typeof ServicePayload.Encoded
+
+// ---- Provider payout account -----------------------------------------------------------------
+
+export type ConnectStatus = typeof ConnectStatusView.Encoded
+
+// ---- Bookings, checkout and reviews ----------------------------------------------------------
+
+export type Booking = typeof BookingView.Encoded
+/** The spec's label: PAID is a pending request whose payment is secured. */
+export type DisplayStatus = Booking["displayStatus"]
+export type PersonRef = Booking["client"]
+export type CalendarEvent = typeof CalendarEventView.Encoded
+export type ServiceReview = typeof ServiceReviewView.Encoded
+export type BookingRequest = typeof BookingPayload.Encoded
+export type BookingQuery = Query<typeof BookingListParams.Encoded>
+export type BookingData = typeof BookingDataSchema.Encoded
+export type BookingPage = typeof BookingPageSchema.Encoded
+export type CheckoutRequest = typeof CheckoutPayload.Encoded
+/** The billing details as the payment step sends them: every field of the payload's, filled in. */
+export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
+export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
+export type ReviewPage = typeof ReviewPageSchema.Encoded
+
+// ---- Messaging -------------------------------------------------------------------------------
+
+export type Participant = typeof ParticipantView.Encoded
+export type Message = typeof MessageView.Encoded
+export type Conversation = typeof ConversationView.Encoded
+export type ConversationPage = typeof ConversationPageSchema.Encoded
+export type MessagePage = typeof MessagePageSchema.Encoded
+export type MessageReceived = typeof MessageReceivedEvent.Encoded
+export type MessagesRead = typeof MessagesReadEvent.Encoded
+export type UserTyping = typeof UserTypingEvent.Encoded
+export type Presence = typeof PresenceEvent.Encoded
+/** A socket acknowledgement: the success or the error envelope. */
+export type Ack<T> = Ok<T> | Failure
+
+// ---- Back-office -----------------------------------------------------------------------------
+
+export type AdminUser = typeof AdminUserView.Encoded
+export type Person = Pick<AdminUser, "id" | "firstName" | "lastName" | "email">
+export type AdminBookingRow = typeof AdminBookingRowView.Encoded
+export type AdminBooking = typeof AdminBookingView.Encoded
+export type AdminService = typeof AdminServiceView.Encoded
+export type AdminPayment = typeof AdminPaymentView.Encoded
+export type Dashboard = typeof DashboardView.Encoded
+export type FinancialStats = typeof FinancialStatsView.Encoded
+export type Analytics = typeof AnalyticsView.Encoded
