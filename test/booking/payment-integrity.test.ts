@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Bookings } from "../../src/modules/booking"
+import { BookingRepository, Bookings } from "../../src/modules/booking"
+import { Transactional } from "../../src/platform/transaction"
 import { ChargeGateway, SandboxCheckout, SandboxChargeStore } from "../../src/modules/payments"
 import { signPayload } from "../../src/modules/payments/adapters/signature"
 import { en } from "../../src/platform/messages"
@@ -316,5 +317,37 @@ describe("reconciliation with the gateway", () => {
     expect(await intentStatus(late)).toBe("canceled")
     expect(await intentStatus(stranger)).toBe("canceled")
     expect(await get(booking.id)).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
+  })
+})
+
+describe("a booking's row lock and its payment operations", () => {
+  it("a payment operation is recorded while another transaction holds the booking (a racing webhook and the service used to deadlock)", async () => {
+    const booking = await book(2)
+    const holding = server.run(
+      Effect.flatMap(Transactional, (tx) => tx.run(Effect.flatMap(BookingRepository, (bookings) => Effect.zipRight(bookings.lock(booking.id), Effect.sleep("1500 millis")))))
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const started = Date.now()
+    await server.run(
+      Effect.flatMap(Transactional, (tx) =>
+        tx.run(Effect.flatMap(BookingRepository, (bookings) =>
+          bookings.recordOperation({
+            bookingId: booking.id,
+            gateway: "sandbox",
+            kind: "FAILURE",
+            amountMinor: 0,
+            currency: "EUR",
+            feeMinor: 0,
+            paymentIntentId: null,
+            reference: `lock-test:${booking.id}`,
+            paymentMethod: null,
+            detail: "lock test"
+          })
+        ))
+      )
+    )
+    // Recorded at once, not after the other transaction let the booking go.
+    expect(Date.now() - started).toBeLessThan(1000)
+    await holding
   })
 })

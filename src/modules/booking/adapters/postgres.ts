@@ -116,8 +116,12 @@ export const BookingRepositoryLive = Layer.effect(
           Effect.catchAll((error) => (isExclusionViolation(error) ? Effect.succeed(Option.none()) : Effect.die(error)))
         ),
       findById,
+      // NO KEY UPDATE: the lock a booking's own UPDATE takes. It still serialises the booking's changes,
+      // but lets rows that only reference the booking (payment operations, reviews) be inserted
+      // meanwhile: with FOR UPDATE their foreign-key check waited on the lock, and a webhook holding it
+      // while recording the same operation deadlocked with the insert (a 500 under a racing webhook).
       lock: (id) =>
-        sql<BookingRecord>`SELECT ${record} FROM bookings b WHERE b.id = ${id} FOR UPDATE`.pipe(
+        sql<BookingRecord>`SELECT ${record} FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`.pipe(
           Effect.map((rows) => Option.fromNullable(rows[0])),
           Effect.orDie
         ),
