@@ -87,7 +87,7 @@ export {
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
 export type { ApplicationStatus, DocumentSlot, ResubmissionState } from "../../src/modules/onboarding/rules"
-export type { PaymentStatus as AdminPaymentStatus } from "../../src/modules/administration/rules"
+export type { AdminPaymentStatus } from "../../src/modules/administration/rules"
 
 /** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
 type Query<P> = { readonly [K in keyof P]?: string | number }
