@@ -14,7 +14,7 @@ import {
 } from "../platform/errors"
 import { HealthApi } from "../platform/http/health"
 import { AuthApi } from "../modules/identity/contract"
-import { UploadsApi, UsersApi } from "../modules/identity/profile-contract"
+import { UploadsApi, UsersApi } from "../modules/identity/profile/contract"
 import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/contract"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"

@@ -25,7 +25,13 @@ import {
   SmtpDeliveryLive,
   unsubscribeLinkPage
 } from "../modules/notifications"
-import { PaymentsWebhookHttpLive, SandboxDeliveryJobsLive, StripeConnectHttpLive } from "../modules/payments"
+import {
+  PaymentsWebhookHttpLive,
+  sandboxCheckoutRoutes,
+  sandboxConnectRoutes,
+  SandboxDeliveryJobsLive,
+  StripeConnectHttpLive
+} from "../modules/payments"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
 import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
@@ -33,8 +39,6 @@ import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
 import { AdministrationHttpLive } from "../modules/administration"
 import { MarketplaceApi } from "./api"
 import { devMailPage, localOnly } from "./dev-mail"
-import { sandboxCheckoutRoutes } from "./sandbox-checkout"
-import { sandboxConnectRoutes } from "./sandbox-connect"
 
 const started = Date.now()
 

@@ -71,7 +71,7 @@ const compiled = await esbuild.build({
       import * as Statement from "@effect/sql/Statement"
       import { PgClient } from "@effect/sql-pg"
       import { Effect, Either } from "effect"
-      import { parseSearch, paging } from "./src/modules/catalogue/domain"
+      import { parseSearch, paging } from "./src/modules/catalogue/search"
       import { searchStatement } from "./src/modules/catalogue/adapters/postgres"
       const sql = Statement.make(Effect.never, PgClient.makeCompiler(), [], undefined)
       /** The statement GET /api/services runs for these query parameters (numeric category ids only). */

@@ -12,7 +12,7 @@ import {
   displayStatus,
   dueAuthorization,
   dueCommand,
-  type Effect,
+  type SideEffect,
   newBooking,
   type PaymentStatus,
   SystemActor,
@@ -372,7 +372,7 @@ const checkTransition = (
   return result
 }
 
-const gatewayAnswer = (w: World, e: Effect): Command | undefined => {
+const gatewayAnswer = (w: World, e: SideEffect): Command | undefined => {
   switch (e._tag) {
     case "Capture":
       return { _tag: "PaymentCaptured", amountMinor: e.amountMinor }

@@ -3,34 +3,36 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isStorableNumber } from "../../src/platform/numbers"
 import {
-  chooseSort,
   copyTitle,
-  correctableWords,
   DURATION_MAX,
-  distanceKm,
   isUuid,
+  normalizeText,
+  parsePrice,
+  type ServiceInput,
+  slugify,
+  TITLE_MAX,
+  toMajor,
+  validateNewService,
+  validateServicePatch,
+  wordsOf
+} from "../../src/modules/catalogue/domain"
+import { distanceKm } from "../../src/modules/catalogue/geography"
+import {
+  chooseSort,
+  correctableWords,
   LOOKAHEAD_PAGES,
   MAX_LIMIT,
   matchesText,
-  normalizeText,
   paging,
   pagination,
-  parsePrice,
   parseSearch,
   parseTextQuery,
   RELEVANCE_CANDIDATES,
   resultWindow,
-  type ServiceInput,
-  slugify,
   Sorts,
-  TITLE_MAX,
-  toMajor,
   toTsQuery,
-  validateNewService,
-  validateServicePatch,
-  widenQuery,
-  wordsOf
-} from "../../src/modules/catalogue/domain"
+  widenQuery
+} from "../../src/modules/catalogue/search"
 
 const valid: ServiceInput = {
   title: "Ménage à domicile",

@@ -3,25 +3,34 @@
 // modules, the platform's schema files, its own rules.ts and other modules' contracts (a domain type
 // with `import type` at most); rules.ts imports nothing. The views live apart (views.ts).
 import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 
-const modules = new URL("../../src/modules/", import.meta.url).pathname
+const src = new URL("../../src/", import.meta.url).pathname
+const modules = `${src}modules/`
 const names = readdirSync(modules, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
 
 /** Every `import ... from "x"` of a file, with whether it is type-only. */
 const importsOf = (path: string) =>
   [...readFileSync(path, "utf8").matchAll(/^import (type )?[^"]*?from "([^"]+)"/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }))
 
-const allowedInContract = [
+/** A relative import as a path under src/ (`modules/identity/contract`); a package stays as written. */
+const resolved = (file: string, from: string) => (from.startsWith(".") ? relative(src, join(dirname(file), from)) : from)
+
+/** What a contract of `module` may import, as resolved paths. */
+const allowedInContract = (module: string) => [
   /^effect$/,
   /^@effect\/platform$/,
-  /^\.\.\/\.\.\/platform\/(errors|http\/schemas|upload-limits|languages)$/,
-  /^\.\/rules$/,
-  /^\.\/(profile-)?contract$/,
-  /^\.\.\/[a-z-]+\/contract$/
+  /^platform\/(errors|http\/schemas|upload-limits|languages)$/,
+  new RegExp(`^modules/${module}/rules$`),
+  /^modules\/[a-z-]+(\/[a-z-]+)?\/contract$/
 ]
 
-const contractsOf = (name: string) => readdirSync(`${modules}${name}`).filter((file) => /^(profile-)?contract\.ts$/.test(file))
+/** A module's contract.ts files: its own and its sub-folders' (identity/profile/contract.ts). */
+const contractsOf = (name: string) =>
+  readdirSync(`${modules}${name}`, { recursive: true, encoding: "utf8" })
+    .filter((file) => file === "contract.ts" || file.endsWith("/contract.ts"))
+    .map((file) => `${modules}${name}/${file}`)
 
 describe("the modules' contracts", () => {
   it("every module with HTTP endpoints has a contract.ts and no api.ts", () => {
@@ -35,9 +44,12 @@ describe("the modules' contracts", () => {
   it("a contract imports only effect, the HttpApi modules, platform schemas, its rules and other contracts", () => {
     const offending = names.flatMap((name) =>
       contractsOf(name).flatMap((file) =>
-        importsOf(`${modules}${name}/${file}`)
-          .filter(({ typeOnly, from }) => !allowedInContract.some((allowed) => allowed.test(from)) && !(typeOnly && from === "./domain"))
-          .map(({ from }) => `${name}/${file} imports ${from}`)
+        importsOf(file)
+          .map(({ typeOnly, from }) => ({ typeOnly, from: resolved(file, from) }))
+          .filter(({ typeOnly, from }) =>
+            !allowedInContract(name).some((allowed) => allowed.test(from)) && !(typeOnly && from === join(relative(src, dirname(file)), "domain"))
+          )
+          .map(({ from }) => `${relative(modules, file)} imports ${from}`)
       )
     )
     expect(offending).toEqual([])

@@ -14,7 +14,7 @@ import {
   profileAccess,
   type ProfileVisibility,
   validateProfilePatch
-} from "../../src/modules/identity/profile"
+} from "../../src/modules/identity/profile/domain"
 import { InMemoryStorage, isStorageKey, localDiskStorage, newStorageKey, Storage } from "../../src/platform/storage"
 import { checkFile, contentDisposition, displayName, ImageTypes, normalizeFile, sniff } from "../../src/platform/uploads"
 import { jpegWithExif, pdf, png, pngWithText, webp } from "./support"

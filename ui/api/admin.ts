@@ -5,7 +5,7 @@ import { api } from "./client"
 import { queryString } from "./query"
 import type { AdministrationApi, Answer, Role } from "./contract"
 
-export type { AdminUser, AdminPaymentStatus as PaymentStatus } from "./contract"
+export type { AdminUser, AdminPaymentStatus } from "./contract"
 
 /** The data of a back-office endpoint's answer, from the contract. */
 type Admin<Name extends string> = Answer<typeof AdministrationApi, Name>

@@ -50,7 +50,7 @@ import type {
   UserData as UserDataSchema,
   UserView
 } from "../../src/modules/identity/contract"
-import type { AvatarView, BadgeView, OwnProfileView, ProfilePatchPayload, PublicProfileView } from "../../src/modules/identity/profile-contract"
+import type { AvatarView, BadgeView, OwnProfileView, ProfilePatchPayload, PublicProfileView } from "../../src/modules/identity/profile/contract"
 import type {
   ConversationPage as ConversationPageSchema,
   ConversationView,
@@ -73,7 +73,7 @@ export type { AdministrationApi }
 export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
 export type { BookingsApi } from "../../src/modules/booking/contract"
 export type { ConversationsApi } from "../../src/modules/messaging/contract"
-export type { UsersApi } from "../../src/modules/identity/profile-contract"
+export type { UsersApi } from "../../src/modules/identity/profile/contract"
 export type { StripeConnectApi } from "../../src/modules/payments/contract"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
@@ -87,7 +87,7 @@ export {
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
 export type { ApplicationStatus, DocumentSlot, ResubmissionState } from "../../src/modules/onboarding/rules"
-export type { PaymentStatus as AdminPaymentStatus } from "../../src/modules/administration/rules"
+export type { AdminPaymentStatus } from "../../src/modules/administration/rules"
 
 /** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
 type Query<P> = { readonly [K in keyof P]?: string | number }

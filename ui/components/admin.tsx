@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro"
 import { type FormEvent, useState } from "react"
-import type { PaymentStatus } from "../api/admin"
+import type { AdminPaymentStatus } from "../api/admin"
 import { pageRange } from "../admin/format"
 
 /**
@@ -64,9 +64,9 @@ export const AdminPager = ({
 }
 
 /** COMPLETED green, PENDING amber, anything else red (spec section 4). */
-export const PaymentBadge = ({ status }: { status: PaymentStatus }) => {
+export const PaymentBadge = ({ status }: { status: AdminPaymentStatus }) => {
   const { t } = useLingui()
-  const labels: Record<PaymentStatus, string> = {
+  const labels: Record<AdminPaymentStatus, string> = {
     COMPLETED: t`Encaissé`,
     PENDING: t`En attente`,
     REFUNDED: t`Remboursé`,

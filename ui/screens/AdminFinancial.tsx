@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro"
 import { useRef, useState } from "react"
-import { adminApi, type PaymentStatus } from "../api/admin"
+import { adminApi, type AdminPaymentStatus } from "../api/admin"
 import { formatDateTime, formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { PaymentBadge, StatCard } from "../components/admin"
@@ -24,7 +24,7 @@ export default function AdminFinancial() {
   }
   const [payments, reloadPayments] = useAsync(() => adminApi.payments(LATEST).then((answer) => answer.data.payments), [])
   const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
-  const statusLabels: Record<PaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
+  const statusLabels: Record<AdminPaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
   const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
   return (
     <Page title={t`Finances`}>

@@ -4,7 +4,7 @@ import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../pla
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Authentication, Role } from "../identity/contract"
 import { ConnectStatusView } from "../payments/contract"
-import { PaymentStatuses } from "./rules"
+import { AdminPaymentStatuses } from "./rules"
 
 // The module's HTTP contract: schemas, endpoints, group. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -12,7 +12,7 @@ import { PaymentStatuses } from "./rules"
 // ---- Views -----------------------------------------------------------------------------------
 
 const Person = Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String })
-const Status = Schema.Literal(...PaymentStatuses)
+const Status = Schema.Literal(...AdminPaymentStatuses)
 
 export const AdminUserView = Schema.Struct({
   id: Schema.String,

@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import { invalid, issue, type ValidationFailed } from "../../platform/errors"
-import { type PaymentStatus, PaymentStatuses } from "./rules"
+import { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
 
 // ---- Periods ---------------------------------------------------------------------------------
 
@@ -53,9 +53,9 @@ export const parseCurrency = (value: string | undefined): Either.Either<string, 
 /** The gateway operations recorded by the booking module (payment_operations.kind). */
 export type OperationKind = "AUTHORIZATION" | "CARD_SAVED" | "CAPTURE" | "CANCELLATION" | "REFUND" | "FAILURE"
 
-export { type PaymentStatus, PaymentStatuses } from "./rules"
+export { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
 
-export const paymentStatusOf = (kind: OperationKind): PaymentStatus => {
+export const paymentStatusOf = (kind: OperationKind): AdminPaymentStatus => {
   switch (kind) {
     case "CAPTURE":
       return "COMPLETED"
@@ -90,7 +90,7 @@ export interface FinancialFigures {
   readonly commissionMargin: number
   readonly refundedAmount: number
   readonly payments: { readonly completed: number; readonly pending: number; readonly failed: number }
-  readonly revenueByStatus: ReadonlyArray<{ readonly status: PaymentStatus; readonly count: number; readonly amountMinor: number }>
+  readonly revenueByStatus: ReadonlyArray<{ readonly status: AdminPaymentStatus; readonly count: number; readonly amountMinor: number }>
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
@@ -103,7 +103,7 @@ export const financialFigures = (totals: ReadonlyArray<OperationTotal>): Financi
   const refundedAmount = sum(of("REFUND"), "amountMinor")
   const totalCommissions = sum(of("CAPTURE"), "feeMinor") - sum(of("REFUND"), "feeMinor")
   const netRevenue = grossRevenue - refundedAmount
-  const byStatus = new Map<PaymentStatus, { count: number; amountMinor: number }>()
+  const byStatus = new Map<AdminPaymentStatus, { count: number; amountMinor: number }>()
   for (const t of totals) {
     const status = paymentStatusOf(t.kind)
     const entry = byStatus.get(status) ?? { count: 0, amountMinor: 0 }
@@ -120,7 +120,7 @@ export const financialFigures = (totals: ReadonlyArray<OperationTotal>): Financi
       pending: sum(of("AUTHORIZATION"), "count") + sum(of("CARD_SAVED"), "count"),
       failed: sum(of("FAILURE"), "count")
     },
-    revenueByStatus: PaymentStatuses.flatMap((status) => {
+    revenueByStatus: AdminPaymentStatuses.flatMap((status) => {
       const entry = byStatus.get(status)
       return entry ? [{ status, ...entry }] : []
     })

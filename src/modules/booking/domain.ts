@@ -117,8 +117,8 @@ export type Command =
   | { readonly _tag: "PaymentRefunded"; readonly totalRefundedMinor: number }
 export type CommandTag = Command["_tag"]
 
-/** What the service must do after storing the new state (after the transaction commits). */
-export type Effect =
+/** What the service must do after storing the new state (after the transaction commits): money movements, mails, the review. */
+export type SideEffect =
   | { readonly _tag: "Capture"; readonly amountMinor: number }
   | { readonly _tag: "ReleaseAuthorization" }
   /** Authorise the saved card off-session now (a booking completed before its card was authorised); the hold is then captured. */
@@ -144,7 +144,7 @@ export type NotificationEvent = (typeof NotificationEvents)[number]
 
 export interface Decision {
   readonly next: BookingState
-  readonly effects: ReadonlyArray<Effect>
+  readonly effects: ReadonlyArray<SideEffect>
   /** Stored with the booking when set. */
   readonly rejectionReason?: string
   readonly cancellation?: { readonly by: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM"; readonly reason: string }
@@ -349,15 +349,15 @@ const COLLECTABLE: ReadonlyArray<PaymentStatus> = ["CARD_SAVED", "REQUIRES_ACTIO
 /** A PENDING booking the client has done their part for: the provider can confirm it. */
 const PAYMENT_SECURED: ReadonlyArray<PaymentStatus> = ["AUTHORIZED", "CARD_SAVED"]
 
-const notify = (event: NotificationEvent): Effect => ({ _tag: "Notify", event })
+const notify = (event: NotificationEvent): SideEffect => ({ _tag: "Notify", event })
 /** Releasing a hold (when there is one) goes with every exit before capture. */
-const releaseIfHeld = (state: BookingState): ReadonlyArray<Effect> =>
+const releaseIfHeld = (state: BookingState): ReadonlyArray<SideEffect> =>
   HOLDING_MONEY.includes(state.paymentStatus) ? [{ _tag: "ReleaseAuthorization" }] : []
 /** The payment status of an exit: a hold being released stays AUTHORIZED until the gateway says so. */
 const paymentAfterExit = (state: BookingState): PaymentStatus =>
   state.paymentStatus === "AUTHORIZED" ? "AUTHORIZED" : state.paymentStatus === "UNPAID" || state.paymentStatus === "CARD_SAVED" || state.paymentStatus === "REQUIRES_ACTION" ? "CANCELED" : state.paymentStatus
 
-const ok = (next: BookingState, effects: ReadonlyArray<Effect>, extra: Partial<Decision> = {}): Either.Either<Decision, TransitionError> =>
+const ok = (next: BookingState, effects: ReadonlyArray<SideEffect>, extra: Partial<Decision> = {}): Either.Either<Decision, TransitionError> =>
   Either.right({ next, effects, ...extra })
 
 /**
@@ -412,11 +412,11 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       const status: BookingStatus = command._tag === "ConfirmCompletion" ? "COMPLETED" : "VALIDATED"
       // The money follows the completion: a hold is captured, a saved card is authorised then captured;
       // with neither, the booking is finished unpaid and flagged with the reason.
-      const collect: ReadonlyArray<Effect> = s.paymentStatus === "AUTHORIZED"
+      const collect: ReadonlyArray<SideEffect> = s.paymentStatus === "AUTHORIZED"
         ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }]
         : s.paymentStatus === "CARD_SAVED" ? [{ _tag: "AuthorizeSavedCard" }] : []
       const paymentIssue: PaymentIssue | null = collect.length > 0 ? null : "NOT_SECURED"
-      const review: ReadonlyArray<Effect> = command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
+      const review: ReadonlyArray<SideEffect> = command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
       return ok({ ...s, status, renderedAt: s.renderedAt ?? now, paymentIssue }, [...review, ...collect, notify(status === "COMPLETED" ? "completed" : "validated")])
     }
     case "Refund": {

@@ -17,13 +17,10 @@ import {
   type Command,
   commissionOf,
   type Decision,
-  dueAuthorization,
-  dueCommand,
   newBooking,
   OwnService,
   ServiceUnavailable,
   SlotTaken,
-  SystemActor,
   transition,
   type TransitionError,
   validateBookingRequest,
@@ -34,14 +31,13 @@ import {
   NotYourBooking,
   adminCommandFor,
   priceable,
-  RefundExceedsRefundable,
   TooCheapToPay
 } from "./domain"
 import { makeSlotClaims } from "./claims"
+import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail } from "./mails"
 import {
   type BookingDetail,
-  type BookingRecord,
   BookingRepository,
   type PaymentOperation,
   type PaymentReferences,
@@ -53,39 +49,16 @@ const DAY = 24 * 60 * 60 * 1000
 export const DEFAULT_PAGE_SIZE = 20
 /** Timers are checked this often (a pg-boss cron tick) and after each restart. */
 export const SWEEP_CRON = "* * * * *"
-export const SWEEP_BATCH = 200
 /** Reconciliation with the gateway runs this often (a pg-boss cron tick). */
 export const RECONCILE_CRON = "*/10 * * * *"
-/** Reconciliation looks at the gateway's holds and completed sessions of this many past days (a hold lasts at most 7). */
-export const RECONCILE_LOOKBACK_DAYS = 8
-/** A hold younger than this is not released by reconciliation (its webhook or the sweep's renewal may be on the way). */
-export const RECONCILE_GRACE_MINUTES = 10
-/** Queues of durable work. */
-export const Queues = { sweep: "booking-timers", settle: "payment-settle", reconcile: "payment-reconcile" } as const
-/** A hold no booking references is released this long after its event (a renewal being recorded is not released). */
-const RELEASE_DELAY_SECONDS = 120
-/** What became of a charge event (see applyCharge). */
-export type ChargeOutcome = "applied" | "ignored" | "stale" | "release"
-
-/** The gateway's refusals of a refund larger than what is left of the payment (Stripe's codes, the sandbox's too). */
-const REFUND_EXCEEDED_CODES: ReadonlySet<string> = new Set(["amount_too_large", "charge_already_refunded"])
-/** A failed capture or release is retried with backoff: 30 s, 1 min, 2 min... about 2 hours in all. */
-const SETTLE_RETRIES = { retryLimit: 8, retryDelaySeconds: 30, retryBackoff: true } as const
-
-/** What a reconciliation run found and did. */
-export interface ReconcileReport {
-  /** Holds and completed sessions the gateway listed. */
-  readonly holdsListed: number
-  readonly sessionsListed: number
-  /** Holds referenced by their booking (nothing to do). */
-  readonly holdsReferenced: number
-  /** Missed completions applied: a hold or a saved card the booking had not recorded. */
-  readonly applied: ReadonlyArray<{ readonly bookingId: string; readonly kind: "hold" | "card"; readonly reference: string }>
-  /** Holds no booking references, released. */
-  readonly released: ReadonlyArray<{ readonly bookingId: string | null; readonly paymentIntentId: string }>
-  /** Unreferenced holds too recent to release yet (the next run decides), or whose release failed. */
-  readonly deferred: ReadonlyArray<{ readonly paymentIntentId: string; readonly reason: string }>
-}
+export {
+  type ChargeOutcome,
+  Queues,
+  RECONCILE_GRACE_MINUTES,
+  RECONCILE_LOOKBACK_DAYS,
+  type ReconcileReport,
+  SWEEP_BATCH
+} from "./settlement"
 
 export type UserCommand =
   | { readonly _tag: "Confirm" }
@@ -259,327 +232,8 @@ export const BookingsLive = Layer.effect(
         return result
       })
 
-    /** Runs the money movements a decision asks for; a failure is queued for retry, never lost. */
-    const runMoneyEffects = (bookingId: string, decision: Decision): Effect.Effect<void, PaymentGatewayError | Conflict> =>
-      Effect.forEach(
-        decision.effects,
-        (effect) =>
-          effect._tag === "Capture" || effect._tag === "ReleaseAuthorization" || effect._tag === "AuthorizeSavedCard"
-            ? settle(bookingId).pipe(
-                Effect.catchAll((error) =>
-                  Effect.zipRight(
-                    Effect.logWarning(`booking ${bookingId}: ${effect._tag} failed (${error.detail}), retried in the background`),
-                    jobs.send(Queues.settle, { bookingId }, { ...SETTLE_RETRIES, singletonKey: `settle:${bookingId}`, startAfterSeconds: 30 })
-                  )
-                )
-              )
-            : effect._tag === "Refund"
-              ? refund(bookingId, effect.amountMinor)
-              : Effect.void,
-        { discard: true }
-      )
-
-    const applySystem = (id: string, command: Command, references?: PaymentReferences): Effect.Effect<void> =>
-      decide(id, command, SystemActor, references).pipe(
-        Effect.tap(({ decision }) =>
-          runMoneyEffects(id, decision).pipe(Effect.catchAll((e) => Effect.logWarning(`booking ${id}: ${command._tag} money effect failed (${e._tag === "PaymentGatewayError" ? e.detail : e.code})`)))
-        ),
-        Effect.asVoid,
-        // A stale or repeated gateway answer, or a timer another process already applied: nothing to do.
-        Effect.catchTags({
-          Conflict: (e) => Effect.logDebug(`booking ${id}: ${command._tag} not applicable (${e.code})`),
-          Forbidden: () => Effect.logWarning(`booking ${id}: ${command._tag} refused to the system`),
-          NotFound: () => Effect.logInfo(`booking ${id}: ${command._tag} for an unknown booking`),
-          ValidationFailed: () => Effect.void
-        })
-      )
-
-    const recordOperation = (booking: BookingRecord, kind: Parameters<typeof bookings.recordOperation>[0]["kind"], amountMinor: number, reference: string, extra: { fee?: number; detail?: string | null; paymentMethod?: string | null } = {}) =>
-      bookings.recordOperation({
-        bookingId: booking.id,
-        gateway: gateway.kind,
-        kind,
-        amountMinor,
-        currency: booking.currency,
-        feeMinor: extra.fee ?? 0,
-        paymentIntentId: booking.paymentIntentId,
-        reference,
-        paymentMethod: extra.paymentMethod ?? null,
-        detail: extra.detail ?? null
-      })
-
-    /** Capture when the booking is done and money is held; release when it is over and money is held. */
-    const settle = (bookingId: string, releaseIntent?: string): Effect.Effect<void, PaymentGatewayError> =>
-      Effect.gen(function*() {
-        const found = isUuid(bookingId) ? yield* bookings.findById(bookingId) : Option.none<BookingDetail>()
-        // A hold the booking does not reference (or of no booking at all) is released; one the booking
-        // took since is settled as the booking's own below.
-        if (releaseIntent !== undefined && !(Option.isSome(found) && found.value.paymentIntentId === releaseIntent)) {
-          yield* gateway.cancelAuthorization({ paymentIntentId: releaseIntent, idempotencyKey: `booking:${bookingId}:release:${releaseIntent}` })
-          if (Option.isSome(found)) yield* tx.run(recordOperation({ ...found.value, paymentIntentId: releaseIntent }, "CANCELLATION", 0, `release:${releaseIntent}`))
-          return
-        }
-        if (Option.isNone(found)) return
-        const b = found.value
-        // Completed before its saved card was authorised: authorise now (the hold is then captured).
-        if (b.paymentStatus === "CARD_SAVED" && (b.status === "COMPLETED" || b.status === "VALIDATED")) {
-          yield* authorizeSaved(b)
-          // The new hold is captured now, whoever recorded it first (this call, or its webhook racing it).
-          const after = yield* bookings.findById(bookingId)
-          if (Option.isSome(after) && after.value.paymentStatus === "AUTHORIZED") yield* settle(bookingId)
-          return
-        }
-        if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
-        if (b.status === "COMPLETED" || b.status === "VALIDATED") {
-          const amount = Math.min(b.totalMinor, b.authorizedMinor)
-          const fee = commissionOf(amount)
-          const captured = yield* gateway.capture({ paymentIntentId: b.paymentIntentId, amountMinor: amount, applicationFeeMinor: fee, idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}` }).pipe(
-            Effect.map((answer) => Option.some(answer)),
-            // The hold lapsed before the capture: nothing is left to capture, the booking is flagged (HOLD_RELEASED).
-            Effect.catchIf((error) => error.code === "charge_expired_for_capture", () => Effect.succeed(Option.none<{ readonly capturedMinor: number }>()))
-          )
-          if (Option.isNone(captured)) return yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
-          const { capturedMinor } = captured.value
-          yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
-          yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
-        } else if (b.status === "CANCELLED" || b.status === "REJECTED") {
-          yield* gateway.cancelAuthorization({ paymentIntentId: b.paymentIntentId, idempotencyKey: `booking:${b.id}:release:${b.paymentIntentId}` })
-          yield* tx.run(recordOperation(b, "CANCELLATION", b.authorizedMinor, `release:${b.paymentIntentId}`))
-          yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
-        }
-      })
-
-    const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError | Conflict> =>
-      Effect.gen(function*() {
-        const b = yield* detailOf(bookingId)
-        if (b.paymentIntentId === null) return
-        // Each refund asked for is its own request (a key from the amounts would merge two concurrent
-        // identical refunds into one, and report the second as done); the gateway keeps the total
-        // refunded within what was captured, and refuses the one that would exceed it.
-        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${crypto.randomUUID()}` }).pipe(
-          Effect.catchIf((error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code), () => Effect.fail(RefundExceedsRefundable))
-        )
-        yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
-        // The gateway's total, not ours plus this refund: a concurrent refund may have landed since the read.
-        yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: result.totalRefundedMinor })
-      })
-
-    /** Authorises a saved card off-session, or renews a hold about to lapse. */
-    const authorizeSaved = (b: BookingRecord) =>
-      Effect.gen(function*() {
-        if (b.gatewayCustomerId === null || b.gatewayPaymentMethodId === null) {
-          return yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: true })
-        }
-        const account = yield* accounts.accountOf(b.providerId)
-        if (Option.isNone(account)) return yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: false })
-        const previous = b.paymentIntentId
-        const result = yield* gateway.authorizeOffSession({
-          bookingId: b.id,
-          amountMinor: b.totalMinor,
-          currency: b.currency,
-          destinationAccountId: account.value.accountId,
-          applicationFeeMinor: commissionOf(b.totalMinor),
-          customerId: b.gatewayCustomerId,
-          paymentMethodId: b.gatewayPaymentMethodId,
-          idempotencyKey: `booking:${b.id}:authorize:${previous ?? "first"}`
-        })
-        if (result._tag === "Authorized") {
-          yield* tx.run(recordOperation(b, "AUTHORIZATION", result.amountMinor, `authorization:${result.paymentIntentId}`))
-          yield* applySystem(b.id, { _tag: "PaymentAuthorized", amountMinor: result.amountMinor, expiresAt: result.expiresAt }, { paymentIntentId: result.paymentIntentId })
-          // The renewed hold replaces the old one, which is released.
-          if (previous !== null && previous !== result.paymentIntentId) {
-            yield* gateway.cancelAuthorization({ paymentIntentId: previous, idempotencyKey: `booking:${b.id}:release:${previous}` }).pipe(Effect.ignoreLogged)
-          }
-        } else {
-          yield* tx.run(recordOperation(b, "FAILURE", 0, `failure:${result.paymentIntentId ?? b.id}:${result.code}`, { detail: result.code }))
-          yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: result.needsClient })
-        }
-      }).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${b.id}: off-session authorisation failed (${error.detail}), next sweep retries`)))
-
-    const sweep = Effect.gen(function*() {
-      const at = yield* now
-      const ids = yield* bookings.dueIds(at, SWEEP_BATCH)
-      let changed = 0
-      for (const id of ids) {
-        const found = yield* bookings.findById(id)
-        if (Option.isNone(found)) continue
-        const command = dueCommand(found.value, at)
-        if (command) {
-          yield* applySystem(id, command)
-          changed++
-          continue
-        }
-        if (dueAuthorization(found.value, at)) {
-          yield* authorizeSaved(found.value)
-          changed++
-        }
-      }
-      // Captures and releases whose first attempt failed (or whose process stopped mid-way).
-      for (const id of yield* bookings.captureDueIds(SWEEP_BATCH)) {
-        yield* settle(id).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${id}: capture retry failed (${error.detail})`)))
-      }
-      return changed
-    })
-
-    const chargeCommand = (event: ChargeEvent): { command: Command; references?: PaymentReferences } | undefined => {
-      switch (event._tag) {
-        case "CardSaved":
-          return { command: { _tag: "CardSaved" }, references: { gatewayCustomerId: event.customerId, gatewayPaymentMethodId: event.paymentMethodId } }
-        case "PaymentAuthorized":
-          return {
-            command: { _tag: "PaymentAuthorized", amountMinor: event.amountMinor, expiresAt: event.expiresAt },
-            references: {
-              paymentIntentId: event.paymentIntentId,
-              ...(event.customerId ? { gatewayCustomerId: event.customerId } : {}),
-              ...(event.paymentMethodId ? { gatewayPaymentMethodId: event.paymentMethodId } : {})
-            }
-          }
-        case "PaymentCaptured":
-          return { command: { _tag: "PaymentCaptured", amountMinor: event.amountMinor } }
-        case "AuthorizationReleased":
-          return { command: { _tag: "AuthorizationReleased" } }
-        case "PaymentFailed":
-          return { command: { _tag: "AuthorizationFailed", needsClient: event.needsClient } }
-        case "PaymentRefunded":
-          return { command: { _tag: "PaymentRefunded", totalRefundedMinor: event.totalRefundedMinor } }
-      }
-    }
-
-    /**
-     * Releases a hold nobody needs (a second payment, or one for a booking that is over), once the
-     * webhook commits. Delayed a little: a renewal's hold can be reported before the sweep records it,
-     * and the job re-checks that the booking still does not reference the intent.
-     */
-    const releaseLater = (bookingId: string, paymentIntentId: string) =>
-      jobs.send(Queues.settle, { bookingId, releaseIntent: paymentIntentId }, { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}`, startAfterSeconds: RELEASE_DELAY_SECONDS })
-
-    /**
-     * Applies a charge event to its booking, under its row lock, and answers what became of it:
-     * `applied`, `ignored` (nothing to do), `stale` (older than an event already applied to its payment
-     * intent), or `release` (a hold no booking references: the caller releases it). `observed`: the
-     * gateway's current state read by reconciliation, not an event (it does not move the intent's clock).
-     */
-    const applyCharge = (event: ChargeEvent, observed = false): Effect.Effect<ChargeOutcome> =>
-      Effect.gen(function*() {
-        const hold = event._tag === "PaymentAuthorized" ? event.paymentIntentId : null
-        const orphan = (why: string): Effect.Effect<ChargeOutcome> =>
-          Effect.as(Effect.logInfo(`charge event ${event.reference}: ${why}`), hold !== null ? "release" : "ignored")
-        // Not a booking id of ours (another system's payment on the same account): not ours to release.
-        if (!isUuid(event.bookingId)) return yield* Effect.as(Effect.logInfo(`charge event ${event.reference} names no booking of ours`), "ignored" as const)
-        // Under the row lock: a sweep or a user's command may be changing the same booking.
-        const locked = yield* bookings.lock(event.bookingId)
-        if (Option.isNone(locked)) return yield* orphan(`unknown booking ${event.bookingId}`)
-        const b = locked.value
-        const eventIntent = "paymentIntentId" in event ? event.paymentIntentId : null
-        // Events of one payment intent apply in the order the gateway created them: an older one is ignored.
-        if (eventIntent !== null && !observed && !(yield* bookings.advanceChargeClock(eventIntent, event.occurredAt))) {
-          yield* Effect.logInfo(`charge event ${event.reference}: older than the last event applied to ${eventIntent}, ignored`)
-          return "stale"
-        }
-        // A held intent cannot fail any more: a failure of the booking's current hold is an old event (same second).
-        if (event._tag === "PaymentFailed" && eventIntent === b.paymentIntentId && b.paymentStatus === "AUTHORIZED") {
-          yield* Effect.logInfo(`charge event ${event.reference}: failure of ${eventIntent}, which is held, ignored`)
-          return "stale"
-        }
-        const otherIntent = eventIntent !== null && b.paymentIntentId !== null && eventIntent !== b.paymentIntentId
-        // News about an intent that is not the booking's current one changes nothing; a hold is adopted
-        // only by a booking still waiting for one (paying again after a failure), otherwise released.
-        if (otherIntent && (event._tag !== "PaymentAuthorized" || b.paymentStatus === "AUTHORIZED")) {
-          return yield* orphan(`intent ${eventIntent} is not the booking's current one`)
-        }
-        const mapped = chargeCommand(event)
-        if (!mapped) return "ignored"
-        const at = yield* now
-        const decision = transition(b, mapped.command, SystemActor, at)
-        if (Either.isLeft(decision)) {
-          yield* Effect.logDebug(`charge event ${event.reference}: ${mapped.command._tag} not applicable to ${b.status}/${b.paymentStatus}`)
-          return hold !== null && b.paymentIntentId !== hold ? "release" : "ignored"
-        }
-        if (event._tag === "PaymentAuthorized" && decision.right.next.paymentStatus !== "AUTHORIZED") {
-          // A hold for a booking that is over: release that very intent, change nothing else.
-          return "release"
-        }
-        if (event._tag === "PaymentAuthorized") {
-          yield* recordOperation({ ...b, paymentIntentId: event.paymentIntentId }, "AUTHORIZATION", event.amountMinor, `authorization:${event.paymentIntentId}`, { paymentMethod: event.paymentMethod })
-        } else if (event._tag === "CardSaved") {
-          yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
-        }
-        const saved = yield* bookings.save(b, decision.right, mapped.references)
-        yield* sendMails(yield* detailOf(saved.id), decision.right)
-        // Money effects run as durable jobs once the webhook commits (never inside the gateway's call).
-        if (decision.right.effects.some((e) => e._tag === "ReleaseAuthorization" || e._tag === "Capture" || e._tag === "AuthorizeSavedCard")) {
-          yield* jobs.send(Queues.settle, { bookingId: b.id }, { ...SETTLE_RETRIES, singletonKey: `settle:${b.id}` })
-        }
-        return "applied"
-      })
-
-    const applyChargeEvent = (event: ChargeEvent) =>
-      Effect.flatMap(applyCharge(event), (outcome) =>
-        outcome === "release" && event._tag === "PaymentAuthorized" ? releaseLater(event.bookingId, event.paymentIntentId) : Effect.void
-      )
-
-    const reconcile: Effect.Effect<ReconcileReport, PaymentGatewayError> = Effect.gen(function*() {
-      const at = yield* now
-      const since = new Date(at.getTime() - RECONCILE_LOOKBACK_DAYS * DAY)
-      const applied: Array<ReconcileReport["applied"][number]> = []
-      const released: Array<ReconcileReport["released"][number]> = []
-      const deferred: Array<ReconcileReport["deferred"][number]> = []
-      let holdsReferenced = 0
-
-      // Cards saved by a completed setup session the booking did not record (a lost delivery).
-      // A payment session's hold, while it is held, is among the holds below.
-      const sessions = yield* gateway.listCompletedCheckouts(since)
-      for (const c of sessions) {
-        if (c.mode !== "setup" || c.bookingId === null || c.customerId === null || c.paymentMethodId === null) continue
-        const reference = `reconcile:${c.sessionId}`
-        const event: ChargeEvent = { _tag: "CardSaved", bookingId: c.bookingId, customerId: c.customerId, paymentMethodId: c.paymentMethodId, reference, occurredAt: at }
-        if ((yield* tx.run(applyCharge(event, true))) === "applied") applied.push({ bookingId: c.bookingId, kind: "card", reference })
-      }
-
-      const holds = yield* gateway.listOpenHolds(since)
-      for (const h of holds) {
-        // Not a booking's payment: not the marketplace's to release.
-        if (h.bookingId === null || !isUuid(h.bookingId)) continue
-        const booking = yield* bookings.findById(h.bookingId)
-        if (Option.isSome(booking) && booking.value.paymentIntentId === h.paymentIntentId) {
-          holdsReferenced++
-          continue
-        }
-        const reference = `reconcile:${h.paymentIntentId}`
-        const event: ChargeEvent = {
-          _tag: "PaymentAuthorized",
-          bookingId: h.bookingId,
-          paymentIntentId: h.paymentIntentId,
-          amountMinor: h.amountMinor,
-          expiresAt: h.expiresAt,
-          customerId: h.customerId,
-          paymentMethodId: h.paymentMethodId,
-          paymentMethod: null,
-          reference,
-          occurredAt: at
-        }
-        const outcome = yield* tx.run(applyCharge(event, true))
-        if (outcome === "applied") {
-          applied.push({ bookingId: h.bookingId, kind: "hold", reference })
-          continue
-        }
-        if (at.getTime() - h.createdAt.getTime() < RECONCILE_GRACE_MINUTES * 60_000) {
-          deferred.push({ paymentIntentId: h.paymentIntentId, reason: "recent" })
-          continue
-        }
-        yield* settle(h.bookingId, h.paymentIntentId).pipe(
-          Effect.matchEffect({
-            onFailure: (error) => Effect.sync(() => deferred.push({ paymentIntentId: h.paymentIntentId, reason: `release failed: ${error.detail}` })),
-            onSuccess: () => Effect.sync(() => released.push({ bookingId: Option.isSome(booking) ? h.bookingId : null, paymentIntentId: h.paymentIntentId }))
-          })
-        )
-      }
-      // The money movements the applied completions asked for (a capture of a finished booking...).
-      for (const { bookingId } of applied) {
-        yield* settle(bookingId).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${bookingId}: settle after reconciliation failed (${error.detail})`)))
-      }
-      return { holdsListed: holds.length, sessionsListed: sessions.length, holdsReferenced, applied, released, deferred }
-    })
+    // Capture, release, refund, the timers' sweep, charge events and reconciliation.
+    const { applyChargeEvent, reconcile, runMoneyEffects, settle, sweep } = yield* makeSettlement({ decide, detailOf, now, sendMails })
 
     return {
       reconcile,

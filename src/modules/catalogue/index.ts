@@ -1,7 +1,6 @@
 export {
   type Category,
   categoryName,
-  distanceKm,
   isPublic,
   isUuid,
   normalizeText,
@@ -14,6 +13,7 @@ export {
   toMajor,
   ZeroDecimalCurrencies
 } from "./domain"
+export { distanceKm } from "./geography"
 export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
 export { toServiceView } from "./views"
 export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"

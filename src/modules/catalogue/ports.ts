@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Category, Geo, NewService, ServiceListing, ServicePatch, ServiceRecord, ServiceStatus, Sort, TextQuery } from "./domain"
+import type { Category, NewService, ServiceListing, ServicePatch, ServiceRecord, ServiceStatus } from "./domain"
+import type { Geo, Sort, TextQuery } from "./search"
 
 export interface CategoryRepositoryShape {
   readonly list: () => Effect.Effect<ReadonlyArray<Category>>

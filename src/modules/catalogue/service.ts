@@ -7,28 +7,30 @@ import {
   type Category,
   CategoryNotFound,
   copyTitle,
-  correctableWords,
-  distanceKm,
-  isUnfiltered,
   isUuid,
   isVisibleTo,
-  isWidened,
   NotServiceOwner,
-  pagination,
-  paging,
   parseCategoryId,
-  parseSearch,
   PaymentAccountRequired,
   ProviderNotPayable,
-  type SearchInput,
   type ServiceInput,
   type ServiceListing,
   ServiceNotFound,
   UnknownCategory,
   validateNewService,
-  validateServicePatch,
-  widenQuery
+  validateServicePatch
 } from "./domain"
+import { distanceKm } from "./geography"
+import {
+  correctableWords,
+  isUnfiltered,
+  isWidened,
+  pagination,
+  paging,
+  parseSearch,
+  type SearchInput,
+  widenQuery
+} from "./search"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
 
 export interface CategorySummary extends Category {

@@ -83,4 +83,4 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .prefix("/auth") {}
 
-// GET/PATCH /users/me and the other /users and /uploads endpoints: profile-contract.ts (UsersApi, UploadsApi).
+// GET/PATCH /users/me and the other /users and /uploads endpoints: profile/contract.ts (UsersApi, UploadsApi).

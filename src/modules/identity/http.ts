@@ -143,4 +143,4 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
   })
 )
 
-// The /users and /uploads handlers: profile-http.ts (UsersHttpLive, UploadsHttpLive).
+// The /users and /uploads handlers: profile/http.ts (UsersHttpLive, UploadsHttpLive).

@@ -40,7 +40,7 @@ export {
   profileAccess,
   validateProfilePatch,
   type Viewer
-} from "./profile"
+} from "./profile/domain"
 export {
   FavoriteRepository,
   PayoutAccountLookup,
@@ -48,10 +48,10 @@ export {
   ProfileRelations,
   ProfileRepository,
   ProfileStatisticsSource
-} from "./profile-ports"
-export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile-service"
-export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile-contract"
-export { UploadsHttpLive, UsersHttpLive } from "./profile-http"
-export { ProfilePostgresAdapters } from "./adapters/profile-postgres"
-export { ProfileMemoryAdapters } from "./adapters/profile-memory"
+} from "./profile/ports"
+export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile/service"
+export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile/contract"
+export { UploadsHttpLive, UsersHttpLive } from "./profile/http"
+export { ProfilePostgresAdapters } from "./profile/adapters/postgres"
+export { ProfileMemoryAdapters } from "./profile/adapters/memory"
 export { AccountDirectoryFromUsers } from "./account-directory"

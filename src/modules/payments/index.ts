@@ -61,6 +61,9 @@ export {
   TEST_CARDS
 } from "./adapters/charges-sandbox"
 export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
+// The sandbox's pages standing in for Stripe's hosted onboarding, dashboard and Checkout.
+export { sandboxCheckoutRoutes } from "./adapters/sandbox/checkout-page"
+export { sandboxConnectRoutes } from "./adapters/sandbox/connect-page"
 export { SANDBOX_DELIVERY_QUEUE, SandboxDeliveryJobsLive } from "./adapters/sandbox-events"
 export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"
 export { withAttemptKeys, withAttemptKeysLayer } from "./attempts"

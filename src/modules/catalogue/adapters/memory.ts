@@ -3,18 +3,16 @@ import * as crypto from "node:crypto"
 import { UserRepository } from "../../identity"
 import {
   type Category,
-  distanceKm,
   isPublic,
-  matchesText,
   normalizeText,
-  RELEVANCE_CANDIDATES,
-  resultWindow,
   type ServiceListing,
   type ServiceRecord,
   slugify,
   toMajor,
   wordsOf
 } from "../domain"
+import { distanceKm } from "../geography"
+import { matchesText, RELEVANCE_CANDIDATES, resultWindow } from "../search"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
 
 /** The categories every database starts with (migrations/0003_catalogue.sql). */

@@ -1,17 +1,8 @@
 import { SqlClient, Statement } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import {
-  type Category,
-  chordOf,
-  EARTH_RADIUS_M,
-  earthPoint,
-  resultWindow,
-  type ServiceListing,
-  type ServiceRecord,
-  type ServiceStatus,
-  slugify,
-  toTsQuery
-} from "../domain"
+import { type Category, type ServiceListing, type ServiceRecord, type ServiceStatus, slugify } from "../domain"
+import { chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
+import { resultWindow, toTsQuery } from "../search"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
 
 /*

@@ -22,7 +22,7 @@ import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from 
 /**
  * The offline card gateway (PAYMENTS_MODE=sandbox): Stripe's objects and states, kept in the sandbox's
  * own tables so they survive restarts and are shared by processes. Checkout happens on local pages
- * (src/app/sandbox-checkout.ts); the outcome of a card is decided by its number, as with Stripe's test
+ * (adapters/sandbox/checkout-page.ts); the outcome of a card is decided by its number, as with Stripe's test
  * cards; every change is reported by a signed Stripe-shaped event to the app's own webhook.
  */
 

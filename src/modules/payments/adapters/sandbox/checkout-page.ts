@@ -1,8 +1,10 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
-import { type Language, type MessageKey, translate } from "../platform/messages"
-import { type CardProblem, type PayOutcome, SandboxCheckout, type SandboxCheckoutSession, sandboxPaths } from "../modules/payments"
-import { escape, htmlAnswer, page, pageLanguage, withQuery } from "./sandbox-connect"
+import { type Language, type MessageKey, translate } from "../../../../platform/messages"
+import type { SandboxCheckoutSession } from "../../ports"
+import { type CardProblem, type PayOutcome, SandboxCheckout } from "../charges-sandbox"
+import { sandboxPaths } from "../sandbox"
+import { escape, htmlAnswer, page, pageLanguage, withQuery } from "./connect-page"
 
 /**
  * The sandbox's stand-in for Stripe's hosted Checkout (PAYMENTS_MODE=sandbox only): the card form of a

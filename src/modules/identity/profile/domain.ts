@@ -1,16 +1,16 @@
 import { Either } from "effect"
-import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
-import { Languages, type Language, type MessageKey } from "../../platform/messages"
-import { decimalPlaces, isStorableNumber } from "../../platform/numbers"
-import { isValidPhone, NAME_MAX, type Role } from "./domain"
-import { ProfileVisibilities, type ProfileVisibility } from "./rules"
+import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../../platform/errors"
+import { Languages, type Language, type MessageKey } from "../../../platform/messages"
+import { decimalPlaces, isStorableNumber } from "../../../platform/numbers"
+import { isValidPhone, NAME_MAX, type Role } from "../domain"
+import { ProfileVisibilities, type ProfileVisibility } from "../rules"
 
 /**
  * Profiles (spec client-and-provider sections 2, 3, 5 and 6): the public and own views of an account,
  * the rules of a profile edit, who may see a profile, and badges. Pure functions only.
  */
 
-export { ProfileVisibilities, type ProfileVisibility } from "./rules"
+export { ProfileVisibilities, type ProfileVisibility } from "../rules"
 
 export const Currencies = ["EUR", "CAD", "USD", "GBP", "CHF", "JPY", "XOF", "XAF"] as const
 export type Currency = (typeof Currencies)[number]
@@ -63,7 +63,7 @@ export interface Profile {
   /** Hourly rate in major units (49.5), or none. */
   readonly hourlyRate: number | null
   readonly currency: Currency
-  /** ISO date `YYYY-MM-DD`, declared by the user (see PROFILE.md, "Age"). */
+  /** ISO date `YYYY-MM-DD`, declared by the user (see profile/README.md, "Age"). */
   readonly dateOfBirth: string | null
   readonly avatar: ProfileFile | null
   readonly identityPhoto: ProfileFile | null

@@ -1,13 +1,13 @@
 import { Effect, Layer, Option } from "effect"
-import { emptyProfile, noStatistics, type Profile } from "../profile"
+import { emptyProfile, noStatistics, type Profile } from "../domain"
 import {
   type FavoriteEntry,
   FavoriteRepository,
   ProfileRelations,
   ProfileRepository,
   ProfileStatisticsSource
-} from "../profile-ports"
-import { UserRepository } from "../ports"
+} from "../ports"
+import { UserRepository } from "../../ports"
 
 /**
  * In-memory profile stores with the contracts of the Postgres ones (they need the in-memory

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import type { User } from "../domain"
-import { type Currency, noStatistics, type Profile, type ProfileFile, type ProfileVisibility } from "../profile"
-import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../profile-ports"
+import type { User } from "../../domain"
+import { type Currency, noStatistics, type Profile, type ProfileFile, type ProfileVisibility } from "../domain"
+import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../ports"
 
 /** The profile columns of `users`, aliased for `profileOf`. */
 export const profileColumns = (sql: SqlClient.SqlClient, table = "users") => sql.unsafe(`

@@ -1,12 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
-import { multipartLimits } from "../../platform/upload-limits"
-import { Authentication, LanguageSchema, Role } from "./contract"
-import { ProfileVisibilities } from "./rules"
+import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
+import { multipartLimits } from "../../../platform/upload-limits"
+import { Authentication, LanguageSchema, Role } from "../contract"
+import { ProfileVisibilities } from "../rules"
 
-// The profile's HTTP contract (/users, /uploads): pure, like contract.ts; the views are built in
-// profile-views.ts.
+// The profile's HTTP contract (/users, /uploads): pure, like the module's ../contract.ts; the views are built in
+// views.ts beside it.
 
 // ---- Views -----------------------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
 import { Option } from "effect"
-import { type Language, type MessageKey, translate } from "../../platform/messages"
-import type { User } from "./domain"
-import type { BadgeDefinition, Profile, ProfileFile, ProfileStatistics } from "./profile"
-import type { AvatarView, BadgeView, OwnProfileView, PaymentsStateView, PublicProfileView } from "./profile-contract"
-import type { PayoutAccountSummary } from "./profile-ports"
-import type { OwnProfile, PhotoSource, VisibleProfile } from "./profile-service"
+import { type Language, type MessageKey, translate } from "../../../platform/messages"
+import type { User } from "../domain"
+import type { BadgeDefinition, Profile, ProfileFile, ProfileStatistics } from "./domain"
+import type { AvatarView, BadgeView, OwnProfileView, PaymentsStateView, PublicProfileView } from "./contract"
+import type { PayoutAccountSummary } from "./ports"
+import type { OwnProfile, PhotoSource, VisibleProfile } from "./service"
 
-// Profile records turned into the contract's views (profile-contract.ts), by the handlers.
+// Profile records turned into the contract's views (profile/contract.ts), by the handlers.
 
 export const toBadgeView = (badge: BadgeDefinition, language: Language): typeof BadgeView.Type => ({
   badge: {

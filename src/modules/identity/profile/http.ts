@@ -1,13 +1,13 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { MarketplaceApi } from "../../app/api"
-import { localized, ok, requestLanguage } from "../../platform/http/envelope"
-import { readMultipart } from "../../platform/uploads"
-import { CurrentUser } from "./contract"
-import { pageOf, type Viewer } from "./profile"
-import { photoUrl, toAvatarView, toBadgeView, toOwnProfileView, toPublicProfileView } from "./profile-views"
-import { type PhotoSource, Profiles } from "./profile-service"
-import { Identity } from "./service"
+import { MarketplaceApi } from "../../../app/api"
+import { localized, ok, requestLanguage } from "../../../platform/http/envelope"
+import { readMultipart } from "../../../platform/uploads"
+import { CurrentUser } from "../contract"
+import { pageOf, type Viewer } from "./domain"
+import { photoUrl, toAvatarView, toBadgeView, toOwnProfileView, toPublicProfileView } from "./views"
+import { type PhotoSource, Profiles } from "./service"
+import { Identity } from "../service"
 
 /** The caller of a public read when it sent a valid bearer token; anonymous otherwise (a bad token is not an error here). */
 const optionalViewer = (identity: Identity["Type"]) =>

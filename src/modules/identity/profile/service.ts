@@ -1,9 +1,9 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../platform/errors"
-import { newStorageKey, removeAll, Storage } from "../../platform/storage"
-import { Transactional } from "../../platform/transaction"
-import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
-import type { User } from "./domain"
+import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../../platform/errors"
+import { newStorageKey, removeAll, Storage } from "../../../platform/storage"
+import { Transactional } from "../../../platform/transaction"
+import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile } from "../../../platform/uploads"
+import type { User } from "../domain"
 import {
   type BadgeDefinition,
   badgesOf,
@@ -19,7 +19,7 @@ import {
   type ProfileStatistics,
   validateProfilePatch,
   type Viewer
-} from "./profile"
+} from "./domain"
 import {
   type FavoriteEntry,
   FavoriteRepository,
@@ -28,8 +28,8 @@ import {
   ProfileRelations,
   ProfileRepository,
   ProfileStatisticsSource
-} from "./profile-ports"
-import { UserRepository } from "./ports"
+} from "./ports"
+import { UserRepository } from "../ports"
 
 export interface ProfileBundle {
   readonly user: User

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { User } from "./domain"
-import type { Profile, ProfileFile, ProfilePatch, ProfileStatistics } from "./profile"
+import type { User } from "../domain"
+import type { Profile, ProfileFile, ProfilePatch, ProfileStatistics } from "./domain"
 
 /** Profiles, stored beside their accounts. */
 export interface ProfileRepositoryShape {
