@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { isUuid } from "../../src/platform/ids"
 import { isStorableNumber } from "../../src/platform/numbers"
 import {
   chooseSort,
@@ -8,7 +9,6 @@ import {
   correctableWords,
   DURATION_MAX,
   distanceKm,
-  isUuid,
   LOOKAHEAD_PAGES,
   MAX_LIMIT,
   matchesText,

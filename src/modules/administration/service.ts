@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import { type BadGateway, type BadRequest, type Conflict, type Forbidden, invalid, issue, type NotFound, type ValidationFailed } from "../../platform/errors"
 import { paging } from "../../platform/paging"
 import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
@@ -35,6 +35,8 @@ import {
   type TopUser,
   type UserRow
 } from "./ports"
+import { isUuid } from "../../platform/ids"
+import { now } from "../../platform/clock"
 
 export const DEFAULT_PAGE_SIZE = 20
 /** Top lists of the analytics page (spec section 9). */
@@ -89,8 +91,6 @@ export interface AdminBooking {
 
 type Query = Record<string, string | undefined>
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const pageOf = (input: ListInput) => {
   const number = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : Number(text))
@@ -167,7 +167,7 @@ export const AdministrationLive = Layer.effect(
 
     const admin = (actor: Actor) => requireRole(actor, "ADMIN")
     const targetUser = (id: string): Effect.Effect<User, NotFound> =>
-      UUID.test(id)
+      isUuid(id)
         ? Effect.flatMap(users.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(UserNotFound), onSome: Effect.succeed }))
         : Effect.fail(UserNotFound)
 

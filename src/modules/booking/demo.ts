@@ -5,6 +5,7 @@ import { type Actor, Identity } from "../identity"
 import { ChargeGateway, SandboxCheckout } from "../payments"
 import { BookingRepository } from "./ports"
 import { Bookings, type UserCommand } from "./service"
+import { now } from "../../platform/clock"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -89,7 +90,7 @@ export const seedDemoBookings = Effect.gen(function*() {
   if (Option.isNone(first)) return 0
   if ((yield* repository.list({ userId: first.value.id, as: "client", limit: 1, offset: 0 })).total > 0) return 0
 
-  const today = new Date(yield* Clock.currentTimeMillis)
+  const today = yield* now
   let created = 0
   for (const demo of demoBookings) {
     const client = yield* actorOf(demo.client)

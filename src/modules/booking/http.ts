@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { numberParam, pagination, paging } from "../../platform/paging"
@@ -7,13 +7,14 @@ import { CurrentUser } from "../identity/contract"
 import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
 import { Bookings, type UserCommand } from "./service"
+import { now as currentTime } from "../../platform/clock"
 
 /** A booking as the caller sees it, in the request's language. */
 const viewOf = (booking: BookingDetail) =>
   Effect.gen(function*() {
     const user = yield* CurrentUser
     const language = yield* requestLanguage
-    const now = new Date(yield* Clock.currentTimeMillis)
+    const now = yield* currentTime
     return toBookingView(booking, user, language, now)
   })
 

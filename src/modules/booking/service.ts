@@ -1,11 +1,10 @@
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import * as crypto from "node:crypto"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import { numberParam, paging } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
-import { isPublic, isUuid, ServiceRepository } from "../catalogue"
+import { isPublic, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
@@ -48,6 +47,8 @@ import {
   ReviewRepository,
   type ReviewRecord
 } from "./ports"
+import { isUuid } from "../../platform/ids"
+import { newId, now } from "../../platform/clock"
 
 const DAY = 24 * 60 * 60 * 1000
 export const DEFAULT_PAGE_SIZE = 20
@@ -171,7 +172,6 @@ export class Bookings extends Context.Tag("booking/Bookings")<
   }
 >() {}
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const actorOf = (user: UserActor): Actor => ({ _tag: "User", id: user.id, role: user.role })
 
@@ -356,7 +356,7 @@ export const BookingsLive = Layer.effect(
         // Each refund asked for is its own request (a key from the amounts would merge two concurrent
         // identical refunds into one, and report the second as done); the gateway keeps the total
         // refunded within what was captured, and refuses the one that would exceed it.
-        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${crypto.randomUUID()}` }).pipe(
+        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${yield* newId}` }).pipe(
           Effect.catchIf((error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code), () => Effect.fail(RefundExceedsRefundable))
         )
         yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
@@ -598,7 +598,7 @@ export const BookingsLive = Layer.effect(
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           // Taken before this request: refused without a transaction (a race is settled by the insert).
           if (slotTaken) return yield* SlotTaken
-          const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
+          const state = newBooking({ id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
           const inserted = yield* claims.claim(state.providerId, state.startTime, state.endTime, tx.run(
             Effect.gen(function*() {
               const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })

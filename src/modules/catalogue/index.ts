@@ -3,7 +3,6 @@ export {
   categoryName,
   distanceKm,
   isPublic,
-  isUuid,
   normalizeText,
   PaymentAccountRequired,
   ProviderNotPayable,

@@ -10,7 +10,6 @@ import {
   correctableWords,
   distanceKm,
   isUnfiltered,
-  isUuid,
   isVisibleTo,
   isWidened,
   NotServiceOwner,
@@ -30,6 +29,7 @@ import {
   widenQuery
 } from "./domain"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
+import { isUuid } from "../../platform/ids"
 
 export interface CategorySummary extends Category {
   /** Public services in the category. */

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../platform/errors"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
@@ -9,7 +9,6 @@ import {
   badgesOf,
   CannotFavoriteYourself,
   FavoriteNotFound,
-  isUuid,
   needsRelation,
   type Profile,
   profileAccess,
@@ -30,6 +29,8 @@ import {
   ProfileStatisticsSource
 } from "./profile-ports"
 import { UserRepository } from "./ports"
+import { isUuid } from "../../platform/ids"
+import { now } from "../../platform/clock"
 
 export interface ProfileBundle {
   readonly user: User
@@ -99,7 +100,6 @@ export const ProfilesLive = Layer.effect(
     const payouts = yield* PayoutAccountLookup
     const storage = yield* Storage
     const tx = yield* Transactional
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bundleOf = (user: User) =>
       Effect.gen(function*() {

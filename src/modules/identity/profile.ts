@@ -431,8 +431,6 @@ export const badgesOf = (input: {
 export const CannotFavoriteYourself = invalid([issue("favoritedId", "favorites.self")])
 export const FavoriteNotFound = new NotFound({ code: "FAVORITE_NOT_FOUND", key: "favorites.notFound" })
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
 
 // ---- Pages -----------------------------------------------------------------------------------
 

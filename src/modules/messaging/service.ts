@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type Forbidden, invalid, issue, type NotFound, type TooManyRequests, type ValidationFailed } from "../../platform/errors"
 import { paging } from "../../platform/paging"
 import { Transactional } from "../../platform/transaction"
@@ -9,7 +9,6 @@ import {
   decideStart,
   decideWrite,
   isParticipant,
-  isUuid,
   type MessageRecord,
   MESSAGES_PAGE_SIZE,
   type Participant,
@@ -24,6 +23,8 @@ import {
   MessageRateLimiter,
   ServiceTopics
 } from "./ports"
+import { isUuid } from "../../platform/ids"
+import { now } from "../../platform/clock"
 
 export interface PageQuery {
   readonly page?: number | undefined
@@ -82,7 +83,6 @@ export const MessagingLive = Layer.effect(
     const events = yield* ConversationEvents
     const limiter = yield* MessageRateLimiter
     const tx = yield* Transactional
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const userOf = (id: string) =>
       Effect.flatMap(users.findById(id), Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed }))

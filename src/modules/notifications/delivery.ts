@@ -1,9 +1,10 @@
-import { Clock, Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../platform/config"
 import { JobQueue } from "../../platform/jobs"
 import { withUnsubscribeFooter } from "./domain"
 import { DigestRepository, Mailer, MailTransport, type OutgoingMail, PreferenceRepository, type RawMail, type Recipient, type Suppression, UnsubscribeTokens } from "./ports"
 import { decideDelivery, isEssential, MailKinds } from "./preferences"
+import { now as currentTime } from "../../platform/clock"
 
 /** Mails held back by quiet hours: durable jobs that start when the window ends. */
 export const DEFERRED_MAIL_QUEUE = "mail-deferred"
@@ -51,7 +52,7 @@ export const PreferenceAwareMailerLive = Layer.effect(
         const optional = mails.filter((mail) => !isEssential(mail.kind))
         const recipients = optional.length === 0 ? [] : yield* preferences.recipients(optional.map((mail) => mail.to))
         const byEmail = new Map(recipients.map((r) => [r.email.toLowerCase(), r]))
-        const at = new Date(yield* Clock.currentTimeMillis)
+        const at = yield* currentTime
         const now: Array<RawMail> = []
         const suppressed: Array<Suppression> = []
         for (const mail of mails) {

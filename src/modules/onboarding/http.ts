@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { PayloadTooLarge, UnsupportedMediaType } from "../../platform/errors"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
@@ -10,8 +10,8 @@ import { FormTextFields } from "./contract"
 import { toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toApplicationView } from "./views"
 import { type DocumentSlot, DocumentSlots } from "./domain"
 import { ProviderApplications } from "./service"
+import { now } from "../../platform/clock"
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const isSlot = (field: string | undefined): field is DocumentSlot => (DocumentSlots as ReadonlyArray<string>).includes(field ?? "")
 

@@ -1,10 +1,11 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../../platform/errors"
 import { type Actor, requireRole, type User } from "../identity/domain"
 import { type ConnectStatus, onboardingReturnUrls, type PaymentAccount, PaymentAccountIncomplete, statusOf } from "./domain"
 import { ConnectedAccountGateway, PaymentAccountRepository, type PaymentGatewayError } from "./ports"
 import { ConnectedAccounts } from "./service"
+import { now } from "../../platform/clock"
 
 /** Country of an account an administrator opens for a provider when none is given (the marketplace works from Canada). */
 export const ADMIN_DEFAULT_COUNTRY = "CA"
@@ -43,7 +44,6 @@ export const AdminPaymentAccountsLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const connected = yield* ConnectedAccounts
     const config = yield* AppConfig
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /** The user's account at the running gateway, or "create the payment account first". */
     const existing = (user: User) =>

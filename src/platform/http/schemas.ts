@@ -1,3 +1,4 @@
+import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import type { MessageKey } from "../messages"
 import { isStorableNumber } from "../numbers"
@@ -45,6 +46,13 @@ export const Payload = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
 export const PayloadNumber = Schema.Number.pipe(
   Schema.filter(isStorableNumber, { message: () => "request.numberOutOfRange" satisfies MessageKey, jsonSchema: {} })
 )
+
+/**
+ * The `:id` path parameter of every contract. Read as a string, not decoded as a UUID: a malformed id
+ * answers the resource's own 404 ("booking not found"), as an unknown one does, through the one
+ * `isUuid` of platform/ids.ts that each service asks before reaching a uuid column.
+ */
+export const IdParam = HttpApiSchema.param("id", Schema.String)
 
 /** The one pagination shape of every list. */
 export const Pagination = Schema.Struct({

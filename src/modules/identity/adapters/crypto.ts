@@ -5,6 +5,7 @@ import { appSecret } from "../../../platform/app-secret"
 import { AppConfig } from "../../../platform/config"
 import { Role } from "../domain"
 import { AccessTokens, PasswordHasher, Secrets } from "../ports"
+import { isUuid } from "../../../platform/ids"
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
@@ -41,7 +42,6 @@ export const NodeSecrets = Layer.succeed(Secrets, {
 
 const signingSecret = appSecret
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 
@@ -73,7 +73,7 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
       try {
         const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>
         // A subject that is not a UUID names no account (and must not reach a uuid column: a 500).
-        if (typeof payload.sub !== "string" || !UUID.test(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
+        if (typeof payload.sub !== "string" || !isUuid(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
         if (payload.exp * 1000 <= now()) return Option.none()
         return Option.some({ userId: payload.sub, role: payload.role, ...(typeof payload.sid === "string" ? { sessionId: payload.sid } : {}) })
       } catch {

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../../../platform/config"
 import { JobQueue } from "../../../platform/jobs"
@@ -18,6 +18,7 @@ import {
 import { keyCoveringParameters } from "../idempotency"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
+import { now } from "../../../platform/clock"
 
 /**
  * The offline card gateway (PAYMENTS_MODE=sandbox): Stripe's objects and states, kept in the sandbox's
@@ -277,7 +278,6 @@ const makeSandboxCharges = Effect.gen(function*() {
   const events = sandboxEventSender(config)
   const jobs = yield* JobQueue
   const base = trimSlash(config.publicUrl)
-  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   /**
    * Events of API calls are delivered in the background, as Stripe does: the caller never waits for its

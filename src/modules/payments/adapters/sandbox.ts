@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../../../platform/config"
 import { idempotencyKeys } from "../domain"
@@ -14,6 +14,7 @@ import { Transactional } from "../../../platform/transaction"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 import { verifyEvent, webhookSecretOf } from "./signature"
 import { webhookSecretVariables } from "../webhook-endpoints"
+import { now as currentTime } from "../../../platform/clock"
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
@@ -139,7 +140,7 @@ export const SandboxConnectLive = Layer.effect(
       provisionReady: (user, country) =>
         Effect.gen(function*() {
           if (config.paymentsMode !== "sandbox") return "skipped" as const
-          const now = new Date(yield* Clock.currentTimeMillis)
+          const now = yield* currentTime
           const stored = yield* accounts.findByUser(user.id)
           if (Option.isSome(stored) && stored.value.gateway === "sandbox") {
             const remote = yield* store.find(stored.value.accountId)
