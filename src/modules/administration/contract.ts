@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Authentication, Role } from "../identity/contract"
 import { ConnectStatusView } from "../payments/contract"
@@ -178,7 +178,6 @@ export const AnalyticsView = Schema.Struct({
 
 const Text = Schema.optional(PayloadText)
 const LongText = Schema.optional(PayloadLongText)
-const ListParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
 
 /** The back-office (spec admin-and-onboarding section 7): every endpoint is ADMIN only. */
 export class AdministrationApi extends HttpApiGroup.make("administration")
@@ -189,7 +188,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   )
   .add(
     HttpApiEndpoint.get("users", "/users")
-      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), role: Schema.optional(Schema.String), isActive: Schema.optional(Schema.String), ...ListParams }))
+      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), role: Schema.optional(Schema.String), isActive: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ users: Schema.Array(AdminUserView), pagination: Pagination })))
   )
   .add(
@@ -209,7 +208,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   .add(HttpApiEndpoint.del("deletePaymentAccount")`/users/${IdParam}/stripe-connect`.addSuccess(Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))))
   .add(
     HttpApiEndpoint.get("bookings", "/bookings")
-      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...ListParams }))
+      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(AdminBookingRowView), pagination: Pagination })))
   )
   .add(HttpApiEndpoint.get("booking")`/bookings/${IdParam}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
@@ -225,7 +224,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
           search: Schema.optional(Schema.String),
           categoryId: Schema.optional(Schema.String),
           isAvailable: Schema.optional(Schema.String),
-          ...ListParams
+          ...PageParams
         })
       )
       .addSuccess(Ok(Schema.Struct({ services: Schema.Array(AdminServiceView), pagination: Pagination })))
@@ -240,7 +239,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String), currency: Schema.optional(Schema.String) }))
       .addSuccess(Ok(FinancialStatsView))
   )
-  .add(HttpApiEndpoint.get("payments", "/payments").setUrlParams(Schema.Struct(ListParams)).addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination }))))
+  .add(HttpApiEndpoint.get("payments", "/payments").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination }))))
   .add(HttpApiEndpoint.get("analytics", "/analytics").setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) })).addSuccess(Ok(AnalyticsView)))
   .middleware(Authentication)
   .prefix("/admin") {}

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
@@ -113,8 +113,7 @@ export const BookingListParams = Schema.Struct({
   as: Param,
   /** One status, or PAID; several separated by commas. */
   status: Param,
-  page: Param,
-  limit: Param
+  ...PageParams
 })
 
 export const CalendarParams = Schema.Struct({
@@ -200,6 +199,6 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
 export class ReviewsApi extends HttpApiGroup.make("reviews")
   .add(
     HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`
-      .setUrlParams(Schema.Struct({ page: Param, limit: Param }))
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(ReviewPage))
   ) {}

@@ -2,11 +2,11 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { ok, requestLanguage } from "../../platform/http/envelope"
-import { numberParam, pagination, paging } from "../../platform/paging"
+import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../identity/contract"
 import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
-import { Bookings, type UserCommand } from "./service"
+import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 import { now as currentTime } from "../../platform/clock"
 
 /** A booking as the caller sees it, in the request's language. */
@@ -80,7 +80,7 @@ export const ReviewsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reviews", (
     const bookings = yield* Bookings
     return handlers.handle("ofService", ({ path, urlParams }) =>
       Effect.gen(function*() {
-        const { page, limit } = paging(numberParam(urlParams.page), numberParam(urlParams.limit), 20)
+        const { page, limit } = pageOf(urlParams, REVIEWS_PAGE_SIZE)
         const result = yield* bookings.reviewsOf(path.id, page, limit)
         return ok({ reviews: result.items.map(toReviewView), averageRating: result.average, pagination: pagination(result.total, page, limit) })
       })

@@ -1,7 +1,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
-import { numberParam, paging } from "../../platform/paging"
+import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
 import { isPublic, ServiceRepository } from "../catalogue"
@@ -52,6 +52,8 @@ import { newId, now } from "../../platform/clock"
 
 const DAY = 24 * 60 * 60 * 1000
 export const DEFAULT_PAGE_SIZE = 20
+/** A service's reviews, when the request names no size. */
+export const REVIEWS_PAGE_SIZE = 20
 /** Timers are checked this often (a pg-boss cron tick) and after each restart. */
 export const SWEEP_CRON = "* * * * *"
 export const SWEEP_BATCH = 200
@@ -626,7 +628,7 @@ export const BookingsLive = Layer.effect(
           const as = query.as === "client" || query.as === "provider" ? query.as : "all"
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
-          const { page, limit, offset } = paging(numberParam(query.page), numberParam(query.limit), DEFAULT_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           const result = yield* bookings.list({ userId: actor.id, as, statuses: statuses.right, limit, offset })
           return { items: result.items, total: result.total, page, limit }
         }),
@@ -638,7 +640,7 @@ export const BookingsLive = Layer.effect(
           yield* requireRole(actor, "ADMIN")
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
-          const { page, limit, offset } = paging(query.page, query.limit, DEFAULT_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           const result = yield* bookings.list({ userId: undefined, as: "all", statuses: statuses.right, limit, offset })
           return { items: result.items, total: result.total, page, limit }
         }),

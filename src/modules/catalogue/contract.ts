@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 import { ServiceStatuses } from "./rules"
@@ -96,8 +96,7 @@ export const SearchParams = Schema.Struct({
   category: Param,
   categoryId: Param,
   sortBy: Param,
-  page: Param,
-  limit: Param,
+  ...PageParams,
   lat: Param,
   lng: Param,
   radius: Param,

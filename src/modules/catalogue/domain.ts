@@ -1,4 +1,4 @@
-import { pagination, paging as platformPaging } from "../../platform/paging"
+import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
 import { Either } from "effect"
 import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
@@ -410,7 +410,7 @@ export const matchesText = (documentWords: ReadonlySet<string>, query: TextQuery
 export { Sorts, type Sort } from "./rules"
 
 export const DEFAULT_LIMIT = 20
-export const MAX_LIMIT = 100
+export const MAX_LIMIT = MAX_PAGE_SIZE
 export const DEFAULT_RADIUS_KM = 100
 export const MAX_RADIUS_KM = 20_000
 /** Relevance ranks at most this many candidates: the newest matches, then ordered by rank. */

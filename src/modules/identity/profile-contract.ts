@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 import { multipartLimits } from "../../platform/upload-limits"
 import { Authentication, LanguageSchema, Role } from "./contract"
 import { ProfileVisibilities } from "./rules"
@@ -152,7 +152,6 @@ export const ProfilePatchPayload = Payload({
   dateOfBirth: OptNullableText
 })
 
-const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
 const OwnProfileData = Schema.Struct({ user: OwnProfileView })
 const Empty = Schema.Struct({})
 /** A binary answer (image or document); errors still answer the JSON error envelope. */
@@ -165,7 +164,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.patch("updateMe", "/me").setPayload(ProfilePatchPayload).addSuccess(Ok(OwnProfileData)).middleware(Authentication))
   .add(
     HttpApiEndpoint.get("myFavorites", "/me/favorites")
-      .setUrlParams(PageParams)
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(Schema.Struct({ favorites: Schema.Array(FavoriteView), pagination: Pagination })))
       .middleware(Authentication)
   )

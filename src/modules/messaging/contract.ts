@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 
@@ -66,7 +66,6 @@ export const PresenceEvent = Schema.Struct({ userId: Schema.String })
 // ---- Requests --------------------------------------------------------------------------------
 
 const Text = Schema.optional(Schema.NullOr(PayloadText))
-const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
 const OneConversation = Schema.Struct({ conversation: ConversationView })
 export const ConversationPage = Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })
 export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })
@@ -76,7 +75,7 @@ export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), 
 export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("list", "/")
-      .setUrlParams(PageParams)
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(ConversationPage))
   )
   .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(OneConversation)))
@@ -99,7 +98,7 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   )
   .add(
     HttpApiEndpoint.get("messages")`/${IdParam}/messages`
-      .setUrlParams(PageParams)
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(MessagePage))
   )
   .middleware(Authentication)

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type Forbidden, invalid, issue, type NotFound, type TooManyRequests, type ValidationFailed } from "../../platform/errors"
-import { paging } from "../../platform/paging"
+import { pageOf } from "../../platform/paging"
 import { Transactional } from "../../platform/transaction"
 import { type User, UserRepository } from "../identity"
 import {
@@ -27,8 +27,8 @@ import { isUuid } from "../../platform/ids"
 import { now } from "../../platform/clock"
 
 export interface PageQuery {
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
+  readonly page?: number | string | undefined
+  readonly limit?: number | string | undefined
 }
 export interface Paged<A> {
   readonly rows: ReadonlyArray<A>
@@ -99,7 +99,7 @@ export const MessagingLive = Layer.effect(
     return {
       list: (userId, query) =>
         Effect.gen(function*() {
-          const { page, limit, offset } = paging(query.page, query.limit, CONVERSATIONS_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, CONVERSATIONS_PAGE_SIZE)
           const found = yield* conversations.listFor(userId, { limit, offset })
           return { ...found, page, limit }
         }),
@@ -169,7 +169,7 @@ export const MessagingLive = Layer.effect(
       messages: (userId, conversationId, query) =>
         Effect.gen(function*() {
           const conversation = yield* visible(userId, conversationId)
-          const { page, limit, offset } = paging(query.page, query.limit, MESSAGES_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, MESSAGES_PAGE_SIZE)
           const found = yield* conversations.messages(conversation.id, { limit, offset })
           return { ...found, page, limit }
         }),

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 import { multipartLimits } from "../../platform/upload-limits"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication, LanguageSchema, Role } from "../identity/contract"
@@ -153,8 +153,7 @@ export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
         Schema.Struct({
           search: Schema.optional(Schema.String),
           status: Schema.optional(Schema.String),
-          page: Schema.optional(Schema.String),
-          limit: Schema.optional(Schema.String)
+          ...PageParams
         })
       )
       .addSuccess(Ok(Schema.Struct({ applications: Schema.Array(ApplicationRowView), pagination: Pagination })))

@@ -54,7 +54,13 @@ export const PayloadNumber = Schema.Number.pipe(
  */
 export const IdParam = HttpApiSchema.param("id", Schema.String)
 
-/** The one pagination shape of every list. */
+/**
+ * The page and size query parameters of every list, as sent (text): platform/paging.ts reads them,
+ * with the list's default size, clamping what is out of bounds rather than refusing it.
+ */
+export const PageParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
+
+/** The one pagination shape of every list (platform/paging.ts's `pagination`). */
 export const Pagination = Schema.Struct({
   total: Schema.Number,
   page: Schema.Number,
