@@ -1,5 +1,7 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { type BadGateway, type BadRequest, type Conflict, type Forbidden, invalid, issue, type NotFound, type ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { pageOf } from "../../platform/paging"
 import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
@@ -35,8 +37,6 @@ import {
   type TopUser,
   type UserRow
 } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { now } from "../../platform/clock"
 
 export const DEFAULT_PAGE_SIZE = 20
 /** Top lists of the analytics page (spec section 9). */

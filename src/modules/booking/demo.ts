@@ -1,11 +1,11 @@
 import { Clock, Effect, Logger, LogLevel, Option } from "effect"
+import { now } from "../../platform/clock"
 import { Transactional } from "../../platform/transaction"
 import { ServiceRepository } from "../catalogue"
 import { type Actor, Identity } from "../identity"
 import { ChargeGateway, SandboxCheckout } from "../payments"
 import { BookingRepository } from "./ports"
 import { Bookings, type UserCommand } from "./service"
-import { now } from "../../platform/clock"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

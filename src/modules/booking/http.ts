@@ -1,13 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
+import { now as currentTime } from "../../platform/clock"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../identity/contract"
 import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
 import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
-import { now as currentTime } from "../../platform/clock"
 
 /** A booking as the caller sees it, in the request's language. */
 const viewOf = (booking: BookingDetail) =>

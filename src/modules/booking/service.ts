@@ -1,6 +1,8 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { newId, now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
@@ -47,8 +49,6 @@ import {
   ReviewRepository,
   type ReviewRecord
 } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { newId, now } from "../../platform/clock"
 
 const DAY = 24 * 60 * 60 * 1000
 export const DEFAULT_PAGE_SIZE = 20

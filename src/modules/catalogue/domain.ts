@@ -1,10 +1,10 @@
-import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
 import { Either } from "effect"
+import { isUuid } from "../../platform/ids"
+import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
 import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
 import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
 import { type ServiceStatus, type Sort, Sorts } from "./rules"
-import { isUuid } from "../../platform/ids"
 
 // ---- Entities --------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { BadRequest, Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { Transactional } from "../../platform/transaction"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
@@ -29,7 +30,6 @@ import {
   widenQuery
 } from "./domain"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
-import { isUuid } from "../../platform/ids"
 
 export interface CategorySummary extends Category {
   /** Public services in the category. */

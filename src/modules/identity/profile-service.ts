@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
 import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
@@ -29,8 +31,6 @@ import {
   ProfileStatisticsSource
 } from "./profile-ports"
 import { UserRepository } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { now } from "../../platform/clock"
 
 export interface ProfileBundle {
   readonly user: User

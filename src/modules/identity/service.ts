@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { BadRequest, Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
 import { Notifications } from "../notifications"
@@ -26,8 +28,6 @@ import {
 import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
 import { AccountEvents } from "./account-events"
 import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { now } from "../../platform/clock"
 
 export interface Session {
   readonly accessToken: string

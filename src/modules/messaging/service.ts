@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { type Forbidden, invalid, issue, type NotFound, type TooManyRequests, type ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { pageOf } from "../../platform/paging"
 import { Transactional } from "../../platform/transaction"
 import { type User, UserRepository } from "../identity"
@@ -23,8 +25,6 @@ import {
   MessageRateLimiter,
   ServiceTopics
 } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { now } from "../../platform/clock"
 
 export interface PageQuery {
   readonly page?: number | string | undefined

@@ -1,10 +1,10 @@
 import { Effect, Layer, Schema } from "effect"
+import { now as currentTime } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { JobQueue } from "../../platform/jobs"
 import { withUnsubscribeFooter } from "./domain"
 import { DigestRepository, Mailer, MailTransport, type OutgoingMail, PreferenceRepository, type RawMail, type Recipient, type Suppression, UnsubscribeTokens } from "./ports"
 import { decideDelivery, isEssential, MailKinds } from "./preferences"
-import { now as currentTime } from "../../platform/clock"
 
 /** Mails held back by quiet hours: durable jobs that start when the window ends. */
 export const DEFERRED_MAIL_QUEUE = "mail-deferred"

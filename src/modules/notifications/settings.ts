@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
@@ -14,7 +15,6 @@ import {
   type PreferencesPatch,
   unsubscribed
 } from "./preferences"
-import { now } from "../../platform/clock"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 

@@ -1,6 +1,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
+import { now } from "../../platform/clock"
 import { PayloadTooLarge, UnsupportedMediaType } from "../../platform/errors"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type MessageKey, translate } from "../../platform/messages"
@@ -11,7 +12,6 @@ import { FormTextFields } from "./contract"
 import { toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toApplicationView } from "./views"
 import { type DocumentSlot, DocumentSlots } from "./domain"
 import { ProviderApplications } from "./service"
-import { now } from "../../platform/clock"
 
 
 const isSlot = (field: string | undefined): field is DocumentSlot => (DocumentSlots as ReadonlyArray<string>).includes(field ?? "")

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import {
   type Conflict,
@@ -10,6 +11,7 @@ import {
   type UnsupportedMediaType,
   type ValidationFailed
 } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
 import { checkFile, displayName, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
@@ -37,8 +39,6 @@ import {
 } from "./domain"
 import { approvalMail, rejectionMail } from "./mails"
 import { type ApplicationListRow, type ApplicationRecord, ApplicationRepository, type DocumentRecord, type NewDocument } from "./ports"
-import { isUuid } from "../../platform/ids"
-import { now } from "../../platform/clock"
 
 /** Who decides on applications: an admin (id recorded as reviewer), or an operator at the CLI (id null). */
 export interface Reviewer {

@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../../platform/errors"
 import { type Actor, requireRole, type User } from "../identity/domain"
 import { type ConnectStatus, onboardingReturnUrls, type PaymentAccount, PaymentAccountIncomplete, statusOf } from "./domain"
 import { ConnectedAccountGateway, PaymentAccountRepository, type PaymentGatewayError } from "./ports"
 import { ConnectedAccounts } from "./service"
-import { now } from "../../platform/clock"
 
 /** Country of an account an administrator opens for a provider when none is given (the marketplace works from Canada). */
 export const ADMIN_DEFAULT_COUNTRY = "CA"

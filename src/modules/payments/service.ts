@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
 import { requireRole, type User } from "../identity/domain"
@@ -14,7 +15,6 @@ import {
   validateCountry
 } from "./domain"
 import { ConnectedAccountGateway, PaymentAccountRepository, type PaymentGatewayError } from "./ports"
-import { now } from "../../platform/clock"
 
 /**
  * Whether a stored account counts under the running gateway. In stripe mode only Stripe accounts do:

@@ -2,10 +2,11 @@ import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { promisify } from "node:util"
 import { appSecret } from "../../../platform/app-secret"
+import { newId } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
+import { isUuid } from "../../../platform/ids"
 import { Role } from "../domain"
 import { AccessTokens, PasswordHasher, Secrets } from "../ports"
-import { isUuid } from "../../../platform/ids"
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
@@ -37,7 +38,7 @@ export const ScryptPasswordHasher = Layer.effect(
 export const NodeSecrets = Layer.succeed(Secrets, {
   random: () => Effect.sync(() => crypto.randomBytes(32).toString("base64url")),
   digest: (secret) => crypto.createHash("sha256").update(secret).digest("base64url"),
-  uuid: () => Effect.sync(() => crypto.randomUUID())
+  uuid: () => newId
 })
 
 const signingSecret = appSecret

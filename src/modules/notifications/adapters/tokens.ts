@@ -1,8 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { derivedKey } from "../../../platform/app-secret"
-import { UnsubscribeTokens } from "../ports"
 import { isUuid } from "../../../platform/ids"
+import { UnsubscribeTokens } from "../ports"
 
 
 /**

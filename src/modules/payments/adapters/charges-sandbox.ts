@@ -1,5 +1,6 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as crypto from "node:crypto"
+import { now } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
 import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
@@ -18,7 +19,6 @@ import {
 import { keyCoveringParameters } from "../idempotency"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
-import { now } from "../../../platform/clock"
 
 /**
  * The offline card gateway (PAYMENTS_MODE=sandbox): Stripe's objects and states, kept in the sandbox's

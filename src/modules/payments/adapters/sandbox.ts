@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
+import { now as currentTime } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
 import { idempotencyKeys } from "../domain"
 import {
@@ -14,7 +15,6 @@ import { Transactional } from "../../../platform/transaction"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 import { verifyEvent, webhookSecretOf } from "./signature"
 import { webhookSecretVariables } from "../webhook-endpoints"
-import { now as currentTime } from "../../../platform/clock"
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 const randomId = (prefix: string) => `${prefix}${crypto.randomBytes(12).toString("hex")}`
