@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import { Administration, type UserRow } from "../../src/modules/administration"
 import type { Actor } from "../../src/modules/identity"
+import { pagination } from "../../src/platform/paging"
 
 /**
  * What the users:*, export:* and finance:* commands do, as Effects over the administration service
@@ -35,7 +36,7 @@ export const listUsers = (options: { search?: string | undefined; role?: string 
   ).pipe(
     Effect.map((page) => ({
       users: page.rows.map(userSummary),
-      pagination: { total: page.total, page: page.page, limit: page.limit, pages: Math.ceil(page.total / page.limit) }
+      pagination: pagination(page.total, page.page, page.limit)
     }))
   )
 

@@ -9,7 +9,16 @@ export const paging = (page: number | undefined, limit: number | undefined, defa
   return { page: number, limit: size, offset: (number - 1) * size }
 }
 
-/** The Pagination shape of platform/http/envelope.ts. */
+/**
+ * A list query's page and size as sent (query-string text, or numbers from the CLI), read with the
+ * list's own default size: the one reading of every list's `page` and `limit`.
+ */
+export const pageOf = (query: { readonly page?: string | number | undefined; readonly limit?: string | number | undefined }, defaultLimit: number) =>
+  paging(asNumber(query.page), asNumber(query.limit), defaultLimit)
+
+const asNumber = (value: string | number | undefined) => (typeof value === "number" ? value : numberParam(value))
+
+/** The answer's `{ total, page, limit, pages }` (the `Pagination` schema of platform/http/schemas.ts). */
 export const pagination = (total: number, page: number, limit: number) => ({ total, page, limit, pages: Math.ceil(total / limit) })
 
 /** A query-string number, undefined when absent or not a number. */

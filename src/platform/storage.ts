@@ -3,6 +3,7 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { AppConfig } from "./config"
+import { isUuid } from "./ids"
 
 /**
  * Where uploaded files live: a flat key/value store of bytes. Keys are always generated here
@@ -12,10 +13,12 @@ import { AppConfig } from "./config"
 export const StorageAreas = ["avatars", "profile-photos", "applications"] as const
 export type StorageArea = (typeof StorageAreas)[number]
 
-const KEY = /^(avatars|profile-photos|applications)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-/** True for a key this module could have generated (the only ones adapters accept). */
-export const isStorageKey = (key: string) => KEY.test(key)
+/** True for a key this module could have generated (the only ones adapters accept): `<area>/<lowercase uuid>`. */
+export const isStorageKey = (key: string) => {
+  const slash = key.indexOf("/")
+  const id = key.slice(slash + 1)
+  return slash > 0 && (StorageAreas as ReadonlyArray<string>).includes(key.slice(0, slash)) && isUuid(id) && id === id.toLowerCase()
+}
 
 export const newStorageKey = (area: StorageArea) => `${area}/${crypto.randomUUID()}`
 

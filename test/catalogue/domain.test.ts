@@ -1,11 +1,11 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { isUuid } from "../../src/platform/ids"
 import { isStorableNumber } from "../../src/platform/numbers"
 import {
   copyTitle,
   DURATION_MAX,
-  isUuid,
   normalizeText,
   parsePrice,
   type ServiceInput,

@@ -1,11 +1,14 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import { now } from "../../../src/platform/clock"
+import { pageOf, pagination } from "../../../src/platform/paging"
 import { type AdminApplicationDetail, Operator, ProviderApplications, toApplicationRowView } from "../../../src/modules/onboarding"
 
 /**
  * What the applications:* commands do, as Effects over the application's services (the commands
  * only parse flags and print): tests run these against a test server's own runtime.
  */
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+/** Applications per page when the command names no size (as the HTTP list). */
+const APPLICATIONS_PAGE_SIZE = 20
 
 const summary = (detail: AdminApplicationDetail) => ({
   id: detail.application.id,
@@ -28,8 +31,7 @@ export interface ListOptions {
 export const listApplications = (options: ListOptions) =>
   Effect.gen(function*() {
     const service = yield* ProviderApplications
-    const page = Math.max(1, Math.trunc(options.page ?? 1))
-    const limit = Math.min(100, Math.max(1, Math.trunc(options.limit ?? 20)))
+    const { page, limit } = pageOf(options, APPLICATIONS_PAGE_SIZE)
     const found = yield* service.list(Operator, { status: options.status, search: options.search, page, limit })
     const at = yield* now
     return {
@@ -42,7 +44,7 @@ export const listApplications = (options: ListOptions) =>
           createdAt: view.createdAt.toISOString()
         }
       }),
-      pagination: { total: found.total, page, limit, pages: Math.ceil(found.total / limit) }
+      pagination: pagination(found.total, page, limit)
     }
   })
 export type ApplicationList = Effect.Effect.Success<ReturnType<typeof listApplications>>

@@ -1,6 +1,8 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { type BookingDetail, Bookings, toBookingView } from "../../../src/modules/booking"
 import type { Actor } from "../../../src/modules/identity"
+import { now } from "../../../src/platform/clock"
+import { pagination } from "../../../src/platform/paging"
 
 /**
  * What the bookings:* and payments:* commands do, as Effects over the booking service (the commands
@@ -30,15 +32,13 @@ const summary = (b: BookingDetail, now: Date) => {
 }
 export type BookingSummary = ReturnType<typeof summary>
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
 export const listBookings = (options: { readonly status?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }) =>
   Effect.gen(function*() {
     const page = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminList(Operator, options))
     const at = yield* now
     return {
       bookings: page.items.map((b) => summary(b, at)),
-      pagination: { total: page.total, page: page.page, limit: page.limit, pages: Math.ceil(page.total / page.limit) }
+      pagination: pagination(page.total, page.page, page.limit)
     }
   })
 

@@ -1,6 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Authentication, Role } from "../identity/contract"
 import { ConnectStatusView } from "../payments/contract"
@@ -176,10 +176,8 @@ export const AnalyticsView = Schema.Struct({
 })
 // ---- Contract --------------------------------------------------------------------------------
 
-const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(PayloadText)
 const LongText = Schema.optional(PayloadLongText)
-const ListParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
 
 /** The back-office (spec admin-and-onboarding section 7): every endpoint is ADMIN only. */
 export class AdministrationApi extends HttpApiGroup.make("administration")
@@ -190,32 +188,32 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   )
   .add(
     HttpApiEndpoint.get("users", "/users")
-      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), role: Schema.optional(Schema.String), isActive: Schema.optional(Schema.String), ...ListParams }))
+      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), role: Schema.optional(Schema.String), isActive: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ users: Schema.Array(AdminUserView), pagination: Pagination })))
   )
   .add(
-    HttpApiEndpoint.patch("updateUser")`/users/${id}/status`
+    HttpApiEndpoint.patch("updateUser")`/users/${IdParam}/status`
       // Loosely typed on purpose: wrong values are 422s with field details.
       .setPayload(Payload({ isActive: Schema.optional(Schema.Unknown), role: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ user: AdminUserView })))
   )
   .add(
-    HttpApiEndpoint.post("createPaymentAccount")`/users/${id}/stripe-connect`
+    HttpApiEndpoint.post("createPaymentAccount")`/users/${IdParam}/stripe-connect`
       .setPayload(Payload({ country: Text }))
       .addSuccess(Ok(Schema.Struct({ accountLink: Schema.String })), { status: 201 })
   )
-  .add(HttpApiEndpoint.get("paymentAccountLink")`/users/${id}/stripe-connect/link`.addSuccess(Ok(Schema.Struct({ accountLink: Schema.String }))))
-  .add(HttpApiEndpoint.get("paymentAccountStatus")`/users/${id}/stripe-connect/status`.addSuccess(Ok(ConnectStatusView)))
-  .add(HttpApiEndpoint.get("paymentAccountDashboard")`/users/${id}/stripe-connect/dashboard`.addSuccess(Ok(Schema.Struct({ dashboardUrl: Schema.String }))))
-  .add(HttpApiEndpoint.del("deletePaymentAccount")`/users/${id}/stripe-connect`.addSuccess(Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))))
+  .add(HttpApiEndpoint.get("paymentAccountLink")`/users/${IdParam}/stripe-connect/link`.addSuccess(Ok(Schema.Struct({ accountLink: Schema.String }))))
+  .add(HttpApiEndpoint.get("paymentAccountStatus")`/users/${IdParam}/stripe-connect/status`.addSuccess(Ok(ConnectStatusView)))
+  .add(HttpApiEndpoint.get("paymentAccountDashboard")`/users/${IdParam}/stripe-connect/dashboard`.addSuccess(Ok(Schema.Struct({ dashboardUrl: Schema.String }))))
+  .add(HttpApiEndpoint.del("deletePaymentAccount")`/users/${IdParam}/stripe-connect`.addSuccess(Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))))
   .add(
     HttpApiEndpoint.get("bookings", "/bookings")
-      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...ListParams }))
+      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(AdminBookingRowView), pagination: Pagination })))
   )
-  .add(HttpApiEndpoint.get("booking")`/bookings/${id}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
+  .add(HttpApiEndpoint.get("booking")`/bookings/${IdParam}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
   .add(
-    HttpApiEndpoint.patch("setBookingStatus")`/bookings/${id}/status`
+    HttpApiEndpoint.patch("setBookingStatus")`/bookings/${IdParam}/status`
       .setPayload(Payload({ status: Text, reason: LongText }))
       .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
   )
@@ -226,13 +224,13 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
           search: Schema.optional(Schema.String),
           categoryId: Schema.optional(Schema.String),
           isAvailable: Schema.optional(Schema.String),
-          ...ListParams
+          ...PageParams
         })
       )
       .addSuccess(Ok(Schema.Struct({ services: Schema.Array(AdminServiceView), pagination: Pagination })))
   )
   .add(
-    HttpApiEndpoint.patch("setServiceAvailability")`/services/${id}/status`
+    HttpApiEndpoint.patch("setServiceAvailability")`/services/${IdParam}/status`
       .setPayload(Payload({ isAvailable: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ service: Schema.Struct({ id: Schema.String, isAvailable: Schema.Boolean }) })))
   )
@@ -241,7 +239,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String), currency: Schema.optional(Schema.String) }))
       .addSuccess(Ok(FinancialStatsView))
   )
-  .add(HttpApiEndpoint.get("payments", "/payments").setUrlParams(Schema.Struct(ListParams)).addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination }))))
+  .add(HttpApiEndpoint.get("payments", "/payments").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination }))))
   .add(HttpApiEndpoint.get("analytics", "/analytics").setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) })).addSuccess(Ok(AnalyticsView)))
   .middleware(Authentication)
   .prefix("/admin") {}

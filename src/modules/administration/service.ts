@@ -1,6 +1,8 @@
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { type BadGateway, type BadRequest, type Conflict, type Forbidden, invalid, issue, type NotFound, type ValidationFailed } from "../../platform/errors"
-import { paging } from "../../platform/paging"
+import { isUuid } from "../../platform/ids"
+import { pageOf } from "../../platform/paging"
 import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
 import { type AccountChangeInput, type Actor, Identity, parseRole, requireRole, type Role, type User, UserNotFound, UserRepository } from "../identity"
@@ -89,13 +91,7 @@ export interface AdminBooking {
 
 type Query = Record<string, string | undefined>
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const pageOf = (input: ListInput) => {
-  const number = (text: string | undefined) => (text === undefined || text.trim() === "" ? undefined : Number(text))
-  return paging(number(input.page), number(input.limit), DEFAULT_PAGE_SIZE)
-}
 
 /** "PENDING", "paid", "all"... as the booking module's statuses (PAID: pending with a secured payment). */
 const parseBookingStatus = (value: string | undefined): Either.Either<ReadonlyArray<string> | undefined, ValidationFailed> => {
@@ -167,7 +163,7 @@ export const AdministrationLive = Layer.effect(
 
     const admin = (actor: Actor) => requireRole(actor, "ADMIN")
     const targetUser = (id: string): Effect.Effect<User, NotFound> =>
-      UUID.test(id)
+      isUuid(id)
         ? Effect.flatMap(users.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(UserNotFound), onSome: Effect.succeed }))
         : Effect.fail(UserNotFound)
 
@@ -220,7 +216,7 @@ export const AdministrationLive = Layer.effect(
             if (role === undefined) return yield* invalid([issue("role", "admin.roleInvalid")])
           }
           const isActive = yield* parseBooleanFilter("isActive", query.isActive)
-          const { page, limit, offset } = pageOf(query)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           return { ...(yield* read.users({ search, role, isActive, limit, offset })), page, limit }
         }),
 
@@ -246,7 +242,7 @@ export const AdministrationLive = Layer.effect(
           yield* admin(actor)
           const search = yield* parseSearch(query.search)
           const statuses = yield* parseBookingStatus(query.status)
-          const { page, limit, offset } = pageOf(query)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           return { ...(yield* read.bookings({ search, statuses, limit, offset })), page, limit }
         }),
 
@@ -267,7 +263,7 @@ export const AdministrationLive = Layer.effect(
           const search = yield* parseSearch(query.search)
           const categoryId = yield* parseCategoryId(query.categoryId)
           const isAvailable = yield* parseBooleanFilter("isAvailable", query.isAvailable)
-          const { page, limit, offset } = pageOf(query)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           return { ...(yield* read.services({ search, categoryId, isAvailable, limit, offset })), page, limit }
         }),
 
@@ -291,7 +287,7 @@ export const AdministrationLive = Layer.effect(
       payments: (actor, query) =>
         Effect.gen(function*() {
           yield* admin(actor)
-          const { page, limit, offset } = pageOf(query)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           return { ...(yield* read.payments({ limit, offset })), page, limit }
         }),
 

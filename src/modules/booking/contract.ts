@@ -1,6 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
@@ -113,8 +113,7 @@ export const BookingListParams = Schema.Struct({
   as: Param,
   /** One status, or PAID; several separated by commas. */
   status: Param,
-  page: Param,
-  limit: Param
+  ...PageParams
 })
 
 export const CalendarParams = Schema.Struct({
@@ -159,7 +158,6 @@ export const CheckoutAnswer = Schema.Struct({
   publishableKey: Schema.optional(Schema.String)
 })
 
-const id = HttpApiSchema.param("id", Schema.String)
 export const BookingData = Schema.Struct({ booking: BookingView })
 export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
 export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
@@ -175,17 +173,17 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   )
   /** The caller's open booking of a service (the service page's in-progress banner), or null. */
   .add(
-    HttpApiEndpoint.get("activeForService")`/me/service/${id}`.addSuccess(Ok(Schema.Struct({ booking: Schema.NullOr(BookingView) })))
+    HttpApiEndpoint.get("activeForService")`/me/service/${IdParam}`.addSuccess(Ok(Schema.Struct({ booking: Schema.NullOr(BookingView) })))
   )
   /** The provider's calendar (spec: a provider bookings list answering data[]). */
   .add(HttpApiEndpoint.get("calendar", "/provider/calendar").setUrlParams(CalendarParams).addSuccess(Ok(Schema.Array(CalendarEventView))))
-  .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("confirm")`/${id}/confirm`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("reject")`/${id}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("markRendered")`/${id}/mark-rendered`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("confirmCompletion")`/${id}/confirm-completion`.setPayload(CompletionPayload).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("confirm")`/${IdParam}/confirm`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("reject")`/${IdParam}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("markRendered")`/${IdParam}/mark-rendered`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("confirmCompletion")`/${IdParam}/confirm-completion`.setPayload(CompletionPayload).addSuccess(Ok(BookingData)))
   /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
-  .add(HttpApiEndpoint.del("cancel")`/${id}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.del("cancel")`/${IdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
   .middleware(Authentication)
   .prefix("/bookings") {}
 
@@ -200,7 +198,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
 
 export class ReviewsApi extends HttpApiGroup.make("reviews")
   .add(
-    HttpApiEndpoint.get("ofService")`/services/${id}/reviews`
-      .setUrlParams(Schema.Struct({ page: Param, limit: Param }))
+    HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(ReviewPage))
   ) {}

@@ -1,4 +1,5 @@
 import { Clock, Effect, Logger, LogLevel, Option } from "effect"
+import { now } from "../../platform/clock"
 import { Transactional } from "../../platform/transaction"
 import { ServiceRepository } from "../catalogue"
 import { type Actor, Identity } from "../identity"
@@ -89,7 +90,7 @@ export const seedDemoBookings = Effect.gen(function*() {
   if (Option.isNone(first)) return 0
   if ((yield* repository.list({ userId: first.value.id, as: "client", limit: 1, offset: 0 })).total > 0) return 0
 
-  const today = new Date(yield* Clock.currentTimeMillis)
+  const today = yield* now
   let created = 0
   for (const demo of demoBookings) {
     const client = yield* actorOf(demo.client)

@@ -1,19 +1,20 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
+import { now as currentTime } from "../../platform/clock"
 import { ok, requestLanguage } from "../../platform/http/envelope"
-import { numberParam, pagination, paging } from "../../platform/paging"
+import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../identity/contract"
 import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
-import { Bookings, type UserCommand } from "./service"
+import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 
 /** A booking as the caller sees it, in the request's language. */
 const viewOf = (booking: BookingDetail) =>
   Effect.gen(function*() {
     const user = yield* CurrentUser
     const language = yield* requestLanguage
-    const now = new Date(yield* Clock.currentTimeMillis)
+    const now = yield* currentTime
     return toBookingView(booking, user, language, now)
   })
 
@@ -79,7 +80,7 @@ export const ReviewsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reviews", (
     const bookings = yield* Bookings
     return handlers.handle("ofService", ({ path, urlParams }) =>
       Effect.gen(function*() {
-        const { page, limit } = paging(numberParam(urlParams.page), numberParam(urlParams.limit), 20)
+        const { page, limit } = pageOf(urlParams, REVIEWS_PAGE_SIZE)
         const result = yield* bookings.reviewsOf(path.id, page, limit)
         return ok({ reviews: result.items.map(toReviewView), averageRating: result.average, pagination: pagination(result.total, page, limit) })
       })

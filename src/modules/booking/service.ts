@@ -1,11 +1,12 @@
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import * as crypto from "node:crypto"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { newId, now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
-import { numberParam, paging } from "../../platform/paging"
+import { isUuid } from "../../platform/ids"
+import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
-import { isPublic, isUuid, ServiceRepository } from "../catalogue"
+import { isPublic, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
@@ -47,6 +48,8 @@ import {
 
 const DAY = 24 * 60 * 60 * 1000
 export const DEFAULT_PAGE_SIZE = 20
+/** A service's reviews, when the request names no size. */
+export const REVIEWS_PAGE_SIZE = 20
 /** Timers are checked this often (a pg-boss cron tick) and after each restart. */
 export const SWEEP_CRON = "* * * * *"
 /** Reconciliation with the gateway runs this often (a pg-boss cron tick). */
@@ -144,7 +147,6 @@ export class Bookings extends Context.Tag("booking/Bookings")<
   }
 >() {}
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const actorOf = (user: UserActor): Actor => ({ _tag: "User", id: user.id, role: user.role })
 
@@ -252,7 +254,7 @@ export const BookingsLive = Layer.effect(
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           // Taken before this request: refused without a transaction (a race is settled by the insert).
           if (slotTaken) return yield* SlotTaken
-          const state = newBooking({ id: crypto.randomUUID(), clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
+          const state = newBooking({ id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
           const inserted = yield* claims.claim(state.providerId, state.startTime, state.endTime, tx.run(
             Effect.gen(function*() {
               const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })
@@ -280,7 +282,7 @@ export const BookingsLive = Layer.effect(
           const as = query.as === "client" || query.as === "provider" ? query.as : "all"
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
-          const { page, limit, offset } = paging(numberParam(query.page), numberParam(query.limit), DEFAULT_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           const result = yield* bookings.list({ userId: actor.id, as, statuses: statuses.right, limit, offset })
           return { items: result.items, total: result.total, page, limit }
         }),
@@ -292,7 +294,7 @@ export const BookingsLive = Layer.effect(
           yield* requireRole(actor, "ADMIN")
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
-          const { page, limit, offset } = paging(query.page, query.limit, DEFAULT_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           const result = yield* bookings.list({ userId: undefined, as: "all", statuses: statuses.right, limit, offset })
           return { items: result.items, total: result.total, page, limit }
         }),

@@ -1,9 +1,9 @@
 import { Effect, Either, Option } from "effect"
-import * as crypto from "node:crypto"
+import { newId } from "../../platform/clock"
 import type { Conflict, NotFound } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
-import { isUuid } from "../catalogue"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError } from "../payments"
 import {
   type Actor,
@@ -175,7 +175,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         // Each refund asked for is its own request (a key from the amounts would merge two concurrent
         // identical refunds into one, and report the second as done); the gateway keeps the total
         // refunded within what was captured, and refuses the one that would exceed it.
-        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${crypto.randomUUID()}` }).pipe(
+        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${yield* newId}` }).pipe(
           Effect.catchIf((error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code), () => Effect.fail(RefundExceedsRefundable))
         )
         yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))

@@ -1,6 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 import { ServiceStatuses } from "./rules"
@@ -96,8 +96,7 @@ export const SearchParams = Schema.Struct({
   category: Param,
   categoryId: Param,
   sortBy: Param,
-  page: Param,
-  limit: Param,
+  ...PageParams,
   lat: Param,
   lng: Param,
   radius: Param,
@@ -106,7 +105,6 @@ export const SearchParams = Schema.Struct({
   provider: Param
 })
 const LimitParam = Schema.Struct({ limit: Param })
-const id = HttpApiSchema.param("id", Schema.String)
 
 // ---- Groups ----------------------------------------------------------------------------------
 
@@ -123,11 +121,11 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(HttpApiEndpoint.get("search", "/").setUrlParams(SearchParams).addSuccess(Ok(SearchData)))
   .add(HttpApiEndpoint.get("popular", "/popular").setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("recent", "/recent").setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("byCategory")`/category/${id}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("byProvider")`/provider/${id}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("ofUser")`/user/${id}`.addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("byCategory")`/category/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("byProvider")`/provider/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("ofUser")`/user/${IdParam}`.addSuccess(Ok(Services)))
   .add(
-    HttpApiEndpoint.get("get")`/${id}`
+    HttpApiEndpoint.get("get")`/${IdParam}`
       .setUrlParams(Schema.Struct({ lat: Param, lng: Param }))
       .addSuccess(Ok(ServiceDetailData))
   )
@@ -137,11 +135,11 @@ export class ServicesApi extends HttpApiGroup.make("services")
       .addSuccess(Ok(ServiceData), { status: 201 })
       .middleware(Authentication)
   )
-  .add(HttpApiEndpoint.patch("update")`/${id}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(HttpApiEndpoint.del("remove")`/${id}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
-  .add(HttpApiEndpoint.post("activate")`/${id}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(HttpApiEndpoint.post("deactivate")`/${id}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.patch("update")`/${IdParam}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("remove")`/${IdParam}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
+  .add(HttpApiEndpoint.post("activate")`/${IdParam}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("deactivate")`/${IdParam}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
   .add(
-    HttpApiEndpoint.post("duplicate")`/${id}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
+    HttpApiEndpoint.post("duplicate")`/${IdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
   )
   .prefix("/services") {}

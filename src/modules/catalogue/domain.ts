@@ -58,8 +58,6 @@ export const isVisibleTo = (s: ServiceListing, viewerId: string | undefined) =>
 
 // ---- Identifiers -----------------------------------------------------------------------------
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
 /** Category ids are small positive integers. */
 export const parseCategoryId = (value: string): number | undefined =>
   /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined

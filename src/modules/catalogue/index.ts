@@ -2,7 +2,6 @@ export {
   type Category,
   categoryName,
   isPublic,
-  isUuid,
   normalizeText,
   PaymentAccountRequired,
   ProviderNotPayable,

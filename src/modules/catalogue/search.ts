@@ -1,7 +1,8 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, ValidationFailed } from "../../platform/errors"
-import { pagination, paging as platformPaging } from "../../platform/paging"
-import { CATEGORY_NAME_MAX, isUuid, looseNumber, normalizeText, parseCategoryId, PRICE_MAX, wordsOf } from "./domain"
+import { isUuid } from "../../platform/ids"
+import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
+import { CATEGORY_NAME_MAX, looseNumber, normalizeText, parseCategoryId, PRICE_MAX, wordsOf } from "./domain"
 import { type Sort, Sorts } from "./rules"
 
 // The catalogue's search rules: a visitor's words as a text query (with its typo widening) and the
@@ -91,7 +92,7 @@ export const matchesText = (documentWords: ReadonlySet<string>, query: TextQuery
 export { Sorts, type Sort } from "./rules"
 
 export const DEFAULT_LIMIT = 20
-export const MAX_LIMIT = 100
+export const MAX_LIMIT = MAX_PAGE_SIZE
 export const DEFAULT_RADIUS_KM = 100
 export const MAX_RADIUS_KM = 20_000
 /** Relevance ranks at most this many candidates: the newest matches, then ordered by rank. */

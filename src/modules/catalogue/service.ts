@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { BadRequest, Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { Transactional } from "../../platform/transaction"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
@@ -7,7 +8,6 @@ import {
   type Category,
   CategoryNotFound,
   copyTitle,
-  isUuid,
   isVisibleTo,
   NotServiceOwner,
   parseCategoryId,

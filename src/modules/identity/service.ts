@@ -1,6 +1,8 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { BadRequest, Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
 import { Notifications } from "../notifications"
@@ -34,7 +36,6 @@ export interface Session {
   readonly user: User
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const VERIFY_TTL_MS = 24 * 3600_000
 const RESET_TTL_MS = 3600_000
 
@@ -99,7 +100,6 @@ export const IdentityLive = Layer.effect(
     const config = yield* AppConfig
     const accountEvents = yield* AccountEvents
 
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
       Effect.gen(function*() {
@@ -321,7 +321,7 @@ export const IdentityLive = Layer.effect(
       administerAccount: (actor, userId, input) =>
         Effect.gen(function*() {
           yield* requireRole(actor, "ADMIN")
-          const target = UUID.test(userId) ? yield* users.findById(userId.toLowerCase()) : Option.none()
+          const target = isUuid(userId) ? yield* users.findById(userId.toLowerCase()) : Option.none()
           if (Option.isNone(target)) return yield* UserNotFound
           const change = yield* decideAccountChange(actor, target.value, input)
           const at = yield* now

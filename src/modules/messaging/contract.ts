@@ -1,6 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../identity/contract"
 
@@ -65,9 +65,7 @@ export const PresenceEvent = Schema.Struct({ userId: Schema.String })
 
 // ---- Requests --------------------------------------------------------------------------------
 
-const id = HttpApiSchema.param("id", Schema.String)
 const Text = Schema.optional(Schema.NullOr(PayloadText))
-const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
 const OneConversation = Schema.Struct({ conversation: ConversationView })
 export const ConversationPage = Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })
 export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })
@@ -77,10 +75,10 @@ export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), 
 export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(
     HttpApiEndpoint.get("list", "/")
-      .setUrlParams(PageParams)
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(ConversationPage))
   )
-  .add(HttpApiEndpoint.get("get")`/${id}`.addSuccess(Ok(OneConversation)))
+  .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(OneConversation)))
   .add(
     HttpApiEndpoint.post("start", "/")
       .setPayload(Payload({ participantId: Text, serviceId: Text }))
@@ -89,18 +87,18 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(false) })))
   )
   .add(
-    HttpApiEndpoint.post("send")`/${id}/messages`
+    HttpApiEndpoint.post("send")`/${IdParam}/messages`
       .setPayload(Payload({ content: Schema.optional(Schema.NullOr(PayloadLongText)) }))
       .addSuccess(Ok(Schema.Struct({ message: MessageView })), { status: 201 })
   )
   .add(
-    HttpApiEndpoint.patch("markRead")`/${id}/read`.addSuccess(
+    HttpApiEndpoint.patch("markRead")`/${IdParam}/read`.addSuccess(
       Ok(Schema.Struct({ messageIds: Schema.Array(Schema.String), readAt: Schema.Date }))
     )
   )
   .add(
-    HttpApiEndpoint.get("messages")`/${id}/messages`
-      .setUrlParams(PageParams)
+    HttpApiEndpoint.get("messages")`/${IdParam}/messages`
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(MessagePage))
   )
   .middleware(Authentication)

@@ -101,7 +101,3 @@ export const toMarkRead = (
   return messages.filter((m) => m.senderId !== readerId && m.readAt === null && (wanted === undefined || wanted.has(m.id))).map((m) => m.id)
 }
 
-// ---- Identifiers -----------------------------------------------------------------------------
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value)

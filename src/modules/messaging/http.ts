@@ -2,15 +2,10 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { ok } from "../../platform/http/envelope"
-import { numberParam, pagination } from "../../platform/paging"
+import { pagination } from "../../platform/paging"
 import { CurrentUser } from "../identity/contract"
 import { toConversationView, toMessageView } from "./views"
 import { Messaging } from "./service"
-
-const pageOf = (urlParams: { readonly page?: string | undefined; readonly limit?: string | undefined }) => ({
-  page: numberParam(urlParams.page),
-  limit: numberParam(urlParams.limit)
-})
 
 export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conversations", (handlers) =>
   Effect.gen(function*() {
@@ -19,7 +14,7 @@ export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conve
       .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          const found = yield* messaging.list(user.id, pageOf(urlParams))
+          const found = yield* messaging.list(user.id, urlParams)
           return ok({ conversations: found.rows.map(toConversationView), pagination: pagination(found.total, found.page, found.limit) })
         })
       )
@@ -54,7 +49,7 @@ export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conve
       .handle("messages", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const user = yield* CurrentUser
-          const found = yield* messaging.messages(user.id, path.id, pageOf(urlParams))
+          const found = yield* messaging.messages(user.id, path.id, urlParams)
           return ok({ messages: found.rows.map(toMessageView), pagination: pagination(found.total, found.page, found.limit) })
         })
       )

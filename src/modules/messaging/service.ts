@@ -1,6 +1,8 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { type Forbidden, invalid, issue, type NotFound, type TooManyRequests, type ValidationFailed } from "../../platform/errors"
-import { paging } from "../../platform/paging"
+import { isUuid } from "../../platform/ids"
+import { pageOf } from "../../platform/paging"
 import { Transactional } from "../../platform/transaction"
 import { type User, UserRepository } from "../identity"
 import {
@@ -9,7 +11,6 @@ import {
   decideStart,
   decideWrite,
   isParticipant,
-  isUuid,
   type MessageRecord,
   MESSAGES_PAGE_SIZE,
   type Participant,
@@ -26,8 +27,8 @@ import {
 } from "./ports"
 
 export interface PageQuery {
-  readonly page?: number | undefined
-  readonly limit?: number | undefined
+  readonly page?: number | string | undefined
+  readonly limit?: number | string | undefined
 }
 export interface Paged<A> {
   readonly rows: ReadonlyArray<A>
@@ -82,7 +83,6 @@ export const MessagingLive = Layer.effect(
     const events = yield* ConversationEvents
     const limiter = yield* MessageRateLimiter
     const tx = yield* Transactional
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const userOf = (id: string) =>
       Effect.flatMap(users.findById(id), Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed }))
@@ -99,7 +99,7 @@ export const MessagingLive = Layer.effect(
     return {
       list: (userId, query) =>
         Effect.gen(function*() {
-          const { page, limit, offset } = paging(query.page, query.limit, CONVERSATIONS_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, CONVERSATIONS_PAGE_SIZE)
           const found = yield* conversations.listFor(userId, { limit, offset })
           return { ...found, page, limit }
         }),
@@ -169,7 +169,7 @@ export const MessagingLive = Layer.effect(
       messages: (userId, conversationId, query) =>
         Effect.gen(function*() {
           const conversation = yield* visible(userId, conversationId)
-          const { page, limit, offset } = paging(query.page, query.limit, MESSAGES_PAGE_SIZE)
+          const { page, limit, offset } = pageOf(query, MESSAGES_PAGE_SIZE)
           const found = yield* conversations.messages(conversation.id, { limit, offset })
           return { ...found, page, limit }
         }),

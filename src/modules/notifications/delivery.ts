@@ -1,4 +1,5 @@
-import { Clock, Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { now as currentTime } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { JobQueue } from "../../platform/jobs"
 import { withUnsubscribeFooter } from "./domain"
@@ -51,7 +52,7 @@ export const PreferenceAwareMailerLive = Layer.effect(
         const optional = mails.filter((mail) => !isEssential(mail.kind))
         const recipients = optional.length === 0 ? [] : yield* preferences.recipients(optional.map((mail) => mail.to))
         const byEmail = new Map(recipients.map((r) => [r.email.toLowerCase(), r]))
-        const at = new Date(yield* Clock.currentTimeMillis)
+        const at = yield* currentTime
         const now: Array<RawMail> = []
         const suppressed: Array<Suppression> = []
         for (const mail of mails) {

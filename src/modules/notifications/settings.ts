@@ -1,4 +1,5 @@
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
@@ -66,7 +67,6 @@ export const NotificationSettingsLive = Layer.effect(
     const tokens = yield* UnsubscribeTokens
     const tx = yield* Transactional
     const config = yield* AppConfig
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const current = (userId: string) => Effect.map(preferences.find(userId), Option.getOrElse(() => defaultPreferences))
     const turnOff = (userId: string) => Effect.flatMap(current(userId), (p) => preferences.save(userId, unsubscribed(p)))
     const home = config.publicUrl.replace(/\/+$/, "")

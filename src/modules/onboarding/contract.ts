@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 import { multipartLimits } from "../../platform/upload-limits"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication, LanguageSchema, Role } from "../identity/contract"
@@ -117,7 +117,6 @@ export const ApplicationForm = Schema.Struct({
 })
 export const FormTextFields = ["skills", "experience", "motivation", "dateOfBirth", "identityDocumentType", "addressDocumentType", "bankDocumentType"] as const
 
-const id = HttpApiSchema.param("id", Schema.String)
 const MyApplication = Schema.Struct({ application: Nullable(ApplicationView) })
 const AdminApplication = Schema.Struct({ application: AdminApplicationView })
 const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
@@ -138,9 +137,9 @@ export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplicat
       .setPayload(HttpApiSchema.MultipartStream(Schema.partial(ApplicationForm), multipartLimits(4)))
       .addSuccess(Ok(Schema.Struct({ application: ApplicationView })))
   )
-  .add(HttpApiEndpoint.patch("approve")`/${id}/approve`.addSuccess(Ok(AdminApplication)))
+  .add(HttpApiEndpoint.patch("approve")`/${IdParam}/approve`.addSuccess(Ok(AdminApplication)))
   .add(
-    HttpApiEndpoint.patch("reject")`/${id}/reject`
+    HttpApiEndpoint.patch("reject")`/${IdParam}/reject`
       .setPayload(Payload({ rejectionReason: LongText }))
       .addSuccess(Ok(AdminApplication))
   )
@@ -154,18 +153,17 @@ export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
         Schema.Struct({
           search: Schema.optional(Schema.String),
           status: Schema.optional(Schema.String),
-          page: Schema.optional(Schema.String),
-          limit: Schema.optional(Schema.String)
+          ...PageParams
         })
       )
       .addSuccess(Ok(Schema.Struct({ applications: Schema.Array(ApplicationRowView), pagination: Pagination })))
   )
-  .add(HttpApiEndpoint.get("get")`/applications/${id}`.addSuccess(Ok(AdminApplication)))
+  .add(HttpApiEndpoint.get("get")`/applications/${IdParam}`.addSuccess(Ok(AdminApplication)))
   .add(
-    HttpApiEndpoint.patch("verifyDocument")`/documents/${id}/verify`
+    HttpApiEndpoint.patch("verifyDocument")`/documents/${IdParam}/verify`
       .setPayload(Payload({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: LongText }))
       .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
   )
-  .add(HttpApiEndpoint.get("documentFile")`/documents/${id}/file`.addSuccess(Binary))
+  .add(HttpApiEndpoint.get("documentFile")`/documents/${IdParam}/file`.addSuccess(Binary))
   .middleware(Authentication)
   .prefix("/admin") {}

@@ -1,9 +1,11 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
+import { now } from "../../platform/clock"
 import { PayloadTooLarge, UnsupportedMediaType } from "../../platform/errors"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type MessageKey, translate } from "../../platform/messages"
+import { pageOf, pagination } from "../../platform/paging"
 import { contentDisposition, readMultipart } from "../../platform/uploads"
 import { CurrentUser } from "../identity/contract"
 import { FormTextFields } from "./contract"
@@ -11,7 +13,6 @@ import { toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toAp
 import { type DocumentSlot, DocumentSlots } from "./domain"
 import { ProviderApplications } from "./service"
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const isSlot = (field: string | undefined): field is DocumentSlot => (DocumentSlots as ReadonlyArray<string>).includes(field ?? "")
 
@@ -91,21 +92,21 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
   })
 )
 
+/** Applications per page when the request names no size. */
+const APPLICATIONS_PAGE_SIZE = 20
+
 export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "adminApplications", (handlers) =>
   Effect.gen(function*() {
     const service = yield* ProviderApplications
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function*() {
-          const p = Number(urlParams.page)
-          const l = Number(urlParams.limit)
-          const page = Number.isInteger(p) && p >= 1 && p <= 100_000 ? p : 1
-          const limit = Number.isInteger(l) && l >= 1 ? Math.min(l, 100) : 20
+          const { page, limit } = pageOf(urlParams, APPLICATIONS_PAGE_SIZE)
           const found = yield* service.list(yield* CurrentUser, { search: urlParams.search, status: urlParams.status, page, limit })
           const at = yield* now
           return ok({
             applications: found.rows.map((row) => toApplicationRowView(row, at)),
-            pagination: { total: found.total, page, limit, pages: Math.ceil(found.total / limit) }
+            pagination: pagination(found.total, page, limit)
           })
         })
       )

@@ -1,4 +1,5 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import {
   type Conflict,
@@ -10,6 +11,7 @@ import {
   type UnsupportedMediaType,
   type ValidationFailed
 } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
 import { checkFile, displayName, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
@@ -57,7 +59,6 @@ export interface AdminApplicationDetail extends ApplicationDetail {
 export type UploadError = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
 export type Files = Partial<Record<DocumentSlot, IncomingFile>>
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class ProviderApplications extends Context.Tag("onboarding/ProviderApplications")<
   ProviderApplications,
@@ -104,15 +105,14 @@ export const ProviderApplicationsLive = Layer.effect(
     const mailer = yield* Mailer
     const tx = yield* Transactional
     const config = yield* AppConfig
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const requireAdmin = (reviewer: Reviewer) => (reviewer.role === "ADMIN" ? Effect.void : Effect.fail(InsufficientRights))
     const findApplication = (id: string) =>
-      UUID.test(id)
+      isUuid(id)
         ? Effect.flatMap(applications.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(ApplicationNotFound), onSome: Effect.succeed }))
         : Effect.fail(ApplicationNotFound)
     const findDocument = (id: string) =>
-      UUID.test(id)
+      isUuid(id)
         ? Effect.flatMap(applications.findDocument(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed }))
         : Effect.fail(DocumentNotFound)
     const detailOf = (application: ApplicationRecord) =>

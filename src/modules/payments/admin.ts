@@ -1,4 +1,5 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../../platform/errors"
 import { type Actor, requireRole, type User } from "../identity/domain"
@@ -43,7 +44,6 @@ export const AdminPaymentAccountsLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const connected = yield* ConnectedAccounts
     const config = yield* AppConfig
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /** The user's account at the running gateway, or "create the payment account first". */
     const existing = (user: User) =>

@@ -1,4 +1,5 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
 import { requireRole, type User } from "../identity/domain"
@@ -66,7 +67,6 @@ export const ConnectedAccountsLive = Layer.effect(
     const accounts = yield* PaymentAccountRepository
     const gateway = yield* ConnectedAccountGateway
     const config = yield* AppConfig
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /** The user's account at the running gateway (one left at another gateway is replaced by onboarding). */
     const accountAtGateway = (userId: string) => Effect.map(accounts.findByUser(userId), Option.filter((a) => a.gateway === gateway.kind))

@@ -1,3 +1,4 @@
+import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import type { MessageKey } from "../messages"
 import { isStorableNumber } from "../numbers"
@@ -46,7 +47,20 @@ export const PayloadNumber = Schema.Number.pipe(
   Schema.filter(isStorableNumber, { message: () => "request.numberOutOfRange" satisfies MessageKey, jsonSchema: {} })
 )
 
-/** The one pagination shape of every list. */
+/**
+ * The `:id` path parameter of every contract. Read as a string, not decoded as a UUID: a malformed id
+ * answers the resource's own 404 ("booking not found"), as an unknown one does, through the one
+ * `isUuid` of platform/ids.ts that each service asks before reaching a uuid column.
+ */
+export const IdParam = HttpApiSchema.param("id", Schema.String)
+
+/**
+ * The page and size query parameters of every list, as sent (text): platform/paging.ts reads them,
+ * with the list's default size, clamping what is out of bounds rather than refusing it.
+ */
+export const PageParams = { page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) }
+
+/** The one pagination shape of every list (platform/paging.ts's `pagination`). */
 export const Pagination = Schema.Struct({
   total: Schema.Number,
   page: Schema.Number,

@@ -2,7 +2,9 @@ import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { promisify } from "node:util"
 import { appSecret } from "../../../platform/app-secret"
+import { newId } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
+import { isUuid } from "../../../platform/ids"
 import { Role } from "../domain"
 import { AccessTokens, PasswordHasher, Secrets } from "../ports"
 
@@ -36,12 +38,11 @@ export const ScryptPasswordHasher = Layer.effect(
 export const NodeSecrets = Layer.succeed(Secrets, {
   random: () => Effect.sync(() => crypto.randomBytes(32).toString("base64url")),
   digest: (secret) => crypto.createHash("sha256").update(secret).digest("base64url"),
-  uuid: () => Effect.sync(() => crypto.randomUUID())
+  uuid: () => newId
 })
 
 const signingSecret = appSecret
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 
@@ -73,7 +74,7 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
       try {
         const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>
         // A subject that is not a UUID names no account (and must not reach a uuid column: a 500).
-        if (typeof payload.sub !== "string" || !UUID.test(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
+        if (typeof payload.sub !== "string" || !isUuid(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
         if (payload.exp * 1000 <= now()) return Option.none()
         return Option.some({ userId: payload.sub, role: payload.role, ...(typeof payload.sid === "string" ? { sessionId: payload.sid } : {}) })
       } catch {

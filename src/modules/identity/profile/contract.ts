@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
+import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
 import { multipartLimits } from "../../../platform/upload-limits"
 import { Authentication, LanguageSchema, Role } from "../contract"
 import { ProfileVisibilities } from "../rules"
@@ -152,8 +152,6 @@ export const ProfilePatchPayload = Payload({
   dateOfBirth: OptNullableText
 })
 
-const PageParams = Schema.Struct({ page: Schema.optional(Schema.String), limit: Schema.optional(Schema.String) })
-const id = HttpApiSchema.param("id", Schema.String)
 const OwnProfileData = Schema.Struct({ user: OwnProfileView })
 const Empty = Schema.Struct({})
 /** A binary answer (image or document); errors still answer the JSON error envelope. */
@@ -166,7 +164,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.patch("updateMe", "/me").setPayload(ProfilePatchPayload).addSuccess(Ok(OwnProfileData)).middleware(Authentication))
   .add(
     HttpApiEndpoint.get("myFavorites", "/me/favorites")
-      .setUrlParams(PageParams)
+      .setUrlParams(Schema.Struct(PageParams))
       .addSuccess(Ok(Schema.Struct({ favorites: Schema.Array(FavoriteView), pagination: Pagination })))
       .middleware(Authentication)
   )
@@ -176,13 +174,13 @@ export class UsersApi extends HttpApiGroup.make("users")
       .addSuccess(Ok(Schema.Struct({ favorite: Schema.Struct({ favoritedId: Schema.String, created: Schema.Boolean }) })), { status: 201 })
       .middleware(Authentication)
   )
-  .add(HttpApiEndpoint.del("removeFavorite")`/favorites/${id}`.addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("removeFavorite")`/favorites/${IdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
   // Public reads: a valid bearer token identifies the viewer (owner, admin, relations), none is a visitor.
-  .add(HttpApiEndpoint.get("publicProfile")`/public/${id}`.addSuccess(Ok(Schema.Struct({ user: PublicProfileView }))))
-  .add(HttpApiEndpoint.get("badges")`/${id}/badges`.addSuccess(Ok(Schema.Struct({ badges: Schema.Array(BadgeView) }))))
-  .add(HttpApiEndpoint.get("profilePhoto")`/${id}/profile-photo`.addSuccess(Ok(ProfilePhotoView)))
+  .add(HttpApiEndpoint.get("publicProfile")`/public/${IdParam}`.addSuccess(Ok(Schema.Struct({ user: PublicProfileView }))))
+  .add(HttpApiEndpoint.get("badges")`/${IdParam}/badges`.addSuccess(Ok(Schema.Struct({ badges: Schema.Array(BadgeView) }))))
+  .add(HttpApiEndpoint.get("profilePhoto")`/${IdParam}/profile-photo`.addSuccess(Ok(ProfilePhotoView)))
   .add(
-    HttpApiEndpoint.get("profilePhotoFile")`/${id}/profile-photo/file`
+    HttpApiEndpoint.get("profilePhotoFile")`/${IdParam}/profile-photo/file`
       .setUrlParams(Schema.Struct({ source: Schema.optional(Schema.String), v: Schema.optional(Schema.String) }))
       .addSuccess(Binary)
   )

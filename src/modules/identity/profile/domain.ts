@@ -431,17 +431,5 @@ export const badgesOf = (input: {
 export const CannotFavoriteYourself = invalid([issue("favoritedId", "favorites.self")])
 export const FavoriteNotFound = new NotFound({ code: "FAVORITE_NOT_FOUND", key: "favorites.notFound" })
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (value: string) => UUID.test(value)
 
 // ---- Pages -----------------------------------------------------------------------------------
-
-/** Page and limit of a list query: page ≥ 1, limit 1..100 (default 20); junk falls back to defaults. */
-export const pageOf = (page: string | undefined, limit: string | undefined, defaultLimit = 20) => {
-  const p = Number(page)
-  const l = Number(limit)
-  return {
-    page: Number.isInteger(p) && p >= 1 && p <= 100_000 ? p : 1,
-    limit: Number.isInteger(l) && l >= 1 ? Math.min(l, 100) : defaultLimit
-  }
-}

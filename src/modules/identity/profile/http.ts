@@ -2,12 +2,16 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../../app/api"
 import { localized, ok, requestLanguage } from "../../../platform/http/envelope"
+import { pageOf, pagination } from "../../../platform/paging"
 import { readMultipart } from "../../../platform/uploads"
 import { CurrentUser } from "../contract"
-import { pageOf, type Viewer } from "./domain"
+import { type Viewer } from "./domain"
 import { photoUrl, toAvatarView, toBadgeView, toOwnProfileView, toPublicProfileView } from "./views"
 import { type PhotoSource, Profiles } from "./service"
 import { Identity } from "../service"
+
+/** Favorites per page when the request names no size. */
+const FAVORITES_PAGE_SIZE = 20
 
 /** The caller of a public read when it sent a valid bearer token; anonymous otherwise (a bad token is not an error here). */
 const optionalViewer = (identity: Identity["Type"]) =>
@@ -42,7 +46,7 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
       )
       .handle("myFavorites", ({ urlParams }) =>
         Effect.gen(function*() {
-          const page = pageOf(urlParams.page, urlParams.limit)
+          const page = pageOf(urlParams, FAVORITES_PAGE_SIZE)
           const found = yield* profiles.favorites(yield* CurrentUser, page)
           return ok({
             favorites: found.entries.map((entry) => ({
@@ -62,7 +66,7 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
                   }
                 : null
             })),
-            pagination: { total: found.total, page: page.page, limit: page.limit, pages: Math.ceil(found.total / page.limit) }
+            pagination: pagination(found.total, page.page, page.limit)
           })
         })
       )

@@ -1,5 +1,7 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../../../platform/clock"
 import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../../platform/errors"
+import { isUuid } from "../../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../../platform/storage"
 import { Transactional } from "../../../platform/transaction"
 import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile } from "../../../platform/uploads"
@@ -9,7 +11,6 @@ import {
   badgesOf,
   CannotFavoriteYourself,
   FavoriteNotFound,
-  isUuid,
   needsRelation,
   type Profile,
   profileAccess,
@@ -99,7 +100,6 @@ export const ProfilesLive = Layer.effect(
     const payouts = yield* PayoutAccountLookup
     const storage = yield* Storage
     const tx = yield* Transactional
-    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const bundleOf = (user: User) =>
       Effect.gen(function*() {

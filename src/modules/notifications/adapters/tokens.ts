@@ -1,9 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { derivedKey } from "../../../platform/app-secret"
+import { isUuid } from "../../../platform/ids"
 import { UnsubscribeTokens } from "../ports"
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
  * `<account id>.<HMAC-SHA256 of it>` under a key derived from the app secret for this purpose only.
@@ -19,7 +19,7 @@ export const HmacUnsubscribeTokensLive = Layer.effect(
       verify: (token) => {
         const dot = token.indexOf(".")
         const userId = token.slice(0, dot)
-        if (dot < 0 || !UUID.test(userId)) return Option.none()
+        if (dot < 0 || !isUuid(userId)) return Option.none()
         const given = Buffer.from(token.slice(dot + 1), "base64url")
         const expected = mac(userId)
         return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? Option.some(userId) : Option.none()

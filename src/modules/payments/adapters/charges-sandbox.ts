@@ -1,5 +1,6 @@
-import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import * as crypto from "node:crypto"
+import { now } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
 import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
@@ -277,7 +278,6 @@ const makeSandboxCharges = Effect.gen(function*() {
   const events = sandboxEventSender(config)
   const jobs = yield* JobQueue
   const base = trimSlash(config.publicUrl)
-  const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   /**
    * Events of API calls are delivered in the background, as Stripe does: the caller never waits for its

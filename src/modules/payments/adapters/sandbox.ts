@@ -1,5 +1,6 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
+import { now as currentTime } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
 import { idempotencyKeys } from "../domain"
 import {
@@ -139,7 +140,7 @@ export const SandboxConnectLive = Layer.effect(
       provisionReady: (user, country) =>
         Effect.gen(function*() {
           if (config.paymentsMode !== "sandbox") return "skipped" as const
-          const now = new Date(yield* Clock.currentTimeMillis)
+          const now = yield* currentTime
           const stored = yield* accounts.findByUser(user.id)
           if (Option.isSome(stored) && stored.value.gateway === "sandbox") {
             const remote = yield* store.find(stored.value.accountId)
