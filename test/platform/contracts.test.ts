@@ -15,7 +15,7 @@ const importsOf = (path: string) =>
 const allowedInContract = [
   /^effect$/,
   /^@effect\/platform$/,
-  /^\.\.\/\.\.\/platform\/(errors|http\/schemas|upload-limits|languages)$/,
+  /^\.\.\/\.\.\/platform\/(errors|http\/(schemas|authentication)|upload-limits|languages)$/,
   /^\.\/rules$/,
   /^\.\/(profile-)?contract$/,
   /^\.\.\/[a-z-]+\/contract$/

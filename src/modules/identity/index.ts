@@ -8,7 +8,7 @@ export {
   Role,
   type User
 } from "./domain"
-export { Authentication, CurrentUser, UserView, AuthApi, SessionView } from "./contract"
+export { UserView, AuthApi, SessionView } from "./contract"
 export { toUserView } from "./views"
 export { Identity, IdentityLive } from "./service"
 export { type AccountEvent, AccountEventFeed, AccountEvents, InProcessAccountEvents } from "./account-events"
