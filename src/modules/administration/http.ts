@@ -4,7 +4,7 @@ import { MarketplaceApi } from "../../app/api"
 import { pagination } from "../../platform/paging"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { CurrentUser } from "../../platform/http/authentication"
-import { PaymentGatewayUnavailable } from "../payments/domain"
+import { PaymentGatewayUnavailable } from "../payments"
 import {
   toAdminBookingRowView,
   toAdminBookingView,

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../../platform/errors"
-import { type Actor, requireRole, type User } from "../identity/domain"
+import { type Actor, requireRole, type User } from "../identity"
 import { type ConnectStatus, onboardingReturnUrls, type PaymentAccount, PaymentAccountIncomplete, statusOf } from "./domain"
 import { ConnectedAccountGateway, PaymentAccountRepository, type PaymentGatewayError } from "./ports"
 import { ConnectedAccounts } from "./service"

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../platform/config"
 import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
-import { requireRole, type User } from "../identity/domain"
+import { requireRole, type User } from "../identity"
 import {
   canTakeCharges,
   type ConnectStatus,
