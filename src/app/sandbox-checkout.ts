@@ -1,7 +1,9 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import { type Language, type MessageKey, translate } from "../platform/messages"
-import { type CardProblem, type PayOutcome, SandboxCheckout, type SandboxCheckoutSession, sandboxPaths } from "../modules/payments"
+import { type SandboxCheckoutSession } from "../modules/payments"
+import { type CardProblem, type PayOutcome, SandboxCheckout } from "../modules/payments/adapters/charges-sandbox"
+import { sandboxPaths } from "../modules/payments/adapters/sandbox"
 import { escape, htmlAnswer, page, pageLanguage, withQuery } from "./sandbox-connect"
 
 /**

@@ -2,7 +2,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@e
 import { Effect, Option } from "effect"
 import { AppConfig } from "../platform/config"
 import { defaultLanguage, type Language, languageFromHeader, Languages, type MessageKey, translate } from "../platform/messages"
-import { SandboxConnect, sandboxPaths } from "../modules/payments"
+import { SandboxConnect, sandboxPaths } from "../modules/payments/adapters/sandbox"
 
 /**
  * The sandbox's stand-ins for Stripe's hosted pages (PAYMENTS_MODE=sandbox only): the onboarding page,

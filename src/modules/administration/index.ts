@@ -19,6 +19,3 @@ export {
 export { AdminReadModel, type BookingRow, type PaymentRow, type ServiceRow, type UserRow } from "./ports"
 export { Administration, AdministrationLive, type Analytics, type Dashboard, type FinancialStats } from "./service"
 export { AdministrationApi } from "./contract"
-export { AdministrationHttpLive } from "./http"
-export { AdministrationPostgresAdapters } from "./adapters/postgres"
-export { AdminMemoryFacts, AdministrationMemoryAdapters, type MemoryFacts } from "./adapters/memory"

@@ -17,8 +17,4 @@ export {
 export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
 export { toServiceView } from "./views"
 export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"
-export { CategoriesHttpLive, ServicesHttpLive } from "./http"
 export { CategoryRepository, ServiceRepository, ServiceReviews } from "./ports"
-export { CataloguePostgresAdapters } from "./adapters/postgres"
-export { CatalogueMemoryAdapters } from "./adapters/memory"
-export { seedDemoServices } from "./demo"

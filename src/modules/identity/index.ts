@@ -12,7 +12,6 @@ export { UserView, AuthApi, SessionView } from "./contract"
 export { toUserView } from "./views"
 export { Identity, IdentityLive } from "./service"
 export { type AccountEvent, AccountEventFeed, AccountEvents, InProcessAccountEvents } from "./account-events"
-export { IdentityRealtime } from "./adapters/socket"
 export {
   type AccountChange,
   type AccountChangeInput,
@@ -22,10 +21,6 @@ export {
   parseRole,
   UserNotFound
 } from "./account-admin"
-export { AuthenticationLive, AuthHttpLive } from "./http"
-export { IdentityPostgresAdapters } from "./adapters/postgres"
-export { IdentityMemoryAdapters, PlainTestHasher } from "./adapters/memory"
-export { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "./adapters/crypto"
 export { UserRepository } from "./ports"
 export {
   ageOn,
@@ -51,7 +46,4 @@ export {
 } from "./profile-ports"
 export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile-service"
 export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile-contract"
-export { UploadsHttpLive, UsersHttpLive } from "./profile-http"
-export { ProfilePostgresAdapters } from "./adapters/profile-postgres"
-export { ProfileMemoryAdapters } from "./adapters/profile-memory"
 export { AccountDirectoryFromUsers } from "./account-directory"

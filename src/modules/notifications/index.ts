@@ -24,16 +24,4 @@ export {
 export { Notifications, NotificationsLive } from "./service"
 export { type DigestRun, NotificationSettings, NotificationSettingsLive } from "./settings"
 export { DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, PreferenceAwareMailerLive, unsubscribeLinkOf } from "./delivery"
-export { NotificationJobsLive } from "./jobs"
 export { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "./contract"
-export { ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, unsubscribeLinkPage } from "./http"
-export {
-  ContactRepositoryLive,
-  DigestRepositoryLive,
-  OutboxReaderLive,
-  OutboxTransportLive,
-  PreferenceRepositoryLive
-} from "./adapters/postgres"
-export { MAIL_QUEUE, QueuedTransportLive, SmtpDeliveryLive } from "./adapters/smtp"
-export { HmacUnsubscribeTokensLive } from "./adapters/tokens"
-export { InMemoryNotificationsAdapters, InMemoryPreferenceAdapters } from "./adapters/memory"

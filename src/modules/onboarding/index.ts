@@ -17,7 +17,3 @@ export { type ApplicationListRow, type ApplicationRecord, ApplicationRepository,
 export { type AdminApplicationDetail, type ApplicationDetail, Operator, ProviderApplications, ProviderApplicationsLive, type Reviewer } from "./service"
 export { AdminApplicationsApi, ProviderApplicationsApi } from "./contract"
 export { toApplicationRowView } from "./views"
-export { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "./http"
-export { ApplicationRepositoryLive, OnboardingPostgresAdapters } from "./adapters/postgres"
-export { OnboardingMemoryAdapters } from "./adapters/memory"
-export { PayoutAccountLookupFromPayments } from "./adapters/payout-lookup"

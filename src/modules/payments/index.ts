@@ -36,33 +36,6 @@ export { chargeEventTypes, toChargeEvent } from "./charge-events"
 export { ConnectedAccounts, ConnectedAccountsLive, PaymentAccounts, PaymentAccountsLive } from "./service"
 export { eventHandlers, PaymentWebhooks, PaymentWebhooksLive } from "./webhooks"
 export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./contract"
-export { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "./http"
-export {
-  GatewayAttemptsLive,
-  PaymentAccountRepositoryLive,
-  PaymentsPostgresAdapters,
-  SandboxAccountStoreLive,
-  SandboxChargeStoreLive,
-  WebhookEventStoreLive
-} from "./adapters/postgres"
-export { PaymentsMemoryAdapters } from "./adapters/memory"
-export { ConnectedAccountGatewayLive } from "./adapters/gateway"
-export { makeStripeClient, StripeGatewayLive } from "./adapters/stripe"
-export { SandboxConnect, SandboxConnectLive, SandboxGatewayLive, sandboxPaths } from "./adapters/sandbox"
-export { ChargeGatewayLive } from "./adapters/charges"
-export { StripeChargeGatewayLive } from "./adapters/charges-stripe"
-export {
-  type CardProblem,
-  type CheckoutState,
-  type PayOutcome,
-  SandboxChargeGatewayLive,
-  SandboxCheckout,
-  SandboxCheckoutLive,
-  TEST_CARDS
-} from "./adapters/charges-sandbox"
-export { signPayload, verifyEvent, webhookSecretOf } from "./adapters/signature"
-export { SANDBOX_DELIVERY_QUEUE, SandboxDeliveryJobsLive } from "./adapters/sandbox-events"
-export { PaymentGatewaysLive, PaymentsServicesLive } from "./live"
 export { withAttemptKeys, withAttemptKeysLayer } from "./attempts"
 export { attemptKey, keyCoveringParameters } from "./idempotency"
 export { CONNECT_EVENT_TYPES, type WebhookEndpoint, webhookEndpointOf, webhookPaths } from "./webhook-endpoints"
