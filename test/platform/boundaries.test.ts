@@ -1,0 +1,190 @@
+// The module boundaries, checked on every import of src, ui and cli (TypeScript's own parser, so
+// `import type`, `export ... from`, `import()` and multi-line imports all count). The rules are
+// written in docs/architecture.md ("Boundaries"); this file is their one enforcement, run by `make test`.
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import ts from "typescript"
+import { describe, expect, it } from "vitest"
+
+const root = resolve(new URL("../..", import.meta.url).pathname)
+
+interface Import {
+  /** The importing file, relative to the root. */
+  readonly file: string
+  /** The specifier as written. */
+  readonly from: string
+  /** The imported file relative to the root, without extension (for relative specifiers), else undefined. */
+  readonly target: string | undefined
+  /** `import type`, `export type`, or every named element `type`: erased, loads nothing. */
+  readonly typeOnly: boolean
+}
+
+const sourcesUnder = (dir: string): ReadonlyArray<string> =>
+  readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(join(root, path)).isDirectory()) return name === "node_modules" || name === "locales" ? [] : sourcesUnder(path)
+    return /\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : []
+  })
+
+const allTypeOnly = (elements: ReadonlyArray<{ readonly isTypeOnly: boolean }> | undefined) =>
+  elements !== undefined && elements.length > 0 && elements.every((element) => element.isTypeOnly)
+
+/** Every import and re-export of a file. */
+export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<Import> => {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const found: Array<Import> = []
+  const add = (from: string, typeOnly: boolean) => {
+    const target = from.startsWith(".") ? relative(root, resolve(root, dirname(file), from)).replace(/\.(js|mjs|tsx?)$/, "") : undefined
+    found.push({ file, from, target, typeOnly })
+  }
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause
+      const bindings = clause?.namedBindings
+      const typeOnly =
+        clause !== undefined &&
+        (clause.isTypeOnly || (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && allTypeOnly(bindings.elements)))
+      add(node.moduleSpecifier.text, typeOnly)
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.exportClause
+      add(node.moduleSpecifier.text, node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && allTypeOnly(clause.elements)))
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      add(node.moduleReference.expression.text, node.isTypeOnly)
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
+      const isDynamic = node.expression.kind === ts.SyntaxKind.ImportKeyword
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require"
+      if (isDynamic || isRequire) add(node.arguments[0].text, false)
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      add(node.argument.literal.text, true)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+const files = [...sourcesUnder("src"), ...sourcesUnder("ui"), ...sourcesUnder("cli")]
+const imports = files.flatMap((file) => importsOf(file))
+const show = ({ file, from }: Import) => `${file} imports ${from}`
+
+const moduleOf = (path: string | undefined) => /^src\/modules\/([a-z-]+)(?:\/|$)/.exec(path ?? "")?.[1]
+/** The path of a file inside its module ("http", "adapters/postgres", "index" for the folder itself). */
+const inModule = (path: string) => path.replace(/^src\/modules\/[a-z-]+\/?/, "") || "index"
+
+/**
+ * A module's public files, the only ones other modules may import: its `index.ts` (service, ports,
+ * domain types and rules others need), its HTTP contract (`contract.ts`, `*-contract.ts`) and its
+ * `rules.ts`. A type-only import may also name its `domain.ts` (erased: it loads no code).
+ */
+const PUBLIC = /^(index|contract|[a-z-]+-contract|rules)$/
+const PUBLIC_TYPES = /^domain$/
+
+/** Files that wire a module to the outside: only the composition root (src/app), cli and tests import them. */
+const WIRING = /^(adapters\/.+|http|[a-z-]+-http|jobs|live|bridges|demo)$/
+
+describe("module boundaries", () => {
+  it("the parser sees every form of import", () => {
+    const text = [
+      'import a from "./a"',
+      'import type { B } from "./b"',
+      'import { type C, type D } from "./c"',
+      'import { type E, F } from "./e"',
+      'export { G } from "./g"',
+      'export type { H } from "./h"',
+      "export * from './star'",
+      'const lazy = () => import("./lazy")',
+      'type T = import("./t").T',
+      "import {\n  I,\n  J\n} from \"./multi\""
+    ].join("\n")
+    const found = importsOf("src/x.ts", text).map(({ from, typeOnly }) => `${from}${typeOnly ? " (type)" : ""}`)
+    expect(found).toEqual(["./a", "./b (type)", "./c (type)", "./e", "./g", "./h (type)", "./star", "./lazy", "./t (type)", "./multi"])
+  })
+
+  it("a module imports another module only through its public files", () => {
+    const offending = imports.filter(({ file, target, typeOnly }) => {
+      const from = moduleOf(file)
+      const to = moduleOf(target)
+      if (from === undefined || to === undefined || from === to || /\/demo\.ts$/.test(file)) return false
+      const path = inModule(target!)
+      return !(PUBLIC.test(path) || (typeOnly && PUBLIC_TYPES.test(path)))
+    })
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("an index.ts exports no adapter, handler or wiring (the composition root imports those directly)", () => {
+    const offending = imports.filter(
+      ({ file, target }) => /^src\/modules\/[a-z-]+\/index\.ts$/.test(file) && moduleOf(target) === moduleOf(file) && WIRING.test(inModule(target!))
+    )
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("a domain.ts or rules.ts imports no SQL, HTTP, Node, adapter or service code", () => {
+    const forbidden = [
+      /^@effect\/(sql|platform|sql-pg|platform-node)(\/|$)/,
+      /^node:/,
+      /^(pg|pg-boss|stripe|nodemailer|socket\.io|@electric-sql\/pglite|pino)(\/|$)/
+    ]
+    const forbiddenFiles = /^src\/(app\/|platform\/(http\/|database|embedded-postgres|pg-pool|jobs|realtime|storage|uploads|transaction|rate-limit|migrations)|modules\/[a-z-]+\/(adapters\/|http$|[a-z-]+-http$|service$|jobs$|live$))/
+    const offending = imports.filter(
+      ({ file, from, target }) =>
+        /^src\/modules\/[a-z-]+\/(domain|rules)\.ts$/.test(file) && (forbidden.some((rule) => rule.test(from)) || forbiddenFiles.test(target ?? ""))
+    )
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("the platform depends on no module (a type through a module's public files at most)", () => {
+    const offending = imports.filter(({ file, target, typeOnly }) => {
+      if (!file.startsWith("src/platform/") || moduleOf(target) === undefined) return false
+      const path = inModule(target!)
+      return !(typeOnly && (PUBLIC.test(path) || PUBLIC_TYPES.test(path)))
+    })
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("only the composition root, cli and tests import a module's wiring; a module's handlers alone import src/app/api", () => {
+    const offending = imports.filter(({ file, target }) => {
+      if (target === undefined || !file.startsWith("src/")) return false
+      // A module's demo.ts seeds demo data for src/app/seed.ts and pays through the sandbox: composition code.
+      if (file.startsWith("src/app/") || file === "src/main.ts" || /^src\/modules\/[a-z-]+\/demo\.ts$/.test(file)) return false
+      const to = moduleOf(target)
+      if (to !== undefined && to !== moduleOf(file) && WIRING.test(inModule(target))) return true
+      if (!target.startsWith("src/app/") && target !== "src/main") return false
+      // HttpApiBuilder.group implements a group of the one HttpApi: the handlers name it.
+      return !(target === "src/app/api" && /^src\/modules\/[a-z-]+\/([a-z-]+-)?http\.ts$/.test(file))
+    })
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("the UI imports of the server only contracts (types) and the shared rules", () => {
+    const offending = imports.filter(({ file, target, typeOnly }) => {
+      if (!file.startsWith("ui/") || target === undefined || !target.startsWith("src/")) return false
+      if (/^src\/modules\/[a-z-]+\/rules$/.test(target) || target === "src/platform/languages") return false
+      const contract = /^src\/modules\/[a-z-]+\/([a-z-]+-)?contract$/.test(target) || /^src\/platform\/http\/(schemas|authentication)$/.test(target)
+      return !(typeOnly && contract)
+    })
+    expect(offending.map(show)).toEqual([])
+  })
+
+  it("the CLI imports the server only through modules' public files, their wiring and src/app", () => {
+    const offending = imports.filter(({ file, target }) => {
+      if (!file.startsWith("cli/") || target === undefined || !target.startsWith("src/")) return false
+      const to = moduleOf(target)
+      if (to === undefined) return false
+      const path = inModule(target)
+      return !(PUBLIC.test(path) || WIRING.test(path))
+    })
+    expect(offending.map(show)).toEqual([])
+  })
+})
+
+describe("migrations", () => {
+  const migrations = readdirSync(join(root, "migrations")).filter((name) => name.endsWith(".sql"))
+  const readme = readFileSync(join(root, "migrations/README.md"), "utf8")
+
+  it("every file is named NNNN_name.sql, with distinct numbers, and listed with its module in migrations/README.md", () => {
+    expect(migrations.filter((name) => !/^\d{4}_[a-z0-9_]+\.sql$/.test(name))).toEqual([])
+    const numbers = migrations.map((name) => name.slice(0, 4))
+    expect(new Set(numbers).size).toBe(numbers.length)
+    expect(migrations.filter((name) => !readme.includes(`| \`${name}\` |`))).toEqual([])
+  })
+})
