@@ -1,67 +1,10 @@
 // The module boundaries, checked on every import of src, ui and cli (TypeScript's own parser, so
 // `import type`, `export ... from`, `import()` and multi-line imports all count). The rules are
 // written in docs/architecture.md ("Boundaries"); this file is their one enforcement, run by `make test`.
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
-import ts from "typescript"
+import { readFileSync, readdirSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-
-const root = resolve(new URL("../..", import.meta.url).pathname)
-
-interface Import {
-  /** The importing file, relative to the root. */
-  readonly file: string
-  /** The specifier as written. */
-  readonly from: string
-  /** The imported file relative to the root, without extension (for relative specifiers), else undefined. */
-  readonly target: string | undefined
-  /** `import type`, `export type`, or every named element `type`: erased, loads nothing. */
-  readonly typeOnly: boolean
-}
-
-const sourcesUnder = (dir: string): ReadonlyArray<string> =>
-  readdirSync(join(root, dir)).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(join(root, path)).isDirectory()) return name === "node_modules" || name === "locales" ? [] : sourcesUnder(path)
-    return /\.tsx?$/.test(name) && !name.endsWith(".d.ts") ? [path] : []
-  })
-
-const allTypeOnly = (elements: ReadonlyArray<{ readonly isTypeOnly: boolean }> | undefined) =>
-  elements !== undefined && elements.length > 0 && elements.every((element) => element.isTypeOnly)
-
-/** Every import and re-export of a file. */
-export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<Import> => {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
-  const found: Array<Import> = []
-  const add = (from: string, typeOnly: boolean) => {
-    const target = from.startsWith(".") ? relative(root, resolve(root, dirname(file), from)).replace(/\.(js|mjs|tsx?)$/, "") : undefined
-    found.push({ file, from, target, typeOnly })
-  }
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause
-      const bindings = clause?.namedBindings
-      const typeOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly || (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && allTypeOnly(bindings.elements)))
-      add(node.moduleSpecifier.text, typeOnly)
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.exportClause
-      add(node.moduleSpecifier.text, node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && allTypeOnly(clause.elements)))
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
-      add(node.moduleReference.expression.text, node.isTypeOnly)
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
-      const isDynamic = node.expression.kind === ts.SyntaxKind.ImportKeyword
-      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require"
-      if (isDynamic || isRequire) add(node.arguments[0].text, false)
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      add(node.argument.literal.text, true)
-    }
-    ts.forEachChild(node, visit)
-  }
-  visit(source)
-  return found
-}
+import { type Import, importsOf, root, sourcesUnder } from "../support/imports"
 
 const files = [...sourcesUnder("src"), ...sourcesUnder("ui"), ...sourcesUnder("cli")]
 const imports = files.flatMap((file) => importsOf(file))

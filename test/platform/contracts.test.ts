@@ -2,15 +2,16 @@
 // schemas without loading services, adapters or SQL: contract.ts imports only effect, the HttpApi
 // modules, the platform's schema files, its own rules.ts and other modules' contracts (a domain type
 // with `import type` at most); rules.ts imports nothing. The views live apart (views.ts).
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync } from "node:fs"
+import { relative } from "node:path"
 import { describe, expect, it } from "vitest"
+import { importsOf as parsedImportsOf, root } from "../support/imports"
 
 const modules = new URL("../../src/modules/", import.meta.url).pathname
 const names = readdirSync(modules, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
 
-/** Every `import ... from "x"` of a file, with whether it is type-only. */
-const importsOf = (path: string) =>
-  [...readFileSync(path, "utf8").matchAll(/^import (type )?[^"]*?from "([^"]+)"/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }))
+/** Every import and re-export of a file (TypeScript's parser), with whether it is type-only. */
+const importsOf = (path: string) => parsedImportsOf(relative(root, path))
 
 const allowedInContract = [
   /^effect$/,
