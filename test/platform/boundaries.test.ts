@@ -61,6 +61,18 @@ describe("module boundaries", () => {
     expect(offending.map(show)).toEqual([])
   })
 
+  it("an index.ts exports only what another module, the composition root or the CLI imports through it (and its contract)", () => {
+    const usedThroughIndex = new Set(
+      imports
+        .filter(({ file, target }) => moduleOf(target) !== undefined && inModule(target!) === "index" && moduleOf(file) !== moduleOf(target))
+        .flatMap(({ target, names }) => names.map((name) => `${moduleOf(target)}:${name}`))
+    )
+    const unused = imports
+      .filter(({ file, target }) => /^src\/modules\/[a-z-]+\/index\.ts$/.test(file) && !/(^|-)contract$/.test(inModule(target ?? "")))
+      .flatMap(({ file, names }) => names.filter((name) => !usedThroughIndex.has(`${moduleOf(file)}:${name}`)).map((name) => `${file} exports ${name}`))
+    expect(unused).toEqual([])
+  })
+
   it("a domain.ts or rules.ts imports no SQL, HTTP, Node, adapter or service code", () => {
     const forbidden = [
       /^@effect\/(sql|platform|sql-pg|platform-node)(\/|$)/,

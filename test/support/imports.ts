@@ -15,6 +15,8 @@ export interface Import {
   readonly target: string | undefined
   /** `import type`, `export type`, or every named element `type`: erased, loads nothing. */
   readonly typeOnly: boolean
+  /** The names imported or re-exported (as the imported file exports them); empty for `*`, default or `import()`. */
+  readonly names: ReadonlyArray<string>
 }
 
 export const sourcesUnder = (dir: string): ReadonlyArray<string> =>
@@ -31,9 +33,11 @@ const allTypeOnly = (elements: ReadonlyArray<{ readonly isTypeOnly: boolean }> |
 export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<Import> => {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
   const found: Array<Import> = []
-  const add = (from: string, typeOnly: boolean) => {
+  const namesOf = (elements: ReadonlyArray<ts.ImportSpecifier | ts.ExportSpecifier> | undefined) =>
+    (elements ?? []).map((element) => (element.propertyName ?? element.name).text)
+  const add = (from: string, typeOnly: boolean, names: ReadonlyArray<string> = []) => {
     const target = from.startsWith(".") ? relative(root, resolve(root, dirname(file), from)).replace(/\.(js|mjs|tsx?)$/, "") : undefined
-    found.push({ file, from, target, typeOnly })
+    found.push({ file, from, target, typeOnly, names })
   }
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -42,10 +46,11 @@ export const importsOf = (file: string, text = readFileSync(join(root, file), "u
       const typeOnly =
         clause !== undefined &&
         (clause.isTypeOnly || (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && allTypeOnly(bindings.elements)))
-      add(node.moduleSpecifier.text, typeOnly)
+      add(node.moduleSpecifier.text, typeOnly, bindings !== undefined && ts.isNamedImports(bindings) ? namesOf(bindings.elements) : [])
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.exportClause
-      add(node.moduleSpecifier.text, node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && allTypeOnly(clause.elements)))
+      const named = clause !== undefined && ts.isNamedExports(clause) ? clause.elements : undefined
+      add(node.moduleSpecifier.text, node.isTypeOnly || allTypeOnly(named), namesOf(named))
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
       add(node.moduleReference.expression.text, node.isTypeOnly)
     } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
