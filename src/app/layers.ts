@@ -3,57 +3,43 @@ import { AppConfig } from "../platform/config"
 import { DatabaseLive } from "../platform/database"
 import { RateLimiterMemoryLive } from "../platform/rate-limit"
 import { NoTransaction, SqlTransactional } from "../platform/transaction"
-import {
-  AccountDirectoryFromUsers,
-  IdentityLive,
-  InProcessAccountEvents,
-  IdentityMemoryAdapters,
-  IdentityPostgresAdapters,
-  JwtAccessTokens,
-  NodeSecrets,
-  PlainTestHasher,
-  ProfileMemoryAdapters,
-  ProfilePostgresAdapters,
-  ProfilesLive,
-  ScryptPasswordHasher
-} from "../modules/identity"
-import {
-  ContactRepositoryLive,
-  DEFERRED_MAIL_QUEUE,
-  DIGEST_QUEUE,
-  DigestRepositoryLive,
-  HmacUnsubscribeTokensLive,
-  InMemoryNotificationsAdapters,
-  InMemoryPreferenceAdapters,
-  type MailTransport,
-  MAIL_QUEUE,
-  NotificationSettingsLive,
-  NotificationsLive,
-  OutboxReaderLive,
-  OutboxTransportLive,
-  PreferenceAwareMailerLive,
-  PreferenceRepositoryLive,
-  QueuedTransportLive
-} from "../modules/notifications"
-import { PaymentsMemoryAdapters, PaymentsPostgresAdapters, PaymentsServicesLive, PaymentWebhooksLive, SANDBOX_DELIVERY_QUEUE } from "../modules/payments"
-import { BookingMemoryAdapters, BookingPostgresAdapters, BookingsLive, ChargeEventSinkLive, Queues, ServiceReviewsLive } from "../modules/booking"
+import { AccountDirectoryFromUsers, IdentityLive, InProcessAccountEvents, ProfilesLive } from "../modules/identity"
+import { IdentityMemoryAdapters, PlainTestHasher } from "../modules/identity/adapters/memory"
+import { IdentityPostgresAdapters } from "../modules/identity/adapters/postgres"
+import { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "../modules/identity/adapters/crypto"
+import { ProfileMemoryAdapters } from "../modules/identity/profile/adapters/memory"
+import { ProfilePostgresAdapters } from "../modules/identity/profile/adapters/postgres"
+import { DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, type MailTransport, NotificationSettingsLive, NotificationsLive, PreferenceAwareMailerLive } from "../modules/notifications"
+import { ContactRepositoryLive, DigestRepositoryLive, OutboxReaderLive, OutboxTransportLive, PreferenceRepositoryLive } from "../modules/notifications/adapters/postgres"
+import { HmacUnsubscribeTokensLive } from "../modules/notifications/adapters/tokens"
+import { InMemoryNotificationsAdapters, InMemoryPreferenceAdapters } from "../modules/notifications/adapters/memory"
+import { MAIL_QUEUE, QueuedTransportLive } from "../modules/notifications/adapters/smtp"
+import { PaymentWebhooksLive } from "../modules/payments"
+import { PaymentsMemoryAdapters } from "../modules/payments/adapters/memory"
+import { PaymentsPostgresAdapters } from "../modules/payments/adapters/postgres"
+import { PaymentsServicesLive } from "../modules/payments/live"
+import { SANDBOX_DELIVERY_QUEUE } from "../modules/payments/adapters/sandbox-events"
+import { BookingsLive, Queues } from "../modules/booking"
+import { BookingMemoryAdapters } from "../modules/booking/adapters/memory"
+import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
+import { ChargeEventSinkLive, ServiceReviewsLive } from "../modules/booking/bridges"
 import { InMemoryJobQueueLive, type JobQueue, PgBossJobQueue } from "../platform/jobs"
-import { CatalogueLive, CatalogueMemoryAdapters, CataloguePostgresAdapters } from "../modules/catalogue"
-import {
-  OnboardingMemoryAdapters,
-  OnboardingPostgresAdapters,
-  PayoutAccountLookupFromPayments,
-  ProviderApplicationsLive
-} from "../modules/onboarding"
-import {
-  ConversationRepositoryLive,
-  ConversationRepositoryMemory,
-  InProcessConversationEvents,
-  MessageRateLimiterMemory,
-  MessagingLive,
-  ServiceTopicsFromCatalogue
-} from "../modules/messaging"
-import { AdministrationLive, AdministrationMemoryAdapters, AdministrationPostgresAdapters } from "../modules/administration"
+import { CatalogueLive } from "../modules/catalogue"
+import { CatalogueMemoryAdapters } from "../modules/catalogue/adapters/memory"
+import { CataloguePostgresAdapters } from "../modules/catalogue/adapters/postgres"
+import { ProviderApplicationsLive } from "../modules/onboarding"
+import { OnboardingMemoryAdapters } from "../modules/onboarding/adapters/memory"
+import { OnboardingPostgresAdapters } from "../modules/onboarding/adapters/postgres"
+import { PayoutAccountLookupFromPayments } from "../modules/onboarding/adapters/payout-lookup"
+import { MessagingLive } from "../modules/messaging"
+import { ConversationRepositoryLive } from "../modules/messaging/adapters/postgres"
+import { ConversationRepositoryMemory } from "../modules/messaging/adapters/memory"
+import { InProcessConversationEvents } from "../modules/messaging/adapters/relay"
+import { MessageRateLimiterMemory } from "../modules/messaging/adapters/rate-limit"
+import { ServiceTopicsFromCatalogue } from "../modules/messaging/adapters/service-topics"
+import { AdministrationLive } from "../modules/administration"
+import { AdministrationMemoryAdapters } from "../modules/administration/adapters/memory"
+import { AdministrationPostgresAdapters } from "../modules/administration/adapters/postgres"
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 

@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Identity, type User } from "../modules/identity"
-import { seedDemoServices } from "../modules/catalogue"
-import { seedDemoBookings } from "../modules/booking"
-import { SandboxConnect } from "../modules/payments"
+import { seedDemoServices } from "../modules/catalogue/demo"
+import { seedDemoBookings } from "../modules/booking/demo"
+import { SandboxConnect } from "../modules/payments/adapters/sandbox"
 import type { Language } from "../platform/messages"
 
 export interface DemoAccount {

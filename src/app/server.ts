@@ -14,29 +14,25 @@ import { staticUi } from "../platform/http/static"
 import { appRoot } from "../platform/paths"
 import { attachRealtime } from "../platform/realtime"
 import { postgresClusterLink } from "../platform/realtime-postgres"
-import { AuthenticationLive, AuthHttpLive, Identity, IdentityRealtime, UploadsHttpLive, UsersHttpLive } from "../modules/identity"
-import {
-  ContactHttpLive,
-  NotificationJobsLive,
-  NotificationPreferencesHttpLive,
-  NotificationSettings,
-  NotificationUnsubscribeHttpLive,
-  Outbox,
-  SmtpDeliveryLive,
-  unsubscribeLinkPage
-} from "../modules/notifications"
-import {
-  PaymentsWebhookHttpLive,
-  sandboxCheckoutRoutes,
-  sandboxConnectRoutes,
-  SandboxDeliveryJobsLive,
-  StripeConnectHttpLive
-} from "../modules/payments"
-import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue"
-import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding"
-import { BookingJobsLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking"
-import { ConversationsHttpLive, MessagingRealtime } from "../modules/messaging"
-import { AdministrationHttpLive } from "../modules/administration"
+import { Identity } from "../modules/identity"
+import { AuthenticationLive, AuthHttpLive } from "../modules/identity/http"
+import { IdentityRealtime } from "../modules/identity/adapters/socket"
+import { UploadsHttpLive, UsersHttpLive } from "../modules/identity/profile/http"
+import { NotificationSettings, Outbox } from "../modules/notifications"
+import { ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, unsubscribeLinkPage } from "../modules/notifications/http"
+import { NotificationJobsLive } from "../modules/notifications/jobs"
+import { SmtpDeliveryLive } from "../modules/notifications/adapters/smtp"
+import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments/http"
+import { SandboxDeliveryJobsLive } from "../modules/payments/adapters/sandbox-events"
+import { sandboxCheckoutRoutes } from "../modules/payments/adapters/sandbox/checkout-page"
+import { sandboxConnectRoutes } from "../modules/payments/adapters/sandbox/connect-page"
+import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
+import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
+import { BookingJobsLive } from "../modules/booking/jobs"
+import { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
+import { ConversationsHttpLive } from "../modules/messaging/http"
+import { MessagingRealtime } from "../modules/messaging/adapters/socket"
+import { AdministrationHttpLive } from "../modules/administration/http"
 import { MarketplaceApi } from "./api"
 import { devMailPage, localOnly } from "./dev-mail"
 

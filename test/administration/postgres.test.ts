@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AdminReadModel, financialFigures } from "../../src/modules/administration"
+import { AdminReadModel } from "../../src/modules/administration/ports"
+import { financialFigures } from "../../src/modules/administration/domain"
 import { startTestServer, type TestServer } from "../support/server"
 
 // The Postgres read model over the seed's demo bookings (made through the booking service and the

@@ -1,20 +1,8 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import {
-  bookingFigures,
-  COMMISSION_RATE,
-  csv,
-  csvField,
-  FinancePeriods,
-  financialFigures,
-  type OperationTotal,
-  parseAnalyticsPeriod,
-  parseFinancePeriod,
-  validationRate,
-  windowOf
-} from "../../src/modules/administration"
-import { decideAccountChange } from "../../src/modules/identity"
+import { bookingFigures, COMMISSION_RATE, csv, csvField, FinancePeriods, financialFigures, type OperationTotal, parseAnalyticsPeriod, parseFinancePeriod, validationRate, windowOf } from "../../src/modules/administration/domain"
+import { decideAccountChange } from "../../src/modules/identity/account-admin"
 import { parseCsv } from "./csv"
 
 const DAY = 86_400_000

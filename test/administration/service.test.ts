@@ -1,6 +1,8 @@
 import { Effect, Either, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { AdminMemoryFacts, Administration, type BookingRow, type MemoryFacts } from "../../src/modules/administration"
+import { Administration } from "../../src/modules/administration"
+import { type BookingRow } from "../../src/modules/administration/ports"
+import { AdminMemoryFacts, type MemoryFacts } from "../../src/modules/administration/adapters/memory"
 import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
 import { inMemoryDomain, validRegistration } from "../support/domain"
 

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings, BookingsLive } from "../../src/modules/booking"
 import { Catalogue } from "../../src/modules/catalogue"
 import { type Actor, UserRepository } from "../../src/modules/identity"
-import { ChargeGateway, PaymentAccountRepository, PaymentGatewayError, SandboxCheckout } from "../../src/modules/payments"
+import { ChargeGateway, PaymentGatewayError } from "../../src/modules/payments"
+import { PaymentAccountRepository } from "../../src/modules/payments/ports"
+import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-sandbox"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
 
 /**

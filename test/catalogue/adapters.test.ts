@@ -6,7 +6,9 @@ import { CatalogueMemoryAdapters } from "../../src/modules/catalogue/adapters/me
 import { CataloguePostgresAdapters, searchStatement } from "../../src/modules/catalogue/adapters/postgres"
 import { parseTextQuery } from "../../src/modules/catalogue/search"
 import { CategoryRepository, ServiceRepository } from "../../src/modules/catalogue/ports"
-import { IdentityMemoryAdapters, IdentityPostgresAdapters, UserRepository } from "../../src/modules/identity"
+import { UserRepository } from "../../src/modules/identity"
+import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memory"
+import { IdentityPostgresAdapters } from "../../src/modules/identity/adapters/postgres"
 import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
 

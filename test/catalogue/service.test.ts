@@ -2,7 +2,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Catalogue } from "../../src/modules/catalogue"
 import { type Actor, UserRepository } from "../../src/modules/identity"
-import { PaymentAccountRepository } from "../../src/modules/payments"
+import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { failureOf, inMemoryDomain, verifiedAccount } from "../support/domain"
 
 /** The catalogue's use cases on the in-memory stack (no database): the rules, not the SQL. */

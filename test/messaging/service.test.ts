@@ -2,7 +2,8 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ServiceRepository } from "../../src/modules/catalogue"
 import { UserRepository } from "../../src/modules/identity"
-import { type ConversationEvent, ConversationEventFeed, Messaging } from "../../src/modules/messaging"
+import { type ConversationEvent, ConversationEventFeed } from "../../src/modules/messaging/ports"
+import { Messaging } from "../../src/modules/messaging/service"
 import { failureOf, inMemoryDomain, verifiedAccount } from "../support/domain"
 
 /** Messaging's use cases on the in-memory stack: the rules and the events, not the SQL. */

@@ -4,21 +4,10 @@ import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserRepositoryLive } from "../../src/modules/identity/adapters/postgres"
 import { UserRepository } from "../../src/modules/identity/ports"
-import {
-  composeMail,
-  DigestRepository,
-  DigestRepositoryLive,
-  HmacUnsubscribeTokensLive,
-  Mailer,
-  NotificationSettings,
-  NotificationSettingsLive,
-  Outbox,
-  OutboxReaderLive,
-  OutboxTransportLive,
-  PreferenceAwareMailerLive,
-  PreferenceRepository,
-  PreferenceRepositoryLive
-} from "../../src/modules/notifications"
+import { composeMail, Mailer, NotificationSettings, NotificationSettingsLive, Outbox, PreferenceAwareMailerLive } from "../../src/modules/notifications"
+import { DigestRepository, PreferenceRepository } from "../../src/modules/notifications/ports"
+import { DigestRepositoryLive, OutboxReaderLive, OutboxTransportLive, PreferenceRepositoryLive } from "../../src/modules/notifications/adapters/postgres"
+import { HmacUnsubscribeTokensLive } from "../../src/modules/notifications/adapters/tokens"
 import { defaultPreferences } from "../../src/modules/notifications/preferences"
 import { AppConfigOf } from "../../src/platform/config"
 import { InMemoryJobQueue } from "../../src/platform/jobs"

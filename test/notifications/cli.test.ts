@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { renderDigests, runDigests } from "../../cli/commands/notifications/digest"
-import { DigestRepository } from "../../src/modules/notifications"
+import { DigestRepository } from "../../src/modules/notifications/ports"
 import { fr } from "../../src/platform/messages"
 import { newClient } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Mailer, composeMail, UnsubscribeTokens } from "../../src/modules/notifications"
+import { Mailer, composeMail } from "../../src/modules/notifications"
+import { UnsubscribeTokens } from "../../src/modules/notifications/ports"
 import { en, fr } from "../../src/platform/messages"
 import { newClient, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"

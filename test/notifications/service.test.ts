@@ -2,14 +2,9 @@ import { it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import {
-  composeMail,
-  Mailer,
-  NotificationJobsLive,
-  NotificationSettings,
-  PreferenceRepository,
-  UnsubscribeTokens
-} from "../../src/modules/notifications"
+import { composeMail, Mailer, NotificationSettings } from "../../src/modules/notifications"
+import { PreferenceRepository, UnsubscribeTokens } from "../../src/modules/notifications/ports"
+import { NotificationJobsLive } from "../../src/modules/notifications/jobs"
 import { fr } from "../../src/platform/messages"
 import { inMemoryDomain, mailsTo, verifiedAccount } from "../support/domain"
 

@@ -11,7 +11,8 @@ import {
   isFinallyRefused,
   resubmissionOf
 } from "../../src/modules/onboarding/domain"
-import { ApplicationRepository, Operator, ProviderApplications } from "../../src/modules/onboarding"
+import { Operator, ProviderApplications } from "../../src/modules/onboarding"
+import { ApplicationRepository } from "../../src/modules/onboarding/ports"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
 import { pdf, png } from "../profiles/support"
 

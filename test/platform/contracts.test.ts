@@ -2,17 +2,17 @@
 // schemas without loading services, adapters or SQL: contract.ts imports only effect, the HttpApi
 // modules, the platform's schema files, its own rules.ts and other modules' contracts (a domain type
 // with `import type` at most); rules.ts imports nothing. The views live apart (views.ts).
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
+import { importsOf as parsedImportsOf, root } from "../support/imports"
 
 const src = new URL("../../src/", import.meta.url).pathname
 const modules = `${src}modules/`
 const names = readdirSync(modules, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
 
-/** Every `import ... from "x"` of a file, with whether it is type-only. */
-const importsOf = (path: string) =>
-  [...readFileSync(path, "utf8").matchAll(/^import (type )?[^"]*?from "([^"]+)"/gms)].map((m) => ({ typeOnly: m[1] !== undefined, from: m[2]! }))
+/** Every import and re-export of a file (TypeScript's parser), with whether it is type-only. */
+const importsOf = (path: string) => parsedImportsOf(relative(root, path))
 
 /** A relative import as a path under src/ (`modules/identity/contract`); a package stays as written. */
 const resolved = (file: string, from: string) => (from.startsWith(".") ? relative(src, join(dirname(file), from)) : from)
@@ -21,7 +21,7 @@ const resolved = (file: string, from: string) => (from.startsWith(".") ? relativ
 const allowedInContract = (module: string) => [
   /^effect$/,
   /^@effect\/platform$/,
-  /^platform\/(errors|http\/schemas|upload-limits|languages)$/,
+  /^platform\/(errors|http\/(schemas|authentication)|upload-limits|languages)$/,
   new RegExp(`^modules/${module}/rules$`),
   /^modules\/[a-z-]+(\/[a-z-]+)?\/contract$/
 ]

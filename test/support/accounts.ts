@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
-import { SandboxConnect } from "../../src/modules/payments"
+import { SandboxConnect } from "../../src/modules/payments/adapters/sandbox"
 import { type httpClient, mailedToken, registration } from "./http"
 import type { TestServer } from "./server"
 

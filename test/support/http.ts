@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
-import { Outbox, type StoredMail } from "../../src/modules/notifications"
+import { Outbox } from "../../src/modules/notifications"
+import { type StoredMail } from "../../src/modules/notifications/ports"
 import type { TestServer } from "./server"
 
 export interface SetCookie {

@@ -25,7 +25,7 @@ describe("UI bundle and the server's contract", () => {
     expect(inputs.some((file) => file.includes("node_modules/effect/"))).toBe(false)
     // Nor any text of a contract (the Authentication middleware's tag, a schema's field doc).
     const code = result.outputFiles.map((file) => file.text).join("\n")
-    expect(code).not.toContain("identity/Authentication")
+    expect(code).not.toContain("platform/Authentication")
     expect(code).not.toContain("The spec's client reads these three answers")
   }, 60_000)
 

@@ -2,7 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
-import { Authentication, Role } from "../identity/contract"
+import { Role } from "../identity/contract"
+import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
 import { AdminPaymentStatuses } from "./rules"
 

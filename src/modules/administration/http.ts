@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { pagination } from "../../platform/paging"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
-import { CurrentUser } from "../identity/contract"
-import { PaymentGatewayUnavailable } from "../payments/domain"
+import { CurrentUser } from "../../platform/http/authentication"
+import { PaymentGatewayUnavailable } from "../payments"
 import {
   toAdminBookingRowView,
   toAdminBookingView,

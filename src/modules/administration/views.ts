@@ -1,5 +1,5 @@
 import type { Language } from "../../platform/messages"
-import { displayStatus } from "../booking/domain"
+import { displayStatus } from "../booking"
 import type {
   AdminBookingRowView,
   AdminBookingView,

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication } from "../identity/contract"
+import { Authentication } from "../../platform/http/authentication"
 import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its

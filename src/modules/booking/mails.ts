@@ -1,7 +1,7 @@
 import { composeMail } from "../notifications"
 import type { OutgoingMail } from "../notifications"
 import { type MessageKey, translate } from "../../platform/messages"
-import { toMajor } from "../catalogue/domain"
+import { toMajor } from "../catalogue"
 import type { NotificationEvent } from "./domain"
 import type { BookingDetail, Participant } from "./ports"
 

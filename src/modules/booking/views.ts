@@ -1,5 +1,5 @@
 import type { Language } from "../../platform/messages"
-import { toMajor } from "../catalogue/domain"
+import { toMajor } from "../catalogue"
 import type { Role } from "../identity/domain"
 import type { BookingView, CalendarEventView, ReviewView } from "./contract"
 import { availableActions, displayStatus } from "./domain"

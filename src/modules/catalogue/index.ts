@@ -1,23 +1,4 @@
-export {
-  type Category,
-  categoryName,
-  isPublic,
-  normalizeText,
-  PaymentAccountRequired,
-  ProviderNotPayable,
-  ServiceNotFound,
-  type ServiceListing,
-  type ServiceRecord,
-  type ServiceStatus,
-  toMajor,
-  ZeroDecimalCurrencies
-} from "./domain"
-export { distanceKm } from "./geography"
+export { isPublic, type ServiceListing, toMajor } from "./domain"
 export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
-export { toServiceView } from "./views"
-export { Catalogue, CatalogueLive, type CategorySummary, type SearchResult } from "./service"
-export { CategoriesHttpLive, ServicesHttpLive } from "./http"
+export { Catalogue, CatalogueLive } from "./service"
 export { CategoryRepository, ServiceRepository, ServiceReviews } from "./ports"
-export { CataloguePostgresAdapters } from "./adapters/postgres"
-export { CatalogueMemoryAdapters } from "./adapters/memory"
-export { seedDemoServices } from "./demo"

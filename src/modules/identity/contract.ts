@@ -1,10 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity } from "@effect/platform"
-import { Context, Schema } from "effect"
-import { Unauthorized } from "../../platform/errors"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../../platform/http/authentication"
 import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
 import { Languages } from "../../platform/languages"
-// A type only: the contract loads no domain code (the UI imports this file's types).
-import type { User } from "./domain"
 import { Roles } from "./rules"
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (effect, @effect/platform's HttpApi
@@ -12,15 +10,6 @@ import { Roles } from "./rules"
 
 export const Role = Schema.Literal(...Roles)
 export const LanguageSchema = Schema.Literal(...Languages)
-
-/** The authenticated account, provided to handlers of endpoints that use Authentication. */
-export class CurrentUser extends Context.Tag("identity/CurrentUser")<CurrentUser, User>() {}
-
-export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("identity/Authentication", {
-  failure: Unauthorized,
-  provides: CurrentUser,
-  security: { bearer: HttpApiSecurity.bearer }
-}) {}
 
 export const UserView = Schema.Struct({
   id: Schema.String,

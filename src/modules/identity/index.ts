@@ -1,57 +1,16 @@
 export {
   type Actor,
   InsufficientRights,
-  isStrongPassword,
-  isValidEmail,
-  isValidPhone,
   requireRole,
   Role,
   type User
 } from "./domain"
-export { Authentication, CurrentUser, UserView, AuthApi, SessionView } from "./contract"
-export { toUserView } from "./views"
+export { UserView, AuthApi, SessionView } from "./contract"
 export { Identity, IdentityLive } from "./service"
-export { type AccountEvent, AccountEventFeed, AccountEvents, InProcessAccountEvents } from "./account-events"
-export { IdentityRealtime } from "./adapters/socket"
-export {
-  type AccountChange,
-  type AccountChangeInput,
-  CannotDeactivateSelf,
-  CannotDemoteSelf,
-  decideAccountChange,
-  parseRole,
-  UserNotFound
-} from "./account-admin"
-export { AuthenticationLive, AuthHttpLive } from "./http"
-export { IdentityPostgresAdapters } from "./adapters/postgres"
-export { IdentityMemoryAdapters, PlainTestHasher } from "./adapters/memory"
-export { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "./adapters/crypto"
+export { InProcessAccountEvents } from "./account-events"
+export { type AccountChangeInput, parseRole, UserNotFound } from "./account-admin"
 export { UserRepository } from "./ports"
-export {
-  ageOn,
-  badgesOf,
-  emptyProfile,
-  noStatistics,
-  type Profile,
-  type ProfileFile,
-  type ProfileStatistics,
-  type ProfileVisibility,
-  ProfileVisibilities,
-  profileAccess,
-  validateProfilePatch,
-  type Viewer
-} from "./profile/domain"
-export {
-  FavoriteRepository,
-  PayoutAccountLookup,
-  type PayoutAccountSummary,
-  ProfileRelations,
-  ProfileRepository,
-  ProfileStatisticsSource
-} from "./profile/ports"
-export { Profiles, ProfilesLive, type OwnProfile, type VisibleProfile } from "./profile/service"
+export { PayoutAccountLookup, ProfileRepository } from "./profile/ports"
+export { ProfilesLive } from "./profile/service"
 export { OwnProfileView, PublicProfileView, UploadsApi, UsersApi } from "./profile/contract"
-export { UploadsHttpLive, UsersHttpLive } from "./profile/http"
-export { ProfilePostgresAdapters } from "./profile/adapters/postgres"
-export { ProfileMemoryAdapters } from "./profile/adapters/memory"
 export { AccountDirectoryFromUsers } from "./account-directory"

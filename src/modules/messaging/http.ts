@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { ok } from "../../platform/http/envelope"
 import { pagination } from "../../platform/paging"
-import { CurrentUser } from "../identity/contract"
+import { CurrentUser } from "../../platform/http/authentication"
 import { toConversationView, toMessageView } from "./views"
 import { Messaging } from "./service"
 

@@ -8,7 +8,7 @@ import { detached } from "../../platform/detached"
 import { Forbidden } from "../../platform/errors"
 import { clientAddress } from "../../platform/http/client-address"
 import { RateLimiter } from "../../platform/rate-limit"
-import { Authentication, CurrentUser } from "../identity/contract"
+import { Authentication, CurrentUser } from "../../platform/http/authentication"
 import { Notifications } from "./service"
 import { NotificationSettings, unsubscribeAddress } from "./settings"
 

@@ -3,7 +3,8 @@ import { Schema } from "effect"
 import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
 import { multipartLimits } from "../../platform/upload-limits"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
-import { Authentication, LanguageSchema, Role } from "../identity/contract"
+import { LanguageSchema, Role } from "../identity/contract"
+import { Authentication } from "../../platform/http/authentication"
 import { ApplicationStatuses, DocumentSlots, DocumentTypes, ResubmissionStates } from "./rules"
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its

@@ -1,23 +1,3 @@
-export {
-  type ApplicationInput,
-  type ApplicationState,
-  type ApplicationStatus,
-  ApplicationStatuses,
-  canResubmit,
-  decideApprove,
-  decideReject,
-  decideResubmit,
-  decideSubmit,
-  type DocumentSlot,
-  DocumentSlots,
-  isFinallyRefused,
-  resubmissionOf
-} from "./domain"
-export { type ApplicationListRow, type ApplicationRecord, ApplicationRepository, type DocumentRecord } from "./ports"
-export { type AdminApplicationDetail, type ApplicationDetail, Operator, ProviderApplications, ProviderApplicationsLive, type Reviewer } from "./service"
+export { type AdminApplicationDetail, Operator, ProviderApplications, ProviderApplicationsLive } from "./service"
 export { AdminApplicationsApi, ProviderApplicationsApi } from "./contract"
 export { toApplicationRowView } from "./views"
-export { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "./http"
-export { ApplicationRepositoryLive, OnboardingPostgresAdapters } from "./adapters/postgres"
-export { OnboardingMemoryAdapters } from "./adapters/memory"
-export { PayoutAccountLookupFromPayments } from "./adapters/payout-lookup"

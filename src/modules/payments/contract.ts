@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
-import { Authentication } from "../identity/contract"
+import { Authentication } from "../../platform/http/authentication"
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its types.
 

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
-import { requireRole, type User } from "../identity/domain"
+import { requireRole, type User } from "../identity"
 import {
   canTakeCharges,
   type ConnectStatus,

@@ -2,7 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect
 import { Schema } from "effect"
 import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
 import { multipartLimits } from "../../../platform/upload-limits"
-import { Authentication, LanguageSchema, Role } from "../contract"
+import { Authentication } from "../../../platform/http/authentication"
+import { LanguageSchema, Role } from "../contract"
 import { ProfileVisibilities } from "../rules"
 
 // The profile's HTTP contract (/users, /uploads): pure, like the module's ../contract.ts; the views are built in
