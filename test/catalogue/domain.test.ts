@@ -2,6 +2,7 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isStorableNumber } from "../../src/platform/numbers"
+import { toMajor } from "../../src/platform/money"
 import {
   chooseSort,
   copyTitle,
@@ -24,7 +25,6 @@ import {
   slugify,
   Sorts,
   TITLE_MAX,
-  toMajor,
   toTsQuery,
   validateNewService,
   validateServicePatch,

@@ -12,11 +12,11 @@ import {
   type SearchInput,
   type ServiceListing,
   type Sort,
-  toMajor,
   wordsOf
 } from "../../src/modules/catalogue/domain"
 import { ServiceRepository } from "../../src/modules/catalogue/ports"
 import { runMigrations } from "../../src/platform/migrations"
+import { toMajor } from "../../src/platform/money"
 import { freshTestDatabase } from "../support/database"
 
 /**

@@ -10,9 +10,7 @@ export {
   ServiceNotFound,
   type ServiceListing,
   type ServiceRecord,
-  type ServiceStatus,
-  toMajor,
-  ZeroDecimalCurrencies
+  type ServiceStatus
 } from "./domain"
 export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
 export { toServiceView } from "./views"
