@@ -7,6 +7,7 @@ import { Link } from "wouter"
 import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
 import type { Category, Provider, Service, Sort, User } from "../api/contract"
+import { formatDistance, formatNumber, formatPrice } from "../format"
 import { loginRedirect } from "../routing/access"
 import {
   CARD_DESCRIPTION_MAX,
@@ -21,18 +22,9 @@ import {
 import { type AsyncState, useAsync } from "./async"
 import { Loading } from "./page"
 
-/** An amount in its currency, in the UI language ("35,00 $CA", "CA$35.00"). */
-export const formatMoney = (locale: string, amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount)
-  } catch {
-    return `${amount} ${currency}`
-  }
-}
-
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
   const { t, i18n } = useLingui()
-  const amount = formatMoney(i18n.locale, price, currency)
+  const amount = formatPrice(i18n.locale, price, currency)
   return <span className="price">{t`${amount} / heure`}</span>
 }
 
@@ -40,7 +32,7 @@ export const PricePerHour = ({ price, currency }: { price: number; currency: str
 export const Rating = ({ rating, reviewCount }: { rating: number; reviewCount: number }) => {
   const { t, i18n } = useLingui()
   if (reviewCount === 0) return <span className="rating rating-none">{t`Pas encore d'avis`}</span>
-  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
+  const score = formatNumber(i18n.locale, rating, 1, 1)
   return (
     <span className="rating">
       <span aria-hidden="true">★ </span>
@@ -73,9 +65,6 @@ export const Duration = ({ minutes }: { minutes: number }) => {
     }
   }
 }
-
-export const formatDistance = (locale: string, km: number) =>
-  new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", maximumFractionDigits: km < 10 ? 1 : 0 }).format(km)
 
 /** A provider's picture, or their initials when there is none or it fails to load. */
 export const Avatar = ({ user, size = 40 }: { user: Provider; size?: number }) => {

@@ -24,7 +24,8 @@ import {
   type WeekStart
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
-import { DateRange, formatMoney, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { formatPrice } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
@@ -244,7 +245,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
             <dt>{t`Paiement`}</dt>
             <dd>{paymentLabel(state.data.paymentStatus)}</dd>
             <dt>{t`Total`}</dt>
-            <dd>{formatMoney(i18n.locale, state.data.totalPrice, state.data.currency)}</dd>
+            <dd>{formatPrice(i18n.locale, state.data.totalPrice, state.data.currency)}</dd>
             {state.data.notes ? (
               <>
                 <dt>{t`Notes`}</dt>

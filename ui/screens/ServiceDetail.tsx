@@ -11,7 +11,8 @@ import { distanceKm, hasCoordinates, SHARE_DESCRIPTION_MAX, cutText } from "../c
 import { BookingForm, dropDraft, readDraft } from "../components/booking/BookingForm"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
-import { Avatar, Duration, failureText, formatDistance, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { formatDate, formatDistance, formatNumber } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
@@ -87,11 +88,10 @@ const Reviews = ({ service }: { service: Detail }) => {
     [service.id, page],
     REFRESH_MS
   )
-  const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long" })
   const reviews: ReadonlyArray<Review | ServiceReview> = state.status === "ok" ? state.data.reviews : service.reviews
   const total = state.status === "ok" ? state.data.pagination.total : service.reviewCount
   const average = state.status === "ok" ? state.data.averageRating : service.rating
-  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average)
+  const score = formatNumber(i18n.locale, average, 1, 1)
   return (
     <section aria-labelledby={headingId} className="reviews-section">
       <h2 id={headingId}>{t`Avis des clients`}</h2>
@@ -109,7 +109,7 @@ const Reviews = ({ service }: { service: Detail }) => {
             return (
               <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
                 <p className="review-head">
-                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{date.format(new Date(review.createdAt))}</time>
+                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
                 </p>
                 <p>{review.comment}</p>
               </li>
