@@ -2,9 +2,8 @@
 // cards, paging and the list's error state.
 
 import { Plural, useLingui } from "@lingui/react/macro"
-import { type ReactNode, useEffect, useId, useState } from "react"
+import { useEffect, useId, useState } from "react"
 import { Link } from "wouter"
-import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
 import type { Category, Provider, Service, Sort, User } from "../api/contract"
 import { formatDistance, formatNumber, formatPrice } from "../format"
@@ -19,8 +18,7 @@ import {
   initials,
   type Position
 } from "../catalogue/rules"
-import { type AsyncState, useAsync } from "./async"
-import { Loading } from "./page"
+import { useAsync } from "./async"
 
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
   const { t, i18n } = useLingui()
@@ -195,45 +193,9 @@ export const Pager = ({ page, pages, onPage, always = false }: { page: number; p
   )
 }
 
-/** The raw reason of a failure, for the error states that show it. */
-export const failureText = (error: unknown) =>
-  error instanceof ApiError ? error.message || error.code : error instanceof Error ? error.message : String(error)
-
-export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; subtitle: string; error: unknown; onRetry?: () => void }) => {
-  const { t } = useLingui()
-  return (
-    <div className="alert alert-error" role="alert">
-      <p className="alert-title">{title}</p>
-      <p>{subtitle}</p>
-      <p className="raw-error">{failureText(error)}</p>
-      {onRetry ? (
-        <button type="button" className="button-secondary" onClick={onRetry}>
-          {t`Réessayer`}
-        </button>
-      ) : null}
-    </div>
-  )
-}
-
-/**
- * A part of a screen that loads (the state of `useAsync`): the loading state, the failure with a
- * retry, then its data. Screens render their loading and failure states through it.
- */
-export const Loaded = <T,>({ state, loadingLabel, errorTitle, errorSubtitle, onRetry, children }: {
-  state: AsyncState<T>
-  /** What is loading ("Chargement de vos services…"); the generic label otherwise. */
-  loadingLabel?: string
-  errorTitle: string
-  errorSubtitle: string
-  /** A retry button under the failure, when given. */
-  onRetry?: () => void
-  children: (data: T) => ReactNode
-}) =>
-  state.status === "loading" ? <Loading label={loadingLabel} /> : state.status === "error" ? (
-    <LoadError title={errorTitle} subtitle={errorSubtitle} error={state.error} onRetry={onRetry} />
-  ) : (
-    <>{children(state.data)}</>
-  )
+// Loading, failure and data states: one component for every screen (./loaded), re-exported for the
+// catalogue's screens.
+export { failureText, LoadError, Loaded } from "./loaded"
 
 /** The categories in the UI language (cached 10 min); an empty list while loading or on failure. */
 export const useCategories = (): ReadonlyArray<Category> | undefined => {
