@@ -2,7 +2,6 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
 import { Link, useSearch } from "wouter"
-import { ApiError } from "../api/client"
 import { bookingsApi, catalogueApi, reviewsApi } from "../api/endpoints"
 import type { Booking, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
 import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName, type BookingFormValues } from "../booking/rules"
@@ -16,7 +15,8 @@ import { formatDate, formatDistance, formatNumber } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
-import { Loading, Page } from "../components/page"
+import { isNotFound, Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 
 type Step = { readonly kind: "form"; readonly initial?: BookingFormValues | undefined } | { readonly kind: "pay"; readonly booking: Booking }
@@ -122,7 +122,7 @@ const Reviews = ({ service }: { service: Detail }) => {
   )
 }
 
-const Loaded = ({ service }: { service: Detail }) => {
+const ServicePage = ({ service }: { service: Detail }) => {
   const { t, i18n } = useLingui()
   const user = useAtomValue(userAtom)
   const cancelled = new URLSearchParams(useSearch()).get("payment") === "cancelled"
@@ -253,30 +253,29 @@ export default function ServiceDetail({ params }: { params: { id: string } }) {
     [id, i18n.locale],
     REFRESH_MS
   )
-  if (state.status === "ok") return <Loaded service={state.data.service} />
-  if (state.status === "loading") {
+  const failure = (error: unknown) => {
+    const notFound = isNotFound(error)
     return (
-      <Page title={t`Détail du service`}>
-        <Loading />
+      <Page title={notFound ? t`Service introuvable` : t`Erreur lors du chargement du service`}>
+        <div className={notFound ? "empty-state" : "alert alert-error"} role={notFound ? undefined : "alert"}>
+          <p>{notFound ? t`Ce service n'existe pas ou n'est plus disponible.` : failureText(error)}</p>
+          <div className="actions">
+            {notFound ? null : (
+              <button type="button" className="button-secondary" onClick={() => reload()}>
+                {t`Réessayer`}
+              </button>
+            )}
+            <Link href="/services" className="button">
+              {t`Retour aux services`}
+            </Link>
+          </div>
+        </div>
       </Page>
     )
   }
-  const notFound = state.error instanceof ApiError && state.error.status === 404
   return (
-    <Page title={notFound ? t`Service introuvable` : t`Erreur lors du chargement du service`}>
-      <div className={notFound ? "empty-state" : "alert alert-error"} role={notFound ? undefined : "alert"}>
-        <p>{notFound ? t`Ce service n'existe pas ou n'est plus disponible.` : failureText(state.error)}</p>
-        <div className="actions">
-          {notFound ? null : (
-            <button type="button" className="button-secondary" onClick={() => reload()}>
-              {t`Réessayer`}
-            </button>
-          )}
-          <Link href="/services" className="button">
-            {t`Retour aux services`}
-          </Link>
-        </div>
-      </div>
-    </Page>
+    <Loaded state={state} wrapLoading={(spinner) => <Page title={t`Détail du service`}>{spinner}</Page>} failure={failure}>
+      {(data) => <ServicePage service={data.service} />}
+    </Loaded>
   )
 }
