@@ -3,6 +3,7 @@ import * as fs from "node:fs"
 import { Administration, type UserRow } from "../../src/modules/administration"
 import type { Actor } from "../../src/modules/identity"
 import { pagination } from "../../src/platform/paging"
+import { majorText } from "../../src/platform/money"
 
 /**
  * What the users:*, export:* and finance:* commands do, as Effects over the administration service
@@ -64,10 +65,7 @@ export const writeOrPrint = (text: string, output: string | undefined, log: (lin
 export const financeStats = (period: string | undefined, currency: string | undefined) =>
   Effect.flatMap(admin, (a) => a.financialStats(Operator, { period, currency }))
 
-const major = (minor: number, currency: string) => {
-  const digits = ["JPY", "XOF", "XAF"].includes(currency) ? 0 : 2
-  return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`
-}
+const major = (minor: number, currency: string) => `${majorText(minor, currency)} ${currency}`
 
 export const renderStats = (s: Effect.Effect.Success<ReturnType<typeof financeStats>>) =>
   [

@@ -3,6 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isUuid } from "../../src/platform/ids"
 import { isStorableNumber } from "../../src/platform/numbers"
+import { toMajor } from "../../src/platform/money"
 import {
   copyTitle,
   DURATION_MAX,
@@ -11,7 +12,6 @@ import {
   type ServiceInput,
   slugify,
   TITLE_MAX,
-  toMajor,
   validateNewService,
   validateServicePatch,
   wordsOf

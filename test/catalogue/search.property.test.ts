@@ -4,11 +4,12 @@ import fc from "fast-check"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CataloguePostgresAdapters } from "../../src/modules/catalogue/adapters/postgres"
-import { type ServiceListing, toMajor, wordsOf } from "../../src/modules/catalogue/domain"
+import { type ServiceListing, wordsOf } from "../../src/modules/catalogue/domain"
 import { distanceKm } from "../../src/modules/catalogue/geography"
 import { matchesText, paging, parseSearch, type SearchInput, type Sort } from "../../src/modules/catalogue/search"
 import { ServiceRepository } from "../../src/modules/catalogue/ports"
 import { runMigrations } from "../../src/platform/migrations"
+import { toMajor } from "../../src/platform/money"
 import { freshTestDatabase } from "../support/database"
 
 /**

@@ -110,10 +110,10 @@ describe("module boundaries", () => {
     expect(offending.map(show)).toEqual([])
   })
 
-  it("the UI imports of the server only contracts (types) and the shared rules", () => {
+  it("the UI imports of the server only contracts (types) and the shared rules (rules.ts, languages, money)", () => {
     const offending = imports.filter(({ file, target, typeOnly }) => {
       if (!file.startsWith("ui/") || target === undefined || !target.startsWith("src/")) return false
-      if (/^src\/modules\/[a-z-]+\/([a-z-]+\/)?rules$/.test(target) || target === "src/platform/languages") return false
+      if (/^src\/modules\/[a-z-]+\/([a-z-]+\/)?rules$/.test(target) || target === "src/platform/languages" || target === "src/platform/money") return false
       const contract = /^src\/modules\/[a-z-]+\/([a-z-]+\/)?([a-z-]+-)?contract$/.test(target) || /^src\/platform\/http\/(schemas|authentication)$/.test(target)
       return !(typeOnly && contract)
     })

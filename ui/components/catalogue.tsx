@@ -2,11 +2,11 @@
 // cards, paging and the list's error state.
 
 import { Plural, useLingui } from "@lingui/react/macro"
-import { type ReactNode, useEffect, useId, useState } from "react"
+import { useEffect, useId, useState } from "react"
 import { Link } from "wouter"
-import { ApiError } from "../api/client"
 import { catalogueApi } from "../api/endpoints"
 import type { Category, Provider, Service, Sort, User } from "../api/contract"
+import { formatDistance, formatNumber, formatPrice } from "../format"
 import { loginRedirect } from "../routing/access"
 import {
   CARD_DESCRIPTION_MAX,
@@ -18,21 +18,11 @@ import {
   initials,
   type Position
 } from "../catalogue/rules"
-import { type AsyncState, useAsync } from "./async"
-import { Loading } from "./page"
-
-/** An amount in its currency, in the UI language ("35,00 $CA", "CA$35.00"). */
-export const formatMoney = (locale: string, amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount)
-  } catch {
-    return `${amount} ${currency}`
-  }
-}
+import { useAsync } from "./async"
 
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
   const { t, i18n } = useLingui()
-  const amount = formatMoney(i18n.locale, price, currency)
+  const amount = formatPrice(i18n.locale, price, currency)
   return <span className="price">{t`${amount} / heure`}</span>
 }
 
@@ -40,7 +30,7 @@ export const PricePerHour = ({ price, currency }: { price: number; currency: str
 export const Rating = ({ rating, reviewCount }: { rating: number; reviewCount: number }) => {
   const { t, i18n } = useLingui()
   if (reviewCount === 0) return <span className="rating rating-none">{t`Pas encore d'avis`}</span>
-  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rating)
+  const score = formatNumber(i18n.locale, rating, 1, 1)
   return (
     <span className="rating">
       <span aria-hidden="true">★ </span>
@@ -73,9 +63,6 @@ export const Duration = ({ minutes }: { minutes: number }) => {
     }
   }
 }
-
-export const formatDistance = (locale: string, km: number) =>
-  new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", maximumFractionDigits: km < 10 ? 1 : 0 }).format(km)
 
 /** A provider's picture, or their initials when there is none or it fails to load. */
 export const Avatar = ({ user, size = 40 }: { user: Provider; size?: number }) => {
@@ -206,45 +193,9 @@ export const Pager = ({ page, pages, onPage, always = false }: { page: number; p
   )
 }
 
-/** The raw reason of a failure, for the error states that show it. */
-export const failureText = (error: unknown) =>
-  error instanceof ApiError ? error.message || error.code : error instanceof Error ? error.message : String(error)
-
-export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; subtitle: string; error: unknown; onRetry?: () => void }) => {
-  const { t } = useLingui()
-  return (
-    <div className="alert alert-error" role="alert">
-      <p className="alert-title">{title}</p>
-      <p>{subtitle}</p>
-      <p className="raw-error">{failureText(error)}</p>
-      {onRetry ? (
-        <button type="button" className="button-secondary" onClick={onRetry}>
-          {t`Réessayer`}
-        </button>
-      ) : null}
-    </div>
-  )
-}
-
-/**
- * A part of a screen that loads (the state of `useAsync`): the loading state, the failure with a
- * retry, then its data. Screens render their loading and failure states through it.
- */
-export const Loaded = <T,>({ state, loadingLabel, errorTitle, errorSubtitle, onRetry, children }: {
-  state: AsyncState<T>
-  /** What is loading ("Chargement de vos services…"); the generic label otherwise. */
-  loadingLabel?: string
-  errorTitle: string
-  errorSubtitle: string
-  /** A retry button under the failure, when given. */
-  onRetry?: () => void
-  children: (data: T) => ReactNode
-}) =>
-  state.status === "loading" ? <Loading label={loadingLabel} /> : state.status === "error" ? (
-    <LoadError title={errorTitle} subtitle={errorSubtitle} error={state.error} onRetry={onRetry} />
-  ) : (
-    <>{children(state.data)}</>
-  )
+// Loading, failure and data states: one component for every screen (./loaded), re-exported for the
+// catalogue's screens.
+export { failureText, LoadError, Loaded } from "./loaded"
 
 /** The categories in the UI language (cached 10 min); an empty list while loading or on failure. */
 export const useCategories = (): ReadonlyArray<Category> | undefined => {

@@ -31,7 +31,4 @@ export const ResubmissionLabel = ({ info }: { info: ResubmissionInfo }) => {
   )
 }
 
-export const formatDate = (locale: string, value: string | null) =>
-  value ? new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(new Date(value)) : "—"
-
 export const formatSize = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`)

@@ -2,6 +2,7 @@
 
 import { MAX_CONTENT_LENGTH as MAX_MESSAGE_LENGTH } from "../../src/modules/messaging/rules"
 import type { Conversation, Message, MessageReceived, MessagesRead } from "../api/contract"
+import { formatDate } from "../format"
 
 // The server's own limits (src/modules/messaging/rules.ts imports nothing).
 export { CONVERSATIONS_PAGE_SIZE, MAX_CONTENT_LENGTH as MAX_MESSAGE_LENGTH, MESSAGES_PAGE_SIZE } from "../../src/modules/messaging/rules"
@@ -74,7 +75,7 @@ export const relativeTime = (then: number, now: number): RelativeTime => {
 export const formatRelative = (iso: string, now: number, locale: string) => {
   const then = Date.parse(iso)
   const relative = relativeTime(then, now)
-  if (relative.unit === "date") return new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(then)
+  if (relative.unit === "date") return formatDate(locale, then)
   return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(relative.value, relative.unit)
 }
 

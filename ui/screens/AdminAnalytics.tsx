@@ -2,12 +2,11 @@ import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { adminApi } from "../api/admin"
 import type { Role } from "../api/contract"
-import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
-import { formatDate } from "../components/onboarding"
 import { Page } from "../components/page"
+import { formatDate, formatMinor, formatNumber } from "../format"
 
 const PERIODS = [7, 30, 90, 365] as const
 
@@ -16,7 +15,7 @@ export default function AdminAnalytics() {
   const [period, setPeriod] = useState<number>(30)
   const [state, reload] = useAsync(() => adminApi.analytics(period).then((answer) => answer.data), [period])
   const roleLabels: Record<Role, string> = { CLIENT: t`Client`, PROVIDER: t`Prestataire`, ADMIN: t`Administrateur` }
-  const rating = (value: number) => new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(value)
+  const rating = (value: number) => formatNumber(i18n.locale, value, 1)
   return (
     <Page title={t`Statistiques`}>
       <div className="filters">

@@ -8,8 +8,10 @@ import { useAsync } from "../components/async"
 import { failureText, LoadError } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
-import { formatDate, formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
-import { Loading, Page } from "../components/page"
+import { formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { formatDate } from "../format"
+import { isNotFound, Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
 type Verdict = "verified" | "rejected" | "pending"
@@ -175,70 +177,75 @@ export default function AdminApplicationDetail() {
   const { id = "" } = useParams<{ id: string }>()
   const [state, reload] = useAsync(() => adminApplicationsApi.get(id).then((answer) => answer.data.application), [id])
   const [latest, setLatest] = useState<AdminApplication | null>(null)
-  const application = latest ?? (state.status === "ok" ? state.data : null)
   const back = (
     <p>
       <Link href="/admin/applications">{t`← Toutes les candidatures`}</Link>
     </p>
   )
-  if (state.status === "loading" && !latest) return <Loading />
-  if (!application) {
-    const notFound = state.status === "error" && state.error instanceof ApiError && state.error.status === 404
+  const page = (application: AdminApplication) => {
+    const name = `${application.user.firstName} ${application.user.lastName}`
     return (
-      <Page title={t`Candidature introuvable`}>
+      <Page title={t`Candidature de ${name}`}>
         {back}
-        {notFound ? <p>{t`Cette candidature n'existe pas.`}</p> : <LoadError title={t`Impossible de charger la candidature`} subtitle={t`Veuillez réessayer.`} error={state.status === "error" ? state.error : null} onRetry={() => reload()} />}
+        <section className="panel">
+          <h2>{t`Candidat`}</h2>
+          <dl className="facts">
+            <dt>{t`Email`}</dt>
+            <dd>{application.user.email}</dd>
+            <dt>{t`Téléphone`}</dt>
+            <dd>{application.user.phoneNumber}</dd>
+            <dt>{t`Date de naissance`}</dt>
+            <dd>{application.dateOfBirth ?? "—"}</dd>
+            <dt>{t`Envoyée le`}</dt>
+            <dd>{formatDate(i18n.locale, application.submittedAt)}</dd>
+            <dt>{t`Statut`}</dt>
+            <dd>
+              <StatusBadge status={application.status} />
+            </dd>
+          </dl>
+          <ResubmissionLabel info={application} />
+          {application.rejectionReason ? (
+            <p>
+              {t`Dernier motif de refus`} : {application.rejectionReason}
+            </p>
+          ) : null}
+        </section>
+        <section className="panel">
+          <h2>{t`Compétences`}</h2>
+          <p className="description">{application.skills}</p>
+          <h2>{t`Expérience`}</h2>
+          <p className="description">{application.experience}</p>
+          <h2>{t`Motivation`}</h2>
+          <p className="description">{application.motivation}</p>
+        </section>
+        <section>
+          <h2>{t`Documents`}</h2>
+          <ul className="documents">
+            {application.documents.map((document) => (
+              <DocumentItem
+                key={document.id}
+                document={document}
+                onChange={(next) => setLatest({ ...application, documents: application.documents.map((d) => (d.id === next.id ? next : d)) })}
+              />
+            ))}
+          </ul>
+        </section>
+        <Decision application={application} onDone={setLatest} />
       </Page>
     )
   }
-  const name = `${application.user.firstName} ${application.user.lastName}`
   return (
-    <Page title={t`Candidature de ${name}`}>
-      {back}
-      <section className="panel">
-        <h2>{t`Candidat`}</h2>
-        <dl className="facts">
-          <dt>{t`Email`}</dt>
-          <dd>{application.user.email}</dd>
-          <dt>{t`Téléphone`}</dt>
-          <dd>{application.user.phoneNumber}</dd>
-          <dt>{t`Date de naissance`}</dt>
-          <dd>{application.dateOfBirth ?? "—"}</dd>
-          <dt>{t`Envoyée le`}</dt>
-          <dd>{formatDate(i18n.locale, application.submittedAt)}</dd>
-          <dt>{t`Statut`}</dt>
-          <dd>
-            <StatusBadge status={application.status} />
-          </dd>
-        </dl>
-        <ResubmissionLabel info={application} />
-        {application.rejectionReason ? (
-          <p>
-            {t`Dernier motif de refus`} : {application.rejectionReason}
-          </p>
-        ) : null}
-      </section>
-      <section className="panel">
-        <h2>{t`Compétences`}</h2>
-        <p className="description">{application.skills}</p>
-        <h2>{t`Expérience`}</h2>
-        <p className="description">{application.experience}</p>
-        <h2>{t`Motivation`}</h2>
-        <p className="description">{application.motivation}</p>
-      </section>
-      <section>
-        <h2>{t`Documents`}</h2>
-        <ul className="documents">
-          {application.documents.map((document) => (
-            <DocumentItem
-              key={document.id}
-              document={document}
-              onChange={(next) => setLatest({ ...application, documents: application.documents.map((d) => (d.id === next.id ? next : d)) })}
-            />
-          ))}
-        </ul>
-      </section>
-      <Decision application={application} onDone={setLatest} />
-    </Page>
+    <Loaded
+      state={state}
+      current={latest}
+      failure={(error) => (
+        <Page title={t`Candidature introuvable`}>
+          {back}
+          {isNotFound(error) ? <p>{t`Cette candidature n'existe pas.`}</p> : <LoadError title={t`Impossible de charger la candidature`} subtitle={t`Veuillez réessayer.`} error={error} onRetry={() => reload()} />}
+        </Page>
+      )}
+    >
+      {page}
+    </Loaded>
   )
 }

@@ -4,7 +4,8 @@ import { Link } from "wouter"
 import { adminApplicationsApi } from "../api/endpoints"
 import { useAsync } from "../components/async"
 import { Loaded, Pager } from "../components/catalogue"
-import { formatDate, ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { formatDate } from "../format"
 import { Page } from "../components/page"
 
 const STATUSES = ["ALL", "PENDING", "APPROVED", "REJECTED"] as const

@@ -4,7 +4,6 @@ import { Link, useParams } from "wouter"
 import { adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
 import type { PaymentStatus } from "../api/contract"
-import { formatDateTime, formatMinor } from "../admin/format"
 import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import { useAsync } from "../components/async"
@@ -12,6 +11,7 @@ import { PaymentBadge } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
+import { formatDateTime, formatMinor } from "../format"
 
 export default function AdminBookingDetail() {
   const { t, i18n } = useLingui()

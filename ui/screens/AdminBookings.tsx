@@ -1,7 +1,6 @@
 import { useLingui } from "@lingui/react/macro"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
-import { formatDateTime, formatMinor, formatTime } from "../admin/format"
 import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import type { PaymentStatus } from "../api/contract"
@@ -9,6 +8,7 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
+import { formatDateTime, formatMinor, formatTime } from "../format"
 
 export default function AdminBookings() {
   const { t, i18n } = useLingui()

@@ -2,11 +2,11 @@ import { useLingui } from "@lingui/react/macro"
 import { useEffect } from "react"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
-import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
+import { formatMinor, formatNumber } from "../format"
 
 /** Refreshed every 30 seconds (spec section 9). */
 const REFRESH_MS = 30_000
@@ -18,7 +18,7 @@ export default function AdminDashboard() {
     const timer = setInterval(() => reload({ quiet: true }), REFRESH_MS)
     return () => clearInterval(timer)
   }, [reload])
-  const percent = (value: number) => new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(value) + " %"
+  const percent = (value: number) => formatNumber(i18n.locale, value, 1) + " %"
   return (
     <Page title={t`Tableau de bord d'administration`}>
       <div className="admin-actions">

@@ -1,11 +1,11 @@
 import { useLingui } from "@lingui/react/macro"
 import { useRef, useState } from "react"
 import { adminApi, type AdminPaymentStatus } from "../api/admin"
-import { formatDateTime, formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { PaymentBadge, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
+import { formatDateTime, formatMinor, formatNumber } from "../format"
 
 const PERIODS = ["week", "month", "year"] as const
 /** The table shows the latest 10 payments (spec section 2). */
@@ -52,7 +52,7 @@ export default function AdminFinancial() {
             <StatCard
               label={t`Commissions`}
               value={money(data.totalCommissions, data.currency)}
-              detail={t`Marge : ${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 2 }).format(data.commissionMargin)} %`}
+              detail={t`Marge : ${formatNumber(i18n.locale, data.commissionMargin, 2)} %`}
             />
             <StatCard label={t`Revenu net`} value={money(data.netRevenue, data.currency)} />
             <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />

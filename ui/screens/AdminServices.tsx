@@ -2,12 +2,11 @@ import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
-import { formatMinor } from "../admin/format"
 import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded, useCategories } from "../components/catalogue"
-import { formatDate } from "../components/onboarding"
 import { Page } from "../components/page"
+import { formatDate, formatMinor } from "../format"
 
 export default function AdminServices() {
   const { t, i18n } = useLingui()

@@ -7,9 +7,9 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
-import { formatDate } from "../components/onboarding"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
+import { formatDate } from "../format"
 
 const ROLES: ReadonlyArray<Role> = ["CLIENT", "PROVIDER", "ADMIN"]
 const reason = (error: unknown, fallback: string) => (error instanceof ApiError && error.message ? error.message : fallback)

@@ -6,8 +6,10 @@ import type { Application, DocumentSlot } from "../api/contract"
 import { useAsync } from "../components/async"
 import { failureText } from "../components/catalogue"
 import { Alert, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "../components/forms"
-import { formatDate, MAX_FILE_BYTES, ResubmissionLabel, StatusBadge } from "../components/onboarding"
-import { Loading, Page } from "../components/page"
+import { MAX_FILE_BYTES, ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { formatDate } from "../format"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
 const SLOTS: ReadonlyArray<DocumentSlot> = ["identityDocument", "addressDocument", "bankDocument", "profilePicture"]
@@ -176,34 +178,37 @@ export default function BecomeProvider() {
   const [state, reload] = useAsync(() => applicationsApi.mine().then((answer) => answer.data.application), [])
   const [editing, setEditing] = useState(false)
   const [latest, setLatest] = useState<Application | null>(null)
-  const application = latest ?? (state.status === "ok" ? state.data : null)
   return (
     <Page title={t`Devenir prestataire`} intro={t`Proposez vos services sur Marketplace : envoyez votre candidature, un administrateur l'examine.`}>
-      {state.status === "loading" && !latest ? <Loading /> : null}
-      {state.status === "error" && !latest ? (
-        <Alert kind="error">
-          {failureText(state.error)}{" "}
-          <button type="button" className="button-secondary" onClick={() => reload()}>
-            {t`Réessayer`}
-          </button>
-        </Alert>
-      ) : null}
-      {state.status === "ok" || latest ? (
-        application === null ? (
-          <ApplicationForm existing={null} onDone={setLatest} />
-        ) : editing ? (
-          <ApplicationForm
-            existing={application}
-            onDone={(next) => {
-              setLatest(next)
-              setEditing(false)
-            }}
-            onCancel={() => setEditing(false)}
-          />
-        ) : (
-          <StatusView application={application} onEdit={() => setEditing(true)} />
-        )
-      ) : null}
+      <Loaded
+        state={state}
+        current={latest}
+        failure={(error) => (
+          <Alert kind="error">
+            {failureText(error)}{" "}
+            <button type="button" className="button-secondary" onClick={() => reload()}>
+              {t`Réessayer`}
+            </button>
+          </Alert>
+        )}
+      >
+        {(application) =>
+          application === null ? (
+            <ApplicationForm existing={null} onDone={setLatest} />
+          ) : editing ? (
+            <ApplicationForm
+              existing={application}
+              onDone={(next) => {
+                setLatest(next)
+                setEditing(false)
+              }}
+              onCancel={() => setEditing(false)}
+            />
+          ) : (
+            <StatusView application={application} onEdit={() => setEditing(true)} />
+          )
+        }
+      </Loaded>
     </Page>
   )
 }

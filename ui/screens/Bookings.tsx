@@ -7,7 +7,8 @@ import type { Booking, BookingAction } from "../api/contract"
 import { statusFilterLabels } from "../booking/labels"
 import { BOOKINGS_PAGE_SIZE, otherParty, REFRESH_MS, STATUS_FILTERS, type StatusFilter } from "../booking/rules"
 import { CompletionDialog, reasonOf, RejectDialog } from "../components/booking/ActionDialogs"
-import { DateRange, formatMoney, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { DateRange, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { formatPrice } from "../format"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
@@ -81,7 +82,7 @@ const BookingCard = ({
           <dt>{t`Adresse`}</dt>
           <dd>{booking.address}</dd>
           <dt>{t`Total`}</dt>
-          <dd className="booking-total">{formatMoney(i18n.locale, booking.totalPrice, booking.currency)}</dd>
+          <dd className="booking-total">{formatPrice(i18n.locale, booking.totalPrice, booking.currency)}</dd>
           <dt>{t`Paiement`}</dt>
           <dd>{paymentLabel(booking.paymentStatus)}</dd>
           {booking.notes ? (

@@ -2,12 +2,13 @@ import { useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { Alert } from "../components/forms"
 import { Page } from "../components/page"
+import { formatDateTime } from "../format"
 import { consentAtom, resetConsent } from "../state/consent"
 
 export default function Cookies() {
   const { t, i18n } = useLingui()
   const consent = useAtomValue(consentAtom)
-  const date = consent ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long", timeStyle: "short" }).format(new Date(consent.consentDate)) : ""
+  const date = consent ? formatDateTime(i18n.locale, consent.consentDate, "long") : ""
   const rows = [
     { name: "refreshToken", purpose: t`Garde votre session ouverte de façon sécurisée (inaccessible aux scripts).`, duration: t`30 jours`, kind: t`Essentiel` },
     { name: "lang", purpose: t`Retient la langue que vous avez choisie.`, duration: t`1 an`, kind: t`Essentiel` }

@@ -7,7 +7,8 @@ import type { ConnectStatus } from "../api/contract"
 import { PAYOUT_COUNTRIES } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 
 /** Failures this screen shows in its red box; a 401 or 403 still gets the global handling. */
 const SHOWN = [0, 400, 404, 409, 422, 429, 500, 502, 503]
@@ -140,76 +141,80 @@ export default function PaymentsSetup() {
     >
       {returnNotice}
       {failure ? <Alert kind="error">{failure}</Alert> : null}
-      {state.status === "loading" ? <Loading label={t`Chargement de l'état de votre compte…`} /> : null}
-      {state.status === "error" ? (
-        <Alert kind="error">
-          <p>{t`Impossible de charger l'état de votre compte de paiement.`}</p>
-          <button type="button" className="button-secondary" onClick={() => reload()}>
-            {t`Réessayer`}
-          </button>
-        </Alert>
-      ) : null}
-      {status ? (
-        <div className="payments-grid">
-          <form className="form" noValidate onSubmit={(event) => void activate(event)}>
-            <div className="field">
-              <label htmlFor={countryId}>{t`Pays de votre compte`}</label>
-              <select
-                id={countryId}
-                name="country"
-                value={country}
-                required
-                disabled={status.hasAccount}
-                aria-invalid={countryError ? true : undefined}
-                aria-describedby={`${countryId}-hint${countryError ? ` ${countryId}-error` : ""}`}
-                onChange={(event) => {
-                  setChosen(event.target.value)
-                  setCountryError(undefined)
-                }}
-              >
-                <option value="">{t`Choisissez votre pays`}</option>
-                {countries.map(({ code, name }) => (
-                  <option key={code} value={code}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-              <p className="field-hint" id={`${countryId}-hint`}>
-                {status.hasAccount ? t`Le pays d'un compte existant ne peut plus être changé.` : t`Le pays où vous exercez et où votre banque est établie.`}
-              </p>
-              {countryError ? (
-                <p className="field-error" id={`${countryId}-error`}>
-                  {countryError}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement de l'état de votre compte…`}
+        failure={() => (
+          <Alert kind="error">
+            <p>{t`Impossible de charger l'état de votre compte de paiement.`}</p>
+            <button type="button" className="button-secondary" onClick={() => reload()}>
+              {t`Réessayer`}
+            </button>
+          </Alert>
+        )}
+      >
+        {(status) => (
+          <div className="payments-grid">
+            <form className="form" noValidate onSubmit={(event) => void activate(event)}>
+              <div className="field">
+                <label htmlFor={countryId}>{t`Pays de votre compte`}</label>
+                <select
+                  id={countryId}
+                  name="country"
+                  value={country}
+                  required
+                  disabled={status.hasAccount}
+                  aria-invalid={countryError ? true : undefined}
+                  aria-describedby={`${countryId}-hint${countryError ? ` ${countryId}-error` : ""}`}
+                  onChange={(event) => {
+                    setChosen(event.target.value)
+                    setCountryError(undefined)
+                  }}
+                >
+                  <option value="">{t`Choisissez votre pays`}</option>
+                  {countries.map(({ code, name }) => (
+                    <option key={code} value={code}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+                <p className="field-hint" id={`${countryId}-hint`}>
+                  {status.hasAccount ? t`Le pays d'un compte existant ne peut plus être changé.` : t`Le pays où vous exercez et où votre banque est établie.`}
                 </p>
-              ) : null}
-            </div>
-            <div className="actions">
-              <button type="submit" className="button" disabled={starting} aria-busy={starting || undefined}>
-                {starting ? <span className="spinner" aria-hidden="true" /> : null}
-                {!status.hasAccount
-                  ? t`Activer les paiements`
-                  : status.chargesEnabled
-                    ? t`Mettre à jour mes informations`
-                    : t`Reprendre la configuration`}
-              </button>
-              <button type="button" className="button-secondary" onClick={() => reload({ quiet: true })}>
-                {t`Actualiser l'état`}
-              </button>
-              <button
-                type="button"
-                className="button-secondary"
-                disabled={!status.hasAccount || opening}
-                aria-busy={opening || undefined}
-                onClick={() => void openDashboard()}
-              >
-                {t`Ouvrir le tableau de bord`}
-                <span className="sr-only"> {t`(nouvel onglet)`}</span>
-              </button>
-            </div>
-          </form>
-          <StatusPanel status={status} />
-        </div>
-      ) : null}
+                {countryError ? (
+                  <p className="field-error" id={`${countryId}-error`}>
+                    {countryError}
+                  </p>
+                ) : null}
+              </div>
+              <div className="actions">
+                <button type="submit" className="button" disabled={starting} aria-busy={starting || undefined}>
+                  {starting ? <span className="spinner" aria-hidden="true" /> : null}
+                  {!status.hasAccount
+                    ? t`Activer les paiements`
+                    : status.chargesEnabled
+                      ? t`Mettre à jour mes informations`
+                      : t`Reprendre la configuration`}
+                </button>
+                <button type="button" className="button-secondary" onClick={() => reload({ quiet: true })}>
+                  {t`Actualiser l'état`}
+                </button>
+                <button
+                  type="button"
+                  className="button-secondary"
+                  disabled={!status.hasAccount || opening}
+                  aria-busy={opening || undefined}
+                  onClick={() => void openDashboard()}
+                >
+                  {t`Ouvrir le tableau de bord`}
+                  <span className="sr-only"> {t`(nouvel onglet)`}</span>
+                </button>
+              </div>
+            </form>
+            <StatusPanel status={status} />
+          </div>
+        )}
+      </Loaded>
     </Page>
   )
 }

@@ -7,7 +7,8 @@ import type { OwnProfile, Visibility } from "../api/contract"
 import { useAsync } from "../components/async"
 import { failureText, LoadError } from "../components/catalogue"
 import { Alert, SubmitButton, TextField, useFocusFirstInvalid } from "../components/forms"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { ChipList, Chips, ProfilePhoto, ShareLink } from "../components/profile"
 import { setUser } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -251,59 +252,65 @@ export default function Profile() {
   const [state, reload] = useAsync(() => profileApi.me().then((answer) => answer.data.user), [])
   const [saved, setSaved] = useState<OwnProfile | null>(null)
   const [editing, setEditing] = useState(false)
-  if (state.status === "loading" && !saved) return <Loading />
-  const profile = saved ?? (state.status === "ok" ? state.data : null)
-  if (!profile) {
+  const page = (profile: OwnProfile) => {
+    const name = `${profile.firstName} ${profile.lastName}`
     return (
       <Page title={t`Mon profil`}>
-        <LoadError title={t`Impossible de charger votre profil`} subtitle={t`Veuillez réessayer.`} error={state.status === "error" ? state.error : null} onRetry={() => reload()} />
+        <section className="panel profile-head">
+          <ProfilePhoto url={profile.profilePhotoUrl} name={name} />
+          <div>
+            <h2>{name}</h2>
+            <PhotoControls
+              profile={profile}
+              onChange={() => {
+                setSaved(null)
+                reload({ quiet: true })
+              }}
+            />
+          </div>
+        </section>
+        <div className="page-actions">
+          <ShareLink id={profile.id} />
+          <Link href={`/profile/${profile.id}`} className="button-ghost">
+            {t`Voir mon profil public`}
+          </Link>
+          {profile.role === "PROVIDER" && profile.payments && !profile.payments.chargesEnabled ? (
+            <Link href="/provider/payments/setup" className="button">
+              {t`Activer les paiements`}
+            </Link>
+          ) : null}
+          {editing ? null : (
+            <button type="button" className="button" onClick={() => setEditing(true)}>
+              {t`Modifier mon profil`}
+            </button>
+          )}
+        </div>
+        {editing ? (
+          <Editor
+            profile={profile}
+            onSaved={(next) => {
+              setSaved(next)
+              setEditing(false)
+            }}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <View profile={profile} />
+        )}
       </Page>
     )
   }
-  const name = `${profile.firstName} ${profile.lastName}`
   return (
-    <Page title={t`Mon profil`}>
-      <section className="panel profile-head">
-        <ProfilePhoto url={profile.profilePhotoUrl} name={name} />
-        <div>
-          <h2>{name}</h2>
-          <PhotoControls
-            profile={profile}
-            onChange={() => {
-              setSaved(null)
-              reload({ quiet: true })
-            }}
-          />
-        </div>
-      </section>
-      <div className="page-actions">
-        <ShareLink id={profile.id} />
-        <Link href={`/profile/${profile.id}`} className="button-ghost">
-          {t`Voir mon profil public`}
-        </Link>
-        {profile.role === "PROVIDER" && profile.payments && !profile.payments.chargesEnabled ? (
-          <Link href="/provider/payments/setup" className="button">
-            {t`Activer les paiements`}
-          </Link>
-        ) : null}
-        {editing ? null : (
-          <button type="button" className="button" onClick={() => setEditing(true)}>
-            {t`Modifier mon profil`}
-          </button>
-        )}
-      </div>
-      {editing ? (
-        <Editor
-          profile={profile}
-          onSaved={(next) => {
-            setSaved(next)
-            setEditing(false)
-          }}
-          onCancel={() => setEditing(false)}
-        />
-      ) : (
-        <View profile={profile} />
+    <Loaded
+      state={state}
+      current={saved}
+      failure={(error) => (
+        <Page title={t`Mon profil`}>
+          <LoadError title={t`Impossible de charger votre profil`} subtitle={t`Veuillez réessayer.`} error={error} onRetry={() => reload()} />
+        </Page>
       )}
-    </Page>
+    >
+      {page}
+    </Loaded>
   )
 }

@@ -24,12 +24,14 @@ import {
   type WeekStart
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
-import { DateRange, formatMoney, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { formatPrice } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { MOBILE_QUERY, useMediaQuery } from "../components/media"
 import { Modal } from "../components/Modal"
+import { Loaded } from "../components/loaded"
 import { Loading, Page } from "../components/page"
 
 /** Events a month cell lists before "+ n more". */
@@ -213,52 +215,56 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
   const [state, reload] = useAsync(() => bookingsApi.get(id).then(({ data }) => data.booking), [id, i18n.locale])
   return (
     <Modal title={t`Détails de la réservation`} onClose={onClose}>
-      {state.status === "loading" ? <Loading label={t`Chargement de la réservation…`} /> : null}
-      {state.status === "error" ? (
-        <Alert kind="error">
-          <p>{failureOf(state.error)}</p>
-          <button type="button" className="button-secondary" onClick={() => reload()}>
-            {t`Réessayer`}
-          </button>
-        </Alert>
-      ) : null}
-      {state.status === "ok" ? (
-        <>
-          <dl className="facts booking-facts">
-            <dt>{t`Service`}</dt>
-            <dd>
-              <Link href={`/services/${state.data.serviceId}`}>{state.data.service.title}</Link>
-            </dd>
-            <dt>{t`Client`}</dt>
-            <dd>{`${state.data.client.firstName} ${state.data.client.lastName}`}</dd>
-            <dt>{t`Date`}</dt>
-            <dd>
-              <DateRange start={state.data.startTime} end={state.data.endTime} />
-            </dd>
-            <dt>{t`Adresse`}</dt>
-            <dd>{state.data.address}</dd>
-            <dt>{t`Statut`}</dt>
-            <dd>
-              <StatusBadge status={state.data.displayStatus} />
-            </dd>
-            <dt>{t`Paiement`}</dt>
-            <dd>{paymentLabel(state.data.paymentStatus)}</dd>
-            <dt>{t`Total`}</dt>
-            <dd>{formatMoney(i18n.locale, state.data.totalPrice, state.data.currency)}</dd>
-            {state.data.notes ? (
-              <>
-                <dt>{t`Notes`}</dt>
-                <dd className="booking-notes">{state.data.notes}</dd>
-              </>
-            ) : null}
-          </dl>
-          <div className="actions">
-            <Link href={`/bookings?booking=${encodeURIComponent(id)}`} className="button">
-              {t`Gérer dans mes réservations`}
-            </Link>
-          </div>
-        </>
-      ) : null}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement de la réservation…`}
+        failure={(error) => (
+          <Alert kind="error">
+            <p>{failureOf(error)}</p>
+            <button type="button" className="button-secondary" onClick={() => reload()}>
+              {t`Réessayer`}
+            </button>
+          </Alert>
+        )}
+      >
+        {(booking) => (
+          <>
+            <dl className="facts booking-facts">
+              <dt>{t`Service`}</dt>
+              <dd>
+                <Link href={`/services/${booking.serviceId}`}>{booking.service.title}</Link>
+              </dd>
+              <dt>{t`Client`}</dt>
+              <dd>{`${booking.client.firstName} ${booking.client.lastName}`}</dd>
+              <dt>{t`Date`}</dt>
+              <dd>
+                <DateRange start={booking.startTime} end={booking.endTime} />
+              </dd>
+              <dt>{t`Adresse`}</dt>
+              <dd>{booking.address}</dd>
+              <dt>{t`Statut`}</dt>
+              <dd>
+                <StatusBadge status={booking.displayStatus} />
+              </dd>
+              <dt>{t`Paiement`}</dt>
+              <dd>{paymentLabel(booking.paymentStatus)}</dd>
+              <dt>{t`Total`}</dt>
+              <dd>{formatPrice(i18n.locale, booking.totalPrice, booking.currency)}</dd>
+              {booking.notes ? (
+                <>
+                  <dt>{t`Notes`}</dt>
+                  <dd className="booking-notes">{booking.notes}</dd>
+                </>
+              ) : null}
+            </dl>
+            <div className="actions">
+              <Link href={`/bookings?booking=${encodeURIComponent(id)}`} className="button">
+                {t`Gérer dans mes réservations`}
+              </Link>
+            </div>
+          </>
+        )}
+      </Loaded>
     </Modal>
   )
 }

@@ -9,7 +9,7 @@ import { loginRedirect } from "../routing/access"
 import { useAsync } from "../components/async"
 import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -156,9 +156,8 @@ export default function PublicProfile() {
   const { id = "" } = useParams<{ id: string }>()
   const user = useAtomValue(userAtom)
   const [state, reload] = useAsync(() => profileApi.public(id).then((answer) => answer.data.user), [id, user?.id])
-  if (state.status === "loading") return <Loading />
-  if (state.status === "error") {
-    const code = state.error instanceof ApiError ? state.error.code : ""
+  const failure = (error: unknown) => {
+    const code = error instanceof ApiError ? error.code : ""
     if (code === "PROFILE_NOT_ACCESSIBLE")
       return (
         <Page title={t`Profil non accessible`}>
@@ -179,9 +178,13 @@ export default function PublicProfile() {
       )
     return (
       <Page title={t`Profil du prestataire`}>
-        <LoadError title={t`Impossible de charger le profil`} subtitle={t`Veuillez réessayer.`} error={state.error} onRetry={() => reload()} />
+        <LoadError title={t`Impossible de charger le profil`} subtitle={t`Veuillez réessayer.`} error={error} onRetry={() => reload()} />
       </Page>
     )
   }
-  return <Content profile={state.data} />
+  return (
+    <Loaded state={state} failure={failure}>
+      {(profile) => <Content profile={profile} />}
+    </Loaded>
+  )
 }

@@ -25,9 +25,9 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { LoadError, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Alert } from "../components/forms"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 
 /** Names of the search categories when the catalogue's own names are not loaded. */
@@ -193,35 +193,44 @@ export default function Search() {
           <p className="empty-title">{t`Que cherchez-vous ?`}</p>
           <p>{t`Saisissez un mot-clé ou choisissez une catégorie, un prix ou « Près de moi » pour lancer la recherche.`}</p>
         </div>
-      ) : waiting || state.status === "loading" ? (
-        <Loading label={t`Recherche en cours…`} />
-      ) : state.status === "error" ? (
-        <LoadError title={t`Erreur lors de la recherche`} subtitle={t`La recherche n'a pas pu aboutir. Réessayez.`} error={state.error} onRetry={() => reload()} />
-      ) : state.data === null ? null : state.data.services.length === 0 ? (
-        <div className="empty-state">
-          <p className="empty-title">{t`Aucun service trouvé`}</p>
-          <p>{t`Essayez d'autres mots-clés ou élargissez les filtres.`}</p>
-        </div>
       ) : (
-        <>
-          <p className="result-count" role="status">
-            <Plural value={state.data.pagination.total} one="# service trouvé" other="# services trouvés" />
-          </p>
-          <ul className="cards service-cards">
-            {state.data.services.map((service) => (
-              <ServiceCard key={service.id} service={service} user={user} position={located ? position : null} />
-            ))}
-          </ul>
-          <Pager
-            always
-            page={state.data.pagination.page}
-            pages={state.data.pagination.pages}
-            onPage={(next) => {
-              update({ page: String(next) })
-              window.scrollTo(0, 0)
-            }}
-          />
-        </>
+        // While the typed words settle (`waiting`), the search counts as loading.
+        <Loaded
+          state={waiting ? { status: "loading" } : state}
+          loadingLabel={t`Recherche en cours…`}
+          errorTitle={t`Erreur lors de la recherche`}
+          errorSubtitle={t`La recherche n'a pas pu aboutir. Réessayez.`}
+          onRetry={() => reload()}
+        >
+          {(found) =>
+            found === null ? null : found.services.length === 0 ? (
+              <div className="empty-state">
+                <p className="empty-title">{t`Aucun service trouvé`}</p>
+                <p>{t`Essayez d'autres mots-clés ou élargissez les filtres.`}</p>
+              </div>
+            ) : (
+              <>
+                <p className="result-count" role="status">
+                  <Plural value={found.pagination.total} one="# service trouvé" other="# services trouvés" />
+                </p>
+                <ul className="cards service-cards">
+                  {found.services.map((service) => (
+                    <ServiceCard key={service.id} service={service} user={user} position={located ? position : null} />
+                  ))}
+                </ul>
+                <Pager
+                  always
+                  page={found.pagination.page}
+                  pages={found.pagination.pages}
+                  onPage={(next) => {
+                    update({ page: String(next) })
+                    window.scrollTo(0, 0)
+                  }}
+                />
+              </>
+            )
+          }
+        </Loaded>
       )}
     </Page>
   )

@@ -2,7 +2,6 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
 import { Link, useSearch } from "wouter"
-import { ApiError } from "../api/client"
 import { bookingsApi, catalogueApi, reviewsApi } from "../api/endpoints"
 import type { Booking, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
 import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName, type BookingFormValues } from "../booking/rules"
@@ -11,11 +10,13 @@ import { distanceKm, hasCoordinates, SHARE_DESCRIPTION_MAX, cutText } from "../c
 import { BookingForm, dropDraft, readDraft } from "../components/booking/BookingForm"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
-import { Avatar, Duration, failureText, formatDistance, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { formatDate, formatDistance, formatNumber } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
-import { Loading, Page } from "../components/page"
+import { isNotFound, Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 
 type Step = { readonly kind: "form"; readonly initial?: BookingFormValues | undefined } | { readonly kind: "pay"; readonly booking: Booking }
@@ -87,11 +88,10 @@ const Reviews = ({ service }: { service: Detail }) => {
     [service.id, page],
     REFRESH_MS
   )
-  const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long" })
   const reviews: ReadonlyArray<Review | ServiceReview> = state.status === "ok" ? state.data.reviews : service.reviews
   const total = state.status === "ok" ? state.data.pagination.total : service.reviewCount
   const average = state.status === "ok" ? state.data.averageRating : service.rating
-  const score = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average)
+  const score = formatNumber(i18n.locale, average, 1, 1)
   return (
     <section aria-labelledby={headingId} className="reviews-section">
       <h2 id={headingId}>{t`Avis des clients`}</h2>
@@ -109,7 +109,7 @@ const Reviews = ({ service }: { service: Detail }) => {
             return (
               <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
                 <p className="review-head">
-                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{date.format(new Date(review.createdAt))}</time>
+                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
                 </p>
                 <p>{review.comment}</p>
               </li>
@@ -122,7 +122,7 @@ const Reviews = ({ service }: { service: Detail }) => {
   )
 }
 
-const Loaded = ({ service }: { service: Detail }) => {
+const ServicePage = ({ service }: { service: Detail }) => {
   const { t, i18n } = useLingui()
   const user = useAtomValue(userAtom)
   const cancelled = new URLSearchParams(useSearch()).get("payment") === "cancelled"
@@ -253,30 +253,29 @@ export default function ServiceDetail({ params }: { params: { id: string } }) {
     [id, i18n.locale],
     REFRESH_MS
   )
-  if (state.status === "ok") return <Loaded service={state.data.service} />
-  if (state.status === "loading") {
+  const failure = (error: unknown) => {
+    const notFound = isNotFound(error)
     return (
-      <Page title={t`Détail du service`}>
-        <Loading />
+      <Page title={notFound ? t`Service introuvable` : t`Erreur lors du chargement du service`}>
+        <div className={notFound ? "empty-state" : "alert alert-error"} role={notFound ? undefined : "alert"}>
+          <p>{notFound ? t`Ce service n'existe pas ou n'est plus disponible.` : failureText(error)}</p>
+          <div className="actions">
+            {notFound ? null : (
+              <button type="button" className="button-secondary" onClick={() => reload()}>
+                {t`Réessayer`}
+              </button>
+            )}
+            <Link href="/services" className="button">
+              {t`Retour aux services`}
+            </Link>
+          </div>
+        </div>
       </Page>
     )
   }
-  const notFound = state.error instanceof ApiError && state.error.status === 404
   return (
-    <Page title={notFound ? t`Service introuvable` : t`Erreur lors du chargement du service`}>
-      <div className={notFound ? "empty-state" : "alert alert-error"} role={notFound ? undefined : "alert"}>
-        <p>{notFound ? t`Ce service n'existe pas ou n'est plus disponible.` : failureText(state.error)}</p>
-        <div className="actions">
-          {notFound ? null : (
-            <button type="button" className="button-secondary" onClick={() => reload()}>
-              {t`Réessayer`}
-            </button>
-          )}
-          <Link href="/services" className="button">
-            {t`Retour aux services`}
-          </Link>
-        </div>
-      </div>
-    </Page>
+    <Loaded state={state} wrapLoading={(spinner) => <Page title={t`Détail du service`}>{spinner}</Page>} failure={failure}>
+      {(data) => <ServicePage service={data.service} />}
+    </Loaded>
   )
 }

@@ -7,7 +7,8 @@ import { catalogueApi } from "../api/endpoints"
 import type { Service } from "../api/contract"
 import { useAsync } from "../components/async"
 import { failureText, useCategories } from "../components/catalogue"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { ServiceForm, type ServiceFormInitial } from "../components/ServiceForm"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -39,22 +40,15 @@ export default function ServiceEdit({ params }: { params: { id: string } }) {
     return data.service
   }, [id, user?.id])
 
-  if (state.status === "loading") {
-    return (
-      <Page title={t`Modifier le service`}>
-        <Loading />
-      </Page>
-    )
-  }
-  if (state.status === "error") {
-    const missing = state.error instanceof NotMine || (state.error instanceof ApiError && (state.error.status === 404 || state.error.status === 403))
+  const failure = (error: unknown) => {
+    const missing = error instanceof NotMine || (error instanceof ApiError && (error.status === 404 || error.status === 403))
     return (
       <Page title={missing ? t`Service introuvable` : t`Modifier le service`}>
         <div className={missing ? "empty-state" : "alert alert-error"} role={missing ? undefined : "alert"}>
           <p>
             {missing
               ? t`Le service que vous recherchez n'existe pas ou vous n'avez pas les droits pour le modifier.`
-              : t`Erreur lors du chargement du service : ${failureText(state.error)}`}
+              : t`Erreur lors du chargement du service : ${failureText(error)}`}
           </p>
           <div className="actions">
             {missing ? null : (
@@ -70,23 +64,30 @@ export default function ServiceEdit({ params }: { params: { id: string } }) {
       </Page>
     )
   }
-  const service = state.data
   return (
-    <Page title={t`Modifier le service`} intro={service.title}>
-      <ServiceForm
-        mode="edit"
-        initial={formOf(service)}
-        categories={categories}
-        submitLabel={t`Enregistrer les modifications`}
-        onSubmit={async (body) => {
-          const answer = await catalogueApi.update(service.id, body)
-          showToast("success", answer.message ?? t`Service mis à jour.`)
-          navigate("/services/my")
-        }}
-      />
-      <p>
-        <Link href="/services/my">{t`Annuler et revenir à mes services`}</Link>
-      </p>
-    </Page>
+    <Loaded
+      state={state}
+      wrapLoading={(spinner) => <Page title={t`Modifier le service`}>{spinner}</Page>}
+      failure={failure}
+    >
+      {(service) => (
+        <Page title={t`Modifier le service`} intro={service.title}>
+          <ServiceForm
+            mode="edit"
+            initial={formOf(service)}
+            categories={categories}
+            submitLabel={t`Enregistrer les modifications`}
+            onSubmit={async (body) => {
+              const answer = await catalogueApi.update(service.id, body)
+              showToast("success", answer.message ?? t`Service mis à jour.`)
+              navigate("/services/my")
+            }}
+          />
+          <p>
+            <Link href="/services/my">{t`Annuler et revenir à mes services`}</Link>
+          </p>
+        </Page>
+      )}
+    </Loaded>
   )
 }

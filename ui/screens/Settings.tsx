@@ -7,7 +7,8 @@ import type { EmailFrequency, NotificationPreferences } from "../api/contract"
 import { useAsync } from "../components/async"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
 type Status = "idle" | "saving" | "saved" | "failed"
@@ -30,17 +31,19 @@ export default function Settings() {
   const [state, reload] = useAsync(() => notificationsApi.preferences().then((answer) => answer.data.preferences), [])
   return (
     <Page title={t`Paramètres`} narrow intro={t`Choisissez quand et comment nous vous écrivons. Chaque changement est enregistré aussitôt.`}>
-      {state.status === "loading" ? (
-        <Loading label={t`Chargement de vos préférences…`} />
-      ) : state.status === "error" ? (
-        <Alert kind="error" title={t`Impossible de charger vos préférences.`}>
-          <button type="button" className="button-secondary" onClick={() => reload()}>
-            {t`Réessayer`}
-          </button>
-        </Alert>
-      ) : (
-        <PreferencesForm initial={state.data} />
-      )}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement de vos préférences…`}
+        failure={() => (
+          <Alert kind="error" title={t`Impossible de charger vos préférences.`}>
+            <button type="button" className="button-secondary" onClick={() => reload()}>
+              {t`Réessayer`}
+            </button>
+          </Alert>
+        )}
+      >
+        {(preferences) => <PreferencesForm initial={preferences} />}
+      </Loaded>
     </Page>
   )
 }

@@ -1,7 +1,7 @@
 import { composeMail } from "../notifications"
 import type { OutgoingMail } from "../notifications"
 import { type MessageKey, translate } from "../../platform/messages"
-import { toMajor } from "../catalogue"
+import { formatMoney } from "../../platform/money"
 import type { NotificationEvent } from "./domain"
 import type { BookingDetail, Participant } from "./ports"
 
@@ -14,16 +14,8 @@ const dateFormat = (language: "fr" | "en") =>
 const dateFormats = { fr: dateFormat("fr"), en: dateFormat("en") }
 const when = (language: "fr" | "en", date: Date) => `${dateFormats[language].format(date)} (UTC)`
 
-const moneyFormats = new Map<string, Intl.NumberFormat>()
-export const formatMoney = (language: "fr" | "en", minor: number, currency: string) => {
-  const key = `${language}:${currency}`
-  let format = moneyFormats.get(key)
-  if (format === undefined) {
-    format = new Intl.NumberFormat(locale(language), { style: "currency", currency })
-    moneyFormats.set(key, format)
-  }
-  return format.format(toMajor(minor, currency))
-}
+/** An amount in minor units as a mail or a view writes it ("45,50 €", "$45.50"). */
+export const formatAmount = (language: "fr" | "en", minor: number, currency: string) => formatMoney(locale(language), minor, currency)
 
 /** The mail of a booking event to one of its two people, in that person's language. */
 export const bookingMail = (
@@ -38,7 +30,7 @@ export const bookingMail = (
     service: booking.service.title,
     when: when(language, booking.startTime),
     client: `${booking.client.firstName} ${booking.client.lastName}`,
-    amount: formatMoney(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
+    amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
     reason: booking.rejectionReason ?? ""
   }
   return composeMail(

@@ -1,14 +1,13 @@
 import type { Language } from "../../platform/messages"
-import { toMajor } from "../catalogue"
+import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
 import type { BookingView, CalendarEventView, ReviewView } from "./contract"
 import { availableActions, displayStatus } from "./domain"
-import { formatMoney } from "./mails"
+import { formatAmount } from "./mails"
 import type { BookingDetail, ReviewRecord } from "./ports"
 
 // Booking records turned into the contract's views (contract.ts), by the handlers.
 
-const SYMBOLS: Record<string, string> = { EUR: "€", CAD: "$", USD: "$", GBP: "£", CHF: "CHF", JPY: "¥", XOF: "CFA", XAF: "FCFA" }
 const currencyNames: Record<Language, Intl.DisplayNames> = {
   fr: new Intl.DisplayNames(["fr"], { type: "currency" }),
   en: new Intl.DisplayNames(["en"], { type: "currency" })
@@ -17,7 +16,7 @@ const currencyNames: Record<Language, Intl.DisplayNames> = {
 export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; readonly role: Role }, language: Language, now: Date): BookingView => {
   const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
   const price = toMajor(b.hourlyPriceMinor, b.currency)
-  const currency = { code: b.currency, symbol: SYMBOLS[b.currency] ?? b.currency }
+  const currency = { code: b.currency, symbol: currencySymbol(b.currency) }
   return {
     id: b.id,
     serviceId: b.serviceId,
@@ -28,7 +27,7 @@ export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; r
       category: { name: language === "fr" ? b.service.categoryNameFr : b.service.categoryNameEn },
       currency: b.currency,
       price,
-      formattedPrice: formatMoney(language, b.hourlyPriceMinor, b.currency),
+      formattedPrice: formatAmount(language, b.hourlyPriceMinor, b.currency),
       originalPrice: price,
       originalCurrency: currency,
       userCurrency: { ...currency, name: currencyNames[language].of(b.currency) ?? b.currency }
@@ -46,7 +45,7 @@ export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; r
     totalPrice: toMajor(b.totalMinor, b.currency),
     totalMinor: b.totalMinor,
     currency: b.currency,
-    formattedTotal: formatMoney(language, b.totalMinor, b.currency),
+    formattedTotal: formatAmount(language, b.totalMinor, b.currency),
     status: b.status,
     displayStatus: displayStatus(b),
     paymentStatus: b.paymentStatus,

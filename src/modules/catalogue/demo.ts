@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { Identity } from "../identity"
+import { toMinor } from "../../platform/money"
 import { ServiceRepository } from "./ports"
 
 export const demoCities = {
@@ -86,7 +87,7 @@ export const seedDemoServices = Effect.gen(function*() {
       categoryId: demo.categoryId,
       title: demo.title,
       description: demo.description,
-      priceMinor: Math.round(demo.price * 100),
+      priceMinor: toMinor(demo.price, city.currency),
       currency: city.currency,
       durationMinutes: demo.duration,
       location: city.location,

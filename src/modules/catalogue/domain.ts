@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { Language, MessageKey } from "../../platform/messages"
+import { currencyDecimals, isCurrency, toMajor, toMinor } from "../../platform/money"
 import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
 import type { ServiceStatus } from "./rules"
 
@@ -64,13 +65,8 @@ export const parseCategoryId = (value: string): number | undefined =>
 
 // ---- Money -----------------------------------------------------------------------------------
 
-export const SupportedCurrencies = ["EUR", "CAD", "USD", "GBP", "CHF", "JPY", "XOF", "XAF"] as const
+// The currencies and their conversions are the platform's (platform/money.ts).
 export const DEFAULT_CURRENCY = "EUR"
-/** Currencies without a minor unit: their amounts are whole numbers of the unit itself. */
-export const ZeroDecimalCurrencies: ReadonlyArray<string> = ["JPY", "XOF", "XAF"]
-export const currencyDecimals = (currency: string) => (ZeroDecimalCurrencies.includes(currency) ? 0 : 2)
-/** The hourly price in major units (what the API shows) from the stored minor units. */
-export const toMajor = (minor: number, currency: string) => minor / 10 ** currencyDecimals(currency)
 export const PRICE_MAX = 1_000_000
 
 // ---- Loose payload values --------------------------------------------------------------------
@@ -106,7 +102,7 @@ export const parsePrice = (value: Loose, currency: string): Either.Either<number
   const decimals = currencyDecimals(currency)
   if (decimalsOf(value, parsed) > decimals) return Either.left(decimals === 0 ? "catalogue.priceNoDecimals" : "catalogue.priceInvalid")
   if (parsed > PRICE_MAX) return Either.left("catalogue.priceTooHigh")
-  const minor = Math.round(parsed * 10 ** decimals)
+  const minor = toMinor(parsed, currency)
   // The column holds at least one minor unit, as an int.
   return minor >= 1 && isInt4(minor) ? Either.right(minor) : Either.left("catalogue.priceInvalid")
 }
@@ -172,7 +168,7 @@ const text = (field: string, value: string | null | undefined, max: number, tooL
 const currencyOf = (value: string | null | undefined, issues: Array<FieldIssue>) => {
   if (isBlank(value)) return undefined
   const code = value!.trim().toUpperCase()
-  if (!(SupportedCurrencies as ReadonlyArray<string>).includes(code)) {
+  if (!isCurrency(code)) {
     issues.push(issue("currency", "catalogue.currency"))
     return undefined
   }

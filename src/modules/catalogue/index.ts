@@ -1,4 +1,4 @@
-export { isPublic, type ServiceListing, toMajor } from "./domain"
+export { isPublic, type ServiceListing } from "./domain"
 export { CategoriesApi, ServicesApi, ServiceView } from "./contract"
 export { Catalogue, CatalogueLive } from "./service"
 export { CategoryRepository, ServiceRepository, ServiceReviews } from "./ports"

@@ -1,6 +1,7 @@
 import type { Language } from "../../platform/messages"
 import type { CategoryView, ServiceView } from "./contract"
-import { type Category, categoryName, type ServiceListing, toMajor } from "./domain"
+import { toMajor } from "../../platform/money"
+import { type Category, categoryName, type ServiceListing } from "./domain"
 import type { CategorySummary } from "./service"
 
 // Catalogue records turned into the contract's views (contract.ts), by the handlers.

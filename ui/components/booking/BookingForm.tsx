@@ -20,7 +20,7 @@ import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
 import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
-import { formatMoney, fractionDigitsOf } from "./parts"
+import { currencyDecimals, formatPrice } from "../../format"
 
 const DRAFT_KEY = "booking-draft:"
 
@@ -80,7 +80,7 @@ export const BookingForm = ({
   const set = (field: BookingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
 
   const check = checkBookingForm(values, new Date())
-  const digits = fractionDigitsOf(service.currency)
+  const digits = currencyDecimals(service.currency)
   const total = bookingTotal(service.price, check.minutes, digits)
   const title = service.title
 
@@ -164,7 +164,7 @@ export const BookingForm = ({
           <dd>{check.minutes > 0 ? <Duration minutes={check.minutes} /> : "—"}</dd>
           <dt>{t`Total`}</dt>
           <dd className="booking-total" data-testid="booking-total">
-            {check.minutes > 0 ? formatMoney(i18n.locale, total, service.currency) : "—"}
+            {check.minutes > 0 ? formatPrice(i18n.locale, total, service.currency) : "—"}
           </dd>
         </dl>
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}

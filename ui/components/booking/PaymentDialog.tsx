@@ -10,7 +10,8 @@ import { showToast } from "../../state/toasts"
 import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { Loading } from "../page"
-import { DateRange, formatMoney } from "./parts"
+import { formatPrice, formatTime } from "../../format"
+import { DateRange } from "./parts"
 
 // Stripe's libraries are their own chunk, loaded only for the in-page card form.
 const CardPayment = lazy(() => import("./CardPayment"))
@@ -69,10 +70,10 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
   const summaryId = useId()
   const set = (field: BillingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
 
-  const amount = formatMoney(i18n.locale, booking.totalPrice, booking.currency)
+  const amount = formatPrice(i18n.locale, booking.totalPrice, booking.currency)
   const title = booking.service.title
   const holdUntil = booking.holdExpiresAt
-    ? new Intl.DateTimeFormat(i18n.locale, { hour: "2-digit", minute: "2-digit" }).format(new Date(booking.holdExpiresAt))
+    ? formatTime(i18n.locale, booking.holdExpiresAt, "2-digit")
     : undefined
 
   const pay = async (event: FormEvent) => {

@@ -5,18 +5,7 @@ import { useId } from "react"
 import type { DisplayStatus, PaymentStatus } from "../../api/contract"
 import { paymentLabels, statusLabels, statusTone } from "../../booking/labels"
 import { RATING_MAX, RATING_MIN } from "../../booking/rules"
-import { formatMoney } from "../catalogue"
-
-export { formatMoney }
-
-/** How many decimals a currency's amounts have (2 for EUR, 0 for JPY). */
-export const fractionDigitsOf = (currency: string) => {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2
-  } catch {
-    return 2
-  }
-}
+import { formatDateRange } from "../../format"
 
 export const StatusBadge = ({ status }: { status: DisplayStatus }) => {
   const { i18n } = useLingui()
@@ -68,24 +57,6 @@ export const StarInput = ({ value, onChange, error }: { value: number; onChange:
       ) : null}
     </fieldset>
   )
-}
-
-/** "lundi 2 juin 2025, 09:00 – 11:00" in the UI language; 24-hour times when asked. */
-export const formatDateRange = (locale: string, start: Date, end: Date, h23 = false) => {
-  const format = new Intl.DateTimeFormat(locale, {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    ...(h23 ? { hourCycle: "h23" as const } : {})
-  })
-  try {
-    return format.formatRange(start, end)
-  } catch {
-    return `${format.format(start)} – ${format.format(end)}`
-  }
 }
 
 export const DateRange = ({ start, end }: { start: string; end: string }) => {

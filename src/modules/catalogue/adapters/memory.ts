@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { UserRepository } from "../../identity"
+import { toMajor } from "../../../platform/money"
 import {
   type Category,
   isPublic,
@@ -8,7 +9,6 @@ import {
   type ServiceListing,
   type ServiceRecord,
   slugify,
-  toMajor,
   wordsOf
 } from "../domain"
 import { distanceKm } from "../geography"

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../../platform/errors"
 import { Languages, type Language, type MessageKey } from "../../../platform/messages"
+import { type Currency, isCurrency } from "../../../platform/money"
 import { decimalPlaces, isStorableNumber } from "../../../platform/numbers"
 import { isValidPhone, NAME_MAX, type Role } from "../domain"
 import { ProfileVisibilities, type ProfileVisibility } from "../rules"
@@ -12,8 +13,7 @@ import { ProfileVisibilities, type ProfileVisibility } from "../rules"
 
 export { ProfileVisibilities, type ProfileVisibility } from "../rules"
 
-export const Currencies = ["EUR", "CAD", "USD", "GBP", "CHF", "JPY", "XOF", "XAF"] as const
-export type Currency = (typeof Currencies)[number]
+export { type Currency } from "../../../platform/money"
 
 export const SocialNetworks = ["website", "linkedin", "facebook", "instagram", "twitter", "github", "youtube", "tiktok"] as const
 export type SocialNetwork = (typeof SocialNetworks)[number]
@@ -295,7 +295,7 @@ export const validateProfilePatch = (
   }
   if (input.currency !== undefined) {
     const currency = input.currency.trim().toUpperCase()
-    if ((Currencies as ReadonlyArray<string>).includes(currency)) profile.currency = currency as Currency
+    if (isCurrency(currency)) profile.currency = currency
     else issues.push(issue("currency", "profile.currencyInvalid"))
   }
 

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import { type Language, type MessageKey, translate } from "../../../../platform/messages"
+import { formatMoney } from "../../../../platform/money"
 import type { SandboxCheckoutSession } from "../../ports"
 import { type CardProblem, type PayOutcome, SandboxCheckout } from "../charges-sandbox"
 import { sandboxPaths } from "../sandbox"
@@ -27,14 +28,8 @@ form.card input[aria-invalid=true]{border:2px solid #b91c1c}
 `
 
 /** An amount in the currency's minor unit, written for the page's language (none for zero-decimal currencies). */
-export const formatAmount = (language: Language, amountMinor: number, currency: string) => {
-  try {
-    const format = new Intl.NumberFormat(language === "fr" ? "fr-CA" : "en-CA", { style: "currency", currency })
-    return format.format(amountMinor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2))
-  } catch {
-    return `${amountMinor} ${currency}`
-  }
-}
+export const formatAmount = (language: Language, amountMinor: number, currency: string) =>
+  formatMoney(language === "fr" ? "fr-CA" : "en-CA", amountMinor, currency)
 
 const problemKeys: Record<CardProblem, MessageKey> = {
   invalidNumber: "sandbox.checkout.invalidCard",

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest"
+import { currencyDecimals, formatDate, formatDateTime, formatDistance, formatMinor, formatNumber, formatPrice, formatTime } from "../../ui/format"
+
+// The UI's one formatting module: prices from the API (major units) and the back-office's figures
+// (minor units) agree, through the shared money toolkit, for every currency's decimals.
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ")
+
+describe("ui/format", () => {
+  it("formats major and minor amounts alike, in French and English", () => {
+    expect(plain(formatPrice("fr", 35.5, "EUR"))).toBe("35,50 €")
+    expect(plain(formatMinor("fr", 3550, "EUR"))).toBe("35,50 €")
+    expect(formatPrice("en", 35.5, "CAD")).toBe("CA$35.50")
+    expect(formatMinor("en", 3550, "CAD")).toBe("CA$35.50")
+    expect(formatPrice("en", 5000, "JPY")).toBe("¥5,000")
+    expect(plain(formatMinor("fr", 5000, "XAF"))).toBe("5 000 FCFA")
+    expect(currencyDecimals("XOF")).toBe(0)
+  })
+
+  it("formats dates, times and numbers in the reader's language", () => {
+    expect(formatDate("fr", "2025-06-02T09:00:00Z", "long")).toBe("2 juin 2025")
+    expect(formatDate("en", "2025-06-02T09:00:00Z", "long")).toBe("June 2, 2025")
+    expect(formatDate("en", null)).toBe("—")
+    expect(formatDateTime("fr", new Date(2025, 5, 2, 9, 5))).toBe("2 juin 2025, 09:05")
+    expect(formatTime("fr", new Date(2025, 5, 2, 9, 5))).toBe("09:05")
+    expect(formatTime("en", new Date(2025, 5, 2, 9, 5), "2-digit")).toBe("09:05 AM")
+    expect(formatNumber("fr", 4.25, 1, 1)).toBe("4,3")
+    expect(formatNumber("en", 12.256, 2)).toBe("12.26")
+    expect(formatDistance("en", 2.54)).toBe("2.5 km")
+    expect(plain(formatDistance("fr", 12.4))).toBe("12 km")
+  })
+})

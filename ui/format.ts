@@ -1,0 +1,71 @@
+// Money, dates and numbers as every screen shows them, in the reader's locale. One module, built on
+// the platform's money toolkit (src/platform/money.ts, import-free) so screens, server views and mails
+// agree on each currency's decimals.
+
+import { currencyDecimals, formatMoney, toMinor } from "../src/platform/money"
+
+export { currencyDecimals }
+
+// ---- Money -------------------------------------------------------------------------------------
+
+/** An amount in minor units, as the back-office's figures come ("80,00 CHF", "CA$35.00"). */
+export const formatMinor = (locale: string, minor: number, currency: string) => formatMoney(locale, minor, currency)
+
+/** An amount in major units, as the API's prices come (`price`, `totalPrice`: 35.5 for 35,50 €). */
+export const formatPrice = (locale: string, major: number, currency: string) => formatMoney(locale, toMinor(major, currency), currency)
+
+// ---- Dates and times ---------------------------------------------------------------------------
+
+type When = string | number | Date
+
+// Intl formatters are costly to build and immutable: one per locale and options.
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+const dateFormat = (locale: string, options: Intl.DateTimeFormatOptions) => {
+  const key = `${locale}:${JSON.stringify(options)}`
+  let format = dateFormats.get(key)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, options)
+    dateFormats.set(key, format)
+  }
+  return format
+}
+
+/** "2 juin 2025" (medium) or "2 juin 2025" / "June 2, 2025" (long); "—" when there is no date. */
+export const formatDate = (locale: string, value: When | null, style: "medium" | "long" = "medium") =>
+  value === null || value === "" ? "—" : dateFormat(locale, { dateStyle: style }).format(new Date(value))
+
+/** A date and its time ("2 juin 2025, 09:00"). */
+export const formatDateTime = (locale: string, value: When, style: "medium" | "long" = "medium") =>
+  dateFormat(locale, { dateStyle: style, timeStyle: "short" }).format(new Date(value))
+
+/** A time of day ("09:00", "9:00 AM"); two-digit hours when asked ("09:00 AM"). */
+export const formatTime = (locale: string, value: When, hours: "short" | "2-digit" = "short") =>
+  dateFormat(locale, hours === "short" ? { timeStyle: "short" } : { hour: "2-digit", minute: "2-digit" }).format(new Date(value))
+
+/** "lundi 2 juin 2025, 09:00 – 11:00" in the UI language; 24-hour times when asked. */
+export const formatDateRange = (locale: string, start: Date, end: Date, h23 = false) => {
+  const format = dateFormat(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(h23 ? { hourCycle: "h23" as const } : {})
+  })
+  try {
+    return format.formatRange(start, end)
+  } catch {
+    return `${format.format(start)} – ${format.format(end)}`
+  }
+}
+
+// ---- Numbers -----------------------------------------------------------------------------------
+
+/** A number with at most `maximumDigits` decimals (and at least `minimumDigits`): "4,5", "12.25". */
+export const formatNumber = (locale: string, value: number, maximumDigits = 0, minimumDigits = 0) =>
+  new Intl.NumberFormat(locale, { minimumFractionDigits: minimumDigits, maximumFractionDigits: maximumDigits }).format(value)
+
+/** A distance in kilometres: one decimal under 10 km ("2,5 km"), whole above ("12 km"). */
+export const formatDistance = (locale: string, km: number) =>
+  new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", maximumFractionDigits: km < 10 ? 1 : 0 }).format(km)
