@@ -1,10 +1,29 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Option, Redacted, String } from "effect"
 import * as path from "node:path"
+import pg from "pg"
 import { AppConfig } from "./config"
 import { startEmbedded } from "./embedded-postgres"
 import { CONNECT_TIMEOUT_MS, guardedPool } from "./pg-pool"
+
+const INT8_OID = 20
+
+/**
+ * int8 (count(*), bigint columns) as a number when it is exact (below 2^53), as the rows' schemas
+ * expect; a larger value stays text, so its row fails to decode (loudly) instead of losing digits.
+ * numeric stays text: it is decimal (rating, hourly_rate), read through an explicit cast.
+ */
+export const parseInt8 = (text: string): number | string => {
+  const value = Number(text)
+  return Number.isSafeInteger(value) ? value : text
+}
+
+/** The type parsers of the application's connections: node-postgres's, int8 aside. */
+export const rowTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID && format !== "binary" ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"]
+}
 
 /**
  * The application's PgClient over a pool of our own making (PgClient.layer would build one whose
@@ -22,7 +41,8 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
           // node-postgres needs a user name when USER is unset (as in CI).
           ...("url" in connection ? {} : { user: "postgres", database: "postgres" }),
           max: maxConnections,
-          application_name: "@effect/sql-pg"
+          application_name: "@effect/sql-pg",
+          types: rowTypes
         })
       ),
       // As PgClient.layer: a pool that does not end within a second is left behind (interruptible, or the timeout could not cut it).
@@ -37,7 +57,11 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
           onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
         }))
       )
-    )
+    ),
+    // Rows come back with camelCase keys (snake_case columns need no alias); JSON values keep
+    // their keys as stored. Statements run `withoutTransform` (pg-boss's) are left as they are.
+    transformResultNames: String.snakeToCamel,
+    transformJson: false
   })
 
 /**

@@ -51,7 +51,8 @@ export const parseCurrency = (value: string | undefined): Either.Either<string, 
 }
 
 /** The gateway operations recorded by the booking module (payment_operations.kind). */
-export type OperationKind = "AUTHORIZATION" | "CARD_SAVED" | "CAPTURE" | "CANCELLATION" | "REFUND" | "FAILURE"
+export const OperationKinds = ["AUTHORIZATION", "CARD_SAVED", "CAPTURE", "CANCELLATION", "REFUND", "FAILURE"] as const
+export type OperationKind = (typeof OperationKinds)[number]
 
 export { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
 

@@ -1,23 +1,75 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { Role } from "../../identity"
-import type { OperationKind, OperationTotal } from "../domain"
+import { Effect, Layer, Schema } from "effect"
+import { findAll, single } from "../../../platform/rows"
+import { Role } from "../../identity"
+import { OperationKinds } from "../domain"
 import { AdminReadModel, type BookingRow, type DailyCount, type PaymentRow, type ServiceRow, type TopService, type TopUser, type UserRow } from "../ports"
 
 /**
  * The back-office's read models as SQL over the owning modules' tables (users, payment_accounts,
  * services, categories, bookings, reviews, payment_operations, provider_applications): read-only,
  * so no module's rules are bypassed; every write goes through the owning module's service.
- * int8 sums come back as float8 (exact below 2^53), counts as int.
+ * Rows are decoded by the schemas below (camelCase keys, int8 counts and sums as numbers: see
+ * platform/database.ts); sums of int8 are cast back to int8, so a sum past 2^53 fails loudly.
  */
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-const person = (prefix: string, row: Record<string, unknown>) => ({
+/** char(3) currencies come back padded. */
+const Currency = Schema.Trim
+
+/** A person's columns under a prefix (`client`, `provider`), read back as one `Person`. */
+const PersonColumns = (prefix: "client" | "provider") => ({
+  [`${prefix}Id`]: Schema.String,
+  [`${prefix}FirstName`]: Schema.String,
+  [`${prefix}LastName`]: Schema.String,
+  [`${prefix}Email`]: Schema.String
+}) as Record<`${typeof prefix}${"Id" | "FirstName" | "LastName" | "Email"}`, typeof Schema.String>
+
+const person = (prefix: "client" | "provider", row: Record<string, unknown>) => ({
   id: row[`${prefix}Id`] as string,
   firstName: row[`${prefix}FirstName`] as string,
   lastName: row[`${prefix}LastName`] as string,
   email: row[`${prefix}Email`] as string
 })
+
+const Count = Schema.Struct({ n: Schema.Number })
+const Total = { total: Schema.Number }
+
+const CountsRow = Schema.Struct({ users: Schema.Number, services: Schema.Number, available: Schema.Number, applications: Schema.Number })
+const StatusCountRow = Schema.Struct({ status: Schema.String, n: Schema.Number })
+const OperationTotalRow = Schema.Struct({ kind: Schema.Literal(...OperationKinds), count: Schema.Number, amountMinor: Schema.Number, feeMinor: Schema.Number })
+const UserListRow = Schema.Struct({
+  id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String,
+  role: Role, isActive: Schema.Boolean, isEmailVerified: Schema.Boolean, preferredLanguage: Schema.String, createdAt: Schema.DateFromSelf,
+  accountId: Schema.NullOr(Schema.String), chargesEnabled: Schema.NullOr(Schema.Boolean), payoutsEnabled: Schema.NullOr(Schema.Boolean),
+  detailsSubmitted: Schema.NullOr(Schema.Boolean), ...Total
+})
+const BookingListRow = Schema.Struct({
+  id: Schema.String, status: Schema.String, paymentStatus: Schema.String, startTime: Schema.DateFromSelf, endTime: Schema.DateFromSelf,
+  totalMinor: Schema.Number, currency: Currency, capturedMinor: Schema.Number, refundedMinor: Schema.Number,
+  paymentIssue: Schema.NullOr(Schema.String), createdAt: Schema.DateFromSelf,
+  serviceId: Schema.String, serviceTitle: Schema.String, categoryNameFr: Schema.String, categoryNameEn: Schema.String,
+  ...PersonColumns("client"), ...PersonColumns("provider"), ...Total
+})
+const ServiceListRow = Schema.Struct({
+  id: Schema.String, title: Schema.String, priceMinor: Schema.Number, currency: Currency, isAvailable: Schema.Boolean,
+  location: Schema.String, createdAt: Schema.DateFromSelf, categoryId: Schema.Number, categoryNameFr: Schema.String,
+  categoryNameEn: Schema.String, ...PersonColumns("provider"), ...Total
+})
+const PaymentListRow = Schema.Struct({
+  id: Schema.String, bookingId: Schema.String, kind: Schema.Literal(...OperationKinds), amountMinor: Schema.Number, feeMinor: Schema.Number,
+  currency: Currency, paymentMethod: Schema.NullOr(Schema.String), createdAt: Schema.DateFromSelf, bookingRefundedMinor: Schema.Number,
+  serviceId: Schema.String, serviceTitle: Schema.String, ...PersonColumns("client"), ...PersonColumns("provider"), ...Total
+})
+const TopUserRow = Schema.Struct({
+  id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, role: Role, services: Schema.Number,
+  bookingsAsClient: Schema.Number, bookingsAsProvider: Schema.Number, reviewsAsProvider: Schema.Number, reviewsAsClient: Schema.Number
+})
+const TopServiceRow = Schema.Struct({
+  id: Schema.String, title: Schema.String, priceMinor: Schema.Number, currency: Currency, rating: Schema.Number,
+  reviewCount: Schema.Number, firstName: Schema.String, lastName: Schema.String, bookings: Schema.Number
+})
+const DayCountRow = Schema.Struct({ day: Schema.String, count: Schema.Number })
 
 /**
  * A page and its total from one statement (`count(*) OVER ()`, as the project's other lists do); past
@@ -25,12 +77,12 @@ const person = (prefix: string, row: Record<string, unknown>) => ({
  */
 const withTotal = <R extends { readonly total: number }, E, Q>(
   page: Effect.Effect<ReadonlyArray<R>, E, Q>,
-  countPastTheEnd: Effect.Effect<ReadonlyArray<{ readonly n: number }>, E, Q>
+  countPastTheEnd: Effect.Effect<{ readonly n: number }, E, Q>
 ) =>
   Effect.flatMap(page, (rows) =>
     rows.length > 0
       ? Effect.succeed({ rows, total: rows[0]!.total })
-      : Effect.map(countPastTheEnd, ([count]) => ({ rows, total: count?.n ?? 0 }))
+      : Effect.map(countPastTheEnd, (count) => ({ rows, total: count.n }))
   )
 
 const day = (d: Date | string) => (typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10))
@@ -39,43 +91,43 @@ export const AdminReadModelLive = Layer.effect(
   AdminReadModel,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const personColumns = (alias: string, prefix: string) =>
-      sql.unsafe(`${alias}.id AS "${prefix}Id", ${alias}.first_name AS "${prefix}FirstName", ${alias}.last_name AS "${prefix}LastName", ${alias}.email AS "${prefix}Email"`)
+      sql.unsafe(`${alias}.id AS ${prefix}_id, ${alias}.first_name AS ${prefix}_first_name, ${alias}.last_name AS ${prefix}_last_name, ${alias}.email::text AS ${prefix}_email`)
 
     return {
       counts: Effect.gen(function*() {
-        const [row] = yield* sql<{ users: number; services: number; available: number; applications: number }>`
-          SELECT (SELECT count(*)::int FROM users) AS users,
-                 (SELECT count(*)::int FROM services WHERE archived_at IS NULL) AS services,
-                 (SELECT count(*)::int FROM services WHERE archived_at IS NULL AND status = 'ACTIVE') AS available,
-                 (SELECT count(*)::int FROM provider_applications WHERE status = 'PENDING') AS applications`
-        const statuses = yield* sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM bookings GROUP BY status`
+        const row = yield* single("dashboard counts", CountsRow, sql`
+          SELECT (SELECT count(*) FROM users) AS users,
+                 (SELECT count(*) FROM services WHERE archived_at IS NULL) AS services,
+                 (SELECT count(*) FROM services WHERE archived_at IS NULL AND status = 'ACTIVE') AS available,
+                 (SELECT count(*) FROM provider_applications WHERE status = 'PENDING') AS applications`)
+        const statuses = yield* findAll("bookings by status", StatusCountRow, sql`SELECT status, count(*) AS n FROM bookings GROUP BY status`)
         return {
-          users: row!.users,
-          services: { total: row!.services, available: row!.available },
+          users: row.users,
+          services: { total: row.services, available: row.available },
           bookingsByStatus: Object.fromEntries(statuses.map((s) => [s.status, s.n])),
-          pendingApplications: row!.applications
+          pendingApplications: row.applications
         }
       }).pipe(Effect.orDie),
 
       operationTotals: (currency, window) =>
-        sql<OperationTotal>`
-          SELECT kind, count(*)::int AS count, coalesce(sum(amount_minor), 0)::float8 AS "amountMinor", coalesce(sum(fee_minor), 0)::float8 AS "feeMinor"
+        findAll("operation totals", OperationTotalRow, sql`
+          SELECT kind, count(*) AS count, coalesce(sum(amount_minor), 0)::int8 AS amount_minor, coalesce(sum(fee_minor), 0)::int8 AS fee_minor
           FROM payment_operations
           WHERE currency = ${currency} ${window ? sql`AND created_at >= ${window.from} AND created_at < ${window.to}` : sql``}
-          GROUP BY kind ORDER BY kind`.pipe(Effect.orDie),
+          GROUP BY kind ORDER BY kind`).pipe(Effect.orDie),
 
       // An authorisation is held until a capture or a release of the same intent is recorded.
       heldAmount: (currency) =>
-        sql<{ held: number }>`
-          SELECT coalesce(sum(a.amount_minor), 0)::float8 AS held
+        single("held amount", Schema.Struct({ held: Schema.Number }), sql`
+          SELECT coalesce(sum(a.amount_minor), 0)::int8 AS held
           FROM payment_operations a
           WHERE a.kind = 'AUTHORIZATION' AND a.currency = ${currency}
             AND NOT EXISTS (SELECT 1 FROM payment_operations o WHERE o.payment_intent_id = a.payment_intent_id
-                              AND o.kind IN ('CAPTURE', 'CANCELLATION'))`.pipe(Effect.map((rows) => rows[0]?.held ?? 0), Effect.orDie),
+                              AND o.kind IN ('CAPTURE', 'CANCELLATION'))`).pipe(Effect.map((row) => row.held), Effect.orDie),
 
-      currencies: sql<{ currency: string }>`
-        SELECT currency FROM payment_operations GROUP BY currency ORDER BY count(*) DESC, currency`.pipe(
-        Effect.map((rows) => rows.map((r) => r.currency.trim())),
+      currencies: findAll("currencies", Schema.Struct({ currency: Currency }), sql`
+        SELECT currency FROM payment_operations GROUP BY currency ORDER BY count(*) DESC, currency`).pipe(
+        Effect.map((rows) => rows.map((r) => r.currency)),
         Effect.orDie
       ),
 
@@ -90,21 +142,21 @@ export const AdminReadModelLive = Layer.effect(
           if (query.role !== undefined) conditions.push(sql`u.role = ${query.role}`)
           if (query.isActive !== undefined) conditions.push(sql`u.is_active = ${query.isActive}`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(sql<Omit<UserRow, "paymentAccount"> & { accountId: string | null; chargesEnabled: boolean; payoutsEnabled: boolean; detailsSubmitted: boolean; total: number }>`
-            SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.email::text AS email, u.phone_number AS "phoneNumber",
-                   u.role, u.is_active AS "isActive", u.is_email_verified AS "isEmailVerified", u.preferred_language AS "preferredLanguage",
-                   u.created_at AS "createdAt", pa.account_id AS "accountId", pa.charges_enabled AS "chargesEnabled",
-                   pa.payouts_enabled AS "payoutsEnabled", pa.details_submitted AS "detailsSubmitted", count(*) OVER ()::int AS total
+          const { rows, total } = yield* withTotal(findAll("users page", UserListRow, sql`
+            SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.phone_number, u.role, u.is_active, u.is_email_verified,
+                   u.preferred_language, u.created_at, pa.account_id, pa.charges_enabled, pa.payouts_enabled, pa.details_submitted,
+                   count(*) OVER () AS total
             FROM users u LEFT JOIN payment_accounts pa ON pa.user_id = u.id
             WHERE ${where}
             ORDER BY u.created_at DESC, u.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM users u WHERE ${where}`)
+            LIMIT ${query.limit} OFFSET ${query.offset}`), single("users count", Count, sql`SELECT count(*) AS n FROM users u WHERE ${where}`))
           return {
             total,
             rows: rows.map(({ accountId, chargesEnabled, payoutsEnabled, detailsSubmitted, total: _total, ...user }): UserRow => ({
               ...user,
-              role: user.role as Role,
-              paymentAccount: accountId === null ? null : { accountId, chargesEnabled, payoutsEnabled, detailsSubmitted }
+              paymentAccount: accountId === null
+                ? null
+                : { accountId, chargesEnabled: chargesEnabled === true, payoutsEnabled: payoutsEnabled === true, detailsSubmitted: detailsSubmitted === true }
             }))
           }
         }).pipe(Effect.orDie),
@@ -128,30 +180,29 @@ export const AdminReadModelLive = Layer.effect(
           const where = sql.and(conditions)
           const from = sql`bookings b JOIN services s ON s.id = b.service_id JOIN categories c ON c.id = s.category_id
             JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id`
-          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
-            SELECT b.id, b.status, b.payment_status AS "paymentStatus", b.start_time AS "startTime", b.end_time AS "endTime",
-                   b.total_minor::float8 AS "totalMinor", b.currency, b.captured_minor::float8 AS "capturedMinor",
-                   b.refunded_minor::float8 AS "refundedMinor", b.payment_issue AS "paymentIssue", b.created_at AS "createdAt",
-                   s.id AS "serviceId", s.title AS "serviceTitle", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
-                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER ()::int AS total
+          const { rows, total } = yield* withTotal(findAll("bookings page", BookingListRow, sql`
+            SELECT b.id, b.status, b.payment_status, b.start_time, b.end_time, b.total_minor, b.currency, b.captured_minor,
+                   b.refunded_minor, b.payment_issue, b.created_at, s.id AS service_id, s.title AS service_title,
+                   c.name_fr AS category_name_fr, c.name_en AS category_name_en,
+                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
             FROM ${from} WHERE ${where}
             ORDER BY b.start_time DESC, b.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`)
+            LIMIT ${query.limit} OFFSET ${query.offset}`), single("bookings count", Count, sql`SELECT count(*) AS n FROM ${from} WHERE ${where}`))
           return {
             total,
             rows: rows.map((r): BookingRow => ({
-              id: r.id as string,
-              status: r.status as string,
-              paymentStatus: r.paymentStatus as string,
-              startTime: r.startTime as Date,
-              endTime: r.endTime as Date,
-              totalMinor: r.totalMinor as number,
-              currency: (r.currency as string).trim(),
-              capturedMinor: r.capturedMinor as number,
-              refundedMinor: r.refundedMinor as number,
-              paymentIssue: r.paymentIssue as string | null,
-              createdAt: r.createdAt as Date,
-              service: { id: r.serviceId as string, title: r.serviceTitle as string, categoryNameFr: r.categoryNameFr as string, categoryNameEn: r.categoryNameEn as string },
+              id: r.id,
+              status: r.status,
+              paymentStatus: r.paymentStatus,
+              startTime: r.startTime,
+              endTime: r.endTime,
+              totalMinor: r.totalMinor,
+              currency: r.currency,
+              capturedMinor: r.capturedMinor,
+              refundedMinor: r.refundedMinor,
+              paymentIssue: r.paymentIssue,
+              createdAt: r.createdAt,
+              service: { id: r.serviceId, title: r.serviceTitle, categoryNameFr: r.categoryNameFr, categoryNameEn: r.categoryNameEn },
               client: person("client", r),
               provider: person("provider", r)
             }))
@@ -168,27 +219,27 @@ export const AdminReadModelLive = Layer.effect(
           if (query.categoryId !== undefined) conditions.push(sql`s.category_id = ${query.categoryId}`)
           if (query.isAvailable !== undefined) conditions.push(query.isAvailable ? sql`s.status = 'ACTIVE'` : sql`s.status <> 'ACTIVE'`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
-            SELECT s.id, s.title, s.price_minor::float8 AS "priceMinor", s.currency, s.status = 'ACTIVE' AS "isAvailable",
-                   s.location, s.created_at AS "createdAt", c.id AS "categoryId", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn",
-                   ${personColumns("u", "provider")}, count(*) OVER ()::int AS total
+          const { rows, total } = yield* withTotal(findAll("services page", ServiceListRow, sql`
+            SELECT s.id, s.title, s.price_minor, s.currency, s.status = 'ACTIVE' AS is_available, s.location, s.created_at,
+                   c.id AS category_id, c.name_fr AS category_name_fr, c.name_en AS category_name_en,
+                   ${personColumns("u", "provider")}, count(*) OVER () AS total
             FROM services s JOIN categories c ON c.id = s.category_id JOIN users u ON u.id = s.user_id
             WHERE ${where}
             ORDER BY s.created_at DESC, s.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`)
+            LIMIT ${query.limit} OFFSET ${query.offset}`), single("services count", Count, sql`
+            SELECT count(*) AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`))
           return {
             total,
             rows: rows.map((r): ServiceRow => ({
-              id: r.id as string,
-              title: r.title as string,
-              category: { id: r.categoryId as number, nameFr: r.categoryNameFr as string, nameEn: r.categoryNameEn as string },
+              id: r.id,
+              title: r.title,
+              category: { id: r.categoryId, nameFr: r.categoryNameFr, nameEn: r.categoryNameEn },
               provider: person("provider", r),
-              priceMinor: r.priceMinor as number,
-              currency: (r.currency as string).trim(),
-              isAvailable: r.isAvailable as boolean,
-              location: r.location as string,
-              createdAt: r.createdAt as Date
+              priceMinor: r.priceMinor,
+              currency: r.currency,
+              isAvailable: r.isAvailable,
+              location: r.location,
+              createdAt: r.createdAt
             }))
           }
         }).pipe(Effect.orDie),
@@ -199,29 +250,28 @@ export const AdminReadModelLive = Layer.effect(
           if (query.from !== undefined) conditions.push(sql`o.created_at >= ${query.from}`)
           if (query.to !== undefined) conditions.push(sql`o.created_at < ${query.to}`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(sql<Record<string, unknown> & { total: number }>`
-            SELECT o.id, o.booking_id AS "bookingId", o.kind, o.amount_minor::float8 AS "amountMinor", o.fee_minor::float8 AS "feeMinor",
-                   o.currency, o.payment_method AS "paymentMethod", o.created_at AS "createdAt", b.refunded_minor::float8 AS "bookingRefundedMinor",
-                   s.id AS "serviceId", s.title AS "serviceTitle", ${personColumns("cu", "client")}, ${personColumns("pu", "provider")},
-                   count(*) OVER ()::int AS total
+          const { rows, total } = yield* withTotal(findAll("payments page", PaymentListRow, sql`
+            SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at,
+                   b.refunded_minor AS booking_refunded_minor, s.id AS service_id, s.title AS service_title,
+                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
             FROM payment_operations o JOIN bookings b ON b.id = o.booking_id JOIN services s ON s.id = b.service_id
               JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
             WHERE ${where}
             ORDER BY o.created_at DESC, o.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`, sql<{ n: number }>`SELECT count(*)::int AS n FROM payment_operations o WHERE ${where}`)
+            LIMIT ${query.limit} OFFSET ${query.offset}`), single("payments count", Count, sql`SELECT count(*) AS n FROM payment_operations o WHERE ${where}`))
           return {
             total,
             rows: rows.map((r): PaymentRow => ({
-              id: r.id as string,
-              bookingId: r.bookingId as string,
-              kind: r.kind as OperationKind,
-              amountMinor: r.amountMinor as number,
-              feeMinor: r.feeMinor as number,
-              currency: (r.currency as string).trim(),
-              paymentMethod: (r.paymentMethod as string | null) ?? null,
-              createdAt: r.createdAt as Date,
-              bookingRefundedMinor: r.bookingRefundedMinor as number,
-              service: { id: r.serviceId as string, title: r.serviceTitle as string },
+              id: r.id,
+              bookingId: r.bookingId,
+              kind: r.kind,
+              amountMinor: r.amountMinor,
+              feeMinor: r.feeMinor,
+              currency: r.currency,
+              paymentMethod: r.paymentMethod,
+              createdAt: r.createdAt,
+              bookingRefundedMinor: r.bookingRefundedMinor,
+              service: { id: r.serviceId, title: r.serviceTitle },
               client: person("client", r),
               provider: person("provider", r)
             }))
@@ -229,43 +279,34 @@ export const AdminReadModelLive = Layer.effect(
         }).pipe(Effect.orDie),
 
       topUsers: (from, limit) =>
-        sql<TopUser>`
+        findAll("top users", TopUserRow, sql`
           WITH activity AS (
-            SELECT u.id, u.first_name AS "firstName", u.last_name AS "lastName", u.email::text AS email, u.role, u.created_at,
-              (SELECT count(*)::int FROM services s WHERE s.user_id = u.id AND s.archived_at IS NULL) AS services,
-              (SELECT count(*)::int FROM bookings b WHERE b.client_id = u.id AND b.created_at >= ${from}) AS "bookingsAsClient",
-              (SELECT count(*)::int FROM bookings b WHERE b.provider_id = u.id AND b.created_at >= ${from}) AS "bookingsAsProvider",
-              (SELECT count(*)::int FROM reviews r WHERE r.provider_id = u.id AND r.created_at >= ${from}) AS "reviewsAsProvider",
-              (SELECT count(*)::int FROM reviews r WHERE r.client_id = u.id AND r.created_at >= ${from}) AS "reviewsAsClient"
+            SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.role, u.created_at,
+              (SELECT count(*) FROM services s WHERE s.user_id = u.id AND s.archived_at IS NULL) AS services,
+              (SELECT count(*) FROM bookings b WHERE b.client_id = u.id AND b.created_at >= ${from}) AS bookings_as_client,
+              (SELECT count(*) FROM bookings b WHERE b.provider_id = u.id AND b.created_at >= ${from}) AS bookings_as_provider,
+              (SELECT count(*) FROM reviews r WHERE r.provider_id = u.id AND r.created_at >= ${from}) AS reviews_as_provider,
+              (SELECT count(*) FROM reviews r WHERE r.client_id = u.id AND r.created_at >= ${from}) AS reviews_as_client
             FROM users u)
-          SELECT id, "firstName", "lastName", email, role, services, "bookingsAsClient", "bookingsAsProvider", "reviewsAsProvider", "reviewsAsClient"
+          SELECT id, first_name, last_name, email, role, services, bookings_as_client, bookings_as_provider, reviews_as_provider, reviews_as_client
           FROM activity
-          WHERE "bookingsAsClient" + "bookingsAsProvider" + "reviewsAsProvider" + "reviewsAsClient" > 0
-          ORDER BY "bookingsAsClient" + "bookingsAsProvider" DESC, "reviewsAsProvider" + "reviewsAsClient" DESC, created_at, id
-          LIMIT ${limit}`.pipe(Effect.orDie),
+          WHERE bookings_as_client + bookings_as_provider + reviews_as_provider + reviews_as_client > 0
+          ORDER BY bookings_as_client + bookings_as_provider DESC, reviews_as_provider + reviews_as_client DESC, created_at, id
+          LIMIT ${limit}`).pipe(Effect.map((rows): ReadonlyArray<TopUser> => rows), Effect.orDie),
 
       topServices: (from, limit) =>
-        sql<Record<string, unknown>>`
-          SELECT s.id, s.title, s.price_minor::float8 AS "priceMinor", s.currency, s.rating::float8 AS rating, s.review_count AS "reviewCount",
-                 u.first_name AS "firstName", u.last_name AS "lastName", count(b.id)::int AS bookings
+        findAll("top services", TopServiceRow, sql`
+          SELECT s.id, s.title, s.price_minor, s.currency, s.rating::float8 AS rating, s.review_count,
+                 u.first_name, u.last_name, count(b.id) AS bookings
           FROM services s JOIN users u ON u.id = s.user_id
             LEFT JOIN bookings b ON b.service_id = s.id AND b.created_at >= ${from}
           WHERE s.archived_at IS NULL
           GROUP BY s.id, u.id
           HAVING count(b.id) > 0
           ORDER BY count(b.id) DESC, s.rating DESC, s.review_count DESC, s.id
-          LIMIT ${limit}`.pipe(
+          LIMIT ${limit}`).pipe(
           Effect.map((rows) =>
-            rows.map((r): TopService => ({
-              id: r.id as string,
-              title: r.title as string,
-              priceMinor: r.priceMinor as number,
-              currency: (r.currency as string).trim(),
-              rating: r.rating as number,
-              reviewCount: r.reviewCount as number,
-              provider: { firstName: r.firstName as string, lastName: r.lastName as string },
-              bookings: r.bookings as number
-            }))
+            rows.map(({ firstName, lastName, ...service }): TopService => ({ ...service, provider: { firstName, lastName } }))
           ),
           Effect.orDie
         ),
@@ -273,12 +314,12 @@ export const AdminReadModelLive = Layer.effect(
       growth: (from) =>
         Effect.gen(function*() {
           const perDay = (rows: ReadonlyArray<{ day: Date | string; count: number }>): ReadonlyArray<DailyCount> => rows.map((r) => ({ date: day(r.day), count: r.count }))
-          const users = yield* sql<{ day: string; count: number }>`
-            SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-            FROM users WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`
-          const bookings = yield* sql<{ day: string; count: number }>`
-            SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-            FROM bookings WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`
+          const users = yield* findAll("new users per day", DayCountRow, sql`
+            SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
+            FROM users WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`)
+          const bookings = yield* findAll("new bookings per day", DayCountRow, sql`
+            SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
+            FROM bookings WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`)
           return { users: perDay(users), bookings: perDay(bookings) }
         }).pipe(Effect.orDie)
     }

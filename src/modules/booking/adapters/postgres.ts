@@ -11,7 +11,8 @@ import {
   type ReviewRecord
 } from "../ports"
 
-// int8 columns come back as strings from node-postgres: amounts are read as float8 (exact below 2^53).
+// Amounts are read as float8 (exact below 2^53); the client now also parses int8 as a number (platform/database.ts),
+// so these casts can go when the rows are decoded by Schema.
 const RECORD = `
   b.id, b.service_id AS "serviceId", b.client_id AS "clientId", b.provider_id AS "providerId",
   b.status, b.payment_status AS "paymentStatus", b.start_time AS "startTime", b.end_time AS "endTime",

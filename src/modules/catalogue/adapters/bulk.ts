@@ -1,5 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { findAll, single } from "../../../platform/rows"
+
+const ServiceCount = Schema.Struct({ n: Schema.Number })
 
 /*
  * Bulk generation of realistic services for benchmarks (`bin/run seed:bulk --services N`).
@@ -152,7 +155,7 @@ export const generateServices = (options: BulkOptions) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const started = performance.now()
-    const pglite = (yield* sql<{ pglite: boolean }>`SELECT version() LIKE '%PGlite%' AS pglite`)[0]!.pglite
+    const { pglite } = yield* single("database kind", Schema.Struct({ pglite: Schema.Boolean }), sql`SELECT version() LIKE '%PGlite%' AS pglite`)
     const batchSize = options.batchSize ?? (pglite ? 5_000 : 50_000)
 
     // Bulk providers: created when missing (they cannot log in: no password).
@@ -177,13 +180,13 @@ export const generateServices = (options: BulkOptions) =>
       FROM unnest(${providerRows.map((p) => p.email)}::text[], ${providerRows.map((p) => p.firstName)}::text[],
         ${providerRows.map((p) => p.lastName)}::text[]) AS t(e, f, l)
       ON CONFLICT (email) DO NOTHING`
-    const ids = yield* sql<{ email: string; id: string }>`SELECT email::text AS email, id FROM users
-      WHERE email = ANY(${providerRows.map((p) => p.email)}::text[])`
+    const ids = yield* findAll("bulk providers", Schema.Struct({ email: Schema.String, id: Schema.String }), sql`SELECT email::text AS email, id FROM users
+      WHERE email = ANY(${providerRows.map((p) => p.email)}::text[])`)
     const idOf = new Map(ids.map((r) => [r.email, r.id]))
     const providerIds = providerRows.map((p) => idOf.get(p.email)!)
     const providerCities = providerRows.map((p) => p.city)
 
-    const offset = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM services`)[0]!.n
+    const offset = (yield* single("services count", ServiceCount, sql`SELECT count(*) AS n FROM services`)).n
     const rebuild = options.services >= REBUILD_THRESHOLD
 
     const random = (n: number) => sql.literal(`(hashint8(g * 16 + ${n}) & 2147483647)::float8 / 2147483648 AS r${n}`)
@@ -241,8 +244,8 @@ export const generateServices = (options: BulkOptions) =>
 
     // Secondary indexes of services, rebuilt from their own definitions.
     const dropIndexes = Effect.gen(function*() {
-      const defs = yield* sql<{ name: string; def: string }>`SELECT indexname AS name, indexdef AS def FROM pg_indexes
-        WHERE schemaname = current_schema() AND tablename = 'services' AND indexname <> 'services_pkey'`
+      const defs = yield* findAll("services indexes", Schema.Struct({ name: Schema.String, def: Schema.String }), sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes
+        WHERE schemaname = current_schema() AND tablename = 'services' AND indexname <> 'services_pkey'`)
       for (const d of defs) yield* sql.unsafe(`DROP INDEX IF EXISTS ${d.name}`)
       return defs
     })
@@ -314,7 +317,7 @@ export const generateServices = (options: BulkOptions) =>
     yield* sql.unsafe(pglite ? "ANALYZE services" : "VACUUM (ANALYZE) services")
     yield* sql.unsafe("ANALYZE users")
     const analyzeSeconds = seconds(t)
-    const total = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM services`)[0]!.n
+    const total = (yield* single("services count", ServiceCount, sql`SELECT count(*) AS n FROM services`)).n
     return {
       inserted: options.services,
       providers: options.providers,

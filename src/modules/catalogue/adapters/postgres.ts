@@ -1,6 +1,7 @@
 import { SqlClient, Statement } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { type Category, type ServiceListing, type ServiceRecord, type ServiceStatus, slugify } from "../domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { findAll, findOne, single } from "../../../platform/rows"
+import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses, slugify } from "../domain"
 import { chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
 import { resultWindow, toTsQuery } from "../search"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
@@ -19,18 +20,46 @@ import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../por
  * indexes share that predicate). Results always end with `id`, so pages never overlap or skip.
  */
 
-interface SearchRow extends Omit<ServiceRecord, "currency"> {
-  readonly currency: string
-  readonly firstName: string
-  readonly lastName: string
-  readonly providerActive: boolean
-  readonly distanceKm?: number | null
-}
-interface ListingRow extends SearchRow {
-  readonly categorySlug: string
-  readonly categoryNameFr: string
-  readonly categoryNameEn: string
-}
+// Rows as decoded (see platform/database.ts); the search keeps its quoted camelCase aliases, which
+// its outer query reads back by name.
+const CategoryRow = Schema.Struct({ id: Schema.Number, slug: Schema.String, nameFr: Schema.String, nameEn: Schema.String })
+const SearchRow = Schema.Struct({
+  id: Schema.String,
+  userId: Schema.String,
+  categoryId: Schema.Number,
+  title: Schema.String,
+  description: Schema.String,
+  priceMinor: Schema.Number,
+  currency: Schema.String,
+  durationMinutes: Schema.Number,
+  location: Schema.String,
+  lat: Schema.Number,
+  lng: Schema.Number,
+  status: Schema.Literal(...ServiceStatuses),
+  archivedAt: Schema.NullOr(Schema.DateFromSelf),
+  rating: Schema.Number,
+  reviewCount: Schema.Number,
+  images: Schema.Array(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  providerActive: Schema.Boolean,
+  distanceKm: Schema.optional(Schema.NullOr(Schema.Number))
+})
+type SearchRow = typeof SearchRow.Type
+const ListingRow = Schema.extend(SearchRow, Schema.Struct({
+  categorySlug: Schema.String,
+  categoryNameFr: Schema.String,
+  categoryNameEn: Schema.String
+}))
+type ListingRow = typeof ListingRow.Type
+/** A search's rows: the page's services with the total, or one row of the total alone past the end. */
+const SearchPageRow = Schema.Union(
+  Schema.extend(SearchRow, Schema.Struct({ total: Schema.Number })),
+  Schema.Struct({ id: Schema.Null, total: Schema.Number })
+)
+const CategoryCount = Schema.Struct({ id: Schema.Number, n: Schema.Number })
 
 const toListing = (row: SearchRow, category: Category): ServiceListing => ({
   id: row.id,
@@ -56,7 +85,7 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
   ...(row.distanceKm === undefined || row.distanceKm === null ? {} : { distanceKm: row.distanceKm })
 })
 
-const categoryColumns = `id, slug, name_fr AS "nameFr", name_en AS "nameEn"`
+const categoryColumns = `id, slug, name_fr, name_en`
 const listingOf = (row: ListingRow) =>
   toListing(row, { id: row.categoryId, slug: row.categorySlug, nameFr: row.categoryNameFr, nameEn: row.categoryNameEn })
 
@@ -65,19 +94,15 @@ export const CategoryRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     const columns = sql.literal(categoryColumns)
     const byName = (name: string, orSlug: boolean) =>
-      sql<Category>`SELECT ${columns} FROM categories
+      findOne("category by name", CategoryRow, sql`SELECT ${columns} FROM categories
         WHERE ${orSlug ? sql`slug = ${name.trim().toLowerCase()} OR` : sql.literal("")}
           public.f_unaccent(lower(name_fr)) = public.f_unaccent(lower(${name.trim()}))
           OR public.f_unaccent(lower(name_en)) = public.f_unaccent(lower(${name.trim()}))
-        ORDER BY id LIMIT 1`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+        ORDER BY id LIMIT 1`).pipe(Effect.orDie)
     const findByName = (name: string) => byName(name, true)
     return {
-      list: () => sql<Category>`SELECT ${columns} FROM categories ORDER BY id`.pipe(Effect.orDie),
-      findById: (id) =>
-        sql<Category>`SELECT ${columns} FROM categories WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        ),
+      list: () => findAll("categories", CategoryRow, sql`SELECT ${columns} FROM categories ORDER BY id`).pipe(Effect.orDie),
+      findById: (id) => findOne("category", CategoryRow, sql`SELECT ${columns} FROM categories WHERE id = ${id}`).pipe(Effect.orDie),
       findByName,
       findOrCreate: (name) =>
         Effect.gen(function*() {
@@ -88,9 +113,9 @@ export const CategoryRepositoryLive = Layer.effect(
           // Another name may already hold the slug ("C++" and "C#"): number the new one.
           for (let n = 1; n <= 20; n++) {
             const slug = n === 1 ? base : `${base}-${n}`
-            const inserted = yield* sql<Category>`INSERT INTO categories (slug, name_fr, name_en) VALUES (${slug}, ${name}, ${name})
-              ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`
-            if (inserted[0]) return inserted[0]
+            const inserted = yield* findOne("new category", CategoryRow, sql`INSERT INTO categories (slug, name_fr, name_en) VALUES (${slug}, ${name}, ${name})
+              ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`)
+            if (Option.isSome(inserted)) return inserted.value
             // A concurrent request may just have created the same category.
             const raced = yield* byName(name, false)
             if (Option.isSome(raced)) return raced.value
@@ -102,11 +127,11 @@ export const CategoryRepositoryLive = Layer.effect(
       // accounts, which are few and found through services_user_idx.
       publicCounts: () =>
         Effect.zipWith(
-          sql<{ id: number; n: number }>`SELECT s.category_id AS id, count(*)::int AS n FROM services s
-            WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL GROUP BY s.category_id`,
-          sql<{ id: number; n: number }>`SELECT s.category_id AS id, count(*)::int AS n FROM services s
+          findAll("live services per category", CategoryCount, sql`SELECT s.category_id AS id, count(*) AS n FROM services s
+            WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL GROUP BY s.category_id`),
+          findAll("hidden services per category", CategoryCount, sql`SELECT s.category_id AS id, count(*) AS n FROM services s
             WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL AND s.user_id IN (SELECT id FROM users WHERE NOT is_active)
-            GROUP BY s.category_id`,
+            GROUP BY s.category_id`),
           (live, hidden) => {
             const counts = new Map(live.map((r) => [r.id, r.n]))
             for (const r of hidden) counts.set(r.id, (counts.get(r.id) ?? 0) - r.n)
@@ -222,7 +247,7 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
   const order = sql.literal(outer)
   // One row even for a page past the end (all columns null but the total). Category names come
   // from the repository's own small cache.
-  return sql<(SearchRow & { total: number }) | { id: null; total: number }>`WITH w AS MATERIALIZED (${windowSql})
+  return sql`WITH w AS MATERIALIZED (${windowSql})
     SELECT ${sql.literal(pageColumns)}${distanceColumn}, t.total
     FROM (SELECT count(*)::int AS total FROM w) t
     LEFT JOIN LATERAL (SELECT * FROM w k ORDER BY ${order} OFFSET ${query.offset} LIMIT ${query.limit}) k ON true
@@ -234,8 +259,8 @@ export const ServiceRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     const columns = sql.literal(listingColumns)
     const one = (id: string) =>
-      sql<ListingRow>`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
-        WHERE s.id = ${id}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]).pipe(Option.map(listingOf))))
+      findOne("service", ListingRow, sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
+        WHERE s.id = ${id}`).pipe(Effect.map(Option.map(listingOf)))
     /**
      * Categories of search results, from a small per-process cache (a category is read again after
      * CATEGORY_CACHE_MS, so a renamed one shows within that delay); unknown ids are read at once.
@@ -246,7 +271,7 @@ export const ServiceRepositoryLive = Layer.effect(
         const now = Date.now()
         const missing = [...new Set(ids)].filter((id) => (categoryCache.get(id)?.until ?? 0) <= now)
         if (missing.length > 0) {
-          const rows = yield* sql<Category>`SELECT ${sql.literal(categoryColumns)} FROM categories WHERE id = ANY(${missing}::int[])`
+          const rows = yield* findAll("categories of results", CategoryRow, sql`SELECT ${sql.literal(categoryColumns)} FROM categories WHERE id = ANY(${missing}::int[])`)
           for (const c of rows) categoryCache.set(c.id, { category: c, until: now + CATEGORY_CACHE_MS })
         }
         return (id: number) => categoryCache.get(id)!.category
@@ -261,8 +286,8 @@ export const ServiceRepositoryLive = Layer.effect(
     return {
       search: (query) =>
         Effect.gen(function*() {
-          const rows = yield* searchStatement(sql, query)
-          const found = rows.flatMap((row) => (row.id === null ? [] : [row as SearchRow]))
+          const rows = yield* findAll("service search", SearchPageRow, searchStatement(sql, query))
+          const found = rows.flatMap((row) => (row.id === null ? [] : [row]))
           const category = yield* categoriesOf(found.map((row) => row.categoryId))
           const total = query.withTotal ? (rows[0]?.total ?? 0) : 0
           return {
@@ -274,7 +299,7 @@ export const ServiceRepositoryLive = Layer.effect(
 
       similarWords: (words) =>
         // A known word is not a typo (the search found nothing because of the other criteria).
-        sql<{ word: string; term: string }>`SELECT w.word, t.term
+        findAll("similar words", Schema.Struct({ word: Schema.String, term: Schema.String }), sql`SELECT w.word, t.term
           FROM unnest(${words.map((w) => w.word)}::text[], ${words.map((w) => w.prefix)}::boolean[]) AS w(word, prefix)
           CROSS JOIN LATERAL (
             SELECT term FROM search_terms
@@ -285,7 +310,7 @@ export const ServiceRepositoryLive = Layer.effect(
             SELECT 1 FROM search_terms k
             WHERE k.term = w.word COLLATE "C"
               OR (w.prefix AND k.term >= w.word COLLATE "C" AND k.term < (w.word || chr(1114111)) COLLATE "C")
-          )`.pipe(
+          )`).pipe(
           Effect.map((rows) => {
             const similar = new Map<string, Array<string>>()
             for (const row of rows) similar.set(row.word, [...(similar.get(row.word) ?? []), row.term])
@@ -297,18 +322,17 @@ export const ServiceRepositoryLive = Layer.effect(
       findById: (id) => one(id).pipe(Effect.orDie),
 
       listOwnedBy: (userId) =>
-        sql<ListingRow>`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
+        findAll("services of a provider", ListingRow, sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
           WHERE s.user_id = ${userId} AND s.archived_at IS NULL
-          ORDER BY s.created_at DESC, s.id DESC`.pipe(Effect.map((rows) => rows.map(listingOf)), Effect.orDie),
+          ORDER BY s.created_at DESC, s.id DESC`).pipe(Effect.map((rows) => rows.map(listingOf)), Effect.orDie),
 
       insert: (s) =>
         Effect.gen(function*() {
-          const rows = yield* sql<{ id: string }>`INSERT INTO services
+          const { id } = yield* single("new service", Schema.Struct({ id: Schema.String }), sql`INSERT INTO services
               (user_id, category_id, title, description, price_minor, currency, duration_minutes, location, lat, lng, status)
             VALUES (${s.userId}, ${s.categoryId}, ${s.title}, ${s.description}, ${s.priceMinor}, ${s.currency}, ${s.durationMinutes},
               ${s.location}, ${s.lat}, ${s.lng}, ${s.status})
-            RETURNING id`
-          const id = rows[0]!.id
+            RETURNING id`)
           yield* recordWords(id)
           return Option.getOrThrow(yield* one(id))
         }).pipe(Effect.orDie),

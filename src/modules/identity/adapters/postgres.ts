@@ -1,13 +1,33 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { EmailTaken, type Role, type User, type UserWithPassword } from "../domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { EmailTaken, Role } from "../domain"
 import { OneTimeTokenStore, RefreshTokenStore, UserRepository } from "../ports"
-import type { Language } from "../../../platform/messages"
+import { type Language, Languages } from "../../../platform/messages"
+import { findOne, single } from "../../../platform/rows"
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
-  id, email, first_name AS "firstName", last_name AS "lastName", phone_number AS "phoneNumber", role,
-  is_email_verified AS "isEmailVerified", is_active AS "isActive", preferred_language AS "preferredLanguage",
-  created_at AS "createdAt"`
+  id, email::text AS email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, created_at`
+
+// Rows as decoded (camelCase keys: see platform/database.ts).
+const UserRow = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  phoneNumber: Schema.String,
+  role: Role,
+  isEmailVerified: Schema.Boolean,
+  isActive: Schema.Boolean,
+  preferredLanguage: Schema.Literal(...Languages),
+  createdAt: Schema.DateFromSelf
+})
+const RefreshTokenRow = Schema.Struct({
+  userId: Schema.String,
+  familyId: Schema.String,
+  expiresAt: Schema.DateFromSelf,
+  rotatedAt: Schema.NullOr(Schema.DateFromSelf),
+  revokedAt: Schema.NullOr(Schema.DateFromSelf)
+})
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { cause?: { code?: string } }).cause?.code === "23505"
@@ -15,30 +35,26 @@ const isUniqueViolation = (error: unknown) =>
 export const UserRepositoryLive = Layer.effect(
   UserRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const one = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
     // Built once: findById runs on every authenticated request.
     const selected = userColumns(sql)
     return {
       findById: (id) =>
-        sql<User>`SELECT ${selected} FROM users WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        findOne("user", UserRow, sql`SELECT ${selected} FROM users WHERE id = ${id}`).pipe(Effect.orDie),
       // A revoked row of the family means the session was ended (revocation marks every row of it).
       findInSession: (id, sessionId) =>
-        sql<User & { sessionEnded: boolean }>`SELECT ${selected}, EXISTS (
+        findOne("user in session", Schema.extend(UserRow, Schema.Struct({ sessionEnded: Schema.Boolean })), sql`SELECT ${selected}, EXISTS (
             SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId} AND user_id = users.id AND revoked_at IS NOT NULL
-          ) AS "sessionEnded" FROM users WHERE id = ${id}`.pipe(
-          Effect.map((rows) => one(rows).pipe(Option.map(({ sessionEnded, ...user }) => ({ user: user as User, sessionEnded })))),
+          ) AS session_ended FROM users WHERE id = ${id}`).pipe(
+          Effect.map(Option.map(({ sessionEnded, ...user }) => ({ user, sessionEnded }))),
           Effect.orDie
         ),
       findByEmail: (email) =>
-        sql<UserWithPassword>`SELECT ${selected}, password_hash AS "passwordHash" FROM users WHERE email = ${email}`.pipe(
-          Effect.map(one),
-          Effect.orDie
-        ),
+        findOne("user by email", Schema.extend(UserRow, Schema.Struct({ passwordHash: Schema.String })), sql`
+          SELECT ${selected}, password_hash FROM users WHERE email = ${email}`).pipe(Effect.orDie),
       insert: (a) =>
-        sql<User>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
+        single("new user", UserRow, sql`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
           VALUES (${a.email}, ${a.passwordHash}, ${a.firstName}, ${a.lastName}, ${a.phoneNumber}, ${a.role}, ${a.isEmailVerified}, ${a.preferredLanguage})
-          RETURNING ${selected}`.pipe(
-          Effect.map((rows) => rows[0]!),
+          RETURNING ${selected}`).pipe(
           Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))
         ),
       markEmailVerified: (id) =>
@@ -46,8 +62,8 @@ export const UserRepositoryLive = Layer.effect(
       setPasswordHash: (id, hash) =>
         sql`UPDATE users SET password_hash = ${hash}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       findPasswordHash: (id) =>
-        sql<{ passwordHash: string }>`SELECT password_hash AS "passwordHash" FROM users WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]?.passwordHash)),
+        findOne("password hash", Schema.Struct({ passwordHash: Schema.String }), sql`SELECT password_hash FROM users WHERE id = ${id}`).pipe(
+          Effect.map(Option.map((row) => row.passwordHash)),
           Effect.orDie
         ),
       setPreferredLanguage: (id, language: Language) =>
@@ -76,9 +92,8 @@ export const RefreshTokenStoreLive = Layer.effect(
       sql`INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at)
           VALUES (${t.tokenHash}, ${t.userId}, ${t.familyId}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
     find: (hash) =>
-      sql<{ userId: string; familyId: string; expiresAt: Date; rotatedAt: Date | null; revokedAt: Date | null }>`
-        SELECT user_id AS "userId", family_id AS "familyId", expires_at AS "expiresAt", rotated_at AS "rotatedAt", revoked_at AS "revokedAt"
-        FROM refresh_tokens WHERE token_hash = ${hash}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie),
+      findOne("refresh token", RefreshTokenRow, sql`
+        SELECT user_id, family_id, expires_at, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
     markRotated: (hash, at) =>
       sql`UPDATE refresh_tokens SET rotated_at = ${at}
           WHERE token_hash = ${hash} AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash`.pipe(
@@ -106,9 +121,9 @@ export const OneTimeTokenStoreLive = Layer.effect(
       sql`INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at)
           VALUES (${t.tokenHash}, ${t.userId}, ${t.purpose}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
     consume: (hash, purpose, at) =>
-      sql<{ userId: string }>`UPDATE one_time_tokens SET used_at = ${at}
+      findOne("consumed token", Schema.Struct({ userId: Schema.String }), sql`UPDATE one_time_tokens SET used_at = ${at}
           WHERE token_hash = ${hash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${at}
-          RETURNING user_id AS "userId"`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.userId)), Effect.orDie),
+          RETURNING user_id`).pipe(Effect.map(Option.map((row) => row.userId)), Effect.orDie),
     retireAll: (userId, purpose, at) =>
       sql`UPDATE one_time_tokens SET used_at = ${at} WHERE user_id = ${userId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
         Effect.asVoid,

@@ -1,11 +1,11 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { Language } from "../../../platform/messages"
-import type { MailKind, NotificationPreferences } from "../preferences"
-import { defaultPreferences, type EmailFrequency } from "../preferences"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Languages } from "../../../platform/messages"
+import { findAll, findOne } from "../../../platform/rows"
+import type { NotificationPreferences } from "../preferences"
+import { defaultPreferences, EmailFrequencies, MailKinds } from "../preferences"
 import {
   ContactRepository,
-  type DigestItem,
   DigestRepository,
   MailTransport,
   Outbox,
@@ -31,13 +31,23 @@ export const OutboxTransportLive = Layer.effect(
   }))
 )
 
+// Rows as decoded (camelCase keys: see platform/database.ts).
+const OutboxRow = Schema.Struct({
+  id: Schema.String,
+  recipient: Schema.String,
+  subject: Schema.String,
+  textBody: Schema.String,
+  htmlBody: Schema.String,
+  createdAt: Schema.DateFromSelf
+})
+
 export const OutboxReaderLive = Layer.effect(
   Outbox,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     latest: (limit) =>
-      sql<{ id: string; recipient: string; subject: string; textBody: string; htmlBody: string; createdAt: Date }>`
-        SELECT id, recipient, subject, text_body AS "textBody", html_body AS "htmlBody", created_at AS "createdAt"
-        FROM mail_outbox ORDER BY created_at DESC, id LIMIT ${limit}`.pipe(
+      findAll("latest mails", OutboxRow, sql`
+        SELECT id, recipient, subject, text_body, html_body, created_at
+        FROM mail_outbox ORDER BY created_at DESC, id LIMIT ${limit}`).pipe(
         Effect.map((rows) =>
           rows.map((r): StoredMail => ({ id: r.id, to: r.recipient, subject: r.subject, text: r.textBody, html: r.htmlBody, createdAt: r.createdAt }))
         ),
@@ -55,23 +65,23 @@ export const ContactRepositoryLive = Layer.effect(
   }))
 )
 
-interface RecipientRow {
-  userId: string
-  email: string
-  firstName: string
-  language: Language
-  emailNotifications: boolean | null
-  emailFrequency: EmailFrequency | null
-  quietHoursEnabled: boolean | null
-  quietHoursStart: string | null
-  quietHoursEnd: string | null
-  timeZone: string | null
-}
+const RecipientRow = Schema.Struct({
+  userId: Schema.String,
+  email: Schema.String,
+  firstName: Schema.String,
+  language: Schema.Literal(...Languages),
+  emailNotifications: Schema.NullOr(Schema.Boolean),
+  emailFrequency: Schema.NullOr(Schema.Literal(...EmailFrequencies)),
+  quietHoursEnabled: Schema.NullOr(Schema.Boolean),
+  quietHoursStart: Schema.NullOr(Schema.String),
+  quietHoursEnd: Schema.NullOr(Schema.String),
+  timeZone: Schema.NullOr(Schema.String)
+})
+type RecipientRow = typeof RecipientRow.Type
 
 /** The account's columns and its preferences (null when none are stored: the defaults). */
-const RECIPIENT_COLUMNS = `u.id AS "userId", u.email::text AS email, u.first_name AS "firstName", u.preferred_language AS language,
-  p.email_notifications AS "emailNotifications", p.email_frequency AS "emailFrequency", p.quiet_hours_enabled AS "quietHoursEnabled",
-  p.quiet_hours_start AS "quietHoursStart", p.quiet_hours_end AS "quietHoursEnd", p.time_zone AS "timeZone"`
+const RECIPIENT_COLUMNS = `u.id AS user_id, u.email::text AS email, u.first_name, u.preferred_language AS language,
+  p.email_notifications, p.email_frequency, p.quiet_hours_enabled, p.quiet_hours_start, p.quiet_hours_end, p.time_zone`
 
 const preferencesOf = (row: RecipientRow): NotificationPreferences =>
   row.emailFrequency === null
@@ -93,21 +103,29 @@ const toRecipient = (row: RecipientRow): Recipient => ({
   preferences: preferencesOf(row)
 })
 
+const SuppressionRow = Schema.Struct({
+  userId: Schema.String,
+  recipient: Schema.String,
+  kind: Schema.Literal(...MailKinds),
+  subject: Schema.String,
+  reason: Schema.Literal("never", "disabled")
+})
+
 /** Preferences are notifications' table; the recipient's address and language are read from the accounts in the same statement. */
 export const PreferenceRepositoryLive = Layer.effect(
   PreferenceRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const recipientsWhere = (condition: Statement.Fragment) =>
-      sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
-        LEFT JOIN notification_preferences p ON p.user_id = u.id WHERE ${condition}`.pipe(
+      findAll("recipients", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+        LEFT JOIN notification_preferences p ON p.user_id = u.id WHERE ${condition}`).pipe(
         Effect.map((rows) => rows.map(toRecipient)),
         Effect.orDie
       )
     return PreferenceRepository.of({
       find: (userId) =>
-        sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
-          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), preferencesOf)),
+        findOne("stored preferences", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`).pipe(
+          Effect.map(Option.map(preferencesOf)),
           Effect.orDie
         ),
       save: (userId, p) =>
@@ -132,22 +150,22 @@ export const PreferenceRepositoryLive = Layer.effect(
             Effect.orDie
           ),
       suppressed: (userId) =>
-        sql<{ userId: string; recipient: string; kind: MailKind; subject: string; reason: "never" | "disabled" }>`
-          SELECT user_id AS "userId", recipient, kind, subject, reason FROM mail_suppressions
-          WHERE user_id = ${userId} ORDER BY created_at, id`.pipe(Effect.orDie)
+        findAll("suppressed mails", SuppressionRow, sql`
+          SELECT user_id, recipient, kind, subject, reason FROM mail_suppressions
+          WHERE user_id = ${userId} ORDER BY created_at, id`).pipe(Effect.orDie)
     })
   })
 )
 
-interface DigestRow {
-  id: string
-  userId: string
-  kind: MailKind
-  subject: string
-  body: string
-  link: string
-  createdAt: Date
-}
+const DigestRow = Schema.Struct({
+  id: Schema.String,
+  userId: Schema.String,
+  kind: Schema.Literal(...MailKinds),
+  subject: Schema.String,
+  body: Schema.String,
+  link: Schema.String,
+  createdAt: Schema.DateFromSelf
+})
 
 export const DigestRepositoryLive = Layer.effect(
   DigestRepository,
@@ -157,26 +175,25 @@ export const DigestRepositoryLive = Layer.effect(
         sql`INSERT INTO notification_digest_items (user_id, kind, subject, body, link, created_at)
             VALUES (${item.userId}, ${item.kind}, ${item.subject}, ${item.body}, ${item.link}, ${item.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
       pendingRecipients: () =>
-        sql<RecipientRow>`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+        findAll("digest recipients", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
           LEFT JOIN notification_preferences p ON p.user_id = u.id
-          WHERE u.id IN (SELECT DISTINCT user_id FROM notification_digest_items WHERE sent_at IS NULL)`.pipe(
+          WHERE u.id IN (SELECT DISTINCT user_id FROM notification_digest_items WHERE sent_at IS NULL)`).pipe(
           Effect.map((rows) => rows.map(toRecipient)),
           Effect.orDie
         ),
       claim: (userId, before, at) =>
-        sql<DigestRow>`UPDATE notification_digest_items SET sent_at = ${at}
+        findAll("claimed digest items", DigestRow, sql`UPDATE notification_digest_items SET sent_at = ${at}
           WHERE id IN (
             SELECT id FROM notification_digest_items
             WHERE user_id = ${userId} AND sent_at IS NULL AND created_at < ${before}
             FOR UPDATE SKIP LOCKED)
-          RETURNING id, user_id AS "userId", kind, subject, body, link, created_at AS "createdAt"`.pipe(
+          RETURNING id, user_id, kind, subject, body, link, created_at`).pipe(
           Effect.map((rows) => [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))),
           Effect.orDie
         ),
       pending: (userId) =>
-        sql<DigestRow>`SELECT id, user_id AS "userId", kind, subject, body, link, created_at AS "createdAt"
-          FROM notification_digest_items WHERE user_id = ${userId} AND sent_at IS NULL ORDER BY created_at, id`.pipe(
-          Effect.map((rows): ReadonlyArray<DigestItem> => rows),
+        findAll("pending digest items", DigestRow, sql`SELECT id, user_id, kind, subject, body, link, created_at
+          FROM notification_digest_items WHERE user_id = ${userId} AND sent_at IS NULL ORDER BY created_at, id`).pipe(
           Effect.orDie
         )
     })

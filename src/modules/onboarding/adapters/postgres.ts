@@ -1,19 +1,59 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { ApplicationPending } from "../domain"
-import { type ApplicationListRow, type ApplicationRecord, ApplicationRepository, type DocumentRecord, type NewDocument } from "../ports"
+import { Effect, Layer, Schema } from "effect"
+import { findAll, findOne, single } from "../../../platform/rows"
+import { ApplicationPending, ApplicationStatuses, DocumentSlots, DocumentTypes } from "../domain"
+import { type ApplicationListRow, ApplicationRepository, type NewDocument } from "../ports"
 
 const applicationColumns = (sql: SqlClient.SqlClient) => sql.unsafe(`
-  a.id, a.user_id AS "userId", a.status, a.skills, a.experience, a.motivation,
-  to_char(a.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", a.rejection_reason AS "rejectionReason",
-  a.rejection_count AS "rejectionCount", a.max_attempts AS "maxAttempts", a.next_submission_date AS "nextSubmissionDate",
-  a.submitted_at AS "submittedAt", a.reviewed_at AS "reviewedAt", a.reviewed_by AS "reviewedBy",
-  a.created_at AS "createdAt", a.updated_at AS "updatedAt"`)
+  a.id, a.user_id, a.status, a.skills, a.experience, a.motivation,
+  to_char(a.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, a.rejection_reason, a.rejection_count, a.max_attempts,
+  a.next_submission_date, a.submitted_at, a.reviewed_at, a.reviewed_by, a.created_at, a.updated_at`)
 
 const documentColumns = (sql: SqlClient.SqlClient) => sql.unsafe(`
-  d.id, d.application_id AS "applicationId", d.slot, d.type, d.file_name AS "fileName", d.storage_key AS "storageKey",
-  d.content_type AS "contentType", d.size_bytes AS "size", d.is_verified AS "isVerified",
-  d.verification_notes AS "verificationNotes", d.verified_at AS "verifiedAt", d.verified_by AS "verifiedBy", d.created_at AS "createdAt"`)
+  d.id, d.application_id, d.slot, d.type, d.file_name, d.storage_key, d.content_type, d.size_bytes AS size, d.is_verified,
+  d.verification_notes, d.verified_at, d.verified_by, d.created_at`)
+
+// Rows as decoded (camelCase keys and int8 counts: see platform/database.ts).
+const ApplicationRow = Schema.Struct({
+  id: Schema.String,
+  userId: Schema.String,
+  status: Schema.Literal(...ApplicationStatuses),
+  skills: Schema.String,
+  experience: Schema.String,
+  motivation: Schema.String,
+  dateOfBirth: Schema.NullOr(Schema.String),
+  rejectionReason: Schema.NullOr(Schema.String),
+  rejectionCount: Schema.Number,
+  maxAttempts: Schema.Number,
+  nextSubmissionDate: Schema.NullOr(Schema.DateFromSelf),
+  submittedAt: Schema.DateFromSelf,
+  reviewedAt: Schema.NullOr(Schema.DateFromSelf),
+  reviewedBy: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+const DocumentRow = Schema.Struct({
+  id: Schema.String,
+  applicationId: Schema.String,
+  slot: Schema.Literal(...DocumentSlots),
+  type: Schema.Literal(...DocumentTypes),
+  fileName: Schema.String,
+  storageKey: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number,
+  isVerified: Schema.NullOr(Schema.Boolean),
+  verificationNotes: Schema.NullOr(Schema.String),
+  verifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  verifiedBy: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+})
+const ApplicationListItemRow = Schema.extend(ApplicationRow, Schema.Struct({
+  firstName: Schema.String,
+  lastName: Schema.String,
+  email: Schema.String,
+  phoneNumber: Schema.String,
+  documentCount: Schema.Number
+}))
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && (error as { cause?: { code?: string } }).cause?.code === "23505"
@@ -21,7 +61,6 @@ const isUniqueViolation = (error: unknown) =>
 export const ApplicationRepositoryLive = Layer.effect(
   ApplicationRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const one = <A>(rows: ReadonlyArray<A>) => Option.fromNullable(rows[0])
     const insertDocuments = (applicationId: string, documents: ReadonlyArray<NewDocument>) =>
       Effect.forEach(
         documents,
@@ -32,21 +71,20 @@ export const ApplicationRepositoryLive = Layer.effect(
       )
     return {
       findById: (id) =>
-        sql<ApplicationRecord>`SELECT ${applicationColumns(sql)} FROM provider_applications a WHERE a.id = ${id}`.pipe(
-          Effect.map(one),
+        findOne("application", ApplicationRow, sql`SELECT ${applicationColumns(sql)} FROM provider_applications a WHERE a.id = ${id}`).pipe(
           Effect.orDie
         ),
       findByUser: (userId) =>
-        sql<ApplicationRecord>`SELECT ${applicationColumns(sql)} FROM provider_applications a
-          WHERE a.user_id = ${userId} ORDER BY a.created_at DESC LIMIT 1`.pipe(Effect.map(one), Effect.orDie),
+        findOne("user's application", ApplicationRow, sql`SELECT ${applicationColumns(sql)} FROM provider_applications a
+          WHERE a.user_id = ${userId} ORDER BY a.created_at DESC LIMIT 1`).pipe(Effect.orDie),
       insert: (a, documents) =>
         Effect.gen(function*() {
-          const [row] = yield* sql<ApplicationRecord>`
+          const row = yield* single("new application", ApplicationRow, sql`
             INSERT INTO provider_applications AS a (user_id, skills, experience, motivation, date_of_birth, max_attempts, submitted_at)
             VALUES (${a.userId}, ${a.skills}, ${a.experience}, ${a.motivation}, ${a.dateOfBirth}::date, ${a.maxAttempts}, ${a.submittedAt})
-            RETURNING ${applicationColumns(sql)}`
-          yield* insertDocuments(row!.id, documents)
-          return row!
+            RETURNING ${applicationColumns(sql)}`)
+          yield* insertDocuments(row.id, documents)
+          return row
         }).pipe(Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(ApplicationPending) : Effect.die(error)))),
       resubmit: (id, expected, change) =>
         sql`UPDATE provider_applications SET status = 'PENDING', skills = ${change.skills}, experience = ${change.experience},
@@ -58,9 +96,9 @@ export const ApplicationRepositoryLive = Layer.effect(
         Effect.gen(function*() {
           if (documents.length === 0) return []
           const slots = documents.map((d) => d.slot)
-          const removed = yield* sql<{ storageKey: string }>`
+          const removed = yield* findAll("replaced documents", Schema.Struct({ storageKey: Schema.String }), sql`
             DELETE FROM application_documents WHERE application_id = ${applicationId} AND slot = ANY (${slots}::text[])
-            RETURNING storage_key AS "storageKey"`
+            RETURNING storage_key`)
           yield* insertDocuments(applicationId, documents)
           return removed.map((r) => r.storageKey)
         }).pipe(Effect.orDie),
@@ -73,15 +111,15 @@ export const ApplicationRepositoryLive = Layer.effect(
               reviewed_at = ${at}, reviewed_by = ${reviewerId}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING' RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
       documentsOf: (applicationId) =>
-        sql<DocumentRecord>`SELECT ${documentColumns(sql)} FROM application_documents d WHERE d.application_id = ${applicationId}
-          ORDER BY array_position(ARRAY['identityDocument', 'addressDocument', 'bankDocument', 'profilePicture'], d.slot)`.pipe(Effect.orDie),
+        findAll("application's documents", DocumentRow, sql`SELECT ${documentColumns(sql)} FROM application_documents d WHERE d.application_id = ${applicationId}
+          ORDER BY array_position(ARRAY['identityDocument', 'addressDocument', 'bankDocument', 'profilePicture'], d.slot)`).pipe(Effect.orDie),
       findDocument: (id) =>
-        sql<DocumentRecord>`SELECT ${documentColumns(sql)} FROM application_documents d WHERE d.id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        findOne("document", DocumentRow, sql`SELECT ${documentColumns(sql)} FROM application_documents d WHERE d.id = ${id}`).pipe(Effect.orDie),
       verifyDocument: (id, decision, reviewerId, at) =>
-        sql<DocumentRecord>`
+        findOne("verified document", DocumentRow, sql`
           UPDATE application_documents AS d SET is_verified = ${decision.isVerified}, verification_notes = ${decision.notes},
             verified_at = ${decision.isVerified === null ? null : at}, verified_by = ${decision.isVerified === null ? null : reviewerId}
-          WHERE d.id = ${id} RETURNING ${documentColumns(sql)}`.pipe(Effect.map(one), Effect.orDie),
+          WHERE d.id = ${id} RETURNING ${documentColumns(sql)}`).pipe(Effect.orDie),
       list: (query) =>
         Effect.gen(function*() {
           const conditions = [sql`true`]
@@ -92,17 +130,17 @@ export const ApplicationRepositoryLive = Layer.effect(
               OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern} OR (u.last_name || ' ' || u.first_name) ILIKE ${pattern})`)
           }
           const where = sql.and(conditions)
-          const rows = yield* sql<ApplicationRecord & { firstName: string; lastName: string; email: string; phoneNumber: string; documentCount: number }>`
-            SELECT ${applicationColumns(sql)}, u.first_name AS "firstName", u.last_name AS "lastName", u.email, u.phone_number AS "phoneNumber",
-              (SELECT count(*)::int FROM application_documents d WHERE d.application_id = a.id) AS "documentCount"
+          const rows = yield* findAll("applications page", ApplicationListItemRow, sql`
+            SELECT ${applicationColumns(sql)}, u.first_name, u.last_name, u.email::text AS email, u.phone_number,
+              (SELECT count(*) FROM application_documents d WHERE d.application_id = a.id) AS document_count
             FROM provider_applications a JOIN users u ON u.id = a.user_id
             WHERE ${where}
             ORDER BY a.submitted_at DESC, a.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`
-          const [count] = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM provider_applications a JOIN users u ON u.id = a.user_id WHERE ${where}`
+            LIMIT ${query.limit} OFFSET ${query.offset}`)
+          const count = yield* single("applications count", Schema.Struct({ n: Schema.Number }), sql`
+            SELECT count(*) AS n FROM provider_applications a JOIN users u ON u.id = a.user_id WHERE ${where}`)
           return {
-            total: count?.n ?? 0,
+            total: count.n,
             rows: rows.map(({ firstName, lastName, email, phoneNumber, documentCount, ...record }): ApplicationListRow => ({
               ...record,
               documentCount,
