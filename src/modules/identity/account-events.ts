@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { type EventFeed, type EventPublisher, inProcessFeed } from "../../platform/events"
 
 /**
  * What identity announces about accounts once it is committed: every session of a user ended
@@ -14,16 +15,10 @@ export type AccountEvent = {
 }
 
 /** Where identity announces account events; announcing never fails the action that published. */
-export class AccountEvents extends Context.Tag("identity/AccountEvents")<
-  AccountEvents,
-  { readonly publish: (event: AccountEvent) => Effect.Effect<void> }
->() {}
+export class AccountEvents extends Context.Tag("identity/AccountEvents")<AccountEvents, EventPublisher<AccountEvent>>() {}
 
 /** The listening side of AccountEvents (the socket.io server subscribes once it exists). */
-export class AccountEventFeed extends Context.Tag("identity/AccountEventFeed")<
-  AccountEventFeed,
-  { readonly subscribe: (listener: (event: AccountEvent) => void) => Effect.Effect<() => void> }
->() {}
+export class AccountEventFeed extends Context.Tag("identity/AccountEventFeed")<AccountEventFeed, EventFeed<AccountEvent>>() {}
 
 /**
  * AccountEvents within one process (as messaging's InProcessConversationEvents): listeners hear every
@@ -32,26 +27,7 @@ export class AccountEventFeed extends Context.Tag("identity/AccountEventFeed")<
  */
 export const InProcessAccountEvents = Layer.effectContext(
   Effect.sync(() => {
-    const listeners = new Set<(event: AccountEvent) => void>()
-    const events = AccountEvents.of({
-      publish: (event) =>
-        Effect.sync(() => {
-          for (const listener of listeners) {
-            try {
-              listener(event)
-            } catch {
-              // The account change is committed whatever a listener does.
-            }
-          }
-        })
-    })
-    const feed = AccountEventFeed.of({
-      subscribe: (listener) =>
-        Effect.sync(() => {
-          listeners.add(listener)
-          return () => void listeners.delete(listener)
-        })
-    })
-    return Context.make(AccountEvents, events).pipe(Context.add(AccountEventFeed, feed))
+    const { feed, publisher } = inProcessFeed<AccountEvent>()
+    return Context.make(AccountEvents, publisher).pipe(Context.add(AccountEventFeed, feed))
   })
 )

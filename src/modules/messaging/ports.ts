@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { TooManyRequests } from "../../platform/errors"
 import type { MessageRecord, Participant } from "./domain"
+import type { EventFeed, EventPublisher } from "../../platform/events"
 
 export interface ConversationRecord {
   readonly id: string
@@ -95,16 +96,10 @@ export type ConversationEvent =
  * Where the service announces events, after they are stored. Announcing never fails: a listener
  * that is not there (the CLI, a test) loses nothing, clients read the conversation back over REST.
  */
-export class ConversationEvents extends Context.Tag("messaging/ConversationEvents")<
-  ConversationEvents,
-  { readonly publish: (event: ConversationEvent) => Effect.Effect<void> }
->() {}
+export class ConversationEvents extends Context.Tag("messaging/ConversationEvents")<ConversationEvents, EventPublisher<ConversationEvent>>() {}
 
 /** The listening side of ConversationEvents (the socket.io adapter subscribes once its server exists). */
-export class ConversationEventFeed extends Context.Tag("messaging/ConversationEventFeed")<
-  ConversationEventFeed,
-  { readonly subscribe: (listener: (event: ConversationEvent) => void) => Effect.Effect<() => void> }
->() {}
+export class ConversationEventFeed extends Context.Tag("messaging/ConversationEventFeed")<ConversationEventFeed, EventFeed<ConversationEvent>>() {}
 
 /** Counts messages sent per user and refuses past the configured rate (MESSAGE_RATE_LIMIT). */
 export class MessageRateLimiter extends Context.Tag("messaging/MessageRateLimiter")<

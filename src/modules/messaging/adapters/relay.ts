@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { inProcessFeed } from "../../../platform/events"
 import { type ConversationEvent, ConversationEventFeed, ConversationEvents } from "../ports"
 
 /**
@@ -9,26 +10,7 @@ import { type ConversationEvent, ConversationEventFeed, ConversationEvents } fro
  */
 export const InProcessConversationEvents = Layer.effectContext(
   Effect.sync(() => {
-    const listeners = new Set<(event: ConversationEvent) => void>()
-    const events = ConversationEvents.of({
-      publish: (event) =>
-        Effect.sync(() => {
-          for (const listener of listeners) {
-            try {
-              listener(event)
-            } catch {
-              // A broken listener must not undo a stored message.
-            }
-          }
-        })
-    })
-    const feed = ConversationEventFeed.of({
-      subscribe: (listener) =>
-        Effect.sync(() => {
-          listeners.add(listener)
-          return () => void listeners.delete(listener)
-        })
-    })
-    return Context.make(ConversationEvents, events).pipe(Context.add(ConversationEventFeed, feed))
+    const { feed, publisher } = inProcessFeed<ConversationEvent>()
+    return Context.make(ConversationEvents, publisher).pipe(Context.add(ConversationEventFeed, feed))
   })
 )
