@@ -13,8 +13,7 @@ export const isPhone = (value: string) => /^\d{10,15}$/.test(value.trim())
 export const isStrongPassword = (value: string) =>
   value.length >= 8 && value.length <= 128 && /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value) && /[@$!%*?&]/.test(value)
 
-export const checkEmail = (value: string): Problem | undefined =>
-  value.trim() === "" ? "required" : isEmail(value) ? undefined : "email"
+export const checkEmail = (value: string): Problem | undefined => (value.trim() === "" ? "required" : isEmail(value) ? undefined : "email")
 
 export const checkNewPassword = (password: string, confirmation: string): Problems<"password" | "confirmPassword"> => {
   const problems: Problems<"password" | "confirmPassword"> = {}

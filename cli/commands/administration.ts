@@ -25,12 +25,25 @@ const userSummary = (u: UserRow) => ({
 })
 export type UserSummary = ReturnType<typeof userSummary>
 
-export const listUsers = (options: { search?: string | undefined; role?: string | undefined; status?: string | undefined; page?: number | undefined; limit?: number | undefined }) =>
+export const listUsers = (options: {
+  search?: string | undefined
+  role?: string | undefined
+  status?: string | undefined
+  page?: number | undefined
+  limit?: number | undefined
+}) =>
   Effect.flatMap(admin, (a) =>
     a.users(Operator, {
       search: options.search,
       role: options.role,
-      isActive: options.status === undefined ? undefined : options.status === "active" ? "true" : options.status === "inactive" ? "false" : options.status,
+      isActive:
+        options.status === undefined
+          ? undefined
+          : options.status === "active"
+            ? "true"
+            : options.status === "inactive"
+              ? "false"
+              : options.status,
       page: options.page === undefined ? undefined : String(options.page),
       limit: options.limit === undefined ? undefined : String(options.limit)
     })
@@ -47,7 +60,10 @@ export const renderUser = (u: UserSummary) =>
 export const renderUsers = (list: Effect.Effect.Success<ReturnType<typeof listUsers>>) =>
   list.users.length === 0
     ? "No user."
-    : [...list.users.map(renderUser), `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} users)`].join("\n")
+    : [
+        ...list.users.map(renderUser),
+        `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} users)`
+      ].join("\n")
 
 export const changeUser = (id: string, change: { isActive?: boolean; role?: string }) =>
   Effect.flatMap(admin, (a) => a.updateUser(Operator, id, change)).pipe(Effect.map(userSummary))
@@ -77,4 +93,6 @@ export const renderStats = (s: Effect.Effect.Success<ReturnType<typeof financeSt
     `Payments:          ${s.payments.completed} completed, ${s.payments.pending} pending, ${s.payments.failed} failed`,
     ...s.revenueByStatus.map((r) => `  ${r.status.padEnd(10)} ${String(r.count).padStart(5)}  ${major(r.amountMinor, s.currency)}`),
     s.currencies.length > 1 ? `Other currencies recorded: ${s.currencies.filter((c) => c !== s.currency).join(", ")} (--currency)` : ""
-  ].filter((line) => line !== "").join("\n")
+  ]
+    .filter((line) => line !== "")
+    .join("\n")

@@ -11,7 +11,14 @@ export default class Seed extends EffectCommand {
   async run() {
     const { flags } = await this.parse(Seed)
     const accounts = await this.runEffect(Effect.zipRight(runMigrations, seedDemoData))
-    const rows = accounts.map(({ email, password, role, firstName, lastName, created }) => ({ email, password, role, firstName, lastName, created }))
+    const rows = accounts.map(({ email, password, role, firstName, lastName, created }) => ({
+      email,
+      password,
+      role,
+      firstName,
+      lastName,
+      created
+    }))
     this.print(flags.json, { accounts: rows }, () =>
       [
         `Demo accounts (${rows.filter((r) => r.created).length} created, ${rows.filter((r) => !r.created).length} already there):`,

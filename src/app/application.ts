@@ -7,7 +7,7 @@ import { isEmptyDatabase, seedDemoData } from "./seed"
 import { ServerLive } from "./server"
 
 /** Migrate, and seed the demo data when the database has no account yet (the first start). */
-export const startup = Effect.gen(function*() {
+export const startup = Effect.gen(function* () {
   const config = yield* AppConfig
   const applied = yield* runMigrations
   if (applied.length > 0) yield* Effect.logInfo(`applied migrations: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)

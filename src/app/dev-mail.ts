@@ -15,13 +15,14 @@ export const localOnly = <E, R>(page: Effect.Effect<HttpServerResponse.HttpServe
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     isLocalRequest(request)
       ? Effect.map(page, (response) => HttpServerResponse.setHeader(response, "cache-control", "no-store"))
-      : Effect.succeed(HttpServerResponse.text("Not Found", { status: 404 })))
+      : Effect.succeed(HttpServerResponse.text("Not Found", { status: 404 }))
+  )
 
 /**
  * /dev/mail: the local outbox of the embedded mode, so a newcomer can follow verification links.
  * It shows password-reset links, so it exists only with config.devMail and answers only localOnly.
  */
-export const devMailPage = Effect.gen(function*() {
+export const devMailPage = Effect.gen(function* () {
   const outbox = yield* Outbox
   const mails = yield* outbox.latest(50)
   const items = mails

@@ -9,8 +9,21 @@ import { IdentityPostgresAdapters } from "../modules/identity/adapters/postgres"
 import { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "../modules/identity/adapters/crypto"
 import { ProfileMemoryAdapters } from "../modules/identity/profile/adapters/memory"
 import { ProfilePostgresAdapters } from "../modules/identity/profile/adapters/postgres"
-import { DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, type MailTransport, NotificationSettingsLive, NotificationsLive, PreferenceAwareMailerLive } from "../modules/notifications"
-import { ContactRepositoryLive, DigestRepositoryLive, OutboxReaderLive, OutboxTransportLive, PreferenceRepositoryLive } from "../modules/notifications/adapters/postgres"
+import {
+  DEFERRED_MAIL_QUEUE,
+  DIGEST_QUEUE,
+  type MailTransport,
+  NotificationSettingsLive,
+  NotificationsLive,
+  PreferenceAwareMailerLive
+} from "../modules/notifications"
+import {
+  ContactRepositoryLive,
+  DigestRepositoryLive,
+  OutboxReaderLive,
+  OutboxTransportLive,
+  PreferenceRepositoryLive
+} from "../modules/notifications/adapters/postgres"
 import { HmacUnsubscribeTokensLive } from "../modules/notifications/adapters/tokens"
 import { InMemoryNotificationsAdapters, InMemoryPreferenceAdapters } from "../modules/notifications/adapters/memory"
 import { MAIL_QUEUE, QueuedTransportLive } from "../modules/notifications/adapters/smtp"
@@ -44,7 +57,9 @@ import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import type { SqlClient } from "@effect/sql"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
-const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE] })
+const JobQueueLive = PgBossJobQueue({
+  queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE]
+})
 
 /**
  * Mail transport: with SMTP_URL, deliveries queued in the sender's transaction for the server's SMTP
@@ -52,7 +67,11 @@ const JobQueueLive = PgBossJobQueue({ queues: [...Object.values(Queues), MAIL_QU
  * Mailer, which applies the recipients' preferences before this.)
  */
 const MailTransportLive: Layer.Layer<MailTransport, never, SqlClient.SqlClient | AppConfig | JobQueue> = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config): Layer.Layer<MailTransport, never, SqlClient.SqlClient | JobQueue> => (Option.isSome(config.smtpUrl) ? QueuedTransportLive : OutboxTransportLive))
+  Effect.map(
+    AppConfig,
+    (config): Layer.Layer<MailTransport, never, SqlClient.SqlClient | JobQueue> =>
+      Option.isSome(config.smtpUrl) ? QueuedTransportLive : OutboxTransportLive
+  )
 )
 
 /** Postgres-backed adapters of every module (given a SqlClient). */

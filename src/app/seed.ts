@@ -18,12 +18,60 @@ export interface DemoAccount {
 
 /** Demo accounts (verified emails) so a newcomer and scripts can log in at once. */
 export const demoAccounts: ReadonlyArray<DemoAccount> = [
-  { email: "admin@marketplace.local", password: "Admin1234!", role: "ADMIN", firstName: "Alice", lastName: "Martin", phoneNumber: "5145550100", preferredLanguage: "fr" },
-  { email: "marie.dubois@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Marie", lastName: "Dubois", phoneNumber: "5145550101", preferredLanguage: "fr" },
-  { email: "jean.tremblay@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Jean", lastName: "Tremblay", phoneNumber: "4385550102", preferredLanguage: "fr" },
-  { email: "emily.clark@marketplace.local", password: "Provider1234!", role: "PROVIDER", firstName: "Emily", lastName: "Clark", phoneNumber: "4165550103", preferredLanguage: "en" },
-  { email: "lucas.bernard@marketplace.local", password: "Client1234!", role: "CLIENT", firstName: "Lucas", lastName: "Bernard", phoneNumber: "0612345678", preferredLanguage: "fr" },
-  { email: "sophie.nguyen@marketplace.local", password: "Client1234!", role: "CLIENT", firstName: "Sophie", lastName: "Nguyen", phoneNumber: "6045550105", preferredLanguage: "en" }
+  {
+    email: "admin@marketplace.local",
+    password: "Admin1234!",
+    role: "ADMIN",
+    firstName: "Alice",
+    lastName: "Martin",
+    phoneNumber: "5145550100",
+    preferredLanguage: "fr"
+  },
+  {
+    email: "marie.dubois@marketplace.local",
+    password: "Provider1234!",
+    role: "PROVIDER",
+    firstName: "Marie",
+    lastName: "Dubois",
+    phoneNumber: "5145550101",
+    preferredLanguage: "fr"
+  },
+  {
+    email: "jean.tremblay@marketplace.local",
+    password: "Provider1234!",
+    role: "PROVIDER",
+    firstName: "Jean",
+    lastName: "Tremblay",
+    phoneNumber: "4385550102",
+    preferredLanguage: "fr"
+  },
+  {
+    email: "emily.clark@marketplace.local",
+    password: "Provider1234!",
+    role: "PROVIDER",
+    firstName: "Emily",
+    lastName: "Clark",
+    phoneNumber: "4165550103",
+    preferredLanguage: "en"
+  },
+  {
+    email: "lucas.bernard@marketplace.local",
+    password: "Client1234!",
+    role: "CLIENT",
+    firstName: "Lucas",
+    lastName: "Bernard",
+    phoneNumber: "0612345678",
+    preferredLanguage: "fr"
+  },
+  {
+    email: "sophie.nguyen@marketplace.local",
+    password: "Client1234!",
+    role: "CLIENT",
+    firstName: "Sophie",
+    lastName: "Nguyen",
+    phoneNumber: "6045550105",
+    preferredLanguage: "en"
+  }
 ]
 
 /** Country of the demo providers' payout accounts (all three work from Canada). */
@@ -33,7 +81,7 @@ const demoPayoutCountry = "CA"
  * Creates the demo accounts that do not exist yet, and gives the demo providers a completed sandbox
  * payout account (in sandbox mode; skipped against Stripe); running it twice changes nothing.
  */
-export const seedDemoData = Effect.gen(function*() {
+export const seedDemoData = Effect.gen(function* () {
   const identity = yield* Identity
   const sandbox = yield* SandboxConnect
   const results: Array<DemoAccount & { readonly created: boolean }> = []

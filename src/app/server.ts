@@ -19,7 +19,12 @@ import { AuthenticationLive, AuthHttpLive } from "../modules/identity/http"
 import { IdentityRealtime } from "../modules/identity/adapters/socket"
 import { UploadsHttpLive, UsersHttpLive } from "../modules/identity/profile/http"
 import { NotificationSettings, Outbox } from "../modules/notifications"
-import { ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, unsubscribeLinkPage } from "../modules/notifications/http"
+import {
+  ContactHttpLive,
+  NotificationPreferencesHttpLive,
+  NotificationUnsubscribeHttpLive,
+  unsubscribeLinkPage
+} from "../modules/notifications/http"
 import { NotificationJobsLive } from "../modules/notifications/jobs"
 import { SmtpDeliveryLive } from "../modules/notifications/adapters/smtp"
 import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments/http"
@@ -45,13 +50,32 @@ const HealthHttpLive = HttpApiBuilder.group(MarketplaceApi, "health", (handlers)
 )
 
 const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
-  Layer.provide([HealthHttpLive, AuthHttpLive, UsersHttpLive, ContactHttpLive, NotificationPreferencesHttpLive, NotificationUnsubscribeHttpLive, StripeConnectHttpLive, PaymentsWebhookHttpLive, CategoriesHttpLive, ServicesHttpLive, UploadsHttpLive, ProviderApplicationsHttpLive, AdminApplicationsHttpLive, BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive, ConversationsHttpLive, AdministrationHttpLive]),
+  Layer.provide([
+    HealthHttpLive,
+    AuthHttpLive,
+    UsersHttpLive,
+    ContactHttpLive,
+    NotificationPreferencesHttpLive,
+    NotificationUnsubscribeHttpLive,
+    StripeConnectHttpLive,
+    PaymentsWebhookHttpLive,
+    CategoriesHttpLive,
+    ServicesHttpLive,
+    UploadsHttpLive,
+    ProviderApplicationsHttpLive,
+    AdminApplicationsHttpLive,
+    BookingsHttpLive,
+    CheckoutHttpLive,
+    ReviewsHttpLive,
+    ConversationsHttpLive,
+    AdministrationHttpLive
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
 /** Routes beside the API: the local outbox (DEV_MAIL) and the UI with its index fallback. */
 const PagesLive = HttpApiBuilder.Router.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const outbox = yield* Outbox
     const settings = yield* NotificationSettings
@@ -61,7 +85,10 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     if (config.paymentsMode === "sandbox") yield* sandboxConnectRoutes(router)
     if (config.paymentsMode === "sandbox") yield* sandboxCheckoutRoutes(router)
     // The one-click unsubscribe link of mails: a small page (see notifications/http.ts).
-    yield* router.get("/api/notifications/unsubscribe", Effect.provideService(unsubscribeLinkPage, NotificationSettings, settings).pipe(Effect.provideService(AppConfig, config)))
+    yield* router.get(
+      "/api/notifications/unsubscribe",
+      Effect.provideService(unsubscribeLinkPage, NotificationSettings, settings).pipe(Effect.provideService(AppConfig, config))
+    )
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)
@@ -75,12 +102,16 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
  * socket.io. The app middleware adds request ids, access logs, security headers and the error envelope.
  */
 export const ServerLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const server = http.createServer({ keepAliveTimeout: 5_000 })
     const HttpLive = HttpApiBuilder.serve().pipe(
       Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/api/docs" })),
-      Layer.provide(HttpApiBuilder.middleware(appMiddlewareWith(securityHeadersFor({ publicUrl: config.publicUrl, stripe: config.paymentsMode === "stripe" })))),
+      Layer.provide(
+        HttpApiBuilder.middleware(
+          appMiddlewareWith(securityHeadersFor({ publicUrl: config.publicUrl, stripe: config.paymentsMode === "stripe" }))
+        )
+      ),
       Layer.provide(PagesLive),
       Layer.provide(ApiLive),
       HttpServer.withLogAddress,
@@ -89,28 +120,36 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.provide(NodeHttpServer.layer(() => server, { port: config.port, host: config.host }))
     )
     const RealtimeLive = Layer.unwrapEffect(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const run = Runtime.runPromise(yield* Effect.runtime<never>())
         const messaging = yield* MessagingRealtime
         const probes = yield* HealthProbes
         // Across processes (REALTIME_ADAPTER=postgres): the PostgreSQL adapter on DATABASE_URL.
-        const cluster = config.realtimeAdapter === "postgres"
-          ? Option.map(config.databaseUrl, (url) =>
-            postgresClusterLink(url, (error) => void run(Effect.logWarning(`real-time adapter error: ${error instanceof Error ? error.message : String(error)}`)).catch(() => undefined)).pipe(
-              Effect.tap((link) => Effect.sync(() => probes.setRealtime(() => (link.listening() ? "ok" : "down"))))
-            ))
-          : Option.none()
+        const cluster =
+          config.realtimeAdapter === "postgres"
+            ? Option.map(config.databaseUrl, (url) =>
+                postgresClusterLink(
+                  url,
+                  (error) =>
+                    void run(Effect.logWarning(`real-time adapter error: ${error instanceof Error ? error.message : String(error)}`)).catch(
+                      () => undefined
+                    )
+                ).pipe(Effect.tap((link) => Effect.sync(() => probes.setRealtime(() => (link.listening() ? "ok" : "down")))))
+              )
+            : Option.none()
         return attachRealtime(
           server,
           // Deactivated accounts are refused here, and their open sockets closed by IdentityRealtime.
           (token) =>
-            run(identity.authenticateSession(token).pipe(
-              Effect.map(({ user, sessionId }) => ({ id: user.id, sessionId })),
-              Effect.orElseSucceed(() => undefined),
-              // The database is away: not a wrong token, so the client is told to come back, not to log in again.
-              Effect.catchAllCause((cause) => unavailableOf(cause) ? Effect.succeed("unavailable" as const) : Effect.failCause(cause))
-            )),
+            run(
+              identity.authenticateSession(token).pipe(
+                Effect.map(({ user, sessionId }) => ({ id: user.id, sessionId })),
+                Effect.orElseSucceed(() => undefined),
+                // The database is away: not a wrong token, so the client is told to come back, not to log in again.
+                Effect.catchAllCause((cause) => (unavailableOf(cause) ? Effect.succeed("unavailable" as const) : Effect.failCause(cause)))
+              )
+            ),
           [messaging, yield* IdentityRealtime],
           cluster
         )

@@ -65,7 +65,9 @@ export const resolveDevMail = (settings: {
 }): Either.Either<boolean, ConfigError.ConfigError> => {
   const production = Option.contains(settings.nodeEnv, "production")
   if (production && Option.contains(settings.devMail, true)) {
-    return Either.left(ConfigError.InvalidData(["DEV_MAIL"], "DEV_MAIL=1 is refused with NODE_ENV=production: the outbox page shows password-reset links"))
+    return Either.left(
+      ConfigError.InvalidData(["DEV_MAIL"], "DEV_MAIL=1 is refused with NODE_ENV=production: the outbox page shows password-reset links")
+    )
   }
   if (production || Option.isSome(settings.smtpUrl)) return Either.right(false)
   return Either.right(Option.getOrElse(settings.devMail, () => Option.isNone(settings.databaseUrl) && Option.isNone(settings.publicUrl)))
@@ -85,19 +87,36 @@ export const parseTrustProxy = (value: Option.Option<string>): Either.Either<Tru
   const text = Option.getOrElse(value, () => "").trim()
   if (text === "" || text === "0" || text.toLowerCase() === "false") return Either.right({ _tag: "None" })
   if (/^\d+$/.test(text)) return Either.right({ _tag: "Hops", hops: Number(text) })
-  const addresses = text.split(",").map((a) => a.trim()).filter((a) => a !== "")
+  const addresses = text
+    .split(",")
+    .map((a) => a.trim())
+    .filter((a) => a !== "")
   if (addresses.every(isIP)) return Either.right({ _tag: "Addresses", addresses: addresses.map(normalizeAddress) })
-  return Either.left(ConfigError.InvalidData(["TRUST_PROXY"], `TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses, got "${text}"`))
+  return Either.left(
+    ConfigError.InvalidData(
+      ["TRUST_PROXY"],
+      `TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses, got "${text}"`
+    )
+  )
 }
 
 /** `::ffff:10.0.0.1` and `10.0.0.1` are one client. */
-export const normalizeAddress = (address: string) => address.trim().toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1")
+export const normalizeAddress = (address: string) =>
+  address
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1")
 
 /** JWT_SECRET signs every access token and unsubscribe link: a short one can be guessed offline. */
 export const MIN_SECRET_BYTES = 32
 export const checkJwtSecret = (secret: Option.Option<Redacted.Redacted>): Either.Either<void, ConfigError.ConfigError> =>
   Option.isSome(secret) && Buffer.byteLength(Redacted.value(secret.value), "utf8") < MIN_SECRET_BYTES
-    ? Either.left(ConfigError.InvalidData(["JWT_SECRET"], `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`); unset it in development to use a generated one`))
+    ? Either.left(
+        ConfigError.InvalidData(
+          ["JWT_SECRET"],
+          `JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`); unset it in development to use a generated one`
+        )
+      )
     : Either.right(undefined)
 
 export type PaymentsMode = "stripe" | "sandbox"
@@ -116,7 +135,10 @@ export const resolvePaymentsMode = (
   }
   if (chosen === "stripe" && Option.isNone(stripeSecretKey)) {
     return Either.left(
-      ConfigError.MissingData(["STRIPE_SECRET_KEY"], "PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY (unset PAYMENTS_MODE or set it to sandbox for the local sandbox)")
+      ConfigError.MissingData(
+        ["STRIPE_SECRET_KEY"],
+        "PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY (unset PAYMENTS_MODE or set it to sandbox for the local sandbox)"
+      )
     )
   }
   return Either.right(chosen)
@@ -140,7 +162,10 @@ export const resolveRealtimeAdapter = (
   }
   if (chosen === "postgres" && Option.isNone(databaseUrl)) {
     return Either.left(
-      ConfigError.MissingData(["DATABASE_URL"], "REALTIME_ADAPTER=postgres needs DATABASE_URL (the embedded database serves one process: unset REALTIME_ADAPTER or set it to local)")
+      ConfigError.MissingData(
+        ["DATABASE_URL"],
+        "REALTIME_ADAPTER=postgres needs DATABASE_URL (the embedded database serves one process: unset REALTIME_ADAPTER or set it to local)"
+      )
     )
   }
   return Either.right(chosen)

@@ -22,7 +22,9 @@ export const parseInt8 = (text: string): number | string => {
 /** The type parsers of the application's connections: node-postgres's, int8 aside. */
 export const rowTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8_OID && format !== "binary" ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"]
+    oid === INT8_OID && format !== "binary"
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format as "text")) as pg.CustomTypesConfig["getTypeParser"]
 }
 
 /**
@@ -52,10 +54,12 @@ const pgLayer = (connection: { url: Redacted.Redacted } | { host: string }, maxC
         Effect.tryPromise({
           try: () => pool.query("SELECT 1"),
           catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
-        }).pipe(Effect.timeoutFail({
-          duration: Duration.millis(CONNECT_TIMEOUT_MS),
-          onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
-        }))
+        }).pipe(
+          Effect.timeoutFail({
+            duration: Duration.millis(CONNECT_TIMEOUT_MS),
+            onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+          })
+        )
       )
     ),
     // Rows come back with camelCase keys (snake_case columns need no alias); JSON values keep
@@ -78,7 +82,7 @@ const EMBEDDED_POOL_SIZE = 1
  */
 export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
   Layer.unwrapScoped(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       if (Option.isSome(config.databaseUrl)) {
         return pgLayer({ url: config.databaseUrl.value }, config.databasePoolSize)
@@ -90,9 +94,7 @@ export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
         maxConnections: config.databasePoolSize + 10,
         attachToRunning: options.attachToRunning
       })
-      yield* Effect.logInfo(
-        embedded.owner ? `embedded database ready in ${dataDir}` : `attached to the running server's database`
-      )
+      yield* Effect.logInfo(embedded.owner ? `embedded database ready in ${dataDir}` : `attached to the running server's database`)
       return pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
     })
   )
@@ -100,11 +102,9 @@ export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
 /** An in-memory PGlite (tests that have no TEST_DATABASE_URL). */
 export const InMemoryDatabase = (runDir: string) =>
   Layer.unwrapScoped(
-    Effect.map(
-      startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false }),
-      (embedded) => pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
+    Effect.map(startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false }), (embedded) =>
+      pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
     )
   )
 
-export const databaseUrlLayer = (url: string, maxConnections = 10) =>
-  pgLayer({ url: Redacted.make(url) }, maxConnections)
+export const databaseUrlLayer = (url: string, maxConnections = 10) => pgLayer({ url: Redacted.make(url) }, maxConnections)

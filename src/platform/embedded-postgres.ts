@@ -77,9 +77,7 @@ export const startEmbedded = (options: EmbeddedOptions) =>
           if (options.attachToRunning && fs.existsSync(socketFile(options.runDir))) {
             return { connection: { socketDir: options.runDir, owner: false }, close: async () => {} }
           }
-          throw new Error(
-            `the embedded database in ${options.runDir} is in use by process ${lock.pid}; stop it or set DATABASE_URL`
-          )
+          throw new Error(`the embedded database in ${options.runDir} is in use by process ${lock.pid}; stop it or set DATABASE_URL`)
         }
         try {
           fs.rmSync(socketFile(options.runDir), { force: true })
@@ -112,8 +110,7 @@ export const startEmbedded = (options: EmbeddedOptions) =>
           throw error
         }
       },
-      catch: (cause) =>
-        new EmbeddedDatabaseError({ message: cause instanceof Error ? cause.message : String(cause), cause })
+      catch: (cause) => new EmbeddedDatabaseError({ message: cause instanceof Error ? cause.message : String(cause), cause })
     }),
     ({ close }) => Effect.promise(close)
   ).pipe(Effect.map(({ connection }) => connection))

@@ -87,7 +87,9 @@ export const errorBody = (error: AppError, language: Language): typeof FailureEn
   success: false as const,
   code: error.code,
   message: translate(language, error.key, error.params),
-  ...(error._tag === "ValidationFailed" ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key, d.params ?? error.params) })) } : {})
+  ...(error._tag === "ValidationFailed"
+    ? { details: error.details.map((d) => ({ field: d.field, message: translate(language, d.key, d.params ?? error.params) })) }
+    : {})
 })
 
 /** The same, as one line of text with one line per field (the CLI's refusals). */

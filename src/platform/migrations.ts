@@ -16,9 +16,7 @@ const sqlFileLoader: Migrator.Loader = Effect.sync(() => {
     .flatMap((file) => {
       const match = /^(\d+)_(.+)\.sql$/.exec(file)
       if (!match) return []
-      const load = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.unsafe(fs.readFileSync(path.join(dir, file), "utf8")).raw
-      )
+      const load = Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(fs.readFileSync(path.join(dir, file), "utf8")).raw)
       return [[Number(match[1]), match[2]!, Effect.succeed(load)] as const]
     })
     .sort((a, b) => a[0] - b[0])

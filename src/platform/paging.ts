@@ -13,8 +13,10 @@ export const paging = (page: number | undefined, limit: number | undefined, defa
  * A list query's page and size as sent (query-string text, or numbers from the CLI), read with the
  * list's own default size: the one reading of every list's `page` and `limit`.
  */
-export const pageOf = (query: { readonly page?: string | number | undefined; readonly limit?: string | number | undefined }, defaultLimit: number) =>
-  paging(asNumber(query.page), asNumber(query.limit), defaultLimit)
+export const pageOf = (
+  query: { readonly page?: string | number | undefined; readonly limit?: string | number | undefined },
+  defaultLimit: number
+) => paging(asNumber(query.page), asNumber(query.limit), defaultLimit)
 
 const asNumber = (value: string | number | undefined) => (typeof value === "number" ? value : numberParam(value))
 

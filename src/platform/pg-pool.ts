@@ -21,7 +21,9 @@ export const guardPool = (pool: pg.Pool, report: (error: Error) => void): pg.Poo
   pool.on("connect", (client) => void client.on("error", report))
   // The pool re-emits an idle client's error, which would throw with no listener: already reported above.
   pool.on("error", () => undefined)
-  const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => unknown
+  const connect = pool.connect.bind(pool) as (
+    callback?: (error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void
+  ) => unknown
   const patched = (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
     if (callback === undefined) return (connect() as Promise<pg.PoolClient>).then(watchCheckedOut)
     return connect((error, client) => {
@@ -59,8 +61,7 @@ export const CONNECT_TIMEOUT_MS = 10_000
 /** A guarded pool whose errors go to the process log under `name`. */
 export const guardedPool = (name: string, config: pg.PoolConfig): pg.Pool => {
   const log = rootLogger()
-  return guardPool(
-    new pg.Pool(config),
-    (error) => log.warn({ pool: name, err: error.message, code: (error as { code?: unknown }).code }, "database connection lost")
+  return guardPool(new pg.Pool(config), (error) =>
+    log.warn({ pool: name, err: error.message, code: (error as { code?: unknown }).code }, "database connection lost")
   )
 }

@@ -38,7 +38,7 @@ export const postgresClusterLink = (
   databaseUrl: Redacted.Redacted,
   onError: (error: unknown) => void
 ): Effect.Effect<ClusterLink, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const url = Redacted.value(databaseUrl)
     // A name of its own, so that this process can see its LISTEN connection in pg_stat_activity.
     const applicationName = `marketplace-realtime-${crypto.randomBytes(4).toString("hex")}`
@@ -54,7 +54,12 @@ export const postgresClusterLink = (
       Effect.sync(() => {
         // A dropped connection, idle or held by LISTEN, must not crash the process (see pg-pool.ts).
         const pool = guardPool(
-          new pg.Pool({ connectionString: url, max: POOL_SIZE, application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+          new pg.Pool({
+            connectionString: url,
+            max: POOL_SIZE,
+            application_name: applicationName,
+            connectionTimeoutMillis: CONNECT_TIMEOUT_MS
+          }),
           report
         )
         const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown
@@ -102,7 +107,11 @@ export const postgresClusterLink = (
       join: (io) =>
         listening.pipe(
           Effect.flatMap(() => Effect.promise(async () => io.of("/").adapter.init())),
-          Effect.catchAll(() => Effect.logWarning("real-time: the PostgreSQL adapter is not listening yet; other processes will be found at their next heartbeat"))
+          Effect.catchAll(() =>
+            Effect.logWarning(
+              "real-time: the PostgreSQL adapter is not listening yet; other processes will be found at their next heartbeat"
+            )
+          )
         )
     }
   })

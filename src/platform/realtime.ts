@@ -18,7 +18,7 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`
 
 /** How many connections each of `userIds` has open on this process. */
 const localConnections = (io: Server, userIds: ReadonlyArray<unknown>) =>
-  userIds.map((id) => (typeof id === "string" ? io.of("/").adapter.rooms.get(userRoom(id))?.size ?? 0 : 0))
+  userIds.map((id) => (typeof id === "string" ? (io.of("/").adapter.rooms.get(userRoom(id))?.size ?? 0) : 0))
 
 /** The server-side event by which one process asks the others for their connection counts. */
 const PRESENCE_QUERY = "presence:connections"
@@ -34,7 +34,9 @@ export const connectionCounts = async (io: Server, userIds: ReadonlyArray<string
   const counts = localConnections(io, userIds)
   if ((await io.of("/").adapter.serverCount()) <= 1) return counts
   const responses = await new Promise<ReadonlyArray<unknown>>((resolve) =>
-    io.serverSideEmit(PRESENCE_QUERY, userIds, (_timeout: unknown, responses: ReadonlyArray<unknown> | undefined) => resolve(responses ?? []))
+    io.serverSideEmit(PRESENCE_QUERY, userIds, (_timeout: unknown, responses: ReadonlyArray<unknown> | undefined) =>
+      resolve(responses ?? [])
+    )
   )
   for (const response of responses) {
     if (!Array.isArray(response)) continue
@@ -80,7 +82,7 @@ export const attachRealtime = (
 ) =>
   Layer.scoped(
     Realtime,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Built first, so that its pool is released last, after io closed the adapter.
       const link = Option.isSome(cluster) ? Option.some(yield* cluster.value) : Option.none<ClusterLink>()
       const appUpgrade = server.listeners("upgrade") as Array<(...args: Array<unknown>) => void>

@@ -9,13 +9,14 @@ import { Effect, Option, ParseResult, Schema } from "effect"
  * a user's error. The statements take no Request schema: their parameters are already typed
  * values bound by the sql tag.
  */
-const rowDefect = (query: string) =>
-<A, E, R>(rows: Effect.Effect<A, E | ParseResult.ParseError, R>): Effect.Effect<A, Exclude<E, ParseResult.ParseError>, R> =>
-  Effect.catchIf(
-    rows,
-    (error): error is ParseResult.ParseError => ParseResult.isParseError(error),
-    (error) => Effect.dieMessage(`rows of "${query}" do not match their schema: ${ParseResult.TreeFormatter.formatErrorSync(error)}`)
-  ) as Effect.Effect<A, Exclude<E, ParseResult.ParseError>, R>
+const rowDefect =
+  (query: string) =>
+  <A, E, R>(rows: Effect.Effect<A, E | ParseResult.ParseError, R>): Effect.Effect<A, Exclude<E, ParseResult.ParseError>, R> =>
+    Effect.catchIf(
+      rows,
+      (error): error is ParseResult.ParseError => ParseResult.isParseError(error),
+      (error) => Effect.dieMessage(`rows of "${query}" do not match their schema: ${ParseResult.TreeFormatter.formatErrorSync(error)}`)
+    ) as Effect.Effect<A, Exclude<E, ParseResult.ParseError>, R>
 
 /** Every row of `statement`, decoded. */
 export const findAll = <A, I, E, R>(
@@ -40,8 +41,10 @@ export const single = <A, I, E, R>(
   statement: Effect.Effect<ReadonlyArray<unknown>, E, R>
 ): Effect.Effect<A, Exclude<E, ParseResult.ParseError>, R> =>
   findOne(query, Result, statement).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.dieMessage(`"${query}" returned no row`),
-      onSome: Effect.succeed
-    }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.dieMessage(`"${query}" returned no row`),
+        onSome: Effect.succeed
+      })
+    )
   )

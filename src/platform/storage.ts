@@ -33,14 +33,17 @@ export interface StorageShape {
 }
 export class Storage extends Context.Tag("platform/Storage")<Storage, StorageShape>() {}
 
-const checked = (key: string) =>
-  isStorageKey(key) ? Effect.succeed(key) : Effect.dieMessage(`not a storage key: ${JSON.stringify(key)}`)
+const checked = (key: string) => (isStorageKey(key) ? Effect.succeed(key) : Effect.dieMessage(`not a storage key: ${JSON.stringify(key)}`))
 
 /** Removes every key, ignoring failures (clean-up after a failed write). */
 export const removeAll = (storage: StorageShape, keys: ReadonlyArray<string>) =>
-  Effect.forEach(keys, (key) => Effect.catchAllCause(storage.remove(key), (cause) => Effect.logWarning("could not remove an upload", cause)), {
-    discard: true
-  })
+  Effect.forEach(
+    keys,
+    (key) => Effect.catchAllCause(storage.remove(key), (cause) => Effect.logWarning("could not remove an upload", cause)),
+    {
+      discard: true
+    }
+  )
 
 /** Files on the local disk under `DATA_DIR/uploads/<area>/<uuid>`, written atomically (temp file + rename). */
 export const localDiskStorage = (root: string): StorageShape => {

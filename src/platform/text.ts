@@ -13,8 +13,7 @@ const anyControl = /[\u0000-\u001f\u007f-\u009f]/
 const controlButLineBreaksAndTabs = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 
 /** Whether `text` holds a control character that a text of this kind does not admit. */
-export const hasForbiddenControl = (text: string, kind: TextKind) =>
-  (kind === "line" ? anyControl : controlButLineBreaksAndTabs).test(text)
+export const hasForbiddenControl = (text: string, kind: TextKind) => (kind === "line" ? anyControl : controlButLineBreaksAndTabs).test(text)
 
 /** Line breaks written one way (LF), so that a lone CR never reaches a terminal. */
 export const normalizeLineBreaks = (text: string) => text.replace(/\r\n?/g, "\n")

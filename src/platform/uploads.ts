@@ -41,7 +41,8 @@ export interface IncomingFile {
 }
 
 /** A browser's empty file input (no name, no content) counts as no file at all. */
-export const isAbsent = (file: IncomingFile | undefined): file is undefined => file === undefined || (file.name === "" && file.bytes.length === 0)
+export const isAbsent = (file: IncomingFile | undefined): file is undefined =>
+  file === undefined || (file.name === "" && file.bytes.length === 0)
 
 export interface FileRules {
   readonly allowed: ReadonlyArray<FileType>
@@ -105,7 +106,12 @@ export const normalizeFile = (
 export const displayName = (name: string, fallback = "file") => {
   const base = name.split(/[\\/]/).pop() ?? ""
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().replace(/^\.+/, "").slice(0, 150).trim()
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .replace(/^\.+/, "")
+    .slice(0, 150)
+    .trim()
   return cleaned === "" ? fallback : cleaned
 }
 
@@ -168,10 +174,8 @@ const convert = (error: MP.MultipartError, field: string | undefined): FormError
  * Runs the multipasta parser directly over the request's bytes rather than the platform's part
  * stream: that stream stalls when a body ends in the middle of a file, and reports limits as defects.
  */
-export const readMultipart = (
-  spec: MultipartSpec
-): Effect.Effect<MultipartForm, FormError, HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
+export const readMultipart = (spec: MultipartSpec): Effect.Effect<MultipartForm, FormError, HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) return yield* MultipartRequired
     const limits = multipartLimits(spec.files.length)
@@ -237,7 +241,11 @@ export const readMultipart = (
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     // Not the request's own stream: that one destroys the request when reading stops early, which
     // closes the connection before the answer is written (a client saw no answer at all).
-    yield* NodeStream.fromReadable(() => incoming, () => Malformed, { closeOnDone: false }).pipe(
+    yield* NodeStream.fromReadable(
+      () => incoming,
+      () => Malformed,
+      { closeOnDone: false }
+    ).pipe(
       // Reading stops at the first problem...
       Stream.takeWhile(() => failure === undefined && !done),
       Stream.runForEach((chunk) => Effect.sync(() => parser.write(chunk))),

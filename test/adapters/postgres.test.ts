@@ -47,9 +47,9 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
   const either = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
   const count = (table: string, where = "true") =>
-    run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))).then(
-      (rows) => rows[0]!.n
-    )
+    run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))
+    ).then((rows) => rows[0]!.n)
   const users = () => run(UserRepository)
   const insertUser = (overrides: Parameters<typeof newAccount>[0] = {}) =>
     run(Effect.flatMap(UserRepository, (repo) => repo.insert(newAccount(overrides))))
@@ -105,9 +105,12 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
     it("concurrent inserts of one email: exactly one wins, the others get EMAIL_TAKEN", async () => {
       const repo = await users()
       const results = await run(
-        Effect.all(Array.from({ length: 4 }, () => Effect.either(repo.insert(newAccount({ email: "race@example.com" })))), {
-          concurrency: "unbounded"
-        })
+        Effect.all(
+          Array.from({ length: 4 }, () => Effect.either(repo.insert(newAccount({ email: "race@example.com" })))),
+          {
+            concurrency: "unbounded"
+          }
+        )
       )
       expect(results.filter(Either.isRight)).toHaveLength(1)
       for (const r of results.filter(Either.isLeft)) expect(r.left.code).toBe("EMAIL_TAKEN")
@@ -173,7 +176,12 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       const store = await run(RefreshTokenStore)
       const user = await insertUser()
       await run(store.insert({ tokenHash: "rt-race", userId: user.id, familyId: crypto.randomUUID(), expiresAt: at(NOW, 1) }))
-      const wins = await run(Effect.all(Array.from({ length: 6 }, () => store.markRotated("rt-race", NOW)), { concurrency: "unbounded" }))
+      const wins = await run(
+        Effect.all(
+          Array.from({ length: 6 }, () => store.markRotated("rt-race", NOW)),
+          { concurrency: "unbounded" }
+        )
+      )
       expect(wins.filter(Boolean)).toHaveLength(1)
     })
 
@@ -181,7 +189,11 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       const store = await run(RefreshTokenStore)
       const user = await insertUser()
       const [f1, f2] = [crypto.randomUUID(), crypto.randomUUID()]
-      for (const [hash, familyId] of [["f1-a", f1], ["f1-b", f1], ["f2-a", f2]] as const) {
+      for (const [hash, familyId] of [
+        ["f1-a", f1],
+        ["f1-b", f1],
+        ["f2-a", f2]
+      ] as const) {
         await run(store.insert({ tokenHash: hash, userId: user.id, familyId, expiresAt: at(NOW, 1) }))
       }
       await run(store.revokeFamily(f1, NOW))
@@ -227,7 +239,10 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       const user = await insertUser()
       await run(store.insert({ tokenHash: "ott-race", userId: user.id, purpose: "RESET_PASSWORD", expiresAt: at(NOW, 1) }))
       const results = await run(
-        Effect.all(Array.from({ length: 6 }, () => store.consume("ott-race", "RESET_PASSWORD", NOW)), { concurrency: "unbounded" })
+        Effect.all(
+          Array.from({ length: 6 }, () => store.consume("ott-race", "RESET_PASSWORD", NOW)),
+          { concurrency: "unbounded" }
+        )
       )
       expect(results.filter(Option.isSome)).toHaveLength(1)
     })
@@ -258,8 +273,10 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       await run(contacts.insert({ name: "Anne", email: "anne@example.com", subject: "general", message: "Bonjour", userId: null }))
       await run(contacts.insert({ name: "Léa", email: user.email, subject: "bug", message: "Ça plante", userId: user.id }))
       const rows = await run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql<{ name: string; email: string; subject: string; message: string; userId: string | null }>`
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{ name: string; email: string; subject: string; message: string; userId: string | null }>`
             SELECT name, email, subject, message, user_id AS "userId" FROM contact_messages
             WHERE email IN (${"anne@example.com"}, ${user.email}) ORDER BY name`
         )
@@ -275,10 +292,15 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
     it("a failure inside run leaves no row behind (account, token, mail, contact)", async () => {
       const tx = await run(Transactional)
       const email = `rollback-${crypto.randomBytes(4).toString("hex")}@example.com`
-      const work = Effect.gen(function*() {
+      const work = Effect.gen(function* () {
         const repo = yield* UserRepository
         const user = yield* repo.insert(newAccount({ email }))
-        yield* (yield* OneTimeTokenStore).insert({ tokenHash: `tx-${email}`, userId: user.id, purpose: "VERIFY_EMAIL", expiresAt: at(NOW, 1) })
+        yield* (yield* OneTimeTokenStore).insert({
+          tokenHash: `tx-${email}`,
+          userId: user.id,
+          purpose: "VERIFY_EMAIL",
+          expiresAt: at(NOW, 1)
+        })
         yield* (yield* MailTransport).send({ to: email, subject: "s", text: "t", html: "h" })
         yield* (yield* ContactRepository).insert({ name: "n", email, subject: "general", message: "m", userId: user.id })
         // Visible inside the transaction...
@@ -298,7 +320,9 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       const repo = await users()
       const taken = await insertUser()
       const fresh = `fresh-${crypto.randomBytes(4).toString("hex")}@example.com`
-      const result = await either(tx.run(Effect.zipRight(repo.insert(newAccount({ email: fresh })), repo.insert(newAccount({ email: taken.email })))))
+      const result = await either(
+        tx.run(Effect.zipRight(repo.insert(newAccount({ email: fresh })), repo.insert(newAccount({ email: taken.email }))))
+      )
       expect(Either.isLeft(result) && result.left.code).toBe("EMAIL_TAKEN")
       expect(await count("users", `email = '${fresh}'`)).toBe(0)
     })
@@ -317,7 +341,7 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
       const email = `commit-${crypto.randomBytes(4).toString("hex")}@example.com`
       await run(
         tx.run(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* (yield* UserRepository).insert(newAccount({ email }))
             yield* (yield* MailTransport).send({ to: email, subject: "s", text: "t", html: "h" })
           })

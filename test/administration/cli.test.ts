@@ -19,7 +19,6 @@ afterAll(() => server?.stop())
 
 const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
 
-
 describe("users:*, export:*, finance:* as Effects (what the commands run)", () => {
   it("lists and changes users through identity's rules", async () => {
     const person = await freshUser(server, httpClient(server), "CLIENT", { firstName: "Ginette" })
@@ -36,8 +35,22 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
   it("exports the demo bookings and payments as CSV with proper quoting; finance stats", async () => {
     const bookings = parseCsv(await server.run(exportCsv("bookings", {})))
     expect(bookings[0]).toEqual([
-      "id", "status", "paymentStatus", "startTime", "endTime", "service", "category", "clientName", "clientEmail", "providerName", "providerEmail",
-      "totalMinor", "capturedMinor", "refundedMinor", "currency", "createdAt"
+      "id",
+      "status",
+      "paymentStatus",
+      "startTime",
+      "endTime",
+      "service",
+      "category",
+      "clientName",
+      "clientEmail",
+      "providerName",
+      "providerEmail",
+      "totalMinor",
+      "capturedMinor",
+      "refundedMinor",
+      "currency",
+      "createdAt"
     ])
     expect(bookings.length).toBeGreaterThan(1)
     expect(bookings.slice(1).every((row) => row.length === 16)).toBe(true)
@@ -62,7 +75,7 @@ const built = cliBuiltWith("finance:stats")
 
 describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, same database)", () => {
   it("lists, deactivates and changes roles; exports CSV to a file; exits 2 on a refusal", async () => {
-    const person = await freshUser(server, httpClient(server), "CLIENT", { lastName: "Virgule, \"dite\" Gigi" })
+    const person = await freshUser(server, httpClient(server), "CLIENT", { lastName: 'Virgule, "dite" Gigi' })
     const listed = await cli("users:list", "--search", person.email, "--json")
     expect(listed.status, listed.stderr).toBe(0)
     expect(JSON.parse(listed.stdout).users[0]).toMatchObject({ id: person.user.id, isActive: true })

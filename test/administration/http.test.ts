@@ -41,7 +41,15 @@ beforeAll(async () => {
   client = await newClient(server, api)
   const created = await api.post(
     "/api/services",
-    { title: "Atelier de vélo suisse", description: "Révision complète.", price: 40, currency: "CHF", duration: 60, location: "Genève", categoryId: 7 },
+    {
+      title: "Atelier de vélo suisse",
+      description: "Révision complète.",
+      price: 40,
+      currency: "CHF",
+      duration: 60,
+      location: "Genève",
+      categoryId: 7
+    },
     { token: provider.token }
   )
   expect(created.status, created.text).toBe(201)
@@ -148,7 +156,10 @@ describe("users", () => {
     expect(off.body.message).toBe(fr["admin.userUpdated"])
     expect((await api.get("/api/auth/me", { token: victim.token })).body.code).toBe("ACCOUNT_DEACTIVATED")
     expect((await api.post("/api/auth/login", { email: input.email, password: input.password })).status).toBe(401)
-    const [{ live }] = (await sql<{ live: number }>("SELECT count(*)::int AS live FROM refresh_tokens WHERE user_id = $1 AND revoked_at IS NULL", [victim.id])) as [{ live: number }]
+    const [{ live }] = (await sql<{ live: number }>(
+      "SELECT count(*)::int AS live FROM refresh_tokens WHERE user_id = $1 AND revoked_at IS NULL",
+      [victim.id]
+    )) as [{ live: number }]
     expect(live).toBe(0)
 
     const inactive = await api.get(`/api/admin/users?isActive=false&search=${encodeURIComponent(input.email)}`, { token: admin.token })
@@ -167,12 +178,17 @@ describe("users", () => {
     const self = await api.patch(`/api/admin/users/${admin.id}/status`, { isActive: false }, { token: admin.token, language: "en" })
     expect(self.status).toBe(409)
     expect(self.body).toMatchObject({ code: "CANNOT_DEACTIVATE_SELF", message: en["admin.cannotDeactivateSelf"] })
-    expect((await api.patch(`/api/admin/users/${admin.id}/status`, { role: "CLIENT" }, { token: admin.token })).body.code).toBe("CANNOT_DEMOTE_SELF")
+    expect((await api.patch(`/api/admin/users/${admin.id}/status`, { role: "CLIENT" }, { token: admin.token })).body.code).toBe(
+      "CANNOT_DEMOTE_SELF"
+    )
     expect((await api.patch(`/api/admin/users/${someone.id}/status`, {}, { token: admin.token })).status).toBe(422)
     expect((await api.patch(`/api/admin/users/${someone.id}/status`, { role: "KING" }, { token: admin.token })).status).toBe(422)
     expect((await api.patch(`/api/admin/users/${someone.id}/status`, { isActive: "no" }, { token: admin.token })).status).toBe(422)
     expect((await api.patch("/api/admin/users/nope/status", { isActive: true }, { token: admin.token })).status).toBe(404)
-    expect((await api.patch("/api/admin/users/00000000-0000-0000-0000-000000000001/status", { isActive: true }, { token: admin.token })).body.code).toBe("USER_NOT_FOUND")
+    expect(
+      (await api.patch("/api/admin/users/00000000-0000-0000-0000-000000000001/status", { isActive: true }, { token: admin.token })).body
+        .code
+    ).toBe("USER_NOT_FOUND")
   })
 
   it("manages a provider's payment account: create, link, status, dashboard, delete; 404s before creation and after deletion", async () => {
@@ -210,14 +226,20 @@ describe("users", () => {
 describe("bookings", () => {
   it("lists with search, status and paging; the detail has its sections; a status change applies its money effects", async () => {
     const id = await paidBooking()
-    const listed = await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=PAID&limit=10`, { token: admin.token })
+    const listed = await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=PAID&limit=10`, {
+      token: admin.token
+    })
     expect(listed.status, listed.text).toBe(200)
     expect(listed.body.data.bookings.map((b: { id: string }) => b.id)).toContain(id)
     const row = listed.body.data.bookings.find((b: { id: string }) => b.id === id)
     expect(row).toMatchObject({ status: "PENDING", displayStatus: "PAID", paymentStatus: "AUTHORIZED", totalMinor: 8000, currency: "CHF" })
     expect(row.service.category.name).toBe("Réparation")
     expect(row.client.email).toBe(client.email)
-    expect((await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=COMPLETED`, { token: admin.token })).body.data.bookings.map((b: { id: string }) => b.id)).not.toContain(id)
+    expect(
+      (
+        await api.get(`/api/admin/bookings?search=${encodeURIComponent("vélo suisse")}&status=COMPLETED`, { token: admin.token })
+      ).body.data.bookings.map((b: { id: string }) => b.id)
+    ).not.toContain(id)
     expect((await api.get("/api/admin/bookings?status=NOPE", { token: admin.token })).status).toBe(422)
 
     // Confirm, then validate: the capture is recorded with its 5% fee.
@@ -225,11 +247,24 @@ describe("bookings", () => {
     expect(confirmed.status, confirmed.text).toBe(200)
     const validated = await api.patch(`/api/admin/bookings/${id}/status`, { status: "VALIDATED" }, { token: admin.token })
     expect(validated.status, validated.text).toBe(200)
-    expect(validated.body.data.booking).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED", capturedMinor: 8000, durationHours: 2, isReviewed: false })
+    expect(validated.body.data.booking).toMatchObject({
+      status: "VALIDATED",
+      paymentStatus: "CAPTURED",
+      capturedMinor: 8000,
+      durationHours: 2,
+      isReviewed: false
+    })
     const detail = (await api.get(`/api/admin/bookings/${id}`, { token: admin.token, language: "en" })).body.data.booking
     expect(detail.service).toMatchObject({ title: "Atelier de vélo suisse", hourlyPriceMinor: 4000, category: { name: "Repair" } })
     expect(detail.client).toMatchObject({ email: client.email, phoneNumber: expect.any(String) })
-    expect(detail.payments.map((p: { kind: string; status: string; amountMinor: number; feeMinor: number }) => [p.kind, p.status, p.amountMinor, p.feeMinor])).toEqual([
+    expect(
+      detail.payments.map((p: { kind: string; status: string; amountMinor: number; feeMinor: number }) => [
+        p.kind,
+        p.status,
+        p.amountMinor,
+        p.feeMinor
+      ])
+    ).toEqual([
       ["AUTHORIZATION", "PENDING", 8000, 0],
       ["CAPTURE", "COMPLETED", 8000, 400]
     ])
@@ -254,18 +289,32 @@ describe("services", () => {
   it("filters by search, category and availability; toggles availability through the catalogue", async () => {
     const listed = await api.get("/api/admin/services?search=suisse&categoryId=7&isAvailable=true", { token: admin.token })
     expect(listed.body.data.services.map((s: { id: string }) => s.id)).toEqual([serviceId])
-    expect(listed.body.data.services[0]).toMatchObject({ priceMinor: 4000, currency: "CHF", isAvailable: true, category: { id: 7 }, provider: { email: provider.email } })
+    expect(listed.body.data.services[0]).toMatchObject({
+      priceMinor: 4000,
+      currency: "CHF",
+      isAvailable: true,
+      category: { id: 7 },
+      provider: { email: provider.email }
+    })
     expect((await api.get("/api/admin/services?search=suisse&categoryId=1", { token: admin.token })).body.data.services).toEqual([])
 
     const off = await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: false }, { token: admin.token })
     expect(off.body.data.service).toEqual({ id: serviceId, isAvailable: false })
-    expect((await api.get("/api/admin/services?search=suisse&isAvailable=false", { token: admin.token })).body.data.services).toHaveLength(1)
+    expect((await api.get("/api/admin/services?search=suisse&isAvailable=false", { token: admin.token })).body.data.services).toHaveLength(
+      1
+    )
     // Unlisted: the public catalogue no longer shows it.
     expect((await api.get(`/api/services/${serviceId}`)).status).toBe(404)
-    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service.isAvailable).toBe(true)
+    expect(
+      (await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service
+        .isAvailable
+    ).toBe(true)
 
     expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: "yes" }, { token: admin.token })).status).toBe(422)
-    expect((await api.patch("/api/admin/services/00000000-0000-0000-0000-000000000001/status", { isAvailable: true }, { token: admin.token })).status).toBe(404)
+    expect(
+      (await api.patch("/api/admin/services/00000000-0000-0000-0000-000000000001/status", { isAvailable: true }, { token: admin.token }))
+        .status
+    ).toBe(404)
     expect((await api.get("/api/admin/services?categoryId=abc", { token: admin.token })).status).toBe(422)
     expect((await api.get("/api/admin/services?isAvailable=perhaps", { token: admin.token })).status).toBe(422)
   })
@@ -288,7 +337,10 @@ describe("finance and analytics", () => {
     expect(s.payments.completed - before.payments.completed).toBe(1)
     expect(s.revenueByStatus.find((r: { status: string }) => r.status === "COMPLETED").amountMinor).toBe(s.grossRevenue)
     expect(s.currencies).toContain("CHF")
-    expect((await api.get("/api/admin/financial/stats", { token: admin.token })).body.data).toMatchObject({ period: "month", currency: "CAD" })
+    expect((await api.get("/api/admin/financial/stats", { token: admin.token })).body.data).toMatchObject({
+      period: "month",
+      currency: "CAD"
+    })
     const bad = await api.get("/api/admin/financial/stats?period=decade", { token: admin.token, language: "en" })
     expect(bad.status).toBe(422)
     expect(bad.body.details[0].message).toBe(en["admin.financePeriodInvalid"])
@@ -312,7 +364,9 @@ describe("finance and analytics", () => {
     expect(a.period).toBe(7)
     expect(a.topUsers.length).toBeLessThanOrEqual(6)
     const top = a.topServices.find((s: { id: string }) => s.id === serviceId)
-    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1", [serviceId])) as [{ n: number }]
+    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1", [serviceId])) as [
+      { n: number }
+    ]
     expect(top).toMatchObject({ title: "Atelier de vélo suisse", bookings: n, provider: { firstName: expect.any(String) } })
     const me = a.topUsers.find((u: { id: string }) => u.id === client.id)
     expect(me.counts.bookingsAsClient).toBe(n)

@@ -55,7 +55,11 @@ describe("AdminReadModel on PostgreSQL", () => {
     expect(bookings.total).toBe(t!.bookings)
     const byMarie = await read((r) => r.bookings({ search: "marie dubois", limit: 100, offset: 0 }))
     expect(byMarie.rows.length).toBeGreaterThan(0)
-    expect(byMarie.rows.every((b) => b.provider.email === "marie.dubois@marketplace.local" || b.client.email === "marie.dubois@marketplace.local")).toBe(true)
+    expect(
+      byMarie.rows.every(
+        (b) => b.provider.email === "marie.dubois@marketplace.local" || b.client.email === "marie.dubois@marketplace.local"
+      )
+    ).toBe(true)
 
     const providers = await read((r) => r.users({ role: "PROVIDER", limit: 100, offset: 0 }))
     expect(providers.rows.every((u) => u.role === "PROVIDER" && u.paymentAccount?.chargesEnabled === true)).toBe(true)
@@ -67,12 +71,17 @@ describe("AdminReadModel on PostgreSQL", () => {
     const since = new Date(Date.now() - 7 * 86_400_000)
     const top = await read((r) => r.topServices(since, 6))
     for (const s of top) {
-      const [n] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1 AND created_at >= $2", [s.id, since])
+      const [n] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1 AND created_at >= $2", [
+        s.id,
+        since
+      ])
       expect(s.bookings).toBe(n!.n)
     }
     const users = await read((r) => r.topUsers(since, 6))
     const lucas = users.find((u) => u.email === "lucas.bernard@marketplace.local")
-    const [lb] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings b JOIN users u ON u.id = b.client_id WHERE u.email = 'lucas.bernard@marketplace.local'")
+    const [lb] = await sql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM bookings b JOIN users u ON u.id = b.client_id WHERE u.email = 'lucas.bernard@marketplace.local'"
+    )
     expect(lucas?.bookingsAsClient).toBe(lb!.n)
     const growth = await read((r) => r.growth(since))
     expect(growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(t!.bookings)

@@ -1,7 +1,19 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { bookingFigures, COMMISSION_RATE, csv, csvField, FinancePeriods, financialFigures, type OperationTotal, parseAnalyticsPeriod, parseFinancePeriod, validationRate, windowOf } from "../../src/modules/administration/domain"
+import {
+  bookingFigures,
+  COMMISSION_RATE,
+  csv,
+  csvField,
+  FinancePeriods,
+  financialFigures,
+  type OperationTotal,
+  parseAnalyticsPeriod,
+  parseFinancePeriod,
+  validationRate,
+  windowOf
+} from "../../src/modules/administration/domain"
 import { decideAccountChange } from "../../src/modules/identity/account-admin"
 import { parseCsv } from "./csv"
 
@@ -12,11 +24,15 @@ const roles = ["CLIENT", "PROVIDER", "ADMIN"] as const
 describe("period windows", () => {
   it("a window ends now and spans exactly its days", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }), fc.constantFrom(7, 30, 90, 365), (now, days) => {
-        const w = windowOf(days, now)
-        expect(w.to).toEqual(now)
-        expect(w.to.getTime() - w.from.getTime()).toBe(days * DAY)
-      })
+      fc.property(
+        fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }),
+        fc.constantFrom(7, 30, 90, 365),
+        (now, days) => {
+          const w = windowOf(days, now)
+          expect(w.to).toEqual(now)
+          expect(w.to.getTime() - w.from.getTime()).toBe(days * DAY)
+        }
+      )
     )
   })
 
@@ -82,7 +98,9 @@ describe("validation rate", () => {
         const rate = validationRate(counts)
         expect(rate).toBeGreaterThanOrEqual(0)
         expect(rate).toBeLessThanOrEqual(100)
-        const considered = Object.entries(counts).filter(([s]) => s !== "REJECTED" && s !== "CANCELLED").reduce((n, [, c]) => n + c, 0)
+        const considered = Object.entries(counts)
+          .filter(([s]) => s !== "REJECTED" && s !== "CANCELLED")
+          .reduce((n, [, c]) => n + c, 0)
         const done = (counts.COMPLETED ?? 0) + (counts.VALIDATED ?? 0)
         expect(rate).toBe(considered === 0 ? 0 : Math.round((done / considered) * 1000) / 10)
         const figures = bookingFigures(counts)
@@ -95,7 +113,10 @@ describe("validation rate", () => {
 
 describe("account changes", () => {
   const account = fc.record({ id: fc.uuid(), role: fc.constantFrom(...roles), isActive: fc.boolean() })
-  const change = fc.record({ isActive: fc.option(fc.boolean(), { nil: undefined }), role: fc.option(fc.constantFrom(...roles, "USER", "king"), { nil: undefined }) })
+  const change = fc.record({
+    isActive: fc.option(fc.boolean(), { nil: undefined }),
+    role: fc.option(fc.constantFrom(...roles, "USER", "king"), { nil: undefined })
+  })
 
   it("an admin can neither deactivate nor demote themself; anyone else's change applies; deactivation revokes sessions", () => {
     fc.assert(
@@ -147,7 +168,7 @@ describe("CSV", () => {
         for (const value of parseCsv(csv(["a"], [row]))[1]!) expect(value).not.toMatch(/^[=+\-@\t\r]/)
       })
     )
-    expect(csvField("=HYPERLINK(\"http://evil.example\",\"Cliquez\")")).toBe("\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"Cliquez\"\")\"")
+    expect(csvField('=HYPERLINK("http://evil.example","Cliquez")')).toBe('"\'=HYPERLINK(""http://evil.example"",""Cliquez"")"')
     expect(csvField(-12.5)).toBe("-12.5")
     expect(csvField('Dupont, "Jo"')).toBe('"Dupont, ""Jo"""')
     expect(csvField(null)).toBe("")

@@ -16,19 +16,49 @@ const attempt = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(ef
 
 const DAY = 86_400_000
 const now = Date.now()
-const person = (n: number) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, firstName: `P${n}`, lastName: "Test", email: `p${n}@example.com` })
+const person = (n: number) => ({
+  id: `00000000-0000-4000-8000-00000000000${n}`,
+  firstName: `P${n}`,
+  lastName: "Test",
+  email: `p${n}@example.com`
+})
 const admin = (id: string): Actor => ({ id, role: "ADMIN", preferredLanguage: "fr", isEmailVerified: true })
 
 const booking = (id: string, status: string, daysAgo: number, client = person(1), provider = person(2)): BookingRow => ({
-  id, status, paymentStatus: "UNPAID", startTime: new Date(now + DAY), endTime: new Date(now + DAY + 7_200_000), totalMinor: 8000, currency: "CAD",
-  capturedMinor: 0, refundedMinor: 0, createdAt: new Date(now - daysAgo * DAY),
-  service: { id: "s1", title: "Cours de piano", categoryNameFr: "Formation", categoryNameEn: "Training" }, client, provider
+  id,
+  status,
+  paymentStatus: "UNPAID",
+  startTime: new Date(now + DAY),
+  endTime: new Date(now + DAY + 7_200_000),
+  totalMinor: 8000,
+  currency: "CAD",
+  capturedMinor: 0,
+  refundedMinor: 0,
+  createdAt: new Date(now - daysAgo * DAY),
+  service: { id: "s1", title: "Cours de piano", categoryNameFr: "Formation", categoryNameEn: "Training" },
+  client,
+  provider
 })
 
 const fill = (facts: MemoryFacts) => {
-  facts.bookings.push(booking("b1", "COMPLETED", 1), booking("b2", "VALIDATED", 2), booking("b3", "CANCELLED", 3), booking("b4", "PENDING", 40))
+  facts.bookings.push(
+    booking("b1", "COMPLETED", 1),
+    booking("b2", "VALIDATED", 2),
+    booking("b3", "CANCELLED", 3),
+    booking("b4", "PENDING", 40)
+  )
   const op = (kind: any, amountMinor: number, feeMinor: number, daysAgo: number, intent: string, currency = "CAD") =>
-    facts.operations.push({ id: `${kind}-${intent}-${daysAgo}`, bookingId: "b1", kind, amountMinor, feeMinor, currency, paymentMethod: "card", createdAt: new Date(now - daysAgo * DAY), paymentIntentId: intent })
+    facts.operations.push({
+      id: `${kind}-${intent}-${daysAgo}`,
+      bookingId: "b1",
+      kind,
+      amountMinor,
+      feeMinor,
+      currency,
+      paymentMethod: "card",
+      createdAt: new Date(now - daysAgo * DAY),
+      paymentIntentId: intent
+    })
   op("AUTHORIZATION", 8000, 0, 2, "pi_1")
   op("CAPTURE", 8000, 400, 1, "pi_1")
   op("REFUND", 2000, 100, 1, "pi_1")
@@ -50,7 +80,14 @@ describe("Administration on in-memory adapters", () => {
     expect(d.currencies).toEqual(["CAD", "EUR"])
 
     const week = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week" })))
-    expect(week).toMatchObject({ grossRevenue: 8000, refundedAmount: 2000, netRevenue: 6000, totalCommissions: 300, commissionMargin: 5, payments: { completed: 1, pending: 2, failed: 0 } })
+    expect(week).toMatchObject({
+      grossRevenue: 8000,
+      refundedAmount: 2000,
+      netRevenue: 6000,
+      totalCommissions: 300,
+      commissionMargin: 5,
+      payments: { completed: 1, pending: 2, failed: 0 }
+    })
     const year = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "year" })))
     expect(year.grossRevenue).toBe(18000)
     const euros = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week", currency: "eur" })))
@@ -88,13 +125,17 @@ describe("Administration on in-memory adapters", () => {
     const identity = (f: (i: Identity["Type"]) => Effect.Effect<any, any>) => run(Effect.flatMap(Identity, f))
     const boss = await identity((i) => i.createAccount({ ...validRegistration(), role: "ADMIN" }))
     const target = await identity((i) => i.createAccount({ ...validRegistration(), role: "CLIENT" }))
-    const off = await run(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), target.id, { isActive: false, role: "PROVIDER" })))
+    const off = await run(
+      Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), target.id, { isActive: false, role: "PROVIDER" }))
+    )
     expect(off).toMatchObject({ id: target.id, isActive: false, role: "PROVIDER" })
     const stored = await run(Effect.flatMap(UserRepository, (u) => u.findById(target.id)))
     expect(stored._tag === "Some" && stored.value.isActive).toBe(false)
     const self = await attempt(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), boss.id, { isActive: false })))
     expect(Either.isLeft(self) && self.left._tag).toBe("Conflict")
-    const unknown = await attempt(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), "00000000-0000-4000-8000-000000000999", { isActive: true })))
+    const unknown = await attempt(
+      Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), "00000000-0000-4000-8000-000000000999", { isActive: true }))
+    )
     expect(Either.isLeft(unknown) && unknown.left._tag).toBe("NotFound")
   })
 
@@ -115,4 +156,3 @@ describe("Administration on in-memory adapters", () => {
     expect(page).toMatchObject({ total: 1, limit: 100, page: 1 })
   })
 })
-

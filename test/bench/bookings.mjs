@@ -48,7 +48,14 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3,4").split(",").map((p) 
 const LIST_BOOKINGS = 1000
 const schema = "bench_bookings"
 const port = Number(process.env.BENCH_PORT ?? 3920)
-const results = { machine: { cpus: os.cpus().length, node: process.version, speed: machineSpeed(), loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2)) } }
+const results = {
+  machine: {
+    cpus: os.cpus().length,
+    node: process.version,
+    speed: machineSpeed(),
+    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
+  }
+}
 const log = (...args) => console.error("[bench:bookings]", ...args)
 
 const url = new URL(baseUrl)
@@ -109,7 +116,11 @@ const throughput = (r) => ({
 const measured = async (opts) => {
   const before = cpuMsOf(server.pid)
   const r = await cannon(opts)
-  return { ...throughput(r), requests: r.requests.total, serverCpuMsPerRequest: +((cpuMsOf(server.pid) - before) / r.requests.total).toFixed(3) }
+  return {
+    ...throughput(r),
+    requests: r.requests.total,
+    serverCpuMsPerRequest: +((cpuMsOf(server.pid) - before) / r.requests.total).toFixed(3)
+  }
 }
 /** `workers` loops calling `fn(n)` with a shared counter for `seconds`; operations per second. */
 const loop = async (workers, seconds, fn) => {
@@ -155,7 +166,9 @@ const startServer = (serverPort, dbUrl) =>
     stdio: ["ignore", "ignore", "inherit"]
   })
 const stop = (child) =>
-  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))))
+  new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))
+  )
 
 /** The server's password format (src/modules/identity/adapters/crypto.ts), computed once for every bench account. */
 const passwordHash = (password) => {
@@ -228,7 +241,13 @@ try {
   const lister = await login("bench.lister@bench.local")
   log(`${CLIENTS + 1} clients logged in through the API`)
 
-  const bookingBody = (serviceId, start) => ({ serviceId, startTime: iso(start), endTime: iso(start + HOUR), address: ADDRESS, notes: "benchmark" })
+  const bookingBody = (serviceId, start) => ({
+    serviceId,
+    startTime: iso(start),
+    endTime: iso(start + HOUR),
+    address: ADDRESS,
+    notes: "benchmark"
+  })
 
   // ---- 1. Booking creation ---------------------------------------------------------------------
   if (PARTS.has("1")) {
@@ -257,7 +276,13 @@ try {
     })
     log(`1: POST /api/bookings, ${CONNECTIONS} connections (warm-up 2 s, then ${SECONDS} s)`)
     const warm = await cannon(creation({ duration: 2 }))
-    results.creation = { request: "POST /api/bookings", connections: CONNECTIONS, providers: PROVIDERS, clients: CLIENTS, ...(await measured(creation())) }
+    results.creation = {
+      request: "POST /api/bookings",
+      connections: CONNECTIONS,
+      providers: PROVIDERS,
+      clients: CLIENTS,
+      ...(await measured(creation()))
+    }
     results.creation.warmUpRequests = warm.requests.total
     const created = warm["2xx"] + (results.creation.statusCodes["201"] ?? 0)
     const stored = (await db.query(`SELECT count(*)::int AS n FROM bookings WHERE start_time < $1`, [iso(base + 100 * DAY)])).rows[0].n
@@ -278,8 +303,20 @@ try {
       RETURNING b.id`
     const insertValues = (slot, clientId) => {
       const s = services[slot.provider]
-      return [crypto.randomUUID(), s.id, clientId, s.providerId, new Date(slot.start), new Date(slot.start + HOUR), ADDRESS, "benchmark",
-        5000, "EUR", 5000, new Date(Date.now() + 30 * 60_000)]
+      return [
+        crypto.randomUUID(),
+        s.id,
+        clientId,
+        s.providerId,
+        new Date(slot.start),
+        new Date(slot.start + HOUR),
+        ADDRESS,
+        "benchmark",
+        5000,
+        "EUR",
+        5000,
+        new Date(Date.now() + 30 * 60_000)
+      ]
     }
     let bareConflicts = 0
     results.creation.bareInsert50Clients = await loop(50, SECONDS, async (i) => {
@@ -303,7 +340,11 @@ try {
         [services[slot.provider].id, client.id]
       )
     }
-    const mail = ["Nouvelle demande de réservation", "Bonjour,\n\nUne demande de réservation...".repeat(4), "<p>Bonjour,</p><p>Une demande de réservation...</p>".repeat(8)]
+    const mail = [
+      "Nouvelle demande de réservation",
+      "Bonjour,\n\nUne demande de réservation...".repeat(4),
+      "<p>Bonjour,</p><p>Une demande de réservation...</p>".repeat(8)
+    ]
     const booking = (slotOf, book) =>
       loop(10, SECONDS, async (i) => {
         const slot = slotOf(i)
@@ -320,10 +361,11 @@ try {
     results.creation.bareSequence10Clients = await booking(sequenceSlot, async (conn, slot, client) => {
       await conn.query("BEGIN")
       await conn.query(insertSql, insertValues(slot, client.id))
-      await conn.query(
-        `INSERT INTO mail_outbox (recipient, subject, text_body, html_body) VALUES ($1, $3, $4, $5), ($2, $3, $4, $5)`,
-        ["client@bench.local", "provider@bench.local", ...mail]
-      )
+      await conn.query(`INSERT INTO mail_outbox (recipient, subject, text_body, html_body) VALUES ($1, $3, $4, $5), ($2, $3, $4, $5)`, [
+        "client@bench.local",
+        "provider@bench.local",
+        ...mail
+      ])
       await conn.query("COMMIT")
     })
     log("1: a one-statement booking (insert and mails in one CTE), bare, 10 pg clients")
@@ -352,10 +394,12 @@ try {
       const t0 = performance.now()
       const answers = await Promise.all(
         Array.from({ length: RACERS }, (_, i) =>
-          call(agent, port, "POST", "/api/bookings", { token: clients[i % CLIENTS].token, body: bookingBody(raceService.id, start) }).then((r) => ({
-            ...r,
-            sinceRoundStartMs: performance.now() - t0
-          }))
+          call(agent, port, "POST", "/api/bookings", { token: clients[i % CLIENTS].token, body: bookingBody(raceService.id, start) }).then(
+            (r) => ({
+              ...r,
+              sinceRoundStartMs: performance.now() - t0
+            })
+          )
         )
       )
       return answers
@@ -442,14 +486,23 @@ try {
       return res
     }
     const first = (await list(1)()).body.data
-    if (first.results !== LIST_BOOKINGS || first.bookings.length !== 20) throw new Error(`list: ${first.results} results, ${first.bookings.length} on page 1`)
+    if (first.results !== LIST_BOOKINGS || first.bookings.length !== 20)
+      throw new Error(`list: ${first.results} results, ${first.bookings.length} on page 1`)
     results.list = { bookingsOfClient: first.results, pageSize: 20, firstPageBytes: Buffer.byteLength(JSON.stringify(first)) }
     results.list.page1OneClient = { request: `GET ${listPath(1)}`, ...(await oneClient(list(1), SECONDS)) }
-    for (const page of [10, 50]) results.list[`page${page}OneClient`] = { request: `GET ${listPath(page)}`, ...(await oneClient(list(page), Math.max(3, SECONDS / 2))) }
+    for (const page of [10, 50])
+      results.list[`page${page}OneClient`] = {
+        request: `GET ${listPath(page)}`,
+        ...(await oneClient(list(page), Math.max(3, SECONDS / 2)))
+      }
     log("3: page 1, 10 connections")
     results.list.page1TenConnections = {
       request: `GET ${listPath(1)}`,
-      ...(await measured({ url: `http://127.0.0.1:${port}${listPath(1)}`, connections: 10, headers: { authorization: `Bearer ${lister.token}`, "accept-language": "fr" } }))
+      ...(await measured({
+        url: `http://127.0.0.1:${port}${listPath(1)}`,
+        connections: 10,
+        headers: { authorization: `Bearer ${lister.token}`, "accept-language": "fr" }
+      }))
     }
   }
 
@@ -530,14 +583,20 @@ try {
     const bookingsWindow = await window(async () => {
       for (let i = 0; i < PROBES; i++) {
         const slot = probeSlot(i)
-        const res = await call(probeAgent, port + 1, "POST", "/api/bookings", { token: clients[i % CLIENTS].token, body: bookingBody(services[slot.provider].id, slot.start) })
+        const res = await call(probeAgent, port + 1, "POST", "/api/bookings", {
+          token: clients[i % CLIENTS].token,
+          body: bookingBody(services[slot.provider].id, slot.start)
+        })
         if (res.status !== 201) throw new Error(`probe booking -> ${res.status}`)
       }
     })
     const loserWindow = await window(async () => {
       for (let i = 0; i < PROBES; i++) {
         const slot = probeSlot(0)
-        const res = await call(probeAgent, port + 1, "POST", "/api/bookings", { token: clients[(i + 1) % CLIENTS].token, body: bookingBody(services[slot.provider].id, slot.start) })
+        const res = await call(probeAgent, port + 1, "POST", "/api/bookings", {
+          token: clients[(i + 1) % CLIENTS].token,
+          body: bookingBody(services[slot.provider].id, slot.start)
+        })
         if (res.status !== 409) throw new Error(`probe loser -> ${res.status}`)
       }
     })
@@ -549,7 +608,8 @@ try {
     })
     probeAgent.destroy()
     results.sqlPerRequest = {
-      method: "protocol messages through a proxy: statements = Execute + simple Query, round trips = Sync + simple Query; idle background subtracted",
+      method:
+        "protocol messages through a proxy: statements = Execute + simple Query, round trips = Sync + simple Query; idle background subtracted",
       idleBackground: { ms: Math.round(idle.ms), execute: idle.execute, query: idle.query, sync: idle.sync },
       bookingCreated: perRequest(bookingsWindow, PROBES),
       bookingSlotTaken: perRequest(loserWindow, PROBES),
@@ -579,7 +639,9 @@ results.targets = {
     "2: loser p99 < 100 ms": race.loserLatency.p99ms < 100
   }),
   ...(listed && {
-    "3: list of 1,000 bookings, one client, p95 < 30 ms (pages 1, 10, 50)": ["page1OneClient", "page10OneClient", "page50OneClient"].every((k) => listed[k].p95ms < 30)
+    "3: list of 1,000 bookings, one client, p95 < 30 ms (pages 1, 10, 50)": ["page1OneClient", "page10OneClient", "page50OneClient"].every(
+      (k) => listed[k].p95ms < 30
+    )
   })
 }
 console.log(JSON.stringify({ durationSeconds: SECONDS, ...results }, null, 2))
@@ -596,8 +658,12 @@ console.log(
       `list (1,000 bookings): p95 page 1 ${listed.page1OneClient.p95ms} ms, page 10 ${listed.page10OneClient.p95ms} ms, page 50 ${listed.page50OneClient.p95ms} ms;` +
         ` 10 connections ${listed.page1TenConnections.requestsPerSecond}/s (p99 ${listed.page1TenConnections.p99ms} ms)`,
     `overlapping live pairs: ${results.integrity.overlappingLivePairs}` +
-      (sqlPerRequest ? `; statements per booking ${sqlPerRequest.bookingCreated.statements} (slot taken ${sqlPerRequest.bookingSlotTaken.statements}), per list ${sqlPerRequest.listFirstPage.statements}` : ""),
+      (sqlPerRequest
+        ? `; statements per booking ${sqlPerRequest.bookingCreated.statements} (slot taken ${sqlPerRequest.bookingSlotTaken.statements}), per list ${sqlPerRequest.listFirstPage.statements}`
+        : ""),
     `load average before ${results.machine.loadAverageBefore.join(" ")}, after ${results.machine.loadAverageAfter.join(" ")}`,
     Object.values(results.targets).every((v) => v) ? "all measured booking targets met" : "some booking targets missed"
-  ].filter(Boolean).join("\n")
+  ]
+    .filter(Boolean)
+    .join("\n")
 )

@@ -27,7 +27,14 @@ const SERVICES = Number(process.env.BENCH_SERVICES ?? 1_000_000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const schema = "bench_catalogue"
 const port = Number(process.env.BENCH_PORT ?? 3910)
-const results = { machine: { cpus: os.cpus().length, node: process.version, speed: machineSpeed(), loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2)) } }
+const results = {
+  machine: {
+    cpus: os.cpus().length,
+    node: process.version,
+    speed: machineSpeed(),
+    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
+  }
+}
 const log = (...args) => console.error("[bench:catalogue]", ...args)
 
 const url = new URL(baseUrl)
@@ -44,7 +51,11 @@ const existing = await admin
 const bulkReportFile = path.join(root, "var", "bench-catalogue-bulk.json")
 if (existing >= SERVICES && process.env.BENCH_REGENERATE !== "1") {
   log(`reusing the ${existing.toLocaleString("en")} services of schema ${schema}`)
-  results.bulk = { reused: true, services: existing, previousRun: fs.existsSync(bulkReportFile) ? JSON.parse(fs.readFileSync(bulkReportFile, "utf8")) : null }
+  results.bulk = {
+    reused: true,
+    services: existing,
+    previousRun: fs.existsSync(bulkReportFile) ? JSON.parse(fs.readFileSync(bulkReportFile, "utf8")) : null
+  }
 } else {
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
   await admin.query(`CREATE SCHEMA ${schema}`)
@@ -99,18 +110,23 @@ const { statementFor } = await import(pathToFileURL(helperFile).href)
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const get = (pathAndQuery, targetPort = port) =>
   new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port: targetPort, path: pathAndQuery, agent, headers: { "accept-language": "fr" } }, (res) => {
-      const chunks = []
-      res.on("data", (c) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
-    })
+    const req = http.get(
+      { host: "127.0.0.1", port: targetPort, path: pathAndQuery, agent, headers: { "accept-language": "fr" } },
+      (res) => {
+        const chunks = []
+        res.on("data", (c) => chunks.push(c))
+        res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
+      }
+    )
     req.on("error", reject)
   })
-const apiCall = (pathAndQuery, targetPort = port) => async () => {
-  const res = await get(pathAndQuery, targetPort)
-  if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
-  return res
-}
+const apiCall =
+  (pathAndQuery, targetPort = port) =>
+  async () => {
+    const res = await get(pathAndQuery, targetPort)
+    if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
+    return res
+  }
 const cannon = (opts) =>
   new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
 /** CPU time (user + system) the server process has used so far, in ms (Linux). */
@@ -130,10 +146,18 @@ const throughput = (r) => ({
   non2xx: r.non2xx
 })
 
-
 // ---- Queries ----------------------------------------------------------------------------------
 const params = (o) => new URLSearchParams(o).toString()
-const geoQuery = { search: "menage", category: "5", minPrice: "50", maxPrice: "100", lat: "45.5019", lng: "-73.5674", radius: "25", sortBy: "distance" }
+const geoQuery = {
+  search: "menage",
+  category: "5",
+  minPrice: "50",
+  maxPrice: "100",
+  lat: "45.5019",
+  lng: "-73.5674",
+  radius: "25",
+  sortBy: "distance"
+}
 const relevanceQueries = {
   relevanceMenage: { search: "menage", sortBy: "relevance", limit: "12" },
   relevanceCoursDePiano: { search: "cours de piano", sortBy: "relevance", limit: "12" },
@@ -155,13 +179,18 @@ const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
   },
   stdio: ["ignore", "ignore", "inherit"]
 })
-const stopServer = () => new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+const stopServer = () =>
+  new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
 try {
   await waitFor(`http://127.0.0.1:${port}/api/health`)
   const sample = JSON.parse((await apiCall(`/api/services?${params(geoQuery)}`)()).body)
   results.a = {
     request: `GET /api/services?${params(geoQuery)}`,
-    matches: { total: sample.data.pagination.total, exactTotal: sample.data.exactTotal, firstDistanceKm: sample.data.services[0]?.distanceKm }
+    matches: {
+      total: sample.data.pagination.total,
+      exactTotal: sample.data.exactTotal,
+      firstDistanceKm: sample.data.services[0]?.distanceKm
+    }
   }
 
   // a. API, one client; then the same statement bare through pg (pool of 10 like the server's).

@@ -36,7 +36,13 @@ export const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.f
 export const stats = (ms) => {
   const sorted = [...ms].sort((a, b) => a - b)
   const r = (x) => +x.toFixed(2)
-  return { n: sorted.length, p50ms: r(quantile(sorted, 0.5)), p95ms: r(quantile(sorted, 0.95)), p99ms: r(quantile(sorted, 0.99)), maxMs: r(sorted.at(-1)) }
+  return {
+    n: sorted.length,
+    p50ms: r(quantile(sorted, 0.5)),
+    p95ms: r(quantile(sorted, 0.95)),
+    p99ms: r(quantile(sorted, 0.99)),
+    maxMs: r(sorted.at(-1))
+  }
 }
 
 /** One client, back to back, for `seconds` (after a short warm-up): latency figures. */
@@ -59,7 +65,13 @@ export const oneClient = async (fn, seconds) => {
 export const startStackFloor = async ({ root, port, databaseUrl, sql, params }) => {
   const child = spawn(process.execPath, [path.join(root, "test/bench/stack-floor.mjs")], {
     cwd: root,
-    env: { ...process.env, FLOOR_PORT: String(port), FLOOR_DATABASE_URL: databaseUrl, FLOOR_SQL: sql, FLOOR_PARAMS: JSON.stringify(params) },
+    env: {
+      ...process.env,
+      FLOOR_PORT: String(port),
+      FLOOR_DATABASE_URL: databaseUrl,
+      FLOOR_SQL: sql,
+      FLOOR_PARAMS: JSON.stringify(params)
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   await waitFor(`http://127.0.0.1:${port}/`)

@@ -47,9 +47,22 @@ const startServer = (env) => {
   })
   return child
 }
-const stop = (child) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGTERM") })
-const cannon = (opts) => new Promise((resolve, reject) => autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
-const summary = (r) => ({ requestsPerSecond: Math.round(r.requests.average), p50ms: r.latency.p50, p99ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx })
+const stop = (child) =>
+  new Promise((resolve) => {
+    child.once("exit", resolve)
+    child.kill("SIGTERM")
+  })
+const cannon = (opts) =>
+  new Promise((resolve, reject) =>
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, r) => (err ? reject(err) : resolve(r)))
+  )
+const summary = (r) => ({
+  requestsPerSecond: Math.round(r.requests.average),
+  p50ms: r.latency.p50,
+  p99ms: r.latency.p99,
+  errors: r.errors,
+  non2xx: r.non2xx
+})
 
 // ---- 1. /api/auth/me versus a bare handler ----------------------------------------------------
 const schema = "bench"
@@ -62,7 +75,12 @@ url.searchParams.set("options", `-c search_path=${schema},public`)
 const databaseUrl = url.toString()
 
 const port = 3900
-const server = startServer({ PORT: String(port), DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-")), AUTH_RATE_LIMIT: "100000" })
+const server = startServer({
+  PORT: String(port),
+  DATABASE_URL: databaseUrl,
+  DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-")),
+  AUTH_RATE_LIMIT: "100000"
+})
 await waitFor(`http://127.0.0.1:${port}/api/health`)
 const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
   method: "POST",
@@ -77,7 +95,10 @@ await cannon({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: { authoriza
 const serverCpuMs = () => cpuMsOf(server.pid)
 const cpuBefore = serverCpuMs()
 const authMeRun = await cannon({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: { authorization: `Bearer ${token}` } })
-results.authMe = { ...summary(authMeRun), serverCpuUsPerRequest: Math.round(((serverCpuMs() - cpuBefore) * 1000) / authMeRun.requests.total) }
+results.authMe = {
+  ...summary(authMeRun),
+  serverCpuUsPerRequest: Math.round(((serverCpuMs() - cpuBefore) * 1000) / authMeRun.requests.total)
+}
 await stop(server)
 
 // The bare baseline: node:http + a pg pool of the same size (10), one primary-key lookup, JSON answer.
@@ -100,7 +121,10 @@ const floor = await startStackFloor({ root, port: port + 3, databaseUrl, sql: lo
 await cannon({ url: floor.url, duration: 3 })
 const floorCpuBefore = cpuMsOf(floor.pid)
 const floorRun = await cannon({ url: floor.url })
-results.stackFloor = { ...summary(floorRun), serverCpuUsPerRequest: Math.round(((cpuMsOf(floor.pid) - floorCpuBefore) * 1000) / floorRun.requests.total) }
+results.stackFloor = {
+  ...summary(floorRun),
+  serverCpuUsPerRequest: Math.round(((cpuMsOf(floor.pid) - floorCpuBefore) * 1000) / floorRun.requests.total)
+}
 await floor.stop()
 results.stackFloorVersusBare = Number((results.stackFloor.requestsPerSecond / results.bareNodeHttp.requestsPerSecond).toFixed(2))
 results.authMeVersusStackFloor = Number((results.authMe.requestsPerSecond / results.stackFloor.requestsPerSecond).toFixed(2))
@@ -129,7 +153,8 @@ const visit = (rel) => {
   seen.add(rel)
   const code = fs.readFileSync(path.join(uiDir, rel), "utf8")
   // Static imports only (import ... from "./x.js" and import "./x.js"); dynamic import() chunks load later.
-  for (const m of code.matchAll(/(?:^|[;}\s])import(?:[^"'()]*?from)?\s*["'](\.\/[^"']+)["']/g)) visit(path.posix.join(path.posix.dirname(rel), m[1]))
+  for (const m of code.matchAll(/(?:^|[;}\s])import(?:[^"'()]*?from)?\s*["'](\.\/[^"']+)["']/g))
+    visit(path.posix.join(path.posix.dirname(rel), m[1]))
 }
 visit(entry)
 results.firstLoadJs = {
@@ -137,6 +162,16 @@ results.firstLoadJs = {
   gzipBytes: [...seen].reduce((n, rel) => n + zlib.gzipSync(fs.readFileSync(path.join(uiDir, rel)), { level: 9 }).length, 0)
 }
 
-console.log(JSON.stringify({ machine: { cpus: os.cpus().length, node: process.version, speed }, durationSeconds: DURATION, connections: CONNECTIONS, ...results }, null, 2))
-const ok = results.authMe.requestsPerSecond >= 4000 && results.authMeVersusBare >= 0.5 && results.readyMs <= 3000 && results.firstLoadJs.gzipBytes <= 150 * 1024
+console.log(
+  JSON.stringify(
+    { machine: { cpus: os.cpus().length, node: process.version, speed }, durationSeconds: DURATION, connections: CONNECTIONS, ...results },
+    null,
+    2
+  )
+)
+const ok =
+  results.authMe.requestsPerSecond >= 4000 &&
+  results.authMeVersusBare >= 0.5 &&
+  results.readyMs <= 3000 &&
+  results.firstLoadJs.gzipBytes <= 150 * 1024
 console.log(ok ? "all targets met" : "some targets missed")

@@ -25,7 +25,9 @@ const route = HttpRouter.empty.pipe(
   )
 )
 const Server = HttpServer.serve(route).pipe(
-  Layer.provide(NodeHttpServer.layer(() => http.createServer({ keepAliveTimeout: 5_000 }), { port: Number(process.env.FLOOR_PORT), host: "127.0.0.1" })),
+  Layer.provide(
+    NodeHttpServer.layer(() => http.createServer({ keepAliveTimeout: 5_000 }), { port: Number(process.env.FLOOR_PORT), host: "127.0.0.1" })
+  ),
   Layer.provide(PgClient.layer({ url: Redacted.make(process.env.FLOOR_DATABASE_URL), maxConnections: 10 })),
   Layer.provide(Layer.setTracerEnabled(false))
 )

@@ -18,7 +18,13 @@ let serviceId: string
 beforeAll(async () => {
   ;({ server, cli } = await startCliReachableServer())
   api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, location: "Québec", categoryId: 9 }))
+  ;({ provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Cours de piano",
+    description: "Cours particuliers à domicile.",
+    price: 35,
+    location: "Québec",
+    categoryId: 9
+  }))
 }, 60_000)
 afterAll(() => server?.stop())
 
@@ -28,7 +34,12 @@ const paidBooking = async () => {
   const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
   const reply = await api.post(
     "/api/bookings",
-    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(), address: "2 rue Saint-Jean, Québec" },
+    {
+      serviceId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+      address: "2 rue Saint-Jean, Québec"
+    },
     { token: client.token }
   )
   expect(reply.status, reply.text).toBe(201)
@@ -78,12 +89,17 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
     const recorded = await refunds(id)
     expect(recorded.map((op) => op.amountMinor)).toEqual([2000, 2000])
     expect(new Set(recorded.map((op) => op.reference)).size).toBe(2)
-    expect((await server.run(listBookings({ status: "VALIDATED" }))).bookings.find((b) => b.id === id)).toMatchObject({ refundedMinor: 4000 })
+    expect((await server.run(listBookings({ status: "VALIDATED" }))).bookings.find((b) => b.id === id)).toMatchObject({
+      refundedMinor: 4000
+    })
   })
 
   it("of two concurrent refunds that together exceed the capture, the second is refused clearly (409), and refunded stays within captured", async () => {
     const id = await capturedBooking()
-    const outcomes = await Promise.all([server.run(Effect.either(refundBooking(id, 5000))), server.run(Effect.either(refundBooking(id, 5000)))])
+    const outcomes = await Promise.all([
+      server.run(Effect.either(refundBooking(id, 5000))),
+      server.run(Effect.either(refundBooking(id, 5000)))
+    ])
     const refused = outcomes.filter(Either.isLeft).map((outcome) => outcome.left as { code?: string })
     // Both may pass the booking's check before either is recorded: the gateway then refuses one.
     expect(refused.length).toBeLessThanOrEqual(1)

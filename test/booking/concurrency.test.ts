@@ -14,7 +14,13 @@ let serviceId: string
 beforeAll(async () => {
   server = await startTestServer()
   api = httpClient(server)
-  const created = await providerWithService(server, api, { title: "Déménagement", description: "Aide au déménagement avec camion.", price: 60, location: "Québec", categoryId: 8 })
+  const created = await providerWithService(server, api, {
+    title: "Déménagement",
+    description: "Aide au déménagement avec camion.",
+    price: 60,
+    location: "Québec",
+    categoryId: 8
+  })
   serviceId = created.serviceId
   clients = [created.client, ...(await Promise.all(Array.from({ length: 4 }, () => newClient(server, api))))]
 }, 60_000)
@@ -29,7 +35,12 @@ describe(`overlapping requests for one provider (${testDatabaseKind})`, () => {
         const start = new Date(base + (i % 10) * 60_000)
         return api.post(
           "/api/bookings",
-          { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(), address: "10 rue du Port, Québec" },
+          {
+            serviceId,
+            startTime: start.toISOString(),
+            endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+            address: "10 rue du Port, Québec"
+          },
           { token: clients[i % clients.length]!.token }
         )
       })
@@ -39,7 +50,10 @@ describe(`overlapping requests for one provider (${testDatabaseKind})`, () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(49)
     expect(new Set(replies.filter((r) => r.status === 409).map((r) => r.body.code))).toEqual(new Set(["BOOKING_SLOT_TAKEN"]))
     const rows = await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM bookings WHERE service_id = ${serviceId}`)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM bookings WHERE service_id = ${serviceId}`
+      )
     )
     expect(rows[0]?.n).toBe(1)
   }, 60_000)

@@ -70,7 +70,9 @@ const code = (s: BookingState, command: Command, actor: Actor, when: Date = NOW)
   return Either.isLeft(result) ? result.left.code : "OK"
 }
 const details = (r: Either.Either<unknown, object>) =>
-  Either.isLeft(r) && "details" in r.left ? (r.left as { details: ReadonlyArray<{ field: string; key: string }> }).details.map((d) => [d.field, d.key]) : []
+  Either.isLeft(r) && "details" in r.left
+    ? (r.left as { details: ReadonlyArray<{ field: string; key: string }> }).details.map((d) => [d.field, d.key])
+    : []
 const notify = (event: string) => ({ _tag: "Notify", event })
 const release = { _tag: "ReleaseAuthorization" }
 
@@ -208,13 +210,18 @@ describe("user commands", () => {
     expect(byProvider.cancellation).toEqual({ by: "PROVIDER", reason: "Malade" })
     // At the start instant and after, users may no longer cancel; an admin may.
     for (const user of [client, provider]) {
-      expect(refusal(confirmed, { _tag: "Cancel" }, user, START)).toMatchObject({ _tag: "Conflict", code: "BOOKING_ALREADY_STARTED", key: "booking.alreadyStarted" })
+      expect(refusal(confirmed, { _tag: "Cancel" }, user, START)).toMatchObject({
+        _tag: "Conflict",
+        code: "BOOKING_ALREADY_STARTED",
+        key: "booking.alreadyStarted"
+      })
       expect(code(authorized, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_ALREADY_STARTED")
       expect(code(inProgress, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
     }
     const byAdmin = decide(confirmed, { _tag: "Cancel", reason: "Litige" }, admin, at(3 * DAY))
     expect(byAdmin.cancellation).toEqual({ by: "ADMIN", reason: "Litige" })
-    for (const s of [inProgress, rendered]) expect(decide(s, { _tag: "Cancel" }, admin, at(3 * DAY)).effects).toEqual([release, notify("cancelled")])
+    for (const s of [inProgress, rendered])
+      expect(decide(s, { _tag: "Cancel" }, admin, at(3 * DAY)).effects).toEqual([release, notify("cancelled")])
     for (const s of [completed, captured, with_({ status: "CANCELLED" }), with_({ status: "REJECTED" })]) {
       expect(code(s, { _tag: "Cancel" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
     }
@@ -234,11 +241,21 @@ describe("user commands", () => {
   it("ConfirmCompletion: the client, once rendered; records the review and captures the hold (at most the total)", () => {
     const d = decide(rendered, { _tag: "ConfirmCompletion", rating: 4, comment: "Très bien" }, client, at(3 * DAY))
     expect(d.next).toEqual({ ...rendered, status: "COMPLETED" })
-    expect(d.effects).toEqual([{ _tag: "RecordReview", rating: 4, comment: "Très bien" }, { _tag: "Capture", amountMinor: 6_000 }, notify("completed")])
+    expect(d.effects).toEqual([
+      { _tag: "RecordReview", rating: 4, comment: "Très bien" },
+      { _tag: "Capture", amountMinor: 6_000 },
+      notify("completed")
+    ])
     // A hold above the total captures the total only.
-    expect(decide({ ...rendered, authorizedMinor: 7_000 }, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client).effects).toContainEqual({ _tag: "Capture", amountMinor: 6_000 })
+    expect(
+      decide({ ...rendered, authorizedMinor: 7_000 }, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client).effects
+    ).toContainEqual({ _tag: "Capture", amountMinor: 6_000 })
     // Nothing held (card saved, or the hold failed): nothing to capture.
-    const noHold = decide({ ...rendered, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 }, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)
+    const noHold = decide(
+      { ...rendered, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 },
+      { _tag: "ConfirmCompletion", rating: 4, comment: "c" },
+      client
+    )
     expect(noHold.effects.map((e) => e._tag)).toEqual(["RecordReview", "Notify"])
     expect(code(inProgress, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(completed, { _tag: "ConfirmCompletion", rating: 4, comment: "c" }, client)).toBe("BOOKING_INVALID_TRANSITION")
@@ -252,7 +269,8 @@ describe("user commands", () => {
       expect(d.effects).toEqual([{ _tag: "Capture", amountMinor: 6_000 }, notify("validated")])
     }
     expect(decide(rendered, { _tag: "Validate" }, admin, when).next.renderedAt).toEqual(rendered.renderedAt)
-    for (const s of [authorized, completed, { ...completed, status: "VALIDATED" as const }]) expect(code(s, { _tag: "Validate" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [authorized, completed, { ...completed, status: "VALIDATED" as const }])
+      expect(code(s, { _tag: "Validate" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("Refund: an admin, on captured money, at most what is left; the state changes when the gateway answers", () => {
@@ -264,7 +282,12 @@ describe("user commands", () => {
     expect(decide(partly, { _tag: "Refund", amountMinor: 3_500 }, admin).effects).toEqual([{ _tag: "Refund", amountMinor: 3_500 }])
     for (const amountMinor of [3_501, 0, -1, 10.5, Number.NaN]) {
       const e = refusal(partly, { _tag: "Refund", amountMinor }, admin)
-      expect(e).toMatchObject({ _tag: "ValidationFailed", code: "VALIDATION_ERROR", key: "booking.refundTooLarge", params: { max: "3500" } })
+      expect(e).toMatchObject({
+        _tag: "ValidationFailed",
+        code: "VALIDATION_ERROR",
+        key: "booking.refundTooLarge",
+        params: { max: "3500" }
+      })
       expect(details(Either.left(e))).toEqual([["amount", "booking.refundTooLarge"]])
       expect(httpStatusOf[e._tag]).toBe(422)
     }
@@ -284,7 +307,8 @@ describe("time", () => {
     expect(d.cancellation).toEqual({ by: "SYSTEM", reason: "EXPIRED" })
     expect(code(with_({ paymentStatus: "REQUIRES_ACTION" }), { _tag: "ExpireHold" }, system, hold)).toBe("OK")
     // Paid (or card saved) in time: no hold to expire.
-    for (const s of [authorized, cardSaved, { ...authorized, holdExpiresAt: hold }]) expect(code(s, { _tag: "ExpireHold" }, system, at(DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [authorized, cardSaved, { ...authorized, holdExpiresAt: hold }])
+      expect(code(s, { _tag: "ExpireHold" }, system, at(DAY))).toBe("BOOKING_INVALID_TRANSITION")
     expect(code({ ...pending, holdExpiresAt: null }, { _tag: "ExpireHold" }, system, at(DAY))).toBe("BOOKING_INVALID_TRANSITION")
   })
 
@@ -299,7 +323,8 @@ describe("time", () => {
     expect(unconfirmed.cancellation).toEqual({ by: "SYSTEM", reason: "NOT_CONFIRMED_IN_TIME" })
     expect(decide(cardSaved, { _tag: "Start" }, system, START).next).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
     expect(decide(cardSaved, { _tag: "Start" }, system, START).effects).toEqual([notify("expired")])
-    for (const s of [inProgress, rendered, completed]) expect(code(s, { _tag: "Start" }, system, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [inProgress, rendered, completed])
+      expect(code(s, { _tag: "Start" }, system, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("AutoValidate: a rendered booking, 7 days after renderedAt, captures", () => {
@@ -319,14 +344,23 @@ describe("gateway answers", () => {
     const d = decide(pending, { _tag: "CardSaved" }, system)
     expect(d.next).toEqual({ ...pending, paymentStatus: "CARD_SAVED", holdExpiresAt: null })
     expect(d.effects).toEqual([notify("paymentAuthorized")])
-    expect(decide({ ...confirmed, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 }, { _tag: "CardSaved" }, system).next.paymentStatus).toBe("CARD_SAVED")
-    for (const s of [authorized, cardSaved, { ...inProgress, paymentStatus: "REQUIRES_ACTION" as const }]) expect(code(s, { _tag: "CardSaved" }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(
+      decide({ ...confirmed, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0 }, { _tag: "CardSaved" }, system).next.paymentStatus
+    ).toBe("CARD_SAVED")
+    for (const s of [authorized, cardSaved, { ...inProgress, paymentStatus: "REQUIRES_ACTION" as const }])
+      expect(code(s, { _tag: "CardSaved" }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("PaymentAuthorized: holds the amount (mail the first time only); a short, late or useless hold is released and nothing changes", () => {
     const expiresAt = at(7 * DAY)
     const d = decide(pending, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt }, system)
-    expect(d.next).toEqual({ ...pending, paymentStatus: "AUTHORIZED", authorizedMinor: 6_000, authorizationExpiresAt: expiresAt, holdExpiresAt: null })
+    expect(d.next).toEqual({
+      ...pending,
+      paymentStatus: "AUTHORIZED",
+      authorizedMinor: 6_000,
+      authorizationExpiresAt: expiresAt,
+      holdExpiresAt: null
+    })
     expect(d.effects).toEqual([notify("paymentAuthorized")])
     // A renewal, or the off-session authorisation of a saved card: no second mail.
     const renewed = decide(confirmed, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: at(9 * DAY) }, system, at(6 * DAY))
@@ -337,12 +371,17 @@ describe("gateway answers", () => {
     const short = decide(pending, { _tag: "PaymentAuthorized", amountMinor: 5_999, expiresAt }, system)
     expect(short.next).toBe(pending)
     expect(short.effects).toEqual([release])
-    for (const s of [with_({ status: "CANCELLED", paymentStatus: "CANCELED" }), with_({ status: "REJECTED", paymentStatus: "CANCELED" }), captured]) {
+    for (const s of [
+      with_({ status: "CANCELLED", paymentStatus: "CANCELED" }),
+      with_({ status: "REJECTED", paymentStatus: "CANCELED" }),
+      captured
+    ]) {
       const late = decide(s, { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt }, system)
       expect(late.next).toBe(s)
       expect(late.effects).toEqual([release])
     }
-    for (const amountMinor of [0, -5, 60.5]) expect(code(pending, { _tag: "PaymentAuthorized", amountMinor, expiresAt }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const amountMinor of [0, -5, 60.5])
+      expect(code(pending, { _tag: "PaymentAuthorized", amountMinor, expiresAt }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("AuthorizationFailed: the client pays again (mailed when the gateway needs them); not on a booking that is over", () => {
@@ -350,14 +389,17 @@ describe("gateway answers", () => {
     expect(d.next).toEqual({ ...confirmed, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null })
     expect(d.effects).toEqual([notify("paymentActionRequired")])
     expect(decide(cardSaved, { _tag: "AuthorizationFailed", needsClient: false }, system).effects).toEqual([])
-    for (const s of [completed, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })]) expect(code(s, { _tag: "AuthorizationFailed", needsClient: true }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [completed, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })])
+      expect(code(s, { _tag: "AuthorizationFailed", needsClient: true }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("PaymentCaptured: a completed or validated booking with a hold, at most the authorised amount, once", () => {
     const d = decide(completed, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)
     expect(d.next).toEqual({ ...completed, paymentStatus: "CAPTURED", capturedMinor: 6_000, authorizationExpiresAt: null })
     expect(d.effects).toEqual([])
-    expect(decide({ ...completed, status: "VALIDATED" }, { _tag: "PaymentCaptured", amountMinor: 5_000 }, system).next.capturedMinor).toBe(5_000)
+    expect(decide({ ...completed, status: "VALIDATED" }, { _tag: "PaymentCaptured", amountMinor: 5_000 }, system).next.capturedMinor).toBe(
+      5_000
+    )
     expect(code(completed, { _tag: "PaymentCaptured", amountMinor: 6_001 }, system)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(completed, { _tag: "PaymentCaptured", amountMinor: 0 }, system)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(captured, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
@@ -374,7 +416,8 @@ describe("gateway answers", () => {
     const lapsed = decide(confirmed, { _tag: "AuthorizationReleased" }, system)
     expect(lapsed.next).toMatchObject({ paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null })
     expect(lapsed.effects).toEqual([notify("paymentActionRequired")])
-    for (const s of [d.next, pending, captured]) expect(code(s, { _tag: "AuthorizationReleased" }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of [d.next, pending, captured])
+      expect(code(s, { _tag: "AuthorizationReleased" }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
 
   it("PaymentRefunded: the cumulative refunded total; a stale or impossible total is refused", () => {
@@ -383,7 +426,8 @@ describe("gateway answers", () => {
     expect(part.effects).toEqual([notify("refunded")])
     const all = decide(part.next, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system)
     expect(all.next).toMatchObject({ paymentStatus: "REFUNDED", refundedMinor: 6_000 })
-    for (const totalRefundedMinor of [2_000, 1_000, 6_001, 2_000.5]) expect(code(part.next, { _tag: "PaymentRefunded", totalRefundedMinor }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    for (const totalRefundedMinor of [2_000, 1_000, 6_001, 2_000.5])
+      expect(code(part.next, { _tag: "PaymentRefunded", totalRefundedMinor }, system)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(all.next, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(completed, { _tag: "PaymentRefunded", totalRefundedMinor: 1 }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
@@ -410,7 +454,8 @@ describe("terminal bookings", () => {
       with_({ status: "CANCELLED", paymentStatus: "CANCELED" }),
       { ...authorized, status: "CANCELLED" as const }
     ]
-    for (const s of terminal) for (const [actor, command] of users) expect(code(s, command, actor, at(1))).toBe("BOOKING_INVALID_TRANSITION")
+    for (const s of terminal)
+      for (const [actor, command] of users) expect(code(s, command, actor, at(1))).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(captured, { _tag: "Refund" }, admin)).toBe("OK")
     expect(availableActions(captured, admin, NOW)).toEqual([])
   })
@@ -457,7 +502,8 @@ describe("timers", () => {
     const due = rendered.renderedAt.getTime() + 7 * DAY
     expect(dueCommand(rendered, new Date(due - 1))).toBeUndefined()
     expect(dueCommand(rendered, new Date(due))).toEqual({ _tag: "AutoValidate" })
-    for (const s of [completed, captured, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })]) expect(dueCommand(s, at(60 * DAY))).toBeUndefined()
+    for (const s of [completed, captured, with_({ status: "CANCELLED", paymentStatus: "CANCELED" })])
+      expect(dueCommand(s, at(60 * DAY))).toBeUndefined()
   })
 
   it("dueAuthorization: a saved card 3 days before the start; a hold within 24 hours of lapsing; nothing once over", () => {
@@ -481,11 +527,16 @@ describe("money", () => {
     expect(totalFor(1_000, 40)).toBe(667)
     expect(totalFor(90, 1)).toBe(2)
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000_000 }), fc.integer({ min: 1, max: 7 * 24 * 60 }), fc.integer({ min: 0, max: 7 * 24 * 60 }), (price, minutes, more) => {
-        expect(totalFor(price, minutes)).toBe(Math.round((price * minutes) / 60))
-        expect(Number.isSafeInteger(totalFor(price, minutes))).toBe(true)
-        expect(totalFor(price, minutes + more)).toBeGreaterThanOrEqual(totalFor(price, minutes))
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.integer({ min: 1, max: 7 * 24 * 60 }),
+        fc.integer({ min: 0, max: 7 * 24 * 60 }),
+        (price, minutes, more) => {
+          expect(totalFor(price, minutes)).toBe(Math.round((price * minutes) / 60))
+          expect(Number.isSafeInteger(totalFor(price, minutes))).toBe(true)
+          expect(totalFor(price, minutes + more)).toBeGreaterThanOrEqual(totalFor(price, minutes))
+        }
+      ),
       { numRuns: 1_000 }
     )
   })
@@ -507,7 +558,13 @@ describe("money", () => {
 })
 
 describe("validating inputs", () => {
-  const good = { serviceId: " s-1 ", startTime: at(DAY).toISOString(), endTime: at(DAY + 90 * MINUTE).toISOString(), address: "  12 rue des Lilas, Paris ", notes: " Digicode 1234 " }
+  const good = {
+    serviceId: " s-1 ",
+    startTime: at(DAY).toISOString(),
+    endTime: at(DAY + 90 * MINUTE).toISOString(),
+    address: "  12 rue des Lilas, Paris ",
+    notes: " Digicode 1234 "
+  }
 
   it("a booking request: trimmed, with its duration", () => {
     expect(Either.getOrThrow(validateBookingRequest(good, NOW))).toEqual({
@@ -521,7 +578,9 @@ describe("validating inputs", () => {
     expect(Either.getOrThrow(validateBookingRequest({ ...good, notes: undefined }, NOW)).notes).toBe("")
     expect(Either.getOrThrow(validateBookingRequest({ ...good, notes: null }, NOW)).notes).toBe("")
     // Epoch milliseconds are accepted too; exactly 7 days is the longest booking.
-    expect(Either.isRight(validateBookingRequest({ ...good, startTime: at(DAY).getTime(), endTime: at(8 * DAY).getTime() }, NOW))).toBe(true)
+    expect(Either.isRight(validateBookingRequest({ ...good, startTime: at(DAY).getTime(), endTime: at(8 * DAY).getTime() }, NOW))).toBe(
+      true
+    )
   })
 
   it("each problem names its field", () => {
@@ -538,7 +597,9 @@ describe("validating inputs", () => {
     expect(check({ startTime: at(-HOUR).toISOString(), endTime: at(HOUR).toISOString() })).toEqual([["startTime", "booking.startInPast"]])
     expect(check({ startTime: NOW.toISOString() })).toEqual([["startTime", "booking.startInPast"]])
     expect(check({ endTime: at(8 * DAY + MINUTE).toISOString() })).toEqual([["endTime", "booking.tooLong"]])
-    expect(check({ startTime: at(366 * DAY).toISOString(), endTime: at(366 * DAY + HOUR).toISOString() })).toEqual([["startTime", "booking.tooFarAhead"]])
+    expect(check({ startTime: at(366 * DAY).toISOString(), endTime: at(366 * DAY + HOUR).toISOString() })).toEqual([
+      ["startTime", "booking.tooFarAhead"]
+    ])
     expect(check({ startTime: "2025-13-45T99:00", endTime: "tomorrow" })).toEqual([
       ["startTime", "booking.invalidDate"],
       ["endTime", "booking.invalidDate"]
@@ -602,7 +663,10 @@ describe("defects found by the property tests", () => {
   })
 
   it("a booking request is in whole minutes, as validateBookingRequest documents (90 seconds is priced as 2 minutes)", () => {
-    const r = validateBookingRequest({ serviceId: "s", startTime: at(DAY).toISOString(), endTime: at(DAY + 90_000).toISOString(), address: "12 rue des Lilas" }, NOW)
+    const r = validateBookingRequest(
+      { serviceId: "s", startTime: at(DAY).toISOString(), endTime: at(DAY + 90_000).toISOString(), address: "12 rue des Lilas" },
+      NOW
+    )
     expect(Either.isLeft(r)).toBe(true)
   })
 })
@@ -635,7 +699,10 @@ describe("money moves only when it should (issue 10, items 3 and 6)", () => {
     const validated = decide(unsecured, { _tag: "Validate" }, admin, at(3 * DAY))
     expect(validated.next).toMatchObject({ status: "VALIDATED", paymentIssue: "NOT_SECURED" })
     expect(validated.effects.filter((e) => e._tag !== "Notify")).toEqual([])
-    expect(decide(completed, { _tag: "AuthorizationReleased" }, system, at(3 * DAY)).next).toMatchObject({ paymentStatus: "CANCELED", paymentIssue: "HOLD_RELEASED" })
+    expect(decide(completed, { _tag: "AuthorizationReleased" }, system, at(3 * DAY)).next).toMatchObject({
+      paymentStatus: "CANCELED",
+      paymentIssue: "HOLD_RELEASED"
+    })
   })
 
   it("MarkRendered: refused with 409 BOOKING_NOT_STARTED before the start, accepted from the start on", () => {
@@ -643,7 +710,10 @@ describe("money moves only when it should (issue 10, items 3 and 6)", () => {
     expect(early.code).toBe("BOOKING_NOT_STARTED")
     expect(httpStatusOf[early._tag]).toBe(409)
     expect(availableActions(confirmed, provider, new Date(START.getTime() - 1))).not.toContain("markRendered")
-    expect(decide(confirmed, { _tag: "MarkRendered" }, provider, START).next).toMatchObject({ status: "SERVICE_RENDERED", renderedAt: START })
+    expect(decide(confirmed, { _tag: "MarkRendered" }, provider, START).next).toMatchObject({
+      status: "SERVICE_RENDERED",
+      renderedAt: START
+    })
   })
 
   it("AutoValidate counts 7 days from the later of 'rendered' and the booked end", () => {

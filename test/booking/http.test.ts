@@ -37,7 +37,11 @@ const startedAlready = async (id: string) => {
 }
 
 const request = (token: string, body: Record<string, unknown>, language?: string) =>
-  api.post("/api/bookings", { serviceId, address: "1200 rue Sainte-Catherine, Montréal", notes: "Code 1234", ...nextSlot(), ...body }, { token, ...(language ? { language } : {}) })
+  api.post(
+    "/api/bookings",
+    { serviceId, address: "1200 rue Sainte-Catherine, Montréal", notes: "Code 1234", ...nextSlot(), ...body },
+    { token, ...(language ? { language } : {}) }
+  )
 const book = async (token = client.token, body: Record<string, unknown> = {}) => {
   const reply = await request(token, body)
   expect(reply.status, reply.text).toBe(201)
@@ -53,7 +57,16 @@ beforeAll(async () => {
   admin = await login(api, "admin@marketplace.local", "Admin1234!")
   const created = await api.post(
     "/api/services",
-    { title: "Réparation de vélos", description: "Révision complète et réparations à domicile.", price: 40, duration: 60, location: "Montréal", lat: 45.5, lng: -73.56, categoryId: 7 },
+    {
+      title: "Réparation de vélos",
+      description: "Révision complète et réparations à domicile.",
+      price: 40,
+      duration: 60,
+      location: "Montréal",
+      lat: 45.5,
+      lng: -73.56,
+      categoryId: 7
+    },
     { token: provider.token }
   )
   expect(created.status, created.text).toBe(201)
@@ -95,7 +108,11 @@ describe("POST /api/bookings", () => {
 
   it("answers 422 per field, in the user's language", async () => {
     const start = new Date(Date.now() + 48 * HOUR)
-    const reply = await request(client.token, { startTime: start.toISOString(), endTime: new Date(start.getTime() - HOUR).toISOString(), address: "" }, "en")
+    const reply = await request(
+      client.token,
+      { startTime: start.toISOString(), endTime: new Date(start.getTime() - HOUR).toISOString(), address: "" },
+      "en"
+    )
     expect(reply.status).toBe(422)
     expect(reply.body.details).toEqual(
       expect.arrayContaining([
@@ -103,7 +120,10 @@ describe("POST /api/bookings", () => {
         { field: "address", message: en["validation.required"] }
       ])
     )
-    const past = await request(client.token, { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + HOUR).toISOString() })
+    const past = await request(client.token, {
+      startTime: new Date(Date.now() - HOUR).toISOString(),
+      endTime: new Date(Date.now() + HOUR).toISOString()
+    })
     expect(past.status).toBe(422)
     expect(past.body.details).toContainEqual({ field: "startTime", message: fr["booking.startInPast"] })
     const garbage = await request(client.token, { startTime: "demain", endTime: 42 })
@@ -123,11 +143,17 @@ describe("POST /api/bookings", () => {
   it("never books a provider twice for overlapping times (409), but back-to-back slots are fine", async () => {
     const first = nextSlot(2)
     await book(client.token, first)
-    const overlapping = await request(stranger.token, { startTime: new Date(new Date(first.startTime).getTime() + HOUR).toISOString(), endTime: new Date(new Date(first.endTime).getTime() + HOUR).toISOString() })
+    const overlapping = await request(stranger.token, {
+      startTime: new Date(new Date(first.startTime).getTime() + HOUR).toISOString(),
+      endTime: new Date(new Date(first.endTime).getTime() + HOUR).toISOString()
+    })
     expect(overlapping.status).toBe(409)
     expect(overlapping.body.code).toBe("BOOKING_SLOT_TAKEN")
     expect(overlapping.body.message).toBe(fr["booking.slotTaken"])
-    const adjacent = await request(stranger.token, { startTime: first.endTime, endTime: new Date(new Date(first.endTime).getTime() + HOUR).toISOString() })
+    const adjacent = await request(stranger.token, {
+      startTime: first.endTime,
+      endTime: new Date(new Date(first.endTime).getTime() + HOUR).toISOString()
+    })
     expect(adjacent.status, adjacent.text).toBe(201)
   })
 
@@ -210,13 +236,17 @@ describe("the booking journey", () => {
     expect(confirmed.body.data.booking.status).toBe("CONFIRMED")
     // An illegal transition is a conflict (409).
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(409)
-    expect((await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Top" }, { token: client.token })).status).toBe(409)
+    expect(
+      (await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Top" }, { token: client.token })).status
+    ).toBe(409)
 
     // "Service rendered" is refused before the start (409, in the user's language), accepted once it started.
     const tooEarly = await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token, language: "en" })
     expect(tooEarly.status).toBe(409)
     expect(tooEarly.body).toMatchObject({ success: false, code: "BOOKING_NOT_STARTED", message: en["booking.notStartedYet"] })
-    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).body.message).toBe(fr["booking.notStartedYet"])
+    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).body.message).toBe(
+      fr["booking.notStartedYet"]
+    )
     await startedAlready(booking.id)
     const rendered = await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })
     expect(rendered.body.data.booking.status).toBe("SERVICE_RENDERED")
@@ -227,9 +257,18 @@ describe("the booking journey", () => {
       { field: "rating", message: "La note doit être entre 1 et 5 étoiles" },
       { field: "comment", message: "Veuillez laisser un commentaire" }
     ])
-    const completed = await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 4, comment: "Très bon travail, ponctuel." }, { token: client.token })
+    const completed = await api.post(
+      `/api/bookings/${booking.id}/confirm-completion`,
+      { rating: 4, comment: "Très bon travail, ponctuel." },
+      { token: client.token }
+    )
     expect(completed.status, completed.text).toBe(200)
-    expect(completed.body.data.booking).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED", isReviewed: true, review: { rating: 4 } })
+    expect(completed.body.data.booking).toMatchObject({
+      status: "COMPLETED",
+      paymentStatus: "CAPTURED",
+      isReviewed: true,
+      review: { rating: 4 }
+    })
 
     const [money] = await sql<{ captured: number; kinds: string; fee: number }>(
       `SELECT b.captured_minor::int AS captured,
@@ -240,7 +279,9 @@ describe("the booking journey", () => {
     )
     expect(money).toEqual({ captured: 8000, kinds: "AUTHORIZATION,CAPTURE", fee: 400 })
     // One review per booking; the service's rating and the review list show it.
-    expect((await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Encore" }, { token: client.token })).status).toBe(409)
+    expect(
+      (await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Encore" }, { token: client.token })).status
+    ).toBe(409)
     const service = (await api.get(`/api/services/${serviceId}`)).body.data.service
     expect(service.reviewCount).toBeGreaterThanOrEqual(1)
     expect(service.reviews[0]).toMatchObject({ rating: 4, comment: "Très bon travail, ponctuel." })
@@ -254,7 +295,11 @@ describe("the booking journey", () => {
     expect((await api.post(`/api/bookings/${booking.id}/reject`, { reason: "" }, { token: provider.token })).status).toBe(422)
     const rejected = await api.post(`/api/bookings/${booking.id}/reject`, { reason: "Indisponible ce jour-là" }, { token: provider.token })
     expect(rejected.status, rejected.text).toBe(200)
-    expect(rejected.body.data.booking).toMatchObject({ status: "REJECTED", paymentStatus: "CANCELED", rejectionReason: "Indisponible ce jour-là" })
+    expect(rejected.body.data.booking).toMatchObject({
+      status: "REJECTED",
+      paymentStatus: "CANCELED",
+      rejectionReason: "Indisponible ce jour-là"
+    })
     const mail = (await mailsTo(server, client.email)).find((m) => m.subject === fr["mail.booking.rejected.subject"])
     expect(mail?.text).toContain("Indisponible ce jour-là")
   })
@@ -272,14 +317,26 @@ describe("the booking journey", () => {
 
   it("checks the checkout payload against the booking", async () => {
     const booking = await book()
-    const wrongAmount = await api.post("/api/payments/checkout/session", { bookingId: booking.id, amountCents: 1, currency: "EUR", quantity: 1 }, { token: client.token })
+    const wrongAmount = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, amountCents: 1, currency: "EUR", quantity: 1 },
+      { token: client.token }
+    )
     expect(wrongAmount.status).toBe(422)
     expect(wrongAmount.body.details[0].field).toBe("amountCents")
-    const wrongCurrency = await api.post("/api/payments/checkout/session", { bookingId: booking.id, currency: "USD" }, { token: client.token })
+    const wrongCurrency = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, currency: "USD" },
+      { token: client.token }
+    )
     expect(wrongCurrency.status).toBe(422)
     expect((await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: provider.token })).status).toBe(403)
     expect((await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: stranger.token })).status).toBe(404)
-    const ok = await api.post("/api/payments/checkout/session", { bookingId: booking.id, amountCents: booking.totalMinor, currency: "EUR", productName: "Vélo", quantity: 1 }, { token: client.token })
+    const ok = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, amountCents: booking.totalMinor, currency: "EUR", productName: "Vélo", quantity: 1 },
+      { token: client.token }
+    )
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body.data).toMatchObject({ mode: "authorize", url: expect.stringContaining("/sandbox/checkout/") })
   })
@@ -300,12 +357,18 @@ describe("GET /api/bookings/provider/calendar", () => {
     const unpaid = await book()
     const paid = await book()
     await payInSandbox(server, api, client.token, paid.id, "4242424242424242")
-    const reply = await api.get(`/api/bookings/provider/calendar?from=${new Date().toISOString()}&to=${new Date(Date.now() + 300 * 24 * HOUR).toISOString()}`, { token: provider.token })
+    const reply = await api.get(
+      `/api/bookings/provider/calendar?from=${new Date().toISOString()}&to=${new Date(Date.now() + 300 * 24 * HOUR).toISOString()}`,
+      { token: provider.token }
+    )
     expect(reply.status, reply.text).toBe(200)
     const ids = reply.body.data.map((e: { id: string }) => e.id)
     expect(ids).toContain(paid.id)
     expect(ids).not.toContain(unpaid.id)
-    expect(reply.body.data.find((e: { id: string }) => e.id === paid.id)).toMatchObject({ displayStatus: "PAID", clientFirstName: expect.any(String) })
+    expect(reply.body.data.find((e: { id: string }) => e.id === paid.id)).toMatchObject({
+      displayStatus: "PAID",
+      clientFirstName: expect.any(String)
+    })
     expect((await api.get("/api/bookings/provider/calendar", { token: client.token })).status).toBe(403)
     expect((await api.get("/api/bookings/provider/calendar?from=yesterday", { token: provider.token })).status).toBe(422)
   })

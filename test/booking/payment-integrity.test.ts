@@ -37,7 +37,13 @@ const time = adjustableClock()
 beforeAll(async () => {
   server = await startTestServer({ stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)) }, { clock: time.clock })
   api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Jardinage", description: "Taille de haies et tonte de pelouse.", price: 40, location: "Lyon", categoryId: 7 }))
+  ;({ provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Jardinage",
+    description: "Taille de haies et tonte de pelouse.",
+    price: 40,
+    location: "Lyon",
+    categoryId: 7
+  }))
   admin = await login(api, "admin@marketplace.local", "Admin1234!")
 }, 60_000)
 afterAll(() => server?.stop())
@@ -49,7 +55,12 @@ const book = async (daysAhead: number) => {
   start.setUTCSeconds(0, 0)
   const reply = await api.post(
     "/api/bookings",
-    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString(), address: "5 place Bellecour, Lyon" },
+    {
+      serviceId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
+      address: "5 place Bellecour, Lyon"
+    },
     { token: client.token }
   )
   expect(reply.status, reply.text).toBe(201)
@@ -59,8 +70,13 @@ const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token:
 const row = (id: string) =>
   server
     .run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ paymentIntentId: string | null; checkoutSessionId: string | null }>`SELECT payment_intent_id AS "paymentIntentId", checkout_session_id AS "checkoutSessionId" FROM bookings WHERE id = ${id}`
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{
+            paymentIntentId: string | null
+            checkoutSessionId: string | null
+          }>`SELECT payment_intent_id AS "paymentIntentId", checkout_session_id AS "checkoutSessionId" FROM bookings WHERE id = ${id}`
       )
     )
     .then((rows) => rows[0]!)
@@ -87,7 +103,11 @@ describe("a booking paid by a saved card (more than 5 days ahead)", () => {
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
     toStartOf(booking)
     expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
-    const completed = await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Haie parfaitement taillée." }, { token: client.token })
+    const completed = await api.post(
+      `/api/bookings/${booking.id}/confirm-completion`,
+      { rating: 5, comment: "Haie parfaitement taillée." },
+      { token: client.token }
+    )
     expect(completed.status, completed.text).toBe(200)
     expect(completed.body.data.booking).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED" })
     expect(await get(booking.id)).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED", paymentIssue: null })
@@ -99,7 +119,7 @@ describe("a booking paid by a saved card (more than 5 days ahead)", () => {
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
     // The saved card is declined from now on (blocked by its bank).
     await server.run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SandboxChargeStore
         const sql = yield* SqlClient.SqlClient
         const [b] = yield* sql<{ pm: string }>`SELECT gateway_payment_method_id AS pm FROM bookings WHERE id = ${booking.id}`
@@ -108,11 +128,17 @@ describe("a booking paid by a saved card (more than 5 days ahead)", () => {
       })
     )
     toStartOf(booking)
-    const validated = await api.call("PATCH", `/api/admin/bookings/${booking.id}/status`, { token: admin.token, json: { status: "VALIDATED" } })
+    const validated = await api.call("PATCH", `/api/admin/bookings/${booking.id}/status`, {
+      token: admin.token,
+      json: { status: "VALIDATED" }
+    })
     expect(validated.status, validated.text).toBe(200)
     const detail = (await api.get(`/api/admin/bookings/${booking.id}`, { token: admin.token })).body.data.booking
     expect(detail).toMatchObject({ status: "VALIDATED", capturedMinor: 0, paymentIssue: "AUTHORIZATION_FAILED" })
-    const list = (await api.get("/api/admin/bookings?limit=100", { token: admin.token })).body.data.bookings as Array<{ id: string; paymentIssue: string | null }>
+    const list = (await api.get("/api/admin/bookings?limit=100", { token: admin.token })).body.data.bookings as Array<{
+      id: string
+      paymentIssue: string | null
+    }>
     expect(list.find((b) => b.id === booking.id)?.paymentIssue).toBe("AUTHORIZATION_FAILED")
     // The parties do not see the back-office's flag.
     expect((await get(booking.id)).paymentIssue).toBeNull()
@@ -129,7 +155,13 @@ describe("charge events in any order", () => {
     await deliver(
       stripeEvent(
         "payment_intent.payment_failed",
-        { id: paymentIntentId, object: "payment_intent", status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined" }, metadata: { bookingId: booking.id } },
+        {
+          id: paymentIntentId,
+          object: "payment_intent",
+          status: "requires_payment_method",
+          last_payment_error: { type: "card_error", code: "card_declined" },
+          metadata: { bookingId: booking.id }
+        },
         { created }
       )
     )
@@ -138,7 +170,13 @@ describe("charge events in any order", () => {
     await deliver(
       stripeEvent(
         "payment_intent.payment_failed",
-        { id: paymentIntentId, object: "payment_intent", status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined" }, metadata: { bookingId: booking.id } },
+        {
+          id: paymentIntentId,
+          object: "payment_intent",
+          status: "requires_payment_method",
+          last_payment_error: { type: "card_error", code: "card_declined" },
+          metadata: { bookingId: booking.id }
+        },
         { created: created + 30 }
       )
     )
@@ -154,11 +192,14 @@ describe("one open checkout session per booking", () => {
     const second = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token })
     expect(second.status, second.text).toBe(200)
     expect(second.body.data.sessionId).not.toBe(first.body.data.sessionId)
-    const state = (id: string) => server.run(Effect.flatMap(SandboxCheckout, (checkout) => Effect.map(checkout.find(id), (found) => Option.getOrThrow(found).state)))
+    const state = (id: string) =>
+      server.run(Effect.flatMap(SandboxCheckout, (checkout) => Effect.map(checkout.find(id), (found) => Option.getOrThrow(found).state)))
     expect(await state(first.body.data.sessionId)).toBe("expired")
     expect(await state(second.body.data.sessionId)).toBe("open")
     const paidOld = await server.run(
-      Effect.flatMap(SandboxCheckout, (checkout) => checkout.pay(first.body.data.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))
+      Effect.flatMap(SandboxCheckout, (checkout) =>
+        checkout.pay(first.body.data.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" })
+      )
     )
     expect(paidOld._tag).toBe("Closed")
     expect(await get(booking.id)).toMatchObject({ paymentStatus: "UNPAID" })
@@ -170,7 +211,9 @@ describe("one open checkout session per booking", () => {
     // Paid at the gateway; its events are still on the way.
     await server.run(
       Effect.flatMap(SandboxChargeStore, (store) =>
-        Effect.flatMap(store.findSession(first.body.data.sessionId), (found) => store.saveSession({ ...Option.getOrThrow(found), status: "complete" }))
+        Effect.flatMap(store.findSession(first.body.data.sessionId), (found) =>
+          store.saveSession({ ...Option.getOrThrow(found), status: "complete" })
+        )
       )
     )
     time.advance(2 * MINUTE)
@@ -179,7 +222,13 @@ describe("one open checkout session per booking", () => {
     expect(second.body).toMatchObject({ code: "PAYMENT_ALREADY_MADE", message: en["payments.alreadyPaid"] })
     expect((await row(booking.id)).checkoutSessionId).toBe(first.body.data.sessionId)
     const open = await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_checkout_sessions WHERE booking_id = ${booking.id} AND status = 'open' AND expires_at > ${time.now()}`)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{
+            n: number
+          }>`SELECT count(*)::int AS n FROM sandbox_checkout_sessions WHERE booking_id = ${booking.id} AND status = 'open' AND expires_at > ${time.now()}`
+      )
     )
     expect(open[0]!.n).toBe(0)
   })
@@ -188,7 +237,7 @@ describe("one open checkout session per booking", () => {
     const booking = await book(1)
     // Two sessions opened before either was paid (as two tabs racing would).
     const [a, b] = await server.run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const gateway = yield* ChargeGateway
         const open = (n: number) =>
           gateway.createCheckoutSession({
@@ -208,7 +257,9 @@ describe("one open checkout session per booking", () => {
       })
     )
     const pay = (sessionId: string) =>
-      server.run(Effect.flatMap(SandboxCheckout, (checkout) => checkout.pay(sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" })))
+      server.run(
+        Effect.flatMap(SandboxCheckout, (checkout) => checkout.pay(sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))
+      )
     expect((await pay(a.id))._tag).toBe("Completed")
     expect((await pay(b.id))._tag).toBe("Completed")
     const kept = (await row(booking.id)).paymentIntentId!
@@ -234,12 +285,20 @@ describe("reconciliation with the gateway", () => {
   /** The gateway's state after a payment whose events never reached the app (a database outage, kill -9). */
   const paidWithoutDelivery = (bookingId: string, totalMinor: number, mode: "payment" | "setup") =>
     server.run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SandboxChargeStore
         const at = new Date(time.now().getTime() - 20 * MINUTE)
         const suffix = `${mode}_${bookingId.slice(0, 8)}`
         yield* store.saveCustomer({ id: `cus_lost_${suffix}`, email: "client@example.com" })
-        yield* store.savePaymentMethod({ id: `pm_lost_${suffix}`, customerId: `cus_lost_${suffix}`, brand: "visa", last4: "4242", expMonth: 12, expYear: 2034, behaviour: "succeeds" })
+        yield* store.savePaymentMethod({
+          id: `pm_lost_${suffix}`,
+          customerId: `cus_lost_${suffix}`,
+          brand: "visa",
+          last4: "4242",
+          expMonth: 12,
+          expYear: 2034,
+          behaviour: "succeeds"
+        })
         const session = {
           id: `cs_lost_${suffix}`,
           mode,
@@ -261,7 +320,15 @@ describe("reconciliation with the gateway", () => {
           createdAt: at
         }
         if (mode === "setup") {
-          yield* store.saveSetupIntent({ id: `seti_lost_${suffix}`, bookingId, status: "succeeded", customerId: `cus_lost_${suffix}`, paymentMethodId: `pm_lost_${suffix}`, lastErrorCode: null, createdAt: at })
+          yield* store.saveSetupIntent({
+            id: `seti_lost_${suffix}`,
+            bookingId,
+            status: "succeeded",
+            customerId: `cus_lost_${suffix}`,
+            paymentMethodId: `pm_lost_${suffix}`,
+            lastErrorCode: null,
+            createdAt: at
+          })
           yield* store.saveSession({ ...session, setupIntentId: `seti_lost_${suffix}` })
         } else {
           yield* store.saveIntent({
@@ -296,10 +363,12 @@ describe("reconciliation with the gateway", () => {
     await paidWithoutDelivery(saved.id, saved.totalMinor, "setup")
     expect(await get(held.id)).toMatchObject({ paymentStatus: "UNPAID" })
     const report = await reconcile()
-    expect(report.applied).toEqual(expect.arrayContaining([
-      { bookingId: held.id, kind: "hold", reference: `reconcile:${intent}` },
-      { bookingId: saved.id, kind: "card", reference: expect.stringContaining("reconcile:cs_lost_") }
-    ]))
+    expect(report.applied).toEqual(
+      expect.arrayContaining([
+        { bookingId: held.id, kind: "hold", reference: `reconcile:${intent}` },
+        { bookingId: saved.id, kind: "card", reference: expect.stringContaining("reconcile:cs_lost_") }
+      ])
+    )
     expect(await get(held.id)).toMatchObject({ status: "PENDING", displayStatus: "PAID", paymentStatus: "AUTHORIZED" })
     expect(await get(saved.id)).toMatchObject({ status: "PENDING", displayStatus: "PAID", paymentStatus: "CARD_SAVED" })
     // A second run finds everything in order.
@@ -313,10 +382,12 @@ describe("reconciliation with the gateway", () => {
     const late = await paidWithoutDelivery(booking.id, booking.totalMinor, "payment")
     const stranger = await paidWithoutDelivery("00000000-0000-4000-8000-000000000000", 5_000, "payment")
     const report = await reconcile()
-    expect(report.released).toEqual(expect.arrayContaining([
-      { bookingId: booking.id, paymentIntentId: late },
-      { bookingId: null, paymentIntentId: stranger }
-    ]))
+    expect(report.released).toEqual(
+      expect.arrayContaining([
+        { bookingId: booking.id, paymentIntentId: late },
+        { bookingId: null, paymentIntentId: stranger }
+      ])
+    )
     expect(await intentStatus(late)).toBe("canceled")
     expect(await intentStatus(stranger)).toBe("canceled")
     expect(await get(booking.id)).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
@@ -327,26 +398,30 @@ describe("a booking's row lock and its payment operations", () => {
   it("a payment operation is recorded while another transaction holds the booking (a racing webhook and the service used to deadlock)", async () => {
     const booking = await book(2)
     const holding = server.run(
-      Effect.flatMap(Transactional, (tx) => tx.run(Effect.flatMap(BookingRepository, (bookings) => Effect.zipRight(bookings.lock(booking.id), Effect.sleep("1500 millis")))))
+      Effect.flatMap(Transactional, (tx) =>
+        tx.run(Effect.flatMap(BookingRepository, (bookings) => Effect.zipRight(bookings.lock(booking.id), Effect.sleep("1500 millis"))))
+      )
     )
     await new Promise((resolve) => setTimeout(resolve, 300))
     const started = Date.now()
     await server.run(
       Effect.flatMap(Transactional, (tx) =>
-        tx.run(Effect.flatMap(BookingRepository, (bookings) =>
-          bookings.recordOperation({
-            bookingId: booking.id,
-            gateway: "sandbox",
-            kind: "FAILURE",
-            amountMinor: 0,
-            currency: "EUR",
-            feeMinor: 0,
-            paymentIntentId: null,
-            reference: `lock-test:${booking.id}`,
-            paymentMethod: null,
-            detail: "lock test"
-          })
-        ))
+        tx.run(
+          Effect.flatMap(BookingRepository, (bookings) =>
+            bookings.recordOperation({
+              bookingId: booking.id,
+              gateway: "sandbox",
+              kind: "FAILURE",
+              amountMinor: 0,
+              currency: "EUR",
+              feeMinor: 0,
+              paymentIntentId: null,
+              reference: `lock-test:${booking.id}`,
+              paymentMethod: null,
+              detail: "lock test"
+            })
+          )
+        )
       )
     )
     // Recorded at once, not after the other transaction let the booking go.

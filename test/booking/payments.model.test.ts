@@ -30,7 +30,8 @@ const layer = inMemoryDomain()
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
 const time = adjustableClock()
-const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> => runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
+const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> =>
+  runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
 const attempt = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
 
 beforeAll(() => {
@@ -38,27 +39,56 @@ beforeAll(() => {
 })
 afterAll(() => runtime.dispose())
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({ id: user.id, role, preferredLanguage: "fr", isEmailVerified: true })
+const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
+  id: user.id,
+  role,
+  preferredLanguage: "fr",
+  isEmailVerified: true
+})
 
 /** A provider with a payable account and a service, a client, an admin, and one booking `leadDays` ahead. */
 const scene = (leadDays: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* Bookings
     const provider = yield* verifiedAccount()
     const client = yield* verifiedAccount()
     const admin = yield* verifiedAccount()
     yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
     yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-      accounts.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: `acct_sandbox_${provider.user.id}`, country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+      accounts.upsert({
+        userId: provider.user.id,
+        gateway: "sandbox",
+        accountId: `acct_sandbox_${provider.user.id}`,
+        country: "FR",
+        chargesEnabled: true,
+        payoutsEnabled: true,
+        detailsSubmitted: true
+      })
     )
     const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-      catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Plomberie", description: "Réparation de fuites.", price: 60, duration: 60, location: "Nantes", categoryId: 7 })
+      catalogue.create(actorOf(provider.user, "PROVIDER"), {
+        title: "Plomberie",
+        description: "Réparation de fuites.",
+        price: 60,
+        duration: 60,
+        location: "Nantes",
+        categoryId: 7
+      })
     )
     const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
     const start = new Date(now + leadDays * DAY)
     start.setUTCSeconds(0, 0)
-    const actors = { client: actorOf(client.user, "CLIENT"), provider: actorOf(provider.user, "PROVIDER"), admin: actorOf(admin.user, "ADMIN") }
-    const booking = yield* bookings.request(actors.client, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString(), address: "3 quai de la Fosse, Nantes" })
+    const actors = {
+      client: actorOf(client.user, "CLIENT"),
+      provider: actorOf(provider.user, "PROVIDER"),
+      admin: actorOf(admin.user, "ADMIN")
+    }
+    const booking = yield* bookings.request(actors.client, {
+      serviceId: service.id,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
+      address: "3 quai de la Fosse, Nantes"
+    })
     return { bookingId: booking.id, totalMinor: booking.totalMinor, actors, accountId: `acct_sandbox_${provider.user.id}` }
   })
 
@@ -85,7 +115,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       t: fc.constant("advance" as const),
-      ms: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: MINUTE, max: 20 * MINUTE }) }, { weight: 1, arbitrary: fc.integer({ min: 2 * HOUR, max: 3 * DAY }) })
+      ms: fc.oneof(
+        { weight: 4, arbitrary: fc.integer({ min: MINUTE, max: 20 * MINUTE }) },
+        { weight: 1, arbitrary: fc.integer({ min: 2 * HOUR, max: 3 * DAY }) }
+      )
     })
   },
   { weight: 2, arbitrary: fc.constant({ t: "sweep" as const }) },
@@ -119,7 +152,9 @@ interface World {
 
 const booking = (w: World) => run(Effect.flatMap(Bookings, (b) => b.get(w.scene.actors.admin, w.scene.bookingId)))
 const holdsOf = (w: World) =>
-  run(Effect.flatMap(SandboxChargeStore, (store) => store.listIntents("requires_capture", new Date(0)))).then((intents) => intents.filter((i) => i.bookingId === w.scene.bookingId))
+  run(Effect.flatMap(SandboxChargeStore, (store) => store.listIntents("requires_capture", new Date(0)))).then((intents) =>
+    intents.filter((i) => i.bookingId === w.scene.bookingId)
+  )
 
 const checkEveryStep = async (w: World) => {
   const b = await booking(w)
@@ -143,14 +178,15 @@ const reconcileAndCheck = async (w: World) => {
   const holds = await holdsOf(w)
   // No hold without its booking: the only hold left is the one the booking references (and still needs).
   for (const hold of holds) expect(hold.id).toBe(b.paymentIntentId)
-  if (b.status === "CANCELLED" || b.status === "REJECTED" || ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(b.paymentStatus)) expect(holds).toEqual([])
+  if (b.status === "CANCELLED" || b.status === "REJECTED" || ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(b.paymentStatus))
+    expect(holds).toEqual([])
   // No finished booking with nothing captured unless flagged.
   if (b.status === "COMPLETED" || b.status === "VALIDATED") expect(b.capturedMinor > 0 || b.paymentIssue !== null).toBe(true)
   return report
 }
 
 const pay = (w: World, sessionId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const checkout = yield* SandboxCheckout
     const outcome = yield* checkout.pay(sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" })
     if (outcome._tag !== "Completed") return
@@ -160,7 +196,14 @@ const pay = (w: World, sessionId: string) =>
     if (session.mode === "setup") {
       const store = yield* SandboxChargeStore
       const setup = Option.getOrThrow(yield* store.findSetupIntent(session.setupIntentId!))
-      w.pending.push({ _tag: "CardSaved", bookingId: session.bookingId, customerId: setup.customerId!, paymentMethodId: setup.paymentMethodId!, reference: reference(), occurredAt: at })
+      w.pending.push({
+        _tag: "CardSaved",
+        bookingId: session.bookingId,
+        customerId: setup.customerId!,
+        paymentMethodId: setup.paymentMethodId!,
+        reference: reference(),
+        occurredAt: at
+      })
       return
     }
     const intentId = session.paymentIntentId!
@@ -177,7 +220,15 @@ const pay = (w: World, sessionId: string) =>
       reference: reference(),
       occurredAt: at
     })
-    w.pending.push({ _tag: "PaymentFailed", bookingId: session.bookingId, paymentIntentId: intentId, needsClient: true, code: "card_declined", reference: reference(), occurredAt: new Date(at.getTime() - 5_000) })
+    w.pending.push({
+      _tag: "PaymentFailed",
+      bookingId: session.bookingId,
+      paymentIntentId: intentId,
+      needsClient: true,
+      code: "card_declined",
+      reference: reference(),
+      occurredAt: new Date(at.getTime() - 5_000)
+    })
   })
 
 const apply = async (w: World, st: Step): Promise<void> => {
@@ -195,7 +246,8 @@ const apply = async (w: World, st: Step): Promise<void> => {
         Effect.flatMap(ChargeGateway, (gateway) =>
           gateway.createCheckoutSession({
             bookingId,
-            mode: b.paymentStatus === "UNPAID" && new Date(b.startTime).getTime() - time.now().getTime() <= 5 * DAY ? "authorize" : "save_card",
+            mode:
+              b.paymentStatus === "UNPAID" && new Date(b.startTime).getTime() - time.now().getTime() <= 5 * DAY ? "authorize" : "save_card",
             amountMinor: totalMinor,
             currency: "EUR",
             productName: "Plomberie",
@@ -251,7 +303,8 @@ const apply = async (w: World, st: Step): Promise<void> => {
         return apply(w, { t: "pay", pick: w.sessions.length - 1 })
       }
       if (b.status === "PENDING") return apply(w, { t: "act", pick: 0 })
-      if ((b.status === "CONFIRMED" || b.status === "IN_PROGRESS") && !started) return void time.advance(new Date(b.startTime).getTime() - time.now().getTime() + MINUTE)
+      if ((b.status === "CONFIRMED" || b.status === "IN_PROGRESS") && !started)
+        return void time.advance(new Date(b.startTime).getTime() - time.now().getTime() + MINUTE)
       if (b.status === "CONFIRMED" || b.status === "IN_PROGRESS") return apply(w, { t: "act", pick: 2 })
       if (b.status === "SERVICE_RENDERED") {
         if (st.pick <= 2) return apply(w, { t: "act", pick: 4 })
@@ -280,7 +333,8 @@ describe("money through the booking service, with events duplicated, late and re
         await checkEveryStep(w)
         const report = await reconcileAndCheck(w)
         const final = await booking(w)
-        tally[`${final.status}/${final.paymentStatus}${final.paymentIssue ? `/${final.paymentIssue}` : ""}`] = (tally[`${final.status}/${final.paymentStatus}${final.paymentIssue ? `/${final.paymentIssue}` : ""}`] ?? 0) + 1
+        tally[`${final.status}/${final.paymentStatus}${final.paymentIssue ? `/${final.paymentIssue}` : ""}`] =
+          (tally[`${final.status}/${final.paymentStatus}${final.paymentIssue ? `/${final.paymentIssue}` : ""}`] ?? 0) + 1
         tally.released = (tally.released ?? 0) + report.released.length
         tally.applied = (tally.applied ?? 0) + report.applied.length
       }),
@@ -294,7 +348,8 @@ describe("money through the booking service, with events duplicated, late and re
 
   it("a story the model found interesting: paid in two tabs, the stale decline delivered last, completed by the client", async () => {
     const w: World = { scene: await run(scene(1)), sessions: [], pending: [], sequence: 0 }
-    for (const st of [{ t: "raceCheckout" }, { t: "raceCheckout" }, { t: "pay", pick: 0 }, { t: "pay", pick: 1 }] as const) await apply(w, st)
+    for (const st of [{ t: "raceCheckout" }, { t: "raceCheckout" }, { t: "pay", pick: 0 }, { t: "pay", pick: 1 }] as const)
+      await apply(w, st)
     // The two holds, then the two stale declines.
     for (const index of [0, 1, 0, 0]) await apply(w, { t: "deliver", pick: index, keep: false })
     const paid = await booking(w)

@@ -16,7 +16,7 @@ afterAll(() => server?.stop())
 /** A hold in the sandbox's tables that no booking references (its booking never existed), 20 minutes old. */
 const orphanHold = () =>
   server.run(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* SandboxChargeStore
       const id = `pi_orphan_${Math.random().toString(36).slice(2)}`
       const createdAt = new Date(Date.now() - 20 * 60_000)

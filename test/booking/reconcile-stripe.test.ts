@@ -19,7 +19,8 @@ let fake: FakeStripe
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
 const time = adjustableClock()
-const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> => runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
+const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> =>
+  runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
 
 beforeAll(async () => {
   fake = await startFakeStripe()
@@ -37,26 +38,51 @@ afterAll(async () => {
   await fake?.stop()
 })
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({ id: user.id, role, preferredLanguage: "fr", isEmailVerified: true })
+const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
+  id: user.id,
+  role,
+  preferredLanguage: "fr",
+  isEmailVerified: true
+})
 
 describe("payments:reconcile with Stripe (local fake)", () => {
   it("applies a missed hold, releases the booking's second hold and a hold of no booking", async () => {
     const { booking, client } = await run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const provider = yield* verifiedAccount()
         const client = yield* verifiedAccount()
         yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
         yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-          accounts.upsert({ userId: provider.user.id, gateway: "stripe", accountId: "acct_fake_provider", country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+          accounts.upsert({
+            userId: provider.user.id,
+            gateway: "stripe",
+            accountId: "acct_fake_provider",
+            country: "FR",
+            chargesEnabled: true,
+            payoutsEnabled: true,
+            detailsSubmitted: true
+          })
         )
         const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-          catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Ménage", description: "Ménage complet à domicile.", price: 30, duration: 60, location: "Paris", categoryId: 7 })
+          catalogue.create(actorOf(provider.user, "PROVIDER"), {
+            title: "Ménage",
+            description: "Ménage complet à domicile.",
+            price: 30,
+            duration: 60,
+            location: "Paris",
+            categoryId: 7
+          })
         )
         const start = new Date(Date.now() + 2 * 24 * 3_600_000)
         start.setUTCSeconds(0, 0)
         const client_ = actorOf(client.user, "CLIENT")
         const booking = yield* Effect.flatMap(Bookings, (b) =>
-          b.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(), address: "10 rue de Rivoli, Paris" })
+          b.request(client_, {
+            serviceId: service.id,
+            startTime: start.toISOString(),
+            endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+            address: "10 rue de Rivoli, Paris"
+          })
         )
         return { booking, client: client_ }
       })
@@ -86,10 +112,12 @@ describe("payments:reconcile with Stripe (local fake)", () => {
     const start = fake.requests.length
     const report = await run(Effect.flatMap(Bookings, (b) => b.reconcile))
     expect(report.applied).toEqual([{ bookingId: booking.id, kind: "hold", reference: `reconcile:${first}` }])
-    expect(report.released).toEqual(expect.arrayContaining([
-      { bookingId: booking.id, paymentIntentId: second },
-      { bookingId: null, paymentIntentId: stranger }
-    ]))
+    expect(report.released).toEqual(
+      expect.arrayContaining([
+        { bookingId: booking.id, paymentIntentId: second },
+        { bookingId: null, paymentIntentId: stranger }
+      ])
+    )
     const calls = fake.since(start).map((r) => `${r.method} ${r.path}`)
     expect(calls).toContain("GET /v1/payment_intents")
     expect(calls).toContain("GET /v1/checkout/sessions")

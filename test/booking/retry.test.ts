@@ -24,7 +24,9 @@ const FlakyGateway = Layer.effect(
     capture: (input: Parameters<typeof gateway.capture>[0]) =>
       Effect.suspend(() => {
         outage.attempts++
-        return outage.capturesToFail-- > 0 ? Effect.fail(new PaymentGatewayError({ operation: "paymentIntents.capture", detail: "api_error (outage)" })) : gateway.capture(input)
+        return outage.capturesToFail-- > 0
+          ? Effect.fail(new PaymentGatewayError({ operation: "paymentIntents.capture", detail: "api_error (outage)" }))
+          : gateway.capture(input)
       }),
     refund: (input: Parameters<typeof gateway.refund>[0]) =>
       Effect.suspend(() => {
@@ -37,7 +39,10 @@ const FlakyGateway = Layer.effect(
 ).pipe(Layer.provide(base))
 // The flaky gateway comes last: it replaces the domain's for the second booking service.
 // Layer.fresh: BookingsLive is also inside `base`, and layers are shared by reference within a build.
-const layer = Layer.merge(base, Layer.effect(FlakyBookings, Bookings).pipe(Layer.provide(Layer.fresh(BookingsLive).pipe(Layer.provide(Layer.merge(base, FlakyGateway))))))
+const layer = Layer.merge(
+  base,
+  Layer.effect(FlakyBookings, Bookings).pipe(Layer.provide(Layer.fresh(BookingsLive).pipe(Layer.provide(Layer.merge(base, FlakyGateway)))))
+)
 
 let runtime: ManagedRuntime.ManagedRuntime<Layer.Layer.Success<typeof layer>, unknown>
 beforeAll(() => {
@@ -45,25 +50,50 @@ beforeAll(() => {
 })
 afterAll(() => runtime.dispose())
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({ id: user.id, role, preferredLanguage: "fr", isEmailVerified: true })
+const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
+  id: user.id,
+  role,
+  preferredLanguage: "fr",
+  isEmailVerified: true
+})
 
 /** A booking paid in the sandbox (its authorisation applied as the webhook would), confirmed and rendered. */
-const renderedBooking = Effect.gen(function*() {
+const renderedBooking = Effect.gen(function* () {
   const bookings = yield* FlakyBookings
   const provider = yield* verifiedAccount()
   const client = yield* verifiedAccount()
   yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
   yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-    accounts.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: `acct_sandbox_${provider.user.id}`, country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    accounts.upsert({
+      userId: provider.user.id,
+      gateway: "sandbox",
+      accountId: `acct_sandbox_${provider.user.id}`,
+      country: "FR",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true
+    })
   )
   const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-    catalogue.create(actorOf(provider.user, "PROVIDER"), { title: "Plomberie", description: "Réparation de fuites.", price: 60, duration: 60, location: "Nantes", categoryId: 7 })
+    catalogue.create(actorOf(provider.user, "PROVIDER"), {
+      title: "Plomberie",
+      description: "Réparation de fuites.",
+      price: 60,
+      duration: 60,
+      location: "Nantes",
+      categoryId: 7
+    })
   )
   const client_ = actorOf(client.user, "CLIENT")
   const provider_ = actorOf(provider.user, "PROVIDER")
   // Starts in a moment: "service rendered" is accepted only once the booking has started.
   const start = new Date(Date.now() + 1_500)
-  const booking = yield* bookings.request(client_, { serviceId: service.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "3 quai de la Fosse, Nantes" })
+  const booking = yield* bookings.request(client_, {
+    serviceId: service.id,
+    startTime: start.toISOString(),
+    endTime: new Date(start.getTime() + 3_600_000).toISOString(),
+    address: "3 quai de la Fosse, Nantes"
+  })
   const session = yield* bookings.checkout(client_, { bookingId: booking.id })
   const checkout = yield* SandboxCheckout
   expect((yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }))._tag).toBe("Completed")
@@ -89,7 +119,7 @@ const renderedBooking = Effect.gen(function*() {
 describe("a capture that fails", () => {
   it("is retried until the gateway answers, and the money is captured once", async () => {
     const result = await runtime.runPromise(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { bookings, booking, client_ } = yield* renderedBooking
         // The provider's gateway is down for the next two captures.
         outage.capturesToFail = 2
@@ -115,14 +145,20 @@ describe("a capture that fails", () => {
 describe("two refunds of one booking at once", () => {
   it("record both: the booking takes the gateway's refunded total, not its own stale sum", async () => {
     const final = await runtime.runPromise(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { bookings, booking, client_ } = yield* renderedBooking
         yield* bookings.act(client_, booking.id, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" })
         const admin = actorOf((yield* verifiedAccount()).user, "ADMIN")
         // Both refunds are decided on the same stored state, then reach the gateway together.
         refunds.hold = yield* Deferred.make<void>()
         refunds.inFlight = 0
-        yield* Effect.all([bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 1_000 }), bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 2_500 })], { concurrency: 2 })
+        yield* Effect.all(
+          [
+            bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 1_000 }),
+            bookings.act(admin, booking.id, { _tag: "Refund", amountMinor: 2_500 })
+          ],
+          { concurrency: 2 }
+        )
         refunds.hold = undefined
         return yield* bookings.get(client_, booking.id)
       })

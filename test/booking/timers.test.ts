@@ -22,7 +22,13 @@ const time = adjustableClock()
 beforeAll(async () => {
   server = await startTestServer({}, { clock: time.clock })
   api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Peinture intérieure", description: "Murs et plafonds, finitions soignées.", price: 50, location: "Lyon", categoryId: 7 }))
+  ;({ provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Peinture intérieure",
+    description: "Murs et plafonds, finitions soignées.",
+    price: 50,
+    location: "Lyon",
+    categoryId: 7
+  }))
 }, 60_000)
 afterAll(() => server?.stop())
 
@@ -31,7 +37,12 @@ const book = async (hoursAhead = 24 + ++slot * 3) => {
   const start = new Date(time.now().getTime() + hoursAhead * HOUR)
   const reply = await api.post(
     "/api/bookings",
-    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString(), address: "5 place Bellecour, Lyon" },
+    {
+      serviceId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
+      address: "5 place Bellecour, Lyon"
+    },
     { token: client.token }
   )
   expect(reply.status, reply.text).toBe(201)
@@ -40,9 +51,14 @@ const book = async (hoursAhead = 24 + ++slot * 3) => {
 const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
 const sweep = () => server.run(Effect.flatMap(Bookings, (bookings) => bookings.sweep))
 const operations = (id: string) =>
-  server.run(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ kind: string }>`SELECT kind FROM payment_operations WHERE booking_id = ${id} ORDER BY created_at`)
-  ).then((rows) => rows.map((r) => r.kind))
+  server
+    .run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ kind: string }>`SELECT kind FROM payment_operations WHERE booking_id = ${id} ORDER BY created_at`
+      )
+    )
+    .then((rows) => rows.map((r) => r.kind))
 
 describe("booking timers (the sweep, with a clock moved by hand)", () => {
   it("expires an unpaid request after its hold and frees the slot", async () => {
@@ -52,7 +68,12 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
     expect((await get(booking.id)).status).toBe("PENDING")
     time.advance(2 * MINUTE)
     expect(await sweep()).toBeGreaterThanOrEqual(1)
-    expect(await get(booking.id)).toMatchObject({ status: "CANCELLED", cancelledBy: "SYSTEM", cancellationReason: "EXPIRED", paymentStatus: "CANCELED" })
+    expect(await get(booking.id)).toMatchObject({
+      status: "CANCELLED",
+      cancelledBy: "SYSTEM",
+      cancellationReason: "EXPIRED",
+      paymentStatus: "CANCELED"
+    })
     expect((await mailsTo(server, client.email)).some((m) => m.subject === fr["mail.booking.expired.subject"])).toBe(true)
     const again = await api.post(
       "/api/bookings",
@@ -73,7 +94,11 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
     expect((await get(confirmed.id)).status).toBe("IN_PROGRESS")
     time.advance(2 * DAY)
     await sweep()
-    expect(await get(unconfirmed.id)).toMatchObject({ status: "CANCELLED", cancellationReason: "NOT_CONFIRMED_IN_TIME", paymentStatus: "CANCELED" })
+    expect(await get(unconfirmed.id)).toMatchObject({
+      status: "CANCELLED",
+      cancellationReason: "NOT_CONFIRMED_IN_TIME",
+      paymentStatus: "CANCELED"
+    })
     expect(await operations(unconfirmed.id)).toEqual(["AUTHORIZATION", "CANCELLATION"])
   })
 
@@ -104,7 +129,8 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
   })
 
   it("applies each due timer once when several workers sweep at the same time", async () => {
-    const expiredMails = async () => (await mailsTo(server, client.email)).filter((m) => m.subject === fr["mail.booking.expired.subject"]).length
+    const expiredMails = async () =>
+      (await mailsTo(server, client.email)).filter((m) => m.subject === fr["mail.booking.expired.subject"]).length
     const bookings = await Promise.all([book(), book(), book(), book(), book()])
     const mailsBefore = await expiredMails()
     time.advance(31 * MINUTE)

@@ -178,7 +178,11 @@ interface Setup {
 }
 const setup: fc.Arbitrary<Setup> = fc.record({
   // Starts from a few minutes to a month after the request (around the 5-day checkout threshold too).
-  leadMs: fc.oneof(fc.integer({ min: MINUTE, max: 2 * HOUR }), fc.integer({ min: 2 * HOUR, max: 6 * DAY }), fc.integer({ min: 6 * DAY, max: 30 * DAY })),
+  leadMs: fc.oneof(
+    fc.integer({ min: MINUTE, max: 2 * HOUR }),
+    fc.integer({ min: 2 * HOUR, max: 6 * DAY }),
+    fc.integer({ min: 6 * DAY, max: 30 * DAY })
+  ),
   minutes: fc.oneof(fc.integer({ min: 1, max: 8 * 60 }), fc.integer({ min: 1, max: 7 * 24 * 60 })),
   // At least 60 minor units an hour, so that every booking costs something (a zero total is a known defect, see domain.test.ts).
   hourlyPriceMinor: fc.oneof(fc.integer({ min: 60, max: 20_000 }), fc.integer({ min: 60, max: 100_000_000 })),
@@ -262,7 +266,8 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
   }
   // No COMPLETED or VALIDATED booking without its money: captured, still collectable (a hold to capture
   // or a saved card to authorise, which the sweep retries), or flagged with the reason why not.
-  if (CAPTURABLE.includes(s.status) && s.capturedMinor === 0 && s.paymentIssue === null) expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
+  if (CAPTURABLE.includes(s.status) && s.capturedMinor === 0 && s.paymentIssue === null)
+    expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
   if (s.paymentIssue !== null) {
     expect(CAPTURABLE).toContain(s.status)
     expect(s.capturedMinor).toBe(0)
@@ -285,12 +290,7 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
 }
 
 /** Checks one transition against the rules, and returns it. */
-const checkTransition = (
-  w: World,
-  who: Who,
-  actor: Actor,
-  command: Command
-): Either.Either<Decision, TransitionError> => {
+const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Either.Either<Decision, TransitionError> => {
   const before = w.state
   const snapshot = structuredClone(before)
   const now = new Date(w.now)
@@ -449,11 +449,18 @@ const landmarkTime = (s: BookingState, landmark: Landmark): number | undefined =
 
 /** What would move an ordinary booking forward now (several choices where the story forks). */
 const progressOf = (s: BookingState, now: number): ReadonlyArray<readonly [Who, Command]> => {
-  const authorize: readonly [Who, Command] = ["system", { _tag: "PaymentAuthorized", amountMinor: s.totalMinor, expiresAt: new Date(now + 7 * DAY) }]
+  const authorize: readonly [Who, Command] = [
+    "system",
+    { _tag: "PaymentAuthorized", amountMinor: s.totalMinor, expiresAt: new Date(now + 7 * DAY) }
+  ]
   switch (s.status) {
     case "PENDING":
       return s.paymentStatus === "AUTHORIZED" || s.paymentStatus === "CARD_SAVED"
-        ? [["provider", { _tag: "Confirm" }], ["admin", { _tag: "Confirm" }], ["provider", { _tag: "Reject", reason: "Indisponible" }]]
+        ? [
+            ["provider", { _tag: "Confirm" }],
+            ["admin", { _tag: "Confirm" }],
+            ["provider", { _tag: "Reject", reason: "Indisponible" }]
+          ]
         : [authorize, authorize, ["system", { _tag: "CardSaved" }]]
     case "CONFIRMED":
       return [["system", { _tag: "Start" }], ["provider", { _tag: "MarkRendered" }], authorize]
@@ -614,7 +621,9 @@ describe("the booking state machine, any story of commands, actors, times and ga
       stranger: { _tag: "User", id: "user-stranger", role: "CLIENT" },
       system: SystemActor
     }
-    expect(run(w, actors, "system", { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: new Date(T0 + 7 * DAY) }, "late")).toBe(true)
+    expect(run(w, actors, "system", { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: new Date(T0 + 7 * DAY) }, "late")).toBe(
+      true
+    )
     expect(run(w, actors, "provider", { _tag: "Confirm" }, "late")).toBe(true)
     w.now = w.state.startTime.getTime()
     expect(run(w, actors, "system", { _tag: "Start" }, "late")).toBe(true)

@@ -37,8 +37,16 @@ const login = (page: Page, email: string, password: string) => logInThroughUi(pa
 
 /** A demo booking's id, read through the admin list (the seed makes some). */
 const firstBookingId = async () => {
-  const session = (await (await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@marketplace.local", password: "Admin1234!" }) })).json()) as { data: { token: string } }
-  const answer = (await (await fetch(`${server.url}/api/admin/bookings?limit=1`, { headers: { authorization: `Bearer ${session.data.token}` } })).json()) as { data: { bookings: Array<{ id: string }> } }
+  const session = (await (
+    await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@marketplace.local", password: "Admin1234!" })
+    })
+  ).json()) as { data: { token: string } }
+  const answer = (await (
+    await fetch(`${server.url}/api/admin/bookings?limit=1`, { headers: { authorization: `Bearer ${session.data.token}` } })
+  ).json()) as { data: { bookings: Array<{ id: string }> } }
   return answer.data.bookings[0]!.id
 }
 
@@ -60,10 +68,16 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       }
       // The cookie banner (after its 1 s delay) and forms showing their errors.
       await page.goto(`${server.url}/services`)
-      await page.getByRole("button", { name: /Accepter/ }).first().waitFor({ timeout: 5_000 })
+      await page
+        .getByRole("button", { name: /Accepter/ })
+        .first()
+        .waitFor({ timeout: 5_000 })
       await check("cookie banner")
       // Answered once checked: on a narrow screen it would cover the buttons of the forms below.
-      await page.getByRole("button", { name: /Accepter/ }).first().click()
+      await page
+        .getByRole("button", { name: /Accepter/ })
+        .first()
+        .click()
       await page.locator(".cookie-banner").waitFor({ state: "detached" })
       await page.goto(`${server.url}/register`)
       await page.getByRole("button", { name: "Créer mon compte" }).click()
@@ -71,7 +85,11 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       // Role-dependent navigation, in English too.
       // The catalogue's public screens: a service, an unknown one, a filtered list.
       const serviceId = await firstServiceId()
-      for (const path of [`/services/${serviceId}`, "/services/00000000-0000-4000-8000-000000000000", "/services?search=menage&sortBy=price_asc"]) {
+      for (const path of [
+        `/services/${serviceId}`,
+        "/services/00000000-0000-4000-8000-000000000000",
+        "/services?search=menage&sortBy=price_asc"
+      ]) {
         await page.goto(`${server.url}${path}`)
         await page.locator("h1").first().waitFor()
         await loaded(page)
@@ -113,7 +131,10 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       await page.locator(".field-error").first().waitFor()
       await check("create service errors")
       await page.goto(`${server.url}/services/my`)
-      await page.getByRole("button", { name: /^Supprimer/ }).first().click()
+      await page
+        .getByRole("button", { name: /^Supprimer/ })
+        .first()
+        .click()
       await page.getByRole("alertdialog").waitFor()
       await check("delete confirmation")
       await page.keyboard.press("Escape")

@@ -23,7 +23,15 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     const password = "Client1234!"
     await server.run(
       Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({ firstName: "Gaston", lastName: "Lagaffe", email, phoneNumber: "5145550188", password, confirmPassword: password, role: "CLIENT" })
+        identity.createAccount({
+          firstName: "Gaston",
+          lastName: "Lagaffe",
+          email,
+          phoneNumber: "5145550188",
+          password,
+          confirmPassword: password,
+          role: "CLIENT"
+        })
       )
     )
     const context = await contextWithConsent(browser)
@@ -33,8 +41,14 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
 
     // Dashboard: the figures of the database.
     await page.goto(`${server.url}/admin`)
-    const [counts] = await sql<{ users: number; bookings: number }>("SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM bookings) AS bookings")
-    const card = (label: string) => page.locator(".stat-card").filter({ has: page.getByText(label, { exact: true }) }).locator(".stat-value")
+    const [counts] = await sql<{ users: number; bookings: number }>(
+      "SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM bookings) AS bookings"
+    )
+    const card = (label: string) =>
+      page
+        .locator(".stat-card")
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator(".stat-value")
     expect(await card("Utilisateurs").textContent()).toBe(String(counts!.users))
     expect(await card("Réservations").textContent()).toBe(String(counts!.bookings))
 
@@ -46,7 +60,11 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByRole("button", { name: "Désactiver : Gaston Lagaffe" }).click()
     // exact: "Activer : …" is a substring of "Désactiver : …", which would match before the change.
     await page.getByRole("button", { name: "Activer : Gaston Lagaffe", exact: true }).waitFor()
-    const refused = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) })
+    const refused = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password })
+    })
     expect(refused.status).toBe(401)
 
     // A paid demo request, confirmed from its detail page.
@@ -62,7 +80,9 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     expect(after!.status).toBe("CONFIRMED")
 
     // A service unlisted, then listed again.
-    const [service] = await sql<{ id: string; title: string }>("SELECT id, title FROM services WHERE status = 'ACTIVE' AND archived_at IS NULL ORDER BY created_at LIMIT 1")
+    const [service] = await sql<{ id: string; title: string }>(
+      "SELECT id, title FROM services WHERE status = 'ACTIVE' AND archived_at IS NULL ORDER BY created_at LIMIT 1"
+    )
     await page.goto(`${server.url}/admin/services`)
     await page.getByLabel("Rechercher un service").fill(service!.title)
     await page.getByRole("button", { name: "Rechercher" }).click()
@@ -78,7 +98,9 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByLabel("Période").selectOption("year")
     await page.getByText("Revenu brut").waitFor()
     // Figures are in one currency at a time (CAD first): every recorded one can be chosen, and back.
-    const recorded = (await sql<{ currency: string }>("SELECT DISTINCT trim(currency) AS currency FROM payment_operations")).map((r) => r.currency)
+    const recorded = (await sql<{ currency: string }>("SELECT DISTINCT trim(currency) AS currency FROM payment_operations")).map(
+      (r) => r.currency
+    )
     for (const currency of [...recorded.filter((c) => c !== "CAD"), "CAD"]) {
       await page.getByLabel("Devise").selectOption(currency)
       await expect.poll(() => page.getByLabel("Devise").inputValue()).toBe(currency)

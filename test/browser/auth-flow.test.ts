@@ -33,7 +33,9 @@ describe.skipIf(!hasChromium)("a newcomer in Chromium", () => {
 
     // The verification mail, read from the local outbox page, in French.
     const outbox = await (await fetch(`${server.url}/dev/mail`)).text()
-    const mail = [...outbox.matchAll(/<span class="to">([^<]+)<\/span>[^]*?href="([^"]*\/verify-email\/[^"]+)"/g)].find((m) => m[1] === email)
+    const mail = [...outbox.matchAll(/<span class="to">([^<]+)<\/span>[^]*?href="([^"]*\/verify-email\/[^"]+)"/g)].find(
+      (m) => m[1] === email
+    )
     expect(mail, "verification mail in the outbox").toBeDefined()
     expect(outbox).toContain("Vérifiez votre adresse email")
     await page.goto(mail![2]!)
@@ -52,7 +54,11 @@ describe.skipIf(!hasChromium)("a newcomer in Chromium", () => {
     // The choice is saved on the server as the user's preferredLanguage.
     const token = await page.evaluate(() => localStorage.getItem("token"))
     await expect
-      .poll(async () => (await (await fetch(`${server.url}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })).json()).data.user.preferredLanguage)
+      .poll(
+        async () =>
+          (await (await fetch(`${server.url}/api/users/me`, { headers: { authorization: `Bearer ${token}` } })).json()).data.user
+            .preferredLanguage
+      )
       .toBe("en")
 
     await page.getByRole("button", { name: "Log out" }).click()

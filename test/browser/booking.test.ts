@@ -43,12 +43,21 @@ const action = (page: Page, label: RegExp) => card(page).getByRole("button", { n
 const clock = adjustableClock()
 
 describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-    api = httpClient(server)
-    ;({ provider, client, serviceId } = await providerWithService(server, api, { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45, location: "Montréal", categoryId: 7 }))
-  }, { clock: clock.clock })
+  withServerAndChromium(
+    async (started) => {
+      ;({ server, browser } = started)
+      base = `http://localhost:${server.port}`
+      api = httpClient(server)
+      ;({ provider, client, serviceId } = await providerWithService(server, api, {
+        title: TITLE,
+        description: "Montage et installation de vos meubles en kit.",
+        price: 45,
+        location: "Montréal",
+        categoryId: 7
+      }))
+    },
+    { clock: clock.clock }
+  )
 
   it("book, pay in the sandbox, confirm, render, review: COMPLETED, CAPTURED, reviewed and in the calendar", async () => {
     // ---- The client books and pays (French) ----
@@ -95,13 +104,17 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     await action(page, /^Confirm\b(?! reception)/).click()
-    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status).toBe("CONFIRMED")
+    await expect
+      .poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status)
+      .toBe("CONFIRMED")
     // "Service rendered" is offered once the booking has started: three days later.
     clock.advance(3 * 24 * 3_600_000)
     await page.reload()
     await action(page, /^Mark as rendered/).waitFor()
     await action(page, /^Mark as rendered/).click()
-    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status).toBe("SERVICE_RENDERED")
+    await expect
+      .poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status)
+      .toBe("SERVICE_RENDERED")
 
     // The booking shows in the provider's calendar (week view of its date).
     await page.goto(`${base}/provider/calendar`)
@@ -118,11 +131,13 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await review.getByRole("radio", { name: "4 étoiles" }).check()
     await review.getByLabel("Commentaire").fill("Travail soigné et rapide, merci !")
     await review.getByRole("button", { name: "Confirmer la réception" }).click()
-    await expect.poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: client.token })).body.data.booking).toMatchObject({
-      status: "COMPLETED",
-      paymentStatus: "CAPTURED",
-      isReviewed: true
-    })
+    await expect
+      .poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: client.token })).body.data.booking)
+      .toMatchObject({
+        status: "COMPLETED",
+        paymentStatus: "CAPTURED",
+        isReviewed: true
+      })
 
     // The review is on the service page, and the average with it.
     await page.goto(`${base}/services/${serviceId}`)

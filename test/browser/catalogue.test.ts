@@ -20,7 +20,15 @@ const freshProvider = async () => {
   const password = "Presta1234!"
   await server.run(
     Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({ firstName: "Élodie", lastName: "Gagné", email, phoneNumber: "5145550188", password, confirmPassword: password, role: "PROVIDER" })
+      identity.createAccount({
+        firstName: "Élodie",
+        lastName: "Gagné",
+        email,
+        phoneNumber: "5145550188",
+        password,
+        confirmPassword: password,
+        role: "PROVIDER"
+      })
     )
   )
   return { email, password }
@@ -72,7 +80,9 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
     await page.getByRole("button", { name: "Créer le service" }).click()
     await page.getByText("Veuillez remplir tous les champs obligatoires.").waitFor()
     await page.getByLabel("Titre").fill(TITLE)
-    await page.getByLabel("Description").fill("Entretien complet de votre logement avec des produits écologiques certifiés : cuisine, salle de bain et sols.")
+    await page
+      .getByLabel("Description")
+      .fill("Entretien complet de votre logement avec des produits écologiques certifiés : cuisine, salle de bain et sols.")
     await page.getByLabel("Prix horaire").fill("42.50")
     await page.getByLabel("Durée (minutes)").fill("90")
     await page.getByLabel("Lieu").fill("Montréal, QC")
@@ -151,7 +161,9 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
     await card(page).waitFor()
     await page.getByRole("article").first().waitFor()
     expect(await page.getByRole("article", { name: "Web development with React and Node" }).count()).toBe(0)
-    await card(page).getByRole("link", { name: /View details/ }).click()
+    await card(page)
+      .getByRole("link", { name: /View details/ })
+      .click()
     await page.getByRole("heading", { name: TITLE, level: 1 }).waitFor()
     expect(await page.locator('meta[property="og:title"]').getAttribute("content")).toBe(TITLE)
     // The owner sees no booking or contact button on their own service.

@@ -40,7 +40,12 @@ const tinyPng = () => {
   header.writeUInt32BE(2, 4)
   header.set([8, 2, 0, 0, 0], 8)
   const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255])
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0))
+  ])
 }
 const tinyPdf = () =>
   Buffer.from(
@@ -52,7 +57,15 @@ const freshClient = async () => {
   const password = "Client1234!"
   await server.run(
     Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({ firstName: "Camille", lastName: "Tremblay", email, phoneNumber: "5145550177", password, confirmPassword: password, role: "CLIENT" })
+      identity.createAccount({
+        firstName: "Camille",
+        lastName: "Tremblay",
+        email,
+        phoneNumber: "5145550177",
+        password,
+        confirmPassword: password,
+        role: "CLIENT"
+      })
     )
   )
   return { email, password }
@@ -126,8 +139,10 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
 
     // The cooldown is over.
     await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`UPDATE provider_applications SET next_submission_date = now() - interval '1 minute'
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE provider_applications SET next_submission_date = now() - interval '1 minute'
             WHERE user_id = (SELECT id FROM users WHERE email = ${client.email})`
       )
     )
@@ -137,7 +152,9 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     expect(await page.getByLabel("Compétences").inputValue()).toBe("Plomberie, petite électricité")
     await page.getByRole("button", { name: "Annuler la modification" }).click()
     await page.getByRole("button", { name: "Modifier et renvoyer ma candidature" }).click()
-    await page.getByLabel("Justificatif de domicile").setInputFiles({ name: "facture-2.pdf", mimeType: "application/pdf", buffer: tinyPdf() })
+    await page
+      .getByLabel("Justificatif de domicile")
+      .setInputFiles({ name: "facture-2.pdf", mimeType: "application/pdf", buffer: tinyPdf() })
     await page.getByRole("button", { name: "Renvoyer ma candidature" }).click()
     await page.getByText("En attente", { exact: true }).waitFor()
 

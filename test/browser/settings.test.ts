@@ -18,8 +18,19 @@ describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
   it("saves every change, keeps them across a reload, and unsubscribes completely after confirmation", async () => {
     const email = `settings.${Date.now().toString(36)}@example.com`
     const password = "Client1234!"
-    const account = await server.run(Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({ firstName: "Inès", lastName: "Moreau", email, phoneNumber: "5145550123", password, confirmPassword: password, role: "CLIENT" })))
+    const account = await server.run(
+      Effect.flatMap(Identity, (identity) =>
+        identity.createAccount({
+          firstName: "Inès",
+          lastName: "Moreau",
+          email,
+          phoneNumber: "5145550123",
+          password,
+          confirmPassword: password,
+          role: "CLIENT"
+        })
+      )
+    )
 
     const context = await contextWithConsent(browser, { timezoneId: "America/Montreal" })
     const page = await context.newPage()

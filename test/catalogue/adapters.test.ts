@@ -13,7 +13,9 @@ import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
 
 /** One contract for the catalogue's stores: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["memory", "pglite", "postgres"] : ["memory", "pglite"]
+const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
+  ? ["memory", "pglite", "postgres"]
+  : ["memory", "pglite"]
 
 describe.each(kinds)("catalogue stores on %s", (kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
@@ -23,7 +25,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
 
   const newUser = (active = true) =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const users = yield* UserRepository
         const user = yield* users.insert({
           email: `p.${crypto.randomBytes(5).toString("hex")}@example.com`,
@@ -40,20 +42,22 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       })
     )
   const newService = async (userId: string, overrides: Record<string, unknown> = {}) =>
-    (await services()).insert({
-      userId,
-      categoryId: 7,
-      title: "Plomberie générale",
-      description: "Réparation de fuites et de robinets.",
-      priceMinor: 8500,
-      currency: "CAD",
-      durationMinutes: 60,
-      location: "Montréal, QC",
-      lat: 45.5,
-      lng: -73.57,
-      status: "ACTIVE",
-      ...overrides
-    }).pipe(run)
+    (await services())
+      .insert({
+        userId,
+        categoryId: 7,
+        title: "Plomberie générale",
+        description: "Réparation de fuites et de robinets.",
+        priceMinor: 8500,
+        currency: "CAD",
+        durationMinutes: 60,
+        location: "Montréal, QC",
+        lat: 45.5,
+        lng: -73.57,
+        status: "ACTIVE",
+        ...overrides
+      })
+      .pipe(run)
   const publicSearch = async (text: string) =>
     (await services()).search({ text: parseTextQuery(text), sort: "newest", limit: 50, offset: 0, withTotal: true }).pipe(run)
 
@@ -70,9 +74,20 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
   it("categories: the nine seeded ones, found by id, slug or either name whatever the case and accents", async () => {
     const repo = await categories()
     const all = await run(repo.list())
-    expect(all.slice(0, 9).map((c) => c.nameEn)).toEqual(["IT", "Design", "Marketing", "Consulting", "Cleaning", "Gardening", "Repair", "Transport", "Training"])
+    expect(all.slice(0, 9).map((c) => c.nameEn)).toEqual([
+      "IT",
+      "Design",
+      "Marketing",
+      "Consulting",
+      "Cleaning",
+      "Gardening",
+      "Repair",
+      "Transport",
+      "Training"
+    ])
     expect(Option.getOrThrow(await run(repo.findById(7)))).toEqual({ id: 7, slug: "reparation", nameFr: "Réparation", nameEn: "Repair" })
-    for (const name of ["MÉNAGE", "menage", "Cleaning", " cleaning"]) expect(Option.map(await run(repo.findByName(name.trim())), (c) => c.id)).toEqual(Option.some(5))
+    for (const name of ["MÉNAGE", "menage", "Cleaning", " cleaning"])
+      expect(Option.map(await run(repo.findByName(name.trim())), (c) => c.id)).toEqual(Option.some(5))
     expect(Option.map(await run(repo.findByName("reparation")), (c) => c.id)).toEqual(Option.some(7))
     expect(await run(repo.findByName("astrologie"))).toEqual(Option.none())
     expect(await run(repo.findById(424242))).toEqual(Option.none())
@@ -81,7 +96,11 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
   it("findOrCreate: one category per name whatever its case and accents, even when created concurrently", async () => {
     const repo = await categories()
     const created = await run(repo.findOrCreate("Photographie d'événements"))
-    expect(created).toMatchObject({ slug: "photographie-d-evenements", nameFr: "Photographie d'événements", nameEn: "Photographie d'événements" })
+    expect(created).toMatchObject({
+      slug: "photographie-d-evenements",
+      nameFr: "Photographie d'événements",
+      nameEn: "Photographie d'événements"
+    })
     expect(created.id).toBeGreaterThanOrEqual(100)
     expect((await run(repo.findOrCreate("PHOTOGRAPHIE D'EVENEMENTS"))).id).toBe(created.id)
     expect((await run(repo.findOrCreate("Jardinage"))).id).toBe(6)
@@ -90,7 +109,12 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
     const sharp = await run(repo.findOrCreate("C#"))
     expect(plus.id).not.toBe(sharp.id)
     expect([plus.slug, sharp.slug]).toEqual(["c", "c-2"])
-    const racing = await run(Effect.all(Array.from({ length: 5 }, () => repo.findOrCreate("Cours de yoga")), { concurrency: 5 }))
+    const racing = await run(
+      Effect.all(
+        Array.from({ length: 5 }, () => repo.findOrCreate("Cours de yoga")),
+        { concurrency: 5 }
+      )
+    )
     expect(new Set(racing.map((c) => c.id)).size).toBe(1)
   })
 
@@ -114,7 +138,11 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       provider: { id: userId, firstName: "Léa", lastName: "Côté", isActive: true }
     })
     await run(repo.update(inserted.id, { title: "Plomberie d'urgence", priceMinor: 9900, categoryId: 4 }))
-    expect(Option.getOrThrow(await run(repo.findById(inserted.id)))).toMatchObject({ title: "Plomberie d'urgence", priceMinor: 9900, categoryId: 4 })
+    expect(Option.getOrThrow(await run(repo.findById(inserted.id)))).toMatchObject({
+      title: "Plomberie d'urgence",
+      priceMinor: 9900,
+      categoryId: 4
+    })
     await run(repo.setStatus(inserted.id, "INACTIVE"))
     expect((await publicSearch("urgence")).services).toEqual([])
     expect((await run(repo.listOwnedBy(userId))).map((s) => s.status)).toEqual(["INACTIVE"])
@@ -135,7 +163,9 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
     expect((await publicSearch("REPARATION velo")).services.map((s) => s.id)).toEqual([a.id])
     expect((await publicSearch("vélos électr")).services.map((s) => s.id)).toEqual([a.id])
     expect((await publicSearch("batterie")).services.map((s) => s.id)).toEqual([a.id])
-    const page = await (await services()).search({ text: parseTextQuery("velos"), sort: "price_asc", limit: 1, offset: 5, withTotal: true }).pipe(run)
+    const page = await (await services())
+      .search({ text: parseTextQuery("velos"), sort: "price_asc", limit: 1, offset: 5, withTotal: true })
+      .pipe(run)
     expect(page).toEqual({ services: [], total: 1, exact: true })
   })
 
@@ -165,7 +195,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       const plan = await run(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql.withTransaction(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               yield* sql.unsafe("SET LOCAL enable_seqscan = off")
               const [text, params] = searchStatement(sql, {
                 text: parseTextQuery("menage"),
@@ -194,11 +224,14 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       await run(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql.withTransaction(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const [{ schema }] = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`) as any
               yield* sql.unsafe(`SET LOCAL search_path = ''`)
-              yield* sql.unsafe(`INSERT INTO ${schema}.services (user_id, category_id, title, description, price_minor, currency, duration_minutes, lat, lng)
-                VALUES ($1, 5, 'Ménage sans search_path', 'Vérifié', 1000, 'EUR', 60, 45.5, -73.6)`, [userId])
+              yield* sql.unsafe(
+                `INSERT INTO ${schema}.services (user_id, category_id, title, description, price_minor, currency, duration_minutes, lat, lng)
+                VALUES ($1, 5, 'Ménage sans search_path', 'Vérifié', 1000, 'EUR', 60, 45.5, -73.6)`,
+                [userId]
+              )
               yield* sql.unsafe(`ANALYZE ${schema}.services`)
             })
           )

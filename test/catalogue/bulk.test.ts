@@ -21,7 +21,9 @@ describe(`bulk service generation (${testDatabaseKind})`, () => {
     expect(report).toMatchObject({ inserted: 30, providers: 3, totalServices: 30, indexesRebuilt: false })
     const again = await runtime.runPromise(generateServices({ services: 10, providers: 3 }))
     expect(again.totalServices).toBe(40)
-    const [row] = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe("SELECT count(DISTINCT user_id) AS n FROM services")))
+    const [row] = await runtime.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe("SELECT count(DISTINCT user_id) AS n FROM services"))
+    )
     expect(row).toEqual({ n: 3 })
   }, 120_000)
 })

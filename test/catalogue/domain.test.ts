@@ -90,7 +90,9 @@ describe("service input (spec section 5)", () => {
         category: { _tag: "Existing", id: 5 }
       })
     )
-    expect(Either.getOrThrow(validateNewService({ ...valid, categoryId: undefined, newCategoryName: "  Photo   de mariage " })).category).toEqual({
+    expect(
+      Either.getOrThrow(validateNewService({ ...valid, categoryId: undefined, newCategoryName: "  Photo   de mariage " })).category
+    ).toEqual({
       _tag: "New",
       name: "Photo de mariage"
     })
@@ -112,10 +114,13 @@ describe("service input (spec section 5)", () => {
 
   it("property: a creation duration is accepted exactly when it is a whole number of minutes from 1 to 7 days", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: -100, max: DURATION_MAX + 100 }), fc.double({ min: -10, max: 20_000, noNaN: true })), (duration) => {
-        const ok = Number.isInteger(duration) && duration >= 1 && duration <= DURATION_MAX
-        expect(Either.isRight(validateNewService({ ...valid, duration }))).toBe(ok)
-      })
+      fc.property(
+        fc.oneof(fc.integer({ min: -100, max: DURATION_MAX + 100 }), fc.double({ min: -10, max: 20_000, noNaN: true })),
+        (duration) => {
+          const ok = Number.isInteger(duration) && duration >= 1 && duration <= DURATION_MAX
+          expect(Either.isRight(validateNewService({ ...valid, duration }))).toBe(ok)
+        }
+      )
     )
   })
 
@@ -140,9 +145,15 @@ describe("service input (spec section 5)", () => {
 
   it("a patch checks only what it carries; a currency change re-expresses the price", () => {
     expect(validateServicePatch({}, { priceMinor: 1000, currency: "EUR" })).toEqual(Either.right({}))
-    expect(validateServicePatch({ currency: "CAD" }, { priceMinor: 1999, currency: "EUR" })).toEqual(Either.right({ currency: "CAD", priceMinor: 1999 }))
-    expect(validateServicePatch({ currency: "EUR" }, { priceMinor: 5000, currency: "JPY" })).toEqual(Either.right({ currency: "EUR", priceMinor: 500000 }))
-    expect(fields(validateServicePatch({ currency: "JPY" }, { priceMinor: 1999, currency: "EUR" }))).toEqual(["price:catalogue.priceNoDecimals"])
+    expect(validateServicePatch({ currency: "CAD" }, { priceMinor: 1999, currency: "EUR" })).toEqual(
+      Either.right({ currency: "CAD", priceMinor: 1999 })
+    )
+    expect(validateServicePatch({ currency: "EUR" }, { priceMinor: 5000, currency: "JPY" })).toEqual(
+      Either.right({ currency: "EUR", priceMinor: 500000 })
+    )
+    expect(fields(validateServicePatch({ currency: "JPY" }, { priceMinor: 1999, currency: "EUR" }))).toEqual([
+      "price:catalogue.priceNoDecimals"
+    ])
     expect(fields(validateServicePatch({ title: "" }, { priceMinor: 1, currency: "EUR" }))).toEqual(["title:validation.required"])
     expect(fields(validateServicePatch({ currency: "" }, { priceMinor: 1, currency: "EUR" }))).toEqual(["currency:validation.required"])
   })
@@ -222,14 +233,17 @@ describe("text", () => {
 
   it("property: whatever is typed, the tsquery text only quotes letters and digits", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.fullUnicodeString(), fc.constantFrom("l'eau", "a' | b", "x:* & !y", "\\'; DROP", "ʹquoteʹ")), (raw) => {
-        const query = parseTextQuery(raw)
-        if (query === undefined) return
-        const text = toTsQuery(query)
-        for (const term of query.terms) for (const a of term.alternatives) expect(a.word).toMatch(/^[\p{L}\p{Nd}]+$/u)
-        expect(text).not.toMatch(/\\/)
-        expect(text.replace(/'[\p{L}\p{Nd}]+'(:\*)?/gu, "").replace(/[()|& ]/g, "")).toBe("")
-      })
+      fc.property(
+        fc.oneof(fc.string(), fc.fullUnicodeString(), fc.constantFrom("l'eau", "a' | b", "x:* & !y", "\\'; DROP", "ʹquoteʹ")),
+        (raw) => {
+          const query = parseTextQuery(raw)
+          if (query === undefined) return
+          const text = toTsQuery(query)
+          for (const term of query.terms) for (const a of term.alternatives) expect(a.word).toMatch(/^[\p{L}\p{Nd}]+$/u)
+          expect(text).not.toMatch(/\\/)
+          expect(text.replace(/'[\p{L}\p{Nd}]+'(:\*)?/gu, "").replace(/[()|& ]/g, "")).toBe("")
+        }
+      )
     )
   })
 

@@ -115,8 +115,27 @@ describe("GET /api/services", () => {
     const first = services[0]
     expect(Object.keys(first).sort()).toEqual(
       [
-        "id", "title", "description", "price", "priceMinor", "currency", "duration", "location", "lat", "lng", "categoryId", "category",
-        "userId", "user", "rating", "reviewCount", "isAvailable", "status", "images", "createdAt", "updatedAt"
+        "id",
+        "title",
+        "description",
+        "price",
+        "priceMinor",
+        "currency",
+        "duration",
+        "location",
+        "lat",
+        "lng",
+        "categoryId",
+        "category",
+        "userId",
+        "user",
+        "rating",
+        "reviewCount",
+        "isAvailable",
+        "status",
+        "images",
+        "createdAt",
+        "updatedAt"
       ].sort()
     )
     expect(first.user).toEqual({ id: first.userId, firstName: expect.any(String), lastName: expect.any(String), avatarUrl: null })
@@ -159,16 +178,28 @@ describe("GET /api/services", () => {
     expect(titles(await api.get("/api/services?category=menage&limit=100"))).toEqual(byId)
     expect(titles(await api.get("/api/services?category=M%C3%A9nage&limit=100"))).toEqual(byId)
     expect(titles(await api.get("/api/services?category=cleaning&limit=100"))).toEqual(byId)
-    const all = (await api.get("/api/services?categoryId=5&limit=100")).body.data.services as Array<{ categoryId: number; category: { name: string } }>
+    const all = (await api.get("/api/services?categoryId=5&limit=100")).body.data.services as Array<{
+      categoryId: number
+      category: { name: string }
+    }>
     expect(all.every((s) => s.categoryId === 5 && s.category.name === "Ménage")).toBe(true)
     expect((await api.get("/api/services?category=astrologie")).body.data).toMatchObject({ services: [], pagination: { total: 0 } })
   })
 
   it("filters by the UI's price ranges, in major units (200+ is a minimum only)", async () => {
-    for (const [min, max] of [[0, 50], [50, 100], [100, 200], [200, undefined], [100, undefined]] as const) {
+    for (const [min, max] of [
+      [0, 50],
+      [50, 100],
+      [100, 200],
+      [200, undefined],
+      [100, undefined]
+    ] as const) {
       const query = `minPrice=${min}${max === undefined ? "" : `&maxPrice=${max}`}&limit=100`
       const prices = ((await api.get(`/api/services?${query}`)).body.data.services as Array<{ price: number }>).map((s) => s.price)
-      expect(prices.every((p) => p >= min && (max === undefined || p <= max)), query).toBe(true)
+      expect(
+        prices.every((p) => p >= min && (max === undefined || p <= max)),
+        query
+      ).toBe(true)
       if (min === 100 && max === undefined) expect(prices.length).toBeGreaterThan(0)
     }
   })
@@ -188,9 +219,13 @@ describe("GET /api/services", () => {
   })
 
   it("sorts by price, rating, newest; distance without a position falls back to newest", async () => {
-    const asc = ((await api.get("/api/services?sortBy=price_asc&limit=100")).body.data.services as Array<{ price: number }>).map((s) => s.price)
+    const asc = ((await api.get("/api/services?sortBy=price_asc&limit=100")).body.data.services as Array<{ price: number }>).map(
+      (s) => s.price
+    )
     expect([...asc].sort((a, b) => a - b)).toEqual(asc)
-    const desc = ((await api.get("/api/services?sortBy=price_desc&limit=100")).body.data.services as Array<{ price: number }>).map((s) => s.price)
+    const desc = ((await api.get("/api/services?sortBy=price_desc&limit=100")).body.data.services as Array<{ price: number }>).map(
+      (s) => s.price
+    )
     expect([...desc].sort((a, b) => b - a)).toEqual(desc)
     expect((await api.get("/api/services?sortBy=rating")).status).toBe(200)
     expect(titles(await api.get("/api/services?sortBy=distance"))).toEqual(titles(await api.get("/api/services?sortBy=newest")))
@@ -233,7 +268,13 @@ describe("GET /api/services/{id} and the short lists", () => {
     const some = (await api.get("/api/services?search=electricien")).body.data.services[0]
     const reply = await api.get(`/api/services/${some.id}?lat=${MONTREAL.lat}&lng=${MONTREAL.lng}`)
     expect(reply.status).toBe(200)
-    expect(reply.body.data.service).toMatchObject({ id: some.id, title: "Électricien résidentiel certifié", rating: 0, reviewCount: 0, reviews: [] })
+    expect(reply.body.data.service).toMatchObject({
+      id: some.id,
+      title: "Électricien résidentiel certifié",
+      rating: 0,
+      reviewCount: 0,
+      reviews: []
+    })
     expect(reply.body.data.service.distanceKm).toBeCloseTo(distanceKm(MONTREAL, some), 1)
     expect((await api.get(`/api/services/${some.id}`)).body.data.service).not.toHaveProperty("distanceKm")
     expect((await api.get(`/api/services/${some.id.toUpperCase()}`)).status).toBe(200)
@@ -291,7 +332,9 @@ describe("POST /api/services (spec section 5)", () => {
 
   it("201: a payment-ready provider publishes; the service is found by search at once", async () => {
     const provider = await newProvider()
-    const reply = await api.post("/api/services", validService({ title: "Cours de ukulélé pour débutants", price: "39,90" }), { token: provider.token })
+    const reply = await api.post("/api/services", validService({ title: "Cours de ukulélé pour débutants", price: "39,90" }), {
+      token: provider.token
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.message).toBe(fr["catalogue.serviceCreated"])
     expect(reply.body.data.service).toMatchObject({
@@ -342,7 +385,10 @@ describe("POST /api/services (spec section 5)", () => {
     expect(reply.status).toBe(422)
     expect(reply.body.message).toBe("Veuillez sélectionner soit une catégorie existante, soit créer une nouvelle, pas les deux")
     expect(reply.body.details).toEqual([{ field: "newCategoryName", message: fr["catalogue.categoryChoiceBoth"] }])
-    const english = await api.post("/api/services", validService({ categoryId: 2, newCategoryName: "Photography" }), { token, language: "en" })
+    const english = await api.post("/api/services", validService({ categoryId: 2, newCategoryName: "Photography" }), {
+      token,
+      language: "en"
+    })
     expect(english.body.message).toBe("Please either select an existing category or create a new one, not both")
   })
 
@@ -410,10 +456,20 @@ describe("PATCH, DELETE, activate, deactivate, duplicate (owner only)", () => {
     const owner = await newProvider()
     const other = await newProvider()
     const service = await create(owner.token)
-    const reply = await api.patch(`/api/services/${service.id}`, { title: "Cours de guitare électrique", price: 50, duration: 90 }, { token: owner.token })
+    const reply = await api.patch(
+      `/api/services/${service.id}`,
+      { title: "Cours de guitare électrique", price: 50, duration: 90 },
+      { token: owner.token }
+    )
     expect(reply.status).toBe(200)
     expect(reply.body.message).toBe(fr["catalogue.serviceUpdated"])
-    expect(reply.body.data.service).toMatchObject({ title: "Cours de guitare électrique", price: 50, priceMinor: 5000, duration: 90, location: "Montréal, QC" })
+    expect(reply.body.data.service).toMatchObject({
+      title: "Cours de guitare électrique",
+      price: 50,
+      priceMinor: 5000,
+      duration: 90,
+      location: "Montréal, QC"
+    })
     expect(new Date(reply.body.data.service.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(service.updatedAt).getTime())
     const forbidden = await api.patch(`/api/services/${service.id}`, { title: "Pirate" }, { token: other.token })
     expect(forbidden.status).toBe(403)
@@ -445,7 +501,11 @@ describe("PATCH, DELETE, activate, deactivate, duplicate (owner only)", () => {
     expect((await patch({ categoryId: 2 })).body.data.service).toMatchObject({ categoryId: 2, category: { name: "Design" } })
     // A currency change re-checks the price against the new currency.
     expect((await patch({ currency: "JPY" })).body.details).toEqual([{ field: "price", message: fr["catalogue.priceNoDecimals"] }])
-    expect((await patch({ currency: "JPY", price: 6000 })).body.data.service).toMatchObject({ currency: "JPY", price: 6000, priceMinor: 6000 })
+    expect((await patch({ currency: "JPY", price: 6000 })).body.data.service).toMatchObject({
+      currency: "JPY",
+      price: 6000,
+      priceMinor: 6000
+    })
     expect((await patch({ currency: "CAD" })).body.data.service).toMatchObject({ currency: "CAD", price: 6000, priceMinor: 600000 })
     expect((await patch({})).status).toBe(200)
   })

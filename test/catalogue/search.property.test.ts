@@ -21,7 +21,22 @@ import { freshTestDatabase } from "../support/database"
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
 
 const CENTRE = { lat: 45.5019, lng: -73.5674 }
-const WORDS = ["Ménage", "ménage", "Réparation", "vélo", "jardinage", "Cours", "piano", "plomberie", "Élégant", "cleaning", "repair", "garden", "lessons", "déménagement"]
+const WORDS = [
+  "Ménage",
+  "ménage",
+  "Réparation",
+  "vélo",
+  "jardinage",
+  "Cours",
+  "piano",
+  "plomberie",
+  "Élégant",
+  "cleaning",
+  "repair",
+  "garden",
+  "lessons",
+  "déménagement"
+]
 const CURRENCIES = ["CAD", "EUR", "JPY", "XOF"] as const
 
 interface Row {
@@ -95,7 +110,14 @@ const criteria = fc.record(
     ),
     categoryId: fc.option(fc.integer({ min: 1, max: 9 }), { nil: undefined }),
     price: fc.option(
-      fc.constantFrom<[number | undefined, number | undefined]>([0, 50], [50, 100], [100, 200], [200, undefined], [25, 25], [undefined, 49.5]),
+      fc.constantFrom<[number | undefined, number | undefined]>(
+        [0, 50],
+        [50, 100],
+        [100, 200],
+        [200, undefined],
+        [25, 25],
+        [undefined, 49.5]
+      ),
       { nil: undefined }
     ),
     radius: fc.option(fc.constantFrom(1, 10, 25, 60, 150), { nil: undefined }),
@@ -174,12 +196,16 @@ describe.each(kinds)("search properties on %s", (kind) => {
     c.radius !== undefined && Math.abs(distanceKm(CENTRE, r) - c.radius) < BORDER_KM
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
+    runtime = ManagedRuntime.make(
+      CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>
+    )
     await run(runMigrations)
     const providers = await run(
       Effect.flatMap(SqlClient.SqlClient, (sql) =>
         Effect.forEach([true, true, true, false], (active, i) =>
-          sql<{ id: string }>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, is_active)
+          sql<{
+            id: string
+          }>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, is_active)
             VALUES (${`provider${i}.${crypto.randomBytes(3).toString("hex")}@example.com`}, '!', 'Léa', 'Côté', '5145550100', 'PROVIDER', true, ${active})
             RETURNING id`.pipe(Effect.map((r) => ({ id: r[0]!.id, active })))
         )
@@ -233,7 +259,11 @@ describe.each(kinds)("search properties on %s", (kind) => {
         const seen = await allPages(c)
         const ids = seen.map((s) => s.id)
         expect(new Set(ids).size, "no service twice").toBe(ids.length)
-        const want = new Set(expected(c).filter((r) => !nearBorder(c, r)).map((r) => r.id))
+        const want = new Set(
+          expected(c)
+            .filter((r) => !nearBorder(c, r))
+            .map((r) => r.id)
+        )
         const got = new Set(seen.filter((s) => !nearBorder(c, s)).map((s) => s.id))
         expect([...got].sort()).toEqual([...want].sort())
         // The first page's total is exact when the matches end within the pages read ahead.
@@ -262,12 +292,14 @@ describe.each(kinds)("search properties on %s", (kind) => {
           // Distance needs a position; without one the list falls back to newest (documented).
           const sort = c.sortBy === "distance" && c.radius === undefined ? "newest" : (c.sortBy as Exclude<Sort, "relevance">)
           for (let i = 1; i < seen.length; i++) {
-            expect(compare[sort](seen[i - 1]!, seen[i]!), `${sort}: ${JSON.stringify([seen[i - 1], seen[i]].map((s) => [s!.id, s!.distanceKm, s!.createdAt, s!.priceMinor, s!.currency, s!.rating]))}`).toBeLessThan(0)
+            expect(
+              compare[sort](seen[i - 1]!, seen[i]!),
+              `${sort}: ${JSON.stringify([seen[i - 1], seen[i]].map((s) => [s!.id, s!.distanceKm, s!.createdAt, s!.priceMinor, s!.currency, s!.rating]))}`
+            ).toBeLessThan(0)
           }
         }
       ),
       { numRuns: 60 }
     )
   })
-
 })

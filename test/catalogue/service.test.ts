@@ -15,7 +15,7 @@ afterAll(() => runtime?.dispose())
 
 const actor = (role: Actor["role"], paymentReady: boolean) =>
   run(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { user } = yield* verifiedAccount()
       yield* Effect.flatMap(UserRepository, (users) => users.setRole(user.id, role))
       if (paymentReady) {
@@ -35,7 +35,14 @@ const actor = (role: Actor["role"], paymentReady: boolean) =>
     })
   )
 
-const form = { title: "Ménage à domicile", description: "Entretien complet.", price: 30, duration: 90, location: "Québec, QC", categoryId: 5 }
+const form = {
+  title: "Ménage à domicile",
+  description: "Entretien complet.",
+  price: 30,
+  duration: 90,
+  location: "Québec, QC",
+  categoryId: 5
+}
 const catalogue = () => run(Catalogue)
 
 describe("Catalogue (in memory)", () => {

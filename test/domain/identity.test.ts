@@ -3,15 +3,7 @@ import { Effect, Option, TestClock } from "effect"
 import { Identity, UserRepository } from "../../src/modules/identity"
 import type { Actor, RegistrationInput, User } from "../../src/modules/identity/domain"
 import { Outbox } from "../../src/modules/notifications"
-import {
-  failureOf,
-  inMemoryDomain,
-  latestToken,
-  mailsTo,
-  tokenFromMail,
-  validRegistration,
-  verifiedAccount
-} from "../support/domain"
+import { failureOf, inMemoryDomain, latestToken, mailsTo, tokenFromMail, validRegistration, verifiedAccount } from "../support/domain"
 
 /** Every test gets its own empty in-memory store. */
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, inMemoryDomain()) as Effect.Effect<A, E, never>
@@ -23,12 +15,15 @@ const actorOf = (user: User): Actor => ({
   isEmailVerified: user.isEmailVerified
 })
 
-const outboxSize = Effect.map(Effect.flatMap(Outbox, (o) => o.latest(10_000)), (mails) => mails.length)
+const outboxSize = Effect.map(
+  Effect.flatMap(Outbox, (o) => o.latest(10_000)),
+  (mails) => mails.length
+)
 
 describe("identity domain (in-memory adapters)", () => {
   it.effect("register -> mailed verification link -> verifyEmail -> login -> refresh -> logout", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const input = validRegistration({ email: "  Camille.Roy@Example.COM " })
         const user = yield* identity.register(input, "en")
@@ -72,7 +67,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("a verification token works once, only for its purpose, and expires after 24 hours", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const first = yield* identity.register(validRegistration(), "fr")
         const token = yield* latestToken(first.email, "verify-email")
@@ -96,7 +91,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("login is refused for a wrong password or an unknown email, with the same answer", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email } = yield* verifiedAccount()
         const wrong = yield* failureOf(identity.login(email, "Wrong123!"))
@@ -111,7 +106,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("a deactivated account cannot log in, and its access and refresh tokens stop working", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const users = yield* UserRepository
         const { user, email, password } = yield* verifiedAccount()
@@ -139,7 +134,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("authenticate refuses forged, malformed and empty access tokens", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email, password } = yield* verifiedAccount()
         const { accessToken } = yield* identity.login(email, password)
@@ -154,7 +149,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("registration always creates a CLIENT, even when ADMIN is asked for", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const users = yield* UserRepository
         const input = { ...validRegistration(), role: "ADMIN" } as RegistrationInput
@@ -169,7 +164,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("a duplicate email (whatever its case and spaces) is a Conflict EMAIL_TAKEN and sends nothing", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         yield* identity.register(validRegistration({ email: "dup@example.com" }), "fr")
         const before = yield* outboxSize
@@ -182,7 +177,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("invalid registrations are refused field by field and store nothing", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const failure = yield* failureOf(
           identity.register(
@@ -207,7 +202,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("forgot-password reveals nothing: the same answer for known and unknown emails, mail only for a real account", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email } = yield* verifiedAccount()
         const before = yield* outboxSize
@@ -227,7 +222,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("resend-verification reveals nothing: same answer for unknown, verified and unverified emails", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email: verified } = yield* verifiedAccount()
         const pending = yield* identity.register(validRegistration(), "fr")
@@ -251,7 +246,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("reset-password consumes its token once, changes the password and revokes every session", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { user, email, password } = yield* verifiedAccount()
         const phone = yield* identity.login(email, password)
@@ -283,7 +278,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("a reset token expires after one hour", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email, password } = yield* verifiedAccount()
         yield* identity.forgotPassword(email)
@@ -297,7 +292,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("a refresh token expires after refreshTokenTtlDays", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { email, password } = yield* verifiedAccount()
         const early = yield* identity.login(email, password)
@@ -312,7 +307,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("update-password checks the current password and the strength of the new one", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { user, email, password } = yield* verifiedAccount()
         const actor = actorOf(user)
@@ -342,7 +337,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("the preferred language is stored and used for later mails", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const { user, email } = yield* verifiedAccount()
         expect(user.preferredLanguage).toBe("fr")
@@ -356,7 +351,7 @@ describe("identity domain (in-memory adapters)", () => {
 
   it.effect("operator-created accounts are verified at once and keep their role", () =>
     run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const identity = yield* Identity
         const admin = yield* identity.createAccount({ ...validRegistration(), role: "ADMIN" })
         expect([admin.role, admin.isEmailVerified]).toEqual(["ADMIN", true])

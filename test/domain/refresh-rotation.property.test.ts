@@ -25,7 +25,11 @@ const record: fc.Arbitrary<RefreshTokenRecord> = fc.record({
 
 describe("decideRefresh", () => {
   it("refuses an unknown token", () => {
-    fc.assert(fc.property(date, (now) => { expect(decideRefresh(undefined, now)).toEqual({ _tag: "Refuse" }) }))
+    fc.assert(
+      fc.property(date, (now) => {
+        expect(decideRefresh(undefined, now)).toEqual({ _tag: "Refuse" })
+      })
+    )
   })
 
   it("refuses a revoked token, whatever else is true of it", () => {
@@ -162,13 +166,18 @@ describe.each(variants)("refresh-token rotation ($name)", ({ make }) => {
           }
 
           const copies = s.kind === "concurrent" ? s.copies : 1
-          const exits = await run(Effect.all(Array.from({ length: copies }, () => Effect.exit(identity.refresh(token))), { concurrency: "unbounded" }))
+          const exits = await run(
+            Effect.all(
+              Array.from({ length: copies }, () => Effect.exit(identity.refresh(token))),
+              { concurrency: "unbounded" }
+            )
+          )
           const successes = exits.filter(Exit.isSuccess).map((e) => e.value)
           for (const failure of exits.filter(Exit.isFailure)) {
             // Every refusal is a plain 401 SessionExpired, never a defect.
-            expect(Exit.isFailure(failure) && failure.cause._tag === "Fail" ? (failure.cause.error as { code: string }).code : "defect").toBe(
-              "SESSION_EXPIRED"
-            )
+            expect(
+              Exit.isFailure(failure) && failure.cause._tag === "Fail" ? (failure.cause.error as { code: string }).code : "defect"
+            ).toBe("SESSION_EXPIRED")
           }
 
           // A token is honoured at most once, ever, even by concurrent requests.

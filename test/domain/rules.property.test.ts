@@ -91,11 +91,21 @@ describe("password rule (isStrongPassword)", () => {
   }
 
   it("refuses passwords shorter than 8 characters, even with every class", () => {
-    fc.assert(fc.property(tooShortPassword, (p) => { expect(isStrongPassword(p)).toBe(false) }), { numRuns: 200 })
+    fc.assert(
+      fc.property(tooShortPassword, (p) => {
+        expect(isStrongPassword(p)).toBe(false)
+      }),
+      { numRuns: 200 }
+    )
   })
 
   it("refuses passwords longer than 128 characters, even with every class", () => {
-    fc.assert(fc.property(tooLongPassword, (p) => { expect(isStrongPassword(p)).toBe(false) }), { numRuns: 100 })
+    fc.assert(
+      fc.property(tooLongPassword, (p) => {
+        expect(isStrongPassword(p)).toBe(false)
+      }),
+      { numRuns: 100 }
+    )
   })
 
   it("refuses non-ASCII look-alikes of the classes (fullwidth letters and digits, other scripts)", () => {
@@ -116,7 +126,12 @@ describe("password rule (isStrongPassword)", () => {
       fc.fullUnicodeString({ maxLength: 140 }),
       fc.array(anyCharExcept([]), { maxLength: 140 }).map((cs) => cs.join(""))
     )
-    fc.assert(fc.property(anyString, (p) => { expect(isStrongPassword(p)).toBe(passwordOracle(p)) }), { numRuns: 1000 })
+    fc.assert(
+      fc.property(anyString, (p) => {
+        expect(isStrongPassword(p)).toBe(passwordOracle(p))
+      }),
+      { numRuns: 1000 }
+    )
   })
 
   it("validateNewPassword never accepts a password the strength rule refuses", () => {
@@ -137,22 +152,46 @@ describe("password rule (isStrongPassword)", () => {
 
 const digit = charIn(DIGITS)
 const digits = (min: number, max: number) => fc.array(digit, { minLength: min, maxLength: max }).map((ds) => ds.join(""))
-const nonDigit = fc.oneof(charIn(" +-().x/#*\n\t"), charIn("٠١٢٣۴５０"), fc.unicode().filter((c) => !/[0-9]/.test(c)))
+const nonDigit = fc.oneof(
+  charIn(" +-().x/#*\n\t"),
+  charIn("٠١٢٣۴５０"),
+  fc.unicode().filter((c) => !/[0-9]/.test(c))
+)
 /** 10 to 15 digits with at least one non-digit character somewhere. */
 const phoneWithNonDigit = mix([nonDigit], fc.array(digit, { minLength: 10, maxLength: 15 }))
 
 describe("phone rule (isValidPhone)", () => {
   it("accepts every string of 10 to 15 ASCII digits", () => {
-    fc.assert(fc.property(digits(10, 15), (p) => { expect(isValidPhone(p)).toBe(true) }), { numRuns: 300 })
+    fc.assert(
+      fc.property(digits(10, 15), (p) => {
+        expect(isValidPhone(p)).toBe(true)
+      }),
+      { numRuns: 300 }
+    )
   })
   it("refuses fewer than 10 digits", () => {
-    fc.assert(fc.property(digits(0, 9), (p) => { expect(isValidPhone(p)).toBe(false) }), { numRuns: 200 })
+    fc.assert(
+      fc.property(digits(0, 9), (p) => {
+        expect(isValidPhone(p)).toBe(false)
+      }),
+      { numRuns: 200 }
+    )
   })
   it("refuses more than 15 digits (the longest international number)", () => {
-    fc.assert(fc.property(digits(16, 40), (p) => { expect(isValidPhone(p)).toBe(false) }), { numRuns: 100 })
+    fc.assert(
+      fc.property(digits(16, 40), (p) => {
+        expect(isValidPhone(p)).toBe(false)
+      }),
+      { numRuns: 100 }
+    )
   })
   it("refuses any non-digit character: separators, plus, spaces, newlines, other scripts' digits", () => {
-    fc.assert(fc.property(phoneWithNonDigit, (p) => { expect(isValidPhone(p)).toBe(false) }), { numRuns: 500 })
+    fc.assert(
+      fc.property(phoneWithNonDigit, (p) => {
+        expect(isValidPhone(p)).toBe(false)
+      }),
+      { numRuns: 500 }
+    )
     for (const p of ["514-555-0100", "+15145550100", "514 555 0100", "5145550100\n", "\n5145550100", "٥١٤٥٥٥٠١٠٠"]) {
       expect(isValidPhone(p), p).toBe(false)
     }
@@ -177,7 +216,14 @@ const email = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.tuple(fc.string({ minLength: 240, maxLength: 260 }), fc.constant("@example.com")).map(([a, b]) => a.replace(/[\s@]/g, "x") + b)
 )
-const phone = fc.oneof(digits(10, 15), padded(digits(10, 15)), digits(0, 9), digits(16, 20), phoneWithNonDigit, fc.string({ maxLength: 16 }))
+const phone = fc.oneof(
+  digits(10, 15),
+  padded(digits(10, 15)),
+  digits(0, 9),
+  digits(16, 20),
+  phoneWithNonDigit,
+  fc.string({ maxLength: 16 })
+)
 const password = fc.oneof(strongPassword, tooShortPassword, tooLongPassword, ...ALL.map(passwordMissing), fc.string({ maxLength: 20 }))
 const registration: fc.Arbitrary<RegistrationInput & { role?: unknown }> = fc
   .record({

@@ -385,7 +385,11 @@ describe("password reset", () => {
     const unknown = await api.post("/api/auth/forgot-password", { email: "ghost@example.com" })
     for (const reply of [known, unknown]) {
       expect(reply.status).toBe(200)
-      expect(reply.body).toEqual({ success: true, data: {}, message: "Si un compte existe pour cet email, un lien de réinitialisation a été envoyé." })
+      expect(reply.body).toEqual({
+        success: true,
+        data: {},
+        message: "Si un compte existe pour cet email, un lien de réinitialisation a été envoyé."
+      })
     }
     expect((await mailsAtLeast(server, user.email, 2))[0]!.subject).toBe(fr["mail.reset.subject"])
     expect(await mailsTo(server, "ghost@example.com")).toHaveLength(0)
@@ -401,7 +405,11 @@ describe("password reset", () => {
     const short = await api.post(`/api/auth/reset-password/${token}`, { password: "Ab1!", confirmPassword: "Ab1!" })
     expect(short.status).toBe(422)
     expect(short.body.details).toEqual([{ field: "password", message: fr["validation.passwordTooShort"] }])
-    const mismatch = await api.post(`/api/auth/reset-password/${token}`, { password: "NewPass1!", confirmPassword: "NewPass2!" }, { language: "en" })
+    const mismatch = await api.post(
+      `/api/auth/reset-password/${token}`,
+      { password: "NewPass1!", confirmPassword: "NewPass2!" },
+      { language: "en" }
+    )
     expect(mismatch.status).toBe(422)
     expect(mismatch.body.details).toEqual([{ field: "confirmPassword", message: "Passwords do not match." }])
 
@@ -428,14 +436,26 @@ describe("PATCH /api/auth/update-password", () => {
     const { token } = await login(user)
     expect((await api.patch("/api/auth/update-password", { currentPassword: user.password, newPassword: "Changed1!" })).status).toBe(401)
 
-    const wrong = await api.patch("/api/auth/update-password", { currentPassword: "Wrong123!", newPassword: "Changed1!", confirmPassword: "Changed1!" }, { token })
+    const wrong = await api.patch(
+      "/api/auth/update-password",
+      { currentPassword: "Wrong123!", newPassword: "Changed1!", confirmPassword: "Changed1!" },
+      { token }
+    )
     expect(wrong.status).toBe(422)
     expect(wrong.body.details).toEqual([{ field: "currentPassword", message: "Le mot de passe actuel est incorrect." }])
-    const weak = await api.patch("/api/auth/update-password", { currentPassword: user.password, newPassword: "changed1!", confirmPassword: "changed1!" }, { token })
+    const weak = await api.patch(
+      "/api/auth/update-password",
+      { currentPassword: user.password, newPassword: "changed1!", confirmPassword: "changed1!" },
+      { token }
+    )
     expect(weak.status).toBe(422)
     expect(weak.body.details).toEqual([{ field: "password", message: fr["validation.password"] }])
 
-    const done = await api.patch("/api/auth/update-password", { currentPassword: user.password, newPassword: "Changed1!", confirmPassword: "Changed1!" }, { token })
+    const done = await api.patch(
+      "/api/auth/update-password",
+      { currentPassword: user.password, newPassword: "Changed1!", confirmPassword: "Changed1!" },
+      { token }
+    )
     expect(done.status).toBe(200)
     expect(done.body.message).toBe(fr["auth.passwordUpdated"])
     expect((await api.post("/api/auth/login", user)).status).toBe(401)
@@ -466,7 +486,10 @@ describe("POST /api/contact/send-message", () => {
     expect(reply.status).toBe(201)
     expect(reply.body).toEqual({ success: true, data: {}, message: fr["contact.sent"] })
     const rows = await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ subject: string; message: string }>`SELECT subject, message FROM contact_messages WHERE email = ${email}`)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ subject: string; message: string }>`SELECT subject, message FROM contact_messages WHERE email = ${email}`
+      )
     )
     expect(rows).toEqual([{ subject: "payment", message: "Une question" }])
     const support = await mailsTo(server, "support@marketplace.local")
@@ -474,7 +497,11 @@ describe("POST /api/contact/send-message", () => {
   })
 
   it("422 with per-field details, in the request's language", async () => {
-    const reply = await api.post("/api/contact/send-message", { name: " ", email: "nope", subject: "spam", message: "" }, { language: "en" })
+    const reply = await api.post(
+      "/api/contact/send-message",
+      { name: " ", email: "nope", subject: "spam", message: "" },
+      { language: "en" }
+    )
     expect(reply.status).toBe(422)
     expect(reply.body.details).toEqual([
       { field: "name", message: "This field is required." },

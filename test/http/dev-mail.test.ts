@@ -9,7 +9,13 @@ const ADMIN = "admin@marketplace.local"
 
 describe("resolveDevMail: the outbox page is opt-in and local", () => {
   const none = Option.none<unknown>()
-  const base = { devMail: Option.none<boolean>(), nodeEnv: Option.none<string>(), smtpUrl: none, databaseUrl: none, publicUrl: Option.none<string>() }
+  const base = {
+    devMail: Option.none<boolean>(),
+    nodeEnv: Option.none<string>(),
+    smtpUrl: none,
+    databaseUrl: none,
+    publicUrl: Option.none<string>()
+  }
   const resolve = (overrides: Partial<typeof base> = {}) => resolveDevMail({ ...base, ...overrides })
 
   it("on by default only in the embedded default of make start (no DATABASE_URL, no PUBLIC_URL)", () => {
@@ -33,7 +39,9 @@ describe("resolveDevMail: the outbox page is opt-in and local", () => {
 })
 
 /** This machine's first non-loopback IPv4 address, if it has one. */
-const externalAddress = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal)?.address
+const externalAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === "IPv4" && !i.internal)?.address
 
 describe("GET /dev/mail", () => {
   let off: TestServer

@@ -27,13 +27,22 @@ interface Operation {
 beforeAll(async () => {
   server = await startTestServer()
   api = httpClient(server)
-  const { provider, client, serviceId } = await providerWithService(server, api, { title: "Réparation de vélos", description: "Réglages et crevaisons.", price: 30 })
+  const { provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Réparation de vélos",
+    description: "Réglages et crevaisons.",
+    price: 30
+  })
   const admin = await newClient(server, api)
   await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(admin.id, "ADMIN")))
   const start = new Date(Date.now() + 3 * 24 * 3_600_000)
   const booking = await api.post(
     "/api/bookings",
-    { serviceId, startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString(), address: "5 rue Rachel, Montréal" },
+    {
+      serviceId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 3_600_000).toISOString(),
+      address: "5 rue Rachel, Montréal"
+    },
     { token: client.token }
   )
   expect(booking.status, booking.text).toBe(201)
@@ -41,12 +50,23 @@ beforeAll(async () => {
   sessions = [undefined, client, provider, await login(api, admin.email, registration().password)]
 
   const doc = (await api.get("/api/docs")).body as {
-    paths: Record<string, Record<string, { parameters?: ReadonlyArray<{ name: string; in: string }>; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: ReadonlyArray<{ name: string; in: string }>; requestBody?: { content?: Record<string, { schema?: unknown }> } }
+      >
+    >
     components?: { schemas?: Record<string, unknown> }
   }
   const propertiesOf = (schema: unknown, depth = 0): ReadonlyArray<string> => {
     if (schema === null || typeof schema !== "object" || depth > 4) return []
-    const s = schema as { $ref?: string; properties?: Record<string, unknown>; anyOf?: ReadonlyArray<unknown>; allOf?: ReadonlyArray<unknown> }
+    const s = schema as {
+      $ref?: string
+      properties?: Record<string, unknown>
+      anyOf?: ReadonlyArray<unknown>
+      allOf?: ReadonlyArray<unknown>
+    }
     if (s.$ref) return propertiesOf(doc.components?.schemas?.[s.$ref.split("/").at(-1)!], depth + 1)
     return [...Object.keys(s.properties ?? {}), ...[...(s.anyOf ?? []), ...(s.allOf ?? [])].flatMap((x) => propertiesOf(x, depth + 1))]
   }
@@ -66,11 +86,39 @@ afterAll(() => server?.stop())
 const oddText = fc.oneof(
   fc.string(),
   fc.fullUnicodeString({ maxLength: 40 }),
-  fc.constantFrom("", " ", "\u0000", "-1", "0", "1e309", "NaN", "9".repeat(40), "true", "null", "../../etc/passwd", "%", "a".repeat(5_000), "2026-02-30T25:61:00Z", "\u001b[31m", "a\r\nb", `0.${"0".repeat(323)}5`)
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "-1",
+    "0",
+    "1e309",
+    "NaN",
+    "9".repeat(40),
+    "true",
+    "null",
+    "../../etc/passwd",
+    "%",
+    "a".repeat(5_000),
+    "2026-02-30T25:61:00Z",
+    "\u001b[31m",
+    "a\r\nb",
+    `0.${"0".repeat(323)}5`
+  )
 )
 const pathValue = () =>
   fc.oneof(
-    fc.constantFrom(known.serviceId, known.bookingId, known.userId, "00000000-0000-0000-0000-000000000000", "1", "abc", "..", "%2e%2e", "x".repeat(300)),
+    fc.constantFrom(
+      known.serviceId,
+      known.bookingId,
+      known.userId,
+      "00000000-0000-0000-0000-000000000000",
+      "1",
+      "abc",
+      "..",
+      "%2e%2e",
+      "x".repeat(300)
+    ),
     fc.uuid(),
     fc.integer({ min: -5, max: 1_000_000 }).map(String)
   )
@@ -98,12 +146,22 @@ describe("every endpoint of the OpenAPI document under random input", () => {
           operation: fc.constant(operation),
           session: fc.constant(session),
           params: fc.array(pathValue(), { minLength: 4, maxLength: 4 }),
-          query: fc.dictionary(fc.constantFrom(...(operation.query.length > 0 ? operation.query : ["page"]), "limit", "x"), oddText, { maxKeys: 4 }),
+          query: fc.dictionary(fc.constantFrom(...(operation.query.length > 0 ? operation.query : ["page"]), "limit", "x"), oddText, {
+            maxKeys: 4
+          }),
           body: fc.oneof(
-            { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...(operation.fields.length > 0 ? operation.fields : ["id"]), "extra"), fieldValue, { maxKeys: 8 }) },
+            {
+              weight: 3,
+              arbitrary: fc.dictionary(fc.constantFrom(...(operation.fields.length > 0 ? operation.fields : ["id"]), "extra"), fieldValue, {
+                maxKeys: 8
+              })
+            },
             { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
             // Deeper than any body may be (a stack overflow once).
-            { weight: 1, arbitrary: fc.integer({ min: 30, max: 3_000 }).map((depth) => JSON.parse("[".repeat(depth) + "]".repeat(depth)) as unknown) }
+            {
+              weight: 1,
+              arbitrary: fc.integer({ min: 30, max: 3_000 }).map((depth) => JSON.parse("[".repeat(depth) + "]".repeat(depth)) as unknown)
+            }
           )
         })
       )

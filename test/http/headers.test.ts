@@ -7,7 +7,9 @@ const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.s
 
 describe("securityHeadersFor", () => {
   it("HSTS only with an https public origin", () => {
-    expect(securityHeadersFor({ publicUrl: "https://market.example.com", stripe: false })["strict-transport-security"]).toBe("max-age=31536000")
+    expect(securityHeadersFor({ publicUrl: "https://market.example.com", stripe: false })["strict-transport-security"]).toBe(
+      "max-age=31536000"
+    )
     expect(securityHeadersFor({ publicUrl: "http://localhost:3000", stripe: false })).not.toHaveProperty("strict-transport-security")
   })
 
@@ -61,6 +63,8 @@ describe("answers", () => {
     for (const path of ["/", "/api/health", "/api/nope"]) {
       expect((await api.get(path)).headers.get("strict-transport-security"), path).toBe("max-age=31536000")
     }
-    expect(directive((await api.get("/")).headers.get("content-security-policy")!, "connect-src")).toBe("connect-src 'self' wss://market.example.com")
+    expect(directive((await api.get("/")).headers.get("content-security-policy")!, "connect-src")).toBe(
+      "connect-src 'self' wss://market.example.com"
+    )
   })
 })

@@ -56,7 +56,9 @@ const expectError = (reply: Reply, status: number, code: string, where = "") => 
 }
 
 describe("JSON bodies are bounded before decoding", () => {
-  it("a body nested 3,000 levels deep is a 400 on every JSON endpoint (it was a 500: the decoder's error formatter overflowed)", { timeout: 60_000 }, async () => {
+  it("a body nested 3,000 levels deep is a 400 on every JSON endpoint (it was a 500: the decoder's error formatter overflowed)", {
+    timeout: 60_000
+  }, async () => {
     const deep = "[".repeat(3_000) + "]".repeat(3_000)
     for (const op of jsonOperations) {
       const reply = await send(op.method, concrete(op.path), `{"x":${deep}}`)
@@ -92,7 +94,12 @@ describe("JSON bodies are bounded before decoding", () => {
         else controller.close()
       }
     })
-    const res = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit)
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half"
+    } as RequestInit)
     expect(res.status).toBe(413)
     expect((await res.json()).code).toBe("REQUEST_TOO_LARGE")
     // Under the limit, a chunked body is read as any other.
@@ -102,15 +109,30 @@ describe("JSON bodies are bounded before decoding", () => {
         controller.close()
       }
     })
-    const ok = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: small, duplex: "half" } as RequestInit)
+    const ok = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: small,
+      duplex: "half"
+    } as RequestInit)
     expect(ok.status).toBe(401)
   })
 
   it("a body that is not JSON is a 415 on every JSON endpoint (an XML body was read as {})", { timeout: 60_000 }, async () => {
     for (const op of jsonOperations) {
       const path = concrete(op.path)
-      expectError(await send(op.method, path, "<login><email>a@b.co</email></login>", { "content-type": "application/xml" }), 415, "UNSUPPORTED_MEDIA_TYPE", path)
-      expectError(await send(op.method, path, "email=a%40b.co", { "content-type": "application/x-www-form-urlencoded" }), 415, "UNSUPPORTED_MEDIA_TYPE", path)
+      expectError(
+        await send(op.method, path, "<login><email>a@b.co</email></login>", { "content-type": "application/xml" }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        path
+      )
+      expectError(
+        await send(op.method, path, "email=a%40b.co", { "content-type": "application/x-www-form-urlencoded" }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        path
+      )
       expectError(await send(op.method, path, "hello", { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE", path)
     }
     const form = new FormData()
@@ -121,13 +143,17 @@ describe("JSON bodies are bounded before decoding", () => {
   })
 
   it("JSON with a charset or a +json type is read", async () => {
-    const reply = await send("POST", "/api/auth/login", JSON.stringify({ email: "nobody@example.com", password: "Passw0rd!" }), { "content-type": "application/json; charset=utf-8" })
+    const reply = await send("POST", "/api/auth/login", JSON.stringify({ email: "nobody@example.com", password: "Passw0rd!" }), {
+      "content-type": "application/json; charset=utf-8"
+    })
     expectError(reply, 401, "INVALID_CREDENTIALS")
   })
 })
 
 describe("unknown fields, as the OpenAPI document says", () => {
-  it("every JSON request body is documented closed (additionalProperties: false) and an unknown field is a 400 naming it", { timeout: 60_000 }, async () => {
+  it("every JSON request body is documented closed (additionalProperties: false) and an unknown field is a 400 naming it", {
+    timeout: 60_000
+  }, async () => {
     for (const op of jsonOperations) {
       expect(op.schema.additionalProperties, `${op.method} ${op.path}`).toBe(false)
       const reply = await send(op.method, concrete(op.path), JSON.stringify({ unexpectedField: 1 }), { "accept-language": "en" })
@@ -139,7 +165,10 @@ describe("unknown fields, as the OpenAPI document says", () => {
   it("nested objects are closed too", async () => {
     const reply = await api.post(
       "/api/payments/checkout/session",
-      { bookingId: "x", billingDetails: { name: "A", address: { line1: "1 rue", city: "Lyon", postal_code: "69001", country: "FR", state: "?" } } },
+      {
+        bookingId: "x",
+        billingDetails: { name: "A", address: { line1: "1 rue", city: "Lyon", postal_code: "69001", country: "FR", state: "?" } }
+      },
       { token: client.token }
     )
     expectError(reply, 400, "MALFORMED_REQUEST")
@@ -149,7 +178,10 @@ describe("unknown fields, as the OpenAPI document says", () => {
 
 describe("400 details", () => {
   it("give the field and a generic message in the user's language, never the value sent nor the schema's text", async () => {
-    for (const [language, messages] of [["fr", fr], ["en", en]] as const) {
+    for (const [language, messages] of [
+      ["fr", fr],
+      ["en", en]
+    ] as const) {
       const reply = await api.post("/api/auth/login", { email: { secret: "leak-me-1234" }, password: ["hunter2-leak"] }, { language })
       expectError(reply, 400, "MALFORMED_REQUEST")
       expect(reply.body.details).toEqual([
@@ -219,10 +251,18 @@ describe("control characters", () => {
   })
 
   it("long texts keep line breaks and tabs (CR LF read as LF) and refuse the rest", async () => {
-    const kept = await api.patch(`/api/services/${serviceId}`, { description: "Ligne 1\r\nLigne 2\n\tindentée\rfin" }, { token: provider.token })
+    const kept = await api.patch(
+      `/api/services/${serviceId}`,
+      { description: "Ligne 1\r\nLigne 2\n\tindentée\rfin" },
+      { token: provider.token }
+    )
     expect(kept.status, kept.text).toBe(200)
     expect(kept.body.data.service.description).toBe("Ligne 1\nLigne 2\n\tindentée\nfin")
-    expectError(await api.patch(`/api/services/${serviceId}`, { description: "x\u001b[31m" }, { token: provider.token }), 400, "MALFORMED_REQUEST")
+    expectError(
+      await api.patch(`/api/services/${serviceId}`, { description: "x\u001b[31m" }, { token: provider.token }),
+      400,
+      "MALFORMED_REQUEST"
+    )
     const bio = await api.patch("/api/users/me", { bio: "Bonjour\nà tous" }, { token: provider.token })
     expect(bio.status, bio.text).toBe(200)
     expectError(await api.patch("/api/users/me", { bio: "\u009bcsi" }, { token: provider.token }), 400, "MALFORMED_REQUEST")
@@ -232,8 +272,18 @@ describe("control characters", () => {
     const other = await newClient(server, api)
     const conversation = await api.post("/api/conversations", { participantId: other.id }, { token: client.token })
     const conversationId = conversation.body.data.conversation.id as string
-    expectError(await api.post(`/api/conversations/${conversationId}/messages`, { content: "a\u0000b" }, { token: client.token }), 400, "MALFORMED_REQUEST")
-    const socket: Socket = io(server.url, { path: "/socket.io", auth: { token: client.token, language: "en" }, transports: ["websocket"], reconnection: false, forceNew: true })
+    expectError(
+      await api.post(`/api/conversations/${conversationId}/messages`, { content: "a\u0000b" }, { token: client.token }),
+      400,
+      "MALFORMED_REQUEST"
+    )
+    const socket: Socket = io(server.url, {
+      path: "/socket.io",
+      auth: { token: client.token, language: "en" },
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true
+    })
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once("connect", () => resolve())
@@ -241,10 +291,20 @@ describe("control characters", () => {
       })
       const ask = (event: string, payload: unknown) => socket.timeout(5000).emitWithAck(event, payload) as Promise<any>
       for (const content of ["nul\u0000", "esc\u001b[31m", "c1\u0090"]) {
-        expect(await ask("send_message", { conversationId, content })).toEqual({ success: false, code: "MALFORMED_REQUEST", message: en["request.malformed"] })
+        expect(await ask("send_message", { conversationId, content })).toEqual({
+          success: false,
+          code: "MALFORMED_REQUEST",
+          message: en["request.malformed"]
+        })
       }
-      expect(await ask("send_message", { conversationId: `${conversationId}\u0000`, content: "x" })).toMatchObject({ success: false, code: "MALFORMED_REQUEST" })
-      expect(await ask("mark_as_read", { conversationId: "\u0000", messageIds: [] })).toMatchObject({ success: false, code: "MALFORMED_REQUEST" })
+      expect(await ask("send_message", { conversationId: `${conversationId}\u0000`, content: "x" })).toMatchObject({
+        success: false,
+        code: "MALFORMED_REQUEST"
+      })
+      expect(await ask("mark_as_read", { conversationId: "\u0000", messageIds: [] })).toMatchObject({
+        success: false,
+        code: "MALFORMED_REQUEST"
+      })
       const sent = await ask("send_message", { conversationId, content: "Salut\r\n\tça va ?" })
       expect(sent.success).toBe(true)
       expect(sent.data.message.content).toBe("Salut\n\tça va ?")
@@ -256,7 +316,11 @@ describe("control characters", () => {
 
 describe("malformed multipart requests are answered", () => {
   const raw = async (path: string, body: string, contentType: string, token: string) => {
-    const res = await fetch(server.url + path, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": contentType }, body })
+    const res = await fetch(server.url + path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+      body
+    })
     return { status: res.status, body: await res.json() }
   }
 

@@ -72,10 +72,14 @@ describe("the embedded server", () => {
     // rightly drop), fully sent before the signal; login takes tens of ms (scrypt), so it is in flight.
     const body = JSON.stringify({ email: "lucas.bernard@marketplace.local", password: "Client1234!" })
     const answer = new Promise<number>((resolve, reject) => {
-      const request = http.request(`${url}/api/auth/login`, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
-        response.resume()
-        response.on("end", () => resolve(response.statusCode!))
-      })
+      const request = http.request(
+        `${url}/api/auth/login`,
+        { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (response) => {
+          response.resume()
+          response.on("end", () => resolve(response.statusCode!))
+        }
+      )
       request.on("error", reject)
       request.end(body, () => setTimeout(() => server.kill("SIGTERM"), 10))
     })

@@ -20,7 +20,11 @@ const phones = { provider: "5145550177", client: "4385550199" }
 beforeAll(async () => {
   server = await startTestServer()
   api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, { title: "Cours de piano", description: "Tous niveaux.", price: 50 }))
+  ;({ provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Cours de piano",
+    description: "Tous niveaux.",
+    price: 50
+  }))
   // Distinct phone numbers, so a hit names whose number leaked.
   expect((await api.patch("/api/users/me", { phoneNumber: phones.provider }, { token: provider.token })).status).toBe(200)
   expect((await api.patch("/api/users/me", { phoneNumber: phones.client }, { token: client.token })).status).toBe(200)
@@ -28,7 +32,12 @@ beforeAll(async () => {
   start.setUTCMinutes(0, 0, 0)
   const booked = await api.post(
     "/api/bookings",
-    { serviceId, address: "1200 rue Sainte-Catherine, Montréal", startTime: start.toISOString(), endTime: new Date(start.getTime() + 3600_000).toISOString() },
+    {
+      serviceId,
+      address: "1200 rue Sainte-Catherine, Montréal",
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 3600_000).toISOString()
+    },
     { token: client.token }
   )
   expect(booked.status, booked.text).toBe(201)
@@ -36,8 +45,12 @@ beforeAll(async () => {
   const conversation = await api.post("/api/conversations", { participantId: provider.id, serviceId }, { token: client.token })
   expect([200, 201]).toContain(conversation.status)
   conversationId = conversation.body.data.conversation.id
-  expect((await api.post(`/api/conversations/${conversationId}/messages`, { content: "Bonjour" }, { token: client.token })).status).toBe(201)
-  expect((await api.post(`/api/conversations/${conversationId}/messages`, { content: "Bonjour !" }, { token: provider.token })).status).toBe(201)
+  expect((await api.post(`/api/conversations/${conversationId}/messages`, { content: "Bonjour" }, { token: client.token })).status).toBe(
+    201
+  )
+  expect(
+    (await api.post(`/api/conversations/${conversationId}/messages`, { content: "Bonjour !" }, { token: provider.token })).status
+  ).toBe(201)
 })
 afterAll(() => server?.stop())
 
@@ -66,7 +79,10 @@ const leaks = (reply: Reply, other: { email: string; phone: string }) =>
   [other.email, other.phone].filter((secret) => reply.text.toLowerCase().includes(secret.toLowerCase()))
 
 describe("no answer carries the other user's email or phone", () => {
-  for (const [viewer, other] of [["client", "provider"], ["provider", "client"]] as const) {
+  for (const [viewer, other] of [
+    ["client", "provider"],
+    ["provider", "client"]
+  ] as const) {
     it(`as the ${viewer}`, async () => {
       const me = viewer === "client" ? client : provider
       const them = other === "client" ? client : provider

@@ -54,7 +54,8 @@ describe("rate limits (authRateLimit: 3)", () => {
   })
 
   it("reset-password is limited (guessing tokens)", async () => {
-    for (let i = 0; i < 3; i++) expect((await api.post("/api/auth/reset-password/guess", { password: "NewPass1!", confirmPassword: "NewPass1!" })).status).toBe(400)
+    for (let i = 0; i < 3; i++)
+      expect((await api.post("/api/auth/reset-password/guess", { password: "NewPass1!", confirmPassword: "NewPass1!" })).status).toBe(400)
     const refused = await api.post("/api/auth/reset-password/guess", { password: "NewPass1!", confirmPassword: "NewPass1!" })
     expect([refused.status, refused.body.code]).toEqual([429, "RATE_LIMITED"])
     expectRetryAfter(refused)
@@ -98,7 +99,11 @@ describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
     const login = await client.post("/api/auth/login", { email: input.email, password: input.password }, from("203.0.113.11"))
     const token = login.body.data.token as string
     const attempt = (i: number) =>
-      client.patch("/api/auth/update-password", { currentPassword: `Guess${i}234!`, newPassword: "Changed1!", confirmPassword: "Changed1!" }, { token, ...from(`203.0.113.${20 + i}`) })
+      client.patch(
+        "/api/auth/update-password",
+        { currentPassword: `Guess${i}234!`, newPassword: "Changed1!", confirmPassword: "Changed1!" },
+        { token, ...from(`203.0.113.${20 + i}`) }
+      )
     for (let i = 0; i < 3; i++) expect((await attempt(i)).status).toBe(422)
     const refused = await attempt(3)
     expect([refused.status, refused.body.code]).toEqual([429, "RATE_LIMITED"])

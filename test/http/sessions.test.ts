@@ -30,7 +30,9 @@ const login = async (credentials: { email: string; password: string }) => {
 const resetLinks = async (email: string, count: number) => {
   const deadline = Date.now() + 5_000
   for (;;) {
-    const links = (await mailsTo(server, email)).flatMap((mail) => [.../\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.slice(1) ?? []])
+    const links = (await mailsTo(server, email)).flatMap((mail) => [
+      ...(/\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.slice(1) ?? [])
+    ])
     if (links.length >= count || Date.now() > deadline) return links
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
@@ -96,7 +98,11 @@ describe("a password change ends every other session", () => {
     const session = await login(user)
     await api.post("/api/auth/forgot-password", { email: user.email })
     const [link] = await resetLinks(user.email, 1)
-    await api.patch("/api/auth/update-password", { currentPassword: user.password, newPassword: "Changed1!", confirmPassword: "Changed1!" }, { token: session.token })
+    await api.patch(
+      "/api/auth/update-password",
+      { currentPassword: user.password, newPassword: "Changed1!", confirmPassword: "Changed1!" },
+      { token: session.token }
+    )
     const reply = await api.post(`/api/auth/reset-password/${link}`, { password: "Attacker1!", confirmPassword: "Attacker1!" })
     expect([reply.status, reply.body.code]).toEqual([400, "INVALID_TOKEN"])
   })
@@ -112,7 +118,9 @@ describe("reset links die when any other one is used", () => {
       expect(newer).toBeDefined()
       expect(older).toBeDefined()
       const [first, second] = order === "newer first" ? [newer, older] : [older, newer]
-      expect((await api.post(`/api/auth/reset-password/${first}`, { password: "Reset111!", confirmPassword: "Reset111!" })).status).toBe(200)
+      expect((await api.post(`/api/auth/reset-password/${first}`, { password: "Reset111!", confirmPassword: "Reset111!" })).status).toBe(
+        200
+      )
       const late = await api.post(`/api/auth/reset-password/${second}`, { password: "Reset222!", confirmPassword: "Reset222!" })
       expect([late.status, late.body.code], order).toEqual([400, "INVALID_TOKEN"])
       expect((await api.post("/api/auth/login", { email: user.email, password: "Reset111!" })).status).toBe(200)
@@ -136,7 +144,11 @@ describe("no user enumeration by timing", () => {
   const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   const timed = async (path: string, email: string) => {
     const started = performance.now()
-    const reply = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) })
+    const reply = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email })
+    })
     await reply.text()
     expect(reply.status).toBe(200)
     return performance.now() - started

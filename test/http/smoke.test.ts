@@ -125,7 +125,19 @@ const bodyEndpoints: ReadonlyArray<readonly [method: string, path: string, field
 describe("bad input is a 4xx, never a 500", () => {
   it("400 MALFORMED_REQUEST for bodies that are not JSON objects of strings", async () => {
     for (const [method, path, field] of bodyEndpoints) {
-      const bad = ["{bad", `{"${field}": "a@b.co",`, "[]", "null", '"text"', "42", `{"${field}": 1}`, `{"${field}": ["a"]}`, `{"${field}": {"$ne": ""}}`, `{"${field}": null}`, `{"${field}": "a\\u0000@b.co"}`]
+      const bad = [
+        "{bad",
+        `{"${field}": "a@b.co",`,
+        "[]",
+        "null",
+        '"text"',
+        "42",
+        `{"${field}": 1}`,
+        `{"${field}": ["a"]}`,
+        `{"${field}": {"$ne": ""}}`,
+        `{"${field}": null}`,
+        `{"${field}": "a\\u0000@b.co"}`
+      ]
       for (const raw of bad) {
         const reply = await api.call(method, path, { raw })
         expect(reply.status, `${path} ${raw}`).toBe(400)
@@ -167,7 +179,9 @@ describe("bad input is a 4xx, never a 500", () => {
       expect(reply.status, path).toBe(400)
       expect(reply.body.code, path).toBe("MALFORMED_REQUEST")
     }
-    const farPage = await api.get("/api/services/00000000-0000-4000-8000-000000000000/reviews?page=9999999999999999999999999999999999999999")
+    const farPage = await api.get(
+      "/api/services/00000000-0000-4000-8000-000000000000/reviews?page=9999999999999999999999999999999999999999"
+    )
     expect(farPage.status).toBe(200)
     expect(farPage.body.data.reviews).toEqual([])
   })
@@ -177,7 +191,21 @@ describe("bad input is a 4xx, never a 500", () => {
     const payload = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
       fc.dictionary(
-        fc.constantFrom("email", "password", "confirmPassword", "firstName", "lastName", "phoneNumber", "role", "name", "subject", "message", "preferredLanguage", "currentPassword", "newPassword"),
+        fc.constantFrom(
+          "email",
+          "password",
+          "confirmPassword",
+          "firstName",
+          "lastName",
+          "phoneNumber",
+          "role",
+          "name",
+          "subject",
+          "message",
+          "preferredLanguage",
+          "currentPassword",
+          "newPassword"
+        ),
         fieldValue
       )
     )

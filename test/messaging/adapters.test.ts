@@ -11,7 +11,9 @@ import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
 
 /** One contract for the conversation store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["memory", "pglite", "postgres"] : ["memory", "pglite"]
+const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
+  ? ["memory", "pglite", "postgres"]
+  : ["memory", "pglite"]
 
 describe.each(kinds)("conversation store on %s", (kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
@@ -64,7 +66,8 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     const repo = await store()
     const [me, x, y, z] = [await newUser("Moi"), await newUser("Xavier"), await newUser("Yasmine"), await newUser("Zoé")]
     const withX = (await run(repo.create({ participantIds: [me.id, x.id], serviceId: null, title: null, at: tick() }))).conversation
-    const withY = (await run(repo.create({ participantIds: [y.id, me.id], serviceId: null, title: "Cours de yoga", at: tick() }))).conversation
+    const withY = (await run(repo.create({ participantIds: [y.id, me.id], serviceId: null, title: "Cours de yoga", at: tick() })))
+      .conversation
     const withZ = (await run(repo.create({ participantIds: [me.id, z.id], serviceId: null, title: null, at: tick() }))).conversation
     await run(repo.addMessage({ conversationId: withX.id, senderId: x.id, content: "Salut", at: tick() }))
     await run(repo.addMessage({ conversationId: withX.id, senderId: x.id, content: "Tu es là ?", at: tick() }))
@@ -74,7 +77,11 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     expect(all.total).toBe(3)
     expect(all.rows.map((c) => c.id)).toEqual([withY.id, withX.id, withZ.id])
     const [ry, rx, rz] = all.rows
-    expect(ry).toMatchObject({ title: "Cours de yoga", unreadCount: 0, lastMessage: { content: "Bonjour Yasmine", senderId: me.id, senderFirstName: "Moi", readAt: null } })
+    expect(ry).toMatchObject({
+      title: "Cours de yoga",
+      unreadCount: 0,
+      lastMessage: { content: "Bonjour Yasmine", senderId: me.id, senderFirstName: "Moi", readAt: null }
+    })
     expect(rx).toMatchObject({ unreadCount: 2, lastMessage: { content: "Tu es là ?", senderFirstName: "Xavier" } })
     expect(rx!.participants.map((p) => p.firstName).sort()).toEqual(["Moi", "Xavier"])
     expect(rx!.participants[0]).toEqual({ id: expect.any(String), firstName: expect.any(String), lastName: "Tremblay" })
@@ -95,7 +102,12 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     const { conversation } = await run(repo.create({ participantIds: [a.id, b.id], serviceId: null, title: null, at: tick() }))
     const at = tick()
     const sent = []
-    for (const [sender, content] of [[a, "un"], [b, "deux"], [a, "trois"], [a, "quatre"]] as const) {
+    for (const [sender, content] of [
+      [a, "un"],
+      [b, "deux"],
+      [a, "trois"],
+      [a, "quatre"]
+    ] as const) {
       sent.push(await run(repo.addMessage({ conversationId: conversation.id, senderId: sender.id, content, at })))
     }
     const page = await run(repo.messages(conversation.id, { limit: 3, offset: 0 }))

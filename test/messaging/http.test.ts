@@ -42,7 +42,11 @@ describe("POST /api/conversations", () => {
     expect(found.status).toBe(200)
     expect(found.body.data.conversation.id).toBe(conversation.id)
 
-    const { provider, client: buyer, serviceId } = await providerWithService(server, api, { title: "Cours de guitare", description: "Débutants bienvenus.", price: 40 })
+    const {
+      provider,
+      client: buyer,
+      serviceId
+    } = await providerWithService(server, api, { title: "Cours de guitare", description: "Débutants bienvenus.", price: 40 })
     const about = await api.post("/api/conversations", { participantId: provider.id, serviceId }, as(buyer))
     expect(about.status).toBe(201)
     expect(about.body.data.conversation).toMatchObject({ title: "Cours de guitare", serviceId })
@@ -59,7 +63,11 @@ describe("POST /api/conversations", () => {
     expectError(await api.post("/api/conversations", {}, as(a)), 422, "VALIDATION_ERROR")
     expectError(await api.post("/api/conversations", { participantId: "abc" }, as(a)), 404, "USER_NOT_FOUND")
     expectError(await api.post("/api/conversations", { participantId: crypto.randomUUID() }, as(a)), 404, "USER_NOT_FOUND")
-    expectError(await api.post("/api/conversations", { participantId: b.id, serviceId: crypto.randomUUID() }, as(a)), 404, "SERVICE_NOT_FOUND")
+    expectError(
+      await api.post("/api/conversations", { participantId: b.id, serviceId: crypto.randomUUID() }, as(a)),
+      404,
+      "SERVICE_NOT_FOUND"
+    )
     expectError(await api.post("/api/conversations", { participantId: b.id, serviceId: "x" }, as(a)), 404, "SERVICE_NOT_FOUND")
     expectError(await api.post("/api/conversations", { participantId: 12 }, as(a)), 400, "MALFORMED_REQUEST")
     expectError(await api.post("/api/conversations", { participantId: b.id }), 401, "UNAUTHENTICATED")
@@ -77,7 +85,13 @@ describe("messages", () => {
     const withC = await start(a, c)
     const sent = await send(a, withB.id, "  Bonjour !  ")
     expect(sent.status, sent.text).toBe(201)
-    expect(sent.body.data.message).toMatchObject({ content: "Bonjour !", senderId: a.id, conversationId: withB.id, isRead: false, readAt: null })
+    expect(sent.body.data.message).toMatchObject({
+      content: "Bonjour !",
+      senderId: a.id,
+      conversationId: withB.id,
+      isRead: false,
+      readAt: null
+    })
     const mine = await api.get("/api/conversations", as(a))
     expect(mine.body.data.conversations.map((x: any) => x.id)).toEqual([withB.id, withC.id])
     expect(mine.body.data.pagination).toEqual({ total: 2, page: 1, limit: 20, pages: 1 })
@@ -152,7 +166,12 @@ describe("messages", () => {
     expect((await api.get(`/api/conversations/${id}`, as(b))).body.data.conversation.unreadCount).toBe(0)
     expect((await api.get(`/api/conversations/${id}`, as(a))).body.data.conversation.unreadCount).toBe(1)
     const seen = await api.get(`/api/conversations/${id}/messages`, as(a))
-    expect(seen.body.data.messages.map((m: any) => [m.content, m.isRead])).toEqual([["quatre", false], ["trois", true], ["deux", true], ["un", true]])
+    expect(seen.body.data.messages.map((m: any) => [m.content, m.isRead])).toEqual([
+      ["quatre", false],
+      ["trois", true],
+      ["deux", true],
+      ["un", true]
+    ])
     expect((await api.patch(`/api/conversations/${id}/read`, undefined, as(b))).body.data.messageIds).toEqual([])
   })
 
@@ -163,7 +182,10 @@ describe("messages", () => {
     const page = await api.get("/api/conversations?page=2&limit=2", as(me))
     expect(page.body.data.conversations).toHaveLength(1)
     expect(page.body.data.pagination).toEqual({ total: 3, page: 2, limit: 2, pages: 2 })
-    expect((await api.get("/api/conversations?page=9&limit=2", as(me))).body.data).toEqual({ conversations: [], pagination: { total: 3, page: 9, limit: 2, pages: 2 } })
+    expect((await api.get("/api/conversations?page=9&limit=2", as(me))).body.data).toEqual({
+      conversations: [],
+      pagination: { total: 3, page: 9, limit: 2, pages: 2 }
+    })
   })
 
   it(`rate-limits sending to ${RATE_LIMIT} messages per window per user (429 with the wait)`, async () => {

@@ -81,7 +81,10 @@ describe("the real-time link", () => {
     await until(() => toB.length === 2)
     expect(toB[1].message.id).toBe(rest.body.data.message.id)
     // The stranger cannot write either, and heard nothing.
-    expect(await ask(ss, "send_message", { conversationId, content: "intrus" })).toMatchObject({ success: false, code: "CONVERSATION_NOT_FOUND" })
+    expect(await ask(ss, "send_message", { conversationId, content: "intrus" })).toMatchObject({
+      success: false,
+      code: "CONVERSATION_NOT_FOUND"
+    })
     await new Promise((r) => setTimeout(r, 100))
     expect(toStranger).toEqual([])
   })

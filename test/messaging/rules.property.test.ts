@@ -32,7 +32,10 @@ const whitespace = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2003")
 const padding = fc.array(whitespace, { maxLength: 4 }).map((a) => a.join(""))
 /** Text whose first and last characters are not white space (emoji and accents included). */
 const core = fc
-  .array(fc.oneof(fc.constantFrom("a", "é", "🙂", "字", "-", "!"), fc.string({ minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 40 })
+  .array(fc.oneof(fc.constantFrom("a", "é", "🙂", "字", "-", "!"), fc.string({ minLength: 1, maxLength: 3 })), {
+    minLength: 1,
+    maxLength: 40
+  })
   .map((parts) => parts.join(""))
   .filter((s) => s.trim() === s && s !== "")
 const id = fc.uuid()
@@ -182,7 +185,12 @@ describe("conversation titles", () => {
         fc.integer({ min: 1, max: 5 }),
         fc.constantFrom("", "Marie"),
         (title, count, first) => {
-          const participants = [participant(0), ...Array.from({ length: count }, (_, i) => participant(i + 1, i === 0 ? first : `P${i + 1}`, i === 0 && first === "" ? "" : `L${i + 1}`))]
+          const participants = [
+            participant(0),
+            ...Array.from({ length: count }, (_, i) =>
+              participant(i + 1, i === 0 ? first : `P${i + 1}`, i === 0 && first === "" ? "" : `L${i + 1}`)
+            )
+          ]
           const result = conversationTitle({ title, participants }, "user-0")
           if (title !== null && title.trim() !== "") expect(result).toEqual({ kind: "title", text: title.trim() })
           else if (count === 1 && first !== "") expect(result).toEqual({ kind: "name", text: `${first} L1` })
@@ -237,11 +245,21 @@ describe("the live conversation list", () => {
         // The same event twice (REST and socket) counts once.
         expect(withMessage(next, event, "user-0")).toBe(next)
         // The viewer reading it brings the count back down, never below zero.
-        const read = withRead(next, { conversationId: target.id, readerId: "user-0", messageIds: ["new-message"], readAt: "2025-01-02T00:00:00Z" }, "user-0")
+        const read = withRead(
+          next,
+          { conversationId: target.id, readerId: "user-0", messageIds: ["new-message"], readAt: "2025-01-02T00:00:00Z" },
+          "user-0"
+        )
         expect(read[0]!.unreadCount).toBe(Math.max(0, next[0]!.unreadCount - 1))
         expect(read[0]!.lastMessage?.isRead).toBe(true)
       })
     )
-    expect(withMessage([conversation(0, 0)], { conversationId: "elsewhere", message: message("x", false, 1), sender: { id: "x", firstName: "X", lastName: "Y" } }, "user-0")).toBe("reload")
+    expect(
+      withMessage(
+        [conversation(0, 0)],
+        { conversationId: "elsewhere", message: message("x", false, 1), sender: { id: "x", firstName: "X", lastName: "Y" } },
+        "user-0"
+      )
+    ).toBe("reload")
   })
 })

@@ -59,15 +59,24 @@ describe("Messaging (in memory)", () => {
     expect(await run(failureOf(m.start(lea.id, { participantId: lea.id })))).toMatchObject({ status: 422, code: "VALIDATION_ERROR" })
     expect(await run(failureOf(m.start(lea.id, {})))).toMatchObject({ status: 422 })
     expect(await run(failureOf(m.start(lea.id, { participantId: "nope" })))).toMatchObject({ status: 404, code: "USER_NOT_FOUND" })
-    expect(await run(failureOf(m.start(lea.id, { participantId: crypto.randomUUID() })))).toMatchObject({ status: 404, code: "USER_NOT_FOUND" })
-    expect(await run(failureOf(m.start(lea.id, { participantId: marc.id, serviceId: crypto.randomUUID() })))).toMatchObject({ status: 404, code: "SERVICE_NOT_FOUND" })
+    expect(await run(failureOf(m.start(lea.id, { participantId: crypto.randomUUID() })))).toMatchObject({
+      status: 404,
+      code: "USER_NOT_FOUND"
+    })
+    expect(await run(failureOf(m.start(lea.id, { participantId: marc.id, serviceId: crypto.randomUUID() })))).toMatchObject({
+      status: 404,
+      code: "SERVICE_NOT_FOUND"
+    })
     // A service of neither participant.
     const third = await account("Zoé")
     const elsewhere = await serviceOf(third.id)
     expect(await run(failureOf(m.start(lea.id, { participantId: marc.id, serviceId: elsewhere.id })))).toMatchObject({ status: 422 })
     // Another user's hidden service does not exist for Léa.
     const hidden = await serviceOf(marc.id, "INACTIVE")
-    expect(await run(failureOf(m.start(lea.id, { participantId: marc.id, serviceId: hidden.id })))).toMatchObject({ status: 404, code: "SERVICE_NOT_FOUND" })
+    expect(await run(failureOf(m.start(lea.id, { participantId: marc.id, serviceId: hidden.id })))).toMatchObject({
+      status: 404,
+      code: "SERVICE_NOT_FOUND"
+    })
     const gone = await account("Paul")
     await deactivate(gone.id)
     expect(await run(failureOf(m.start(lea.id, { participantId: gone.id })))).toMatchObject({ status: 404, code: "USER_NOT_FOUND" })
@@ -138,7 +147,10 @@ describe("Messaging (in memory)", () => {
     expect((await run(m.get(a.id, conversation.id))).unreadCount).toBe(1)
     const page = await run(m.messages(a.id, conversation.id, { limit: 2 }))
     expect(page).toMatchObject({ total: 3, page: 1, limit: 2 })
-    expect(page.rows.map((r) => [r.content, r.readAt !== null])).toEqual([["trois", false], ["deux", true]])
+    expect(page.rows.map((r) => [r.content, r.readAt !== null])).toEqual([
+      ["trois", false],
+      ["deux", true]
+    ])
   })
 
   it("rate-limits sending per user (MESSAGE_RATE_LIMIT)", async () => {

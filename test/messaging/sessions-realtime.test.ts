@@ -32,7 +32,13 @@ afterAll(async () => {
 })
 
 const open = (server: TestServer, who: Session) => {
-  const socket = io(server.url, { path: "/socket.io", auth: { token: who.token }, transports: ["websocket"], reconnection: false, forceNew: true })
+  const socket = io(server.url, {
+    path: "/socket.io",
+    auth: { token: who.token },
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true
+  })
   sockets.push(socket)
   return socket
 }
@@ -70,7 +76,9 @@ describe("a deactivated user's sockets", () => {
     expect(deactivated.status, deactivated.text).toBe(200)
     await until(() => !here.connected && !there.connected, "both sockets disconnected")
 
-    expect((await api.post(`/api/conversations/${conversationId}/messages`, { content: "Toujours là ?" }, { token: a.token })).status).toBe(201)
+    expect((await api.post(`/api/conversations/${conversationId}/messages`, { content: "Toujours là ?" }, { token: a.token })).status).toBe(
+      201
+    )
     await settle()
     expect(heard).toEqual([])
     // The handshake refuses the deactivated account (its access token is still within its 15 minutes).

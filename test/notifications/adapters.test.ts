@@ -4,9 +4,21 @@ import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserRepositoryLive } from "../../src/modules/identity/adapters/postgres"
 import { UserRepository } from "../../src/modules/identity/ports"
-import { composeMail, Mailer, NotificationSettings, NotificationSettingsLive, Outbox, PreferenceAwareMailerLive } from "../../src/modules/notifications"
+import {
+  composeMail,
+  Mailer,
+  NotificationSettings,
+  NotificationSettingsLive,
+  Outbox,
+  PreferenceAwareMailerLive
+} from "../../src/modules/notifications"
 import { DigestRepository, PreferenceRepository } from "../../src/modules/notifications/ports"
-import { DigestRepositoryLive, OutboxReaderLive, OutboxTransportLive, PreferenceRepositoryLive } from "../../src/modules/notifications/adapters/postgres"
+import {
+  DigestRepositoryLive,
+  OutboxReaderLive,
+  OutboxTransportLive,
+  PreferenceRepositoryLive
+} from "../../src/modules/notifications/adapters/postgres"
 import { HmacUnsubscribeTokensLive } from "../../src/modules/notifications/adapters/tokens"
 import { defaultPreferences } from "../../src/modules/notifications/preferences"
 import { AppConfigOf } from "../../src/platform/config"
@@ -24,7 +36,18 @@ const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_UR
 const DAY = 86_400_000
 
 const stack = Layer.mergeAll(NotificationSettingsLive, PreferenceAwareMailerLive).pipe(
-  Layer.provideMerge(Layer.mergeAll(PreferenceRepositoryLive, DigestRepositoryLive, OutboxTransportLive, OutboxReaderLive, UserRepositoryLive, SqlTransactional, HmacUnsubscribeTokensLive, InMemoryJobQueue())),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      PreferenceRepositoryLive,
+      DigestRepositoryLive,
+      OutboxTransportLive,
+      OutboxReaderLive,
+      UserRepositoryLive,
+      SqlTransactional,
+      HmacUnsubscribeTokensLive,
+      InMemoryJobQueue()
+    )
+  ),
   Layer.provideMerge(AppConfigOf({ publicUrl: "https://market.test", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-notif-")) }))
 )
 
@@ -32,17 +55,20 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
   const newUser = (language: "fr" | "en" = "fr") =>
-    run(Effect.flatMap(UserRepository, (users) =>
-      users.insert({
-        email: `Digest.${crypto.randomBytes(4).toString("hex")}@Example.com`,
-        passwordHash: "hash",
-        firstName: "Léa",
-        lastName: "Côté",
-        phoneNumber: "5145550100",
-        role: "CLIENT",
-        isEmailVerified: true,
-        preferredLanguage: language
-      })))
+    run(
+      Effect.flatMap(UserRepository, (users) =>
+        users.insert({
+          email: `Digest.${crypto.randomBytes(4).toString("hex")}@Example.com`,
+          passwordHash: "hash",
+          firstName: "Léa",
+          lastName: "Côté",
+          phoneNumber: "5145550100",
+          role: "CLIENT",
+          isEmailVerified: true,
+          preferredLanguage: language
+        })
+      )
+    )
 
   beforeAll(async () => {
     runtime = ManagedRuntime.make(stack.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
@@ -56,7 +82,14 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     expect(await run(store.find(user.id))).toEqual(Option.none())
     const [recipient] = await run(store.recipients([user.email.toUpperCase(), "nobody@example.com"]))
     expect(recipient).toEqual({ userId: user.id, email: user.email, firstName: "Léa", language: "en", preferences: defaultPreferences })
-    const weekly = { ...defaultPreferences, emailFrequency: "weekly" as const, quietHoursEnabled: true, quietHoursStart: "23:15", quietHoursEnd: "06:45", timeZone: "America/Montreal" }
+    const weekly = {
+      ...defaultPreferences,
+      emailFrequency: "weekly" as const,
+      quietHoursEnabled: true,
+      quietHoursStart: "23:15",
+      quietHoursEnd: "06:45",
+      timeZone: "America/Montreal"
+    }
     await run(store.save(user.id, weekly))
     await run(store.save(user.id, { ...weekly, emailNotifications: false }))
     expect(await run(store.find(user.id))).toEqual(Option.some({ ...weekly, emailNotifications: false }))
@@ -76,11 +109,18 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     await run(store.save(daily.id, { ...defaultPreferences, emailFrequency: "daily" }))
     await run(store.save(never.id, { ...defaultPreferences, emailFrequency: "never" }))
     const mail = (email: string) =>
-      composeMail("booking", { email, firstName: "Léa", preferredLanguage: "fr" }, "Réservation confirmée", ["Le 12 mars."], { label: "Voir", link: "https://market.test/bookings" })
+      composeMail("booking", { email, firstName: "Léa", preferredLanguage: "fr" }, "Réservation confirmée", ["Le 12 mars."], {
+        label: "Voir",
+        link: "https://market.test/bookings"
+      })
     await run(Effect.flatMap(Mailer, (mailer) => mailer.sendAll([mail(daily.email), mail(never.email)])))
     const pending = await run(Effect.flatMap(DigestRepository, (d) => d.pending(daily.id)))
-    expect(pending.map((i) => [i.kind, i.subject, i.body, i.link])).toEqual([["booking", "Réservation confirmée", "Le 12 mars.", "https://market.test/bookings"]])
-    expect(await run(store.suppressed(never.id))).toEqual([{ userId: never.id, recipient: never.email, kind: "booking", subject: "Réservation confirmée", reason: "never" }])
+    expect(pending.map((i) => [i.kind, i.subject, i.body, i.link])).toEqual([
+      ["booking", "Réservation confirmée", "Le 12 mars.", "https://market.test/bookings"]
+    ])
+    expect(await run(store.suppressed(never.id))).toEqual([
+      { userId: never.id, recipient: never.email, kind: "booking", subject: "Réservation confirmée", reason: "never" }
+    ])
     const outbox = await run(Effect.flatMap(Outbox, (o) => o.latest(1000)))
     expect(outbox.filter((m) => m.to === daily.email || m.to === never.email)).toEqual([])
   })
@@ -93,11 +133,22 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     for (const user of recipients) {
       await run(store.save(user.id, { ...defaultPreferences, emailFrequency: "daily" }))
       for (const n of [1, 2, 3]) {
-        await run(digests.add({ userId: user.id, kind: "booking", subject: `Événement ${n}`, body: `Détail ${n}`, link: "https://market.test/bookings", createdAt: new Date(createdAt.getTime() + n * 1000) }))
+        await run(
+          digests.add({
+            userId: user.id,
+            kind: "booking",
+            subject: `Événement ${n}`,
+            body: `Détail ${n}`,
+            link: "https://market.test/bookings",
+            createdAt: new Date(createdAt.getTime() + n * 1000)
+          })
+        )
       }
     }
     const settings = await run(NotificationSettings)
-    const runs = await run(Effect.all([settings.sendDueDigests, settings.sendDueDigests, settings.sendDueDigests], { concurrency: "unbounded" }))
+    const runs = await run(
+      Effect.all([settings.sendDueDigests, settings.sendDueDigests, settings.sendDueDigests], { concurrency: "unbounded" })
+    )
     expect(runs.reduce((sum, r) => sum + r.items, 0)).toBeGreaterThanOrEqual(18)
     const outbox = await run(Effect.flatMap(Outbox, (o) => o.latest(1000)))
     for (const user of recipients) {
@@ -107,7 +158,15 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
       expect(listed.sort()).toEqual([1, 2, 3])
       expect(await run(digests.pending(user.id))).toEqual([])
     }
-    const sent = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM notification_digest_items WHERE sent_at IS NOT NULL AND user_id IN ${sql.in(recipients.map((r) => r.id))}`))
+    const sent = await run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{
+            n: number
+          }>`SELECT count(*)::int AS n FROM notification_digest_items WHERE sent_at IS NOT NULL AND user_id IN ${sql.in(recipients.map((r) => r.id))}`
+      )
+    )
     expect(sent[0]!.n).toBe(18)
     expect((await run(settings.sendDueDigests)).digests).toBe(0)
   })
@@ -116,7 +175,16 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     const user = await newUser()
     const digests = await run(DigestRepository)
     for (let n = 0; n < 20; n++) {
-      await run(digests.add({ userId: user.id, kind: "message", subject: `m${n}`, body: "", link: "https://market.test", createdAt: new Date(Date.now() - DAY) }))
+      await run(
+        digests.add({
+          userId: user.id,
+          kind: "message",
+          subject: `m${n}`,
+          body: "",
+          link: "https://market.test",
+          createdAt: new Date(Date.now() - DAY)
+        })
+      )
     }
     const tx = await run(Effect.map(SqlClient.SqlClient, (sql) => sql.withTransaction))
     const claim = tx(digests.claim(user.id, new Date(), new Date()))

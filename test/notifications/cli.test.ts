@@ -18,9 +18,21 @@ afterAll(() => server?.stop())
 describe("notifications:digest (what the command runs)", () => {
   it("reports what waits, then --now sends the due digest through the service, once", async () => {
     const reader = await newClient(server, api)
-    expect((await api.call("PUT", "/api/notifications/preferences", { json: { emailFrequency: "daily" }, token: reader.token })).status).toBe(200)
-    await server.run(Effect.flatMap(DigestRepository, (digests) =>
-      digests.add({ userId: reader.id, kind: "booking", subject: "Réservation confirmée", body: "Le 12 mars à 14 h.", link: "http://localhost/bookings", createdAt: new Date(Date.now() - 2 * 86_400_000) })))
+    expect(
+      (await api.call("PUT", "/api/notifications/preferences", { json: { emailFrequency: "daily" }, token: reader.token })).status
+    ).toBe(200)
+    await server.run(
+      Effect.flatMap(DigestRepository, (digests) =>
+        digests.add({
+          userId: reader.id,
+          kind: "booking",
+          subject: "Réservation confirmée",
+          body: "Le 12 mars à 14 h.",
+          link: "http://localhost/bookings",
+          createdAt: new Date(Date.now() - 2 * 86_400_000)
+        })
+      )
+    )
 
     const report = await server.run(runDigests(false))
     expect(report).toEqual({ pending: { recipients: 1, items: 1, dueItems: 1 } })

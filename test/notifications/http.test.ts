@@ -27,7 +27,9 @@ const put = (body: unknown, options: { token?: string; language?: string } = {})
 
 /** The one-click link as a browser opens it (a page, not an API envelope). */
 const openLink = async (token: string, language = "fr") => {
-  const res = await fetch(`${server.url}/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, { headers: { "accept-language": language } })
+  const res = await fetch(`${server.url}/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+    headers: { "accept-language": language }
+  })
   return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() }
 }
 
@@ -48,7 +50,10 @@ describe("GET/PUT /api/notifications/preferences", () => {
       quietHoursEnd: "08:00",
       timeZone: "Europe/Paris"
     })
-    const saved = await put({ emailFrequency: "daily", quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "America/Montreal" }, { token: alice.token, language: "en" })
+    const saved = await put(
+      { emailFrequency: "daily", quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "America/Montreal" },
+      { token: alice.token, language: "en" }
+    )
     expect(saved.status, saved.text).toBe(200)
     expect(saved.body.message).toBe(en["notifications.preferencesSaved"])
     expect((await put({ emailNotifications: false }, { token: alice.token })).body.data.preferences).toEqual({
@@ -88,8 +93,19 @@ describe("GET/PUT /api/notifications/preferences", () => {
 describe("unsubscribing", () => {
   it("the signed link in a non-essential mail turns everything off; a tampered one changes nothing", async () => {
     const carol = await newClient(server, api)
-    await server.run(Effect.flatMap(Mailer, (mailer) =>
-      mailer.send(composeMail("booking", { email: carol.email, firstName: "Carol", preferredLanguage: "fr" }, "Réservation confirmée", ["Détails"], { label: "Voir", link: "http://market.test/bookings" }))))
+    await server.run(
+      Effect.flatMap(Mailer, (mailer) =>
+        mailer.send(
+          composeMail(
+            "booking",
+            { email: carol.email, firstName: "Carol", preferredLanguage: "fr" },
+            "Réservation confirmée",
+            ["Détails"],
+            { label: "Voir", link: "http://market.test/bookings" }
+          )
+        )
+      )
+    )
     const mail = (await mailsTo(server, carol.email)).find((m) => m.subject === "Réservation confirmée")!
     const token = decodeURIComponent(/\/api\/notifications\/unsubscribe\?token=(\S+)/.exec(mail.text)![1]!)
 
@@ -104,7 +120,10 @@ describe("unsubscribing", () => {
     expect(valid.status).toBe(200)
     expect(valid.text).toContain('lang="fr"')
     expect(valid.text).toContain("http://market.test/settings")
-    expect((await api.get("/api/notifications/preferences", { token: carol.token })).body.data.preferences).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+    expect((await api.get("/api/notifications/preferences", { token: carol.token })).body.data.preferences).toMatchObject({
+      emailNotifications: false,
+      emailFrequency: "never"
+    })
     // The token is the server's HMAC of the account id.
     expect(await server.run(Effect.map(UnsubscribeTokens, (t) => t.sign(carol.id)))).toBe(token)
   })
@@ -112,11 +131,18 @@ describe("unsubscribing", () => {
   it("POST /api/notifications/unsubscribe with a bearer token acts on the caller's own address only", async () => {
     const carol = await newClient(server, api)
     const someoneElse = await api.post("/api/notifications/unsubscribe", { email: bob.email }, { token: carol.token, language: "en" })
-    expect([someoneElse.status, someoneElse.body.code, someoneElse.body.message]).toEqual([403, "NOT_YOUR_ADDRESS", en["notifications.unsubscribeNotYours"]])
+    expect([someoneElse.status, someoneElse.body.code, someoneElse.body.message]).toEqual([
+      403,
+      "NOT_YOUR_ADDRESS",
+      en["notifications.unsubscribeNotYours"]
+    ])
     expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences.emailNotifications).toBe(true)
     const own = await api.post("/api/notifications/unsubscribe", {}, { token: carol.token })
     expect([own.status, own.body.message]).toEqual([200, fr["notifications.unsubscribed"]])
-    expect((await api.get("/api/notifications/preferences", { token: carol.token })).body.data.preferences).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+    expect((await api.get("/api/notifications/preferences", { token: carol.token })).body.data.preferences).toMatchObject({
+      emailNotifications: false,
+      emailFrequency: "never"
+    })
     const badToken = await api.post("/api/notifications/unsubscribe", { email: alice.email }, { token: "forged" })
     expect(badToken.status).toBe(401)
   })
@@ -135,10 +161,15 @@ describe("unsubscribing", () => {
       if (!confirmation) await new Promise((r) => setTimeout(r, 50))
     }
     expect(confirmation, "a confirmation mailed to bob").toBeDefined()
-    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({ emailNotifications: true })
+    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({
+      emailNotifications: true
+    })
     const link = /\/api\/notifications\/unsubscribe\?token=([^\s]+)/.exec(confirmation!.text)![1]!
     expect((await openLink(decodeURIComponent(link))).status).toBe(200)
-    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+    expect((await api.get("/api/notifications/preferences", { token: bob.token })).body.data.preferences).toMatchObject({
+      emailNotifications: false,
+      emailFrequency: "never"
+    })
 
     const french = await api.post("/api/notifications/unsubscribe", { email: "pas une adresse" })
     expect(french.status).toBe(422)
@@ -148,8 +179,8 @@ describe("unsubscribing", () => {
     expect(english.body.details).toEqual([{ field: "email", message: en["validation.required"] }])
 
     let status = 0
-    for (let n = 4; n <= LIMIT + 1 && status !== 429; n++) status = (await api.post("/api/notifications/unsubscribe", { email: "nobody.at.all@example.com" })).status
+    for (let n = 4; n <= LIMIT + 1 && status !== 429; n++)
+      status = (await api.post("/api/notifications/unsubscribe", { email: "nobody.at.all@example.com" })).status
     expect(status).toBe(429)
   })
-
 })

@@ -24,24 +24,26 @@ const zones = ["Europe/Paris", "America/Montreal", "UTC", "Asia/Kolkata", "Austr
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
 
 /** Instants from 2024 to 2030, with a bias towards the hours around Europe's DST changes. */
-const instant = fc.oneof(
-  fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 11, 31) }),
-  fc.constantFrom(Date.UTC(2026, 2, 29), Date.UTC(2026, 9, 25), Date.UTC(2027, 2, 28), Date.UTC(2027, 9, 31)).chain((day) =>
-    fc.integer({ min: day - 30 * HOUR, max: day + 30 * HOUR })
+const instant = fc
+  .oneof(
+    fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 11, 31) }),
+    fc
+      .constantFrom(Date.UTC(2026, 2, 29), Date.UTC(2026, 9, 25), Date.UTC(2027, 2, 28), Date.UTC(2027, 9, 31))
+      .chain((day) => fc.integer({ min: day - 30 * HOUR, max: day + 30 * HOUR }))
   )
-).map((ms) => new Date(ms))
+  .map((ms) => new Date(ms))
 
-const window = fc
-  .tuple(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 1439 }))
-  .filter(([start, end]) => start !== end)
+const window = fc.tuple(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 1439 })).filter(([start, end]) => start !== end)
 
-const quietPreferences = fc.record({ window, zone: fc.constantFrom(...zones) }).map(({ window: [start, end], zone }): NotificationPreferences => ({
-  ...defaultPreferences,
-  quietHoursEnabled: true,
-  quietHoursStart: clock(start),
-  quietHoursEnd: clock(end),
-  timeZone: zone
-}))
+const quietPreferences = fc.record({ window, zone: fc.constantFrom(...zones) }).map(
+  ({ window: [start, end], zone }): NotificationPreferences => ({
+    ...defaultPreferences,
+    quietHoursEnabled: true,
+    quietHoursStart: clock(start),
+    quietHoursEnd: clock(end),
+    timeZone: zone
+  })
+)
 
 const preferences = fc
   .record({
@@ -79,7 +81,8 @@ describe("quiet hours", () => {
         if (next.getTime() > at.getTime()) {
           expect(inQuietHours(prefs, at)).toBe(true)
           for (let t = Math.ceil(at.getTime() / MINUTE) * MINUTE; t < next.getTime(); t += MINUTE) {
-            if (!inQuietHours(prefs, new Date(t))) throw new Error(`${new Date(t).toISOString()} is outside quiet hours before ${next.toISOString()}`)
+            if (!inQuietHours(prefs, new Date(t)))
+              throw new Error(`${new Date(t).toISOString()} is outside quiet hours before ${next.toISOString()}`)
           }
         } else expect(inQuietHours(prefs, at)).toBe(false)
       }),
@@ -104,14 +107,22 @@ describe("quiet hours", () => {
       fc.property(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 1439 }), (start, end) => {
         const result = applyPreferencesPatch(defaultPreferences, { quietHoursStart: clock(start), quietHoursEnd: clock(end) })
         if (start === end) {
-          expect(Either.isLeft(result) && result.left.details.map((d) => [d.field, d.key])).toEqual([["quietHoursEnd", "validation.quietHoursEmpty"]])
+          expect(Either.isLeft(result) && result.left.details.map((d) => [d.field, d.key])).toEqual([
+            ["quietHoursEnd", "validation.quietHoursEmpty"]
+          ])
         } else expect(Either.isRight(result)).toBe(true)
       })
     )
   })
 
   it("validation names each bad field, and a valid patch changes exactly the fields it names", () => {
-    const value = fc.oneof(fc.string(), fc.boolean(), fc.integer(), fc.constant(null), fc.constantFrom("daily", "07:15", "Europe/Paris", "Mars/Olympus", "24:00", "7:00"))
+    const value = fc.oneof(
+      fc.string(),
+      fc.boolean(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constantFrom("daily", "07:15", "Europe/Paris", "Mars/Olympus", "24:00", "7:00")
+    )
     const patch = fc.record(
       {
         emailNotifications: value,
@@ -175,7 +186,14 @@ describe("classification and delivery", () => {
   const maybePreferences = fc.option(preferences, { nil: null })
 
   it("essential mails (account security, legal, contact) are never suppressed, delayed or held for a digest", () => {
-    expect(MailKinds.filter(isEssential).sort()).toEqual(["contact", "email-verification", "legal", "password-changed", "password-reset", "unsubscribe-confirmation"])
+    expect(MailKinds.filter(isEssential).sort()).toEqual([
+      "contact",
+      "email-verification",
+      "legal",
+      "password-changed",
+      "password-reset",
+      "unsubscribe-confirmation"
+    ])
     fc.assert(
       fc.property(kind.filter(isEssential), maybePreferences, instant, (k, prefs, at) => {
         expect(decideDelivery(k, prefs, at)).toEqual({ _tag: "Send" })
@@ -185,22 +203,29 @@ describe("classification and delivery", () => {
 
   it("other mails follow the preferences: off or never suppress, daily/weekly go to the digest, instant waits for the end of quiet hours", () => {
     fc.assert(
-      fc.property(kind.filter((k) => !isEssential(k)), preferences, instant, (k, prefs, at) => {
-        const decision = decideDelivery(k, prefs, at)
-        if (!prefs.emailNotifications) expect(decision).toEqual({ _tag: "Suppress", reason: "disabled" })
-        else if (prefs.emailFrequency === "never") expect(decision).toEqual({ _tag: "Suppress", reason: "never" })
-        else if (prefs.emailFrequency !== "instant") expect(decision).toEqual({ _tag: "Digest" })
-        else if (inQuietHours(prefs, at)) {
-          expect(decision._tag).toBe("Defer")
-          if (decision._tag === "Defer") expect(decision.until).toEqual(nextSendTime(prefs, at))
-        } else expect(decision).toEqual({ _tag: "Send" })
-      })
+      fc.property(
+        kind.filter((k) => !isEssential(k)),
+        preferences,
+        instant,
+        (k, prefs, at) => {
+          const decision = decideDelivery(k, prefs, at)
+          if (!prefs.emailNotifications) expect(decision).toEqual({ _tag: "Suppress", reason: "disabled" })
+          else if (prefs.emailFrequency === "never") expect(decision).toEqual({ _tag: "Suppress", reason: "never" })
+          else if (prefs.emailFrequency !== "instant") expect(decision).toEqual({ _tag: "Digest" })
+          else if (inQuietHours(prefs, at)) {
+            expect(decision._tag).toBe("Defer")
+            if (decision._tag === "Defer") expect(decision.until).toEqual(nextSendTime(prefs, at))
+          } else expect(decision).toEqual({ _tag: "Send" })
+        }
+      )
     )
   })
 
   it("a mail to an address of no account goes out at once", () => {
-    fc.assert(fc.property(kind, instant, (k, at) => {
-      expect(decideDelivery(k, null, at)).toEqual({ _tag: "Send" })
-    }))
+    fc.assert(
+      fc.property(kind, instant, (k, at) => {
+        expect(decideDelivery(k, null, at)).toEqual({ _tag: "Send" })
+      })
+    )
   })
 })

@@ -22,11 +22,12 @@ const settle = Effect.repeatN(Effect.yieldNow(), 50)
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))
 
 /** A registered, verified account and its mails other than the verification one. */
-const person = Effect.gen(function*() {
+const person = Effect.gen(function* () {
   const { user, email } = yield* verifiedAccount()
   return { id: user.id, email }
 })
-const notificationsTo = (email: string) => Effect.map(mailsTo(email), (mails) => mails.filter((m) => m.subject !== fr["mail.verify.subject"]))
+const notificationsTo = (email: string) =>
+  Effect.map(mailsTo(email), (mails) => mails.filter((m) => m.subject !== fr["mail.verify.subject"]))
 
 const bookingMail = (email: string, subject: string) =>
   composeMail("booking", { email, firstName: "Camille", preferredLanguage: "fr" }, subject, [`Détails de ${subject}`], {
@@ -35,173 +36,229 @@ const bookingMail = (email: string, subject: string) =>
   })
 
 const send = (email: string, subject: string) => Effect.flatMap(Mailer, (mailer) => mailer.send(bookingMail(email, subject)))
-const setPreferences = (userId: string, patch: Record<string, unknown>) => Effect.flatMap(NotificationSettings, (s) => s.update(userId, patch))
+const setPreferences = (userId: string, patch: Record<string, unknown>) =>
+  Effect.flatMap(NotificationSettings, (s) => s.update(userId, patch))
 
 describe("delivery honouring the preferences (in-memory adapters, TestClock)", () => {
   it.scoped("instant (the default): sent at once, with a signed unsubscribe link in the footer", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const p = yield* person
-      yield* send(p.email, "Réservation demandée")
-      const [mail] = yield* notificationsTo(p.email)
-      expect(mail?.subject).toBe("Réservation demandée")
-      const link = /https:\/\/market\.test\/api\/notifications\/unsubscribe\?token=(\S+)/.exec(mail!.text)
-      expect(link).not.toBeNull()
-      expect(mail!.html).toContain("/api/notifications/unsubscribe?token=")
-      const tokens = yield* UnsubscribeTokens
-      expect(tokens.verify(decodeURIComponent(link![1]!))).toEqual(Option.some(p.id))
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const p = yield* person
+        yield* send(p.email, "Réservation demandée")
+        const [mail] = yield* notificationsTo(p.email)
+        expect(mail?.subject).toBe("Réservation demandée")
+        const link = /https:\/\/market\.test\/api\/notifications\/unsubscribe\?token=(\S+)/.exec(mail!.text)
+        expect(link).not.toBeNull()
+        expect(mail!.html).toContain("/api/notifications/unsubscribe?token=")
+        const tokens = yield* UnsubscribeTokens
+        expect(tokens.verify(decodeURIComponent(link![1]!))).toEqual(Option.some(p.id))
+      })
+    )
+  )
 
   it.scoped("instant during quiet hours (22:00-07:00 Paris): held back until 07:00 local, then sent once", () =>
-    withDomain("2026-06-10T21:00:00Z", Effect.gen(function*() { // 23:00 in Paris (summer time)
-      const p = yield* person
-      yield* setPreferences(p.id, { quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "Europe/Paris" })
-      yield* send(p.email, "Nouvelle demande")
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      yield* TestClock.adjust(Duration.minutes(7 * 60 + 59))
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      yield* TestClock.adjust("1 minute") // 05:00 UTC, 07:00 in Paris
-      yield* settle
-      expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual(["Nouvelle demande"])
-      yield* TestClock.adjust("1 day")
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toHaveLength(1)
-    })))
+    withDomain(
+      "2026-06-10T21:00:00Z",
+      Effect.gen(function* () {
+        // 23:00 in Paris (summer time)
+        const p = yield* person
+        yield* setPreferences(p.id, { quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "Europe/Paris" })
+        yield* send(p.email, "Nouvelle demande")
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        yield* TestClock.adjust(Duration.minutes(7 * 60 + 59))
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        yield* TestClock.adjust("1 minute") // 05:00 UTC, 07:00 in Paris
+        yield* settle
+        expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual(["Nouvelle demande"])
+        yield* TestClock.adjust("1 day")
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toHaveLength(1)
+      })
+    )
+  )
 
   it.scoped("daily: several events become one digest mail at 08:00 local, each item listed once", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const p = yield* person
-      yield* setPreferences(p.id, { emailFrequency: "daily", timeZone: "Europe/Paris" })
-      for (const subject of ["Demande reçue", "Paiement autorisé", "Réservation confirmée"]) {
-        yield* send(p.email, subject)
-        yield* TestClock.adjust("1 hour")
-      }
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      // The cron pass runs every 15 minutes: nothing before 08:00 in Paris (06:00 UTC) the next day.
-      yield* TestClock.adjust(Duration.minutes(16 * 60 + 44)) // from 13:00 to 05:44 UTC
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      yield* TestClock.adjust("16 minutes")
-      yield* settle
-      const mails = yield* notificationsTo(p.email)
-      expect(mails).toHaveLength(1)
-      expect(mails[0]!.subject).toBe(fr["mail.digest.subjectMany"].replace("{count}", "3"))
-      const text = mails[0]!.text
-      expect(["Demande reçue", "Paiement autorisé", "Réservation confirmée"].map((s) => text.indexOf(s)).every((i, n, all) => i > 0 && (n === 0 || i > all[n - 1]!))).toBe(true)
-      expect(text).toContain("Détails de Paiement autorisé")
-      expect(text).toContain("/api/notifications/unsubscribe?token=")
-      // Nothing is sent twice.
-      yield* TestClock.adjust("2 days")
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toHaveLength(1)
-      expect((yield* (yield* NotificationSettings).sendDueDigests).digests).toBe(0)
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const p = yield* person
+        yield* setPreferences(p.id, { emailFrequency: "daily", timeZone: "Europe/Paris" })
+        for (const subject of ["Demande reçue", "Paiement autorisé", "Réservation confirmée"]) {
+          yield* send(p.email, subject)
+          yield* TestClock.adjust("1 hour")
+        }
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        // The cron pass runs every 15 minutes: nothing before 08:00 in Paris (06:00 UTC) the next day.
+        yield* TestClock.adjust(Duration.minutes(16 * 60 + 44)) // from 13:00 to 05:44 UTC
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        yield* TestClock.adjust("16 minutes")
+        yield* settle
+        const mails = yield* notificationsTo(p.email)
+        expect(mails).toHaveLength(1)
+        expect(mails[0]!.subject).toBe(fr["mail.digest.subjectMany"].replace("{count}", "3"))
+        const text = mails[0]!.text
+        expect(
+          ["Demande reçue", "Paiement autorisé", "Réservation confirmée"]
+            .map((s) => text.indexOf(s))
+            .every((i, n, all) => i > 0 && (n === 0 || i > all[n - 1]!))
+        ).toBe(true)
+        expect(text).toContain("Détails de Paiement autorisé")
+        expect(text).toContain("/api/notifications/unsubscribe?token=")
+        // Nothing is sent twice.
+        yield* TestClock.adjust("2 days")
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toHaveLength(1)
+        expect((yield* (yield* NotificationSettings).sendDueDigests).digests).toBe(0)
+      })
+    )
+  )
 
   it.scoped("weekly: the digest waits for Monday 08:00 local", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() { // a Wednesday
-      const p = yield* person
-      yield* setPreferences(p.id, { emailFrequency: "weekly", timeZone: "America/Montreal" })
-      yield* send(p.email, "Candidature acceptée")
-      yield* at("2026-06-15T11:59:00Z") // Monday 07:59 in Montreal
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      expect((yield* (yield* NotificationSettings).pendingDigests)).toEqual({ recipients: 1, items: 1, dueItems: 0 })
-      yield* at("2026-06-15T12:00:00Z") // the cron pass of 08:00 sends it
-      yield* settle
-      expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual([fr["mail.digest.subjectOne"]])
-      expect((yield* (yield* NotificationSettings).pendingDigests)).toEqual({ recipients: 0, items: 0, dueItems: 0 })
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        // a Wednesday
+        const p = yield* person
+        yield* setPreferences(p.id, { emailFrequency: "weekly", timeZone: "America/Montreal" })
+        yield* send(p.email, "Candidature acceptée")
+        yield* at("2026-06-15T11:59:00Z") // Monday 07:59 in Montreal
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        expect(yield* (yield* NotificationSettings).pendingDigests).toEqual({ recipients: 1, items: 1, dueItems: 0 })
+        yield* at("2026-06-15T12:00:00Z") // the cron pass of 08:00 sends it
+        yield* settle
+        expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual([fr["mail.digest.subjectOne"]])
+        expect(yield* (yield* NotificationSettings).pendingDigests).toEqual({ recipients: 0, items: 0, dueItems: 0 })
+      })
+    )
+  )
 
   it.scoped("never, or notifications off: not sent, recorded as suppressed", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const never = yield* person
-      const off = yield* person
-      yield* setPreferences(never.id, { emailFrequency: "never" })
-      yield* setPreferences(off.id, { emailNotifications: false })
-      yield* Effect.flatMap(Mailer, (m) => m.sendAll([bookingMail(never.email, "Annulée"), bookingMail(off.email, "Annulée")]))
-      yield* TestClock.adjust("2 days")
-      yield* settle
-      expect(yield* notificationsTo(never.email)).toEqual([])
-      expect(yield* notificationsTo(off.email)).toEqual([])
-      const store = yield* PreferenceRepository
-      expect(yield* store.suppressed(never.id)).toEqual([{ userId: never.id, recipient: never.email, kind: "booking", subject: "Annulée", reason: "never" }])
-      expect((yield* store.suppressed(off.id)).map((s) => s.reason)).toEqual(["disabled"])
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const never = yield* person
+        const off = yield* person
+        yield* setPreferences(never.id, { emailFrequency: "never" })
+        yield* setPreferences(off.id, { emailNotifications: false })
+        yield* Effect.flatMap(Mailer, (m) => m.sendAll([bookingMail(never.email, "Annulée"), bookingMail(off.email, "Annulée")]))
+        yield* TestClock.adjust("2 days")
+        yield* settle
+        expect(yield* notificationsTo(never.email)).toEqual([])
+        expect(yield* notificationsTo(off.email)).toEqual([])
+        const store = yield* PreferenceRepository
+        expect(yield* store.suppressed(never.id)).toEqual([
+          { userId: never.id, recipient: never.email, kind: "booking", subject: "Annulée", reason: "never" }
+        ])
+        expect((yield* store.suppressed(off.id)).map((s) => s.reason)).toEqual(["disabled"])
+      })
+    )
+  )
 
   it.scoped("items waiting for a digest are suppressed, not sent, when the reader turns notifications off", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const p = yield* person
-      yield* setPreferences(p.id, { emailFrequency: "daily" })
-      yield* send(p.email, "Message reçu")
-      yield* setPreferences(p.id, { emailNotifications: false })
-      yield* TestClock.adjust("1 day")
-      yield* settle
-      expect(yield* notificationsTo(p.email)).toEqual([])
-      expect((yield* (yield* PreferenceRepository).suppressed(p.id)).map((s) => s.subject)).toEqual(["Message reçu"])
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const p = yield* person
+        yield* setPreferences(p.id, { emailFrequency: "daily" })
+        yield* send(p.email, "Message reçu")
+        yield* setPreferences(p.id, { emailNotifications: false })
+        yield* TestClock.adjust("1 day")
+        yield* settle
+        expect(yield* notificationsTo(p.email)).toEqual([])
+        expect((yield* (yield* PreferenceRepository).suppressed(p.id)).map((s) => s.subject)).toEqual(["Message reçu"])
+      })
+    )
+  )
 
   it.scoped("essential mails go out at once, in quiet hours and whatever the frequency", () =>
-    withDomain("2026-06-10T23:00:00Z", Effect.gen(function*() { // 01:00 in Paris
-      const p = yield* person
-      yield* setPreferences(p.id, { quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", emailFrequency: "never", emailNotifications: false })
-      yield* (yield* Identity).forgotPassword(p.email)
-      const mails = yield* notificationsTo(p.email)
-      expect(mails.map((m) => m.subject)).toEqual([fr["mail.reset.subject"]])
-      // Account security mails carry no unsubscribe link: they cannot be turned off.
-      expect(mails[0]!.text).not.toContain("unsubscribe")
-    })))
+    withDomain(
+      "2026-06-10T23:00:00Z",
+      Effect.gen(function* () {
+        // 01:00 in Paris
+        const p = yield* person
+        yield* setPreferences(p.id, {
+          quietHoursEnabled: true,
+          quietHoursStart: "22:00",
+          quietHoursEnd: "07:00",
+          emailFrequency: "never",
+          emailNotifications: false
+        })
+        yield* (yield* Identity).forgotPassword(p.email)
+        const mails = yield* notificationsTo(p.email)
+        expect(mails.map((m) => m.subject)).toEqual([fr["mail.reset.subject"]])
+        // Account security mails carry no unsubscribe link: they cannot be turned off.
+        expect(mails[0]!.text).not.toContain("unsubscribe")
+      })
+    )
+  )
 })
 
 describe("preferences and unsubscribing (in-memory adapters)", () => {
   it.scoped("defaults until changed; a partial change keeps the other fields; bad values are refused per field", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const settings = yield* NotificationSettings
-      const p = yield* person
-      expect(yield* settings.get(p.id)).toEqual({
-        emailNotifications: true,
-        emailFrequency: "instant",
-        quietHoursEnabled: false,
-        quietHoursStart: "22:00",
-        quietHoursEnd: "08:00",
-        timeZone: "Europe/Paris"
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const settings = yield* NotificationSettings
+        const p = yield* person
+        expect(yield* settings.get(p.id)).toEqual({
+          emailNotifications: true,
+          emailFrequency: "instant",
+          quietHoursEnabled: false,
+          quietHoursStart: "22:00",
+          quietHoursEnd: "08:00",
+          timeZone: "Europe/Paris"
+        })
+        yield* settings.update(p.id, { emailFrequency: "weekly" })
+        expect((yield* settings.update(p.id, { quietHoursEnabled: true })).emailFrequency).toBe("weekly")
+        const failure = yield* Effect.flip(settings.update(p.id, { quietHoursStart: "08:00", quietHoursEnd: "08:00" }))
+        expect(failure.details.map((d) => d.field)).toEqual(["quietHoursEnd"])
+        expect((yield* settings.get(p.id)).quietHoursStart).toBe("22:00")
       })
-      yield* settings.update(p.id, { emailFrequency: "weekly" })
-      expect((yield* settings.update(p.id, { quietHoursEnabled: true })).emailFrequency).toBe("weekly")
-      const failure = yield* Effect.flip(settings.update(p.id, { quietHoursStart: "08:00", quietHoursEnd: "08:00" }))
-      expect(failure.details.map((d) => d.field)).toEqual(["quietHoursEnd"])
-      expect((yield* settings.get(p.id)).quietHoursStart).toBe("22:00")
-    })))
+    )
+  )
 
   it.scoped("unsubscribe by address: nothing turned off, the address's account mailed the signed link to confirm", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const settings = yield* NotificationSettings
-      const tokens = yield* UnsubscribeTokens
-      const p = yield* person
-      yield* settings.requestUnsubscribe("nobody@example.com")
-      yield* settings.requestUnsubscribe(p.email.toUpperCase())
-      expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: true })
-      const [confirmation] = yield* notificationsTo(p.email)
-      expect(confirmation!.subject).toBe(fr["mail.unsubscribeConfirm.subject"])
-      expect(confirmation!.text).toContain(`/api/notifications/unsubscribe?token=${encodeURIComponent(tokens.sign(p.id))}`)
-      expect((yield* Effect.flip(settings.requestUnsubscribe("not an address"))).details.map((d) => d.key)).toEqual(["validation.email"])
-      yield* settings.unsubscribeAccount(p.id)
-      expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const settings = yield* NotificationSettings
+        const tokens = yield* UnsubscribeTokens
+        const p = yield* person
+        yield* settings.requestUnsubscribe("nobody@example.com")
+        yield* settings.requestUnsubscribe(p.email.toUpperCase())
+        expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: true })
+        const [confirmation] = yield* notificationsTo(p.email)
+        expect(confirmation!.subject).toBe(fr["mail.unsubscribeConfirm.subject"])
+        expect(confirmation!.text).toContain(`/api/notifications/unsubscribe?token=${encodeURIComponent(tokens.sign(p.id))}`)
+        expect((yield* Effect.flip(settings.requestUnsubscribe("not an address"))).details.map((d) => d.key)).toEqual(["validation.email"])
+        yield* settings.unsubscribeAccount(p.id)
+        expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+      })
+    )
+  )
 
   it.scoped("the signed link turns the account off; a tampered one does nothing", () =>
-    withDomain("2026-06-10T10:00:00Z", Effect.gen(function*() {
-      const settings = yield* NotificationSettings
-      const tokens = yield* UnsubscribeTokens
-      const p = yield* person
-      const other = yield* person
-      const token = tokens.sign(p.id)
-      const forged = `${other.id}.${token.split(".")[1]}`
-      expect(yield* settings.unsubscribeByToken(forged)).toEqual(Option.none())
-      expect(yield* settings.unsubscribeByToken(`${token}x`)).toEqual(Option.none())
-      expect((yield* settings.get(other.id)).emailNotifications).toBe(true)
-      expect(yield* settings.unsubscribeByToken(token)).toEqual(Option.some("fr"))
-      expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
-    })))
+    withDomain(
+      "2026-06-10T10:00:00Z",
+      Effect.gen(function* () {
+        const settings = yield* NotificationSettings
+        const tokens = yield* UnsubscribeTokens
+        const p = yield* person
+        const other = yield* person
+        const token = tokens.sign(p.id)
+        const forged = `${other.id}.${token.split(".")[1]}`
+        expect(yield* settings.unsubscribeByToken(forged)).toEqual(Option.none())
+        expect(yield* settings.unsubscribeByToken(`${token}x`)).toEqual(Option.none())
+        expect((yield* settings.get(other.id)).emailNotifications).toBe(true)
+        expect(yield* settings.unsubscribeByToken(token)).toEqual(Option.some("fr"))
+        expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+      })
+    )
+  )
 })

@@ -31,7 +31,9 @@ const waitFor = async <A>(find: () => A | undefined, timeoutMs = 20_000): Promis
 }
 
 describe("mail through SMTP (SMTP_URL set)", () => {
-  it("a registration answers without waiting on the SMTP server; its verification mail is delivered by the background worker", { timeout: 30_000 }, async () => {
+  it("a registration answers without waiting on the SMTP server; its verification mail is delivered by the background worker", {
+    timeout: 30_000
+  }, async () => {
     const body = registration()
     const started = Date.now()
     const reply = await api.post("/api/auth/register", body)
@@ -48,5 +50,4 @@ describe("mail through SMTP (SMTP_URL set)", () => {
     expect(sink.received.filter((m) => m.to.some((to) => to.includes(body.email as string)))).toHaveLength(1)
     expect(await mailsTo(server, body.email as string)).toHaveLength(0)
   })
-
 })

@@ -14,7 +14,9 @@ import {
 const NOW = new Date("2025-06-15T12:00:00Z")
 const DAY = 86_400_000
 const details = (r: Either.Either<unknown, object>) =>
-  Either.isLeft(r) && "details" in r.left ? (r.left as { details: ReadonlyArray<{ field: string; key: string }> }).details.map((d) => [d.field, d.key]) : []
+  Either.isLeft(r) && "details" in r.left
+    ? (r.left as { details: ReadonlyArray<{ field: string; key: string }> }).details.map((d) => [d.field, d.key])
+    : []
 const code = (r: Either.Either<unknown, { code: string }>) => (Either.isLeft(r) ? r.left.code : "OK")
 const pending: ApplicationState = { status: "PENDING", rejectionCount: 0, maxAttempts: 3, nextSubmissionDate: null }
 
@@ -26,16 +28,40 @@ describe("the application form", () => {
       ["motivation", "validation.required"],
       ["dateOfBirth", "validation.required"]
     ])
-    const ok = validateApplicationForm({ skills: " a ", experience: "b", motivation: "c", bankDocumentType: "bank_statement" }, "create", { dateOfBirth: "2000-01-01" }, NOW)
+    const ok = validateApplicationForm(
+      { skills: " a ", experience: "b", motivation: "c", bankDocumentType: "bank_statement" },
+      "create",
+      { dateOfBirth: "2000-01-01" },
+      NOW
+    )
     expect(Either.getOrThrow(ok)).toEqual({ skills: "a", experience: "b", motivation: "c", types: { bankDocument: "BANK_STATEMENT" } })
-    expect(details(validateApplicationForm({ skills: "a", experience: "b", motivation: "c", dateOfBirth: "2007-06-16" }, "create", { dateOfBirth: null }, NOW))).toEqual([
-      ["dateOfBirth", "profile.minimumAge"]
+    expect(
+      details(
+        validateApplicationForm(
+          { skills: "a", experience: "b", motivation: "c", dateOfBirth: "2007-06-16" },
+          "create",
+          { dateOfBirth: null },
+          NOW
+        )
+      )
+    ).toEqual([["dateOfBirth", "profile.minimumAge"]])
+    expect(Either.getOrThrow(validateApplicationForm({ motivation: "new" }, "edit", { dateOfBirth: "1990-01-01" }, NOW))).toEqual({
+      motivation: "new",
+      types: {}
+    })
+    expect(details(validateApplicationForm({ skills: "   " }, "edit", { dateOfBirth: "1990-01-01" }, NOW))).toEqual([
+      ["skills", "validation.required"]
     ])
-    expect(Either.getOrThrow(validateApplicationForm({ motivation: "new" }, "edit", { dateOfBirth: "1990-01-01" }, NOW))).toEqual({ motivation: "new", types: {} })
-    expect(details(validateApplicationForm({ skills: "   " }, "edit", { dateOfBirth: "1990-01-01" }, NOW))).toEqual([["skills", "validation.required"]])
-    expect(details(validateApplicationForm({ skills: "x".repeat(2001), experience: "b", motivation: "c" }, "create", { dateOfBirth: "1990-01-01" }, NOW))).toEqual([
-      ["skills", "validation.tooLong"]
-    ])
+    expect(
+      details(
+        validateApplicationForm(
+          { skills: "x".repeat(2001), experience: "b", motivation: "c" },
+          "create",
+          { dateOfBirth: "1990-01-01" },
+          NOW
+        )
+      )
+    ).toEqual([["skills", "validation.tooLong"]])
     expect(missingFiles(["identityDocument", "profilePicture"], "create").map((i) => i.field)).toEqual(["addressDocument", "bankDocument"])
     expect(missingFiles([], "edit")).toEqual([])
   })
@@ -58,7 +84,12 @@ describe("decisions", () => {
     expect(details(decideReject(pending, "x".repeat(1001), NOW, 7))).toEqual([["rejectionReason", "validation.tooLong"]])
     expect(code(decideReject({ ...pending, status: "APPROVED" }, "r", NOW, 7))).toBe("APPLICATION_NOT_PENDING")
     const first = Either.getOrThrow(decideReject(pending, "  Flou  ", NOW, 7))
-    expect(first).toMatchObject({ status: "REJECTED", rejectionCount: 1, rejectionReason: "Flou", nextSubmissionDate: new Date(NOW.getTime() + 7 * DAY) })
+    expect(first).toMatchObject({
+      status: "REJECTED",
+      rejectionCount: 1,
+      rejectionReason: "Flou",
+      nextSubmissionDate: new Date(NOW.getTime() + 7 * DAY)
+    })
     const last = Either.getOrThrow(decideReject({ ...pending, rejectionCount: 2 }, "Flou", NOW, 7))
     expect(last).toMatchObject({ rejectionCount: 3, nextSubmissionDate: null })
     expect(resubmissionOf(last, NOW).state).toBe("FINALLY_REFUSED")
@@ -71,8 +102,13 @@ describe("decisions", () => {
     const early = decideResubmit("CLIENT", rejected, NOW)
     expect(code(early)).toBe("RESUBMISSION_TOO_EARLY")
     expect(Either.isLeft(early) && early.left.params).toEqual({ date: "2025-06-18", days: "3" })
-    expect(Either.getOrThrow(decideResubmit("CLIENT", rejected, new Date(NOW.getTime() + 2.5 * DAY)))).toMatchObject({ status: "PENDING", nextSubmissionDate: null })
-    expect(code(decideResubmit("CLIENT", { ...rejected, rejectionCount: 3, nextSubmissionDate: null }, NOW))).toBe("APPLICATION_FINALLY_REFUSED")
+    expect(Either.getOrThrow(decideResubmit("CLIENT", rejected, new Date(NOW.getTime() + 2.5 * DAY)))).toMatchObject({
+      status: "PENDING",
+      nextSubmissionDate: null
+    })
+    expect(code(decideResubmit("CLIENT", { ...rejected, rejectionCount: 3, nextSubmissionDate: null }, NOW))).toBe(
+      "APPLICATION_FINALLY_REFUSED"
+    )
     expect(code(decideResubmit("PROVIDER", { ...pending, status: "APPROVED" }, NOW))).toBe("APPLICATION_APPROVED")
   })
 

@@ -25,7 +25,8 @@ afterAll(() => server?.stop())
 const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) => sqlOn(server)<A>(text, params)
 const patch = (path: string, json: unknown, token?: string, language?: string) =>
   api.patch(path, json, { ...(token ? { token } : {}), ...(language ? { language } : {}) })
-const applicant = (language: "fr" | "en" = "fr", firstName = "Nadia") => freshUser(server, api, "CLIENT", { preferredLanguage: language, firstName })
+const applicant = (language: "fr" | "en" = "fr", firstName = "Nadia") =>
+  freshUser(server, api, "CLIENT", { preferredLanguage: language, firstName })
 const DAY = 86_400_000
 
 /** Moves a rejected application's cooldown into the past (time passing). */
@@ -140,20 +141,36 @@ describe("uploads of the application: content decides, refusals leave nothing be
     const before = filesUnder(root)
     const { pdf, png } = await import("../profiles/support")
     const { fileOf } = await import("../profiles/support")
-    const fakePicture = await submit(server, token, await applicationForm({ files: { profilePicture: fileOf(pdf(), "moi.png", "image/png") } }))
+    const fakePicture = await submit(
+      server,
+      token,
+      await applicationForm({ files: { profilePicture: fileOf(pdf(), "moi.png", "image/png") } })
+    )
     expectError(fakePicture, 415, "UNSUPPORTED_FILE_TYPE")
     expect(fakePicture.body.message).toBe("Photo de profil : format de fichier non supporté (JPG ou PNG uniquement)")
     const english = await submit(server, token, await applicationForm({ files: { profilePicture: fileOf(pdf(), "me.png") } }), "en")
     expect(english.body.message).toBe("Profile picture: unsupported file format (JPG or PNG only)")
-    const textAsPdf = await submit(server, token, await applicationForm({ files: { bankDocument: fileOf(Buffer.from("<html>"), "rib.pdf", "application/pdf") } }))
+    const textAsPdf = await submit(
+      server,
+      token,
+      await applicationForm({ files: { bankDocument: fileOf(Buffer.from("<html>"), "rib.pdf", "application/pdf") } })
+    )
     expectError(textAsPdf, 415, "UNSUPPORTED_FILE_TYPE")
     expect(textAsPdf.body.message).toBe("Document bancaire : format de fichier non supporté (JPG, PNG ou PDF uniquement)")
-    const webpPicture = await submit(server, token, await applicationForm({ files: { profilePicture: fileOf(await (await import("../profiles/support")).webp(), "moi.webp") } }))
+    const webpPicture = await submit(
+      server,
+      token,
+      await applicationForm({ files: { profilePicture: fileOf(await (await import("../profiles/support")).webp(), "moi.webp") } })
+    )
     expectError(webpPicture, 415, "UNSUPPORTED_FILE_TYPE")
     await expectNothingLeft(user.id, before)
 
     // A PNG named .pdf where documents may be images: accepted, recorded as what it is.
-    const renamed = await submit(server, token, await applicationForm({ files: { identityDocument: fileOf(await png(), "passeport.pdf", "application/pdf") } }))
+    const renamed = await submit(
+      server,
+      token,
+      await applicationForm({ files: { identityDocument: fileOf(await png(), "passeport.pdf", "application/pdf") } })
+    )
     expect(renamed.status, renamed.text).toBe(201)
     expect(renamed.body.data.application.documents[0]).toMatchObject({ fileName: "passeport.pdf", contentType: "image/png" })
   })
@@ -167,7 +184,12 @@ describe("uploads of the application: content decides, refusals leave nothing be
     expect(big.body.message).toBe("Document bancaire : le fichier est trop volumineux (max 5MB)")
     // Four files of almost 5 MB each pass the body limit (above the server's default 10 MB) and reach the content checks.
     const heavy = await applicationForm({
-      files: Object.fromEntries(["identityDocument", "addressDocument", "bankDocument", "profilePicture"].map((slot) => [slot, fileOf(bigPngLike(FIVE_MB - 10), `${slot}.png`)]))
+      files: Object.fromEntries(
+        ["identityDocument", "addressDocument", "bankDocument", "profilePicture"].map((slot) => [
+          slot,
+          fileOf(bigPngLike(FIVE_MB - 10), `${slot}.png`)
+        ])
+      )
     })
     expectError(await submit(server, token, heavy), 415, "UNSUPPORTED_FILE_TYPE")
     const empty = await submit(server, token, await applicationForm({ files: { addressDocument: fileOf(new Uint8Array(0), "vide.pdf") } }))
@@ -182,11 +204,14 @@ describe("uploads of the application: content decides, refusals leave nothing be
     const reply = await submit(
       server,
       token,
-      await applicationForm({ files: { identityDocument: fileOf(pdf(), "../../../../etc/passwd.pdf"), bankDocument: fileOf(pdf(), "..\\..\\rib.pdf") } })
+      await applicationForm({
+        files: { identityDocument: fileOf(pdf(), "../../../../etc/passwd.pdf"), bankDocument: fileOf(pdf(), "..\\..\\rib.pdf") }
+      })
     )
     expect(reply.status, reply.text).toBe(201)
     expect(reply.body.data.application.documents.map((d: any) => d.fileName).slice(0, 3)).toEqual(["passwd.pdf", "facture.png", "rib.pdf"])
-    for (const file of filesUnder(root)) expect(file.slice(root.length + 1)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
+    for (const file of filesUnder(root))
+      expect(file.slice(root.length + 1)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
     expect(await rowsOf(server, user.id)).toEqual({ applications: 1, documents: 4 })
   })
 
@@ -223,11 +248,15 @@ describe("access: documents and other people's applications are for admins only"
         const reply =
           method === "GET" && path.endsWith("/file")
             ? ((await getBinary(server, path, caller)) as any)
-            : await api.call(method, path, { token: caller, ...(method === "PATCH" ? { json: path.endsWith("/verify") ? { isVerified: true } : { rejectionReason: "x" } } : {}) })
+            : await api.call(method, path, {
+                token: caller,
+                ...(method === "PATCH" ? { json: path.endsWith("/verify") ? { isVerified: true } : { rejectionReason: "x" } } : {})
+              })
         expectError(reply, 403, "FORBIDDEN")
       }
     }
-    for (const [method, path] of calls) expectError(await api.call(method, path, method === "PATCH" ? { json: {} } : {}), 401, "UNAUTHENTICATED")
+    for (const [method, path] of calls)
+      expectError(await api.call(method, path, method === "PATCH" ? { json: {} } : {}), 401, "UNAUTHENTICATED")
     // Another client only ever sees its own (absent) application.
     expect((await api.get("/api/provider-applications/my-application", { token: other.token })).body.data.application).toBeNull()
     expect((await getBinary(server, `/api/admin/documents/${documentId}/file`, adminToken)).status).toBe(200)
@@ -247,7 +276,9 @@ describe("admin: list, detail, document verification and file", () => {
     expect(Object.keys(row.user).sort()).toEqual(["email", "firstName", "id", "lastName", "phoneNumber"])
     // Newest submission first.
     expect(all.body.data.applications.map((a: any) => a.user.firstName)).toEqual([`${tag}gamma`, `${tag}beta`, `${tag}alpha`])
-    const byEmail = await api.get(`/api/admin/applications?search=${encodeURIComponent(people[1]!.email.toUpperCase())}`, { token: adminToken })
+    const byEmail = await api.get(`/api/admin/applications?search=${encodeURIComponent(people[1]!.email.toUpperCase())}`, {
+      token: adminToken
+    })
     expect(byEmail.body.data.applications.map((a: any) => a.user.firstName)).toEqual([`${tag}beta`])
     const fullName = await api.get(`/api/admin/applications?search=${encodeURIComponent(`${tag}alpha Lévesque`)}`, { token: adminToken })
     expect(fullName.body.data.pagination.total).toBe(1)
@@ -256,8 +287,12 @@ describe("admin: list, detail, document verification and file", () => {
     expect(paged.body.data.applications.length).toBe(1)
     await patch(`/api/provider-applications/${all.body.data.applications[0].id}/reject`, { rejectionReason: "Incomplet" }, adminToken)
     const rejected = await api.get(`/api/admin/applications?search=${tag}&status=rejected`, { token: adminToken })
-    expect(rejected.body.data.applications.map((a: any) => [a.user.firstName, a.resubmissionState, a.daysRemaining])).toEqual([[`${tag}gamma`, "COOLDOWN", 7]])
-    expect((await api.get(`/api/admin/applications?search=${tag}&status=PENDING`, { token: adminToken })).body.data.pagination.total).toBe(2)
+    expect(rejected.body.data.applications.map((a: any) => [a.user.firstName, a.resubmissionState, a.daysRemaining])).toEqual([
+      [`${tag}gamma`, "COOLDOWN", 7]
+    ])
+    expect((await api.get(`/api/admin/applications?search=${tag}&status=PENDING`, { token: adminToken })).body.data.pagination.total).toBe(
+      2
+    )
     expect((await api.get(`/api/admin/applications?search=${tag}&status=ALL`, { token: adminToken })).body.data.pagination.total).toBe(3)
     expectError(await api.get("/api/admin/applications?status=DONE", { token: adminToken }), 422, "VALIDATION_ERROR")
     expect((await api.get("/api/admin/applications?search=%25_%5C", { token: adminToken })).body.data.pagination.total).toBe(0)
@@ -278,7 +313,11 @@ describe("admin: list, detail, document verification and file", () => {
       reviewedBy: null,
       user: { id: person.user.id, email: person.email, role: "CLIENT", preferredLanguage: "en", phoneNumber: "5145550177" }
     })
-    expect(detail.body.data.application.documents[0]).toMatchObject({ notes: null, verifiedAt: null, fileUrl: `/api/admin/documents/${detail.body.data.application.documents[0].id}/file` })
+    expect(detail.body.data.application.documents[0]).toMatchObject({
+      notes: null,
+      verifiedAt: null,
+      fileUrl: `/api/admin/documents/${detail.body.data.application.documents[0].id}/file`
+    })
     for (const bad of ["00000000-0000-4000-8000-000000000000", "not-an-id"]) {
       expectError(await api.get(`/api/admin/applications/${bad}`, { token: adminToken }), 404, "APPLICATION_NOT_FOUND")
     }
@@ -291,7 +330,12 @@ describe("admin: list, detail, document verification and file", () => {
     const path = `/api/admin/documents/${identity.id}/verify`
     const verified = await patch(path, { isVerified: true, notes: "  Conforme  " }, adminToken)
     expect(verified.status).toBe(200)
-    expect(verified.body.data.document).toMatchObject({ id: identity.id, isVerified: true, notes: "Conforme", verifiedBy: expect.any(String) })
+    expect(verified.body.data.document).toMatchObject({
+      id: identity.id,
+      isVerified: true,
+      notes: "Conforme",
+      verifiedBy: expect.any(String)
+    })
     const rejected = await patch(path, { isVerified: false }, adminToken)
     expect(rejected.body.data.document).toMatchObject({ isVerified: false, notes: null })
     const pending = await patch(path, { isVerified: null, notes: "À revoir" }, adminToken)
@@ -299,7 +343,11 @@ describe("admin: list, detail, document verification and file", () => {
     expectError(await patch(path, { notes: "x" }, adminToken), 422, "VALIDATION_ERROR")
     expectError(await patch(path, { isVerified: "yes" }, adminToken), 400, "MALFORMED_REQUEST")
     expectError(await patch(path, { isVerified: true, notes: "n".repeat(1001) }, adminToken), 422, "VALIDATION_ERROR")
-    expectError(await patch(`/api/admin/documents/00000000-0000-4000-8000-000000000000/verify`, { isVerified: true }, adminToken), 404, "DOCUMENT_NOT_FOUND")
+    expectError(
+      await patch(`/api/admin/documents/00000000-0000-4000-8000-000000000000/verify`, { isVerified: true }, adminToken),
+      404,
+      "DOCUMENT_NOT_FOUND"
+    )
     // The applicant sees the decision, not the notes.
     const mine = (await api.get("/api/provider-applications/my-application", { token: person.token })).body.data.application
     expect(mine.documents[0]).toMatchObject({ isVerified: null })
@@ -336,11 +384,21 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const rejected = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: " Pièce d'identité illisible " }, adminToken)
     expect(rejected.status, rejected.text).toBe(200)
     const app = rejected.body.data.application
-    expect(app).toMatchObject({ status: "REJECTED", rejectionReason: "Pièce d'identité illisible", rejectionCount: 1, resubmissionState: "COOLDOWN", daysRemaining: 7 })
+    expect(app).toMatchObject({
+      status: "REJECTED",
+      rejectionReason: "Pièce d'identité illisible",
+      rejectionCount: 1,
+      resubmissionState: "COOLDOWN",
+      daysRemaining: 7
+    })
     const next = Date.parse(app.nextSubmissionDate)
     expect(next).toBeGreaterThanOrEqual(before + 7 * DAY - 1000)
     expect(next).toBeLessThanOrEqual(Date.now() + 7 * DAY + 1000)
-    expectError(await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "again" }, adminToken), 409, "APPLICATION_NOT_PENDING")
+    expectError(
+      await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "again" }, adminToken),
+      409,
+      "APPLICATION_NOT_PENDING"
+    )
     expectError(await patch(`/api/provider-applications/${id}/approve`, {}, adminToken), 409, "APPLICATION_NOT_PENDING")
     const [rejectionMail] = await mailsTo(server, person.email)
     expect(rejectionMail!.subject).toBe(en["mail.applicationRejected.subject"])
@@ -360,7 +418,8 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const mine = await api.get("/api/provider-applications/my-application", { token: person.token })
     expect(mine.body.data.application).toMatchObject({ resubmissionState: "CAN_RESUBMIT", canResubmit: true, daysRemaining: 0 })
     const oldIdentity = created.body.data.application.documents[0]
-    const oldKey = (await sql<{ key: string }>(`SELECT storage_key AS key FROM application_documents WHERE id = $1`, [oldIdentity.id]))[0]!.key
+    const oldKey = (await sql<{ key: string }>(`SELECT storage_key AS key FROM application_documents WHERE id = $1`, [oldIdentity.id]))[0]!
+      .key
     await patch(`/api/admin/documents/${created.body.data.application.documents[1].id}/verify`, { isVerified: true }, adminToken)
     const { fileOf, png } = await import("../profiles/support")
     const edit = new FormData()
@@ -386,14 +445,19 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     expect(Date.parse(again.body.data.application.submittedAt)).toBeGreaterThan(Date.parse(created.body.data.application.submittedAt))
 
     // Verify every document, then approve: the applicant is a PROVIDER, with the picture as identity photo.
-    for (const doc of docs) expect((await patch(`/api/admin/documents/${doc.id}/verify`, { isVerified: true }, adminToken)).status).toBe(200)
+    for (const doc of docs)
+      expect((await patch(`/api/admin/documents/${doc.id}/verify`, { isVerified: true }, adminToken)).status).toBe(200)
     const approved = await patch(`/api/provider-applications/${id}/approve`, {}, adminToken)
     expect(approved.status, approved.text).toBe(200)
     expect(approved.body.message).toBe(fr["onboarding.approved"])
     expect(approved.body.data.application).toMatchObject({ status: "APPROVED", reviewedBy: expect.any(String), user: { role: "PROVIDER" } })
     expect((await api.get("/api/auth/me", { token: person.token })).body.data.user.role).toBe("PROVIDER")
     const me = (await api.get("/api/users/me", { token: person.token })).body.data.user
-    expect(me).toMatchObject({ role: "PROVIDER", dateOfBirth: "1990-05-05", payments: { hasAccount: false, setupPath: "/provider/payments/setup" } })
+    expect(me).toMatchObject({
+      role: "PROVIDER",
+      dateOfBirth: "1990-05-05",
+      payments: { hasAccount: false, setupPath: "/provider/payments/setup" }
+    })
     expect(me.identityPhotoUrl).toMatch(new RegExp(`^/api/users/${person.user.id}/profile-photo/file\\?source=identity`))
     const photo = await api.get(`/api/users/${person.user.id}/profile-photo`)
     expect(photo.body.data).toMatchObject({ hasProfilePhoto: true, photoSource: "identity" })
@@ -419,7 +483,15 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
       }
     }
     const final = (await api.get("/api/provider-applications/my-application", { token: person.token })).body.data.application
-    expect(final).toMatchObject({ status: "REJECTED", rejectionCount: 3, maxAttempts: 3, nextSubmissionDate: null, resubmissionState: "FINALLY_REFUSED", isFinallyRefused: true, canResubmit: false })
+    expect(final).toMatchObject({
+      status: "REJECTED",
+      rejectionCount: 3,
+      maxAttempts: 3,
+      nextSubmissionDate: null,
+      resubmissionState: "FINALLY_REFUSED",
+      isFinallyRefused: true,
+      canResubmit: false
+    })
     const refused = await resubmit(server, person.token, await applicationForm())
     expectError(refused, 403, "APPLICATION_FINALLY_REFUSED")
     expect(refused.body.message).toBe("Candidature définitivement refusée : le nombre maximal de tentatives (3) est atteint.")
@@ -427,7 +499,8 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const [mail] = await mailsTo(server, person.email)
     expect(mail!.text).toContain("Bonjour Louis,")
     expect(mail!.text).toContain(fr["mail.applicationRejected.final"])
-    const row = (await api.get(`/api/admin/applications?search=${encodeURIComponent(person.email)}`, { token: adminToken })).body.data.applications[0]
+    const row = (await api.get(`/api/admin/applications?search=${encodeURIComponent(person.email)}`, { token: adminToken })).body.data
+      .applications[0]
     expect(row).toMatchObject({ resubmissionState: "FINALLY_REFUSED", isFinallyRefused: true })
     // The database holds the line too.
     await expect(sql(`UPDATE provider_applications SET rejection_count = 4 WHERE id = $1`, [id])).rejects.toThrow()
@@ -437,7 +510,10 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const person = await applicant()
     const created = await submit(server, person.token, await applicationForm())
     const id = created.body.data.application.id
-    const failing = Layer.succeed(Mailer, { send: () => Effect.dieMessage("mail transport down"), sendAll: () => Effect.dieMessage("mail transport down") })
+    const failing = Layer.succeed(Mailer, {
+      send: () => Effect.dieMessage("mail transport down"),
+      sendAll: () => Effect.dieMessage("mail transport down")
+    })
     const exit = await server.run(
       Effect.exit(
         Effect.flatMap(ProviderApplications, (service) => service.approve({ id: null, role: "ADMIN" }, id)).pipe(

@@ -34,7 +34,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant("submit" as const), user }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("resubmit" as const), user }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("approve" as const), user }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant("reject" as const), user, blank: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant("reject" as const),
+      user,
+      blank: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) })
+    })
+  },
   // Any time: a few minutes to several weeks, around the 7-day cooldown.
   {
     weight: 3,
@@ -105,7 +112,9 @@ describe("application rules (pure decisions), any sequence of commands at any ti
               if (Either.isRight(decision)) {
                 const next = decision.right
                 expect(next.rejectionCount).toBe(current.rejectionCount + 1)
-                expect(next.nextSubmissionDate?.getTime() ?? null).toBe(next.rejectionCount >= maxAttempts ? null : now + COOLDOWN_DAYS * DAY)
+                expect(next.nextSubmissionDate?.getTime() ?? null).toBe(
+                  next.rejectionCount >= maxAttempts ? null : now + COOLDOWN_DAYS * DAY
+                )
                 list[list.length - 1] = next
               }
               break
@@ -142,7 +151,12 @@ describe("application rules (pure decisions), any sequence of commands at any ti
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 30 * DAY }), fc.integer({ min: 0, max: 2 }), (remaining, count) => {
         const now = new Date(START)
-        const app: ApplicationState = { status: "REJECTED", rejectionCount: count, maxAttempts: 3, nextSubmissionDate: new Date(START + remaining) }
+        const app: ApplicationState = {
+          status: "REJECTED",
+          rejectionCount: count,
+          maxAttempts: 3,
+          nextSubmissionDate: new Date(START + remaining)
+        }
         const r = resubmissionOf(app, now)
         if (remaining === 0) expect(r.state).toBe("CAN_RESUBMIT")
         else {
@@ -172,7 +186,7 @@ describe("application rules through the ProviderApplications service (in-memory 
 
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 10, maxLength: 40 }), async (commands) => {
-        const program = Effect.gen(function*() {
+        const program = Effect.gen(function* () {
           yield* TestClock.setTime(START)
           const service = yield* ProviderApplications
           const users = yield* UserRepository

@@ -9,7 +9,10 @@ export const DOCUMENT_SLOTS = ["identityDocument", "addressDocument", "bankDocum
 type Slot = (typeof DOCUMENT_SLOTS)[number]
 
 export const jpeg = (width = 12, height = 12) =>
-  sharp({ create: { width, height, channels: 3, background: "#aa3355" } }).jpeg().toBuffer().then((b) => new Uint8Array(b))
+  sharp({ create: { width, height, channels: 3, background: "#aa3355" } })
+    .jpeg()
+    .toBuffer()
+    .then((b) => new Uint8Array(b))
 
 /** The become-provider form: valid by default; `fields` and `files` replace (null removes) single entries. */
 export const applicationForm = async (
@@ -41,8 +44,10 @@ export const submit = (server: TestServer, token: string, form: FormData, langua
 export const resubmit = (server: TestServer, token: string, form: FormData, language?: string) =>
   sendForm(server, "PUT", "/api/provider-applications/my-application", form, { token, ...(language ? { language } : {}) })
 
-export const sqlOn = (server: TestServer) => <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+export const sqlOn =
+  (server: TestServer) =>
+  <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+    server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 /** Rows an applicant has: applications and their documents. */
 export const rowsOf = async (server: TestServer, userId: string) => {

@@ -10,7 +10,9 @@ import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
 
 /** The same contract on every store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["memory", "pglite", "postgres"] : ["memory", "pglite"]
+const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
+  ? ["memory", "pglite", "postgres"]
+  : ["memory", "pglite"]
 
 describe.each(kinds)("payments stores on %s", (kind) => {
   let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
@@ -21,8 +23,12 @@ describe.each(kinds)("payments stores on %s", (kind) => {
   const newUserId = async () => {
     if (kind === "memory") return crypto.randomUUID()
     const rows = await run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ id: string }>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{
+            id: string
+          }>`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
           VALUES (${`p${crypto.randomBytes(5).toString("hex")}@example.com`}, 'x', 'Léa', 'Côté', '5145550100', 'PROVIDER', true, 'fr') RETURNING id`
       )
     )
@@ -94,7 +100,13 @@ describe.each(kinds)("payments stores on %s", (kind) => {
     const r = await repo()
     const account = await newAccount()
     await run(r.upsert(account))
-    const applied = await run(r.recordGatewayState(account.accountId, { country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true }, new Date(Date.now() - 10_000)))
+    const applied = await run(
+      r.recordGatewayState(
+        account.accountId,
+        { country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true },
+        new Date(Date.now() - 10_000)
+      )
+    )
     expect(Option.getOrThrow(applied).applied).toBe(false)
   })
 
@@ -110,14 +122,28 @@ describe.each(kinds)("payments stores on %s", (kind) => {
     const store = await run(SandboxAccountStore)
     const userId = crypto.randomUUID()
     const key = `connect-account:${userId}:CA`
-    const a = await run(store.create({ accountId: "acct_sandbox_a" + userId.slice(0, 8), userId, email: "a@example.com", country: "CA" }, key))
-    expect(a).toEqual({ accountId: a.accountId, userId, email: "a@example.com", country: "CA", chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
-    const again = await run(store.create({ accountId: "acct_sandbox_b" + userId.slice(0, 8), userId, email: "a@example.com", country: "CA" }, key))
+    const a = await run(
+      store.create({ accountId: "acct_sandbox_a" + userId.slice(0, 8), userId, email: "a@example.com", country: "CA" }, key)
+    )
+    expect(a).toEqual({
+      accountId: a.accountId,
+      userId,
+      email: "a@example.com",
+      country: "CA",
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      detailsSubmitted: false
+    })
+    const again = await run(
+      store.create({ accountId: "acct_sandbox_b" + userId.slice(0, 8), userId, email: "a@example.com", country: "CA" }, key)
+    )
     expect(again.accountId).toBe(a.accountId)
     const done = await run(store.setFlags(a.accountId, { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true }))
     expect(Option.getOrThrow(done)).toMatchObject({ chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
     expect(Option.getOrThrow(await run(store.find(a.accountId))).chargesEnabled).toBe(true)
     expect(await run(store.find("acct_sandbox_none"))).toEqual(Option.none())
-    expect(await run(store.setFlags("acct_sandbox_none", { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true }))).toEqual(Option.none())
+    expect(await run(store.setFlags("acct_sandbox_none", { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true }))).toEqual(
+      Option.none()
+    )
   })
 })

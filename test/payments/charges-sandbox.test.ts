@@ -25,12 +25,17 @@ import { eventually, startWebhookRecorder, type WebhookRecorder } from "./suppor
 const SECRET = "whsec_sandbox_charges_test"
 const PUBLIC_URL = "http://market.test"
 const DAY_MS = 24 * 3600 * 1000
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["memory", "pglite", "postgres"] : ["memory", "pglite"]
+const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
+  ? ["memory", "pglite", "postgres"]
+  : ["memory", "pglite"]
 
 class Recorder extends Context.Tag("test/WebhookRecorder")<Recorder, WebhookRecorder>() {}
 const RecorderLive = Layer.scoped(
   Recorder,
-  Effect.acquireRelease(Effect.promise(() => startWebhookRecorder(SECRET)), (recorder) => Effect.promise(recorder.stop))
+  Effect.acquireRelease(
+    Effect.promise(() => startWebhookRecorder(SECRET)),
+    (recorder) => Effect.promise(recorder.stop)
+  )
 )
 // The sandbox posts its events to the app's own listener (HOST:PORT): here, the recorder.
 const ConfigLive = Layer.unwrapEffect(
@@ -48,7 +53,9 @@ const ConfigLive = Layer.unwrapEffect(
 const storesOn = (kind: (typeof kinds)[number]) =>
   kind === "memory"
     ? Layer.merge(PaymentsMemoryAdapters, NoTransaction)
-    : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+    : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(
+        Layer.provideMerge(freshTestDatabase(kind))
+      )
 
 const sandboxOn = (kind: (typeof kinds)[number]) =>
   Layer.mergeAll(SandboxChargeGatewayLive, SandboxCheckoutLive, SandboxDeliveryJobsLive).pipe(
@@ -87,7 +94,9 @@ const failure = <A>(effect: Effect.Effect<A, { readonly detail: string }>) =>
 /** The events of a type about one object (an intent or charge id, or a booking), once `count` of them arrived (API calls deliver in the background). */
 const eventsAbout = (recorder: WebhookRecorder, type: string, about: string, count = 1) => {
   const matching = () =>
-    recorder.ofType(type).filter((e) => e.object.id === about || e.object.payment_intent === about || e.object.metadata?.bookingId === about)
+    recorder
+      .ofType(type)
+      .filter((e) => e.object.id === about || e.object.payment_intent === about || e.object.metadata?.bookingId === about)
   return Effect.promise(async () => {
     await eventually(() => matching().length >= count, `${count} ${type} about ${about}`)
     // Anything more would arrive within a moment.
@@ -99,11 +108,16 @@ const eventsAbout = (recorder: WebhookRecorder, type: string, about: string, cou
 /** Card expiry dates are read against the clock: tests run in mid-2030. */
 const IN_2030 = Date.UTC(2030, 5, 15)
 const test = <R>(it: Vitest.MethodsNonLive<R>, name: string, body: () => Effect.Effect<void, unknown, R>) =>
-  it.effect(name, () => Effect.zipRight(Effect.flatMap(now, (t) => (t < IN_2030 ? TestClock.setTime(IN_2030) : Effect.void)), body()))
+  it.effect(name, () =>
+    Effect.zipRight(
+      Effect.flatMap(now, (t) => (t < IN_2030 ? TestClock.setTime(IN_2030) : Effect.void)),
+      body()
+    )
+  )
 
 /** A checkout paid with 4242: the booking's money is held. */
 const heldPayment = (overrides: Partial<CheckoutRequest> = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { checkout, gateway, recorder } = yield* services
     const input = request(overrides)
     const session = yield* gateway.createCheckoutSession(input)
@@ -114,7 +128,7 @@ const heldPayment = (overrides: Partial<CheckoutRequest> = {}) =>
 
 /** A card saved through a setup-mode checkout (3184 after approving the bank's step). */
 const savedCard = (number: "ok" | "authenticate") =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { checkout, gateway, recorder } = yield* services
     const input = request({ mode: "save_card" })
     const session = yield* gateway.createCheckoutSession(input)
@@ -127,7 +141,10 @@ const savedCard = (number: "ok" | "authenticate") =>
     return { input, customerId: saved.object.customer as string, paymentMethodId: saved.object.payment_method as string }
   })
 
-const offSession = (saved: { customerId: string; paymentMethodId: string }, overrides: Partial<OffSessionRequest> = {}): OffSessionRequest => {
+const offSession = (
+  saved: { customerId: string; paymentMethodId: string },
+  overrides: Partial<OffSessionRequest> = {}
+): OffSessionRequest => {
   const bookingId = crypto.randomUUID()
   return {
     bookingId,
@@ -144,30 +161,47 @@ const offSession = (saved: { customerId: string; paymentMethodId: string }, over
 
 for (const kind of kinds) {
   layer(sandboxOn(kind), { timeout: "60 seconds" })(`sandbox charges on ${kind}`, (it) => {
-    test(it, "a checkout session is a local page on the marketplace; the same idempotency key answers the same session, a corrected request a new one", () =>
-      Effect.gen(function*() {
-        const { checkout, gateway } = yield* services
-        const input = request()
-        const session = yield* gateway.createCheckoutSession(input)
-        expect(session.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${session.id}`)
-        expect(session.id).toMatch(/^cs_sandbox_[0-9a-f]{24}$/)
-        expect(yield* gateway.createCheckoutSession(input)).toEqual(session)
-        // Corrected in the same minute (same caller key, other billing details): a new request, not a 502.
-        const corrected = { ...input, billing: { name: "Zoé Lévesque", email: "zoe@example.com", address: { line1: "1 rue Sainte-Catherine", city: "Montréal", postal_code: "H2X 1K4", country: "CA" } } }
-        const second = yield* gateway.createCheckoutSession(corrected)
-        expect(second.id).not.toBe(session.id)
-        expect(yield* gateway.createCheckoutSession(corrected)).toEqual(second)
-        const found = Option.getOrThrow(yield* checkout.find(session.id))
-        expect(found.state).toBe("open")
-        expect(found.session).toMatchObject({ mode: "payment", bookingId: input.bookingId, amountMinor: 12_000, currency: "CAD", status: "open" })
-        expect(found.session.expiresAt.getTime() - (yield* now)).toBe(DAY_MS)
-        expect(yield* checkout.find("cs_sandbox_unknown")).toEqual(Option.none())
-        expect(yield* failure(gateway.createCheckoutSession(request({ successUrl: "javascript:alert(1)" })))).toContain("url_invalid")
-        expect(yield* failure(gateway.createCheckoutSession(request({ amountMinor: 0 })))).toContain("parameter_invalid_integer")
-      }))
+    test(
+      it,
+      "a checkout session is a local page on the marketplace; the same idempotency key answers the same session, a corrected request a new one",
+      () =>
+        Effect.gen(function* () {
+          const { checkout, gateway } = yield* services
+          const input = request()
+          const session = yield* gateway.createCheckoutSession(input)
+          expect(session.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${session.id}`)
+          expect(session.id).toMatch(/^cs_sandbox_[0-9a-f]{24}$/)
+          expect(yield* gateway.createCheckoutSession(input)).toEqual(session)
+          // Corrected in the same minute (same caller key, other billing details): a new request, not a 502.
+          const corrected = {
+            ...input,
+            billing: {
+              name: "Zoé Lévesque",
+              email: "zoe@example.com",
+              address: { line1: "1 rue Sainte-Catherine", city: "Montréal", postal_code: "H2X 1K4", country: "CA" }
+            }
+          }
+          const second = yield* gateway.createCheckoutSession(corrected)
+          expect(second.id).not.toBe(session.id)
+          expect(yield* gateway.createCheckoutSession(corrected)).toEqual(second)
+          const found = Option.getOrThrow(yield* checkout.find(session.id))
+          expect(found.state).toBe("open")
+          expect(found.session).toMatchObject({
+            mode: "payment",
+            bookingId: input.bookingId,
+            amountMinor: 12_000,
+            currency: "CAD",
+            status: "open"
+          })
+          expect(found.session.expiresAt.getTime() - (yield* now)).toBe(DAY_MS)
+          expect(yield* checkout.find("cs_sandbox_unknown")).toEqual(Option.none())
+          expect(yield* failure(gateway.createCheckoutSession(request({ successUrl: "javascript:alert(1)" })))).toContain("url_invalid")
+          expect(yield* failure(gateway.createCheckoutSession(request({ amountMinor: 0 })))).toContain("parameter_invalid_integer")
+        })
+    )
 
     test(it, "4242 authorises: held 7 days, Stripe's events delivered before the answer, the card saved to a new customer", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { recorder, store } = yield* services
         const t0 = yield* now
         const { held, input, intentId, session } = yield* heldPayment()
@@ -183,16 +217,26 @@ for (const kind of kinds) {
           customer: expect.stringMatching(/^cus_sandbox_/),
           payment_method: expect.stringMatching(/^pm_sandbox_/),
           metadata: { bookingId: input.bookingId },
-          latest_charge: { object: "charge", payment_method_details: { card: { brand: "visa", last4: "4242", capture_before: Math.floor((t0 + 7 * DAY_MS) / 1000) } } }
+          latest_charge: {
+            object: "charge",
+            payment_method_details: { card: { brand: "visa", last4: "4242", capture_before: Math.floor((t0 + 7 * DAY_MS) / 1000) } }
+          }
         })
         const completed = recorder.ofType("checkout.session.completed").find((e) => e.object.id === session.id)!
-        expect(completed.object).toMatchObject({ mode: "payment", status: "complete", payment_intent: intentId, customer: held.object.customer, metadata: { bookingId: input.bookingId } })
+        expect(completed.object).toMatchObject({
+          mode: "payment",
+          status: "complete",
+          payment_intent: intentId,
+          customer: held.object.customer,
+          metadata: { bookingId: input.bookingId }
+        })
         const method = Option.getOrThrow(yield* store.findPaymentMethod(held.object.payment_method))
         expect(method).toMatchObject({ customerId: held.object.customer, behaviour: "succeeds", last4: "4242" })
-      }))
+      })
+    )
 
     test(it, "partial capture, then refunds up to the captured amount; idempotency keys replay without a second effect", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder, store } = yield* services
         const { intentId } = yield* heldPayment()
         const capture = { paymentIntentId: intentId, amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: `capture:${intentId}` }
@@ -201,7 +245,9 @@ for (const kind of kinds) {
         expect(yield* gateway.capture(capture)).toEqual({ capturedMinor: 8_000 })
         expect(yield* failure(gateway.capture({ ...capture, idempotencyKey: "another" }))).toContain("payment_intent_unexpected_state")
         const succeeded = yield* eventsAbout(recorder, "payment_intent.succeeded", intentId)
-        expect(succeeded.map((e) => e.object)).toMatchObject([{ status: "succeeded", amount_received: 8_000, amount_capturable: 0, application_fee_amount: 400 }])
+        expect(succeeded.map((e) => e.object)).toMatchObject([
+          { status: "succeeded", amount_received: 8_000, amount_capturable: 0, application_fee_amount: 400 }
+        ])
 
         const refund = (amountMinor: number, key: string) => gateway.refund({ paymentIntentId: intentId, amountMinor, idempotencyKey: key })
         const first = yield* refund(3_000, `refund:${intentId}:1`)
@@ -212,26 +258,41 @@ for (const kind of kinds) {
         expect(yield* failure(refund(1, `refund:${intentId}:4`))).toContain("charge_already_refunded")
         const refunds = yield* eventsAbout(recorder, "charge.refunded", intentId, 2)
         expect(refunds.map((e) => e.object.amount_refunded)).toEqual([3_000, 8_000])
-        expect(refunds[1]!.object).toMatchObject({ object: "charge", payment_intent: intentId, refunded: true, metadata: { bookingId: expect.any(String) } })
+        expect(refunds[1]!.object).toMatchObject({
+          object: "charge",
+          payment_intent: intentId,
+          refunded: true,
+          metadata: { bookingId: expect.any(String) }
+        })
         expect(Option.getOrThrow(yield* store.findIntent(intentId))).toMatchObject({ amountReceived: 8_000, amountRefunded: 8_000 })
-      }))
+      })
+    )
 
     test(it, "concurrent requests with one idempotency key: one capture, one event; the others get its answer (or Stripe's 409)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder } = yield* services
         const { intentId } = yield* heldPayment()
-        const capture = gateway.capture({ paymentIntentId: intentId, amountMinor: 12_000, applicationFeeMinor: 600, idempotencyKey: `capture:${intentId}` })
-        const results = yield* Effect.all(Array.from({ length: 5 }, () => Effect.either(capture)), { concurrency: "unbounded" })
+        const capture = gateway.capture({
+          paymentIntentId: intentId,
+          amountMinor: 12_000,
+          applicationFeeMinor: 600,
+          idempotencyKey: `capture:${intentId}`
+        })
+        const results = yield* Effect.all(
+          Array.from({ length: 5 }, () => Effect.either(capture)),
+          { concurrency: "unbounded" }
+        )
         for (const result of results) {
           if (Either.isRight(result)) expect(result.right).toEqual({ capturedMinor: 12_000 })
           else expect(result.left.detail).toContain("idempotency_key_in_use")
         }
         expect(results.some(Either.isRight)).toBe(true)
         expect(yield* eventsAbout(recorder, "payment_intent.succeeded", intentId)).toHaveLength(1)
-      }))
+      })
+    )
 
     test(it, "an event the app refuses is delivered again, under the same event id, after a backoff", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder } = yield* services
         const { intentId } = yield* heldPayment()
         recorder.failNext(2)
@@ -244,74 +305,109 @@ for (const kind of kinds) {
         }
         const [event] = recorder.ofType("payment_intent.canceled").filter((e) => e.object.id === intentId)
         expect(recorder.failed.slice(-2)).toEqual([event!.id, event!.id])
-      }))
+      })
+    )
 
-    test(it, "checkout.session.completed refused by the app for longer than the in-process retries (its database away) is redelivered from the durable queue, same event id", () =>
-      Effect.gen(function*() {
-        const { checkout, gateway, recorder } = yield* services
-        const input = request()
-        const session = yield* gateway.createCheckoutSession(input)
-        // The first delivery and the six in-process retries all fail: before, the event was lost.
-        recorder.failNext(7)
-        expect(yield* checkout.pay(session.id, CARDS.ok)).toMatchObject({ _tag: "Completed" })
-        const arrived = () => recorder.ofType("checkout.session.completed").some((e) => e.object.id === session.id)
-        for (let step = 0; step < 600 && !arrived(); step++) {
-          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
-          yield* TestClock.adjust("1 second")
-        }
-        expect(arrived()).toBe(true)
-        const [event] = recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)
-        expect(recorder.failed.filter((id) => id === event!.id).length).toBeGreaterThanOrEqual(1)
-        // Accepted once: no redelivery follows.
-        for (let step = 0; step < 200; step++) yield* TestClock.adjust("1 minute")
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-        expect(recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)).toHaveLength(1)
-      }))
+    test(
+      it,
+      "checkout.session.completed refused by the app for longer than the in-process retries (its database away) is redelivered from the durable queue, same event id",
+      () =>
+        Effect.gen(function* () {
+          const { checkout, gateway, recorder } = yield* services
+          const input = request()
+          const session = yield* gateway.createCheckoutSession(input)
+          // The first delivery and the six in-process retries all fail: before, the event was lost.
+          recorder.failNext(7)
+          expect(yield* checkout.pay(session.id, CARDS.ok)).toMatchObject({ _tag: "Completed" })
+          const arrived = () => recorder.ofType("checkout.session.completed").some((e) => e.object.id === session.id)
+          for (let step = 0; step < 600 && !arrived(); step++) {
+            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+            yield* TestClock.adjust("1 second")
+          }
+          expect(arrived()).toBe(true)
+          const [event] = recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)
+          expect(recorder.failed.filter((id) => id === event!.id).length).toBeGreaterThanOrEqual(1)
+          // Accepted once: no redelivery follows.
+          for (let step = 0; step < 200; step++) yield* TestClock.adjust("1 minute")
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+          expect(recorder.ofType("checkout.session.completed").filter((e) => e.object.id === session.id)).toHaveLength(1)
+        })
+    )
 
     test(it, "an authorisation lapses after 7 days: captured just before, refused just after (charge_expired_for_capture)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway } = yield* services
         const early = yield* heldPayment()
         const late = yield* heldPayment()
         yield* TestClock.adjust(7 * DAY_MS - 1_000)
-        expect(yield* gateway.capture({ paymentIntentId: early.intentId, amountMinor: 12_000, applicationFeeMinor: 600, idempotencyKey: `c:${early.intentId}` })).toEqual({ capturedMinor: 12_000 })
+        expect(
+          yield* gateway.capture({
+            paymentIntentId: early.intentId,
+            amountMinor: 12_000,
+            applicationFeeMinor: 600,
+            idempotencyKey: `c:${early.intentId}`
+          })
+        ).toEqual({ capturedMinor: 12_000 })
         yield* TestClock.adjust(1_000)
-        expect(yield* failure(gateway.capture({ paymentIntentId: late.intentId, amountMinor: 12_000, applicationFeeMinor: 600, idempotencyKey: `c:${late.intentId}` }))).toContain("charge_expired_for_capture")
+        expect(
+          yield* failure(
+            gateway.capture({
+              paymentIntentId: late.intentId,
+              amountMinor: 12_000,
+              applicationFeeMinor: 600,
+              idempotencyKey: `c:${late.intentId}`
+            })
+          )
+        ).toContain("charge_expired_for_capture")
         // Releasing a lapsed hold still works.
         yield* gateway.cancelAuthorization({ paymentIntentId: late.intentId, idempotencyKey: `r:${late.intentId}` })
-      }))
+      })
+    )
 
     test(it, "cancel releases the hold once; canceling again succeeds quietly; a canceled intent cannot be captured", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder } = yield* services
         const { intentId } = yield* heldPayment()
         yield* gateway.cancelAuthorization({ paymentIntentId: intentId, idempotencyKey: `release:${intentId}` })
         yield* gateway.cancelAuthorization({ paymentIntentId: intentId, idempotencyKey: `release:${intentId}:again` })
-        expect(yield* failure(gateway.capture({ paymentIntentId: intentId, amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: `c:${intentId}` }))).toContain("payment_intent_unexpected_state")
-        expect(yield* failure(gateway.cancelAuthorization({ paymentIntentId: "pi_sandbox_nope", idempotencyKey: "x" }))).toContain("resource_missing")
+        expect(
+          yield* failure(
+            gateway.capture({ paymentIntentId: intentId, amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: `c:${intentId}` })
+          )
+        ).toContain("payment_intent_unexpected_state")
+        expect(yield* failure(gateway.cancelAuthorization({ paymentIntentId: "pi_sandbox_nope", idempotencyKey: "x" }))).toContain(
+          "resource_missing"
+        )
         const canceled = yield* eventsAbout(recorder, "payment_intent.canceled", intentId)
         expect(canceled.map((e) => e.object)).toMatchObject([{ status: "canceled", amount_capturable: 0 }])
-      }))
+      })
+    )
 
     test(it, "0002 is declined (payment_failed sent, the session stays open); a 4242 retry completes the same intent", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { checkout, gateway, recorder } = yield* services
         const input = request()
         const session = yield* gateway.createCheckoutSession(input)
         expect(yield* checkout.pay(session.id, CARDS.declined)).toEqual({ _tag: "Declined", code: "generic_decline" })
         const failed = recorder.ofType("payment_intent.payment_failed").find((e) => e.object.metadata.bookingId === input.bookingId)!
-        expect(failed.object).toMatchObject({ status: "requires_payment_method", last_payment_error: { type: "card_error", code: "card_declined", decline_code: "generic_decline" } })
+        expect(failed.object).toMatchObject({
+          status: "requires_payment_method",
+          last_payment_error: { type: "card_error", code: "card_declined", decline_code: "generic_decline" }
+        })
         expect(Option.getOrThrow(yield* checkout.find(session.id)).state).toBe("open")
         expect((yield* checkout.pay(session.id, CARDS.ok))._tag).toBe("Completed")
-        const held = recorder.ofType("payment_intent.amount_capturable_updated").find((e) => e.object.metadata.bookingId === input.bookingId)!
+        const held = recorder
+          .ofType("payment_intent.amount_capturable_updated")
+          .find((e) => e.object.metadata.bookingId === input.bookingId)!
         expect(held.object.id).toBe(failed.object.id)
         // A completed session takes no more payment.
         expect(yield* checkout.pay(session.id, CARDS.ok)).toEqual({ _tag: "Closed" })
         expect(Option.getOrThrow(yield* checkout.find(session.id)).state).toBe("complete")
-      }))
+      })
+    )
 
     test(it, "3184 asks for authentication: failing it keeps the session open, approving it authorises", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { checkout, gateway, recorder } = yield* services
         const input = request()
         const session = yield* gateway.createCheckoutSession(input)
@@ -323,11 +419,14 @@ for (const kind of kinds) {
         expect(Option.getOrThrow(yield* checkout.find(session.id)).state).toBe("open")
         expect(yield* checkout.pay(session.id, card("4000 0027 6000 3184"))).toEqual({ _tag: "AuthenticationRequired" })
         expect(yield* checkout.authenticate(session.id, true)).toEqual({ _tag: "Completed", successUrl: input.successUrl })
-        expect(recorder.ofType("payment_intent.amount_capturable_updated").some((e) => e.object.metadata.bookingId === input.bookingId)).toBe(true)
-      }))
+        expect(
+          recorder.ofType("payment_intent.amount_capturable_updated").some((e) => e.object.metadata.bookingId === input.bookingId)
+        ).toBe(true)
+      })
+    )
 
     test(it, "card form checks: number (Luhn), expiry not past, CVC; a session past its expiry is closed", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { checkout, gateway } = yield* services
         const session = yield* gateway.createCheckoutSession(request())
         expect(yield* checkout.pay(session.id, card("4242 4242 4242 4241"))).toEqual({ _tag: "InvalidCard", problem: "invalidNumber" })
@@ -341,36 +440,62 @@ for (const kind of kinds) {
         yield* TestClock.adjust(DAY_MS)
         expect(yield* checkout.pay(session.id, { ...CARDS.ok, expiry: "06/30" })).toEqual({ _tag: "Closed" })
         expect(Option.getOrThrow(yield* checkout.find(session.id)).state).toBe("expired")
-      }))
+      })
+    )
 
     test(it, "save_card: setup_intent.succeeded with the customer and card, then off-session 4242 authorises (idempotently)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder } = yield* services
         const t0 = yield* now
         const saved = yield* savedCard("ok")
         expect(saved.customerId).toMatch(/^cus_sandbox_/)
         expect(saved.paymentMethodId).toMatch(/^pm_sandbox_/)
         const completed = recorder.ofType("checkout.session.completed").find((e) => e.object.metadata.bookingId === saved.input.bookingId)!
-        expect(completed.object).toMatchObject({ mode: "setup", customer: saved.customerId, setup_intent: expect.stringMatching(/^seti_sandbox_/), payment_intent: null })
+        expect(completed.object).toMatchObject({
+          mode: "setup",
+          customer: saved.customerId,
+          setup_intent: expect.stringMatching(/^seti_sandbox_/),
+          payment_intent: null
+        })
 
         const input = offSession(saved)
         const result = yield* gateway.authorizeOffSession(input)
-        expect(result).toEqual({ _tag: "Authorized", paymentIntentId: expect.stringMatching(/^pi_sandbox_/), amountMinor: 9_000, expiresAt: new Date(t0 + 7 * DAY_MS) })
+        expect(result).toEqual({
+          _tag: "Authorized",
+          paymentIntentId: expect.stringMatching(/^pi_sandbox_/),
+          amountMinor: 9_000,
+          expiresAt: new Date(t0 + 7 * DAY_MS)
+        })
         expect(yield* gateway.authorizeOffSession(input)).toEqual(result)
         const held = yield* eventsAbout(recorder, "payment_intent.amount_capturable_updated", input.bookingId)
         expect(held.map((e) => e.object.id)).toEqual([(result as { paymentIntentId: string }).paymentIntentId])
-        expect(held[0]!.object).toMatchObject({ currency: "eur", customer: saved.customerId, payment_method: saved.paymentMethodId, application_fee_amount: 450 })
+        expect(held[0]!.object).toMatchObject({
+          currency: "eur",
+          customer: saved.customerId,
+          payment_method: saved.paymentMethodId,
+          application_fee_amount: 450
+        })
         // Another customer's card, or an unknown one, is refused.
-        expect(yield* failure(gateway.authorizeOffSession(offSession({ ...saved, customerId: "cus_sandbox_other" })))).toContain("payment_method_invalid_parameter")
-        expect(yield* failure(gateway.authorizeOffSession(offSession({ ...saved, paymentMethodId: "pm_sandbox_none" })))).toContain("resource_missing")
-      }))
+        expect(yield* failure(gateway.authorizeOffSession(offSession({ ...saved, customerId: "cus_sandbox_other" })))).toContain(
+          "payment_method_invalid_parameter"
+        )
+        expect(yield* failure(gateway.authorizeOffSession(offSession({ ...saved, paymentMethodId: "pm_sandbox_none" })))).toContain(
+          "resource_missing"
+        )
+      })
+    )
 
     test(it, "off-session: a saved 3184 card is refused with authentication_required, a 0002 card with its decline code", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { gateway, recorder, store } = yield* services
         const authenticating = yield* savedCard("authenticate")
         const input = offSession(authenticating)
-        expect(yield* gateway.authorizeOffSession(input)).toEqual({ _tag: "Refused", paymentIntentId: expect.stringMatching(/^pi_sandbox_/), needsClient: true, code: "authentication_required" })
+        expect(yield* gateway.authorizeOffSession(input)).toEqual({
+          _tag: "Refused",
+          paymentIntentId: expect.stringMatching(/^pi_sandbox_/),
+          needsClient: true,
+          code: "authentication_required"
+        })
         const failed = yield* eventsAbout(recorder, "payment_intent.payment_failed", input.bookingId)
         expect(failed.map((e) => e.object.last_payment_error)).toMatchObject([{ type: "card_error", code: "authentication_required" }])
 
@@ -378,17 +503,26 @@ for (const kind of kinds) {
         const customerId = `cus_sandbox_${crypto.randomBytes(6).toString("hex")}`
         yield* store.saveCustomer({ id: customerId, email: "a@example.com" })
         const paymentMethodId = `pm_sandbox_${crypto.randomBytes(6).toString("hex")}`
-        yield* store.savePaymentMethod({ id: paymentMethodId, customerId, brand: "visa", last4: "0002", expMonth: 12, expYear: 2034, behaviour: "declines" })
+        yield* store.savePaymentMethod({
+          id: paymentMethodId,
+          customerId,
+          brand: "visa",
+          last4: "0002",
+          expMonth: 12,
+          expYear: 2034,
+          behaviour: "declines"
+        })
         expect(yield* gateway.authorizeOffSession(offSession({ customerId, paymentMethodId }))).toEqual({
           _tag: "Refused",
           paymentIntentId: expect.stringMatching(/^pi_sandbox_/),
           needsClient: true,
           code: "generic_decline"
         })
-      }))
+      })
+    )
 
     test(it, "save_card with 0002 is declined and saves nothing; the session stays open; every event was signed", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { checkout, gateway, recorder } = yield* services
         const input = request({ mode: "save_card" })
         const session = yield* gateway.createCheckoutSession(input)
@@ -396,6 +530,7 @@ for (const kind of kinds) {
         expect(recorder.events.some((e) => e.object.metadata?.bookingId === input.bookingId)).toBe(false)
         expect(Option.getOrThrow(yield* checkout.find(session.id)).state).toBe("open")
         expect(recorder.refused()).toBe(0)
-      }))
+      })
+    )
   })
 }

@@ -54,7 +54,10 @@ describe("Stripe: one open checkout session per booking", () => {
     const open = await run((g) => g.createCheckoutSession(checkout(1)))
     const start = fake.requests.length
     expect(await run((g) => g.expireCheckoutSession(open.id))).toBe("expired")
-    expect(fake.since(start).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/checkout/sessions/${open.id}`, `POST /v1/checkout/sessions/${open.id}/expire`])
+    expect(fake.since(start).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/checkout/sessions/${open.id}`,
+      `POST /v1/checkout/sessions/${open.id}/expire`
+    ])
     expect(fake.sessions.get(open.id)?.status).toBe("expired")
     // Already expired: nothing more to do.
     expect(await run((g) => g.expireCheckoutSession(open.id))).toBe("expired")
@@ -115,6 +118,12 @@ describe("Stripe: the listings reconciliation reads", () => {
     expect(fake.since(start)[0]!.form.status).toBe("complete")
     expect(completed.map((c) => c.sessionId)).toContain(setup.id)
     expect(completed.map((c) => c.sessionId)).not.toContain(open.id)
-    expect(completed.find((c) => c.sessionId === setup.id)).toMatchObject({ bookingId: BOOKING, mode: "setup", customerId: "cus_2", paymentMethodId: "pm_saved", paymentIntentId: null })
+    expect(completed.find((c) => c.sessionId === setup.id)).toMatchObject({
+      bookingId: BOOKING,
+      mode: "setup",
+      customerId: "cus_2",
+      paymentMethodId: "pm_saved",
+      paymentIntentId: null
+    })
   })
 })

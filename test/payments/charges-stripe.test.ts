@@ -30,7 +30,9 @@ const gatewayOn = (apiBase: string, options: { readonly attempts?: boolean } = {
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-charges-"))
   })
   // With attempts: as the app composes it (ChargeGatewayLive), each write under the key of its attempt.
-  const gatewayLayer = options.attempts ? withAttemptKeysLayer(StripeChargeGatewayLive).pipe(Layer.provide(PaymentsMemoryAdapters)) : StripeChargeGatewayLive
+  const gatewayLayer = options.attempts
+    ? withAttemptKeysLayer(StripeChargeGatewayLive).pipe(Layer.provide(PaymentsMemoryAdapters))
+    : StripeChargeGatewayLive
   const runtime = ManagedRuntime.make(gatewayLayer.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
   return {
     run: <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ChargeGateway, f)),
@@ -70,7 +72,11 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     expect(session).toEqual({ id: expect.stringMatching(/^cs_fake_/), url: `https://checkout.stripe.test/c/pay/${session.id}` })
     const [request, ...rest] = fake.since(start)
     expect(rest).toEqual([])
-    expect(request).toMatchObject({ method: "POST", path: "/v1/checkout/sessions", idempotencyKey: covered(`booking:${BOOKING}:checkout:1`) })
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/v1/checkout/sessions",
+      idempotencyKey: covered(`booking:${BOOKING}:checkout:1`)
+    })
     expect(request!.form).toEqual({
       mode: "payment",
       "line_items[0][price_data][currency]": "cad",
@@ -117,7 +123,11 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     expect(payment).toEqual({ id: expect.stringMatching(/^pi_fake_/), clientSecret: `${payment.id}_secret_fake` })
     const [customer, intent, ...rest] = fake.since(start)
     expect(rest).toEqual([])
-    expect(customer).toMatchObject({ path: "/v1/customers", idempotencyKey: covered("k-elements:customer"), form: { email: "zoe@example.com", "metadata[bookingId]": BOOKING } })
+    expect(customer).toMatchObject({
+      path: "/v1/customers",
+      idempotencyKey: covered("k-elements:customer"),
+      form: { email: "zoe@example.com", "metadata[bookingId]": BOOKING }
+    })
     expect(intent).toMatchObject({ path: "/v1/payment_intents", idempotencyKey: covered("k-elements:intent") })
     expect(intent!.form).toEqual({
       amount: "12000",
@@ -133,15 +143,24 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const setup = fake.requests.length
     const saved = await gateway.run((g) => g.createCardPayment!(checkout({ mode: "save_card", idempotencyKey: "k-elements-setup" })))
     expect(saved.id).toMatch(/^seti_fake_/)
-    expect(fake.since(setup)[1]).toMatchObject({ path: "/v1/setup_intents", form: { usage: "off_session", "allowed_payment_method_types[0]": "card", "metadata[bookingId]": BOOKING } })
+    expect(fake.since(setup)[1]).toMatchObject({
+      path: "/v1/setup_intents",
+      form: { usage: "off_session", "allowed_payment_method_types[0]": "card", "metadata[bookingId]": BOOKING }
+    })
   })
 
   it("capture: amount_to_capture and the fee recomputed on it; the captured amount is amount_received", async () => {
     const start = fake.requests.length
-    const result = await gateway.run((g) => g.capture({ paymentIntentId: "pi_capture_1", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: "k-capture" }))
+    const result = await gateway.run((g) =>
+      g.capture({ paymentIntentId: "pi_capture_1", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: "k-capture" })
+    )
     expect(result).toEqual({ capturedMinor: 8_000 })
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_capture_1/capture", idempotencyKey: covered("k-capture") })
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/v1/payment_intents/pi_capture_1/capture",
+      idempotencyKey: covered("k-capture")
+    })
     expect(request!.form).toEqual({ amount_to_capture: "8000", application_fee_amount: "400" })
   })
 
@@ -149,19 +168,28 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const start = fake.requests.length
     await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-1" }))
     const [request] = fake.since(start)
-    expect(request).toMatchObject({ method: "POST", path: "/v1/payment_intents/pi_cancel_1/cancel", idempotencyKey: covered("k-cancel-1"), form: {} })
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/v1/payment_intents/pi_cancel_1/cancel",
+      idempotencyKey: covered("k-cancel-1"),
+      form: {}
+    })
     // Stripe answers payment_intent_unexpected_state (status canceled) the second time.
     await gateway.run((g) => g.cancelAuthorization({ paymentIntentId: "pi_cancel_1", idempotencyKey: "k-cancel-2" }))
     expect(fake.since(start)).toHaveLength(2)
 
     fake.failNext({ status: 400, type: "invalid_request_error", code: "payment_intent_unexpected_state", message: "status of succeeded" })
-    const refused = await gateway.run((g) => Effect.either(g.cancelAuthorization({ paymentIntentId: "pi_cancel_2", idempotencyKey: "k-cancel-3" })))
+    const refused = await gateway.run((g) =>
+      Effect.either(g.cancelAuthorization({ paymentIntentId: "pi_cancel_2", idempotencyKey: "k-cancel-3" }))
+    )
     expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "paymentIntents.cancel" })
   })
 
   it("refund: reverses the transfer and the platform's fee, with the booking in metadata", async () => {
     const start = fake.requests.length
-    const result = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING }))
+    const result = await gateway.run((g) =>
+      g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING })
+    )
     expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500, totalRefundedMinor: 2_500 })
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: covered("k-refund") })
@@ -245,7 +273,9 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
 
     const closed = gatewayOn(`http://127.0.0.1:${await freePort()}`)
     try {
-      const offline = await closed.run((g) => Effect.either(g.capture({ paymentIntentId: "pi_1", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k" })))
+      const offline = await closed.run((g) =>
+        Effect.either(g.capture({ paymentIntentId: "pi_1", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k" }))
+      )
       expect(Either.isLeft(offline) && offline.left._tag).toBe("PaymentGatewayError")
     } finally {
       await closed.dispose()
@@ -257,10 +287,14 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const session = await gateway.run((g) => Effect.either(g.createCheckoutSession(checkout({ idempotencyKey: "k-fail-1" }))))
     expect(Either.isLeft(session) && session.left).toMatchObject({ _tag: "PaymentGatewayError", operation: "checkout.sessions.create" })
     fake.failNext({ status: 400, type: "invalid_request_error", code: "charge_expired_for_capture", message: "expired" })
-    const capture = await gateway.run((g) => Effect.either(g.capture({ paymentIntentId: "pi_x", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k-fail-2" })))
+    const capture = await gateway.run((g) =>
+      Effect.either(g.capture({ paymentIntentId: "pi_x", amountMinor: 1, applicationFeeMinor: 0, idempotencyKey: "k-fail-2" }))
+    )
     expect(Either.isLeft(capture) && capture.left.detail).toContain("charge_expired_for_capture")
     fake.failNext({ status: 400, type: "invalid_request_error", code: "charge_already_refunded", message: "already refunded" })
-    const refund = await gateway.run((g) => Effect.either(g.refund({ paymentIntentId: "pi_x", amountMinor: 1, idempotencyKey: "k-fail-3" })))
+    const refund = await gateway.run((g) =>
+      Effect.either(g.refund({ paymentIntentId: "pi_x", amountMinor: 1, idempotencyKey: "k-fail-3" }))
+    )
     expect(Either.isLeft(refund) && refund.left.operation).toBe("refunds.create")
   })
 })
@@ -287,9 +321,25 @@ describe("Stripe charges: idempotency keys that name the attempt and cover the p
   it("a retry after a gateway error (a stored 500) is a new attempt with a new key, for every write", async () => {
     const writes: ReadonlyArray<readonly [string, (g: ChargeGateway["Type"]) => Effect.Effect<unknown, unknown>]> = [
       ["off-session authorisation", (g) => g.authorizeOffSession(offSession(`booking:${BOOKING}:authorize:first`))],
-      ["capture", (g) => g.capture({ paymentIntentId: "pi_attempt_capture", amountMinor: 8_000, applicationFeeMinor: 400, idempotencyKey: `booking:${BOOKING}:capture:pi_attempt_capture` })],
-      ["release", (g) => g.cancelAuthorization({ paymentIntentId: "pi_attempt_release", idempotencyKey: `booking:${BOOKING}:release:pi_attempt_release` })],
-      ["refund", (g) => g.refund({ paymentIntentId: "pi_attempt_refund", amountMinor: 1_000, idempotencyKey: `booking:${BOOKING}:refund:r1` })],
+      [
+        "capture",
+        (g) =>
+          g.capture({
+            paymentIntentId: "pi_attempt_capture",
+            amountMinor: 8_000,
+            applicationFeeMinor: 400,
+            idempotencyKey: `booking:${BOOKING}:capture:pi_attempt_capture`
+          })
+      ],
+      [
+        "release",
+        (g) =>
+          g.cancelAuthorization({ paymentIntentId: "pi_attempt_release", idempotencyKey: `booking:${BOOKING}:release:pi_attempt_release` })
+      ],
+      [
+        "refund",
+        (g) => g.refund({ paymentIntentId: "pi_attempt_refund", amountMinor: 1_000, idempotencyKey: `booking:${BOOKING}:refund:r1` })
+      ],
       ["checkout session", (g) => g.createCheckoutSession(checkout({ idempotencyKey: `booking:${BOOKING}:checkout:attempts` }))]
     ]
     for (const [name, write] of writes) {
@@ -330,7 +380,8 @@ describe("Stripe charges: idempotency keys that name the attempt and cover the p
 
   it("a retry after no answer (timeout, dropped connection) keeps its attempt and key: a request Stripe did is not done twice", async () => {
     const key = `booking:${BOOKING}:capture:pi_attempt_timeout`
-    const capture = (g: ChargeGateway["Type"]) => g.capture({ paymentIntentId: "pi_attempt_timeout", amountMinor: 5_000, applicationFeeMinor: 250, idempotencyKey: key })
+    const capture = (g: ChargeGateway["Type"]) =>
+      g.capture({ paymentIntentId: "pi_attempt_timeout", amountMinor: 5_000, applicationFeeMinor: 250, idempotencyKey: key })
     const start = fake.requests.length
     fake.failNext({ status: 0, type: "", message: "", times: 3 })
     const lost = await gateway.run((g) => Effect.either(capture(g)))
@@ -348,13 +399,17 @@ describe("Stripe charges: idempotency keys that name the attempt and cover the p
     const first = await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@exmaple.com" })))
     const corrected = await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@example.com" })))
     expect(corrected.id).not.toBe(first.id)
-    expect(await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@example.com" })))).toEqual(corrected)
+    expect(await gateway.run((g) => g.createCheckoutSession(checkout({ idempotencyKey: key, customerEmail: "zoe@example.com" })))).toEqual(
+      corrected
+    )
   })
 
   it("the fake refuses a key reused with other parameters, as Stripe does (400 idempotency_error)", async () => {
     const stripe = makeStripeClient("sk_test_fake_key", Option.some(fake.url))
     await stripe.refunds.create({ payment_intent: "pi_reuse", amount: 100 }, { idempotencyKey: "raw-key-reused" })
-    await expect(stripe.refunds.create({ payment_intent: "pi_reuse", amount: 200 }, { idempotencyKey: "raw-key-reused" })).rejects.toMatchObject({
+    await expect(
+      stripe.refunds.create({ payment_intent: "pi_reuse", amount: 200 }, { idempotencyKey: "raw-key-reused" })
+    ).rejects.toMatchObject({
       type: "StripeIdempotencyError",
       statusCode: 400
     })
@@ -379,7 +434,9 @@ describe("Stripe charges: a card saved in setup mode is attached to its customer
     idempotencyKey: `booking:${BOOKING}:authorize:${paymentMethodId}`
   })
   const ensure = (paymentMethodId: string, customerId: string) =>
-    gateway.run((g) => g.ensureCardAttached({ customerId, paymentMethodId, idempotencyKey: `card:${paymentMethodId}:attach:${customerId}` }))
+    gateway.run((g) =>
+      g.ensureCardAttached({ customerId, paymentMethodId, idempotencyKey: `card:${paymentMethodId}:attach:${customerId}` })
+    )
 
   it("the fake refuses an off-session authorisation with a card not attached to the customer, as Stripe does", async () => {
     fake.addPaymentMethod("pm_setup_loose", null)

@@ -14,7 +14,13 @@ import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memo
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
 import { SandboxGatewayLive } from "../../src/modules/payments/adapters/sandbox"
 import { signPayload } from "../../src/modules/payments/adapters/signature"
-import { type ChargeEvent, ChargeEventSink, ChargeGateway, type CheckoutRequest, SandboxChargeStore } from "../../src/modules/payments/ports"
+import {
+  type ChargeEvent,
+  ChargeEventSink,
+  ChargeGateway,
+  type CheckoutRequest,
+  SandboxChargeStore
+} from "../../src/modules/payments/ports"
 import { PaymentWebhooks, PaymentWebhooksLive } from "../../src/modules/payments/webhooks"
 import { AppConfigOf } from "../../src/platform/config"
 import { type BadRequest, httpStatusOf } from "../../src/platform/errors"
@@ -77,10 +83,14 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     const stores =
       kind === "memory"
         ? Layer.merge(PaymentsMemoryAdapters, NoTransaction)
-        : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+        : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(
+            Layer.provideMerge(freshTestDatabase(kind))
+          )
     const failingOnce = Layer.succeed(ChargeEventSink, {
       apply: (event: ChargeEvent) =>
-        failNextApply ? Effect.sync(() => (failNextApply = false)).pipe(Effect.zipRight(Effect.dieMessage("sink down"))) : Effect.sync(() => void sink.applied.push(event))
+        failNextApply
+          ? Effect.sync(() => (failNextApply = false)).pipe(Effect.zipRight(Effect.dieMessage("sink down")))
+          : Effect.sync(() => void sink.applied.push(event))
     })
     const layer = PaymentWebhooksLive.pipe(
       Layer.provide(failingOnce),
@@ -99,33 +109,64 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   /** A card in the sandbox (the gateway these tests run over), attached to `customerId` or to nobody. */
   const sandboxCard = (paymentMethodId: string, customerId: string | null, customers: ReadonlyArray<string> = []) =>
     (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* SandboxChargeStore
         for (const id of [...customers, ...(customerId ? [customerId] : [])]) yield* store.saveCustomer({ id, email: `${id}@example.com` })
-        yield* store.savePaymentMethod({ id: paymentMethodId, customerId, brand: "visa", last4: "4242", expMonth: 12, expYear: 2040, behaviour: "succeeds" })
+        yield* store.savePaymentMethod({
+          id: paymentMethodId,
+          customerId,
+          brand: "visa",
+          last4: "4242",
+          expMonth: 12,
+          expYear: 2040,
+          behaviour: "succeeds"
+        })
       })
     )
   const attachedTo = (paymentMethodId: string) =>
     (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
-      Effect.map(Effect.flatMap(SandboxChargeStore, (store) => store.findPaymentMethod(paymentMethodId)), (found) => Option.getOrThrow(found).customerId)
+      Effect.map(
+        Effect.flatMap(SandboxChargeStore, (store) => store.findPaymentMethod(paymentMethodId)),
+        (found) => Option.getOrThrow(found).customerId
+      )
     )
 
   it("a card saved in setup mode is checked against its customer: attached when attached to nobody; another customer's card is a failed payment", async () => {
     const bookingId = crypto.randomUUID()
     const pm = `pm_${crypto.randomBytes(4).toString("hex")}`
     await sandboxCard(pm, null, ["cus_setup_1", "cus_other_1"])
-    const setup = { id: "seti_check", object: "setup_intent", status: "succeeded", customer: "cus_setup_1", payment_method: pm, usage: "off_session", metadata: { bookingId } }
-    expect(await applied(stripeEvent("setup_intent.succeeded", setup))).toMatchObject([{ _tag: "CardSaved", customerId: "cus_setup_1", paymentMethodId: pm }])
+    const setup = {
+      id: "seti_check",
+      object: "setup_intent",
+      status: "succeeded",
+      customer: "cus_setup_1",
+      payment_method: pm,
+      usage: "off_session",
+      metadata: { bookingId }
+    }
+    expect(await applied(stripeEvent("setup_intent.succeeded", setup))).toMatchObject([
+      { _tag: "CardSaved", customerId: "cus_setup_1", paymentMethodId: pm }
+    ])
     expect(await attachedTo(pm)).toBe("cus_setup_1")
 
     // The session's customer is not the card's (Checkout did not attach it to the customer the booking will be charged with).
-    const session = { id: "cs_check", object: "checkout.session", status: "complete", mode: "setup", customer: "cus_other_1", metadata: { bookingId }, setup_intent: { ...setup, customer: null } }
+    const session = {
+      id: "cs_check",
+      object: "checkout.session",
+      status: "complete",
+      mode: "setup",
+      customer: "cus_other_1",
+      metadata: { bookingId },
+      setup_intent: { ...setup, customer: null }
+    }
     expect(await applied(stripeEvent("checkout.session.completed", session))).toMatchObject([
       { _tag: "PaymentFailed", bookingId, paymentIntentId: null, needsClient: true, code: "card_not_attached" }
     ])
     expect(await attachedTo(pm)).toBe("cus_setup_1")
     // A card the gateway does not know cannot be used either.
-    expect(await applied(stripeEvent("setup_intent.succeeded", { ...setup, payment_method: "pm_unknown_card" }))).toMatchObject([{ _tag: "PaymentFailed", code: "card_not_attached" }])
+    expect(await applied(stripeEvent("setup_intent.succeeded", { ...setup, payment_method: "pm_unknown_card" }))).toMatchObject([
+      { _tag: "PaymentFailed", code: "card_not_attached" }
+    ])
   })
 
   it("payment_intent.amount_capturable_updated: PaymentAuthorized until the charge's capture_before, with customer and card", async () => {
@@ -135,7 +176,11 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       amount_capturable: 12_000,
       customer: "cus_1",
       payment_method: { id: "pm_1", object: "payment_method" },
-      latest_charge: { id: "ch_1", object: "charge", payment_method_details: { type: "card", card: { brand: "visa", last4: "4242", capture_before: 2_000_000_000 } } }
+      latest_charge: {
+        id: "ch_1",
+        object: "charge",
+        payment_method_details: { type: "card", card: { brand: "visa", last4: "4242", capture_before: 2_000_000_000 } }
+      }
     })
     const payload = stripeEvent("payment_intent.amount_capturable_updated", object, { id: "evt_auth_1", created: 1_900_000_000 })
     expect(await applied(payload)).toEqual([
@@ -155,7 +200,14 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     // As Stripe sends it (latest_charge not expanded): the hold is taken to last 7 days from the event.
     const plain = intent(bookingId, { status: "requires_capture", amount_capturable: 9_000, latest_charge: "ch_2" })
     const [event] = await applied(stripeEvent("payment_intent.amount_capturable_updated", plain, { created: 1_900_000_000 }))
-    expect(event).toMatchObject({ _tag: "PaymentAuthorized", amountMinor: 9_000, expiresAt: new Date(1_900_000_000 * 1000 + 7 * DAY_MS), customerId: null, paymentMethodId: null, paymentMethod: null })
+    expect(event).toMatchObject({
+      _tag: "PaymentAuthorized",
+      amountMinor: 9_000,
+      expiresAt: new Date(1_900_000_000 * 1000 + 7 * DAY_MS),
+      customerId: null,
+      paymentMethodId: null,
+      paymentMethod: null
+    })
   })
 
   it("payment_intent.succeeded, .canceled, charge.refunded: captured, released, refunded (cumulative)", async () => {
@@ -167,7 +219,16 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     expect(await applied(stripeEvent("payment_intent.canceled", { ...pi, status: "canceled" }, { id: "evt_rel" }))).toMatchObject([
       { _tag: "AuthorizationReleased", bookingId, paymentIntentId: pi.id, reference: "evt_rel" }
     ])
-    const charge = { id: "ch_9", object: "charge", payment_intent: pi.id, amount: 12_000, amount_captured: 8_000, amount_refunded: 5_000, refunded: false, metadata: { bookingId } }
+    const charge = {
+      id: "ch_9",
+      object: "charge",
+      payment_intent: pi.id,
+      amount: 12_000,
+      amount_captured: 8_000,
+      amount_refunded: 5_000,
+      refunded: false,
+      metadata: { bookingId }
+    }
     expect(await applied(stripeEvent("charge.refunded", charge, { id: "evt_ref" }))).toMatchObject([
       { _tag: "PaymentRefunded", bookingId, paymentIntentId: pi.id, totalRefundedMinor: 5_000, reference: "evt_ref" }
     ])
@@ -176,35 +237,68 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   it("payment_intent.payment_failed: the client must act after a decline or a needed authentication, not after a processing error", async () => {
     const bookingId = crypto.randomUUID()
     const failed = (error: Record<string, unknown>) =>
-      applied(stripeEvent("payment_intent.payment_failed", intent(bookingId, { status: "requires_payment_method", last_payment_error: error })))
+      applied(
+        stripeEvent("payment_intent.payment_failed", intent(bookingId, { status: "requires_payment_method", last_payment_error: error }))
+      )
     expect(await failed({ type: "card_error", code: "authentication_required", decline_code: "authentication_required" })).toMatchObject([
       { _tag: "PaymentFailed", bookingId, needsClient: true, code: "authentication_required" }
     ])
-    expect(await failed({ type: "card_error", code: "card_declined", decline_code: "insufficient_funds" })).toMatchObject([{ needsClient: true, code: "insufficient_funds" }])
-    expect(await failed({ type: "invalid_request_error", code: "payment_intent_authentication_failure" })).toMatchObject([{ needsClient: true, code: "payment_intent_authentication_failure" }])
+    expect(await failed({ type: "card_error", code: "card_declined", decline_code: "insufficient_funds" })).toMatchObject([
+      { needsClient: true, code: "insufficient_funds" }
+    ])
+    expect(await failed({ type: "invalid_request_error", code: "payment_intent_authentication_failure" })).toMatchObject([
+      { needsClient: true, code: "payment_intent_authentication_failure" }
+    ])
     expect(await failed({ type: "api_error", code: "processing_error" })).toMatchObject([{ needsClient: false, code: "processing_error" }])
   })
 
   it("setup_intent.succeeded and checkout.session.completed: the card saved; a payment session only reports an expanded, held intent", async () => {
     const bookingId = crypto.randomUUID()
     await sandboxCard("pm_7", "cus_7")
-    const setup = { id: "seti_1", object: "setup_intent", status: "succeeded", customer: "cus_7", payment_method: "pm_7", usage: "off_session", metadata: { bookingId } }
+    const setup = {
+      id: "seti_1",
+      object: "setup_intent",
+      status: "succeeded",
+      customer: "cus_7",
+      payment_method: "pm_7",
+      usage: "off_session",
+      metadata: { bookingId }
+    }
     expect(await applied(stripeEvent("setup_intent.succeeded", setup, { id: "evt_seti" }))).toMatchObject([
       { _tag: "CardSaved", bookingId, customerId: "cus_7", paymentMethodId: "pm_7", reference: "evt_seti" }
     ])
-    const session = { id: "cs_1", object: "checkout.session", status: "complete", customer: "cus_7", client_reference_id: bookingId, metadata: { bookingId } }
+    const session = {
+      id: "cs_1",
+      object: "checkout.session",
+      status: "complete",
+      customer: "cus_7",
+      client_reference_id: bookingId,
+      metadata: { bookingId }
+    }
     // As Stripe sends them: ids only; the intents' own events report the card and the hold.
-    expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "setup", setup_intent: "seti_1", payment_intent: null }))).toEqual([])
-    expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "payment", payment_intent: "pi_1", setup_intent: null }))).toEqual([])
+    expect(
+      await applied(stripeEvent("checkout.session.completed", { ...session, mode: "setup", setup_intent: "seti_1", payment_intent: null }))
+    ).toEqual([])
+    expect(
+      await applied(stripeEvent("checkout.session.completed", { ...session, mode: "payment", payment_intent: "pi_1", setup_intent: null }))
+    ).toEqual([])
     // Expanded: reported from the session.
-    expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "setup", setup_intent: { ...setup, customer: null } }))).toMatchObject([
-      { _tag: "CardSaved", customerId: "cus_7", paymentMethodId: "pm_7" }
-    ])
+    expect(
+      await applied(stripeEvent("checkout.session.completed", { ...session, mode: "setup", setup_intent: { ...setup, customer: null } }))
+    ).toMatchObject([{ _tag: "CardSaved", customerId: "cus_7", paymentMethodId: "pm_7" }])
     const held = intent(undefined, { status: "requires_capture", amount_capturable: 12_000, payment_method: "pm_8" })
     expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "payment", payment_intent: held }))).toMatchObject([
       { _tag: "PaymentAuthorized", bookingId, paymentIntentId: held.id, customerId: "cus_7", paymentMethodId: "pm_8" }
     ])
-    expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "payment", payment_intent: { ...held, status: "requires_payment_method" } }))).toEqual([])
+    expect(
+      await applied(
+        stripeEvent("checkout.session.completed", {
+          ...session,
+          mode: "payment",
+          payment_intent: { ...held, status: "requires_payment_method" }
+        })
+      )
+    ).toEqual([])
   })
 
   it("events without metadata.bookingId, or with an unreadable object, are acknowledged and ignored", async () => {
@@ -212,7 +306,13 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       stripeEvent("payment_intent.succeeded", intent(undefined, { status: "succeeded", amount_received: 1 })),
       stripeEvent("charge.refunded", { id: "ch_x", object: "charge", amount_refunded: 1, metadata: {} }),
       stripeEvent("payment_intent.canceled", { object: "payment_intent", metadata: { bookingId: "b" } }),
-      stripeEvent("setup_intent.succeeded", { id: "seti_x", status: "succeeded", customer: null, payment_method: "pm_x", metadata: { bookingId: "b" } }),
+      stripeEvent("setup_intent.succeeded", {
+        id: "seti_x",
+        status: "succeeded",
+        customer: null,
+        payment_method: "pm_x",
+        metadata: { bookingId: "b" }
+      }),
       JSON.stringify({ id: `evt_noobj_${Date.now()}`, object: "event", type: "payment_intent.succeeded", created: nowSeconds(), data: {} })
     ]) {
       expect(await applied(payload), payload).toEqual([])
@@ -224,7 +324,11 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     const bookingId = crypto.randomUUID()
     const pi = intent(bookingId, { status: "requires_capture", amount_capturable: 12_000 })
     const held = stripeEvent("payment_intent.amount_capturable_updated", pi, { created: nowSeconds() })
-    const released = stripeEvent("payment_intent.canceled", { ...pi, status: "canceled", amount_capturable: 0 }, { created: nowSeconds() + 1 })
+    const released = stripeEvent(
+      "payment_intent.canceled",
+      { ...pi, status: "canceled", amount_capturable: 0 },
+      { created: nowSeconds() + 1 }
+    )
     // The release arrives before the hold it releases.
     expect(await deliver(released)).toMatchObject({ duplicate: false, handled: true })
     expect(await deliver(held)).toMatchObject({ duplicate: false, handled: true })
@@ -235,7 +339,11 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   it("a bad signature is refused (400) and applies nothing", async () => {
     const payload = stripeEvent("payment_intent.succeeded", intent(crypto.randomUUID(), { status: "succeeded", amount_received: 1 }))
     const before = sink.applied.length
-    for (const signature of [signPayload(payload, "whsec_wrong"), undefined, signed(payload.replace('"amount_received":1', '"amount_received":2'))]) {
+    for (const signature of [
+      signPayload(payload, "whsec_wrong"),
+      undefined,
+      signed(payload.replace('"amount_received":1', '"amount_received":2'))
+    ]) {
       const exit = await receive(payload, signature)
       expect(Exit.isFailure(exit)).toBe(true)
       const error = Option.getOrThrow(Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()) as BadRequest
@@ -245,18 +353,24 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     expect(sink.applied.length).toBe(before)
   })
 
-  it.runIf(kind === "pglite")("a sink failure fails the delivery and keeps no trace of the event: the gateway's retry applies it", async () => {
-    const bookingId = crypto.randomUUID()
-    const payload = stripeEvent("payment_intent.succeeded", intent(bookingId, { status: "succeeded", amount_received: 4_000 }))
-    failNextApply = true
-    expect(Exit.isFailure(await receive(payload, signed(payload)))).toBe(true)
-    const kept = await runtime.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE id = ${JSON.parse(payload).id}`) as Effect.Effect<ReadonlyArray<{ n: number }>, unknown, never>
-    )
-    expect(kept[0]!.n).toBe(0)
-    expect(await deliver(payload)).toMatchObject({ duplicate: false })
-    expect(sink.applied.filter((e) => e.bookingId === bookingId)).toMatchObject([{ _tag: "PaymentCaptured", amountMinor: 4_000 }])
-  })
+  it.runIf(kind === "pglite")(
+    "a sink failure fails the delivery and keeps no trace of the event: the gateway's retry applies it",
+    async () => {
+      const bookingId = crypto.randomUUID()
+      const payload = stripeEvent("payment_intent.succeeded", intent(bookingId, { status: "succeeded", amount_received: 4_000 }))
+      failNextApply = true
+      expect(Exit.isFailure(await receive(payload, signed(payload)))).toBe(true)
+      const kept = await runtime.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE id = ${JSON.parse(payload).id}`
+        ) as Effect.Effect<ReadonlyArray<{ n: number }>, unknown, never>
+      )
+      expect(kept[0]!.n).toBe(0)
+      expect(await deliver(payload)).toMatchObject({ duplicate: false })
+      expect(sink.applied.filter((e) => e.bookingId === bookingId)).toMatchObject([{ _tag: "PaymentCaptured", amountMinor: 4_000 }])
+    }
+  )
 })
 
 // ---- The local checkout pages over HTTP: pages -> sandbox -> signed webhook -> sink --------------
@@ -273,12 +387,12 @@ describe("sandbox checkout pages over HTTP", () => {
     origin = `http://127.0.0.1:${port}`
     // The pages, and the webhook endpoint where the sandbox delivers its events (the app answers as here: 2xx, or the error's status).
     const Routes = PagesRouter.use((router) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* sandboxCheckoutRoutes(router)
         const webhooks = yield* PaymentWebhooks
         yield* router.post(
           "/api/payments/webhook",
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
             const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
             return yield* webhooks.receive("platform", body, request.headers["stripe-signature"]).pipe(
@@ -289,7 +403,11 @@ describe("sandbox checkout pages over HTTP", () => {
         )
       })
     )
-    const services = Layer.mergeAll(SandboxCheckoutLive, SandboxChargeGatewayLive, PaymentWebhooksLive.pipe(Layer.provide(sink.layer), Layer.provide(SandboxGatewayLive), Layer.provide(SandboxChargeGatewayLive)))
+    const services = Layer.mergeAll(
+      SandboxCheckoutLive,
+      SandboxChargeGatewayLive,
+      PaymentWebhooksLive.pipe(Layer.provide(sink.layer), Layer.provide(SandboxGatewayLive), Layer.provide(SandboxChargeGatewayLive))
+    )
     const layer = PagesRouter.serve().pipe(
       Layer.provide(Routes),
       Layer.provide(NodeHttpServer.layer(() => http.createServer(), { port, host: "127.0.0.1" })),
@@ -314,7 +432,11 @@ describe("sandbox checkout pages over HTTP", () => {
       destinationAccountId: "acct_sandbox_p",
       applicationFeeMinor: 600,
       customerEmail: "zoe@example.com",
-      billing: { name: "Zoé Lévesque", email: "zoe@example.com", address: { line1: "1 rue Principale", city: "Montréal", postal_code: "H2X 1Y4", country: "CA" } },
+      billing: {
+        name: "Zoé Lévesque",
+        email: "zoe@example.com",
+        address: { line1: "1 rue Principale", city: "Montréal", postal_code: "H2X 1Y4", country: "CA" }
+      },
       successUrl: `${origin}/bookings?payment=success&booking=${bookingId}`,
       cancelUrl: `${origin}/services/s1?payment=cancelled`,
       idempotencyKey: `booking:${bookingId}:checkout:1`,
@@ -325,7 +447,12 @@ describe("sandbox checkout pages over HTTP", () => {
   }
   const get = (url: string, language = "en") => fetch(url, { redirect: "manual", headers: { "accept-language": language } })
   const post = (url: string, form: Record<string, string>) =>
-    fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() })
+    fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form).toString()
+    })
   const pay = (url: string, number: string, lang = "en") => post(`${url}/pay`, { number, expiry: "12/34", cvc: "123", name: "Zoé", lang })
   const appliedTo = (bookingId: string) => sink.applied.filter((e) => e.bookingId === bookingId)
 
@@ -338,7 +465,12 @@ describe("sandbox checkout pages over HTTP", () => {
     expect(html).toContain("Cours de piano &lt;2 h&gt;")
     expect(html).toContain("$120.00")
     expect(html).toContain("pre-authorised on your card")
-    for (const [id, label] of [["number", "Card number"], ["expiry", "Expiry (MM/YY)"], ["cvc", "CVC"], ["name", "Cardholder name"]]) {
+    for (const [id, label] of [
+      ["number", "Card number"],
+      ["expiry", "Expiry (MM/YY)"],
+      ["cvc", "CVC"],
+      ["name", "Cardholder name"]
+    ]) {
       expect(html).toContain(`<label for="${id}">${label}</label>`)
       expect(html).toMatch(new RegExp(`<input id="${id}" name="${id}"`))
     }
@@ -362,7 +494,14 @@ describe("sandbox checkout pages over HTTP", () => {
     const reply = await pay(session.url, "4242 4242 4242 4242")
     expect(reply.status).toBe(303)
     expect(reply.headers.get("location")).toBe(input.successUrl)
-    expect(appliedTo(bookingId)).toMatchObject([{ _tag: "PaymentAuthorized", amountMinor: 12_000, customerId: expect.stringMatching(/^cus_sandbox_/), paymentMethod: "visa •••• 4242" }])
+    expect(appliedTo(bookingId)).toMatchObject([
+      {
+        _tag: "PaymentAuthorized",
+        amountMinor: 12_000,
+        customerId: expect.stringMatching(/^cus_sandbox_/),
+        paymentMethod: "visa •••• 4242"
+      }
+    ])
     // Paid: the page now says the session is over.
     const again = await get(session.url)
     expect(again.status).toBe(410)
@@ -376,7 +515,9 @@ describe("sandbox checkout pages over HTTP", () => {
     expect(page).toContain(">Save card</button>")
     const reply = await pay(session.url, "4242424242424242")
     expect(reply.status).toBe(303)
-    expect(appliedTo(bookingId)).toMatchObject([{ _tag: "CardSaved", customerId: expect.stringMatching(/^cus_sandbox_/), paymentMethodId: expect.stringMatching(/^pm_sandbox_/) }])
+    expect(appliedTo(bookingId)).toMatchObject([
+      { _tag: "CardSaved", customerId: expect.stringMatching(/^cus_sandbox_/), paymentMethodId: expect.stringMatching(/^pm_sandbox_/) }
+    ])
   })
 
   it("0002: the page again with the decline message (the sink hears PaymentFailed); a bad number names its field", async () => {

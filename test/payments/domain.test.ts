@@ -50,8 +50,12 @@ describe("supersedes (ordering of gateway states)", () => {
   })
   it("is monotonic: a later observation supersedes whenever an earlier one does", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4e12 }), fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 4e12 }), (observed, delta, stored) =>
-        !supersedes(new Date(observed), new Date(stored)) || supersedes(new Date(observed + delta), new Date(stored))
+      fc.property(
+        fc.integer({ min: 0, max: 4e12 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer({ min: 0, max: 4e12 }),
+        (observed, delta, stored) =>
+          !supersedes(new Date(observed), new Date(stored)) || supersedes(new Date(observed + delta), new Date(stored))
       )
     )
   })
@@ -59,7 +63,14 @@ describe("supersedes (ordering of gateway states)", () => {
 
 describe("views and addresses", () => {
   it("status of no account", () => {
-    expect(statusOf(undefined)).toEqual({ hasAccount: false, accountId: null, country: null, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
+    expect(statusOf(undefined)).toEqual({
+      hasAccount: false,
+      accountId: null,
+      country: null,
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      detailsSubmitted: false
+    })
   })
   it("return and refresh URLs go back to the setup page, without a double slash", () => {
     expect(onboardingReturnUrls("https://market.example/")).toEqual({
@@ -80,7 +91,11 @@ describe("PAYMENTS_MODE", () => {
 
   const configFrom = (env: Record<string, string>) =>
     Effect.runPromise(
-      Effect.either(AppConfig.pipe(Effect.provide(AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))))
+      Effect.either(
+        AppConfig.pipe(
+          Effect.provide(AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))
+        )
+      )
     )
 
   it("PAYMENTS_MODE=stripe without STRIPE_SECRET_KEY fails at start with a clear message (no fall back to the sandbox)", async () => {

@@ -79,10 +79,9 @@ export const startFakeStripe = async () => {
   const byIdempotencyKey = new Map<string, string>()
   const intents = new Map<string, FakeIntent>()
   /** Payment methods and the customer each is attached to (null: attached to nobody). */
-  const paymentMethods = new Map<string, string | null>([
-    "pm_card_visa",
-    ...Object.values(FAKE_PAYMENT_METHODS)
-  ].map((id) => [id, FAKE_CUSTOMER]))
+  const paymentMethods = new Map<string, string | null>(
+    ["pm_card_visa", ...Object.values(FAKE_PAYMENT_METHODS)].map((id) => [id, FAKE_CUSTOMER])
+  )
   /** Stripe's idempotency: a POST's answer stored under its key, with what the request was. */
   const stored = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   const sessions = new Map<string, FakeSession>()
@@ -103,18 +102,26 @@ export const startFakeStripe = async () => {
       const answer = (status: number, body: unknown, replayed = false) => {
         // Stripe stores the answer of a request that began executing, errors included (not a 409 or 429).
         if (keyed && !replayed && status !== 409 && status !== 429) stored.set(idempotencyKey!, { fingerprint, status, body })
-        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${requests.length}`, ...(replayed ? { "idempotent-replayed": "true" } : {}) })
+        res.writeHead(status, {
+          "content-type": "application/json",
+          "request-id": `req_fake_${requests.length}`,
+          ...(replayed ? { "idempotent-replayed": "true" } : {})
+        })
         res.end(JSON.stringify(body))
       }
       const previous = keyed ? stored.get(idempotencyKey!) : undefined
       if (previous) {
         if (previous.fingerprint !== fingerprint) {
-          return answer(400, {
-            error: {
-              type: "idempotency_error",
-              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`
-            }
-          }, true)
+          return answer(
+            400,
+            {
+              error: {
+                type: "idempotency_error",
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`
+              }
+            },
+            true
+          )
         }
         // The same request again: the stored answer, whatever it was (a stored 500 too, for 24 hours).
         return answer(previous.status, previous.body, true)
@@ -123,7 +130,9 @@ export const startFakeStripe = async () => {
         const failure = failNext
         failNext = (failure.times ?? 1) > 1 ? { ...failure, times: failure.times! - 1 } : undefined
         if (failure.status === 0) return void req.socket.destroy()
-        return answer(failure.status, { error: { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) } })
+        return answer(failure.status, {
+          error: { type: failure.type, message: failure.message, ...(failure.code ? { code: failure.code } : {}) }
+        })
       }
       const charges = chargesAnswer(req.method ?? "", url.pathname, form)
       if (charges) return answer(charges.status, charges.body)
@@ -133,7 +142,14 @@ export const startFakeStripe = async () => {
         const controlled = Object.keys(form).some((key) => key.startsWith("controller["))
         // As Stripe: `type` and `controller` are mutually exclusive.
         if (form.type !== undefined && controlled) {
-          return answer(400, { error: { type: "invalid_request_error", code: "parameter_unknown", param: "type", message: "You cannot specify `type` when using `controller` properties." } })
+          return answer(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "parameter_unknown",
+              param: "type",
+              message: "You cannot specify `type` when using `controller` properties."
+            }
+          })
         }
         const replay = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined
         if (replay) return answer(200, { object: "account", type: "express", ...accounts.get(replay)! })
@@ -151,7 +167,8 @@ export const startFakeStripe = async () => {
         return answer(200, { object: "account", type: "express", ...account })
       }
       if (req.method === "POST" && url.pathname === "/v1/account_links") {
-        if (!accounts.has(form.account ?? "")) return answer(400, { error: { type: "invalid_request_error", code: "resource_missing", message: "No such account" } })
+        if (!accounts.has(form.account ?? ""))
+          return answer(400, { error: { type: "invalid_request_error", code: "resource_missing", message: "No such account" } })
         return answer(200, {
           object: "account_link",
           url: `https://connect.stripe.test/setup/e/${form.account}/${++sequence}`,
@@ -171,13 +188,23 @@ export const startFakeStripe = async () => {
     })
   })
   const metadataOf = (form: Record<string, string>) =>
-    Object.fromEntries(Object.entries(form).flatMap(([key, value]) => {
-      const match = /^metadata\[(\w+)\]$/.exec(key)
-      return match ? [[match[1]!, value]] : []
-    }))
+    Object.fromEntries(
+      Object.entries(form).flatMap(([key, value]) => {
+        const match = /^metadata\[(\w+)\]$/.exec(key)
+        return match ? [[match[1]!, value]] : []
+      })
+    )
   const cardError = (code: string, declineCode: string, intent: FakeIntent) => ({
     status: 402,
-    body: { error: { type: "card_error", code, decline_code: declineCode, message: "Your card was declined.", payment_intent: { id: intent.id, object: "payment_intent", status: intent.status } } }
+    body: {
+      error: {
+        type: "card_error",
+        code,
+        decline_code: declineCode,
+        message: "Your card was declined.",
+        payment_intent: { id: intent.id, object: "payment_intent", status: intent.status }
+      }
+    }
   })
 
   /** The charges' endpoints; undefined for any other request. */
@@ -185,8 +212,27 @@ export const startFakeStripe = async () => {
     const now = Math.floor(Date.now() / 1000)
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const id = `cs_fake_${++sequence}`
-      sessions.set(id, { id, mode: form.mode ?? "payment", status: "open", created: now, metadata: metadataOf(form), customer: null, payment_intent: null, setup_intent: null })
-      return { status: 200, body: { id, object: "checkout.session", mode: form.mode, status: "open", url: `https://checkout.stripe.test/c/pay/${id}`, metadata: metadataOf(form) } }
+      sessions.set(id, {
+        id,
+        mode: form.mode ?? "payment",
+        status: "open",
+        created: now,
+        metadata: metadataOf(form),
+        customer: null,
+        payment_intent: null,
+        setup_intent: null
+      })
+      return {
+        status: 200,
+        body: {
+          id,
+          object: "checkout.session",
+          mode: form.mode,
+          status: "open",
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+          metadata: metadataOf(form)
+        }
+      }
     }
     // Lists (one page: has_more false). `created[gte]` filters; only the expansions asked for are expanded.
     const expanded = (name: string) => Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === name)
@@ -195,7 +241,11 @@ export const startFakeStripe = async () => {
     if (method === "GET" && path === "/v1/checkout/sessions") {
       const data = [...sessions.values()]
         .filter((c) => c.created >= since && (form.status === undefined || c.status === form.status))
-        .map((c) => ({ ...c, object: "checkout.session", setup_intent: c.setup_intent && !expanded("data.setup_intent") ? c.setup_intent.id : c.setup_intent }))
+        .map((c) => ({
+          ...c,
+          object: "checkout.session",
+          setup_intent: c.setup_intent && !expanded("data.setup_intent") ? c.setup_intent.id : c.setup_intent
+        }))
       return list(path, data)
     }
     if (method === "GET" && path === "/v1/payment_intents") {
@@ -212,18 +262,36 @@ export const startFakeStripe = async () => {
           customer: i.customer ?? null,
           payment_method: i.payment_method ?? null,
           metadata: i.metadata,
-          latest_charge: expanded("data.latest_charge") ? { id: `ch_${i.id}`, object: "charge", payment_method_details: { type: "card", card: { capture_before: (i.created ?? now) + FAKE_HOLD_SECONDS } } } : `ch_${i.id}`
+          latest_charge: expanded("data.latest_charge")
+            ? {
+                id: `ch_${i.id}`,
+                object: "charge",
+                payment_method_details: { type: "card", card: { capture_before: (i.created ?? now) + FAKE_HOLD_SECONDS } }
+              }
+            : `ch_${i.id}`
         }))
       return list(path, data)
     }
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path)
     if (sessionPath) {
       const session = sessions.get(decodeURIComponent(sessionPath[1]!))
-      if (!session) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: "No such checkout.session" } } }
+      if (!session)
+        return {
+          status: 404,
+          body: { error: { type: "invalid_request_error", code: "resource_missing", message: "No such checkout.session" } }
+        }
       if (method === "POST" && sessionPath[2]) {
         // Stripe expires open sessions only.
         if (session.status !== "open") {
-          return { status: 400, body: { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } } }
+          return {
+            status: 400,
+            body: {
+              error: {
+                type: "invalid_request_error",
+                message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`
+              }
+            }
+          }
         }
         session.status = "expired"
       }
@@ -234,22 +302,64 @@ export const startFakeStripe = async () => {
     }
     if (method === "POST" && path === "/v1/setup_intents") {
       const id = `seti_fake_${++sequence}`
-      return { status: 200, body: { id, object: "setup_intent", status: "requires_payment_method", client_secret: `${id}_secret_fake`, customer: form.customer, usage: form.usage, metadata: metadataOf(form) } }
+      return {
+        status: 200,
+        body: {
+          id,
+          object: "setup_intent",
+          status: "requires_payment_method",
+          client_secret: `${id}_secret_fake`,
+          customer: form.customer,
+          usage: form.usage,
+          metadata: metadataOf(form)
+        }
+      }
     }
     const paymentMethodPath = /^\/v1\/payment_methods\/([^/]+)(\/attach)?$/.exec(path)
     if (paymentMethodPath) {
       const id = decodeURIComponent(paymentMethodPath[1]!)
-      if (!paymentMethods.has(id)) return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "payment_method", message: `No such PaymentMethod: '${id}'` } } }
+      if (!paymentMethods.has(id))
+        return {
+          status: 404,
+          body: {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              param: "payment_method",
+              message: `No such PaymentMethod: '${id}'`
+            }
+          }
+        }
       if (method === "POST" && paymentMethodPath[2]) {
         const owner = paymentMethods.get(id)
         if (owner !== null && owner !== form.customer) {
-          return { status: 400, body: { error: { type: "invalid_request_error", message: "The payment method you provided has already been attached to a customer." } } }
+          return {
+            status: 400,
+            body: {
+              error: { type: "invalid_request_error", message: "The payment method you provided has already been attached to a customer." }
+            }
+          }
         }
         paymentMethods.set(id, form.customer ?? null)
       } else if (method !== "GET") return undefined
-      return { status: 200, body: { id, object: "payment_method", type: "card", customer: paymentMethods.get(id) ?? null, card: { brand: "visa", last4: "4242" } } }
+      return {
+        status: 200,
+        body: {
+          id,
+          object: "payment_method",
+          type: "card",
+          customer: paymentMethods.get(id) ?? null,
+          card: { brand: "visa", last4: "4242" }
+        }
+      }
     }
-    if (method === "POST" && path === "/v1/payment_intents" && form.off_session === "true" && form.payment_method !== undefined && paymentMethods.get(form.payment_method) !== form.customer) {
+    if (
+      method === "POST" &&
+      path === "/v1/payment_intents" &&
+      form.off_session === "true" &&
+      form.payment_method !== undefined &&
+      paymentMethods.get(form.payment_method) !== form.customer
+    ) {
       // As Stripe: a card used off-session with a customer must be attached to that customer.
       return {
         status: 400,
@@ -276,13 +386,27 @@ export const startFakeStripe = async () => {
       intents.set(intent.id, intent)
       if (form.confirm !== "true") {
         // Created for the page to confirm with Stripe Elements (its client secret).
-        return { status: 200, body: { id: intent.id, object: "payment_intent", status: intent.status, amount: intent.amount, client_secret: `${intent.id}_secret_fake`, metadata: intent.metadata } }
+        return {
+          status: 200,
+          body: {
+            id: intent.id,
+            object: "payment_intent",
+            status: intent.status,
+            amount: intent.amount,
+            client_secret: `${intent.id}_secret_fake`,
+            metadata: intent.metadata
+          }
+        }
       }
-      if (form.payment_method === FAKE_PAYMENT_METHODS.authenticationRequired) return cardError("authentication_required", "authentication_required", intent)
+      if (form.payment_method === FAKE_PAYMENT_METHODS.authenticationRequired)
+        return cardError("authentication_required", "authentication_required", intent)
       if (form.payment_method === FAKE_PAYMENT_METHODS.declined) return cardError("card_declined", "generic_decline", intent)
       intent.status = "requires_capture"
       const chargeId = `ch_fake_${++sequence}`
-      const card = form.payment_method === FAKE_PAYMENT_METHODS.noCaptureBefore ? { brand: "visa", last4: "4242" } : { brand: "visa", last4: "4242", capture_before: now + FAKE_HOLD_SECONDS }
+      const card =
+        form.payment_method === FAKE_PAYMENT_METHODS.noCaptureBefore
+          ? { brand: "visa", last4: "4242" }
+          : { brand: "visa", last4: "4242", capture_before: now + FAKE_HOLD_SECONDS }
       const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "latest_charge")
       return {
         status: 200,
@@ -302,7 +426,12 @@ export const startFakeStripe = async () => {
     }
     const intentAction = /^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/.exec(path)
     if (method === "POST" && intentAction) {
-      const intent = intents.get(decodeURIComponent(intentAction[1]!)) ?? { id: decodeURIComponent(intentAction[1]!), status: "requires_capture", amount: 10_000, metadata: {} }
+      const intent = intents.get(decodeURIComponent(intentAction[1]!)) ?? {
+        id: decodeURIComponent(intentAction[1]!),
+        status: "requires_capture",
+        amount: 10_000,
+        metadata: {}
+      }
       intents.set(intent.id, intent)
       if (intentAction[2] === "cancel") {
         if (intent.status === "canceled") {
@@ -323,7 +452,10 @@ export const startFakeStripe = async () => {
       }
       intent.status = "succeeded"
       const received = form.amount_to_capture ? Number(form.amount_to_capture) : intent.amount
-      return { status: 200, body: { id: intent.id, object: "payment_intent", status: "succeeded", amount: intent.amount, amount_received: received } }
+      return {
+        status: 200,
+        body: { id: intent.id, object: "payment_intent", status: "succeeded", amount: intent.amount, amount_received: received }
+      }
     }
     if (method === "POST" && path === "/v1/refunds") {
       const intentId = form.payment_intent ?? ""
@@ -332,7 +464,17 @@ export const startFakeStripe = async () => {
       intent.amountRefunded = (intent.amountRefunded ?? 0) + Number(form.amount)
       const charge = { id: `ch_fake_${intent.id}`, object: "charge", amount_refunded: intent.amountRefunded }
       const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "charge")
-      return { status: 200, body: { id: `re_fake_${++sequence}`, object: "refund", amount: Number(form.amount), payment_intent: intentId, charge: expanded ? charge : charge.id, status: "succeeded" } }
+      return {
+        status: 200,
+        body: {
+          id: `re_fake_${++sequence}`,
+          object: "refund",
+          amount: Number(form.amount),
+          payment_intent: intentId,
+          charge: expanded ? charge : charge.id,
+          status: "succeeded"
+        }
+      }
     }
     return undefined
   }

@@ -24,7 +24,11 @@ const canTakeCharges = (userId: string) => server.run(Effect.flatMap(PaymentAcco
 /** A plain fetch that does not follow redirects (HTML pages, form posts). */
 const fetchPage = (url: string, init: RequestInit = {}) => fetch(url, { redirect: "manual", ...init })
 const postForm = (url: string, form: Record<string, string>) =>
-  fetchPage(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() })
+  fetchPage(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form).toString()
+  })
 
 /** The hidden fields of the onboarding page's forms, as a browser would send them. */
 const formFields = (html: string) => {
@@ -49,7 +53,9 @@ describe("sandbox onboarding through HTTP", () => {
     expect(before.status).toBe(200)
     expect(before.body).toEqual({
       success: true,
-      data: { data: { hasAccount: false, accountId: null, country: null, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false } }
+      data: {
+        data: { hasAccount: false, accountId: null, country: null, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false }
+      }
     })
 
     const link = await startOnboarding(provider.token, " ca ")
@@ -95,9 +101,19 @@ describe("sandbox onboarding through HTTP", () => {
     // The sandbox delivered account.updated to the webhook before redirecting: the stored flags are set.
     expect(await canTakeCharges(provider.user.id)).toBe(true)
     const status = await api.get(STATUS, { token: provider.token })
-    expect(status.body.data.data).toEqual({ hasAccount: true, accountId, country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    expect(status.body.data.data).toEqual({
+      hasAccount: true,
+      accountId,
+      country: "CA",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true
+    })
     const events = await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'account.updated'`)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'account.updated'`
+      )
     )
     expect(events[0]!.n).toBeGreaterThanOrEqual(1)
 
@@ -149,14 +165,20 @@ describe("sandbox onboarding through HTTP", () => {
     // The dashboard of an incomplete account is refused clearly (Stripe refuses login links before onboarding).
     const dashboard = await api.get(DASHBOARD, { token: provider.token, language: "en" })
     expect(dashboard.status).toBe(409)
-    expect(dashboard.body).toEqual({ success: false, code: "PAYMENT_ACCOUNT_INCOMPLETE", message: "Finish setting up your payment account first." })
+    expect(dashboard.body).toEqual({
+      success: false,
+      code: "PAYMENT_ACCOUNT_INCOMPLETE",
+      message: "Finish setting up your payment account first."
+    })
   })
 
   it("the onboarding page follows the lang query, else Accept-Language, else French", async () => {
     const provider = await freshUser(server, api)
     const link = await startOnboarding(provider.token)
     const lang = async (url: string, acceptLanguage?: string) =>
-      /<html lang="(\w+)">/.exec(await (await fetchPage(url, acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {})).text())?.[1]
+      /<html lang="(\w+)">/.exec(
+        await (await fetchPage(url, acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {})).text()
+      )?.[1]
     expect(await lang(link)).toBe("fr")
     expect(await lang(link, "en-CA,en;q=0.9")).toBe("en")
     expect(await lang(`${link}&lang=fr`, "en")).toBe("fr")
@@ -170,7 +192,11 @@ describe("sandbox onboarding through HTTP", () => {
     const evil = new URL(link)
     evil.searchParams.set("return", "https://evil.example/steal")
     expect((await fetchPage(evil.toString())).status).toBe(400)
-    const posted = await postForm(`${link.origin}${link.pathname}/complete`, { return: "https://evil.example/", refresh: link.searchParams.get("refresh")!, lang: "fr" })
+    const posted = await postForm(`${link.origin}${link.pathname}/complete`, {
+      return: "https://evil.example/",
+      refresh: link.searchParams.get("refresh")!,
+      lang: "fr"
+    })
     expect(posted.status).toBe(400)
     expect(posted.headers.get("location")).toBeNull()
     // Nothing was completed by the refused post.
@@ -187,7 +213,11 @@ describe("access and validation", () => {
   it("answers 401 without a token and 403 to clients and admins, on all three endpoints", async () => {
     const client = await freshUser(server, api, "CLIENT")
     const admin = await freshUser(server, api, "ADMIN")
-    for (const [method, path] of [["GET", STATUS], ["POST", ONBOARDING], ["GET", DASHBOARD]] as const) {
+    for (const [method, path] of [
+      ["GET", STATUS],
+      ["POST", ONBOARDING],
+      ["GET", DASHBOARD]
+    ] as const) {
       const json = method === "POST" ? { country: "CA" } : undefined
       expect((await api.call(method, path, { json })).status, path).toBe(401)
       for (const who of [client, admin]) {
@@ -256,7 +286,12 @@ describe("access and validation", () => {
 describe("seeded providers", () => {
   const providers = ["marie.dubois@marketplace.local", "jean.tremblay@marketplace.local", "emily.clark@marketplace.local"]
   const idOf = (email: string) =>
-    server.run(Effect.map(Effect.flatMap(Identity, (i) => i.findByEmail(email)), (u) => Option.getOrThrow(u).id))
+    server.run(
+      Effect.map(
+        Effect.flatMap(Identity, (i) => i.findByEmail(email)),
+        (u) => Option.getOrThrow(u).id
+      )
+    )
 
   it("are payment-ready with sandbox accounts, and seeding again changes nothing", async () => {
     const before = new Map<string, string>()
@@ -265,7 +300,13 @@ describe("seeded providers", () => {
       expect(await canTakeCharges(id), email).toBe(true)
       const token = await login(api, email, "Provider1234!")
       const status = (await api.get(STATUS, { token })).body.data.data
-      expect(status, email).toMatchObject({ hasAccount: true, country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+      expect(status, email).toMatchObject({
+        hasAccount: true,
+        country: "CA",
+        chargesEnabled: true,
+        payoutsEnabled: true,
+        detailsSubmitted: true
+      })
       expect(status.accountId).toMatch(/^acct_sandbox_/)
       before.set(email, status.accountId)
     }

@@ -51,7 +51,10 @@ describe.skipIf(!haveChromium)("sandbox pages in a browser: axe and keyboard", (
 
   it("the onboarding page passes axe in French and English, with the lang attribute of its language", async () => {
     const { link } = await onboardingLink()
-    for (const [locale, lang] of [["fr-CA", "fr"], ["en-CA", "en"]] as const) {
+    for (const [locale, lang] of [
+      ["fr-CA", "fr"],
+      ["en-CA", "en"]
+    ] as const) {
       const page = await newPage(locale)
       await page.goto(link)
       expect(await page.getAttribute("html", "lang")).toBe(lang)

@@ -33,7 +33,14 @@ describe("ConnectedAccounts on in-memory adapters (sandbox)", () => {
     // The delivery to the (closed) app port failed: the stored copy is not updated yet.
     expect(await canTakeCharges()).toBe(false)
     const status = await env.run(Effect.flatMap(ConnectedAccounts, (c) => c.status(user)))
-    expect(status).toEqual({ hasAccount: true, accountId, country: "FR", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    expect(status).toEqual({
+      hasAccount: true,
+      accountId,
+      country: "FR",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true
+    })
     expect(await canTakeCharges()).toBe(true)
   })
 
@@ -69,7 +76,12 @@ describe("ConnectedAccounts on in-memory adapters (sandbox)", () => {
     const first = await env.run(Effect.flatMap(PaymentAccounts, (p) => p.accountOf(user.id)))
     expect(await provision()).toBe("ready")
     expect(await env.run(Effect.flatMap(PaymentAccounts, (p) => p.accountOf(user.id)))).toEqual(first)
-    expect(Option.getOrThrow(first)).toMatchObject({ gateway: "sandbox", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    expect(Option.getOrThrow(first)).toMatchObject({
+      gateway: "sandbox",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true
+    })
   })
 })
 
@@ -86,10 +98,25 @@ describe("stripe mode with Stripe unreachable", () => {
 
   it("status answers the stored copy; onboarding fails with PaymentGatewayError; sandbox rows do not count", async () => {
     const user = await env.provider()
-    const stored = { userId: user.id, gateway: "stripe" as const, accountId: "acct_stored", country: "CA", chargesEnabled: true, payoutsEnabled: false, detailsSubmitted: true }
+    const stored = {
+      userId: user.id,
+      gateway: "stripe" as const,
+      accountId: "acct_stored",
+      country: "CA",
+      chargesEnabled: true,
+      payoutsEnabled: false,
+      detailsSubmitted: true
+    }
     await env.run(Effect.flatMap(PaymentAccountRepository, (r) => r.upsert(stored)))
     const status = await env.run(Effect.flatMap(ConnectedAccounts, (c) => c.status(user)))
-    expect(status).toEqual({ hasAccount: true, accountId: "acct_stored", country: "CA", chargesEnabled: true, payoutsEnabled: false, detailsSubmitted: true })
+    expect(status).toEqual({
+      hasAccount: true,
+      accountId: "acct_stored",
+      country: "CA",
+      chargesEnabled: true,
+      payoutsEnabled: false,
+      detailsSubmitted: true
+    })
 
     const other = await env.provider()
     const failed = await env.run(Effect.either(Effect.flatMap(ConnectedAccounts, (c) => c.startOnboarding(other, "CA"))))
@@ -98,7 +125,9 @@ describe("stripe mode with Stripe unreachable", () => {
     expect(await env.run(Effect.flatMap(PaymentAccountRepository, (r) => r.findByUser(other.id)))).toEqual(Option.none())
 
     await env.run(
-      Effect.flatMap(PaymentAccountRepository, (r) => r.upsert({ ...stored, userId: other.id, gateway: "sandbox", accountId: "acct_sandbox_demo" }))
+      Effect.flatMap(PaymentAccountRepository, (r) =>
+        r.upsert({ ...stored, userId: other.id, gateway: "sandbox", accountId: "acct_sandbox_demo" })
+      )
     )
     expect(await env.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(other.id)))).toBe(false)
     expect(await env.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(user.id)))).toBe(true)

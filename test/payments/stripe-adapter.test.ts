@@ -37,7 +37,8 @@ const gatewayOn = (apiBase: string) => {
     StripeGatewayLive.pipe(Layer.provide(stripeConfig(apiBase)), Layer.provide(Logger.minimumLogLevel(LogLevel.None)))
   )
   return {
-    run: <A, E>(f: (gateway: ConnectedAccountGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ConnectedAccountGateway, f)),
+    run: <A, E>(f: (gateway: ConnectedAccountGateway["Type"]) => Effect.Effect<A, E>) =>
+      runtime.runPromise(Effect.flatMap(ConnectedAccountGateway, f)),
     dispose: () => runtime.dispose()
   }
 }
@@ -55,7 +56,12 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     expect(accountId).toMatch(/^acct_fake_\d+$/)
     const [request, ...rest] = fake.since(start)
     expect(rest).toEqual([])
-    expect(request).toMatchObject({ method: "POST", path: "/v1/accounts", idempotencyKey: "connect-account:user-123:FR", authorization: "Bearer sk_test_fake_key" })
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/v1/accounts",
+      idempotencyKey: "connect-account:user-123:FR",
+      authorization: "Bearer sk_test_fake_key"
+    })
     expect(request!.form).toEqual({
       "controller[stripe_dashboard][type]": "express",
       "controller[fees][payer]": "application",
@@ -72,7 +78,9 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     expect(again).toBe(accountId)
     expect(fake.since(start)[1]!.idempotencyKey).toBe("connect-account:user-123:FR")
     // A replacement of an account Stripe lost has its own key (the first would replay the lost account).
-    const replacement = await gateway.run((g) => g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR", replaces: accountId }))
+    const replacement = await gateway.run((g) =>
+      g.createAccount({ userId: "user-123", email: "zoe@example.com", country: "FR", replaces: accountId })
+    )
     expect(replacement).not.toBe(accountId)
     expect(fake.since(start)[2]!.idempotencyKey).toBe(`connect-account:user-123:FR:replaces:${accountId}`)
   })
@@ -80,14 +88,23 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
   it("creates an onboarding account link with its return and refresh URLs, a fresh idempotency key per attempt", async () => {
     const accountId = await gateway.run((g) => g.createAccount({ userId: "user-link", email: "a@example.com", country: "CA" }))
     const start = fake.requests.length
-    const input = { accountId, returnUrl: "https://market.example/provider/payments/setup?onboarding=complete", refreshUrl: "https://market.example/provider/payments/setup?onboarding=refresh" }
+    const input = {
+      accountId,
+      returnUrl: "https://market.example/provider/payments/setup?onboarding=complete",
+      refreshUrl: "https://market.example/provider/payments/setup?onboarding=refresh"
+    }
     const url = await gateway.run((g) => g.createOnboardingLink(input))
     expect(url).toMatch(new RegExp(`^https://connect\\.stripe\\.test/setup/e/${accountId}/`))
     const second = await gateway.run((g) => g.createOnboardingLink(input))
     expect(second).not.toBe(url)
     const [first, next] = fake.since(start)
     expect(first).toMatchObject({ method: "POST", path: "/v1/account_links" })
-    expect(first!.form).toEqual({ account: accountId, type: "account_onboarding", return_url: input.returnUrl, refresh_url: input.refreshUrl })
+    expect(first!.form).toEqual({
+      account: accountId,
+      type: "account_onboarding",
+      return_url: input.returnUrl,
+      refresh_url: input.refreshUrl
+    })
     expect(first!.idempotencyKey).toMatch(new RegExp(`^connect-onboarding-link:${accountId}:[0-9a-f-]{36}$`))
     expect(next!.idempotencyKey).toMatch(/^connect-onboarding-link:/)
     expect(next!.idempotencyKey).not.toBe(first!.idempotencyKey)
@@ -114,7 +131,11 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
       detailsSubmitted: false
     })
     Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, details_submitted: true })
-    expect(await gateway.run((g) => g.retrieveAccount(accountId))).toMatchObject({ chargesEnabled: true, payoutsEnabled: false, detailsSubmitted: true })
+    expect(await gateway.run((g) => g.retrieveAccount(accountId))).toMatchObject({
+      chargesEnabled: true,
+      payoutsEnabled: false,
+      detailsSubmitted: true
+    })
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "GET", path: `/v1/accounts/${accountId}`, idempotencyKey: undefined })
   })
@@ -144,7 +165,11 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     expect(event.created.getTime()).toBe(JSON.parse(payload).created * 1000)
     const platform = await gateway.run((g) => g.parseWebhook("platform", payload, sign(payload, STRIPE_WEBHOOK_SECRET)))
     expect(platform.id).toBe(event.id)
-    for (const [endpoint, secret] of [["connect", STRIPE_WEBHOOK_SECRET], ["platform", STRIPE_CONNECT_WEBHOOK_SECRET], ["connect", "whsec_other"]] as const) {
+    for (const [endpoint, secret] of [
+      ["connect", STRIPE_WEBHOOK_SECRET],
+      ["platform", STRIPE_CONNECT_WEBHOOK_SECRET],
+      ["connect", "whsec_other"]
+    ] as const) {
       const refused = await gateway.run((g) => Effect.either(g.parseWebhook(endpoint, payload, sign(payload, secret))))
       expect(Either.isLeft(refused) && refused.left._tag, `${endpoint} with ${secret}`).toBe("InvalidWebhook")
     }
@@ -172,7 +197,12 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
     expect(reply.status, reply.text).toBe(200)
     const [create, link] = fake.since(start)
     expect(create).toMatchObject({ path: "/v1/accounts", idempotencyKey: `connect-account:${provider.user.id}:FR` })
-    expect(create!.form).toMatchObject({ "controller[stripe_dashboard][type]": "express", country: "FR", email: provider.email, "metadata[userId]": provider.user.id })
+    expect(create!.form).toMatchObject({
+      "controller[stripe_dashboard][type]": "express",
+      country: "FR",
+      email: provider.email,
+      "metadata[userId]": provider.user.id
+    })
     expect(link!.form).toEqual({
       account: expect.stringMatching(/^acct_fake_/),
       type: "account_onboarding",
@@ -184,7 +214,14 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
     // Status refreshes from Stripe; once Stripe enables charges, so does the marketplace.
     const accountId = link!.form.account!
     const pending = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
-    expect(pending.body.data.data).toEqual({ hasAccount: true, accountId, country: "FR", chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
+    expect(pending.body.data.data).toEqual({
+      hasAccount: true,
+      accountId,
+      country: "FR",
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      detailsSubmitted: false
+    })
     Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, payouts_enabled: true, details_submitted: true })
     const canTakeCharges = () => server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))
     expect(await canTakeCharges()).toBe(false)
@@ -233,7 +270,15 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
     const provider = await freshUser(server, api)
     await server.run(
       Effect.flatMap(PaymentAccountRepository, (r) =>
-        r.upsert({ userId: provider.user.id, gateway: "sandbox", accountId: `acct_sandbox_left_${Date.now()}`, country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+        r.upsert({
+          userId: provider.user.id,
+          gateway: "sandbox",
+          accountId: `acct_sandbox_left_${Date.now()}`,
+          country: "CA",
+          chargesEnabled: true,
+          payoutsEnabled: true,
+          detailsSubmitted: true
+        })
       )
     )
     expect(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))).toBe(false)
@@ -246,6 +291,8 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
 
     const page = await fetch(`${server.url}/sandbox/connect/dashboard/acct_sandbox_x`)
     expect(await page.text()).not.toContain('class="badge">Sandbox')
-    expect(await (await fetch(`${server.url}/sandbox/connect/onboarding/acct_x/complete`, { method: "POST", redirect: "manual" })).status).not.toBe(303)
+    expect(
+      await (await fetch(`${server.url}/sandbox/connect/onboarding/acct_x/complete`, { method: "POST", redirect: "manual" })).status
+    ).not.toBe(303)
   })
 })

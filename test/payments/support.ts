@@ -66,7 +66,15 @@ export const freshUser = async (server: TestServer, api: Api, role: "CLIENT" | "
   const password = "Passw0rd!"
   const user = await server.run(
     Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({ firstName: "Zoé", lastName: "Lévesque", email, phoneNumber: "5145550177", password, confirmPassword: password, role })
+      identity.createAccount({
+        firstName: "Zoé",
+        lastName: "Lévesque",
+        email,
+        phoneNumber: "5145550177",
+        password,
+        confirmPassword: password,
+        role
+      })
     )
   )
   return { user, email, password, token: await login(api, email, password) }
@@ -117,7 +125,11 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000)
 // ---- Charges ------------------------------------------------------------------------------------
 
 /** A Stripe-shaped event (`data.object` as given), as JSON. */
-export const stripeEvent = (type: string, object: Record<string, unknown>, options: { readonly id?: string; readonly created?: number } = {}) =>
+export const stripeEvent = (
+  type: string,
+  object: Record<string, unknown>,
+  options: { readonly id?: string; readonly created?: number } = {}
+) =>
   JSON.stringify({
     id: options.id ?? `evt_test_${Math.random().toString(36).slice(2)}${(++counter).toString(36)}`,
     object: "event",
@@ -168,7 +180,9 @@ export const startWebhookRecorder = async (secret: string, connectSecret?: strin
       const body = Buffer.concat(chunks).toString("utf8")
       const endpoint = req.url === webhookPaths.connect ? "connect" : "platform"
       const endpointSecret = endpoint === "connect" ? Option.fromNullable(connectSecret) : Option.some(secret)
-      const verified = Effect.runSync(Effect.either(verifyEvent(endpointSecret, body, req.headers["stripe-signature"] as string | undefined)))
+      const verified = Effect.runSync(
+        Effect.either(verifyEvent(endpointSecret, body, req.headers["stripe-signature"] as string | undefined))
+      )
       if (req.url !== webhookPaths[endpoint] || verified._tag === "Left") {
         refused++
         res.writeHead(400).end()

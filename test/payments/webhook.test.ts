@@ -6,7 +6,17 @@ import { PaymentAccounts } from "../../src/modules/payments/service"
 import type { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
 import { webhookPaths } from "../../src/modules/payments/webhook-endpoints"
-import { accountUpdated, CONNECT_WEBHOOK_SECRET, deliver, freshUser, nowSeconds, sign, startPaymentsServer, stripeEvent, WEBHOOK_SECRET } from "./support"
+import {
+  accountUpdated,
+  CONNECT_WEBHOOK_SECRET,
+  deliver,
+  freshUser,
+  nowSeconds,
+  sign,
+  startPaymentsServer,
+  stripeEvent,
+  WEBHOOK_SECRET
+} from "./support"
 
 let server: TestServer
 let api: ReturnType<typeof httpClient>
@@ -24,10 +34,18 @@ const providerWithAccount = async () => {
   return { ...provider, accountId }
 }
 
-const stored = (userId: string) => server.run(Effect.map(Effect.flatMap(PaymentAccounts, (p) => p.accountOf(userId)), Option.getOrThrow))
+const stored = (userId: string) =>
+  server.run(
+    Effect.map(
+      Effect.flatMap(PaymentAccounts, (p) => p.accountOf(userId)),
+      Option.getOrThrow
+    )
+  )
 const processedCount = (eventId: string) =>
   server
-    .run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE id = ${eventId}`))
+    .run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE id = ${eventId}`)
+    )
     .then((rows) => rows[0]!.n)
 
 describe("webhook signature (the stripe library's own helpers)", () => {
@@ -59,7 +77,11 @@ describe("webhook signature (the stripe library's own helpers)", () => {
     for (const [name, body, signature] of cases) {
       const reply = await deliver(api, body, signature)
       expect(reply.status, name).toBe(400)
-      expect(reply.body, name).toEqual({ success: false, code: "INVALID_WEBHOOK_SIGNATURE", message: "Signature du webhook absente ou invalide." })
+      expect(reply.body, name).toEqual({
+        success: false,
+        code: "INVALID_WEBHOOK_SIGNATURE",
+        message: "Signature du webhook absente ou invalide."
+      })
     }
     const en = await api.call("POST", "/api/payments/webhook", { raw: payload, language: "en" })
     expect(en.body.message).toBe("Missing or invalid webhook signature.")
@@ -114,10 +136,23 @@ describe("two endpoints: the platform's events and the connected accounts' event
     expect(await stored(user.id)).toMatchObject({ chargesEnabled: false })
     expect(await processedCount(JSON.parse(account).id)).toBe(0)
 
-    const charge = stripeEvent("payment_intent.canceled", { id: "pi_x", object: "payment_intent", status: "canceled", metadata: { bookingId: crypto.randomUUID() } })
-    const onConnect = await api.call("POST", webhookPaths.connect, { raw: charge, language: "en", headers: { "stripe-signature": sign(charge, CONNECT_WEBHOOK_SECRET) } })
+    const charge = stripeEvent("payment_intent.canceled", {
+      id: "pi_x",
+      object: "payment_intent",
+      status: "canceled",
+      metadata: { bookingId: crypto.randomUUID() }
+    })
+    const onConnect = await api.call("POST", webhookPaths.connect, {
+      raw: charge,
+      language: "en",
+      headers: { "stripe-signature": sign(charge, CONNECT_WEBHOOK_SECRET) }
+    })
     expect(onConnect.status).toBe(400)
-    expect(onConnect.body).toEqual({ success: false, code: "WEBHOOK_WRONG_ENDPOINT", message: "This event is not expected on this webhook endpoint (connected accounts or platform)." })
+    expect(onConnect.body).toEqual({
+      success: false,
+      code: "WEBHOOK_WRONG_ENDPOINT",
+      message: "This event is not expected on this webhook endpoint (connected accounts or platform)."
+    })
     expect(await processedCount(JSON.parse(charge).id)).toBe(0)
 
     // An event type the app does not act on is acknowledged on either endpoint (say, another connected-account event selected too).
@@ -137,7 +172,11 @@ describe("webhook processing", () => {
 
     // Something else sets the account back (as a gateway read would).
     const account = await stored(user.id)
-    await server.run(Effect.flatMap(PaymentAccountRepository, (r) => r.upsert({ ...account, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })))
+    await server.run(
+      Effect.flatMap(PaymentAccountRepository, (r) =>
+        r.upsert({ ...account, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
+      )
+    )
 
     const again = await deliver(api, payload, sign(payload))
     expect(again.status).toBe(200)
@@ -180,7 +219,13 @@ describe("webhook processing", () => {
   })
 
   it("unknown event types and accounts that are not ours are acknowledged and recorded", async () => {
-    const other = JSON.stringify({ id: `evt_other_${Date.now()}`, object: "event", type: "customer.created", created: nowSeconds(), data: { object: { id: "cus_1" } } })
+    const other = JSON.stringify({
+      id: `evt_other_${Date.now()}`,
+      object: "event",
+      type: "customer.created",
+      created: nowSeconds(),
+      data: { object: { id: "cus_1" } }
+    })
     const reply = await deliver(api, other, sign(other))
     expect(reply.status).toBe(200)
     expect(reply.body.data).toEqual({ received: true, duplicate: false })
@@ -189,10 +234,22 @@ describe("webhook processing", () => {
     const stranger = accountUpdated({ accountId: "acct_not_ours", created: nowSeconds(), charges: true })
     expect((await deliver(api, stranger, sign(stranger))).status).toBe(200)
 
-    const proto = JSON.stringify({ id: `evt_proto_${Date.now()}`, object: "event", type: "constructor", created: nowSeconds(), data: { object: {} } })
+    const proto = JSON.stringify({
+      id: `evt_proto_${Date.now()}`,
+      object: "event",
+      type: "constructor",
+      created: nowSeconds(),
+      data: { object: {} }
+    })
     expect((await deliver(api, proto, sign(proto))).status).toBe(200)
 
-    const noObject = JSON.stringify({ id: `evt_noobj_${Date.now()}`, object: "event", type: "account.updated", created: nowSeconds(), data: {} })
+    const noObject = JSON.stringify({
+      id: `evt_noobj_${Date.now()}`,
+      object: "event",
+      type: "account.updated",
+      created: nowSeconds(),
+      data: {}
+    })
     expect((await deliver(api, noObject, sign(noObject))).status).toBe(200)
   })
 

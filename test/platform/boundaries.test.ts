@@ -37,7 +37,7 @@ describe("module boundaries", () => {
       "export * from './star'",
       'const lazy = () => import("./lazy")',
       'type T = import("./t").T',
-      "import {\n  I,\n  J\n} from \"./multi\""
+      'import {\n  I,\n  J\n} from "./multi"'
     ].join("\n")
     const found = importsOf("src/x.ts", text).map(({ from, typeOnly }) => `${from}${typeOnly ? " (type)" : ""}`)
     expect(found).toEqual(["./a", "./b (type)", "./c (type)", "./e", "./g", "./h (type)", "./star", "./lazy", "./t (type)", "./multi"])
@@ -56,7 +56,8 @@ describe("module boundaries", () => {
 
   it("an index.ts exports no adapter, handler or wiring (the composition root imports those directly)", () => {
     const offending = imports.filter(
-      ({ file, target }) => /^src\/modules\/[a-z-]+\/index\.ts$/.test(file) && moduleOf(target) === moduleOf(file) && WIRING.test(inModule(target!))
+      ({ file, target }) =>
+        /^src\/modules\/[a-z-]+\/index\.ts$/.test(file) && moduleOf(target) === moduleOf(file) && WIRING.test(inModule(target!))
     )
     expect(offending.map(show)).toEqual([])
   })
@@ -64,12 +65,16 @@ describe("module boundaries", () => {
   it("an index.ts exports only what another module, the composition root or the CLI imports through it (and its contract)", () => {
     const usedThroughIndex = new Set(
       imports
-        .filter(({ file, target }) => moduleOf(target) !== undefined && inModule(target!) === "index" && moduleOf(file) !== moduleOf(target))
+        .filter(
+          ({ file, target }) => moduleOf(target) !== undefined && inModule(target!) === "index" && moduleOf(file) !== moduleOf(target)
+        )
         .flatMap(({ target, names }) => names.map((name) => `${moduleOf(target)}:${name}`))
     )
     const unused = imports
       .filter(({ file, target }) => /^src\/modules\/[a-z-]+\/index\.ts$/.test(file) && !/(^|-|\/)contract$/.test(inModule(target ?? "")))
-      .flatMap(({ file, names }) => names.filter((name) => !usedThroughIndex.has(`${moduleOf(file)}:${name}`)).map((name) => `${file} exports ${name}`))
+      .flatMap(({ file, names }) =>
+        names.filter((name) => !usedThroughIndex.has(`${moduleOf(file)}:${name}`)).map((name) => `${file} exports ${name}`)
+      )
     expect(unused).toEqual([])
   })
 
@@ -79,10 +84,12 @@ describe("module boundaries", () => {
       /^node:/,
       /^(pg|pg-boss|stripe|nodemailer|socket\.io|@electric-sql\/pglite|pino)(\/|$)/
     ]
-    const forbiddenFiles = /^src\/(app\/|platform\/(http\/|database|embedded-postgres|pg-pool|jobs|realtime|storage|uploads|transaction|rate-limit|migrations)|modules\/[a-z-]+\/([a-z-]+\/)?(adapters\/|http$|[a-z-]+-http$|service$|jobs$|live$))/
+    const forbiddenFiles =
+      /^src\/(app\/|platform\/(http\/|database|embedded-postgres|pg-pool|jobs|realtime|storage|uploads|transaction|rate-limit|migrations)|modules\/[a-z-]+\/([a-z-]+\/)?(adapters\/|http$|[a-z-]+-http$|service$|jobs$|live$))/
     const offending = imports.filter(
       ({ file, from, target }) =>
-        /^src\/modules\/[a-z-]+\/([a-z-]+\/)?(domain|rules)\.ts$/.test(file) && (forbidden.some((rule) => rule.test(from)) || forbiddenFiles.test(target ?? ""))
+        /^src\/modules\/[a-z-]+\/([a-z-]+\/)?(domain|rules)\.ts$/.test(file) &&
+        (forbidden.some((rule) => rule.test(from)) || forbiddenFiles.test(target ?? ""))
     )
     expect(offending.map(show)).toEqual([])
   })
@@ -113,8 +120,15 @@ describe("module boundaries", () => {
   it("the UI imports of the server only contracts (types) and the shared rules (rules.ts, languages, money)", () => {
     const offending = imports.filter(({ file, target, typeOnly }) => {
       if (!file.startsWith("ui/") || target === undefined || !target.startsWith("src/")) return false
-      if (/^src\/modules\/[a-z-]+\/([a-z-]+\/)?rules$/.test(target) || target === "src/platform/languages" || target === "src/platform/money") return false
-      const contract = /^src\/modules\/[a-z-]+\/([a-z-]+\/)?([a-z-]+-)?contract$/.test(target) || /^src\/platform\/http\/(schemas|authentication)$/.test(target)
+      if (
+        /^src\/modules\/[a-z-]+\/([a-z-]+\/)?rules$/.test(target) ||
+        target === "src/platform/languages" ||
+        target === "src/platform/money"
+      )
+        return false
+      const contract =
+        /^src\/modules\/[a-z-]+\/([a-z-]+\/)?([a-z-]+-)?contract$/.test(target) ||
+        /^src\/platform\/http\/(schemas|authentication)$/.test(target)
       return !(typeOnly && contract)
     })
     expect(offending.map(show)).toEqual([])

@@ -8,7 +8,9 @@ describe("TRUST_PROXY", () => {
     expect(parseTrustProxy(Option.none())).toEqual(Either.right({ _tag: "None" }))
     expect(parseTrustProxy(Option.some("0"))).toEqual(Either.right({ _tag: "None" }))
     expect(parseTrustProxy(Option.some("2"))).toEqual(Either.right({ _tag: "Hops", hops: 2 }))
-    expect(parseTrustProxy(Option.some("10.0.0.1, ::ffff:10.0.0.2"))).toEqual(Either.right({ _tag: "Addresses", addresses: ["10.0.0.1", "10.0.0.2"] }))
+    expect(parseTrustProxy(Option.some("10.0.0.1, ::ffff:10.0.0.2"))).toEqual(
+      Either.right({ _tag: "Addresses", addresses: ["10.0.0.1", "10.0.0.2"] })
+    )
     expect(Either.isLeft(parseTrustProxy(Option.some("yes please")))).toBe(true)
   })
 
@@ -35,7 +37,12 @@ describe("JWT_SECRET", () => {
   it("under 32 bytes is refused at start; unset (the generated secret) and 32 bytes or more are accepted", () => {
     expect(Either.isLeft(checkJwtSecret(Option.some(Redacted.make("x"))))).toBe(true)
     expect(Either.isLeft(checkJwtSecret(Option.some(Redacted.make("a".repeat(31)))))).toBe(true)
-    expect(String(Either.isLeft(checkJwtSecret(Option.some(Redacted.make("x")))) && checkJwtSecret(Option.some(Redacted.make("x"))).pipe(Either.flip, Either.getOrThrow))).toContain("JWT_SECRET")
+    expect(
+      String(
+        Either.isLeft(checkJwtSecret(Option.some(Redacted.make("x")))) &&
+          checkJwtSecret(Option.some(Redacted.make("x"))).pipe(Either.flip, Either.getOrThrow)
+      )
+    ).toContain("JWT_SECRET")
     expect(Either.isRight(checkJwtSecret(Option.none()))).toBe(true)
     expect(Either.isRight(checkJwtSecret(Option.some(Redacted.make("a".repeat(32)))))).toBe(true)
   })

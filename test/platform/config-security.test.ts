@@ -5,7 +5,10 @@ import { AppConfig, AppConfigLive } from "../../src/platform/config"
 /** The configuration as the server reads it at start, from these environment variables only. */
 const start = (env: Record<string, string>) =>
   Effect.runPromiseExit(
-    Effect.provide(AppConfig, AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))
+    Effect.provide(
+      AppConfig,
+      AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+    )
   )
 
 describe("the server's configuration at start", () => {

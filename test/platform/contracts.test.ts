@@ -9,7 +9,9 @@ import { importsOf as parsedImportsOf, root } from "../support/imports"
 
 const src = new URL("../../src/", import.meta.url).pathname
 const modules = `${src}modules/`
-const names = readdirSync(modules, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+const names = readdirSync(modules, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
 
 /** Every import and re-export of a file (TypeScript's parser), with whether it is type-only. */
 const importsOf = (path: string) => parsedImportsOf(relative(root, path))
@@ -46,8 +48,10 @@ describe("the modules' contracts", () => {
       contractsOf(name).flatMap((file) =>
         importsOf(file)
           .map(({ typeOnly, from }) => ({ typeOnly, from: resolved(file, from) }))
-          .filter(({ typeOnly, from }) =>
-            !allowedInContract(name).some((allowed) => allowed.test(from)) && !(typeOnly && from === join(relative(src, dirname(file)), "domain"))
+          .filter(
+            ({ typeOnly, from }) =>
+              !allowedInContract(name).some((allowed) => allowed.test(from)) &&
+              !(typeOnly && from === join(relative(src, dirname(file)), "domain"))
           )
           .map(({ from }) => `${relative(modules, file)} imports ${from}`)
       )
@@ -56,7 +60,9 @@ describe("the modules' contracts", () => {
   })
 
   it("a rules.ts imports nothing (the UI bundles it)", () => {
-    const offending = names.filter((name) => readdirSync(`${modules}${name}`).includes("rules.ts")).filter((name) => importsOf(`${modules}${name}/rules.ts`).length > 0)
+    const offending = names
+      .filter((name) => readdirSync(`${modules}${name}`).includes("rules.ts"))
+      .filter((name) => importsOf(`${modules}${name}/rules.ts`).length > 0)
     expect(offending).toEqual([])
   })
 })

@@ -17,7 +17,10 @@ import { postgresBinaries, startThrowawayCluster, type ThrowawayCluster } from "
  * default with DATABASE_URL, whose LISTEN connection used to kill the process).
  */
 const bin = postgresBinaries()
-if (bin === undefined) console.warn("database-outage.test.ts skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine, or running as root with no postgres user to run them as")
+if (bin === undefined)
+  console.warn(
+    "database-outage.test.ts skipped: no PostgreSQL binaries (initdb, pg_ctl) on this machine, or running as root with no postgres user to run them as"
+  )
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const until = async (what: string, check: () => Promise<boolean> | boolean, ms: number) => {
@@ -52,10 +55,7 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
 
   const scenario = (realtimeAdapter: "local" | "postgres") => async () => {
     const databaseUrl = cluster!.url(`outage_${realtimeAdapter}`)
-    const server: TestServer = await startTestServer(
-      { realtimeAdapter, seedDemoData: false, messageRateLimit: 1_000_000 },
-      { databaseUrl }
-    )
+    const server: TestServer = await startTestServer({ realtimeAdapter, seedDemoData: false, messageRateLimit: 1_000_000 }, { databaseUrl })
     const api = httpClient(server)
     let socket: Socket | undefined
     let writing = true
@@ -63,7 +63,12 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
     try {
       // A job worker that polls through the outage: jobs sent after it must still be run.
       const ran: Array<unknown> = []
-      await server.run(Scope.extend(Effect.flatMap(JobQueue, (queue) => queue.work("outage-probe", (data) => Effect.sync(() => void ran.push(data.n)))), workers))
+      await server.run(
+        Scope.extend(
+          Effect.flatMap(JobQueue, (queue) => queue.work("outage-probe", (data) => Effect.sync(() => void ran.push(data.n)))),
+          workers
+        )
+      )
 
       const [a, b] = [await newClient(server, api), await newClient(server, api)]
       const conversation = await api.post("/api/conversations", { participantId: b.id }, { token: a.token })
@@ -71,7 +76,13 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       const conversationId = conversation.body.data.conversation.id as string
 
       // B listens, and reconnects by itself if the server lets it go.
-      socket = io(server.url, { path: "/socket.io", auth: { token: b.token }, transports: ["websocket"], reconnectionDelay: 200, reconnectionDelayMax: 500 })
+      socket = io(server.url, {
+        path: "/socket.io",
+        auth: { token: b.token },
+        transports: ["websocket"],
+        reconnectionDelay: 200,
+        reconnectionDelayMax: 500
+      })
       const received: Array<string> = []
       socket.on("message_received", (event: { message: { id: string } }) => received.push(event.message.id))
       await until("B's socket is connected", () => socket!.connected, 5_000)
@@ -81,7 +92,9 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       const statuses = new Map<number, number>()
       const writer = async (who: Session, n: number) => {
         for (let i = 0; writing; i++) {
-          const reply = await api.post(`/api/conversations/${conversationId}/messages`, { content: `w${n}-${i}` }, { token: who.token }).catch(() => undefined)
+          const reply = await api
+            .post(`/api/conversations/${conversationId}/messages`, { content: `w${n}-${i}` }, { token: who.token })
+            .catch(() => undefined)
           const status = reply?.status ?? 0
           statuses.set(status, (statuses.get(status) ?? 0) + 1)
           if (status === 201) acknowledged.push(reply!.body.data.message.id as string)
@@ -98,7 +111,10 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       }
       await until("the API answers 503", async () => (await down("fr")) !== undefined, 10_000)
 
-      for (const [language, message] of [["fr", /indisponible/], ["en", /unavailable/]] as const) {
+      for (const [language, message] of [
+        ["fr", /indisponible/],
+        ["en", /unavailable/]
+      ] as const) {
         const reply = (await down(language))!
         expect(reply.body).toMatchObject({ success: false, code: "SERVICE_UNAVAILABLE" })
         expect(reply.body.message).toMatch(message)
@@ -113,7 +129,13 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
       expect(ack).toMatchObject({ success: false, code: "SERVICE_UNAVAILABLE" })
       // A new connection is refused as unavailable, not as unauthenticated (the UI would log the user out).
       const refused = await new Promise<Error & { data?: unknown }>((resolve) => {
-        const late = io(server.url, { path: "/socket.io", auth: { token: a.token }, transports: ["websocket"], reconnection: false, forceNew: true })
+        const late = io(server.url, {
+          path: "/socket.io",
+          auth: { token: a.token },
+          transports: ["websocket"],
+          reconnection: false,
+          forceNew: true
+        })
         late.once("connect_error", (error) => {
           late.disconnect()
           resolve(error)
@@ -133,10 +155,14 @@ describe.skipIf(bin === undefined)("the server outlives its database", () => {
 
       cluster!.start()
       const restarted = Date.now()
-      await until("the health check is green again", async () => {
-        const reply = await api.get("/api/health")
-        return reply.status === 200 && reply.body.data.status === "ok"
-      }, 10_000)
+      await until(
+        "the health check is green again",
+        async () => {
+          const reply = await api.get("/api/health")
+          return reply.status === 200 && reply.body.data.status === "ok"
+        },
+        10_000
+      )
       const recoveredInMs = Date.now() - restarted
       expect(recoveredInMs).toBeLessThan(10_000)
       const reply = await api.get("/api/health")

@@ -50,9 +50,11 @@ describe.skipIf(!base)("a brand-new PostgreSQL database", () => {
     expect(installed).toEqual(expect.arrayContaining(named))
 
     const migrate = (schema: string) =>
-      Effect.runPromise(Effect.scoped(Layer.build(databaseUrlLayer(urlOf(name, schema), 2)).pipe(
-        Effect.flatMap((context) => Effect.provide(runMigrations, context))
-      )))
+      Effect.runPromise(
+        Effect.scoped(
+          Layer.build(databaseUrlLayer(urlOf(name, schema), 2)).pipe(Effect.flatMap((context) => Effect.provide(runMigrations, context)))
+        )
+      )
     const applied = await Promise.all(["a", "b", "c", "d"].map(migrate))
     for (const migrations of applied) expect(migrations.length).toBeGreaterThan(5)
   })

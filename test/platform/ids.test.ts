@@ -16,7 +16,21 @@ describe("platform ids", () => {
   })
 
   it("isUuid refuses anything else", () => {
-    for (const value of ["", "not-a-uuid", "1", "' OR 1=1 --", "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f1", "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f100", "0b5a9a845c4e4c439d7a2b1a9c0e7f10", " 0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f10", "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f10\n", "g0000000-0000-4000-8000-000000000000", undefined, null, 42]) {
+    for (const value of [
+      "",
+      "not-a-uuid",
+      "1",
+      "' OR 1=1 --",
+      "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f1",
+      "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f100",
+      "0b5a9a845c4e4c439d7a2b1a9c0e7f10",
+      " 0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f10",
+      "0b5a9a84-5c4e-4c43-9d7a-2b1a9c0e7f10\n",
+      "g0000000-0000-4000-8000-000000000000",
+      undefined,
+      null,
+      42
+    ]) {
       expect(isUuid(value)).toBe(false)
     }
     // One character of a UUID replaced by a non-hexadecimal one, or one removed: no longer an id.
@@ -50,7 +64,9 @@ describe("platform ids", () => {
 
 describe("platform clock", () => {
   it("now reads Effect's Clock", async () => {
-    const at = await Effect.runPromise(Effect.withClock(now, { ...Effect.runSync(Effect.clock), currentTimeMillis: Effect.succeed(Date.UTC(2030, 0, 2, 3, 4, 5)) }))
+    const at = await Effect.runPromise(
+      Effect.withClock(now, { ...Effect.runSync(Effect.clock), currentTimeMillis: Effect.succeed(Date.UTC(2030, 0, 2, 3, 4, 5)) })
+    )
     expect(at.toISOString()).toBe("2030-01-02T03:04:05.000Z")
   })
 

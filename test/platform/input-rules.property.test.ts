@@ -12,9 +12,14 @@ const isControl = (c: string) => {
   const code = c.codePointAt(0)!
   return code <= 0x1f || (code >= 0x7f && code <= 0x9f)
 }
-const controlChar = fc.integer({ min: 0, max: 0x9f }).filter((n) => n <= 0x1f || n >= 0x7f).map((n) => String.fromCharCode(n))
+const controlChar = fc
+  .integer({ min: 0, max: 0x9f })
+  .filter((n) => n <= 0x1f || n >= 0x7f)
+  .map((n) => String.fromCharCode(n))
 /** Text with control characters mixed in now and then. */
-const mixedText = fc.array(fc.oneof({ weight: 4, arbitrary: fc.fullUnicode() }, { weight: 1, arbitrary: controlChar })).map((cs) => cs.join(""))
+const mixedText = fc
+  .array(fc.oneof({ weight: 4, arbitrary: fc.fullUnicode() }, { weight: 1, arbitrary: controlChar }))
+  .map((cs) => cs.join(""))
 
 const decodeLine = Schema.decodeUnknownEither(PayloadText)
 const decodeLong = Schema.decodeUnknownEither(PayloadLongText)
@@ -80,8 +85,15 @@ describe("JSON nesting depth", () => {
   })
 
   it("JSON content types", () => {
-    for (const type of [undefined, "", "application/json", "Application/JSON; charset=utf-8", "application/problem+json"]) expect(isJsonContentType(type)).toBe(true)
-    for (const type of ["application/xml", "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "application/jsonp"]) {
+    for (const type of [undefined, "", "application/json", "Application/JSON; charset=utf-8", "application/problem+json"])
+      expect(isJsonContentType(type)).toBe(true)
+    for (const type of [
+      "application/xml",
+      "text/plain",
+      "multipart/form-data; boundary=x",
+      "application/x-www-form-urlencoded",
+      "application/jsonp"
+    ]) {
       expect(isJsonContentType(type)).toBe(false)
     }
   })

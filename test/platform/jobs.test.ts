@@ -56,13 +56,15 @@ const queueName = (label: string) => `${label}-${++sequence}`
 /** Counts a handler's executions per job (`data.id`). */
 const counter = () => {
   const runs = new Map<string, number>()
-  const handler = (f: (id: string, run: number) => Effect.Effect<void, unknown> = () => Effect.void): Handler => (data) =>
-    Effect.suspend(() => {
-      const id = String(data.id)
-      const run = (runs.get(id) ?? 0) + 1
-      runs.set(id, run)
-      return f(id, run)
-    })
+  const handler =
+    (f: (id: string, run: number) => Effect.Effect<void, unknown> = () => Effect.void): Handler =>
+    (data) =>
+      Effect.suspend(() => {
+        const id = String(data.id)
+        const run = (runs.get(id) ?? 0) + 1
+        runs.set(id, run)
+        return f(id, run)
+      })
   return { runs, handler, count: (id: string) => runs.get(id) ?? 0 }
 }
 
@@ -96,10 +98,10 @@ const behaviour = (adapter: Adapter) => {
         id === "fails-twice" && run <= 2
           ? Effect.fail("not yet")
           : id === "dies-once" && run === 1
-          ? Effect.die(new Error("boom"))
-          : id === "always"
-          ? Effect.fail("never")
-          : Effect.void
+            ? Effect.die(new Error("boom"))
+            : id === "always"
+              ? Effect.fail("never")
+              : Effect.void
       )
     )
     const retry = { retryLimit: 2, retryDelaySeconds: 1 }
@@ -181,17 +183,13 @@ describe(`PgBossJobQueue on ${testDatabaseKind}`, () => {
   let databaseContext: Context.Context<SqlClient.SqlClient>
   const instances: Array<Instance> = []
   const instance = async (options: PgBossJobQueueOptions = fastPolling) => {
-    const layer = PgBossJobQueue(options).pipe(
-      Layer.provide(Layer.succeedContext(databaseContext)),
-      Layer.provide(capturingLogger)
-    )
+    const layer = PgBossJobQueue(options).pipe(Layer.provide(Layer.succeedContext(databaseContext)), Layer.provide(capturingLogger))
     const created = ManagedRuntime.make(Layer.merge(layer, capturingLogger))
     await created.runtime()
     instances.push(created)
     return created
   }
-  const query = <A extends object>(text: string) =>
-    database.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
+  const query = <A extends object>(text: string) => database.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
   let main: Instance
   let jobsSchema: string
 
@@ -239,7 +237,7 @@ describe(`PgBossJobQueue on ${testDatabaseKind}`, () => {
     const stop = await startWorker(main, queue, handler())
     const inTransaction = (id: string, outcome: "commit" | "rollback") =>
       main.runPromise(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const jobs = yield* JobQueue
           yield* sql.withTransaction(
@@ -257,7 +255,7 @@ describe(`PgBossJobQueue on ${testDatabaseKind}`, () => {
 
   it("refuses to create a queue inside a transaction, rather than wait for a second connection", async () => {
     const exit = await main.runPromiseExit(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const jobs = yield* JobQueue
         yield* sql.withTransaction(jobs.send(queueName("unknown"), {}))
@@ -308,15 +306,18 @@ describe("InMemoryJobQueue", () => {
   const withQueue = <A, E>(body: (jobs: JobQueue["Type"]) => Effect.Effect<A, E, Scope.Scope>) =>
     Effect.flatMap(JobQueue, body).pipe(Effect.provide(InMemoryJobQueue()), Effect.provide(capturingLogger))
 
-  const recorder = Effect.map(Effect.sync(() => [] as Array<number>), (times) => ({
-    times,
-    handler: () => Effect.flatMap(TestClock.currentTimeMillis, (now) => Effect.sync(() => void times.push(now)))
-  }))
+  const recorder = Effect.map(
+    Effect.sync(() => [] as Array<number>),
+    (times) => ({
+      times,
+      handler: () => Effect.flatMap(TestClock.currentTimeMillis, (now) => Effect.sync(() => void times.push(now)))
+    })
+  )
   const settle = Effect.repeatN(Effect.yieldNow(), 20)
 
   effectIt.scoped("waits for startAfterSeconds on the clock", () =>
     withQueue((jobs) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { times, handler } = yield* recorder
         yield* jobs.work("q", handler)
         yield* jobs.send("q", {}, { startAfterSeconds: 30 })
@@ -327,11 +328,12 @@ describe("InMemoryJobQueue", () => {
         yield* settle
         expect(times).toEqual([30_000])
       })
-    ))
+    )
+  )
 
   effectIt.scoped("doubles the retry delay with retryBackoff", () =>
     withQueue((jobs) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { times, handler } = yield* recorder
         yield* jobs.work("q", () => Effect.zipRight(handler(), Effect.fail("again")))
         yield* jobs.send("q", {}, { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true })
@@ -341,11 +343,12 @@ describe("InMemoryJobQueue", () => {
         }
         expect(times).toEqual([0, 10_000, 30_000, 70_000])
       })
-    ))
+    )
+  )
 
   effectIt.scoped("sends a scheduled queue a job on each cron tick", () =>
     withQueue((jobs) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { times, handler } = yield* recorder
         yield* jobs.work("tick", handler)
         yield* jobs.schedule("tick", "*/5 * * * *")
@@ -356,19 +359,23 @@ describe("InMemoryJobQueue", () => {
         yield* settle
         expect(times).toEqual([5, 10, 15].map((m) => m * 60_000))
       })
-    ))
+    )
+  )
 
   effectIt.scoped("waits for a running job when its worker stops, and requeues one that is interrupted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jobs = yield* JobQueue
       const started = yield* Deferred.make<void>()
       const ran: Array<string> = []
       const workerScope = yield* Scope.make()
-      yield* jobs.work("q", (data) =>
-        Deferred.succeed(started, undefined).pipe(
-          Effect.zipRight(data.slow ? Effect.never : Effect.void),
-          Effect.zipRight(Effect.sync(() => void ran.push(String(data.id))))
-        )).pipe(Scope.extend(workerScope))
+      yield* jobs
+        .work("q", (data) =>
+          Deferred.succeed(started, undefined).pipe(
+            Effect.zipRight(data.slow ? Effect.never : Effect.void),
+            Effect.zipRight(Effect.sync(() => void ran.push(String(data.id))))
+          )
+        )
+        .pipe(Scope.extend(workerScope))
       yield* jobs.send("q", { id: "stuck", slow: true })
       yield* Deferred.await(started)
       // Closing waits (real time) for the stuck handler, then interrupts it and puts the job back.
@@ -377,13 +384,15 @@ describe("InMemoryJobQueue", () => {
       yield* jobs.work("q", (data) => Deferred.succeed(received, data))
       expect(yield* Deferred.await(received)).toEqual({ id: "stuck", slow: true })
       expect(ran).toEqual([])
-    }).pipe(Effect.provide(InMemoryJobQueue({ stopTimeoutSeconds: 0.2 }))))
+    }).pipe(Effect.provide(InMemoryJobQueue({ stopTimeoutSeconds: 0.2 })))
+  )
 
   effectIt.effect("refuses a cron expression it cannot read", () =>
     withQueue((jobs) => Effect.exit(jobs.schedule("q", "every minute"))).pipe(
       Effect.scoped,
       Effect.map((exit) => expect(Exit.isFailure(exit)).toBe(true))
-    ))
+    )
+  )
 })
 
 describe("cron", () => {

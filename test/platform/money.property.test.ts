@@ -1,6 +1,15 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Currencies, currencyDecimals, currencySymbol, formatMoney, isCurrency, majorText, toMajor, toMinor } from "../../src/platform/money"
+import {
+  Currencies,
+  currencyDecimals,
+  currencySymbol,
+  formatMoney,
+  isCurrency,
+  majorText,
+  toMajor,
+  toMinor
+} from "../../src/platform/money"
 
 // The one money toolkit (src/platform/money.ts): conversions between integer minor units and major
 // units are exact for every currency, and amounts are written in the reader's language.

@@ -36,7 +36,7 @@ describe("which database failures are a 503", () => {
   })
 
   it.each([
-    ["a syntax error", pgError("42601", "syntax error at or near \"SELEC\"")],
+    ["a syntax error", pgError("42601", 'syntax error at or near "SELEC"')],
     ["a unique violation", pgError("23505", "duplicate key value violates unique constraint")],
     ["a value out of range", pgError("22003", "numeric field overflow")],
     ["a serialization failure", pgError("40001")],

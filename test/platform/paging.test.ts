@@ -25,7 +25,11 @@ describe("platform paging", () => {
     expect(pageOf({ page: "", limit: " " }, 20)).toEqual({ page: 1, limit: 20, offset: 0 })
     expect(pageOf({ page: "x", limit: "NaN" }, 20)).toEqual({ page: 1, limit: 20, offset: 0 })
     expect(pageOf({ page: "2.9", limit: "0" }, 20)).toEqual({ page: 2, limit: 1, offset: 1 })
-    expect(pageOf({ page: "1e40", limit: "500" }, 20)).toEqual({ page: MAX_PAGE, limit: MAX_PAGE_SIZE, offset: (MAX_PAGE - 1) * MAX_PAGE_SIZE })
+    expect(pageOf({ page: "1e40", limit: "500" }, 20)).toEqual({
+      page: MAX_PAGE,
+      limit: MAX_PAGE_SIZE,
+      offset: (MAX_PAGE - 1) * MAX_PAGE_SIZE
+    })
   })
 
   it("the answer counts the pages needed for the total", () => {

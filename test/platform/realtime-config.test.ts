@@ -14,7 +14,11 @@ describe("REALTIME_ADAPTER", () => {
 
   const configFrom = (env: Record<string, string>) =>
     Effect.runPromise(
-      Effect.either(AppConfig.pipe(Effect.provide(AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))))
+      Effect.either(
+        AppConfig.pipe(
+          Effect.provide(AppConfigLive.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))
+        )
+      )
     )
 
   it("postgres without DATABASE_URL (the single-process PGlite) and unknown values are refused at start", async () => {
@@ -22,8 +26,12 @@ describe("REALTIME_ADAPTER", () => {
     expect(String(Either.getLeft(onPglite).pipe(Option.getOrThrow))).toContain("REALTIME_ADAPTER=postgres needs DATABASE_URL")
     const unknown = await configFrom({ REALTIME_ADAPTER: "redis", DATABASE_URL: "postgres://db.example/m" })
     expect(String(Either.getLeft(unknown).pipe(Option.getOrThrow))).toContain('REALTIME_ADAPTER must be "postgres" or "local"')
-    expect(Either.getOrThrow(await configFrom({ REALTIME_ADAPTER: " Local ", DATABASE_URL: "postgres://db.example/m" })).realtimeAdapter).toBe("local")
-    expect(Either.getOrThrow(await configFrom({ REALTIME_ADAPTER: "", DATABASE_URL: "postgres://db.example/m" })).realtimeAdapter).toBe("postgres")
+    expect(
+      Either.getOrThrow(await configFrom({ REALTIME_ADAPTER: " Local ", DATABASE_URL: "postgres://db.example/m" })).realtimeAdapter
+    ).toBe("local")
+    expect(Either.getOrThrow(await configFrom({ REALTIME_ADAPTER: "", DATABASE_URL: "postgres://db.example/m" })).realtimeAdapter).toBe(
+      "postgres"
+    )
   })
 })
 

@@ -29,9 +29,18 @@ describe.each(kinds)("rows decoded by Schema (%s)", (kind) => {
     Exit.isFailure(exit) ? String(Option.getOrUndefined(Cause.dieOption(exit.cause))) : "no defect"
 
   it("gives snake_case columns camelCase keys, counts as numbers, JSON values as stored", async () => {
-    const Row = Schema.Struct({ firstName: Schema.String, rowCount: Schema.Number, createdAt: Schema.DateFromSelf, payload: Schema.Unknown })
+    const Row = Schema.Struct({
+      firstName: Schema.String,
+      rowCount: Schema.Number,
+      createdAt: Schema.DateFromSelf,
+      payload: Schema.Unknown
+    })
     const exit = await run((sql) =>
-      single("sample", Row, sql`SELECT 'Léa' AS first_name, count(*) AS row_count, now() AS created_at, json_build_object('line_one', 1) AS payload FROM (VALUES (1), (2)) v(x)`)
+      single(
+        "sample",
+        Row,
+        sql`SELECT 'Léa' AS first_name, count(*) AS row_count, now() AS created_at, json_build_object('line_one', 1) AS payload FROM (VALUES (1), (2)) v(x)`
+      )
     )
     expect(Exit.isSuccess(exit) && exit.value).toMatchObject({ firstName: "Léa", rowCount: 2, payload: { line_one: 1 } })
     expect(Exit.isSuccess(exit) && exit.value.createdAt).toBeInstanceOf(Date)

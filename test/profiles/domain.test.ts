@@ -25,7 +25,10 @@ const issues = (result: Either.Either<unknown, { details: ReadonlyArray<{ field:
 
 describe("profile edit rules", () => {
   it("lists: trimmed, inner spaces collapsed, blanks and case-insensitive duplicates dropped, order kept", () => {
-    expect(cleanList([" Plomberie ", "plomberie", "", "  ", "Chauffage  central", "CHAUFFAGE central"])).toEqual(["Plomberie", "Chauffage central"])
+    expect(cleanList([" Plomberie ", "plomberie", "", "  ", "Chauffage  central", "CHAUFFAGE central"])).toEqual([
+      "Plomberie",
+      "Chauffage central"
+    ])
     fc.assert(
       fc.property(fc.array(fc.string()), (items) => {
         const out = cleanList(items)
@@ -38,9 +41,13 @@ describe("profile edit rules", () => {
 
   it("limits: bio 500, description 2000, experience 0..50 whole years", () => {
     const context = { role: "CLIENT" as const, now: NOW }
-    expect(Either.isRight(validateProfilePatch({ bio: "x".repeat(500), description: "y".repeat(2000), experienceYears: 50 }, context))).toBe(true)
+    expect(
+      Either.isRight(validateProfilePatch({ bio: "x".repeat(500), description: "y".repeat(2000), experienceYears: 50 }, context))
+    ).toBe(true)
     expect(issues(validateProfilePatch({ bio: "x".repeat(501) }, context))).toEqual([["bio", "profile.bioTooLong"]])
-    expect(issues(validateProfilePatch({ description: "y".repeat(2001) }, context))).toEqual([["description", "profile.descriptionTooLong"]])
+    expect(issues(validateProfilePatch({ description: "y".repeat(2001) }, context))).toEqual([
+      ["description", "profile.descriptionTooLong"]
+    ])
     for (const years of [-1, 51, 1.5, "x", Number.NaN]) {
       expect(issues(validateProfilePatch({ experienceYears: years }, context))).toEqual([["experienceYears", "profile.experienceRange"]])
     }
@@ -59,7 +66,9 @@ describe("profile edit rules", () => {
     expect(issues(validateProfilePatch({ dateOfBirth: "2007-06-16" }, provider))).toEqual([["dateOfBirth", "profile.minimumAge"]])
     expect(issues(validateProfilePatch({ dateOfBirth: null }, provider))).toEqual([["dateOfBirth", "profile.minimumAge"]])
     for (const bad of ["2025-06-16", "1899-12-31", "2001-02-29", "15/06/2000", "2000-13-01"]) {
-      expect(issues(validateProfilePatch({ dateOfBirth: bad }, { role: "CLIENT", now: NOW }))).toEqual([["dateOfBirth", "profile.dateOfBirthInvalid"]])
+      expect(issues(validateProfilePatch({ dateOfBirth: bad }, { role: "CLIENT", now: NOW }))).toEqual([
+        ["dateOfBirth", "profile.dateOfBirthInvalid"]
+      ])
     }
   })
 })
@@ -69,11 +78,22 @@ describe("who may see a profile", () => {
   const visitor = { id: "someone", role: "CLIENT" as const }
   const admin = { id: "admin", role: "ADMIN" as const }
   it("follows the visibility table", () => {
-    const can = (visibility: ProfileVisibility, viewer: { id: string; role: "CLIENT" | "ADMIN" | "PROVIDER" } | undefined, connected = false) =>
-      Either.isRight(profileAccess(owner(visibility), viewer, connected))
+    const can = (
+      visibility: ProfileVisibility,
+      viewer: { id: string; role: "CLIENT" | "ADMIN" | "PROVIDER" } | undefined,
+      connected = false
+    ) => Either.isRight(profileAccess(owner(visibility), viewer, connected))
     expect([can("PUBLIC", undefined), can("PUBLIC", visitor)]).toEqual([true, true])
-    expect([can("FRIENDS_ONLY", undefined, true), can("FRIENDS_ONLY", visitor), can("FRIENDS_ONLY", visitor, true)]).toEqual([false, false, true])
-    expect([can("PRIVATE", visitor, true), can("PRIVATE", admin), can("PRIVATE", { id: "owner", role: "CLIENT" })]).toEqual([false, true, true])
+    expect([can("FRIENDS_ONLY", undefined, true), can("FRIENDS_ONLY", visitor), can("FRIENDS_ONLY", visitor, true)]).toEqual([
+      false,
+      false,
+      true
+    ])
+    expect([can("PRIVATE", visitor, true), can("PRIVATE", admin), can("PRIVATE", { id: "owner", role: "CLIENT" })]).toEqual([
+      false,
+      true,
+      true
+    ])
     const denied = profileAccess(owner("PRIVATE"), visitor, false)
     expect(Either.isLeft(denied) && denied.left.code).toBe("PROFILE_NOT_ACCESSIBLE")
     const gone = profileAccess(owner("PUBLIC", false), visitor, false)
@@ -96,7 +116,13 @@ describe("badges by rule", () => {
     expect(ids({ ...base, statistics: { ...noStatistics, averageRating: 4.5, totalReviews: 4 } })).toEqual([])
     expect(ids({ ...base, statistics: { ...noStatistics, averageRating: 4.49, totalReviews: 50 } })).toEqual([])
     expect(ids({ ...base, statistics: { ...noStatistics, averageRating: 4.5, totalReviews: 5 } })).toEqual(["TOP_RATED"])
-    const complete = { ...emptyProfile, bio: "b", specialities: ["s"], languages: ["fr"], avatar: { key: "avatars/x", contentType: "image/png", size: 1, updatedAt: NOW } }
+    const complete = {
+      ...emptyProfile,
+      bio: "b",
+      specialities: ["s"],
+      languages: ["fr"],
+      avatar: { key: "avatars/x", contentType: "image/png", size: 1, updatedAt: NOW }
+    }
     expect(ids({ ...base, profile: complete })).toEqual(["PROFILE_COMPLETE"])
     expect(ids({ ...base, profile: { ...complete, avatar: null } })).toEqual([])
   })
@@ -108,7 +134,13 @@ describe("uploads: sniffing, checks, re-encoding, names", () => {
     expect(sniff(await jpegWithExif())).toBe("image/jpeg")
     expect(sniff(await webp())).toBe("image/webp")
     expect(sniff(pdf())).toBe("application/pdf")
-    for (const bytes of [new Uint8Array(0), Buffer.from("GIF89a"), Buffer.from("RIFF0000WAVE"), Buffer.from("%PDF"), Buffer.from("<svg/>")]) {
+    for (const bytes of [
+      new Uint8Array(0),
+      Buffer.from("GIF89a"),
+      Buffer.from("RIFF0000WAVE"),
+      Buffer.from("%PDF"),
+      Buffer.from("<svg/>")
+    ]) {
       expect(sniff(bytes)).toBeUndefined()
     }
   })
@@ -131,7 +163,10 @@ describe("uploads: sniffing, checks, re-encoding, names", () => {
     const text = await Effect.runPromise(normalizeFile("f", "image/png", await pngWithText(), "upload.unsupportedImage"))
     expect(Buffer.from(text).includes("SECRET-PNG-MARKER")).toBe(false)
     expect((await sharp(text).metadata()).format).toBe("png")
-    const rotated = await sharp({ create: { width: 20, height: 10, channels: 3, background: "#000" } }).jpeg().withMetadata({ orientation: 6 }).toBuffer()
+    const rotated = await sharp({ create: { width: 20, height: 10, channels: 3, background: "#000" } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer()
     const upright = await Effect.runPromise(normalizeFile("f", "image/jpeg", new Uint8Array(rotated), "upload.unsupportedImage"))
     expect([(await sharp(upright).metadata()).width, (await sharp(upright).metadata()).height]).toEqual([10, 20])
     const samePdf = pdf()
@@ -171,7 +206,13 @@ describe("storage adapters (same contract)", () => {
       await Effect.runPromise(storage.remove(key))
       expect(Option.isNone(await Effect.runPromise(storage.get(key)))).toBe(true)
       expect(await Effect.runPromise(storage.keys())).not.toContain(key)
-      for (const bad of ["../x", "avatars/../../etc/passwd", "avatars/abc", "other/00000000-0000-0000-0000-000000000000", "avatars/00000000-0000-0000-0000-000000000000/.."]) {
+      for (const bad of [
+        "../x",
+        "avatars/../../etc/passwd",
+        "avatars/abc",
+        "other/00000000-0000-0000-0000-000000000000",
+        "avatars/00000000-0000-0000-0000-000000000000/.."
+      ]) {
         expect(isStorageKey(bad)).toBe(false)
         const exit = await Effect.runPromiseExit(storage.put(bad, new Uint8Array([1])))
         expect(exit._tag).toBe("Failure")

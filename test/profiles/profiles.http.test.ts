@@ -87,7 +87,12 @@ describe("GET /api/users/me", () => {
     })
     // The seeded providers have a completed sandbox account.
     const marie = await api.get("/api/users/me", { token: await login(api, "marie.dubois@marketplace.local", "Provider1234!") })
-    expect(marie.body.data.user.payments).toMatchObject({ hasAccount: true, chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
+    expect(marie.body.data.user.payments).toMatchObject({
+      hasAccount: true,
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true
+    })
     expect(marie.body.data.user.stripeAccountId).toBe(marie.body.data.user.payments.accountId)
     expect(marie.body.data.user.badges.map((b: any) => b.badge.id)).toContain("VERIFIED_PROVIDER")
   })
@@ -142,7 +147,13 @@ describe("PATCH /api/users/me", () => {
     const again = await api.patch("/api/users/me", {}, { token })
     expect(again.body.data.user.bio).toBe("Plombière passionnée.")
     const cleared = await api.patch("/api/users/me", { bio: null, specialities: null, experienceYears: null, hourlyRate: "" }, { token })
-    expect(cleared.body.data.user).toMatchObject({ bio: "", specialities: [], experienceYears: null, hourlyRate: null, description: "Dix ans de métier." })
+    expect(cleared.body.data.user).toMatchObject({
+      bio: "",
+      specialities: [],
+      experienceYears: null,
+      hourlyRate: null,
+      description: "Dix ans de métier."
+    })
     expect((await api.get("/api/auth/me", { token })).body.data.user.firstName).toBe("Amélie")
   })
 
@@ -185,7 +196,12 @@ describe("PATCH /api/users/me", () => {
       preferredLanguage: en["validation.language"],
       specialities: en["profile.listTooLong"]
     })
-    for (const [field, value] of [["experienceYears", -1], ["experienceYears", 2.5], ["experienceYears", "abc"], ["hourlyRate", 10.123]] as const) {
+    for (const [field, value] of [
+      ["experienceYears", -1],
+      ["experienceYears", 2.5],
+      ["experienceYears", "abc"],
+      ["hourlyRate", 10.123]
+    ] as const) {
       const one = await api.patch("/api/users/me", { [field]: value }, { token })
       expect(one.status, `${field}=${value}`).toBe(422)
     }
@@ -219,7 +235,14 @@ describe("PATCH /api/users/me", () => {
     const me = await api.get("/api/users/me", { token })
     expect([me.body.data.user.email, me.body.data.user.role]).toEqual([user.email, "CLIENT"])
     expect(me.body.data.user.bio).not.toBe("ok")
-    for (const body of [{ bio: 1 }, { specialities: "Plomberie" }, { specialities: [1] }, { socialLinks: ["x"] }, { experienceYears: { $gt: 1 } }, { bio: "a\u0000b" }]) {
+    for (const body of [
+      { bio: 1 },
+      { specialities: "Plomberie" },
+      { specialities: [1] },
+      { socialLinks: ["x"] },
+      { experienceYears: { $gt: 1 } },
+      { bio: "a\u0000b" }
+    ]) {
       expectError(await api.patch("/api/users/me", body, { token }), 400, "MALFORMED_REQUEST")
     }
   })
@@ -228,7 +251,11 @@ describe("PATCH /api/users/me", () => {
 describe("GET /api/users/public/{id}", () => {
   it("never exposes the email, phone, address, birth date or payment ids; shows statistics and badges", async () => {
     const { user, token } = await freshUser(server, api, "PROVIDER")
-    await api.patch("/api/users/me", { address: "1 rue Secrète", postalCode: "H0H 0H0", city: "Laval", dateOfBirth: "1980-01-01", bio: "Bio" }, { token })
+    await api.patch(
+      "/api/users/me",
+      { address: "1 rue Secrète", postalCode: "H0H 0H0", city: "Laval", dateOfBirth: "1980-01-01", bio: "Bio" },
+      { token }
+    )
     const reply = await api.get(`/api/users/public/${user.id}`)
     expect(reply.status).toBe(200)
     const view = reply.body.data.user
@@ -236,7 +263,16 @@ describe("GET /api/users/public/{id}", () => {
     expect(reply.text).not.toContain(user.email)
     expect(reply.text).not.toContain("5145550177")
     expect(reply.text).not.toContain("rue Secrète")
-    expect(view).toMatchObject({ id: user.id, firstName: "Zoé", role: "PROVIDER", city: "Laval", bio: "Bio", isFavorite: false, isOwner: false, servicesCount: 0 })
+    expect(view).toMatchObject({
+      id: user.id,
+      firstName: "Zoé",
+      role: "PROVIDER",
+      city: "Laval",
+      bio: "Bio",
+      isFavorite: false,
+      isOwner: false,
+      servicesCount: 0
+    })
     const marie = await login(api, "marie.dubois@marketplace.local", "Provider1234!")
     const marieId = (await api.get("/api/users/me", { token: marie })).body.data.user.id
     const marieView = await api.get(`/api/users/public/${marieId}`)
@@ -263,10 +299,16 @@ describe("GET /api/users/public/{id}", () => {
     // A bookings table (from the bookings issue) is read as soon as it exists.
     const exists = (await sql<{ t: string | null }>(`SELECT to_regclass('bookings')::text AS t`))[0]!.t
     if (exists === null) {
-      await sql(`CREATE TABLE bookings (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), client_id uuid NOT NULL, service_id uuid NOT NULL, status text NOT NULL)`)
+      await sql(
+        `CREATE TABLE bookings (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), client_id uuid NOT NULL, service_id uuid NOT NULL, status text NOT NULL)`
+      )
       const client = await freshUser(server, api)
       for (let i = 0; i < 12; i++) {
-        await sql(`INSERT INTO bookings (client_id, service_id, status) VALUES ($1, $2, $3)`, [client.user.id, first!.id, i < 10 ? "COMPLETED" : "CANCELLED"])
+        await sql(`INSERT INTO bookings (client_id, service_id, status) VALUES ($1, $2, $3)`, [
+          client.user.id,
+          first!.id,
+          i < 10 ? "COMPLETED" : "CANCELLED"
+        ])
       }
       const withBookings = (await api.get(`/api/users/public/${user.id}`)).body.data.user
       expect(withBookings).toMatchObject({ totalBookings: 12, completedBookings: 10, completionRate: 0.833 })
@@ -321,15 +363,26 @@ describe("GET /api/users/{id}/badges", () => {
     const before = await api.get(`/api/users/${user.id}/badges`, { language: "en" })
     expect(before.body.data.badges.map((b: any) => b.badge.id)).toEqual(["EMAIL_VERIFIED", "VERIFIED_PROVIDER", "EXPERIENCED"])
     expect(before.body.data.badges[2].badge.name).toBe(en["badge.EXPERIENCED.name"])
-    await sendForm(server, "POST", "/api/uploads/avatar", (() => {
-      const form = new FormData()
-      return form
-    })(), { token })
+    await sendForm(
+      server,
+      "POST",
+      "/api/uploads/avatar",
+      (() => {
+        const form = new FormData()
+        return form
+      })(),
+      { token }
+    )
     const form = new FormData()
     form.append("avatar", fileOf(await png(), "me.png"))
     await sendForm(server, "POST", "/api/uploads/avatar", form, { token })
     const after = await api.get(`/api/users/${user.id}/badges`)
-    expect(after.body.data.badges.map((b: any) => b.badge.id)).toEqual(["EMAIL_VERIFIED", "VERIFIED_PROVIDER", "PROFILE_COMPLETE", "EXPERIENCED"])
+    expect(after.body.data.badges.map((b: any) => b.badge.id)).toEqual([
+      "EMAIL_VERIFIED",
+      "VERIFIED_PROVIDER",
+      "PROFILE_COMPLETE",
+      "EXPERIENCED"
+    ])
     expectError(await api.get(`/api/users/nope/badges`), 404, "PROFILE_NOT_FOUND")
   })
 })
@@ -372,7 +425,11 @@ describe("favorites", () => {
     const self = await api.post("/api/users/favorites", { favoritedId: me.user.id }, { token: me.token })
     expectError(self, 422, "VALIDATION_ERROR")
     expect(self.body.details).toEqual([{ field: "favoritedId", message: fr["favorites.self"] }])
-    expectError(await api.post("/api/users/favorites", { favoritedId: "00000000-0000-4000-8000-000000000000" }, { token: me.token }), 404, "PROFILE_NOT_FOUND")
+    expectError(
+      await api.post("/api/users/favorites", { favoritedId: "00000000-0000-4000-8000-000000000000" }, { token: me.token }),
+      404,
+      "PROFILE_NOT_FOUND"
+    )
     expectError(await api.post("/api/users/favorites", { favoritedId: "x" }, { token: me.token }), 404, "PROFILE_NOT_FOUND")
     expectError(await api.post("/api/users/favorites", { favoritedId: hidden.user.id }, { token: me.token }), 403, "PROFILE_NOT_ACCESSIBLE")
     expectError(await api.post("/api/users/favorites", {}, { token: me.token }), 422, "VALIDATION_ERROR")

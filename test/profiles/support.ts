@@ -77,7 +77,13 @@ export const getBinary = async (server: TestServer, path: string, token?: string
   const res = await fetch(server.url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} })
   const bytes = new Uint8Array(await res.arrayBuffer())
   if (res.status >= 400) {
-    const reply = { status: res.status, headers: res.headers, text: Buffer.from(bytes).toString("utf8"), body: JSON.parse(Buffer.from(bytes).toString("utf8")), cookies: {} }
+    const reply = {
+      status: res.status,
+      headers: res.headers,
+      text: Buffer.from(bytes).toString("utf8"),
+      body: JSON.parse(Buffer.from(bytes).toString("utf8")),
+      cookies: {}
+    }
     expectWellFormed(path, reply)
     return { ...reply, bytes }
   }
@@ -87,10 +93,16 @@ export const getBinary = async (server: TestServer, path: string, token?: string
 // ---- Real files --------------------------------------------------------------------------------
 
 export const png = (width = 8, height = 8, color = "#3366ff") =>
-  sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer().then((b) => new Uint8Array(b))
+  sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer()
+    .then((b) => new Uint8Array(b))
 
 export const webp = (width = 8, height = 8) =>
-  sharp({ create: { width, height, channels: 3, background: "#22aa44" } }).webp().toBuffer().then((b) => new Uint8Array(b))
+  sharp({ create: { width, height, channels: 3, background: "#22aa44" } })
+    .webp()
+    .toBuffer()
+    .then((b) => new Uint8Array(b))
 
 /** A JPEG carrying EXIF metadata (a copyright and a camera make) that uploads must strip. */
 export const jpegWithExif = (width = 16, height = 12) =>
@@ -154,7 +166,10 @@ export const startServerWithDataDir = async (overrides: Partial<AppConfigShape> 
 /** Every file under an uploads folder, walked on disk (not through the storage port). */
 export const filesUnder = (root: string) =>
   fs.existsSync(root)
-    ? fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
+    ? fs
+        .readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name))
     : []
 
 export const expectError = (reply: Reply, status: number, code: string) => {

@@ -42,9 +42,11 @@ const avatarForm = (file: File) => {
   return form
 }
 const avatarKey = (userId: string) =>
-  server.run(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ key: string | null }>`SELECT avatar_key AS key FROM users WHERE id = ${userId}`)
-  ).then((rows) => rows[0]?.key ?? null)
+  server
+    .run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ key: string | null }>`SELECT avatar_key AS key FROM users WHERE id = ${userId}`)
+    )
+    .then((rows) => rows[0]?.key ?? null)
 
 const filesOnDisk = async () => filesUnder(root)
 
@@ -53,7 +55,9 @@ describe("POST /api/uploads/avatar", () => {
     const { user, token } = await freshUser(server, api)
     const exif = await jpegWithExif()
     expect(Buffer.from(exif).includes("SECRET-EXIF-MARKER")).toBe(true)
-    const reply = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(exif, "holiday photo.jpg", "image/jpeg")), { token })
+    const reply = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(exif, "holiday photo.jpg", "image/jpeg")), {
+      token
+    })
     expect(reply.status, reply.text).toBe(200)
     expect(reply.body.data).toMatchObject({ hasAvatar: true, contentType: "image/jpeg" })
     expect(reply.body.message).toBe(fr["profile.avatarUpdated"])
@@ -84,7 +88,9 @@ describe("POST /api/uploads/avatar", () => {
 
   it("decides the type from the content: a PNG named .pdf is stored as PNG; a PDF named .png is refused (415)", async () => {
     const { user, token } = await freshUser(server, api)
-    const renamed = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "scan.pdf", "application/pdf")), { token })
+    const renamed = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "scan.pdf", "application/pdf")), {
+      token
+    })
     expect(renamed.status, renamed.text).toBe(200)
     expect(renamed.body.data.contentType).toBe("image/png")
     const before = await storedKeys(server)
@@ -93,11 +99,18 @@ describe("POST /api/uploads/avatar", () => {
     const fakePng = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(pdf(), "photo.png", "image/png")), { token })
     expectError(fakePng, 415, "UNSUPPORTED_FILE_TYPE")
     expect(fakePng.body.message).toBe("Format de fichier non supporté (JPEG, PNG, WebP uniquement)")
-    const english = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(pdf(), "photo.png", "image/png")), { token, language: "en" })
+    const english = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(pdf(), "photo.png", "image/png")), {
+      token,
+      language: "en"
+    })
     expect(english.body.message).toBe(en["upload.unsupportedImage"])
     // Text, HTML or a truncated image are refused the same way.
     for (const bytes of [Buffer.from("hello"), Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), (await png()).slice(0, 40)]) {
-      expectError(await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(bytes, "x.png")), { token }), 415, "UNSUPPORTED_FILE_TYPE")
+      expectError(
+        await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(bytes, "x.png")), { token }),
+        415,
+        "UNSUPPORTED_FILE_TYPE"
+      )
     }
     expect(await storedKeys(server)).toEqual(before)
     expect(await avatarKey(user.id)).toBe(keyBefore)
@@ -135,7 +148,7 @@ describe("POST /api/uploads/avatar", () => {
     expectError(await api.post("/api/uploads/avatar", { avatar: "x" }, { token }), 415, "MULTIPART_REQUIRED")
     const broken = await api.call("POST", "/api/uploads/avatar", {
       token,
-      raw: "--x\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a.png\"\r\n\r\nabc",
+      raw: '--x\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\nabc',
       headers: { "content-type": "multipart/form-data; boundary=x" }
     })
     expect([400, 415, 422]).toContain(broken.status)
@@ -144,16 +157,27 @@ describe("POST /api/uploads/avatar", () => {
 
   it("a file name with ../ never reaches the file system: stored under a generated name", async () => {
     const { user, token } = await freshUser(server, api)
-    for (const [name, type] of [["../../../evil.png", "image/png"], ["..\\..\\evil.png", "application/octet-stream"], ["/etc/passwd", "text/plain"], ["../photo été….png", "image/png"], ["%2e%2e%2fevil.png", ""]]) {
+    for (const [name, type] of [
+      ["../../../evil.png", "image/png"],
+      ["..\\..\\evil.png", "application/octet-stream"],
+      ["/etc/passwd", "text/plain"],
+      ["../photo été….png", "image/png"],
+      ["%2e%2e%2fevil.png", ""]
+    ]) {
       const reply = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), name!, type)), { token })
       expect(reply.status, `${name}: ${reply.text}`).toBe(200)
     }
     // A control character in the part's headers is a malformed body.
-    expectError(await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "a\u0000b.png")), { token }), 400, "MALFORMED_REQUEST")
+    expectError(
+      await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "a\u0000b.png")), { token }),
+      400,
+      "MALFORMED_REQUEST"
+    )
     expect(await avatarKey(user.id)).toMatch(/^avatars\/[0-9a-f-]{36}$/)
     expect(fs.existsSync(path.resolve(root, "../../../evil.png"))).toBe(false)
     expect(fs.existsSync(path.resolve(root, "..", "evil.png"))).toBe(false)
-    for (const file of await filesOnDisk()) expect(path.relative(root, file)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
+    for (const file of await filesOnDisk())
+      expect(path.relative(root, file)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
   })
 
   it("needs a session", async () => {

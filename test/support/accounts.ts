@@ -31,7 +31,8 @@ export const newProvider = async (server: TestServer, api: Api, options: { reado
   const session = await newClient(server, api)
   await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
   // A completed account of the sandbox gateway, as its onboarding pages leave it (the gateway knows it).
-  if (options.paymentReady) await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: session.id, email: session.email }, "CA")))
+  if (options.paymentReady)
+    await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: session.id, email: session.email }, "CA")))
   // A fresh login carries the new role.
   return login(api, session.email, registration().password)
 }
@@ -40,7 +41,11 @@ export const newProvider = async (server: TestServer, api: Api, options: { reado
 export const providerWithService = async (server: TestServer, api: Api, service: Record<string, unknown>) => {
   const provider = await newProvider(server, api)
   const client = await newClient(server, api)
-  const created = await api.post("/api/services", { duration: 60, location: "Montréal", categoryId: 7, ...service }, { token: provider.token })
+  const created = await api.post(
+    "/api/services",
+    { duration: 60, location: "Montréal", categoryId: 7, ...service },
+    { token: provider.token }
+  )
   expect(created.status, created.text).toBe(201)
   return { provider, client, serviceId: created.body.data.service.id as string }
 }

@@ -20,7 +20,13 @@ export const seriousViolations = async (page: Page) => {
   const result = await new AxeBuilder({ page }).analyze()
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(" | ")}`
+    )
 }
 
 export const collectPageErrors = (page: Page) => {
@@ -49,7 +55,8 @@ export const logInThroughUi = async (page: Page, origin: string, email: string, 
 export const contextWithConsent = async (browser: Browser, options: BrowserContextOptions = {}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR", ...options })
   await context.addInitScript(() => {
-    if (!localStorage.getItem("cookieConsent")) localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
+    if (!localStorage.getItem("cookieConsent"))
+      localStorage.setItem("cookieConsent", JSON.stringify({ hasConsent: false, consentDate: new Date().toISOString() }))
   })
   return context
 }

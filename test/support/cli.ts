@@ -42,7 +42,13 @@ export const startCliReachableServer = async () => {
   )
   const runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
   await runtime.runPromise(Effect.void)
-  const server: TestServer = { url: `http://127.0.0.1:${port}`, port, databaseUrl: undefined, stop: () => runtime.dispose(), run: (effect) => runtime.runPromise(effect as any) }
+  const server: TestServer = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    databaseUrl: undefined,
+    stop: () => runtime.dispose(),
+    run: (effect) => runtime.runPromise(effect as any)
+  }
   const cli = (...args: Array<string>) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(

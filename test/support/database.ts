@@ -30,10 +30,9 @@ export const freshTestSchema = (kind: "postgres" | "pglite" = testDatabaseKind):
       Effect.flatMap(SqlClient.SqlClient, (sql) =>
         Effect.acquireRelease(sql.unsafe(`CREATE SCHEMA ${schema}`), () =>
           // `<schema>_jobs` is where the job queue (pg-boss) installs itself for this schema.
-          sql.unsafe(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`).pipe(
-            Effect.zipRight(sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)),
-            Effect.orDie
-          )
+          sql
+            .unsafe(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`)
+            .pipe(Effect.zipRight(sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)), Effect.orDie)
         )
       )
     ).pipe(Layer.provide(admin))

@@ -36,7 +36,10 @@ export const validRegistration = (overrides: Partial<RegistrationInput> & Record
 
 /** Mails in the outbox addressed to `to`, newest first. */
 export const mailsTo = (to: string) =>
-  Effect.map(Effect.flatMap(Outbox, (outbox) => outbox.latest(1000)), (mails) => mails.filter((m) => m.to === to))
+  Effect.map(
+    Effect.flatMap(Outbox, (outbox) => outbox.latest(1000)),
+    (mails) => mails.filter((m) => m.to === to)
+  )
 
 /** The token of the newest link `/{kind}/{token}` in mails sent to `to`; fails the test when none. */
 export const tokenFromMail = (mail: StoredMail, kind: "verify-email" | "reset-password") => {
@@ -53,7 +56,7 @@ export const latestToken = (to: string, kind: "verify-email" | "reset-password")
 
 /** Registers, verifies through the mailed link and answers the account and its password. */
 export const verifiedAccount = (overrides: Partial<RegistrationInput> = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const identity = yield* Identity
     const input = validRegistration(overrides)
     const user = yield* identity.register(input, "fr")

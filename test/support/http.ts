@@ -105,14 +105,21 @@ export const httpClient = (server: TestServer) => {
   return {
     call,
     get: (path: string, options?: CallOptions) => call("GET", path, options),
-    post: (path: string, json?: unknown, options?: CallOptions) => call("POST", path, { ...options, ...(json === undefined ? {} : { json }) }),
-    patch: (path: string, json?: unknown, options?: CallOptions) => call("PATCH", path, { ...options, ...(json === undefined ? {} : { json }) })
+    post: (path: string, json?: unknown, options?: CallOptions) =>
+      call("POST", path, { ...options, ...(json === undefined ? {} : { json }) }),
+    patch: (path: string, json?: unknown, options?: CallOptions) =>
+      call("PATCH", path, { ...options, ...(json === undefined ? {} : { json }) })
   }
 }
 
 /** Mails the server sent to `to`, newest first (read from its outbox). */
 export const mailsTo = (server: TestServer, to: string): Promise<ReadonlyArray<StoredMail>> =>
-  server.run(Effect.map(Effect.flatMap(Outbox, (o) => o.latest(10_000)), (mails) => mails.filter((m) => m.to === to)))
+  server.run(
+    Effect.map(
+      Effect.flatMap(Outbox, (o) => o.latest(10_000)),
+      (mails) => mails.filter((m) => m.to === to)
+    )
+  )
 
 /**
  * Waits (up to 5 s) until `to` has at least `count` mails, and answers them: forgot-password and

@@ -31,7 +31,13 @@ const allTypeOnly = (elements: ReadonlyArray<{ readonly isTypeOnly: boolean }> |
 
 /** Every import and re-export of a file. */
 export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<Import> => {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS
+  )
   const found: Array<Import> = []
   const namesOf = (elements: ReadonlyArray<ts.ImportSpecifier | ts.ExportSpecifier> | undefined) =>
     (elements ?? []).map((element) => (element.propertyName ?? element.name).text)
@@ -45,13 +51,18 @@ export const importsOf = (file: string, text = readFileSync(join(root, file), "u
       const bindings = clause?.namedBindings
       const typeOnly =
         clause !== undefined &&
-        (clause.isTypeOnly || (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && allTypeOnly(bindings.elements)))
+        (clause.isTypeOnly ||
+          (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && allTypeOnly(bindings.elements)))
       add(node.moduleSpecifier.text, typeOnly, bindings !== undefined && ts.isNamedImports(bindings) ? namesOf(bindings.elements) : [])
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.exportClause
       const named = clause !== undefined && ts.isNamedExports(clause) ? clause.elements : undefined
       add(node.moduleSpecifier.text, node.isTypeOnly || allTypeOnly(named), namesOf(named))
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       add(node.moduleReference.expression.text, node.isTypeOnly)
     } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
       const isDynamic = node.expression.kind === ts.SyntaxKind.ImportKeyword
@@ -65,4 +76,3 @@ export const importsOf = (file: string, text = readFileSync(join(root, file), "u
   visit(source)
   return found
 }
-

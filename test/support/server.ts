@@ -57,10 +57,12 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
-  const database = options.databaseUrl === undefined ? freshTestSchema() : { layer: existingTestDatabase(options.databaseUrl), url: options.databaseUrl }
-  const onPostgres = database.url === undefined
-    ? { databaseUrl: Option.none(), realtimeAdapter: "local" as const }
-    : { databaseUrl: Option.some(Redacted.make(database.url)), realtimeAdapter: "postgres" as const }
+  const database =
+    options.databaseUrl === undefined ? freshTestSchema() : { layer: existingTestDatabase(options.databaseUrl), url: options.databaseUrl }
+  const onPostgres =
+    database.url === undefined
+      ? { databaseUrl: Option.none(), realtimeAdapter: "local" as const }
+      : { databaseUrl: Option.some(Redacted.make(database.url)), realtimeAdapter: "postgres" as const }
   const layer = applicationOn(database.layer).pipe(
     Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, devMail: true, ...onPostgres, ...overrides })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),

@@ -42,7 +42,10 @@ export const postgresBinaries = (): string | undefined => {
   }
   const root = "/usr/lib/postgresql"
   if (!fs.existsSync(root)) return undefined
-  const versions = fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a))
   return versions.map((v) => path.join(root, v, "bin")).find(has)
 }
 

@@ -28,7 +28,8 @@ describe("decideAccess (spec section 2, access summary)", () => {
       "/reset-password/tok",
       "/no-such-page"
     ]
-    for (const path of publicPaths) for (const user of [null, client, provider, admin]) expect(decideAccess(path, user).kind, path).toBe("allow")
+    for (const path of publicPaths)
+      for (const user of [null, client, provider, admin]) expect(decideAccess(path, user).kind, path).toBe("allow")
   })
 
   it("sends visitors on login-required screens to /login with a way back", () => {
@@ -43,7 +44,14 @@ describe("decideAccess (spec section 2, access summary)", () => {
   })
 
   it("reserves provider screens to providers; others go to /services, visitors to /login", () => {
-    const paths = ["/services/create", "/services/my", "/services/abc/edit", "/provider/payments/setup", "/provider/payments/required", "/provider/calendar"]
+    const paths = [
+      "/services/create",
+      "/services/my",
+      "/services/abc/edit",
+      "/provider/payments/setup",
+      "/provider/payments/required",
+      "/provider/calendar"
+    ]
     for (const path of paths) {
       expect(decideAccess(path, provider).kind, path).toBe("allow")
       expect(decideAccess(path, client), path).toEqual({ kind: "redirect", to: "/services" })

@@ -118,7 +118,14 @@ describe("booking form checks (spec section 5)", () => {
 })
 
 describe("billing details (spec section 5, checkout step)", () => {
-  const complete: BillingValues = { name: "Lucas Bernard", email: "lucas@example.com", line1: "1 rue X", city: "Lyon", postalCode: "69001", country: "FR" }
+  const complete: BillingValues = {
+    name: "Lucas Bernard",
+    email: "lucas@example.com",
+    line1: "1 rue X",
+    city: "Lyon",
+    postalCode: "69001",
+    country: "FR"
+  }
 
   it("accepts complete details", () => {
     expect(checkBilling(complete)).toEqual({})
@@ -126,7 +133,14 @@ describe("billing details (spec section 5, checkout step)", () => {
 
   it("requires every field, non-blank", () => {
     const blank: BillingValues = { name: " ", email: "", line1: "", city: "\t", postalCode: "", country: "" }
-    expect(checkBilling(blank)).toEqual({ name: "required", email: "required", line1: "required", city: "required", postalCode: "required", country: "required" })
+    expect(checkBilling(blank)).toEqual({
+      name: "required",
+      email: "required",
+      line1: "required",
+      city: "required",
+      postalCode: "required",
+      country: "required"
+    })
   })
 
   it("checks the email's shape", () => {

@@ -28,7 +28,8 @@ describe("description cut (spec section 9: 100 on cards, 160 in share metadata)"
   })
 
   it("cuts long text at a word end within the limit and adds an ellipsis", () => {
-    const text = "Entretien complet de votre logement avec des produits écologiques : cuisine, salle de bain, dépoussiérage et sols. Matériel fourni."
+    const text =
+      "Entretien complet de votre logement avec des produits écologiques : cuisine, salle de bain, dépoussiérage et sols. Matériel fourni."
     const cut = cutText(text, 100)
     expect(cut.endsWith("…")).toBe(true)
     expect(Array.from(cut).length).toBeLessThanOrEqual(101)
@@ -109,7 +110,9 @@ describe("search rules (spec section 2, Search)", () => {
   })
 
   it("sends only the defined query values", () => {
-    expect(queryString({ search: "ménage à", page: 2, categoryId: undefined, minPrice: 0, provider: "" })).toBe("?search=m%C3%A9nage+%C3%A0&page=2&minPrice=0")
+    expect(queryString({ search: "ménage à", page: 2, categoryId: undefined, minPrice: 0, provider: "" })).toBe(
+      "?search=m%C3%A9nage+%C3%A0&page=2&minPrice=0"
+    )
     expect(queryString({})).toBe("")
   })
 })

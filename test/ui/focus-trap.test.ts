@@ -38,7 +38,9 @@ describe("the one focus trap", () => {
 
   it("is the only place of the UI that handles the Tab key, but the shell's mobile menu", () => {
     // Nav.tsx is first-load code: sharing the hook with the lazy dialogs would add a first-load chunk.
-    const handlers = sources(uiRoot).filter((file) => /key\s*[!=]==?\s*"Tab"/.test(readFileSync(file, "utf8"))).map((file) => file.slice(uiRoot.length))
+    const handlers = sources(uiRoot)
+      .filter((file) => /key\s*[!=]==?\s*"Tab"/.test(readFileSync(file, "utf8")))
+      .map((file) => file.slice(uiRoot.length))
     expect(handlers.sort()).toEqual(["/components/Nav.tsx", "/components/focus-trap.ts"])
   })
 })

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest"
-import { currencyDecimals, formatDate, formatDateTime, formatDistance, formatMinor, formatNumber, formatPrice, formatTime } from "../../ui/format"
+import {
+  currencyDecimals,
+  formatDate,
+  formatDateTime,
+  formatDistance,
+  formatMinor,
+  formatNumber,
+  formatPrice,
+  formatTime
+} from "../../ui/format"
 
 // The UI's one formatting module: prices from the API (major units) and the back-office's figures
 // (minor units) agree, through the shared money toolkit, for every currency's decimals.

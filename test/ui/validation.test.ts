@@ -14,7 +14,9 @@ describe("client-side checks mirror the server's rules (spec section 5)", () => 
   })
 
   it("reports each field of a registration", () => {
-    expect(checkRegistration({ firstName: "", lastName: " ", email: "x@", phoneNumber: "12", password: "short", confirmPassword: "other" })).toEqual({
+    expect(
+      checkRegistration({ firstName: "", lastName: " ", email: "x@", phoneNumber: "12", password: "short", confirmPassword: "other" })
+    ).toEqual({
       firstName: "required",
       lastName: "required",
       email: "email",
@@ -23,7 +25,14 @@ describe("client-side checks mirror the server's rules (spec section 5)", () => 
       confirmPassword: "mismatch"
     })
     expect(
-      checkRegistration({ firstName: "A", lastName: "B", email: "a@b.ca", phoneNumber: "5145550142", password: "Client1234!", confirmPassword: "Client1234!" })
+      checkRegistration({
+        firstName: "A",
+        lastName: "B",
+        email: "a@b.ca",
+        phoneNumber: "5145550142",
+        password: "Client1234!",
+        confirmPassword: "Client1234!"
+      })
     ).toEqual({})
   })
 

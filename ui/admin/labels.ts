@@ -24,4 +24,10 @@ export const paymentIssueLabels: Record<string, MessageDescriptor> = {
 }
 
 export const adminStatusTone = (status: string) =>
-  status === "COMPLETED" || status === "VALIDATED" ? "success" : status === "REJECTED" || status === "CANCELLED" ? "danger" : status === "PENDING" ? "neutral" : "info"
+  status === "COMPLETED" || status === "VALIDATED"
+    ? "success"
+    : status === "REJECTED" || status === "CANCELLED"
+      ? "danger"
+      : status === "PENDING"
+        ? "neutral"
+        : "info"

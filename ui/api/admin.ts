@@ -11,18 +11,24 @@ export type { AdminUser, AdminPaymentStatus } from "./contract"
 type Admin<Name extends string> = Answer<typeof AdministrationApi, Name>
 
 const id = encodeURIComponent
-const patch = <T>(path: string, body: unknown, quiet?: ReadonlyArray<number>) => api<T>(path, { method: "PATCH", body, ...(quiet ? { quiet } : {}) })
+const patch = <T>(path: string, body: unknown, quiet?: ReadonlyArray<number>) =>
+  api<T>(path, { method: "PATCH", body, ...(quiet ? { quiet } : {}) })
 
 export const adminApi = {
   dashboard: () => api<Admin<"dashboard">>("/admin/dashboard", { quiet: true }),
   users: (query: { search?: string; role?: string; isActive?: string; page?: number; limit?: number }) =>
     api<Admin<"users">>(`/admin/users${queryString(query)}`, { quiet: true }),
-  setUser: (userId: string, body: { isActive?: boolean; role?: Role }) => patch<Admin<"updateUser">>(`/admin/users/${id(userId)}/status`, body, [409, 422]),
-  createAccount: (userId: string) => api<Admin<"createPaymentAccount">>(`/admin/users/${id(userId)}/stripe-connect`, { method: "POST", body: {}, quiet: true }),
+  setUser: (userId: string, body: { isActive?: boolean; role?: Role }) =>
+    patch<Admin<"updateUser">>(`/admin/users/${id(userId)}/status`, body, [409, 422]),
+  createAccount: (userId: string) =>
+    api<Admin<"createPaymentAccount">>(`/admin/users/${id(userId)}/stripe-connect`, { method: "POST", body: {}, quiet: true }),
   accountLink: (userId: string) => api<Admin<"paymentAccountLink">>(`/admin/users/${id(userId)}/stripe-connect/link`, { quiet: true }),
-  accountStatus: (userId: string) => api<Admin<"paymentAccountStatus">>(`/admin/users/${id(userId)}/stripe-connect/status`, { quiet: true }),
-  accountDashboard: (userId: string) => api<Admin<"paymentAccountDashboard">>(`/admin/users/${id(userId)}/stripe-connect/dashboard`, { quiet: true }),
-  deleteAccount: (userId: string) => api<Admin<"deletePaymentAccount">>(`/admin/users/${id(userId)}/stripe-connect`, { method: "DELETE", quiet: true }),
+  accountStatus: (userId: string) =>
+    api<Admin<"paymentAccountStatus">>(`/admin/users/${id(userId)}/stripe-connect/status`, { quiet: true }),
+  accountDashboard: (userId: string) =>
+    api<Admin<"paymentAccountDashboard">>(`/admin/users/${id(userId)}/stripe-connect/dashboard`, { quiet: true }),
+  deleteAccount: (userId: string) =>
+    api<Admin<"deletePaymentAccount">>(`/admin/users/${id(userId)}/stripe-connect`, { method: "DELETE", quiet: true }),
   bookings: (query: { search?: string; status?: string; page?: number; limit?: number }) =>
     api<Admin<"bookings">>(`/admin/bookings${queryString(query)}`, { quiet: true }),
   booking: (bookingId: string) => api<Admin<"booking">>(`/admin/bookings/${id(bookingId)}`, { quiet: true }),
@@ -31,8 +37,13 @@ export const adminApi = {
   services: (query: { search?: string; categoryId?: string; isAvailable?: string; page?: number; limit?: number }) =>
     api<Admin<"services">>(`/admin/services${queryString(query)}`, { quiet: true }),
   setServiceAvailability: (serviceId: string, isAvailable: boolean) =>
-    api<Admin<"setServiceAvailability">>(`/admin/services/${id(serviceId)}/status`, { method: "PATCH", body: { isAvailable }, quiet: true }),
-  financialStats: (period: string, currency?: string) => api<Admin<"financialStats">>(`/admin/financial/stats${queryString({ period, currency })}`, { quiet: true }),
+    api<Admin<"setServiceAvailability">>(`/admin/services/${id(serviceId)}/status`, {
+      method: "PATCH",
+      body: { isAvailable },
+      quiet: true
+    }),
+  financialStats: (period: string, currency?: string) =>
+    api<Admin<"financialStats">>(`/admin/financial/stats${queryString({ period, currency })}`, { quiet: true }),
   payments: (limit: number) => api<Admin<"payments">>(`/admin/payments${queryString({ limit })}`, { quiet: true }),
   analytics: (period: number) => api<Admin<"analytics">>(`/admin/analytics${queryString({ period })}`, { quiet: true })
 }

@@ -50,7 +50,13 @@ import type {
   UserData as UserDataSchema,
   UserView
 } from "../../src/modules/identity/contract"
-import type { AvatarView, BadgeView, OwnProfileView, ProfilePatchPayload, PublicProfileView } from "../../src/modules/identity/profile/contract"
+import type {
+  AvatarView,
+  BadgeView,
+  OwnProfileView,
+  ProfilePatchPayload,
+  PublicProfileView
+} from "../../src/modules/identity/profile/contract"
 import type {
   ConversationPage as ConversationPageSchema,
   ConversationView,
@@ -63,7 +69,13 @@ import type {
   UserTypingEvent
 } from "../../src/modules/messaging/contract"
 import type { ContactPayload, PreferencesData as PreferencesDataSchema, PreferencesView } from "../../src/modules/notifications/contract"
-import type { AdminApplicationView, AdminDocumentView, ApplicationRowView, ApplicationView, DocumentView } from "../../src/modules/onboarding/contract"
+import type {
+  AdminApplicationView,
+  AdminDocumentView,
+  ApplicationRowView,
+  ApplicationView,
+  DocumentView
+} from "../../src/modules/onboarding/contract"
 import type { ConnectStatusView } from "../../src/modules/payments/contract"
 import type { Sort } from "../../src/modules/catalogue/rules"
 import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from "../../src/platform/http/schemas"
@@ -96,15 +108,25 @@ type Query<P> = { readonly [K in keyof P]?: string | number }
  * The wire form of a decoded value: dates travel as ISO strings (Schema.Date is the contracts' only
  * transformation), the rest as is.
  */
-type Wire<T> = T extends Date ? string : T extends ReadonlyArray<infer E> ? ReadonlyArray<Wire<E>> : T extends object ? { readonly [K in keyof T]: Wire<T[K]> } : T
+type Wire<T> = T extends Date
+  ? string
+  : T extends ReadonlyArray<infer E>
+    ? ReadonlyArray<Wire<E>>
+    : T extends object
+      ? { readonly [K in keyof T]: Wire<T[K]> }
+      : T
 
 /**
  * The data of an endpoint's answer, by group and endpoint name (`Answer<typeof AdministrationApi, "users">`):
  * for the answers the contract does not name.
  */
 export type Answer<Group extends HttpApiGroup.HttpApiGroup.Any, Name extends string> =
-  HttpApiEndpoint.HttpApiEndpoint.Success<HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<Group>, Name>> extends infer S
-    ? S extends { readonly success: true; readonly data: infer D } ? Wire<D> : never
+  HttpApiEndpoint.HttpApiEndpoint.Success<
+    HttpApiEndpoint.HttpApiEndpoint.WithName<HttpApiGroup.HttpApiGroup.Endpoints<Group>, Name>
+  > extends infer S
+    ? S extends { readonly success: true; readonly data: infer D }
+      ? Wire<D>
+      : never
     : never
 
 /** Every field present and not null, at every level (what a completed form sends of a loose payload). */
@@ -145,7 +167,14 @@ export type ApplicationRow = typeof ApplicationRowView.Encoded
 /** Where a rejected application stands: the fields every application view shares. */
 export type ResubmissionInfo = Pick<
   Application,
-  "status" | "rejectionCount" | "maxAttempts" | "nextSubmissionDate" | "resubmissionState" | "canResubmit" | "isFinallyRefused" | "daysRemaining"
+  | "status"
+  | "rejectionCount"
+  | "maxAttempts"
+  | "nextSubmissionDate"
+  | "resubmissionState"
+  | "canResubmit"
+  | "isFinallyRefused"
+  | "daysRemaining"
 >
 
 // ---- Notifications ---------------------------------------------------------------------------

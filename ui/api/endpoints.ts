@@ -5,7 +5,36 @@ import { cached, invalidate, MINUTE } from "./cache"
 import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
 import { store, userAtom } from "../state/session"
-import type { NotificationPreferences, PreferencesData, AvatarInfo, BookingData, BookingPage, BookingQuery, BookingRequest, CalendarEvent, CheckoutAnswer, CheckoutRequest, ReviewPage, CategoriesData, ContactRequest, EmailRequest, Empty, LoginRequest, RegisterRequest, ResetPasswordRequest, ServiceData, ServiceDetailData, ServicePage, ServiceQuery, ServiceRequest, ServicesData, Session, UpdateMeRequest, UpdatePasswordRequest, UserData } from "./contract"
+import type {
+  NotificationPreferences,
+  PreferencesData,
+  AvatarInfo,
+  BookingData,
+  BookingPage,
+  BookingQuery,
+  BookingRequest,
+  CalendarEvent,
+  CheckoutAnswer,
+  CheckoutRequest,
+  ReviewPage,
+  CategoriesData,
+  ContactRequest,
+  EmailRequest,
+  Empty,
+  LoginRequest,
+  RegisterRequest,
+  ResetPasswordRequest,
+  ServiceData,
+  ServiceDetailData,
+  ServicePage,
+  ServiceQuery,
+  ServiceRequest,
+  ServicesData,
+  Session,
+  UpdateMeRequest,
+  UpdatePasswordRequest,
+  UserData
+} from "./contract"
 import type { AdminApplicationsApi, Answer, BookingsApi, ProviderApplicationsApi, StripeConnectApi, UsersApi } from "./contract"
 
 type Quiet = RequestOptions["quiet"]
@@ -22,12 +51,9 @@ export const authApi = {
     post<Empty>("/auth/forgot-password", body, quiet, { auth: false, timeoutMs: 15_000 }),
   resetPassword: (token: string, body: ResetPasswordRequest, quiet?: Quiet) =>
     post<Empty>(`/auth/reset-password/${encodeURIComponent(token)}`, body, quiet, { auth: false }),
-  updatePassword: (body: UpdatePasswordRequest, quiet?: Quiet) =>
-    api<Empty>("/auth/update-password", { method: "PATCH", body, quiet }),
-  verifyEmail: (token: string, quiet?: Quiet) =>
-    api<Empty>(`/auth/verify-email/${encodeURIComponent(token)}`, { auth: false, quiet }),
-  resendVerification: (body: EmailRequest, quiet?: Quiet) =>
-    post<Empty>("/auth/resend-verification-public", body, quiet, { auth: false })
+  updatePassword: (body: UpdatePasswordRequest, quiet?: Quiet) => api<Empty>("/auth/update-password", { method: "PATCH", body, quiet }),
+  verifyEmail: (token: string, quiet?: Quiet) => api<Empty>(`/auth/verify-email/${encodeURIComponent(token)}`, { auth: false, quiet }),
+  resendVerification: (body: EmailRequest, quiet?: Quiet) => post<Empty>("/auth/resend-verification-public", body, quiet, { auth: false })
 }
 
 export const usersApi = {
@@ -101,7 +127,8 @@ export const connectApi = {
 
 export const profileApi = {
   me: () => api<Answer<typeof UsersApi, "getMe">>("/users/me"),
-  update: (body: Record<string, unknown>) => api<Answer<typeof UsersApi, "updateMe">>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
+  update: (body: Record<string, unknown>) =>
+    api<Answer<typeof UsersApi, "updateMe">>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
   public: (id: string) => api<Answer<typeof UsersApi, "publicProfile">>(`/users/public/${encodeURIComponent(id)}`, { quiet: [403, 404] }),
   services: (id: string) => api<ServicesData>(`/services/provider/${encodeURIComponent(id)}?limit=100`, { quiet: true }),
   uploadAvatar: (file: File) => {
@@ -117,19 +144,42 @@ export const profileApi = {
 const FORM_QUIET = [400, 409, 413, 415, 422]
 export const applicationsApi = {
   mine: () => api<Answer<typeof ProviderApplicationsApi, "myApplication">>("/provider-applications/my-application"),
-  submit: (form: FormData) => api<Answer<typeof ProviderApplicationsApi, "submit">>("/provider-applications/submit", { method: "POST", body: form, quiet: [...FORM_QUIET, 403] }),
-  resubmit: (form: FormData) => api<Answer<typeof ProviderApplicationsApi, "resubmit">>("/provider-applications/my-application", { method: "PUT", body: form, quiet: [...FORM_QUIET, 403, 404] })
+  submit: (form: FormData) =>
+    api<Answer<typeof ProviderApplicationsApi, "submit">>("/provider-applications/submit", {
+      method: "POST",
+      body: form,
+      quiet: [...FORM_QUIET, 403]
+    }),
+  resubmit: (form: FormData) =>
+    api<Answer<typeof ProviderApplicationsApi, "resubmit">>("/provider-applications/my-application", {
+      method: "PUT",
+      body: form,
+      quiet: [...FORM_QUIET, 403, 404]
+    })
 }
 
 export const adminApplicationsApi = {
   list: (query: { search?: string; status?: string; page?: number; limit?: number }) =>
     api<Answer<typeof AdminApplicationsApi, "list">>(`/admin/applications${queryString(query)}`, { quiet: [422] }),
   get: (id: string) => api<Answer<typeof AdminApplicationsApi, "get">>(`/admin/applications/${encodeURIComponent(id)}`, { quiet: [404] }),
-  approve: (id: string) => api<Answer<typeof ProviderApplicationsApi, "approve">>(`/provider-applications/${encodeURIComponent(id)}/approve`, { method: "PATCH", body: {}, quiet: [409] }),
+  approve: (id: string) =>
+    api<Answer<typeof ProviderApplicationsApi, "approve">>(`/provider-applications/${encodeURIComponent(id)}/approve`, {
+      method: "PATCH",
+      body: {},
+      quiet: [409]
+    }),
   reject: (id: string, rejectionReason: string) =>
-    api<Answer<typeof ProviderApplicationsApi, "reject">>(`/provider-applications/${encodeURIComponent(id)}/reject`, { method: "PATCH", body: { rejectionReason }, quiet: [409, 422] }),
+    api<Answer<typeof ProviderApplicationsApi, "reject">>(`/provider-applications/${encodeURIComponent(id)}/reject`, {
+      method: "PATCH",
+      body: { rejectionReason },
+      quiet: [409, 422]
+    }),
   verify: (id: string, isVerified: boolean | null, notes: string) =>
-    api<Answer<typeof AdminApplicationsApi, "verifyDocument">>(`/admin/documents/${encodeURIComponent(id)}/verify`, { method: "PATCH", body: { isVerified, notes }, quiet: [422] }),
+    api<Answer<typeof AdminApplicationsApi, "verifyDocument">>(`/admin/documents/${encodeURIComponent(id)}/verify`, {
+      method: "PATCH",
+      body: { isVerified, notes },
+      quiet: [422]
+    }),
   file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
 }
 
@@ -166,7 +216,8 @@ export const bookingsApi = {
   get: (id: string) => api<BookingData>(bookingPath(id), { quiet: BOOKING_SHOWN }),
   calendar: (range: { from: string; to: string }, fresh = false) =>
     api<ReadonlyArray<CalendarEvent>>(`/bookings/provider/calendar${queryString(range)}`, { quiet: fresh ? true : BOOKING_SHOWN }),
-  create: (body: BookingRequest) => write(() => api<Answer<typeof BookingsApi, "create">>("/bookings", { method: "POST", body, quiet: BOOKING_SHOWN })),
+  create: (body: BookingRequest) =>
+    write(() => api<Answer<typeof BookingsApi, "create">>("/bookings", { method: "POST", body, quiet: BOOKING_SHOWN })),
   confirm: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/confirm`, {}, BOOKING_SHOWN)),
   reject: (id: string, reason: string) => write(() => post<BookingData>(`${bookingPath(id)}/reject`, { reason }, BOOKING_SHOWN)),
   markRendered: (id: string) => write(() => post<BookingData>(`${bookingPath(id)}/mark-rendered`, {}, BOOKING_SHOWN)),
@@ -186,8 +237,7 @@ export const bookingsApi = {
 
 export const checkoutApi = {
   /** A hosted checkout (or, with Stripe, a client secret for the card form) for a booking. */
-  createSession: (body: CheckoutRequest) =>
-    write(() => post<CheckoutAnswer>("/payments/checkout/session", body, BOOKING_SHOWN))
+  createSession: (body: CheckoutRequest) => write(() => post<CheckoutAnswer>("/payments/checkout/session", body, BOOKING_SHOWN))
 }
 
 export const reviewsApi = {

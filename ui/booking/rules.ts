@@ -29,10 +29,21 @@ export const OPEN_STATUSES: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRME
 export const isOpen = (status: BookingStatus) => OPEN_STATUSES.includes(status)
 
 /** The other side of a booking, for the contact button. */
-export const otherParty = (booking: Pick<Booking, "role" | "client" | "provider">) => (booking.role === "provider" ? booking.client : booking.provider)
+export const otherParty = (booking: Pick<Booking, "role" | "client" | "provider">) =>
+  booking.role === "provider" ? booking.client : booking.provider
 
 /** The status filter of the bookings list: value sent as `status`, "" for all. */
-export const STATUS_FILTERS = ["", "PENDING", "PAID", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED", "CANCELLED,REJECTED"] as const
+export const STATUS_FILTERS = [
+  "",
+  "PENDING",
+  "PAID",
+  "CONFIRMED",
+  "IN_PROGRESS",
+  "SERVICE_RENDERED",
+  "COMPLETED",
+  "VALIDATED",
+  "CANCELLED,REJECTED"
+] as const
 export type StatusFilter = (typeof STATUS_FILTERS)[number]
 
 // ---- Dates of the booking form ----
@@ -134,8 +145,20 @@ export const bookingRequestOf = (serviceId: string, values: BookingFormValues): 
 
 /** Server field names of a 422 answer mapped to the form's fields. */
 export const bookingFieldOf = (field: string): BookingField | undefined => {
-  const last = field.split(/[.[\]]/).filter(Boolean).pop() ?? field
-  return last === "startTime" || last === "date" ? "startTime" : last === "endTime" ? "endTime" : last === "address" ? "address" : last === "notes" ? "notes" : undefined
+  const last =
+    field
+      .split(/[.[\]]/)
+      .filter(Boolean)
+      .pop() ?? field
+  return last === "startTime" || last === "date"
+    ? "startTime"
+    : last === "endTime"
+      ? "endTime"
+      : last === "address"
+        ? "address"
+        : last === "notes"
+          ? "notes"
+          : undefined
 }
 
 // ---- Billing details (spec section 5, checkout step) ----
@@ -166,12 +189,21 @@ export const checkBilling = (values: BillingValues): Partial<Record<BillingField
 export const billingDetailsOf = (values: BillingValues): BillingDetails => ({
   name: values.name.trim(),
   email: values.email.trim(),
-  address: { line1: values.line1.trim(), city: values.city.trim(), postal_code: values.postalCode.trim(), country: values.country.trim().toUpperCase() }
+  address: {
+    line1: values.line1.trim(),
+    city: values.city.trim(),
+    postal_code: values.postalCode.trim(),
+    country: values.country.trim().toUpperCase()
+  }
 })
 
 /** Server field names ("billingDetails.address.postal_code") mapped to the form's fields. */
 export const billingFieldOf = (field: string): BillingField | undefined => {
-  const last = field.split(/[.[\]]/).filter(Boolean).pop() ?? field
+  const last =
+    field
+      .split(/[.[\]]/)
+      .filter(Boolean)
+      .pop() ?? field
   const map: Record<string, BillingField> = {
     name: "name",
     email: "email",
@@ -187,8 +219,38 @@ export const billingFieldOf = (field: string): BillingField | undefined => {
 
 /** Countries offered at the billing step (the default is added when missing). */
 export const BILLING_COUNTRIES = [
-  "AT", "AU", "BE", "BR", "CA", "CH", "CI", "CM", "DE", "DK", "DZ", "ES", "FI", "FR", "GB", "GR", "HT", "IE", "IT", "JP",
-  "LU", "MA", "MX", "NL", "NO", "NZ", "PL", "PT", "SE", "SN", "TN", "US"
+  "AT",
+  "AU",
+  "BE",
+  "BR",
+  "CA",
+  "CH",
+  "CI",
+  "CM",
+  "DE",
+  "DK",
+  "DZ",
+  "ES",
+  "FI",
+  "FR",
+  "GB",
+  "GR",
+  "HT",
+  "IE",
+  "IT",
+  "JP",
+  "LU",
+  "MA",
+  "MX",
+  "NL",
+  "NO",
+  "NZ",
+  "PL",
+  "PT",
+  "SE",
+  "SN",
+  "TN",
+  "US"
 ] as const
 
 /** The billing country from the browser's languages ("fr-CA" → CA); US when none names a region. */
@@ -225,8 +287,10 @@ export type CalendarView = "month" | "week" | "day"
 export type WeekStart = 0 | 1 | 2 | 3 | 4 | 5 | 6
 
 export const startOfDay = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate())
-export const addDays = (date: Date, days: number) => new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, date.getHours(), date.getMinutes())
-export const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate()
+export const addDays = (date: Date, days: number) =>
+  new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, date.getHours(), date.getMinutes())
+export const sameDay = (a: Date, b: Date) =>
+  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate()
 export const startOfWeek = (date: Date, weekStartsOn: WeekStart) => {
   const day = startOfDay(date)
   return addDays(day, -((day.getDay() - weekStartsOn + 7) % 7))
@@ -263,7 +327,8 @@ export const shiftDate = (view: CalendarView, date: Date, direction: -1 | 1): Da
 }
 
 /** The hours labelled down the side of the week and day views: 06:00, 07:00 … 21:00. */
-export const hourSlots = (startHour = DAY_START_HOUR, endHour = DAY_END_HOUR) => Array.from({ length: endHour - startHour }, (_, i) => startHour + i)
+export const hourSlots = (startHour = DAY_START_HOUR, endHour = DAY_END_HOUR) =>
+  Array.from({ length: endHour - startHour }, (_, i) => startHour + i)
 
 /** "09:05" (24-hour). */
 export const hhmm = (date: Date) => `${pad(date.getHours())}:${pad(date.getMinutes())}`

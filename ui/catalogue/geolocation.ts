@@ -30,7 +30,8 @@ export const locate = (options: LocateOptions): Promise<Position> =>
       return
     }
     let settled = false
-    const guard = options.guardMs === undefined ? undefined : setTimeout(() => finish(() => reject(new LocateError("timeout"))), options.guardMs)
+    const guard =
+      options.guardMs === undefined ? undefined : setTimeout(() => finish(() => reject(new LocateError("timeout"))), options.guardMs)
     function finish(settle: () => void) {
       if (settled) return
       settled = true
@@ -41,7 +42,9 @@ export const locate = (options: LocateOptions): Promise<Position> =>
       (position) => finish(() => resolve({ lat: position.coords.latitude, lng: position.coords.longitude })),
       (error) =>
         finish(() =>
-          reject(new LocateError(error.code === error.PERMISSION_DENIED ? "denied" : error.code === error.TIMEOUT ? "timeout" : "unavailable"))
+          reject(
+            new LocateError(error.code === error.PERMISSION_DENIED ? "denied" : error.code === error.TIMEOUT ? "timeout" : "unavailable")
+          )
         ),
       { enableHighAccuracy: options.highAccuracy, timeout: options.timeoutMs, maximumAge: options.maximumAgeMs ?? 0 }
     )

@@ -71,14 +71,12 @@ export const toSearchCategory = (value: string | null | undefined): SearchCatego
 }
 
 /** The catalogue slug a search category stands for. */
-export const searchCategorySlug = (category: SearchCategory): string =>
-  SEARCH_CATEGORIES.find((c) => c.id === category)?.slug ?? category
+export const searchCategorySlug = (category: SearchCategory): string => SEARCH_CATEGORIES.find((c) => c.id === category)?.slug ?? category
 
 export const PRICE_RANGES = ["0-50", "50-100", "100-200", "200+"] as const
 export type PriceRange = (typeof PRICE_RANGES)[number]
 
-export const toPriceRange = (value: string | null | undefined): PriceRange | undefined =>
-  PRICE_RANGES.find((range) => range === value)
+export const toPriceRange = (value: string | null | undefined): PriceRange | undefined => PRICE_RANGES.find((range) => range === value)
 
 /** A price range as query bounds; 200+ sets a minimum only. */
 export const priceBounds = (range: PriceRange | undefined): { minPrice?: number; maxPrice?: number } => {
@@ -112,7 +110,12 @@ export const LIST_SORTS = ["newest", "price_asc", "price_desc", "rating", "dista
 export const SEARCH_SORTS = ["relevance", "price_asc", "price_desc", "rating", "distance"] as const satisfies ReadonlyArray<Sort>
 
 /** A sort from the URL among the allowed ones; distance only when the position is known. */
-export const pickSort = <S extends Sort>(value: string | null | undefined, allowed: ReadonlyArray<S>, fallback: S, hasPosition: boolean): S => {
+export const pickSort = <S extends Sort>(
+  value: string | null | undefined,
+  allowed: ReadonlyArray<S>,
+  fallback: S,
+  hasPosition: boolean
+): S => {
   const found = allowed.find((sort) => sort === value)
   if (!found || (found === "distance" && !hasPosition)) return fallback
   return found
@@ -146,14 +149,7 @@ export const distanceKm = (from: Position, to: Position): number => {
 // ---- Service form (spec section 5) ----
 
 export type ServiceField = "title" | "description" | "price" | "duration" | "location" | "categoryId" | "newCategoryName" | "lat" | "lng"
-export type ServiceProblem =
-  | "required"
-  | "priceInvalid"
-  | "durationCreate"
-  | "durationEdit"
-  | "categoryRequired"
-  | "latitude"
-  | "longitude"
+export type ServiceProblem = "required" | "priceInvalid" | "durationCreate" | "durationEdit" | "categoryRequired" | "latitude" | "longitude"
 
 export interface ServiceFormValues {
   readonly title: string
@@ -178,7 +174,8 @@ export const checkServiceForm = (values: ServiceFormValues, mode: "create" | "ed
   for (const field of ["title", "description", "location"] as const) if (values[field].trim() === "") problems[field] = "required"
   const price = numberOf(values.price)
   if (price === undefined) problems.price = "required"
-  else if (!Number.isFinite(price) || price <= 0 || Math.round(price * 100) !== Number((price * 100).toFixed(6))) problems.price = "priceInvalid"
+  else if (!Number.isFinite(price) || price <= 0 || Math.round(price * 100) !== Number((price * 100).toFixed(6)))
+    problems.price = "priceInvalid"
   const duration = numberOf(values.duration)
   if (duration === undefined) problems.duration = "required"
   else if (!Number.isInteger(duration) || duration < 1) problems.duration = mode === "create" ? "durationCreate" : "durationEdit"

@@ -104,7 +104,17 @@ const FOCUSABLE = "a[href], button:not([disabled]), input, select, textarea"
  * trap rather than useFocusTrap: the shell is first-load code, and a module it shared with the lazy
  * dialogs would become one more first-load chunk (test/ui/budget.test.ts).
  */
-const MobileMenu = ({ items, user, onClose, toggle }: { items: ReadonlyArray<NavItem>; user: User | null; onClose: () => void; toggle: RefObject<HTMLButtonElement | null> }) => {
+const MobileMenu = ({
+  items,
+  user,
+  onClose,
+  toggle
+}: {
+  items: ReadonlyArray<NavItem>
+  user: User | null
+  onClose: () => void
+  toggle: RefObject<HTMLButtonElement | null>
+}) => {
   const { t } = useLingui()
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -162,7 +172,15 @@ const MobileMenu = ({ items, user, onClose, toggle }: { items: ReadonlyArray<Nav
   )
 }
 
-const ADMIN_SECTIONS = ["/admin", "/admin/users", "/admin/services", "/admin/bookings", "/admin/applications", "/admin/financial", "/admin/analytics"] as const
+const ADMIN_SECTIONS = [
+  "/admin",
+  "/admin/users",
+  "/admin/services",
+  "/admin/bookings",
+  "/admin/applications",
+  "/admin/financial",
+  "/admin/analytics"
+] as const
 
 const AdminStrip = () => {
   const { t } = useLingui()

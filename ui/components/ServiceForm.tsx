@@ -185,7 +185,13 @@ export const ServiceForm = ({
             {...field("duration")}
           />
         </div>
-        <TextField label={t`Lieu`} autoComplete="address-level2" maxLength={200} hint={t`Ville ou quartier où vous intervenez.`} {...field("location")} />
+        <TextField
+          label={t`Lieu`}
+          autoComplete="address-level2"
+          maxLength={200}
+          hint={t`Ville ou quartier où vous intervenez.`}
+          {...field("location")}
+        />
         <SelectField
           label={t`Catégorie`}
           placeholder={categories === undefined ? t`Chargement des catégories…` : t`Choisissez une catégorie`}
@@ -196,7 +202,9 @@ export const ServiceForm = ({
           {...field("category")}
           error={errors.categoryId}
         />
-        {other ? <TextField label={t`Nouvelle catégorie`} maxLength={60} hint={t`Entre 2 et 60 caractères.`} {...field("newCategoryName")} /> : null}
+        {other ? (
+          <TextField label={t`Nouvelle catégorie`} maxLength={60} hint={t`Entre 2 et 60 caractères.`} {...field("newCategoryName")} />
+        ) : null}
         <fieldset className="coordinates">
           <legend>{t`Coordonnées (facultatif)`}</legend>
           <p className="field-hint">{t`Elles permettent de trier les services par distance. Laissées vides, elles valent 0.`}</p>
@@ -205,13 +213,17 @@ export const ServiceForm = ({
             <TextField label={t`Longitude`} required={false} inputMode="decimal" {...field("lng")} />
           </div>
           <div className="actions">
-            <button type="button" className="button-secondary" onClick={() => void detect()} disabled={locating} aria-busy={locating || undefined}>
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => void detect()}
+              disabled={locating}
+              aria-busy={locating || undefined}
+            >
               {locating ? <span className="spinner" aria-hidden="true" /> : null}
               {t`Détecter ma position`}
             </button>
-            <span role="status">
-              {located === "ok" ? t`Position détectée.` : null}
-            </span>
+            <span role="status">{located === "ok" ? t`Position détectée.` : null}</span>
           </div>
           {located === "error" ? (
             <p className="field-error" role="alert">

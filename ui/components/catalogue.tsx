@@ -176,7 +176,17 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
 }
 
 /** Previous / next and "page x / total". */
-export const Pager = ({ page, pages, onPage, always = false }: { page: number; pages: number; onPage: (page: number) => void; always?: boolean }) => {
+export const Pager = ({
+  page,
+  pages,
+  onPage,
+  always = false
+}: {
+  page: number
+  pages: number
+  onPage: (page: number) => void
+  always?: boolean
+}) => {
   const { t } = useLingui()
   if (pages <= 1 && !always) return null
   pages = Math.max(1, pages)

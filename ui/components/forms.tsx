@@ -196,7 +196,17 @@ export const SubmitButton = ({ busy, children, disabled = false }: { busy: boole
 )
 
 /** A dialog form's buttons: submit, and a secondary button that closes without doing anything. */
-export const DialogActions = ({ busy, submit, dismiss, onDismiss }: { busy: boolean; submit: ReactNode; dismiss: ReactNode; onDismiss: () => void }) => (
+export const DialogActions = ({
+  busy,
+  submit,
+  dismiss,
+  onDismiss
+}: {
+  busy: boolean
+  submit: ReactNode
+  dismiss: ReactNode
+  onDismiss: () => void
+}) => (
   <div className="actions">
     <SubmitButton busy={busy}>{submit}</SubmitButton>
     <button type="button" className="button-secondary" onClick={onDismiss}>

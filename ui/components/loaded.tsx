@@ -14,7 +14,17 @@ export const failureText = (error: unknown) =>
 /** The server said there is no such thing (404): screens answer with their own not-found page. */
 export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404
 
-export const LoadError = ({ title, subtitle, error, onRetry }: { title: string; subtitle: string; error: unknown; onRetry?: () => void }) => {
+export const LoadError = ({
+  title,
+  subtitle,
+  error,
+  onRetry
+}: {
+  title: string
+  subtitle: string
+  error: unknown
+  onRetry?: () => void
+}) => {
   const { t } = useLingui()
   return (
     <div className="alert alert-error" role="alert">

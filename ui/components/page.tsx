@@ -12,7 +12,17 @@ export const usePageTitle = (title: string) => {
 }
 
 /** A screen: its title (h1, focused after navigation by the shell) and content. */
-export const Page = ({ title, children, narrow = false, intro }: { title: string; children?: ReactNode; narrow?: boolean; intro?: ReactNode }) => {
+export const Page = ({
+  title,
+  children,
+  narrow = false,
+  intro
+}: {
+  title: string
+  children?: ReactNode
+  narrow?: boolean
+  intro?: ReactNode
+}) => {
   usePageTitle(title)
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {

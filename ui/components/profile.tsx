@@ -31,7 +31,12 @@ export const ProfilePhoto = ({ url, name, size = 96 }: { url: string | null; nam
     .slice(0, 2)
   if (!src || failed) {
     return (
-      <span className="avatar avatar-initials profile-photo" style={{ width: size, height: size, fontSize: size / 3 }} role="img" aria-label={name}>
+      <span
+        className="avatar avatar-initials profile-photo"
+        style={{ width: size, height: size, fontSize: size / 3 }}
+        role="img"
+        aria-label={name}
+      >
         {initials}
       </span>
     )
@@ -40,7 +45,17 @@ export const ProfilePhoto = ({ url, name, size = 96 }: { url: string | null; nam
 }
 
 /** A list of short texts: Enter or the add button adds a trimmed, non-blank, not yet present value. */
-export const ChipList = ({ label, values, onChange, max = 30 }: { label: string; values: ReadonlyArray<string>; onChange: (values: ReadonlyArray<string>) => void; max?: number }) => {
+export const ChipList = ({
+  label,
+  values,
+  onChange,
+  max = 30
+}: {
+  label: string
+  values: ReadonlyArray<string>
+  onChange: (values: ReadonlyArray<string>) => void
+  max?: number
+}) => {
   const { t } = useLingui()
   const id = useId()
   const [draft, setDraft] = useState("")

@@ -13,8 +13,10 @@ export const messagingApi = {
   /** Finds the conversation with `participantId` (about `serviceId`) or creates it. */
   start: (participantId: string, serviceId?: string) =>
     api<Answer<typeof ConversationsApi, "start">>("/conversations", { method: "POST", body: { participantId, serviceId }, quiet: QUIET }),
-  send: (id: string, content: string) => api<Answer<typeof ConversationsApi, "send">>(`${path(id)}/messages`, { method: "POST", body: { content }, quiet: QUIET }),
+  send: (id: string, content: string) =>
+    api<Answer<typeof ConversationsApi, "send">>(`${path(id)}/messages`, { method: "POST", body: { content }, quiet: QUIET }),
   markRead: (id: string) => api<Answer<typeof ConversationsApi, "markRead">>(`${path(id)}/read`, { method: "PATCH", quiet: QUIET }),
   /** Newest first. */
-  messages: (id: string, page: number, limit: number) => api<MessagePage>(`${path(id)}/messages${queryString({ page, limit })}`, { quiet: QUIET })
+  messages: (id: string, page: number, limit: number) =>
+    api<MessagePage>(`${path(id)}/messages${queryString({ page, limit })}`, { quiet: QUIET })
 }

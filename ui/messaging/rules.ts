@@ -112,7 +112,11 @@ export const deliveryState = (message: Pick<Message, "id" | "isRead">, delivered
  * mark lowers the count again). "reload" when the conversation is not on this page (a new one, or
  * further down): the list is read again.
  */
-export const withMessage = (list: ReadonlyArray<Conversation>, event: MessageReceived, viewerId: string): ReadonlyArray<Conversation> | "reload" => {
+export const withMessage = (
+  list: ReadonlyArray<Conversation>,
+  event: MessageReceived,
+  viewerId: string
+): ReadonlyArray<Conversation> | "reload" => {
   const index = list.findIndex((c) => c.id === event.conversationId)
   if (index < 0) return "reload"
   const current = list[index]!

@@ -5,12 +5,21 @@ import { Page } from "../components/page"
 export default function About() {
   const { t } = useLingui()
   const values = [
-    { title: t`Confiance`, text: t`Des profils vérifiés, des avis authentiques et un paiement qui n'est débité qu'une fois le service confirmé et validé.` },
-    { title: t`Qualité`, text: t`Des prestataires évalués par leurs clients après chaque prestation, pour que le meilleur travail soit visible.` },
+    {
+      title: t`Confiance`,
+      text: t`Des profils vérifiés, des avis authentiques et un paiement qui n'est débité qu'une fois le service confirmé et validé.`
+    },
+    {
+      title: t`Qualité`,
+      text: t`Des prestataires évalués par leurs clients après chaque prestation, pour que le meilleur travail soit visible.`
+    },
     { title: t`Impact`, text: t`Chaque réservation fait vivre un indépendant de votre quartier plutôt qu'un intermédiaire lointain.` }
   ]
   return (
-    <Page title={t`À propos`} intro={t`Marketplace met en relation des clients et des prestataires de services de proximité, en français comme en anglais.`}>
+    <Page
+      title={t`À propos`}
+      intro={t`Marketplace met en relation des clients et des prestataires de services de proximité, en français comme en anglais.`}
+    >
       <section>
         <h2 id="mission">{t`Notre mission`}</h2>
         <p>

@@ -22,11 +22,18 @@ export default function AdminAnalytics() {
         <div className="field">
           <label htmlFor="analytics-period">{t`Période`}</label>
           <select id="analytics-period" value={period} onChange={(event) => setPeriod(Number(event.target.value))}>
-            {PERIODS.map((days) => <option key={days} value={days}>{t`${days} derniers jours`}</option>)}
+            {PERIODS.map((days) => (
+              <option key={days} value={days}>{t`${days} derniers jours`}</option>
+            ))}
           </select>
         </div>
       </div>
-      <Loaded state={state} errorTitle={t`Une erreur est survenue`} errorSubtitle={t`Impossible de charger les statistiques.`} onRetry={() => reload()}>
+      <Loaded
+        state={state}
+        errorTitle={t`Une erreur est survenue`}
+        errorSubtitle={t`Impossible de charger les statistiques.`}
+        onRetry={() => reload()}
+      >
         {(data) => (
           <>
             <div className="stat-grid">
@@ -36,11 +43,18 @@ export default function AdminAnalytics() {
               <StatCard label={t`Points de données`} value={data.growth.users.length + data.growth.bookings.length} />
             </div>
             <h2>{t`Utilisateurs les plus actifs`}</h2>
-            {data.topUsers.length === 0 ? <p className="empty-state">{t`Aucune activité sur cette période.`}</p> : (
+            {data.topUsers.length === 0 ? (
+              <p className="empty-state">{t`Aucune activité sur cette période.`}</p>
+            ) : (
               <ul className="admin-user-list">
                 {data.topUsers.map((u) => (
                   <li key={u.id} className="card">
-                    <p><strong>{u.firstName} {u.lastName}</strong> · {roleLabels[u.role]} · {u.email}</p>
+                    <p>
+                      <strong>
+                        {u.firstName} {u.lastName}
+                      </strong>{" "}
+                      · {roleLabels[u.role]} · {u.email}
+                    </p>
                     <p>
                       {t`${u.counts.services} services, ${u.counts.bookingsAsClient + u.counts.bookingsAsProvider} réservations (${u.counts.bookingsAsClient} comme client, ${u.counts.bookingsAsProvider} comme prestataire), ${u.counts.reviewsAsProvider} avis reçus, ${u.counts.reviewsAsClient} avis donnés`}
                     </p>
@@ -49,11 +63,16 @@ export default function AdminAnalytics() {
               </ul>
             )}
             <h2>{t`Services les plus réservés`}</h2>
-            {data.topServices.length === 0 ? <p className="empty-state">{t`Aucune réservation sur cette période.`}</p> : (
+            {data.topServices.length === 0 ? (
+              <p className="empty-state">{t`Aucune réservation sur cette période.`}</p>
+            ) : (
               <ul className="admin-user-list">
                 {data.topServices.map((s) => (
                   <li key={s.id} className="card">
-                    <p><strong>{s.title}</strong> · {t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`} · {s.provider.firstName} {s.provider.lastName}</p>
+                    <p>
+                      <strong>{s.title}</strong> · {t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`} · {s.provider.firstName}{" "}
+                      {s.provider.lastName}
+                    </p>
                     <p>{t`Note ${rating(s.rating)}/5 (${s.reviewCount} avis), ${s.bookings} réservations`}</p>
                   </li>
                 ))}
@@ -62,14 +81,30 @@ export default function AdminAnalytics() {
             <div className="detail-sections">
               <section aria-labelledby="growth-users">
                 <h2 id="growth-users">{t`Nouveaux utilisateurs`}</h2>
-                {data.growth.users.length === 0 ? <p>{t`Aucun.`}</p> : (
-                  <ul>{data.growth.users.map((d) => <li key={d.date}>{formatDate(i18n.locale, d.date)} : +{d.count}</li>)}</ul>
+                {data.growth.users.length === 0 ? (
+                  <p>{t`Aucun.`}</p>
+                ) : (
+                  <ul>
+                    {data.growth.users.map((d) => (
+                      <li key={d.date}>
+                        {formatDate(i18n.locale, d.date)} : +{d.count}
+                      </li>
+                    ))}
+                  </ul>
                 )}
               </section>
               <section aria-labelledby="growth-bookings">
                 <h2 id="growth-bookings">{t`Nouvelles réservations`}</h2>
-                {data.growth.bookings.length === 0 ? <p>{t`Aucune.`}</p> : (
-                  <ul>{data.growth.bookings.map((d) => <li key={d.date}>{formatDate(i18n.locale, d.date)} : +{d.count}</li>)}</ul>
+                {data.growth.bookings.length === 0 ? (
+                  <p>{t`Aucune.`}</p>
+                ) : (
+                  <ul>
+                    {data.growth.bookings.map((d) => (
+                      <li key={d.date}>
+                        {formatDate(i18n.locale, d.date)} : +{d.count}
+                      </li>
+                    ))}
+                  </ul>
                 )}
               </section>
             </div>

@@ -68,7 +68,8 @@ const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChang
     <li className="panel document">
       <h3>{label}</h3>
       <p>
-        {document.fileName} · {document.contentType} · {formatSize(document.size)} · <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
+        {document.fileName} · {document.contentType} · {formatSize(document.size)} ·{" "}
+        <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
       </p>
       <button type="button" className="button-secondary button-small" onClick={() => void open()}>
         {t`Ouvrir le document`}
@@ -78,14 +79,21 @@ const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChang
         <legend>{t`Vérification : ${label}`}</legend>
         {(["verified", "rejected", "pending"] as const).map((value) => (
           <label key={value} className="field-check">
-            <input type="radio" name={`${id}-verdict`} value={value} checked={verdict === value} onChange={() => setVerdict(value)} /> {verdictLabels[value]}
+            <input type="radio" name={`${id}-verdict`} value={value} checked={verdict === value} onChange={() => setVerdict(value)} />{" "}
+            {verdictLabels[value]}
           </label>
         ))}
         <div className="field">
           <label htmlFor={`${id}-notes`}>{t`Notes (facultatif)`}</label>
           <textarea id={`${id}-notes`} rows={2} maxLength={1000} value={notes} onChange={(event) => setNotes(event.target.value)} />
         </div>
-        <button type="button" className="button-secondary button-small" disabled={busy} aria-busy={busy || undefined} onClick={() => void save()}>
+        <button
+          type="button"
+          className="button-secondary button-small"
+          disabled={busy}
+          aria-busy={busy || undefined}
+          onClick={() => void save()}
+        >
           {t`Enregistrer la vérification`}
           <span className="sr-only"> : {label}</span>
         </button>
@@ -164,7 +172,13 @@ const Decision = ({ application, onDone }: { application: AdminApplication; onDo
         {t`Refuser la candidature`}
       </button>
       {confirming ? (
-        <ConfirmDialog title={t`Approuver cette candidature ?`} confirmLabel={t`Approuver`} busy={busy} onConfirm={() => void approve()} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog
+          title={t`Approuver cette candidature ?`}
+          confirmLabel={t`Approuver`}
+          busy={busy}
+          onConfirm={() => void approve()}
+          onCancel={() => setConfirming(false)}
+        >
           <p>{t`Le candidat deviendra prestataire et recevra un email de confirmation.`}</p>
         </ConfirmDialog>
       ) : null}
@@ -225,7 +239,9 @@ export default function AdminApplicationDetail() {
               <DocumentItem
                 key={document.id}
                 document={document}
-                onChange={(next) => setLatest({ ...application, documents: application.documents.map((d) => (d.id === next.id ? next : d)) })}
+                onChange={(next) =>
+                  setLatest({ ...application, documents: application.documents.map((d) => (d.id === next.id ? next : d)) })
+                }
               />
             ))}
           </ul>
@@ -241,7 +257,16 @@ export default function AdminApplicationDetail() {
       failure={(error) => (
         <Page title={t`Candidature introuvable`}>
           {back}
-          {isNotFound(error) ? <p>{t`Cette candidature n'existe pas.`}</p> : <LoadError title={t`Impossible de charger la candidature`} subtitle={t`Veuillez réessayer.`} error={error} onRetry={() => reload()} />}
+          {isNotFound(error) ? (
+            <p>{t`Cette candidature n'existe pas.`}</p>
+          ) : (
+            <LoadError
+              title={t`Impossible de charger la candidature`}
+              subtitle={t`Veuillez réessayer.`}
+              error={error}
+              onRetry={() => reload()}
+            />
+          )}
         </Page>
       )}
     >

@@ -17,7 +17,8 @@ export default function AdminApplications() {
   const [status, setStatus] = useState<(typeof STATUSES)[number]>("ALL")
   const [page, setPage] = useState(1)
   const [state, reload] = useAsync(
-    () => adminApplicationsApi.list({ search: query, status: status === "ALL" ? "" : status, page, limit: 20 }).then((answer) => answer.data),
+    () =>
+      adminApplicationsApi.list({ search: query, status: status === "ALL" ? "" : status, page, limit: 20 }).then((answer) => answer.data),
     [query, status, page]
   )
   const statusLabels = { ALL: t`Tous les statuts`, PENDING: t`En attente`, APPROVED: t`Approuvées`, REJECTED: t`Refusées` }
@@ -57,8 +58,13 @@ export default function AdminApplications() {
           {t`Rechercher`}
         </button>
       </form>
-      <Loaded state={state} errorTitle={t`Impossible de charger les candidatures`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
-        {(data) => (
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger les candidatures`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
           data.applications.length === 0 ? (
             <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
           ) : (
@@ -106,7 +112,7 @@ export default function AdminApplications() {
               <Pager page={data.pagination.page} pages={data.pagination.pages} onPage={setPage} />
             </>
           )
-        )}
+        }
       </Loaded>
     </Page>
   )

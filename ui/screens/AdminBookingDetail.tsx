@@ -43,7 +43,12 @@ export default function AdminBookingDetail() {
   return (
     <Page title={title}>
       <Link href="/admin/bookings" className="button-secondary">{t`Retour aux réservations`}</Link>
-      <Loaded state={state} errorTitle={t`Impossible de charger la réservation`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger la réservation`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
         {(data) => (
           <>
             <div className="detail-sections">
@@ -51,13 +56,22 @@ export default function AdminBookingDetail() {
                 <h2 id="general">{t`Informations générales`}</h2>
                 <dl>
                   <dt>{t`Statut`}</dt>
-                  <dd><span className={`badge status-${adminStatusTone(data.status)}`}>{i18n._(adminStatusLabels[data.displayStatus] ?? adminStatusLabels[data.status]!)}</span></dd>
+                  <dd>
+                    <span className={`badge status-${adminStatusTone(data.status)}`}>
+                      {i18n._(adminStatusLabels[data.displayStatus] ?? adminStatusLabels[data.status]!)}
+                    </span>
+                  </dd>
                   <dt>{t`Prix total`}</dt>
                   <dd>{formatMinor(i18n.locale, data.totalMinor, data.currency)}</dd>
                   <dt>{t`Paiement`}</dt>
                   <dd>
                     {i18n._(paymentLabels[data.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}
-                    {data.paymentIssue && paymentIssueLabels[data.paymentIssue] ? <> <span className="badge status-danger">{i18n._(paymentIssueLabels[data.paymentIssue]!)}</span></> : null}
+                    {data.paymentIssue && paymentIssueLabels[data.paymentIssue] ? (
+                      <>
+                        {" "}
+                        <span className="badge status-danger">{i18n._(paymentIssueLabels[data.paymentIssue]!)}</span>
+                      </>
+                    ) : null}
                   </dd>
                   <dt>{t`Créée le`}</dt>
                   <dd>{formatDateTime(i18n.locale, data.createdAt)}</dd>
@@ -80,13 +94,17 @@ export default function AdminBookingDetail() {
                 <h2 id="participants">{t`Participants`}</h2>
                 <dl>
                   <dt>{t`Client`}</dt>
-                  <dd>{data.client.firstName} {data.client.lastName}</dd>
+                  <dd>
+                    {data.client.firstName} {data.client.lastName}
+                  </dd>
                   <dt>{t`Email du client`}</dt>
                   <dd>{data.client.email}</dd>
                   <dt>{t`Téléphone`}</dt>
                   <dd>{data.client.phoneNumber || na}</dd>
                   <dt>{t`Prestataire`}</dt>
-                  <dd>{data.provider.firstName} {data.provider.lastName}</dd>
+                  <dd>
+                    {data.provider.firstName} {data.provider.lastName}
+                  </dd>
                   <dt>{t`Email du prestataire`}</dt>
                   <dd>{data.provider.email}</dd>
                 </dl>
@@ -111,7 +129,8 @@ export default function AdminBookingDetail() {
                 <ul className="admin-user-list">
                   {data.payments.map((p, index) => (
                     <li key={index} className="card">
-                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ?? na} · {formatDateTime(i18n.locale, p.createdAt)}
+                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ?? na} ·{" "}
+                      {formatDateTime(i18n.locale, p.createdAt)}
                       {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
                     </li>
                   ))}
@@ -122,19 +141,31 @@ export default function AdminBookingDetail() {
               <h2 id="reviews">{t`Avis (${data.reviews.length})`}</h2>
               {data.reviews.map((r, index) => (
                 <div key={index} className="card">
-                  <p>{r.client.firstName} {r.client.lastName} · {formatDateTime(i18n.locale, r.createdAt)} · {t`${r.rating}/5`}</p>
+                  <p>
+                    {r.client.firstName} {r.client.lastName} · {formatDateTime(i18n.locale, r.createdAt)} · {t`${r.rating}/5`}
+                  </p>
                   {r.comment ? <p>{r.comment}</p> : null}
                 </div>
               ))}
             </section>
             <section aria-labelledby="actions">
               <h2 id="actions">{t`Changer le statut`}</h2>
-              <form className="filters" onSubmit={(event) => { event.preventDefault(); if (next) submit() }}>
+              <form
+                className="filters"
+                onSubmit={(event) => {
+                  event.preventDefault()
+                  if (next) submit()
+                }}
+              >
                 <div className="field">
                   <label htmlFor="new-status">{t`Nouveau statut`}</label>
                   <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
                     <option value="">{t`Choisir un statut`}</option>
-                    {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
+                    {ADMIN_STATUSES.map((value) => (
+                      <option key={value} value={value}>
+                        {i18n._(adminStatusLabels[value]!)}
+                      </option>
+                    ))}
                   </select>
                 </div>
                 {next === "REJECTED" ? (
@@ -147,7 +178,11 @@ export default function AdminBookingDetail() {
                   {updating ? t`Mise à jour…` : t`Mettre à jour`}
                 </button>
               </form>
-              {problem ? <p className="alert alert-error" role="alert">{problem}</p> : null}
+              {problem ? (
+                <p className="alert alert-error" role="alert">
+                  {problem}
+                </p>
+              ) : null}
             </section>
           </>
         )}

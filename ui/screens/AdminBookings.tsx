@@ -26,13 +26,22 @@ export default function AdminBookings() {
           <label htmlFor="bookings-status">{t`Statut`}</label>
           <select id="bookings-status" value={list.query.status} onChange={(event) => list.setFilter("status", event.target.value)}>
             <option value="">{t`Tous les statuts`}</option>
-            {ADMIN_STATUSES.map((value) => <option key={value} value={value}>{i18n._(adminStatusLabels[value]!)}</option>)}
+            {ADMIN_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {i18n._(adminStatusLabels[value]!)}
+              </option>
+            ))}
           </select>
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      <Loaded state={state} errorTitle={t`Impossible de charger les réservations`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
-        {(data) => (
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger les réservations`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
           data.bookings.length === 0 ? (
             <p className="empty-state">{t`Aucune réservation ne correspond.`}</p>
           ) : (
@@ -49,23 +58,56 @@ export default function AdminBookings() {
                       <th scope="col">{t`Date`}</th>
                       <th scope="col">{t`Prix`}</th>
                       <th scope="col">{t`Statut`}</th>
-                      <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
+                      <th scope="col">
+                        <span className="sr-only">{t`Actions`}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {data.bookings.map((b) => (
                       <tr key={b.id}>
-                        <td>{b.service.title}<br /><small>{b.service.category.name}</small></td>
-                        <td>{b.client.firstName} {b.client.lastName}<br /><small>{b.client.email}</small></td>
-                        <td>{b.provider.firstName} {b.provider.lastName}<br /><small>{b.provider.email}</small></td>
-                        <td>{formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}</td>
-                        <td>{formatMinor(i18n.locale, b.totalMinor, b.currency)}<br /><small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small></td>
                         <td>
-                          <span className={`badge status-${adminStatusTone(b.status)}`}>{i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}</span>
-                          {b.paymentIssue && paymentIssueLabels[b.paymentIssue] ? <><br /><span className="badge status-danger">{i18n._(paymentIssueLabels[b.paymentIssue]!)}</span></> : null}
+                          {b.service.title}
+                          <br />
+                          <small>{b.service.category.name}</small>
                         </td>
                         <td>
-                          <Link href={`/admin/bookings/${b.id}`}>{t`Détails`}<span className="sr-only"> : {b.service.title}, {b.id.slice(0, 8)}</span></Link>
+                          {b.client.firstName} {b.client.lastName}
+                          <br />
+                          <small>{b.client.email}</small>
+                        </td>
+                        <td>
+                          {b.provider.firstName} {b.provider.lastName}
+                          <br />
+                          <small>{b.provider.email}</small>
+                        </td>
+                        <td>
+                          {formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}
+                        </td>
+                        <td>
+                          {formatMinor(i18n.locale, b.totalMinor, b.currency)}
+                          <br />
+                          <small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small>
+                        </td>
+                        <td>
+                          <span className={`badge status-${adminStatusTone(b.status)}`}>
+                            {i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}
+                          </span>
+                          {b.paymentIssue && paymentIssueLabels[b.paymentIssue] ? (
+                            <>
+                              <br />
+                              <span className="badge status-danger">{i18n._(paymentIssueLabels[b.paymentIssue]!)}</span>
+                            </>
+                          ) : null}
+                        </td>
+                        <td>
+                          <Link href={`/admin/bookings/${b.id}`}>
+                            {t`Détails`}
+                            <span className="sr-only">
+                              {" "}
+                              : {b.service.title}, {b.id.slice(0, 8)}
+                            </span>
+                          </Link>
                         </td>
                       </tr>
                     ))}
@@ -75,7 +117,7 @@ export default function AdminBookings() {
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
-        )}
+        }
       </Loaded>
     </Page>
   )

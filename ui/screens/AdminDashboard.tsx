@@ -27,14 +27,27 @@ export default function AdminDashboard() {
         <Link href="/admin/applications" className="button-secondary">{t`Voir les candidatures`}</Link>
         <Link href="/admin/bookings" className="button-secondary">{t`Voir les réservations`}</Link>
       </div>
-      <Loaded state={state} errorTitle={t`Impossible de charger le tableau de bord`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger le tableau de bord`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
         {(data) => (
           <>
             <h2>{t`Activité`}</h2>
             <div className="stat-grid">
               <StatCard label={t`Utilisateurs`} value={data.users.total} />
-              <StatCard label={t`Services`} value={data.services.total} detail={t`${data.services.available} disponibles, ${data.services.unavailable} indisponibles`} />
-              <StatCard label={t`Réservations`} value={data.bookings.total} detail={t`Taux de validation : ${percent(data.bookings.validationRate)}`} />
+              <StatCard
+                label={t`Services`}
+                value={data.services.total}
+                detail={t`${data.services.available} disponibles, ${data.services.unavailable} indisponibles`}
+              />
+              <StatCard
+                label={t`Réservations`}
+                value={data.bookings.total}
+                detail={t`Taux de validation : ${percent(data.bookings.validationRate)}`}
+              />
               <StatCard label={t`En attente`} value={data.bookings.pending} />
               <StatCard label={t`Confirmées`} value={data.bookings.confirmed} />
               <StatCard label={t`En cours`} value={data.bookings.ongoing} />
@@ -46,7 +59,10 @@ export default function AdminDashboard() {
             <div className="stat-grid">
               <StatCard label={t`Encaissé sur 30 jours`} value={formatMinor(i18n.locale, data.revenue.monthly, data.revenue.currency)} />
               <StatCard label={t`Réservé sur les cartes`} value={formatMinor(i18n.locale, data.revenue.pending, data.revenue.currency)} />
-              <StatCard label={t`Encaissé net (depuis le début)`} value={formatMinor(i18n.locale, data.revenue.validated, data.revenue.currency)} />
+              <StatCard
+                label={t`Encaissé net (depuis le début)`}
+                value={formatMinor(i18n.locale, data.revenue.validated, data.revenue.currency)}
+              />
             </div>
           </>
         )}

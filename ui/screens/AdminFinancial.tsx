@@ -15,16 +15,28 @@ export default function AdminFinancial() {
   const { t, i18n } = useLingui()
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>("month")
   const [currency, setCurrency] = useState("")
-  const [stats, reloadStats] = useAsync(() => adminApi.financialStats(period, currency || undefined).then((answer) => answer.data), [period, currency])
+  const [stats, reloadStats] = useAsync(
+    () => adminApi.financialStats(period, currency || undefined).then((answer) => answer.data),
+    [period, currency]
+  )
   // The shown currency (CAD by default) and every one recorded (payments may all be in another), kept
   // while the next figures load so that the select, and its focus, stay in place.
   const shown = useRef<{ readonly currency: string; readonly choices: ReadonlyArray<string> }>({ currency: "", choices: [] })
   if (stats.status === "ok") {
-    shown.current = { currency: stats.data.currency, choices: [...new Set([...shown.current.choices, stats.data.currency, ...stats.data.currencies])] }
+    shown.current = {
+      currency: stats.data.currency,
+      choices: [...new Set([...shown.current.choices, stats.data.currency, ...stats.data.currencies])]
+    }
   }
   const [payments, reloadPayments] = useAsync(() => adminApi.payments(LATEST).then((answer) => answer.data.payments), [])
   const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
-  const statusLabels: Record<AdminPaymentStatus, string> = { COMPLETED: t`Encaissés`, PENDING: t`En attente`, REFUNDED: t`Remboursés`, CANCELLED: t`Libérés`, FAILED: t`Échoués` }
+  const statusLabels: Record<AdminPaymentStatus, string> = {
+    COMPLETED: t`Encaissés`,
+    PENDING: t`En attente`,
+    REFUNDED: t`Remboursés`,
+    CANCELLED: t`Libérés`,
+    FAILED: t`Échoués`
+  }
   const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
   return (
     <Page title={t`Finances`}>
@@ -32,95 +44,139 @@ export default function AdminFinancial() {
         <div className="field">
           <label htmlFor="finance-period">{t`Période`}</label>
           <select id="finance-period" value={period} onChange={(event) => setPeriod(event.target.value as (typeof PERIODS)[number])}>
-            {PERIODS.map((p) => <option key={p} value={p}>{periodLabels[p]}</option>)}
+            {PERIODS.map((p) => (
+              <option key={p} value={p}>
+                {periodLabels[p]}
+              </option>
+            ))}
           </select>
         </div>
         {shown.current.choices.length > 1 ? (
           <div className="field">
             <label htmlFor="finance-currency">{t`Devise`}</label>
             <select id="finance-currency" value={shown.current.currency} onChange={(event) => setCurrency(event.target.value)}>
-              {shown.current.choices.map((c) => <option key={c} value={c}>{c}</option>)}
+              {shown.current.choices.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
             </select>
           </div>
         ) : null}
       </div>
-      <Loaded state={stats} errorTitle={t`Une erreur est survenue`} errorSubtitle={t`Impossible de charger les données financières.`} onRetry={() => reloadStats()}>
+      <Loaded
+        state={stats}
+        errorTitle={t`Une erreur est survenue`}
+        errorSubtitle={t`Impossible de charger les données financières.`}
+        onRetry={() => reloadStats()}
+      >
         {(data) => (
-        <>
-          <div className="stat-grid">
-            <StatCard label={t`Revenu brut`} value={money(data.grossRevenue, data.currency)} />
-            <StatCard
-              label={t`Commissions`}
-              value={money(data.totalCommissions, data.currency)}
-              detail={t`Marge : ${formatNumber(i18n.locale, data.commissionMargin, 2)} %`}
-            />
-            <StatCard label={t`Revenu net`} value={money(data.netRevenue, data.currency)} />
-            <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />
-            <StatCard
-              label={t`Paiements`}
-              value={`${data.payments.completed} / ${data.payments.pending} / ${data.payments.failed}`}
-              detail={t`encaissés / en attente / échoués`}
-            />
-          </div>
-          <h2>{t`Revenus par statut`}</h2>
-          {data.revenueByStatus.length === 0 ? (
-            <p className="empty-state">{t`Aucun paiement sur cette période.`}</p>
-          ) : (
-            <ul className="admin-user-list">
-              {data.revenueByStatus.map((r) => (
-                <li key={r.status} className="card">
-                  <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, data.currency)} ({r.count})
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
+          <>
+            <div className="stat-grid">
+              <StatCard label={t`Revenu brut`} value={money(data.grossRevenue, data.currency)} />
+              <StatCard
+                label={t`Commissions`}
+                value={money(data.totalCommissions, data.currency)}
+                detail={t`Marge : ${formatNumber(i18n.locale, data.commissionMargin, 2)} %`}
+              />
+              <StatCard label={t`Revenu net`} value={money(data.netRevenue, data.currency)} />
+              <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />
+              <StatCard
+                label={t`Paiements`}
+                value={`${data.payments.completed} / ${data.payments.pending} / ${data.payments.failed}`}
+                detail={t`encaissés / en attente / échoués`}
+              />
+            </div>
+            <h2>{t`Revenus par statut`}</h2>
+            {data.revenueByStatus.length === 0 ? (
+              <p className="empty-state">{t`Aucun paiement sur cette période.`}</p>
+            ) : (
+              <ul className="admin-user-list">
+                {data.revenueByStatus.map((r) => (
+                  <li key={r.status} className="card">
+                    <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, data.currency)} ({r.count})
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
         )}
       </Loaded>
       <h2>{t`Derniers paiements`}</h2>
-      <Loaded state={payments} errorTitle={t`Une erreur est survenue`} errorSubtitle={t`Impossible de charger les données financières.`} onRetry={() => reloadPayments()}>
-        {(data) => (
-        data.length === 0 ? (
-          <p className="empty-state">{t`Aucun paiement pour le moment.`}</p>
-        ) : (
-          <>
-            <div className="table-wrap admin-table-desktop">
-              <table>
-                <caption className="sr-only">{t`Derniers paiements`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t`Service`}</th>
-                    <th scope="col">{t`Client`}</th>
-                    <th scope="col">{t`Montant`}</th>
-                    <th scope="col">{t`Statut`}</th>
-                    <th scope="col">{t`Date`}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((p) => (
-                    <tr key={p.id}>
-                      <td>{p.service.title}<br /><small>{p.provider.firstName} {p.provider.lastName}</small></td>
-                      <td>{p.client.firstName} {p.client.lastName}<br /><small>{p.client.email}</small></td>
-                      <td>{money(p.amountMinor, p.currency)}{p.refundedMinor ? <><br /><small>{t`Remboursé : ${money(p.refundedMinor, p.currency)}`}</small></> : null}</td>
-                      <td><PaymentBadge status={p.status} /></td>
-                      <td>{formatDateTime(i18n.locale, p.createdAt)}</td>
+      <Loaded
+        state={payments}
+        errorTitle={t`Une erreur est survenue`}
+        errorSubtitle={t`Impossible de charger les données financières.`}
+        onRetry={() => reloadPayments()}
+      >
+        {(data) =>
+          data.length === 0 ? (
+            <p className="empty-state">{t`Aucun paiement pour le moment.`}</p>
+          ) : (
+            <>
+              <div className="table-wrap admin-table-desktop">
+                <table>
+                  <caption className="sr-only">{t`Derniers paiements`}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Service`}</th>
+                      <th scope="col">{t`Client`}</th>
+                      <th scope="col">{t`Montant`}</th>
+                      <th scope="col">{t`Statut`}</th>
+                      <th scope="col">{t`Date`}</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ul className="admin-cards">
-              {data.map((p) => (
-                <li key={p.id}>
-                  <p><strong>{p.service.title}</strong> · {p.provider.firstName} {p.provider.lastName}</p>
-                  <p>{p.client.firstName} {p.client.lastName} ({p.client.email})</p>
-                  <p>{money(p.amountMinor, p.currency)} <PaymentBadge status={p.status} /> · {formatDateTime(i18n.locale, p.createdAt)}</p>
-                </li>
-              ))}
-            </ul>
-          </>
-        )
-        )}
+                  </thead>
+                  <tbody>
+                    {data.map((p) => (
+                      <tr key={p.id}>
+                        <td>
+                          {p.service.title}
+                          <br />
+                          <small>
+                            {p.provider.firstName} {p.provider.lastName}
+                          </small>
+                        </td>
+                        <td>
+                          {p.client.firstName} {p.client.lastName}
+                          <br />
+                          <small>{p.client.email}</small>
+                        </td>
+                        <td>
+                          {money(p.amountMinor, p.currency)}
+                          {p.refundedMinor ? (
+                            <>
+                              <br />
+                              <small>{t`Remboursé : ${money(p.refundedMinor, p.currency)}`}</small>
+                            </>
+                          ) : null}
+                        </td>
+                        <td>
+                          <PaymentBadge status={p.status} />
+                        </td>
+                        <td>{formatDateTime(i18n.locale, p.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <ul className="admin-cards">
+                {data.map((p) => (
+                  <li key={p.id}>
+                    <p>
+                      <strong>{p.service.title}</strong> · {p.provider.firstName} {p.provider.lastName}
+                    </p>
+                    <p>
+                      {p.client.firstName} {p.client.lastName} ({p.client.email})
+                    </p>
+                    <p>
+                      {money(p.amountMinor, p.currency)} <PaymentBadge status={p.status} /> · {formatDateTime(i18n.locale, p.createdAt)}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )
+        }
       </Loaded>
     </Page>
   )

@@ -37,14 +37,26 @@ export default function AdminServices() {
         </div>
         <div className="field">
           <label htmlFor="services-category">{t`Catégorie`}</label>
-          <select id="services-category" value={list.query.categoryId} onChange={(event) => list.setFilter("categoryId", event.target.value)}>
+          <select
+            id="services-category"
+            value={list.query.categoryId}
+            onChange={(event) => list.setFilter("categoryId", event.target.value)}
+          >
             <option value="">{t`Toutes les catégories`}</option>
-            {(categories ?? []).map((c) => <option key={c.id} value={String(c.id)}>{c.name}</option>)}
+            {(categories ?? []).map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="services-availability">{t`Disponibilité`}</label>
-          <select id="services-availability" value={list.query.isAvailable} onChange={(event) => list.setFilter("isAvailable", event.target.value)}>
+          <select
+            id="services-availability"
+            value={list.query.isAvailable}
+            onChange={(event) => list.setFilter("isAvailable", event.target.value)}
+          >
             <option value="">{t`Tous`}</option>
             <option value="true">{t`Disponibles`}</option>
             <option value="false">{t`Indisponibles`}</option>
@@ -52,8 +64,13 @@ export default function AdminServices() {
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      <Loaded state={state} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
-        {(data) => (
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger les services`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
           data.services.length === 0 ? (
             <p className="empty-state">{t`Aucun service ne correspond.`}</p>
           ) : (
@@ -70,24 +87,47 @@ export default function AdminServices() {
                       <th scope="col">{t`Statut`}</th>
                       <th scope="col" className="hide-mobile">{t`Lieu`}</th>
                       <th scope="col" className="desktop-only">{t`Créé le`}</th>
-                      <th scope="col"><span className="sr-only">{t`Actions`}</span></th>
+                      <th scope="col">
+                        <span className="sr-only">{t`Actions`}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {data.services.map((s) => (
                       <tr key={s.id}>
-                        <td>{s.title}<br /><small>{s.category.name}</small></td>
-                        <td>{s.provider.firstName} {s.provider.lastName}<br /><small>{s.provider.email}</small></td>
+                        <td>
+                          {s.title}
+                          <br />
+                          <small>{s.category.name}</small>
+                        </td>
+                        <td>
+                          {s.provider.firstName} {s.provider.lastName}
+                          <br />
+                          <small>{s.provider.email}</small>
+                        </td>
                         <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
-                        <td><span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>{s.isAvailable ? t`Disponible` : t`Indisponible`}</span></td>
+                        <td>
+                          <span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>
+                            {s.isAvailable ? t`Disponible` : t`Indisponible`}
+                          </span>
+                        </td>
                         <td className="hide-mobile">{s.location}</td>
                         <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
                         <td>
                           <div className="admin-actions">
-                            <button type="button" className="button-secondary" disabled={busy === s.id} onClick={() => toggle(s.id, s.isAvailable)}>
-                              {s.isAvailable ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {s.title}</span>
+                            <button
+                              type="button"
+                              className="button-secondary"
+                              disabled={busy === s.id}
+                              onClick={() => toggle(s.id, s.isAvailable)}
+                            >
+                              {s.isAvailable ? t`Désactiver` : t`Activer`}
+                              <span className="sr-only"> : {s.title}</span>
                             </button>
-                            <Link href={`/services/${s.id}`}>{t`Voir`}<span className="sr-only"> : {s.title}</span></Link>
+                            <Link href={`/services/${s.id}`}>
+                              {t`Voir`}
+                              <span className="sr-only"> : {s.title}</span>
+                            </Link>
                           </div>
                         </td>
                       </tr>
@@ -98,7 +138,7 @@ export default function AdminServices() {
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
-        )}
+        }
       </Loaded>
     </Page>
   )

@@ -25,37 +25,78 @@ const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged
   return (
     <div className="admin-actions">
       {user.paymentAccount === null ? (
-        <button type="button" className="button-secondary" onClick={() =>
-          adminApi.createAccount(user.id).then((answer) => {
-            setLink(answer.data.accountLink)
-            showToast("success", t`Compte de paiement créé.`)
-            onChanged()
-          }, fail(t`Impossible de créer le compte de paiement.`))}>
-          {t`Créer le compte de paiement`}<span className="sr-only"> : {name}</span>
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() =>
+            adminApi.createAccount(user.id).then((answer) => {
+              setLink(answer.data.accountLink)
+              showToast("success", t`Compte de paiement créé.`)
+              onChanged()
+            }, fail(t`Impossible de créer le compte de paiement.`))
+          }
+        >
+          {t`Créer le compte de paiement`}
+          <span className="sr-only"> : {name}</span>
         </button>
       ) : (
         <>
-          <button type="button" className="button-secondary" onClick={() =>
-            adminApi.accountLink(user.id).then((answer) => setLink(answer.data.accountLink), fail(t`Impossible d'obtenir le lien de configuration.`))}>
-            {t`Lien de configuration`}<span className="sr-only"> : {name}</span>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() =>
+              adminApi
+                .accountLink(user.id)
+                .then((answer) => setLink(answer.data.accountLink), fail(t`Impossible d'obtenir le lien de configuration.`))
+            }
+          >
+            {t`Lien de configuration`}
+            <span className="sr-only"> : {name}</span>
           </button>
-          <button type="button" className="button-secondary" onClick={() =>
-            adminApi.accountStatus(user.id).then((answer) => setStatus(answer.data), fail(t`Impossible de lire l'état du compte.`))}>
-            {t`État du compte`}<span className="sr-only"> : {name}</span>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() =>
+              adminApi.accountStatus(user.id).then((answer) => setStatus(answer.data), fail(t`Impossible de lire l'état du compte.`))
+            }
+          >
+            {t`État du compte`}
+            <span className="sr-only"> : {name}</span>
           </button>
-          <button type="button" className="button-secondary" onClick={() =>
-            adminApi.accountDashboard(user.id).then((answer) => window.open(answer.data.dashboardUrl, "_blank", "noopener"), fail(t`Impossible d'ouvrir le tableau de bord du compte.`))}>
-            {t`Tableau de bord Stripe`}<span className="sr-only"> : {name}</span>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() =>
+              adminApi
+                .accountDashboard(user.id)
+                .then(
+                  (answer) => window.open(answer.data.dashboardUrl, "_blank", "noopener"),
+                  fail(t`Impossible d'ouvrir le tableau de bord du compte.`)
+                )
+            }
+          >
+            {t`Tableau de bord Stripe`}
+            <span className="sr-only"> : {name}</span>
           </button>
           <button type="button" className="button-secondary button-danger-text" onClick={() => setConfirmDelete(true)}>
-            {t`Supprimer le compte`}<span className="sr-only"> : {name}</span>
+            {t`Supprimer le compte`}
+            <span className="sr-only"> : {name}</span>
           </button>
         </>
       )}
       {link ? (
         <p>
           <a href={link} target="_blank" rel="noopener noreferrer">{t`Ouvrir le lien de configuration`}</a>{" "}
-          <button type="button" className="button-secondary" onClick={() => navigator.clipboard?.writeText(link).then(() => showToast("success", t`Lien copié.`), () => showToast("error", t`Impossible de copier le lien.`))}>
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() =>
+              navigator.clipboard?.writeText(link).then(
+                () => showToast("success", t`Lien copié.`),
+                () => showToast("error", t`Impossible de copier le lien.`)
+              )
+            }
+          >
             {t`Copier le lien`}
           </button>
         </p>
@@ -63,7 +104,9 @@ const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged
       {status ? (
         <dl role="status" className="account-status">
           <dt>{t`Compte`}</dt>
-          <dd>{status.accountId ?? "—"} ({status.country ?? "—"})</dd>
+          <dd>
+            {status.accountId ?? "—"} ({status.country ?? "—"})
+          </dd>
           <dt>{t`Paiements`}</dt>
           <dd>{status.chargesEnabled ? t`Activés` : t`Inactifs`}</dd>
           <dt>{t`Virements`}</dt>
@@ -78,16 +121,20 @@ const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged
           confirmLabel={t`Supprimer`}
           onCancel={() => setConfirmDelete(false)}
           onConfirm={() =>
-            adminApi.deleteAccount(user.id).then(() => {
-              setConfirmDelete(false)
-              setStatus(null)
-              setLink(null)
-              showToast("success", t`Compte de paiement supprimé.`)
-              onChanged()
-            }, (error) => {
-              setConfirmDelete(false)
-              fail(t`Impossible de supprimer le compte de paiement.`)(error)
-            })}
+            adminApi.deleteAccount(user.id).then(
+              () => {
+                setConfirmDelete(false)
+                setStatus(null)
+                setLink(null)
+                showToast("success", t`Compte de paiement supprimé.`)
+                onChanged()
+              },
+              (error) => {
+                setConfirmDelete(false)
+                fail(t`Impossible de supprimer le compte de paiement.`)(error)
+              }
+            )
+          }
         >
           <p>{t`Le compte de paiement de ${name} sera fermé. Il devra refaire sa configuration pour être payé.`}</p>
         </ConfirmDialog>
@@ -103,10 +150,13 @@ export default function AdminUsers() {
   const [state, reload] = useAsync(() => adminApi.users(list.query).then((answer) => answer.data), [list.query])
   const roleLabels: Record<Role, string> = { CLIENT: t`Client`, PROVIDER: t`Prestataire`, ADMIN: t`Administrateur` }
   const update = (user: AdminUser, body: { isActive?: boolean; role?: Role }, failure: string) =>
-    adminApi.setUser(user.id, body).then(() => {
-      showToast("success", t`Utilisateur mis à jour.`)
-      reload({ quiet: true })
-    }, (error) => showToast("error", reason(error, failure)))
+    adminApi.setUser(user.id, body).then(
+      () => {
+        showToast("success", t`Utilisateur mis à jour.`)
+        reload({ quiet: true })
+      },
+      (error) => showToast("error", reason(error, failure))
+    )
   return (
     <Page title={t`Utilisateurs`}>
       <form className="filters" role="search" onSubmit={list.submitSearch}>
@@ -118,7 +168,11 @@ export default function AdminUsers() {
           <label htmlFor="users-role">{t`Rôle`}</label>
           <select id="users-role" value={list.query.role} onChange={(event) => list.setFilter("role", event.target.value)}>
             <option value="">{t`Tous les rôles`}</option>
-            {ROLES.map((value) => <option key={value} value={value}>{roleLabels[value]}</option>)}
+            {ROLES.map((value) => (
+              <option key={value} value={value}>
+                {roleLabels[value]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
@@ -131,8 +185,13 @@ export default function AdminUsers() {
         </div>
         <button type="submit" className="button-secondary">{t`Rechercher`}</button>
       </form>
-      <Loaded state={state} errorTitle={t`Impossible de charger les utilisateurs`} errorSubtitle={t`Veuillez réessayer.`} onRetry={() => reload()}>
-        {(data) => (
+      <Loaded
+        state={state}
+        errorTitle={t`Impossible de charger les utilisateurs`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
           data.users.length === 0 ? (
             <p className="empty-state">{t`Aucun utilisateur ne correspond.`}</p>
           ) : (
@@ -146,29 +205,51 @@ export default function AdminUsers() {
                       <h2>{name}</h2>
                       <p>
                         {user.email} · {user.phoneNumber} · {roleLabels[user.role]} ·{" "}
-                        <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>{user.isActive ? t`Actif` : t`Inactif`}</span> ·{" "}
-                        {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
+                        <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>
+                          {user.isActive ? t`Actif` : t`Inactif`}
+                        </span>{" "}
+                        · {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
                       </p>
                       {user.role === "PROVIDER" ? (
-                        <p>{user.paymentAccount === null ? t`Aucun compte de paiement` : user.paymentAccount.isComplete ? t`Compte de paiement complet` : t`Compte de paiement incomplet`}</p>
+                        <p>
+                          {user.paymentAccount === null
+                            ? t`Aucun compte de paiement`
+                            : user.paymentAccount.isComplete
+                              ? t`Compte de paiement complet`
+                              : t`Compte de paiement incomplet`}
+                        </p>
                       ) : null}
                       <div className="admin-actions">
-                        <button type="button" className="button-secondary" onClick={() => update(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}>
-                          {user.isActive ? t`Désactiver` : t`Activer`}<span className="sr-only"> : {name}</span>
+                        <button
+                          type="button"
+                          className="button-secondary"
+                          onClick={() => update(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}
+                        >
+                          {user.isActive ? t`Désactiver` : t`Activer`}
+                          <span className="sr-only"> : {name}</span>
                         </button>
                         <div className="field field-inline">
                           <label htmlFor={`role-${user.id}`}>{t`Rôle de ${name}`}</label>
-                          <select id={`role-${user.id}`} value={user.role} onChange={(event) => {
-                            const next = event.target.value as Role
-                            if (next === "ADMIN") setPromote(user)
-                            else void update(user, { role: next }, t`Impossible de changer le rôle.`)
-                          }}>
-                            {ROLES.map((value) => <option key={value} value={value}>{roleLabels[value]}</option>)}
+                          <select
+                            id={`role-${user.id}`}
+                            value={user.role}
+                            onChange={(event) => {
+                              const next = event.target.value as Role
+                              if (next === "ADMIN") setPromote(user)
+                              else void update(user, { role: next }, t`Impossible de changer le rôle.`)
+                            }}
+                          >
+                            {ROLES.map((value) => (
+                              <option key={value} value={value}>
+                                {roleLabels[value]}
+                              </option>
+                            ))}
                           </select>
                         </div>
                         {user.role !== "ADMIN" ? (
                           <button type="button" className="button-secondary" onClick={() => setPromote(user)}>
-                            {t`Promouvoir administrateur`}<span className="sr-only"> : {name}</span>
+                            {t`Promouvoir administrateur`}
+                            <span className="sr-only"> : {name}</span>
                           </button>
                         ) : null}
                       </div>
@@ -180,7 +261,7 @@ export default function AdminUsers() {
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )
-        )}
+        }
       </Loaded>
       {promote ? (
         <ConfirmDialog

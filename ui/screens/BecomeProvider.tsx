@@ -16,7 +16,21 @@ const SLOTS: ReadonlyArray<DocumentSlot> = ["identityDocument", "addressDocument
 const DOCUMENT_ACCEPT = ".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"
 const PICTURE_ACCEPT = ".jpg,.jpeg,.png,image/jpeg,image/png"
 
-const FileField = ({ label, name, accept, hint, error, onChange }: { label: string; name: string; accept: string; hint: string; error?: string | undefined; onChange: (file: File | null) => void }) => {
+const FileField = ({
+  label,
+  name,
+  accept,
+  hint,
+  error,
+  onChange
+}: {
+  label: string
+  name: string
+  accept: string
+  hint: string
+  error?: string | undefined
+  onChange: (file: File | null) => void
+}) => {
   const id = useId()
   return (
     <div className="field">
@@ -44,7 +58,15 @@ const FileField = ({ label, name, accept, hint, error, onChange }: { label: stri
 
 type Errors = Partial<Record<string, string>>
 
-const ApplicationForm = ({ existing, onDone, onCancel }: { existing: Application | null; onDone: (application: Application) => void; onCancel?: () => void }) => {
+const ApplicationForm = ({
+  existing,
+  onDone,
+  onCancel
+}: {
+  existing: Application | null
+  onDone: (application: Application) => void
+  onCancel?: () => void
+}) => {
   const { t } = useLingui()
   const editing = existing !== null
   const [skills, setSkills] = useState(existing?.skills ?? "")
@@ -108,8 +130,22 @@ const ApplicationForm = ({ existing, onDone, onCancel }: { existing: Application
       {failure ? <Alert kind="error">{failure}</Alert> : null}
       {editing ? <p className="field-hint">{t`Les fichiers sont facultatifs : un fichier joint remplace le document précédent.`}</p> : null}
       <TextArea label={t`Compétences`} name="skills" value={skills} onChange={setSkills} error={errors.skills} maxLength={2000} />
-      <TextArea label={t`Expérience`} name="experience" value={experience} onChange={setExperience} error={errors.experience} maxLength={5000} />
-      <TextArea label={t`Motivation`} name="motivation" value={motivation} onChange={setMotivation} error={errors.motivation} maxLength={5000} />
+      <TextArea
+        label={t`Expérience`}
+        name="experience"
+        value={experience}
+        onChange={setExperience}
+        error={errors.experience}
+        maxLength={5000}
+      />
+      <TextArea
+        label={t`Motivation`}
+        name="motivation"
+        value={motivation}
+        onChange={setMotivation}
+        error={errors.motivation}
+        maxLength={5000}
+      />
       <TextField
         label={t`Date de naissance`}
         name="dateOfBirth"
@@ -152,8 +188,12 @@ const StatusView = ({ application, onEdit }: { application: Application; onEdit:
         {t`Statut`} : <StatusBadge status={application.status} />
       </p>
       <p>{t`Envoyée le ${submitted}`}</p>
-      {application.status === "PENDING" ? <Alert kind="info">{t`Votre candidature est en cours d'examen. Vous recevrez un email dès qu'elle sera traitée.`}</Alert> : null}
-      {application.status === "APPROVED" ? <Alert kind="success">{t`Votre candidature est approuvée : reconnectez-vous pour accéder à vos outils de prestataire.`}</Alert> : null}
+      {application.status === "PENDING" ? (
+        <Alert kind="info">{t`Votre candidature est en cours d'examen. Vous recevrez un email dès qu'elle sera traitée.`}</Alert>
+      ) : null}
+      {application.status === "APPROVED" ? (
+        <Alert kind="success">{t`Votre candidature est approuvée : reconnectez-vous pour accéder à vos outils de prestataire.`}</Alert>
+      ) : null}
       {application.status === "REJECTED" ? (
         <>
           <Alert kind="warning" title={t`Candidature refusée`}>
@@ -179,7 +219,10 @@ export default function BecomeProvider() {
   const [editing, setEditing] = useState(false)
   const [latest, setLatest] = useState<Application | null>(null)
   return (
-    <Page title={t`Devenir prestataire`} intro={t`Proposez vos services sur Marketplace : envoyez votre candidature, un administrateur l'examine.`}>
+    <Page
+      title={t`Devenir prestataire`}
+      intro={t`Proposez vos services sur Marketplace : envoyez votre candidature, un administrateur l'examine.`}
+    >
       <Loaded
         state={state}
         current={latest}

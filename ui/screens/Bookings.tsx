@@ -25,7 +25,11 @@ type Notice = { readonly kind: "success" | "error"; readonly text: string }
 const useCancellationReason = () => {
   const { t } = useLingui()
   return (reason: string) =>
-    reason === "EXPIRED" ? t`Délai de paiement dépassé` : reason === "NOT_CONFIRMED_IN_TIME" ? t`Non confirmée avant la date prévue` : reason
+    reason === "EXPIRED"
+      ? t`Délai de paiement dépassé`
+      : reason === "NOT_CONFIRMED_IN_TIME"
+        ? t`Non confirmée avant la date prévue`
+        : reason
 }
 
 const BookingCard = ({
@@ -148,7 +152,10 @@ export default function Bookings() {
     if (!paymentSuccess) return undefined
     // Back from the hosted checkout: read the bookings afresh.
     bookingsApi.refresh()
-    return { kind: "success", text: t`Paiement effectué ! Votre réservation est enregistrée : le prestataire doit maintenant la confirmer.` }
+    return {
+      kind: "success",
+      text: t`Paiement effectué ! Votre réservation est enregistrée : le prestataire doit maintenant la confirmer.`
+    }
   })
   const statusId = useId()
 
@@ -183,7 +190,13 @@ export default function Bookings() {
       }
     } catch (error) {
       const reason = reasonOf(error)
-      setNotice({ kind: "error", text: action === "confirm" ? t`Erreur lors de la confirmation : ${reason}` : t`Erreur lors du marquage du service comme rendu : ${reason}` })
+      setNotice({
+        kind: "error",
+        text:
+          action === "confirm"
+            ? t`Erreur lors de la confirmation : ${reason}`
+            : t`Erreur lors du marquage du service comme rendu : ${reason}`
+      })
     } finally {
       setBusyId(undefined)
     }
@@ -273,37 +286,53 @@ export default function Bookings() {
           </select>
         </div>
       </div>
-      <Loaded state={state} loadingLabel={t`Chargement de vos réservations…`} errorTitle={t`Impossible de charger vos réservations`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
-        {(data) => (
-        data.bookings.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-title">{filtered ? t`Aucune réservation ne correspond à ces filtres` : t`Vous n'avez pas encore de réservation`}</p>
-            <p>{t`Trouvez un prestataire et réservez votre premier service.`}</p>
-            <Link href="/services" className="button">
-              {t`Voir les services`}
-            </Link>
-          </div>
-        ) : (
-          <>
-            <p className="results-count">
-              <Plural value={data.pagination.total} one="# réservation" other="# réservations" />
-            </p>
-            <ul className="bookings">
-              {data.bookings.map((listed) => updated[listed.id] ?? listed).map((booking) => (
-                <BookingCard key={booking.id} booking={booking} highlighted={booking.id === highlightId} busy={busyId === booking.id} onAction={onAction} />
-              ))}
-            </ul>
-            <Pager
-              page={page}
-              pages={data.pagination.pages}
-              onPage={(next) => {
-                setPage(next)
-                setHighlightId(null)
-              }}
-            />
-          </>
-        )
-        )}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement de vos réservations…`}
+        errorTitle={t`Impossible de charger vos réservations`}
+        errorSubtitle={t`Vérifiez votre connexion puis réessayez.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
+          data.bookings.length === 0 ? (
+            <div className="empty-state">
+              <p className="empty-title">
+                {filtered ? t`Aucune réservation ne correspond à ces filtres` : t`Vous n'avez pas encore de réservation`}
+              </p>
+              <p>{t`Trouvez un prestataire et réservez votre premier service.`}</p>
+              <Link href="/services" className="button">
+                {t`Voir les services`}
+              </Link>
+            </div>
+          ) : (
+            <>
+              <p className="results-count">
+                <Plural value={data.pagination.total} one="# réservation" other="# réservations" />
+              </p>
+              <ul className="bookings">
+                {data.bookings
+                  .map((listed) => updated[listed.id] ?? listed)
+                  .map((booking) => (
+                    <BookingCard
+                      key={booking.id}
+                      booking={booking}
+                      highlighted={booking.id === highlightId}
+                      busy={busyId === booking.id}
+                      onAction={onAction}
+                    />
+                  ))}
+              </ul>
+              <Pager
+                page={page}
+                pages={data.pagination.pages}
+                onPage={(next) => {
+                  setPage(next)
+                  setHighlightId(null)
+                }}
+              />
+            </>
+          )
+        }
       </Loaded>
       {dialog?.kind === "reject" ? (
         <RejectDialog

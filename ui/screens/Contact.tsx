@@ -29,10 +29,22 @@ const EMPTY: Record<Fields, string> = { name: "", email: "", subject: "", messag
 const Faq = () => {
   const { t } = useLingui()
   const entries = [
-    { q: t`Comment réserver un service ?`, a: t`Choisissez un service, indiquez la date, l'heure et l'adresse, puis validez le paiement. Le prestataire confirme ensuite votre demande.` },
-    { q: t`Quand ma carte est-elle débitée ?`, a: t`Le montant est pré-autorisé à la réservation et n'est débité qu'une fois le service confirmé par le prestataire puis validé.` },
-    { q: t`Comment devenir prestataire ?`, a: t`Créez un compte client, puis demandez à devenir prestataire depuis le menu. Vous devrez configurer un compte de paiement pour recevoir vos revenus.` },
-    { q: t`Puis-je annuler une réservation ?`, a: t`Oui, tant que la réservation est en attente de confirmation, depuis la page Mes réservations.` }
+    {
+      q: t`Comment réserver un service ?`,
+      a: t`Choisissez un service, indiquez la date, l'heure et l'adresse, puis validez le paiement. Le prestataire confirme ensuite votre demande.`
+    },
+    {
+      q: t`Quand ma carte est-elle débitée ?`,
+      a: t`Le montant est pré-autorisé à la réservation et n'est débité qu'une fois le service confirmé par le prestataire puis validé.`
+    },
+    {
+      q: t`Comment devenir prestataire ?`,
+      a: t`Créez un compte client, puis demandez à devenir prestataire depuis le menu. Vous devrez configurer un compte de paiement pour recevoir vos revenus.`
+    },
+    {
+      q: t`Puis-je annuler une réservation ?`,
+      a: t`Oui, tant que la réservation est en attente de confirmation, depuis la page Mes réservations.`
+    }
   ]
   return (
     <section>
@@ -86,7 +98,8 @@ export default function Contact() {
       setSent(answer.message ?? t`Votre message a été envoyé.`)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      if (error.status === 0) setFailure({ network: true, text: t`Erreur réseau : impossible d'envoyer le message. Vérifiez votre connexion et réessayez.` })
+      if (error.status === 0)
+        setFailure({ network: true, text: t`Erreur réseau : impossible d'envoyer le message. Vérifiez votre connexion et réessayez.` })
       else if (error.status === 422 && error.details.length > 0) setErrors(error.fieldErrors())
       else {
         const reason = error.message || t`erreur inconnue`

@@ -10,11 +10,19 @@ export default function Cookies() {
   const consent = useAtomValue(consentAtom)
   const date = consent ? formatDateTime(i18n.locale, consent.consentDate, "long") : ""
   const rows = [
-    { name: "refreshToken", purpose: t`Garde votre session ouverte de façon sécurisée (inaccessible aux scripts).`, duration: t`30 jours`, kind: t`Essentiel` },
+    {
+      name: "refreshToken",
+      purpose: t`Garde votre session ouverte de façon sécurisée (inaccessible aux scripts).`,
+      duration: t`30 jours`,
+      kind: t`Essentiel`
+    },
     { name: "lang", purpose: t`Retient la langue que vous avez choisie.`, duration: t`1 an`, kind: t`Essentiel` }
   ]
   return (
-    <Page title={t`Cookies`} intro={t`Un cookie est un petit fichier déposé par un site dans votre navigateur pour se souvenir d'informations entre deux visites.`}>
+    <Page
+      title={t`Cookies`}
+      intro={t`Un cookie est un petit fichier déposé par un site dans votre navigateur pour se souvenir d'informations entre deux visites.`}
+    >
       <section>
         <h2 id="cookies-used">{t`Les cookies que nous utilisons`}</h2>
         {/* Focusable so keyboard users can scroll the table sideways on narrow screens. */}

@@ -29,7 +29,11 @@ export default function ForgotPassword() {
   }
 
   return (
-    <Page title={t`Mot de passe oublié`} narrow intro={t`Indiquez votre email : nous vous enverrons un lien pour choisir un nouveau mot de passe.`}>
+    <Page
+      title={t`Mot de passe oublié`}
+      narrow
+      intro={t`Indiquez votre email : nous vous enverrons un lien pour choisir un nouveau mot de passe.`}
+    >
       {sent ? <Alert kind="success">{sent}</Alert> : null}
       <form className="form" noValidate ref={formRef} onSubmit={(event) => void submit(event)}>
         <TextField label={t`Email`} name="email" type="email" autoComplete="email" value={email} onChange={setEmail} error={error} />

@@ -74,7 +74,12 @@ export default function Messaging() {
   const [page, setPage] = useState(1)
   const [open, setOpen] = useState<Conversation | null>(null)
   const [startError, setStartError] = useState<string | null>(null)
-  const [state, reload] = useLive(() => messagingApi.list(page, CONVERSATIONS_PAGE_SIZE).then(({ data }) => data), [page], FALLBACK_POLL_MS, !live)
+  const [state, reload] = useLive(
+    () => messagingApi.list(page, CONVERSATIONS_PAGE_SIZE).then(({ data }) => data),
+    [page],
+    FALLBACK_POLL_MS,
+    !live
+  )
   const [items, setItems] = useState<ReadonlyArray<Conversation> | null>(null)
   const itemsRef = useRef(items)
   itemsRef.current = items
@@ -92,7 +97,8 @@ export default function Messaging() {
         setOpen(data.conversation)
         if (data.created) reload({ quiet: true })
       },
-      (error: unknown) => setStartError(error instanceof ApiError && error.message ? error.message : t`Impossible d'ouvrir cette conversation.`)
+      (error: unknown) =>
+        setStartError(error instanceof ApiError && error.message ? error.message : t`Impossible d'ouvrir cette conversation.`)
     )
     navigate(location, { replace: true })
   }, [contactId])

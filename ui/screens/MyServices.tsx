@@ -15,7 +15,15 @@ import { showToast } from "../state/toasts"
 
 type Action = "delete" | "activate" | "deactivate" | "duplicate"
 
-const ServiceRow = ({ service, busy, onAction }: { service: Service; busy: boolean; onAction: (service: Service, action: Action) => void }) => {
+const ServiceRow = ({
+  service,
+  busy,
+  onAction
+}: {
+  service: Service
+  busy: boolean
+  onAction: (service: Service, action: Action) => void
+}) => {
   const { t } = useLingui()
   const active = service.status === "ACTIVE"
   const title = service.title
@@ -40,15 +48,30 @@ const ServiceRow = ({ service, busy, onAction }: { service: Service; busy: boole
           {t`Modifier`}
           <span className="sr-only"> : {title}</span>
         </Link>
-        <button type="button" className="button-secondary" aria-disabled={busy || undefined} onClick={() => !busy && onAction(service, active ? "deactivate" : "activate")}>
+        <button
+          type="button"
+          className="button-secondary"
+          aria-disabled={busy || undefined}
+          onClick={() => !busy && onAction(service, active ? "deactivate" : "activate")}
+        >
           {active ? t`Désactiver` : t`Activer`}
           <span className="sr-only"> : {title}</span>
         </button>
-        <button type="button" className="button-secondary" aria-disabled={busy || undefined} onClick={() => !busy && onAction(service, "duplicate")}>
+        <button
+          type="button"
+          className="button-secondary"
+          aria-disabled={busy || undefined}
+          onClick={() => !busy && onAction(service, "duplicate")}
+        >
           {t`Dupliquer`}
           <span className="sr-only"> : {title}</span>
         </button>
-        <button type="button" className="button-ghost button-danger-text" aria-disabled={busy || undefined} onClick={() => !busy && onAction(service, "delete")}>
+        <button
+          type="button"
+          className="button-ghost button-danger-text"
+          aria-disabled={busy || undefined}
+          onClick={() => !busy && onAction(service, "delete")}
+        >
           {t`Supprimer`}
           <span className="sr-only"> : {title}</span>
         </button>
@@ -105,24 +128,30 @@ export default function MyServices() {
         </Link>
       </div>
       {failure ? <Alert kind="error">{failure}</Alert> : null}
-      <Loaded state={state} loadingLabel={t`Chargement de vos services…`} errorTitle={t`Impossible de charger vos services`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
-        {(data) => (
-        data.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-title">{t`Vous n'avez pas encore de service`}</p>
-            <p>{t`Créez votre premier service pour qu'il apparaisse dans le catalogue.`}</p>
-            <Link href="/services/create" className="button">
-              {t`Créer un service`}
-            </Link>
-          </div>
-        ) : (
-          <ul className="my-services">
-            {data.map((service) => (
-              <ServiceRow key={service.id} service={service} busy={busyId === service.id} onAction={onAction} />
-            ))}
-          </ul>
-        )
-        )}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement de vos services…`}
+        errorTitle={t`Impossible de charger vos services`}
+        errorSubtitle={t`Vérifiez votre connexion puis réessayez.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
+          data.length === 0 ? (
+            <div className="empty-state">
+              <p className="empty-title">{t`Vous n'avez pas encore de service`}</p>
+              <p>{t`Créez votre premier service pour qu'il apparaisse dans le catalogue.`}</p>
+              <Link href="/services/create" className="button">
+                {t`Créer un service`}
+              </Link>
+            </div>
+          ) : (
+            <ul className="my-services">
+              {data.map((service) => (
+                <ServiceRow key={service.id} service={service} busy={busyId === service.id} onAction={onAction} />
+              ))}
+            </ul>
+          )
+        }
       </Loaded>
       {confirming ? (
         <ConfirmDialog

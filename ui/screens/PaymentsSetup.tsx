@@ -179,7 +179,9 @@ export default function PaymentsSetup() {
                   ))}
                 </select>
                 <p className="field-hint" id={`${countryId}-hint`}>
-                  {status.hasAccount ? t`Le pays d'un compte existant ne peut plus être changé.` : t`Le pays où vous exercez et où votre banque est établie.`}
+                  {status.hasAccount
+                    ? t`Le pays d'un compte existant ne peut plus être changé.`
+                    : t`Le pays où vous exercez et où votre banque est établie.`}
                 </p>
                 {countryError ? (
                   <p className="field-error" id={`${countryId}-error`}>

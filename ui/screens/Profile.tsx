@@ -72,7 +72,10 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
   const [failure, setFailure] = useState<string>()
   const [busy, setBusy] = useState(false)
   const form = useFocusFirstInvalid(errors)
-  const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }))
+  const set =
+    <K extends keyof Draft>(key: K) =>
+    (value: Draft[K]) =>
+      setDraft((current) => ({ ...current, [key]: value }))
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -81,7 +84,8 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
     const found: Record<string, string> = {}
     if (!draft.firstName.trim()) found.firstName = t`Le prénom est obligatoire.`
     if (!draft.lastName.trim()) found.lastName = t`Le nom est obligatoire.`
-    if (draft.phoneNumber.trim() && !/^\d{10,15}$/.test(draft.phoneNumber.trim())) found.phoneNumber = t`Le téléphone doit contenir de 10 à 15 chiffres.`
+    if (draft.phoneNumber.trim() && !/^\d{10,15}$/.test(draft.phoneNumber.trim()))
+      found.phoneNumber = t`Le téléphone doit contenir de 10 à 15 chiffres.`
     if (draft.bio.length > 500) found.bio = t`500 caractères maximum.`
     if (draft.description.length > 2000) found.description = t`2000 caractères maximum.`
     const years = draft.experienceYears.trim()
@@ -115,13 +119,47 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
       {failure ? <Alert kind="error">{failure}</Alert> : null}
       {notice ? <Alert kind="info">{notice}</Alert> : null}
       <div className="field-row">
-        <TextField label={t`Prénom`} name="firstName" value={draft.firstName} onChange={set("firstName")} error={errors.firstName} autoComplete="given-name" maxLength={100} />
-        <TextField label={t`Nom`} name="lastName" value={draft.lastName} onChange={set("lastName")} error={errors.lastName} autoComplete="family-name" maxLength={100} />
+        <TextField
+          label={t`Prénom`}
+          name="firstName"
+          value={draft.firstName}
+          onChange={set("firstName")}
+          error={errors.firstName}
+          autoComplete="given-name"
+          maxLength={100}
+        />
+        <TextField
+          label={t`Nom`}
+          name="lastName"
+          value={draft.lastName}
+          onChange={set("lastName")}
+          error={errors.lastName}
+          autoComplete="family-name"
+          maxLength={100}
+        />
       </div>
-      <TextField label={t`Téléphone`} name="phoneNumber" type="tel" inputMode="tel" value={draft.phoneNumber} onChange={set("phoneNumber")} error={errors.phoneNumber} autoComplete="tel" required={false} />
+      <TextField
+        label={t`Téléphone`}
+        name="phoneNumber"
+        type="tel"
+        inputMode="tel"
+        value={draft.phoneNumber}
+        onChange={set("phoneNumber")}
+        error={errors.phoneNumber}
+        autoComplete="tel"
+        required={false}
+      />
       <div className="field">
         <label htmlFor="profile-bio">{t`Bio`}</label>
-        <textarea id="profile-bio" rows={3} maxLength={500} value={draft.bio} aria-describedby="profile-bio-count" aria-invalid={errors.bio ? true : undefined} onChange={(e) => set("bio")(e.target.value)} />
+        <textarea
+          id="profile-bio"
+          rows={3}
+          maxLength={500}
+          value={draft.bio}
+          aria-describedby="profile-bio-count"
+          aria-invalid={errors.bio ? true : undefined}
+          onChange={(e) => set("bio")(e.target.value)}
+        />
         <p className="field-hint" id="profile-bio-count">
           {t`${bioLength} / 500 caractères`}
         </p>
@@ -129,7 +167,15 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
       </div>
       <div className="field">
         <label htmlFor="profile-description">{t`Description`}</label>
-        <textarea id="profile-description" rows={6} maxLength={2000} value={draft.description} aria-describedby="profile-description-count" aria-invalid={errors.description ? true : undefined} onChange={(e) => set("description")(e.target.value)} />
+        <textarea
+          id="profile-description"
+          rows={6}
+          maxLength={2000}
+          value={draft.description}
+          aria-describedby="profile-description-count"
+          aria-invalid={errors.description ? true : undefined}
+          onChange={(e) => set("description")(e.target.value)}
+        />
         <p className="field-hint" id="profile-description-count">
           {t`${descriptionLength} / 2000 caractères`}
         </p>
@@ -138,14 +184,48 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
       <ChipList label={t`Spécialités`} values={draft.specialities} onChange={set("specialities")} />
       <ChipList label={t`Langues parlées`} values={draft.languages} onChange={set("languages")} />
       <ChipList label={t`Certifications`} values={draft.certifications} onChange={set("certifications")} />
-      <TextField label={t`Années d'expérience`} name="experienceYears" type="number" inputMode="numeric" min={0} max={50} step={1} value={draft.experienceYears} onChange={set("experienceYears")} error={errors.experienceYears} required={false} />
+      <TextField
+        label={t`Années d'expérience`}
+        name="experienceYears"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={50}
+        step={1}
+        value={draft.experienceYears}
+        onChange={set("experienceYears")}
+        error={errors.experienceYears}
+        required={false}
+      />
       <div className="field-row">
-        <TextField label={t`Ville`} name="city" value={draft.city} onChange={set("city")} error={errors.city} required={false} maxLength={100} autoComplete="address-level2" />
-        <TextField label={t`Pays`} name="country" value={draft.country} onChange={set("country")} error={errors.country} required={false} maxLength={100} autoComplete="country-name" />
+        <TextField
+          label={t`Ville`}
+          name="city"
+          value={draft.city}
+          onChange={set("city")}
+          error={errors.city}
+          required={false}
+          maxLength={100}
+          autoComplete="address-level2"
+        />
+        <TextField
+          label={t`Pays`}
+          name="country"
+          value={draft.country}
+          onChange={set("country")}
+          error={errors.country}
+          required={false}
+          maxLength={100}
+          autoComplete="country-name"
+        />
       </div>
       <div className="field">
         <label htmlFor="profile-visibility">{t`Visibilité du profil`}</label>
-        <select id="profile-visibility" value={draft.profileVisibility} onChange={(e) => set("profileVisibility")(e.target.value as Visibility)}>
+        <select
+          id="profile-visibility"
+          value={draft.profileVisibility}
+          onChange={(e) => set("profileVisibility")(e.target.value as Visibility)}
+        >
           <option value="PUBLIC">{t`Public`}</option>
           <option value="FRIENDS_ONLY">{t`Mes contacts uniquement`}</option>
           <option value="PRIVATE">{t`Privé`}</option>
@@ -198,7 +278,15 @@ const PhotoControls = ({ profile, onChange }: { profile: OwnProfile; onChange: (
       <label htmlFor="avatar-input" className="button-secondary button-small">
         {t`Changer la photo`}
       </label>
-      <input id="avatar-input" ref={input} className="sr-only" type="file" accept="image/jpeg,image/png,image/webp" disabled={busy} onChange={(e) => void upload(e.target.files?.[0])} />
+      <input
+        id="avatar-input"
+        ref={input}
+        className="sr-only"
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        disabled={busy}
+        onChange={(e) => void upload(e.target.files?.[0])}
+      />
       {profile.avatarUrl ? (
         <button type="button" className="button-ghost button-small" disabled={busy} onClick={() => void remove()}>
           {t`Supprimer la photo`}
@@ -306,7 +394,12 @@ export default function Profile() {
       current={saved}
       failure={(error) => (
         <Page title={t`Mon profil`}>
-          <LoadError title={t`Impossible de charger votre profil`} subtitle={t`Veuillez réessayer.`} error={error} onRetry={() => reload()} />
+          <LoadError
+            title={t`Impossible de charger votre profil`}
+            subtitle={t`Veuillez réessayer.`}
+            error={error}
+            onRetry={() => reload()}
+          />
         </Page>
       )}
     >

@@ -105,7 +105,9 @@ const MonthGrid = ({
                 const list = eventsOnDay(events, day)
                 const more = list.length - MONTH_CELL_MAX
                 const label = full.format(day)
-                const classes = ["month-cell", day.getMonth() !== month ? "month-outside" : "", sameDay(day, today) ? "month-today" : ""].filter(Boolean).join(" ")
+                const classes = ["month-cell", day.getMonth() !== month ? "month-outside" : "", sameDay(day, today) ? "month-today" : ""]
+                  .filter(Boolean)
+                  .join(" ")
                 return (
                   <td key={day.toISOString()} className={classes}>
                     <button type="button" className="month-day" onClick={() => onDay(day)} aria-label={t`Voir la journée du ${label}`}>
@@ -139,14 +141,30 @@ const MonthGrid = ({
   )
 }
 
-const TimeGrid = ({ days, events, locale, onOpen }: { days: ReadonlyArray<Date>; events: ReadonlyArray<CalendarEvent>; locale: string; onOpen: (id: string) => void }) => {
+const TimeGrid = ({
+  days,
+  events,
+  locale,
+  onOpen
+}: {
+  days: ReadonlyArray<Date>
+  events: ReadonlyArray<CalendarEvent>
+  locale: string
+  onOpen: (id: string) => void
+}) => {
   const { t } = useLingui()
-  const heading = new Intl.DateTimeFormat(locale, days.length === 1 ? { dateStyle: "full" } : { weekday: "short", day: "numeric", month: "short" })
+  const heading = new Intl.DateTimeFormat(
+    locale,
+    days.length === 1 ? { dateStyle: "full" } : { weekday: "short", day: "numeric", month: "short" }
+  )
   const hours = hourSlots()
   const today = new Date()
   return (
     <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
-      <div className={days.length === 1 ? "time-grid time-grid-day" : "time-grid"} style={{ ["--days" as string]: days.length, ["--hours" as string]: DAY_END_HOUR - DAY_START_HOUR }}>
+      <div
+        className={days.length === 1 ? "time-grid time-grid-day" : "time-grid"}
+        style={{ ["--days" as string]: days.length, ["--hours" as string]: DAY_END_HOUR - DAY_START_HOUR }}
+      >
         <div className="time-axis" aria-hidden="true">
           <div className="time-head" />
           <div className="time-body">
@@ -325,15 +343,15 @@ export default function ProviderCalendar() {
 
   const label = capitalize(
     (() => {
-    if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(date)
-    if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full" }).format(date)
-    const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" })
-    const last = days[days.length - 1]!
-    try {
-      return format.formatRange(days[0]!, last)
-    } catch {
-      return `${format.format(days[0]!)} – ${format.format(last)}`
-    }
+      if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(date)
+      if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full" }).format(date)
+      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" })
+      const last = days[days.length - 1]!
+      try {
+        return format.formatRange(days[0]!, last)
+      } catch {
+        return `${format.format(days[0]!)} – ${format.format(last)}`
+      }
     })(),
     locale
   )
@@ -407,7 +425,8 @@ export default function ProviderCalendar() {
               </button>
             </Alert>
           ) : null}
-          {state.status === "ok" && !events.some((event) => new Date(event.startTime) < grid.end && new Date(event.endTime) > grid.start) ? (
+          {state.status === "ok" &&
+          !events.some((event) => new Date(event.startTime) < grid.end && new Date(event.endTime) > grid.start) ? (
             <p className="calendar-empty">{t`Aucune réservation sur cette période.`}</p>
           ) : null}
           {view === "month" ? (

@@ -50,8 +50,16 @@ const Content = ({ profile }: { profile: Profile }) => {
   const user = useAtomValue(userAtom)
   const name = `${profile.firstName} ${profile.lastName}`
   const provider = profile.role === "PROVIDER"
-  const [services] = useAsync(() => (provider ? profileApi.services(profile.id).then((a) => a.data.services) : Promise.resolve([])), [profile.id, provider])
-  useShareMetadata({ title: name, description: profile.bio ?? t`Profil de ${name} sur Marketplace`, url: `${location.origin}/profile/${profile.id}`, type: "profile" })
+  const [services] = useAsync(
+    () => (provider ? profileApi.services(profile.id).then((a) => a.data.services) : Promise.resolve([])),
+    [profile.id, provider]
+  )
+  useShareMetadata({
+    title: name,
+    description: profile.bio ?? t`Profil de ${name} sur Marketplace`,
+    url: `${location.origin}/profile/${profile.id}`,
+    type: "profile"
+  })
   const rating = profile.averageRating
   const reviews = profile.totalReviews
   const rate = Math.round(profile.completionRate * (profile.completionRate <= 1 ? 100 : 1))
@@ -78,7 +86,14 @@ const Content = ({ profile }: { profile: Profile }) => {
       </section>
       <div className="page-actions">
         {profile.isOwner ? null : (
-          <Link href={user ? `/messaging?userId=${encodeURIComponent(profile.id)}` : loginRedirect(`/messaging?userId=${encodeURIComponent(profile.id)}`)} className="button-secondary">
+          <Link
+            href={
+              user
+                ? `/messaging?userId=${encodeURIComponent(profile.id)}`
+                : loginRedirect(`/messaging?userId=${encodeURIComponent(profile.id)}`)
+            }
+            className="button-secondary"
+          >
             {t`Contacter`}
           </Link>
         )}
@@ -133,17 +148,17 @@ const Content = ({ profile }: { profile: Profile }) => {
         <section aria-labelledby="services">
           <h2 id="services">{t`Services proposés`}</h2>
           <Loaded state={services} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`}>
-            {(data) => (
-            data.length === 0 ? (
-              <p className="empty-state">{t`Aucun service publié pour le moment.`}</p>
-            ) : (
-              <ul className="service-cards">
-                {data.map((service) => (
-                  <ServiceCard key={service.id} service={service} user={user} position={null} />
-                ))}
-              </ul>
-            )
-            )}
+            {(data) =>
+              data.length === 0 ? (
+                <p className="empty-state">{t`Aucun service publié pour le moment.`}</p>
+              ) : (
+                <ul className="service-cards">
+                  {data.map((service) => (
+                    <ServiceCard key={service.id} service={service} user={user} position={null} />
+                  ))}
+                </ul>
+              )
+            }
           </Loaded>
         </section>
       ) : null}

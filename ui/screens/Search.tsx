@@ -125,10 +125,14 @@ export default function Search() {
 
   return (
     <Page title={t`Recherche`} intro={t`Cherchez par mots-clés, catégorie, budget et distance.`}>
-      <form className="filters filters-search" role="search" onSubmit={(event) => {
+      <form
+        className="filters filters-search"
+        role="search"
+        onSubmit={(event) => {
           event.preventDefault()
           update({ q: text.trim() })
-        }}>
+        }}
+      >
         <div className="field field-wide">
           <label htmlFor={ids.text}>{t`Mots-clés`}</label>
           <input id={ids.text} type="search" name="q" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />

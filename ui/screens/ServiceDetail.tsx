@@ -19,7 +19,9 @@ import { isNotFound, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { userAtom } from "../state/session"
 
-type Step = { readonly kind: "form"; readonly initial?: BookingFormValues | undefined } | { readonly kind: "pay"; readonly booking: Booking }
+type Step =
+  | { readonly kind: "form"; readonly initial?: BookingFormValues | undefined }
+  | { readonly kind: "pay"; readonly booking: Booking }
 
 /** The caller's booking under way for this service: it replaces the book button (spec section 2). */
 const InProgressBanner = ({ booking, onPay }: { booking: Booking; onPay: () => void }) => {
@@ -50,7 +52,19 @@ const InProgressBanner = ({ booking, onPay }: { booking: Booking; onPay: () => v
   )
 }
 
-const BookAction = ({ service, user, active, onBook, onPay }: { service: Detail; user: User | null; active: Booking | null; onBook: () => void; onPay: (booking: Booking) => void }) => {
+const BookAction = ({
+  service,
+  user,
+  active,
+  onBook,
+  onPay
+}: {
+  service: Detail
+  user: User | null
+  active: Booking | null
+  onBook: () => void
+  onPay: (booking: Booking) => void
+}) => {
   const { t } = useLingui()
   const hintId = useId()
   if (user?.id === service.userId) {
@@ -109,7 +123,8 @@ const Reviews = ({ service }: { service: Detail }) => {
             return (
               <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
                 <p className="review-head">
-                  <strong>{author}</strong> · <Stars rating={review.rating} /> · <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
+                  <strong>{author}</strong> · <Stars rating={review.rating} /> ·{" "}
+                  <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
                 </p>
                 <p>{review.comment}</p>
               </li>
@@ -164,7 +179,9 @@ const ServicePage = ({ service }: { service: Detail }) => {
       <div className="detail-grid">
         <div>
           <p className="service-category">{service.category.name}</p>
-          {service.status === "INACTIVE" ? <p className="badge badge-muted">{t`Inactif : ce service n'apparaît pas dans le catalogue.`}</p> : null}
+          {service.status === "INACTIVE" ? (
+            <p className="badge badge-muted">{t`Inactif : ce service n'apparaît pas dans le catalogue.`}</p>
+          ) : null}
           <h2>{t`Description`}</h2>
           <p className="description">{service.description}</p>
         </div>

@@ -65,11 +65,7 @@ export default function ServiceEdit({ params }: { params: { id: string } }) {
     )
   }
   return (
-    <Loaded
-      state={state}
-      wrapLoading={(spinner) => <Page title={t`Modifier le service`}>{spinner}</Page>}
-      failure={failure}
-    >
+    <Loaded state={state} wrapLoading={(spinner) => <Page title={t`Modifier le service`}>{spinner}</Page>} failure={failure}>
       {(service) => (
         <Page title={t`Modifier le service`} intro={service.title}>
           <ServiceForm

@@ -93,41 +93,53 @@ export default function Services() {
           <Link href="/services">{t`Voir tous les services`}</Link>
         </p>
       ) : null}
-      {sort === "distance" ? <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p> : null}
+      {sort === "distance" ? (
+        <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p>
+      ) : null}
 
-      <Loaded state={state} loadingLabel={t`Chargement des services…`} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Vérifiez votre connexion puis réessayez.`} onRetry={() => reload()}>
-        {(data) => (
-        data.services.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-title">{filtered ? t`Aucun service ne correspond à votre recherche` : t`Aucun service pour le moment`}</p>
-            <p>{filtered ? t`Essayez d'autres mots ou une autre catégorie.` : t`Les services publiés par les prestataires apparaîtront ici.`}</p>
-            {filtered ? (
-              <Link href="/services" className="button-secondary">
-                {t`Effacer les filtres`}
-              </Link>
-            ) : null}
-          </div>
-        ) : (
-          <>
-            <p className="result-count" role="status">
-              <Plural value={data.pagination.total} one="# service trouvé" other="# services trouvés" />
-            </p>
-            <ul className="cards service-cards">
-              {data.services.map((service) => (
-                <ServiceCard key={service.id} service={service} user={user} position={position} />
-              ))}
-            </ul>
-            <Pager
-              page={data.pagination.page}
-              pages={data.pagination.pages}
-              onPage={(next) => {
-                update({ page: String(next) })
-                window.scrollTo(0, 0)
-              }}
-            />
-          </>
-        )
-        )}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement des services…`}
+        errorTitle={t`Impossible de charger les services`}
+        errorSubtitle={t`Vérifiez votre connexion puis réessayez.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
+          data.services.length === 0 ? (
+            <div className="empty-state">
+              <p className="empty-title">{filtered ? t`Aucun service ne correspond à votre recherche` : t`Aucun service pour le moment`}</p>
+              <p>
+                {filtered
+                  ? t`Essayez d'autres mots ou une autre catégorie.`
+                  : t`Les services publiés par les prestataires apparaîtront ici.`}
+              </p>
+              {filtered ? (
+                <Link href="/services" className="button-secondary">
+                  {t`Effacer les filtres`}
+                </Link>
+              ) : null}
+            </div>
+          ) : (
+            <>
+              <p className="result-count" role="status">
+                <Plural value={data.pagination.total} one="# service trouvé" other="# services trouvés" />
+              </p>
+              <ul className="cards service-cards">
+                {data.services.map((service) => (
+                  <ServiceCard key={service.id} service={service} user={user} position={position} />
+                ))}
+              </ul>
+              <Pager
+                page={data.pagination.page}
+                pages={data.pagination.pages}
+                onPage={(next) => {
+                  update({ page: String(next) })
+                  window.scrollTo(0, 0)
+                }}
+              />
+            </>
+          )
+        }
       </Loaded>
     </Page>
   )

@@ -30,7 +30,11 @@ export default function Settings() {
   const { t } = useLingui()
   const [state, reload] = useAsync(() => notificationsApi.preferences().then((answer) => answer.data.preferences), [])
   return (
-    <Page title={t`Paramètres`} narrow intro={t`Choisissez quand et comment nous vous écrivons. Chaque changement est enregistré aussitôt.`}>
+    <Page
+      title={t`Paramètres`}
+      narrow
+      intro={t`Choisissez quand et comment nous vous écrivons. Chaque changement est enregistré aussitôt.`}
+    >
       <Loaded
         state={state}
         loadingLabel={t`Chargement de vos préférences…`}
@@ -110,7 +114,12 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
     weekly: t`Un résumé par semaine (lundi 8 h)`,
     never: t`Jamais`
   }
-  const statusText = { idle: "", saving: t`Enregistrement…`, saved: t`Préférences enregistrées.`, failed: t`L'enregistrement a échoué. Vérifiez les champs signalés.` }[status]
+  const statusText = {
+    idle: "",
+    saving: t`Enregistrement…`,
+    saved: t`Préférences enregistrées.`,
+    failed: t`L'enregistrement a échoué. Vérifiez les champs signalés.`
+  }[status]
   const off = !prefs.emailNotifications
   const zone = prefs.timeZone
 
@@ -120,7 +129,12 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
         <h2 id="email-heading">{t`Notifications par email`}</h2>
         <div className="field field-check">
           <label className="check">
-            <input type="checkbox" name="emailNotifications" checked={prefs.emailNotifications} onChange={(event) => void save({ emailNotifications: event.target.checked })} />
+            <input
+              type="checkbox"
+              name="emailNotifications"
+              checked={prefs.emailNotifications}
+              onChange={(event) => void save({ emailNotifications: event.target.checked })}
+            />
             {t`Recevoir les notifications par email`}
           </label>
           <p className="field-hint">{t`Les emails de sécurité du compte (vérification, mot de passe) sont toujours envoyés.`}</p>
@@ -154,14 +168,33 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
         <fieldset className="field" disabled={off}>
           <legend className="sr-only">{t`Heures calmes`}</legend>
           <label className="check">
-            <input type="checkbox" name="quietHoursEnabled" checked={prefs.quietHoursEnabled} onChange={(event) => void save({ quietHoursEnabled: event.target.checked })} />
+            <input
+              type="checkbox"
+              name="quietHoursEnabled"
+              checked={prefs.quietHoursEnabled}
+              onChange={(event) => void save({ quietHoursEnabled: event.target.checked })}
+            />
             {t`Ne pas m'écrire pendant les heures calmes`}
           </label>
           <p className="field-hint">{t`Les emails arrivés pendant ces heures partent à leur fin (fuseau ${zone}).`}</p>
           {prefs.quietHoursEnabled ? (
             <div className="field-row">
-              <TimeField id={ids.start} label={t`Début`} name="quietHoursStart" value={prefs.quietHoursStart} error={errors.quietHoursStart} onChange={(value) => void save({ quietHoursStart: value })} />
-              <TimeField id={ids.end} label={t`Fin`} name="quietHoursEnd" value={prefs.quietHoursEnd} error={errors.quietHoursEnd} onChange={(value) => void save({ quietHoursEnd: value })} />
+              <TimeField
+                id={ids.start}
+                label={t`Début`}
+                name="quietHoursStart"
+                value={prefs.quietHoursStart}
+                error={errors.quietHoursStart}
+                onChange={(value) => void save({ quietHoursStart: value })}
+              />
+              <TimeField
+                id={ids.end}
+                label={t`Fin`}
+                name="quietHoursEnd"
+                value={prefs.quietHoursEnd}
+                error={errors.quietHoursEnd}
+                onChange={(value) => void save({ quietHoursEnd: value })}
+              />
             </div>
           ) : null}
         </fieldset>
@@ -175,7 +208,12 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
       <section aria-labelledby="unsubscribe-heading">
         <h2 id="unsubscribe-heading">{t`Désabonnement complet`}</h2>
         <p>{t`Ne plus recevoir aucun email de notification (réservations, candidatures, messages).`}</p>
-        <button type="button" className="button button-danger" onClick={() => setConfirming(true)} disabled={off && prefs.emailFrequency === "never"}>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => setConfirming(true)}
+          disabled={off && prefs.emailFrequency === "never"}
+        >
           {t`Me désabonner de tout`}
         </button>
       </section>
@@ -196,7 +234,21 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
 }
 
 /** A 24-hour time input whose change is saved once it holds a whole HH:MM. */
-const TimeField = ({ id, label, name, value, error, onChange }: { id: string; label: string; name: string; value: string; error?: string | undefined; onChange: (value: string) => void }) => {
+const TimeField = ({
+  id,
+  label,
+  name,
+  value,
+  error,
+  onChange
+}: {
+  id: string
+  label: string
+  name: string
+  value: string
+  error?: string | undefined
+  onChange: (value: string) => void
+}) => {
   const [text, setText] = useState(value)
   useEffect(() => setText(value), [value])
   return (

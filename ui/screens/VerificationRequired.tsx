@@ -31,7 +31,11 @@ export default function VerificationRequired() {
     } catch (failure) {
       // Server message, else a generic one (spec section 8); 422 comes back per field.
       if (failure instanceof ApiError && failure.status === 422) setError(failure.fieldErrors().email ?? failure.message)
-      else setResult({ kind: "error", text: failure instanceof ApiError && failure.message ? failure.message : t`Une erreur est survenue. Réessayez plus tard.` })
+      else
+        setResult({
+          kind: "error",
+          text: failure instanceof ApiError && failure.message ? failure.message : t`Une erreur est survenue. Réessayez plus tard.`
+        })
     } finally {
       setBusy(false)
     }

@@ -17,7 +17,13 @@ const summary = (detail: AdminApplicationDetail) => ({
   rejectionCount: detail.application.rejectionCount,
   maxAttempts: detail.application.maxAttempts,
   nextSubmissionDate: detail.application.nextSubmissionDate?.toISOString() ?? null,
-  user: { id: detail.applicant.id, email: detail.applicant.email, firstName: detail.applicant.firstName, lastName: detail.applicant.lastName, role: detail.applicant.role }
+  user: {
+    id: detail.applicant.id,
+    email: detail.applicant.email,
+    firstName: detail.applicant.firstName,
+    lastName: detail.applicant.lastName,
+    role: detail.applicant.role
+  }
 })
 export type ApplicationSummary = ReturnType<typeof summary>
 
@@ -29,7 +35,7 @@ export interface ListOptions {
 }
 
 export const listApplications = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const service = yield* ProviderApplications
     const { page, limit } = pageOf(options, APPLICATIONS_PAGE_SIZE)
     const found = yield* service.list(Operator, { status: options.status, search: options.search, page, limit })

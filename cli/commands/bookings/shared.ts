@@ -32,8 +32,12 @@ const summary = (b: BookingDetail, now: Date) => {
 }
 export type BookingSummary = ReturnType<typeof summary>
 
-export const listBookings = (options: { readonly status?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }) =>
-  Effect.gen(function*() {
+export const listBookings = (options: {
+  readonly status?: string | undefined
+  readonly page?: number | undefined
+  readonly limit?: number | undefined
+}) =>
+  Effect.gen(function* () {
     const page = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminList(Operator, options))
     const at = yield* now
     return {
@@ -43,13 +47,13 @@ export const listBookings = (options: { readonly status?: string | undefined; re
   })
 
 export const setBookingStatus = (id: string, status: string, reason: string | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const booking = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminSetStatus(Operator, id, status, reason))
     return summary(booking, yield* now)
   })
 
 export const refundBooking = (id: string, amountMinor: number | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* Bookings
     const booking = yield* bookings.act(Operator, id, { _tag: "Refund", amountMinor })
     return summary(booking, yield* now)
@@ -61,4 +65,7 @@ export const renderBooking = (b: BookingSummary) =>
 export const renderList = (list: Effect.Effect.Success<ReturnType<typeof listBookings>>) =>
   list.bookings.length === 0
     ? "No bookings."
-    : [...list.bookings.map(renderBooking), `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} bookings)`].join("\n")
+    : [
+        ...list.bookings.map(renderBooking),
+        `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} bookings)`
+      ].join("\n")

@@ -7,7 +7,7 @@ export default class BookingsStatus extends EffectCommand {
     "Set a booking's status as an administrator, through the booking rules: CONFIRMED, REJECTED (--reason), CANCELLED (releases the card hold) or VALIDATED (captures the payment)"
   static override examples = [
     "<%= config.bin %> bookings:status 3f1c...e9 VALIDATED",
-    "<%= config.bin %> bookings:status 3f1c...e9 REJECTED --reason \"Provider unavailable\""
+    '<%= config.bin %> bookings:status 3f1c...e9 REJECTED --reason "Provider unavailable"'
   ]
   static override args = {
     id: Args.string({ required: true, description: "Booking id" }),

@@ -9,8 +9,11 @@ export type DigestResult =
 
 /** The digest pass the server runs every 15 minutes, or a report of what waits. */
 export const runDigests = (now: boolean): Effect.Effect<DigestResult, never, NotificationSettings> =>
-  Effect.flatMap(NotificationSettings, (settings): Effect.Effect<DigestResult> =>
-    now ? Effect.map(settings.sendDueDigests, (run) => ({ sent: run })) : Effect.map(settings.pendingDigests, (pending) => ({ pending })))
+  Effect.flatMap(
+    NotificationSettings,
+    (settings): Effect.Effect<DigestResult> =>
+      now ? Effect.map(settings.sendDueDigests, (run) => ({ sent: run })) : Effect.map(settings.pendingDigests, (pending) => ({ pending }))
+  )
 
 export const renderDigests = (result: DigestResult) =>
   "sent" in result

@@ -25,7 +25,9 @@ export default class PaymentsReconcile extends EffectCommand {
   async run() {
     const { flags } = await this.parse(PaymentsReconcile)
     const report = await this.runEffect(
-      Effect.flatMap(Bookings, (bookings) => bookings.reconcile).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
+      Effect.flatMap(Bookings, (bookings) => bookings.reconcile).pipe(
+        Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))
+      )
     )
     this.print(flags.json, report, () => render(report))
   }

@@ -5,7 +5,10 @@ import { refundBooking, renderBooking } from "../bookings/shared"
 export default class PaymentsRefund extends EffectCommand {
   static override description =
     "Refund a booking's captured payment, in full or in part (reverses the provider's transfer and the platform fee in proportion)"
-  static override examples = ["<%= config.bin %> payments:refund 3f1c...e9", "<%= config.bin %> payments:refund 3f1c...e9 --amount 1500 --json"]
+  static override examples = [
+    "<%= config.bin %> payments:refund 3f1c...e9",
+    "<%= config.bin %> payments:refund 3f1c...e9 --amount 1500 --json"
+  ]
   static override args = { bookingId: Args.string({ required: true, description: "Booking id" }) }
   static override flags = {
     amount: Flags.integer({ description: "Amount in the currency's minor unit (cents); the whole refundable amount when omitted", min: 1 })

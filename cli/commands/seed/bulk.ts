@@ -38,7 +38,12 @@ export default class SeedBulk extends EffectCommand {
   ]
   static override flags = {
     services: Flags.integer({ description: "How many services to add", required: true, min: 1, max: 10_000_000 }),
-    providers: Flags.integer({ description: "Bulk providers to spread them over (created when missing)", default: 300, min: 1, max: 10_000 })
+    providers: Flags.integer({
+      description: "Bulk providers to spread them over (created when missing)",
+      default: 300,
+      min: 1,
+      max: 10_000
+    })
   }
 
   async run() {

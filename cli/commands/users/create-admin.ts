@@ -10,7 +10,10 @@ const generatedPassword = () => `Adm!${crypto.randomBytes(9).toString("base64url
 
 export default class CreateAdmin extends EffectCommand {
   static override description = "Create an administrator account (email verified); prints the password when generated"
-  static override examples = ["<%= config.bin %> users:create-admin --email ops@example.com", "<%= config.bin %> users:create-admin --email ops@example.com --password 'S3cure!pass' --json"]
+  static override examples = [
+    "<%= config.bin %> users:create-admin --email ops@example.com",
+    "<%= config.bin %> users:create-admin --email ops@example.com --password 'S3cure!pass' --json"
+  ]
   static override flags = {
     email: Flags.string({ required: true, description: "Email of the new administrator" }),
     password: Flags.string({ description: "Password (generated when omitted)" }),
@@ -39,8 +42,10 @@ export default class CreateAdmin extends EffectCommand {
       )
     )
     const result = { id: user.id, email: user.email, role: user.role, ...(flags.password ? {} : { password }) }
-    this.print(flags.json, result, () =>
-      `Administrator ${user.email} created (id ${user.id}).${flags.password ? "" : `\nGenerated password: ${password}`}`
+    this.print(
+      flags.json,
+      result,
+      () => `Administrator ${user.email} created (id ${user.id}).${flags.password ? "" : `\nGenerated password: ${password}`}`
     )
   }
 }

@@ -4,7 +4,10 @@ import { listUsers, renderUsers } from "../administration"
 
 export default class UsersList extends EffectCommand {
   static override description = "List accounts (newest first) with search, role and status filters"
-  static override examples = ["<%= config.bin %> users:list --role PROVIDER", "<%= config.bin %> users:list --search dubois --status inactive --json"]
+  static override examples = [
+    "<%= config.bin %> users:list --role PROVIDER",
+    "<%= config.bin %> users:list --search dubois --status inactive --json"
+  ]
   static override flags = {
     search: Flags.string({ description: "Name or email (substring, any case)" }),
     role: Flags.string({ description: "CLIENT (or USER), PROVIDER or ADMIN" }),

@@ -91,7 +91,12 @@ export const AdminBookingView = Schema.Struct({
   refundedMinor: Schema.Number,
   /** Why the finished booking is not paid (flagged); null when nothing is wrong. */
   paymentIssue: Schema.NullOr(Schema.String),
-  service: Schema.Struct({ id: Schema.String, title: Schema.String, hourlyPriceMinor: Schema.Number, category: Schema.Struct({ name: Schema.String }) }),
+  service: Schema.Struct({
+    id: Schema.String,
+    title: Schema.String,
+    hourlyPriceMinor: Schema.Number,
+    category: Schema.Struct({ name: Schema.String })
+  }),
   client: Schema.Struct({ ...Person.fields, phoneNumber: Schema.String }),
   provider: Person,
   payments: Schema.Array(PaymentView),
@@ -128,7 +133,14 @@ export const DashboardView = Schema.Struct({
   users: Schema.Struct({ total: Count }),
   services: Schema.Struct({ total: Count, available: Count, unavailable: Count }),
   bookings: Schema.Struct({
-    total: Count, pending: Count, confirmed: Count, completed: Count, validated: Count, ongoing: Count, cancelled: Count, rejected: Count,
+    total: Count,
+    pending: Count,
+    confirmed: Count,
+    completed: Count,
+    validated: Count,
+    ongoing: Count,
+    cancelled: Count,
+    rejected: Count,
     validationRate: Schema.Number
   }),
   revenue: Schema.Struct({ monthly: Count, pending: Count, validated: Count, currency: Schema.String }),
@@ -158,7 +170,13 @@ export const AnalyticsView = Schema.Struct({
     Schema.Struct({
       ...Person.fields,
       role: Role,
-      counts: Schema.Struct({ services: Count, bookingsAsClient: Count, bookingsAsProvider: Count, reviewsAsProvider: Count, reviewsAsClient: Count })
+      counts: Schema.Struct({
+        services: Count,
+        bookingsAsClient: Count,
+        bookingsAsProvider: Count,
+        reviewsAsProvider: Count,
+        reviewsAsClient: Count
+      })
     })
   ),
   topServices: Schema.Array(
@@ -184,12 +202,25 @@ const LongText = Schema.optional(PayloadLongText)
 export class AdministrationApi extends HttpApiGroup.make("administration")
   .add(
     HttpApiEndpoint.get("dashboard", "/dashboard")
-      .setUrlParams(Schema.Struct({ currency: Schema.optional(Schema.String), lat: Schema.optional(Schema.String), lng: Schema.optional(Schema.String) }))
+      .setUrlParams(
+        Schema.Struct({
+          currency: Schema.optional(Schema.String),
+          lat: Schema.optional(Schema.String),
+          lng: Schema.optional(Schema.String)
+        })
+      )
       .addSuccess(Ok(DashboardView))
   )
   .add(
     HttpApiEndpoint.get("users", "/users")
-      .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), role: Schema.optional(Schema.String), isActive: Schema.optional(Schema.String), ...PageParams }))
+      .setUrlParams(
+        Schema.Struct({
+          search: Schema.optional(Schema.String),
+          role: Schema.optional(Schema.String),
+          isActive: Schema.optional(Schema.String),
+          ...PageParams
+        })
+      )
       .addSuccess(Ok(Schema.Struct({ users: Schema.Array(AdminUserView), pagination: Pagination })))
   )
   .add(
@@ -203,10 +234,22 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setPayload(Payload({ country: Text }))
       .addSuccess(Ok(Schema.Struct({ accountLink: Schema.String })), { status: 201 })
   )
-  .add(HttpApiEndpoint.get("paymentAccountLink")`/users/${IdParam}/stripe-connect/link`.addSuccess(Ok(Schema.Struct({ accountLink: Schema.String }))))
+  .add(
+    HttpApiEndpoint.get("paymentAccountLink")`/users/${IdParam}/stripe-connect/link`.addSuccess(
+      Ok(Schema.Struct({ accountLink: Schema.String }))
+    )
+  )
   .add(HttpApiEndpoint.get("paymentAccountStatus")`/users/${IdParam}/stripe-connect/status`.addSuccess(Ok(ConnectStatusView)))
-  .add(HttpApiEndpoint.get("paymentAccountDashboard")`/users/${IdParam}/stripe-connect/dashboard`.addSuccess(Ok(Schema.Struct({ dashboardUrl: Schema.String }))))
-  .add(HttpApiEndpoint.del("deletePaymentAccount")`/users/${IdParam}/stripe-connect`.addSuccess(Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))))
+  .add(
+    HttpApiEndpoint.get("paymentAccountDashboard")`/users/${IdParam}/stripe-connect/dashboard`.addSuccess(
+      Ok(Schema.Struct({ dashboardUrl: Schema.String }))
+    )
+  )
+  .add(
+    HttpApiEndpoint.del("deletePaymentAccount")`/users/${IdParam}/stripe-connect`.addSuccess(
+      Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))
+    )
+  )
   .add(
     HttpApiEndpoint.get("bookings", "/bookings")
       .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...PageParams }))
@@ -240,7 +283,15 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String), currency: Schema.optional(Schema.String) }))
       .addSuccess(Ok(FinancialStatsView))
   )
-  .add(HttpApiEndpoint.get("payments", "/payments").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination }))))
-  .add(HttpApiEndpoint.get("analytics", "/analytics").setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) })).addSuccess(Ok(AnalyticsView)))
+  .add(
+    HttpApiEndpoint.get("payments", "/payments")
+      .setUrlParams(Schema.Struct(PageParams))
+      .addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination })))
+  )
+  .add(
+    HttpApiEndpoint.get("analytics", "/analytics")
+      .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) }))
+      .addSuccess(Ok(AnalyticsView))
+  )
   .middleware(Authentication)
   .prefix("/admin") {}

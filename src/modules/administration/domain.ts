@@ -21,12 +21,13 @@ export interface Window {
 /** The last `days` days up to `now` (rolling, so "month" is the last 30 days whatever the calendar). */
 export const windowOf = (days: number, now: Date): Window => ({ from: new Date(now.getTime() - days * DAY), to: now })
 
-
 /** week, month (default) or year, any case. */
 export const parseFinancePeriod = (value: string | undefined): Either.Either<FinancePeriod, ValidationFailed> => {
   const text = (value ?? "").trim().toLowerCase()
   if (text === "") return Either.right("month")
-  return text in FinancePeriods ? Either.right(text as FinancePeriod) : Either.left(invalid([issue("period", "admin.financePeriodInvalid")]))
+  return text in FinancePeriods
+    ? Either.right(text as FinancePeriod)
+    : Either.left(invalid([issue("period", "admin.financePeriodInvalid")]))
 }
 
 /** 7, 30 (default), 90 or 365 days. */
@@ -34,7 +35,9 @@ export const parseAnalyticsPeriod = (value: string | undefined): Either.Either<A
   const text = (value ?? "").trim()
   if (text === "") return Either.right(30)
   const n = Number(text)
-  return (AnalyticsPeriods as ReadonlyArray<number>).includes(n) ? Either.right(n as AnalyticsPeriod) : Either.left(invalid([issue("period", "admin.analyticsPeriodInvalid")]))
+  return (AnalyticsPeriods as ReadonlyArray<number>).includes(n)
+    ? Either.right(n as AnalyticsPeriod)
+    : Either.left(invalid([issue("period", "admin.analyticsPeriodInvalid")]))
 }
 
 // ---- Money -------------------------------------------------------------------------------------
@@ -99,7 +102,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100
 /** The financial page's figures from the operation totals of a window (all amounts in minor units). */
 export const financialFigures = (totals: ReadonlyArray<OperationTotal>): FinancialFigures => {
   const of = (kind: OperationKind) => totals.filter((t) => t.kind === kind)
-  const sum = (rows: ReadonlyArray<OperationTotal>, field: "count" | "amountMinor" | "feeMinor") => rows.reduce((acc, r) => acc + r[field], 0)
+  const sum = (rows: ReadonlyArray<OperationTotal>, field: "count" | "amountMinor" | "feeMinor") =>
+    rows.reduce((acc, r) => acc + r[field], 0)
   const grossRevenue = sum(of("CAPTURE"), "amountMinor")
   const refundedAmount = sum(of("REFUND"), "amountMinor")
   const totalCommissions = sum(of("CAPTURE"), "feeMinor") - sum(of("REFUND"), "feeMinor")
@@ -180,7 +184,9 @@ export const parseCategoryId = (value: string | undefined): Either.Either<number
   const text = (value ?? "").trim()
   if (text === "" || text.toLowerCase() === "all") return Either.right(undefined)
   const n = Number(text)
-  return Number.isSafeInteger(n) && n > 0 && n < 2 ** 31 ? Either.right(n) : Either.left(invalid([issue("categoryId", "admin.categoryIdInvalid")]))
+  return Number.isSafeInteger(n) && n > 0 && n < 2 ** 31
+    ? Either.right(n)
+    : Either.left(invalid([issue("categoryId", "admin.categoryIdInvalid")]))
 }
 
 /** A YYYY-MM-DD day (export bounds); `end` gives the start of the next day so the bound is inclusive. */

@@ -156,7 +156,10 @@ export interface DailyCount {
 export interface AdminReadModelShape {
   readonly counts: Effect.Effect<DashboardCounts>
   /** Totals per operation kind in one currency, operations created in [from, to) (all time without bounds). */
-  readonly operationTotals: (currency: string, window?: { readonly from: Date; readonly to: Date }) => Effect.Effect<ReadonlyArray<OperationTotal>>
+  readonly operationTotals: (
+    currency: string,
+    window?: { readonly from: Date; readonly to: Date }
+  ) => Effect.Effect<ReadonlyArray<OperationTotal>>
   /** Authorised amounts not captured nor released yet, in one currency. */
   readonly heldAmount: (currency: string) => Effect.Effect<number>
   /** The currencies operations were recorded in, most used first. */
@@ -173,6 +176,8 @@ export interface AdminReadModelShape {
   readonly topUsers: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopUser>>
   readonly topServices: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopService>>
   /** New accounts and new bookings per UTC day since `from`, days without any left out, oldest first. */
-  readonly growth: (from: Date) => Effect.Effect<{ readonly users: ReadonlyArray<DailyCount>; readonly bookings: ReadonlyArray<DailyCount> }>
+  readonly growth: (
+    from: Date
+  ) => Effect.Effect<{ readonly users: ReadonlyArray<DailyCount>; readonly bookings: ReadonlyArray<DailyCount> }>
 }
 export class AdminReadModel extends Context.Tag("administration/AdminReadModel")<AdminReadModel, AdminReadModelShape>() {}

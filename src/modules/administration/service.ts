@@ -1,11 +1,30 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { now } from "../../platform/clock"
-import { type BadGateway, type BadRequest, type Conflict, type Forbidden, invalid, issue, type NotFound, type ValidationFailed } from "../../platform/errors"
+import {
+  type BadGateway,
+  type BadRequest,
+  type Conflict,
+  type Forbidden,
+  invalid,
+  issue,
+  type NotFound,
+  type ValidationFailed
+} from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { pageOf } from "../../platform/paging"
 import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
-import { type AccountChangeInput, type Actor, Identity, parseRole, requireRole, type Role, type User, UserNotFound, UserRepository } from "../identity"
+import {
+  type AccountChangeInput,
+  type Actor,
+  Identity,
+  parseRole,
+  requireRole,
+  type Role,
+  type User,
+  UserNotFound,
+  UserRepository
+} from "../identity"
 import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
 import {
   type AnalyticsPeriod,
@@ -91,8 +110,6 @@ export interface AdminBooking {
 
 type Query = Record<string, string | undefined>
 
-
-
 /** "PENDING", "paid", "all"... as the booking module's statuses (PAID: pending with a secured payment). */
 const parseBookingStatus = (value: string | undefined): Either.Either<ReadonlyArray<string> | undefined, ValidationFailed> => {
   const text = (value ?? "").trim().toUpperCase()
@@ -104,7 +121,7 @@ const parseBookingStatus = (value: string | undefined): Either.Either<ReadonlyAr
 
 /** Every row of a paged read, page after page (exports). */
 const allPages = <A>(read: (limit: number, offset: number) => Effect.Effect<Page<A>>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const rows: Array<A> = []
     for (let offset = 0; ; offset += 500) {
       const page = yield* read(500, offset)
@@ -116,21 +133,34 @@ const allPages = <A>(read: (limit: number, offset: number) => Effect.Effect<Page
 export class Administration extends Context.Tag("administration/Administration")<
   Administration,
   {
-    readonly dashboard: (actor: Actor, query: { readonly currency?: string | undefined }) => Effect.Effect<Dashboard, Forbidden | ValidationFailed>
+    readonly dashboard: (
+      actor: Actor,
+      query: { readonly currency?: string | undefined }
+    ) => Effect.Effect<Dashboard, Forbidden | ValidationFailed>
     readonly users: (actor: Actor, query: Query) => Effect.Effect<Paged<UserRow>, Forbidden | ValidationFailed>
-    readonly updateUser: (actor: Actor, id: string, input: AccountChangeInput) => Effect.Effect<UserRow, Forbidden | NotFound | Conflict | ValidationFailed>
+    readonly updateUser: (
+      actor: Actor,
+      id: string,
+      input: AccountChangeInput
+    ) => Effect.Effect<UserRow, Forbidden | NotFound | Conflict | ValidationFailed>
     readonly createPaymentAccount: (
       actor: Actor,
       userId: string,
       country: string | undefined
     ) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | Conflict | ValidationFailed | PaymentGatewayError>
-    readonly paymentAccountLink: (actor: Actor, userId: string) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | PaymentGatewayError>
+    readonly paymentAccountLink: (
+      actor: Actor,
+      userId: string
+    ) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | PaymentGatewayError>
     readonly paymentAccountStatus: (actor: Actor, userId: string) => Effect.Effect<ConnectStatus, Forbidden | NotFound>
     readonly paymentAccountDashboard: (
       actor: Actor,
       userId: string
     ) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
-    readonly deletePaymentAccount: (actor: Actor, userId: string) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
+    readonly deletePaymentAccount: (
+      actor: Actor,
+      userId: string
+    ) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
     readonly bookings: (actor: Actor, query: Query) => Effect.Effect<Paged<BookingRow>, Forbidden | ValidationFailed>
     readonly booking: (actor: Actor, id: string) => Effect.Effect<AdminBooking, Forbidden | NotFound>
     /** Through the booking module's transition function as the admin actor, with its money effects. */
@@ -140,20 +170,36 @@ export class Administration extends Context.Tag("administration/Administration")
       input: { readonly status?: string | undefined; readonly reason?: string | undefined }
     ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
     readonly services: (actor: Actor, query: Query) => Effect.Effect<Paged<ServiceRow>, Forbidden | ValidationFailed>
-    readonly setServiceAvailability: (actor: Actor, id: string, isAvailable: unknown) => Effect.Effect<ServiceListing, Forbidden | NotFound | Conflict | ValidationFailed>
-    readonly financialStats: (actor: Actor, query: { readonly period?: string | undefined; readonly currency?: string | undefined }) => Effect.Effect<FinancialStats, Forbidden | ValidationFailed>
+    readonly setServiceAvailability: (
+      actor: Actor,
+      id: string,
+      isAvailable: unknown
+    ) => Effect.Effect<ServiceListing, Forbidden | NotFound | Conflict | ValidationFailed>
+    readonly financialStats: (
+      actor: Actor,
+      query: { readonly period?: string | undefined; readonly currency?: string | undefined }
+    ) => Effect.Effect<FinancialStats, Forbidden | ValidationFailed>
     readonly payments: (actor: Actor, query: ListInput) => Effect.Effect<Paged<PaymentRow>, Forbidden>
-    readonly analytics: (actor: Actor, query: { readonly period?: string | undefined }) => Effect.Effect<Analytics, Forbidden | ValidationFailed>
+    readonly analytics: (
+      actor: Actor,
+      query: { readonly period?: string | undefined }
+    ) => Effect.Effect<Analytics, Forbidden | ValidationFailed>
     /** CSV of the bookings starting in [from, to] (YYYY-MM-DD, inclusive days, UTC). */
-    readonly exportBookings: (actor: Actor, range: { readonly from?: string | undefined; readonly to?: string | undefined }) => Effect.Effect<string, Forbidden | ValidationFailed>
+    readonly exportBookings: (
+      actor: Actor,
+      range: { readonly from?: string | undefined; readonly to?: string | undefined }
+    ) => Effect.Effect<string, Forbidden | ValidationFailed>
     /** CSV of the payment operations recorded in [from, to]. */
-    readonly exportPayments: (actor: Actor, range: { readonly from?: string | undefined; readonly to?: string | undefined }) => Effect.Effect<string, Forbidden | ValidationFailed>
+    readonly exportPayments: (
+      actor: Actor,
+      range: { readonly from?: string | undefined; readonly to?: string | undefined }
+    ) => Effect.Effect<string, Forbidden | ValidationFailed>
   }
 >() {}
 
 export const AdministrationLive = Layer.effect(
   Administration,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const read = yield* AdminReadModel
     const identity = yield* Identity
     const users = yield* UserRepository
@@ -164,23 +210,33 @@ export const AdministrationLive = Layer.effect(
     const admin = (actor: Actor) => requireRole(actor, "ADMIN")
     const targetUser = (id: string): Effect.Effect<User, NotFound> =>
       isUuid(id)
-        ? Effect.flatMap(users.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(UserNotFound), onSome: Effect.succeed }))
+        ? Effect.flatMap(
+            users.findById(id.toLowerCase()),
+            Option.match({ onNone: () => Effect.fail(UserNotFound), onSome: Effect.succeed })
+          )
         : Effect.fail(UserNotFound)
 
     const adminBooking = (actor: Actor, id: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const booking = yield* bookings.get(actor, id)
         const operations = yield* bookings.operations(actor, booking.id)
         return {
           booking,
           operations: operations
             .filter((o) => o.kind !== "CARD_SAVED")
-            .map((o) => ({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }))
+            .map((o) => ({
+              kind: o.kind,
+              amountMinor: o.amountMinor,
+              feeMinor: o.feeMinor,
+              currency: o.currency,
+              paymentMethod: o.paymentMethod,
+              createdAt: o.createdAt
+            }))
         } satisfies AdminBooking
       })
 
     const bookingRange = (range: { readonly from?: string | undefined; readonly to?: string | undefined }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const from = yield* parseDay("from", range.from, false)
         const to = yield* parseDay("to", range.to, true)
         return { from, to }
@@ -188,7 +244,7 @@ export const AdministrationLive = Layer.effect(
 
     return {
       dashboard: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const currency = yield* parseCurrency(query.currency)
           const at = yield* now
@@ -197,7 +253,11 @@ export const AdministrationLive = Layer.effect(
           const allTime = financialFigures(yield* read.operationTotals(currency))
           return {
             users: { total: counts.users },
-            services: { total: counts.services.total, available: counts.services.available, unavailable: counts.services.total - counts.services.available },
+            services: {
+              total: counts.services.total,
+              available: counts.services.available,
+              unavailable: counts.services.total - counts.services.available
+            },
             bookings: bookingFigures(counts.bookingsByStatus),
             revenue: { monthly: monthly.grossRevenue, pending: yield* read.heldAmount(currency), validated: allTime.netRevenue, currency },
             applications: { pending: counts.pendingApplications },
@@ -206,7 +266,7 @@ export const AdministrationLive = Layer.effect(
         }),
 
       users: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const search = yield* parseSearch(query.search)
           const roleText = (query.role ?? "").trim()
@@ -221,24 +281,40 @@ export const AdministrationLive = Layer.effect(
         }),
 
       updateUser: (actor, id, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* identity.administerAccount(actor, id, input)
           const rows = yield* read.users({ search: user.email, limit: 5, offset: 0 })
           return rows.rows.find((r) => r.id === user.id) ?? { ...user, paymentAccount: null }
         }),
 
       createPaymentAccount: (actor, userId, country) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           return yield* accounts.create(actor, yield* targetUser(userId), country)
         }),
-      paymentAccountLink: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.link(actor, user))),
-      paymentAccountStatus: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.status(actor, user))),
-      paymentAccountDashboard: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.dashboard(actor, user))),
-      deletePaymentAccount: (actor, userId) => Effect.zipRight(admin(actor), Effect.flatMap(targetUser(userId), (user) => accounts.remove(actor, user))),
+      paymentAccountLink: (actor, userId) =>
+        Effect.zipRight(
+          admin(actor),
+          Effect.flatMap(targetUser(userId), (user) => accounts.link(actor, user))
+        ),
+      paymentAccountStatus: (actor, userId) =>
+        Effect.zipRight(
+          admin(actor),
+          Effect.flatMap(targetUser(userId), (user) => accounts.status(actor, user))
+        ),
+      paymentAccountDashboard: (actor, userId) =>
+        Effect.zipRight(
+          admin(actor),
+          Effect.flatMap(targetUser(userId), (user) => accounts.dashboard(actor, user))
+        ),
+      deletePaymentAccount: (actor, userId) =>
+        Effect.zipRight(
+          admin(actor),
+          Effect.flatMap(targetUser(userId), (user) => accounts.remove(actor, user))
+        ),
 
       bookings: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const search = yield* parseSearch(query.search)
           const statuses = yield* parseBookingStatus(query.status)
@@ -249,7 +325,7 @@ export const AdministrationLive = Layer.effect(
       booking: (actor, id) => Effect.zipRight(admin(actor), adminBooking(actor, id)),
 
       setBookingStatus: (actor, id, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const status = (input.status ?? "").trim()
           if (status === "") return yield* invalid([issue("status", "admin.statusRequired")])
@@ -258,7 +334,7 @@ export const AdministrationLive = Layer.effect(
         }),
 
       services: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const search = yield* parseSearch(query.search)
           const categoryId = yield* parseCategoryId(query.categoryId)
@@ -268,14 +344,14 @@ export const AdministrationLive = Layer.effect(
         }),
 
       setServiceAvailability: (actor, id, isAvailable) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           if (typeof isAvailable !== "boolean") return yield* invalid([issue("isAvailable", "admin.isAvailableInvalid")])
           return yield* catalogue.setAvailability(actor, id, isAvailable)
         }),
 
       financialStats: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const period = yield* parseFinancePeriod(query.period)
           const currency = yield* parseCurrency(query.currency)
@@ -285,14 +361,14 @@ export const AdministrationLive = Layer.effect(
         }),
 
       payments: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
           return { ...(yield* read.payments({ limit, offset })), page, limit }
         }),
 
       analytics: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const period = yield* parseAnalyticsPeriod(query.period)
           const { from } = windowOf(period, yield* now)
@@ -306,30 +382,83 @@ export const AdministrationLive = Layer.effect(
         }),
 
       exportBookings: (actor, range) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const { from, to } = yield* bookingRange(range)
           const rows = yield* allPages((limit, offset) => read.bookings({ from, to, limit, offset }))
           return csv(
-            ["id", "status", "paymentStatus", "startTime", "endTime", "service", "category", "clientName", "clientEmail", "providerName", "providerEmail", "totalMinor", "capturedMinor", "refundedMinor", "currency", "createdAt"],
+            [
+              "id",
+              "status",
+              "paymentStatus",
+              "startTime",
+              "endTime",
+              "service",
+              "category",
+              "clientName",
+              "clientEmail",
+              "providerName",
+              "providerEmail",
+              "totalMinor",
+              "capturedMinor",
+              "refundedMinor",
+              "currency",
+              "createdAt"
+            ],
             rows.map((b) => [
-              b.id, b.status, b.paymentStatus, b.startTime.toISOString(), b.endTime.toISOString(), b.service.title, b.service.categoryNameEn,
-              `${b.client.firstName} ${b.client.lastName}`, b.client.email, `${b.provider.firstName} ${b.provider.lastName}`, b.provider.email,
-              b.totalMinor, b.capturedMinor, b.refundedMinor, b.currency, b.createdAt.toISOString()
+              b.id,
+              b.status,
+              b.paymentStatus,
+              b.startTime.toISOString(),
+              b.endTime.toISOString(),
+              b.service.title,
+              b.service.categoryNameEn,
+              `${b.client.firstName} ${b.client.lastName}`,
+              b.client.email,
+              `${b.provider.firstName} ${b.provider.lastName}`,
+              b.provider.email,
+              b.totalMinor,
+              b.capturedMinor,
+              b.refundedMinor,
+              b.currency,
+              b.createdAt.toISOString()
             ])
           )
         }),
 
       exportPayments: (actor, range) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* admin(actor)
           const { from, to } = yield* bookingRange(range)
           const rows = yield* allPages((limit, offset) => read.payments({ from, to, limit, offset }))
           return csv(
-            ["id", "bookingId", "kind", "status", "amountMinor", "feeMinor", "currency", "paymentMethod", "service", "clientEmail", "providerEmail", "createdAt"],
+            [
+              "id",
+              "bookingId",
+              "kind",
+              "status",
+              "amountMinor",
+              "feeMinor",
+              "currency",
+              "paymentMethod",
+              "service",
+              "clientEmail",
+              "providerEmail",
+              "createdAt"
+            ],
             rows.map((p) => [
-              p.id, p.bookingId, p.kind, paymentStatusOf(p.kind), p.amountMinor, p.feeMinor, p.currency, p.paymentMethod, p.service.title,
-              p.client.email, p.provider.email, p.createdAt.toISOString()
+              p.id,
+              p.bookingId,
+              p.kind,
+              paymentStatusOf(p.kind),
+              p.amountMinor,
+              p.feeMinor,
+              p.currency,
+              p.paymentMethod,
+              p.service.title,
+              p.client.email,
+              p.provider.email,
+              p.createdAt.toISOString()
             ])
           )
         })

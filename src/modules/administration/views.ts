@@ -20,7 +20,10 @@ export const toAdminUserView = (u: UserRow): typeof AdminUserView.Type => ({
   ...u,
   stripeAccountId: u.paymentAccount?.accountId ?? null,
   paymentAccount: u.paymentAccount
-    ? { ...u.paymentAccount, isComplete: u.paymentAccount.chargesEnabled && u.paymentAccount.payoutsEnabled && u.paymentAccount.detailsSubmitted }
+    ? {
+        ...u.paymentAccount,
+        isComplete: u.paymentAccount.chargesEnabled && u.paymentAccount.payoutsEnabled && u.paymentAccount.detailsSubmitted
+      }
     : null
 })
 
@@ -28,7 +31,11 @@ export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof
   ...b,
   paymentIssue: b.paymentIssue ?? null,
   displayStatus: displayStatus(b as Parameters<typeof displayStatus>[0]),
-  service: { id: b.service.id, title: b.service.title, category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr } }
+  service: {
+    id: b.service.id,
+    title: b.service.title,
+    category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr }
+  }
 })
 
 /** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
@@ -65,13 +72,36 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
     hourlyPriceMinor: b.hourlyPriceMinor,
     category: { name: language === "en" ? b.service.categoryNameEn : b.service.categoryNameFr }
   },
-  client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName, email: b.client.email, phoneNumber: b.client.phoneNumber },
+  client: {
+    id: b.client.id,
+    firstName: b.client.firstName,
+    lastName: b.client.lastName,
+    email: b.client.email,
+    phoneNumber: b.client.phoneNumber
+  },
   provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
   payments: operations.map((o) =>
-    paymentViewOf({ kind: o.kind, amountMinor: o.amountMinor, feeMinor: o.feeMinor, currency: o.currency, paymentMethod: o.paymentMethod, createdAt: o.createdAt }, b.refundedMinor)
+    paymentViewOf(
+      {
+        kind: o.kind,
+        amountMinor: o.amountMinor,
+        feeMinor: o.feeMinor,
+        currency: o.currency,
+        paymentMethod: o.paymentMethod,
+        createdAt: o.createdAt
+      },
+      b.refundedMinor
+    )
   ),
   reviews: b.review
-    ? [{ rating: b.review.rating, comment: b.review.comment || null, createdAt: b.review.createdAt, client: { firstName: b.client.firstName, lastName: b.client.lastName } }]
+    ? [
+        {
+          rating: b.review.rating,
+          comment: b.review.comment || null,
+          createdAt: b.review.createdAt,
+          client: { firstName: b.client.firstName, lastName: b.client.lastName }
+        }
+      ]
     : []
 })
 

@@ -56,16 +56,21 @@ export const makeSlotClaims = (): SlotClaims => {
       return { _tag: "Held" as const, claim: mine }
     })
 
-  const claim = <A, E, R>(providerId: string, start: Date, end: Date, book: Effect.Effect<Option.Option<A>, E, R>): Effect.Effect<Option.Option<A>, E, R> =>
+  const claim = <A, E, R>(
+    providerId: string,
+    start: Date,
+    end: Date,
+    book: Effect.Effect<Option.Option<A>, E, R>
+  ): Effect.Effect<Option.Option<A>, E, R> =>
     Effect.flatMap(acquire(providerId, start.getTime(), end.getTime()), (acquired) =>
       acquired._tag === "Wait"
-        ? Effect.flatMap(Deferred.await(acquired.claim.outcome), (taken) =>
-          taken ? Effect.succeed(Option.none<A>()) : book)
+        ? Effect.flatMap(Deferred.await(acquired.claim.outcome), (taken) => (taken ? Effect.succeed(Option.none<A>()) : book))
         : Effect.onExit(book, (exit) =>
-          Effect.suspend(() => {
-            release(providerId, acquired.claim)
-            return Deferred.succeed(acquired.claim.outcome, Exit.isSuccess(exit) && Option.isSome(exit.value))
-          }))
+            Effect.suspend(() => {
+              release(providerId, acquired.claim)
+              return Deferred.succeed(acquired.claim.outcome, Exit.isSuccess(exit) && Option.isSome(exit.value))
+            })
+          )
     )
 
   return { claim }

@@ -138,9 +138,7 @@ export const CheckoutPayload = Payload({
       Schema.Struct({
         name: Text,
         email: Text,
-        address: Schema.optional(
-          Schema.NullOr(Schema.Struct({ line1: Text, city: Text, postal_code: Text, country: Text }))
-        )
+        address: Schema.optional(Schema.NullOr(Schema.Struct({ line1: Text, city: Text, postal_code: Text, country: Text })))
       })
     )
   )
@@ -165,18 +163,22 @@ export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), ave
 // ---- Groups ----------------------------------------------------------------------------------
 
 export class BookingsApi extends HttpApiGroup.make("bookings")
-  .add(HttpApiEndpoint.post("create", "/").setPayload(BookingPayload).addSuccess(Ok(Schema.Struct({ bookingData: BookingView })), { status: 201 }))
   .add(
-    HttpApiEndpoint.get("mine", "/me")
-      .setUrlParams(BookingListParams)
-      .addSuccess(Ok(BookingPage))
+    HttpApiEndpoint.post("create", "/")
+      .setPayload(BookingPayload)
+      .addSuccess(Ok(Schema.Struct({ bookingData: BookingView })), { status: 201 })
   )
+  .add(HttpApiEndpoint.get("mine", "/me").setUrlParams(BookingListParams).addSuccess(Ok(BookingPage)))
   /** The caller's open booking of a service (the service page's in-progress banner), or null. */
   .add(
     HttpApiEndpoint.get("activeForService")`/me/service/${IdParam}`.addSuccess(Ok(Schema.Struct({ booking: Schema.NullOr(BookingView) })))
   )
   /** The provider's calendar (spec: a provider bookings list answering data[]). */
-  .add(HttpApiEndpoint.get("calendar", "/provider/calendar").setUrlParams(CalendarParams).addSuccess(Ok(Schema.Array(CalendarEventView))))
+  .add(
+    HttpApiEndpoint.get("calendar", "/provider/calendar")
+      .setUrlParams(CalendarParams)
+      .addSuccess(Ok(Schema.Array(CalendarEventView)))
+  )
   .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("confirm")`/${IdParam}/confirm`.addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("reject")`/${IdParam}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
@@ -188,17 +190,10 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   .prefix("/bookings") {}
 
 export class CheckoutApi extends HttpApiGroup.make("checkout")
-  .add(
-    HttpApiEndpoint.post("createSession", "/checkout/session")
-      .setPayload(CheckoutPayload)
-      .addSuccess(Ok(CheckoutAnswer))
-  )
+  .add(HttpApiEndpoint.post("createSession", "/checkout/session").setPayload(CheckoutPayload).addSuccess(Ok(CheckoutAnswer)))
   .middleware(Authentication)
   .prefix("/payments") {}
 
-export class ReviewsApi extends HttpApiGroup.make("reviews")
-  .add(
-    HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`
-      .setUrlParams(Schema.Struct(PageParams))
-      .addSuccess(Ok(ReviewPage))
-  ) {}
+export class ReviewsApi extends HttpApiGroup.make("reviews").add(
+  HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ReviewPage))
+) {}

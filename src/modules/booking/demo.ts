@@ -51,7 +51,11 @@ const demoBookings: ReadonlyArray<{
     hour: 10,
     hours: 2,
     address: "1200 rue Sainte-Catherine Ouest, Montréal",
-    then: [{ _tag: "Confirm" }, { _tag: "MarkRendered" }, { _tag: "ConfirmCompletion", rating: 5, comment: "Travail impeccable, ponctuelle et très professionnelle. Je recommande !" }]
+    then: [
+      { _tag: "Confirm" },
+      { _tag: "MarkRendered" },
+      { _tag: "ConfirmCompletion", rating: 5, comment: "Travail impeccable, ponctuelle et très professionnelle. Je recommande !" }
+    ]
   },
   {
     client: "sophie.nguyen@marketplace.local",
@@ -75,7 +79,7 @@ const demoBookings: ReadonlyArray<{
   }
 ]
 
-export const seedDemoBookings = Effect.gen(function*() {
+export const seedDemoBookings = Effect.gen(function* () {
   const gateway = yield* ChargeGateway
   if (gateway.kind !== "sandbox") return 0
   const identity = yield* Identity
@@ -85,7 +89,10 @@ export const seedDemoBookings = Effect.gen(function*() {
   const checkout = yield* SandboxCheckout
   const tx = yield* Transactional
   const actorOf = (email: string) =>
-    Effect.map(identity.findByEmail(email), Option.map((u): Actor => ({ id: u.id, role: u.role, preferredLanguage: u.preferredLanguage, isEmailVerified: true })))
+    Effect.map(
+      identity.findByEmail(email),
+      Option.map((u): Actor => ({ id: u.id, role: u.role, preferredLanguage: u.preferredLanguage, isEmailVerified: true }))
+    )
 
   const first = yield* actorOf(demoBookings[0]!.client)
   if (Option.isNone(first)) return 0
@@ -112,7 +119,9 @@ export const seedDemoBookings = Effect.gen(function*() {
     const session = yield* bookings.checkout(client.value, { bookingId: booking.id })
     // The app is not listening yet while it seeds: the sandbox's own webhook deliveries fail (quietly),
     // and the authorisation is applied here instead.
-    yield* checkout.pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" }).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
+    yield* checkout
+      .pay(session.sessionId, { number: "4242424242424242", expiry: "12/34", cvc: "123" })
+      .pipe(Logger.withMinimumLogLevel(LogLevel.Error))
     const paid = yield* checkout.find(session.sessionId)
     const intent = Option.flatMap(paid, ({ session }) => Option.fromNullable(session.paymentIntentId))
     if (Option.isNone(intent)) continue
@@ -131,7 +140,9 @@ export const seedDemoBookings = Effect.gen(function*() {
       })
     )
     // A service is marked rendered only once it has started: its story is told as of its end.
-    const clock = demo.then.some((c) => c._tag === "MarkRendered") ? clockAhead(start.getTime() + demo.hours * HOUR - today.getTime()) : undefined
+    const clock = demo.then.some((c) => c._tag === "MarkRendered")
+      ? clockAhead(start.getTime() + demo.hours * HOUR - today.getTime())
+      : undefined
     for (const command of demo.then) {
       const actor = command._tag === "ConfirmCompletion" ? client.value : provider.value
       const act = bookings.act(actor, booking.id, command)

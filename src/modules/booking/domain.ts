@@ -20,10 +20,26 @@ import {
  * the effects it lists (money movements, mails); nothing else changes a booking.
  */
 
-export { type BookingAction, BookingActions, type BookingStatus, BookingStatuses, type PaymentIssue, PaymentIssues, type PaymentStatus, PaymentStatuses } from "./rules"
+export {
+  type BookingAction,
+  BookingActions,
+  type BookingStatus,
+  BookingStatuses,
+  type PaymentIssue,
+  PaymentIssues,
+  type PaymentStatus,
+  PaymentStatuses
+} from "./rules"
 
 /** Statuses that hold the provider's time slot (the exclusion constraint uses the same list). */
-export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED"]
+export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = [
+  "PENDING",
+  "CONFIRMED",
+  "IN_PROGRESS",
+  "SERVICE_RENDERED",
+  "COMPLETED",
+  "VALIDATED"
+]
 /** No user command changes a booking in these statuses (an admin may still refund money). */
 export const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
 export const isTerminal = (status: BookingStatus) => TERMINAL.includes(status)
@@ -87,7 +103,6 @@ export interface BookingState {
    */
   readonly paymentIssue: PaymentIssue | null
 }
-
 
 export type Actor =
   | { readonly _tag: "User"; readonly id: string; readonly role: "CLIENT" | "PROVIDER" | "ADMIN" }
@@ -215,7 +230,8 @@ export { RATING_MAX, RATING_MIN } from "./rules"
 export const validateReview = (rating: unknown, comment: unknown): Either.Either<{ rating: number; comment: string }, ValidationFailed> => {
   const problems: Array<FieldIssue> = []
   const r = typeof rating === "string" && rating.trim() !== "" ? Number(rating) : rating
-  if (typeof r !== "number" || !Number.isInteger(r) || r < RATING_MIN || r > RATING_MAX) problems.push(issue("rating", "booking.ratingRange"))
+  if (typeof r !== "number" || !Number.isInteger(r) || r < RATING_MIN || r > RATING_MAX)
+    problems.push(issue("rating", "booking.ratingRange"))
   const text = typeof comment === "string" ? comment.trim() : ""
   if (text === "") problems.push(issue("comment", "booking.commentRequired"))
   else if (text.length > COMMENT_MAX) problems.push(issue("comment", "validation.tooLong"))
@@ -291,7 +307,8 @@ export const validateBookingRequest = (input: BookingRequestInput, now: Date): E
   else if (address.length > ADDRESS_MAX) problems.push(issue("address", "validation.tooLong"))
   else if (!isPlausibleAddress(address)) problems.push(issue("address", "booking.invalidAddress"))
   const notes = typeof input.notes === "string" ? input.notes.trim() : ""
-  if (input.notes !== undefined && input.notes !== null && typeof input.notes !== "string") problems.push(issue("notes", "request.malformed"))
+  if (input.notes !== undefined && input.notes !== null && typeof input.notes !== "string")
+    problems.push(issue("notes", "request.malformed"))
   else if (notes.length > NOTES_MAX) problems.push(issue("notes", "validation.tooLong"))
   if (problems.length > 0) return Either.left(invalid(problems))
   return Either.right({ serviceId, startTime: start!, endTime: end!, minutes, address, notes })
@@ -355,10 +372,17 @@ const releaseIfHeld = (state: BookingState): ReadonlyArray<SideEffect> =>
   HOLDING_MONEY.includes(state.paymentStatus) ? [{ _tag: "ReleaseAuthorization" }] : []
 /** The payment status of an exit: a hold being released stays AUTHORIZED until the gateway says so. */
 const paymentAfterExit = (state: BookingState): PaymentStatus =>
-  state.paymentStatus === "AUTHORIZED" ? "AUTHORIZED" : state.paymentStatus === "UNPAID" || state.paymentStatus === "CARD_SAVED" || state.paymentStatus === "REQUIRES_ACTION" ? "CANCELED" : state.paymentStatus
+  state.paymentStatus === "AUTHORIZED"
+    ? "AUTHORIZED"
+    : state.paymentStatus === "UNPAID" || state.paymentStatus === "CARD_SAVED" || state.paymentStatus === "REQUIRES_ACTION"
+      ? "CANCELED"
+      : state.paymentStatus
 
-const ok = (next: BookingState, effects: ReadonlyArray<SideEffect>, extra: Partial<Decision> = {}): Either.Either<Decision, TransitionError> =>
-  Either.right({ next, effects, ...extra })
+const ok = (
+  next: BookingState,
+  effects: ReadonlyArray<SideEffect>,
+  extra: Partial<Decision> = {}
+): Either.Either<Decision, TransitionError> => Either.right({ next, effects, ...extra })
 
 /**
  * `(booking, command, actor, now) → new state + effects`, or why not. Checks, in this order: the
@@ -381,18 +405,27 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     }
     case "Reject": {
       if (s.status !== "PENDING") return illegal()
-      return ok({ ...s, status: "REJECTED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("rejected")], {
-        rejectionReason: command.reason
-      })
+      return ok(
+        { ...s, status: "REJECTED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null },
+        [...releaseIfHeld(s), notify("rejected")],
+        {
+          rejectionReason: command.reason
+        }
+      )
     }
     case "Cancel": {
-      const cancellable: ReadonlyArray<BookingStatus> = party === "admin" ? ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["PENDING", "CONFIRMED"]
+      const cancellable: ReadonlyArray<BookingStatus> =
+        party === "admin" ? ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["PENDING", "CONFIRMED"]
       if (!cancellable.includes(s.status)) return illegal()
       if (party !== "admin" && started) return Either.left(AlreadyStarted)
       const by = party === "client" ? "CLIENT" : party === "provider" ? "PROVIDER" : "ADMIN"
-      return ok({ ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("cancelled")], {
-        cancellation: { by, reason: command.reason ?? "" }
-      })
+      return ok(
+        { ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null },
+        [...releaseIfHeld(s), notify("cancelled")],
+        {
+          cancellation: { by, reason: command.reason ?? "" }
+        }
+      )
     }
     case "MarkRendered": {
       if (s.status !== "CONFIRMED" && s.status !== "IN_PROGRESS") return illegal()
@@ -403,7 +436,8 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
     case "ConfirmCompletion":
     case "Validate":
     case "AutoValidate": {
-      const from: ReadonlyArray<BookingStatus> = command._tag === "Validate" ? ["CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["SERVICE_RENDERED"]
+      const from: ReadonlyArray<BookingStatus> =
+        command._tag === "Validate" ? ["CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"] : ["SERVICE_RENDERED"]
       if (!from.includes(s.status)) return illegal()
       if (command._tag === "AutoValidate") {
         const due = autoValidateAt(s)
@@ -412,12 +446,20 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       const status: BookingStatus = command._tag === "ConfirmCompletion" ? "COMPLETED" : "VALIDATED"
       // The money follows the completion: a hold is captured, a saved card is authorised then captured;
       // with neither, the booking is finished unpaid and flagged with the reason.
-      const collect: ReadonlyArray<SideEffect> = s.paymentStatus === "AUTHORIZED"
-        ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }]
-        : s.paymentStatus === "CARD_SAVED" ? [{ _tag: "AuthorizeSavedCard" }] : []
+      const collect: ReadonlyArray<SideEffect> =
+        s.paymentStatus === "AUTHORIZED"
+          ? [{ _tag: "Capture", amountMinor: Math.min(s.totalMinor, s.authorizedMinor) }]
+          : s.paymentStatus === "CARD_SAVED"
+            ? [{ _tag: "AuthorizeSavedCard" }]
+            : []
       const paymentIssue: PaymentIssue | null = collect.length > 0 ? null : "NOT_SECURED"
-      const review: ReadonlyArray<SideEffect> = command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
-      return ok({ ...s, status, renderedAt: s.renderedAt ?? now, paymentIssue }, [...review, ...collect, notify(status === "COMPLETED" ? "completed" : "validated")])
+      const review: ReadonlyArray<SideEffect> =
+        command._tag === "ConfirmCompletion" ? [{ _tag: "RecordReview", rating: command.rating, comment: command.comment }] : []
+      return ok({ ...s, status, renderedAt: s.renderedAt ?? now, paymentIssue }, [
+        ...review,
+        ...collect,
+        notify(status === "COMPLETED" ? "completed" : "validated")
+      ])
     }
     case "Refund": {
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
@@ -437,9 +479,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       if (!started) return illegal()
       // A request nobody confirmed (or paid) in time is over: the slot and any hold are released.
       if (s.status === "PENDING") {
-        return ok({ ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null }, [...releaseIfHeld(s), notify("expired")], {
-          cancellation: { by: "SYSTEM", reason: "NOT_CONFIRMED_IN_TIME" }
-        })
+        return ok(
+          { ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null },
+          [...releaseIfHeld(s), notify("expired")],
+          {
+            cancellation: { by: "SYSTEM", reason: "NOT_CONFIRMED_IN_TIME" }
+          }
+        )
       }
       if (s.status !== "CONFIRMED") return illegal()
       return ok({ ...s, status: "IN_PROGRESS" }, [])
@@ -456,7 +502,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       // A finished booking waiting for its money (its saved card collected at completion, or paid again): captured at once.
       if (CAPTURABLE.includes(s.status) && COLLECTABLE.includes(s.paymentStatus) && command.amountMinor >= s.totalMinor) {
         return ok(
-          { ...s, paymentStatus: "AUTHORIZED", authorizedMinor: command.amountMinor, authorizationExpiresAt: command.expiresAt, holdExpiresAt: null },
+          {
+            ...s,
+            paymentStatus: "AUTHORIZED",
+            authorizedMinor: command.amountMinor,
+            authorizationExpiresAt: command.expiresAt,
+            holdExpiresAt: null
+          },
           [{ _tag: "Capture", amountMinor: s.totalMinor }]
         )
       }
@@ -467,7 +519,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       }
       const first = s.paymentStatus !== "AUTHORIZED" && s.paymentStatus !== "CARD_SAVED"
       return ok(
-        { ...s, paymentStatus: "AUTHORIZED", authorizedMinor: command.amountMinor, authorizationExpiresAt: command.expiresAt, holdExpiresAt: null },
+        {
+          ...s,
+          paymentStatus: "AUTHORIZED",
+          authorizedMinor: command.amountMinor,
+          authorizationExpiresAt: command.expiresAt,
+          holdExpiresAt: null
+        },
         first ? [notify("paymentAuthorized")] : []
       )
     }
@@ -480,13 +538,19 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       // A card refused at checkout: the client is on the payment page and can try another card.
       if (s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") return ok(s, [])
       if (s.paymentStatus !== "CARD_SAVED" && s.paymentStatus !== "AUTHORIZED") return illegal()
-      return ok({ ...s, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null }, command.needsClient ? [notify("paymentActionRequired")] : [])
+      return ok(
+        { ...s, paymentStatus: "REQUIRES_ACTION", authorizedMinor: 0, authorizationExpiresAt: null },
+        command.needsClient ? [notify("paymentActionRequired")] : []
+      )
     }
     case "PaymentCaptured": {
       if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal()
       const limit = Math.min(s.authorizedMinor, s.totalMinor)
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
-      return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null }, [])
+      return ok(
+        { ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null },
+        []
+      )
     }
     case "AuthorizationReleased": {
       if (s.paymentStatus !== "AUTHORIZED") return illegal()
@@ -495,7 +559,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       // Released before a finished booking's capture (a lapsed hold): nothing is left to capture, flagged.
       const lost = CAPTURABLE.includes(s.status)
       return ok(
-        { ...s, paymentStatus: stillNeeded ? "REQUIRES_ACTION" : "CANCELED", authorizedMinor: 0, authorizationExpiresAt: null, ...(lost ? { paymentIssue: "HOLD_RELEASED" as const } : {}) },
+        {
+          ...s,
+          paymentStatus: stillNeeded ? "REQUIRES_ACTION" : "CANCELED",
+          authorizedMinor: 0,
+          authorizationExpiresAt: null,
+          ...(lost ? { paymentIssue: "HOLD_RELEASED" as const } : {})
+        },
         stillNeeded ? [notify("paymentActionRequired")] : []
       )
     }
@@ -503,7 +573,9 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
       const total = command.totalRefundedMinor
       if (!Number.isInteger(total) || total <= s.refundedMinor || total > s.capturedMinor) return illegal()
-      return ok({ ...s, paymentStatus: total === s.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED", refundedMinor: total }, [notify("refunded")])
+      return ok({ ...s, paymentStatus: total === s.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED", refundedMinor: total }, [
+        notify("refunded")
+      ])
     }
   }
 }
@@ -528,9 +600,11 @@ export const dueAuthorization = (s: BookingState, now: Date): "authorize" | "ren
   const t = now.getTime()
   if (s.paymentStatus === "CARD_SAVED" && t >= authorizeAt(s.startTime).getTime()) return "authorize"
   if (
-    s.paymentStatus === "AUTHORIZED" && s.authorizationExpiresAt !== null &&
+    s.paymentStatus === "AUTHORIZED" &&
+    s.authorizationExpiresAt !== null &&
     t >= s.authorizationExpiresAt.getTime() - RENEWAL_MARGIN_HOURS * HOUR
-  ) return "renew"
+  )
+    return "renew"
   return undefined
 }
 
@@ -552,7 +626,14 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
   if (tryIt({ _tag: "Cancel" })) out.push("cancel")
   if (tryIt({ _tag: "MarkRendered" })) out.push("markRendered")
   if (tryIt({ _tag: "ConfirmCompletion", rating: 5, comment: "x" })) out.push("confirmCompletion")
-  if (partyOf(s, actor) === "client" && s.status !== "CANCELLED" && s.status !== "REJECTED" && !isTerminal(s.status) && CHECKOUT_OPEN.includes(s.paymentStatus)) out.push("pay")
+  if (
+    partyOf(s, actor) === "client" &&
+    s.status !== "CANCELLED" &&
+    s.status !== "REJECTED" &&
+    !isTerminal(s.status) &&
+    CHECKOUT_OPEN.includes(s.paymentStatus)
+  )
+    out.push("pay")
   return out
 }
 

@@ -11,7 +11,7 @@ import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 
 /** A booking as the caller sees it, in the request's language. */
 const viewOf = (booking: BookingDetail) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const user = yield* CurrentUser
     const language = yield* requestLanguage
     const now = yield* currentTime
@@ -19,7 +19,7 @@ const viewOf = (booking: BookingDetail) =>
   })
 
 export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* Bookings
     const act = (id: string, command: UserCommand) =>
       Effect.flatMap(CurrentUser, (user) => bookings.act(user, id, command)).pipe(
@@ -28,20 +28,20 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
       )
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const created = yield* bookings.request(yield* CurrentUser, payload)
           return ok({ bookingData: yield* viewOf(created) })
         })
       )
       .handle("mine", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = yield* bookings.mine(yield* CurrentUser, urlParams)
           const views = yield* Effect.forEach(page.items, viewOf)
           return ok({ bookings: views, results: page.total, pagination: pagination(page.total, page.page, page.limit) })
         })
       )
       .handle("activeForService", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const found = yield* bookings.activeForService(yield* CurrentUser, path.id)
           return ok({ booking: Option.isSome(found) ? yield* viewOf(found.value) : null })
         })
@@ -53,7 +53,7 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
         )
       )
       .handle("get", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const booking = yield* bookings.get(yield* CurrentUser, path.id)
           return ok({ booking: yield* viewOf(booking) })
         })
@@ -61,28 +61,37 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
       .handle("confirm", ({ path }) => act(path.id, { _tag: "Confirm" }))
       .handle("reject", ({ path, payload }) => act(path.id, { _tag: "Reject", reason: payload.reason }))
       .handle("markRendered", ({ path }) => act(path.id, { _tag: "MarkRendered" }))
-      .handle("confirmCompletion", ({ path, payload }) => act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment }))
+      .handle("confirmCompletion", ({ path, payload }) =>
+        act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment })
+      )
       .handle("cancel", ({ path, urlParams }) => act(path.id, { _tag: "Cancel", reason: urlParams.reason }))
   })
 )
 
 export const CheckoutHttpLive = HttpApiBuilder.group(MarketplaceApi, "checkout", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* Bookings
     return handlers.handle("createSession", ({ payload }) =>
-      Effect.map(Effect.flatMap(CurrentUser, (user) => bookings.checkout(user, payload)), (session) => ok(session))
+      Effect.map(
+        Effect.flatMap(CurrentUser, (user) => bookings.checkout(user, payload)),
+        (session) => ok(session)
+      )
     )
   })
 )
 
 export const ReviewsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reviews", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* Bookings
     return handlers.handle("ofService", ({ path, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { page, limit } = pageOf(urlParams, REVIEWS_PAGE_SIZE)
         const result = yield* bookings.reviewsOf(path.id, page, limit)
-        return ok({ reviews: result.items.map(toReviewView), averageRating: result.average, pagination: pagination(result.total, page, limit) })
+        return ok({
+          reviews: result.items.map(toReviewView),
+          averageRating: result.average,
+          pagination: pagination(result.total, page, limit)
+        })
       })
     )
   })

@@ -11,11 +11,13 @@ const SettleJob = Schema.Struct({ bookingId: Schema.String, releaseIntent: Schem
  * retried by the queue; the sweep also picks up captures and releases left undone.
  */
 export const BookingJobsLive = Layer.scopedDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const jobs = yield* JobQueue
     const bookings = yield* Bookings
     yield* jobs.work(Queues.sweep, () =>
-      Effect.flatMap(bookings.sweep, (changed) => (changed > 0 ? Effect.logInfo(`booking timers: ${changed} booking(s) changed`) : Effect.void))
+      Effect.flatMap(bookings.sweep, (changed) =>
+        changed > 0 ? Effect.logInfo(`booking timers: ${changed} booking(s) changed`) : Effect.void
+      )
     )
     yield* jobs.work(Queues.settle, (data) =>
       Effect.flatMap(Schema.decodeUnknown(SettleJob)(data), (job) => bookings.settle(job.bookingId, job.releaseIntent))
@@ -24,7 +26,9 @@ export const BookingJobsLive = Layer.scopedDiscard(
     yield* jobs.work(Queues.reconcile, () =>
       Effect.flatMap(bookings.reconcile, (report) =>
         report.applied.length + report.released.length > 0
-          ? Effect.logInfo(`payment reconciliation: ${report.applied.length} completion(s) applied, ${report.released.length} hold(s) released`)
+          ? Effect.logInfo(
+              `payment reconciliation: ${report.applied.length} completion(s) applied, ${report.released.length} hold(s) released`
+            )
           : Effect.void
       )
     )

@@ -44,7 +44,19 @@ export interface BookingDetail extends BookingRecord {
   readonly review: { readonly rating: number; readonly comment: string; readonly createdAt: Date } | null
 }
 
-export type NewBooking = Omit<BookingRecord, "version" | "createdAt" | "updatedAt" | "rejectionReason" | "cancelledBy" | "cancellationReason" | "checkoutSessionId" | "paymentIntentId" | "gatewayCustomerId" | "gatewayPaymentMethodId">
+export type NewBooking = Omit<
+  BookingRecord,
+  | "version"
+  | "createdAt"
+  | "updatedAt"
+  | "rejectionReason"
+  | "cancelledBy"
+  | "cancellationReason"
+  | "checkoutSessionId"
+  | "paymentIntentId"
+  | "gatewayCustomerId"
+  | "gatewayPaymentMethodId"
+>
 
 /** The gateway references a transition may come with (a new intent, a saved card...). */
 export interface PaymentReferences {
@@ -105,7 +117,11 @@ export interface BookingRepositoryShape {
    * taken (None: no such service). The insert stays the authority on the slot; this read lets a request
    * for a slot taken earlier be refused at once, without a transaction.
    */
-  readonly bookable: (serviceId: string, clientId: string, slot: { readonly start: Date; readonly end: Date }) => Effect.Effect<Option.Option<Bookable>>
+  readonly bookable: (
+    serviceId: string,
+    clientId: string,
+    slot: { readonly start: Date; readonly end: Date }
+  ) => Effect.Effect<Option.Option<Bookable>>
   /** Inserts unless the provider's slot overlaps a slot-holding booking: None then (never an error or a wait). */
   readonly insert: (booking: NewBooking) => Effect.Effect<Option.Option<BookingRecord>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<BookingDetail>>
@@ -129,7 +145,10 @@ export interface BookingRepositoryShape {
    * or a saved card not collected yet, CANCELLED or REJECTED with a hold not released.
    */
   readonly captureDueIds: (limit: number) => Effect.Effect<ReadonlyArray<string>>
-  readonly findIdByPaymentReference: (reference: { readonly paymentIntentId?: string; readonly checkoutSessionId?: string }) => Effect.Effect<Option.Option<string>>
+  readonly findIdByPaymentReference: (reference: {
+    readonly paymentIntentId?: string
+    readonly checkoutSessionId?: string
+  }) => Effect.Effect<Option.Option<string>>
   /**
    * Charge events apply in the order the gateway created them, per payment intent: records `occurredAt`
    * as the intent's last applied event and answers true, unless an event created later was applied
@@ -156,7 +175,11 @@ export interface ReviewRecord {
 export interface ReviewRepositoryShape {
   /** Inserts the booking's review; None when the booking already has one. */
   readonly insert: (review: Omit<ReviewRecord, "id" | "createdAt" | "client">) => Effect.Effect<Option.Option<ReviewRecord>>
-  readonly ofService: (serviceId: string, limit: number, offset: number) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
+  readonly ofService: (
+    serviceId: string,
+    limit: number,
+    offset: number
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
 }
 export class ReviewRepository extends Context.Tag("booking/ReviewRepository")<ReviewRepository, ReviewRepositoryShape>() {}
 

@@ -1,7 +1,16 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { newId, now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
-import { type BadGateway, type BadRequest, Conflict, type Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import {
+  type BadGateway,
+  type BadRequest,
+  Conflict,
+  type Forbidden,
+  invalid,
+  issue,
+  NotFound,
+  ValidationFailed
+} from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
@@ -79,11 +88,17 @@ export interface CheckoutInput {
   readonly currency?: unknown
   readonly productName?: unknown
   readonly quantity?: unknown
-  readonly billingDetails?: {
-    readonly name?: unknown
-    readonly email?: unknown
-    readonly address?: { readonly line1?: unknown; readonly city?: unknown; readonly postal_code?: unknown; readonly country?: unknown } | null | undefined
-  } | null | undefined
+  readonly billingDetails?:
+    | {
+        readonly name?: unknown
+        readonly email?: unknown
+        readonly address?:
+          | { readonly line1?: unknown; readonly city?: unknown; readonly postal_code?: unknown; readonly country?: unknown }
+          | null
+          | undefined
+      }
+    | null
+    | undefined
 }
 
 export interface BookingPage {
@@ -98,22 +113,42 @@ type Failure = TransitionError | NotFound | BadRequest | BadGateway
 export class Bookings extends Context.Tag("booking/Bookings")<
   Bookings,
   {
-    readonly request: (actor: UserActor, input: BookingRequestInput) => Effect.Effect<BookingDetail, NotFound | Forbidden | Conflict | ValidationFailed>
+    readonly request: (
+      actor: UserActor,
+      input: BookingRequestInput
+    ) => Effect.Effect<BookingDetail, NotFound | Forbidden | Conflict | ValidationFailed>
     readonly mine: (
       actor: UserActor,
-      query: { readonly as?: string | undefined; readonly status?: string | undefined; readonly page?: string | undefined; readonly limit?: string | undefined }
+      query: {
+        readonly as?: string | undefined
+        readonly status?: string | undefined
+        readonly page?: string | undefined
+        readonly limit?: string | undefined
+      }
     ) => Effect.Effect<BookingPage, ValidationFailed>
     readonly get: (actor: UserActor, id: string) => Effect.Effect<BookingDetail, NotFound>
     readonly activeForService: (actor: UserActor, serviceId: string) => Effect.Effect<Option.Option<BookingDetail>>
-    readonly calendar: (actor: UserActor, from: string | undefined, to: string | undefined) => Effect.Effect<ReadonlyArray<BookingDetail>, Forbidden | ValidationFailed>
+    readonly calendar: (
+      actor: UserActor,
+      from: string | undefined,
+      to: string | undefined
+    ) => Effect.Effect<ReadonlyArray<BookingDetail>, Forbidden | ValidationFailed>
     /** Every booking, for administrators (CLI and back-office): status filter and paging. */
     readonly adminList: (
       actor: UserActor,
       query: { readonly status?: string | undefined; readonly page?: number | undefined; readonly limit?: number | undefined }
     ) => Effect.Effect<BookingPage, Forbidden | ValidationFailed>
     /** An administrator's "set status" (see adminCommandFor). */
-    readonly adminSetStatus: (actor: UserActor, id: string, status: string, reason?: string) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
-    readonly operations: (actor: UserActor, id: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>, NotFound | Forbidden>
+    readonly adminSetStatus: (
+      actor: UserActor,
+      id: string,
+      status: string,
+      reason?: string
+    ) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
+    readonly operations: (
+      actor: UserActor,
+      id: string
+    ) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>, NotFound | Forbidden>
     /** A user's (or an admin's) command on a booking. */
     readonly act: (actor: UserActor, id: string, command: UserCommand) => Effect.Effect<BookingDetail, Failure>
     readonly checkout: (
@@ -129,7 +164,11 @@ export class Bookings extends Context.Tag("booking/Bookings")<
       },
       Failure
     >
-    readonly reviewsOf: (serviceId: string, page: number, limit: number) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
+    readonly reviewsOf: (
+      serviceId: string,
+      page: number,
+      limit: number
+    ) => Effect.Effect<{ readonly items: ReadonlyArray<ReviewRecord>; readonly total: number; readonly average: number }>
     /** Applies every timer due at the clock's now; answers how many bookings changed. */
     readonly sweep: Effect.Effect<number>
     /**
@@ -147,12 +186,14 @@ export class Bookings extends Context.Tag("booking/Bookings")<
   }
 >() {}
 
-
 const actorOf = (user: UserActor): Actor => ({ _tag: "User", id: user.id, role: user.role })
 
 /** "CONFIRMED,PAID" → the statuses; "all" or nothing → no filter. */
 const parseStatuses = (text: string | undefined): Either.Either<ReadonlyArray<BookingStatus | "PAID">, ValidationFailed> => {
-  const statuses = (text ?? "").split(",").map((s) => s.trim().toUpperCase()).filter((s) => s !== "" && s !== "ALL")
+  const statuses = (text ?? "")
+    .split(",")
+    .map((s) => s.trim().toUpperCase())
+    .filter((s) => s !== "" && s !== "ALL")
   return statuses.every((s) => s === "PAID" || (BookingStatuses as ReadonlyArray<string>).includes(s))
     ? Either.right(statuses as ReadonlyArray<BookingStatus | "PAID">)
     : Either.left(invalid([issue("status", "booking.invalidStatus")]))
@@ -162,7 +203,7 @@ const trimmed = (value: unknown) => (typeof value === "string" ? value.trim() : 
 
 export const BookingsLive = Layer.effect(
   Bookings,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* BookingRepository
     const reviews = yield* ReviewRepository
     const services = yield* ServiceRepository
@@ -178,7 +219,7 @@ export const BookingsLive = Layer.effect(
 
     /** Parties and admins see a booking; anyone else is told it does not exist. */
     const visible = (actor: UserActor, id: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!isUuid(id)) return yield* BookingNotFound
         const found = yield* bookings.findById(id)
         if (Option.isNone(found)) return yield* BookingNotFound
@@ -192,7 +233,11 @@ export const BookingsLive = Layer.effect(
         decision.effects,
         (effect) =>
           effect._tag === "Notify"
-            ? mailer.sendAll([detail.client, detail.provider].map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)))
+            ? mailer.sendAll(
+                [detail.client, detail.provider].map((to) =>
+                  bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)
+                )
+              )
             : Effect.void,
         { discard: true }
       )
@@ -202,10 +247,10 @@ export const BookingsLive = Layer.effect(
      * transaction; money movements run after the commit (they call the gateway).
      */
     const decide = (id: string, command: Command, actor: Actor, references?: PaymentReferences) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         const result = yield* tx.run(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const locked = yield* bookings.lock(id)
             if (Option.isNone(locked)) return yield* BookingNotFound
             const before = locked.value
@@ -221,7 +266,8 @@ export const BookingsLive = Layer.effect(
                   rating: effect.rating,
                   comment: effect.comment
                 })
-                if (Option.isNone(inserted)) return yield* new Conflict({ code: "BOOKING_ALREADY_REVIEWED", key: "booking.alreadyReviewed" })
+                if (Option.isNone(inserted))
+                  return yield* new Conflict({ code: "BOOKING_ALREADY_REVIEWED", key: "booking.alreadyReviewed" })
                 // The catalogue shows and sorts by the service's average; the provider's figures derive from it.
                 yield* services.recordRating(before.serviceId, effect.rating)
               }
@@ -240,45 +286,68 @@ export const BookingsLive = Layer.effect(
     return {
       reconcile,
       request: (actor, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const at = yield* now
           const request = yield* validateBookingRequest(input, at)
           if (!isUuid(request.serviceId)) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
           // One read for the service, its provider and the client: the new booking's detail is built
           // here rather than read back after the insert, and both mails go in one statement.
           const found = yield* bookings.bookable(request.serviceId, actor.id, { start: request.startTime, end: request.endTime })
-          if (Option.isNone(found) || found.value.service.archivedAt !== null) return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+          if (Option.isNone(found) || found.value.service.archivedAt !== null)
+            return yield* new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
           const { service, provider, client, providerActive, slotTaken } = found.value
           if (service.userId === actor.id) return yield* OwnService
           if (!isPublic({ ...service, provider: { isActive: providerActive } })) return yield* ServiceUnavailable
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           // Taken before this request: refused without a transaction (a race is settled by the insert).
           if (slotTaken) return yield* SlotTaken
-          const state = newBooking({ id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor }, request, at)
-          const inserted = yield* claims.claim(state.providerId, state.startTime, state.endTime, tx.run(
-            Effect.gen(function*() {
-              const row = yield* bookings.insert({ ...state, serviceId: service.id, address: request.address, notes: request.notes, hourlyPriceMinor: service.priceMinor, currency: service.currency })
-              if (Option.isNone(row)) return Option.none<BookingDetail>()
-              const detail: BookingDetail = {
-                ...row.value,
-                service: { id: service.id, title: service.title, description: service.description, categoryNameFr: service.categoryNameFr, categoryNameEn: service.categoryNameEn },
-                client,
-                provider,
-                review: null
-              }
-              yield* mailer.sendAll([
-                bookingMail("requested", client, "client", detail, config.publicUrl),
-                bookingMail("requested", provider, "provider", detail, config.publicUrl)
-              ])
-              return Option.some(detail)
-            })
-          ))
+          const state = newBooking(
+            { id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor },
+            request,
+            at
+          )
+          const inserted = yield* claims.claim(
+            state.providerId,
+            state.startTime,
+            state.endTime,
+            tx.run(
+              Effect.gen(function* () {
+                const row = yield* bookings.insert({
+                  ...state,
+                  serviceId: service.id,
+                  address: request.address,
+                  notes: request.notes,
+                  hourlyPriceMinor: service.priceMinor,
+                  currency: service.currency
+                })
+                if (Option.isNone(row)) return Option.none<BookingDetail>()
+                const detail: BookingDetail = {
+                  ...row.value,
+                  service: {
+                    id: service.id,
+                    title: service.title,
+                    description: service.description,
+                    categoryNameFr: service.categoryNameFr,
+                    categoryNameEn: service.categoryNameEn
+                  },
+                  client,
+                  provider,
+                  review: null
+                }
+                yield* mailer.sendAll([
+                  bookingMail("requested", client, "client", detail, config.publicUrl),
+                  bookingMail("requested", provider, "provider", detail, config.publicUrl)
+                ])
+                return Option.some(detail)
+              })
+            )
+          )
           if (Option.isNone(inserted)) return yield* SlotTaken
           return inserted.value
         }),
 
       mine: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const as = query.as === "client" || query.as === "provider" ? query.as : "all"
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
@@ -290,7 +359,7 @@ export const BookingsLive = Layer.effect(
       get: (actor, id) => visible(actor, id),
 
       adminList: (actor, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const statuses = parseStatuses(query.status)
           if (Either.isLeft(statuses)) return yield* statuses.left
@@ -300,7 +369,7 @@ export const BookingsLive = Layer.effect(
         }),
 
       adminSetStatus: (actor, id, status, reason) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const command = yield* adminCommandFor(status, reason)
           yield* visible(actor, id)
@@ -310,27 +379,29 @@ export const BookingsLive = Layer.effect(
         }),
 
       operations: (actor, id) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           yield* visible(actor, id)
           return yield* bookings.operations(id)
         }),
 
-      activeForService: (actor, serviceId) => (isUuid(serviceId) ? bookings.activeForService(serviceId, actor.id) : Effect.succeed(Option.none())),
+      activeForService: (actor, serviceId) =>
+        isUuid(serviceId) ? bookings.activeForService(serviceId, actor.id) : Effect.succeed(Option.none()),
 
       calendar: (actor, fromText, toText) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "PROVIDER", "ADMIN")
           const at = yield* now
           const from = fromText ? new Date(fromText) : new Date(at.getTime() - 40 * DAY)
           const to = toText ? new Date(toText) : new Date(at.getTime() + 40 * DAY)
           if (Number.isNaN(from.getTime())) return yield* invalid([issue("from", "booking.invalidDate")])
-          if (Number.isNaN(to.getTime()) || to <= from || to.getTime() - from.getTime() > 400 * DAY) return yield* invalid([issue("to", "booking.invalidDate")])
+          if (Number.isNaN(to.getTime()) || to <= from || to.getTime() - from.getTime() > 400 * DAY)
+            return yield* invalid([issue("to", "booking.invalidDate")])
           return yield* bookings.calendar(actor.id, from, to)
         }),
 
       act: (user, id, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* visible(user, id)
           let command: Command
           switch (input._tag) {
@@ -355,13 +426,19 @@ export const BookingsLive = Layer.effect(
         }),
 
       checkout: (user, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const bookingId = trimmed(input.bookingId)
           if (bookingId === "") return yield* invalid([issue("bookingId", "validation.required")])
           const b = yield* visible(user, bookingId)
           if (b.clientId !== user.id) return yield* NotYourBooking
           const at = yield* now
-          if (b.status === "CANCELLED" || b.status === "REJECTED" || b.status === "COMPLETED" || b.status === "VALIDATED" || !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus)) {
+          if (
+            b.status === "CANCELLED" ||
+            b.status === "REJECTED" ||
+            b.status === "COMPLETED" ||
+            b.status === "VALIDATED" ||
+            !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus)
+          ) {
             return yield* new Conflict({ code: "NOTHING_TO_PAY", key: "payments.nothingToPay" })
           }
           // The client may send the spec's payload: what it says must match the booking.
@@ -384,9 +461,11 @@ export const BookingsLive = Layer.effect(
             })
           }
           const account = yield* accounts.accountOf(b.providerId)
-          if (Option.isNone(account) || !account.value.chargesEnabled) return yield* new Conflict({ code: "PROVIDER_NOT_PAYABLE", key: "payments.providerNotReady" })
+          if (Option.isNone(account) || !account.value.chargesEnabled)
+            return yield* new Conflict({ code: "PROVIDER_NOT_PAYABLE", key: "payments.providerNotReady" })
           const connected = trimmed(input.connectedAccountId)
-          if (connected !== "" && connected !== account.value.accountId) return yield* invalid([issue("connectedAccountId", "payments.accountMismatch")])
+          if (connected !== "" && connected !== account.value.accountId)
+            return yield* invalid([issue("connectedAccountId", "payments.accountMismatch")])
           const billing = input.billingDetails
           const mode = checkoutModeFor(b.startTime, at)
           const base = config.publicUrl.replace(/\/+$/, "")
@@ -405,7 +484,13 @@ export const BookingsLive = Layer.effect(
               idempotencyKey
             })
             if (mode === "authorize") yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
-            return { url: "", sessionId: payment.id, mode, clientSecret: payment.clientSecret, publishableKey: config.stripePublishableKey.value }
+            return {
+              url: "",
+              sessionId: payment.id,
+              mode,
+              clientSecret: payment.clientSecret,
+              publishableKey: config.stripePublishableKey.value
+            }
           }
           const session = yield* gateway.createCheckoutSession({
             bookingId: b.id,
@@ -420,7 +505,12 @@ export const BookingsLive = Layer.effect(
               ? {
                   name: trimmed(billing.name),
                   email: trimmed(billing.email),
-                  address: { line1: trimmed(billing.address?.line1), city: trimmed(billing.address?.city), postal_code: trimmed(billing.address?.postal_code), country: trimmed(billing.address?.country).toUpperCase() }
+                  address: {
+                    line1: trimmed(billing.address?.line1),
+                    city: trimmed(billing.address?.city),
+                    postal_code: trimmed(billing.address?.postal_code),
+                    country: trimmed(billing.address?.country).toUpperCase()
+                  }
                 }
               : undefined,
             successUrl: `${base}/bookings?payment=success&booking=${b.id}`,

@@ -58,7 +58,6 @@ export interface ReconcileReport {
   readonly deferred: ReadonlyArray<{ readonly paymentIntentId: string; readonly reason: string }>
 }
 
-
 type DecideFailure = TransitionError | NotFound | Conflict
 
 /** The booking service's steps the settlement builds on. */
@@ -67,11 +66,16 @@ export interface SettlementSteps {
   readonly detailOf: (id: string) => Effect.Effect<BookingDetail>
   readonly sendMails: (detail: BookingDetail, decision: Decision) => Effect.Effect<void>
   /** Decides and stores one command under the booking's row lock (see the service's decide). */
-  readonly decide: (id: string, command: Command, actor: Actor, references?: PaymentReferences) => Effect.Effect<{ readonly detail: BookingDetail; readonly decision: Decision }, DecideFailure>
+  readonly decide: (
+    id: string,
+    command: Command,
+    actor: Actor,
+    references?: PaymentReferences
+  ) => Effect.Effect<{ readonly detail: BookingDetail; readonly decision: Decision }, DecideFailure>
 }
 
 export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementSteps) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const bookings = yield* BookingRepository
     const accounts = yield* PaymentAccounts
     const gateway = yield* ChargeGateway
@@ -88,7 +92,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
                 Effect.catchAll((error) =>
                   Effect.zipRight(
                     Effect.logWarning(`booking ${bookingId}: ${effect._tag} failed (${error.detail}), retried in the background`),
-                    jobs.send(Queues.settle, { bookingId }, { ...SETTLE_RETRIES, singletonKey: `settle:${bookingId}`, startAfterSeconds: 30 })
+                    jobs.send(
+                      Queues.settle,
+                      { bookingId },
+                      { ...SETTLE_RETRIES, singletonKey: `settle:${bookingId}`, startAfterSeconds: 30 }
+                    )
                   )
                 )
               )
@@ -101,7 +109,13 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
     const applySystem = (id: string, command: Command, references?: PaymentReferences): Effect.Effect<void> =>
       decide(id, command, SystemActor, references).pipe(
         Effect.tap(({ decision }) =>
-          runMoneyEffects(id, decision).pipe(Effect.catchAll((e) => Effect.logWarning(`booking ${id}: ${command._tag} money effect failed (${e._tag === "PaymentGatewayError" ? e.detail : e.code})`)))
+          runMoneyEffects(id, decision).pipe(
+            Effect.catchAll((e) =>
+              Effect.logWarning(
+                `booking ${id}: ${command._tag} money effect failed (${e._tag === "PaymentGatewayError" ? e.detail : e.code})`
+              )
+            )
+          )
         ),
         Effect.asVoid,
         // A stale or repeated gateway answer, or a timer another process already applied: nothing to do.
@@ -113,7 +127,13 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         })
       )
 
-    const recordOperation = (booking: BookingRecord, kind: Parameters<typeof bookings.recordOperation>[0]["kind"], amountMinor: number, reference: string, extra: { fee?: number; detail?: string | null; paymentMethod?: string | null } = {}) =>
+    const recordOperation = (
+      booking: BookingRecord,
+      kind: Parameters<typeof bookings.recordOperation>[0]["kind"],
+      amountMinor: number,
+      reference: string,
+      extra: { fee?: number; detail?: string | null; paymentMethod?: string | null } = {}
+    ) =>
       bookings.recordOperation({
         bookingId: booking.id,
         gateway: gateway.kind,
@@ -129,13 +149,19 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
 
     /** Capture when the booking is done and money is held; release when it is over and money is held. */
     const settle = (bookingId: string, releaseIntent?: string): Effect.Effect<void, PaymentGatewayError> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const found = isUuid(bookingId) ? yield* bookings.findById(bookingId) : Option.none<BookingDetail>()
         // A hold the booking does not reference (or of no booking at all) is released; one the booking
         // took since is settled as the booking's own below.
         if (releaseIntent !== undefined && !(Option.isSome(found) && found.value.paymentIntentId === releaseIntent)) {
-          yield* gateway.cancelAuthorization({ paymentIntentId: releaseIntent, idempotencyKey: `booking:${bookingId}:release:${releaseIntent}` })
-          if (Option.isSome(found)) yield* tx.run(recordOperation({ ...found.value, paymentIntentId: releaseIntent }, "CANCELLATION", 0, `release:${releaseIntent}`))
+          yield* gateway.cancelAuthorization({
+            paymentIntentId: releaseIntent,
+            idempotencyKey: `booking:${bookingId}:release:${releaseIntent}`
+          })
+          if (Option.isSome(found))
+            yield* tx.run(
+              recordOperation({ ...found.value, paymentIntentId: releaseIntent }, "CANCELLATION", 0, `release:${releaseIntent}`)
+            )
           return
         }
         if (Option.isNone(found)) return
@@ -152,40 +178,60 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         if (b.status === "COMPLETED" || b.status === "VALIDATED") {
           const amount = Math.min(b.totalMinor, b.authorizedMinor)
           const fee = commissionOf(amount)
-          const captured = yield* gateway.capture({ paymentIntentId: b.paymentIntentId, amountMinor: amount, applicationFeeMinor: fee, idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}` }).pipe(
-            Effect.map((answer) => Option.some(answer)),
-            // The hold lapsed before the capture: nothing is left to capture, the booking is flagged (HOLD_RELEASED).
-            Effect.catchIf((error) => error.code === "charge_expired_for_capture", () => Effect.succeed(Option.none<{ readonly capturedMinor: number }>()))
-          )
+          const captured = yield* gateway
+            .capture({
+              paymentIntentId: b.paymentIntentId,
+              amountMinor: amount,
+              applicationFeeMinor: fee,
+              idempotencyKey: `booking:${b.id}:capture:${b.paymentIntentId}`
+            })
+            .pipe(
+              Effect.map((answer) => Option.some(answer)),
+              // The hold lapsed before the capture: nothing is left to capture, the booking is flagged (HOLD_RELEASED).
+              Effect.catchIf(
+                (error) => error.code === "charge_expired_for_capture",
+                () => Effect.succeed(Option.none<{ readonly capturedMinor: number }>())
+              )
+            )
           if (Option.isNone(captured)) return yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
           const { capturedMinor } = captured.value
           yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
           yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
         } else if (b.status === "CANCELLED" || b.status === "REJECTED") {
-          yield* gateway.cancelAuthorization({ paymentIntentId: b.paymentIntentId, idempotencyKey: `booking:${b.id}:release:${b.paymentIntentId}` })
+          yield* gateway.cancelAuthorization({
+            paymentIntentId: b.paymentIntentId,
+            idempotencyKey: `booking:${b.id}:release:${b.paymentIntentId}`
+          })
           yield* tx.run(recordOperation(b, "CANCELLATION", b.authorizedMinor, `release:${b.paymentIntentId}`))
           yield* applySystem(b.id, { _tag: "AuthorizationReleased" })
         }
       })
 
     const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError | Conflict> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const b = yield* detailOf(bookingId)
         if (b.paymentIntentId === null) return
         // Each refund asked for is its own request (a key from the amounts would merge two concurrent
         // identical refunds into one, and report the second as done); the gateway keeps the total
         // refunded within what was captured, and refuses the one that would exceed it.
-        const result = yield* gateway.refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${yield* newId}` }).pipe(
-          Effect.catchIf((error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code), () => Effect.fail(RefundExceedsRefundable))
+        const result = yield* gateway
+          .refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${yield* newId}` })
+          .pipe(
+            Effect.catchIf(
+              (error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code),
+              () => Effect.fail(RefundExceedsRefundable)
+            )
+          )
+        yield* tx.run(
+          recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) })
         )
-        yield* tx.run(recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) }))
         // The gateway's total, not ours plus this refund: a concurrent refund may have landed since the read.
         yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: result.totalRefundedMinor })
       })
 
     /** Authorises a saved card off-session, or renews a hold about to lapse. */
     const authorizeSaved = (b: BookingRecord) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (b.gatewayCustomerId === null || b.gatewayPaymentMethodId === null) {
           return yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: true })
         }
@@ -204,18 +250,30 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         })
         if (result._tag === "Authorized") {
           yield* tx.run(recordOperation(b, "AUTHORIZATION", result.amountMinor, `authorization:${result.paymentIntentId}`))
-          yield* applySystem(b.id, { _tag: "PaymentAuthorized", amountMinor: result.amountMinor, expiresAt: result.expiresAt }, { paymentIntentId: result.paymentIntentId })
+          yield* applySystem(
+            b.id,
+            { _tag: "PaymentAuthorized", amountMinor: result.amountMinor, expiresAt: result.expiresAt },
+            { paymentIntentId: result.paymentIntentId }
+          )
           // The renewed hold replaces the old one, which is released.
           if (previous !== null && previous !== result.paymentIntentId) {
-            yield* gateway.cancelAuthorization({ paymentIntentId: previous, idempotencyKey: `booking:${b.id}:release:${previous}` }).pipe(Effect.ignoreLogged)
+            yield* gateway
+              .cancelAuthorization({ paymentIntentId: previous, idempotencyKey: `booking:${b.id}:release:${previous}` })
+              .pipe(Effect.ignoreLogged)
           }
         } else {
-          yield* tx.run(recordOperation(b, "FAILURE", 0, `failure:${result.paymentIntentId ?? b.id}:${result.code}`, { detail: result.code }))
+          yield* tx.run(
+            recordOperation(b, "FAILURE", 0, `failure:${result.paymentIntentId ?? b.id}:${result.code}`, { detail: result.code })
+          )
           yield* applySystem(b.id, { _tag: "AuthorizationFailed", needsClient: result.needsClient })
         }
-      }).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${b.id}: off-session authorisation failed (${error.detail}), next sweep retries`)))
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning(`booking ${b.id}: off-session authorisation failed (${error.detail}), next sweep retries`)
+        )
+      )
 
-    const sweep = Effect.gen(function*() {
+    const sweep = Effect.gen(function* () {
       const at = yield* now
       const ids = yield* bookings.dueIds(at, SWEEP_BATCH)
       let changed = 0
@@ -243,7 +301,10 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
     const chargeCommand = (event: ChargeEvent): { command: Command; references?: PaymentReferences } | undefined => {
       switch (event._tag) {
         case "CardSaved":
-          return { command: { _tag: "CardSaved" }, references: { gatewayCustomerId: event.customerId, gatewayPaymentMethodId: event.paymentMethodId } }
+          return {
+            command: { _tag: "CardSaved" },
+            references: { gatewayCustomerId: event.customerId, gatewayPaymentMethodId: event.paymentMethodId }
+          }
         case "PaymentAuthorized":
           return {
             command: { _tag: "PaymentAuthorized", amountMinor: event.amountMinor, expiresAt: event.expiresAt },
@@ -270,7 +331,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
      * and the job re-checks that the booking still does not reference the intent.
      */
     const releaseLater = (bookingId: string, paymentIntentId: string) =>
-      jobs.send(Queues.settle, { bookingId, releaseIntent: paymentIntentId }, { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}`, startAfterSeconds: RELEASE_DELAY_SECONDS })
+      jobs.send(
+        Queues.settle,
+        { bookingId, releaseIntent: paymentIntentId },
+        { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}`, startAfterSeconds: RELEASE_DELAY_SECONDS }
+      )
 
     /**
      * Applies a charge event to its booking, under its row lock, and answers what became of it:
@@ -279,12 +344,13 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
      * gateway's current state read by reconciliation, not an event (it does not move the intent's clock).
      */
     const applyCharge = (event: ChargeEvent, observed = false): Effect.Effect<ChargeOutcome> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const hold = event._tag === "PaymentAuthorized" ? event.paymentIntentId : null
         const orphan = (why: string): Effect.Effect<ChargeOutcome> =>
           Effect.as(Effect.logInfo(`charge event ${event.reference}: ${why}`), hold !== null ? "release" : "ignored")
         // Not a booking id of ours (another system's payment on the same account): not ours to release.
-        if (!isUuid(event.bookingId)) return yield* Effect.as(Effect.logInfo(`charge event ${event.reference} names no booking of ours`), "ignored" as const)
+        if (!isUuid(event.bookingId))
+          return yield* Effect.as(Effect.logInfo(`charge event ${event.reference} names no booking of ours`), "ignored" as const)
         // Under the row lock: a sweep or a user's command may be changing the same booking.
         const locked = yield* bookings.lock(event.bookingId)
         if (Option.isNone(locked)) return yield* orphan(`unknown booking ${event.bookingId}`)
@@ -319,14 +385,22 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return "release"
         }
         if (event._tag === "PaymentAuthorized") {
-          yield* recordOperation({ ...b, paymentIntentId: event.paymentIntentId }, "AUTHORIZATION", event.amountMinor, `authorization:${event.paymentIntentId}`, { paymentMethod: event.paymentMethod })
+          yield* recordOperation(
+            { ...b, paymentIntentId: event.paymentIntentId },
+            "AUTHORIZATION",
+            event.amountMinor,
+            `authorization:${event.paymentIntentId}`,
+            { paymentMethod: event.paymentMethod }
+          )
         } else if (event._tag === "CardSaved") {
           yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
         }
         const saved = yield* bookings.save(b, decision.right, mapped.references)
         yield* sendMails(yield* detailOf(saved.id), decision.right)
         // Money effects run as durable jobs once the webhook commits (never inside the gateway's call).
-        if (decision.right.effects.some((e) => e._tag === "ReleaseAuthorization" || e._tag === "Capture" || e._tag === "AuthorizeSavedCard")) {
+        if (
+          decision.right.effects.some((e) => e._tag === "ReleaseAuthorization" || e._tag === "Capture" || e._tag === "AuthorizeSavedCard")
+        ) {
           yield* jobs.send(Queues.settle, { bookingId: b.id }, { ...SETTLE_RETRIES, singletonKey: `settle:${b.id}` })
         }
         return "applied"
@@ -337,7 +411,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         outcome === "release" && event._tag === "PaymentAuthorized" ? releaseLater(event.bookingId, event.paymentIntentId) : Effect.void
       )
 
-    const reconcile: Effect.Effect<ReconcileReport, PaymentGatewayError> = Effect.gen(function*() {
+    const reconcile: Effect.Effect<ReconcileReport, PaymentGatewayError> = Effect.gen(function* () {
       const at = yield* now
       const since = new Date(at.getTime() - RECONCILE_LOOKBACK_DAYS * DAY)
       const applied: Array<ReconcileReport["applied"][number]> = []
@@ -351,7 +425,14 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
       for (const c of sessions) {
         if (c.mode !== "setup" || c.bookingId === null || c.customerId === null || c.paymentMethodId === null) continue
         const reference = `reconcile:${c.sessionId}`
-        const event: ChargeEvent = { _tag: "CardSaved", bookingId: c.bookingId, customerId: c.customerId, paymentMethodId: c.paymentMethodId, reference, occurredAt: at }
+        const event: ChargeEvent = {
+          _tag: "CardSaved",
+          bookingId: c.bookingId,
+          customerId: c.customerId,
+          paymentMethodId: c.paymentMethodId,
+          reference,
+          occurredAt: at
+        }
         if ((yield* tx.run(applyCharge(event, true))) === "applied") applied.push({ bookingId: c.bookingId, kind: "card", reference })
       }
 
@@ -388,14 +469,20 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         }
         yield* settle(h.bookingId, h.paymentIntentId).pipe(
           Effect.matchEffect({
-            onFailure: (error) => Effect.sync(() => deferred.push({ paymentIntentId: h.paymentIntentId, reason: `release failed: ${error.detail}` })),
-            onSuccess: () => Effect.sync(() => released.push({ bookingId: Option.isSome(booking) ? h.bookingId : null, paymentIntentId: h.paymentIntentId }))
+            onFailure: (error) =>
+              Effect.sync(() => deferred.push({ paymentIntentId: h.paymentIntentId, reason: `release failed: ${error.detail}` })),
+            onSuccess: () =>
+              Effect.sync(() =>
+                released.push({ bookingId: Option.isSome(booking) ? h.bookingId : null, paymentIntentId: h.paymentIntentId })
+              )
           })
         )
       }
       // The money movements the applied completions asked for (a capture of a finished booking...).
       for (const { bookingId } of applied) {
-        yield* settle(bookingId).pipe(Effect.catchAll((error) => Effect.logWarning(`booking ${bookingId}: settle after reconciliation failed (${error.detail})`)))
+        yield* settle(bookingId).pipe(
+          Effect.catchAll((error) => Effect.logWarning(`booking ${bookingId}: settle after reconciliation failed (${error.detail})`))
+        )
       }
       return { holdsListed: holds.length, sessionsListed: sessions.length, holdsReferenced, applied, released, deferred }
     })

@@ -13,7 +13,12 @@ const currencyNames: Record<Language, Intl.DisplayNames> = {
   en: new Intl.DisplayNames(["en"], { type: "currency" })
 }
 
-export const toBookingView = (b: BookingDetail, viewer: { readonly id: string; readonly role: Role }, language: Language, now: Date): BookingView => {
+export const toBookingView = (
+  b: BookingDetail,
+  viewer: { readonly id: string; readonly role: Role },
+  language: Language,
+  now: Date
+): BookingView => {
   const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
   const price = toMajor(b.hourlyPriceMinor, b.currency)
   const currency = { code: b.currency, symbol: currencySymbol(b.currency) }

@@ -124,22 +124,13 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(HttpApiEndpoint.get("byCategory")`/category/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("byProvider")`/provider/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("ofUser")`/user/${IdParam}`.addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("get")`/${IdParam}`.setUrlParams(Schema.Struct({ lat: Param, lng: Param })).addSuccess(Ok(ServiceDetailData)))
   .add(
-    HttpApiEndpoint.get("get")`/${IdParam}`
-      .setUrlParams(Schema.Struct({ lat: Param, lng: Param }))
-      .addSuccess(Ok(ServiceDetailData))
-  )
-  .add(
-    HttpApiEndpoint.post("create", "/")
-      .setPayload(ServicePayload)
-      .addSuccess(Ok(ServiceData), { status: 201 })
-      .middleware(Authentication)
+    HttpApiEndpoint.post("create", "/").setPayload(ServicePayload).addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
   )
   .add(HttpApiEndpoint.patch("update")`/${IdParam}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication))
   .add(HttpApiEndpoint.del("remove")`/${IdParam}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
   .add(HttpApiEndpoint.post("activate")`/${IdParam}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
   .add(HttpApiEndpoint.post("deactivate")`/${IdParam}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(
-    HttpApiEndpoint.post("duplicate")`/${IdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
-  )
+  .add(HttpApiEndpoint.post("duplicate")`/${IdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication))
   .prefix("/services") {}

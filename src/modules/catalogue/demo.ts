@@ -32,42 +32,319 @@ const EMILY = "emily.clark@marketplace.local"
 
 /** Bilingual demo services of the seeded providers (spec: realistic, accented, several cities and prices). */
 export const demoServices: ReadonlyArray<DemoService> = [
-  { provider: MARIE, city: "montreal", categoryId: 5, title: "Ménage à domicile écologique", description: "Entretien complet de votre logement avec des produits écologiques : cuisine, salle de bain, dépoussiérage et sols. Matériel fourni.", price: 35, duration: 120, offset: [0.012, -0.02] },
-  { provider: MARIE, city: "montreal", categoryId: 5, title: "Grand ménage de printemps", description: "Nettoyage en profondeur avant l'été : vitres, fours, réfrigérateur, plinthes et armoires. Idéal après un déménagement.", price: 45, duration: 240, offset: [-0.018, 0.011] },
-  { provider: MARIE, city: "montreal", categoryId: 2, title: "Création de logo et identité visuelle", description: "Conception d'un logo, d'une palette de couleurs et d'une charte graphique pour votre entreprise. Trois propositions et révisions incluses.", price: 75, duration: 60, offset: [0.004, 0.006] },
-  { provider: MARIE, city: "montreal", categoryId: 9, title: "Cours de français langue seconde", description: "Leçons particulières de français pour adultes, du niveau débutant à avancé. Préparation au TEFAQ et conversation au quotidien.", price: 40, duration: 60, offset: [0.021, 0.017] },
-  { provider: MARIE, city: "paris", categoryId: 2, title: "Retouche photo et mise en page", description: "Retouche de portraits, détourage de produits et mise en page de brochures ou de menus pour restaurants.", price: 55, duration: 60, offset: [0.01, 0.015] },
-  { provider: MARIE, city: "paris", categoryId: 5, title: "Repassage et entretien du linge", description: "Repassage soigné de chemises et de linge de maison, pliage et rangement. Service à domicile dans tout Paris intra-muros.", price: 28, duration: 90, offset: [-0.012, -0.008] },
-  { provider: MARIE, city: "paris", categoryId: 3, title: "Stratégie réseaux sociaux pour commerces", description: "Audit de vos comptes Instagram et Facebook, calendrier éditorial et conseils pour attirer une clientèle de quartier.", price: 90, duration: 120, offset: [0.005, -0.02] },
-  { provider: MARIE, city: "lyon", categoryId: 4, title: "Conseil en décoration d'intérieur", description: "Visite à domicile, choix des couleurs, du mobilier et de l'éclairage. Plan d'aménagement remis sous une semaine.", price: 65, duration: 90, offset: [0.008, 0.004] },
-  { provider: MARIE, city: "bordeaux", categoryId: 9, title: "Atelier d'œnologie pour débutants", description: "Initiation à la dégustation des vins de Bordeaux : cépages, arômes et accords mets-vins, en petit groupe.", price: 50, duration: 120, offset: [-0.006, 0.009] },
-  { provider: MARIE, city: "bordeaux", categoryId: 6, title: "Taille de haies et entretien de jardin", description: "Taille de haies, tonte de pelouse, désherbage manuel et évacuation des déchets verts. Devis gratuit.", price: 38, duration: 180, offset: [0.014, -0.011] },
+  {
+    provider: MARIE,
+    city: "montreal",
+    categoryId: 5,
+    title: "Ménage à domicile écologique",
+    description:
+      "Entretien complet de votre logement avec des produits écologiques : cuisine, salle de bain, dépoussiérage et sols. Matériel fourni.",
+    price: 35,
+    duration: 120,
+    offset: [0.012, -0.02]
+  },
+  {
+    provider: MARIE,
+    city: "montreal",
+    categoryId: 5,
+    title: "Grand ménage de printemps",
+    description: "Nettoyage en profondeur avant l'été : vitres, fours, réfrigérateur, plinthes et armoires. Idéal après un déménagement.",
+    price: 45,
+    duration: 240,
+    offset: [-0.018, 0.011]
+  },
+  {
+    provider: MARIE,
+    city: "montreal",
+    categoryId: 2,
+    title: "Création de logo et identité visuelle",
+    description:
+      "Conception d'un logo, d'une palette de couleurs et d'une charte graphique pour votre entreprise. Trois propositions et révisions incluses.",
+    price: 75,
+    duration: 60,
+    offset: [0.004, 0.006]
+  },
+  {
+    provider: MARIE,
+    city: "montreal",
+    categoryId: 9,
+    title: "Cours de français langue seconde",
+    description:
+      "Leçons particulières de français pour adultes, du niveau débutant à avancé. Préparation au TEFAQ et conversation au quotidien.",
+    price: 40,
+    duration: 60,
+    offset: [0.021, 0.017]
+  },
+  {
+    provider: MARIE,
+    city: "paris",
+    categoryId: 2,
+    title: "Retouche photo et mise en page",
+    description: "Retouche de portraits, détourage de produits et mise en page de brochures ou de menus pour restaurants.",
+    price: 55,
+    duration: 60,
+    offset: [0.01, 0.015]
+  },
+  {
+    provider: MARIE,
+    city: "paris",
+    categoryId: 5,
+    title: "Repassage et entretien du linge",
+    description: "Repassage soigné de chemises et de linge de maison, pliage et rangement. Service à domicile dans tout Paris intra-muros.",
+    price: 28,
+    duration: 90,
+    offset: [-0.012, -0.008]
+  },
+  {
+    provider: MARIE,
+    city: "paris",
+    categoryId: 3,
+    title: "Stratégie réseaux sociaux pour commerces",
+    description: "Audit de vos comptes Instagram et Facebook, calendrier éditorial et conseils pour attirer une clientèle de quartier.",
+    price: 90,
+    duration: 120,
+    offset: [0.005, -0.02]
+  },
+  {
+    provider: MARIE,
+    city: "lyon",
+    categoryId: 4,
+    title: "Conseil en décoration d'intérieur",
+    description: "Visite à domicile, choix des couleurs, du mobilier et de l'éclairage. Plan d'aménagement remis sous une semaine.",
+    price: 65,
+    duration: 90,
+    offset: [0.008, 0.004]
+  },
+  {
+    provider: MARIE,
+    city: "bordeaux",
+    categoryId: 9,
+    title: "Atelier d'œnologie pour débutants",
+    description: "Initiation à la dégustation des vins de Bordeaux : cépages, arômes et accords mets-vins, en petit groupe.",
+    price: 50,
+    duration: 120,
+    offset: [-0.006, 0.009]
+  },
+  {
+    provider: MARIE,
+    city: "bordeaux",
+    categoryId: 6,
+    title: "Taille de haies et entretien de jardin",
+    description: "Taille de haies, tonte de pelouse, désherbage manuel et évacuation des déchets verts. Devis gratuit.",
+    price: 38,
+    duration: 180,
+    offset: [0.014, -0.011]
+  },
 
-  { provider: JEAN, city: "quebec", categoryId: 7, title: "Réparation de vélos à domicile", description: "Mise au point complète, réglage des freins et des vitesses, changement de chambre à air. Je me déplace dans tout Québec.", price: 45, duration: 60, offset: [0.01, 0.012] },
-  { provider: JEAN, city: "quebec", categoryId: 6, title: "Déneigement et entretien paysager", description: "Déneigement d'entrées et de toitures l'hiver, entretien de pelouses et plates-bandes l'été. Contrats saisonniers possibles.", price: 55, duration: 120, offset: [-0.02, 0.01] },
-  { provider: JEAN, city: "quebec", categoryId: 8, title: "Déménagement et transport de meubles", description: "Camion de 16 pieds et deux déménageurs pour vos petits déménagements, livraisons de meubles et débarras.", price: 110, duration: 180, offset: [0.005, -0.015] },
-  { provider: JEAN, city: "quebec", categoryId: 1, title: "Dépannage informatique et installation réseau", description: "Diagnostic d'ordinateurs lents, suppression de virus, installation de routeurs Wi-Fi et d'imprimantes, sauvegardes.", price: 60, duration: 60, offset: [0.017, 0.003] },
-  { provider: JEAN, city: "montreal", categoryId: 7, title: "Plomberie : réparation de fuites et robinets", description: "Réparation de fuites, remplacement de robinets, débouchage d'éviers et installation de chasses d'eau. Intervention rapide.", price: 85, duration: 60, offset: [-0.01, 0.025] },
-  { provider: JEAN, city: "montreal", categoryId: 7, title: "Électricien résidentiel certifié", description: "Ajout de prises, installation de luminaires et de thermostats, mise aux normes du panneau électrique. Licence RBQ.", price: 95, duration: 60, offset: [0.03, -0.01] },
-  { provider: JEAN, city: "montreal", categoryId: 4, title: "Consultation en rénovation résidentielle", description: "Évaluation de votre projet de rénovation, estimation des coûts, choix des matériaux et planification des travaux.", price: 120, duration: 90, offset: [-0.025, -0.015] },
-  { provider: JEAN, city: "lyon", categoryId: 1, title: "Création de site web vitrine", description: "Site web responsive pour artisans et commerçants : conception, rédaction, référencement local et mise en ligne.", price: 70, duration: 120, offset: [-0.01, -0.007] },
-  { provider: JEAN, city: "lyon", categoryId: 8, title: "Transport de colis et courses urbaines", description: "Livraison à vélo cargo dans Lyon et Villeurbanne : colis, documents et courses du quotidien, le jour même.", price: 25, duration: 60, offset: [0.006, 0.012] },
-  { provider: JEAN, city: "bordeaux", categoryId: 3, title: "Référencement et publicité en ligne", description: "Optimisation de votre fiche d'établissement, campagnes de publicité locales et rapport mensuel de résultats.", price: 80, duration: 60, offset: [0.009, 0.002] },
+  {
+    provider: JEAN,
+    city: "quebec",
+    categoryId: 7,
+    title: "Réparation de vélos à domicile",
+    description: "Mise au point complète, réglage des freins et des vitesses, changement de chambre à air. Je me déplace dans tout Québec.",
+    price: 45,
+    duration: 60,
+    offset: [0.01, 0.012]
+  },
+  {
+    provider: JEAN,
+    city: "quebec",
+    categoryId: 6,
+    title: "Déneigement et entretien paysager",
+    description:
+      "Déneigement d'entrées et de toitures l'hiver, entretien de pelouses et plates-bandes l'été. Contrats saisonniers possibles.",
+    price: 55,
+    duration: 120,
+    offset: [-0.02, 0.01]
+  },
+  {
+    provider: JEAN,
+    city: "quebec",
+    categoryId: 8,
+    title: "Déménagement et transport de meubles",
+    description: "Camion de 16 pieds et deux déménageurs pour vos petits déménagements, livraisons de meubles et débarras.",
+    price: 110,
+    duration: 180,
+    offset: [0.005, -0.015]
+  },
+  {
+    provider: JEAN,
+    city: "quebec",
+    categoryId: 1,
+    title: "Dépannage informatique et installation réseau",
+    description: "Diagnostic d'ordinateurs lents, suppression de virus, installation de routeurs Wi-Fi et d'imprimantes, sauvegardes.",
+    price: 60,
+    duration: 60,
+    offset: [0.017, 0.003]
+  },
+  {
+    provider: JEAN,
+    city: "montreal",
+    categoryId: 7,
+    title: "Plomberie : réparation de fuites et robinets",
+    description:
+      "Réparation de fuites, remplacement de robinets, débouchage d'éviers et installation de chasses d'eau. Intervention rapide.",
+    price: 85,
+    duration: 60,
+    offset: [-0.01, 0.025]
+  },
+  {
+    provider: JEAN,
+    city: "montreal",
+    categoryId: 7,
+    title: "Électricien résidentiel certifié",
+    description: "Ajout de prises, installation de luminaires et de thermostats, mise aux normes du panneau électrique. Licence RBQ.",
+    price: 95,
+    duration: 60,
+    offset: [0.03, -0.01]
+  },
+  {
+    provider: JEAN,
+    city: "montreal",
+    categoryId: 4,
+    title: "Consultation en rénovation résidentielle",
+    description: "Évaluation de votre projet de rénovation, estimation des coûts, choix des matériaux et planification des travaux.",
+    price: 120,
+    duration: 90,
+    offset: [-0.025, -0.015]
+  },
+  {
+    provider: JEAN,
+    city: "lyon",
+    categoryId: 1,
+    title: "Création de site web vitrine",
+    description: "Site web responsive pour artisans et commerçants : conception, rédaction, référencement local et mise en ligne.",
+    price: 70,
+    duration: 120,
+    offset: [-0.01, -0.007]
+  },
+  {
+    provider: JEAN,
+    city: "lyon",
+    categoryId: 8,
+    title: "Transport de colis et courses urbaines",
+    description: "Livraison à vélo cargo dans Lyon et Villeurbanne : colis, documents et courses du quotidien, le jour même.",
+    price: 25,
+    duration: 60,
+    offset: [0.006, 0.012]
+  },
+  {
+    provider: JEAN,
+    city: "bordeaux",
+    categoryId: 3,
+    title: "Référencement et publicité en ligne",
+    description: "Optimisation de votre fiche d'établissement, campagnes de publicité locales et rapport mensuel de résultats.",
+    price: 80,
+    duration: 60,
+    offset: [0.009, 0.002]
+  },
 
-  { provider: EMILY, city: "toronto", categoryId: 1, title: "Web development with React and Node", description: "Custom web applications, bug fixing and performance audits for small businesses. TypeScript, React, Node and PostgreSQL.", price: 120, duration: 60, offset: [0.01, -0.012] },
-  { provider: EMILY, city: "toronto", categoryId: 5, title: "Deep house cleaning", description: "Top-to-bottom cleaning of kitchens, bathrooms and living areas, inside the oven and fridge on request. Eco-friendly products.", price: 40, duration: 180, offset: [-0.02, 0.015] },
-  { provider: EMILY, city: "toronto", categoryId: 9, title: "Piano lessons for beginners", description: "Friendly piano lessons for children and adults: reading music, technique and your favourite songs. First lesson at a discount.", price: 55, duration: 60, offset: [0.015, 0.02] },
-  { provider: EMILY, city: "toronto", categoryId: 3, title: "Email marketing campaigns", description: "Newsletter design, audience segmentation and automated email sequences that turn visitors into customers.", price: 85, duration: 60, offset: [0.004, 0.03] },
-  { provider: EMILY, city: "vancouver", categoryId: 6, title: "Garden design and planting", description: "Native plant gardens, vegetable beds and seasonal planting plans for West Coast yards and balconies.", price: 65, duration: 120, offset: [0.012, 0.01] },
-  { provider: EMILY, city: "vancouver", categoryId: 4, title: "Small business consulting", description: "Business plans, pricing strategy and cash-flow forecasts for freelancers and new small businesses.", price: 150, duration: 60, offset: [-0.008, -0.02] },
-  { provider: EMILY, city: "vancouver", categoryId: 8, title: "Airport transfers and moving help", description: "Reliable rides to YVR with luggage, plus a van and a helping hand for small moves across Metro Vancouver.", price: 70, duration: 60, offset: [0.02, -0.005] },
-  { provider: EMILY, city: "vancouver", categoryId: 2, title: "UX design and prototyping", description: "User research, wireframes and clickable Figma prototypes for mobile apps and websites.", price: 110, duration: 120, offset: [-0.015, 0.008] },
-  { provider: EMILY, city: "montreal", categoryId: 7, title: "Appliance repair", description: "Repair of washers, dryers, dishwashers and fridges. Diagnosis, spare parts and a 90-day warranty on the repair.", price: 90, duration: 60, offset: [0.008, 0.031] },
-  { provider: EMILY, city: "montreal", categoryId: 9, title: "English conversation classes", description: "Improve your spoken English for work or travel: conversation, pronunciation and interview preparation.", price: 45, duration: 60, offset: [-0.004, -0.026] }
+  {
+    provider: EMILY,
+    city: "toronto",
+    categoryId: 1,
+    title: "Web development with React and Node",
+    description: "Custom web applications, bug fixing and performance audits for small businesses. TypeScript, React, Node and PostgreSQL.",
+    price: 120,
+    duration: 60,
+    offset: [0.01, -0.012]
+  },
+  {
+    provider: EMILY,
+    city: "toronto",
+    categoryId: 5,
+    title: "Deep house cleaning",
+    description:
+      "Top-to-bottom cleaning of kitchens, bathrooms and living areas, inside the oven and fridge on request. Eco-friendly products.",
+    price: 40,
+    duration: 180,
+    offset: [-0.02, 0.015]
+  },
+  {
+    provider: EMILY,
+    city: "toronto",
+    categoryId: 9,
+    title: "Piano lessons for beginners",
+    description:
+      "Friendly piano lessons for children and adults: reading music, technique and your favourite songs. First lesson at a discount.",
+    price: 55,
+    duration: 60,
+    offset: [0.015, 0.02]
+  },
+  {
+    provider: EMILY,
+    city: "toronto",
+    categoryId: 3,
+    title: "Email marketing campaigns",
+    description: "Newsletter design, audience segmentation and automated email sequences that turn visitors into customers.",
+    price: 85,
+    duration: 60,
+    offset: [0.004, 0.03]
+  },
+  {
+    provider: EMILY,
+    city: "vancouver",
+    categoryId: 6,
+    title: "Garden design and planting",
+    description: "Native plant gardens, vegetable beds and seasonal planting plans for West Coast yards and balconies.",
+    price: 65,
+    duration: 120,
+    offset: [0.012, 0.01]
+  },
+  {
+    provider: EMILY,
+    city: "vancouver",
+    categoryId: 4,
+    title: "Small business consulting",
+    description: "Business plans, pricing strategy and cash-flow forecasts for freelancers and new small businesses.",
+    price: 150,
+    duration: 60,
+    offset: [-0.008, -0.02]
+  },
+  {
+    provider: EMILY,
+    city: "vancouver",
+    categoryId: 8,
+    title: "Airport transfers and moving help",
+    description: "Reliable rides to YVR with luggage, plus a van and a helping hand for small moves across Metro Vancouver.",
+    price: 70,
+    duration: 60,
+    offset: [0.02, -0.005]
+  },
+  {
+    provider: EMILY,
+    city: "vancouver",
+    categoryId: 2,
+    title: "UX design and prototyping",
+    description: "User research, wireframes and clickable Figma prototypes for mobile apps and websites.",
+    price: 110,
+    duration: 120,
+    offset: [-0.015, 0.008]
+  },
+  {
+    provider: EMILY,
+    city: "montreal",
+    categoryId: 7,
+    title: "Appliance repair",
+    description: "Repair of washers, dryers, dishwashers and fridges. Diagnosis, spare parts and a 90-day warranty on the repair.",
+    price: 90,
+    duration: 60,
+    offset: [0.008, 0.031]
+  },
+  {
+    provider: EMILY,
+    city: "montreal",
+    categoryId: 9,
+    title: "English conversation classes",
+    description: "Improve your spoken English for work or travel: conversation, pronunciation and interview preparation.",
+    price: 45,
+    duration: 60,
+    offset: [-0.004, -0.026]
+  }
 ]
 
 /** Creates the demo services that do not exist yet (matched by provider and title); running it twice changes nothing. */
-export const seedDemoServices = Effect.gen(function*() {
+export const seedDemoServices = Effect.gen(function* () {
   const identity = yield* Identity
   const services = yield* ServiceRepository
   let created = 0

@@ -50,8 +50,11 @@ export interface ServiceListing extends ServiceRecord {
 }
 
 /** Shown in public lists and to anyone: active, not archived, offered by an active account. */
-export const isPublic = (s: { readonly status: string; readonly archivedAt: Date | null; readonly provider: { readonly isActive: boolean } }) =>
-  s.status === "ACTIVE" && s.archivedAt === null && s.provider.isActive
+export const isPublic = (s: {
+  readonly status: string
+  readonly archivedAt: Date | null
+  readonly provider: { readonly isActive: boolean }
+}) => s.status === "ACTIVE" && s.archivedAt === null && s.provider.isActive
 
 /** What a caller may see: public services, and the owner's own services unless archived (deleted). */
 export const isVisibleTo = (s: ServiceListing, viewerId: string | undefined) =>
@@ -60,8 +63,7 @@ export const isVisibleTo = (s: ServiceListing, viewerId: string | undefined) =>
 // ---- Identifiers -----------------------------------------------------------------------------
 
 /** Category ids are small positive integers. */
-export const parseCategoryId = (value: string): number | undefined =>
-  /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined
+export const parseCategoryId = (value: string): number | undefined => (/^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined)
 
 // ---- Money -----------------------------------------------------------------------------------
 
@@ -130,9 +132,7 @@ export interface ServiceInput {
   readonly newCategoryName?: string | null | undefined
 }
 
-export type CategoryChoice =
-  | { readonly _tag: "Existing"; readonly id: number }
-  | { readonly _tag: "New"; readonly name: string }
+export type CategoryChoice = { readonly _tag: "Existing"; readonly id: number } | { readonly _tag: "New"; readonly name: string }
 
 export interface NewService {
   readonly title: string
@@ -321,7 +321,6 @@ export const slugify = (value: string) =>
 
 /** Words of a text as the search indexes them (letters and digits; modifier letters excluded). */
 export const wordsOf = (value: string): ReadonlyArray<string> => normalizeText(value).match(/[\p{Ll}\p{Lu}\p{Lt}\p{Lo}\p{Nd}]+/gu) ?? []
-
 
 // ---- Duplicates ------------------------------------------------------------------------------
 

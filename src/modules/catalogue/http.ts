@@ -19,7 +19,7 @@ const SERVICE_PAGE_REVIEWS = 20
  * inactive services); anonymous otherwise. A bad token on a public read is not an error.
  */
 const optionalViewer = (identity: Identity["Type"]) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const header = request.headers.authorization
     if (!header || !/^bearer /i.test(header)) return undefined
@@ -59,18 +59,18 @@ const searchResponse = (result: SearchResult, language: Language) => {
 }
 
 export const CategoriesHttpLive = HttpApiBuilder.group(MarketplaceApi, "categories", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalogue = yield* Catalogue
     return handlers
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const language = yield* requestLanguage
           const all = yield* catalogue.categories({ includeServices: truthy(urlParams.includeServices) })
           return ok({ categories: all.map((c) => toCategoryView(c, language)) })
         })
       )
       .handle("popular", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const language = yield* requestLanguage
           const all = yield* catalogue.popularCategories(limitOf(urlParams.limit))
           return ok({ categories: all.map((c) => toCategoryView(c, language)) })
@@ -80,14 +80,14 @@ export const CategoriesHttpLive = HttpApiBuilder.group(MarketplaceApi, "categori
 )
 
 export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalogue = yield* Catalogue
     const viewer = optionalViewer(yield* Identity)
     const reviews = yield* ServiceReviews
     const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>) =>
       Effect.zipWith(found, requestLanguage, (services, language) => ok({ services: services.map((s) => toServiceView(s, language)) }))
     const one = <E, R>(found: Effect.Effect<Parameters<typeof toServiceView>[0], E, R>, key?: Parameters<typeof localized>[0]) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const service = yield* found
         const language = yield* requestLanguage
         return ok({ service: toServiceView(service, language) }, key === undefined ? undefined : translate(language, key))
@@ -95,7 +95,7 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
 
     return handlers
       .handle("search", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const result = yield* catalogue.search(urlParams)
           return searchResponse(result, yield* requestLanguage)
         })
@@ -106,37 +106,53 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
       .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit))))
       .handle("ofUser", ({ path }) => many(Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId))))
       .handle("get", ({ path, urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const lat = limitOf(urlParams.lat)
           const lng = limitOf(urlParams.lng)
-          const from =
-            lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
+          const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
           const service = yield* catalogue.get(path.id, yield* viewer, from)
           const language = yield* requestLanguage
           const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
           return ok({ service: { ...toServiceView(service, language), reviews: latest } })
         })
       )
-      .handle("create", ({ payload }) => one(Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)), "catalogue.serviceCreated"))
+      .handle("create", ({ payload }) =>
+        one(
+          Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)),
+          "catalogue.serviceCreated"
+        )
+      )
       .handle("update", ({ path, payload }) =>
-        one(Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)), "catalogue.serviceUpdated")
+        one(
+          Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)),
+          "catalogue.serviceUpdated"
+        )
       )
       .handle("remove", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* catalogue.remove(yield* CurrentUser, path.id)
           return ok({}, yield* localized("catalogue.serviceDeleted"))
         })
       )
       .handle("activate", ({ path }) =>
-        one(Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)), "catalogue.serviceActivated")
+        one(
+          Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)),
+          "catalogue.serviceActivated"
+        )
       )
       .handle("deactivate", ({ path }) =>
-        one(Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)), "catalogue.serviceDeactivated")
+        one(
+          Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)),
+          "catalogue.serviceDeactivated"
+        )
       )
       .handle("duplicate", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const suffix = yield* localized("catalogue.copySuffix")
-          return yield* one(Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)), "catalogue.serviceDuplicated")
+          return yield* one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)),
+            "catalogue.serviceDuplicated"
+          )
         })
       )
   })

@@ -67,6 +67,13 @@ export interface ServiceReviewsShape {
   readonly latest: (
     serviceId: string,
     limit: number
-  ) => Effect.Effect<ReadonlyArray<{ readonly rating: number; readonly comment: string; readonly createdAt: Date; readonly client: { readonly firstName: string; readonly lastName: string } }>>
+  ) => Effect.Effect<
+    ReadonlyArray<{
+      readonly rating: number
+      readonly comment: string
+      readonly createdAt: Date
+      readonly client: { readonly firstName: string; readonly lastName: string }
+    }>
+  >
 }
 export class ServiceReviews extends Context.Tag("catalogue/ServiceReviews")<ServiceReviews, ServiceReviewsShape>() {}

@@ -58,10 +58,7 @@ export const widenQuery = (query: TextQuery, suggestions: ReadonlyMap<string, Re
     const extra = term.alternatives.flatMap((a) => suggestions.get(a.word) ?? [])
     const seen = new Set(term.alternatives.map((a) => a.word))
     return {
-      alternatives: [
-        ...term.alternatives,
-        ...extra.filter((w) => !seen.has(w) && seen.add(w)).map((word) => ({ word, prefix: false }))
-      ]
+      alternatives: [...term.alternatives, ...extra.filter((w) => !seen.has(w) && seen.add(w)).map((word) => ({ word, prefix: false }))]
     }
   })
 })
@@ -107,7 +104,13 @@ export const LOOKAHEAD_PAGES = 1
 export const MAX_OFFSET = 10_000
 
 /** How many of the first matches a search reads (see LOOKAHEAD_PAGES and RELEVANCE_CANDIDATES). */
-export const resultWindow = (q: { readonly sort: Sort; readonly hasText: boolean; readonly offset: number; readonly limit: number; readonly withTotal: boolean }) =>
+export const resultWindow = (q: {
+  readonly sort: Sort
+  readonly hasText: boolean
+  readonly offset: number
+  readonly limit: number
+  readonly withTotal: boolean
+}) =>
   q.sort === "relevance" && q.hasText
     ? RELEVANCE_CANDIDATES
     : q.withTotal
@@ -163,7 +166,8 @@ export const chooseSort = (requested: Sort | undefined, hasText: boolean, hasGeo
 }
 
 /** A page number and size: limit between 1 and 100 (default 20), page from 1. */
-export const paging = (page: number | undefined, limit: number | undefined, defaultLimit = DEFAULT_LIMIT) => platformPaging(page, limit, defaultLimit)
+export const paging = (page: number | undefined, limit: number | undefined, defaultLimit = DEFAULT_LIMIT) =>
+  platformPaging(page, limit, defaultLimit)
 export { pagination }
 
 /** A UI price range ("0-50", "50-100", "100-200", "200+") as inclusive bounds in cents. */

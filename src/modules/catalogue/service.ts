@@ -21,16 +21,7 @@ import {
   validateServicePatch
 } from "./domain"
 import { distanceKm } from "./geography"
-import {
-  correctableWords,
-  isUnfiltered,
-  isWidened,
-  pagination,
-  paging,
-  parseSearch,
-  type SearchInput,
-  widenQuery
-} from "./search"
+import { correctableWords, isUnfiltered, isWidened, pagination, paging, parseSearch, type SearchInput, widenQuery } from "./search"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
 
 export interface CategorySummary extends Category {
@@ -79,7 +70,11 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
     /** A user's services: all the non-deleted ones when the viewer is that user, else the public ones. */
     readonly ofUser: (userId: string, viewerId: string | undefined) => Effect.Effect<ReadonlyArray<ServiceListing>, NotFound>
     readonly create: (actor: Actor, input: ServiceInput) => Effect.Effect<ServiceListing, Forbidden | BadRequest | ValidationFailed>
-    readonly update: (actor: Actor, id: string, input: ServiceInput) => Effect.Effect<ServiceListing, NotFound | Forbidden | ValidationFailed>
+    readonly update: (
+      actor: Actor,
+      id: string,
+      input: ServiceInput
+    ) => Effect.Effect<ServiceListing, NotFound | Forbidden | ValidationFailed>
     /** Deletion archives: the service leaves every list but bookings keep it. */
     readonly remove: (actor: Actor, id: string) => Effect.Effect<void, NotFound | Forbidden>
     readonly activate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
@@ -90,7 +85,11 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
      * An administrator lists or unlists any service (the back-office's availability toggle). Listing
      * keeps the publishing rule: the provider's payment account must take charges (409 otherwise).
      */
-    readonly setAvailability: (actor: Actor, id: string, isAvailable: boolean) => Effect.Effect<ServiceListing, NotFound | Forbidden | Conflict>
+    readonly setAvailability: (
+      actor: Actor,
+      id: string,
+      isAvailable: boolean
+    ) => Effect.Effect<ServiceListing, NotFound | Forbidden | Conflict>
   }
 >() {}
 
@@ -110,7 +109,7 @@ const readCache = () => {
 
 export const CatalogueLive = Layer.effect(
   Catalogue,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const categories = yield* CategoryRepository
     const services = yield* ServiceRepository
     const payments = yield* PaymentAccounts
@@ -131,7 +130,7 @@ export const CatalogueLive = Layer.effect(
 
     /** A service the actor owns and may change (archived services are gone: 404). */
     const owned = (actor: Actor, id: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!isUuid(id)) return yield* ServiceNotFound
         const found = yield* services.findById(id.toLowerCase())
         if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
@@ -147,10 +146,12 @@ export const CatalogueLive = Layer.effect(
     const categoryIdOf = (choice: { readonly _tag: "Existing"; readonly id: number } | { readonly _tag: "New"; readonly name: string }) =>
       choice._tag === "New"
         ? Effect.map(categories.findOrCreate(choice.name), (c) => c.id)
-        : Effect.flatMap(categories.findById(choice.id), (c) => (Option.isSome(c) ? Effect.succeed(c.value.id) : Effect.fail(UnknownCategory)))
+        : Effect.flatMap(categories.findById(choice.id), (c) =>
+            Option.isSome(c) ? Effect.succeed(c.value.id) : Effect.fail(UnknownCategory)
+          )
 
     const runSearch = (query: ServiceQuery, page: number): Effect.Effect<SearchResult> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let result: ServicePage = yield* services.search(query)
         // Typo tolerance: a short query that finds nothing is retried with each word widened to
         // the catalogue words spelt like it ("jardinnage" also looks for "jardinage").
@@ -180,7 +181,7 @@ export const CatalogueLive = Layer.effect(
         ),
 
       search: (input, defaultLimit) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const criteria = yield* parseSearch(input, defaultLimit)
           const { offset } = paging(criteria.page, criteria.limit)
           let categoryId: number | undefined
@@ -211,7 +212,7 @@ export const CatalogueLive = Layer.effect(
         }),
 
       get: (id, viewerId, from) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!isUuid(id)) return yield* ServiceNotFound
           const found = yield* services.findById(id.toLowerCase())
           if (Option.isNone(found) || !isVisibleTo(found.value, viewerId)) return yield* ServiceNotFound
@@ -222,7 +223,7 @@ export const CatalogueLive = Layer.effect(
       recent: (limit) => list({ sort: "newest", limit: limitOf(limit, RECENT_DEFAULT) }),
 
       byCategory: (category, limit) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const id = parseCategoryId(category)
           const found = id !== undefined ? yield* categories.findById(id) : yield* categories.findByName(category)
           if (Option.isNone(found)) return yield* CategoryNotFound
@@ -242,12 +243,12 @@ export const CatalogueLive = Layer.effect(
             : list({ providerId: userId.toLowerCase(), sort: "newest", limit: BY_PROVIDER_DEFAULT }),
 
       create: (actor, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "PROVIDER")
           yield* requirePaymentAccount(actor)
           const fields = yield* validateNewService(input)
           const created = yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const categoryId = yield* categoryIdOf(fields.category)
               return yield* services.insert({ ...fields, userId: actor.id, categoryId, status: "ACTIVE" })
             })
@@ -257,11 +258,11 @@ export const CatalogueLive = Layer.effect(
         }),
 
       update: (actor, id, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = yield* owned(actor, id)
           const { category, ...patch } = yield* validateServicePatch(input, current)
           yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const categoryId = category === undefined ? undefined : yield* categoryIdOf(category)
               yield* services.update(current.id, { ...patch, ...(categoryId === undefined ? {} : { categoryId }) })
             })
@@ -271,14 +272,14 @@ export const CatalogueLive = Layer.effect(
         }),
 
       remove: (actor, id) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = yield* owned(actor, id)
           yield* services.archive(current.id)
           yield* cache.clear
         }),
 
       activate: (actor, id) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = yield* owned(actor, id)
           // Activating publishes: the same payment rule as creating.
           if (current.status !== "ACTIVE") {
@@ -290,7 +291,7 @@ export const CatalogueLive = Layer.effect(
         }),
 
       deactivate: (actor, id) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = yield* owned(actor, id)
           if (current.status !== "INACTIVE") {
             yield* services.setStatus(current.id, "INACTIVE")
@@ -300,7 +301,7 @@ export const CatalogueLive = Layer.effect(
         }),
 
       setAvailability: (actor, id, isAvailable) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           if (!isUuid(id)) return yield* ServiceNotFound
           const found = yield* services.findById(id.toLowerCase())
@@ -316,7 +317,7 @@ export const CatalogueLive = Layer.effect(
         }),
 
       duplicate: (actor, id, suffix) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = yield* owned(actor, id)
           yield* requirePaymentAccount(actor)
           const copy = yield* services.insert({
@@ -338,4 +339,3 @@ export const CatalogueLive = Layer.effect(
     }
   })
 )
-

@@ -43,7 +43,8 @@ export const decideAccountChange = (
   input: AccountChangeInput
 ): Either.Either<AccountChange, ValidationFailed | Conflict> => {
   const issues = []
-  if (input.isActive !== undefined && input.isActive !== null && typeof input.isActive !== "boolean") issues.push(issue("isActive", "admin.isActiveInvalid"))
+  if (input.isActive !== undefined && input.isActive !== null && typeof input.isActive !== "boolean")
+    issues.push(issue("isActive", "admin.isActiveInvalid"))
   const role = typeof input.role === "string" ? parseRole(input.role) : undefined
   if (input.role !== undefined && input.role !== null && role === undefined) issues.push(issue("role", "admin.roleInvalid"))
   const wantsActive = typeof input.isActive === "boolean" ? input.isActive : undefined

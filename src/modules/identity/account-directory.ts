@@ -12,5 +12,6 @@ export const AccountDirectoryFromUsers = Layer.effect(
     AccountDirectory.of({
       byEmail: (email) => Effect.map(users.findByEmail(email), Option.map(entryOf)),
       byId: (id) => Effect.map(users.findById(id), Option.map(entryOf))
-    }))
+    })
+  )
 )

@@ -35,18 +35,22 @@ export const UserData = Schema.Struct({ user: UserView })
 export const MeAnswer = Ok(UserData)
 const Empty = Schema.Struct({})
 
-export const RegisterPayload = Payload({ firstName: Text, lastName: Text, email: Text, phoneNumber: Text, password: Text, confirmPassword: Text, role: Schema.optional(Schema.Unknown) })
+export const RegisterPayload = Payload({
+  firstName: Text,
+  lastName: Text,
+  email: Text,
+  phoneNumber: Text,
+  password: Text,
+  confirmPassword: Text,
+  role: Schema.optional(Schema.Unknown)
+})
 export const LoginPayload = Payload({ email: Text, password: Text })
 export const EmailPayload = Payload({ email: Text })
 export const ResetPasswordPayload = Payload({ password: Text, confirmPassword: Text })
 export const UpdatePasswordPayload = Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text })
 
 export class AuthApi extends HttpApiGroup.make("auth")
-  .add(
-    HttpApiEndpoint.post("register", "/register")
-      .setPayload(RegisterPayload)
-      .addSuccess(Ok(UserData), { status: 201 })
-  )
+  .add(HttpApiEndpoint.post("register", "/register").setPayload(RegisterPayload).addSuccess(Ok(UserData), { status: 201 }))
   .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
@@ -65,11 +69,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .middleware(Authentication)
   )
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
-  .add(
-    HttpApiEndpoint.post("resendVerification", "/resend-verification-public")
-      .setPayload(EmailPayload)
-      .addSuccess(Ok(Empty))
-  )
+  .add(HttpApiEndpoint.post("resendVerification", "/resend-verification-public").setPayload(EmailPayload).addSuccess(Ok(Empty)))
   .prefix("/auth") {}
 
 // GET/PATCH /users/me and the other /users and /uploads endpoints: profile/contract.ts (UsersApi, UploadsApi).

@@ -27,13 +27,14 @@ export const AuthenticationLive = Layer.effect(
  * limit would sign out users behind one address.
  */
 const limit = (action: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const limiter = yield* RateLimiter
     yield* limiter.consume(`${action}:${yield* clientAddress}`)
   })
 
 /** Rate-limits an action per signed-in account (guessing the current password with a stolen token), whatever the address. */
-const limitAccount = (action: string, userId: string) => Effect.flatMap(RateLimiter, (limiter) => limiter.consume(`${action}:user:${userId}`))
+const limitAccount = (action: string, userId: string) =>
+  Effect.flatMap(RateLimiter, (limiter) => limiter.consume(`${action}:user:${userId}`))
 
 /**
  * GET /api/auth/me, the hottest authenticated read, answers JSON it encodes itself: the body is typed
@@ -48,7 +49,7 @@ const meResponse = (user: User) => {
 const refreshCookie = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.cookies[REFRESH_COOKIE])
 
 export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const identity = yield* Identity
     const config = yield* AppConfig
     const secureCookie = config.publicUrl.startsWith("https://")
@@ -69,78 +70,83 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
       Effect.succeed(HttpServerResponse.expireCookie(response, REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH }))
     )
     const sessionAnswer = (session: Session) =>
-      Effect.as(withRefreshCookie(session), ok({ token: session.accessToken, expiresIn: session.expiresIn, user: toUserView(session.user) }))
+      Effect.as(
+        withRefreshCookie(session),
+        ok({ token: session.accessToken, expiresIn: session.expiresIn, user: toUserView(session.user) })
+      )
     const refresh = () =>
       Effect.flatMap(refreshCookie, identity.refresh).pipe(
         Effect.tapError(() => clearRefreshCookie),
         Effect.flatMap(sessionAnswer)
       )
 
-    return handlers
-      .handle("register", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* limit("register")
-          const user = yield* identity.register(payload, yield* requestLanguage)
-          return ok({ user: toUserView(user) }, yield* localized("auth.registered"))
-        })
-      )
-      .handle("login", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* limit("login")
-          const session = yield* identity.login(payload.email, payload.password)
-          return yield* sessionAnswer(session)
-        })
-      )
-      .handle("logout", () =>
-        Effect.gen(function*() {
-          yield* identity.logout(yield* refreshCookie)
-          yield* clearRefreshCookie
-          return ok({}, yield* localized("auth.loggedOut"))
-        })
-      )
-      .handle("refresh", refresh)
-      .handle("refreshToken", refresh)
-      .handle("me", () => Effect.map(CurrentUser, meResponse))
-      // Forgot-password and resend answer before looking the address up (the lookup, token and mail
-      // run after the answer): the same message and the same time whether the account exists.
-      .handle("forgotPassword", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* limit("forgot-password")
-          yield* requireFields({ email: payload.email })
-          yield* detached("forgot-password", identity.forgotPassword(payload.email))
-          return ok({}, yield* localized("auth.forgotPasswordSent"))
-        })
-      )
-      .handle("resetPassword", ({ path, payload }) =>
-        Effect.gen(function*() {
-          yield* limit("reset-password")
-          yield* identity.resetPassword(path.token, payload.password, payload.confirmPassword)
-          return ok({}, yield* localized("auth.passwordReset"))
-        })
-      )
-      .handle("updatePassword", ({ payload }) =>
-        Effect.gen(function*() {
-          const user = yield* CurrentUser
-          yield* limit("update-password")
-          yield* limitAccount("update-password", user.id)
-          yield* identity.updatePassword(user, payload, yield* refreshCookie)
-          return ok({}, yield* localized("auth.passwordUpdated"))
-        })
-      )
-      .handle("verifyEmail", ({ path }) =>
-        Effect.gen(function*() {
-          yield* identity.verifyEmail(path.token)
-          return ok({}, yield* localized("auth.emailVerified"))
-        })
-      )
-      .handle("resendVerification", ({ payload }) =>
-        Effect.gen(function*() {
-          yield* limit("resend-verification")
-          yield* requireFields({ email: payload.email })
-          yield* detached("resend-verification", identity.resendVerification(payload.email))
-          return ok({}, yield* localized("auth.verificationResent"))
-        })
-      )
+    return (
+      handlers
+        .handle("register", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* limit("register")
+            const user = yield* identity.register(payload, yield* requestLanguage)
+            return ok({ user: toUserView(user) }, yield* localized("auth.registered"))
+          })
+        )
+        .handle("login", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* limit("login")
+            const session = yield* identity.login(payload.email, payload.password)
+            return yield* sessionAnswer(session)
+          })
+        )
+        .handle("logout", () =>
+          Effect.gen(function* () {
+            yield* identity.logout(yield* refreshCookie)
+            yield* clearRefreshCookie
+            return ok({}, yield* localized("auth.loggedOut"))
+          })
+        )
+        .handle("refresh", refresh)
+        .handle("refreshToken", refresh)
+        .handle("me", () => Effect.map(CurrentUser, meResponse))
+        // Forgot-password and resend answer before looking the address up (the lookup, token and mail
+        // run after the answer): the same message and the same time whether the account exists.
+        .handle("forgotPassword", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* limit("forgot-password")
+            yield* requireFields({ email: payload.email })
+            yield* detached("forgot-password", identity.forgotPassword(payload.email))
+            return ok({}, yield* localized("auth.forgotPasswordSent"))
+          })
+        )
+        .handle("resetPassword", ({ path, payload }) =>
+          Effect.gen(function* () {
+            yield* limit("reset-password")
+            yield* identity.resetPassword(path.token, payload.password, payload.confirmPassword)
+            return ok({}, yield* localized("auth.passwordReset"))
+          })
+        )
+        .handle("updatePassword", ({ payload }) =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            yield* limit("update-password")
+            yield* limitAccount("update-password", user.id)
+            yield* identity.updatePassword(user, payload, yield* refreshCookie)
+            return ok({}, yield* localized("auth.passwordUpdated"))
+          })
+        )
+        .handle("verifyEmail", ({ path }) =>
+          Effect.gen(function* () {
+            yield* identity.verifyEmail(path.token)
+            return ok({}, yield* localized("auth.emailVerified"))
+          })
+        )
+        .handle("resendVerification", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* limit("resend-verification")
+            yield* requireFields({ email: payload.email })
+            yield* detached("resend-verification", identity.resendVerification(payload.email))
+            return ok({}, yield* localized("auth.verificationResent"))
+          })
+        )
+    )
   })
 )
 

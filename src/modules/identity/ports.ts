@@ -9,7 +9,10 @@ export interface UserRepositoryShape {
    * The account as one session sees it (every authenticated request, in one statement): the user, and
    * whether that session (its refresh family) was ended: logout, a password change or reset, a replay.
    */
-  readonly findInSession: (id: string, sessionId: string) => Effect.Effect<Option.Option<{ readonly user: User; readonly sessionEnded: boolean }>>
+  readonly findInSession: (
+    id: string,
+    sessionId: string
+  ) => Effect.Effect<Option.Option<{ readonly user: User; readonly sessionEnded: boolean }>>
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
   /** Fails with Conflict (EMAIL_TAKEN) when the email is already registered. */
   readonly insert: (
@@ -48,10 +51,7 @@ export interface RefreshTokenStoreShape {
   /** Revokes every session of the user, but the family `keepFamily` when given (the caller's own). */
   readonly revokeAllOfUser: (userId: string, at: Date, keepFamily?: string) => Effect.Effect<void>
 }
-export class RefreshTokenStore extends Context.Tag("identity/RefreshTokenStore")<
-  RefreshTokenStore,
-  RefreshTokenStoreShape
->() {}
+export class RefreshTokenStore extends Context.Tag("identity/RefreshTokenStore")<RefreshTokenStore, RefreshTokenStoreShape>() {}
 
 export type OneTimePurpose = "VERIFY_EMAIL" | "RESET_PASSWORD"
 export interface OneTimeTokenStoreShape {
@@ -66,10 +66,7 @@ export interface OneTimeTokenStoreShape {
   /** Marks every outstanding token of the user for that purpose used (a newer link used kills the older ones). */
   readonly retireAll: (userId: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<void>
 }
-export class OneTimeTokenStore extends Context.Tag("identity/OneTimeTokenStore")<
-  OneTimeTokenStore,
-  OneTimeTokenStoreShape
->() {}
+export class OneTimeTokenStore extends Context.Tag("identity/OneTimeTokenStore")<OneTimeTokenStore, OneTimeTokenStoreShape>() {}
 
 export interface PasswordHasherShape {
   readonly hash: (password: string) => Effect.Effect<string>

@@ -49,7 +49,9 @@ export class Identity extends Context.Tag("identity/Identity")<
     /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
     readonly authenticate: (accessToken: string) => Effect.Effect<User, Unauthorized>
     /** As authenticate, with the session the token belongs to (real-time connections join its room). */
-    readonly authenticateSession: (accessToken: string) => Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized>
+    readonly authenticateSession: (
+      accessToken: string
+    ) => Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized>
     readonly verifyEmail: (token: string | undefined) => Effect.Effect<void, Unauthorized | BadRequest>
     readonly resendVerification: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
     readonly forgotPassword: (email: string | undefined) => Effect.Effect<void, ValidationFailed>
@@ -88,7 +90,7 @@ export class Identity extends Context.Tag("identity/Identity")<
 
 export const IdentityLive = Layer.effect(
   Identity,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const refreshTokens = yield* RefreshTokenStore
     const oneTimeTokens = yield* OneTimeTokenStore
@@ -100,9 +102,8 @@ export const IdentityLive = Layer.effect(
     const config = yield* AppConfig
     const accountEvents = yield* AccountEvents
 
-
     const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const token = yield* secrets.random()
         const at = yield* now
         const ttl = purpose === "VERIFY_EMAIL" ? VERIFY_TTL_MS : RESET_TTL_MS
@@ -112,7 +113,7 @@ export const IdentityLive = Layer.effect(
       })
 
     const openSession = (user: User, familyId: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const refreshToken = yield* secrets.random()
         const at = yield* now
         yield* refreshTokens.insert({
@@ -125,11 +126,8 @@ export const IdentityLive = Layer.effect(
         return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
       })
 
-    const createUser = (
-      input: RegistrationInput,
-      options: { role: User["role"]; isEmailVerified: boolean; preferredLanguage: Language }
-    ) =>
-      Effect.gen(function*() {
+    const createUser = (input: RegistrationInput, options: { role: User["role"]; isEmailVerified: boolean; preferredLanguage: Language }) =>
+      Effect.gen(function* () {
         const account = yield* validateRegistration(input)
         const passwordHash = yield* hasher.hash(account.password)
         return yield* users.insert({
@@ -147,29 +145,36 @@ export const IdentityLive = Layer.effect(
      * (sid): once that session is ended (logout, a password change or reset, a replay) the token stops
      * working at once, not when it expires. One statement either way.
      */
-    const sessionOf = (accessToken: string): Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized> =>
+    const sessionOf = (
+      accessToken: string
+    ): Effect.Effect<{ readonly user: User; readonly sessionId: string | undefined }, Unauthorized> =>
       accessToken === ""
         ? Effect.fail(Unauthenticated)
         : Effect.flatMap(accessTokens.verify(accessToken), (claims) => {
-          if (Option.isNone(claims)) return Effect.fail(SessionExpired)
-          const { sessionId, userId } = claims.value
-          const found = sessionId === undefined
-            ? Effect.map(users.findById(userId), Option.map((user) => ({ user, sessionEnded: false })))
-            : users.findInSession(userId, sessionId)
-          return Effect.flatMap(found, (account) =>
-            Option.isNone(account)
-              ? Effect.fail(Unauthenticated)
-              : !account.value.user.isActive
-              ? Effect.fail(AccountDeactivated)
-              : account.value.sessionEnded
-              ? Effect.fail(SessionExpired)
-              : Effect.succeed({ user: account.value.user, sessionId }))
-        })
+            if (Option.isNone(claims)) return Effect.fail(SessionExpired)
+            const { sessionId, userId } = claims.value
+            const found =
+              sessionId === undefined
+                ? Effect.map(
+                    users.findById(userId),
+                    Option.map((user) => ({ user, sessionEnded: false }))
+                  )
+                : users.findInSession(userId, sessionId)
+            return Effect.flatMap(found, (account) =>
+              Option.isNone(account)
+                ? Effect.fail(Unauthenticated)
+                : !account.value.user.isActive
+                  ? Effect.fail(AccountDeactivated)
+                  : account.value.sessionEnded
+                    ? Effect.fail(SessionExpired)
+                    : Effect.succeed({ user: account.value.user, sessionId })
+            )
+          })
 
     return {
       register: (input, language) =>
         tx.run(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const user = yield* createUser(input, { role: "CLIENT", isEmailVerified: false, preferredLanguage: language })
             yield* issueOneTimeToken(user, "VERIFY_EMAIL")
             return user
@@ -180,7 +185,7 @@ export const IdentityLive = Layer.effect(
         createUser(input, { role: input.role, isEmailVerified: true, preferredLanguage: input.preferredLanguage ?? "fr" }),
 
       login: (email, password) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const fields = yield* requireFields({ email, password })
           const found = yield* users.findByEmail(normalizeEmail(fields.email!))
           // Hash anyway when the account is unknown, so timing does not reveal which emails exist.
@@ -194,7 +199,7 @@ export const IdentityLive = Layer.effect(
         }),
 
       refresh: (presented) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!presented) return yield* SessionExpired
           const tokenHash = secrets.digest(presented)
           const at = yield* now
@@ -210,7 +215,7 @@ export const IdentityLive = Layer.effect(
               const user = yield* users.findById(decision.userId)
               if (Option.isNone(user) || !user.value.isActive) return yield* SessionExpired
               const rotated = yield* tx.run(
-                Effect.gen(function*() {
+                Effect.gen(function* () {
                   const won = yield* refreshTokens.markRotated(tokenHash, at)
                   return won ? Option.some(yield* openSession(user.value, decision.familyId)) : Option.none()
                 })
@@ -228,7 +233,7 @@ export const IdentityLive = Layer.effect(
 
       logout: (presented) =>
         presented
-          ? Effect.gen(function*() {
+          ? Effect.gen(function* () {
               const found = yield* refreshTokens.find(secrets.digest(presented))
               if (Option.isSome(found)) yield* refreshTokens.revokeFamily(found.value.familyId, yield* now)
             })
@@ -240,7 +245,7 @@ export const IdentityLive = Layer.effect(
       authenticateSession: sessionOf,
 
       verifyEmail: (token) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!token) return yield* MissingToken
           const userId = yield* oneTimeTokens.consume(secrets.digest(token), "VERIFY_EMAIL", yield* now)
           if (Option.isNone(userId)) return yield* InvalidToken
@@ -248,7 +253,7 @@ export const IdentityLive = Layer.effect(
         }),
 
       resendVerification: (email) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const fields = yield* requireFields({ email })
           const user = yield* users.findByEmail(normalizeEmail(fields.email!))
           // Same answer whatever the address: nothing is revealed about who has an account.
@@ -258,19 +263,19 @@ export const IdentityLive = Layer.effect(
         }),
 
       forgotPassword: (email) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const fields = yield* requireFields({ email })
           const user = yield* users.findByEmail(normalizeEmail(fields.email!))
           if (Option.isSome(user) && user.value.isActive) yield* tx.run(issueOneTimeToken(user.value, "RESET_PASSWORD"))
         }),
 
       resetPassword: (token, password, confirmation) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!token) return yield* MissingToken
           const newPassword = yield* validateNewPassword(password, confirmation)
           const passwordHash = yield* hasher.hash(newPassword)
           const userId = yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const at = yield* now
               const userId = yield* oneTimeTokens.consume(secrets.digest(token), "RESET_PASSWORD", at)
               if (Option.isNone(userId)) return yield* InvalidToken
@@ -287,7 +292,7 @@ export const IdentityLive = Layer.effect(
         }),
 
       updatePassword: (actor, input, currentRefreshToken) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const fields = yield* requireFields({ currentPassword: input.currentPassword })
           const newPassword = yield* validateNewPassword(input.newPassword, input.confirmPassword)
           const current = yield* users.findPasswordHash(actor.id)
@@ -299,10 +304,13 @@ export const IdentityLive = Layer.effect(
           // The caller's own session survives only if the cookie is a live token of this account.
           const own = currentRefreshToken ? yield* refreshTokens.find(secrets.digest(currentRefreshToken)) : Option.none()
           const keepFamily = Option.getOrUndefined(
-            Option.map(Option.filter(own, (t) => t.userId === actor.id && !t.revokedAt && !t.rotatedAt && t.expiresAt > at), (t) => t.familyId)
+            Option.map(
+              Option.filter(own, (t) => t.userId === actor.id && !t.revokedAt && !t.rotatedAt && t.expiresAt > at),
+              (t) => t.familyId
+            )
           )
           yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               yield* users.setPasswordHash(actor.id, passwordHash)
               yield* refreshTokens.revokeAllOfUser(actor.id, at, keepFamily)
               // A reset link mailed before the change would undo it.
@@ -313,32 +321,36 @@ export const IdentityLive = Layer.effect(
         }),
 
       setPreferredLanguage: (actor, language) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* users.setPreferredLanguage(actor.id, language)
           return Option.getOrThrow(yield* users.findById(actor.id))
         }),
 
       administerAccount: (actor, userId, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const target = isUuid(userId) ? yield* users.findById(userId.toLowerCase()) : Option.none()
           if (Option.isNone(target)) return yield* UserNotFound
           const change = yield* decideAccountChange(actor, target.value, input)
           const at = yield* now
           yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               if (change.role !== target.value.role) yield* users.setRole(target.value.id, change.role)
               if (change.isActive !== target.value.isActive) yield* users.setActive(target.value.id, change.isActive)
               if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(target.value.id, at)
             })
           )
           // Committed: the account's open sockets are closed at once (their access tokens already fail).
-          if (change.revokeSessions) yield* accountEvents.publish({ type: "sessions_ended", userId: target.value.id, reason: "deactivated" })
+          if (change.revokeSessions)
+            yield* accountEvents.publish({ type: "sessions_ended", userId: target.value.id, reason: "deactivated" })
           return Option.getOrThrow(yield* users.findById(target.value.id))
         }),
 
       findByEmail: (email) =>
-        Effect.map(users.findByEmail(normalizeEmail(email)), Option.map(({ passwordHash: _, ...user }) => user))
+        Effect.map(
+          users.findByEmail(normalizeEmail(email)),
+          Option.map(({ passwordHash: _, ...user }) => user)
+        )
     }
   })
 )

@@ -73,11 +73,7 @@ export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), 
 // ---- Group -----------------------------------------------------------------------------------
 
 export class ConversationsApi extends HttpApiGroup.make("conversations")
-  .add(
-    HttpApiEndpoint.get("list", "/")
-      .setUrlParams(Schema.Struct(PageParams))
-      .addSuccess(Ok(ConversationPage))
-  )
+  .add(HttpApiEndpoint.get("list", "/").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ConversationPage)))
   .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(OneConversation)))
   .add(
     HttpApiEndpoint.post("start", "/")
@@ -96,10 +92,6 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       Ok(Schema.Struct({ messageIds: Schema.Array(Schema.String), readAt: Schema.Date }))
     )
   )
-  .add(
-    HttpApiEndpoint.get("messages")`/${IdParam}/messages`
-      .setUrlParams(Schema.Struct(PageParams))
-      .addSuccess(Ok(MessagePage))
-  )
+  .add(HttpApiEndpoint.get("messages")`/${IdParam}/messages`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(MessagePage)))
   .middleware(Authentication)
   .prefix("/conversations") {}

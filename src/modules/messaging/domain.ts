@@ -100,4 +100,3 @@ export const toMarkRead = (
   const wanted = onlyIds === undefined ? undefined : new Set(onlyIds)
   return messages.filter((m) => m.senderId !== readerId && m.readAt === null && (wanted === undefined || wanted.has(m.id))).map((m) => m.id)
 }
-

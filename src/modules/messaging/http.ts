@@ -8,24 +8,24 @@ import { toConversationView, toMessageView } from "./views"
 import { Messaging } from "./service"
 
 export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conversations", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const messaging = yield* Messaging
     return handlers
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           const found = yield* messaging.list(user.id, urlParams)
           return ok({ conversations: found.rows.map(toConversationView), pagination: pagination(found.total, found.page, found.limit) })
         })
       )
       .handle("get", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           return ok({ conversation: toConversationView(yield* messaging.get(user.id, path.id)) })
         })
       )
       .handle("start", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           const { conversation, created } = yield* messaging.start(user.id, payload)
           return created
@@ -34,20 +34,20 @@ export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conve
         })
       )
       .handle("send", ({ path, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           const { message } = yield* messaging.send(user.id, path.id, payload.content)
           return ok({ message: toMessageView(message) })
         })
       )
       .handle("markRead", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           return ok(yield* messaging.markRead(user.id, path.id))
         })
       )
       .handle("messages", ({ path, urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           const found = yield* messaging.messages(user.id, path.id, urlParams)
           return ok({ messages: found.rows.map(toMessageView), pagination: pagination(found.total, found.page, found.limit) })

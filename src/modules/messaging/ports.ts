@@ -41,16 +41,32 @@ export interface ConversationRepositoryShape {
   /** The conversation as `viewerId` sees it (unread count from their side). */
   readonly summary: (id: string, viewerId: string) => Effect.Effect<Option.Option<ConversationSummary>>
   /** `userId`'s conversations, last activity first. */
-  readonly listFor: (userId: string, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<ConversationSummary>; readonly total: number }>
+  readonly listFor: (
+    userId: string,
+    page: Page
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<ConversationSummary>; readonly total: number }>
   /** Stores a message and moves the conversation's last activity to it (run inside a transaction). */
-  readonly addMessage: (message: { readonly conversationId: string; readonly senderId: string; readonly content: string; readonly at: Date }) => Effect.Effect<MessageRecord>
+  readonly addMessage: (message: {
+    readonly conversationId: string
+    readonly senderId: string
+    readonly content: string
+    readonly at: Date
+  }) => Effect.Effect<MessageRecord>
   /** A page of a conversation's messages, newest first. */
-  readonly messages: (conversationId: string, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<MessageRecord>; readonly total: number }>
+  readonly messages: (
+    conversationId: string,
+    page: Page
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<MessageRecord>; readonly total: number }>
   /**
    * Marks as read, at `at`, the unread messages of the conversation that others sent to `readerId`
    * (only those of `onlyIds` when given); answers the ids it changed.
    */
-  readonly markRead: (conversationId: string, readerId: string, at: Date, onlyIds?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  readonly markRead: (
+    conversationId: string,
+    readerId: string,
+    at: Date,
+    onlyIds?: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** Everyone who shares a conversation with `userId` (presence goes to them). */
   readonly partnersOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
 }
@@ -78,28 +94,34 @@ export class ServiceTopics extends Context.Tag("messaging/ServiceTopics")<
 /** What happened in a conversation, for whoever should hear of it at once (the real-time link). */
 export type ConversationEvent =
   | {
-    readonly type: "message_received"
-    readonly recipientIds: ReadonlyArray<string>
-    readonly message: MessageRecord
-    readonly sender: Participant
-  }
+      readonly type: "message_received"
+      readonly recipientIds: ReadonlyArray<string>
+      readonly message: MessageRecord
+      readonly sender: Participant
+    }
   | {
-    readonly type: "messages_read"
-    readonly recipientIds: ReadonlyArray<string>
-    readonly conversationId: string
-    readonly readerId: string
-    readonly messageIds: ReadonlyArray<string>
-    readonly readAt: Date
-  }
+      readonly type: "messages_read"
+      readonly recipientIds: ReadonlyArray<string>
+      readonly conversationId: string
+      readonly readerId: string
+      readonly messageIds: ReadonlyArray<string>
+      readonly readAt: Date
+    }
 
 /**
  * Where the service announces events, after they are stored. Announcing never fails: a listener
  * that is not there (the CLI, a test) loses nothing, clients read the conversation back over REST.
  */
-export class ConversationEvents extends Context.Tag("messaging/ConversationEvents")<ConversationEvents, EventPublisher<ConversationEvent>>() {}
+export class ConversationEvents extends Context.Tag("messaging/ConversationEvents")<
+  ConversationEvents,
+  EventPublisher<ConversationEvent>
+>() {}
 
 /** The listening side of ConversationEvents (the socket.io adapter subscribes once its server exists). */
-export class ConversationEventFeed extends Context.Tag("messaging/ConversationEventFeed")<ConversationEventFeed, EventFeed<ConversationEvent>>() {}
+export class ConversationEventFeed extends Context.Tag("messaging/ConversationEventFeed")<
+  ConversationEventFeed,
+  EventFeed<ConversationEvent>
+>() {}
 
 /** Counts messages sent per user and refuses past the configured rate (MESSAGE_RATE_LIMIT). */
 export class MessageRateLimiter extends Context.Tag("messaging/MessageRateLimiter")<

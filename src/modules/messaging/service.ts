@@ -56,7 +56,10 @@ export class Messaging extends Context.Tag("messaging/Messaging")<
       userId: string,
       conversationId: string,
       content: string | null | undefined
-    ) => Effect.Effect<{ readonly message: MessageRecord; readonly sender: Participant }, NotFound | Forbidden | ValidationFailed | TooManyRequests>
+    ) => Effect.Effect<
+      { readonly message: MessageRecord; readonly sender: Participant },
+      NotFound | Forbidden | ValidationFailed | TooManyRequests
+    >
     /** Marks what the others sent the caller as read (only `messageIds` when given), then announces it (messages_read). */
     readonly markRead: (
       userId: string,
@@ -76,7 +79,7 @@ const participantOf = (user: User): Participant => ({ id: user.id, firstName: us
 
 export const MessagingLive = Layer.effect(
   Messaging,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const conversations = yield* ConversationRepository
     const users = yield* UserRepository
     const topics = yield* ServiceTopics
@@ -85,20 +88,28 @@ export const MessagingLive = Layer.effect(
     const tx = yield* Transactional
 
     const userOf = (id: string) =>
-      Effect.flatMap(users.findById(id), Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed }))
+      Effect.flatMap(
+        users.findById(id),
+        Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed })
+      )
     /** The conversation if `userId` takes part in it; the same 404 otherwise, revealing nothing. */
     const visible = (userId: string, conversationId: string): Effect.Effect<ConversationRecord, NotFound> =>
       isUuid(conversationId)
         ? Effect.flatMap(conversations.find(conversationId.toLowerCase()), (found) =>
-          Option.isSome(found) && isParticipant(found.value.participantIds, userId) ? Effect.succeed(found.value) : Effect.fail(ConversationNotFound)
-        )
+            Option.isSome(found) && isParticipant(found.value.participantIds, userId)
+              ? Effect.succeed(found.value)
+              : Effect.fail(ConversationNotFound)
+          )
         : Effect.fail(ConversationNotFound)
     const summaryOf = (conversationId: string, userId: string) =>
-      Effect.flatMap(conversations.summary(conversationId, userId), Option.match({ onNone: () => Effect.fail(ConversationNotFound), onSome: Effect.succeed }))
+      Effect.flatMap(
+        conversations.summary(conversationId, userId),
+        Option.match({ onNone: () => Effect.fail(ConversationNotFound), onSome: Effect.succeed })
+      )
 
     return {
       list: (userId, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { page, limit, offset } = pageOf(query, CONVERSATIONS_PAGE_SIZE)
           const found = yield* conversations.listFor(userId, { limit, offset })
           return { ...found, page, limit }
@@ -107,7 +118,7 @@ export const MessagingLive = Layer.effect(
       get: (userId, conversationId) => Effect.flatMap(visible(userId, conversationId), (c) => summaryOf(c.id, userId)),
 
       start: (userId, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const me = yield* userOf(userId)
           const participantId = input.participantId?.trim() ?? ""
           if (participantId === "") return yield* invalid([issue("participantId", "validation.required")])
@@ -133,24 +144,32 @@ export const MessagingLive = Layer.effect(
         }),
 
       send: (userId, conversationId, content) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conversation = yield* visible(userId, conversationId)
           const sender = yield* userOf(userId)
           yield* decideWrite(sender, conversation.participantIds)
           const text = yield* validateContent(content)
           yield* limiter.consume(sender.id)
           const at = yield* now
-          const message = yield* tx.run(conversations.addMessage({ conversationId: conversation.id, senderId: sender.id, content: text, at }))
+          const message = yield* tx.run(
+            conversations.addMessage({ conversationId: conversation.id, senderId: sender.id, content: text, at })
+          )
           const author = participantOf(sender)
           yield* events.publish({ type: "message_received", recipientIds: conversation.participantIds, message, sender: author })
           return { message, sender: author }
         }),
 
       markRead: (userId, conversationId, messageIds) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conversation = yield* visible(userId, conversationId)
           yield* decideWrite(yield* userOf(userId), conversation.participantIds)
-          const only = messageIds === undefined ? undefined : messageIds.slice(0, MAX_MARKED_IDS).filter(isUuid).map((id) => id.toLowerCase())
+          const only =
+            messageIds === undefined
+              ? undefined
+              : messageIds
+                  .slice(0, MAX_MARKED_IDS)
+                  .filter(isUuid)
+                  .map((id) => id.toLowerCase())
           const readAt = yield* now
           const marked = only !== undefined && only.length === 0 ? [] : yield* conversations.markRead(conversation.id, userId, readAt, only)
           if (marked.length > 0) {
@@ -167,7 +186,7 @@ export const MessagingLive = Layer.effect(
         }),
 
       messages: (userId, conversationId, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conversation = yield* visible(userId, conversationId)
           const { page, limit, offset } = pageOf(query, MESSAGES_PAGE_SIZE)
           const found = yield* conversations.messages(conversation.id, { limit, offset })

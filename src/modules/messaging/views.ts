@@ -20,9 +20,10 @@ export const toConversationView = (c: ConversationSummary): typeof ConversationV
   serviceId: c.serviceId,
   participants: c.participants.map((p: Participant) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName })),
   unreadCount: c.unreadCount,
-  lastMessage: c.lastMessage === null
-    ? null
-    : { ...toMessageView(c.lastMessage), sender: { id: c.lastMessage.senderId, firstName: c.lastMessage.senderFirstName } },
+  lastMessage:
+    c.lastMessage === null
+      ? null
+      : { ...toMessageView(c.lastMessage), sender: { id: c.lastMessage.senderId, firstName: c.lastMessage.senderFirstName } },
   lastMessageAt: c.lastMessageAt,
   createdAt: c.createdAt
 })

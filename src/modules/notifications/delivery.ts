@@ -3,7 +3,17 @@ import { now as currentTime } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import { JobQueue } from "../../platform/jobs"
 import { withUnsubscribeFooter } from "./domain"
-import { DigestRepository, Mailer, MailTransport, type OutgoingMail, PreferenceRepository, type RawMail, type Recipient, type Suppression, UnsubscribeTokens } from "./ports"
+import {
+  DigestRepository,
+  Mailer,
+  MailTransport,
+  type OutgoingMail,
+  PreferenceRepository,
+  type RawMail,
+  type Recipient,
+  type Suppression,
+  UnsubscribeTokens
+} from "./ports"
 import { decideDelivery, isEssential, MailKinds } from "./preferences"
 
 /** Mails held back by quiet hours: durable jobs that start when the window ends. */
@@ -36,7 +46,7 @@ const rawOf = (mail: OutgoingMail): RawMail => ({ to: mail.to, subject: mail.sub
  */
 export const PreferenceAwareMailerLive = Layer.effect(
   Mailer,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const transport = yield* MailTransport
     const preferences = yield* PreferenceRepository
     const digests = yield* DigestRepository
@@ -47,7 +57,7 @@ export const PreferenceAwareMailerLive = Layer.effect(
       withUnsubscribeFooter(rawOf(mail), recipient.language, unsubscribeLinkOf(config.publicUrl, tokens.sign(recipient.userId)))
 
     const sendAll = (mails: ReadonlyArray<OutgoingMail>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (mails.length === 0) return
         const optional = mails.filter((mail) => !isEssential(mail.kind))
         const recipients = optional.length === 0 ? [] : yield* preferences.recipients(optional.map((mail) => mail.to))
@@ -61,9 +71,24 @@ export const PreferenceAwareMailerLive = Layer.effect(
           if (recipient === undefined || decision._tag === "Send") {
             now.push(recipient === undefined ? rawOf(mail) : footed(mail, recipient))
           } else if (decision._tag === "Suppress") {
-            suppressed.push({ userId: recipient.userId, recipient: mail.to, kind: mail.kind, subject: mail.subject, reason: decision.reason })
+            suppressed.push({
+              userId: recipient.userId,
+              recipient: mail.to,
+              kind: mail.kind,
+              subject: mail.subject,
+              reason: decision.reason
+            })
           } else if (decision._tag === "Defer") {
-            yield* jobs.send(DEFERRED_MAIL_QUEUE, { ...mail }, { startAfterSeconds: (decision.until.getTime() - at.getTime()) / 1000, retryLimit: 3, retryDelaySeconds: 60, retryBackoff: true })
+            yield* jobs.send(
+              DEFERRED_MAIL_QUEUE,
+              { ...mail },
+              {
+                startAfterSeconds: (decision.until.getTime() - at.getTime()) / 1000,
+                retryLimit: 3,
+                retryDelaySeconds: 60,
+                retryBackoff: true
+              }
+            )
           } else {
             yield* digests.add({
               userId: recipient.userId,
@@ -78,7 +103,10 @@ export const PreferenceAwareMailerLive = Layer.effect(
         if (now.length > 0) yield* transport.sendAll(now)
         if (suppressed.length > 0) {
           yield* preferences.recordSuppressed(suppressed)
-          yield* Effect.logInfo(`mail: ${suppressed.length} suppressed by the recipients' preferences`, suppressed.map((s) => `${s.kind} (${s.reason})`))
+          yield* Effect.logInfo(
+            `mail: ${suppressed.length} suppressed by the recipients' preferences`,
+            suppressed.map((s) => `${s.kind} (${s.reason})`)
+          )
         }
       })
     return Mailer.of({ send: (mail) => sendAll([mail]), sendAll })

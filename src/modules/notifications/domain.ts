@@ -121,7 +121,12 @@ export const withUnsubscribeFooter = (mail: RawMail, language: Language, link: s
 }
 
 const digestDate = (language: Language, date: Date, timeZone: string) =>
-  new Intl.DateTimeFormat(language === "fr" ? "fr-FR" : "en-CA", { dateStyle: "medium", timeStyle: "short", timeZone, hourCycle: "h23" }).format(date)
+  new Intl.DateTimeFormat(language === "fr" ? "fr-FR" : "en-CA", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone,
+    hourCycle: "h23"
+  }).format(date)
 
 /** One mail listing the pending items, oldest first, in the recipient's language and time zone. */
 export const digestMail = (
@@ -142,14 +147,12 @@ export const digestMail = (
     `-- \n${t("mail.footer")}`
   ].join("\n\n")
   const html = `<!doctype html><html lang="${language}"><body style="font-family:sans-serif;line-height:1.5">
-<p>${escapeHtml(t("mail.greeting", { firstName: to.firstName }))}</p><p>${escapeHtml(t("mail.digest.intro"))}</p><ul>${
-    entries
-      .map(
-        (e) =>
-          `<li style="margin-bottom:12px"><strong>${escapeHtml(e.subject)}</strong> <span style="color:#555">(${escapeHtml(e.when)})</span><br><span style="white-space:pre-wrap">${escapeHtml(e.body)}</span><br><a href="${escapeHtml(e.link)}">${escapeHtml(e.link)}</a></li>`
-      )
-      .join("")
-  }</ul>
+<p>${escapeHtml(t("mail.greeting", { firstName: to.firstName }))}</p><p>${escapeHtml(t("mail.digest.intro"))}</p><ul>${entries
+    .map(
+      (e) =>
+        `<li style="margin-bottom:12px"><strong>${escapeHtml(e.subject)}</strong> <span style="color:#555">(${escapeHtml(e.when)})</span><br><span style="white-space:pre-wrap">${escapeHtml(e.body)}</span><br><a href="${escapeHtml(e.link)}">${escapeHtml(e.link)}</a></li>`
+    )
+    .join("")}</ul>
 <p><a href="${escapeHtml(links.settings)}">${escapeHtml(t("mail.digest.settings"))}</a></p>
 <hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
   return { to: to.email, subject, text: `${text}\n`, html }

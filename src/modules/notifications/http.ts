@@ -15,11 +15,11 @@ import { NotificationSettings, unsubscribeAddress } from "./settings"
 const UnsubscribeNotYours = new Forbidden({ code: "NOT_YOUR_ADDRESS", key: "notifications.unsubscribeNotYours" })
 
 export const ContactHttpLive = HttpApiBuilder.group(MarketplaceApi, "contact", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const notifications = yield* Notifications
     const limiter = yield* RateLimiter
     return handlers.handle("sendMessage", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* limiter.consume(`contact:${yield* clientAddress}`)
         yield* notifications.submitContactMessage(payload, null)
         return ok({}, yield* localized("contact.sent"))
@@ -29,16 +29,21 @@ export const ContactHttpLive = HttpApiBuilder.group(MarketplaceApi, "contact", (
 )
 
 export const NotificationPreferencesHttpLive = HttpApiBuilder.group(MarketplaceApi, "notificationPreferences", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* NotificationSettings
     return handlers
       .handle("get", () =>
-        Effect.map(Effect.flatMap(CurrentUser, (user) => settings.get(user.id)), (preferences) => ok({ preferences })))
+        Effect.map(
+          Effect.flatMap(CurrentUser, (user) => settings.get(user.id)),
+          (preferences) => ok({ preferences })
+        )
+      )
       .handle("update", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const preferences = yield* settings.update((yield* CurrentUser).id, payload)
           return ok({ preferences }, yield* localized("notifications.preferencesSaved"))
-        }))
+        })
+      )
   })
 )
 
@@ -50,12 +55,12 @@ export const NotificationPreferencesHttpLive = HttpApiBuilder.group(MarketplaceA
  * address's owner opens the link.
  */
 export const NotificationUnsubscribeHttpLive = HttpApiBuilder.group(MarketplaceApi, "notificationUnsubscribe", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* NotificationSettings
     const limiter = yield* RateLimiter
     const authentication = yield* Authentication
     return handlers.handle("unsubscribe", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* limiter.consume(`unsubscribe:${yield* clientAddress}`)
         const request = yield* HttpServerRequest.HttpServerRequest
         const bearer = /^Bearer (.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
@@ -91,7 +96,7 @@ const unsubscribePage = (language: Language, done: boolean, settingsUrl: string)
  * not an API answer (people open it from their mail), so it is routed beside the API, not in the
  * OpenAPI contract. It is in the language of the account it turned off (else the request's).
  */
-export const unsubscribeLinkPage = Effect.gen(function*() {
+export const unsubscribeLinkPage = Effect.gen(function* () {
   const settings = yield* NotificationSettings
   const config = yield* AppConfig
   const request = yield* HttpServerRequest.HttpServerRequest

@@ -10,7 +10,7 @@ import { NotificationSettings } from "./settings"
  * and the digest pass on a cron tick (once per tick across processes).
  */
 export const NotificationJobsLive = Layer.scopedDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const jobs = yield* JobQueue
     const mailer = yield* Mailer
     const settings = yield* NotificationSettings

@@ -102,8 +102,16 @@ export class UnsubscribeTokens extends Context.Tag("notifications/UnsubscribeTok
  * table in the same statement). Implemented by identity, which owns accounts.
  */
 export interface AccountDirectoryShape {
-  readonly byEmail: (email: string) => Effect.Effect<Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>>
-  readonly byId: (id: string) => Effect.Effect<Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>>
+  readonly byEmail: (
+    email: string
+  ) => Effect.Effect<
+    Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>
+  >
+  readonly byId: (
+    id: string
+  ) => Effect.Effect<
+    Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>
+  >
 }
 export class AccountDirectory extends Context.Tag("notifications/AccountDirectory")<AccountDirectory, AccountDirectoryShape>() {}
 
@@ -128,7 +136,4 @@ export interface ContactMessage {
 export interface ContactRepositoryShape {
   readonly insert: (message: ContactMessage) => Effect.Effect<void>
 }
-export class ContactRepository extends Context.Tag("notifications/ContactRepository")<
-  ContactRepository,
-  ContactRepositoryShape
->() {}
+export class ContactRepository extends Context.Tag("notifications/ContactRepository")<ContactRepository, ContactRepositoryShape>() {}

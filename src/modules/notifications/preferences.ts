@@ -57,7 +57,14 @@ export const MailKinds = [
 ] as const
 export type MailKind = (typeof MailKinds)[number]
 
-const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>(["email-verification", "password-reset", "password-changed", "unsubscribe-confirmation", "legal", "contact"])
+const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>([
+  "email-verification",
+  "password-reset",
+  "password-changed",
+  "unsubscribe-confirmation",
+  "legal",
+  "contact"
+])
 
 export const isEssential = (kind: MailKind): boolean => ESSENTIAL.has(kind)
 
@@ -111,7 +118,8 @@ export const applyPreferencesPatch = (
     else issues.push(issue(field, "validation.boolean"))
   }
   if (patch.emailFrequency !== undefined) {
-    if ((EmailFrequencies as ReadonlyArray<unknown>).includes(patch.emailFrequency)) next.emailFrequency = patch.emailFrequency as EmailFrequency
+    if ((EmailFrequencies as ReadonlyArray<unknown>).includes(patch.emailFrequency))
+      next.emailFrequency = patch.emailFrequency as EmailFrequency
     else issues.push(issue("emailFrequency", "validation.emailFrequency"))
   }
   for (const field of ["quietHoursStart", "quietHoursEnd"] as const) {

@@ -18,16 +18,13 @@ export class Notifications extends Context.Tag("notifications/Notifications")<
   {
     readonly sendEmailVerification: (to: Recipient, token: string) => Effect.Effect<void>
     readonly sendPasswordReset: (to: Recipient, token: string) => Effect.Effect<void>
-    readonly submitContactMessage: (
-      input: ContactInput,
-      userId: string | null
-    ) => Effect.Effect<void, ValidationFailed>
+    readonly submitContactMessage: (input: ContactInput, userId: string | null) => Effect.Effect<void, ValidationFailed>
   }
 >() {}
 
 export const NotificationsLive = Layer.effect(
   Notifications,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const mailer = yield* Mailer
     const contacts = yield* ContactRepository
     const tx = yield* Transactional
@@ -42,7 +39,12 @@ export const NotificationsLive = Layer.effect(
             language: to.preferredLanguage,
             firstName: to.firstName,
             link: link(`/verify-email/${token}`),
-            keys: { subject: "mail.verify.subject", greeting: "mail.verify.greeting", body: "mail.verify.body", action: "mail.verify.action" }
+            keys: {
+              subject: "mail.verify.subject",
+              greeting: "mail.verify.greeting",
+              body: "mail.verify.body",
+              action: "mail.verify.action"
+            }
           })
         ),
       sendPasswordReset: (to, token) =>
@@ -58,9 +60,7 @@ export const NotificationsLive = Layer.effect(
         ),
       submitContactMessage: (input, userId) =>
         Effect.flatMap(validateContact(input), (message) =>
-          tx.run(
-            Effect.zipRight(contacts.insert({ ...message, userId }), mailer.send(contactMail(config.supportEmail, message)))
-          )
+          tx.run(Effect.zipRight(contacts.insert({ ...message, userId }), mailer.send(contactMail(config.supportEmail, message))))
         )
     }
   })

@@ -60,18 +60,22 @@ export class NotificationSettings extends Context.Tag("notifications/Notificatio
 
 export const NotificationSettingsLive = Layer.effect(
   NotificationSettings,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const preferences = yield* PreferenceRepository
     const digests = yield* DigestRepository
     const transport = yield* MailTransport
     const tokens = yield* UnsubscribeTokens
     const tx = yield* Transactional
     const config = yield* AppConfig
-    const current = (userId: string) => Effect.map(preferences.find(userId), Option.getOrElse(() => defaultPreferences))
+    const current = (userId: string) =>
+      Effect.map(
+        preferences.find(userId),
+        Option.getOrElse(() => defaultPreferences)
+      )
     const turnOff = (userId: string) => Effect.flatMap(current(userId), (p) => preferences.save(userId, unsubscribed(p)))
     const home = config.publicUrl.replace(/\/+$/, "")
 
-    const sendDueDigests = Effect.gen(function*() {
+    const sendDueDigests = Effect.gen(function* () {
       const at = yield* now
       const run = { digests: 0, items: 0, suppressed: 0 }
       for (const recipient of yield* digests.pendingRecipients()) {
@@ -79,15 +83,17 @@ export const NotificationSettingsLive = Layer.effect(
         if (!prefs.emailNotifications || prefs.emailFrequency === "never") {
           // Turned off since the items were queued: they are recorded as suppressed, not sent.
           const dropped = yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const items = yield* digests.claim(recipient.userId, new Date(at.getTime() + 1), at)
-              yield* preferences.recordSuppressed(items.map((item) => ({
-                userId: recipient.userId,
-                recipient: recipient.email,
-                kind: item.kind,
-                subject: item.subject,
-                reason: prefs.emailNotifications ? "never" as const : "disabled" as const
-              })))
+              yield* preferences.recordSuppressed(
+                items.map((item) => ({
+                  userId: recipient.userId,
+                  recipient: recipient.email,
+                  kind: item.kind,
+                  subject: item.subject,
+                  reason: prefs.emailNotifications ? ("never" as const) : ("disabled" as const)
+                }))
+              )
               return items.length
             })
           )
@@ -97,7 +103,7 @@ export const NotificationSettingsLive = Layer.effect(
         const cutoff = digestCutoff(prefs, at)
         if (cutoff === null) continue
         const listed = yield* tx.run(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const items = yield* digests.claim(recipient.userId, cutoff, at)
             if (items.length === 0) return 0
             const mail = digestMail(
@@ -115,21 +121,22 @@ export const NotificationSettingsLive = Layer.effect(
           run.items += listed
         }
       }
-      if (run.digests > 0 || run.suppressed > 0) yield* Effect.logInfo(`digests: ${run.digests} sent (${run.items} items), ${run.suppressed} items suppressed`)
+      if (run.digests > 0 || run.suppressed > 0)
+        yield* Effect.logInfo(`digests: ${run.digests} sent (${run.items} items), ${run.suppressed} items suppressed`)
       return run
     })
 
     return NotificationSettings.of({
       get: current,
       update: (userId, patch) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const next = applyPreferencesPatch(yield* current(userId), patch)
           if (Either.isLeft(next)) return yield* next.left
           yield* preferences.save(userId, next.right)
           return next.right
         }),
       requestUnsubscribe: (email) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const address = yield* unsubscribeAddress(email)
           const [recipient] = yield* preferences.recipients([address])
           if (!recipient) return
@@ -147,7 +154,7 @@ export const NotificationSettingsLive = Layer.effect(
         }),
       unsubscribeAccount: turnOff,
       unsubscribeByToken: (token) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const userId = tokens.verify(token)
           if (Option.isNone(userId)) return Option.none()
           const recipient = yield* preferences.recipientById(userId.value)
@@ -156,7 +163,7 @@ export const NotificationSettingsLive = Layer.effect(
           return Option.some(recipient.value.language)
         }),
       sendDueDigests,
-      pendingDigests: Effect.gen(function*() {
+      pendingDigests: Effect.gen(function* () {
         const at = yield* now
         let items = 0
         let dueItems = 0

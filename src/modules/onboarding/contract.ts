@@ -96,7 +96,13 @@ export const ApplicationRowView = Schema.Struct({
   submittedAt: Schema.Date,
   createdAt: Schema.Date,
   documentCount: Schema.Number,
-  user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String })
+  user: Schema.Struct({
+    id: Schema.String,
+    firstName: Schema.String,
+    lastName: Schema.String,
+    email: Schema.String,
+    phoneNumber: Schema.String
+  })
 })
 
 // ---- Requests --------------------------------------------------------------------------------
@@ -116,7 +122,15 @@ export const ApplicationForm = Schema.Struct({
   bankDocument: Multipart.SingleFileSchema,
   profilePicture: Multipart.SingleFileSchema
 })
-export const FormTextFields = ["skills", "experience", "motivation", "dateOfBirth", "identityDocumentType", "addressDocumentType", "bankDocumentType"] as const
+export const FormTextFields = [
+  "skills",
+  "experience",
+  "motivation",
+  "dateOfBirth",
+  "identityDocumentType",
+  "addressDocumentType",
+  "bankDocumentType"
+] as const
 
 const MyApplication = Schema.Struct({ application: Nullable(ApplicationView) })
 const AdminApplication = Schema.Struct({ application: AdminApplicationView })
@@ -140,9 +154,7 @@ export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplicat
   )
   .add(HttpApiEndpoint.patch("approve")`/${IdParam}/approve`.addSuccess(Ok(AdminApplication)))
   .add(
-    HttpApiEndpoint.patch("reject")`/${IdParam}/reject`
-      .setPayload(Payload({ rejectionReason: LongText }))
-      .addSuccess(Ok(AdminApplication))
+    HttpApiEndpoint.patch("reject")`/${IdParam}/reject`.setPayload(Payload({ rejectionReason: LongText })).addSuccess(Ok(AdminApplication))
   )
   .middleware(Authentication)
   .prefix("/provider-applications") {}

@@ -77,7 +77,11 @@ export const resubmissionOf = (app: ApplicationState, now: Date): Resubmission =
   if (app.status !== "REJECTED") return { state: "NOT_REJECTED" }
   if (app.rejectionCount >= app.maxAttempts) return { state: "FINALLY_REFUSED" }
   if (app.nextSubmissionDate !== null && now.getTime() < app.nextSubmissionDate.getTime()) {
-    return { state: "COOLDOWN", until: app.nextSubmissionDate, daysRemaining: Math.ceil((app.nextSubmissionDate.getTime() - now.getTime()) / DAY_MS) }
+    return {
+      state: "COOLDOWN",
+      until: app.nextSubmissionDate,
+      daysRemaining: Math.ceil((app.nextSubmissionDate.getTime() - now.getTime()) / DAY_MS)
+    }
   }
   return { state: "CAN_RESUBMIT" }
 }
@@ -100,7 +104,9 @@ export const decideSubmit = (role: Role, existing: ApplicationState | undefined,
     case "APPROVED":
       return Either.left(ApplicationApproved)
     case "REJECTED":
-      return Either.left(resubmissionOf(existing, now).state === "FINALLY_REFUSED" ? finallyRefused(existing.maxAttempts) : ApplicationRejected)
+      return Either.left(
+        resubmissionOf(existing, now).state === "FINALLY_REFUSED" ? finallyRefused(existing.maxAttempts) : ApplicationRejected
+      )
   }
 }
 
@@ -111,7 +117,8 @@ export const decideResubmit = (
   now: Date
 ): Either.Either<ApplicationState, NotFound | Conflict | Forbidden> => {
   if (existing === undefined) return Either.left(ApplicationNotFound)
-  if (role === "PROVIDER" || existing.status === "APPROVED") return Either.left(existing.status === "APPROVED" ? ApplicationApproved : AlreadyProvider)
+  if (role === "PROVIDER" || existing.status === "APPROVED")
+    return Either.left(existing.status === "APPROVED" ? ApplicationApproved : AlreadyProvider)
   if (role !== "CLIENT") return Either.left(ClientsOnly)
   if (existing.status === "PENDING") return Either.left(ApplicationPending)
   const resubmission = resubmissionOf(existing, now)
@@ -205,7 +212,13 @@ export const validateApplicationForm = (
   now: Date
 ): Either.Either<ApplicationForm, ValidationFailed> => {
   const issues: Array<FieldIssue> = []
-  const form: { skills?: string; experience?: string; motivation?: string; dateOfBirth?: string; types: Partial<Record<DocumentSlot, DocumentType>> } = {
+  const form: {
+    skills?: string
+    experience?: string
+    motivation?: string
+    dateOfBirth?: string
+    types: Partial<Record<DocumentSlot, DocumentType>>
+  } = {
     types: {}
   }
   for (const field of ["skills", "experience", "motivation"] as const) {
@@ -247,7 +260,8 @@ export const validateVerification = (input: {
 }): Either.Either<{ readonly isVerified: boolean | null; readonly notes: string | null }, ValidationFailed> => {
   const issues: Array<FieldIssue> = []
   if (input.isVerified === undefined) issues.push(issue("isVerified", "validation.required"))
-  else if (input.isVerified !== null && typeof input.isVerified !== "boolean") issues.push(issue("isVerified", "onboarding.isVerifiedInvalid"))
+  else if (input.isVerified !== null && typeof input.isVerified !== "boolean")
+    issues.push(issue("isVerified", "onboarding.isVerifiedInvalid"))
   const notes = (input.notes ?? "").trim()
   if (notes.length > LIMITS.notes) issues.push(issue("notes", "validation.tooLong"))
   return issues.length > 0

@@ -13,7 +13,6 @@ import { toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toAp
 import { type DocumentSlot, DocumentSlots } from "./domain"
 import { ProviderApplications } from "./service"
 
-
 const isSlot = (field: string | undefined): field is DocumentSlot => (DocumentSlots as ReadonlyArray<string>).includes(field ?? "")
 
 /** Names the faulty file in a 413 or 415, in the request's language ("Pièce d'identité : ..."). */
@@ -40,16 +39,18 @@ const namingTheFile = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       })
   )
 
-
 export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "providerApplications", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const service = yield* ProviderApplications
     // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
-    const read = Effect.map(readMultipart({ files: DocumentSlots, fields: FormTextFields }), (form) => ({ input: form.fields, files: form.files }))
+    const read = Effect.map(readMultipart({ files: DocumentSlots, fields: FormTextFields }), (form) => ({
+      input: form.fields,
+      files: form.files
+    }))
 
     return handlers
       .handle("myApplication", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const mine = yield* service.mine(yield* CurrentUser)
           const at = yield* now
           return ok({ application: Option.getOrNull(Option.map(mine, (detail) => toApplicationView(detail, at))) })
@@ -57,7 +58,7 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
       )
       .handle("submit", () =>
         namingTheFile(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const user = yield* CurrentUser
             yield* service.precheck(user, "create")
             const { input, files } = yield* read
@@ -68,7 +69,7 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
       )
       .handle("resubmit", () =>
         namingTheFile(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const user = yield* CurrentUser
             yield* service.precheck(user, "edit")
             const { input, files } = yield* read
@@ -78,13 +79,13 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
         )
       )
       .handle("approve", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const detail = yield* service.approve(yield* CurrentUser, path.id)
           return ok({ application: toAdminApplicationView(detail, yield* now) }, yield* localized("onboarding.approved"))
         })
       )
       .handle("reject", ({ path, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const detail = yield* service.reject(yield* CurrentUser, path.id, payload.rejectionReason ?? undefined)
           return ok({ application: toAdminApplicationView(detail, yield* now) }, yield* localized("onboarding.rejected"))
         })
@@ -96,11 +97,11 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
 const APPLICATIONS_PAGE_SIZE = 20
 
 export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "adminApplications", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const service = yield* ProviderApplications
     return handlers
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { page, limit } = pageOf(urlParams, APPLICATIONS_PAGE_SIZE)
           const found = yield* service.list(yield* CurrentUser, { search: urlParams.search, status: urlParams.status, page, limit })
           const at = yield* now
@@ -111,19 +112,19 @@ export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "a
         })
       )
       .handle("get", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const detail = yield* service.get(yield* CurrentUser, path.id)
           return ok({ application: toAdminApplicationView(detail, yield* now) })
         })
       )
       .handle("verifyDocument", ({ path, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const document = yield* service.verifyDocument(yield* CurrentUser, path.id, payload)
           return ok({ document: toAdminDocumentView(document) }, yield* localized("onboarding.documentDecided"))
         })
       )
       .handleRaw("documentFile", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { document, bytes } = yield* service.documentFile(yield* CurrentUser, path.id)
           return HttpServerResponse.uint8Array(bytes, {
             contentType: document.contentType,

@@ -8,10 +8,16 @@ const dateIn = (language: Language, date: Date) =>
 /** To the applicant when an admin approves: next step, activate payments. */
 export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail => {
   const language = to.preferredLanguage
-  return composeMail("application-decision", to, translate(language, "mail.applicationApproved.subject"), [translate(language, "mail.applicationApproved.body")], {
-    label: translate(language, "mail.applicationApproved.action"),
-    link: `${publicUrl}/provider/payments/setup`
-  })
+  return composeMail(
+    "application-decision",
+    to,
+    translate(language, "mail.applicationApproved.subject"),
+    [translate(language, "mail.applicationApproved.body")],
+    {
+      label: translate(language, "mail.applicationApproved.action"),
+      link: `${publicUrl}/provider/payments/setup`
+    }
+  )
 }
 
 /** To the applicant when an admin rejects: the reason, and when (or whether) a resubmission is possible. */
@@ -34,7 +40,11 @@ export const rejectionMail = (
     "application-decision",
     to,
     translate(language, "mail.applicationRejected.subject"),
-    [translate(language, "mail.applicationRejected.body"), `${translate(language, "mail.applicationRejected.reason")} ${input.reason}`, next],
+    [
+      translate(language, "mail.applicationRejected.body"),
+      `${translate(language, "mail.applicationRejected.reason")} ${input.reason}`,
+      next
+    ],
     { label: translate(language, "mail.applicationRejected.action"), link: `${publicUrl}/become-provider` }
   )
 }

@@ -95,7 +95,9 @@ export interface ApplicationRepositoryShape {
     at: Date
   ) => Effect.Effect<Option.Option<DocumentRecord>>
   /** Newest submissions first. */
-  readonly list: (query: ApplicationListQuery) => Effect.Effect<{ readonly rows: ReadonlyArray<ApplicationListRow>; readonly total: number }>
+  readonly list: (
+    query: ApplicationListQuery
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<ApplicationListRow>; readonly total: number }>
 }
 export class ApplicationRepository extends Context.Tag("onboarding/ApplicationRepository")<
   ApplicationRepository,

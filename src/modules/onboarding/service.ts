@@ -59,14 +59,17 @@ export interface AdminApplicationDetail extends ApplicationDetail {
 export type UploadError = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
 export type Files = Partial<Record<DocumentSlot, IncomingFile>>
 
-
 export class ProviderApplications extends Context.Tag("onboarding/ProviderApplications")<
   ProviderApplications,
   {
     readonly mine: (user: User) => Effect.Effect<Option.Option<ApplicationDetail>>
     /** The refusals of submit/resubmit that do not depend on the form (checked before a body is read). */
     readonly precheck: (user: User, mode: "create" | "edit") => Effect.Effect<void, Conflict | Forbidden | NotFound>
-    readonly submit: (user: User, input: ApplicationInput, files: Files) => Effect.Effect<ApplicationDetail, UploadError | Conflict | Forbidden>
+    readonly submit: (
+      user: User,
+      input: ApplicationInput,
+      files: Files
+    ) => Effect.Effect<ApplicationDetail, UploadError | Conflict | Forbidden>
     readonly resubmit: (
       user: User,
       input: ApplicationInput,
@@ -97,7 +100,7 @@ export class ProviderApplications extends Context.Tag("onboarding/ProviderApplic
 
 export const ProviderApplicationsLive = Layer.effect(
   ProviderApplications,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const applications = yield* ApplicationRepository
     const users = yield* UserRepository
     const profiles = yield* ProfileRepository
@@ -109,16 +112,22 @@ export const ProviderApplicationsLive = Layer.effect(
     const requireAdmin = (reviewer: Reviewer) => (reviewer.role === "ADMIN" ? Effect.void : Effect.fail(InsufficientRights))
     const findApplication = (id: string) =>
       isUuid(id)
-        ? Effect.flatMap(applications.findById(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(ApplicationNotFound), onSome: Effect.succeed }))
+        ? Effect.flatMap(
+            applications.findById(id.toLowerCase()),
+            Option.match({ onNone: () => Effect.fail(ApplicationNotFound), onSome: Effect.succeed })
+          )
         : Effect.fail(ApplicationNotFound)
     const findDocument = (id: string) =>
       isUuid(id)
-        ? Effect.flatMap(applications.findDocument(id.toLowerCase()), Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed }))
+        ? Effect.flatMap(
+            applications.findDocument(id.toLowerCase()),
+            Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed })
+          )
         : Effect.fail(DocumentNotFound)
     const detailOf = (application: ApplicationRecord) =>
       Effect.map(applications.documentsOf(application.id), (documents): ApplicationDetail => ({ application, documents }))
     const adminDetailOf = (application: ApplicationRecord) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const detail = yield* detailOf(application)
         const applicant = yield* users.findById(application.userId)
         if (Option.isNone(applicant)) return yield* Effect.dieMessage(`application ${application.id} without its user`)
@@ -130,7 +139,7 @@ export const ProviderApplicationsLive = Layer.effect(
      * nothing is written before every file of the request passed.
      */
     const prepareFiles = (files: Files, types: Partial<Record<DocumentSlot, NewDocument["type"]>>, mode: "create" | "edit") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const present = DocumentSlots.filter((slot) => !isAbsent(files[slot]))
         const prepared: Array<Omit<NewDocument, "storageKey"> & { readonly bytes: Uint8Array }> = []
         for (const slot of present) {
@@ -160,14 +169,19 @@ export const ProviderApplicationsLive = Layer.effect(
       const documents = prepared.map(({ bytes: _, ...d }) => ({ ...d, storageKey: newStorageKey("applications") }))
       return Effect.forEach(prepared, (p, i) => storage.put(documents[i]!.storageKey, p.bytes), { discard: true }).pipe(
         Effect.zipRight(write(documents)),
-        Effect.onError(() => removeAll(storage, documents.map((d) => d.storageKey)))
+        Effect.onError(() =>
+          removeAll(
+            storage,
+            documents.map((d) => d.storageKey)
+          )
+        )
       )
     }
 
     const recipientOf = (user: User) => ({ email: user.email, firstName: user.firstName, preferredLanguage: user.preferredLanguage })
 
     const precheck = (user: User, mode: "create" | "edit") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const existing = Option.getOrUndefined(yield* applications.findByUser(user.id))
         const at = yield* now
         if (mode === "create") yield* decideSubmit(user.role, existing, at)
@@ -183,7 +197,7 @@ export const ProviderApplicationsLive = Layer.effect(
         ),
 
       submit: (user, input, files) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const at = yield* now
           const existing = yield* applications.findByUser(user.id)
           yield* decideSubmit(user.role, Option.getOrUndefined(existing), at)
@@ -211,7 +225,7 @@ export const ProviderApplicationsLive = Layer.effect(
         }),
 
       resubmit: (user, input, files) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const at = yield* now
           const found = Option.getOrUndefined(yield* applications.findByUser(user.id))
           yield* decideResubmit(user.role, found, at)
@@ -222,7 +236,7 @@ export const ProviderApplicationsLive = Layer.effect(
           const prepared = yield* prepareFiles(files, form.types, "edit")
           const replaced = yield* storeThen(prepared, (documents) =>
             tx.run(
-              Effect.gen(function*() {
+              Effect.gen(function* () {
                 const changed = yield* applications.resubmit(current.id, current.rejectionCount, {
                   skills: form.skills ?? current.skills,
                   experience: form.experience ?? current.experience,
@@ -241,7 +255,7 @@ export const ProviderApplicationsLive = Layer.effect(
         }),
 
       approve: (reviewer, id) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireAdmin(reviewer)
           const application = yield* findApplication(id)
           yield* decideApprove(application)
@@ -254,7 +268,7 @@ export const ProviderApplicationsLive = Layer.effect(
           if (pictureBytes) yield* storage.put(photoKey, pictureBytes)
           const replacedPhoto = yield* tx
             .run(
-              Effect.gen(function*() {
+              Effect.gen(function* () {
                 if (!(yield* applications.approve(application.id, reviewer.id, at))) return yield* ConcurrentChange
                 yield* users.setRole(application.userId, "PROVIDER")
                 if (application.dateOfBirth) yield* profiles.setDateOfBirthIfMissing(application.userId, application.dateOfBirth)
@@ -277,14 +291,14 @@ export const ProviderApplicationsLive = Layer.effect(
         }),
 
       reject: (reviewer, id, reason) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireAdmin(reviewer)
           const application = yield* findApplication(id)
           const at = yield* now
           const decision = yield* decideReject(application, reason, at, config.applicationCooldownDays)
           const applicant = Option.getOrThrow(yield* users.findById(application.userId))
           yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               if (!(yield* applications.reject(application.id, decision, reviewer.id, at))) return yield* ConcurrentChange
               yield* mailer.send(
                 rejectionMail(
@@ -303,7 +317,7 @@ export const ProviderApplicationsLive = Layer.effect(
         }),
 
       list: (reviewer, query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireAdmin(reviewer)
           const status = query.status?.trim().toUpperCase()
           if (status !== undefined && status !== "" && status !== "ALL" && !isStatus(status)) {
@@ -321,7 +335,7 @@ export const ProviderApplicationsLive = Layer.effect(
       get: (reviewer, id) => Effect.zipRight(requireAdmin(reviewer), Effect.flatMap(findApplication(id), adminDetailOf)),
 
       verifyDocument: (reviewer, documentId, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireAdmin(reviewer)
           const decision = yield* validateVerification(input)
           const document = yield* findDocument(documentId)
@@ -330,7 +344,7 @@ export const ProviderApplicationsLive = Layer.effect(
         }),
 
       documentFile: (reviewer, documentId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireAdmin(reviewer)
           const document = yield* findDocument(documentId)
           const bytes = yield* storage.get(document.storageKey)

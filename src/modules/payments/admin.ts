@@ -31,7 +31,10 @@ export class AdminPaymentAccounts extends Context.Tag("payments/AdminPaymentAcco
     readonly link: (actor: Actor, user: User) => Effect.Effect<{ readonly accountLink: string }, Forbidden | NotFound | PaymentGatewayError>
     /** Refreshed from the gateway (the stored copy answers when it is unreachable). */
     readonly status: (actor: Actor, user: User) => Effect.Effect<ConnectStatus, Forbidden | NotFound>
-    readonly dashboard: (actor: Actor, user: User) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
+    readonly dashboard: (
+      actor: Actor,
+      user: User
+    ) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
     /** Closes the account at the gateway (already gone there is fine) and forgets it. */
     readonly remove: (actor: Actor, user: User) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
   }
@@ -39,7 +42,7 @@ export class AdminPaymentAccounts extends Context.Tag("payments/AdminPaymentAcco
 
 export const AdminPaymentAccountsLive = Layer.effect(
   AdminPaymentAccounts,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* PaymentAccountRepository
     const gateway = yield* ConnectedAccountGateway
     const connected = yield* ConnectedAccounts
@@ -53,56 +56,69 @@ export const AdminPaymentAccountsLive = Layer.effect(
 
     const refresh = (account: PaymentAccount) =>
       gateway.retrieveAccount(account.accountId).pipe(
-        Effect.flatMap((fresh) =>
-          Effect.map(now, (at) => ({ fresh, at }))
+        Effect.flatMap((fresh) => Effect.map(now, (at) => ({ fresh, at }))),
+        Effect.tap(({ fresh, at }) =>
+          accounts.recordGatewayState(account.accountId, { ...fresh, country: fresh.country || account.country }, at)
         ),
-        Effect.tap(({ fresh, at }) => accounts.recordGatewayState(account.accountId, { ...fresh, country: fresh.country || account.country }, at)),
         Effect.map(({ fresh }) => ({ ...account, ...fresh, country: fresh.country || account.country })),
-        Effect.catchAll((error) => Effect.as(Effect.logWarning(`payments: status of ${account.accountId} not refreshed (${error.detail})`), account))
+        Effect.catchAll((error) =>
+          Effect.as(Effect.logWarning(`payments: status of ${account.accountId} not refreshed (${error.detail})`), account)
+        )
       )
 
     return {
       create: (actor, provider, country) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           if (provider.role !== "PROVIDER") return yield* NotAProvider
           return yield* connected.startOnboarding(provider, country ?? ADMIN_DEFAULT_COUNTRY)
         }),
 
       link: (actor, user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const account = yield* existing(user)
-          const accountLink = yield* gateway.createOnboardingLink({ accountId: account.accountId, ...onboardingReturnUrls(config.publicUrl) })
+          const accountLink = yield* gateway.createOnboardingLink({
+            accountId: account.accountId,
+            ...onboardingReturnUrls(config.publicUrl)
+          })
           return { accountLink }
         }),
 
       status: (actor, user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           return statusOf(yield* refresh(yield* existing(user)))
         }),
 
       dashboard: (actor, user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const stored = yield* existing(user)
           const account = stored.detailsSubmitted ? stored : yield* refresh(stored)
           if (!account.detailsSubmitted) return yield* PaymentAccountIncomplete
           const dashboardUrl = yield* gateway.createDashboardLink(account.accountId).pipe(
-            Effect.catchIf((error) => error.isMissing, () => AccountToCreateFirst)
+            Effect.catchIf(
+              (error) => error.isMissing,
+              () => AccountToCreateFirst
+            )
           )
           return { dashboardUrl }
         }),
 
       remove: (actor, user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           const stored = yield* accounts.findByUser(user.id)
           if (Option.isNone(stored)) return yield* NoAccountToDelete
           // An account of another gateway (a demo left over) or already closed there is only forgotten.
           if (stored.value.gateway === gateway.kind) {
-            yield* gateway.deleteAccount(stored.value.accountId).pipe(Effect.catchIf((error) => error.isMissing, () => Effect.void))
+            yield* gateway.deleteAccount(stored.value.accountId).pipe(
+              Effect.catchIf(
+                (error) => error.isMissing,
+                () => Effect.void
+              )
+            )
           }
           yield* accounts.remove(user.id)
           return stored.value

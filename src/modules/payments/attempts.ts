@@ -9,8 +9,12 @@ import { ChargeGateway, type ChargeGatewayShape, GatewayAttempts, type GatewayAt
  * that got no answer keeps its attempt, and so its key.
  */
 export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAttemptsShape): ChargeGatewayShape => {
-  const attempted = <A>(key: string, run: (key: string) => Effect.Effect<A, PaymentGatewayError>, refused: (answer: A) => boolean = () => false) =>
-    Effect.gen(function*() {
+  const attempted = <A>(
+    key: string,
+    run: (key: string) => Effect.Effect<A, PaymentGatewayError>,
+    refused: (answer: A) => boolean = () => false
+  ) =>
+    Effect.gen(function* () {
       const attempt = yield* attempts.current(key)
       const next = attempts.advance(key, attempt)
       return yield* run(attemptKey(key, attempt)).pipe(
@@ -22,12 +26,18 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
   return {
     kind: gateway.kind,
     createCheckoutSession: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.createCheckoutSession({ ...r, idempotencyKey })),
-    ...(createCardPayment ? { createCardPayment: (r) => attempted(r.idempotencyKey, (idempotencyKey) => createCardPayment({ ...r, idempotencyKey })) } : {}),
+    ...(createCardPayment
+      ? { createCardPayment: (r) => attempted(r.idempotencyKey, (idempotencyKey) => createCardPayment({ ...r, idempotencyKey })) }
+      : {}),
     capture: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.capture({ ...r, idempotencyKey })),
     cancelAuthorization: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.cancelAuthorization({ ...r, idempotencyKey })),
     refund: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.refund({ ...r, idempotencyKey })),
     authorizeOffSession: (r) =>
-      attempted(r.idempotencyKey, (idempotencyKey) => gateway.authorizeOffSession({ ...r, idempotencyKey }), (result) => result._tag === "Refused"),
+      attempted(
+        r.idempotencyKey,
+        (idempotencyKey) => gateway.authorizeOffSession({ ...r, idempotencyKey }),
+        (result) => result._tag === "Refused"
+      ),
     ensureCardAttached: (r) => attempted(r.idempotencyKey, (idempotencyKey) => gateway.ensureCardAttached({ ...r, idempotencyKey })),
     // Expiring a session is idempotent at the gateway, and listings are reads: no key to name.
     expireCheckoutSession: gateway.expireCheckoutSession,
@@ -40,7 +50,7 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
 export const withAttemptKeysLayer = <E, R>(inner: Layer.Layer<ChargeGateway, E, R>): Layer.Layer<ChargeGateway, E, R | GatewayAttempts> =>
   Layer.effect(
     ChargeGateway,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return withAttemptKeys(yield* ChargeGateway, yield* GatewayAttempts)
     })
   ).pipe(Layer.provide(inner))

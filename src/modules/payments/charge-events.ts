@@ -44,7 +44,11 @@ const PaymentIntent = Schema.Struct({
   payment_method: optionalNullable(Ref),
   latest_charge: optionalNullable(Schema.Union(Schema.String, Charge)),
   last_payment_error: optionalNullable(
-    Schema.Struct({ type: optionalNullable(Schema.String), code: optionalNullable(Schema.String), decline_code: optionalNullable(Schema.String) })
+    Schema.Struct({
+      type: optionalNullable(Schema.String),
+      code: optionalNullable(Schema.String),
+      decline_code: optionalNullable(Schema.String)
+    })
   ),
   metadata: Metadata
 })
@@ -67,7 +71,8 @@ const CheckoutSession = Schema.Struct({
 })
 
 type Ref = typeof Ref.Type
-const idOf = (ref: Ref | null | undefined): string | null => (ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id)
+const idOf = (ref: Ref | null | undefined): string | null =>
+  ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id
 
 type Decoded<A> = Either.Either<A, string>
 
@@ -82,10 +87,17 @@ const bookingOf = (metadata: Readonly<Record<string, string>> | null | undefined
 const common = (event: GatewayEvent) => ({ reference: event.id, occurredAt: event.created })
 
 const cardOf = (intent: typeof PaymentIntent.Type) =>
-  typeof intent.latest_charge === "object" && intent.latest_charge !== null ? Option.fromNullable(intent.latest_charge.payment_method_details?.card) : Option.none()
+  typeof intent.latest_charge === "object" && intent.latest_charge !== null
+    ? Option.fromNullable(intent.latest_charge.payment_method_details?.card)
+    : Option.none()
 
 /** A held payment: the amount capturable until `capture_before` (or 7 days after the event when unknown). */
-const authorized = (event: GatewayEvent, bookingId: string, intent: typeof PaymentIntent.Type, fallbackCustomer: string | null): Decoded<ChargeEvent> => {
+const authorized = (
+  event: GatewayEvent,
+  bookingId: string,
+  intent: typeof PaymentIntent.Type,
+  fallbackCustomer: string | null
+): Decoded<ChargeEvent> => {
   if (intent.status !== "requires_capture") return Either.left(`payment intent ${intent.id} is ${intent.status}, not held`)
   const card = cardOf(intent)
   const captureBefore = Option.flatMapNullable(card, (c) => c.capture_before)
@@ -107,7 +119,12 @@ const authorized = (event: GatewayEvent, bookingId: string, intent: typeof Payme
   })
 }
 
-const cardSaved = (event: GatewayEvent, bookingId: string, setup: typeof SetupIntent.Type, fallbackCustomer: string | null): Decoded<ChargeEvent> => {
+const cardSaved = (
+  event: GatewayEvent,
+  bookingId: string,
+  setup: typeof SetupIntent.Type,
+  fallbackCustomer: string | null
+): Decoded<ChargeEvent> => {
   const customerId = idOf(setup.customer) ?? fallbackCustomer
   const paymentMethodId = idOf(setup.payment_method)
   if (setup.status !== undefined && setup.status !== "succeeded") return Either.left(`setup intent ${setup.id} is ${setup.status}`)
@@ -116,7 +133,14 @@ const cardSaved = (event: GatewayEvent, bookingId: string, setup: typeof SetupIn
 }
 
 /** The card codes after which only the client can help: pay again, with another card or after authenticating. */
-const CLIENT_CODES = new Set(["authentication_required", "card_declined", "expired_card", "incorrect_cvc", "incorrect_number", "payment_intent_authentication_failure"])
+const CLIENT_CODES = new Set([
+  "authentication_required",
+  "card_declined",
+  "expired_card",
+  "incorrect_cvc",
+  "incorrect_number",
+  "payment_intent_authentication_failure"
+])
 
 const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeEvent>>> = {
   /**
@@ -125,41 +149,49 @@ const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeE
    * is expanded (otherwise `setup_intent.succeeded` reports it).
    */
   "checkout.session.completed": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const session = yield* decode(CheckoutSession, event)
       const bookingId = yield* bookingOf(session.metadata)
       const customer = idOf(session.customer)
       if (session.mode === "setup") {
-        if (typeof session.setup_intent !== "object" || session.setup_intent === null) return yield* Either.left("setup intent not expanded (setup_intent.succeeded reports the card)")
+        if (typeof session.setup_intent !== "object" || session.setup_intent === null)
+          return yield* Either.left("setup intent not expanded (setup_intent.succeeded reports the card)")
         return yield* cardSaved(event, bookingId, session.setup_intent, customer)
       }
-      if (typeof session.payment_intent !== "object" || session.payment_intent === null) return yield* Either.left("payment intent not expanded (amount_capturable_updated reports the hold)")
+      if (typeof session.payment_intent !== "object" || session.payment_intent === null)
+        return yield* Either.left("payment intent not expanded (amount_capturable_updated reports the hold)")
       return yield* authorized(event, bookingId, session.payment_intent, customer)
     }),
   "setup_intent.succeeded": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const setup = yield* decode(SetupIntent, event)
       return yield* cardSaved(event, yield* bookingOf(setup.metadata), setup, null)
     }),
   "payment_intent.amount_capturable_updated": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const intent = yield* decode(PaymentIntent, event)
       return yield* authorized(event, yield* bookingOf(intent.metadata), intent, null)
     }),
   "payment_intent.succeeded": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const intent = yield* decode(PaymentIntent, event)
       const bookingId = yield* bookingOf(intent.metadata)
-      return { _tag: "PaymentCaptured", bookingId, paymentIntentId: intent.id, amountMinor: intent.amount_received ?? 0, ...common(event) } as const
+      return {
+        _tag: "PaymentCaptured",
+        bookingId,
+        paymentIntentId: intent.id,
+        amountMinor: intent.amount_received ?? 0,
+        ...common(event)
+      } as const
     }),
   "payment_intent.canceled": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const intent = yield* decode(PaymentIntent, event)
       const bookingId = yield* bookingOf(intent.metadata)
       return { _tag: "AuthorizationReleased", bookingId, paymentIntentId: intent.id, ...common(event) } as const
     }),
   "payment_intent.payment_failed": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const intent = yield* decode(PaymentIntent, event)
       const bookingId = yield* bookingOf(intent.metadata)
       const error = intent.last_payment_error
@@ -169,12 +201,18 @@ const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeE
     }),
   /** `amount_refunded` is the charge's cumulative total. */
   "charge.refunded": (event) =>
-    Either.gen(function*() {
+    Either.gen(function* () {
       const charge = yield* decode(Charge, event)
       const bookingId = yield* bookingOf(charge.metadata)
       const paymentIntentId = idOf(charge.payment_intent)
       if (paymentIntentId === null) return yield* Either.left(`charge ${charge.id} has no payment intent`)
-      return { _tag: "PaymentRefunded", bookingId, paymentIntentId, totalRefundedMinor: charge.amount_refunded ?? 0, ...common(event) } as const
+      return {
+        _tag: "PaymentRefunded",
+        bookingId,
+        paymentIntentId,
+        totalRefundedMinor: charge.amount_refunded ?? 0,
+        ...common(event)
+      } as const
     })
 }
 

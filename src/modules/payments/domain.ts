@@ -31,8 +31,7 @@ export interface AccountState {
 
 export { ALLOWED_COUNTRIES, type Country } from "./rules"
 
-const countryIssue = (key: MessageKey) =>
-  new ValidationFailed({ code: "VALIDATION_ERROR", key, details: [issue("country", key)] })
+const countryIssue = (key: MessageKey) => new ValidationFailed({ code: "VALIDATION_ERROR", key, details: [issue("country", key)] })
 export const CountryRequired = countryIssue("payments.countryRequired")
 export const CountryInvalid = countryIssue("payments.countryInvalid")
 
@@ -100,7 +99,8 @@ export const onboardingReturnUrls = (publicUrl: string) => ({
 /** Idempotency keys of gateway calls: the creation of an account is replayed for the same user and country. */
 export const idempotencyKeys = {
   // A replacement (the gateway lost the first account) needs its own key: the first one would replay the lost account.
-  createAccount: (userId: string, country: string, replaces?: string) => `connect-account:${userId}:${country}${replaces ? `:replaces:${replaces}` : ""}`,
+  createAccount: (userId: string, country: string, replaces?: string) =>
+    `connect-account:${userId}:${country}${replaces ? `:replaces:${replaces}` : ""}`,
   // A link is single-use and short-lived: replaying an old one would hand out a spent link, so each
   // attempt has its own key (still making the library's network retries of that attempt safe).
   onboardingLink: (accountId: string, attempt: string) => `connect-onboarding-link:${accountId}:${attempt}`,

@@ -16,7 +16,11 @@ import { createHash } from "node:crypto"
 export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .filter(([, x]) => x !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        )
       : v
   ) ?? "null"
 

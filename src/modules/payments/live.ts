@@ -15,7 +15,12 @@ export const PaymentGatewaysLive = Layer.mergeAll(ConnectedAccountGatewayLive, C
  * Transactional and AppConfig. PaymentWebhooksLive is composed apart, once the booking module's
  * ChargeEventSink exists (it needs ChargeGateway from here): see src/app/layers.ts.
  */
-export const PaymentsServicesLive = Layer.mergeAll(PaymentAccountsLive, ConnectedAccountsLive, SandboxConnectLive, SandboxCheckoutLive).pipe(
+export const PaymentsServicesLive = Layer.mergeAll(
+  PaymentAccountsLive,
+  ConnectedAccountsLive,
+  SandboxConnectLive,
+  SandboxCheckoutLive
+).pipe(
   // Administrators' actions on providers' accounts go through the providers' own onboarding.
   (services) => AdminPaymentAccountsLive.pipe(Layer.provideMerge(services)),
   Layer.provideMerge(PaymentGatewaysLive)

@@ -110,7 +110,10 @@ export interface SandboxAccount extends GatewayAccount {
 
 export interface SandboxAccountStoreShape {
   /** Creates an account, or answers the one created earlier with the same idempotency key. */
-  readonly create: (account: Omit<SandboxAccount, "chargesEnabled" | "payoutsEnabled" | "detailsSubmitted">, idempotencyKey: string) => Effect.Effect<SandboxAccount>
+  readonly create: (
+    account: Omit<SandboxAccount, "chargesEnabled" | "payoutsEnabled" | "detailsSubmitted">,
+    idempotencyKey: string
+  ) => Effect.Effect<SandboxAccount>
   readonly find: (accountId: string) => Effect.Effect<Option.Option<SandboxAccount>>
   readonly setFlags: (
     accountId: string,
@@ -194,7 +197,10 @@ export interface ChargeGatewayShape {
     readonly idempotencyKey: string
   }) => Effect.Effect<{ readonly capturedMinor: number }, PaymentGatewayError>
   /** Releases an authorisation (a PaymentIntent already canceled counts as released). */
-  readonly cancelAuthorization: (input: { readonly paymentIntentId: string; readonly idempotencyKey: string }) => Effect.Effect<void, PaymentGatewayError>
+  readonly cancelAuthorization: (input: {
+    readonly paymentIntentId: string
+    readonly idempotencyKey: string
+  }) => Effect.Effect<void, PaymentGatewayError>
   /**
    * Refunds captured money, reversing the transfer and the platform's fee in proportion. Answers the
    * payment's refunded total after this refund as the gateway counts it, so that concurrent refunds
@@ -275,7 +281,14 @@ export class GatewayAttempts extends Context.Tag("payments/GatewayAttempts")<Gat
  * them through ChargeEventSink. `occurredAt` is the event's creation time.
  */
 export type ChargeEvent =
-  | { readonly _tag: "CardSaved"; readonly bookingId: string; readonly customerId: string; readonly paymentMethodId: string; readonly reference: string; readonly occurredAt: Date }
+  | {
+      readonly _tag: "CardSaved"
+      readonly bookingId: string
+      readonly customerId: string
+      readonly paymentMethodId: string
+      readonly reference: string
+      readonly occurredAt: Date
+    }
   | {
       readonly _tag: "PaymentAuthorized"
       readonly bookingId: string
@@ -288,10 +301,38 @@ export type ChargeEvent =
       readonly reference: string
       readonly occurredAt: Date
     }
-  | { readonly _tag: "PaymentCaptured"; readonly bookingId: string; readonly paymentIntentId: string; readonly amountMinor: number; readonly reference: string; readonly occurredAt: Date }
-  | { readonly _tag: "AuthorizationReleased"; readonly bookingId: string; readonly paymentIntentId: string; readonly reference: string; readonly occurredAt: Date }
-  | { readonly _tag: "PaymentFailed"; readonly bookingId: string; readonly paymentIntentId: string | null; readonly needsClient: boolean; readonly code: string; readonly reference: string; readonly occurredAt: Date }
-  | { readonly _tag: "PaymentRefunded"; readonly bookingId: string; readonly paymentIntentId: string; readonly totalRefundedMinor: number; readonly reference: string; readonly occurredAt: Date }
+  | {
+      readonly _tag: "PaymentCaptured"
+      readonly bookingId: string
+      readonly paymentIntentId: string
+      readonly amountMinor: number
+      readonly reference: string
+      readonly occurredAt: Date
+    }
+  | {
+      readonly _tag: "AuthorizationReleased"
+      readonly bookingId: string
+      readonly paymentIntentId: string
+      readonly reference: string
+      readonly occurredAt: Date
+    }
+  | {
+      readonly _tag: "PaymentFailed"
+      readonly bookingId: string
+      readonly paymentIntentId: string | null
+      readonly needsClient: boolean
+      readonly code: string
+      readonly reference: string
+      readonly occurredAt: Date
+    }
+  | {
+      readonly _tag: "PaymentRefunded"
+      readonly bookingId: string
+      readonly paymentIntentId: string
+      readonly totalRefundedMinor: number
+      readonly reference: string
+      readonly occurredAt: Date
+    }
 
 /** Implemented by the booking module: applies a charge event to its booking (inside the webhook's transaction). */
 export class ChargeEventSink extends Context.Tag("payments/ChargeEventSink")<
@@ -412,6 +453,8 @@ export interface SandboxChargeStoreShape {
   /** Intents in the given status created at or after `createdAfter` (no locks: a listing). */
   readonly listIntents: (status: SandboxIntentStatus, createdAfter: Date) => Effect.Effect<ReadonlyArray<SandboxPaymentIntent>>
   /** Completed sessions created at or after `createdAfter`, with the card of their setup intent when saved. */
-  readonly listCompletedSessions: (createdAfter: Date) => Effect.Effect<ReadonlyArray<SandboxCheckoutSession & { readonly setupPaymentMethodId: string | null }>>
+  readonly listCompletedSessions: (
+    createdAfter: Date
+  ) => Effect.Effect<ReadonlyArray<SandboxCheckoutSession & { readonly setupPaymentMethodId: string | null }>>
 }
 export class SandboxChargeStore extends Context.Tag("payments/SandboxChargeStore")<SandboxChargeStore, SandboxChargeStoreShape>() {}

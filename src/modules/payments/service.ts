@@ -35,7 +35,7 @@ export class PaymentAccounts extends Context.Tag("payments/PaymentAccounts")<
 
 export const PaymentAccountsLive = Layer.effect(
   PaymentAccounts,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* PaymentAccountRepository
     const { paymentsMode } = yield* AppConfig
     const accountOf = (userId: string) => Effect.map(accounts.findByUser(userId), Option.filter(countsUnder(paymentsMode)))
@@ -57,24 +57,30 @@ export class ConnectedAccounts extends Context.Tag("payments/ConnectedAccounts")
       user: User,
       country: string | undefined
     ) => Effect.Effect<{ readonly accountLink: string }, Forbidden | ValidationFailed | PaymentGatewayError>
-    readonly dashboard: (user: User) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
+    readonly dashboard: (
+      user: User
+    ) => Effect.Effect<{ readonly dashboardUrl: string }, Forbidden | NotFound | Conflict | PaymentGatewayError>
   }
 >() {}
 
 export const ConnectedAccountsLive = Layer.effect(
   ConnectedAccounts,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* PaymentAccountRepository
     const gateway = yield* ConnectedAccountGateway
     const config = yield* AppConfig
 
     /** The user's account at the running gateway (one left at another gateway is replaced by onboarding). */
-    const accountAtGateway = (userId: string) => Effect.map(accounts.findByUser(userId), Option.filter((a) => a.gateway === gateway.kind))
+    const accountAtGateway = (userId: string) =>
+      Effect.map(
+        accounts.findByUser(userId),
+        Option.filter((a) => a.gateway === gateway.kind)
+      )
 
     const refresh = (account: PaymentAccount) =>
       gateway.retrieveAccount(account.accountId).pipe(
         Effect.flatMap((fresh) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const state = { ...fresh, country: fresh.country || account.country }
             const recorded = yield* accounts.recordGatewayState(account.accountId, state, yield* now)
             // A newer webhook state may have won the race; the gateway's answer is the latest truth either way.
@@ -82,13 +88,16 @@ export const ConnectedAccountsLive = Layer.effect(
           })
         ),
         Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`payments: status of ${account.accountId} not refreshed (${error.detail}), stored copy answered`), account)
+          Effect.as(
+            Effect.logWarning(`payments: status of ${account.accountId} not refreshed (${error.detail}), stored copy answered`),
+            account
+          )
         )
       )
 
     return {
       status: (user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(user, "PROVIDER")
           const account = yield* accountAtGateway(user.id)
           if (Option.isNone(account)) return statusOf(undefined)
@@ -96,26 +105,38 @@ export const ConnectedAccountsLive = Layer.effect(
         }),
 
       startOnboarding: (user, countryInput) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(user, "PROVIDER")
           const country = yield* validateCountry(countryInput)
           const existing = yield* accountAtGateway(user.id)
-          const newAccount = (replaces?: string) => Effect.tap(gateway.createAccount({ userId: user.id, email: user.email, country, replaces }), (accountId) =>
-            accounts.upsert({ userId: user.id, gateway: gateway.kind, accountId, country, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false })
-          )
+          const newAccount = (replaces?: string) =>
+            Effect.tap(gateway.createAccount({ userId: user.id, email: user.email, country, replaces }), (accountId) =>
+              accounts.upsert({
+                userId: user.id,
+                gateway: gateway.kind,
+                accountId,
+                country,
+                chargesEnabled: false,
+                payoutsEnabled: false,
+                detailsSubmitted: false
+              })
+            )
           const linkTo = (accountId: string) => gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl) })
           // The country of an existing account cannot change (Stripe fixes it at creation). An account
           // the gateway no longer has (deleted on its side) is replaced, or the provider could never onboard again.
           const accountLink = Option.isSome(existing)
             ? yield* linkTo(existing.value.accountId).pipe(
-              Effect.catchIf((error) => error.isMissing, () => Effect.flatMap(newAccount(existing.value.accountId), linkTo))
-            )
+                Effect.catchIf(
+                  (error) => error.isMissing,
+                  () => Effect.flatMap(newAccount(existing.value.accountId), linkTo)
+                )
+              )
             : yield* Effect.flatMap(newAccount(), linkTo)
           return { accountLink }
         }),
 
       dashboard: (user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* requireRole(user, "PROVIDER")
           const stored = yield* accountAtGateway(user.id)
           if (Option.isNone(stored)) return yield* PaymentAccountNotFound
@@ -123,7 +144,10 @@ export const ConnectedAccountsLive = Layer.effect(
           if (!account.detailsSubmitted) return yield* PaymentAccountIncomplete
           // An account the gateway no longer has: the provider sets up payouts again (onboarding replaces it).
           const dashboardUrl = yield* gateway.createDashboardLink(account.accountId).pipe(
-            Effect.catchIf((error) => error.isMissing, () => PaymentAccountNotFound)
+            Effect.catchIf(
+              (error) => error.isMissing,
+              () => PaymentAccountNotFound
+            )
           )
           return { dashboardUrl }
         })

@@ -40,26 +40,29 @@ const AccountObject = Schema.Struct({
 const accountUpdated =
   (accounts: PaymentAccountRepositoryShape): EventHandler =>
   (event) =>
-    Effect.succeed(Effect.gen(function*() {
-      const decoded = Schema.decodeUnknownOption(AccountObject)(event.object)
-      if (Option.isNone(decoded)) return yield* Effect.logWarning(`webhook ${event.id}: account.updated without an account object, ignored`)
-      const account = decoded.value
-      const stored = yield* accounts.findByAccountId(account.id)
-      if (Option.isNone(stored)) return yield* Effect.logInfo(`webhook ${event.id}: account ${account.id} is not ours, ignored`)
-      const result = yield* accounts.recordGatewayState(
-        account.id,
-        {
-          country: account.country ?? stored.value.country,
-          chargesEnabled: account.charges_enabled === true,
-          payoutsEnabled: account.payouts_enabled === true,
-          detailsSubmitted: account.details_submitted === true
-        },
-        event.created
-      )
-      if (Option.isSome(result) && !result.value.applied) {
-        yield* Effect.logInfo(`webhook ${event.id}: account.updated older than the stored state of ${account.id}, ignored`)
-      }
-    }))
+    Effect.succeed(
+      Effect.gen(function* () {
+        const decoded = Schema.decodeUnknownOption(AccountObject)(event.object)
+        if (Option.isNone(decoded))
+          return yield* Effect.logWarning(`webhook ${event.id}: account.updated without an account object, ignored`)
+        const account = decoded.value
+        const stored = yield* accounts.findByAccountId(account.id)
+        if (Option.isNone(stored)) return yield* Effect.logInfo(`webhook ${event.id}: account ${account.id} is not ours, ignored`)
+        const result = yield* accounts.recordGatewayState(
+          account.id,
+          {
+            country: account.country ?? stored.value.country,
+            chargesEnabled: account.charges_enabled === true,
+            payoutsEnabled: account.payouts_enabled === true,
+            detailsSubmitted: account.details_submitted === true
+          },
+          event.created
+        )
+        if (Option.isSome(result) && !result.value.applied) {
+          yield* Effect.logInfo(`webhook ${event.id}: account.updated older than the stored state of ${account.id}, ignored`)
+        }
+      })
+    )
 
 /**
  * A card saved in setup mode counts only once it is attached to the customer it will be charged with
@@ -76,11 +79,23 @@ const usableCard = (charges: ChargeGatewayShape, event: Extract<ChargeEvent, { _
     }),
     (check): ChargeEvent => {
       if (check._tag === "Attached") return event
-      return { _tag: "PaymentFailed", bookingId: event.bookingId, paymentIntentId: null, needsClient: true, code: "card_not_attached", reference: event.reference, occurredAt: event.occurredAt }
+      return {
+        _tag: "PaymentFailed",
+        bookingId: event.bookingId,
+        paymentIntentId: null,
+        needsClient: true,
+        code: "card_not_attached",
+        reference: event.reference,
+        occurredAt: event.occurredAt
+      }
     }
   ).pipe(
     Effect.tap((applied) =>
-      applied._tag === "PaymentFailed" ? Effect.logError(`webhook ${event.reference}: the card saved for booking ${event.bookingId} cannot be used off-session (${event.paymentMethodId}, customer ${event.customerId})`) : Effect.void
+      applied._tag === "PaymentFailed"
+        ? Effect.logError(
+            `webhook ${event.reference}: the card saved for booking ${event.bookingId} cannot be used off-session (${event.paymentMethodId}, customer ${event.customerId})`
+          )
+        : Effect.void
     )
   )
 
@@ -94,7 +109,8 @@ const chargeEvent =
   (event) =>
     Either.match(toChargeEvent(event), {
       onLeft: (reason) => Effect.succeed(Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`)),
-      onRight: (charge) => (charge._tag === "CardSaved" ? Effect.map(usableCard(charges, charge), sink.apply) : Effect.succeed(sink.apply(charge)))
+      onRight: (charge) =>
+        charge._tag === "CardSaved" ? Effect.map(usableCard(charges, charge), sink.apply) : Effect.succeed(sink.apply(charge))
     })
 
 /** The event types payments acts on; any other verified event is acknowledged and recorded. */
@@ -135,14 +151,18 @@ export class PaymentWebhooks extends Context.Tag("payments/PaymentWebhooks")<
 
 export const PaymentWebhooksLive = Layer.effect(
   PaymentWebhooks,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const gateway = yield* ConnectedAccountGateway
     const events = yield* WebhookEventStore
     const tx = yield* Transactional
-    const handlers = eventHandlers({ accounts: yield* PaymentAccountRepository, sink: yield* ChargeEventSink, charges: yield* ChargeGateway })
+    const handlers = eventHandlers({
+      accounts: yield* PaymentAccountRepository,
+      sink: yield* ChargeEventSink,
+      charges: yield* ChargeGateway
+    })
     return {
       receive: (endpoint, rawBody, signatureHeader) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const event = yield* gateway.parseWebhook(endpoint, rawBody, signatureHeader).pipe(
             Effect.tapError((error) => Effect.logWarning(`webhook (${endpoint}) refused: ${error.reason}`)),
             Effect.mapError(() => InvalidWebhookSignature)
@@ -150,19 +170,24 @@ export const PaymentWebhooksLive = Layer.effect(
           const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
           // An event the app acts on is taken only on its own endpoint (others are acknowledged anywhere).
           if (handler && webhookEndpointOf(event.type) !== endpoint) {
-            yield* Effect.logWarning(`webhook (${endpoint}) refused: ${event.type} (${event.id}) belongs to the ${webhookEndpointOf(event.type)} endpoint`)
+            yield* Effect.logWarning(
+              `webhook (${endpoint}) refused: ${event.type} (${event.id}) belongs to the ${webhookEndpointOf(event.type)} endpoint`
+            )
             return yield* WebhookWrongEndpoint
           }
           const apply = handler
             ? yield* handler(event).pipe(
-              // Nothing was recorded: the gateway's next delivery retries the event.
-              Effect.catchTag("PaymentGatewayError", (error) =>
-                Effect.zipRight(Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`), Effect.fail(PaymentGatewayUnavailable))
+                // Nothing was recorded: the gateway's next delivery retries the event.
+                Effect.catchTag("PaymentGatewayError", (error) =>
+                  Effect.zipRight(
+                    Effect.logWarning(`webhook ${event.id}: ${error.operation} failed (${error.detail}), delivery refused`),
+                    Effect.fail(PaymentGatewayUnavailable)
+                  )
+                )
               )
-            )
             : Effect.void
           return yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const first = yield* events.markProcessed(event.id, event.type)
               if (first) yield* apply
               return { eventId: event.id, type: event.type, duplicate: !first, handled: handler !== undefined }

@@ -12,7 +12,10 @@ import { AppConfig, normalizeAddress, type TrustProxy } from "../config"
 export const resolveClientAddress = (peer: string | undefined, forwardedFor: string | undefined, trust: TrustProxy): string => {
   const socket = peer === undefined ? "unknown" : normalizeAddress(peer)
   if (trust._tag === "None") return socket
-  const forwarded = (forwardedFor ?? "").split(",").map(normalizeAddress).filter((a) => a !== "")
+  const forwarded = (forwardedFor ?? "")
+    .split(",")
+    .map(normalizeAddress)
+    .filter((a) => a !== "")
   const chain = [socket, ...forwarded.reverse()]
   if (trust._tag === "Hops") return chain[Math.min(trust.hops, chain.length - 1)]!
   let hop = 0
@@ -21,14 +24,18 @@ export const resolveClientAddress = (peer: string | undefined, forwardedFor: str
 }
 
 /** The requesting client's address, as every rate limiter keys it (TRUST_PROXY decides). */
-export const clientAddress = Effect.map(
-  Effect.zip(HttpServerRequest.HttpServerRequest, AppConfig),
-  ([request, config]) => resolveClientAddress(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], config.trustProxy)
+export const clientAddress = Effect.map(Effect.zip(HttpServerRequest.HttpServerRequest, AppConfig), ([request, config]) =>
+  resolveClientAddress(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], config.trustProxy)
 )
 
 /** A request from this machine itself, told by the socket alone and never through a proxy (loopback peer, no forwarding header). */
 export const isLocalRequest = (request: HttpServerRequest.HttpServerRequest) => {
   const peer = Option.map(request.remoteAddress, normalizeAddress)
   const loopback = Option.exists(peer, (address) => address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address))
-  return loopback && request.headers["x-forwarded-for"] === undefined && request.headers["forwarded"] === undefined && request.headers["x-real-ip"] === undefined
+  return (
+    loopback &&
+    request.headers["x-forwarded-for"] === undefined &&
+    request.headers["forwarded"] === undefined &&
+    request.headers["x-real-ip"] === undefined
+  )
 }

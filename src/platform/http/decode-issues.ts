@@ -24,7 +24,10 @@ const keyOf = (issue: DecodeIssue): MessageKey =>
  * The `details` of a 400 for a request that did not match its schema: each field path once, with a
  * generic message in the request's language; never the value sent nor Effect's schema text.
  */
-export const decodeIssueDetails = (error: unknown, language: Language): ReadonlyArray<{ readonly field: string; readonly message: string }> => {
+export const decodeIssueDetails = (
+  error: unknown,
+  language: Language
+): ReadonlyArray<{ readonly field: string; readonly message: string }> => {
   const issues: ReadonlyArray<DecodeIssue> = ParseResult.isParseError(error)
     ? ParseResult.ArrayFormatter.formatErrorSync(error)
     : ((error as { issues?: ReadonlyArray<DecodeIssue> }).issues ?? [])

@@ -4,8 +4,7 @@ import { defaultLanguage, type Language, languageFromHeader, type MessageKey, tr
 
 export { Ok, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "./schemas"
 
-export const ok = <A>(data: A, message?: string) =>
-  ({ success: true as const, data, ...(message === undefined ? {} : { message }) })
+export const ok = <A>(data: A, message?: string) => ({ success: true as const, data, ...(message === undefined ? {} : { message }) })
 
 /** The language of the current request: Accept-Language (the UI always sends it), else French. */
 export const requestLanguage: Effect.Effect<Language, never, HttpServerRequest.HttpServerRequest> = Effect.map(

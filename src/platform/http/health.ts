@@ -32,12 +32,9 @@ export const HealthUnavailableReport = Schema.Struct({
   data: Schema.Struct({ status: Schema.Literal("unavailable"), database: Schema.Literal("down"), ...Dependencies })
 }).annotations({ identifier: "HealthUnavailable" })
 
-export class HealthApi extends HttpApiGroup.make("health")
-  .add(
-    HttpApiEndpoint.get("health", "/health")
-      .addSuccess(Ok(HealthReport))
-      .addError(HealthUnavailableReport, { status: 503 })
-  ) {}
+export class HealthApi extends HttpApiGroup.make("health").add(
+  HttpApiEndpoint.get("health", "/health").addSuccess(Ok(HealthReport)).addError(HealthUnavailableReport, { status: 503 })
+) {}
 
 /**
  * What the health check reads of the parts built after the HTTP layer (the real-time link is built
@@ -59,7 +56,7 @@ const DATABASE_PROBE_TIMEOUT = Duration.seconds(3)
 
 /** The health answer: 200 when the database answers, else 503 with Retry-After, saying what is down. */
 export const healthCheck = (started: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const probes = yield* HealthProbes
     const jobQueue = yield* JobQueue
@@ -69,7 +66,7 @@ export const healthCheck = (started: number) =>
       Effect.catchAllCause(() => Effect.succeed(false))
     )
     const realtime = probes.realtime()
-    const jobs = jobQueue.reachable() ? "ok" as const : "down" as const
+    const jobs = jobQueue.reachable() ? ("ok" as const) : ("down" as const)
     const uptimeSeconds = Math.round((Date.now() - started) / 1000)
     if (databaseUp) {
       return HttpServerResponse.unsafeJson({

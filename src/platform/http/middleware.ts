@@ -64,8 +64,7 @@ const envelope = (status: number, body: { code: string; message: string; details
 
 const malformed = (language: Language) => envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed") })
 
-const isUndecodableBody = (u: unknown) =>
-  HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
+const isUndecodableBody = (u: unknown) => HttpServerError.isServerError(u) && u._tag === "RequestError" && u.reason === "Decode"
 
 const renderAppError = (error: AppError, language: Language) => {
   const { success: _, ...body } = errorBody(error, language)
@@ -87,7 +86,11 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
       const refused = bodyRefusal(error)
       if (refused !== undefined) return Effect.succeed(renderAppError(refused, language))
       return Effect.succeed(
-        envelope(400, { code: "MALFORMED_REQUEST", message: translate(language, "request.malformed"), details: decodeIssueDetails(error, language) })
+        envelope(400, {
+          code: "MALFORMED_REQUEST",
+          message: translate(language, "request.malformed"),
+          details: decodeIssueDetails(error, language)
+        })
       )
     }
     if (tag === "RouteNotFound") {
@@ -133,32 +136,40 @@ const validRequestId = /^[\w-]{1,64}$/
  * in a fiber of its own, so nothing needs restoring, where `Effect.annotateLogs` would cost a
  * scoped set-and-restore), and success and failure are finished in one `matchCauseEffect`.
  */
-export const appMiddlewareWith = (headers: Readonly<Record<string, string>>) => <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest>((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const incoming = request.headers["x-request-id"]
-    const requestId = incoming && validRequestId.test(incoming) ? incoming : crypto.randomUUID()
-    const started = performance.now()
-    const finish = (response: HttpServerResponse.HttpServerResponse) => {
-      const fields = { requestId, method: request.method, url: request.url, status: response.status, ms: Math.round(performance.now() - started) }
-      if (response.status >= 500) accessLog.error(fields, "request")
-      else accessLog.info(fields, "request")
-      return HttpServerResponse.setHeaders(response, { ...headers, ...apiCachePolicy(request.url, response), "x-request-id": requestId })
-    }
-    // A NUL in the address (a path or query parameter) is never meaningful and PostgreSQL text cannot
-    // hold it: refused here, once for every route, as JSON bodies with NUL are by their schemas.
-    if (request.url.includes("%00") || request.url.includes("\u0000")) {
-      return Effect.succeed(finish(malformed(languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage)))
-    }
-    return Effect.zipRight(
-      FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)),
-      Effect.matchCauseEffect(withBoundedBody(app, request), {
-        onFailure: (cause) =>
-          Effect.map(renderFailure(cause, languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage, requestId), finish),
-        onSuccess: (response) => Effect.succeed(finish(response))
-      })
-    )
-  })
+export const appMiddlewareWith =
+  (headers: Readonly<Record<string, string>>) =>
+  <E, R>(app: HttpApp.Default<E, R>) =>
+    Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest>((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const incoming = request.headers["x-request-id"]
+      const requestId = incoming && validRequestId.test(incoming) ? incoming : crypto.randomUUID()
+      const started = performance.now()
+      const finish = (response: HttpServerResponse.HttpServerResponse) => {
+        const fields = {
+          requestId,
+          method: request.method,
+          url: request.url,
+          status: response.status,
+          ms: Math.round(performance.now() - started)
+        }
+        if (response.status >= 500) accessLog.error(fields, "request")
+        else accessLog.info(fields, "request")
+        return HttpServerResponse.setHeaders(response, { ...headers, ...apiCachePolicy(request.url, response), "x-request-id": requestId })
+      }
+      // A NUL in the address (a path or query parameter) is never meaningful and PostgreSQL text cannot
+      // hold it: refused here, once for every route, as JSON bodies with NUL are by their schemas.
+      if (request.url.includes("%00") || request.url.includes("\u0000")) {
+        return Effect.succeed(finish(malformed(languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage)))
+      }
+      return Effect.zipRight(
+        FiberRef.update(FiberRef.currentLogAnnotations, HashMap.set("requestId", requestId as unknown)),
+        Effect.matchCauseEffect(withBoundedBody(app, request), {
+          onFailure: (cause) =>
+            Effect.map(renderFailure(cause, languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage, requestId), finish),
+          onSuccess: (response) => Effect.succeed(finish(response))
+        })
+      )
+    })
 
 /** The middleware with the default headers (see appMiddlewareWith for a configured server). */
 export const appMiddleware = appMiddlewareWith(securityHeaders)

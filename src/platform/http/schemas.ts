@@ -29,7 +29,9 @@ export const PayloadLongText = Schema.transform(Schema.String, Schema.String, {
   strict: true,
   decode: normalizeLineBreaks,
   encode: (s) => s
-}).pipe(Schema.filter((s) => !hasForbiddenControl(s, "long"), { message: () => "request.controlCharacters" satisfies MessageKey, jsonSchema: {} }))
+}).pipe(
+  Schema.filter((s) => !hasForbiddenControl(s, "long"), { message: () => "request.controlCharacters" satisfies MessageKey, jsonSchema: {} })
+)
 
 /**
  * A JSON request body: these fields and no other. An unknown field is a 400 naming it, as the OpenAPI

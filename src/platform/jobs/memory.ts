@@ -41,7 +41,7 @@ const SCHEDULE_KEY = "\u0000schedule"
 export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.Layer<JobQueue> =>
   Layer.scoped(
     JobQueue,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const layerScope = yield* Effect.scope
       const concurrency = Math.max(1, Math.floor(options.concurrency ?? 5))
       const stopTimeout = Duration.seconds(options.stopTimeoutSeconds ?? 10)
@@ -70,7 +70,7 @@ export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.L
         return best
       }
       const waitForDue = (queue: MemoryQueue) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           while (true) {
             const now = yield* Clock.currentTimeMillis
             const signal = queue.changed
@@ -114,10 +114,11 @@ export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.L
               active: false
             })
             changed(queue)
-          }))
+          })
+        )
 
       const work = (name: string, handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const queue = queueOf(name)
           const running = yield* FiberSet.make<void>()
           const permits = yield* Effect.makeSemaphore(concurrency)
@@ -134,16 +135,18 @@ export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.L
               Effect.ensuring(permits.release(1))
             )
           const dispatch = Effect.forever(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               yield* permits.take(1)
               yield* waitForDue(queue)
               // Claim and start in one step, so an interruption cannot strand a job marked active.
-              yield* Effect.uninterruptible(Effect.gen(function*() {
-                const job = nextDue(queue, yield* Clock.currentTimeMillis)
-                if (!job) return yield* permits.release(1)
-                job.active = true
-                yield* FiberSet.run(running, Effect.interruptible(runJob(job)))
-              }))
+              yield* Effect.uninterruptible(
+                Effect.gen(function* () {
+                  const job = nextDue(queue, yield* Clock.currentTimeMillis)
+                  if (!job) return yield* permits.release(1)
+                  job.active = true
+                  yield* FiberSet.run(running, Effect.interruptible(runJob(job)))
+                })
+              )
             })
           )
           const dispatcher = yield* Effect.forkDaemon(dispatch)
@@ -162,10 +165,10 @@ export const InMemoryJobQueue = (options: InMemoryJobQueueOptions = {}): Layer.L
         })
 
       const schedule = (name: string, expression: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const cron = parseCron(expression)
           if (!cron) return yield* Effect.dieMessage(`unsupported cron expression "${expression}"`)
-          const ticks = Effect.gen(function*() {
+          const ticks = Effect.gen(function* () {
             while (true) {
               const now = yield* Clock.currentTimeMillis
               const next = nextCronTime(cron, now)

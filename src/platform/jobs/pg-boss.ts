@@ -56,9 +56,7 @@ const toSendOptions = (options: JobOptions = {}): SendOptions => ({
   // pg-boss counts whole seconds; rounding up keeps "no earlier than".
   retryDelay: Math.ceil(options.retryDelaySeconds ?? 0),
   retryBackoff: options.retryBackoff ?? false,
-  ...(options.startAfterSeconds !== undefined && options.startAfterSeconds > 0
-    ? { startAfter: Math.ceil(options.startAfterSeconds) }
-    : {})
+  ...(options.startAfterSeconds !== undefined && options.startAfterSeconds > 0 ? { startAfter: Math.ceil(options.startAfterSeconds) } : {})
 })
 
 /**
@@ -75,7 +73,7 @@ const toSendOptions = (options: JobOptions = {}): SendOptions => ({
 export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer<JobQueue, never, SqlClient.SqlClient> =>
   Layer.scoped(
     JobQueue,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const runtime = yield* Effect.runtime<never>()
       const caller = new AsyncLocalStorage<Runtime.Runtime<never>>()
@@ -90,13 +88,14 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
           const statement = callerRuntime
             ? sql.unsafe<any>(text, values ?? []).withoutTransform
             : Effect.scoped(
-              Effect.flatMap(sql.reserve, (connection) =>
-                connection.executeUnprepared(text, values ?? [], undefined).pipe(
-                  // A failed `BEGIN; ...` leaves its connection in an aborted transaction, and the
-                  // pool would hand it on as it is.
-                  Effect.tapError(() => Effect.ignore(connection.executeRaw("ROLLBACK", [])))
-                ))
-            )
+                Effect.flatMap(sql.reserve, (connection) =>
+                  connection.executeUnprepared(text, values ?? [], undefined).pipe(
+                    // A failed `BEGIN; ...` leaves its connection in an aborted transaction, and the
+                    // pool would hand it on as it is.
+                    Effect.tapError(() => Effect.ignore(connection.executeRaw("ROLLBACK", [])))
+                  )
+                )
+              )
           const exit = await Runtime.runPromiseExit(callerRuntime ?? runtime)(statement)
           // Workers poll every second or so: their last statement tells whether jobs can run now.
           reachable = Exit.isSuccess(exit) || !unavailableOf(exit.cause)
@@ -123,14 +122,14 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
       yield* Effect.acquireRelease(
         Effect.promise(() => detached(() => boss.start())),
         () =>
-          Effect.promise(() =>
-            detached(() => boss.stop({ graceful: true, timeout: Duration.toMillis(stopTimeout), close: false }))
-          ).pipe(Effect.catchAllDefect((defect) => Effect.logError("job queue: pg-boss did not stop cleanly", Cause.die(defect))))
+          Effect.promise(() => detached(() => boss.stop({ graceful: true, timeout: Duration.toMillis(stopTimeout), close: false }))).pipe(
+            Effect.catchAllDefect((defect) => Effect.logError("job queue: pg-boss did not stop cleanly", Cause.die(defect)))
+          )
       )
 
       const ready = new Set<string>()
       const ensureQueue = (queue: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (ready.has(queue)) return
           const existing = yield* asCaller(() => boss.getQueue(queue))
           if (existing === null) {
@@ -150,48 +149,48 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
 
       yield* Effect.forEach(options.queues ?? [], ensureQueue, { discard: true })
 
-      const runBatch = (
-        queue: string,
-        handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>,
-        handlerRuntime: Runtime.Runtime<never>
-      ) =>
-      (jobs: ReadonlyArray<{ id: string; data: object | null; retryCount: number; retryLimit: number; signal: AbortSignal }>) =>
-        Promise.all(jobs.map(async (job): Promise<JobResult> => {
-          const exit = await Runtime.runPromiseExit(handlerRuntime)(
-            runHandler(queue, handler, (job.data ?? {}) as Record<string, unknown>, {
-              id: job.id,
-              retriesDone: job.retryCount,
-              retryLimit: job.retryLimit
-            }),
-            // pg-boss aborts the signal when it gives up on the job (expiry, shutdown).
-            { signal: job.signal }
+      const runBatch =
+        (queue: string, handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>, handlerRuntime: Runtime.Runtime<never>) =>
+        (jobs: ReadonlyArray<{ id: string; data: object | null; retryCount: number; retryLimit: number; signal: AbortSignal }>) =>
+          Promise.all(
+            jobs.map(async (job): Promise<JobResult> => {
+              const exit = await Runtime.runPromiseExit(handlerRuntime)(
+                runHandler(queue, handler, (job.data ?? {}) as Record<string, unknown>, {
+                  id: job.id,
+                  retriesDone: job.retryCount,
+                  retryLimit: job.retryLimit
+                }),
+                // pg-boss aborts the signal when it gives up on the job (expiry, shutdown).
+                { signal: job.signal }
+              )
+              return Exit.isSuccess(exit)
+                ? { id: job.id, status: "completed" }
+                : { id: job.id, status: "failed", output: { error: Cause.pretty(exit.cause).slice(0, 4000) } }
+            })
           )
-          return Exit.isSuccess(exit)
-            ? { id: job.id, status: "completed" }
-            : { id: job.id, status: "failed", output: { error: Cause.pretty(exit.cause).slice(0, 4000) } }
-        }))
 
       return JobQueue.of({
         send: (queue, data, jobOptions) =>
-          ensureQueue(queue).pipe(
-            Effect.zipRight(asCaller(() => boss.send(queue, data, toSendOptions(jobOptions)))),
-            Effect.asVoid
-          ),
+          ensureQueue(queue).pipe(Effect.zipRight(asCaller(() => boss.send(queue, data, toSendOptions(jobOptions)))), Effect.asVoid),
         work: (queue, handler) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* ensureQueue(queue)
             // Handlers run with the context of the fiber that registered them (its logger, its services).
             const handlerRuntime = yield* Effect.runtime<never>()
             const workerId = yield* Effect.promise(() =>
               detached(() =>
-                boss.work(queue, {
-                  batchSize,
-                  pollingIntervalSeconds,
-                  includeMetadata: true,
-                  perJobResults: true,
-                  // A full batch means more are likely waiting: fetch again at once.
-                  burstWhenBatchFull: batchSize > 1
-                }, runBatch(queue, handler, handlerRuntime))
+                boss.work(
+                  queue,
+                  {
+                    batchSize,
+                    pollingIntervalSeconds,
+                    includeMetadata: true,
+                    perJobResults: true,
+                    // A full batch means more are likely waiting: fetch again at once.
+                    burstWhenBatchFull: batchSize > 1
+                  },
+                  runBatch(queue, handler, handlerRuntime)
+                )
               )
             )
             yield* Effect.addFinalizer(() =>
@@ -206,10 +205,12 @@ export const PgBossJobQueue = (options: PgBossJobQueueOptions = {}): Layer.Layer
           }),
         schedule: (queue, cron) =>
           ensureQueue(queue).pipe(
-            Effect.zipRight(Effect.promise(() =>
-              // No singleton key: the queue's policy then keeps one unfinished tick job at a time.
-              detached(() => boss.schedule(queue, cron, {}, { tz: "UTC", retryLimit: 0 }))
-            ))
+            Effect.zipRight(
+              Effect.promise(() =>
+                // No singleton key: the queue's policy then keeps one unfinished tick job at a time.
+                detached(() => boss.schedule(queue, cron, {}, { tz: "UTC", retryLimit: 0 }))
+              )
+            )
           ),
         reachable: () => reachable
       })

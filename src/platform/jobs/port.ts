@@ -23,7 +23,10 @@ export interface JobQueueShape {
    * Handles the queue's jobs while the scope is open. A failing handler (a failure or a defect)
    * makes the job retry as its options say.
    */
-  readonly work: (queue: string, handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>) => Effect.Effect<void, never, Scope.Scope>
+  readonly work: (
+    queue: string,
+    handler: (data: Record<string, unknown>) => Effect.Effect<void, unknown>
+  ) => Effect.Effect<void, never, Scope.Scope>
   /** Sends `queue` an empty job on a cron schedule (UTC), once per tick across every process. */
   readonly schedule: (queue: string, cron: string) => Effect.Effect<void>
   /** False while the queue's last statement found its database unreachable (the health check reports it). */
@@ -45,8 +48,8 @@ export const runHandler = (
       Cause.isInterruptedOnly(cause)
         ? Effect.void
         : job.retriesDone < job.retryLimit
-        ? Effect.logWarning(`job on ${queue} failed, will be retried`, cause)
-        : Effect.logError(`job on ${queue} failed, no retries left`, cause)
+          ? Effect.logWarning(`job on ${queue} failed, will be retried`, cause)
+          : Effect.logError(`job on ${queue} failed, no retries left`, cause)
     ),
     Effect.annotateLogs({ queue, jobId: job.id, retry: job.retriesDone })
   )

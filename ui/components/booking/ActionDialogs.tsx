@@ -11,7 +11,15 @@ import { StarInput } from "./parts"
 export const reasonOf = (error: unknown) => (error instanceof ApiError ? error.message || error.code : failureText(error))
 
 /** Reject: a required reason (spec section 4). */
-export const RejectDialog = ({ title, onSubmit, onClose }: { title: string; onSubmit: (reason: string) => Promise<void>; onClose: () => void }) => {
+export const RejectDialog = ({
+  title,
+  onSubmit,
+  onClose
+}: {
+  title: string
+  onSubmit: (reason: string) => Promise<void>
+  onClose: () => void
+}) => {
   const { t } = useLingui()
   const [reason, setReason] = useState("")
   const [error, setError] = useState<string>()
@@ -46,7 +54,15 @@ export const RejectDialog = ({ title, onSubmit, onClose }: { title: string; onSu
       <form ref={form} className="form" noValidate onSubmit={(event) => void submit(event)}>
         <p>{t`Service : ${title}. Le client sera prévenu et le montant éventuellement réservé sur sa carte sera libéré.`}</p>
         {failure ? <Alert kind="error">{failure}</Alert> : null}
-        <TextArea label={t`Motif du refus`} name="reason" value={reason} onChange={setReason} error={error} rows={4} maxLength={REASON_MAX} />
+        <TextArea
+          label={t`Motif du refus`}
+          name="reason"
+          value={reason}
+          onChange={setReason}
+          error={error}
+          rows={4}
+          maxLength={REASON_MAX}
+        />
         <DialogActions busy={busy} submit={t`Refuser la réservation`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>
@@ -99,7 +115,15 @@ export const CompletionDialog = ({
         <p>{t`Service : ${title}. Votre avis est publié sur la page du service et le paiement est alors versé au prestataire.`}</p>
         {failure ? <Alert kind="error">{failure}</Alert> : null}
         <StarInput value={rating} onChange={setRating} error={errors.rating} />
-        <TextArea label={t`Commentaire`} name="comment" value={comment} onChange={setComment} error={errors.comment} rows={4} maxLength={COMMENT_MAX} />
+        <TextArea
+          label={t`Commentaire`}
+          name="comment"
+          value={comment}
+          onChange={setComment}
+          error={errors.comment}
+          rows={4}
+          maxLength={COMMENT_MAX}
+        />
         <DialogActions busy={busy} submit={t`Confirmer la réception`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>

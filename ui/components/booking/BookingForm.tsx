@@ -89,7 +89,9 @@ export const BookingForm = ({
     setFailure(undefined)
     const result = checkBookingForm(values, new Date())
     setInvalidDuration(result.invalidDuration)
-    const problems = Object.fromEntries(Object.entries(result.problems).map(([field, problem]) => [field, i18n._(bookingProblemTexts[problem])]))
+    const problems = Object.fromEntries(
+      Object.entries(result.problems).map(([field, problem]) => [field, i18n._(bookingProblemTexts[problem])])
+    )
     setErrors(problems)
     if (Object.keys(problems).length > 0) return
     if (!user) {
@@ -154,7 +156,16 @@ export const BookingForm = ({
           autoComplete="street-address"
           maxLength={ADDRESS_MAX}
         />
-        <TextArea label={t`Notes (facultatif)`} name="notes" value={values.notes} onChange={set("notes")} error={errors.notes} required={false} rows={3} maxLength={NOTES_MAX} />
+        <TextArea
+          label={t`Notes (facultatif)`}
+          name="notes"
+          value={values.notes}
+          onChange={set("notes")}
+          error={errors.notes}
+          required={false}
+          rows={3}
+          maxLength={NOTES_MAX}
+        />
         <dl className="booking-summary" aria-live="polite">
           <dt>{t`Tarif`}</dt>
           <dd>

@@ -89,7 +89,12 @@ const CardForm = ({ answer, billing, amountLabel, onPaid, onUnreachable }: Props
     const billingDetails = {
       name: billing.name,
       email: billing.email,
-      address: { line1: billing.address.line1, city: billing.address.city, postal_code: billing.address.postal_code, country: billing.address.country }
+      address: {
+        line1: billing.address.line1,
+        city: billing.address.city,
+        postal_code: billing.address.postal_code,
+        country: billing.address.country
+      }
     }
     try {
       if (answer.mode === "save_card") {

@@ -5,7 +5,15 @@ import { ApiError } from "../../api/client"
 import { bookingsApi, checkoutApi } from "../../api/endpoints"
 import type { BillingDetails, Booking, CheckoutAnswer, User } from "../../api/contract"
 import { billingProblemText } from "../../booking/labels"
-import { BILLING_COUNTRIES, billingDetailsOf, billingFieldOf, checkBilling, defaultBillingCountry, type BillingField, type BillingValues } from "../../booking/rules"
+import {
+  BILLING_COUNTRIES,
+  billingDetailsOf,
+  billingFieldOf,
+  checkBilling,
+  defaultBillingCountry,
+  type BillingField,
+  type BillingValues
+} from "../../booking/rules"
 import { showToast } from "../../state/toasts"
 import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
@@ -19,7 +27,11 @@ const CardPayment = lazy(() => import("./CardPayment"))
 type Stage =
   | { readonly kind: "billing" }
   | { readonly kind: "redirecting" }
-  | { readonly kind: "card"; readonly answer: CheckoutAnswer & { clientSecret: string; publishableKey: string }; readonly billing: BillingDetails }
+  | {
+      readonly kind: "card"
+      readonly answer: CheckoutAnswer & { clientSecret: string; publishableKey: string }
+      readonly billing: BillingDetails
+    }
 
 const browserLanguages = (): ReadonlyArray<string> => {
   try {
@@ -72,15 +84,15 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
 
   const amount = formatPrice(i18n.locale, booking.totalPrice, booking.currency)
   const title = booking.service.title
-  const holdUntil = booking.holdExpiresAt
-    ? formatTime(i18n.locale, booking.holdExpiresAt, "2-digit")
-    : undefined
+  const holdUntil = booking.holdExpiresAt ? formatTime(i18n.locale, booking.holdExpiresAt, "2-digit") : undefined
 
   const pay = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
     const problems = checkBilling(values)
-    const texts = Object.fromEntries(Object.entries(problems).map(([field, problem]) => [field, i18n._(billingProblemText(field as BillingField, problem))]))
+    const texts = Object.fromEntries(
+      Object.entries(problems).map(([field, problem]) => [field, i18n._(billingProblemText(field as BillingField, problem))])
+    )
     setErrors(texts)
     setIncomplete(Object.keys(problems).length > 0)
     if (Object.keys(problems).length > 0) return
@@ -140,7 +152,9 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
           <dd className="booking-total">{amount}</dd>
         </dl>
         <p className="field-hint">{t`Le montant est pré-autorisé sur votre carte et n'est débité qu'après la validation du service.`}</p>
-        {holdUntil && booking.paymentStatus === "UNPAID" ? <p className="field-hint">{t`Ce créneau vous est réservé jusqu'à ${holdUntil} : payez avant cette heure.`}</p> : null}
+        {holdUntil && booking.paymentStatus === "UNPAID" ? (
+          <p className="field-hint">{t`Ce créneau vous est réservé jusqu'à ${holdUntil} : payez avant cette heure.`}</p>
+        ) : null}
       </section>
       {stage.kind === "card" ? (
         <Suspense fallback={<Loading label={t`Chargement du formulaire de paiement…`} />}>
@@ -153,12 +167,48 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
           <h3>{t`Informations de facturation`}</h3>
           {incomplete ? <Alert kind="error">{t`Veuillez compléter vos informations de facturation.`}</Alert> : null}
           {failure ? <Alert kind="error">{failure}</Alert> : null}
-          <TextField label={t`Nom complet`} name="name" value={values.name} onChange={set("name")} error={errors.name} autoComplete="name" />
-          <TextField label={t`Email`} name="email" type="email" value={values.email} onChange={set("email")} error={errors.email} autoComplete="email" />
-          <TextField label={t`Adresse`} name="line1" value={values.line1} onChange={set("line1")} error={errors.line1} autoComplete="address-line1" />
+          <TextField
+            label={t`Nom complet`}
+            name="name"
+            value={values.name}
+            onChange={set("name")}
+            error={errors.name}
+            autoComplete="name"
+          />
+          <TextField
+            label={t`Email`}
+            name="email"
+            type="email"
+            value={values.email}
+            onChange={set("email")}
+            error={errors.email}
+            autoComplete="email"
+          />
+          <TextField
+            label={t`Adresse`}
+            name="line1"
+            value={values.line1}
+            onChange={set("line1")}
+            error={errors.line1}
+            autoComplete="address-line1"
+          />
           <div className="field-row">
-            <TextField label={t`Ville`} name="city" value={values.city} onChange={set("city")} error={errors.city} autoComplete="address-level2" />
-            <TextField label={t`Code postal`} name="postalCode" value={values.postalCode} onChange={set("postalCode")} error={errors.postalCode} autoComplete="postal-code" />
+            <TextField
+              label={t`Ville`}
+              name="city"
+              value={values.city}
+              onChange={set("city")}
+              error={errors.city}
+              autoComplete="address-level2"
+            />
+            <TextField
+              label={t`Code postal`}
+              name="postalCode"
+              value={values.postalCode}
+              onChange={set("postalCode")}
+              error={errors.postalCode}
+              autoComplete="postal-code"
+            />
           </div>
           <SelectField
             label={t`Pays`}

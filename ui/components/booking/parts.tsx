@@ -44,7 +44,14 @@ export const StarInput = ({ value, onChange, error }: { value: number; onChange:
       <div className="star-options">
         {values.map((n) => (
           <label key={n} className={n <= value ? "star-option star-on" : "star-option"}>
-            <input type="radio" name={name} value={n} checked={value === n} onChange={() => onChange(n)} aria-invalid={error ? true : undefined} />
+            <input
+              type="radio"
+              name={name}
+              value={n}
+              checked={value === n}
+              onChange={() => onChange(n)}
+              aria-invalid={error ? true : undefined}
+            />
             <span aria-hidden="true">★</span>
             <span className="sr-only">{n === 1 ? t`1 étoile` : t`${n} étoiles`}</span>
           </label>
@@ -61,7 +68,5 @@ export const StarInput = ({ value, onChange, error }: { value: number; onChange:
 
 export const DateRange = ({ start, end }: { start: string; end: string }) => {
   const { i18n } = useLingui()
-  return (
-    <time dateTime={start}>{formatDateRange(i18n.locale, new Date(start), new Date(end))}</time>
-  )
+  return <time dateTime={start}>{formatDateRange(i18n.locale, new Date(start), new Date(end))}</time>
 }

@@ -143,7 +143,8 @@ export const ConversationDialog = ({
       setOtherTyping(false)
       setAnnouncement(`${event.sender.firstName} : ${event.message.content}`)
       // Open and in view: read at once.
-      if (document.visibilityState === "visible") void request(socket, "mark_as_read", { conversationId: conversation.id, messageIds: [event.message.id] })
+      if (document.visibilityState === "visible")
+        void request(socket, "mark_as_read", { conversationId: conversation.id, messageIds: [event.message.id] })
     }
     const onRead = (event: MessagesRead) => {
       if (event.conversationId === conversation.id) setMessages((current) => applyRead(current, event))
@@ -288,12 +289,20 @@ export const ConversationDialog = ({
       ) : null}
       <div className="message-scroll">
         {hasOlder ? (
-          <button type="button" className="button-secondary button-small" onClick={() => void loadOlder()} disabled={loadingOlder} aria-busy={loadingOlder || undefined}>
+          <button
+            type="button"
+            className="button-secondary button-small"
+            onClick={() => void loadOlder()}
+            disabled={loadingOlder}
+            aria-busy={loadingOlder || undefined}
+          >
             {t`Charger les messages précédents`}
           </button>
         ) : null}
         {loaded === null && !loadError ? <p role="status">{t`Chargement des messages…`}</p> : null}
-        {loaded !== null && messages.length === 0 && outgoing.length === 0 ? <p className="message-empty">{t`Aucun message pour l'instant. Écrivez le premier !`}</p> : null}
+        {loaded !== null && messages.length === 0 && outgoing.length === 0 ? (
+          <p className="message-empty">{t`Aucun message pour l'instant. Écrivez le premier !`}</p>
+        ) : null}
         <ol className="messages" aria-label={t`Messages`}>
           {messages.map((m) => {
             const mine = m.senderId === viewerId
@@ -353,7 +362,10 @@ export const ConversationDialog = ({
             aria-invalid={draftError ? true : undefined}
             aria-describedby={draftError ? `${counterId} ${draftId}-error` : counterId}
           />
-          <p id={counterId} className={count > MAX_MESSAGE_LENGTH ? "field-hint message-counter field-error" : "field-hint message-counter"}>
+          <p
+            id={counterId}
+            className={count > MAX_MESSAGE_LENGTH ? "field-hint message-counter field-error" : "field-hint message-counter"}
+          >
             {t`${count} / ${MAX_MESSAGE_LENGTH} caractères · Entrée pour envoyer, Maj+Entrée pour aller à la ligne`}
           </p>
           {draftError ? (

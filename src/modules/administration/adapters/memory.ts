@@ -1,6 +1,16 @@
 import { Context, Effect, Layer } from "effect"
 import type { OperationTotal } from "../domain"
-import { AdminReadModel, type BookingRow, type DailyCount, type PaymentRow, type Person, type ServiceRow, type TopService, type TopUser, type UserRow } from "../ports"
+import {
+  AdminReadModel,
+  type BookingRow,
+  type DailyCount,
+  type PaymentRow,
+  type Person,
+  type ServiceRow,
+  type TopService,
+  type TopUser,
+  type UserRow
+} from "../ports"
 
 /**
  * The facts the in-memory read model answers from. Without a database the other modules' rows are
@@ -12,7 +22,9 @@ export interface MemoryFacts {
   readonly services: Array<ServiceRow & { readonly rating: number; readonly reviewCount: number }>
   readonly bookings: Array<BookingRow>
   readonly reviews: Array<{ readonly clientId: string; readonly providerId: string; readonly createdAt: Date }>
-  readonly operations: Array<Omit<PaymentRow, "bookingRefundedMinor" | "service" | "client" | "provider"> & { readonly paymentIntentId: string | null }>
+  readonly operations: Array<
+    Omit<PaymentRow, "bookingRefundedMinor" | "service" | "client" | "provider"> & { readonly paymentIntentId: string | null }
+  >
   readonly pendingApplications: { count: number }
 }
 export class AdminMemoryFacts extends Context.Tag("administration/AdminMemoryFacts")<AdminMemoryFacts, MemoryFacts>() {}
@@ -20,7 +32,10 @@ export class AdminMemoryFacts extends Context.Tag("administration/AdminMemoryFac
 const contains = (needle: string | undefined, ...haystack: ReadonlyArray<string>) =>
   needle === undefined || haystack.some((h) => h.toLowerCase().includes(needle.toLowerCase()))
 const fullName = (p: Person) => `${p.firstName} ${p.lastName}`
-const page = <A>(rows: ReadonlyArray<A>, limit: number, offset: number) => ({ total: rows.length, rows: rows.slice(offset, offset + limit) })
+const page = <A>(rows: ReadonlyArray<A>, limit: number, offset: number) => ({
+  total: rows.length,
+  rows: rows.slice(offset, offset + limit)
+})
 const byDay = (dates: ReadonlyArray<Date>): ReadonlyArray<DailyCount> => {
   const counts = new Map<string, number>()
   for (const d of dates) counts.set(d.toISOString().slice(0, 10), (counts.get(d.toISOString().slice(0, 10)) ?? 0) + 1)
@@ -46,7 +61,12 @@ const readModel = (facts: MemoryFacts) => {
         for (const o of facts.operations) {
           if (o.currency !== currency || (window && (o.createdAt < window.from || o.createdAt >= window.to))) continue
           const t = totals.get(o.kind) ?? { kind: o.kind, count: 0, amountMinor: 0, feeMinor: 0 }
-          totals.set(o.kind, { kind: o.kind, count: t.count + 1, amountMinor: t.amountMinor + o.amountMinor, feeMinor: t.feeMinor + o.feeMinor })
+          totals.set(o.kind, {
+            kind: o.kind,
+            count: t.count + 1,
+            amountMinor: t.amountMinor + o.amountMinor,
+            feeMinor: t.feeMinor + o.feeMinor
+          })
         }
         return [...totals.values()].sort((a, b) => a.kind.localeCompare(b.kind))
       }),
@@ -54,7 +74,10 @@ const readModel = (facts: MemoryFacts) => {
       Effect.sync(() =>
         facts.operations
           .filter((a) => a.kind === "AUTHORIZATION" && a.currency === currency)
-          .filter((a) => !facts.operations.some((o) => o.paymentIntentId === a.paymentIntentId && (o.kind === "CAPTURE" || o.kind === "CANCELLATION")))
+          .filter(
+            (a) =>
+              !facts.operations.some((o) => o.paymentIntentId === a.paymentIntentId && (o.kind === "CAPTURE" || o.kind === "CANCELLATION"))
+          )
           .reduce((sum, a) => sum + a.amountMinor, 0)
       ),
     currencies: Effect.sync(() => {
@@ -79,9 +102,13 @@ const readModel = (facts: MemoryFacts) => {
         page(
           facts.bookings
             .filter((b) => contains(q.search, b.service.title, b.client.email, b.provider.email, fullName(b.client), fullName(b.provider)))
-            .filter((b) =>
-              q.statuses === undefined || q.statuses.includes(b.status) ||
-              (q.statuses.includes("PAID") && b.status === "PENDING" && (b.paymentStatus === "AUTHORIZED" || b.paymentStatus === "CARD_SAVED"))
+            .filter(
+              (b) =>
+                q.statuses === undefined ||
+                q.statuses.includes(b.status) ||
+                (q.statuses.includes("PAID") &&
+                  b.status === "PENDING" &&
+                  (b.paymentStatus === "AUTHORIZED" || b.paymentStatus === "CARD_SAVED"))
             )
             .filter((b) => (q.from === undefined || b.startTime >= q.from) && (q.to === undefined || b.startTime < q.to))
             .sort((a, b) => b.startTime.getTime() - a.startTime.getTime()),
@@ -111,7 +138,13 @@ const readModel = (facts: MemoryFacts) => {
             .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
             .map(({ paymentIntentId: _, ...o }): PaymentRow => {
               const b = bookingOf(o.bookingId)
-              return { ...o, bookingRefundedMinor: b.refundedMinor, service: { id: b.service.id, title: b.service.title }, client: b.client, provider: b.provider }
+              return {
+                ...o,
+                bookingRefundedMinor: b.refundedMinor,
+                service: { id: b.service.id, title: b.service.title },
+                client: b.client,
+                provider: b.provider
+              }
             }),
           q.limit,
           q.offset
@@ -124,7 +157,12 @@ const readModel = (facts: MemoryFacts) => {
             const recent = facts.bookings.filter((b) => b.createdAt >= from)
             const reviews = facts.reviews.filter((r) => r.createdAt >= from)
             return {
-              id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email, role: u.role, createdAt: u.createdAt,
+              id: u.id,
+              firstName: u.firstName,
+              lastName: u.lastName,
+              email: u.email,
+              role: u.role,
+              createdAt: u.createdAt,
               services: facts.services.filter((s) => s.provider.id === u.id).length,
               bookingsAsClient: recent.filter((b) => b.client.id === u.id).length,
               bookingsAsProvider: recent.filter((b) => b.provider.id === u.id).length,
@@ -133,10 +171,11 @@ const readModel = (facts: MemoryFacts) => {
             }
           })
           .filter((u) => u.bookingsAsClient + u.bookingsAsProvider + u.reviewsAsClient + u.reviewsAsProvider > 0)
-          .sort((a, b) =>
-            b.bookingsAsClient + b.bookingsAsProvider - (a.bookingsAsClient + a.bookingsAsProvider) ||
-            b.reviewsAsClient + b.reviewsAsProvider - (a.reviewsAsClient + a.reviewsAsProvider) ||
-            a.createdAt.getTime() - b.createdAt.getTime()
+          .sort(
+            (a, b) =>
+              b.bookingsAsClient + b.bookingsAsProvider - (a.bookingsAsClient + a.bookingsAsProvider) ||
+              b.reviewsAsClient + b.reviewsAsProvider - (a.reviewsAsClient + a.reviewsAsProvider) ||
+              a.createdAt.getTime() - b.createdAt.getTime()
           )
           .slice(0, limit)
           .map(({ createdAt: _, ...u }) => u)
@@ -144,11 +183,18 @@ const readModel = (facts: MemoryFacts) => {
     topServices: (from, limit) =>
       Effect.sync(() =>
         facts.services
-          .map((s): TopService => ({
-            id: s.id, title: s.title, priceMinor: s.priceMinor, currency: s.currency, rating: s.rating, reviewCount: s.reviewCount,
-            provider: { firstName: s.provider.firstName, lastName: s.provider.lastName },
-            bookings: facts.bookings.filter((b) => b.service.id === s.id && b.createdAt >= from).length
-          }))
+          .map(
+            (s): TopService => ({
+              id: s.id,
+              title: s.title,
+              priceMinor: s.priceMinor,
+              currency: s.currency,
+              rating: s.rating,
+              reviewCount: s.reviewCount,
+              provider: { firstName: s.provider.firstName, lastName: s.provider.lastName },
+              bookings: facts.bookings.filter((b) => b.service.id === s.id && b.createdAt >= from).length
+            })
+          )
           .filter((s) => s.bookings > 0)
           .sort((a, b) => b.bookings - a.bookings || b.rating - a.rating || b.reviewCount - a.reviewCount || a.id.localeCompare(b.id))
           .slice(0, limit)

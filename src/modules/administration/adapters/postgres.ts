@@ -3,7 +3,16 @@ import { Effect, Layer, Schema } from "effect"
 import { findAll, single } from "../../../platform/rows"
 import { Role } from "../../identity"
 import { OperationKinds } from "../domain"
-import { AdminReadModel, type BookingRow, type DailyCount, type PaymentRow, type ServiceRow, type TopService, type TopUser, type UserRow } from "../ports"
+import {
+  AdminReadModel,
+  type BookingRow,
+  type DailyCount,
+  type PaymentRow,
+  type ServiceRow,
+  type TopService,
+  type TopUser,
+  type UserRow
+} from "../ports"
 
 /**
  * The back-office's read models as SQL over the owning modules' tables (users, payment_accounts,
@@ -18,12 +27,13 @@ const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 const Currency = Schema.Trim
 
 /** A person's columns under a prefix (`client`, `provider`), read back as one `Person`. */
-const PersonColumns = (prefix: "client" | "provider") => ({
-  [`${prefix}Id`]: Schema.String,
-  [`${prefix}FirstName`]: Schema.String,
-  [`${prefix}LastName`]: Schema.String,
-  [`${prefix}Email`]: Schema.String
-}) as Record<`${typeof prefix}${"Id" | "FirstName" | "LastName" | "Email"}`, typeof Schema.String>
+const PersonColumns = (prefix: "client" | "provider") =>
+  ({
+    [`${prefix}Id`]: Schema.String,
+    [`${prefix}FirstName`]: Schema.String,
+    [`${prefix}LastName`]: Schema.String,
+    [`${prefix}Email`]: Schema.String
+  }) as Record<`${typeof prefix}${"Id" | "FirstName" | "LastName" | "Email"}`, typeof Schema.String>
 
 const person = (prefix: "client" | "provider", row: Record<string, unknown>) => ({
   id: row[`${prefix}Id`] as string,
@@ -37,37 +47,101 @@ const Total = { total: Schema.Number }
 
 const CountsRow = Schema.Struct({ users: Schema.Number, services: Schema.Number, available: Schema.Number, applications: Schema.Number })
 const StatusCountRow = Schema.Struct({ status: Schema.String, n: Schema.Number })
-const OperationTotalRow = Schema.Struct({ kind: Schema.Literal(...OperationKinds), count: Schema.Number, amountMinor: Schema.Number, feeMinor: Schema.Number })
+const OperationTotalRow = Schema.Struct({
+  kind: Schema.Literal(...OperationKinds),
+  count: Schema.Number,
+  amountMinor: Schema.Number,
+  feeMinor: Schema.Number
+})
 const UserListRow = Schema.Struct({
-  id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, phoneNumber: Schema.String,
-  role: Role, isActive: Schema.Boolean, isEmailVerified: Schema.Boolean, preferredLanguage: Schema.String, createdAt: Schema.DateFromSelf,
-  accountId: Schema.NullOr(Schema.String), chargesEnabled: Schema.NullOr(Schema.Boolean), payoutsEnabled: Schema.NullOr(Schema.Boolean),
-  detailsSubmitted: Schema.NullOr(Schema.Boolean), ...Total
+  id: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  email: Schema.String,
+  phoneNumber: Schema.String,
+  role: Role,
+  isActive: Schema.Boolean,
+  isEmailVerified: Schema.Boolean,
+  preferredLanguage: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  accountId: Schema.NullOr(Schema.String),
+  chargesEnabled: Schema.NullOr(Schema.Boolean),
+  payoutsEnabled: Schema.NullOr(Schema.Boolean),
+  detailsSubmitted: Schema.NullOr(Schema.Boolean),
+  ...Total
 })
 const BookingListRow = Schema.Struct({
-  id: Schema.String, status: Schema.String, paymentStatus: Schema.String, startTime: Schema.DateFromSelf, endTime: Schema.DateFromSelf,
-  totalMinor: Schema.Number, currency: Currency, capturedMinor: Schema.Number, refundedMinor: Schema.Number,
-  paymentIssue: Schema.NullOr(Schema.String), createdAt: Schema.DateFromSelf,
-  serviceId: Schema.String, serviceTitle: Schema.String, categoryNameFr: Schema.String, categoryNameEn: Schema.String,
-  ...PersonColumns("client"), ...PersonColumns("provider"), ...Total
+  id: Schema.String,
+  status: Schema.String,
+  paymentStatus: Schema.String,
+  startTime: Schema.DateFromSelf,
+  endTime: Schema.DateFromSelf,
+  totalMinor: Schema.Number,
+  currency: Currency,
+  capturedMinor: Schema.Number,
+  refundedMinor: Schema.Number,
+  paymentIssue: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  serviceId: Schema.String,
+  serviceTitle: Schema.String,
+  categoryNameFr: Schema.String,
+  categoryNameEn: Schema.String,
+  ...PersonColumns("client"),
+  ...PersonColumns("provider"),
+  ...Total
 })
 const ServiceListRow = Schema.Struct({
-  id: Schema.String, title: Schema.String, priceMinor: Schema.Number, currency: Currency, isAvailable: Schema.Boolean,
-  location: Schema.String, createdAt: Schema.DateFromSelf, categoryId: Schema.Number, categoryNameFr: Schema.String,
-  categoryNameEn: Schema.String, ...PersonColumns("provider"), ...Total
+  id: Schema.String,
+  title: Schema.String,
+  priceMinor: Schema.Number,
+  currency: Currency,
+  isAvailable: Schema.Boolean,
+  location: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  categoryId: Schema.Number,
+  categoryNameFr: Schema.String,
+  categoryNameEn: Schema.String,
+  ...PersonColumns("provider"),
+  ...Total
 })
 const PaymentListRow = Schema.Struct({
-  id: Schema.String, bookingId: Schema.String, kind: Schema.Literal(...OperationKinds), amountMinor: Schema.Number, feeMinor: Schema.Number,
-  currency: Currency, paymentMethod: Schema.NullOr(Schema.String), createdAt: Schema.DateFromSelf, bookingRefundedMinor: Schema.Number,
-  serviceId: Schema.String, serviceTitle: Schema.String, ...PersonColumns("client"), ...PersonColumns("provider"), ...Total
+  id: Schema.String,
+  bookingId: Schema.String,
+  kind: Schema.Literal(...OperationKinds),
+  amountMinor: Schema.Number,
+  feeMinor: Schema.Number,
+  currency: Currency,
+  paymentMethod: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  bookingRefundedMinor: Schema.Number,
+  serviceId: Schema.String,
+  serviceTitle: Schema.String,
+  ...PersonColumns("client"),
+  ...PersonColumns("provider"),
+  ...Total
 })
 const TopUserRow = Schema.Struct({
-  id: Schema.String, firstName: Schema.String, lastName: Schema.String, email: Schema.String, role: Role, services: Schema.Number,
-  bookingsAsClient: Schema.Number, bookingsAsProvider: Schema.Number, reviewsAsProvider: Schema.Number, reviewsAsClient: Schema.Number
+  id: Schema.String,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  email: Schema.String,
+  role: Role,
+  services: Schema.Number,
+  bookingsAsClient: Schema.Number,
+  bookingsAsProvider: Schema.Number,
+  reviewsAsProvider: Schema.Number,
+  reviewsAsClient: Schema.Number
 })
 const TopServiceRow = Schema.Struct({
-  id: Schema.String, title: Schema.String, priceMinor: Schema.Number, currency: Currency, rating: Schema.Number,
-  reviewCount: Schema.Number, firstName: Schema.String, lastName: Schema.String, bookings: Schema.Number
+  id: Schema.String,
+  title: Schema.String,
+  priceMinor: Schema.Number,
+  currency: Currency,
+  rating: Schema.Number,
+  reviewCount: Schema.Number,
+  firstName: Schema.String,
+  lastName: Schema.String,
+  bookings: Schema.Number
 })
 const DayCountRow = Schema.Struct({ day: Schema.String, count: Schema.Number })
 
@@ -80,9 +154,7 @@ const withTotal = <R extends { readonly total: number }, E, Q>(
   countPastTheEnd: Effect.Effect<{ readonly n: number }, E, Q>
 ) =>
   Effect.flatMap(page, (rows) =>
-    rows.length > 0
-      ? Effect.succeed({ rows, total: rows[0]!.total })
-      : Effect.map(countPastTheEnd, (count) => ({ rows, total: count.n }))
+    rows.length > 0 ? Effect.succeed({ rows, total: rows[0]!.total }) : Effect.map(countPastTheEnd, (count) => ({ rows, total: count.n }))
   )
 
 const day = (d: Date | string) => (typeof d === "string" ? d.slice(0, 10) : d.toISOString().slice(0, 10))
@@ -91,16 +163,26 @@ export const AdminReadModelLive = Layer.effect(
   AdminReadModel,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const personColumns = (alias: string, prefix: string) =>
-      sql.unsafe(`${alias}.id AS ${prefix}_id, ${alias}.first_name AS ${prefix}_first_name, ${alias}.last_name AS ${prefix}_last_name, ${alias}.email::text AS ${prefix}_email`)
+      sql.unsafe(
+        `${alias}.id AS ${prefix}_id, ${alias}.first_name AS ${prefix}_first_name, ${alias}.last_name AS ${prefix}_last_name, ${alias}.email::text AS ${prefix}_email`
+      )
 
     return {
-      counts: Effect.gen(function*() {
-        const row = yield* single("dashboard counts", CountsRow, sql`
+      counts: Effect.gen(function* () {
+        const row = yield* single(
+          "dashboard counts",
+          CountsRow,
+          sql`
           SELECT (SELECT count(*) FROM users) AS users,
                  (SELECT count(*) FROM services WHERE archived_at IS NULL) AS services,
                  (SELECT count(*) FROM services WHERE archived_at IS NULL AND status = 'ACTIVE') AS available,
-                 (SELECT count(*) FROM provider_applications WHERE status = 'PENDING') AS applications`)
-        const statuses = yield* findAll("bookings by status", StatusCountRow, sql`SELECT status, count(*) AS n FROM bookings GROUP BY status`)
+                 (SELECT count(*) FROM provider_applications WHERE status = 'PENDING') AS applications`
+        )
+        const statuses = yield* findAll(
+          "bookings by status",
+          StatusCountRow,
+          sql`SELECT status, count(*) AS n FROM bookings GROUP BY status`
+        )
         return {
           users: row.users,
           services: { total: row.services, available: row.available },
@@ -110,29 +192,44 @@ export const AdminReadModelLive = Layer.effect(
       }).pipe(Effect.orDie),
 
       operationTotals: (currency, window) =>
-        findAll("operation totals", OperationTotalRow, sql`
+        findAll(
+          "operation totals",
+          OperationTotalRow,
+          sql`
           SELECT kind, count(*) AS count, coalesce(sum(amount_minor), 0)::int8 AS amount_minor, coalesce(sum(fee_minor), 0)::int8 AS fee_minor
           FROM payment_operations
           WHERE currency = ${currency} ${window ? sql`AND created_at >= ${window.from} AND created_at < ${window.to}` : sql``}
-          GROUP BY kind ORDER BY kind`).pipe(Effect.orDie),
+          GROUP BY kind ORDER BY kind`
+        ).pipe(Effect.orDie),
 
       // An authorisation is held until a capture or a release of the same intent is recorded.
       heldAmount: (currency) =>
-        single("held amount", Schema.Struct({ held: Schema.Number }), sql`
+        single(
+          "held amount",
+          Schema.Struct({ held: Schema.Number }),
+          sql`
           SELECT coalesce(sum(a.amount_minor), 0)::int8 AS held
           FROM payment_operations a
           WHERE a.kind = 'AUTHORIZATION' AND a.currency = ${currency}
             AND NOT EXISTS (SELECT 1 FROM payment_operations o WHERE o.payment_intent_id = a.payment_intent_id
-                              AND o.kind IN ('CAPTURE', 'CANCELLATION'))`).pipe(Effect.map((row) => row.held), Effect.orDie),
+                              AND o.kind IN ('CAPTURE', 'CANCELLATION'))`
+        ).pipe(
+          Effect.map((row) => row.held),
+          Effect.orDie
+        ),
 
-      currencies: findAll("currencies", Schema.Struct({ currency: Currency }), sql`
-        SELECT currency FROM payment_operations GROUP BY currency ORDER BY count(*) DESC, currency`).pipe(
+      currencies: findAll(
+        "currencies",
+        Schema.Struct({ currency: Currency }),
+        sql`
+        SELECT currency FROM payment_operations GROUP BY currency ORDER BY count(*) DESC, currency`
+      ).pipe(
         Effect.map((rows) => rows.map((r) => r.currency)),
         Effect.orDie
       ),
 
       users: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conditions = [sql`true`]
           if (query.search !== undefined) {
             const pattern = like(query.search)
@@ -142,27 +239,42 @@ export const AdminReadModelLive = Layer.effect(
           if (query.role !== undefined) conditions.push(sql`u.role = ${query.role}`)
           if (query.isActive !== undefined) conditions.push(sql`u.is_active = ${query.isActive}`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(findAll("users page", UserListRow, sql`
+          const { rows, total } = yield* withTotal(
+            findAll(
+              "users page",
+              UserListRow,
+              sql`
             SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.phone_number, u.role, u.is_active, u.is_email_verified,
                    u.preferred_language, u.created_at, pa.account_id, pa.charges_enabled, pa.payouts_enabled, pa.details_submitted,
                    count(*) OVER () AS total
             FROM users u LEFT JOIN payment_accounts pa ON pa.user_id = u.id
             WHERE ${where}
             ORDER BY u.created_at DESC, u.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`), single("users count", Count, sql`SELECT count(*) AS n FROM users u WHERE ${where}`))
+            LIMIT ${query.limit} OFFSET ${query.offset}`
+            ),
+            single("users count", Count, sql`SELECT count(*) AS n FROM users u WHERE ${where}`)
+          )
           return {
             total,
-            rows: rows.map(({ accountId, chargesEnabled, payoutsEnabled, detailsSubmitted, total: _total, ...user }): UserRow => ({
-              ...user,
-              paymentAccount: accountId === null
-                ? null
-                : { accountId, chargesEnabled: chargesEnabled === true, payoutsEnabled: payoutsEnabled === true, detailsSubmitted: detailsSubmitted === true }
-            }))
+            rows: rows.map(
+              ({ accountId, chargesEnabled, payoutsEnabled, detailsSubmitted, total: _total, ...user }): UserRow => ({
+                ...user,
+                paymentAccount:
+                  accountId === null
+                    ? null
+                    : {
+                        accountId,
+                        chargesEnabled: chargesEnabled === true,
+                        payoutsEnabled: payoutsEnabled === true,
+                        detailsSubmitted: detailsSubmitted === true
+                      }
+              })
+            )
           }
         }).pipe(Effect.orDie),
 
       bookings: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conditions = [sql`true`]
           if (query.search !== undefined) {
             const pattern = like(query.search)
@@ -180,77 +292,105 @@ export const AdminReadModelLive = Layer.effect(
           const where = sql.and(conditions)
           const from = sql`bookings b JOIN services s ON s.id = b.service_id JOIN categories c ON c.id = s.category_id
             JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id`
-          const { rows, total } = yield* withTotal(findAll("bookings page", BookingListRow, sql`
+          const { rows, total } = yield* withTotal(
+            findAll(
+              "bookings page",
+              BookingListRow,
+              sql`
             SELECT b.id, b.status, b.payment_status, b.start_time, b.end_time, b.total_minor, b.currency, b.captured_minor,
                    b.refunded_minor, b.payment_issue, b.created_at, s.id AS service_id, s.title AS service_title,
                    c.name_fr AS category_name_fr, c.name_en AS category_name_en,
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
             FROM ${from} WHERE ${where}
             ORDER BY b.start_time DESC, b.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`), single("bookings count", Count, sql`SELECT count(*) AS n FROM ${from} WHERE ${where}`))
+            LIMIT ${query.limit} OFFSET ${query.offset}`
+            ),
+            single("bookings count", Count, sql`SELECT count(*) AS n FROM ${from} WHERE ${where}`)
+          )
           return {
             total,
-            rows: rows.map((r): BookingRow => ({
-              id: r.id,
-              status: r.status,
-              paymentStatus: r.paymentStatus,
-              startTime: r.startTime,
-              endTime: r.endTime,
-              totalMinor: r.totalMinor,
-              currency: r.currency,
-              capturedMinor: r.capturedMinor,
-              refundedMinor: r.refundedMinor,
-              paymentIssue: r.paymentIssue,
-              createdAt: r.createdAt,
-              service: { id: r.serviceId, title: r.serviceTitle, categoryNameFr: r.categoryNameFr, categoryNameEn: r.categoryNameEn },
-              client: person("client", r),
-              provider: person("provider", r)
-            }))
+            rows: rows.map(
+              (r): BookingRow => ({
+                id: r.id,
+                status: r.status,
+                paymentStatus: r.paymentStatus,
+                startTime: r.startTime,
+                endTime: r.endTime,
+                totalMinor: r.totalMinor,
+                currency: r.currency,
+                capturedMinor: r.capturedMinor,
+                refundedMinor: r.refundedMinor,
+                paymentIssue: r.paymentIssue,
+                createdAt: r.createdAt,
+                service: { id: r.serviceId, title: r.serviceTitle, categoryNameFr: r.categoryNameFr, categoryNameEn: r.categoryNameEn },
+                client: person("client", r),
+                provider: person("provider", r)
+              })
+            )
           }
         }).pipe(Effect.orDie),
 
       services: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conditions = [sql`s.archived_at IS NULL`]
           if (query.search !== undefined) {
             const pattern = like(query.search)
-            conditions.push(sql`(s.title ILIKE ${pattern} OR u.email::text ILIKE ${pattern} OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern})`)
+            conditions.push(
+              sql`(s.title ILIKE ${pattern} OR u.email::text ILIKE ${pattern} OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern})`
+            )
           }
           if (query.categoryId !== undefined) conditions.push(sql`s.category_id = ${query.categoryId}`)
           if (query.isAvailable !== undefined) conditions.push(query.isAvailable ? sql`s.status = 'ACTIVE'` : sql`s.status <> 'ACTIVE'`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(findAll("services page", ServiceListRow, sql`
+          const { rows, total } = yield* withTotal(
+            findAll(
+              "services page",
+              ServiceListRow,
+              sql`
             SELECT s.id, s.title, s.price_minor, s.currency, s.status = 'ACTIVE' AS is_available, s.location, s.created_at,
                    c.id AS category_id, c.name_fr AS category_name_fr, c.name_en AS category_name_en,
                    ${personColumns("u", "provider")}, count(*) OVER () AS total
             FROM services s JOIN categories c ON c.id = s.category_id JOIN users u ON u.id = s.user_id
             WHERE ${where}
             ORDER BY s.created_at DESC, s.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`), single("services count", Count, sql`
-            SELECT count(*) AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`))
+            LIMIT ${query.limit} OFFSET ${query.offset}`
+            ),
+            single(
+              "services count",
+              Count,
+              sql`
+            SELECT count(*) AS n FROM services s JOIN users u ON u.id = s.user_id WHERE ${where}`
+            )
+          )
           return {
             total,
-            rows: rows.map((r): ServiceRow => ({
-              id: r.id,
-              title: r.title,
-              category: { id: r.categoryId, nameFr: r.categoryNameFr, nameEn: r.categoryNameEn },
-              provider: person("provider", r),
-              priceMinor: r.priceMinor,
-              currency: r.currency,
-              isAvailable: r.isAvailable,
-              location: r.location,
-              createdAt: r.createdAt
-            }))
+            rows: rows.map(
+              (r): ServiceRow => ({
+                id: r.id,
+                title: r.title,
+                category: { id: r.categoryId, nameFr: r.categoryNameFr, nameEn: r.categoryNameEn },
+                provider: person("provider", r),
+                priceMinor: r.priceMinor,
+                currency: r.currency,
+                isAvailable: r.isAvailable,
+                location: r.location,
+                createdAt: r.createdAt
+              })
+            )
           }
         }).pipe(Effect.orDie),
 
       payments: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const conditions = [sql`o.kind <> 'CARD_SAVED'`]
           if (query.from !== undefined) conditions.push(sql`o.created_at >= ${query.from}`)
           if (query.to !== undefined) conditions.push(sql`o.created_at < ${query.to}`)
           const where = sql.and(conditions)
-          const { rows, total } = yield* withTotal(findAll("payments page", PaymentListRow, sql`
+          const { rows, total } = yield* withTotal(
+            findAll(
+              "payments page",
+              PaymentListRow,
+              sql`
             SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at,
                    b.refunded_minor AS booking_refunded_minor, s.id AS service_id, s.title AS service_title,
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
@@ -258,28 +398,36 @@ export const AdminReadModelLive = Layer.effect(
               JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
             WHERE ${where}
             ORDER BY o.created_at DESC, o.id DESC
-            LIMIT ${query.limit} OFFSET ${query.offset}`), single("payments count", Count, sql`SELECT count(*) AS n FROM payment_operations o WHERE ${where}`))
+            LIMIT ${query.limit} OFFSET ${query.offset}`
+            ),
+            single("payments count", Count, sql`SELECT count(*) AS n FROM payment_operations o WHERE ${where}`)
+          )
           return {
             total,
-            rows: rows.map((r): PaymentRow => ({
-              id: r.id,
-              bookingId: r.bookingId,
-              kind: r.kind,
-              amountMinor: r.amountMinor,
-              feeMinor: r.feeMinor,
-              currency: r.currency,
-              paymentMethod: r.paymentMethod,
-              createdAt: r.createdAt,
-              bookingRefundedMinor: r.bookingRefundedMinor,
-              service: { id: r.serviceId, title: r.serviceTitle },
-              client: person("client", r),
-              provider: person("provider", r)
-            }))
+            rows: rows.map(
+              (r): PaymentRow => ({
+                id: r.id,
+                bookingId: r.bookingId,
+                kind: r.kind,
+                amountMinor: r.amountMinor,
+                feeMinor: r.feeMinor,
+                currency: r.currency,
+                paymentMethod: r.paymentMethod,
+                createdAt: r.createdAt,
+                bookingRefundedMinor: r.bookingRefundedMinor,
+                service: { id: r.serviceId, title: r.serviceTitle },
+                client: person("client", r),
+                provider: person("provider", r)
+              })
+            )
           }
         }).pipe(Effect.orDie),
 
       topUsers: (from, limit) =>
-        findAll("top users", TopUserRow, sql`
+        findAll(
+          "top users",
+          TopUserRow,
+          sql`
           WITH activity AS (
             SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.role, u.created_at,
               (SELECT count(*) FROM services s WHERE s.user_id = u.id AND s.archived_at IS NULL) AS services,
@@ -292,10 +440,17 @@ export const AdminReadModelLive = Layer.effect(
           FROM activity
           WHERE bookings_as_client + bookings_as_provider + reviews_as_provider + reviews_as_client > 0
           ORDER BY bookings_as_client + bookings_as_provider DESC, reviews_as_provider + reviews_as_client DESC, created_at, id
-          LIMIT ${limit}`).pipe(Effect.map((rows): ReadonlyArray<TopUser> => rows), Effect.orDie),
+          LIMIT ${limit}`
+        ).pipe(
+          Effect.map((rows): ReadonlyArray<TopUser> => rows),
+          Effect.orDie
+        ),
 
       topServices: (from, limit) =>
-        findAll("top services", TopServiceRow, sql`
+        findAll(
+          "top services",
+          TopServiceRow,
+          sql`
           SELECT s.id, s.title, s.price_minor, s.currency, s.rating::float8 AS rating, s.review_count,
                  u.first_name, u.last_name, count(b.id) AS bookings
           FROM services s JOIN users u ON u.id = s.user_id
@@ -304,7 +459,8 @@ export const AdminReadModelLive = Layer.effect(
           GROUP BY s.id, u.id
           HAVING count(b.id) > 0
           ORDER BY count(b.id) DESC, s.rating DESC, s.review_count DESC, s.id
-          LIMIT ${limit}`).pipe(
+          LIMIT ${limit}`
+        ).pipe(
           Effect.map((rows) =>
             rows.map(({ firstName, lastName, ...service }): TopService => ({ ...service, provider: { firstName, lastName } }))
           ),
@@ -312,14 +468,23 @@ export const AdminReadModelLive = Layer.effect(
         ),
 
       growth: (from) =>
-        Effect.gen(function*() {
-          const perDay = (rows: ReadonlyArray<{ day: Date | string; count: number }>): ReadonlyArray<DailyCount> => rows.map((r) => ({ date: day(r.day), count: r.count }))
-          const users = yield* findAll("new users per day", DayCountRow, sql`
+        Effect.gen(function* () {
+          const perDay = (rows: ReadonlyArray<{ day: Date | string; count: number }>): ReadonlyArray<DailyCount> =>
+            rows.map((r) => ({ date: day(r.day), count: r.count }))
+          const users = yield* findAll(
+            "new users per day",
+            DayCountRow,
+            sql`
             SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
-            FROM users WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`)
-          const bookings = yield* findAll("new bookings per day", DayCountRow, sql`
+            FROM users WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`
+          )
+          const bookings = yield* findAll(
+            "new bookings per day",
+            DayCountRow,
+            sql`
             SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count
-            FROM bookings WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`)
+            FROM bookings WHERE created_at >= ${from} GROUP BY 1 ORDER BY 1`
+          )
           return { users: perDay(users), bookings: perDay(bookings) }
         }).pipe(Effect.orDie)
     }

@@ -23,7 +23,7 @@ const byStartDesc = (a: BookingRecord, b: BookingRecord) => b.startTime.getTime(
  * exclusion constraint's: a provider's slot-holding bookings never overlap.
  */
 export const BookingMemoryAdapters = Layer.effectContext(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const services = yield* ServiceRepository
     const categories = yield* CategoryRepository
@@ -33,21 +33,23 @@ export const BookingMemoryAdapters = Layer.effectContext(
     const chargeClocks = new Map<string, number>()
 
     const participant = (id: string) =>
-      Effect.map(users.findById(id), (u): Participant =>
-        Option.match(u, {
-          onNone: () => ({ id, firstName: "", lastName: "", email: "", phoneNumber: "", preferredLanguage: "fr" }),
-          onSome: (user) => ({
-            id: user.id,
-            firstName: user.firstName,
-            lastName: user.lastName,
-            email: user.email,
-            phoneNumber: user.phoneNumber,
-            preferredLanguage: user.preferredLanguage
+      Effect.map(
+        users.findById(id),
+        (u): Participant =>
+          Option.match(u, {
+            onNone: () => ({ id, firstName: "", lastName: "", email: "", phoneNumber: "", preferredLanguage: "fr" }),
+            onSome: (user) => ({
+              id: user.id,
+              firstName: user.firstName,
+              lastName: user.lastName,
+              email: user.email,
+              phoneNumber: user.phoneNumber,
+              preferredLanguage: user.preferredLanguage
+            })
           })
-        })
       )
     const detailOf = (b: BookingRecord) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const service = Option.getOrThrow(yield* services.findById(b.serviceId))
         const category = Option.getOrUndefined(yield* categories.findById(service.categoryId))
         const review = reviews.get(b.id)
@@ -69,11 +71,13 @@ export const BookingMemoryAdapters = Layer.effectContext(
 
     /** What the exclusion constraint tests: a slot-holding booking of the provider overlaps [start, end). */
     const slotHeld = (providerId: string, start: Date, end: Date) =>
-      [...bookings.values()].some((o) => o.providerId === providerId && SLOT_HOLDING.includes(o.status) && o.startTime < end && start < o.endTime)
+      [...bookings.values()].some(
+        (o) => o.providerId === providerId && SLOT_HOLDING.includes(o.status) && o.startTime < end && start < o.endTime
+      )
 
     const repository: BookingRepository["Type"] = {
       bookable: (serviceId, clientId, slot) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const found = yield* services.findById(serviceId)
           if (Option.isNone(found)) return Option.none()
           const s = found.value
@@ -131,7 +135,9 @@ export const BookingMemoryAdapters = Layer.effectContext(
               ...current,
               ...decision.next,
               ...(decision.rejectionReason !== undefined ? { rejectionReason: decision.rejectionReason } : {}),
-              ...(decision.cancellation !== undefined ? { cancelledBy: decision.cancellation.by, cancellationReason: decision.cancellation.reason } : {}),
+              ...(decision.cancellation !== undefined
+                ? { cancelledBy: decision.cancellation.by, cancellationReason: decision.cancellation.reason }
+                : {}),
               version: current.version + 1,
               updatedAt: new Date()
             },
@@ -146,13 +152,26 @@ export const BookingMemoryAdapters = Layer.effectContext(
           if (b) bookings.set(id, withReferences({ ...b, updatedAt: new Date() }, refs))
         }),
       list: (q) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const matches = [...bookings.values()]
-            .filter((b) => q.userId === undefined || (q.as === "client" ? b.clientId === q.userId : q.as === "provider" ? b.providerId === q.userId : b.clientId === q.userId || b.providerId === q.userId))
+            .filter(
+              (b) =>
+                q.userId === undefined ||
+                (q.as === "client"
+                  ? b.clientId === q.userId
+                  : q.as === "provider"
+                    ? b.providerId === q.userId
+                    : b.clientId === q.userId || b.providerId === q.userId)
+            )
             .filter((b) => {
               if (!q.statuses || q.statuses.length === 0) return true
               const paid = b.status === "PENDING" && SECURED.includes(b.paymentStatus)
-              if (b.status === "PENDING") return q.statuses.includes("PAID") && q.statuses.includes("PENDING") ? true : paid ? q.statuses.includes("PAID") : q.statuses.includes("PENDING")
+              if (b.status === "PENDING")
+                return q.statuses.includes("PAID") && q.statuses.includes("PENDING")
+                  ? true
+                  : paid
+                    ? q.statuses.includes("PAID")
+                    : q.statuses.includes("PENDING")
               return q.statuses.includes(b.status)
             })
             .sort(byStartDesc)
@@ -170,8 +189,11 @@ export const BookingMemoryAdapters = Layer.effectContext(
           [...bookings.values()]
             .filter(
               (b) =>
-                b.providerId === providerId && SLOT_HOLDING.includes(b.status) && !(b.status === "PENDING" && !SECURED.includes(b.paymentStatus)) &&
-                b.startTime < to && b.endTime > from
+                b.providerId === providerId &&
+                SLOT_HOLDING.includes(b.status) &&
+                !(b.status === "PENDING" && !SECURED.includes(b.paymentStatus)) &&
+                b.startTime < to &&
+                b.endTime > from
             )
             .sort((a, b) => a.startTime.getTime() - b.startTime.getTime()),
           detailOf
@@ -187,9 +209,10 @@ export const BookingMemoryAdapters = Layer.effectContext(
       captureDueIds: (limit) =>
         Effect.sync(() =>
           [...bookings.values()]
-            .filter((b) =>
-              (b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status)) ||
-              (b.paymentStatus === "CARD_SAVED" && ["COMPLETED", "VALIDATED"].includes(b.status))
+            .filter(
+              (b) =>
+                (b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status)) ||
+                (b.paymentStatus === "CARD_SAVED" && ["COMPLETED", "VALIDATED"].includes(b.status))
             )
             .slice(0, limit)
             .map((b) => b.id)
@@ -218,16 +241,23 @@ export const BookingMemoryAdapters = Layer.effectContext(
 
     const reviewRepository: ReviewRepository["Type"] = {
       insert: (r) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (reviews.has(r.bookingId)) return Option.none()
           const client = yield* participant(r.clientId)
-          const review: ReviewRecord = { ...r, id: crypto.randomUUID(), createdAt: new Date(), client: { firstName: client.firstName, lastName: client.lastName } }
+          const review: ReviewRecord = {
+            ...r,
+            id: crypto.randomUUID(),
+            createdAt: new Date(),
+            client: { firstName: client.firstName, lastName: client.lastName }
+          }
           reviews.set(r.bookingId, review)
           return Option.some(review)
         }),
       ofService: (serviceId, limit, offset) =>
         Effect.sync(() => {
-          const all = [...reviews.values()].filter((r) => r.serviceId === serviceId).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+          const all = [...reviews.values()]
+            .filter((r) => r.serviceId === serviceId)
+            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
           const average = all.length === 0 ? 0 : Math.round((all.reduce((sum, r) => sum + r.rating, 0) / all.length) * 100) / 100
           return { items: all.slice(offset, offset + limit), total: all.length, average }
         })

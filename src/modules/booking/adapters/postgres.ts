@@ -96,7 +96,13 @@ export const BookingRepositoryLive = Layer.effect(
           Effect.map((rows) =>
             Option.map(
               Option.fromNullable(rows[0]),
-              ({ providerActive, provider, client, slotTaken, ...service }): Bookable => ({ service, providerActive, provider, client, slotTaken })
+              ({ providerActive, provider, client, slotTaken, ...service }): Bookable => ({
+                service,
+                providerActive,
+                provider,
+                client,
+                slotTaken
+              })
             )
           ),
           Effect.orDie
@@ -139,7 +145,9 @@ export const BookingRepositoryLive = Layer.effect(
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
           ...(decision.rejectionReason !== undefined ? { rejection_reason: decision.rejectionReason } : {}),
-          ...(decision.cancellation !== undefined ? { cancelled_by: decision.cancellation.by, cancellation_reason: decision.cancellation.reason } : {}),
+          ...(decision.cancellation !== undefined
+            ? { cancelled_by: decision.cancellation.by, cancellation_reason: decision.cancellation.reason }
+            : {}),
           ...referenceColumns(refs)
         }
         return sql<BookingRecord>`
@@ -158,7 +166,7 @@ export const BookingRepositoryLive = Layer.effect(
         return sql`UPDATE bookings SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
       },
       list: (q) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const side =
             q.userId === undefined
               ? sql`TRUE`
@@ -184,13 +192,19 @@ export const BookingRepositoryLive = Layer.effect(
         sql<DetailRow>`SELECT ${detail} FROM ${fromDetail}
           WHERE b.service_id = ${serviceId} AND b.client_id = ${clientId}
             AND b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS', 'SERVICE_RENDERED')
-          ORDER BY b.created_at DESC LIMIT 1`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDetail)), Effect.orDie),
+          ORDER BY b.created_at DESC LIMIT 1`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDetail)),
+          Effect.orDie
+        ),
       calendar: (providerId, from, to) =>
         sql<DetailRow>`SELECT ${detail} FROM ${fromDetail}
           WHERE b.provider_id = ${providerId} AND b.status NOT IN ('REJECTED', 'CANCELLED')
             AND NOT (b.status = 'PENDING' AND b.payment_status NOT IN ('AUTHORIZED', 'CARD_SAVED'))
             AND b.start_time < ${to} AND b.end_time > ${from}
-          ORDER BY b.start_time LIMIT 2000`.pipe(Effect.map((rows) => rows.map(toDetail)), Effect.orDie),
+          ORDER BY b.start_time LIMIT 2000`.pipe(
+          Effect.map((rows) => rows.map(toDetail)),
+          Effect.orDie
+        ),
       dueIds: (now, limit) =>
         // A wide net on the small set of open bookings; the sweep asks the rules what is really due.
         sql<{ id: string }>`SELECT b.id FROM bookings b
@@ -200,23 +214,37 @@ export const BookingRepositoryLive = Layer.effect(
               OR (b.status = 'SERVICE_RENDERED' AND GREATEST(b.rendered_at, b.end_time) <= ${now}::timestamptz - interval '7 days')
               OR (b.payment_status = 'CARD_SAVED' AND b.start_time <= ${now}::timestamptz + interval '3 days')
               OR (b.payment_status = 'AUTHORIZED' AND b.authorization_expires_at <= ${now}::timestamptz + interval '1 day'))
-          ORDER BY b.start_time LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+          ORDER BY b.start_time LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       captureDueIds: (limit) =>
         sql<{ id: string }>`SELECT b.id FROM bookings b
           WHERE (b.status IN ('COMPLETED', 'VALIDATED') AND b.payment_status IN ('AUTHORIZED', 'CARD_SAVED'))
              OR (b.status IN ('CANCELLED', 'REJECTED') AND b.payment_status = 'AUTHORIZED')
-          ORDER BY b.updated_at LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+          ORDER BY b.updated_at LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        ),
       findIdByPaymentReference: (ref) =>
         (ref.paymentIntentId !== undefined
           ? sql<{ id: string }>`SELECT id FROM bookings WHERE payment_intent_id = ${ref.paymentIntentId} LIMIT 1`
           : sql<{ id: string }>`SELECT id FROM bookings WHERE checkout_session_id = ${ref.checkoutSessionId ?? ""} LIMIT 1`
-        ).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => r.id)), Effect.orDie),
+        ).pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => r.id)),
+          Effect.orDie
+        ),
       advanceChargeClock: (paymentIntentId, occurredAt) =>
         // One statement: the first event of an intent, or one not older than the last applied, moves the clock.
-        sql<{ applied: boolean }>`INSERT INTO charge_event_clocks AS c (payment_intent_id, last_event_at) VALUES (${paymentIntentId}, ${occurredAt})
+        sql<{
+          applied: boolean
+        }>`INSERT INTO charge_event_clocks AS c (payment_intent_id, last_event_at) VALUES (${paymentIntentId}, ${occurredAt})
             ON CONFLICT (payment_intent_id) DO UPDATE SET last_event_at = EXCLUDED.last_event_at
               WHERE c.last_event_at <= EXCLUDED.last_event_at
-            RETURNING true AS applied`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+            RETURNING true AS applied`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       recordOperation: (op) =>
         sql`INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail)
             VALUES (${op.bookingId}, ${op.gateway}, ${op.kind}, ${op.amountMinor}, ${op.currency}, ${op.feeMinor}, ${op.paymentIntentId},
@@ -234,7 +262,7 @@ export const ReviewRepositoryLive = Layer.effect(
   ReviewRepository,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     insert: (r) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const rows = yield* sql<{ id: string; createdAt: Date }>`
           INSERT INTO reviews (booking_id, service_id, client_id, provider_id, rating, comment)
           VALUES (${r.bookingId}, ${r.serviceId}, ${r.clientId}, ${r.providerId}, ${r.rating}, ${r.comment})
@@ -246,7 +274,7 @@ export const ReviewRepositoryLive = Layer.effect(
         return Option.some({ ...r, id: rows[0]!.id, createdAt: rows[0]!.createdAt, client: client ?? { firstName: "", lastName: "" } })
       }).pipe(Effect.orDie),
     ofService: (serviceId, limit, offset) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const items = yield* sql<ReviewRecord & { clientFirstName: string; clientLastName: string }>`
           SELECT r.id, r.booking_id AS "bookingId", r.service_id AS "serviceId", r.client_id AS "clientId", r.provider_id AS "providerId",
                  r.rating, r.comment, r.created_at AS "createdAt", u.first_name AS "clientFirstName", u.last_name AS "clientLastName"
@@ -255,7 +283,10 @@ export const ReviewRepositoryLive = Layer.effect(
         const [stats] = yield* sql<{ total: number; average: number | null }>`
           SELECT count(*)::int AS total, round(avg(rating), 2)::float8 AS average FROM reviews WHERE service_id = ${serviceId}`
         return {
-          items: items.map(({ clientFirstName, clientLastName, ...r }) => ({ ...r, client: { firstName: clientFirstName, lastName: clientLastName } })),
+          items: items.map(({ clientFirstName, clientLastName, ...r }) => ({
+            ...r,
+            client: { firstName: clientFirstName, lastName: clientLastName }
+          })),
           total: stats?.total ?? 0,
           average: stats?.average ?? 0
         }

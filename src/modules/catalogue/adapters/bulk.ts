@@ -60,13 +60,41 @@ export const bulkCities: ReadonlyArray<City> = [
 /** Six service names per category (ids 1 to 9), in French and in English. */
 const titles: Record<"fr" | "en", ReadonlyArray<ReadonlyArray<string>>> = {
   fr: [
-    ["Dépannage informatique", "Développement web", "Installation réseau Wi-Fi", "Récupération de données", "Création d'application mobile", "Maintenance de serveurs"],
+    [
+      "Dépannage informatique",
+      "Développement web",
+      "Installation réseau Wi-Fi",
+      "Récupération de données",
+      "Création d'application mobile",
+      "Maintenance de serveurs"
+    ],
     ["Création de logo", "Design graphique", "Retouche photo", "Maquettes UX/UI", "Illustration sur mesure", "Mise en page de brochures"],
-    ["Gestion des réseaux sociaux", "Référencement SEO", "Campagnes publicitaires", "Rédaction de contenu", "Stratégie marketing", "Marketing par courriel"],
-    ["Conseil en gestion", "Consultation juridique", "Conseil fiscal", "Coaching d'entreprise", "Conseil en décoration", "Planification financière"],
+    [
+      "Gestion des réseaux sociaux",
+      "Référencement SEO",
+      "Campagnes publicitaires",
+      "Rédaction de contenu",
+      "Stratégie marketing",
+      "Marketing par courriel"
+    ],
+    [
+      "Conseil en gestion",
+      "Consultation juridique",
+      "Conseil fiscal",
+      "Coaching d'entreprise",
+      "Conseil en décoration",
+      "Planification financière"
+    ],
     ["Ménage", "Grand ménage", "Nettoyage de vitres", "Repassage", "Nettoyage après déménagement", "Entretien de bureaux"],
     ["Jardinage", "Tonte de pelouse", "Taille de haies", "Aménagement paysager", "Déneigement", "Entretien de potager"],
-    ["Réparation de vélos", "Plomberie", "Électricité", "Réparation d'électroménagers", "Petits travaux de menuiserie", "Réparation de téléphones"],
+    [
+      "Réparation de vélos",
+      "Plomberie",
+      "Électricité",
+      "Réparation d'électroménagers",
+      "Petits travaux de menuiserie",
+      "Réparation de téléphones"
+    ],
     ["Déménagement", "Transport de meubles", "Livraison de colis", "Navette aéroport", "Chauffeur privé", "Transport d'animaux"],
     ["Cours de piano", "Cours de français", "Soutien scolaire en mathématiques", "Cours d'anglais", "Formation Excel", "Cours de cuisine"]
   ],
@@ -84,8 +112,30 @@ const titles: Record<"fr" | "en", ReadonlyArray<ReadonlyArray<string>>> = {
 }
 
 const qualifiers: Record<"fr" | "en", ReadonlyArray<string>> = {
-  fr: ["à domicile", "professionnel", "rapide et soigné", "sur mesure", "pour particuliers", "pour entreprises", "express", "de qualité", "haut de gamme", "à petit prix"],
-  en: ["at home", "by a professional", "fast and reliable", "made to measure", "for households", "for businesses", "express", "quality", "premium", "affordable"]
+  fr: [
+    "à domicile",
+    "professionnel",
+    "rapide et soigné",
+    "sur mesure",
+    "pour particuliers",
+    "pour entreprises",
+    "express",
+    "de qualité",
+    "haut de gamme",
+    "à petit prix"
+  ],
+  en: [
+    "at home",
+    "by a professional",
+    "fast and reliable",
+    "made to measure",
+    "for households",
+    "for businesses",
+    "express",
+    "quality",
+    "premium",
+    "affordable"
+  ]
 }
 
 /** Description sentences; {s} is the service name (lower case), {c} the city. */
@@ -116,8 +166,50 @@ const sentences: Record<"fr" | "en", ReadonlyArray<string>> = {
 const priceLow = [50, 40, 50, 60, 20, 25, 40, 30, 25]
 const priceHigh = [150, 120, 150, 250, 60, 70, 120, 150, 80]
 
-const firstNames = ["Camille", "Louis", "Chloé", "Gabriel", "Léa", "Noah", "Emma", "Thomas", "Olivia", "Liam", "Zoé", "Nathan", "Alice", "Hugo", "Sarah", "Jacob", "Maëlle", "William", "Inès", "Ethan"]
-const lastNames = ["Tremblay", "Gagnon", "Roy", "Côté", "Bouchard", "Martin", "Bernard", "Dubois", "Lefebvre", "Moreau", "Smith", "Brown", "Wilson", "Taylor", "Lavoie", "Fortin", "Girard", "Bélanger", "Nguyen", "Pelletier"]
+const firstNames = [
+  "Camille",
+  "Louis",
+  "Chloé",
+  "Gabriel",
+  "Léa",
+  "Noah",
+  "Emma",
+  "Thomas",
+  "Olivia",
+  "Liam",
+  "Zoé",
+  "Nathan",
+  "Alice",
+  "Hugo",
+  "Sarah",
+  "Jacob",
+  "Maëlle",
+  "William",
+  "Inès",
+  "Ethan"
+]
+const lastNames = [
+  "Tremblay",
+  "Gagnon",
+  "Roy",
+  "Côté",
+  "Bouchard",
+  "Martin",
+  "Bernard",
+  "Dubois",
+  "Lefebvre",
+  "Moreau",
+  "Smith",
+  "Brown",
+  "Wilson",
+  "Taylor",
+  "Lavoie",
+  "Fortin",
+  "Girard",
+  "Bélanger",
+  "Nguyen",
+  "Pelletier"
+]
 
 /** Every word the generator can write (its vocabulary feeds typo tolerance). */
 export const bulkVocabulary = () =>
@@ -152,10 +244,14 @@ export const REBUILD_THRESHOLD = 100_000
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10
 
 export const generateServices = (options: BulkOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const started = performance.now()
-    const { pglite } = yield* single("database kind", Schema.Struct({ pglite: Schema.Boolean }), sql`SELECT version() LIKE '%PGlite%' AS pglite`)
+    const { pglite } = yield* single(
+      "database kind",
+      Schema.Struct({ pglite: Schema.Boolean }),
+      sql`SELECT version() LIKE '%PGlite%' AS pglite`
+    )
     const batchSize = options.batchSize ?? (pglite ? 5_000 : 50_000)
 
     // Bulk providers: created when missing (they cannot log in: no password).
@@ -180,8 +276,12 @@ export const generateServices = (options: BulkOptions) =>
       FROM unnest(${providerRows.map((p) => p.email)}::text[], ${providerRows.map((p) => p.firstName)}::text[],
         ${providerRows.map((p) => p.lastName)}::text[]) AS t(e, f, l)
       ON CONFLICT (email) DO NOTHING`
-    const ids = yield* findAll("bulk providers", Schema.Struct({ email: Schema.String, id: Schema.String }), sql`SELECT email::text AS email, id FROM users
-      WHERE email = ANY(${providerRows.map((p) => p.email)}::text[])`)
+    const ids = yield* findAll(
+      "bulk providers",
+      Schema.Struct({ email: Schema.String, id: Schema.String }),
+      sql`SELECT email::text AS email, id FROM users
+      WHERE email = ANY(${providerRows.map((p) => p.email)}::text[])`
+    )
     const idOf = new Map(ids.map((r) => [r.email, r.id]))
     const providerIds = providerRows.map((p) => idOf.get(p.email)!)
     const providerCities = providerRows.map((p) => p.city)
@@ -190,7 +290,8 @@ export const generateServices = (options: BulkOptions) =>
     const rebuild = options.services >= REBUILD_THRESHOLD
 
     const random = (n: number) => sql.literal(`(hashint8(g * 16 + ${n}) & 2147483647)::float8 / 2147483648 AS r${n}`)
-    const insertBatch = (from: number, to: number) => sql`
+    const insertBatch = (from: number, to: number) =>
+      sql`
       INSERT INTO services (user_id, category_id, title, description, price_minor, currency, duration_minutes, location,
         lat, lng, status, archived_at, rating, review_count, created_at, updated_at)
       SELECT p.user_id, y.cat,
@@ -243,9 +344,13 @@ export const generateServices = (options: BulkOptions) =>
         CASE c.language WHEN 'fr' THEN ${sentences.fr}::text[] ELSE ${sentences.en}::text[] END AS sentences) t`.pipe(Effect.asVoid)
 
     // Secondary indexes of services, rebuilt from their own definitions.
-    const dropIndexes = Effect.gen(function*() {
-      const defs = yield* findAll("services indexes", Schema.Struct({ name: Schema.String, def: Schema.String }), sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes
-        WHERE schemaname = current_schema() AND tablename = 'services' AND indexname <> 'services_pkey'`)
+    const dropIndexes = Effect.gen(function* () {
+      const defs = yield* findAll(
+        "services indexes",
+        Schema.Struct({ name: Schema.String, def: Schema.String }),
+        sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes
+        WHERE schemaname = current_schema() AND tablename = 'services' AND indexname <> 'services_pkey'`
+      )
       for (const d of defs) yield* sql.unsafe(`DROP INDEX IF EXISTS ${d.name}`)
       return defs
     })
@@ -255,7 +360,7 @@ export const generateServices = (options: BulkOptions) =>
         [...defs].sort((a, b) => Number(/USING (gin|gist)/.test(b.def)) - Number(/USING (gin|gist)/.test(a.def))),
         (d) =>
           sql.withTransaction(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               if (!pglite) yield* sql.unsafe(`SET LOCAL maintenance_work_mem = '512MB'`)
               yield* sql.unsafe(d.def.replace(/^CREATE (UNIQUE )?INDEX /, "CREATE $1INDEX IF NOT EXISTS "))
             })
@@ -271,15 +376,15 @@ export const generateServices = (options: BulkOptions) =>
     const insertAll = Effect.zipRight(
       Effect.sync(() => options.onProgress?.(0, options.services)),
       Effect.forEach(
-      batches,
-      ([from, to]) =>
-        Effect.tap(insertBatch(from, to), () =>
-          Effect.sync(() => {
-            done += to - from + 1
-            options.onProgress?.(done, options.services)
-          })
-        ),
-      { concurrency: pglite ? 1 : 2, discard: true }
+        batches,
+        ([from, to]) =>
+          Effect.tap(insertBatch(from, to), () =>
+            Effect.sync(() => {
+              done += to - from + 1
+              options.onProgress?.(done, options.services)
+            })
+          ),
+        { concurrency: pglite ? 1 : 2, discard: true }
       )
     )
 
@@ -289,13 +394,13 @@ export const generateServices = (options: BulkOptions) =>
       yield* Effect.acquireUseRelease(
         dropIndexes,
         () =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const t = performance.now()
             yield* insertAll
             insertSeconds = seconds(t)
           }),
         (defs) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const t = performance.now()
             yield* createIndexes(defs)
             indexSeconds = seconds(t)

@@ -48,11 +48,14 @@ const SearchRow = Schema.Struct({
   distanceKm: Schema.optional(Schema.NullOr(Schema.Number))
 })
 type SearchRow = typeof SearchRow.Type
-const ListingRow = Schema.extend(SearchRow, Schema.Struct({
-  categorySlug: Schema.String,
-  categoryNameFr: Schema.String,
-  categoryNameEn: Schema.String
-}))
+const ListingRow = Schema.extend(
+  SearchRow,
+  Schema.Struct({
+    categorySlug: Schema.String,
+    categoryNameFr: Schema.String,
+    categoryNameEn: Schema.String
+  })
+)
 type ListingRow = typeof ListingRow.Type
 /** A search's rows: the page's services with the total, or one row of the total alone past the end. */
 const SearchPageRow = Schema.Union(
@@ -94,18 +97,22 @@ export const CategoryRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     const columns = sql.literal(categoryColumns)
     const byName = (name: string, orSlug: boolean) =>
-      findOne("category by name", CategoryRow, sql`SELECT ${columns} FROM categories
+      findOne(
+        "category by name",
+        CategoryRow,
+        sql`SELECT ${columns} FROM categories
         WHERE ${orSlug ? sql`slug = ${name.trim().toLowerCase()} OR` : sql.literal("")}
           public.f_unaccent(lower(name_fr)) = public.f_unaccent(lower(${name.trim()}))
           OR public.f_unaccent(lower(name_en)) = public.f_unaccent(lower(${name.trim()}))
-        ORDER BY id LIMIT 1`).pipe(Effect.orDie)
+        ORDER BY id LIMIT 1`
+      ).pipe(Effect.orDie)
     const findByName = (name: string) => byName(name, true)
     return {
       list: () => findAll("categories", CategoryRow, sql`SELECT ${columns} FROM categories ORDER BY id`).pipe(Effect.orDie),
       findById: (id) => findOne("category", CategoryRow, sql`SELECT ${columns} FROM categories WHERE id = ${id}`).pipe(Effect.orDie),
       findByName,
       findOrCreate: (name) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // The same name in either language, ignoring case and accents (not the slug: "C++" is not "C#").
           const existing = yield* byName(name, false)
           if (Option.isSome(existing)) return existing.value
@@ -113,8 +120,12 @@ export const CategoryRepositoryLive = Layer.effect(
           // Another name may already hold the slug ("C++" and "C#"): number the new one.
           for (let n = 1; n <= 20; n++) {
             const slug = n === 1 ? base : `${base}-${n}`
-            const inserted = yield* findOne("new category", CategoryRow, sql`INSERT INTO categories (slug, name_fr, name_en) VALUES (${slug}, ${name}, ${name})
-              ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`)
+            const inserted = yield* findOne(
+              "new category",
+              CategoryRow,
+              sql`INSERT INTO categories (slug, name_fr, name_en) VALUES (${slug}, ${name}, ${name})
+              ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`
+            )
             if (Option.isSome(inserted)) return inserted.value
             // A concurrent request may just have created the same category.
             const raced = yield* byName(name, false)
@@ -127,11 +138,19 @@ export const CategoryRepositoryLive = Layer.effect(
       // accounts, which are few and found through services_user_idx.
       publicCounts: () =>
         Effect.zipWith(
-          findAll("live services per category", CategoryCount, sql`SELECT s.category_id AS id, count(*) AS n FROM services s
-            WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL GROUP BY s.category_id`),
-          findAll("hidden services per category", CategoryCount, sql`SELECT s.category_id AS id, count(*) AS n FROM services s
+          findAll(
+            "live services per category",
+            CategoryCount,
+            sql`SELECT s.category_id AS id, count(*) AS n FROM services s
+            WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL GROUP BY s.category_id`
+          ),
+          findAll(
+            "hidden services per category",
+            CategoryCount,
+            sql`SELECT s.category_id AS id, count(*) AS n FROM services s
             WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL AND s.user_id IN (SELECT id FROM users WHERE NOT is_active)
-            GROUP BY s.category_id`),
+            GROUP BY s.category_id`
+          ),
           (live, hidden) => {
             const counts = new Map(live.map((r) => [r.id, r.n]))
             for (const r of hidden) counts.set(r.id, (counts.get(r.id) ?? 0) - r.n)
@@ -152,9 +171,30 @@ const listingColumns = `${serviceColumns},
 
 /** The columns a search answers, by their aliases in serviceColumns. */
 const pageColumns = [
-  "id", "userId", "categoryId", "title", "description", "priceMinor", "currency", "durationMinutes", "location", "lat", "lng",
-  "status", "archivedAt", "rating", "reviewCount", "images", "createdAt", "updatedAt", "firstName", "lastName", "providerActive"
-].map((alias) => `k."${alias}"`).join(", ")
+  "id",
+  "userId",
+  "categoryId",
+  "title",
+  "description",
+  "priceMinor",
+  "currency",
+  "durationMinutes",
+  "location",
+  "lat",
+  "lng",
+  "status",
+  "archivedAt",
+  "rating",
+  "reviewCount",
+  "images",
+  "createdAt",
+  "updatedAt",
+  "firstName",
+  "lastName",
+  "providerActive"
+]
+  .map((alias) => `k."${alias}"`)
+  .join(", ")
 
 /** Each sort: extra keys carried in the window, the window's own order, and the page's order over it (as `k`). */
 const SORTS: Record<Exclude<ServiceQuery["sort"], "distance" | "relevance">, { keys: string; inner: string; outer: string }> = {
@@ -218,7 +258,9 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
   // Ordered by the chord (what `<->` measures), shown as the arc in km (earth_distance's sec_to_gc).
   const distanceKey = centre ? sql`, public.cube_distance(${POINT}, ${centre}) AS distance` : sql.literal("")
   const distanceColumn = sql.literal(
-    centre ? `, 2 * ${EARTH_RADIUS_M / 1000}::float8 * asin(least(1::float8, k.distance / ${2 * EARTH_RADIUS_M}::float8)) AS "distanceKm"` : ""
+    centre
+      ? `, 2 * ${EARTH_RADIUS_M / 1000}::float8 * asin(least(1::float8, k.distance / ${2 * EARTH_RADIUS_M}::float8)) AS "distanceKm"`
+      : ""
   )
 
   let windowSql: Statement.Fragment
@@ -259,19 +301,27 @@ export const ServiceRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     const columns = sql.literal(listingColumns)
     const one = (id: string) =>
-      findOne("service", ListingRow, sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
-        WHERE s.id = ${id}`).pipe(Effect.map(Option.map(listingOf)))
+      findOne(
+        "service",
+        ListingRow,
+        sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
+        WHERE s.id = ${id}`
+      ).pipe(Effect.map(Option.map(listingOf)))
     /**
      * Categories of search results, from a small per-process cache (a category is read again after
      * CATEGORY_CACHE_MS, so a renamed one shows within that delay); unknown ids are read at once.
      */
     const categoryCache = new Map<number, { readonly category: Category; readonly until: number }>()
     const categoriesOf = (ids: ReadonlyArray<number>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const now = Date.now()
         const missing = [...new Set(ids)].filter((id) => (categoryCache.get(id)?.until ?? 0) <= now)
         if (missing.length > 0) {
-          const rows = yield* findAll("categories of results", CategoryRow, sql`SELECT ${sql.literal(categoryColumns)} FROM categories WHERE id = ANY(${missing}::int[])`)
+          const rows = yield* findAll(
+            "categories of results",
+            CategoryRow,
+            sql`SELECT ${sql.literal(categoryColumns)} FROM categories WHERE id = ANY(${missing}::int[])`
+          )
           for (const c of rows) categoryCache.set(c.id, { category: c, until: now + CATEGORY_CACHE_MS })
         }
         return (id: number) => categoryCache.get(id)!.category
@@ -285,7 +335,7 @@ export const ServiceRepositoryLive = Layer.effect(
 
     return {
       search: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const rows = yield* findAll("service search", SearchPageRow, searchStatement(sql, query))
           const found = rows.flatMap((row) => (row.id === null ? [] : [row]))
           const category = yield* categoriesOf(found.map((row) => row.categoryId))
@@ -299,7 +349,10 @@ export const ServiceRepositoryLive = Layer.effect(
 
       similarWords: (words) =>
         // A known word is not a typo (the search found nothing because of the other criteria).
-        findAll("similar words", Schema.Struct({ word: Schema.String, term: Schema.String }), sql`SELECT w.word, t.term
+        findAll(
+          "similar words",
+          Schema.Struct({ word: Schema.String, term: Schema.String }),
+          sql`SELECT w.word, t.term
           FROM unnest(${words.map((w) => w.word)}::text[], ${words.map((w) => w.prefix)}::boolean[]) AS w(word, prefix)
           CROSS JOIN LATERAL (
             SELECT term FROM search_terms
@@ -310,7 +363,8 @@ export const ServiceRepositoryLive = Layer.effect(
             SELECT 1 FROM search_terms k
             WHERE k.term = w.word COLLATE "C"
               OR (w.prefix AND k.term >= w.word COLLATE "C" AND k.term < (w.word || chr(1114111)) COLLATE "C")
-          )`).pipe(
+          )`
+        ).pipe(
           Effect.map((rows) => {
             const similar = new Map<string, Array<string>>()
             for (const row of rows) similar.set(row.word, [...(similar.get(row.word) ?? []), row.term])
@@ -322,23 +376,34 @@ export const ServiceRepositoryLive = Layer.effect(
       findById: (id) => one(id).pipe(Effect.orDie),
 
       listOwnedBy: (userId) =>
-        findAll("services of a provider", ListingRow, sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
+        findAll(
+          "services of a provider",
+          ListingRow,
+          sql`SELECT ${columns} FROM services s JOIN users u ON u.id = s.user_id JOIN categories c ON c.id = s.category_id
           WHERE s.user_id = ${userId} AND s.archived_at IS NULL
-          ORDER BY s.created_at DESC, s.id DESC`).pipe(Effect.map((rows) => rows.map(listingOf)), Effect.orDie),
+          ORDER BY s.created_at DESC, s.id DESC`
+        ).pipe(
+          Effect.map((rows) => rows.map(listingOf)),
+          Effect.orDie
+        ),
 
       insert: (s) =>
-        Effect.gen(function*() {
-          const { id } = yield* single("new service", Schema.Struct({ id: Schema.String }), sql`INSERT INTO services
+        Effect.gen(function* () {
+          const { id } = yield* single(
+            "new service",
+            Schema.Struct({ id: Schema.String }),
+            sql`INSERT INTO services
               (user_id, category_id, title, description, price_minor, currency, duration_minutes, location, lat, lng, status)
             VALUES (${s.userId}, ${s.categoryId}, ${s.title}, ${s.description}, ${s.priceMinor}, ${s.currency}, ${s.durationMinutes},
               ${s.location}, ${s.lat}, ${s.lng}, ${s.status})
-            RETURNING id`)
+            RETURNING id`
+          )
           yield* recordWords(id)
           return Option.getOrThrow(yield* one(id))
         }).pipe(Effect.orDie),
 
       update: (id, patch) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const columns: Record<string, unknown> = {}
           if (patch.title !== undefined) columns.title = patch.title
           if (patch.description !== undefined) columns.description = patch.description

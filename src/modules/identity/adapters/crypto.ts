@@ -8,7 +8,12 @@ import { isUuid } from "../../../platform/ids"
 import { Role } from "../domain"
 import { AccessTokens, PasswordHasher, Secrets } from "../ports"
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions
+) => Promise<Buffer>
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
 
 const hashPassword = async (password: string) => {
@@ -21,18 +26,26 @@ const verifyPassword = async (password: string, stored: string) => {
   const [scheme, n, r, p, salt, expected] = stored.split("$")
   if (scheme !== "scrypt" || !salt || !expected) return false
   const expectedKey = Buffer.from(expected, "base64")
-  const key = await scrypt(password, Buffer.from(salt, "base64"), expectedKey.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 })
+  const key = await scrypt(password, Buffer.from(salt, "base64"), expectedKey.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024
+  })
   return crypto.timingSafeEqual(key, expectedKey)
 }
 
 /** scrypt, a memory-hard KDF from Node's own crypto (no native add-on to build). */
 export const ScryptPasswordHasher = Layer.effect(
   PasswordHasher,
-  Effect.map(Effect.promise(() => hashPassword(crypto.randomBytes(16).toString("hex"))), (dummyHash) => ({
-    hash: (password) => Effect.promise(() => hashPassword(password)),
-    verify: (password, hash) => Effect.promise(() => verifyPassword(password, hash)),
-    dummyHash
-  }))
+  Effect.map(
+    Effect.promise(() => hashPassword(crypto.randomBytes(16).toString("hex"))),
+    (dummyHash) => ({
+      hash: (password) => Effect.promise(() => hashPassword(password)),
+      verify: (password, hash) => Effect.promise(() => verifyPassword(password, hash)),
+      dummyHash
+    })
+  )
 )
 
 export const NodeSecrets = Layer.succeed(Secrets, {
@@ -42,7 +55,6 @@ export const NodeSecrets = Layer.succeed(Secrets, {
 })
 
 const signingSecret = appSecret
-
 
 const isRole = (u: unknown): u is Role => typeof u === "string" && (Role.literals as ReadonlyArray<string>).includes(u)
 
@@ -61,7 +73,9 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
   return {
     sign: (claims: { readonly userId: string; readonly role: Role; readonly sessionId?: string | undefined }) => {
       const iat = Math.floor(now() / 1000)
-      const payload = Buffer.from(JSON.stringify({ sub: claims.userId, role: claims.role, sid: claims.sessionId, iat, exp: iat + ttlSeconds })).toString("base64url")
+      const payload = Buffer.from(
+        JSON.stringify({ sub: claims.userId, role: claims.role, sid: claims.sessionId, iat, exp: iat + ttlSeconds })
+      ).toString("base64url")
       const body = `${HEADER}.${payload}`
       return `${body}.${mac(body).toString("base64url")}`
     },
@@ -74,9 +88,14 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
       try {
         const payload = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as Record<string, unknown>
         // A subject that is not a UUID names no account (and must not reach a uuid column: a 500).
-        if (typeof payload.sub !== "string" || !isUuid(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number") return Option.none()
+        if (typeof payload.sub !== "string" || !isUuid(payload.sub) || !isRole(payload.role) || typeof payload.exp !== "number")
+          return Option.none()
         if (payload.exp * 1000 <= now()) return Option.none()
-        return Option.some({ userId: payload.sub, role: payload.role, ...(typeof payload.sid === "string" ? { sessionId: payload.sid } : {}) })
+        return Option.some({
+          userId: payload.sub,
+          role: payload.role,
+          ...(typeof payload.sid === "string" ? { sessionId: payload.sid } : {})
+        })
       } catch {
         return Option.none()
       }
@@ -86,7 +105,7 @@ export const makeHs256 = (secret: Uint8Array, ttlSeconds: number, now: () => num
 
 export const JwtAccessTokens = Layer.effect(
   AccessTokens,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const jwt = makeHs256(yield* signingSecret, config.accessTokenTtlSeconds)
     return {

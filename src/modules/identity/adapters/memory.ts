@@ -23,10 +23,12 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
       findById: (id) => Effect.sync(() => Option.fromNullable(users.get(id)).pipe(Option.map(strip))),
       findInSession: (id, sessionId) =>
         Effect.sync(() =>
-          Option.fromNullable(users.get(id)).pipe(Option.map((user) => ({
-            user: strip(user),
-            sessionEnded: [...refresh.values()].some((r) => r.familyId === sessionId && r.userId === id && r.revokedAt !== null)
-          })))
+          Option.fromNullable(users.get(id)).pipe(
+            Option.map((user) => ({
+              user: strip(user),
+              sessionEnded: [...refresh.values()].some((r) => r.familyId === sessionId && r.userId === id && r.revokedAt !== null)
+            }))
+          )
         ),
       findByEmail: (email) => Effect.sync(() => Option.fromNullable([...users.values()].find((u) => u.email === email))),
       insert: (a) =>
@@ -46,7 +48,16 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
     }),
     Layer.succeed(RefreshTokenStore, {
       insert: (t) =>
-        Effect.sync(() => void refresh.set(t.tokenHash, { userId: t.userId, familyId: t.familyId, expiresAt: t.expiresAt, rotatedAt: null, revokedAt: null })),
+        Effect.sync(
+          () =>
+            void refresh.set(t.tokenHash, {
+              userId: t.userId,
+              familyId: t.familyId,
+              expiresAt: t.expiresAt,
+              rotatedAt: null,
+              revokedAt: null
+            })
+        ),
       find: (hash) => Effect.sync(() => Option.fromNullable(refresh.get(hash))),
       markRotated: (hash, at) =>
         Effect.sync(() => {
@@ -77,7 +88,8 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
         }),
       retireAll: (userId, purpose, at) =>
         Effect.sync(() => {
-          for (const [hash, t] of oneTime) if (t.userId === userId && t.purpose === purpose && !t.usedAt) oneTime.set(hash, { ...t, usedAt: at })
+          for (const [hash, t] of oneTime)
+            if (t.userId === userId && t.purpose === purpose && !t.usedAt) oneTime.set(hash, { ...t, usedAt: at })
         })
     })
   )

@@ -38,34 +38,41 @@ export const UserRepositoryLive = Layer.effect(
     // Built once: findById runs on every authenticated request.
     const selected = userColumns(sql)
     return {
-      findById: (id) =>
-        findOne("user", UserRow, sql`SELECT ${selected} FROM users WHERE id = ${id}`).pipe(Effect.orDie),
+      findById: (id) => findOne("user", UserRow, sql`SELECT ${selected} FROM users WHERE id = ${id}`).pipe(Effect.orDie),
       // A revoked row of the family means the session was ended (revocation marks every row of it).
       findInSession: (id, sessionId) =>
-        findOne("user in session", Schema.extend(UserRow, Schema.Struct({ sessionEnded: Schema.Boolean })), sql`SELECT ${selected}, EXISTS (
+        findOne(
+          "user in session",
+          Schema.extend(UserRow, Schema.Struct({ sessionEnded: Schema.Boolean })),
+          sql`SELECT ${selected}, EXISTS (
             SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId} AND user_id = users.id AND revoked_at IS NOT NULL
-          ) AS session_ended FROM users WHERE id = ${id}`).pipe(
-          Effect.map(Option.map(({ sessionEnded, ...user }) => ({ user, sessionEnded }))),
-          Effect.orDie
-        ),
+          ) AS session_ended FROM users WHERE id = ${id}`
+        ).pipe(Effect.map(Option.map(({ sessionEnded, ...user }) => ({ user, sessionEnded }))), Effect.orDie),
       findByEmail: (email) =>
-        findOne("user by email", Schema.extend(UserRow, Schema.Struct({ passwordHash: Schema.String })), sql`
-          SELECT ${selected}, password_hash FROM users WHERE email = ${email}`).pipe(Effect.orDie),
+        findOne(
+          "user by email",
+          Schema.extend(UserRow, Schema.Struct({ passwordHash: Schema.String })),
+          sql`
+          SELECT ${selected}, password_hash FROM users WHERE email = ${email}`
+        ).pipe(Effect.orDie),
       insert: (a) =>
-        single("new user", UserRow, sql`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
+        single(
+          "new user",
+          UserRow,
+          sql`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
           VALUES (${a.email}, ${a.passwordHash}, ${a.firstName}, ${a.lastName}, ${a.phoneNumber}, ${a.role}, ${a.isEmailVerified}, ${a.preferredLanguage})
-          RETURNING ${selected}`).pipe(
-          Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))
-        ),
+          RETURNING ${selected}`
+        ).pipe(Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))),
       markEmailVerified: (id) =>
         sql`UPDATE users SET is_email_verified = true, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       setPasswordHash: (id, hash) =>
         sql`UPDATE users SET password_hash = ${hash}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       findPasswordHash: (id) =>
-        findOne("password hash", Schema.Struct({ passwordHash: Schema.String }), sql`SELECT password_hash FROM users WHERE id = ${id}`).pipe(
-          Effect.map(Option.map((row) => row.passwordHash)),
-          Effect.orDie
-        ),
+        findOne(
+          "password hash",
+          Schema.Struct({ passwordHash: Schema.String }),
+          sql`SELECT password_hash FROM users WHERE id = ${id}`
+        ).pipe(Effect.map(Option.map((row) => row.passwordHash)), Effect.orDie),
       setPreferredLanguage: (id, language: Language) =>
         sql`UPDATE users SET preferred_language = ${language}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       setRole: (id, role: Role) =>
@@ -73,7 +80,12 @@ export const UserRepositoryLive = Layer.effect(
       setActive: (id, active) =>
         sql`UPDATE users SET is_active = ${active}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       updateAccount: (id, patch) => {
-        const columns = { firstName: "first_name", lastName: "last_name", phoneNumber: "phone_number", preferredLanguage: "preferred_language" } as const
+        const columns = {
+          firstName: "first_name",
+          lastName: "last_name",
+          phoneNumber: "phone_number",
+          preferredLanguage: "preferred_language"
+        } as const
         const assignments = (Object.keys(columns) as Array<keyof typeof columns>)
           .filter((field) => patch[field] !== undefined)
           .map((field) => sql`${sql(columns[field])} = ${patch[field]!}`)
@@ -92,8 +104,12 @@ export const RefreshTokenStoreLive = Layer.effect(
       sql`INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at)
           VALUES (${t.tokenHash}, ${t.userId}, ${t.familyId}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
     find: (hash) =>
-      findOne("refresh token", RefreshTokenRow, sql`
-        SELECT user_id, family_id, expires_at, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ${hash}`).pipe(Effect.orDie),
+      findOne(
+        "refresh token",
+        RefreshTokenRow,
+        sql`
+        SELECT user_id, family_id, expires_at, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = ${hash}`
+      ).pipe(Effect.orDie),
     markRotated: (hash, at) =>
       sql`UPDATE refresh_tokens SET rotated_at = ${at}
           WHERE token_hash = ${hash} AND rotated_at IS NULL AND revoked_at IS NULL RETURNING token_hash`.pipe(
@@ -107,10 +123,7 @@ export const RefreshTokenStoreLive = Layer.effect(
       ),
     revokeAllOfUser: (userId, at, keepFamily) =>
       sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE user_id = ${userId} AND revoked_at IS NULL
-          ${keepFamily === undefined ? sql`` : sql`AND family_id <> ${keepFamily}`}`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      )
+          ${keepFamily === undefined ? sql`` : sql`AND family_id <> ${keepFamily}`}`.pipe(Effect.asVoid, Effect.orDie)
   }))
 )
 
@@ -121,9 +134,13 @@ export const OneTimeTokenStoreLive = Layer.effect(
       sql`INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at)
           VALUES (${t.tokenHash}, ${t.userId}, ${t.purpose}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
     consume: (hash, purpose, at) =>
-      findOne("consumed token", Schema.Struct({ userId: Schema.String }), sql`UPDATE one_time_tokens SET used_at = ${at}
+      findOne(
+        "consumed token",
+        Schema.Struct({ userId: Schema.String }),
+        sql`UPDATE one_time_tokens SET used_at = ${at}
           WHERE token_hash = ${hash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${at}
-          RETURNING user_id`).pipe(Effect.map(Option.map((row) => row.userId)), Effect.orDie),
+          RETURNING user_id`
+      ).pipe(Effect.map(Option.map((row) => row.userId)), Effect.orDie),
     retireAll: (userId, purpose, at) =>
       sql`UPDATE one_time_tokens SET used_at = ${at} WHERE user_id = ${userId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
         Effect.asVoid,

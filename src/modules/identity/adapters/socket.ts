@@ -8,11 +8,15 @@ import { AccountEventFeed } from "../account-events"
  * `disconnectSockets`); a password change spares the sockets of the session that made it (its room).
  * Reconnecting needs a valid token of a live account again.
  */
-export const IdentityRealtime = Effect.map(AccountEventFeed, (feed): RealtimeModule => (io) =>
-  Effect.gen(function*() {
-    const unsubscribe = yield* feed.subscribe((event) => {
-      const sockets = io.in(userRoom(event.userId))
-      void (event.keepFamily === undefined ? sockets : sockets.except(sessionRoom(event.keepFamily))).disconnectSockets(true)
-    })
-    yield* Effect.addFinalizer(() => Effect.sync(unsubscribe))
-  }))
+export const IdentityRealtime = Effect.map(
+  AccountEventFeed,
+  (feed): RealtimeModule =>
+    (io) =>
+      Effect.gen(function* () {
+        const unsubscribe = yield* feed.subscribe((event) => {
+          const sockets = io.in(userRoom(event.userId))
+          void (event.keepFamily === undefined ? sockets : sockets.except(sessionRoom(event.keepFamily))).disconnectSockets(true)
+        })
+        yield* Effect.addFinalizer(() => Effect.sync(unsubscribe))
+      })
+)

@@ -431,5 +431,4 @@ export const badgesOf = (input: {
 export const CannotFavoriteYourself = invalid([issue("favoritedId", "favorites.self")])
 export const FavoriteNotFound = new NotFound({ code: "FAVORITE_NOT_FOUND", key: "favorites.notFound" })
 
-
 // ---- Pages -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ const FAVORITES_PAGE_SIZE = 20
 
 /** The caller of a public read when it sent a valid bearer token; anonymous otherwise (a bad token is not an error here). */
 const optionalViewer = (identity: Identity["Type"]) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const header = request.headers.authorization
     if (!header || !/^bearer /i.test(header)) return undefined
@@ -23,15 +23,14 @@ const optionalViewer = (identity: Identity["Type"]) =>
     return Option.getOrUndefined(Option.map(user, (u): Viewer => ({ id: u.id, role: u.role })))
   })
 
-const sourceOf = (value: string | undefined): PhotoSource | undefined =>
-  value === "avatar" || value === "identity" ? value : undefined
+const sourceOf = (value: string | undefined): PhotoSource | undefined => (value === "avatar" || value === "identity" ? value : undefined)
 
 export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const profiles = yield* Profiles
     const viewer = optionalViewer(yield* Identity)
     const ownAnswer = (key?: "profile.updated") =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const own = yield* profiles.own(yield* CurrentUser)
         return ok({ user: toOwnProfileView(own, yield* requestLanguage) }, key === undefined ? undefined : yield* localized(key))
       })
@@ -39,13 +38,13 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
     return handlers
       .handle("getMe", () => ownAnswer())
       .handle("updateMe", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const own = yield* profiles.update(yield* CurrentUser, payload)
           return ok({ user: toOwnProfileView(own, yield* requestLanguage) }, yield* localized("profile.updated"))
         })
       )
       .handle("myFavorites", ({ urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = pageOf(urlParams, FAVORITES_PAGE_SIZE)
           const found = yield* profiles.favorites(yield* CurrentUser, page)
           return ok({
@@ -60,7 +59,8 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
                     lastName: entry.user.lastName,
                     role: entry.user.role,
                     profilePhotoUrl:
-                      photoUrl(entry.user.id, "avatar", entry.profile.avatar) ?? photoUrl(entry.user.id, "identity", entry.profile.identityPhoto),
+                      photoUrl(entry.user.id, "avatar", entry.profile.avatar) ??
+                      photoUrl(entry.user.id, "identity", entry.profile.identityPhoto),
                     city: entry.profile.city,
                     specialities: entry.profile.specialities
                   }
@@ -71,7 +71,7 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
         })
       )
       .handle("addFavorite", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const user = yield* CurrentUser
           const { created } = yield* profiles.addFavorite(user, payload.favoritedId)
           return ok(
@@ -81,26 +81,26 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
         })
       )
       .handle("removeFavorite", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* profiles.removeFavorite(yield* CurrentUser, path.id)
           return ok({}, yield* localized("favorites.removed"))
         })
       )
       .handle("publicProfile", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const visible = yield* profiles.view(yield* viewer, path.id)
           return ok({ user: toPublicProfileView(visible, yield* requestLanguage) })
         })
       )
       .handle("badges", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const badges = yield* profiles.badges(yield* viewer, path.id)
           const language = yield* requestLanguage
           return ok({ badges: badges.map((b) => toBadgeView(b, language)) })
         })
       )
       .handle("profilePhoto", ({ path }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const photo = yield* profiles.photo(yield* viewer, path.id)
           return ok({
             profilePhotoUrl: photo.source === null ? null : photoUrl(path.id.toLowerCase(), photo.source, photo.file),
@@ -110,7 +110,7 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
         })
       )
       .handleRaw("profilePhotoFile", ({ path, urlParams }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { bytes, file } = yield* profiles.photoFile(yield* viewer, path.id, sourceOf(urlParams.source))
           return HttpServerResponse.uint8Array(bytes, {
             contentType: file.contentType,
@@ -126,30 +126,32 @@ export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (hand
 )
 
 export const UploadsHttpLive = HttpApiBuilder.group(MarketplaceApi, "uploads", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const profiles = yield* Profiles
-    return handlers
-      // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
-      .handle("uploadAvatar", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentUser
-          const form = yield* readMultipart({ files: ["avatar"], fields: [] })
-          const stored = yield* profiles.uploadAvatar(user, form.files.avatar)
-          return ok(toAvatarView(user.id, stored), yield* localized("profile.avatarUpdated"))
-        })
-      )
-      .handle("deleteAvatar", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentUser
-          const removed = yield* profiles.deleteAvatar(user)
-          return ok(toAvatarView(user.id, null), yield* localized(removed ? "profile.avatarDeleted" : "profile.noAvatar"))
-        })
-      )
-      .handle("getAvatar", () =>
-        Effect.gen(function*() {
-          const user = yield* CurrentUser
-          return ok(toAvatarView(user.id, yield* profiles.avatarOf(user)))
-        })
-      )
+    return (
+      handlers
+        // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
+        .handle("uploadAvatar", () =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const form = yield* readMultipart({ files: ["avatar"], fields: [] })
+            const stored = yield* profiles.uploadAvatar(user, form.files.avatar)
+            return ok(toAvatarView(user.id, stored), yield* localized("profile.avatarUpdated"))
+          })
+        )
+        .handle("deleteAvatar", () =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const removed = yield* profiles.deleteAvatar(user)
+            return ok(toAvatarView(user.id, null), yield* localized(removed ? "profile.avatarDeleted" : "profile.noAvatar"))
+          })
+        )
+        .handle("getAvatar", () =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            return ok(toAvatarView(user.id, yield* profiles.avatarOf(user)))
+          })
+        )
+    )
   })
 )

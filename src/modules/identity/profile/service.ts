@@ -1,6 +1,14 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../../../platform/clock"
-import { type Forbidden, invalid, issue, NotFound, type PayloadTooLarge, type UnsupportedMediaType, type ValidationFailed } from "../../../platform/errors"
+import {
+  type Forbidden,
+  invalid,
+  issue,
+  NotFound,
+  type PayloadTooLarge,
+  type UnsupportedMediaType,
+  type ValidationFailed
+} from "../../../platform/errors"
 import { isUuid } from "../../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../../platform/storage"
 import { Transactional } from "../../../platform/transaction"
@@ -80,7 +88,10 @@ export class Profiles extends Context.Tag("identity/Profiles")<
     /** False when there was no avatar. */
     readonly deleteAvatar: (user: User) => Effect.Effect<boolean>
     readonly avatarOf: (user: User) => Effect.Effect<ProfileFile | null>
-    readonly addFavorite: (user: User, favoritedId: string | undefined) => Effect.Effect<{ readonly created: boolean }, ValidationFailed | NotFound | Forbidden>
+    readonly addFavorite: (
+      user: User,
+      favoritedId: string | undefined
+    ) => Effect.Effect<{ readonly created: boolean }, ValidationFailed | NotFound | Forbidden>
     readonly removeFavorite: (user: User, favoritedId: string) => Effect.Effect<void, NotFound>
     readonly favorites: (
       user: User,
@@ -91,7 +102,7 @@ export class Profiles extends Context.Tag("identity/Profiles")<
 
 export const ProfilesLive = Layer.effect(
   Profiles,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const profiles = yield* ProfileRepository
     const favorites = yield* FavoriteRepository
@@ -102,15 +113,17 @@ export const ProfilesLive = Layer.effect(
     const tx = yield* Transactional
 
     const bundleOf = (user: User) =>
-      Effect.gen(function*() {
-        const [profile, statistics] = yield* Effect.all([profiles.find(user.id), statisticsSource.of(user.id)], { concurrency: "unbounded" })
+      Effect.gen(function* () {
+        const [profile, statistics] = yield* Effect.all([profiles.find(user.id), statisticsSource.of(user.id)], {
+          concurrency: "unbounded"
+        })
         if (Option.isNone(profile)) return yield* Effect.dieMessage(`no profile for user ${user.id}`)
         const badges = badgesOf({ role: user.role, isEmailVerified: user.isEmailVerified, profile: profile.value, statistics })
         return { user, profile: profile.value, statistics, badges } satisfies ProfileBundle
       })
 
     const own = (user: User) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const fresh = Option.getOrElse(yield* users.findById(user.id), () => user)
         const bundle = yield* bundleOf(fresh)
         const payout = fresh.role === "PROVIDER" ? yield* payouts.of(fresh.id) : undefined
@@ -119,13 +132,15 @@ export const ProfilesLive = Layer.effect(
 
     /** The account and profile behind an id, and what the viewer may do with it. */
     const access = (viewer: Viewer | undefined, userId: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!isUuid(userId)) return yield* ProfileNotFound
         const user = yield* users.findById(userId.toLowerCase())
         if (Option.isNone(user)) return yield* ProfileNotFound
         const profile = Option.getOrThrow(yield* profiles.find(user.value.id))
         const owner = { id: user.value.id, isActive: user.value.isActive, visibility: profile.profileVisibility }
-        const connected = needsRelation(profile.profileVisibility, viewer, owner.id) ? yield* relations.connected(viewer!.id, owner.id) : false
+        const connected = needsRelation(profile.profileVisibility, viewer, owner.id)
+          ? yield* relations.connected(viewer!.id, owner.id)
+          : false
         const granted = yield* profileAccess(owner, viewer, connected)
         return { user: user.value, profile, granted }
       })
@@ -142,7 +157,7 @@ export const ProfilesLive = Layer.effect(
       own,
 
       update: (user, input) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const current = Option.getOrElse(yield* users.findById(user.id), () => user)
           const { account, profile } = yield* validateProfilePatch(input, { role: current.role, now: yield* now })
           yield* tx.run(Effect.zipRight(users.updateAccount(user.id, account), profiles.update(user.id, profile)))
@@ -150,7 +165,7 @@ export const ProfilesLive = Layer.effect(
         }),
 
       view: (viewer, userId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { user, granted } = yield* access(viewer, userId)
           const bundle = yield* bundleOf(user)
           const isFavorite = viewer !== undefined && viewer.id !== user.id ? yield* favorites.has(viewer.id, user.id) : false
@@ -158,7 +173,7 @@ export const ProfilesLive = Layer.effect(
         }),
 
       badges: (viewer, userId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { user } = yield* access(viewer, userId)
           return (yield* bundleOf(user)).badges
         }),
@@ -166,7 +181,7 @@ export const ProfilesLive = Layer.effect(
       photo: (viewer, userId) => Effect.map(access(viewer, userId), ({ profile }) => photoOf(profile, undefined)),
 
       photoFile: (viewer, userId, source) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { profile } = yield* access(viewer, userId)
           const { file } = photoOf(profile, source)
           if (file === null) return yield* PhotoNotFound
@@ -176,7 +191,7 @@ export const ProfilesLive = Layer.effect(
         }),
 
       uploadAvatar: (user, file) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (isAbsent(file)) return yield* invalid([issue("avatar", "upload.required")])
           const rules = { allowed: ImageTypes, unsupported: "upload.unsupportedImage" } as const
           const type = yield* checkFile("avatar", file, rules)
@@ -190,16 +205,17 @@ export const ProfilesLive = Layer.effect(
         }),
 
       deleteAvatar: (user) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const previous = yield* profiles.setAvatar(user.id, null)
           yield* removeAll(storage, Option.toArray(previous))
           return Option.isSome(previous)
         }),
 
-      avatarOf: (user) => Effect.map(profiles.find(user.id), (p) => Option.getOrNull(Option.flatMapNullable(p, (profile) => profile.avatar))),
+      avatarOf: (user) =>
+        Effect.map(profiles.find(user.id), (p) => Option.getOrNull(Option.flatMapNullable(p, (profile) => profile.avatar))),
 
       addFavorite: (user, favoritedId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const id = (favoritedId ?? "").trim()
           if (id === "") return yield* invalid([issue("favoritedId", "validation.required")])
           if (!isUuid(id)) return yield* ProfileNotFound
@@ -209,17 +225,17 @@ export const ProfilesLive = Layer.effect(
         }),
 
       removeFavorite: (user, favoritedId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!isUuid(favoritedId)) return yield* FavoriteNotFound
           if (!(yield* favorites.remove(user.id, favoritedId.toLowerCase()))) return yield* FavoriteNotFound
         }),
 
       favorites: (user, page) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const found = yield* favorites.list(user.id, { limit: page.limit, offset: (page.page - 1) * page.limit })
           const viewer = { id: user.id, role: user.role }
           const entries = yield* Effect.forEach(found.entries, (entry) =>
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const owner = { id: entry.user.id, isActive: entry.user.isActive, visibility: entry.profile.profileVisibility }
               const connected = needsRelation(owner.visibility, viewer, owner.id) ? yield* relations.connected(viewer.id, owner.id) : false
               return { ...entry, accessible: profileAccess(owner, viewer, connected)._tag === "Right" }

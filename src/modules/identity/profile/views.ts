@@ -28,7 +28,13 @@ const photoUrls = (userId: string, profile: Profile) => {
   return { avatarUrl, identityPhotoUrl, profilePhotoUrl: avatarUrl ?? identityPhotoUrl }
 }
 
-const common = (user: User, profile: Profile, statistics: ProfileStatistics, badges: ReadonlyArray<BadgeDefinition>, language: Language) => ({
+const common = (
+  user: User,
+  profile: Profile,
+  statistics: ProfileStatistics,
+  badges: ReadonlyArray<BadgeDefinition>,
+  language: Language
+) => ({
   id: user.id,
   firstName: user.firstName,
   lastName: user.lastName,

@@ -7,7 +7,7 @@ import { type ConversationRecord, ConversationRepository, type ConversationSumma
 /** In-memory conversations with the contracts of the Postgres adapter (needs an in-memory UserRepository for names). */
 export const ConversationRepositoryMemory = Layer.effect(
   ConversationRepository,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const conversations = new Map<string, ConversationRecord & { readonly pair: string }>()
     /** In sending order (the Postgres sequence). */
@@ -21,7 +21,7 @@ export const ConversationRepositoryMemory = Layer.effect(
     const messagesOf = (conversationId: string) => messages.filter((m) => m.conversationId === conversationId)
     const strip = ({ pair: _, ...record }: ConversationRecord & { readonly pair: string }): ConversationRecord => record
     const summaryOf = (c: ConversationRecord, viewerId: string): Effect.Effect<ConversationSummary> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const own = messagesOf(c.id)
         const last = own[own.length - 1]
         return {
@@ -57,7 +57,9 @@ export const ConversationRepositoryMemory = Layer.effect(
         }),
       summary: (id, viewerId) => {
         const c = conversations.get(id)
-        return c && c.participantIds.includes(viewerId) ? Effect.map(summaryOf(strip(c), viewerId), Option.some) : Effect.succeed(Option.none())
+        return c && c.participantIds.includes(viewerId)
+          ? Effect.map(summaryOf(strip(c), viewerId), Option.some)
+          : Effect.succeed(Option.none())
       },
       listFor: (userId, page) => {
         const mine = [...conversations.values()].filter((c) => c.participantIds.includes(userId)).sort(byActivity)
@@ -87,7 +89,11 @@ export const ConversationRepositoryMemory = Layer.effect(
         }),
       partnersOf: (userId) =>
         Effect.sync(() => [
-          ...new Set([...conversations.values()].filter((c) => c.participantIds.includes(userId)).flatMap((c) => c.participantIds.filter((id) => id !== userId)))
+          ...new Set(
+            [...conversations.values()]
+              .filter((c) => c.participantIds.includes(userId))
+              .flatMap((c) => c.participantIds.filter((id) => id !== userId))
+          )
         ])
     }
   })

@@ -54,14 +54,14 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
     row.lastId === null
       ? null
       : {
-        id: row.lastId,
-        conversationId: row.id,
-        senderId: row.lastSenderId!,
-        content: row.lastContent!,
-        createdAt: row.lastCreatedAt!,
-        readAt: row.lastReadAt,
-        senderFirstName: row.lastSenderFirstName!
-      }
+          id: row.lastId,
+          conversationId: row.id,
+          senderId: row.lastSenderId!,
+          content: row.lastContent!,
+          createdAt: row.lastCreatedAt!,
+          readAt: row.lastReadAt,
+          senderFirstName: row.lastSenderFirstName!
+        }
 })
 
 export const ConversationRepositoryLive = Layer.effect(
@@ -76,7 +76,10 @@ export const ConversationRepositoryLive = Layer.effect(
      * (partial index on unread rows), the last message with its sender's first name, and the total.
      */
     const summaries = (viewerId: string, where: ReturnType<typeof sql.unsafe>, limit: number, offset: number) =>
-      findAll("conversation summaries", SummaryRow, sql`
+      findAll(
+        "conversation summaries",
+        SummaryRow,
+        sql`
         SELECT c.id, c.title, c.service_id, c.last_message_at, c.created_at,
           (SELECT coalesce(json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name)
              ORDER BY cp.joined_at, u.id), '[]'::json)
@@ -95,23 +98,34 @@ export const ConversationRepositoryLive = Layer.effect(
         ) lm ON true
         WHERE p.user_id = ${viewerId} AND ${where}
         ORDER BY c.last_message_at DESC, c.id DESC
-        LIMIT ${limit} OFFSET ${offset}`)
+        LIMIT ${limit} OFFSET ${offset}`
+      )
 
     const findPair = (a: string, b: string, serviceId: string | null) =>
-      findOne("conversation of a pair", ConversationRow, sql`SELECT ${conversationColumns} FROM conversations c
-        WHERE c.pair_key = ${pairKey(a, b)} AND c.service_id IS NOT DISTINCT FROM ${serviceId}::uuid`)
+      findOne(
+        "conversation of a pair",
+        ConversationRow,
+        sql`SELECT ${conversationColumns} FROM conversations c
+        WHERE c.pair_key = ${pairKey(a, b)} AND c.service_id IS NOT DISTINCT FROM ${serviceId}::uuid`
+      )
 
     return {
       find: (id) =>
-        findOne("conversation", ConversationRow, sql`SELECT ${conversationColumns} FROM conversations c WHERE c.id = ${id}`).pipe(Effect.orDie),
+        findOne("conversation", ConversationRow, sql`SELECT ${conversationColumns} FROM conversations c WHERE c.id = ${id}`).pipe(
+          Effect.orDie
+        ),
       findPair: (a, b, serviceId) => findPair(a, b, serviceId).pipe(Effect.orDie),
       create: ({ at, participantIds: [a, b], serviceId, title }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // A concurrent request may create the same pair first: the unique key decides, the loser reads it.
-          const inserted = yield* findAll("new conversation", IdRow, sql`
+          const inserted = yield* findAll(
+            "new conversation",
+            IdRow,
+            sql`
             INSERT INTO conversations (title, service_id, pair_key, last_message_at, created_at)
             VALUES (${title}, ${serviceId}::uuid, ${pairKey(a, b)}, ${at}, ${at})
-            ON CONFLICT DO NOTHING RETURNING id`)
+            ON CONFLICT DO NOTHING RETURNING id`
+          )
           if (inserted.length === 0) {
             const existing = yield* findPair(a, b, serviceId)
             return { conversation: Option.getOrThrow(existing), created: false }
@@ -119,7 +133,11 @@ export const ConversationRepositoryLive = Layer.effect(
           const id = inserted[0]!.id
           yield* sql`INSERT INTO conversation_participants (conversation_id, user_id, joined_at)
             VALUES (${id}, ${a}, ${at}), (${id}, ${b}, ${at})`
-          const conversation = yield* single("conversation", ConversationRow, sql`SELECT ${conversationColumns} FROM conversations c WHERE c.id = ${id}`)
+          const conversation = yield* single(
+            "conversation",
+            ConversationRow,
+            sql`SELECT ${conversationColumns} FROM conversations c WHERE c.id = ${id}`
+          )
           return { conversation, created: true }
         }).pipe(Effect.orDie),
       summary: (id, viewerId) =>
@@ -128,44 +146,66 @@ export const ConversationRepositoryLive = Layer.effect(
           Effect.orDie
         ),
       listFor: (userId, page) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const rows = yield* summaries(userId, sql`true`, page.limit, page.offset)
           // Past the last page there is no row to carry the total: count apart (rare).
-          const total = rows[0]?.total ??
-            (yield* single("conversations count", Count, sql`SELECT count(*) AS n FROM conversation_participants WHERE user_id = ${userId}`)).n
+          const total =
+            rows[0]?.total ??
+            (yield* single(
+              "conversations count",
+              Count,
+              sql`SELECT count(*) AS n FROM conversation_participants WHERE user_id = ${userId}`
+            )).n
           return { rows: rows.map(toSummary), total }
         }).pipe(Effect.orDie),
       addMessage: ({ at, content, conversationId, senderId }) =>
-        Effect.gen(function*() {
-          const message = yield* single("new message", MessageRow, sql`
+        Effect.gen(function* () {
+          const message = yield* single(
+            "new message",
+            MessageRow,
+            sql`
             INSERT INTO messages AS m (conversation_id, sender_id, content, created_at)
-            VALUES (${conversationId}, ${senderId}, ${content}, ${at}) RETURNING ${messageColumns}`)
+            VALUES (${conversationId}, ${senderId}, ${content}, ${at}) RETURNING ${messageColumns}`
+          )
           yield* sql`UPDATE conversations SET last_message_at = GREATEST(last_message_at, ${at}) WHERE id = ${conversationId}`
           return message
         }).pipe(Effect.orDie),
       messages: (conversationId, page) =>
-        Effect.gen(function*() {
-          const rows = yield* findAll("messages page", Schema.extend(MessageRow, Schema.Struct({ total: Schema.Number })), sql`
+        Effect.gen(function* () {
+          const rows = yield* findAll(
+            "messages page",
+            Schema.extend(MessageRow, Schema.Struct({ total: Schema.Number })),
+            sql`
             SELECT ${messageColumns}, count(*) OVER () AS total FROM messages m
-            WHERE m.conversation_id = ${conversationId} ORDER BY m.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`)
-          const total = rows[0]?.total ??
+            WHERE m.conversation_id = ${conversationId} ORDER BY m.seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+          )
+          const total =
+            rows[0]?.total ??
             (yield* single("messages count", Count, sql`SELECT count(*) AS n FROM messages WHERE conversation_id = ${conversationId}`)).n
           return { rows: rows.map(({ total: _, ...message }) => message), total }
         }).pipe(Effect.orDie),
       markRead: (conversationId, readerId, at, onlyIds) =>
-        findAll("messages read", IdRow, onlyIds === undefined
-          ? sql`UPDATE messages SET read_at = ${at}
+        findAll(
+          "messages read",
+          IdRow,
+          onlyIds === undefined
+            ? sql`UPDATE messages SET read_at = ${at}
               WHERE conversation_id = ${conversationId} AND sender_id <> ${readerId} AND read_at IS NULL RETURNING id`
-          : sql`UPDATE messages SET read_at = ${at}
+            : sql`UPDATE messages SET read_at = ${at}
               WHERE conversation_id = ${conversationId} AND sender_id <> ${readerId} AND read_at IS NULL
-                AND id = ANY (${onlyIds}::uuid[]) RETURNING id`).pipe(
+                AND id = ANY (${onlyIds}::uuid[]) RETURNING id`
+        ).pipe(
           Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie
         ),
       partnersOf: (userId) =>
-        findAll("conversation partners", IdRow, sql`SELECT DISTINCT o.user_id::text AS id FROM conversation_participants p
+        findAll(
+          "conversation partners",
+          IdRow,
+          sql`SELECT DISTINCT o.user_id::text AS id FROM conversation_participants p
           JOIN conversation_participants o ON o.conversation_id = p.conversation_id AND o.user_id <> p.user_id
-          WHERE p.user_id = ${userId}`).pipe(
+          WHERE p.user_id = ${userId}`
+        ).pipe(
           Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie
         )

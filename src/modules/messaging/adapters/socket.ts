@@ -66,13 +66,13 @@ const relay = (io: Server) => (event: ConversationEvent) => {
   }
 }
 
-export const MessagingRealtime = Effect.gen(function*() {
+export const MessagingRealtime = Effect.gen(function* () {
   const messaging = yield* Messaging
   const feed = yield* ConversationEventFeed
   const runtime = yield* Effect.runtime<never>()
 
   const module: RealtimeModule = (io) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const unsubscribe = yield* feed.subscribe(relay(io))
       yield* Effect.addFinalizer(() => Effect.sync(unsubscribe))
 
@@ -114,9 +114,12 @@ export const MessagingRealtime = Effect.gen(function*() {
         // Online when this is the user's only connection in the cluster; offline when none is left
         // (on disconnect the socket has already left its rooms).
         const announceWhen = (expected: number, event: "user_online" | "user_offline") =>
-          void connectionCounts(io, [userId]).then(([count]) => {
-            if (count === expected) return announcePresence(userId, event)
-          }, () => undefined)
+          void connectionCounts(io, [userId]).then(
+            ([count]) => {
+              if (count === expected) return announcePresence(userId, event)
+            },
+            () => undefined
+          )
         announceWhen(1, "user_online")
         socket.on("disconnect", () => announceWhen(0, "user_offline"))
 
@@ -143,17 +146,24 @@ export const MessagingRealtime = Effect.gen(function*() {
           withConversation(payload, ack, (id) => {
             const content = decodeContent((payload as { content?: unknown }).content)
             if (Option.isNone(content)) return Effect.fail(Malformed)
-            return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ message }) => ({ message: encodeMessage(toMessageView(message)) }))
+            return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ message }) => ({
+              message: encodeMessage(toMessageView(message))
+            }))
           })
         )
-        for (const [event, isTyping] of [["typing_start", true], ["typing_stop", false]] as const) {
+        for (const [event, isTyping] of [
+          ["typing_start", true],
+          ["typing_stop", false]
+        ] as const) {
           socket.on(event, (payload: unknown, ack: unknown) =>
             withConversation(payload, ack, (id) => {
               const conversationId = id.toLowerCase()
               // Only from a joined room: joining checked that the caller takes part.
               if (!socket.rooms.has(conversationRoom(conversationId))) return Effect.fail(NotJoined)
               return Effect.sync(() => {
-                io.to(conversationRoom(conversationId)).except(userRoom(userId)).emit("user_typing", { conversationId, userId, isTyping } satisfies typeof UserTypingEvent.Encoded)
+                io.to(conversationRoom(conversationId))
+                  .except(userRoom(userId))
+                  .emit("user_typing", { conversationId, userId, isTyping } satisfies typeof UserTypingEvent.Encoded)
                 return { conversationId }
               })
             })

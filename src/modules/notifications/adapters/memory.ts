@@ -40,13 +40,16 @@ export const InMemoryPreferenceAdapters = Layer.unwrapEffect(
     const items: Array<DigestItem & { sentAt: Date | null }> = []
     let sequence = 0
     const recipientOf = (account: Option.Option<{ id: string; email: string; firstName: string; language: "fr" | "en" }>) =>
-      Option.map(account, (a): Recipient => ({
-        userId: a.id,
-        email: a.email,
-        firstName: a.firstName,
-        language: a.language,
-        preferences: preferences.get(a.id) ?? defaultPreferences
-      }))
+      Option.map(
+        account,
+        (a): Recipient => ({
+          userId: a.id,
+          email: a.email,
+          firstName: a.firstName,
+          language: a.language,
+          preferences: preferences.get(a.id) ?? defaultPreferences
+        })
+      )
     const byId = (userId: string) => Effect.map(accounts.byId(userId), recipientOf)
     return Layer.mergeAll(
       Layer.succeed(PreferenceRepository, {
@@ -64,9 +67,8 @@ export const InMemoryPreferenceAdapters = Layer.unwrapEffect(
       Layer.succeed(DigestRepository, {
         add: (item) => Effect.sync(() => void items.push({ ...item, id: String(++sequence), sentAt: null })),
         pendingRecipients: () =>
-          Effect.map(
-            Effect.forEach([...new Set(items.filter((i) => i.sentAt === null).map((i) => i.userId))], byId),
-            (found) => found.flatMap((r) => (Option.isSome(r) ? [r.value] : []))
+          Effect.map(Effect.forEach([...new Set(items.filter((i) => i.sentAt === null).map((i) => i.userId))], byId), (found) =>
+            found.flatMap((r) => (Option.isSome(r) ? [r.value] : []))
           ),
         claim: (userId, before, at) =>
           Effect.sync(() => {

@@ -4,15 +4,7 @@ import { Languages } from "../../../platform/messages"
 import { findAll, findOne } from "../../../platform/rows"
 import type { NotificationPreferences } from "../preferences"
 import { defaultPreferences, EmailFrequencies, MailKinds } from "../preferences"
-import {
-  ContactRepository,
-  DigestRepository,
-  MailTransport,
-  Outbox,
-  PreferenceRepository,
-  type Recipient,
-  type StoredMail
-} from "../ports"
+import { ContactRepository, DigestRepository, MailTransport, Outbox, PreferenceRepository, type Recipient, type StoredMail } from "../ports"
 
 /** The outbox transport: mails are rows, written in the caller's transaction. */
 export const OutboxTransportLive = Layer.effect(
@@ -25,9 +17,9 @@ export const OutboxTransportLive = Layer.effect(
       mails.length === 0
         ? Effect.void
         : sql`INSERT INTO mail_outbox ${sql.insert(mails.map((m) => ({ recipient: m.to, subject: m.subject, text_body: m.text, html_body: m.html })))}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+            Effect.asVoid,
+            Effect.orDie
+          )
   }))
 )
 
@@ -45,11 +37,24 @@ export const OutboxReaderLive = Layer.effect(
   Outbox,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     latest: (limit) =>
-      findAll("latest mails", OutboxRow, sql`
+      findAll(
+        "latest mails",
+        OutboxRow,
+        sql`
         SELECT id, recipient, subject, text_body, html_body, created_at
-        FROM mail_outbox ORDER BY created_at DESC, id LIMIT ${limit}`).pipe(
+        FROM mail_outbox ORDER BY created_at DESC, id LIMIT ${limit}`
+      ).pipe(
         Effect.map((rows) =>
-          rows.map((r): StoredMail => ({ id: r.id, to: r.recipient, subject: r.subject, text: r.textBody, html: r.htmlBody, createdAt: r.createdAt }))
+          rows.map(
+            (r): StoredMail => ({
+              id: r.id,
+              to: r.recipient,
+              subject: r.subject,
+              text: r.textBody,
+              html: r.htmlBody,
+              createdAt: r.createdAt
+            })
+          )
         ),
         Effect.orDie
       )
@@ -87,13 +92,13 @@ const preferencesOf = (row: RecipientRow): NotificationPreferences =>
   row.emailFrequency === null
     ? defaultPreferences
     : {
-      emailNotifications: row.emailNotifications!,
-      emailFrequency: row.emailFrequency,
-      quietHoursEnabled: row.quietHoursEnabled!,
-      quietHoursStart: row.quietHoursStart!,
-      quietHoursEnd: row.quietHoursEnd!,
-      timeZone: row.timeZone!
-    }
+        emailNotifications: row.emailNotifications!,
+        emailFrequency: row.emailFrequency,
+        quietHoursEnabled: row.quietHoursEnabled!,
+        quietHoursStart: row.quietHoursStart!,
+        quietHoursEnd: row.quietHoursEnd!,
+        timeZone: row.timeZone!
+      }
 
 const toRecipient = (row: RecipientRow): Recipient => ({
   userId: row.userId,
@@ -116,18 +121,23 @@ export const PreferenceRepositoryLive = Layer.effect(
   PreferenceRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const recipientsWhere = (condition: Statement.Fragment) =>
-      findAll("recipients", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
-        LEFT JOIN notification_preferences p ON p.user_id = u.id WHERE ${condition}`).pipe(
+      findAll(
+        "recipients",
+        RecipientRow,
+        sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+        LEFT JOIN notification_preferences p ON p.user_id = u.id WHERE ${condition}`
+      ).pipe(
         Effect.map((rows) => rows.map(toRecipient)),
         Effect.orDie
       )
     return PreferenceRepository.of({
       find: (userId) =>
-        findOne("stored preferences", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
-          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`).pipe(
-          Effect.map(Option.map(preferencesOf)),
-          Effect.orDie
-        ),
+        findOne(
+          "stored preferences",
+          RecipientRow,
+          sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`
+        ).pipe(Effect.map(Option.map(preferencesOf)), Effect.orDie),
       save: (userId, p) =>
         sql`INSERT INTO notification_preferences
               (user_id, email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, time_zone)
@@ -139,20 +149,23 @@ export const PreferenceRepositoryLive = Layer.effect(
           Effect.asVoid,
           Effect.orDie
         ),
-      recipients: (emails) =>
-        emails.length === 0 ? Effect.succeed([]) : recipientsWhere(sql`u.email IN ${sql.in([...new Set(emails)])}`),
+      recipients: (emails) => (emails.length === 0 ? Effect.succeed([]) : recipientsWhere(sql`u.email IN ${sql.in([...new Set(emails)])}`)),
       recipientById: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0])),
       recordSuppressed: (suppressions) =>
         suppressions.length === 0
           ? Effect.void
           : sql`INSERT INTO mail_suppressions ${sql.insert(suppressions.map((s) => ({ user_id: s.userId, recipient: s.recipient, kind: s.kind, subject: s.subject, reason: s.reason })))}`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          ),
+              Effect.asVoid,
+              Effect.orDie
+            ),
       suppressed: (userId) =>
-        findAll("suppressed mails", SuppressionRow, sql`
+        findAll(
+          "suppressed mails",
+          SuppressionRow,
+          sql`
           SELECT user_id, recipient, kind, subject, reason FROM mail_suppressions
-          WHERE user_id = ${userId} ORDER BY created_at, id`).pipe(Effect.orDie)
+          WHERE user_id = ${userId} ORDER BY created_at, id`
+        ).pipe(Effect.orDie)
     })
   })
 )
@@ -173,29 +186,42 @@ export const DigestRepositoryLive = Layer.effect(
     DigestRepository.of({
       add: (item) =>
         sql`INSERT INTO notification_digest_items (user_id, kind, subject, body, link, created_at)
-            VALUES (${item.userId}, ${item.kind}, ${item.subject}, ${item.body}, ${item.link}, ${item.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+            VALUES (${item.userId}, ${item.kind}, ${item.subject}, ${item.body}, ${item.link}, ${item.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       pendingRecipients: () =>
-        findAll("digest recipients", RecipientRow, sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
+        findAll(
+          "digest recipients",
+          RecipientRow,
+          sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
           LEFT JOIN notification_preferences p ON p.user_id = u.id
-          WHERE u.id IN (SELECT DISTINCT user_id FROM notification_digest_items WHERE sent_at IS NULL)`).pipe(
+          WHERE u.id IN (SELECT DISTINCT user_id FROM notification_digest_items WHERE sent_at IS NULL)`
+        ).pipe(
           Effect.map((rows) => rows.map(toRecipient)),
           Effect.orDie
         ),
       claim: (userId, before, at) =>
-        findAll("claimed digest items", DigestRow, sql`UPDATE notification_digest_items SET sent_at = ${at}
+        findAll(
+          "claimed digest items",
+          DigestRow,
+          sql`UPDATE notification_digest_items SET sent_at = ${at}
           WHERE id IN (
             SELECT id FROM notification_digest_items
             WHERE user_id = ${userId} AND sent_at IS NULL AND created_at < ${before}
             FOR UPDATE SKIP LOCKED)
-          RETURNING id, user_id, kind, subject, body, link, created_at`).pipe(
+          RETURNING id, user_id, kind, subject, body, link, created_at`
+        ).pipe(
           Effect.map((rows) => [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))),
           Effect.orDie
         ),
       pending: (userId) =>
-        findAll("pending digest items", DigestRow, sql`SELECT id, user_id, kind, subject, body, link, created_at
-          FROM notification_digest_items WHERE user_id = ${userId} AND sent_at IS NULL ORDER BY created_at, id`).pipe(
-          Effect.orDie
-        )
+        findAll(
+          "pending digest items",
+          DigestRow,
+          sql`SELECT id, user_id, kind, subject, body, link, created_at
+          FROM notification_digest_items WHERE user_id = ${userId} AND sent_at IS NULL ORDER BY created_at, id`
+        ).pipe(Effect.orDie)
     })
   )
 )

@@ -21,7 +21,8 @@ const MailJob = Schema.Struct({ to: Schema.String, subject: Schema.String, text:
 export const QueuedTransportLive = Layer.effect(
   MailTransport,
   Effect.map(JobQueue, (jobs) => {
-    const send = (mail: RawMail) => jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
+    const send = (mail: RawMail) =>
+      jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
     return { send, sendAll: (mails) => Effect.forEach(mails, send, { discard: true }) }
   })
 )
@@ -29,7 +30,7 @@ export const QueuedTransportLive = Layer.effect(
 /** The delivery worker, in the server process while it runs: queued mails through nodemailer. */
 export const SmtpDeliveryLive = (smtpUrl: Redacted.Redacted) =>
   Layer.scopedDiscard(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const jobs = yield* JobQueue
       const transport = yield* Effect.acquireRelease(
@@ -38,7 +39,9 @@ export const SmtpDeliveryLive = (smtpUrl: Redacted.Redacted) =>
       )
       yield* jobs.work(MAIL_QUEUE, (data) =>
         Effect.flatMap(Schema.decodeUnknown(MailJob)(data), (mail) =>
-          Effect.tryPromise(() => transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }))
+          Effect.tryPromise(() =>
+            transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+          )
         )
       )
     })

@@ -4,7 +4,6 @@ import { derivedKey } from "../../../platform/app-secret"
 import { isUuid } from "../../../platform/ids"
 import { UnsubscribeTokens } from "../ports"
 
-
 /**
  * `<account id>.<HMAC-SHA256 of it>` under a key derived from the app secret for this purpose only.
  * It does not expire: an unsubscribe link has to work from an old mail, and it can only turn mail off.

@@ -9,7 +9,7 @@ import { type ApplicationListRow, type ApplicationRecord, ApplicationRepository,
  * constraint (needs an in-memory UserRepository for the list's applicants and search).
  */
 export const OnboardingMemoryAdapters = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const applications = new Map<string, ApplicationRecord>()
     const documents = new Map<string, DocumentRecord>()
@@ -32,7 +32,8 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
         ),
       insert: (a, docs) =>
         Effect.suspend(() => {
-          if ([...applications.values()].some((x) => x.userId === a.userId && x.status === "PENDING")) return Effect.fail(ApplicationPending)
+          if ([...applications.values()].some((x) => x.userId === a.userId && x.status === "PENDING"))
+            return Effect.fail(ApplicationPending)
           const at = new Date()
           const record: ApplicationRecord = {
             ...a,
@@ -49,14 +50,29 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
           applications.set(record.id, record)
           for (const d of docs) {
             const id = crypto.randomUUID()
-            documents.set(id, { ...d, id, applicationId: record.id, isVerified: null, verificationNotes: null, verifiedAt: null, verifiedBy: null, createdAt: at })
+            documents.set(id, {
+              ...d,
+              id,
+              applicationId: record.id,
+              isVerified: null,
+              verificationNotes: null,
+              verifiedAt: null,
+              verifiedBy: null,
+              createdAt: at
+            })
           }
           return Effect.succeed(record)
         }),
       resubmit: (id, expected, change) =>
         Effect.sync(() => {
           const current = applications.get(id)
-          if (!current || current.status !== "REJECTED" || current.rejectionCount !== expected || current.rejectionCount >= current.maxAttempts) return false
+          if (
+            !current ||
+            current.status !== "REJECTED" ||
+            current.rejectionCount !== expected ||
+            current.rejectionCount >= current.maxAttempts
+          )
+            return false
           update(id, { ...change, status: "PENDING", nextSubmissionDate: null })
           return true
         }),
@@ -71,7 +87,16 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
           }
           for (const d of docs) {
             const id = crypto.randomUUID()
-            documents.set(id, { ...d, id, applicationId, isVerified: null, verificationNotes: null, verifiedAt: null, verifiedBy: null, createdAt: new Date() })
+            documents.set(id, {
+              ...d,
+              id,
+              applicationId,
+              isVerified: null,
+              verificationNotes: null,
+              verifiedAt: null,
+              verifiedBy: null,
+              createdAt: new Date()
+            })
           }
           return removed
         }),
@@ -104,19 +129,31 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
           return Option.some(next)
         }),
       list: (query) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const rows: Array<ApplicationListRow> = []
           for (const a of applications.values()) {
             if (query.status !== undefined && a.status !== query.status) continue
             const user = Option.getOrUndefined(yield* users.findById(a.userId))
             if (!user) continue
             const search = query.search?.toLowerCase()
-            const haystack = [user.firstName, user.lastName, `${user.firstName} ${user.lastName}`, `${user.lastName} ${user.firstName}`, user.email]
+            const haystack = [
+              user.firstName,
+              user.lastName,
+              `${user.firstName} ${user.lastName}`,
+              `${user.lastName} ${user.firstName}`,
+              user.email
+            ]
             if (search && !haystack.some((text) => text.toLowerCase().includes(search))) continue
             rows.push({
               ...a,
               documentCount: documentsOf(a.id).length,
-              applicant: { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, phoneNumber: user.phoneNumber }
+              applicant: {
+                id: user.id,
+                firstName: user.firstName,
+                lastName: user.lastName,
+                email: user.email,
+                phoneNumber: user.phoneNumber
+              }
             })
           }
           rows.sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || (a.id < b.id ? 1 : -1))

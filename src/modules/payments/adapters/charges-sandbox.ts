@@ -244,7 +244,9 @@ export type PayOutcome =
 export class SandboxCheckout extends Context.Tag("payments/SandboxCheckout")<
   SandboxCheckout,
   {
-    readonly find: (sessionId: string) => Effect.Effect<Option.Option<{ readonly session: SandboxCheckoutSession; readonly state: CheckoutState }>>
+    readonly find: (
+      sessionId: string
+    ) => Effect.Effect<Option.Option<{ readonly session: SandboxCheckoutSession; readonly state: CheckoutState }>>
     /** Pays (or saves the card) with a test card; the events are delivered before this answers. */
     readonly pay: (sessionId: string, card: CardInput) => Effect.Effect<PayOutcome>
     /** The bank's authentication step of a card that asks for it: approved, or failed. */
@@ -267,10 +269,15 @@ const CaptureAnswer = Schema.Struct({ capturedMinor: Schema.Number })
 const RefundAnswer = Schema.Struct({ refundId: Schema.String, amountMinor: Schema.Number, totalRefundedMinor: Schema.Number })
 const OffSessionAnswer = Schema.Union(
   Schema.Struct({ _tag: Schema.Literal("Authorized"), paymentIntentId: Schema.String, amountMinor: Schema.Number, expiresAt: Schema.Date }),
-  Schema.Struct({ _tag: Schema.Literal("Refused"), paymentIntentId: Schema.NullOr(Schema.String), needsClient: Schema.Boolean, code: Schema.String })
+  Schema.Struct({
+    _tag: Schema.Literal("Refused"),
+    paymentIntentId: Schema.NullOr(Schema.String),
+    needsClient: Schema.Boolean,
+    code: Schema.String
+  })
 )
 
-const makeSandboxCharges = Effect.gen(function*() {
+const makeSandboxCharges = Effect.gen(function* () {
   const config = yield* AppConfig
   const store = yield* SandboxChargeStore
   const tx = yield* Transactional
@@ -293,7 +300,7 @@ const makeSandboxCharges = Effect.gen(function*() {
    * the process dies or the app's database is away when it is first sent.
    */
   const durable = (list: ReadonlyArray<SandboxEvent>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const stamped = yield* Effect.forEach(list, stamp)
       yield* events.redeliverLater(jobs, stamped)
       return stamped
@@ -304,23 +311,44 @@ const makeSandboxCharges = Effect.gen(function*() {
    * stored answer (success or refusal); a later one with the same key and parameters gets that answer
    * again and changes nothing; different parameters or a request still running are refused.
    */
-  const idempotent = <A, I>(operation: string, callerKey: string, params: unknown, answer: Schema.Schema<A, I>, step: Step<A>): Effect.Effect<A, PaymentGatewayError> => {
+  const idempotent = <A, I>(
+    operation: string,
+    callerKey: string,
+    params: unknown,
+    answer: Schema.Schema<A, I>,
+    step: Step<A>
+  ): Effect.Effect<A, PaymentGatewayError> => {
     const codec = Schema.Either({ right: answer, left: PaymentGatewayError })
     const fingerprint = `${operation} ${JSON.stringify(params)}`
     // As the Stripe adapter sends it: the key covers the parameters (idempotency.ts).
     const key = keyCoveringParameters(callerKey, { operation, params })
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const settled: Settled<Either.Either<A, PaymentGatewayError>, StampedEvent> = yield* tx.run(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const claim = yield* store.claimKey(key, fingerprint)
           if (claim._tag === "InFlight") {
-            const inUse = refusal(operation, "idempotency_key_in_use", "A request with this idempotency key is still being processed.", "idempotency_error")
+            const inUse = refusal(
+              operation,
+              "idempotency_key_in_use",
+              "A request with this idempotency key is still being processed.",
+              "idempotency_error"
+            )
             // Stripe answers 409 and stores nothing: the caller retries with the same key.
             return { outcome: Either.left(new PaymentGatewayError({ ...inUse, unanswered: true })), events: [] }
           }
           if (claim._tag === "Replay") {
             if (claim.fingerprint !== fingerprint) {
-              return { outcome: Either.left(refusal(operation, "idempotency_key_reused", "Keys for idempotent requests can only be used with the same parameters.", "idempotency_error")), events: [] }
+              return {
+                outcome: Either.left(
+                  refusal(
+                    operation,
+                    "idempotency_key_reused",
+                    "Keys for idempotent requests can only be used with the same parameters.",
+                    "idempotency_error"
+                  )
+                ),
+                events: []
+              }
             }
             return { outcome: yield* Effect.orDie(Schema.decodeUnknown(codec)(claim.response)), events: [] }
           }
@@ -338,10 +366,14 @@ const makeSandboxCharges = Effect.gen(function*() {
   const existingIntent = (operation: string, id: string) =>
     Effect.flatMap(
       store.findIntent(id),
-      Option.match({ onNone: () => Effect.fail(refusal(operation, "resource_missing", `No such payment_intent: '${id}'`)), onSome: Effect.succeed })
+      Option.match({
+        onNone: () => Effect.fail(refusal(operation, "resource_missing", `No such payment_intent: '${id}'`)),
+        onSome: Effect.succeed
+      })
     )
 
-  const methodOf = (intent: SandboxPaymentIntent) => (intent.paymentMethodId ? store.findPaymentMethod(intent.paymentMethodId) : Effect.succeed(Option.none()))
+  const methodOf = (intent: SandboxPaymentIntent) =>
+    intent.paymentMethodId ? store.findPaymentMethod(intent.paymentMethodId) : Effect.succeed(Option.none())
 
   // ---- The gateway port ----
 
@@ -352,7 +384,7 @@ const makeSandboxCharges = Effect.gen(function*() {
       r.idempotencyKey,
       r,
       CheckoutSessionAnswer,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         if (r.mode === "authorize") yield* checkAmount(operation, "unit_amount", r.amountMinor, 1)
         yield* checkAmount(operation, "application_fee_amount", r.applicationFeeMinor, 0, Math.max(r.amountMinor, 0))
@@ -397,11 +429,15 @@ const makeSandboxCharges = Effect.gen(function*() {
       idempotencyKey,
       { paymentIntentId, amountMinor, applicationFeeMinor },
       CaptureAnswer,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         const intent = yield* existingIntent(operation, paymentIntentId)
         if (intent.status !== "requires_capture") {
-          return yield* refusal(operation, "payment_intent_unexpected_state", `This PaymentIntent could not be captured because it has a status of ${intent.status}.`)
+          return yield* refusal(
+            operation,
+            "payment_intent_unexpected_state",
+            `This PaymentIntent could not be captured because it has a status of ${intent.status}.`
+          )
         }
         if (intent.captureBefore === null || at.getTime() >= intent.captureBefore.getTime()) {
           return yield* refusal(operation, "charge_expired_for_capture", "This charge has expired for capture: its authorisation lapsed.")
@@ -409,9 +445,18 @@ const makeSandboxCharges = Effect.gen(function*() {
         yield* checkAmount(operation, "amount_to_capture", amountMinor, 1, intent.amountCapturable)
         yield* checkAmount(operation, "application_fee_amount", applicationFeeMinor, 0, amountMinor)
         // A partial capture releases the rest of the hold.
-        const captured: SandboxPaymentIntent = { ...intent, status: "succeeded", amountReceived: amountMinor, amountCapturable: 0, applicationFeeMinor }
+        const captured: SandboxPaymentIntent = {
+          ...intent,
+          status: "succeeded",
+          amountReceived: amountMinor,
+          amountCapturable: 0,
+          applicationFeeMinor
+        }
         yield* store.saveIntent(captured)
-        return [{ capturedMinor: amountMinor }, [paymentIntentEvent("payment_intent.succeeded", captured, yield* methodOf(captured))]] as const
+        return [
+          { capturedMinor: amountMinor },
+          [paymentIntentEvent("payment_intent.succeeded", captured, yield* methodOf(captured))]
+        ] as const
       })
     )
   }
@@ -423,11 +468,15 @@ const makeSandboxCharges = Effect.gen(function*() {
       idempotencyKey,
       { paymentIntentId },
       Schema.Null,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const intent = yield* existingIntent(operation, paymentIntentId)
         if (intent.status === "canceled") return [null, []] as const
         if (intent.status === "succeeded") {
-          return yield* refusal(operation, "payment_intent_unexpected_state", "You cannot cancel this PaymentIntent because it has a status of succeeded.")
+          return yield* refusal(
+            operation,
+            "payment_intent_unexpected_state",
+            "You cannot cancel this PaymentIntent because it has a status of succeeded."
+          )
         }
         const canceled: SandboxPaymentIntent = { ...intent, status: "canceled", amountCapturable: 0 }
         yield* store.saveIntent(canceled)
@@ -443,17 +492,25 @@ const makeSandboxCharges = Effect.gen(function*() {
       idempotencyKey,
       { paymentIntentId, amountMinor },
       RefundAnswer,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         const intent = yield* existingIntent(operation, paymentIntentId)
         if (intent.status !== "succeeded") {
-          return yield* refusal(operation, "payment_intent_unexpected_state", `This PaymentIntent has no captured charge to refund (status ${intent.status}).`)
+          return yield* refusal(
+            operation,
+            "payment_intent_unexpected_state",
+            `This PaymentIntent has no captured charge to refund (status ${intent.status}).`
+          )
         }
         const left = intent.amountReceived - intent.amountRefunded
         if (left === 0) return yield* refusal(operation, "charge_already_refunded", `Charge ${intent.chargeId} has already been refunded.`)
         yield* checkAmount(operation, "amount", amountMinor, 1)
         if (amountMinor > left) {
-          return yield* refusal(operation, "amount_too_large", `Refund amount (${amountMinor}) is greater than unrefunded amount on charge (${left}).`)
+          return yield* refusal(
+            operation,
+            "amount_too_large",
+            `Refund amount (${amountMinor}) is greater than unrefunded amount on charge (${left}).`
+          )
         }
         const created = { id: newId("re"), paymentIntentId, amountMinor, createdAt: at }
         const refunded: SandboxPaymentIntent = { ...intent, amountRefunded: intent.amountRefunded + amountMinor }
@@ -461,7 +518,10 @@ const makeSandboxCharges = Effect.gen(function*() {
         yield* store.saveIntent(refunded)
         // `amount_refunded` of the charge is the cumulative total.
         const charge = chargeObject(refunded, yield* methodOf(refunded))
-        return [{ refundId: created.id, amountMinor, totalRefundedMinor: refunded.amountRefunded }, [{ type: "charge.refunded", object: charge }]] as const
+        return [
+          { refundId: created.id, amountMinor, totalRefundedMinor: refunded.amountRefunded },
+          [{ type: "charge.refunded", object: charge }]
+        ] as const
       })
     )
   }
@@ -474,7 +534,7 @@ const makeSandboxCharges = Effect.gen(function*() {
       r.idempotencyKey,
       r,
       OffSessionAnswer,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         yield* checkAmount(operation, "amount", r.amountMinor, 1)
         yield* checkAmount(operation, "application_fee_amount", r.applicationFeeMinor, 0, r.amountMinor)
@@ -482,7 +542,11 @@ const makeSandboxCharges = Effect.gen(function*() {
         if (Option.isNone(found)) return yield* refusal(operation, "resource_missing", `No such PaymentMethod: '${r.paymentMethodId}'`)
         const method = found.value
         if (method.customerId !== r.customerId) {
-          return yield* refusal(operation, "payment_method_invalid_parameter", `The PaymentMethod ${method.id} does not belong to the Customer ${r.customerId}.`)
+          return yield* refusal(
+            operation,
+            "payment_method_invalid_parameter",
+            `The PaymentMethod ${method.id} does not belong to the Customer ${r.customerId}.`
+          )
         }
         const intent: SandboxPaymentIntent = {
           id: newId("pi"),
@@ -512,7 +576,10 @@ const makeSandboxCharges = Effect.gen(function*() {
           ] as const
         }
         // Off-session, a card that wants authentication cannot get it: declined with authentication_required.
-        const [code, declineCode] = method.behaviour === "authenticates" ? ["authentication_required", "authentication_required"] : ["card_declined", "generic_decline"]
+        const [code, declineCode] =
+          method.behaviour === "authenticates"
+            ? ["authentication_required", "authentication_required"]
+            : ["card_declined", "generic_decline"]
         const failed: SandboxPaymentIntent = { ...intent, lastErrorCode: code, lastDeclineCode: declineCode }
         yield* store.saveIntent(failed)
         return [
@@ -526,12 +593,13 @@ const makeSandboxCharges = Effect.gen(function*() {
   /** Stripe's rule, played on the sandbox's cards: attached to the customer, or attached now when attached to nobody. */
   const ensureCardAttached: ChargeGatewayShape["ensureCardAttached"] = ({ customerId, paymentMethodId }) =>
     tx.run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const found = yield* store.findPaymentMethod(paymentMethodId)
         if (Option.isNone(found)) return { _tag: "Unusable", reason: `no such payment method ${paymentMethodId}` } as const
         const owner = found.value.customerId
         if (owner === customerId) return { _tag: "Attached" } as const
-        if (owner !== null) return { _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const
+        if (owner !== null)
+          return { _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const
         if (!(yield* store.customerExists(customerId))) return { _tag: "Unusable", reason: `no such customer ${customerId}` } as const
         yield* store.savePaymentMethod({ ...found.value, customerId })
         return { _tag: "Attached" } as const
@@ -557,43 +625,49 @@ const makeSandboxCharges = Effect.gen(function*() {
   /** The session's intent: the one an earlier attempt created, or a new one. */
   const sessionIntent = (session: SandboxCheckoutSession, at: Date) =>
     Effect.map(session.paymentIntentId ? store.findIntent(session.paymentIntentId) : Effect.succeed(Option.none()), (found) =>
-      Option.getOrElse(found, (): SandboxPaymentIntent => ({
-        id: newId("pi"),
-        bookingId: session.bookingId,
-        amountMinor: session.amountMinor,
-        currency: session.currency.toLowerCase(),
-        status: "requires_payment_method",
-        amountCapturable: 0,
-        amountReceived: 0,
-        amountRefunded: 0,
-        applicationFeeMinor: session.applicationFeeMinor,
-        destinationAccountId: session.destinationAccountId,
-        customerId: null,
-        paymentMethodId: null,
-        chargeId: null,
-        captureBefore: null,
-        lastErrorCode: null,
-        lastDeclineCode: null,
-        createdAt: at
-      }))
+      Option.getOrElse(
+        found,
+        (): SandboxPaymentIntent => ({
+          id: newId("pi"),
+          bookingId: session.bookingId,
+          amountMinor: session.amountMinor,
+          currency: session.currency.toLowerCase(),
+          status: "requires_payment_method",
+          amountCapturable: 0,
+          amountReceived: 0,
+          amountRefunded: 0,
+          applicationFeeMinor: session.applicationFeeMinor,
+          destinationAccountId: session.destinationAccountId,
+          customerId: null,
+          paymentMethodId: null,
+          chargeId: null,
+          captureBefore: null,
+          lastErrorCode: null,
+          lastDeclineCode: null,
+          createdAt: at
+        })
+      )
     )
 
   const sessionSetupIntent = (session: SandboxCheckoutSession, at: Date) =>
     Effect.map(session.setupIntentId ? store.findSetupIntent(session.setupIntentId) : Effect.succeed(Option.none()), (found) =>
-      Option.getOrElse(found, (): SandboxSetupIntent => ({
-        id: newId("seti"),
-        bookingId: session.bookingId,
-        status: "requires_payment_method",
-        customerId: null,
-        paymentMethodId: null,
-        lastErrorCode: null,
-        createdAt: at
-      }))
+      Option.getOrElse(
+        found,
+        (): SandboxSetupIntent => ({
+          id: newId("seti"),
+          bookingId: session.bookingId,
+          status: "requires_payment_method",
+          customerId: null,
+          paymentMethodId: null,
+          lastErrorCode: null,
+          createdAt: at
+        })
+      )
     )
 
   /** Checkout creates the customer (`customer_creation: always`) and saves the card to it for later use. */
   const attachToCustomer = (session: SandboxCheckoutSession, method: SandboxPaymentMethod) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const customerId = session.customerId ?? newId("cus")
       yield* store.saveCustomer({ id: customerId, email: session.customerEmail })
       const attached = { ...method, customerId }
@@ -602,7 +676,7 @@ const makeSandboxCharges = Effect.gen(function*() {
     })
 
   const completePayment = (session: SandboxCheckoutSession, intent: SandboxPaymentIntent, method: SandboxPaymentMethod, at: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const attached = yield* attachToCustomer(session, method)
       const held = hold({ ...intent, customerId: attached.customerId, paymentMethodId: method.id }, at)
       const done: SandboxCheckoutSession = { ...session, status: "complete", customerId: attached.customerId, paymentIntentId: held.id }
@@ -610,26 +684,38 @@ const makeSandboxCharges = Effect.gen(function*() {
       yield* store.saveSession(done)
       return {
         outcome: { _tag: "Completed", successUrl: done.successUrl },
-        events: [paymentIntentEvent("payment_intent.amount_capturable_updated", held, Option.some(attached)), { type: "checkout.session.completed", object: sessionObject(done) }]
+        events: [
+          paymentIntentEvent("payment_intent.amount_capturable_updated", held, Option.some(attached)),
+          { type: "checkout.session.completed", object: sessionObject(done) }
+        ]
       } satisfies Settled<PayOutcome>
     })
 
   const completeSetup = (session: SandboxCheckoutSession, setup: SandboxSetupIntent, method: SandboxPaymentMethod) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const attached = yield* attachToCustomer(session, method)
-      const succeeded: SandboxSetupIntent = { ...setup, status: "succeeded", customerId: attached.customerId, paymentMethodId: method.id, lastErrorCode: null }
+      const succeeded: SandboxSetupIntent = {
+        ...setup,
+        status: "succeeded",
+        customerId: attached.customerId,
+        paymentMethodId: method.id,
+        lastErrorCode: null
+      }
       const done: SandboxCheckoutSession = { ...session, status: "complete", customerId: attached.customerId, setupIntentId: setup.id }
       yield* store.saveSetupIntent(succeeded)
       yield* store.saveSession(done)
       return {
         outcome: { _tag: "Completed", successUrl: done.successUrl },
-        events: [{ type: "setup_intent.succeeded", object: setupIntentObject(succeeded) }, { type: "checkout.session.completed", object: sessionObject(done) }]
+        events: [
+          { type: "setup_intent.succeeded", object: setupIntentObject(succeeded) },
+          { type: "checkout.session.completed", object: sessionObject(done) }
+        ]
       } satisfies Settled<PayOutcome>
     })
 
   /** A card tried on the session's intent: held, declined, or waiting for the bank's authentication. */
   const tryPayment = (session: SandboxCheckoutSession, method: SandboxPaymentMethod, at: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const intent = { ...(yield* sessionIntent(session, at)), paymentMethodId: method.id }
       if (method.behaviour === "succeeds") return yield* completePayment(session, intent, method, at)
       const declined = method.behaviour === "declines"
@@ -639,12 +725,15 @@ const makeSandboxCharges = Effect.gen(function*() {
       yield* store.saveIntent(next)
       yield* store.saveSession({ ...session, paymentIntentId: next.id })
       return declined
-        ? ({ outcome: { _tag: "Declined", code: "generic_decline" }, events: [paymentIntentEvent("payment_intent.payment_failed", next, Option.some(method))] } satisfies Settled<PayOutcome>)
+        ? ({
+            outcome: { _tag: "Declined", code: "generic_decline" },
+            events: [paymentIntentEvent("payment_intent.payment_failed", next, Option.some(method))]
+          } satisfies Settled<PayOutcome>)
         : ({ outcome: { _tag: "AuthenticationRequired" }, events: [] } satisfies Settled<PayOutcome>)
     })
 
   const trySetup = (session: SandboxCheckoutSession, method: SandboxPaymentMethod, at: Date) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const setup = { ...(yield* sessionSetupIntent(session, at)), paymentMethodId: method.id }
       if (method.behaviour === "succeeds") return yield* completeSetup(session, setup, method)
       const declined = method.behaviour === "declines"
@@ -653,7 +742,10 @@ const makeSandboxCharges = Effect.gen(function*() {
         : { ...setup, status: "requires_action", lastErrorCode: null }
       yield* store.saveSetupIntent(next)
       yield* store.saveSession({ ...session, setupIntentId: next.id })
-      return { outcome: declined ? { _tag: "Declined", code: "generic_decline" } : { _tag: "AuthenticationRequired" }, events: [] } satisfies Settled<PayOutcome>
+      return {
+        outcome: declined ? { _tag: "Declined", code: "generic_decline" } : { _tag: "AuthenticationRequired" },
+        events: []
+      } satisfies Settled<PayOutcome>
     })
 
   /**
@@ -661,9 +753,9 @@ const makeSandboxCharges = Effect.gen(function*() {
    * are delivered before answering, so the booking is up to date when the browser lands back.
    */
   const onOpenSession = (sessionId: string, step: (session: SandboxCheckoutSession, at: Date) => Effect.Effect<Settled<PayOutcome>>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const settled = yield* tx.run(
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const at = yield* now
           const found = yield* store.findSession(sessionId)
           if (Option.isNone(found)) return { outcome: { _tag: "NotFound" }, events: [] } satisfies Settled<PayOutcome>
@@ -681,10 +773,10 @@ const makeSandboxCharges = Effect.gen(function*() {
       Either.match(readCard(input, at), {
         onLeft: (problem) => Effect.succeed({ outcome: { _tag: "InvalidCard", problem }, events: [] } satisfies Settled<PayOutcome>),
         onRight: (card) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const method: SandboxPaymentMethod = { id: newId("pm"), customerId: null, ...card }
             yield* store.savePaymentMethod(method)
-            return yield* (session.mode === "payment" ? tryPayment(session, method, at) : trySetup(session, method, at))
+            return yield* session.mode === "payment" ? tryPayment(session, method, at) : trySetup(session, method, at)
           })
       })
     )
@@ -693,15 +785,23 @@ const makeSandboxCharges = Effect.gen(function*() {
 
   const authenticate = (sessionId: string, approve: boolean) =>
     onOpenSession(sessionId, (session, at) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (session.mode === "payment") {
           const intent = yield* sessionIntent(session, at)
           const method = intent.paymentMethodId ? yield* store.findPaymentMethod(intent.paymentMethodId) : Option.none()
           if (intent.status !== "requires_action" || Option.isNone(method)) return nothingToAuthenticate
           if (approve) return yield* completePayment(session, intent, method.value, at)
-          const failed: SandboxPaymentIntent = { ...intent, status: "requires_payment_method", lastErrorCode: "payment_intent_authentication_failure", lastDeclineCode: null }
+          const failed: SandboxPaymentIntent = {
+            ...intent,
+            status: "requires_payment_method",
+            lastErrorCode: "payment_intent_authentication_failure",
+            lastDeclineCode: null
+          }
           yield* store.saveIntent(failed)
-          return { outcome: { _tag: "AuthenticationFailed" }, events: [paymentIntentEvent("payment_intent.payment_failed", failed, method)] } satisfies Settled<PayOutcome>
+          return {
+            outcome: { _tag: "AuthenticationFailed" },
+            events: [paymentIntentEvent("payment_intent.payment_failed", failed, method)]
+          } satisfies Settled<PayOutcome>
         }
         const setup = yield* sessionSetupIntent(session, at)
         const method = setup.paymentMethodId ? yield* store.findPaymentMethod(setup.paymentMethodId) : Option.none()
@@ -715,10 +815,11 @@ const makeSandboxCharges = Effect.gen(function*() {
   /** As Stripe's checkout.sessions.expire: an open session closes at once; a complete one cannot be expired. */
   const expireCheckoutSession: ChargeGatewayShape["expireCheckoutSession"] = (sessionId) =>
     tx.run(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         const found = yield* store.findSession(sessionId)
-        if (Option.isNone(found)) return yield* refusal("checkout.sessions.expire", "resource_missing", `No such checkout.session: '${sessionId}'`)
+        if (Option.isNone(found))
+          return yield* refusal("checkout.sessions.expire", "resource_missing", `No such checkout.session: '${sessionId}'`)
         const state = stateOf(found.value, at)
         if (state === "complete") return "complete" as const
         if (state === "open") yield* store.saveSession({ ...found.value, expiresAt: at })
@@ -766,7 +867,7 @@ const makeSandboxCharges = Effect.gen(function*() {
   }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const at = yield* now
         return Option.map(yield* store.findSession(sessionId), (session) => ({ session, state: stateOf(session, at) }))
       }),
@@ -778,7 +879,13 @@ const makeSandboxCharges = Effect.gen(function*() {
 })
 
 /** The sandbox's card gateway (PAYMENTS_MODE=sandbox, the default without STRIPE_SECRET_KEY). */
-export const SandboxChargeGatewayLive = Layer.scoped(ChargeGateway, Effect.map(makeSandboxCharges, ({ gateway }) => gateway))
+export const SandboxChargeGatewayLive = Layer.scoped(
+  ChargeGateway,
+  Effect.map(makeSandboxCharges, ({ gateway }) => gateway)
+)
 
 /** The sandbox's hosted checkout, for its local pages. */
-export const SandboxCheckoutLive = Layer.scoped(SandboxCheckout, Effect.map(makeSandboxCharges, ({ checkout }) => checkout))
+export const SandboxCheckoutLive = Layer.scoped(
+  SandboxCheckout,
+  Effect.map(makeSandboxCharges, ({ checkout }) => checkout)
+)

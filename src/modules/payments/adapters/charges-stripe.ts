@@ -6,7 +6,9 @@ import { keyCoveringParameters } from "../idempotency"
 import { call, makeStripeClient } from "./stripe"
 
 /** The request options of a write: its key covers the parameters sent (idempotency.ts). */
-const keyed = (idempotencyKey: string, params: unknown): Stripe.RequestOptions => ({ idempotencyKey: keyCoveringParameters(idempotencyKey, params) })
+const keyed = (idempotencyKey: string, params: unknown): Stripe.RequestOptions => ({
+  idempotencyKey: keyCoveringParameters(idempotencyKey, params)
+})
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -68,7 +70,9 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
   }
   return {
     mode: "payment",
-    line_items: [{ price_data: { currency: r.currency.toLowerCase(), unit_amount: r.amountMinor, product_data: { name: r.productName } }, quantity: 1 }],
+    line_items: [
+      { price_data: { currency: r.currency.toLowerCase(), unit_amount: r.amountMinor, product_data: { name: r.productName } }, quantity: 1 }
+    ],
     payment_intent_data: {
       capture_method: "manual",
       transfer_data: { destination: r.destinationAccountId },
@@ -84,7 +88,7 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
 /** Card payments through Stripe: destination charges with manual capture (see architecture.md section 4). */
 export const StripeChargeGatewayLive = Layer.effect(
   ChargeGateway,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     if (Option.isNone(config.stripeSecretKey)) {
       return yield* Effect.dieMessage("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY")
@@ -98,7 +102,8 @@ export const StripeChargeGatewayLive = Layer.effect(
       return new Date(captureBefore ? captureBefore * 1000 : now + 7 * DAY_MS)
     }
 
-    const idOf = (ref: string | { readonly id: string } | null | undefined) => (ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id)
+    const idOf = (ref: string | { readonly id: string } | null | undefined) =>
+      ref === null || ref === undefined ? null : typeof ref === "string" ? ref : ref.id
     const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
     /** Reconciliation reads at most this many objects per listing (far beyond a week of bookings). */
     const LIST_LIMIT = 10_000
@@ -106,7 +111,7 @@ export const StripeChargeGatewayLive = Layer.effect(
     return {
       kind: "stripe" as const,
       expireCheckoutSession: (sessionId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // Stripe refuses to expire a session that is not open: its status says why.
           const session = yield* call("checkout.sessions.retrieve", () => stripe.checkout.sessions.retrieve(sessionId))
           if (session.status === "complete") return "complete" as const
@@ -119,7 +124,9 @@ export const StripeChargeGatewayLive = Layer.effect(
       listOpenHolds: (createdAfter) =>
         // The list cannot filter by status: held intents (requires_capture) are picked from the recent ones.
         call("paymentIntents.list", () =>
-          stripe.paymentIntents.list({ created: { gte: seconds(createdAfter) }, limit: 100, expand: ["data.latest_charge"] }).autoPagingToArray({ limit: LIST_LIMIT })
+          stripe.paymentIntents
+            .list({ created: { gte: seconds(createdAfter) }, limit: 100, expand: ["data.latest_charge"] })
+            .autoPagingToArray({ limit: LIST_LIMIT })
         ).pipe(
           Effect.map((intents) =>
             intents
@@ -148,14 +155,19 @@ export const StripeChargeGatewayLive = Layer.effect(
               mode: session.mode === "setup" ? ("setup" as const) : ("payment" as const),
               paymentIntentId: idOf(session.payment_intent),
               customerId: idOf(session.customer),
-              paymentMethodId: typeof session.setup_intent === "object" && session.setup_intent !== null ? idOf(session.setup_intent.payment_method) : null,
+              paymentMethodId:
+                typeof session.setup_intent === "object" && session.setup_intent !== null
+                  ? idOf(session.setup_intent.payment_method)
+                  : null,
               createdAt: new Date(session.created * 1000)
             }))
           )
         ),
       createCheckoutSession: (request) =>
         Effect.sync(() => checkoutParams(request)).pipe(
-          Effect.flatMap((params) => call("checkout.sessions.create", () => stripe.checkout.sessions.create(params, keyed(request.idempotencyKey, params)))),
+          Effect.flatMap((params) =>
+            call("checkout.sessions.create", () => stripe.checkout.sessions.create(params, keyed(request.idempotencyKey, params)))
+          ),
           Effect.flatMap((session) =>
             session.url
               ? Effect.succeed({ id: session.id, url: session.url })
@@ -163,10 +175,12 @@ export const StripeChargeGatewayLive = Layer.effect(
           )
         ),
       createCardPayment: (r) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // A customer keeps the card for off-session holds later (renewals, bookings far ahead).
           const customerParams: Stripe.CustomerCreateParams = { email: r.customerEmail, metadata: { bookingId: r.bookingId } }
-          const customer = yield* call("customers.create", () => stripe.customers.create(customerParams, keyed(`${r.idempotencyKey}:customer`, customerParams)))
+          const customer = yield* call("customers.create", () =>
+            stripe.customers.create(customerParams, keyed(`${r.idempotencyKey}:customer`, customerParams))
+          )
           if (r.mode === "save_card") {
             const setupParams: Stripe.SetupIntentCreateParams = {
               customer: customer.id,
@@ -174,7 +188,9 @@ export const StripeChargeGatewayLive = Layer.effect(
               allowed_payment_method_types: ["card"],
               metadata: { bookingId: r.bookingId }
             }
-            const intent = yield* call("setupIntents.create", () => stripe.setupIntents.create(setupParams, keyed(`${r.idempotencyKey}:setup`, setupParams)))
+            const intent = yield* call("setupIntents.create", () =>
+              stripe.setupIntents.create(setupParams, keyed(`${r.idempotencyKey}:setup`, setupParams))
+            )
             return { id: intent.id, clientSecret: intent.client_secret ?? "" }
           }
           const intentParams: Stripe.PaymentIntentCreateParams = {
@@ -188,7 +204,9 @@ export const StripeChargeGatewayLive = Layer.effect(
             application_fee_amount: r.applicationFeeMinor,
             metadata: { bookingId: r.bookingId }
           }
-          const intent = yield* call("paymentIntents.create", () => stripe.paymentIntents.create(intentParams, keyed(`${r.idempotencyKey}:intent`, intentParams)))
+          const intent = yield* call("paymentIntents.create", () =>
+            stripe.paymentIntents.create(intentParams, keyed(`${r.idempotencyKey}:intent`, intentParams))
+          )
           return { id: intent.id, clientSecret: intent.client_secret ?? "" }
         }).pipe(
           Effect.filterOrFail(
@@ -198,9 +216,9 @@ export const StripeChargeGatewayLive = Layer.effect(
         ),
       capture: ({ amountMinor, applicationFeeMinor, idempotencyKey, paymentIntentId }) => {
         const params = { amount_to_capture: amountMinor, application_fee_amount: applicationFeeMinor }
-        return call("paymentIntents.capture", () => stripe.paymentIntents.capture(paymentIntentId, params, keyed(idempotencyKey, { paymentIntentId, ...params }))).pipe(
-          Effect.map((intent) => ({ capturedMinor: intent.amount_received }))
-        )
+        return call("paymentIntents.capture", () =>
+          stripe.paymentIntents.capture(paymentIntentId, params, keyed(idempotencyKey, { paymentIntentId, ...params }))
+        ).pipe(Effect.map((intent) => ({ capturedMinor: intent.amount_received })))
       },
       cancelAuthorization: ({ idempotencyKey, paymentIntentId }) =>
         call("paymentIntents.cancel", () =>
@@ -233,17 +251,24 @@ export const StripeChargeGatewayLive = Layer.effect(
           Effect.flatMap((method): Effect.Effect<SavedCardCheck, PaymentGatewayError> => {
             const owner = typeof method.customer === "string" ? method.customer : (method.customer?.id ?? null)
             if (owner === customerId) return Effect.succeed({ _tag: "Attached" } as const)
-            if (owner !== null) return Effect.succeed({ _tag: "Unusable", reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}` } as const)
+            if (owner !== null)
+              return Effect.succeed({
+                _tag: "Unusable",
+                reason: `payment method ${paymentMethodId} belongs to customer ${owner}, not ${customerId}`
+              } as const)
             const params: Stripe.PaymentMethodAttachParams = { customer: customerId }
-            return call("paymentMethods.attach", () => stripe.paymentMethods.attach(paymentMethodId, params, keyed(idempotencyKey, { paymentMethodId, ...params }))).pipe(
-              Effect.as({ _tag: "Attached" } as const)
-            )
+            return call("paymentMethods.attach", () =>
+              stripe.paymentMethods.attach(paymentMethodId, params, keyed(idempotencyKey, { paymentMethodId, ...params }))
+            ).pipe(Effect.as({ _tag: "Attached" } as const))
           }),
           // A card or customer Stripe does not know (anymore) cannot be used off-session: no retry helps.
-          Effect.catchIf((error) => error.isMissing, (error) => Effect.succeed({ _tag: "Unusable", reason: error.detail } as const))
+          Effect.catchIf(
+            (error) => error.isMissing,
+            (error) => Effect.succeed({ _tag: "Unusable", reason: error.detail } as const)
+          )
         ),
       authorizeOffSession: (r) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const params: Stripe.PaymentIntentCreateParams = {
             amount: r.amountMinor,
@@ -261,14 +286,23 @@ export const StripeChargeGatewayLive = Layer.effect(
           }
           return yield* call("paymentIntents.create", () =>
             recover(
-              stripe.paymentIntents
-                .create(params, keyed(r.idempotencyKey, params))
-                .then((intent): OffSessionResult =>
+              stripe.paymentIntents.create(params, keyed(r.idempotencyKey, params)).then(
+                (intent): OffSessionResult =>
                   intent.status === "requires_capture"
-                    ? { _tag: "Authorized", paymentIntentId: intent.id, amountMinor: intent.amount_capturable, expiresAt: holdExpiry(intent, now) }
+                    ? {
+                        _tag: "Authorized",
+                        paymentIntentId: intent.id,
+                        amountMinor: intent.amount_capturable,
+                        expiresAt: holdExpiry(intent, now)
+                      }
                     : // Any other state (e.g. requires_action) needs the client on-session.
-                      { _tag: "Refused", paymentIntentId: intent.id, needsClient: true, code: intent.last_payment_error?.code ?? intent.status }
-                ),
+                      {
+                        _tag: "Refused",
+                        paymentIntentId: intent.id,
+                        needsClient: true,
+                        code: intent.last_payment_error?.code ?? intent.status
+                      }
+              ),
               refusalOf
             )
           )

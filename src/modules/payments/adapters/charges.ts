@@ -11,6 +11,12 @@ import { StripeChargeGatewayLive } from "./charges-stripe"
  * The card gateway PAYMENTS_MODE chose (see resolvePaymentsMode): Stripe's API or the local sandbox,
  * each write under the idempotency key of its attempt (see attempts.ts).
  */
-export const ChargeGatewayLive: Layer.Layer<ChargeGateway, never, AppConfig | SandboxChargeStore | Transactional | GatewayAttempts | JobQueue> = withAttemptKeysLayer(
-  Layer.unwrapEffect(Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive)))
+export const ChargeGatewayLive: Layer.Layer<
+  ChargeGateway,
+  never,
+  AppConfig | SandboxChargeStore | Transactional | GatewayAttempts | JobQueue
+> = withAttemptKeysLayer(
+  Layer.unwrapEffect(
+    Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive))
+  )
 )

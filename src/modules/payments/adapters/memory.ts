@@ -29,8 +29,14 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
     methods: new Map<string, SandboxPaymentMethod>(),
     refunds: new Map<string, SandboxRefund>()
   }
-  const put = <A extends { readonly id: string }>(map: Map<string, A>) => (record: A) => Effect.sync(() => void map.set(record.id, record))
-  const get = <A>(map: Map<string, A>) => (id: string) => Effect.sync(() => Option.fromNullable(map.get(id)))
+  const put =
+    <A extends { readonly id: string }>(map: Map<string, A>) =>
+    (record: A) =>
+      Effect.sync(() => void map.set(record.id, record))
+  const get =
+    <A>(map: Map<string, A>) =>
+    (id: string) =>
+      Effect.sync(() => Option.fromNullable(map.get(id)))
   const attempts = new Map<string, number>()
   const byAccountId = (accountId: string) => [...accounts.values()].find((entry) => entry.account.accountId === accountId)
 
@@ -72,9 +78,12 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
             return { _tag: "First" } as const
           }
           // JSON round trip, as the database stores it.
-          return stored.response === undefined ? ({ _tag: "InFlight" } as const) : ({ _tag: "Replay", fingerprint: stored.fingerprint, response: JSON.parse(JSON.stringify(stored.response)) } as const)
+          return stored.response === undefined
+            ? ({ _tag: "InFlight" } as const)
+            : ({ _tag: "Replay", fingerprint: stored.fingerprint, response: JSON.parse(JSON.stringify(stored.response)) } as const)
         }),
-      saveResponse: (key, response) => Effect.sync(() => void charges.keys.set(key, { fingerprint: charges.keys.get(key)?.fingerprint ?? "", response })),
+      saveResponse: (key, response) =>
+        Effect.sync(() => void charges.keys.set(key, { fingerprint: charges.keys.get(key)?.fingerprint ?? "", response })),
       saveSession: put(charges.sessions),
       findSession: get(charges.sessions),
       saveIntent: put(charges.intents),
@@ -87,12 +96,17 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       findPaymentMethod: get(charges.methods),
       saveRefund: put(charges.refunds),
       listIntents: (status, createdAfter) =>
-        Effect.sync(() => [...charges.intents.values()].filter((i) => i.status === status && i.createdAt.getTime() >= createdAfter.getTime())),
+        Effect.sync(() =>
+          [...charges.intents.values()].filter((i) => i.status === status && i.createdAt.getTime() >= createdAfter.getTime())
+        ),
       listCompletedSessions: (createdAfter) =>
         Effect.sync(() =>
           [...charges.sessions.values()]
             .filter((c) => c.status === "complete" && c.createdAt.getTime() >= createdAfter.getTime())
-            .map((c) => ({ ...c, setupPaymentMethodId: (c.setupIntentId ? charges.setupIntents.get(c.setupIntentId)?.paymentMethodId : null) ?? null }))
+            .map((c) => ({
+              ...c,
+              setupPaymentMethodId: (c.setupIntentId ? charges.setupIntents.get(c.setupIntentId)?.paymentMethodId : null) ?? null
+            }))
         )
     }),
     Layer.succeed(GatewayAttempts, {

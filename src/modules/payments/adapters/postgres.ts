@@ -49,7 +49,7 @@ export const PaymentAccountRepositoryLive = Layer.effect(
         ),
       // The WHERE clause is `supersedes` of the domain: a state from an earlier second than the stored one loses.
       recordGatewayState: (accountId, s, observedAt) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const updated = yield* sql<PaymentAccount>`UPDATE payment_accounts
               SET country = ${s.country}, charges_enabled = ${s.chargesEnabled}, payouts_enabled = ${s.payoutsEnabled},
                   details_submitted = ${s.detailsSubmitted}, flags_as_of = ${observedAt}, updated_at = now()
@@ -83,7 +83,7 @@ export const SandboxAccountStoreLive = Layer.effect(
     const one = (rows: ReadonlyArray<SandboxAccount>) => Option.fromNullable(rows[0])
     return {
       create: (a, key) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const inserted = yield* sql<SandboxAccount>`INSERT INTO sandbox_accounts (id, user_id, email, country, idempotency_key)
               VALUES (${a.accountId}, ${a.userId}, ${a.email}, ${a.country}, ${key})
               ON CONFLICT (idempotency_key) DO NOTHING RETURNING ${sandboxColumns(sql)}`
@@ -91,12 +91,17 @@ export const SandboxAccountStoreLive = Layer.effect(
           const existing = yield* sql<SandboxAccount>`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE idempotency_key = ${key}`
           return existing[0]!
         }).pipe(Effect.orDie),
-      find: (id) => sql<SandboxAccount>`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      find: (id) =>
+        sql<SandboxAccount>`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       setFlags: (id, f) =>
         sql<SandboxAccount>`UPDATE sandbox_accounts
             SET charges_enabled = ${f.chargesEnabled}, payouts_enabled = ${f.payoutsEnabled}, details_submitted = ${f.detailsSubmitted}, updated_at = now()
             WHERE id = ${id} RETURNING ${sandboxColumns(sql)}`.pipe(Effect.map(one), Effect.orDie),
-      remove: (id) => sql`DELETE FROM sandbox_accounts WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      remove: (id) =>
+        sql`DELETE FROM sandbox_accounts WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
     }
   })
 )
@@ -111,7 +116,10 @@ export const SandboxChargeStoreLive = Layer.effect(
     /** Insert or replace by id (every column is given). */
     const save = (table: string, record: { readonly id: string }) => {
       const row = toRow(record)
-      return sql`INSERT INTO ${sql(table)} ${sql.insert(row)} ON CONFLICT (id) DO UPDATE SET ${sql.update(row, ["id"])}`.pipe(Effect.asVoid, Effect.orDie)
+      return sql`INSERT INTO ${sql(table)} ${sql.insert(row)} ON CONFLICT (id) DO UPDATE SET ${sql.update(row, ["id"])}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
     }
     // Rows are locked until the end of the caller's transaction: the sandbox's operations on one object are serialised.
     const one = <A extends object>(query: Effect.Effect<ReadonlyArray<A>, unknown>) =>
@@ -121,16 +129,24 @@ export const SandboxChargeStoreLive = Layer.effect(
       )
     return {
       claimKey: (key, fingerprint) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // A concurrent first request holds the new row until it commits; this insert waits for it.
           const inserted = yield* sql`INSERT INTO sandbox_idempotency_keys (key, fingerprint) VALUES (${key}, ${fingerprint})
               ON CONFLICT (key) DO NOTHING RETURNING key`
           if (inserted.length === 1) return { _tag: "First" } as const
-          const [stored] = yield* sql<{ fingerprint: string; response: unknown }>`SELECT fingerprint, response FROM sandbox_idempotency_keys WHERE key = ${key}`
-          return stored!.response === null ? ({ _tag: "InFlight" } as const) : ({ _tag: "Replay", fingerprint: stored!.fingerprint, response: stored!.response } as const)
+          const [stored] = yield* sql<{
+            fingerprint: string
+            response: unknown
+          }>`SELECT fingerprint, response FROM sandbox_idempotency_keys WHERE key = ${key}`
+          return stored!.response === null
+            ? ({ _tag: "InFlight" } as const)
+            : ({ _tag: "Replay", fingerprint: stored!.fingerprint, response: stored!.response } as const)
         }).pipe(Effect.orDie),
       saveResponse: (key, response) =>
-        sql`UPDATE sandbox_idempotency_keys SET response = ${JSON.stringify(response)}::jsonb WHERE key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+        sql`UPDATE sandbox_idempotency_keys SET response = ${JSON.stringify(response)}::jsonb WHERE key = ${key}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       saveSession: (session) => save("sandbox_checkout_sessions", session),
       findSession: (id) =>
         one(sql<SandboxCheckoutSession>`SELECT id, mode, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, product_name AS "productName",
@@ -172,7 +188,9 @@ export const SandboxChargeStoreLive = Layer.effect(
             last_decline_code AS "lastDeclineCode", created_at AS "createdAt"
           FROM sandbox_payment_intents WHERE status = ${status} AND created_at >= ${createdAfter} ORDER BY created_at`.pipe(Effect.orDie),
       listCompletedSessions: (createdAfter) =>
-        sql<SandboxCheckoutSession & { setupPaymentMethodId: string | null }>`SELECT s.id, s.mode, s.booking_id AS "bookingId", s.amount_minor::float8 AS "amountMinor",
+        sql<
+          SandboxCheckoutSession & { setupPaymentMethodId: string | null }
+        >`SELECT s.id, s.mode, s.booking_id AS "bookingId", s.amount_minor::float8 AS "amountMinor",
             s.currency, s.product_name AS "productName", s.destination_account_id AS "destinationAccountId",
             s.application_fee_minor::float8 AS "applicationFeeMinor", s.customer_email AS "customerEmail", s.cardholder_name AS "cardholderName",
             s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.status, s.expires_at AS "expiresAt", s.customer_id AS "customerId",
@@ -202,4 +220,10 @@ export const GatewayAttemptsLive = Layer.effect(
   }))
 )
 
-export const PaymentsPostgresAdapters = Layer.mergeAll(PaymentAccountRepositoryLive, WebhookEventStoreLive, SandboxAccountStoreLive, SandboxChargeStoreLive, GatewayAttemptsLive)
+export const PaymentsPostgresAdapters = Layer.mergeAll(
+  PaymentAccountRepositoryLive,
+  WebhookEventStoreLive,
+  SandboxAccountStoreLive,
+  SandboxChargeStoreLive,
+  GatewayAttemptsLive
+)

@@ -23,7 +23,10 @@ export const sandboxEventSender = (config: AppConfigShape) => {
   // The app's own listener, whatever PUBLIC_URL says (it may be a proxy the process cannot reach).
   const loopback = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host
   const origin = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${config.port}`
-  const webhookUrls: Record<WebhookEndpoint, string> = { platform: `${origin}${webhookPaths.platform}`, connect: `${origin}${webhookPaths.connect}` }
+  const webhookUrls: Record<WebhookEndpoint, string> = {
+    platform: `${origin}${webhookPaths.platform}`,
+    connect: `${origin}${webhookPaths.connect}`
+  }
 
   /** One attempt; signed at sending time (the signature's timestamp must be fresh). */
   const post = (webhookUrl: string, payload: string, secret: string, type: string) =>
@@ -40,7 +43,7 @@ export const sandboxEventSender = (config: AppConfigShape) => {
 
   /** One attempt of a stamped event (a failure is the app not accepting it). */
   const attempt = (event: StampedEvent) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const endpoint = webhookEndpointOf(event.type)
       const webhookSecret = webhookSecrets[endpoint]
       if (Option.isNone(webhookSecret)) return
@@ -58,18 +61,21 @@ export const sandboxEventSender = (config: AppConfigShape) => {
     })
 
   const deliver = (event: SandboxEvent | StampedEvent, retries = 0) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const stamped = "id" in event ? event : yield* stamp(event)
       yield* attempt(stamped).pipe(
         Effect.retry(Schedule.intersect(Schedule.exponential("1 second"), Schedule.recurs(retries))),
         Effect.catchAll((error) =>
-          Effect.logWarning(`sandbox: ${stamped.type} not delivered to ${webhookUrls[webhookEndpointOf(stamped.type)]}: ${error.error instanceof Error ? error.error.message : String(error.error)}`)
+          Effect.logWarning(
+            `sandbox: ${stamped.type} not delivered to ${webhookUrls[webhookEndpointOf(stamped.type)]}: ${error.error instanceof Error ? error.error.message : String(error.error)}`
+          )
         )
       )
     })
 
   /** Delivers events one after the other, in order (each waits for the app's answer, or gives up). */
-  const deliverAll = (events: ReadonlyArray<SandboxEvent | StampedEvent>, retries = 0) => Effect.forEach(events, (event) => deliver(event, retries), { discard: true })
+  const deliverAll = (events: ReadonlyArray<SandboxEvent | StampedEvent>, retries = 0) =>
+    Effect.forEach(events, (event) => deliver(event, retries), { discard: true })
 
   /**
    * The durable part of delivery, as Stripe retries for days: a job per event, sent inside the
@@ -78,12 +84,18 @@ export const sandboxEventSender = (config: AppConfigShape) => {
    * until the app accepts it. One the app already accepted is not sent again.
    */
   const redeliverLater = (jobs: JobQueueShape, events: ReadonlyArray<StampedEvent>) =>
-    Effect.forEach(events, (event) => jobs.send(SANDBOX_DELIVERY_QUEUE, { event }, { ...REDELIVERY, singletonKey: event.id }), { discard: true })
+    Effect.forEach(events, (event) => jobs.send(SANDBOX_DELIVERY_QUEUE, { event }, { ...REDELIVERY, singletonKey: event.id }), {
+      discard: true
+    })
 
   /** The redelivery job's work: fails (so the queue retries it) while the app does not accept the event. */
   const redeliver = (data: Record<string, unknown>) =>
     Effect.flatMap(Schema.decodeUnknown(RedeliveryJob)(data), ({ event }) =>
-      delivered.has(event.id) ? Effect.void : attempt(event).pipe(Effect.tapError(() => Effect.logWarning(`sandbox: ${event.type} (${event.id}) still not accepted, retried later`)))
+      delivered.has(event.id)
+        ? Effect.void
+        : attempt(event).pipe(
+            Effect.tapError(() => Effect.logWarning(`sandbox: ${event.type} (${event.id}) still not accepted, retried later`))
+          )
     )
 
   return { webhookUrls, deliver, deliverAll, redeliverLater, redeliver }
@@ -98,7 +110,7 @@ const remember = (id: string) => {
 
 /** The worker of the sandbox's redeliveries (sandbox mode only), while the scope is open. */
 export const SandboxDeliveryJobsLive = Layer.scopedDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     if (config.paymentsMode !== "sandbox") return
     const jobs = yield* JobQueue
@@ -114,7 +126,11 @@ export interface StampedEvent extends SandboxEvent {
 }
 
 export const stamp = (event: SandboxEvent): Effect.Effect<StampedEvent> =>
-  Effect.map(Clock.currentTimeMillis, (now) => ({ ...event, id: `evt_sandbox_${crypto.randomBytes(12).toString("hex")}`, created: Math.floor(now / 1000) }))
+  Effect.map(Clock.currentTimeMillis, (now) => ({
+    ...event,
+    id: `evt_sandbox_${crypto.randomBytes(12).toString("hex")}`,
+    created: Math.floor(now / 1000)
+  }))
 
 /** The queue of the sandbox's durable webhook redeliveries. */
 export const SANDBOX_DELIVERY_QUEUE = "sandbox-webhook-delivery"

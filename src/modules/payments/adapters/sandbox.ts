@@ -3,13 +3,7 @@ import * as crypto from "node:crypto"
 import { now as currentTime } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
 import { idempotencyKeys } from "../domain"
-import {
-  ConnectedAccountGateway,
-  PaymentAccountRepository,
-  PaymentGatewayError,
-  type SandboxAccount,
-  SandboxAccountStore
-} from "../ports"
+import { ConnectedAccountGateway, PaymentAccountRepository, PaymentGatewayError, type SandboxAccount, SandboxAccountStore } from "../ports"
 import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
@@ -36,7 +30,11 @@ export const sandboxPaths = {
 }
 
 const missing = (operation: string, accountId: string) =>
-  new PaymentGatewayError({ operation, detail: `invalid_request_error resource_missing No such account: '${accountId}'`, code: "resource_missing" })
+  new PaymentGatewayError({
+    operation,
+    detail: `invalid_request_error resource_missing No such account: '${accountId}'`,
+    code: "resource_missing"
+  })
 
 /**
  * The offline gateway (PAYMENTS_MODE=sandbox, the default without STRIPE_SECRET_KEY): accounts live in
@@ -44,18 +42,24 @@ const missing = (operation: string, accountId: string) =>
  */
 export const SandboxGatewayLive = Layer.effect(
   ConnectedAccountGateway,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const store = yield* SandboxAccountStore
     const webhookSecrets = { platform: webhookSecretOf(config, "platform"), connect: webhookSecretOf(config, "connect") }
     const base = trimSlash(config.publicUrl)
     const existing = (operation: string, accountId: string) =>
-      Effect.flatMap(store.find(accountId), Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed }))
+      Effect.flatMap(
+        store.find(accountId),
+        Option.match({ onNone: () => Effect.fail(missing(operation, accountId)), onSome: Effect.succeed })
+      )
     return {
       kind: "sandbox" as const,
       createAccount: ({ userId, email, country, replaces }) =>
         Effect.map(
-          store.create({ accountId: randomId("acct_sandbox_"), userId, email, country }, idempotencyKeys.createAccount(userId, country, replaces)),
+          store.create(
+            { accountId: randomId("acct_sandbox_"), userId, email, country },
+            idempotencyKeys.createAccount(userId, country, replaces)
+          ),
           (account) => account.accountId
         ),
       createOnboardingLink: ({ accountId, returnUrl, refreshUrl }) =>
@@ -63,12 +67,14 @@ export const SandboxGatewayLive = Layer.effect(
           existing("accountLinks.create", accountId),
           `${base}${sandboxPaths.onboarding(accountId)}?${new URLSearchParams({ return: returnUrl, refresh: refreshUrl })}`
         ),
-      createDashboardLink: (accountId) => Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
+      createDashboardLink: (accountId) =>
+        Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
       retrieveAccount: (accountId) =>
         Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
       deleteAccount: (accountId) =>
         Effect.flatMap(store.remove(accountId), (removed) => (removed ? Effect.void : Effect.fail(missing("accounts.del", accountId)))),
-      parseWebhook: (endpoint, rawBody, signature) => verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
+      parseWebhook: (endpoint, rawBody, signature) =>
+        verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
     }
   })
 )
@@ -94,7 +100,7 @@ const READY = { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: tr
 
 export const SandboxConnectLive = Layer.effect(
   SandboxConnect,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const store = yield* SandboxAccountStore
     const accounts = yield* PaymentAccountRepository
@@ -110,7 +116,13 @@ export const SandboxConnectLive = Layer.effect(
         object: "account",
         // As Stripe shows an account created with controller properties and the Express dashboard.
         type: "express",
-        controller: { type: "application", stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" }, requirement_collection: "stripe" },
+        controller: {
+          type: "application",
+          stripe_dashboard: { type: "express" },
+          fees: { payer: "application" },
+          losses: { payments: "application" },
+          requirement_collection: "stripe"
+        },
         country: account.country,
         email: account.email,
         charges_enabled: account.chargesEnabled,
@@ -124,9 +136,9 @@ export const SandboxConnectLive = Layer.effect(
       find: store.find,
       // The event, and its durable redelivery, in the transaction of the change; delivered at once after it.
       complete: (accountId) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { account, event } = yield* tx.run(
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const account = yield* store.setFlags(accountId, READY)
               if (Option.isNone(account)) return { account, event: Option.none<StampedEvent>() }
               const event = yield* stamp(accountUpdated(account.value))
@@ -138,7 +150,7 @@ export const SandboxConnectLive = Layer.effect(
           return account
         }),
       provisionReady: (user, country) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (config.paymentsMode !== "sandbox") return "skipped" as const
           const now = yield* currentTime
           const stored = yield* accounts.findByUser(user.id)
@@ -152,7 +164,10 @@ export const SandboxConnectLive = Layer.effect(
               return "completed" as const
             }
           }
-          const created = yield* store.create({ accountId: randomId("acct_sandbox_"), userId: user.id, email: user.email, country }, idempotencyKeys.createAccount(user.id, country))
+          const created = yield* store.create(
+            { accountId: randomId("acct_sandbox_"), userId: user.id, email: user.email, country },
+            idempotencyKeys.createAccount(user.id, country)
+          )
           yield* store.setFlags(created.accountId, READY)
           yield* accounts.upsert({ userId: user.id, gateway: "sandbox", accountId: created.accountId, country: created.country, ...READY })
           return "created" as const

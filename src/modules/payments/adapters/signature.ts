@@ -12,7 +12,10 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300
 
 /** The `t=` timestamp of a `Stripe-Signature` header (seconds), when it has a readable one. */
 export const signatureTimestamp = (header: string): number | undefined => {
-  const item = header.split(",").map((part) => part.trim()).find((part) => part.startsWith("t="))
+  const item = header
+    .split(",")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith("t="))
   const seconds = item === undefined ? NaN : Number(item.slice(2))
   return Number.isSafeInteger(seconds) ? seconds : undefined
 }
@@ -39,10 +42,12 @@ export const verifyEvent = (
 ): Effect.Effect<GatewayEvent, InvalidWebhook> =>
   Effect.suspend(() => {
     if (Option.isNone(secret)) return Effect.fail(new InvalidWebhook({ reason: `no webhook secret is configured (${secretVariable})` }))
-    if (signatureHeader === undefined || signatureHeader.trim() === "") return Effect.fail(new InvalidWebhook({ reason: "missing Stripe-Signature header" }))
+    if (signatureHeader === undefined || signatureHeader.trim() === "")
+      return Effect.fail(new InvalidWebhook({ reason: "missing Stripe-Signature header" }))
     const receivedAt = Date.now()
     return Effect.try({
-      try: () => Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret.value, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAt) as unknown,
+      try: () =>
+        Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret.value, WEBHOOK_TOLERANCE_SECONDS, undefined, receivedAt) as unknown,
       catch: (error) => new InvalidWebhook({ reason: (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim() })
     }).pipe(
       Effect.filterOrFail(
@@ -51,8 +56,13 @@ export const verifyEvent = (
       ),
       Effect.flatMap((event) => {
         const e = event as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } } | null
-        return e !== null && typeof e === "object" && typeof e.id === "string" && e.id !== "" && typeof e.type === "string" &&
-            typeof e.created === "number" && Number.isFinite(e.created)
+        return e !== null &&
+          typeof e === "object" &&
+          typeof e.id === "string" &&
+          e.id !== "" &&
+          typeof e.type === "string" &&
+          typeof e.created === "number" &&
+          Number.isFinite(e.created)
           ? Effect.succeed({ id: e.id, type: e.type, created: new Date(e.created * 1000), object: e.data?.object })
           : Effect.fail(new InvalidWebhook({ reason: "the signed body is not an event" }))
       })

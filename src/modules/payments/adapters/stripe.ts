@@ -54,7 +54,7 @@ export const toGatewayAccount = (account: Stripe.Account): GatewayAccount => ({
 /** Stripe Connect, accounts with the Express dashboard (STRIPE_SECRET_KEY, STRIPE_CONNECT_WEBHOOK_SECRET, STRIPE_API_BASE). */
 export const StripeGatewayLive = Layer.effect(
   ConnectedAccountGateway,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     if (Option.isNone(config.stripeSecretKey)) {
       return yield* Effect.dieMessage("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY")
@@ -62,10 +62,14 @@ export const StripeGatewayLive = Layer.effect(
     const stripe = makeStripeClient(Redacted.value(config.stripeSecretKey.value), config.stripeApiBase)
     const webhookSecrets = { platform: webhookSecretOf(config, "platform"), connect: webhookSecretOf(config, "connect") }
     if (Option.isNone(webhookSecrets.platform)) {
-      yield* Effect.logWarning("STRIPE_WEBHOOK_SECRET is unset: deliveries of payment events will be refused (bookings then miss their payments' news)")
+      yield* Effect.logWarning(
+        "STRIPE_WEBHOOK_SECRET is unset: deliveries of payment events will be refused (bookings then miss their payments' news)"
+      )
     }
     if (Option.isNone(webhookSecrets.connect)) {
-      yield* Effect.logWarning("STRIPE_CONNECT_WEBHOOK_SECRET is unset: account.updated deliveries will be refused (account flags then only refresh on status reads)")
+      yield* Effect.logWarning(
+        "STRIPE_CONNECT_WEBHOOK_SECRET is unset: account.updated deliveries will be refused (account flags then only refresh on status reads)"
+      )
     }
     const attempt = () => crypto.randomUUID()
     return {
@@ -102,9 +106,11 @@ export const StripeGatewayLive = Layer.effect(
         call("accounts.createLoginLink", () =>
           stripe.accounts.createLoginLink(accountId, {}, { idempotencyKey: idempotencyKeys.dashboardLink(accountId, attempt()) })
         ).pipe(Effect.map((link) => link.url)),
-      retrieveAccount: (accountId) => call("accounts.retrieve", () => stripe.accounts.retrieve(accountId)).pipe(Effect.map(toGatewayAccount)),
+      retrieveAccount: (accountId) =>
+        call("accounts.retrieve", () => stripe.accounts.retrieve(accountId)).pipe(Effect.map(toGatewayAccount)),
       deleteAccount: (accountId) => call("accounts.del", () => stripe.accounts.del(accountId)).pipe(Effect.asVoid),
-      parseWebhook: (endpoint, rawBody, signature) => verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
+      parseWebhook: (endpoint, rawBody, signature) =>
+        verifyEvent(webhookSecrets[endpoint], rawBody, signature, webhookSecretVariables[endpoint])
     }
   })
 )

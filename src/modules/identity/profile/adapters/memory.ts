@@ -1,12 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { emptyProfile, noStatistics, type Profile } from "../domain"
-import {
-  type FavoriteEntry,
-  FavoriteRepository,
-  ProfileRelations,
-  ProfileRepository,
-  ProfileStatisticsSource
-} from "../ports"
+import { type FavoriteEntry, FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../ports"
 import { UserRepository } from "../../ports"
 
 /**
@@ -14,15 +8,21 @@ import { UserRepository } from "../../ports"
  * UserRepository of IdentityMemoryAdapters). No statistics and no relations.
  */
 export const ProfileMemoryAdapters = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = yield* UserRepository
     const profiles = new Map<string, Profile>()
     const favorites = new Map<string, Date>()
     const pair = (userId: string, favoritedId: string) => `${userId}|${favoritedId}`
     const current = (userId: string) =>
-      Effect.map(users.findById(userId), Option.map(() => profiles.get(userId) ?? emptyProfile))
+      Effect.map(
+        users.findById(userId),
+        Option.map(() => profiles.get(userId) ?? emptyProfile)
+      )
     const patch = (userId: string, change: Partial<Profile>) =>
-      Effect.map(current(userId), Option.map((profile) => void profiles.set(userId, { ...profile, ...change })))
+      Effect.map(
+        current(userId),
+        Option.map((profile) => void profiles.set(userId, { ...profile, ...change }))
+      )
 
     return Layer.mergeAll(
       Layer.succeed(ProfileRepository, {
@@ -30,11 +30,17 @@ export const ProfileMemoryAdapters = Layer.unwrapEffect(
         update: (userId, change) => Effect.asVoid(patch(userId, change)),
         setAvatar: (userId, file) =>
           Effect.flatMap(current(userId), (found) =>
-            Effect.as(patch(userId, { avatar: file }), Option.flatMap(found, (p) => Option.fromNullable(p.avatar?.key)))
+            Effect.as(
+              patch(userId, { avatar: file }),
+              Option.flatMap(found, (p) => Option.fromNullable(p.avatar?.key))
+            )
           ),
         setIdentityPhoto: (userId, file) =>
           Effect.flatMap(current(userId), (found) =>
-            Effect.as(patch(userId, { identityPhoto: file }), Option.flatMap(found, (p) => Option.fromNullable(p.identityPhoto?.key)))
+            Effect.as(
+              patch(userId, { identityPhoto: file }),
+              Option.flatMap(found, (p) => Option.fromNullable(p.identityPhoto?.key))
+            )
           ),
         setDateOfBirthIfMissing: (userId, dateOfBirth) =>
           Effect.flatMap(current(userId), (found) =>
@@ -52,7 +58,7 @@ export const ProfileMemoryAdapters = Layer.unwrapEffect(
         remove: (userId, favoritedId) => Effect.sync(() => favorites.delete(pair(userId, favoritedId))),
         has: (userId, favoritedId) => Effect.sync(() => favorites.has(pair(userId, favoritedId))),
         list: (userId, page) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const entries: Array<FavoriteEntry> = []
             for (const [key, createdAt] of favorites) {
               const [owner, favoritedId] = key.split("|") as [string, string]

@@ -5,7 +5,8 @@ import { type Currency, noStatistics, type Profile, type ProfileFile, type Profi
 import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../ports"
 
 /** The profile columns of `users`, aliased for `profileOf`. */
-export const profileColumns = (sql: SqlClient.SqlClient, table = "users") => sql.unsafe(`
+export const profileColumns = (sql: SqlClient.SqlClient, table = "users") =>
+  sql.unsafe(`
   ${table}.bio, ${table}.description, ${table}.specialities, ${table}.experience_years AS "experienceYears",
   ${table}.languages, ${table}.certifications, ${table}.social_links AS "socialLinks", ${table}.availability,
   ${table}.profile_visibility AS "profileVisibility", ${table}.location, ${table}.address, ${table}.city,
@@ -45,7 +46,9 @@ export interface ProfileRow {
 }
 
 const fileOf = (key: string | null, contentType: string | null, size: number | null, updatedAt: Date | null): ProfileFile | null =>
-  key === null ? null : { key, contentType: contentType ?? "application/octet-stream", size: size ?? 0, updatedAt: updatedAt ?? new Date(0) }
+  key === null
+    ? null
+    : { key, contentType: contentType ?? "application/octet-stream", size: size ?? 0, updatedAt: updatedAt ?? new Date(0) }
 
 export const profileOf = (row: ProfileRow): Profile => ({
   bio: row.bio,
@@ -143,7 +146,10 @@ export const FavoriteRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => ({
     add: (userId, favoritedId) =>
       sql`INSERT INTO favorites (user_id, favorited_id) VALUES (${userId}, ${favoritedId})
-          ON CONFLICT (user_id, favorited_id) DO NOTHING RETURNING user_id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+          ON CONFLICT (user_id, favorited_id) DO NOTHING RETURNING user_id`.pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.orDie
+      ),
     remove: (userId, favoritedId) =>
       sql`DELETE FROM favorites WHERE user_id = ${userId} AND favorited_id = ${favoritedId} RETURNING user_id`.pipe(
         Effect.map((rows) => rows.length === 1),
@@ -155,7 +161,7 @@ export const FavoriteRepositoryLive = Layer.effect(
         Effect.orDie
       ),
     list: (userId, page) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const rows = yield* sql<User & ProfileRow & { favoritedAt: Date; total: number }>`
           SELECT ${userColumns(sql)}, ${profileColumns(sql, "u")}, f.created_at AS "favoritedAt", count(*) OVER ()::int AS total
           FROM favorites f JOIN users u ON u.id = f.favorited_id
@@ -209,7 +215,7 @@ export const ProfileStatisticsSourceLive = Layer.effect(
   ProfileStatisticsSource,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     of: (userId) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const services = yield* existingColumns(sql, "services")
         if (!["user_id", "status", "archived_at", "rating", "review_count"].every((c) => services.has(c))) return noStatistics
         const [catalogue] = yield* sql<{ servicesCount: number; totalReviews: number; weighted: number | null }>`
@@ -250,7 +256,7 @@ export const ProfileRelationsLive = Layer.effect(
   ProfileRelations,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     connected: (viewerId, ownerId) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const bookings = yield* existingColumns(sql, "bookings")
         if (bookings.has("client_id") && bookings.has("service_id")) {
           const rows = yield* sql`

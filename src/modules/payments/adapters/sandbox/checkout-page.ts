@@ -45,13 +45,19 @@ interface FormValues {
 }
 
 export const sandboxCheckoutRoutes = <E, R>(router: HttpRouter.HttpRouter.Service<E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const checkout = yield* SandboxCheckout
 
-    const switchHref = (sessionId: string, language: Language) => withQuery(sandboxPaths.checkout(sessionId), { lang: language === "fr" ? "en" : "fr" })
+    const switchHref = (sessionId: string, language: Language) =>
+      withQuery(sandboxPaths.checkout(sessionId), { lang: language === "fr" ? "en" : "fr" })
     const messagePage = (language: Language, sessionId: string, key: MessageKey, status: number, back?: string) =>
       htmlAnswer(
-        page(language, translate(language, key), switchHref(sessionId, language), back ? `<p><a href="${escape(back)}">${escape(translate(language, "sandbox.checkout.backToMarketplace"))}</a></p>` : ""),
+        page(
+          language,
+          translate(language, key),
+          switchHref(sessionId, language),
+          back ? `<p><a href="${escape(back)}">${escape(translate(language, "sandbox.checkout.backToMarketplace"))}</a></p>` : ""
+        ),
         status
       )
 
@@ -67,9 +73,18 @@ export const sandboxCheckoutRoutes = <E, R>(router: HttpRouter.HttpRouter.Servic
       `<form method="post" action="${escape(sandboxPaths.checkout(session.id))}/cancel">${hidden(language)}<button type="submit" class="secondary">${escape(translate(language, "sandbox.checkout.cancel"))}</button></form>`
 
     /** The card form, with an error above it (and on its field) after a refused attempt. */
-    const cardPage = (language: Language, session: SandboxCheckoutSession, error?: { readonly key: MessageKey; readonly field?: string }, values: FormValues = { number: "", expiry: "", name: session.cardholderName ?? "" }, status = 200) => {
+    const cardPage = (
+      language: Language,
+      session: SandboxCheckoutSession,
+      error?: { readonly key: MessageKey; readonly field?: string },
+      values: FormValues = { number: "", expiry: "", name: session.cardholderName ?? "" },
+      status = 200
+    ) => {
       const t = (key: MessageKey) => escape(translate(language, key))
-      const payLabel = session.mode === "payment" ? `${translate(language, "sandbox.checkout.pay")} ${formatAmount(language, session.amountMinor, session.currency)}` : translate(language, "sandbox.checkout.saveCard")
+      const payLabel =
+        session.mode === "payment"
+          ? `${translate(language, "sandbox.checkout.pay")} ${formatAmount(language, session.amountMinor, session.currency)}`
+          : translate(language, "sandbox.checkout.saveCard")
       const field = (name: string, key: MessageKey, value: string, attributes: string) => {
         const invalid = error?.field === name
         const describedBy = [name === "number" ? "test-cards" : "", invalid ? "card-error" : ""].filter(Boolean).join(" ")
@@ -122,7 +137,7 @@ ${summary(language, session)}
 
     /** The request's session, language and form; a session whose return addresses leave the marketplace is refused. */
     const context = (fromForm: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const { sessionId = "" } = yield* HttpRouter.params
         const form = fromForm ? yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty) : UrlParams.empty
@@ -137,10 +152,14 @@ ${summary(language, session)}
     type Found = Option.Option.Value<Context["found"]>
 
     /** The session, or the answer for a missing one, one whose return addresses leave the marketplace, or (`open`) a closed one. */
-    const usable = ({ found, language, sessionId }: Context, open: boolean): Either.Either<Found, HttpServerResponse.HttpServerResponse> => {
+    const usable = (
+      { found, language, sessionId }: Context,
+      open: boolean
+    ): Either.Either<Found, HttpServerResponse.HttpServerResponse> => {
       if (Option.isNone(found)) return Either.left(messagePage(language, sessionId, "payments.checkoutSessionNotFound", 404))
       const { session, state } = found.value
-      if (!checkout.isOwnUrl(session.successUrl) || !checkout.isOwnUrl(session.cancelUrl)) return Either.left(messagePage(language, sessionId, "sandbox.checkout.badReturn", 400))
+      if (!checkout.isOwnUrl(session.successUrl) || !checkout.isOwnUrl(session.cancelUrl))
+        return Either.left(messagePage(language, sessionId, "sandbox.checkout.badReturn", 400))
       if (open && state !== "open") return Either.left(messagePage(language, sessionId, "sandbox.checkout.expired", 410, session.cancelUrl))
       return Either.right(found.value)
     }
@@ -166,14 +185,14 @@ ${summary(language, session)}
       }
     }
 
-    const show = Effect.gen(function*() {
+    const show = Effect.gen(function* () {
       const ctx = yield* context(false)
       const found = usable(ctx, true)
       if (Either.isLeft(found)) return found.left
       return cardPage(ctx.language, found.right.session)
     })
 
-    const pay = Effect.gen(function*() {
+    const pay = Effect.gen(function* () {
       const ctx = yield* context(true)
       const found = usable(ctx, true)
       if (Either.isLeft(found)) return found.left
@@ -182,7 +201,7 @@ ${summary(language, session)}
       return answer(outcome, ctx, found.right, values)
     })
 
-    const authenticate = Effect.gen(function*() {
+    const authenticate = Effect.gen(function* () {
       const ctx = yield* context(true)
       const found = usable(ctx, true)
       if (Either.isLeft(found)) return found.left
@@ -191,7 +210,7 @@ ${summary(language, session)}
     })
 
     /** Back to the marketplace; the session stays open until it expires (as on Stripe). */
-    const cancel = Effect.gen(function*() {
+    const cancel = Effect.gen(function* () {
       const ctx = yield* context(true)
       const found = usable(ctx, false)
       if (Either.isLeft(found)) return found.left

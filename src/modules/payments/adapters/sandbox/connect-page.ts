@@ -74,12 +74,12 @@ const messagePage = (language: Language, key: MessageKey, status: number, switch
   htmlAnswer(page(language, translate(language, key), switchHref, ""), status)
 
 export const sandboxConnectRoutes = <E, R>(router: HttpRouter.HttpRouter.Service<E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sandbox = yield* SandboxConnect
     const config = yield* AppConfig
     const setupUrl = `${config.publicUrl.replace(/\/+$/, "")}/provider/payments/setup`
 
-    const onboardingPage = Effect.gen(function*() {
+    const onboardingPage = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { accountId = "" } = yield* HttpRouter.params
       const query = yield* HttpServerRequest.ParsedSearchParams
@@ -124,7 +124,7 @@ ${hidden}
 
     /** Complete or abandon: the form's return addresses are checked again (they come from the client). */
     const outcome = (completed: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const { accountId = "" } = yield* HttpRouter.params
         const form = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
@@ -132,13 +132,14 @@ ${hidden}
         const language = pageLanguage(request, field("lang"))
         const switchHref = withQuery(sandboxPaths.onboarding(accountId), { lang: language === "fr" ? "en" : "fr" })
         const target = completed ? field("return") : field("refresh")
-        if (!sandbox.isOwnUrl(field("return")) || !sandbox.isOwnUrl(field("refresh"))) return messagePage(language, "sandbox.badLink", 400, switchHref)
+        if (!sandbox.isOwnUrl(field("return")) || !sandbox.isOwnUrl(field("refresh")))
+          return messagePage(language, "sandbox.badLink", 400, switchHref)
         const account = completed ? yield* sandbox.complete(accountId) : yield* sandbox.find(accountId)
         if (Option.isNone(account)) return messagePage(language, "sandbox.notFound", 404, switchHref)
         return HttpServerResponse.redirect(target, { status: 303 })
       })
 
-    const dashboardPage = Effect.gen(function*() {
+    const dashboardPage = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { accountId = "" } = yield* HttpRouter.params
       const query = yield* HttpServerRequest.ParsedSearchParams
