@@ -80,19 +80,7 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
     phoneNumber: b.client.phoneNumber
   },
   provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
-  payments: operations.map((o) =>
-    paymentViewOf(
-      {
-        kind: o.kind,
-        amountMinor: o.amountMinor,
-        feeMinor: o.feeMinor,
-        currency: o.currency,
-        paymentMethod: o.paymentMethod,
-        createdAt: o.createdAt
-      },
-      b.refundedMinor
-    )
-  ),
+  payments: operations.map((o) => paymentViewOf(o, b.refundedMinor)),
   reviews: b.review
     ? [
         {

@@ -1,10 +1,10 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type Language, translate } from "../../platform/messages"
 import { MarketplaceApi } from "../../app/api"
 import { Identity } from "../identity"
-import { CurrentUser } from "../../platform/http/authentication"
+import { CurrentUser, optionalCaller } from "../../platform/http/authentication"
 import type { SearchData } from "./contract"
 import { toCategoryView, toServiceView } from "./views"
 import { looseNumber } from "./domain"
@@ -13,19 +13,6 @@ import { Catalogue, type SearchResult } from "./service"
 
 /** Reviews shown with a service's detail (the full list is paged at /api/services/{id}/reviews). */
 const SERVICE_PAGE_REVIEWS = 20
-
-/**
- * The caller of a public endpoint, when it sent a valid bearer token (the owner sees its own
- * inactive services); anonymous otherwise. A bad token on a public read is not an error.
- */
-const optionalViewer = (identity: Identity["Type"]) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const header = request.headers.authorization
-    if (!header || !/^bearer /i.test(header)) return undefined
-    const user = yield* Effect.option(identity.authenticate(header.slice(7).trim()))
-    return Option.getOrUndefined(Option.map(user, (u) => u.id))
-  })
 
 const limitOf = (value: string | undefined) => {
   const n = looseNumber(value)
@@ -82,7 +69,7 @@ export const CategoriesHttpLive = HttpApiBuilder.group(MarketplaceApi, "categori
 export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services", (handlers) =>
   Effect.gen(function* () {
     const catalogue = yield* Catalogue
-    const viewer = optionalViewer(yield* Identity)
+    const viewer = Effect.map(optionalCaller((yield* Identity).authenticate), (user) => user?.id)
     const reviews = yield* ServiceReviews
     const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>) =>
       Effect.zipWith(found, requestLanguage, (services, language) => ok({ services: services.map((s) => toServiceView(s, language)) }))

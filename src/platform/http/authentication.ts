@@ -1,5 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
 // A type only: the account is identity's; this file loads no module code (contracts and the UI import it).
 import type { User } from "../../modules/identity/domain"
 import { Unauthorized } from "../errors"
@@ -16,3 +16,15 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("pla
   provides: CurrentUser,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
+
+/**
+ * The caller of a public endpoint when it sent a valid bearer token, else undefined: a missing or bad
+ * token on a public read is not an error (the owner of an inactive service, say, sees it; others not).
+ */
+export const optionalCaller = <A>(authenticate: (token: string) => Effect.Effect<A, unknown>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const header = request.headers.authorization
+    return header && /^bearer /i.test(header)
+      ? Effect.map(Effect.option(authenticate(header.slice(7).trim())), Option.getOrUndefined)
+      : Effect.succeed(undefined)
+  })

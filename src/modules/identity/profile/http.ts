@@ -1,10 +1,10 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
 import { MarketplaceApi } from "../../../app/api"
 import { localized, ok, requestLanguage } from "../../../platform/http/envelope"
 import { pageOf, pagination } from "../../../platform/paging"
 import { readMultipart } from "../../../platform/uploads"
-import { CurrentUser } from "../../../platform/http/authentication"
+import { CurrentUser, optionalCaller } from "../../../platform/http/authentication"
 import { type Viewer } from "./domain"
 import { photoUrl, toAvatarView, toBadgeView, toOwnProfileView, toPublicProfileView } from "./views"
 import { type PhotoSource, Profiles } from "./service"
@@ -13,22 +13,14 @@ import { Identity } from "../service"
 /** Favorites per page when the request names no size. */
 const FAVORITES_PAGE_SIZE = 20
 
-/** The caller of a public read when it sent a valid bearer token; anonymous otherwise (a bad token is not an error here). */
-const optionalViewer = (identity: Identity["Type"]) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const header = request.headers.authorization
-    if (!header || !/^bearer /i.test(header)) return undefined
-    const user = yield* Effect.option(identity.authenticate(header.slice(7).trim()))
-    return Option.getOrUndefined(Option.map(user, (u): Viewer => ({ id: u.id, role: u.role })))
-  })
-
 const sourceOf = (value: string | undefined): PhotoSource | undefined => (value === "avatar" || value === "identity" ? value : undefined)
 
 export const UsersHttpLive = HttpApiBuilder.group(MarketplaceApi, "users", (handlers) =>
   Effect.gen(function* () {
     const profiles = yield* Profiles
-    const viewer = optionalViewer(yield* Identity)
+    const viewer = Effect.map(optionalCaller((yield* Identity).authenticate), (user): Viewer | undefined =>
+      user === undefined ? undefined : { id: user.id, role: user.role }
+    )
     const ownAnswer = (key?: "profile.updated") =>
       Effect.gen(function* () {
         const own = yield* profiles.own(yield* CurrentUser)
