@@ -827,17 +827,21 @@ const makeSandboxCharges = Effect.gen(function* () {
       })
     )
 
+  // As Stripe: an authorisation not captured by its deadline is released by the gateway, so it is
+  // no open hold any more (the sandbox keeps the row's status as it was; the deadline decides).
   const listOpenHolds: ChargeGatewayShape["listOpenHolds"] = (createdAfter) =>
-    Effect.map(store.listIntents("requires_capture", createdAfter), (intents) =>
-      intents.map((i) => ({
-        paymentIntentId: i.id,
-        bookingId: i.bookingId,
-        amountMinor: i.amountCapturable,
-        expiresAt: i.captureBefore ?? new Date(i.createdAt.getTime() + AUTHORIZATION_MS),
-        customerId: i.customerId,
-        paymentMethodId: i.paymentMethodId,
-        createdAt: i.createdAt
-      }))
+    Effect.zipWith(store.listIntents("requires_capture", createdAfter), now, (intents, at) =>
+      intents
+        .map((i) => ({
+          paymentIntentId: i.id,
+          bookingId: i.bookingId,
+          amountMinor: i.amountCapturable,
+          expiresAt: i.captureBefore ?? new Date(i.createdAt.getTime() + AUTHORIZATION_MS),
+          customerId: i.customerId,
+          paymentMethodId: i.paymentMethodId,
+          createdAt: i.createdAt
+        }))
+        .filter((hold) => hold.expiresAt.getTime() > at.getTime())
     )
 
   const listCompletedCheckouts: ChargeGatewayShape["listCompletedCheckouts"] = (createdAfter) =>
