@@ -249,6 +249,21 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
   })
 
   describe("outbox transport and reader", () => {
+    it("reads mails written in one statement (one instant) in the order they were written, newest first", async () => {
+      const mailer = await run(MailTransport)
+      const outbox = await run(Outbox)
+      const tag = crypto.randomBytes(4).toString("hex")
+      const mails = Array.from({ length: 6 }, (_, n) => ({
+        to: `same-${n}-${tag}@example.com`,
+        subject: `S ${n}`,
+        text: `t ${n}`,
+        html: `<p>${n}</p>`
+      }))
+      await run(mailer.sendAll(mails))
+      const latest = await run(outbox.latest(6))
+      expect(latest.map((m) => m.to)).toEqual(mails.map((m) => m.to).reverse())
+    })
+
     it("stores mails as rows and reads the newest first, up to the limit", async () => {
       const mailer = await run(MailTransport)
       const outbox = await run(Outbox)

@@ -42,7 +42,7 @@ export const OutboxReaderLive = Layer.effect(
         OutboxRow,
         sql`
         SELECT id, recipient, subject, text_body, html_body, created_at
-        FROM mail_outbox ORDER BY created_at DESC, id LIMIT ${limit}`
+        FROM mail_outbox ORDER BY seq DESC LIMIT ${limit}`
       ).pipe(
         Effect.map((rows) =>
           rows.map(
