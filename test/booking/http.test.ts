@@ -341,6 +341,48 @@ describe("the booking journey", () => {
     expect(ok.body.data).toMatchObject({ mode: "authorize", url: expect.stringContaining("/sandbox/checkout/") })
   })
 
+  it("refuses blank or malformed billing details field by field, in the user's language", async () => {
+    const booking = await book()
+    const blank = { name: " ", email: "", address: { line1: "1 rue de la Paix", city: "", postal_code: "  ", country: "" } }
+    const refused = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, billingDetails: blank },
+      { token: client.token }
+    )
+    expect(refused.status, refused.text).toBe(422)
+    expect(refused.body.details).toEqual([
+      { field: "billingDetails.name", message: "Le nom est requis" },
+      { field: "billingDetails.email", message: "L'email est requis" },
+      { field: "billingDetails.address.city", message: "La ville est requise" },
+      { field: "billingDetails.address.postal_code", message: "Le code postal est requis" },
+      { field: "billingDetails.address.country", message: "Le pays est requis" }
+    ])
+    const noAddress = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, billingDetails: { name: "Ana", email: "ana@example" } },
+      { token: client.token, language: "en" }
+    )
+    expect(noAddress.status).toBe(422)
+    expect(noAddress.body.details).toEqual([
+      { field: "billingDetails.email", message: "Invalid email address." },
+      { field: "billingDetails.address.line1", message: "Address is required" },
+      { field: "billingDetails.address.city", message: "City is required" },
+      { field: "billingDetails.address.postal_code", message: "Postal code is required" },
+      { field: "billingDetails.address.country", message: "Country is required" }
+    ])
+    const complete = {
+      name: "Ana",
+      email: "ana@example.com",
+      address: { line1: "1 rue de la Paix", city: "Paris", postal_code: "75002", country: "fr" }
+    }
+    const ok = await api.post(
+      "/api/payments/checkout/session",
+      { bookingId: booking.id, billingDetails: complete },
+      { token: client.token }
+    )
+    expect(ok.status, ok.text).toBe(200)
+  })
+
   it("saves the card instead of authorising for a booking more than 5 days ahead", async () => {
     const booking = await book(client.token, nextSlot(1, 20))
     const session = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token })

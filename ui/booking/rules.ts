@@ -2,7 +2,15 @@
 // form, billing details, the completion review and the provider calendar's layout. Free of React,
 // Lingui and browser globals so they are unit-tested. Dates are local (the viewer's time zone).
 
-import { ADDRESS_MAX, COMMENT_MAX, NOTES_MAX, RATING_MAX, RATING_MIN } from "../../src/modules/booking/rules"
+import {
+  ADDRESS_MAX,
+  type BillingProblem,
+  billingProblems,
+  COMMENT_MAX,
+  NOTES_MAX,
+  RATING_MAX,
+  RATING_MIN
+} from "../../src/modules/booking/rules"
 import type { BillingDetails, Booking, BookingRequest, BookingStatus } from "../api/contract"
 
 // ---- Constants (spec section 9, architecture section 4) ----
@@ -172,17 +180,15 @@ export interface BillingValues {
   country: string
 }
 export type BillingField = keyof BillingValues
-export type BillingProblem = "required" | "email"
+export type { BillingProblem } from "../../src/modules/booking/rules"
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
-
-/** Every field non-blank, the email well formed. */
+/** Every field non-blank, the email well formed: the server's own rule, keyed by the form's fields. */
 export const checkBilling = (values: BillingValues): Partial<Record<BillingField, BillingProblem>> => {
   const problems: Partial<Record<BillingField, BillingProblem>> = {}
-  for (const field of ["name", "email", "line1", "city", "postalCode", "country"] as const) {
-    if (values[field].trim() === "") problems[field] = "required"
+  for (const [path, problem] of Object.entries(billingProblems(billingDetailsOf(values)))) {
+    const field = billingFieldOf(path)
+    if (field !== undefined) problems[field] = problem
   }
-  if (!problems.email && !EMAIL.test(values.email.trim())) problems.email = "email"
   return problems
 }
 

@@ -52,3 +52,38 @@ export const RATING_MAX = 5
  */
 export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED"] as const
 export type PaymentIssue = (typeof PaymentIssues)[number]
+
+/** Billing details as the checkout step sends them (spec section 5); anything but a string counts as blank. */
+export interface BillingInput {
+  readonly name?: unknown
+  readonly email?: unknown
+  readonly address?:
+    | { readonly line1?: unknown; readonly city?: unknown; readonly postal_code?: unknown; readonly country?: unknown }
+    | null
+    | undefined
+}
+export type BillingProblem = "required" | "email"
+
+const BILLING_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
+
+/**
+ * The checkout step's rule, on the server and in the form alike: every field non-blank, the email well
+ * formed. Keys are the payload's paths ("address.postal_code"); none when the details are complete.
+ */
+export const billingProblems = (details: BillingInput): Record<string, BillingProblem> => {
+  const problems: Record<string, BillingProblem> = {}
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "")
+  const fields: ReadonlyArray<readonly [string, unknown]> = [
+    ["name", details.name],
+    ["email", details.email],
+    ["address.line1", details.address?.line1],
+    ["address.city", details.address?.city],
+    ["address.postal_code", details.address?.postal_code],
+    ["address.country", details.address?.country]
+  ]
+  for (const [field, value] of fields) {
+    if (text(value) === "") problems[field] = "required"
+    else if (field === "email" && !BILLING_EMAIL.test(text(value))) problems[field] = "email"
+  }
+  return problems
+}

@@ -12,6 +12,7 @@ import {
   ValidationFailed
 } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import type { MessageKey } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
@@ -46,6 +47,7 @@ import {
 import { makeSlotClaims } from "./claims"
 import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail } from "./mails"
+import { billingProblems } from "./rules"
 import {
   type BookingDetail,
   BookingRepository,
@@ -467,6 +469,15 @@ export const BookingsLive = Layer.effect(
           if (connected !== "" && connected !== account.value.accountId)
             return yield* invalid([issue("connectedAccountId", "payments.accountMismatch")])
           const billing = input.billingDetails
+          if (billing) {
+            const problems = Object.entries(billingProblems(billing))
+            if (problems.length > 0)
+              return yield* invalid(
+                problems.map(([field, problem]) =>
+                  issue(`billingDetails.${field}`, problem === "email" ? "validation.email" : (`payments.billing.${field}` as MessageKey))
+                )
+              )
+          }
           const mode = checkoutModeFor(b.startTime, at)
           const base = config.publicUrl.replace(/\/+$/, "")
           // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
