@@ -137,6 +137,8 @@ export const fr = {
   "mail.applicationRejected.final": "Le nombre maximal de tentatives est atteint : votre candidature est définitivement refusée.",
   "mail.applicationRejected.action": "Voir ma candidature",
   "catalogue.serviceNotFound": "Ce service n'existe pas ou n'est plus disponible.",
+  "catalogue.disabledByAdmin":
+    "Ce service a été désactivé par un administrateur : il ne peut être ni republié ni copié tant qu'un administrateur ne l'a pas réactivé. Contactez le support pour en savoir plus.",
   "catalogue.categoryNotFound": "Cette catégorie n'existe pas.",
   "catalogue.providerNotFound": "Ce prestataire n'existe pas.",
   "catalogue.notOwner": "Vous ne pouvez gérer que vos propres services.",
@@ -507,6 +509,8 @@ export const en: Record<MessageKey, string> = {
   "mail.applicationRejected.final": "The maximum number of attempts has been reached: your application is definitively refused.",
   "mail.applicationRejected.action": "See my application",
   "catalogue.serviceNotFound": "This service does not exist or is no longer available.",
+  "catalogue.disabledByAdmin":
+    "This service was disabled by an administrator: it cannot be published again or copied until an administrator enables it. Contact support to learn more.",
   "catalogue.categoryNotFound": "This category does not exist.",
   "catalogue.providerNotFound": "This provider does not exist.",
   "catalogue.notOwner": "You can only manage your own services.",

@@ -309,7 +309,36 @@ describe("services", () => {
       (await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service
         .isAvailable
     ).toBe(true)
+  })
 
+  it("a service an admin disabled stays disabled: its provider can neither publish nor copy it until an admin enables it", async () => {
+    const status = (isAvailable: boolean) => api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable }, { token: admin.token })
+    const own = (action: string, language?: string) =>
+      api.post(`/api/services/${serviceId}/${action}`, undefined, { token: provider.token, ...(language ? { language } : {}) })
+    // The provider had unpublished it already: the admin's decision still holds it.
+    expect((await own("deactivate")).status).toBe(200)
+    expect((await status(false)).status).toBe(200)
+    const refused = await own("activate")
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ code: "SERVICE_DISABLED_BY_ADMIN", message: fr["catalogue.disabledByAdmin"] })
+    expect((await own("activate", "en")).body.message).toBe(en["catalogue.disabledByAdmin"])
+    expect((await own("duplicate")).status).toBe(409)
+    const mine = (await api.get(`/api/services/${serviceId}`, { token: provider.token })).body.data.service
+    expect(mine).toMatchObject({ status: "INACTIVE", disabledByAdmin: true })
+    // Unpublishing again, or editing, stays the provider's own business.
+    expect((await own("deactivate")).status).toBe(200)
+    expect((await api.get(`/api/services/${serviceId}`)).status).toBe(404)
+
+    const enabled = await status(true)
+    expect(enabled.body.data.service.isAvailable).toBe(true)
+    const republished = (await api.get(`/api/services/${serviceId}`)).body.data.service
+    expect(republished.status).toBe("ACTIVE")
+    expect(republished).not.toHaveProperty("disabledByAdmin")
+    expect((await own("deactivate")).status).toBe(200)
+    expect((await own("activate")).status).toBe(200)
+  })
+
+  it("refuses malformed service decisions", async () => {
     expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: "yes" }, { token: admin.token })).status).toBe(422)
     expect(
       (await api.patch("/api/admin/services/00000000-0000-0000-0000-000000000001/status", { isAvailable: true }, { token: admin.token }))

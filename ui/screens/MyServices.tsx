@@ -33,8 +33,15 @@ const ServiceRow = ({
         <h2 className="service-title">
           <Link href={`/services/${service.id}`}>{title}</Link>
         </h2>
-        <span className={active ? "badge badge-active" : "badge badge-muted"}>{active ? t`Actif` : t`Inactif`}</span>
+        {service.disabledByAdmin ? (
+          <span className="badge badge-warning">{t`Désactivé par un administrateur`}</span>
+        ) : (
+          <span className={active ? "badge badge-active" : "badge badge-muted"}>{active ? t`Actif` : t`Inactif`}</span>
+        )}
       </div>
+      {service.disabledByAdmin && (
+        <p className="field-hint">{t`Un administrateur a désactivé ce service : seul un administrateur peut le republier. Contactez le support pour en savoir plus.`}</p>
+      )}
       <p className="service-facts">
         <PricePerHour price={service.price} currency={service.currency} />
         <span>{service.category.name}</span>
@@ -48,24 +55,28 @@ const ServiceRow = ({
           {t`Modifier`}
           <span className="sr-only"> : {title}</span>
         </Link>
-        <button
-          type="button"
-          className="button-secondary"
-          aria-disabled={busy || undefined}
-          onClick={() => !busy && onAction(service, active ? "deactivate" : "activate")}
-        >
-          {active ? t`Désactiver` : t`Activer`}
-          <span className="sr-only"> : {title}</span>
-        </button>
-        <button
-          type="button"
-          className="button-secondary"
-          aria-disabled={busy || undefined}
-          onClick={() => !busy && onAction(service, "duplicate")}
-        >
-          {t`Dupliquer`}
-          <span className="sr-only"> : {title}</span>
-        </button>
+        {!service.disabledByAdmin && (
+          <>
+            <button
+              type="button"
+              className="button-secondary"
+              aria-disabled={busy || undefined}
+              onClick={() => !busy && onAction(service, active ? "deactivate" : "activate")}
+            >
+              {active ? t`Désactiver` : t`Activer`}
+              <span className="sr-only"> : {title}</span>
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              aria-disabled={busy || undefined}
+              onClick={() => !busy && onAction(service, "duplicate")}
+            >
+              {t`Dupliquer`}
+              <span className="sr-only"> : {title}</span>
+            </button>
+          </>
+        )}
         <button
           type="button"
           className="button-ghost button-danger-text"

@@ -31,6 +31,8 @@ export const ServiceView = Schema.Struct({
   reviewCount: Schema.Number,
   isAvailable: Schema.Boolean,
   status: Schema.Literal(...ServiceStatuses),
+  /** Present (true) while an administrator holds it disabled: its provider cannot publish it again, nor copy it, until an administrator does. */
+  disabledByAdmin: Schema.optional(Schema.Boolean),
   images: Schema.Array(Schema.String),
   createdAt: Schema.Date,
   updatedAt: Schema.Date,

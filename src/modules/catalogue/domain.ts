@@ -34,6 +34,8 @@ export interface ServiceRecord {
   readonly lng: number
   readonly status: ServiceStatus
   readonly archivedAt: Date | null
+  /** Set while an admin holds the service disabled: its provider cannot publish it again. */
+  readonly disabledByAdminAt: Date | null
   readonly rating: number
   readonly reviewCount: number
   readonly images: ReadonlyArray<string>
@@ -338,5 +340,7 @@ export const ProviderNotFound = new NotFound({ code: "PROVIDER_NOT_FOUND", key: 
 export const NotServiceOwner = new Forbidden({ code: "NOT_SERVICE_OWNER", key: "catalogue.notOwner" })
 /** An administrator cannot list a service whose provider cannot be paid yet. */
 export const ProviderNotPayable = new Conflict({ code: "PROVIDER_NOT_PAYABLE", key: "admin.providerNotPayable" })
+/** An administrator disabled the service: only an administrator publishes it again. */
+export const DisabledByAdmin = new Conflict({ code: "SERVICE_DISABLED_BY_ADMIN", key: "catalogue.disabledByAdmin" })
 export const PaymentAccountRequired = new BadRequest({ code: "PAYMENT_ACCOUNT_REQUIRED", key: "catalogue.paymentAccountRequired" })
 export const UnknownCategory = invalid([issue("categoryId", "catalogue.categoryUnknown")])

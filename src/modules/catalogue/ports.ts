@@ -55,7 +55,11 @@ export interface ServiceRepositoryShape {
     service: Omit<NewService, "category"> & { readonly userId: string; readonly categoryId: number; readonly status: ServiceStatus }
   ) => Effect.Effect<ServiceRecord>
   readonly update: (id: string, patch: Omit<ServicePatch, "category"> & { readonly categoryId?: number }) => Effect.Effect<void>
-  readonly setStatus: (id: string, status: ServiceStatus) => Effect.Effect<void>
+  /**
+   * Publishes or unpublishes. An admin's decision (`byAdmin`) also sets or clears the hold that keeps the
+   * provider from publishing it again; the provider's own leaves the hold as it is.
+   */
+  readonly setStatus: (id: string, status: ServiceStatus, byAdmin?: boolean) => Effect.Effect<void>
   readonly archive: (id: string) => Effect.Effect<void>
   /** Adds one review's rating to the service's average and count (the reviews themselves live with bookings). */
   readonly recordRating: (id: string, rating: number) => Effect.Effect<void>

@@ -8,6 +8,7 @@ import {
   type Category,
   CategoryNotFound,
   copyTitle,
+  DisabledByAdmin,
   isVisibleTo,
   NotServiceOwner,
   parseCategoryId,
@@ -77,10 +78,14 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
     ) => Effect.Effect<ServiceListing, NotFound | Forbidden | ValidationFailed>
     /** Deletion archives: the service leaves every list but bookings keep it. */
     readonly remove: (actor: Actor, id: string) => Effect.Effect<void, NotFound | Forbidden>
-    readonly activate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
+    readonly activate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest | Conflict>
     readonly deactivate: (actor: Actor, id: string) => Effect.Effect<ServiceListing, NotFound | Forbidden>
     /** An INACTIVE copy titled with `suffix`, for the owner to adjust before publishing it. */
-    readonly duplicate: (actor: Actor, id: string, suffix: string) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest>
+    readonly duplicate: (
+      actor: Actor,
+      id: string,
+      suffix: string
+    ) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest | Conflict>
     /**
      * An administrator lists or unlists any service (the back-office's availability toggle). Listing
      * keeps the publishing rule: the provider's payment account must take charges (409 otherwise).
@@ -281,6 +286,7 @@ export const CatalogueLive = Layer.effect(
       activate: (actor, id) =>
         Effect.gen(function* () {
           const current = yield* owned(actor, id)
+          if (current.disabledByAdminAt !== null) return yield* DisabledByAdmin
           // Activating publishes: the same payment rule as creating.
           if (current.status !== "ACTIVE") {
             yield* requirePaymentAccount(actor)
@@ -310,8 +316,11 @@ export const CatalogueLive = Layer.effect(
           const status = isAvailable ? "ACTIVE" : "INACTIVE"
           if (current.status !== status) {
             if (isAvailable && !(yield* payments.canTakeCharges(current.userId))) return yield* ProviderNotPayable
-            yield* services.setStatus(current.id, status)
+            yield* services.setStatus(current.id, status, true)
             yield* cache.clear
+          } else if ((current.disabledByAdminAt !== null) === isAvailable) {
+            // Already in the asked state: the admin's decision still sets or lifts the hold.
+            yield* services.setStatus(current.id, status, true)
           }
           return yield* reload(current.id)
         }),
@@ -319,6 +328,8 @@ export const CatalogueLive = Layer.effect(
       duplicate: (actor, id, suffix) =>
         Effect.gen(function* () {
           const current = yield* owned(actor, id)
+          // A copy would be a way round the hold.
+          if (current.disabledByAdminAt !== null) return yield* DisabledByAdmin
           yield* requirePaymentAccount(actor)
           const copy = yield* services.insert({
             userId: actor.id,

@@ -25,6 +25,8 @@ export const toServiceView = (s: ServiceListing, language: Language): typeof Ser
   reviewCount: s.reviewCount,
   isAvailable: s.status === "ACTIVE" && s.archivedAt === null,
   status: s.status,
+  // Only on a held service (never a public one): the spec's service shape stays as it is.
+  ...(s.disabledByAdminAt === null ? {} : { disabledByAdmin: true }),
   images: s.images,
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,

@@ -202,6 +202,7 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
             lng: input.lng,
             status: input.status,
             archivedAt: null,
+            disabledByAdminAt: null,
             rating: 0,
             reviewCount: 0,
             images: [],
@@ -221,10 +222,12 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
           services.set(id, updated)
           for (const w of [...wordsOf(updated.title), ...wordsOf(updated.description)]) if (w.length >= 3) terms.add(w)
         }),
-      setStatus: (id, status) =>
+      setStatus: (id, status, byAdmin) =>
         Effect.sync(() => {
           const s = services.get(id)
-          if (s) services.set(id, { ...s, status, updatedAt: new Date() })
+          if (!s) return
+          const disabledByAdminAt = byAdmin === undefined ? s.disabledByAdminAt : byAdmin && status === "INACTIVE" ? new Date() : null
+          services.set(id, { ...s, status, disabledByAdminAt, updatedAt: new Date() })
         }),
       archive: (id) =>
         Effect.sync(() => {

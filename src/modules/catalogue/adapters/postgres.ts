@@ -37,6 +37,7 @@ const SearchRow = Schema.Struct({
   lng: Schema.Number,
   status: Schema.Literal(...ServiceStatuses),
   archivedAt: Schema.NullOr(Schema.DateFromSelf),
+  disabledByAdminAt: Schema.NullOr(Schema.DateFromSelf),
   rating: Schema.Number,
   reviewCount: Schema.Number,
   images: Schema.Array(Schema.String),
@@ -78,6 +79,7 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
   lng: row.lng,
   status: row.status,
   archivedAt: row.archivedAt,
+  disabledByAdminAt: row.disabledByAdminAt,
   rating: row.rating,
   reviewCount: row.reviewCount,
   images: row.images,
@@ -163,7 +165,7 @@ export const CategoryRepositoryLive = Layer.effect(
 
 const serviceColumns = `s.id, s.user_id AS "userId", s.category_id AS "categoryId", s.title, s.description,
   s.price_minor::float8 AS "priceMinor", s.currency, s.duration_minutes AS "durationMinutes", s.location, s.lat, s.lng,
-  s.status, s.archived_at AS "archivedAt", s.rating::float8 AS rating, s.review_count AS "reviewCount", s.images,
+  s.status, s.archived_at AS "archivedAt", s.disabled_by_admin_at AS "disabledByAdminAt", s.rating::float8 AS rating, s.review_count AS "reviewCount", s.images,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt",
   u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive"`
 const listingColumns = `${serviceColumns},
@@ -184,6 +186,7 @@ const pageColumns = [
   "lng",
   "status",
   "archivedAt",
+  "disabledByAdminAt",
   "rating",
   "reviewCount",
   "images",
@@ -419,8 +422,13 @@ export const ServiceRepositoryLive = Layer.effect(
           if (patch.title !== undefined || patch.description !== undefined) yield* recordWords(id)
         }).pipe(Effect.orDie),
 
-      setStatus: (id, status: ServiceStatus) =>
-        sql`UPDATE services SET status = ${status}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      setStatus: (id, status: ServiceStatus, byAdmin) =>
+        (byAdmin === undefined
+          ? sql`UPDATE services SET status = ${status}, updated_at = now() WHERE id = ${id}`
+          : sql`UPDATE services SET status = ${status}, updated_at = now(),
+                  disabled_by_admin_at = ${byAdmin && status === "INACTIVE" ? sql`now()` : null}
+                WHERE id = ${id}`
+        ).pipe(Effect.asVoid, Effect.orDie),
 
       archive: (id) =>
         sql`UPDATE services SET archived_at = now(), updated_at = now() WHERE id = ${id} AND archived_at IS NULL`.pipe(
