@@ -12,6 +12,7 @@ import {
   UnsupportedMediaType,
   ValidationFailed
 } from "../platform/errors"
+import { asFailure, describeDecodeErrorsAsSent } from "../platform/http/error-responses"
 import { HealthApi } from "../platform/http/health"
 import { AuthApi } from "../modules/identity/contract"
 import { UploadsApi, UsersApi } from "../modules/identity/profile/contract"
@@ -25,7 +26,8 @@ import { AdministrationApi } from "../modules/administration/contract"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
- * and the UI's types. Every endpoint may answer the standard errors, rendered as the error envelope.
+ * and the UI's types. Every endpoint may answer the standard errors, rendered as the error envelope
+ * (which the document describes: platform/http/error-responses.ts).
  */
 export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(HealthApi)
@@ -46,16 +48,17 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(ReviewsApi)
   .add(ConversationsApi)
   .add(AdministrationApi)
-  .addError(BadRequest, { status: 400 })
-  .addError(Unauthorized, { status: 401 })
-  .addError(Forbidden, { status: 403 })
-  .addError(NotFound, { status: 404 })
-  .addError(Conflict, { status: 409 })
-  .addError(PayloadTooLarge, { status: 413 })
-  .addError(UnsupportedMediaType, { status: 415 })
-  .addError(ValidationFailed, { status: 422 })
-  .addError(TooManyRequests, { status: 429 })
-  .addError(BadGateway, { status: 502 })
-  .addError(ServiceUnavailable, { status: 503 })
+  .addError(asFailure(BadRequest), { status: 400 })
+  .addError(asFailure(Unauthorized), { status: 401 })
+  .addError(asFailure(Forbidden), { status: 403 })
+  .addError(asFailure(NotFound), { status: 404 })
+  .addError(asFailure(Conflict), { status: 409 })
+  .addError(asFailure(PayloadTooLarge), { status: 413 })
+  .addError(asFailure(UnsupportedMediaType), { status: 415 })
+  .addError(asFailure(ValidationFailed), { status: 422 })
+  .addError(asFailure(TooManyRequests), { status: 429 })
+  .addError(asFailure(BadGateway), { status: 502 })
+  .addError(asFailure(ServiceUnavailable), { status: 503 })
   .prefix("/api")
-  .annotate(OpenApi.Title, "Marketplace API") {}
+  .annotate(OpenApi.Title, "Marketplace API")
+  .annotate(OpenApi.Transform, describeDecodeErrorsAsSent) {}

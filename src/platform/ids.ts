@@ -17,3 +17,17 @@ export const Uuid = Schema.String.pipe(Schema.pattern(UUID_PATTERN), Schema.anno
 
 /** A branded id of one kind: `const BookingId = Id("BookingId")`, so a user id cannot be passed as a booking id. */
 export const Id = <const B extends string>(brand: B) => Uuid.pipe(Schema.brand(brand))
+
+// The kinds of id the HTTP paths carry (decoded there: a malformed one never reaches a service).
+export const UserId = Id("UserId")
+export type UserId = typeof UserId.Type
+export const ServiceId = Id("ServiceId")
+export type ServiceId = typeof ServiceId.Type
+export const BookingId = Id("BookingId")
+export type BookingId = typeof BookingId.Type
+export const ConversationId = Id("ConversationId")
+export type ConversationId = typeof ConversationId.Type
+export const ApplicationId = Id("ApplicationId")
+export type ApplicationId = typeof ApplicationId.Type
+export const DocumentId = Id("DocumentId")
+export type DocumentId = typeof DocumentId.Type

@@ -1,11 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { BookingId, ServiceId, UserId } from "../../platform/ids"
+import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
 // The contract files, not the indexes: their index loads their handlers, which load the app's HttpApi (a cycle).
 import { Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
 import { AdminPaymentStatuses } from "./rules"
+
+/** The `:id` of a user, a booking, a service: a malformed one answers their 404, as an unknown one (the modules' own errors). */
+const UserIdParam = PathId(UserId, { code: "USER_NOT_FOUND", key: "admin.userNotFound" })
+const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
+const ServiceIdParam = PathId(ServiceId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
 
 // The module's HTTP contract: schemas, endpoints, group. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -224,29 +230,29 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .addSuccess(Ok(Schema.Struct({ users: Schema.Array(AdminUserView), pagination: Pagination })))
   )
   .add(
-    HttpApiEndpoint.patch("updateUser")`/users/${IdParam}/status`
+    HttpApiEndpoint.patch("updateUser")`/users/${UserIdParam}/status`
       // Loosely typed on purpose: wrong values are 422s with field details.
       .setPayload(Payload({ isActive: Schema.optional(Schema.Unknown), role: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ user: AdminUserView })))
   )
   .add(
-    HttpApiEndpoint.post("createPaymentAccount")`/users/${IdParam}/stripe-connect`
+    HttpApiEndpoint.post("createPaymentAccount")`/users/${UserIdParam}/stripe-connect`
       .setPayload(Payload({ country: Text }))
       .addSuccess(Ok(Schema.Struct({ accountLink: Schema.String })), { status: 201 })
   )
   .add(
-    HttpApiEndpoint.get("paymentAccountLink")`/users/${IdParam}/stripe-connect/link`.addSuccess(
+    HttpApiEndpoint.get("paymentAccountLink")`/users/${UserIdParam}/stripe-connect/link`.addSuccess(
       Ok(Schema.Struct({ accountLink: Schema.String }))
     )
   )
-  .add(HttpApiEndpoint.get("paymentAccountStatus")`/users/${IdParam}/stripe-connect/status`.addSuccess(Ok(ConnectStatusView)))
+  .add(HttpApiEndpoint.get("paymentAccountStatus")`/users/${UserIdParam}/stripe-connect/status`.addSuccess(Ok(ConnectStatusView)))
   .add(
-    HttpApiEndpoint.get("paymentAccountDashboard")`/users/${IdParam}/stripe-connect/dashboard`.addSuccess(
+    HttpApiEndpoint.get("paymentAccountDashboard")`/users/${UserIdParam}/stripe-connect/dashboard`.addSuccess(
       Ok(Schema.Struct({ dashboardUrl: Schema.String }))
     )
   )
   .add(
-    HttpApiEndpoint.del("deletePaymentAccount")`/users/${IdParam}/stripe-connect`.addSuccess(
+    HttpApiEndpoint.del("deletePaymentAccount")`/users/${UserIdParam}/stripe-connect`.addSuccess(
       Ok(Schema.Struct({ deleted: Schema.Literal(true), accountId: Schema.String }))
     )
   )
@@ -255,9 +261,9 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setUrlParams(Schema.Struct({ search: Schema.optional(Schema.String), status: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ bookings: Schema.Array(AdminBookingRowView), pagination: Pagination })))
   )
-  .add(HttpApiEndpoint.get("booking")`/bookings/${IdParam}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
+  .add(HttpApiEndpoint.get("booking")`/bookings/${BookingIdParam}`.addSuccess(Ok(Schema.Struct({ booking: AdminBookingView }))))
   .add(
-    HttpApiEndpoint.patch("setBookingStatus")`/bookings/${IdParam}/status`
+    HttpApiEndpoint.patch("setBookingStatus")`/bookings/${BookingIdParam}/status`
       .setPayload(Payload({ status: Text, reason: LongText }))
       .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
   )
@@ -274,7 +280,7 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .addSuccess(Ok(Schema.Struct({ services: Schema.Array(AdminServiceView), pagination: Pagination })))
   )
   .add(
-    HttpApiEndpoint.patch("setServiceAvailability")`/services/${IdParam}/status`
+    HttpApiEndpoint.patch("setServiceAvailability")`/services/${ServiceIdParam}/status`
       .setPayload(Payload({ isAvailable: Schema.optional(Schema.Unknown) }))
       .addSuccess(Ok(Schema.Struct({ service: Schema.Struct({ id: Schema.String, isAvailable: Schema.Boolean }) })))
   )

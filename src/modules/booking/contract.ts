@@ -1,9 +1,23 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { BookingId } from "../../platform/ids"
+import {
+  IdParam,
+  Ok,
+  PageParams,
+  Pagination,
+  Payload,
+  PayloadLongText,
+  PayloadNumber,
+  PayloadText,
+  PathId
+} from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
 import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
+
+/** A booking's `:id`: a malformed one answers 404 BOOKING_NOT_FOUND, as an unknown one (domain.ts's BookingNotFound). */
+const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -179,13 +193,17 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .setUrlParams(CalendarParams)
       .addSuccess(Ok(Schema.Array(CalendarEventView)))
   )
-  .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("confirm")`/${IdParam}/confirm`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("reject")`/${IdParam}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("markRendered")`/${IdParam}/mark-rendered`.addSuccess(Ok(BookingData)))
-  .add(HttpApiEndpoint.post("confirmCompletion")`/${IdParam}/confirm-completion`.setPayload(CompletionPayload).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.get("get")`/${BookingIdParam}`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("confirm")`/${BookingIdParam}/confirm`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("reject")`/${BookingIdParam}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("markRendered")`/${BookingIdParam}/mark-rendered`.addSuccess(Ok(BookingData)))
+  .add(
+    HttpApiEndpoint.post("confirmCompletion")`/${BookingIdParam}/confirm-completion`
+      .setPayload(CompletionPayload)
+      .addSuccess(Ok(BookingData))
+  )
   /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
-  .add(HttpApiEndpoint.del("cancel")`/${IdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.del("cancel")`/${BookingIdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
   .middleware(Authentication)
   .prefix("/bookings") {}
 

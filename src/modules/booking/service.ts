@@ -222,6 +222,7 @@ export const BookingsLive = Layer.effect(
     /** Parties and admins see a booking; anyone else is told it does not exist. */
     const visible = (actor: UserActor, id: string) =>
       Effect.gen(function* () {
+        // The HTTP paths decode the id; the CLI (bookings set-status, refund) passes it as typed.
         if (!isUuid(id)) return yield* BookingNotFound
         const found = yield* bookings.findById(id)
         if (Option.isNone(found)) return yield* BookingNotFound

@@ -1,9 +1,25 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
+import { ServiceId, UserId } from "../../platform/ids"
+import {
+  IdParam,
+  Ok,
+  PageParams,
+  Pagination,
+  Payload,
+  PayloadLongText,
+  PayloadNumber,
+  PayloadText,
+  PathId
+} from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
 import { ServiceStatuses } from "./rules"
+
+/** A service's `:id`: a malformed one answers 404 SERVICE_NOT_FOUND, as an unknown one (domain.ts's ServiceNotFound). */
+const ServiceIdParam = PathId(ServiceId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+/** A provider's `:id` in a list of services: a malformed one answers the same 404 SERVICE_NOT_FOUND as before. */
+const ProviderIdParam = PathId(UserId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -124,15 +140,21 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(HttpApiEndpoint.get("popular", "/popular").setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("recent", "/recent").setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("byCategory")`/category/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("byProvider")`/provider/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("ofUser")`/user/${IdParam}`.addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("get")`/${IdParam}`.setUrlParams(Schema.Struct({ lat: Param, lng: Param })).addSuccess(Ok(ServiceDetailData)))
+  .add(HttpApiEndpoint.get("byProvider")`/provider/${ProviderIdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("ofUser")`/user/${ProviderIdParam}`.addSuccess(Ok(Services)))
+  .add(
+    HttpApiEndpoint.get("get")`/${ServiceIdParam}`.setUrlParams(Schema.Struct({ lat: Param, lng: Param })).addSuccess(Ok(ServiceDetailData))
+  )
   .add(
     HttpApiEndpoint.post("create", "/").setPayload(ServicePayload).addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
   )
-  .add(HttpApiEndpoint.patch("update")`/${IdParam}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(HttpApiEndpoint.del("remove")`/${IdParam}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
-  .add(HttpApiEndpoint.post("activate")`/${IdParam}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(HttpApiEndpoint.post("deactivate")`/${IdParam}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
-  .add(HttpApiEndpoint.post("duplicate")`/${IdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.patch("update")`/${ServiceIdParam}`.setPayload(ServicePayload).addSuccess(Ok(ServiceData)).middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.del("remove")`/${ServiceIdParam}`.addSuccess(Ok(Schema.Struct({}))).middleware(Authentication))
+  .add(HttpApiEndpoint.post("activate")`/${ServiceIdParam}/activate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("deactivate")`/${ServiceIdParam}/deactivate`.addSuccess(Ok(ServiceData)).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.post("duplicate")`/${ServiceIdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
+  )
   .prefix("/services") {}

@@ -1,6 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { BadRequest, Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
-import { isUuid } from "../../platform/ids"
 import { Transactional } from "../../platform/transaction"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
@@ -133,10 +132,9 @@ export const CatalogueLive = Layer.effect(
       COUNTS_CACHE_MS
     )
 
-    /** A service the actor owns and may change (archived services are gone: 404). */
+    /** A service the actor owns and may change (archived services are gone: 404). The id is a UUID (decoded at the HTTP edge). */
     const owned = (actor: Actor, id: string) =>
       Effect.gen(function* () {
-        if (!isUuid(id)) return yield* ServiceNotFound
         const found = yield* services.findById(id.toLowerCase())
         if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
         if (found.value.userId !== actor.id) return yield* NotServiceOwner
@@ -218,7 +216,6 @@ export const CatalogueLive = Layer.effect(
 
       get: (id, viewerId, from) =>
         Effect.gen(function* () {
-          if (!isUuid(id)) return yield* ServiceNotFound
           const found = yield* services.findById(id.toLowerCase())
           if (Option.isNone(found) || !isVisibleTo(found.value, viewerId)) return yield* ServiceNotFound
           return from ? { ...found.value, distanceKm: distanceKm(from, found.value) } : found.value
@@ -235,17 +232,12 @@ export const CatalogueLive = Layer.effect(
           return yield* list({ categoryId: found.value.id, sort: "newest", limit: limitOf(limit, BY_CATEGORY_DEFAULT) })
         }),
 
-      byProvider: (userId, limit) =>
-        isUuid(userId)
-          ? list({ providerId: userId.toLowerCase(), sort: "newest", limit: limitOf(limit, BY_PROVIDER_DEFAULT) })
-          : Effect.fail(ServiceNotFound),
+      byProvider: (userId, limit) => list({ providerId: userId.toLowerCase(), sort: "newest", limit: limitOf(limit, BY_PROVIDER_DEFAULT) }),
 
       ofUser: (userId, viewerId) =>
-        !isUuid(userId)
-          ? Effect.fail(ServiceNotFound)
-          : userId.toLowerCase() === viewerId
-            ? services.listOwnedBy(viewerId)
-            : list({ providerId: userId.toLowerCase(), sort: "newest", limit: BY_PROVIDER_DEFAULT }),
+        userId.toLowerCase() === viewerId
+          ? services.listOwnedBy(viewerId)
+          : list({ providerId: userId.toLowerCase(), sort: "newest", limit: BY_PROVIDER_DEFAULT }),
 
       create: (actor, input) =>
         Effect.gen(function* () {
@@ -309,7 +301,6 @@ export const CatalogueLive = Layer.effect(
       setAvailability: (actor, id, isAvailable) =>
         Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
-          if (!isUuid(id)) return yield* ServiceNotFound
           const found = yield* services.findById(id.toLowerCase())
           if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
           const current = found.value

@@ -329,6 +329,7 @@ export const IdentityLive = Layer.effect(
       administerAccount: (actor, userId, input) =>
         Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
+          // The HTTP path decodes the id; the CLI (users update) passes it as typed.
           const target = isUuid(userId) ? yield* users.findById(userId.toLowerCase()) : Option.none()
           if (Option.isNone(target)) return yield* UserNotFound
           const change = yield* decideAccountChange(actor, target.value, input)

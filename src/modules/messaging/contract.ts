@@ -1,8 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { ConversationId } from "../../platform/ids"
+import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
+
+/** A conversation's `:id`: a malformed one answers 404 CONVERSATION_NOT_FOUND, as an unknown one (domain.ts's ConversationNotFound). */
+const ConversationIdParam = PathId(ConversationId, { code: "CONVERSATION_NOT_FOUND", key: "messaging.conversationNotFound" })
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -74,7 +78,7 @@ export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), 
 
 export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(HttpApiEndpoint.get("list", "/").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ConversationPage)))
-  .add(HttpApiEndpoint.get("get")`/${IdParam}`.addSuccess(Ok(OneConversation)))
+  .add(HttpApiEndpoint.get("get")`/${ConversationIdParam}`.addSuccess(Ok(OneConversation)))
   .add(
     HttpApiEndpoint.post("start", "/")
       .setPayload(Payload({ participantId: Text, serviceId: Text }))
@@ -83,15 +87,17 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
       .addSuccess(Ok(Schema.Struct({ ...OneConversation.fields, created: Schema.Literal(false) })))
   )
   .add(
-    HttpApiEndpoint.post("send")`/${IdParam}/messages`
+    HttpApiEndpoint.post("send")`/${ConversationIdParam}/messages`
       .setPayload(Payload({ content: Schema.optional(Schema.NullOr(PayloadLongText)) }))
       .addSuccess(Ok(Schema.Struct({ message: MessageView })), { status: 201 })
   )
   .add(
-    HttpApiEndpoint.patch("markRead")`/${IdParam}/read`.addSuccess(
+    HttpApiEndpoint.patch("markRead")`/${ConversationIdParam}/read`.addSuccess(
       Ok(Schema.Struct({ messageIds: Schema.Array(Schema.String), readAt: Schema.Date }))
     )
   )
-  .add(HttpApiEndpoint.get("messages")`/${IdParam}/messages`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(MessagePage)))
+  .add(
+    HttpApiEndpoint.get("messages")`/${ConversationIdParam}/messages`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(MessagePage))
+  )
   .middleware(Authentication)
   .prefix("/conversations") {}

@@ -93,6 +93,7 @@ export const MessagingLive = Layer.effect(
         Option.match({ onNone: () => Effect.dieMessage(`authenticated user ${id} not found`), onSome: Effect.succeed })
       )
     /** The conversation if `userId` takes part in it; the same 404 otherwise, revealing nothing. */
+    // The HTTP paths decode the id; socket events (adapters/socket.ts) carry it as the client sent it.
     const visible = (userId: string, conversationId: string): Effect.Effect<ConversationRecord, NotFound> =>
       isUuid(conversationId)
         ? Effect.flatMap(conversations.find(conversationId.toLowerCase()), (found) =>

@@ -1,11 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText } from "../../platform/http/schemas"
+import { ApplicationId, DocumentId } from "../../platform/ids"
+import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
 import { multipartLimits } from "../../platform/upload-limits"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { LanguageSchema, Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ApplicationStatuses, DocumentSlots, DocumentTypes, ResubmissionStates } from "./rules"
+
+/** An application's or a document's `:id`: a malformed one answers their 404, as an unknown one (domain.ts's ApplicationNotFound, DocumentNotFound). */
+const ApplicationIdParam = PathId(ApplicationId, { code: "APPLICATION_NOT_FOUND", key: "onboarding.notFound" })
+const DocumentIdParam = PathId(DocumentId, { code: "DOCUMENT_NOT_FOUND", key: "onboarding.documentNotFound" })
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -152,9 +157,11 @@ export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplicat
       .setPayload(HttpApiSchema.MultipartStream(Schema.partial(ApplicationForm), multipartLimits(4)))
       .addSuccess(Ok(Schema.Struct({ application: ApplicationView })))
   )
-  .add(HttpApiEndpoint.patch("approve")`/${IdParam}/approve`.addSuccess(Ok(AdminApplication)))
+  .add(HttpApiEndpoint.patch("approve")`/${ApplicationIdParam}/approve`.addSuccess(Ok(AdminApplication)))
   .add(
-    HttpApiEndpoint.patch("reject")`/${IdParam}/reject`.setPayload(Payload({ rejectionReason: LongText })).addSuccess(Ok(AdminApplication))
+    HttpApiEndpoint.patch("reject")`/${ApplicationIdParam}/reject`
+      .setPayload(Payload({ rejectionReason: LongText }))
+      .addSuccess(Ok(AdminApplication))
   )
   .middleware(Authentication)
   .prefix("/provider-applications") {}
@@ -171,12 +178,12 @@ export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
       )
       .addSuccess(Ok(Schema.Struct({ applications: Schema.Array(ApplicationRowView), pagination: Pagination })))
   )
-  .add(HttpApiEndpoint.get("get")`/applications/${IdParam}`.addSuccess(Ok(AdminApplication)))
+  .add(HttpApiEndpoint.get("get")`/applications/${ApplicationIdParam}`.addSuccess(Ok(AdminApplication)))
   .add(
-    HttpApiEndpoint.patch("verifyDocument")`/documents/${IdParam}/verify`
+    HttpApiEndpoint.patch("verifyDocument")`/documents/${DocumentIdParam}/verify`
       .setPayload(Payload({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: LongText }))
       .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
   )
-  .add(HttpApiEndpoint.get("documentFile")`/documents/${IdParam}/file`.addSuccess(Binary))
+  .add(HttpApiEndpoint.get("documentFile")`/documents/${DocumentIdParam}/file`.addSuccess(Binary))
   .middleware(Authentication)
   .prefix("/admin") {}

@@ -110,6 +110,7 @@ export const ProviderApplicationsLive = Layer.effect(
     const config = yield* AppConfig
 
     const requireAdmin = (reviewer: Reviewer) => (reviewer.role === "ADMIN" ? Effect.void : Effect.fail(InsufficientRights))
+    /** An application by its id; the CLI's approve and reject pass it as typed, so a malformed one is checked here too. */
     const findApplication = (id: string) =>
       isUuid(id)
         ? Effect.flatMap(
@@ -117,13 +118,12 @@ export const ProviderApplicationsLive = Layer.effect(
             Option.match({ onNone: () => Effect.fail(ApplicationNotFound), onSome: Effect.succeed })
           )
         : Effect.fail(ApplicationNotFound)
+    /** A document by its id, a UUID (decoded at the HTTP edge, its only caller). */
     const findDocument = (id: string) =>
-      isUuid(id)
-        ? Effect.flatMap(
-            applications.findDocument(id.toLowerCase()),
-            Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed })
-          )
-        : Effect.fail(DocumentNotFound)
+      Effect.flatMap(
+        applications.findDocument(id.toLowerCase()),
+        Option.match({ onNone: () => Effect.fail(DocumentNotFound), onSome: Effect.succeed })
+      )
     const detailOf = (application: ApplicationRecord) =>
       Effect.map(applications.documentsOf(application.id), (documents): ApplicationDetail => ({ application, documents }))
     const adminDetailOf = (application: ApplicationRecord) =>

@@ -3,6 +3,7 @@ import { Context, Effect, Option } from "effect"
 // A type only: the account is identity's; this file loads no module code (contracts and the UI import it).
 import type { User } from "../../modules/identity/domain"
 import { Unauthorized } from "../errors"
+import { asFailureWithStatus } from "./error-responses"
 
 // Authentication is the platform's HTTP layer: every module's contract marks its endpoints with
 // `Authentication`, and their handlers read `CurrentUser`. The implementation that checks bearer
@@ -12,7 +13,8 @@ import { Unauthorized } from "../errors"
 export class CurrentUser extends Context.Tag("platform/CurrentUser")<CurrentUser, User>() {}
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("platform/Authentication", {
-  failure: Unauthorized,
+  // 401 in the document, as the envelope (without a status, the document said 500).
+  failure: asFailureWithStatus(Unauthorized, 401),
   provides: CurrentUser,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

@@ -1,5 +1,6 @@
 import { ParseResult } from "effect"
 import { isMessageKey, type Language, type MessageKey, translate } from "../messages"
+import { MISSING_RESOURCE, type MissingResource } from "./schemas"
 
 interface DecodeIssue {
   readonly _tag: string
@@ -41,4 +42,18 @@ export const decodeIssueDetails = (
   const fields = [...byField.keys()]
   const deepest = fields.filter((field) => !fields.some((other) => other !== field && (field === "" || other.startsWith(`${field}.`))))
   return deepest.map((field) => ({ field, message: translate(language, byField.get(field)!) }))
+}
+
+/**
+ * The 404 a refused path id stands for (schemas.ts's `PathId`): a malformed id answers the resource's
+ * own "not found", as an unknown one does; undefined for any other decode failure.
+ */
+export const missingResourceOf = (error: unknown): MissingResource | undefined => {
+  const issues = (error as { issues?: ReadonlyArray<DecodeIssue> }).issues ?? []
+  for (const issue of issues) {
+    if (!issue.message.startsWith(MISSING_RESOURCE)) continue
+    const [code, key] = issue.message.slice(MISSING_RESOURCE.length).split(":")
+    if (code !== undefined && key !== undefined && isMessageKey(key)) return { code, key }
+  }
+  return undefined
 }

@@ -1,12 +1,12 @@
 import { HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Context, Effect, FiberRef, HashMap, Option } from "effect"
 import * as crypto from "node:crypto"
-import { type AppError, errorBody, httpStatusOf, isAppError } from "../errors"
+import { type AppError, errorBody, httpStatusOf, isAppError, NotFound } from "../errors"
 import { rootLogger } from "../logger"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../messages"
 import { unavailableOf } from "../outage"
 import { bodyRefusal, boundedJsonBody } from "./body"
-import { decodeIssueDetails } from "./decode-issues"
+import { decodeIssueDetails, missingResourceOf } from "./decode-issues"
 
 /** What the security headers depend on, read once at start. */
 export interface SecurityHeaderSettings {
@@ -82,6 +82,9 @@ const renderFailure = (cause: Cause.Cause<unknown>, language: Language, requestI
     const error = failure.value
     if (isAppError(error)) return Effect.succeed(renderAppError(error, language))
     const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
+    // A malformed path id names nothing: the resource's own 404, as for an unknown id (schemas.ts's PathId).
+    const missing = tag === "HttpApiDecodeError" ? missingResourceOf(error) : undefined
+    if (missing !== undefined) return Effect.succeed(renderAppError(new NotFound(missing), language))
     if (tag === "HttpApiDecodeError" || tag === "RequestError" || tag === "ParseError") {
       const refused = bodyRefusal(error)
       if (refused !== undefined) return Effect.succeed(renderAppError(refused, language))

@@ -49,10 +49,31 @@ export const PayloadNumber = Schema.Number.pipe(
   Schema.filter(isStorableNumber, { message: () => "request.numberOutOfRange" satisfies MessageKey, jsonSchema: {} })
 )
 
+/** The 404 of a resource: its code and message key (the same as the domain's own "not found" error). */
+export interface MissingResource {
+  readonly code: string
+  readonly key: MessageKey
+}
+
+/** How a path id's schema names its resource's 404 in a decode issue (read back by platform/http/decode-issues.ts). */
+export const MISSING_RESOURCE = "missing-resource:"
+
 /**
- * The `:id` path parameter of every contract. Read as a string, not decoded as a UUID: a malformed id
- * answers the resource's own 404 ("booking not found"), as an unknown one does, through the one
- * `isUuid` of platform/ids.ts that each service asks before reaching a uuid column.
+ * The `:id` path parameter naming a resource by a branded id of platform/ids.ts, decoded at the HTTP
+ * edge: a malformed id never reaches a service. It answers the resource's own 404 ("booking not
+ * found"), as an unknown id does: the schema's message carries that 404 to the one place that renders
+ * a refused request, platform/http/middleware.ts.
+ */
+export const PathId = <A>(id: Schema.Schema<A, string>, missing: MissingResource) =>
+  HttpApiSchema.param(
+    "id",
+    id.annotations({ message: () => ({ message: `${MISSING_RESOURCE}${missing.code}:${missing.key}`, override: true }) })
+  )
+
+/**
+ * The `:id` path parameter as text, for the paths whose id is not a UUID (a category's number or
+ * name) or whose service answers a malformed one as it does an unknown one, without a 404 (an empty
+ * list, no booking).
  */
 export const IdParam = HttpApiSchema.param("id", Schema.String)
 

@@ -1,10 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
+import { UserId } from "../../../platform/ids"
+import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText, PathId } from "../../../platform/http/schemas"
 import { multipartLimits } from "../../../platform/upload-limits"
 import { Authentication } from "../../../platform/http/authentication"
 import { LanguageSchema, Role } from "../contract"
 import { ProfileVisibilities } from "../rules"
+
+/** A user's `:id`: a malformed one answers 404 PROFILE_NOT_FOUND (FAVORITE_NOT_FOUND for a favourite), as an unknown one (domain.ts's errors). */
+const ProfileIdParam = PathId(UserId, { code: "PROFILE_NOT_FOUND", key: "profile.notFound" })
+const FavoriteIdParam = PathId(UserId, { code: "FAVORITE_NOT_FOUND", key: "favorites.notFound" })
 
 // The profile's HTTP contract (/users, /uploads): pure, like the module's ../contract.ts; the views are built in
 // views.ts beside it.
@@ -175,13 +180,13 @@ export class UsersApi extends HttpApiGroup.make("users")
       .addSuccess(Ok(Schema.Struct({ favorite: Schema.Struct({ favoritedId: Schema.String, created: Schema.Boolean }) })), { status: 201 })
       .middleware(Authentication)
   )
-  .add(HttpApiEndpoint.del("removeFavorite")`/favorites/${IdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("removeFavorite")`/favorites/${FavoriteIdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
   // Public reads: a valid bearer token identifies the viewer (owner, admin, relations), none is a visitor.
-  .add(HttpApiEndpoint.get("publicProfile")`/public/${IdParam}`.addSuccess(Ok(Schema.Struct({ user: PublicProfileView }))))
-  .add(HttpApiEndpoint.get("badges")`/${IdParam}/badges`.addSuccess(Ok(Schema.Struct({ badges: Schema.Array(BadgeView) }))))
-  .add(HttpApiEndpoint.get("profilePhoto")`/${IdParam}/profile-photo`.addSuccess(Ok(ProfilePhotoView)))
+  .add(HttpApiEndpoint.get("publicProfile")`/public/${ProfileIdParam}`.addSuccess(Ok(Schema.Struct({ user: PublicProfileView }))))
+  .add(HttpApiEndpoint.get("badges")`/${ProfileIdParam}/badges`.addSuccess(Ok(Schema.Struct({ badges: Schema.Array(BadgeView) }))))
+  .add(HttpApiEndpoint.get("profilePhoto")`/${ProfileIdParam}/profile-photo`.addSuccess(Ok(ProfilePhotoView)))
   .add(
-    HttpApiEndpoint.get("profilePhotoFile")`/${IdParam}/profile-photo/file`
+    HttpApiEndpoint.get("profilePhotoFile")`/${ProfileIdParam}/profile-photo/file`
       .setUrlParams(Schema.Struct({ source: Schema.optional(Schema.String), v: Schema.optional(Schema.String) }))
       .addSuccess(Binary)
   )

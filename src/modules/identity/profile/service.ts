@@ -130,10 +130,9 @@ export const ProfilesLive = Layer.effect(
         return { ...bundle, payout } satisfies OwnProfile
       })
 
-    /** The account and profile behind an id, and what the viewer may do with it. */
+    /** The account and profile behind an id (a UUID: decoded at the HTTP edge, checked by addFavorite), and what the viewer may do with it. */
     const access = (viewer: Viewer | undefined, userId: string) =>
       Effect.gen(function* () {
-        if (!isUuid(userId)) return yield* ProfileNotFound
         const user = yield* users.findById(userId.toLowerCase())
         if (Option.isNone(user)) return yield* ProfileNotFound
         const profile = Option.getOrThrow(yield* profiles.find(user.value.id))
@@ -226,7 +225,6 @@ export const ProfilesLive = Layer.effect(
 
       removeFavorite: (user, favoritedId) =>
         Effect.gen(function* () {
-          if (!isUuid(favoritedId)) return yield* FavoriteNotFound
           if (!(yield* favorites.remove(user.id, favoritedId.toLowerCase()))) return yield* FavoriteNotFound
         }),
 
