@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Identity, type User } from "../modules/identity"
 import { seedDemoServices } from "../modules/catalogue/demo"
 import { seedDemoBookings } from "../modules/booking/demo"
 import { SandboxConnect } from "../modules/payments/adapters/sandbox"
 import type { Language } from "../platform/messages"
+import { single } from "../platform/rows"
 
 export interface DemoAccount {
   readonly email: string
@@ -100,5 +101,5 @@ export const seedDemoData = Effect.gen(function* () {
 
 /** The database has no account yet: the first start of a fresh install. */
 export const isEmptyDatabase = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ n: number }>`SELECT count(*)::int AS n FROM users`.pipe(Effect.map((rows) => rows[0]!.n === 0))
+  single("users count", Schema.Struct({ n: Schema.Number }), sql`SELECT count(*) AS n FROM users`).pipe(Effect.map((row) => row.n === 0))
 )

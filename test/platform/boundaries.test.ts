@@ -3,6 +3,7 @@
 // written in docs/architecture.md ("Boundaries"); this file is their one enforcement, run by `make test`.
 import { readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
+import ts from "typescript"
 import { describe, expect, it } from "vitest"
 import { type Import, importsOf, root, sourcesUnder } from "../support/imports"
 
@@ -155,5 +156,57 @@ describe("migrations", () => {
     const numbers = migrations.map((name) => name.slice(0, 4))
     expect(new Set(numbers).size).toBe(numbers.length)
     expect(migrations.filter((name) => !readme.includes(`| \`${name}\` |`))).toEqual([])
+  })
+})
+
+/**
+ * Rows are decoded by Schema at the repository boundary (src/platform/rows.ts), never asserted: the
+ * statements of a file that give the sql tag a row type (`sql<T>\`...\``, `sql.unsafe<T>(...)`),
+ * read by TypeScript's parser (so a comment or a string naming one does not count), as `file:line`.
+ */
+const rowAssertionsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<string> => {
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS
+  )
+  const found: Array<string> = []
+  const at = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`
+  const visit = (node: ts.Node): void => {
+    if (ts.isTaggedTemplateExpression(node) && node.typeArguments !== undefined) found.push(at(node))
+    if (
+      ts.isCallExpression(node) &&
+      node.typeArguments !== undefined &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === "unsafe"
+    )
+      found.push(at(node))
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+describe("rows decoded by Schema", () => {
+  it("the check sees a row type given to the sql tag, in every form", () => {
+    const text = [
+      "const a = sql<{ id: string }>`SELECT id FROM users`",
+      "const b = sql<\n  { n: number }\n>`SELECT count(*) AS n FROM users`",
+      'const c = sql.unsafe<{ id: string }>("SELECT id FROM users")',
+      "// sql<{ id: string }>`in a comment`",
+      'const d = "sql<{ id: string }> in a string"',
+      'const e = findAll("users", UserRow, sql`SELECT id FROM users`)'
+    ].join("\n")
+    expect(rowAssertionsOf("src/x.ts", text)).toEqual(["src/x.ts:1", "src/x.ts:2", "src/x.ts:5"])
+  })
+
+  it("no statement of src asserts its rows' type (pg-boss's own statements aside: they run untransformed, for pg-boss)", () => {
+    const exempt = new Set(["src/platform/jobs/pg-boss.ts"])
+    const offending = sourcesUnder("src")
+      .filter((file) => !exempt.has(file))
+      .flatMap((file) => rowAssertionsOf(file))
+    expect(offending).toEqual([])
   })
 })

@@ -9,7 +9,7 @@ const userColumns = (sql: SqlClient.SqlClient) => sql`
   id, email::text AS email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, created_at`
 
 // Rows as decoded (camelCase keys: see platform/database.ts).
-const UserRow = Schema.Struct({
+export const UserRow = Schema.Struct({
   id: Schema.String,
   email: Schema.String,
   firstName: Schema.String,

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
+import { findAll, findOne, single } from "../../../platform/rows"
 import type { PaymentAccount } from "../domain"
 import {
   PaymentAccountRepository,
@@ -14,30 +15,110 @@ import {
   WebhookEventStore
 } from "../ports"
 
+// Rows as decoded (camelCase keys, int8 amounts as numbers: see platform/database.ts). `satisfies`: a
+// schema decodes exactly its port's type (a field or literal added to one and not the other fails the type check).
+const PaymentAccountRow = Schema.Struct({
+  userId: Schema.String,
+  gateway: Schema.Literal("stripe", "sandbox"),
+  accountId: Schema.String,
+  country: Schema.String,
+  chargesEnabled: Schema.Boolean,
+  payoutsEnabled: Schema.Boolean,
+  detailsSubmitted: Schema.Boolean
+}) satisfies Schema.Schema<PaymentAccount, any>
+const SandboxAccountRow = Schema.Struct({
+  accountId: Schema.String,
+  userId: Schema.String,
+  email: Schema.String,
+  country: Schema.String,
+  chargesEnabled: Schema.Boolean,
+  payoutsEnabled: Schema.Boolean,
+  detailsSubmitted: Schema.Boolean
+}) satisfies Schema.Schema<SandboxAccount, any>
+const IdempotencyKeyRow = Schema.Struct({ fingerprint: Schema.String, response: Schema.Unknown })
+const CheckoutSessionRow = Schema.Struct({
+  id: Schema.String,
+  mode: Schema.Literal("payment", "setup"),
+  bookingId: Schema.String,
+  amountMinor: Schema.Number,
+  currency: Schema.String,
+  productName: Schema.String,
+  destinationAccountId: Schema.String,
+  applicationFeeMinor: Schema.Number,
+  customerEmail: Schema.String,
+  cardholderName: Schema.NullOr(Schema.String),
+  successUrl: Schema.String,
+  cancelUrl: Schema.String,
+  status: Schema.Literal("open", "complete"),
+  expiresAt: Schema.DateFromSelf,
+  customerId: Schema.NullOr(Schema.String),
+  paymentIntentId: Schema.NullOr(Schema.String),
+  setupIntentId: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<SandboxCheckoutSession, any>
+const PaymentIntentRow = Schema.Struct({
+  id: Schema.String,
+  bookingId: Schema.String,
+  amountMinor: Schema.Number,
+  currency: Schema.String,
+  status: Schema.Literal("requires_payment_method", "requires_action", "requires_capture", "succeeded", "canceled"),
+  amountCapturable: Schema.Number,
+  amountReceived: Schema.Number,
+  amountRefunded: Schema.Number,
+  applicationFeeMinor: Schema.Number,
+  destinationAccountId: Schema.String,
+  customerId: Schema.NullOr(Schema.String),
+  paymentMethodId: Schema.NullOr(Schema.String),
+  chargeId: Schema.NullOr(Schema.String),
+  captureBefore: Schema.NullOr(Schema.DateFromSelf),
+  lastErrorCode: Schema.NullOr(Schema.String),
+  lastDeclineCode: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<SandboxPaymentIntent, any>
+const SetupIntentRow = Schema.Struct({
+  id: Schema.String,
+  bookingId: Schema.String,
+  status: Schema.Literal("requires_payment_method", "requires_action", "succeeded", "canceled"),
+  customerId: Schema.NullOr(Schema.String),
+  paymentMethodId: Schema.NullOr(Schema.String),
+  lastErrorCode: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<SandboxSetupIntent, any>
+const PaymentMethodRow = Schema.Struct({
+  id: Schema.String,
+  customerId: Schema.NullOr(Schema.String),
+  brand: Schema.String,
+  last4: Schema.String,
+  expMonth: Schema.Number,
+  expYear: Schema.Number,
+  behaviour: Schema.Literal("succeeds", "declines", "authenticates")
+}) satisfies Schema.Schema<SandboxPaymentMethod, any>
+const AttemptRow = Schema.Struct({ attempt: Schema.Number })
+
 const columns = (sql: SqlClient.SqlClient) => sql`
-  user_id AS "userId", gateway, account_id AS "accountId", country, charges_enabled AS "chargesEnabled",
-  payouts_enabled AS "payoutsEnabled", details_submitted AS "detailsSubmitted"`
+  user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted`
 
 export const PaymentAccountRepositoryLive = Layer.effect(
   PaymentAccountRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
     const findByAccountId = (accountId: string) =>
-      sql<PaymentAccount>`SELECT ${columns(sql)} FROM payment_accounts WHERE account_id = ${accountId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+      findOne(
+        "payment account by account id",
+        PaymentAccountRow,
+        sql`SELECT ${columns(sql)} FROM payment_accounts WHERE account_id = ${accountId}`
+      ).pipe(Effect.orDie)
     return {
       findByUser: (userId) =>
-        sql<PaymentAccount>`SELECT ${columns(sql)} FROM payment_accounts WHERE user_id = ${userId}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
+        findOne("payment account", PaymentAccountRow, sql`SELECT ${columns(sql)} FROM payment_accounts WHERE user_id = ${userId}`).pipe(
           Effect.orDie
         ),
       findByAccountId,
       remove: (userId) =>
-        sql<PaymentAccount>`DELETE FROM payment_accounts WHERE user_id = ${userId} RETURNING ${columns(sql)}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        ),
+        findOne(
+          "removed payment account",
+          PaymentAccountRow,
+          sql`DELETE FROM payment_accounts WHERE user_id = ${userId} RETURNING ${columns(sql)}`
+        ).pipe(Effect.orDie),
       upsert: (a) =>
         sql`INSERT INTO payment_accounts (user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted, flags_as_of)
             VALUES (${a.userId}, ${a.gateway}, ${a.accountId}, ${a.country}, ${a.chargesEnabled}, ${a.payoutsEnabled}, ${a.detailsSubmitted}, now())
@@ -50,12 +131,16 @@ export const PaymentAccountRepositoryLive = Layer.effect(
       // The WHERE clause is `supersedes` of the domain: a state from an earlier second than the stored one loses.
       recordGatewayState: (accountId, s, observedAt) =>
         Effect.gen(function* () {
-          const updated = yield* sql<PaymentAccount>`UPDATE payment_accounts
+          const updated = yield* findOne(
+            "payment account state",
+            PaymentAccountRow,
+            sql`UPDATE payment_accounts
               SET country = ${s.country}, charges_enabled = ${s.chargesEnabled}, payouts_enabled = ${s.payoutsEnabled},
                   details_submitted = ${s.detailsSubmitted}, flags_as_of = ${observedAt}, updated_at = now()
               WHERE account_id = ${accountId} AND (flags_as_of IS NULL OR date_trunc('second', flags_as_of) <= ${observedAt})
-              RETURNING ${columns(sql)}`.pipe(Effect.orDie)
-          if (updated[0]) return Option.some({ account: updated[0], applied: true })
+              RETURNING ${columns(sql)}`
+          ).pipe(Effect.orDie)
+          if (Option.isSome(updated)) return Option.some({ account: updated.value, applied: true })
           return Option.map(yield* findByAccountId(accountId), (account) => ({ account, applied: false }))
         })
     }
@@ -74,29 +159,40 @@ export const WebhookEventStoreLive = Layer.effect(
 )
 
 const sandboxColumns = (sql: SqlClient.SqlClient) => sql`
-  id AS "accountId", user_id AS "userId", email, country, charges_enabled AS "chargesEnabled",
-  payouts_enabled AS "payoutsEnabled", details_submitted AS "detailsSubmitted"`
+  id AS account_id, user_id, email, country, charges_enabled, payouts_enabled, details_submitted`
 
 export const SandboxAccountStoreLive = Layer.effect(
   SandboxAccountStore,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const one = (rows: ReadonlyArray<SandboxAccount>) => Option.fromNullable(rows[0])
     return {
       create: (a, key) =>
         Effect.gen(function* () {
-          const inserted = yield* sql<SandboxAccount>`INSERT INTO sandbox_accounts (id, user_id, email, country, idempotency_key)
+          const inserted = yield* findOne(
+            "new sandbox account",
+            SandboxAccountRow,
+            sql`INSERT INTO sandbox_accounts (id, user_id, email, country, idempotency_key)
               VALUES (${a.accountId}, ${a.userId}, ${a.email}, ${a.country}, ${key})
               ON CONFLICT (idempotency_key) DO NOTHING RETURNING ${sandboxColumns(sql)}`
-          if (inserted[0]) return inserted[0]
-          const existing = yield* sql<SandboxAccount>`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE idempotency_key = ${key}`
-          return existing[0]!
+          )
+          if (Option.isSome(inserted)) return inserted.value
+          return yield* single(
+            "sandbox account of a key",
+            SandboxAccountRow,
+            sql`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE idempotency_key = ${key}`
+          )
         }).pipe(Effect.orDie),
       find: (id) =>
-        sql<SandboxAccount>`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+        findOne("sandbox account", SandboxAccountRow, sql`SELECT ${sandboxColumns(sql)} FROM sandbox_accounts WHERE id = ${id}`).pipe(
+          Effect.orDie
+        ),
       setFlags: (id, f) =>
-        sql<SandboxAccount>`UPDATE sandbox_accounts
+        findOne(
+          "sandbox account flags",
+          SandboxAccountRow,
+          sql`UPDATE sandbox_accounts
             SET charges_enabled = ${f.chargesEnabled}, payouts_enabled = ${f.payoutsEnabled}, details_submitted = ${f.detailsSubmitted}, updated_at = now()
-            WHERE id = ${id} RETURNING ${sandboxColumns(sql)}`.pipe(Effect.map(one), Effect.orDie),
+            WHERE id = ${id} RETURNING ${sandboxColumns(sql)}`
+        ).pipe(Effect.orDie),
       remove: (id) =>
         sql`DELETE FROM sandbox_accounts WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
@@ -121,12 +217,12 @@ export const SandboxChargeStoreLive = Layer.effect(
         Effect.orDie
       )
     }
-    // Rows are locked until the end of the caller's transaction: the sandbox's operations on one object are serialised.
-    const one = <A extends object>(query: Effect.Effect<ReadonlyArray<A>, unknown>) =>
-      query.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+    const sessionColumns = sql.unsafe(`s.id, s.mode, s.booking_id, s.amount_minor, s.currency, s.product_name, s.destination_account_id,
+      s.application_fee_minor, s.customer_email, s.cardholder_name, s.success_url, s.cancel_url, s.status, s.expires_at,
+      s.customer_id, s.payment_intent_id, s.setup_intent_id, s.created_at`)
+    const intentColumns = sql.unsafe(`id, booking_id, amount_minor, currency, status, amount_capturable, amount_received, amount_refunded,
+      application_fee_minor, destination_account_id, customer_id, payment_method_id, charge_id, capture_before, last_error_code,
+      last_decline_code, created_at`)
     return {
       claimKey: (key, fingerprint) =>
         Effect.gen(function* () {
@@ -134,13 +230,14 @@ export const SandboxChargeStoreLive = Layer.effect(
           const inserted = yield* sql`INSERT INTO sandbox_idempotency_keys (key, fingerprint) VALUES (${key}, ${fingerprint})
               ON CONFLICT (key) DO NOTHING RETURNING key`
           if (inserted.length === 1) return { _tag: "First" } as const
-          const [stored] = yield* sql<{
-            fingerprint: string
-            response: unknown
-          }>`SELECT fingerprint, response FROM sandbox_idempotency_keys WHERE key = ${key}`
-          return stored!.response === null
+          const stored = yield* single(
+            "idempotency key",
+            IdempotencyKeyRow,
+            sql`SELECT fingerprint, response FROM sandbox_idempotency_keys WHERE key = ${key}`
+          )
+          return stored.response === null
             ? ({ _tag: "InFlight" } as const)
-            : ({ _tag: "Replay", fingerprint: stored!.fingerprint, response: stored!.response } as const)
+            : ({ _tag: "Replay", fingerprint: stored.fingerprint, response: stored.response } as const)
         }).pipe(Effect.orDie),
       saveResponse: (key, response) =>
         sql`UPDATE sandbox_idempotency_keys SET response = ${JSON.stringify(response)}::jsonb WHERE key = ${key}`.pipe(
@@ -148,25 +245,28 @@ export const SandboxChargeStoreLive = Layer.effect(
           Effect.orDie
         ),
       saveSession: (session) => save("sandbox_checkout_sessions", session),
+      // find*: rows are locked until the end of the caller's transaction (the sandbox's operations on one object are serialised).
       findSession: (id) =>
-        one(sql<SandboxCheckoutSession>`SELECT id, mode, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, product_name AS "productName",
-            destination_account_id AS "destinationAccountId", application_fee_minor::float8 AS "applicationFeeMinor", customer_email AS "customerEmail",
-            cardholder_name AS "cardholderName", success_url AS "successUrl", cancel_url AS "cancelUrl", status, expires_at AS "expiresAt",
-            customer_id AS "customerId", payment_intent_id AS "paymentIntentId", setup_intent_id AS "setupIntentId", created_at AS "createdAt"
-          FROM sandbox_checkout_sessions WHERE id = ${id} FOR UPDATE`),
+        findOne(
+          "sandbox checkout session",
+          CheckoutSessionRow,
+          sql`SELECT ${sessionColumns} FROM sandbox_checkout_sessions s WHERE s.id = ${id} FOR UPDATE`
+        ).pipe(Effect.orDie),
       saveIntent: (intent) => save("sandbox_payment_intents", intent),
       findIntent: (id) =>
-        one(sql<SandboxPaymentIntent>`SELECT id, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, status,
-            amount_capturable::float8 AS "amountCapturable", amount_received::float8 AS "amountReceived", amount_refunded::float8 AS "amountRefunded",
-            application_fee_minor::float8 AS "applicationFeeMinor", destination_account_id AS "destinationAccountId", customer_id AS "customerId",
-            payment_method_id AS "paymentMethodId", charge_id AS "chargeId", capture_before AS "captureBefore", last_error_code AS "lastErrorCode",
-            last_decline_code AS "lastDeclineCode", created_at AS "createdAt"
-          FROM sandbox_payment_intents WHERE id = ${id} FOR UPDATE`),
+        findOne(
+          "sandbox payment intent",
+          PaymentIntentRow,
+          sql`SELECT ${intentColumns} FROM sandbox_payment_intents WHERE id = ${id} FOR UPDATE`
+        ).pipe(Effect.orDie),
       saveSetupIntent: (intent) => save("sandbox_setup_intents", intent),
       findSetupIntent: (id) =>
-        one(sql<SandboxSetupIntent>`SELECT id, booking_id AS "bookingId", status, customer_id AS "customerId", payment_method_id AS "paymentMethodId",
-            last_error_code AS "lastErrorCode", created_at AS "createdAt"
-          FROM sandbox_setup_intents WHERE id = ${id} FOR UPDATE`),
+        findOne(
+          "sandbox setup intent",
+          SetupIntentRow,
+          sql`SELECT id, booking_id, status, customer_id, payment_method_id, last_error_code, created_at
+          FROM sandbox_setup_intents WHERE id = ${id} FOR UPDATE`
+        ).pipe(Effect.orDie),
       customerExists: (id) =>
         sql`SELECT 1 FROM sandbox_customers WHERE id = ${id}`.pipe(
           Effect.map((rows) => rows.length > 0),
@@ -177,27 +277,28 @@ export const SandboxChargeStoreLive = Layer.effect(
             ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email`.pipe(Effect.asVoid, Effect.orDie),
       savePaymentMethod: (method) => save("sandbox_payment_methods", method),
       findPaymentMethod: (id) =>
-        one(sql<SandboxPaymentMethod>`SELECT id, customer_id AS "customerId", brand, last4, exp_month AS "expMonth", exp_year AS "expYear", behaviour
-          FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`),
+        findOne(
+          "sandbox payment method",
+          PaymentMethodRow,
+          sql`SELECT id, customer_id, brand, last4, exp_month, exp_year, behaviour
+          FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`
+        ).pipe(Effect.orDie),
       saveRefund: (refund) => save("sandbox_refunds", refund),
       listIntents: (status, createdAfter) =>
-        sql<SandboxPaymentIntent>`SELECT id, booking_id AS "bookingId", amount_minor::float8 AS "amountMinor", currency, status,
-            amount_capturable::float8 AS "amountCapturable", amount_received::float8 AS "amountReceived", amount_refunded::float8 AS "amountRefunded",
-            application_fee_minor::float8 AS "applicationFeeMinor", destination_account_id AS "destinationAccountId", customer_id AS "customerId",
-            payment_method_id AS "paymentMethodId", charge_id AS "chargeId", capture_before AS "captureBefore", last_error_code AS "lastErrorCode",
-            last_decline_code AS "lastDeclineCode", created_at AS "createdAt"
-          FROM sandbox_payment_intents WHERE status = ${status} AND created_at >= ${createdAfter} ORDER BY created_at`.pipe(Effect.orDie),
+        findAll(
+          "sandbox payment intents",
+          PaymentIntentRow,
+          sql`SELECT ${intentColumns}
+          FROM sandbox_payment_intents WHERE status = ${status} AND created_at >= ${createdAfter} ORDER BY created_at`
+        ).pipe(Effect.orDie),
       listCompletedSessions: (createdAfter) =>
-        sql<
-          SandboxCheckoutSession & { setupPaymentMethodId: string | null }
-        >`SELECT s.id, s.mode, s.booking_id AS "bookingId", s.amount_minor::float8 AS "amountMinor",
-            s.currency, s.product_name AS "productName", s.destination_account_id AS "destinationAccountId",
-            s.application_fee_minor::float8 AS "applicationFeeMinor", s.customer_email AS "customerEmail", s.cardholder_name AS "cardholderName",
-            s.success_url AS "successUrl", s.cancel_url AS "cancelUrl", s.status, s.expires_at AS "expiresAt", s.customer_id AS "customerId",
-            s.payment_intent_id AS "paymentIntentId", s.setup_intent_id AS "setupIntentId", s.created_at AS "createdAt",
-            si.payment_method_id AS "setupPaymentMethodId"
+        findAll(
+          "completed sandbox checkout sessions",
+          Schema.extend(CheckoutSessionRow, Schema.Struct({ setupPaymentMethodId: Schema.NullOr(Schema.String) })),
+          sql`SELECT ${sessionColumns}, si.payment_method_id AS setup_payment_method_id
           FROM sandbox_checkout_sessions s LEFT JOIN sandbox_setup_intents si ON si.id = s.setup_intent_id
-          WHERE s.status = 'complete' AND s.created_at >= ${createdAfter} ORDER BY s.created_at`.pipe(Effect.orDie)
+          WHERE s.status = 'complete' AND s.created_at >= ${createdAfter} ORDER BY s.created_at`
+        ).pipe(Effect.orDie)
     }
   })
 )
@@ -206,8 +307,8 @@ export const GatewayAttemptsLive = Layer.effect(
   GatewayAttempts,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     current: (key) =>
-      sql<{ attempt: number }>`SELECT attempt FROM payment_gateway_attempts WHERE key = ${key}`.pipe(
-        Effect.map((rows) => rows[0]?.attempt ?? 0),
+      findOne("gateway attempt", AttemptRow, sql`SELECT attempt FROM payment_gateway_attempts WHERE key = ${key}`).pipe(
+        Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.attempt })),
         Effect.orDie
       ),
     // Never backwards: two retries of one attempt that both failed move it once.

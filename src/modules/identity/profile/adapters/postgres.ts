@@ -1,49 +1,56 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { User } from "../../domain"
-import { type Currency, noStatistics, type Profile, type ProfileFile, type ProfileVisibility } from "../domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { findAll, findOne, single } from "../../../../platform/rows"
+import { UserRow } from "../../adapters/postgres"
+import { type Currency, noStatistics, type Profile, type ProfileFile, ProfileVisibilities } from "../domain"
 import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../ports"
 
-/** The profile columns of `users`, aliased for `profileOf`. */
+/**
+ * The profile columns of `users`, read back as a `ProfileRow` (camelCase keys: see
+ * platform/database.ts). hourly_rate is numeric (text on the wire): read as float8.
+ */
 export const profileColumns = (sql: SqlClient.SqlClient, table = "users") =>
   sql.unsafe(`
-  ${table}.bio, ${table}.description, ${table}.specialities, ${table}.experience_years AS "experienceYears",
-  ${table}.languages, ${table}.certifications, ${table}.social_links AS "socialLinks", ${table}.availability,
-  ${table}.profile_visibility AS "profileVisibility", ${table}.location, ${table}.address, ${table}.city,
-  ${table}.postal_code AS "postalCode", ${table}.country, ${table}.hourly_rate::float8 AS "hourlyRate", ${table}.currency,
-  to_char(${table}.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth",
-  ${table}.avatar_key AS "avatarKey", ${table}.avatar_content_type AS "avatarContentType", ${table}.avatar_size AS "avatarSize",
-  ${table}.avatar_updated_at AS "avatarUpdatedAt",
-  ${table}.identity_photo_key AS "identityPhotoKey", ${table}.identity_photo_content_type AS "identityPhotoContentType",
-  ${table}.identity_photo_size AS "identityPhotoSize", ${table}.identity_photo_updated_at AS "identityPhotoUpdatedAt"`)
+  ${table}.bio, ${table}.description, ${table}.specialities, ${table}.experience_years,
+  ${table}.languages, ${table}.certifications, ${table}.social_links, ${table}.availability,
+  ${table}.profile_visibility, ${table}.location, ${table}.address, ${table}.city,
+  ${table}.postal_code, ${table}.country, ${table}.hourly_rate::float8 AS hourly_rate, ${table}.currency,
+  to_char(${table}.date_of_birth, 'YYYY-MM-DD') AS date_of_birth,
+  ${table}.avatar_key, ${table}.avatar_content_type, ${table}.avatar_size, ${table}.avatar_updated_at,
+  ${table}.identity_photo_key, ${table}.identity_photo_content_type, ${table}.identity_photo_size, ${table}.identity_photo_updated_at`)
 
-export interface ProfileRow {
-  readonly bio: string
-  readonly description: string
-  readonly specialities: ReadonlyArray<string>
-  readonly experienceYears: number | null
-  readonly languages: ReadonlyArray<string>
-  readonly certifications: ReadonlyArray<string>
-  readonly socialLinks: Record<string, string>
-  readonly availability: string
-  readonly profileVisibility: string
-  readonly location: string
-  readonly address: string
-  readonly city: string
-  readonly postalCode: string
-  readonly country: string
-  readonly hourlyRate: number | null
-  readonly currency: string
-  readonly dateOfBirth: string | null
-  readonly avatarKey: string | null
-  readonly avatarContentType: string | null
-  readonly avatarSize: number | null
-  readonly avatarUpdatedAt: Date | null
-  readonly identityPhotoKey: string | null
-  readonly identityPhotoContentType: string | null
-  readonly identityPhotoSize: number | null
-  readonly identityPhotoUpdatedAt: Date | null
-}
+export const ProfileRow = Schema.Struct({
+  bio: Schema.String,
+  description: Schema.String,
+  specialities: Schema.Array(Schema.String),
+  experienceYears: Schema.NullOr(Schema.Number),
+  languages: Schema.Array(Schema.String),
+  certifications: Schema.Array(Schema.String),
+  socialLinks: Schema.Record({ key: Schema.String, value: Schema.String }),
+  availability: Schema.String,
+  profileVisibility: Schema.Literal(...ProfileVisibilities),
+  location: Schema.String,
+  address: Schema.String,
+  city: Schema.String,
+  postalCode: Schema.String,
+  country: Schema.String,
+  hourlyRate: Schema.NullOr(Schema.Number),
+  currency: Schema.String,
+  dateOfBirth: Schema.NullOr(Schema.String),
+  avatarKey: Schema.NullOr(Schema.String),
+  avatarContentType: Schema.NullOr(Schema.String),
+  avatarSize: Schema.NullOr(Schema.Number),
+  avatarUpdatedAt: Schema.NullOr(Schema.DateFromSelf),
+  identityPhotoKey: Schema.NullOr(Schema.String),
+  identityPhotoContentType: Schema.NullOr(Schema.String),
+  identityPhotoSize: Schema.NullOr(Schema.Number),
+  identityPhotoUpdatedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type ProfileRow = typeof ProfileRow.Type
+const FavoriteRow = Schema.extend(
+  Schema.extend(UserRow, ProfileRow),
+  Schema.Struct({ favoritedAt: Schema.DateFromSelf, total: Schema.Number })
+)
 
 const fileOf = (key: string | null, contentType: string | null, size: number | null, updatedAt: Date | null): ProfileFile | null =>
   key === null
@@ -59,13 +66,13 @@ export const profileOf = (row: ProfileRow): Profile => ({
   certifications: row.certifications,
   socialLinks: row.socialLinks,
   availability: row.availability,
-  profileVisibility: row.profileVisibility as ProfileVisibility,
+  profileVisibility: row.profileVisibility,
   location: row.location,
   address: row.address,
   city: row.city,
   postalCode: row.postalCode,
   country: row.country,
-  hourlyRate: row.hourlyRate === null ? null : Number(row.hourlyRate),
+  hourlyRate: row.hourlyRate,
   currency: row.currency.trim() as Currency,
   dateOfBirth: row.dateOfBirth,
   avatar: fileOf(row.avatarKey, row.avatarContentType, row.avatarSize, row.avatarUpdatedAt),
@@ -73,16 +80,18 @@ export const profileOf = (row: ProfileRow): Profile => ({
 })
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
-  u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.phone_number AS "phoneNumber", u.role,
-  u.is_email_verified AS "isEmailVerified", u.is_active AS "isActive", u.preferred_language AS "preferredLanguage",
-  u.created_at AS "createdAt"`
+  u.id, u.email, u.first_name, u.last_name, u.phone_number, u.role, u.is_email_verified, u.is_active,
+  u.preferred_language, u.created_at`
 
 export const ProfileRepositoryLive = Layer.effect(
   ProfileRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
     // The FROM sub-select locks the row and reads the key being replaced (RETURNING sees the new row only).
     const setFile = (column: "avatar" | "identity_photo", userId: string, file: ProfileFile | null) =>
-      sql<{ previous: string | null }>`
+      findOne(
+        "replaced profile file",
+        Schema.Struct({ previous: Schema.NullOr(Schema.String) }),
+        sql`
         UPDATE users AS u SET
           ${sql.unsafe(`${column}_key`)} = ${file?.key ?? null},
           ${sql.unsafe(`${column}_content_type`)} = ${file?.contentType ?? null},
@@ -91,14 +100,12 @@ export const ProfileRepositoryLive = Layer.effect(
           updated_at = now()
         FROM (SELECT id, ${sql.unsafe(`${column}_key`)} AS key FROM users WHERE id = ${userId} FOR UPDATE) AS old
         WHERE u.id = old.id
-        RETURNING old.key AS previous`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]?.previous)),
-        Effect.orDie
-      )
+        RETURNING old.key AS previous`
+      ).pipe(Effect.map(Option.flatMap((row) => Option.fromNullable(row.previous))), Effect.orDie)
     return {
       find: (userId) =>
-        sql<ProfileRow>`SELECT ${profileColumns(sql)} FROM users WHERE id = ${userId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), profileOf)),
+        findOne("profile", ProfileRow, sql`SELECT ${profileColumns(sql)} FROM users WHERE id = ${userId}`).pipe(
+          Effect.map(Option.map(profileOf)),
           Effect.orDie
         ),
       update: (userId, profile) => {
@@ -162,16 +169,24 @@ export const FavoriteRepositoryLive = Layer.effect(
       ),
     list: (userId, page) =>
       Effect.gen(function* () {
-        const rows = yield* sql<User & ProfileRow & { favoritedAt: Date; total: number }>`
-          SELECT ${userColumns(sql)}, ${profileColumns(sql, "u")}, f.created_at AS "favoritedAt", count(*) OVER ()::int AS total
+        const rows = yield* findAll(
+          "favorites page",
+          FavoriteRow,
+          sql`
+          SELECT ${userColumns(sql)}, ${profileColumns(sql, "u")}, f.created_at AS favorited_at, count(*) OVER () AS total
           FROM favorites f JOIN users u ON u.id = f.favorited_id
           WHERE f.user_id = ${userId} AND u.is_active
           ORDER BY f.created_at DESC, f.favorited_id
           LIMIT ${page.limit} OFFSET ${page.offset}`
+        )
         const total =
           rows[0]?.total ??
-          (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM favorites f JOIN users u ON u.id = f.favorited_id
-                WHERE f.user_id = ${userId} AND u.is_active`)[0]!.n
+          (yield* single(
+            "favorites count",
+            Schema.Struct({ n: Schema.Number }),
+            sql`SELECT count(*) AS n FROM favorites f JOIN users u ON u.id = f.favorited_id
+                WHERE f.user_id = ${userId} AND u.is_active`
+          )).n
         return {
           total,
           entries: rows.map((row) => ({
@@ -198,11 +213,13 @@ export const FavoriteRepositoryLive = Layer.effect(
 
 /** Which of the tables other modules own exist in this database (they arrive with their migrations). */
 const existingColumns = (sql: SqlClient.SqlClient, table: string) =>
-  sql<{ column: string }>`
-    SELECT column_name AS "column" FROM information_schema.columns
-    WHERE table_name = ${table} AND table_schema = ANY (current_schemas(false))`.pipe(
-    Effect.map((rows) => new Set(rows.map((r) => r.column)))
-  )
+  findAll(
+    "columns of a table",
+    Schema.Struct({ columnName: Schema.String }),
+    sql`
+    SELECT column_name FROM information_schema.columns
+    WHERE table_name = ${table} AND table_schema = ANY (current_schemas(false))`
+  ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.columnName))))
 
 /**
  * Statistics from the data of other modules, read where it lives: the catalogue's `services` (count
@@ -218,24 +235,31 @@ export const ProfileStatisticsSourceLive = Layer.effect(
       Effect.gen(function* () {
         const services = yield* existingColumns(sql, "services")
         if (!["user_id", "status", "archived_at", "rating", "review_count"].every((c) => services.has(c))) return noStatistics
-        const [catalogue] = yield* sql<{ servicesCount: number; totalReviews: number; weighted: number | null }>`
-          SELECT count(*) FILTER (WHERE status = 'ACTIVE')::int AS "servicesCount",
-                 coalesce(sum(review_count), 0)::int AS "totalReviews",
+        // The weighted rating is numeric (text on the wire): read as float8.
+        const catalogue = yield* single(
+          "catalogue statistics",
+          Schema.Struct({ servicesCount: Schema.Number, totalReviews: Schema.Number, weighted: Schema.NullOr(Schema.Number) }),
+          sql`
+          SELECT count(*) FILTER (WHERE status = 'ACTIVE') AS services_count,
+                 coalesce(sum(review_count), 0) AS total_reviews,
                  (sum(rating * review_count) / nullif(sum(review_count), 0))::float8 AS weighted
           FROM services WHERE user_id = ${userId} AND archived_at IS NULL`
+        )
         const statistics = {
           ...noStatistics,
-          servicesCount: catalogue?.servicesCount ?? 0,
-          totalReviews: catalogue?.totalReviews ?? 0,
-          averageRating: catalogue?.weighted ? Math.round(catalogue.weighted * 100) / 100 : 0
+          servicesCount: catalogue.servicesCount,
+          totalReviews: catalogue.totalReviews,
+          averageRating: catalogue.weighted ? Math.round(catalogue.weighted * 100) / 100 : 0
         }
         const bookings = yield* existingColumns(sql, "bookings")
         if (!bookings.has("service_id") || !bookings.has("status")) return statistics
-        const [counts] = yield* sql<{ total: number; completed: number }>`
-          SELECT count(*)::int AS total, count(*) FILTER (WHERE b.status IN ('COMPLETED', 'VALIDATED'))::int AS completed
+        const { completed, total } = yield* single(
+          "booking statistics",
+          Schema.Struct({ total: Schema.Number, completed: Schema.Number }),
+          sql`
+          SELECT count(*) AS total, count(*) FILTER (WHERE b.status IN ('COMPLETED', 'VALIDATED')) AS completed
           FROM bookings b JOIN services s ON s.id = b.service_id WHERE s.user_id = ${userId}`
-        const total = counts?.total ?? 0
-        const completed = counts?.completed ?? 0
+        )
         return {
           ...statistics,
           totalBookings: total,
