@@ -27,6 +27,7 @@ import type {
   ReviewPage as ReviewPageSchema,
   ReviewView as ServiceReviewView
 } from "../../src/modules/booking/contract"
+import type { AvailabilityPayload, AvailabilityView, SlotsView } from "../../src/modules/booking/availability/contract"
 import type {
   Categories,
   CategoryView,
@@ -221,6 +222,11 @@ export type CheckoutRequest = typeof CheckoutPayload.Encoded
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
 export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
 export type ReviewPage = typeof ReviewPageSchema.Encoded
+/** A provider's availability plan (GET /providers/{id}/availability) and what PUT /providers/me/availability takes. */
+export type Availability = typeof AvailabilityView.Encoded
+export type AvailabilityRequest = typeof AvailabilityPayload.Encoded
+/** Free start times of a service (GET /services/{id}/slots). */
+export type Slots = typeof SlotsView.Encoded
 
 // ---- Messaging -------------------------------------------------------------------------------
 

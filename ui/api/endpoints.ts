@@ -14,6 +14,9 @@ import type {
   BookingQuery,
   BookingRequest,
   CalendarEvent,
+  Availability,
+  AvailabilityRequest,
+  Slots,
   CheckoutAnswer,
   CheckoutRequest,
   ReviewPage,
@@ -200,6 +203,15 @@ const write = async <T>(call: () => Promise<T>) => {
   } finally {
     invalidate(BOOKINGS)
   }
+}
+
+/** Providers' availability (issue 12) and services' free slots. */
+export const availabilityApi = {
+  of: (providerId: string, quiet?: Quiet) =>
+    api<Availability>(`/providers/${encodeURIComponent(providerId)}/availability`, { auth: false, quiet }),
+  replace: (body: AvailabilityRequest, quiet?: Quiet) => api<Availability>("/providers/me/availability", { method: "PUT", body, quiet }),
+  slots: (serviceId: string, query: { from: string; to: string; duration: number }, quiet?: Quiet) =>
+    api<Slots>(`/services/${encodeURIComponent(serviceId)}/slots${queryString(query)}`, { auth: false, quiet })
 }
 
 export const bookingsApi = {

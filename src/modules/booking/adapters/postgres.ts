@@ -14,6 +14,7 @@ import {
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
+import { AvailabilityRepositoryLive } from "../availability/adapters/postgres"
 
 // Amounts are bigint columns, read as exact numbers by the client's int8 parser (platform/database.ts).
 const RECORD = `
@@ -435,4 +436,4 @@ export const ReviewRepositoryLive = Layer.effect(
   }))
 )
 
-export const BookingPostgresAdapters = Layer.mergeAll(BookingRepositoryLive, ReviewRepositoryLive)
+export const BookingPostgresAdapters = Layer.mergeAll(BookingRepositoryLive, ReviewRepositoryLive, AvailabilityRepositoryLive)
