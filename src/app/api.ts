@@ -19,7 +19,7 @@ import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } fr
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
-import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { ConversationsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
@@ -44,6 +44,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(BookingsApi)
   .add(CheckoutApi)
   .add(ReviewsApi)
+  .add(CalendarFeedApi)
   .add(ConversationsApi)
   .add(AdministrationApi)
   .addError(BadRequest, { status: 400 })

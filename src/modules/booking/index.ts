@@ -1,5 +1,6 @@
 export { BookingStatuses, displayStatus } from "./domain"
 export { type BookingDetail } from "./ports"
 export { Bookings, BookingsLive, Queues } from "./service"
-export { BookingsApi, CheckoutApi, ReviewsApi } from "./contract"
+export { BookingRemindersLive, CalendarFeeds, CalendarFeedsLive } from "./calendars"
+export { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "./contract"
 export { toBookingView } from "./views"
