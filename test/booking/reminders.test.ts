@@ -52,7 +52,7 @@ beforeAll(async () => {
     location: "Lyon",
     categoryId: 7
   }))
-}, 60_000)
+}, 120_000)
 afterAll(() => server?.stop())
 
 // Each booking far from the others (the provider's slots never overlap).

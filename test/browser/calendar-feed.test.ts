@@ -2,7 +2,15 @@ import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { payInSandbox } from "../booking/support"
 import { providerWithService } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, loaded, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  loaded,
+  logInThroughUi,
+  seriousViolations,
+  withServerAndChromium
+} from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 
@@ -55,6 +63,7 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
     const address = block.getByLabel("Adresse de votre calendrier")
     const url = await address.inputValue()
     expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/)
+    expect(await seriousViolations(page)).toEqual([])
     expect(await block.getByRole("link", { name: "Télécharger le fichier .ics" }).getAttribute("href")).toBe(url)
     expect(await block.getByRole("link", { name: "Ouvrir dans mon application d'agenda" }).getAttribute("href")).toBe(
       url.replace(/^http:/, "webcal:")
@@ -82,6 +91,7 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
     await block.getByRole("button", { name: "Générer une nouvelle adresse" }).click()
     await dialog.getByRole("button", { name: "Générer une nouvelle adresse" }).click()
     await block.getByText("Nouvelle adresse créée. L'ancienne ne fonctionne plus : mettez à jour votre agenda.").waitFor()
+    expect(await seriousViolations(page)).toEqual([])
     const fresh = await address.inputValue()
     expect(fresh).not.toBe(url)
     expect((await page.request.get(`${server.url}${new URL(url).pathname}`)).status()).toBe(404)
