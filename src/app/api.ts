@@ -20,8 +20,8 @@ import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } fr
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
-import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
+import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { ConversationsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
@@ -49,6 +49,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(ReviewsApi)
   .add(AvailabilityApi)
   .add(MyAvailabilityApi)
+  .add(CalendarFeedApi)
   .add(ConversationsApi)
   .add(AdministrationApi)
   .addError(asFailure(BadRequest), { status: 400 })

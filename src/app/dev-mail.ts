@@ -29,7 +29,11 @@ export const devMailPage = Effect.gen(function* () {
     .map(
       (m) => `<article class="mail"><header><strong>${escape(m.subject)}</strong><br>
 <span>To: <span class="to">${escape(m.to)}</span></span> · <time>${m.createdAt.toISOString()}</time></header>
-<pre>${linkify(m.text)}</pre></article>`
+<pre>${linkify(m.text)}</pre>${
+        (m.attachments ?? []).length > 0
+          ? `<p>Attachments: ${(m.attachments ?? []).map((a) => `<span class="attachment">${escape(a.filename)}</span>`).join(", ")}</p>`
+          : ""
+      }</article>`
     )
     .join("\n")
   return HttpServerResponse.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox</title>

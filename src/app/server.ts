@@ -34,8 +34,9 @@ import { sandboxConnectRoutes } from "../modules/payments/adapters/sandbox/conne
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
-import { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
 import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
+import { BookingsHttpLive, CalendarFeedHttpLive, calendarFeedRoute, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
+import { CalendarFeeds } from "../modules/booking"
 import { ConversationsHttpLive } from "../modules/messaging/http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
@@ -70,6 +71,7 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     ReviewsHttpLive,
     AvailabilityHttpLive,
     MyAvailabilityHttpLive,
+    CalendarFeedHttpLive,
     ConversationsHttpLive,
     AdministrationHttpLive
   ]),
@@ -92,6 +94,9 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
       "/api/notifications/unsubscribe",
       Effect.provideService(unsubscribeLinkPage, NotificationSettings, settings).pipe(Effect.provideService(AppConfig, config))
     )
+    // Providers' private calendar feeds: public, text/calendar (see booking/http.ts).
+    const feeds = yield* CalendarFeeds
+    yield* router.get("/api/calendar/:file", Effect.provideService(calendarFeedRoute, CalendarFeeds, feeds))
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)

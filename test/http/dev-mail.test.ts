@@ -1,6 +1,7 @@
-import { Either, Option, Redacted } from "effect"
+import { Effect, Either, Option, Redacted } from "effect"
 import * as os from "node:os"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { MailTransport } from "../../src/modules/notifications"
 import { resolveDevMail } from "../../src/platform/config"
 import { httpClient, mailsAtLeast } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -75,6 +76,22 @@ describe("GET /dev/mail", () => {
       const relayed = await api.get("/dev/mail", { headers: { [header]: header === "forwarded" ? "for=203.0.113.9" : "203.0.113.9" } })
       expect([relayed.status, relayed.text.includes("reset-password")], header).toEqual([404, false])
     }
+  })
+
+  it("names each mail's attachments", async () => {
+    await on.run(
+      Effect.flatMap(MailTransport, (transport) =>
+        transport.send({
+          to: "attachments@example.com",
+          subject: "With a calendar",
+          text: "See the attached file.",
+          html: "<p>See the attached file.</p>",
+          attachments: [{ filename: "booking<1>.ics", contentType: "text/calendar", content: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" }]
+        })
+      )
+    )
+    const page = await httpClient(on).get("/dev/mail")
+    expect(page.text).toContain('Attachments: <span class="attachment">booking&lt;1&gt;.ics</span>')
   })
 
   it.skipIf(externalAddress === undefined)("with DEV_MAIL a request from another address is answered 404", async () => {

@@ -221,6 +221,34 @@ describe("classification and delivery", () => {
     )
   })
 
+  it("a mail with a use-by instant (a reminder) is suppressed as expired exactly when it would reach its reader at or after it", () => {
+    fc.assert(
+      fc.property(
+        kind.filter((k) => !isEssential(k)),
+        preferences,
+        instant,
+        fc.integer({ min: -HOUR, max: 3 * 24 * HOUR }),
+        (k, prefs, at, lead) => {
+          const expiresAt = new Date(at.getTime() + lead)
+          const plain = decideDelivery(k, prefs, at)
+          const decision = decideDelivery(k, prefs, at, expiresAt)
+          // When the mail would reach the reader without a use-by instant.
+          const arrival =
+            plain._tag === "Send"
+              ? at
+              : plain._tag === "Defer"
+                ? plain.until
+                : plain._tag === "Digest"
+                  ? nextSendTime(prefs, nextDigestTime(prefs.emailFrequency as "daily" | "weekly", prefs.timeZone, at))
+                  : undefined
+          if (plain._tag === "Suppress") expect(decision).toEqual(plain)
+          else if (arrival!.getTime() >= expiresAt.getTime()) expect(decision).toEqual({ _tag: "Suppress", reason: "expired" })
+          else expect(decision).toEqual(plain)
+        }
+      )
+    )
+  })
+
   it("a mail to an address of no account goes out at once", () => {
     fc.assert(
       fc.property(kind, instant, (k, at) => {

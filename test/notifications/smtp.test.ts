@@ -1,4 +1,7 @@
-import { Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { bookingMail } from "../../src/modules/booking/mails"
+import type { BookingDetail, Participant } from "../../src/modules/booking/ports"
+import { Mailer } from "../../src/modules/notifications"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpClient, mailsTo, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -49,5 +52,70 @@ describe("mail through SMTP (SMTP_URL set)", () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(sink.received.filter((m) => m.to.some((to) => to.includes(body.email as string)))).toHaveLength(1)
     expect(await mailsTo(server, body.email as string)).toHaveLength(0)
+  })
+})
+
+describe("attachments through SMTP", () => {
+  const person = (id: string, email: string): Participant => ({
+    id,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email,
+    phoneNumber: "",
+    preferredLanguage: "en"
+  })
+  const start = new Date("2027-03-12T14:00:00Z")
+  const booking = (to: Participant): BookingDetail => ({
+    id: "00000000-0000-4000-8000-0000000000b1",
+    serviceId: "00000000-0000-4000-8000-0000000000c1",
+    clientId: to.id,
+    providerId: "00000000-0000-4000-8000-0000000000d1",
+    status: "CONFIRMED",
+    paymentStatus: "AUTHORIZED",
+    startTime: start,
+    endTime: new Date(start.getTime() + 90 * 60_000),
+    address: "1 Infinite Loop, Montréal",
+    notes: "",
+    hourlyPriceMinor: 5000,
+    currency: "EUR",
+    totalMinor: 7500,
+    authorizedMinor: 7500,
+    capturedMinor: 0,
+    refundedMinor: 0,
+    holdExpiresAt: null,
+    authorizationExpiresAt: null,
+    renderedAt: null,
+    paymentIssue: null,
+    rejectionReason: null,
+    cancelledBy: null,
+    cancellationReason: null,
+    checkoutSessionId: null,
+    paymentIntentId: null,
+    gatewayCustomerId: null,
+    gatewayPaymentMethodId: null,
+    version: 3,
+    createdAt: start,
+    updatedAt: start,
+    service: { id: "00000000-0000-4000-8000-0000000000c1", title: "Piano lesson", description: "", categoryNameFr: "", categoryNameEn: "" },
+    client: to,
+    provider: person("00000000-0000-4000-8000-0000000000d1", "provider@test.local"),
+    review: null
+  })
+
+  it("the confirmation mail's .ics goes out as a text/calendar attachment", { timeout: 30_000 }, async () => {
+    const to = person("00000000-0000-4000-8000-0000000000a1", `ics-${Date.now()}@test.local`)
+    await server.run(Effect.flatMap(Mailer, (mailer) => mailer.send(bookingMail("confirmed", to, "client", booking(to), "http://x.test"))))
+    const mail = await waitFor(() => sink.received.find((m) => m.to.some((address) => address.includes(to.email))))
+    expect(mail.data).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH;\s+name=booking\.ics/)
+    expect(mail.data).toMatch(/Content-Disposition: attachment; filename=booking\.ics/)
+    // The part's body (nodemailer picks the encoding) decodes to the booking's calendar.
+    const part = mail.data.split(/Content-Disposition: attachment; filename=booking\.ics\r\n\r\n/)[1] ?? ""
+    // The sink drops "=\r\n" (quoted-printable soft breaks), which can eat base64 padding: read up to the boundary.
+    const body = /^[A-Za-z0-9+/=\s]*/.exec(part)![0]
+    const decoded = Buffer.from(body.replace(/[\s=]+/g, ""), "base64").toString("utf8")
+    expect(decoded).toContain("UID:booking-00000000-0000-4000-8000-0000000000b1@marketplace")
+    expect(decoded).toContain("DTSTART:20270312T140000Z")
+    expect(decoded).toContain("DTEND:20270312T153000Z")
+    expect(decoded).toContain("SUMMARY:Piano lesson")
   })
 })

@@ -84,7 +84,7 @@ import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from 
 export type { Language } from "../../src/platform/languages"
 export type { AdministrationApi }
 export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
-export type { BookingsApi } from "../../src/modules/booking/contract"
+export type { BookingsApi, CalendarFeedApi } from "../../src/modules/booking/contract"
 export type { ConversationsApi } from "../../src/modules/messaging/contract"
 export type { UsersApi } from "../../src/modules/identity/profile/contract"
 export type { StripeConnectApi } from "../../src/modules/payments/contract"

@@ -38,7 +38,15 @@ import type {
   UpdatePasswordRequest,
   UserData
 } from "./contract"
-import type { AdminApplicationsApi, Answer, BookingsApi, ProviderApplicationsApi, StripeConnectApi, UsersApi } from "./contract"
+import type {
+  AdminApplicationsApi,
+  Answer,
+  BookingsApi,
+  CalendarFeedApi,
+  ProviderApplicationsApi,
+  StripeConnectApi,
+  UsersApi
+} from "./contract"
 
 type Quiet = RequestOptions["quiet"]
 const post = <T>(path: string, body: unknown, quiet?: Quiet, extra: RequestOptions = {}) =>
@@ -255,4 +263,19 @@ export const checkoutApi = {
 export const reviewsApi = {
   ofService: (serviceId: string, page = 1, limit = 10, quiet: Quiet = true) =>
     api<ReviewPage>(`/services/${encodeURIComponent(serviceId)}/reviews${queryString({ page, limit })}`, { auth: false, quiet })
+}
+
+/** The provider's private calendar feed (the URL to subscribe to from a calendar application). */
+export const calendarFeedApi = {
+  /** The URL, made on the first call. */
+  mine: async () => (await api<Answer<typeof CalendarFeedApi, "mine">>("/providers/me/calendar-feed", { quiet: true })).data,
+  /** A new URL: the previous one stops working. */
+  regenerate: async () =>
+    (
+      await api<Answer<typeof CalendarFeedApi, "regenerate">>("/providers/me/calendar-feed/regenerate", {
+        method: "POST",
+        body: {},
+        quiet: true
+      })
+    ).data
 }

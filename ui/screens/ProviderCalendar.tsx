@@ -27,6 +27,7 @@ import {
   type WeekStart
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
+import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { formatPrice } from "../format"
 import { useAsync } from "../components/async"
@@ -505,6 +506,7 @@ export default function ProviderCalendar() {
           </Loaded>
         </section>
       </div>
+      <CalendarFeedBlock />
       {openId ? <BookingDetailDialog id={openId} onClose={() => setOpenId(undefined)} /> : null}
     </Page>
   )

@@ -161,6 +161,21 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
             </p>
           ) : null}
         </fieldset>
+
+        <div className="field">
+          <p id="notification-kinds">{t`Ces réglages s'appliquent à ces emails :`}</p>
+          <ul className="notification-kinds" aria-labelledby="notification-kinds">
+            <li>{t`Réservations : demandes, paiements, confirmations, annulations`}</li>
+            <li>
+              {t`Rappels de réservation : 24 h et 2 h avant le début d'une réservation confirmée, aux deux parties`}
+              <p className="field-hint">
+                {t`Un rappel retenu par les heures calmes ou par un résumé jusqu'au début de la réservation n'est pas envoyé.`}
+              </p>
+            </li>
+            <li>{t`Candidatures de prestataire`}</li>
+            <li>{t`Messages`}</li>
+          </ul>
+        </div>
       </section>
 
       <section aria-labelledby="quiet-heading">

@@ -215,3 +215,17 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
 export class ReviewsApi extends HttpApiGroup.make("reviews").add(
   HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ReviewPage))
 ) {}
+
+/** A provider's private calendar feed (iCalendar): the URL to subscribe to from a calendar application. */
+export const CalendarFeedView = Schema.Struct({ url: Schema.String })
+
+/**
+ * The caller's (a provider's) calendar feed: the URL, made on the first call, and its regeneration
+ * (the old URL stops working). The feed itself, `GET /api/calendar/{token}.ics`, is public (the token
+ * is the secret) and answers text/calendar, so it is routed beside this contract (src/app/server.ts).
+ */
+export class CalendarFeedApi extends HttpApiGroup.make("calendarFeed")
+  .add(HttpApiEndpoint.get("mine", "/me/calendar-feed").addSuccess(Ok(CalendarFeedView)))
+  .add(HttpApiEndpoint.post("regenerate", "/me/calendar-feed/regenerate").addSuccess(Ok(CalendarFeedView)))
+  .middleware(Authentication)
+  .prefix("/providers") {}

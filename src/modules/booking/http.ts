@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { now as currentTime } from "../../platform/clock"
@@ -8,6 +8,7 @@ import { CurrentUser } from "../../platform/http/authentication"
 import { toBookingView, toCalendarEventView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
 import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
+import { CalendarFeeds } from "./calendars"
 
 /** A booking as the caller sees it, in the request's language. */
 const viewOf = (booking: BookingDetail) =>
@@ -96,3 +97,28 @@ export const ReviewsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reviews", (
     )
   })
 )
+
+export const CalendarFeedHttpLive = HttpApiBuilder.group(MarketplaceApi, "calendarFeed", (handlers) =>
+  Effect.gen(function* () {
+    const feeds = yield* CalendarFeeds
+    return handlers
+      .handle("mine", () => Effect.map(Effect.flatMap(CurrentUser, feeds.mine), ok))
+      .handle("regenerate", () => Effect.map(Effect.flatMap(CurrentUser, feeds.regenerate), ok))
+  })
+)
+
+/**
+ * `GET /api/calendar/{token}.ics`: a provider's private feed, public (the token is the secret),
+ * answered as text/calendar beside the JSON API; a token of no feed is the 404 envelope.
+ */
+export const calendarFeedRoute = Effect.gen(function* () {
+  const feeds = yield* CalendarFeeds
+  const params = yield* HttpRouter.params
+  const file = params.file ?? ""
+  const token = file.endsWith(".ics") ? file.slice(0, -".ics".length) : ""
+  const body = yield* feeds.feed(token)
+  return HttpServerResponse.text(body, {
+    contentType: "text/calendar; charset=utf-8",
+    headers: { "content-disposition": 'inline; filename="bookings.ics"', "cache-control": "no-store" }
+  })
+})

@@ -1,5 +1,6 @@
 import { Effect, Layer, Schema } from "effect"
 import { JobQueue } from "../../platform/jobs"
+import { BookingReminders, REMINDER_CRON } from "./calendars"
 import { Bookings, Queues, RECONCILE_CRON, SWEEP_CRON } from "./service"
 
 const SettleJob = Schema.Struct({ bookingId: Schema.String, releaseIntent: Schema.optional(Schema.String) })
@@ -32,6 +33,14 @@ export const BookingJobsLive = Layer.scopedDiscard(
           : Effect.void
       )
     )
+    // Reminder mails 24 h and 2 h before confirmed bookings: each tick sends the due ones not yet sent.
+    const reminders = yield* BookingReminders
+    yield* jobs.work(Queues.reminders, () =>
+      Effect.flatMap(reminders.sendDue, (sent) =>
+        sent > 0 ? Effect.logInfo(`booking reminders: ${sent} booking(s) reminded`) : Effect.void
+      )
+    )
+    yield* jobs.schedule(Queues.reminders, REMINDER_CRON)
     yield* jobs.schedule(Queues.sweep, SWEEP_CRON)
     yield* jobs.schedule(Queues.reconcile, RECONCILE_CRON)
     // A restart runs the timers at once rather than at the next tick.

@@ -3,6 +3,8 @@ import type { OutgoingMail } from "../notifications"
 import { type MessageKey, translate } from "../../platform/messages"
 import { formatMoney } from "../../platform/money"
 import type { NotificationEvent } from "./domain"
+import { bookingIcsAttachment } from "./ics"
+import type { ReminderKind } from "./reminders"
 import type { BookingDetail, Participant } from "./ports"
 
 const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA")
@@ -33,11 +35,45 @@ export const bookingMail = (
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
     reason: booking.rejectionReason ?? ""
   }
-  return composeMail(
+  const mail = composeMail(
     "booking",
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
     translate(language, `mail.booking.${event}.subject` as MessageKey),
     [translate(language, `mail.booking.${event}.${side}` as MessageKey, params)],
     { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
   )
+  // The confirmation carries the booking as an .ics file, to add it to any calendar.
+  return event === "confirmed"
+    ? { ...mail, attachments: [bookingIcsAttachment(booking, `${publicUrl.replace(/\/+$/, "")}/bookings`)] }
+    : mail
+}
+
+/**
+ * A reminder before a confirmed booking, to one of its two people, in that person's language. It is
+ * a "booking-reminder" mail (the recipient's frequency and quiet hours apply) that expires at the
+ * start: held back until then, it is not sent at all.
+ */
+export const reminderMail = (
+  kind: ReminderKind,
+  to: Participant,
+  side: "client" | "provider",
+  booking: BookingDetail,
+  publicUrl: string
+): OutgoingMail => {
+  const language = to.preferredLanguage
+  const event = kind === "24h" ? "reminder24h" : "reminder2h"
+  const params = {
+    service: booking.service.title,
+    when: when(language, booking.startTime),
+    client: `${booking.client.firstName} ${booking.client.lastName}`,
+    address: booking.address
+  }
+  const mail = composeMail(
+    "booking-reminder",
+    { email: to.email, firstName: to.firstName, preferredLanguage: language },
+    translate(language, `mail.booking.${event}.subject`),
+    [translate(language, `mail.booking.${event}.${side}`, params)],
+    { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
+  )
+  return { ...mail, expiresAt: booking.startTime }
 }

@@ -184,3 +184,33 @@ export interface ReviewRepositoryShape {
 export class ReviewRepository extends Context.Tag("booking/ReviewRepository")<ReviewRepository, ReviewRepositoryShape>() {}
 
 export type { PaymentStatus }
+
+/** Which reminder went out for which start time of a booking (migration 0020). */
+export interface ReminderLogShape {
+  /**
+   * Confirmed bookings starting in (now, now + within] that may have a reminder due and not yet
+   * sent for their current start, soonest first; the sender re-checks each under its lock.
+   */
+  readonly candidates: (
+    now: Date,
+    withinMs: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly startTime: Date }>>
+  /** Records the reminder for this start (call in the mail's transaction); false when it was sent already. */
+  readonly record: (bookingId: string, kind: "24h" | "2h", startTime: Date) => Effect.Effect<boolean>
+}
+export class ReminderLog extends Context.Tag("booking/ReminderLog")<ReminderLog, ReminderLogShape>() {}
+
+/** Providers' private calendar feed tokens (migration 0020). */
+export interface CalendarFeedRepositoryShape {
+  /** The provider's token, made (random) on the first call. */
+  readonly tokenOf: (providerId: string) => Effect.Effect<string>
+  /** A new random token for the provider: the previous one stops working. */
+  readonly regenerate: (providerId: string) => Effect.Effect<string>
+  /** The provider whose feed this token opens. */
+  readonly providerOf: (token: string) => Effect.Effect<Option.Option<string>>
+}
+export class CalendarFeedRepository extends Context.Tag("booking/CalendarFeedRepository")<
+  CalendarFeedRepository,
+  CalendarFeedRepositoryShape
+>() {}

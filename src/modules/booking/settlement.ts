@@ -32,7 +32,12 @@ export const RECONCILE_LOOKBACK_DAYS = 8
 /** A hold younger than this is not released by reconciliation (its webhook or the sweep's renewal may be on the way). */
 export const RECONCILE_GRACE_MINUTES = 10
 /** Queues of durable work. */
-export const Queues = { sweep: "booking-timers", settle: "payment-settle", reconcile: "payment-reconcile" } as const
+export const Queues = {
+  sweep: "booking-timers",
+  settle: "payment-settle",
+  reconcile: "payment-reconcile",
+  reminders: "booking-reminders"
+} as const
 /** A hold no booking references is released this long after its event (a renewal being recorded is not released). */
 const RELEASE_DELAY_SECONDS = 120
 /** What became of a charge event (see applyCharge). */

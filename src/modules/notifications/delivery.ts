@@ -23,20 +23,31 @@ export const DEFERRED_MAIL_QUEUE = "mail-deferred"
 export const DIGEST_QUEUE = "notification-digests"
 export const DIGEST_CRON = "*/15 * * * *"
 
+/** A mail's attachment as a job carries it (deferred mails, SMTP deliveries). */
+export const MailAttachmentSchema = Schema.Struct({ filename: Schema.String, contentType: Schema.String, content: Schema.String })
+
 export const DeferredMailJob = Schema.Struct({
   to: Schema.String,
   subject: Schema.String,
   text: Schema.String,
   html: Schema.String,
   kind: Schema.Literal(...MailKinds),
-  digest: Schema.optional(Schema.Struct({ body: Schema.String, link: Schema.String }))
+  digest: Schema.optional(Schema.Struct({ body: Schema.String, link: Schema.String })),
+  attachments: Schema.optional(Schema.Array(MailAttachmentSchema)),
+  expiresAt: Schema.optional(Schema.Date)
 })
 
 /** The link of the one-click unsubscribe, signed for one account. */
 export const unsubscribeLinkOf = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, "")}/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`
 
-const rawOf = (mail: OutgoingMail): RawMail => ({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+const rawOf = (mail: OutgoingMail): RawMail => ({
+  to: mail.to,
+  subject: mail.subject,
+  text: mail.text,
+  html: mail.html,
+  ...(mail.attachments && mail.attachments.length > 0 ? { attachments: mail.attachments } : {})
+})
 
 /**
  * The Mailer every module sends through: it decides per mail, in the caller's transaction, from the
@@ -67,7 +78,7 @@ export const PreferenceAwareMailerLive = Layer.effect(
         const suppressed: Array<Suppression> = []
         for (const mail of mails) {
           const recipient = isEssential(mail.kind) ? undefined : byEmail.get(mail.to.toLowerCase())
-          const decision = decideDelivery(mail.kind, recipient?.preferences ?? null, at)
+          const decision = decideDelivery(mail.kind, recipient?.preferences ?? null, at, mail.expiresAt)
           if (recipient === undefined || decision._tag === "Send") {
             now.push(recipient === undefined ? rawOf(mail) : footed(mail, recipient))
           } else if (decision._tag === "Suppress") {
@@ -79,16 +90,12 @@ export const PreferenceAwareMailerLive = Layer.effect(
               reason: decision.reason
             })
           } else if (decision._tag === "Defer") {
-            yield* jobs.send(
-              DEFERRED_MAIL_QUEUE,
-              { ...mail },
-              {
-                startAfterSeconds: (decision.until.getTime() - at.getTime()) / 1000,
-                retryLimit: 3,
-                retryDelaySeconds: 60,
-                retryBackoff: true
-              }
-            )
+            yield* jobs.send(DEFERRED_MAIL_QUEUE, Schema.encodeSync(DeferredMailJob)(mail), {
+              startAfterSeconds: (decision.until.getTime() - at.getTime()) / 1000,
+              retryLimit: 3,
+              retryDelaySeconds: 60,
+              retryBackoff: true
+            })
           } else {
             yield* digests.add({
               userId: recipient.userId,

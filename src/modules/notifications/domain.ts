@@ -113,8 +113,7 @@ export const withUnsubscribeFooter = (mail: RawMail, language: Language, link: s
   const footer = `<p style="font-size:12px;color:#555"><a href="${escapeHtml(link)}" style="color:#555">${escapeHtml(label)}</a></p>`
   const closing = mail.html.lastIndexOf("</body>")
   return {
-    to: mail.to,
-    subject: mail.subject,
+    ...mail,
     text: `${mail.text}${mail.text.endsWith("\n") ? "" : "\n"}${label}: ${link}\n`,
     html: closing < 0 ? `${mail.html}${footer}` : `${mail.html.slice(0, closing)}${footer}${mail.html.slice(closing)}`
   }

@@ -2,12 +2,20 @@ import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
 import type { MailKind, NotificationPreferences } from "./preferences"
 
+/** A file sent with a mail (text content: a booking's .ics). */
+export interface MailAttachment {
+  readonly filename: string
+  readonly contentType: string
+  readonly content: string
+}
+
 /** A mail as it is handed to the transport. */
 export interface RawMail {
   readonly to: string
   readonly subject: string
   readonly text: string
   readonly html: string
+  readonly attachments?: ReadonlyArray<MailAttachment> | undefined
 }
 
 /** A mail of the product: its kind decides whether the recipient's preferences may hold it back. */
@@ -15,6 +23,11 @@ export interface OutgoingMail extends RawMail {
   readonly kind: MailKind
   /** What a digest lists for it (the mail's paragraphs and its link); absent, the subject alone. */
   readonly digest?: { readonly body: string; readonly link: string } | undefined
+  /**
+   * The instant the mail stops being worth reading (a reminder: the booking's start). Held back by
+   * quiet hours or a digest until then or later, it is recorded as suppressed (`expired`) instead.
+   */
+  readonly expiresAt?: Date | undefined
 }
 
 /**
@@ -44,12 +57,14 @@ export interface Recipient {
   readonly preferences: NotificationPreferences
 }
 
+export type SuppressionReason = "never" | "disabled" | "expired"
+
 export interface Suppression {
   readonly userId: string
   readonly recipient: string
   readonly kind: MailKind
   readonly subject: string
-  readonly reason: "never" | "disabled"
+  readonly reason: SuppressionReason
 }
 
 export interface PreferenceRepositoryShape {

@@ -51,6 +51,7 @@ export const MailKinds = [
   "legal",
   "contact",
   "booking",
+  "booking-reminder",
   "application-decision",
   "message",
   "digest"
@@ -285,7 +286,7 @@ export const digestCutoff = (prefs: NotificationPreferences, at: Date): Date | n
 
 export type Delivery =
   | { readonly _tag: "Send" }
-  | { readonly _tag: "Suppress"; readonly reason: "never" | "disabled" }
+  | { readonly _tag: "Suppress"; readonly reason: "never" | "disabled" | "expired" }
   | { readonly _tag: "Defer"; readonly until: Date }
   | { readonly _tag: "Digest" }
 
@@ -293,11 +294,21 @@ export type Delivery =
  * What happens to one mail. `prefs` is null when the address belongs to no account (nothing to
  * honour). Essential mails always go at once; the others follow the preferences.
  */
-export const decideDelivery = (kind: MailKind, prefs: NotificationPreferences | null, at: Date): Delivery => {
+export const decideDelivery = (kind: MailKind, prefs: NotificationPreferences | null, at: Date, expiresAt?: Date): Delivery => {
   if (prefs === null || isEssential(kind)) return { _tag: "Send" }
   if (!prefs.emailNotifications) return { _tag: "Suppress", reason: "disabled" }
   if (prefs.emailFrequency === "never") return { _tag: "Suppress", reason: "never" }
-  if (prefs.emailFrequency === "daily" || prefs.emailFrequency === "weekly") return { _tag: "Digest" }
+  // A mail with a use-by instant (a reminder before a booking) that would reach its reader only then
+  // or later is not sent at all.
+  const late = (when: Date) => expiresAt !== undefined && when.getTime() >= expiresAt.getTime()
+  if (late(at)) return { _tag: "Suppress", reason: "expired" }
+  if (prefs.emailFrequency === "daily" || prefs.emailFrequency === "weekly") {
+    if (expiresAt === undefined) return { _tag: "Digest" }
+    // The digest that would carry it: the next digest time, or later while quiet hours hold it.
+    const digestAt = nextSendTime(prefs, nextDigestTime(prefs.emailFrequency, prefs.timeZone, at))
+    return late(digestAt) ? { _tag: "Suppress", reason: "expired" } : { _tag: "Digest" }
+  }
   const until = nextSendTime(prefs, at)
-  return until.getTime() > at.getTime() ? { _tag: "Defer", until } : { _tag: "Send" }
+  if (until.getTime() <= at.getTime()) return { _tag: "Send" }
+  return late(until) ? { _tag: "Suppress", reason: "expired" } : { _tag: "Defer", until }
 }

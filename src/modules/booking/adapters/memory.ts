@@ -7,14 +7,17 @@ import {
   type BookingDetail,
   type BookingRecord,
   BookingRepository,
+  CalendarFeedRepository,
   type Participant,
   type PaymentOperation,
   type PaymentReferences,
+  ReminderLog,
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
 import { makeAvailabilityMemory } from "../availability/adapters/memory"
 import { AvailabilityRepository } from "../availability/ports"
+import { dueReminder } from "../reminders"
 
 const OPEN: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"]
 const SECURED = ["AUTHORIZED", "CARD_SAVED"]
@@ -270,9 +273,57 @@ export const BookingMemoryAdapters = Layer.effectContext(
       services,
       held: (providerId) => [...bookings.values()].filter((b) => b.providerId === providerId && SLOT_HOLDING.includes(b.status))
     })
+    // Reminders sent, keyed by booking, kind and start; feed tokens by provider.
+    const reminders = new Set<string>()
+    const feeds = new Map<string, string>()
+    const reminderLog: ReminderLog["Type"] = {
+      candidates: (now, withinMs, limit) =>
+        Effect.sync(() =>
+          [...bookings.values()]
+            .filter((b) => {
+              const kind = dueReminder(b.startTime, now)
+              return (
+                b.status === "CONFIRMED" &&
+                b.startTime.getTime() <= now.getTime() + withinMs &&
+                kind !== undefined &&
+                !reminders.has(`${b.id}|${kind}|${b.startTime.toISOString()}`)
+              )
+            })
+            .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
+            .slice(0, limit)
+            .map((b) => ({ id: b.id, startTime: b.startTime }))
+        ),
+      record: (bookingId, kind, startTime) =>
+        Effect.sync(() => {
+          const key = `${bookingId}|${kind}|${startTime.toISOString()}`
+          if (reminders.has(key)) return false
+          reminders.add(key)
+          return true
+        })
+    }
+    const newToken = () => crypto.randomBytes(32).toString("base64url")
+    const feedRepository: CalendarFeedRepository["Type"] = {
+      tokenOf: (providerId) =>
+        Effect.sync(() => {
+          const existing = feeds.get(providerId)
+          if (existing !== undefined) return existing
+          const token = newToken()
+          feeds.set(providerId, token)
+          return token
+        }),
+      regenerate: (providerId) =>
+        Effect.sync(() => {
+          const token = newToken()
+          feeds.set(providerId, token)
+          return token
+        }),
+      providerOf: (token) => Effect.sync(() => Option.fromNullable([...feeds].find(([, t]) => t === token)?.[0]))
+    }
     return Context.make(BookingRepository, repository).pipe(
       Context.add(ReviewRepository, reviewRepository),
-      Context.add(AvailabilityRepository, availability)
+      Context.add(AvailabilityRepository, availability),
+      Context.add(ReminderLog, reminderLog),
+      Context.add(CalendarFeedRepository, feedRepository)
     )
   })
 )

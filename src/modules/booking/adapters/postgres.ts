@@ -3,6 +3,8 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Languages } from "../../../platform/messages"
 import { findAll, findOne, single } from "../../../platform/rows"
 import { type BookingStatus, BookingStatuses, PaymentIssues, PaymentStatuses } from "../domain"
+import * as crypto from "node:crypto"
+import { REMINDER_LEAD_MS } from "../reminders"
 import {
   type Bookable,
   type BookingDetail,
@@ -10,7 +12,9 @@ import {
   BookingRepository,
   type Participant,
   type PaymentOperation,
+  CalendarFeedRepository,
   type PaymentReferences,
+  ReminderLog,
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
@@ -436,4 +440,80 @@ export const ReviewRepositoryLive = Layer.effect(
   }))
 )
 
-export const BookingPostgresAdapters = Layer.mergeAll(BookingRepositoryLive, ReviewRepositoryLive, AvailabilityRepositoryLive)
+const CandidateRow = Schema.Struct({ id: Schema.String, startTime: Schema.DateFromSelf })
+const TokenRow = Schema.Struct({ token: Schema.String })
+const ProviderRow = Schema.Struct({ providerId: Schema.String })
+
+export const ReminderLogLive = Layer.effect(
+  ReminderLog,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    ReminderLog.of({
+      candidates: (now, withinMs, limit) =>
+        // The kind due is the 2-hour one inside two hours of the start, else the day-before one (reminders.ts).
+        findAll(
+          "reminder candidates",
+          CandidateRow,
+          sql`SELECT b.id, b.start_time FROM bookings b
+          WHERE b.status = 'CONFIRMED' AND b.start_time > ${now} AND b.start_time <= ${new Date(now.getTime() + withinMs)}
+            AND NOT EXISTS (SELECT 1 FROM booking_reminders r WHERE r.booking_id = b.id AND r.start_time = b.start_time
+              AND r.kind = CASE WHEN b.start_time <= ${new Date(now.getTime() + REMINDER_LEAD_MS["2h"])} THEN '2h' ELSE '24h' END)
+          ORDER BY b.start_time LIMIT ${limit}`
+        ).pipe(Effect.orDie),
+      record: (bookingId, kind, startTime) =>
+        findAll(
+          "recorded reminder",
+          Schema.Struct({ bookingId: Schema.String }),
+          sql`INSERT INTO booking_reminders (booking_id, kind, start_time) VALUES (${bookingId}, ${kind}, ${startTime})
+          ON CONFLICT DO NOTHING RETURNING booking_id`
+        ).pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+    })
+  )
+)
+
+/** 32 random bytes (256 bits), URL-safe. */
+const newFeedToken = () => crypto.randomBytes(32).toString("base64url")
+
+export const CalendarFeedRepositoryLive = Layer.effect(
+  CalendarFeedRepository,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    CalendarFeedRepository.of({
+      tokenOf: (providerId) =>
+        single(
+          "calendar feed token",
+          TokenRow,
+          // An existing token is kept (the no-op update makes RETURNING answer it).
+          sql`INSERT INTO calendar_feeds (provider_id, token) VALUES (${providerId}, ${newFeedToken()})
+          ON CONFLICT (provider_id) DO UPDATE SET provider_id = EXCLUDED.provider_id RETURNING token`
+        ).pipe(
+          Effect.map((row) => row.token),
+          Effect.orDie
+        ),
+      regenerate: (providerId) =>
+        single(
+          "regenerated calendar feed token",
+          TokenRow,
+          sql`INSERT INTO calendar_feeds (provider_id, token) VALUES (${providerId}, ${newFeedToken()})
+          ON CONFLICT (provider_id) DO UPDATE SET token = EXCLUDED.token, created_at = now() RETURNING token`
+        ).pipe(
+          Effect.map((row) => row.token),
+          Effect.orDie
+        ),
+      providerOf: (token) =>
+        findOne("calendar feed owner", ProviderRow, sql`SELECT provider_id FROM calendar_feeds WHERE token = ${token}`).pipe(
+          Effect.map(Option.map((row) => row.providerId)),
+          Effect.orDie
+        )
+    })
+  )
+)
+
+export const BookingPostgresAdapters = Layer.mergeAll(
+  BookingRepositoryLive,
+  ReviewRepositoryLive,
+  AvailabilityRepositoryLive,
+  ReminderLogLive,
+  CalendarFeedRepositoryLive
+)

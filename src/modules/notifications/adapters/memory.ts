@@ -21,7 +21,15 @@ export const InMemoryNotificationsAdapters = Layer.suspend(() => {
   const contacts: Array<ContactMessage> = []
   let sequence = 0
   const store = (mail: RawMail) =>
-    void mails.push({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, id: String(++sequence), createdAt: new Date() })
+    void mails.push({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      attachments: mail.attachments ?? [],
+      id: String(++sequence),
+      createdAt: new Date()
+    })
   return Layer.mergeAll(
     Layer.succeed(MailTransport, {
       send: (mail) => Effect.sync(() => store(mail)),

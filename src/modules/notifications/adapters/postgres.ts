@@ -4,22 +4,43 @@ import { Languages } from "../../../platform/messages"
 import { findAll, findOne } from "../../../platform/rows"
 import type { NotificationPreferences } from "../preferences"
 import { defaultPreferences, EmailFrequencies, MailKinds } from "../preferences"
-import { ContactRepository, DigestRepository, MailTransport, Outbox, PreferenceRepository, type Recipient, type StoredMail } from "../ports"
+import { MailAttachmentSchema } from "../delivery"
+import {
+  ContactRepository,
+  DigestRepository,
+  MailTransport,
+  Outbox,
+  PreferenceRepository,
+  type RawMail,
+  type Recipient,
+  type StoredMail
+} from "../ports"
+
+/** A mail's attachments as the outbox's jsonb column stores them (the text, cast by PostgreSQL). */
+const attachmentsJson = (mail: RawMail) => JSON.stringify(mail.attachments ?? [])
 
 /** The outbox transport: mails are rows, written in the caller's transaction. */
 export const OutboxTransportLive = Layer.effect(
   MailTransport,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     send: (mail) =>
-      sql`INSERT INTO mail_outbox (recipient, subject, text_body, html_body)
-          VALUES (${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html})`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO mail_outbox (recipient, subject, text_body, html_body, attachments)
+          VALUES (${mail.to}, ${mail.subject}, ${mail.text}, ${mail.html}, ${attachmentsJson(mail)}::jsonb)`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
     sendAll: (mails) =>
       mails.length === 0
         ? Effect.void
-        : sql`INSERT INTO mail_outbox ${sql.insert(mails.map((m) => ({ recipient: m.to, subject: m.subject, text_body: m.text, html_body: m.html })))}`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          )
+        : sql`INSERT INTO mail_outbox ${sql.insert(
+            mails.map((m) => ({
+              recipient: m.to,
+              subject: m.subject,
+              text_body: m.text,
+              html_body: m.html,
+              attachments: attachmentsJson(m)
+            }))
+          )}`.pipe(Effect.asVoid, Effect.orDie)
   }))
 )
 
@@ -30,6 +51,7 @@ const OutboxRow = Schema.Struct({
   subject: Schema.String,
   textBody: Schema.String,
   htmlBody: Schema.String,
+  attachments: Schema.Array(MailAttachmentSchema),
   createdAt: Schema.DateFromSelf
 })
 
@@ -41,7 +63,7 @@ export const OutboxReaderLive = Layer.effect(
         "latest mails",
         OutboxRow,
         sql`
-        SELECT id, recipient, subject, text_body, html_body, created_at
+        SELECT id, recipient, subject, text_body, html_body, attachments, created_at
         FROM mail_outbox ORDER BY seq DESC LIMIT ${limit}`
       ).pipe(
         Effect.map((rows) =>
@@ -52,6 +74,7 @@ export const OutboxReaderLive = Layer.effect(
               subject: r.subject,
               text: r.textBody,
               html: r.htmlBody,
+              attachments: r.attachments,
               createdAt: r.createdAt
             })
           )
@@ -113,7 +136,7 @@ const SuppressionRow = Schema.Struct({
   recipient: Schema.String,
   kind: Schema.Literal(...MailKinds),
   subject: Schema.String,
-  reason: Schema.Literal("never", "disabled")
+  reason: Schema.Literal("never", "disabled", "expired")
 })
 
 /** Preferences are notifications' table; the recipient's address and language are read from the accounts in the same statement. */

@@ -2,6 +2,7 @@ import { Effect, Layer, Redacted, Schema } from "effect"
 import nodemailer from "nodemailer"
 import { AppConfig } from "../../../platform/config"
 import { JobQueue } from "../../../platform/jobs"
+import { MailAttachmentSchema } from "../delivery"
 import { MailTransport, type RawMail } from "../ports"
 
 /** Mails waiting for the SMTP server: durable jobs in the database (pg-boss). */
@@ -10,7 +11,13 @@ export const MAIL_QUEUE = "mail-delivery"
 /** About a day and a half of attempts while the SMTP server refuses or is unreachable: 30 s, 1 min, 2 min... */
 const DELIVERY_RETRIES = { retryLimit: 12, retryDelaySeconds: 30, retryBackoff: true } as const
 
-const MailJob = Schema.Struct({ to: Schema.String, subject: Schema.String, text: Schema.String, html: Schema.String })
+const MailJob = Schema.Struct({
+  to: Schema.String,
+  subject: Schema.String,
+  text: Schema.String,
+  html: Schema.String,
+  attachments: Schema.optional(Schema.Array(MailAttachmentSchema))
+})
 
 /**
  * SMTP mode (SMTP_URL set): sending a mail queues its delivery in the caller's transaction, so a mail
@@ -22,7 +29,17 @@ export const QueuedTransportLive = Layer.effect(
   MailTransport,
   Effect.map(JobQueue, (jobs) => {
     const send = (mail: RawMail) =>
-      jobs.send(MAIL_QUEUE, { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }, DELIVERY_RETRIES)
+      jobs.send(
+        MAIL_QUEUE,
+        {
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(mail.attachments && mail.attachments.length > 0 ? { attachments: mail.attachments } : {})
+        },
+        DELIVERY_RETRIES
+      )
     return { send, sendAll: (mails) => Effect.forEach(mails, send, { discard: true }) }
   })
 )
@@ -40,7 +57,14 @@ export const SmtpDeliveryLive = (smtpUrl: Redacted.Redacted) =>
       yield* jobs.work(MAIL_QUEUE, (data) =>
         Effect.flatMap(Schema.decodeUnknown(MailJob)(data), (mail) =>
           Effect.tryPromise(() =>
-            transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+            transport.sendMail({
+              from: config.mailFrom,
+              to: mail.to,
+              subject: mail.subject,
+              text: mail.text,
+              html: mail.html,
+              attachments: (mail.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }))
+            })
           )
         )
       )
