@@ -20,7 +20,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contra
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
-import { ConversationsApi } from "../modules/messaging/contract"
+import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
 /**
@@ -45,6 +45,9 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(CheckoutApi)
   .add(ReviewsApi)
   .add(ConversationsApi)
+  .add(BlocksApi)
+  .add(ReportsApi)
+  .add(ModerationApi)
   .add(AdministrationApi)
   .addError(BadRequest, { status: 400 })
   .addError(Unauthorized, { status: 401 })

@@ -36,6 +36,7 @@ import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modu
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
 import { ConversationsHttpLive } from "../modules/messaging/http"
+import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
 import { MarketplaceApi } from "./api"
@@ -68,6 +69,9 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     CheckoutHttpLive,
     ReviewsHttpLive,
     ConversationsHttpLive,
+    BlocksHttpLive,
+    ReportsHttpLive,
+    ModerationHttpLive,
     AdministrationHttpLive
   ]),
   Layer.provide(AuthenticationLive)
