@@ -75,17 +75,33 @@ const digitCount = (s: string) => s.replace(/\D/g, "").length
 
 // ---- The rule --------------------------------------------------------------------------------
 
+/**
+ * Cheap tests that every match of a pattern needs (an "@", an "at"-like word, a service's name, nine
+ * digits): most messages hold none, and skipping a pattern that cannot match changes nothing.
+ */
+const MAY_HOLD_AT = /@|\bat\b|arr?obase/i
+const MAY_HOLD_SERVICE = /whats|wa\.me|t\.me|telegr|signal|m\.me|messenger|insta|snap|skype|viber|wechat|discord/i
+/** A number masked has at least 9 digits. */
+const mayHoldPhone = (text: string) => {
+  let digits = 0
+  for (let i = 0; i < text.length && digits < 9; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) digits++
+  }
+  return digits >= 9
+}
+
 export const maskContactDetails = (text: string): Masking => {
   let masked = false
   const hide = () => {
     masked = true
     return MASK
   }
-  const out = text
-    .replace(LITERAL_EMAIL, hide)
-    .replace(SPELLED_EMAIL, (found) => (TOP_LEVEL_DOMAINS.has(lastLabel(found)) ? hide() : found))
-    .replace(SERVICES, hide)
-    .replace(PHONES, (found) => (digitCount(found) >= 9 ? hide() : found))
+  let out = text
+  if (out.includes("@")) out = out.replace(LITERAL_EMAIL, hide)
+  if (MAY_HOLD_AT.test(out)) out = out.replace(SPELLED_EMAIL, (found) => (TOP_LEVEL_DOMAINS.has(lastLabel(found)) ? hide() : found))
+  if (MAY_HOLD_SERVICE.test(out)) out = out.replace(SERVICES, hide)
+  if (mayHoldPhone(out)) out = out.replace(PHONES, (found) => (digitCount(found) >= 9 ? hide() : found))
   return { text: out, masked }
 }
 
