@@ -135,6 +135,15 @@ describe("private until booked", () => {
     await send(buyer, conversation.id, "Mon autre numéro : (514) 555-1234")
     await until(() => toProvider.length === 3)
     expect(toProvider[2].message).toMatchObject({ content: "Mon autre numéro : (514) 555-1234", masked: false })
+
+    // A block stops the messages, booked or not, and leaves the booking as it was.
+    expect((await api.post(`/api/users/${provider.id}/block`, {}, as(buyer))).status).toBe(201)
+    expectError(await send(provider, conversation.id, "Bonjour ?"), 403, "USER_BLOCKED")
+    for (const who of [buyer, provider]) {
+      const booking = await api.get(`/api/bookings/${bookingId}`, as(who))
+      expect(booking.status).toBe(200)
+      expect(booking.body.data.booking.status).toBe("CONFIRMED")
+    }
   })
 })
 
