@@ -39,6 +39,8 @@ const AdminBookingDetail = lazy(() => import("./screens/AdminBookingDetail"))
 const AdminServices = lazy(() => import("./screens/AdminServices"))
 const AdminFinancial = lazy(() => import("./screens/AdminFinancial"))
 const AdminAnalytics = lazy(() => import("./screens/AdminAnalytics"))
+const AdminReports = lazy(() => import("./screens/AdminReports"))
+const AdminReportDetail = lazy(() => import("./screens/AdminReportDetail"))
 const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
@@ -84,6 +86,8 @@ const Routes = () => {
         <Route path="/admin/services" component={AdminServices} />
         <Route path="/admin/financial" component={AdminFinancial} />
         <Route path="/admin/analytics" component={AdminAnalytics} />
+        <Route path="/admin/reports" component={AdminReports} />
+        <Route path="/admin/reports/:id" component={AdminReportDetail} />
         <Route path="/profile" component={Profile} />
         <Route path="/profile/:id" component={PublicProfile} />
         <Route path="/login" component={Login} />

@@ -22,7 +22,7 @@ import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
 import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
-import { ConversationsApi } from "../modules/messaging/contract"
+import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
 /**
@@ -51,6 +51,9 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(MyAvailabilityApi)
   .add(CalendarFeedApi)
   .add(ConversationsApi)
+  .add(BlocksApi)
+  .add(ReportsApi)
+  .add(ModerationApi)
   .add(AdministrationApi)
   .addError(asFailure(BadRequest), { status: 400 })
   .addError(asFailure(Unauthorized), { status: 401 })

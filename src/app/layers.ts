@@ -44,11 +44,13 @@ import { ProviderApplicationsLive } from "../modules/onboarding"
 import { OnboardingMemoryAdapters } from "../modules/onboarding/adapters/memory"
 import { OnboardingPostgresAdapters } from "../modules/onboarding/adapters/postgres"
 import { PayoutAccountLookupFromPayments } from "../modules/onboarding/adapters/payout-lookup"
-import { MessagingLive } from "../modules/messaging"
+import { MessagingLive, ModerationLive } from "../modules/messaging"
 import { ConversationRepositoryLive } from "../modules/messaging/adapters/postgres"
 import { ConversationRepositoryMemory } from "../modules/messaging/adapters/memory"
 import { InProcessConversationEvents } from "../modules/messaging/adapters/relay"
-import { MessageRateLimiterMemory } from "../modules/messaging/adapters/rate-limit"
+import { MessageRateLimiterMemory, ReportRateLimiterMemory } from "../modules/messaging/adapters/rate-limit"
+import { PairBookingsLive, SafetyRepositoryLive } from "../modules/messaging/adapters/safety-postgres"
+import { PairBookingsMemory, SafetyRepositoryMemory } from "../modules/messaging/adapters/safety-memory"
 import { ServiceTopicsFromCatalogue } from "../modules/messaging/adapters/service-topics"
 import { AdministrationLive } from "../modules/administration"
 import { AdministrationMemoryAdapters } from "../modules/administration/adapters/memory"
@@ -88,6 +90,8 @@ export const PostgresAdapters = Layer.mergeAll(
   OnboardingPostgresAdapters,
   BookingPostgresAdapters,
   ConversationRepositoryLive,
+  SafetyRepositoryLive,
+  PairBookingsLive,
   AdministrationPostgresAdapters,
   LocalDiskStorageLive,
   SqlTransactional,
@@ -125,8 +129,10 @@ export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicat
   // Messaging names services from the catalogue and announces its events in process (the real-time
   // server, built later by src/app/server.ts, listens on the feed).
   (services) =>
-    MessagingLive.pipe(
-      Layer.provideMerge(Layer.mergeAll(InProcessConversationEvents, MessageRateLimiterMemory, ServiceTopicsFromCatalogue)),
+    Layer.merge(MessagingLive, ModerationLive).pipe(
+      Layer.provideMerge(
+        Layer.mergeAll(InProcessConversationEvents, MessageRateLimiterMemory, ReportRateLimiterMemory, ServiceTopicsFromCatalogue)
+      ),
       Layer.provideMerge(services)
     ),
   // The back-office acts through identity, bookings, the catalogue and payments.
@@ -153,7 +159,8 @@ export const InMemoryAdapters = Layer.mergeAll(
   ProfileMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   OnboardingMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
   BookingMemoryAdapters.pipe(Layer.provideMerge(CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters)))),
-  ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters)),
+  SafetyRepositoryMemory.pipe(Layer.provideMerge(ConversationRepositoryMemory), Layer.provideMerge(IdentityMemoryAdapters)),
+  PairBookingsMemory,
   AdministrationMemoryAdapters,
   InMemoryJobQueueLive,
   InMemoryStorage,

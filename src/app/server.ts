@@ -38,6 +38,7 @@ import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking
 import { BookingsHttpLive, CalendarFeedHttpLive, calendarFeedRoute, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
 import { CalendarFeeds } from "../modules/booking"
 import { ConversationsHttpLive } from "../modules/messaging/http"
+import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
 import { MarketplaceApi } from "./api"
@@ -73,6 +74,9 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     MyAvailabilityHttpLive,
     CalendarFeedHttpLive,
     ConversationsHttpLive,
+    BlocksHttpLive,
+    ReportsHttpLive,
+    ModerationHttpLive,
     AdministrationHttpLive
   ]),
   Layer.provide(AuthenticationLive)

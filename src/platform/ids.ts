@@ -31,3 +31,5 @@ export const ApplicationId = Id("ApplicationId")
 export type ApplicationId = typeof ApplicationId.Type
 export const DocumentId = Id("DocumentId")
 export type DocumentId = typeof DocumentId.Type
+export const ReportId = Id("ReportId")
+export type ReportId = typeof ReportId.Type

@@ -5,9 +5,9 @@ import { BookingNotFound } from "../../src/modules/booking/domain"
 import { UserRepository } from "../../src/modules/identity"
 import { UserNotFound } from "../../src/modules/identity/account-admin"
 import { FavoriteNotFound, ProfileNotFound } from "../../src/modules/identity/profile/domain"
-import { ConversationNotFound } from "../../src/modules/messaging/domain"
+import { ConversationNotFound, RecipientNotFound, ReportNotFound } from "../../src/modules/messaging/domain"
 import { ApplicationNotFound, DocumentNotFound } from "../../src/modules/onboarding/domain"
-import type { NotFound } from "../../src/platform/errors"
+import { NotFound } from "../../src/platform/errors"
 import { en, fr } from "../../src/platform/messages"
 import { login, newClient } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
@@ -42,6 +42,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop())
 
 /** Each operation with a UUID path id, and the 404 its resource answers. */
+// Availability's 404 of a provider (booking/availability/service.ts).
+const ProviderNotFound = new NotFound({ code: "PROVIDER_NOT_FOUND", key: "profile.notFound" })
+
 const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["GET /api/bookings/{id}", BookingNotFound],
   ["POST /api/bookings/{id}/confirm", BookingNotFound],
@@ -61,6 +64,12 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["POST /api/conversations/{id}/messages", ConversationNotFound],
   ["PATCH /api/conversations/{id}/read", ConversationNotFound],
   ["GET /api/conversations/{id}/messages", ConversationNotFound],
+  ["POST /api/users/{id}/block", RecipientNotFound],
+  ["GET /api/providers/{id}/availability", ProviderNotFound],
+  ["GET /api/services/{id}/slots", ServiceNotFound],
+  ["DELETE /api/users/{id}/block", RecipientNotFound],
+  ["GET /api/admin/reports/{id}", ReportNotFound],
+  ["POST /api/admin/reports/{id}/decision", ReportNotFound],
   ["PATCH /api/provider-applications/{id}/approve", ApplicationNotFound],
   ["PATCH /api/provider-applications/{id}/reject", ApplicationNotFound],
   ["GET /api/admin/applications/{id}", ApplicationNotFound],

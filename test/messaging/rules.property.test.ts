@@ -126,7 +126,10 @@ const message = (senderId: string, read: boolean, n: number): Message => ({
   content: `m${n}`,
   createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString(),
   isRead: read,
-  readAt: read ? new Date(Date.UTC(2025, 0, 2)).toISOString() : null
+  readAt: read ? new Date(Date.UTC(2025, 0, 2)).toISOString() : null,
+  masked: false,
+  maskedForRecipient: false,
+  hidden: false
 })
 const history = fc
   .array(fc.record({ mine: fc.boolean(), read: fc.boolean() }), { maxLength: 30 })
@@ -227,7 +230,8 @@ describe("the live conversation list", () => {
     unreadCount: unread,
     lastMessage: null,
     lastMessageAt: new Date(Date.UTC(2025, 0, 1, 0, 0, 60 - n)).toISOString(),
-    createdAt: new Date(Date.UTC(2025, 0, 1)).toISOString()
+    createdAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
+    privateUntilBooked: true
   })
   const list = fc.array(fc.nat({ max: 5 }), { minLength: 1, maxLength: 8 }).map((unread) => unread.map((u, n) => conversation(n, u)))
 

@@ -94,7 +94,13 @@ describe("Messaging (in memory)", () => {
     const { message } = await run(m.send(ana.id, conversation.id, "  Bonjour Ben  "))
     expect(message).toMatchObject({ content: "Bonjour Ben", senderId: ana.id, conversationId: conversation.id, readAt: null })
     expect(events).toEqual([
-      { type: "message_received", recipientIds: [ana.id, ben.id], message, sender: { id: ana.id, firstName: "Ana", lastName: "Roy" } }
+      {
+        type: "message_received",
+        recipientIds: [ana.id, ben.id],
+        message,
+        sender: { id: ana.id, firstName: "Ana", lastName: "Roy" },
+        isPrivate: true
+      }
     ])
     const list = await run(m.list(ana.id, {}))
     expect(list.rows.map((c) => c.id)).toEqual([conversation.id, older.id])

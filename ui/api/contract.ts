@@ -59,6 +59,8 @@ import type {
   PublicProfileView
 } from "../../src/modules/identity/profile/contract"
 import type {
+  AdminReportView,
+  BlockView,
   ConversationPage as ConversationPageSchema,
   ConversationView,
   MessagePage as MessagePageSchema,
@@ -67,6 +69,7 @@ import type {
   MessageView,
   ParticipantView,
   PresenceEvent,
+  ReportView,
   UserTypingEvent
 } from "../../src/modules/messaging/contract"
 import type { ContactPayload, PreferencesData as PreferencesDataSchema, PreferencesView } from "../../src/modules/notifications/contract"
@@ -85,7 +88,15 @@ export type { Language } from "../../src/platform/languages"
 export type { AdministrationApi }
 export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
 export type { BookingsApi, CalendarFeedApi } from "../../src/modules/booking/contract"
-export type { ConversationsApi } from "../../src/modules/messaging/contract"
+export type { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../../src/modules/messaging/contract"
+export {
+  type ModerationAction,
+  ModerationActions as MODERATION_ACTIONS,
+  type ReportReason,
+  ReportReasons as REPORT_REASONS,
+  type ReportStatus,
+  ReportStatuses as REPORT_STATUSES
+} from "../../src/modules/messaging/rules"
 export type { UsersApi } from "../../src/modules/identity/profile/contract"
 export type { StripeConnectApi } from "../../src/modules/payments/contract"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
@@ -236,6 +247,9 @@ export type Conversation = typeof ConversationView.Encoded
 export type ConversationPage = typeof ConversationPageSchema.Encoded
 export type MessagePage = typeof MessagePageSchema.Encoded
 export type MessageReceived = typeof MessageReceivedEvent.Encoded
+export type Block = typeof BlockView.Encoded
+export type Report = typeof ReportView.Encoded
+export type AdminReport = typeof AdminReportView.Encoded
 export type MessagesRead = typeof MessagesReadEvent.Encoded
 export type UserTyping = typeof UserTypingEvent.Encoded
 export type Presence = typeof PresenceEvent.Encoded

@@ -179,6 +179,7 @@ const ADMIN_SECTIONS = [
   "/admin/services",
   "/admin/bookings",
   "/admin/applications",
+  "/admin/reports",
   "/admin/financial",
   "/admin/analytics"
 ] as const
@@ -191,6 +192,7 @@ const AdminStrip = () => {
     "/admin/services": t`Services`,
     "/admin/bookings": t`Réservations`,
     "/admin/applications": t`Candidatures`,
+    "/admin/reports": t`Signalements`,
     "/admin/financial": t`Finances`,
     "/admin/analytics": t`Statistiques`
   }

@@ -3,16 +3,17 @@ import { useAtomValue } from "jotai"
 import { useEffect, useId, useRef, useState } from "react"
 import { Link, useLocation, useSearch } from "wouter"
 import { ApiError } from "../api/client"
-import { LoadError, Pager } from "../components/catalogue"
+import { Pager } from "../components/catalogue"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { ConversationDialog } from "../components/messaging/ConversationDialog"
 import { ConnectionBanner, RelativeTime, useConversationTitle } from "../components/messaging/parts"
-import { Loading, Page } from "../components/page"
+import { Loaded } from "../components/loaded"
+import { Page } from "../components/page"
 import { messagingApi } from "../messaging/api"
 import { CONVERSATIONS_PAGE_SIZE, FALLBACK_POLL_MS, withMessage, withRead } from "../messaging/rules"
 import { useRealtimeLink } from "../messaging/socket"
-import type { Conversation, MessageReceived, MessagesRead } from "../api/contract"
+import type { Conversation, ConversationPage, MessageReceived, MessagesRead } from "../api/contract"
 import { userAtom } from "../state/session"
 
 const ConversationCard = ({ conversation, viewerId, onOpen }: { conversation: Conversation; viewerId: string; onOpen: () => void }) => {
@@ -39,7 +40,8 @@ const ConversationCard = ({ conversation, viewerId, onOpen }: { conversation: Co
         </div>
         {last ? (
           <p className="conversation-last">
-            <span className="conversation-sender">{last.sender.id === viewerId ? t`Vous` : last.sender.firstName} :</span> {last.content}{" "}
+            <span className="conversation-sender">{last.sender.id === viewerId ? t`Vous` : last.sender.firstName} :</span>{" "}
+            {last.hidden ? t`Message masqué par la modération.` : last.content}{" "}
             <span className="conversation-time">
               · <RelativeTime iso={last.createdAt} />
             </span>
@@ -80,11 +82,15 @@ export default function Messaging() {
     FALLBACK_POLL_MS,
     !live
   )
+  // The page as loaded, and its conversations as live events change them (shown through Loaded's `current`).
+  const [listed, setListed] = useState<ConversationPage | null>(null)
   const [items, setItems] = useState<ReadonlyArray<Conversation> | null>(null)
   const itemsRef = useRef(items)
   itemsRef.current = items
   useEffect(() => {
-    if (state.status === "ok") setItems(state.data.conversations)
+    if (state.status !== "ok") return
+    setListed(state.data)
+    setItems(state.data.conversations)
   }, [state])
 
   // ?userId=X: find or create the conversation with X, open it, and drop the parameter.
@@ -136,27 +142,41 @@ export default function Messaging() {
           <p>{startError}</p>
         </Alert>
       ) : null}
-      {state.status === "loading" && items === null ? <Loading label={t`Chargement des conversations…`} /> : null}
-      {state.status === "error" && items === null ? (
-        <LoadError title={t`Erreur`} subtitle={t`Impossible de charger vos conversations.`} error={state.error} onRetry={() => reload()} />
-      ) : null}
-      {items !== null && state.status !== "loading" && items.length === 0 && page === 1 ? (
-        <div className="empty-state">
-          <p className="empty-title">{t`Aucune conversation`}</p>
-          <p>{t`Contactez un prestataire depuis la page d'un service pour commencer.`}</p>
-          <Link href="/services" className="button">
-            {t`Parcourir les services`}
-          </Link>
-        </div>
-      ) : null}
-      {items !== null && items.length > 0 ? (
-        <ul className="conversations">
-          {items.map((conversation) => (
-            <ConversationCard key={conversation.id} conversation={conversation} viewerId={viewerId} onOpen={() => setOpen(conversation)} />
-          ))}
-        </ul>
-      ) : null}
-      {state.status === "ok" ? <Pager page={page} pages={state.data.pagination.pages} onPage={setPage} /> : null}
+      <Loaded
+        state={state}
+        current={items === null || listed === null ? null : { ...listed, conversations: items }}
+        loadingLabel={t`Chargement des conversations…`}
+        errorTitle={t`Erreur`}
+        errorSubtitle={t`Impossible de charger vos conversations.`}
+        onRetry={() => reload()}
+      >
+        {(data) => (
+          <>
+            {data.conversations.length === 0 && page === 1 ? (
+              <div className="empty-state">
+                <p className="empty-title">{t`Aucune conversation`}</p>
+                <p>{t`Contactez un prestataire depuis la page d'un service pour commencer.`}</p>
+                <Link href="/services" className="button">
+                  {t`Parcourir les services`}
+                </Link>
+              </div>
+            ) : null}
+            {data.conversations.length > 0 ? (
+              <ul className="conversations">
+                {data.conversations.map((conversation) => (
+                  <ConversationCard
+                    key={conversation.id}
+                    conversation={conversation}
+                    viewerId={viewerId}
+                    onOpen={() => setOpen(conversation)}
+                  />
+                ))}
+              </ul>
+            ) : null}
+            <Pager page={page} pages={data.pagination.pages} onPage={setPage} />
+          </>
+        )}
+      </Loaded>
       {open ? <ConversationDialog key={open.id} conversation={open} viewerId={viewerId} link={link} onClose={close} /> : null}
     </Page>
   )

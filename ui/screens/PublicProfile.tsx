@@ -11,6 +11,7 @@ import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
+import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
@@ -105,6 +106,12 @@ const Content = ({ profile }: { profile: Profile }) => {
         <ShareLink id={profile.id} />
         <FavoriteButton profile={profile} />
       </div>
+      {user && !profile.isOwner && user.id !== profile.id ? (
+        <div className="conversation-safety">
+          <BlockAction userId={profile.id} name={profile.firstName} />
+          <ReportProfileAction userId={profile.id} />
+        </div>
+      ) : null}
       <section aria-labelledby="about">
         <h2 id="about">{t`À propos`}</h2>
         <p>{profile.bio || "—"}</p>

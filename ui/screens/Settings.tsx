@@ -8,6 +8,8 @@ import { useAsync } from "../components/async"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
 import { Loaded } from "../components/loaded"
+import { Pager } from "../components/catalogue"
+import { safetyApi } from "../messaging/api"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
@@ -48,7 +50,68 @@ export default function Settings() {
       >
         {(preferences) => <PreferencesForm initial={preferences} />}
       </Loaded>
+      <BlockedUsers />
     </Page>
+  )
+}
+
+/** The users the caller blocked (issue 15), each with "unblock". */
+const BlockedUsers = () => {
+  const { t } = useLingui()
+  const [page, setPage] = useState(1)
+  const [state, reload] = useAsync(() => safetyApi.blocks(page, 20).then((answer) => answer.data), [page])
+  const [error, setError] = useState<string | null>(null)
+  const unblock = (userId: string, name: string) => {
+    setError(null)
+    safetyApi.unblock(userId).then(
+      () => {
+        showToast("success", t`${name} est débloqué.`)
+        reload({ quiet: true })
+      },
+      (cause: unknown) => setError(cause instanceof ApiError && cause.message ? cause.message : t`Le déblocage a échoué.`)
+    )
+  }
+  return (
+    <section className="settings-section" aria-labelledby="blocked-users">
+      <h2 id="blocked-users">{t`Utilisateurs bloqués`}</h2>
+      <p>{t`Vous et les personnes que vous bloquez ne pouvez plus vous écrire. Vos réservations ne changent pas.`}</p>
+      {error ? (
+        <Alert kind="error">
+          <p>{error}</p>
+        </Alert>
+      ) : null}
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement des utilisateurs bloqués…`}
+        errorTitle={t`Impossible de charger les utilisateurs bloqués.`}
+        errorSubtitle={t`Veuillez réessayer.`}
+        onRetry={() => reload()}
+      >
+        {(data) =>
+          data.blocks.length === 0 ? (
+            <p className="empty-state">{t`Vous ne bloquez personne.`}</p>
+          ) : (
+            <>
+              <ul className="blocked-users">
+                {data.blocks.map((block) => {
+                  const name = `${block.user.firstName} ${block.user.lastName}`
+                  return (
+                    <li key={block.user.id} className="blocked-user">
+                      <span>{name}</span>{" "}
+                      <button type="button" className="button-secondary button-small" onClick={() => unblock(block.user.id, name)}>
+                        {t`Débloquer`}
+                        <span className="sr-only"> {name}</span>
+                      </button>
+                    </li>
+                  )
+                })}
+              </ul>
+              <Pager page={data.pagination.page} pages={data.pagination.pages} onPage={setPage} />
+            </>
+          )
+        }
+      </Loaded>
+    </section>
   )
 }
 

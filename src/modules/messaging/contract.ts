@@ -1,12 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { ConversationId } from "../../platform/ids"
+import { ConversationId, ReportId, UserId } from "../../platform/ids"
 import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
+import { ReportReasons, ReportStatuses } from "./rules"
 
 /** A conversation's `:id`: a malformed one answers 404 CONVERSATION_NOT_FOUND, as an unknown one (domain.ts's ConversationNotFound). */
 const ConversationIdParam = PathId(ConversationId, { code: "CONVERSATION_NOT_FOUND", key: "messaging.conversationNotFound" })
+const UserIdParam = PathId(UserId, { code: "USER_NOT_FOUND", key: "messaging.userNotFound" })
+const ReportIdParam = PathId(ReportId, { code: "REPORT_NOT_FOUND", key: "moderation.reportNotFound" })
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -26,7 +29,13 @@ export const MessageView = Schema.Struct({
   content: Schema.String,
   createdAt: Schema.Date,
   isRead: Schema.Boolean,
-  readAt: Schema.NullOr(Schema.Date)
+  readAt: Schema.NullOr(Schema.Date),
+  /** Contact details were masked from this reader: the pair has no booking yet (issue 15, masking.ts). */
+  masked: Schema.Boolean,
+  /** The text holds contact details the other participant gets masked (told to the sender and admins). */
+  maskedForRecipient: Schema.Boolean,
+  /** A moderator hid it: others get an empty content, admins the original. */
+  hidden: Schema.Boolean
 })
 
 export const ConversationView = Schema.Struct({
@@ -44,7 +53,9 @@ export const ConversationView = Schema.Struct({
     })
   ),
   lastMessageAt: Schema.Date,
-  createdAt: Schema.Date
+  createdAt: Schema.Date,
+  /** The two have no booking agreed between them: contact details in messages are masked for the reader. */
+  privateUntilBooked: Schema.Boolean
 })
 
 // ---- Real-time events (socket.io, adapters/socket.ts) -----------------------------------------
@@ -101,3 +112,72 @@ export class ConversationsApi extends HttpApiGroup.make("conversations")
   )
   .middleware(Authentication)
   .prefix("/conversations") {}
+
+// ---- Safety: blocks, reports, moderation (issue 15) ----------------------------------------------
+
+export const BlockView = Schema.Struct({ user: ParticipantView, createdAt: Schema.Date })
+
+/** A report as its author gets it back. */
+export const ReportView = Schema.Struct({
+  id: Schema.String,
+  reason: Schema.Literal(...ReportReasons),
+  details: Schema.String,
+  status: Schema.Literal(...ReportStatuses),
+  reportedUser: ParticipantView,
+  messageId: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date
+})
+
+/** A report in the moderation queue: both people, the reported message as it was written (admins see hidden text). */
+export const AdminReportView = Schema.Struct({
+  ...ReportView.fields,
+  reporter: ParticipantView,
+  reportedUser: Schema.Struct({ ...ParticipantView.fields, isActive: Schema.Boolean }),
+  message: Schema.NullOr(MessageView),
+  decidedBy: Schema.NullOr(Schema.String),
+  decidedAt: Schema.NullOr(Schema.Date),
+  decisionNote: Schema.String
+})
+
+/** Blocking from a conversation or a profile, and the list on /settings. */
+export class BlocksApi extends HttpApiGroup.make("blocks")
+  .add(
+    HttpApiEndpoint.get("list", "/me/blocks")
+      .setUrlParams(Schema.Struct(PageParams))
+      .addSuccess(Ok(Schema.Struct({ blocks: Schema.Array(BlockView), pagination: Pagination })))
+  )
+  .add(
+    HttpApiEndpoint.post("block")`/${UserIdParam}/block`
+      // 201 when the block is new, 200 when the caller already blocked them.
+      .addSuccess(Ok(Schema.Struct({ block: BlockView, created: Schema.Literal(true) })), { status: 201 })
+      .addSuccess(Ok(Schema.Struct({ block: BlockView, created: Schema.Literal(false) })))
+  )
+  .add(HttpApiEndpoint.del("unblock")`/${UserIdParam}/block`.addSuccess(Ok(Schema.Struct({ userId: Schema.String }))))
+  .middleware(Authentication)
+  .prefix("/users") {}
+
+/** Reporting a message or a profile. */
+export class ReportsApi extends HttpApiGroup.make("reports")
+  .add(
+    HttpApiEndpoint.post("create", "/")
+      .setPayload(Payload({ reason: Text, details: Schema.optional(Schema.NullOr(PayloadLongText)), messageId: Text, userId: Text }))
+      .addSuccess(Ok(Schema.Struct({ report: ReportView })), { status: 201 })
+  )
+  .middleware(Authentication)
+  .prefix("/reports") {}
+
+/** The moderation queue (ADMIN only: 401 anonymous, 403 others). */
+export class ModerationApi extends HttpApiGroup.make("moderation")
+  .add(
+    HttpApiEndpoint.get("list", "/")
+      .setUrlParams(Schema.Struct({ ...PageParams, status: Schema.optional(Schema.String) }))
+      .addSuccess(Ok(Schema.Struct({ reports: Schema.Array(AdminReportView), pagination: Pagination })))
+  )
+  .add(HttpApiEndpoint.get("get")`/${ReportIdParam}`.addSuccess(Ok(Schema.Struct({ report: AdminReportView }))))
+  .add(
+    HttpApiEndpoint.post("decide")`/${ReportIdParam}/decision`
+      .setPayload(Payload({ action: Text, note: Schema.optional(Schema.NullOr(PayloadLongText)) }))
+      .addSuccess(Ok(Schema.Struct({ report: AdminReportView })))
+  )
+  .middleware(Authentication)
+  .prefix("/admin/reports") {}

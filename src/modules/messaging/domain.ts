@@ -1,6 +1,16 @@
 import { Either } from "effect"
-import { Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
-import { CONVERSATIONS_PAGE_SIZE, MAX_CONTENT_LENGTH, MESSAGES_PAGE_SIZE } from "./rules"
+import { Conflict, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
+import {
+  CONVERSATIONS_PAGE_SIZE,
+  MAX_CONTENT_LENGTH,
+  MESSAGES_PAGE_SIZE,
+  type ModerationAction,
+  ModerationActions,
+  REPORT_DETAILS_MAX,
+  type ReportReason,
+  ReportReasons,
+  type ReportStatus
+} from "./rules"
 
 /**
  * Messaging (spec client-and-provider sections 2, 3, 5, 7 and 9): conversations between two users,
@@ -23,6 +33,8 @@ export interface MessageRecord {
   readonly content: string
   readonly createdAt: Date
   readonly readAt: Date | null
+  /** When a moderator hid it (hidden for everyone but admins). */
+  readonly hiddenAt: Date | null
 }
 
 // ---- Errors ----------------------------------------------------------------------------------
@@ -32,6 +44,12 @@ export const ConversationNotFound = new NotFound({ code: "CONVERSATION_NOT_FOUND
 export const RecipientNotFound = new NotFound({ code: "USER_NOT_FOUND", key: "messaging.userNotFound" })
 export const TopicNotFound = new NotFound({ code: "SERVICE_NOT_FOUND", key: "messaging.serviceNotFound" })
 export const AccountInactive = new Forbidden({ code: "ACCOUNT_DEACTIVATED", key: "auth.accountDeactivated" })
+/** One of the pair blocked the other: no new conversation nor message, either way. */
+export const PairBlocked = new Forbidden({ code: "USER_BLOCKED", key: "messaging.blocked" })
+export const BlockNotFound = new NotFound({ code: "BLOCK_NOT_FOUND", key: "messaging.blockNotFound" })
+export const MessageNotFound = new NotFound({ code: "MESSAGE_NOT_FOUND", key: "messaging.messageNotFound" })
+export const ReportNotFound = new NotFound({ code: "REPORT_NOT_FOUND", key: "moderation.reportNotFound" })
+export const ReportAlreadyDecided = new Conflict({ code: "REPORT_ALREADY_DECIDED", key: "moderation.alreadyDecided" })
 
 // ---- Content ---------------------------------------------------------------------------------
 
@@ -99,4 +117,76 @@ export const toMarkRead = (
 ): ReadonlyArray<string> => {
   const wanted = onlyIds === undefined ? undefined : new Set(onlyIds)
   return messages.filter((m) => m.senderId !== readerId && m.readAt === null && (wanted === undefined || wanted.has(m.id))).map((m) => m.id)
+}
+
+// ---- Blocks and reports (issue 15) -------------------------------------------------------------
+
+/** Blocking: never oneself (422), only an existing account (404, as messaging's other lookups). */
+export const decideBlock = (
+  me: { readonly id: string },
+  other: { readonly id: string } | undefined
+): Either.Either<void, ValidationFailed | NotFound> => {
+  if (other !== undefined && other.id === me.id) return Either.left(invalid([issue("userId", "messaging.selfBlock")]))
+  if (other === undefined) return Either.left(RecipientNotFound)
+  return Either.void
+}
+
+export interface ReportInput {
+  readonly reason?: string | null | undefined
+  readonly details?: string | null | undefined
+  readonly messageId?: string | null | undefined
+  readonly userId?: string | null | undefined
+}
+export interface ValidReport {
+  readonly reason: ReportReason
+  readonly details: string
+  readonly target: { readonly kind: "message"; readonly messageId: string } | { readonly kind: "profile"; readonly userId: string }
+}
+
+/** A report names a reason of the list, at most 1000 characters of details, and exactly one of a message or a profile. */
+export const validateReport = (input: ReportInput): Either.Either<ValidReport, ValidationFailed> => {
+  const issues = []
+  const reason = (input.reason ?? "").trim().toUpperCase()
+  if (reason === "") issues.push(issue("reason", "validation.required"))
+  else if (!(ReportReasons as ReadonlyArray<string>).includes(reason)) issues.push(issue("reason", "moderation.reasonInvalid"))
+  const details = (input.details ?? "").trim()
+  if (contentLength(details) > REPORT_DETAILS_MAX) issues.push(issue("details", "validation.tooLong"))
+  const messageId = input.messageId?.trim() || undefined
+  const userId = input.userId?.trim() || undefined
+  if ((messageId === undefined) === (userId === undefined))
+    issues.push(issue(messageId ? "userId" : "messageId", "moderation.targetRequired"))
+  if (issues.length > 0) return Either.left(invalid(issues))
+  return Either.right({
+    reason: reason as ReportReason,
+    details,
+    target: messageId !== undefined ? { kind: "message", messageId } : { kind: "profile", userId: userId! }
+  })
+}
+
+/** The status a moderation action leaves a report in. */
+export const statusAfter: Record<ModerationAction, ReportStatus> = {
+  DISMISS: "DISMISSED",
+  WARN: "WARNED",
+  HIDE_MESSAGE: "MESSAGE_HIDDEN",
+  DEACTIVATE: "ACCOUNT_DEACTIVATED"
+}
+
+/**
+ * An admin's decision on a report: an action of the list (422), on an open report only (409), and
+ * hiding a message only for a report of a message (422).
+ */
+export const decideModeration = (
+  report: { readonly status: ReportStatus; readonly messageId: string | null },
+  input: { readonly action?: string | null | undefined; readonly note?: string | null | undefined }
+): Either.Either<{ readonly action: ModerationAction; readonly note: string }, ValidationFailed | Conflict> => {
+  const action = (input.action ?? "").trim().toUpperCase()
+  const note = (input.note ?? "").trim()
+  const issues = []
+  if (action === "") issues.push(issue("action", "validation.required"))
+  else if (!(ModerationActions as ReadonlyArray<string>).includes(action)) issues.push(issue("action", "moderation.actionInvalid"))
+  else if (action === "HIDE_MESSAGE" && report.messageId === null) issues.push(issue("action", "moderation.noMessage"))
+  if (contentLength(note) > REPORT_DETAILS_MAX) issues.push(issue("note", "validation.tooLong"))
+  if (issues.length > 0) return Either.left(invalid(issues))
+  if (report.status !== "OPEN") return Either.left(ReportAlreadyDecided)
+  return Either.right({ action: action as ModerationAction, note })
 }

@@ -1,2 +1,3 @@
 export { MessagingLive } from "./service"
+export { ModerationLive } from "./moderation"
 export { ConversationsApi, ConversationView, MessageView } from "./contract"

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { TooManyRequests } from "../../platform/errors"
 import type { MessageRecord, Participant } from "./domain"
+import type { ReportReason, ReportStatus } from "./rules"
 import type { EventFeed, EventPublisher } from "../../platform/events"
 
 export interface ConversationRecord {
@@ -69,6 +70,10 @@ export interface ConversationRepositoryShape {
   ) => Effect.Effect<ReadonlyArray<string>>
   /** Everyone who shares a conversation with `userId` (presence goes to them). */
   readonly partnersOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
+  /** One message, hidden or not (reports name it). */
+  readonly findMessage: (id: string) => Effect.Effect<Option.Option<MessageRecord>>
+  /** Hides a message for everyone but admins (a moderator's decision); a hidden one stays as it was. */
+  readonly hideMessage: (id: string, at: Date) => Effect.Effect<void>
 }
 export class ConversationRepository extends Context.Tag("messaging/ConversationRepository")<
   ConversationRepository,
@@ -98,6 +103,8 @@ export type ConversationEvent =
       readonly recipientIds: ReadonlyArray<string>
       readonly message: MessageRecord
       readonly sender: Participant
+      /** The pair has no booking yet: the recipient reads the message masked (masking.ts). */
+      readonly isPrivate: boolean
     }
   | {
       readonly type: "messages_read"
@@ -126,5 +133,74 @@ export class ConversationEventFeed extends Context.Tag("messaging/ConversationEv
 /** Counts messages sent per user and refuses past the configured rate (MESSAGE_RATE_LIMIT). */
 export class MessageRateLimiter extends Context.Tag("messaging/MessageRateLimiter")<
   MessageRateLimiter,
+  { readonly consume: (userId: string) => Effect.Effect<void, TooManyRequests> }
+>() {}
+
+// ---- Private until booked (issue 15) -----------------------------------------------------------
+
+/** Which of `partnerIds` have a booking with `userId` in one of masking.ts's BOOKED_STATUSES (either side). */
+export class PairBookings extends Context.Tag("messaging/PairBookings")<
+  PairBookings,
+  { readonly bookedWith: (userId: string, partnerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>> }
+>() {}
+
+// ---- Blocks and reports (issue 15) ---------------------------------------------------------------
+
+export interface BlockRecord {
+  readonly user: Participant
+  readonly createdAt: Date
+}
+
+export interface ReportRecord {
+  readonly id: string
+  readonly reason: ReportReason
+  readonly details: string
+  readonly status: ReportStatus
+  readonly reporter: Participant
+  readonly reportedUser: Participant & { readonly isActive: boolean }
+  /** The reported message (null for a report of a profile, or once the message is gone). */
+  readonly message: MessageRecord | null
+  readonly messageId: string | null
+  readonly decidedBy: string | null
+  readonly decidedAt: Date | null
+  readonly decisionNote: string
+  readonly createdAt: Date
+}
+
+export interface SafetyRepositoryShape {
+  /** Records that `blockerId` blocks `blockedId` (`created` false when it already did, since `createdAt`). */
+  readonly block: (blockerId: string, blockedId: string, at: Date) => Effect.Effect<{ readonly created: boolean; readonly createdAt: Date }>
+  /** Lifts the block; false when there was none. */
+  readonly unblock: (blockerId: string, blockedId: string) => Effect.Effect<boolean>
+  /** Whether either of the two blocked the other. */
+  readonly blockedEitherWay: (a: string, b: string) => Effect.Effect<boolean>
+  /** Those `blockerId` blocks, last blocked first. */
+  readonly blocksOf: (blockerId: string, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<BlockRecord>; readonly total: number }>
+  readonly insertReport: (report: {
+    readonly reporterId: string
+    readonly reportedUserId: string
+    readonly messageId: string | null
+    readonly reason: ReportReason
+    readonly details: string
+    readonly at: Date
+  }) => Effect.Effect<ReportRecord>
+  readonly findReport: (id: string) => Effect.Effect<Option.Option<ReportRecord>>
+  /** The queue, newest first, optionally of one status. */
+  readonly reports: (query: {
+    readonly status: ReportStatus | undefined
+    readonly limit: number
+    readonly offset: number
+  }) => Effect.Effect<{ readonly rows: ReadonlyArray<ReportRecord>; readonly total: number }>
+  /** Records a decision on a report still OPEN; none when another admin decided first. */
+  readonly decide: (
+    id: string,
+    decision: { readonly status: ReportStatus; readonly decidedBy: string; readonly note: string; readonly at: Date }
+  ) => Effect.Effect<Option.Option<ReportRecord>>
+}
+export class SafetyRepository extends Context.Tag("messaging/SafetyRepository")<SafetyRepository, SafetyRepositoryShape>() {}
+
+/** Counts reports filed per user and refuses past REPORTS_PER_DAY. */
+export class ReportRateLimiter extends Context.Tag("messaging/ReportRateLimiter")<
+  ReportRateLimiter,
   { readonly consume: (userId: string) => Effect.Effect<void, TooManyRequests> }
 >() {}

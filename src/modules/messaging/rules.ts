@@ -5,3 +5,20 @@ export const MAX_CONTENT_LENGTH = 2000
 /** Spec section 9: messages are paged by 50. */
 export const MESSAGES_PAGE_SIZE = 50
 export const CONVERSATIONS_PAGE_SIZE = 20
+
+// ---- Safety: reports and moderation (issue 15) ------------------------------------------------
+
+/** Why a user reports a message or a profile. OFF_PLATFORM: asks to deal or pay outside the platform. */
+export const ReportReasons = ["SPAM", "HARASSMENT", "INAPPROPRIATE", "SCAM", "OFF_PLATFORM", "OTHER"] as const
+export type ReportReason = (typeof ReportReasons)[number]
+/** OPEN until an admin decides; each decision is the status it leaves. */
+export const ReportStatuses = ["OPEN", "DISMISSED", "WARNED", "MESSAGE_HIDDEN", "ACCOUNT_DEACTIVATED"] as const
+export type ReportStatus = (typeof ReportStatuses)[number]
+/** What an admin does with a report. */
+export const ModerationActions = ["DISMISS", "WARN", "HIDE_MESSAGE", "DEACTIVATE"] as const
+export type ModerationAction = (typeof ModerationActions)[number]
+/** A report's details and a decision's note, in characters. */
+export const REPORT_DETAILS_MAX = 1000
+/** Reports a user may file per day. */
+export const REPORTS_PER_DAY = 10
+export const REPORTS_PAGE_SIZE = 20

@@ -13,6 +13,7 @@ import {
   isParticipant,
   type MessageRecord,
   MESSAGES_PAGE_SIZE,
+  PairBlocked,
   type Participant,
   TopicNotFound,
   validateContent
@@ -23,6 +24,8 @@ import {
   ConversationRepository,
   type ConversationSummary,
   MessageRateLimiter,
+  PairBookings,
+  SafetyRepository,
   ServiceTopics
 } from "./ports"
 
@@ -37,6 +40,14 @@ export interface Paged<A> {
   readonly limit: number
 }
 
+/**
+ * A conversation as its reader gets it: `isPrivate` while its two members have no booking agreed
+ * between them (contact details are then masked for the reader of the other's messages: masking.ts).
+ */
+export interface ConversationReading extends ConversationSummary {
+  readonly isPrivate: boolean
+}
+
 /** Ids a client names in mark_as_read: at most this many are looked at. */
 const MAX_MARKED_IDS = 1000
 
@@ -44,20 +55,20 @@ export class Messaging extends Context.Tag("messaging/Messaging")<
   Messaging,
   {
     /** The caller's conversations, last activity first. */
-    readonly list: (userId: string, query: PageQuery) => Effect.Effect<Paged<ConversationSummary>>
-    readonly get: (userId: string, conversationId: string) => Effect.Effect<ConversationSummary, NotFound>
+    readonly list: (userId: string, query: PageQuery) => Effect.Effect<Paged<ConversationReading>>
+    readonly get: (userId: string, conversationId: string) => Effect.Effect<ConversationReading, NotFound>
     /** Finds the conversation of the pair (about the service if given) or creates it. */
     readonly start: (
       userId: string,
       input: { readonly participantId?: string | null | undefined; readonly serviceId?: string | null | undefined }
-    ) => Effect.Effect<{ readonly conversation: ConversationSummary; readonly created: boolean }, ValidationFailed | NotFound | Forbidden>
-    /** Stores the message, then announces it to every participant (message_received). */
+    ) => Effect.Effect<{ readonly conversation: ConversationReading; readonly created: boolean }, ValidationFailed | NotFound | Forbidden>
+    /** Stores the message, then announces it to every participant (message_received). Refused when one of the pair blocked the other (403). */
     readonly send: (
       userId: string,
       conversationId: string,
       content: string | null | undefined
     ) => Effect.Effect<
-      { readonly message: MessageRecord; readonly sender: Participant },
+      { readonly message: MessageRecord; readonly sender: Participant; readonly isPrivate: boolean },
       NotFound | Forbidden | ValidationFailed | TooManyRequests
     >
     /** Marks what the others sent the caller as read (only `messageIds` when given), then announces it (messages_read). */
@@ -67,7 +78,11 @@ export class Messaging extends Context.Tag("messaging/Messaging")<
       messageIds?: ReadonlyArray<unknown>
     ) => Effect.Effect<{ readonly messageIds: ReadonlyArray<string>; readonly readAt: Date }, NotFound | Forbidden>
     /** A page of messages, newest first. */
-    readonly messages: (userId: string, conversationId: string, query: PageQuery) => Effect.Effect<Paged<MessageRecord>, NotFound>
+    readonly messages: (
+      userId: string,
+      conversationId: string,
+      query: PageQuery
+    ) => Effect.Effect<Paged<MessageRecord> & { readonly isPrivate: boolean }, NotFound>
     /** The participants of a conversation the caller is part of (joining its real-time room). */
     readonly participantsOf: (userId: string, conversationId: string) => Effect.Effect<ReadonlyArray<string>, NotFound>
     /** Everyone who shares a conversation with the user (presence). */
@@ -86,6 +101,21 @@ export const MessagingLive = Layer.effect(
     const events = yield* ConversationEvents
     const limiter = yield* MessageRateLimiter
     const tx = yield* Transactional
+    const safety = yield* SafetyRepository
+    const pairBookings = yield* PairBookings
+
+    /** Whether `userId` and the others of a conversation have no booking agreed between them yet. */
+    const privacyOf = (userId: string, participantIds: ReadonlyArray<string>) => {
+      const others = participantIds.filter((p) => p !== userId)
+      return Effect.map(pairBookings.bookedWith(userId, others), (booked) => others.some((o) => !booked.has(o)))
+    }
+    const reading = (userId: string, summary: ConversationSummary): Effect.Effect<ConversationReading> =>
+      Effect.map(privacyOf(userId, summary.participantIds), (isPrivate) => ({ ...summary, isPrivate }))
+    /** Refuses (403) when one of the two blocked the other. */
+    const notBlocked = (userId: string, otherIds: ReadonlyArray<string>) =>
+      Effect.forEach(otherIds, (other) =>
+        Effect.flatMap(safety.blockedEitherWay(userId, other), (blocked) => (blocked ? Effect.fail(PairBlocked) : Effect.void))
+      )
 
     const userOf = (id: string) =>
       Effect.flatMap(
@@ -113,10 +143,21 @@ export const MessagingLive = Layer.effect(
         Effect.gen(function* () {
           const { page, limit, offset } = pageOf(query, CONVERSATIONS_PAGE_SIZE)
           const found = yield* conversations.listFor(userId, { limit, offset })
-          return { ...found, page, limit }
+          // One question for the whole page: which partners the caller has a booking with.
+          const partners = [...new Set(found.rows.flatMap((c) => c.participantIds.filter((p) => p !== userId)))]
+          const booked = yield* pairBookings.bookedWith(userId, partners)
+          const rows = found.rows.map((c) => ({
+            ...c,
+            isPrivate: c.participantIds.some((p) => p !== userId && !booked.has(p))
+          }))
+          return { rows, total: found.total, page, limit }
         }),
 
-      get: (userId, conversationId) => Effect.flatMap(visible(userId, conversationId), (c) => summaryOf(c.id, userId)),
+      get: (userId, conversationId) =>
+        visible(userId, conversationId).pipe(
+          Effect.flatMap((c) => summaryOf(c.id, userId)),
+          Effect.flatMap((c) => reading(userId, c))
+        ),
 
       start: (userId, input) =>
         Effect.gen(function* () {
@@ -125,6 +166,7 @@ export const MessagingLive = Layer.effect(
           if (participantId === "") return yield* invalid([issue("participantId", "validation.required")])
           const other = isUuid(participantId) ? Option.getOrUndefined(yield* users.findById(participantId.toLowerCase())) : undefined
           yield* decideStart(me, other)
+          yield* notBlocked(me.id, [other!.id])
           const serviceId = input.serviceId?.trim() || null
           let title: string | null = null
           if (serviceId !== null) {
@@ -141,7 +183,7 @@ export const MessagingLive = Layer.effect(
           const { conversation, created } = Option.isSome(existing)
             ? { conversation: existing.value, created: false }
             : yield* tx.run(conversations.create({ participantIds: [me.id, other!.id], serviceId: topicId, title, at: yield* now }))
-          return { conversation: yield* summaryOf(conversation.id, me.id), created }
+          return { conversation: yield* reading(me.id, yield* summaryOf(conversation.id, me.id)), created }
         }),
 
       send: (userId, conversationId, content) =>
@@ -149,6 +191,10 @@ export const MessagingLive = Layer.effect(
           const conversation = yield* visible(userId, conversationId)
           const sender = yield* userOf(userId)
           yield* decideWrite(sender, conversation.participantIds)
+          yield* notBlocked(
+            sender.id,
+            conversation.participantIds.filter((p) => p !== sender.id)
+          )
           const text = yield* validateContent(content)
           yield* limiter.consume(sender.id)
           const at = yield* now
@@ -156,8 +202,9 @@ export const MessagingLive = Layer.effect(
             conversations.addMessage({ conversationId: conversation.id, senderId: sender.id, content: text, at })
           )
           const author = participantOf(sender)
-          yield* events.publish({ type: "message_received", recipientIds: conversation.participantIds, message, sender: author })
-          return { message, sender: author }
+          const isPrivate = yield* privacyOf(sender.id, conversation.participantIds)
+          yield* events.publish({ type: "message_received", recipientIds: conversation.participantIds, message, sender: author, isPrivate })
+          return { message, sender: author, isPrivate }
         }),
 
       markRead: (userId, conversationId, messageIds) =>
@@ -191,7 +238,7 @@ export const MessagingLive = Layer.effect(
           const conversation = yield* visible(userId, conversationId)
           const { page, limit, offset } = pageOf(query, MESSAGES_PAGE_SIZE)
           const found = yield* conversations.messages(conversation.id, { limit, offset })
-          return { ...found, page, limit }
+          return { ...found, page, limit, isPrivate: yield* privacyOf(userId, conversation.participantIds) }
         }),
 
       participantsOf: (userId, conversationId) => Effect.map(visible(userId, conversationId), (c) => c.participantIds),

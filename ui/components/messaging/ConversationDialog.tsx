@@ -20,6 +20,7 @@ import type { Conversation, Message, MessageReceived, MessagesRead, Presence, Us
 import { Alert } from "../forms"
 import { Modal } from "../Modal"
 import { ConnectionBanner, RelativeTime, useConversationTitle } from "./parts"
+import { BlockAction, MessageMark, PrivacyNote, ReportForm } from "./safety"
 
 /** A message being sent, or that failed: shown after the stored ones until the server has it. */
 interface Outgoing {
@@ -77,6 +78,9 @@ export const ConversationDialog = ({
   const [announcement, setAnnouncement] = useState("")
   const [draft, setDraft] = useState("")
   const [draftError, setDraftError] = useState<string | null>(null)
+  /** The message whose report form is open, and those reported from here. */
+  const [reporting, setReporting] = useState<string | null>(null)
+  const [reported, setReported] = useState<ReadonlySet<string>>(new Set())
   const bottom = useRef<HTMLDivElement>(null)
   const stickToBottom = useRef(true)
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
@@ -279,6 +283,12 @@ export const ConversationDialog = ({
       <p className="conversation-presence">
         {other ? (otherOnline ? t`${otherName} est en ligne` : t`${otherName} est hors ligne`) : null}
       </p>
+      {conversation.privateUntilBooked ? <PrivacyNote /> : null}
+      {other ? (
+        <div className="conversation-safety">
+          <BlockAction userId={other.id} name={otherName} />
+        </div>
+      ) : null}
       {loadError ? (
         <Alert kind="error" title={t`Erreur lors du chargement des messages`}>
           <p className="raw-error">{failureText(loadError)}</p>
@@ -311,8 +321,30 @@ export const ConversationDialog = ({
                 <p className="message-meta">
                   <span className="message-author">{nameOf(m.senderId)}</span> · <RelativeTime iso={m.createdAt} />
                 </p>
-                <p className="message-content">{m.content}</p>
+                {m.content !== "" ? <p className="message-content">{m.content}</p> : null}
+                <MessageMark message={m} otherName={otherName} />
                 {mine ? <p className="message-state">{labels[deliveryState(m, delivered)]}</p> : null}
+                {!mine && !m.hidden ? (
+                  reported.has(m.id) ? (
+                    <p className="message-mark" role="status">
+                      {t`Signalement envoyé. Merci.`}
+                    </p>
+                  ) : reporting === m.id ? (
+                    <ReportForm
+                      target={{ messageId: m.id }}
+                      onDone={() => {
+                        setReporting(null)
+                        setReported((previous) => new Set([...previous, m.id]))
+                      }}
+                      onCancel={() => setReporting(null)}
+                    />
+                  ) : (
+                    <button type="button" className="button-secondary button-small message-report" onClick={() => setReporting(m.id)}>
+                      {t`Signaler`}
+                      <span className="sr-only"> {t`ce message`}</span>
+                    </button>
+                  )
+                ) : null}
               </li>
             )
           })}

@@ -1,8 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../../../platform/http/authentication"
-import { IdParam, Ok, Payload, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
+import { Ok, PathId, Payload, PayloadNumber, PayloadText } from "../../../platform/http/schemas"
+import { ServiceId, UserId } from "../../../platform/ids"
 import { ExceptionKinds } from "./rules"
+
+const ProviderIdParam = PathId(UserId, { code: "PROVIDER_NOT_FOUND", key: "profile.notFound" })
+const ServiceIdParam = PathId(ServiceId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
 
 // Availability's HTTP contract (issue 12): a provider's plan (public), the caller's plan (PUT), a
 // service's free slots. Pure: the UI imports its types.
@@ -80,8 +84,8 @@ export const SlotParams = Schema.Struct({
 })
 
 export class AvailabilityApi extends HttpApiGroup.make("availability")
-  .add(HttpApiEndpoint.get("ofProvider")`/providers/${IdParam}/availability`.addSuccess(Ok(AvailabilityView)))
-  .add(HttpApiEndpoint.get("slots")`/services/${IdParam}/slots`.setUrlParams(SlotParams).addSuccess(Ok(SlotsView))) {}
+  .add(HttpApiEndpoint.get("ofProvider")`/providers/${ProviderIdParam}/availability`.addSuccess(Ok(AvailabilityView)))
+  .add(HttpApiEndpoint.get("slots")`/services/${ServiceIdParam}/slots`.setUrlParams(SlotParams).addSuccess(Ok(SlotsView))) {}
 
 export class MyAvailabilityApi extends HttpApiGroup.make("myAvailability")
   .add(HttpApiEndpoint.put("replace", "/providers/me/availability").setPayload(AvailabilityPayload).addSuccess(Ok(AvailabilityView)))

@@ -70,7 +70,15 @@ export const ConversationRepositoryMemory = Layer.effect(
       },
       addMessage: ({ at, content, conversationId, senderId }) =>
         Effect.sync(() => {
-          const message: MessageRecord = { id: crypto.randomUUID(), conversationId, senderId, content, createdAt: at, readAt: null }
+          const message: MessageRecord = {
+            id: crypto.randomUUID(),
+            conversationId,
+            senderId,
+            content,
+            createdAt: at,
+            readAt: null,
+            hiddenAt: null
+          }
           messages.push(message)
           const c = conversations.get(conversationId)!
           if (at > c.lastMessageAt) conversations.set(c.id, { ...c, lastMessageAt: at })
@@ -86,6 +94,12 @@ export const ConversationRepositoryMemory = Layer.effect(
           const ids = new Set(toMarkRead(messagesOf(conversationId), readerId, onlyIds))
           for (let i = 0; i < messages.length; i++) if (ids.has(messages[i]!.id)) messages[i] = { ...messages[i]!, readAt: at }
           return [...ids]
+        }),
+      findMessage: (id) => Effect.sync(() => Option.fromNullable(messages.find((m) => m.id === id))),
+      hideMessage: (id, at) =>
+        Effect.sync(() => {
+          const i = messages.findIndex((m) => m.id === id)
+          if (i >= 0 && messages[i]!.hiddenAt === null) messages[i] = { ...messages[i]!, hiddenAt: at }
         }),
       partnersOf: (userId) =>
         Effect.sync(() => [

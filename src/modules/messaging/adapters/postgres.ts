@@ -11,7 +11,8 @@ const MessageRow = Schema.Struct({
   senderId: Schema.String,
   content: Schema.String,
   createdAt: Schema.DateFromSelf,
-  readAt: Schema.NullOr(Schema.DateFromSelf)
+  readAt: Schema.NullOr(Schema.DateFromSelf),
+  hiddenAt: Schema.NullOr(Schema.DateFromSelf)
 })
 const ConversationRow = Schema.Struct({
   id: Schema.String,
@@ -34,6 +35,7 @@ const SummaryRow = Schema.Struct({
   lastContent: Schema.NullOr(Schema.String),
   lastCreatedAt: Schema.NullOr(Schema.DateFromSelf),
   lastReadAt: Schema.NullOr(Schema.DateFromSelf),
+  lastHiddenAt: Schema.NullOr(Schema.DateFromSelf),
   lastSenderFirstName: Schema.NullOr(Schema.String),
   total: Schema.Number
 })
@@ -60,6 +62,7 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
           content: row.lastContent!,
           createdAt: row.lastCreatedAt!,
           readAt: row.lastReadAt,
+          hiddenAt: row.lastHiddenAt,
           senderFirstName: row.lastSenderFirstName!
         }
 })
@@ -67,7 +70,7 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
 export const ConversationRepositoryLive = Layer.effect(
   ConversationRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const messageColumns = sql.unsafe(`m.id, m.conversation_id, m.sender_id, m.content, m.created_at, m.read_at`)
+    const messageColumns = sql.unsafe(`m.id, m.conversation_id, m.sender_id, m.content, m.created_at, m.read_at, m.hidden_at`)
     const conversationColumns = sql.unsafe(`c.id, c.title, c.service_id, c.last_message_at, c.created_at,
       ARRAY(SELECT p.user_id::text FROM conversation_participants p WHERE p.conversation_id = c.id ORDER BY p.joined_at, p.user_id) AS participant_ids`)
 
@@ -87,12 +90,12 @@ export const ConversationRepositoryLive = Layer.effect(
           (SELECT count(*) FROM messages m
            WHERE m.conversation_id = c.id AND m.read_at IS NULL AND m.sender_id <> ${viewerId}) AS unread_count,
           lm.id AS last_id, lm.sender_id AS last_sender_id, lm.content AS last_content, lm.created_at AS last_created_at,
-          lm.read_at AS last_read_at, lm.first_name AS last_sender_first_name,
+          lm.read_at AS last_read_at, lm.hidden_at AS last_hidden_at, lm.first_name AS last_sender_first_name,
           count(*) OVER () AS total
         FROM conversation_participants p
         JOIN conversations c ON c.id = p.conversation_id
         LEFT JOIN LATERAL (
-          SELECT m.id, m.sender_id, m.content, m.created_at, m.read_at, u.first_name
+          SELECT m.id, m.sender_id, m.content, m.created_at, m.read_at, m.hidden_at, u.first_name
           FROM messages m JOIN users u ON u.id = m.sender_id
           WHERE m.conversation_id = c.id ORDER BY m.seq DESC LIMIT 1
         ) lm ON true
@@ -198,6 +201,10 @@ export const ConversationRepositoryLive = Layer.effect(
           Effect.map((rows) => rows.map((r) => r.id)),
           Effect.orDie
         ),
+      findMessage: (id) =>
+        findOne("message", MessageRow, sql`SELECT ${messageColumns} FROM messages m WHERE m.id = ${id}`).pipe(Effect.orDie),
+      hideMessage: (id, at) =>
+        sql`UPDATE messages SET hidden_at = ${at} WHERE id = ${id} AND hidden_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
       partnersOf: (userId) =>
         findAll(
           "conversation partners",

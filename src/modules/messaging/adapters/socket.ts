@@ -49,11 +49,14 @@ const relay = (io: Server) => (event: ConversationEvent) => {
   const rooms = event.recipientIds.map(userRoom)
   switch (event.type) {
     case "message_received":
-      io.to(rooms).emit("message_received", {
-        conversationId: event.message.conversationId,
-        message: encodeMessage(toMessageView(event.message)),
-        sender: { id: event.sender.id, firstName: event.sender.firstName, lastName: event.sender.lastName }
-      } satisfies typeof MessageReceivedEvent.Encoded)
+      // Each participant reads it their way: masked for the recipient while the pair has no booking.
+      for (const recipientId of event.recipientIds) {
+        io.to(userRoom(recipientId)).emit("message_received", {
+          conversationId: event.message.conversationId,
+          message: encodeMessage(toMessageView(event.message, { id: recipientId, isAdmin: false }, event.isPrivate)),
+          sender: { id: event.sender.id, firstName: event.sender.firstName, lastName: event.sender.lastName }
+        } satisfies typeof MessageReceivedEvent.Encoded)
+      }
       return
     case "messages_read":
       io.to(rooms).emit("messages_read", {
@@ -146,8 +149,8 @@ export const MessagingRealtime = Effect.gen(function* () {
           withConversation(payload, ack, (id) => {
             const content = decodeContent((payload as { content?: unknown }).content)
             if (Option.isNone(content)) return Effect.fail(Malformed)
-            return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ message }) => ({
-              message: encodeMessage(toMessageView(message))
+            return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ isPrivate, message }) => ({
+              message: encodeMessage(toMessageView(message, { id: userId, isAdmin: false }, isPrivate))
             }))
           })
         )

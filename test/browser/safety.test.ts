@@ -1,0 +1,113 @@
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { newClient, newProvider } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { httpClient, registration } from "../support/http"
+import type { TestServer } from "../support/server"
+
+// Issue 15 in Chromium: a client (Chloé) writes her phone number to a provider (Nadia) they have no
+// booking with; Nadia reads it masked, with the note explaining why, and answers; Nadia blocks
+// Chloé, who can no longer send; Chloé reports Nadia's message; the admin hides it from /admin/reports.
+
+let server: TestServer
+let browser: Browser
+
+const newPage = async (): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
+  const context = await contextWithConsent(browser, { locale: "fr-FR" })
+  const page = await context.newPage()
+  return { context, page, errors: collectPageErrors(page) }
+}
+
+describe.skipIf(!hasChromium)("safety in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("contact details masked until booked; block; report; the admin hides the message", async () => {
+    const api = httpClient(server)
+    const provider = await newProvider(server, api)
+    const client = await newClient(server, api, { firstName: "Chloé", lastName: "Martin" })
+    const password = registration().password
+
+    // ---- The client writes her number ----
+    const asClient = await newPage()
+    const clientPage = asClient.page
+    await logInThroughUi(clientPage, server.url, client.email, password)
+    await clientPage.goto(`${server.url}/messaging?userId=${provider.id}`)
+    const clientDialog = clientPage.getByRole("dialog", { name: "Nadia Gagnon" })
+    await clientDialog.getByText("Pour votre sécurité, les coordonnées").waitFor()
+    const box = clientDialog.getByLabel("Votre message")
+    await box.fill("Bonjour, appelez-moi au 06 12 34 56 78 pour le cours de 45 € samedi à 14h30.")
+    await box.press("Enter")
+    const mine = clientDialog.locator(".message-mine").filter({ hasText: "06 12 34 56 78" })
+    await mine.getByText("Coordonnées masquées pour Nadia jusqu'à une réservation confirmée.").waitFor()
+
+    // ---- The provider reads it masked, with the note, and answers ----
+    const asProvider = await newPage()
+    const providerPage = asProvider.page
+    await logInThroughUi(providerPage, server.url, provider.email, password)
+    await providerPage.goto(`${server.url}/messaging`)
+    await providerPage.getByRole("button", { name: "Chloé Martin" }).click()
+    const providerDialog = providerPage.getByRole("dialog", { name: "Chloé Martin" })
+    const received = providerDialog.locator(".message").filter({ hasText: "Bonjour, appelez-moi" })
+    await received.waitFor()
+    expect(await received.locator(".message-content").innerText()).toBe(
+      "Bonjour, appelez-moi au [•••] pour le cours de 45 € samedi à 14h30."
+    )
+    await received.getByText("Des coordonnées ont été masquées dans ce message.").waitFor()
+    await providerDialog.getByText("Pour votre sécurité, les coordonnées").waitFor()
+    expect(await providerDialog.innerText()).not.toContain("06 12 34 56 78")
+    const providerBox = providerDialog.getByLabel("Votre message")
+    await providerBox.fill("Payez-moi en liquide, on se parle sur WhatsApp @nadia_g")
+    await providerBox.press("Enter")
+    const answer = clientDialog.locator(".message").filter({ hasText: "Payez-moi en liquide" })
+    await answer.waitFor()
+    expect(await answer.locator(".message-content").innerText()).toBe("Payez-moi en liquide, on se parle sur [•••]")
+
+    // ---- The provider blocks the client: she cannot send any more ----
+    await providerDialog.getByRole("button", { name: "Bloquer Chloé" }).click()
+    await providerDialog.getByRole("button", { name: "Confirmer le blocage" }).click()
+    await providerDialog.getByText("Vous avez bloqué Chloé.").waitFor()
+    await box.fill("Vous êtes là ?")
+    await box.press("Enter")
+    await clientDialog
+      .locator(".message-failed")
+      .filter({ hasText: "Vous ne pouvez pas échanger avec cet utilisateur : l'un de vous a bloqué l'autre." })
+      .waitFor()
+
+    // ---- The client reports the provider's message ----
+    await answer.getByRole("button", { name: "Signaler ce message" }).click()
+    await answer.getByLabel("Motif du signalement").selectOption("OFF_PLATFORM")
+    await answer.getByLabel("Précisions (facultatif)").fill("Demande un paiement en liquide.")
+    await answer.getByRole("button", { name: "Envoyer le signalement" }).click()
+    await answer.getByText("Signalement envoyé. Merci.").waitFor()
+
+    // ---- The admin hides it from the moderation queue ----
+    const asAdmin = await newPage()
+    const adminPage = asAdmin.page
+    await logInThroughUi(adminPage, server.url, "admin@marketplace.local", "Admin1234!")
+    await adminPage.goto(`${server.url}/admin`)
+    await adminPage.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Signalements" }).click()
+    await adminPage.getByRole("heading", { name: "Signalements" }).waitFor()
+    const row = adminPage.getByRole("row").filter({ hasText: "Nadia Gagnon" }).filter({ hasText: "Chloé Martin" })
+    await row.getByRole("link", { name: /Examiner/ }).click()
+    await adminPage.getByText("Payez-moi en liquide, on se parle sur WhatsApp @nadia_g").waitFor()
+    await adminPage.getByText("Demande un paiement en liquide.").waitFor()
+    await adminPage.getByRole("button", { name: "Masquer le message" }).click()
+    await adminPage.getByText("Message masqué", { exact: true }).waitFor()
+
+    // Hidden for both participants (read again on reopening).
+    await clientPage.goto(`${server.url}/messaging`)
+    await clientPage.getByRole("button", { name: "Nadia Gagnon" }).click()
+    const reopened = clientPage.getByRole("dialog", { name: "Nadia Gagnon" })
+    await reopened.locator(".message").filter({ hasText: "Message masqué par la modération." }).waitFor()
+    expect(await reopened.innerText()).not.toContain("Payez-moi en liquide")
+
+    // The blocked list on /settings, with "unblock", for the provider.
+    await providerPage.goto(`${server.url}/settings`)
+    await providerPage.getByRole("heading", { name: "Utilisateurs bloqués" }).waitFor()
+    await providerPage.getByRole("button", { name: "Débloquer Chloé Martin" }).click()
+    await providerPage.getByText("Vous ne bloquez personne.").waitFor()
+
+    expect([...asClient.errors, ...asProvider.errors, ...asAdmin.errors]).toEqual([])
+    for (const { context } of [asClient, asProvider, asAdmin]) await context.close()
+  }, 120_000)
+})
