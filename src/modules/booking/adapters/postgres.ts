@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import type { BookingStatus } from "../domain"
 import {
   type Bookable,
@@ -26,7 +27,8 @@ const RECORD = `
 
 const person = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'firstName', ${alias}.first_name, 'lastName', ${alias}.last_name, 'email', ${alias}.email,
-     'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language)`
+     'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language,
+     'timeZone', coalesce(${alias}.time_zone, '${DEFAULT_TIME_ZONE}'))`
 
 const DETAIL = `${RECORD},
   json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'categoryNameFr', c.name_fr, 'categoryNameEn', c.name_en) AS service,

@@ -75,7 +75,7 @@ export const profileOf = (row: ProfileRow): Profile => ({
 const userColumns = (sql: SqlClient.SqlClient) => sql`
   u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.phone_number AS "phoneNumber", u.role,
   u.is_email_verified AS "isEmailVerified", u.is_active AS "isActive", u.preferred_language AS "preferredLanguage",
-  u.created_at AS "createdAt"`
+  u.time_zone AS "timeZone", u.created_at AS "createdAt"`
 
 export const ProfileRepositoryLive = Layer.effect(
   ProfileRepository,
@@ -187,6 +187,7 @@ export const FavoriteRepositoryLive = Layer.effect(
               isEmailVerified: row.isEmailVerified,
               isActive: row.isActive,
               preferredLanguage: row.preferredLanguage,
+              timeZone: row.timeZone,
               createdAt: row.createdAt
             },
             profile: profileOf(row)
