@@ -9,6 +9,7 @@ import { formatWithZone } from "../../src/platform/time-zones"
 import { login, newClient, newProvider } from "../support/accounts"
 import { httpClient, mailedToken, mailsTo, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
+import { applicationForm, submit } from "../onboarding/support"
 
 let server: TestServer
 let api: ReturnType<typeof httpClient>
@@ -207,5 +208,26 @@ describe("zones on the views and in the booking mails", () => {
     expect(booked.body.data.bookingData.clientTimeZone).toBe("Europe/Paris")
     const mail = (await mailsTo(server, input.email)).find((m) => m.subject === fr["mail.booking.requested.subject"])
     expect(mail?.text).toContain(formatWithZone("fr", start, "Europe/Paris"))
+  })
+})
+
+describe("the other mails that give a time", () => {
+  it("an application's rejection says when it may be resubmitted, in the applicant's zone, named", async () => {
+    const person = await newClient(server, api, { timeZone: "America/Toronto" })
+    expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: person.token })).status).toBe(200)
+    const created = await submit(server, person.token, await applicationForm())
+    expect(created.status, created.text).toBe(201)
+    const admin = await login(api, "admin@marketplace.local", "Admin1234!")
+    const rejected = await api.patch(
+      `/api/provider-applications/${created.body.data.application.id}/reject`,
+      { rejectionReason: "Illegible document" },
+      { token: admin.token }
+    )
+    expect(rejected.status, rejected.text).toBe(200)
+    const until = new Date(rejected.body.data.application.nextSubmissionDate)
+    const mail = (await mailsTo(server, person.email)).find((m) => m.subject === en["mail.applicationRejected.subject"])
+    const expected = formatWithZone("en", until, "America/Toronto")
+    expect(expected).toMatch(/, Toronto time$/)
+    expect(mail?.text).toContain(`from ${expected} (attempts left`)
   })
 })
