@@ -14,6 +14,8 @@ import {
   eventsOnDay,
   hhmm,
   hourSlots,
+  inZone,
+  sameDayIn,
   layoutDay,
   REFRESH_MS,
   sameDay,
@@ -25,7 +27,7 @@ import {
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
-import { formatPrice } from "../format"
+import { formatPrice, zoneName } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
@@ -33,6 +35,7 @@ import { MOBILE_QUERY, useMediaQuery } from "../components/media"
 import { Modal } from "../components/Modal"
 import { Loaded } from "../components/loaded"
 import { Loading, Page } from "../components/page"
+import { useViewerZone } from "../state/session"
 
 /** Events a month cell lists before "+ n more". */
 const MONTH_CELL_MAX = 3
@@ -40,13 +43,18 @@ const MONTH_CELL_MAX = 3
 /** "lundi 2 juin" → "Lundi 2 juin" (only the first letter: French months stay lower case). */
 const capitalize = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1)
 
-const timeRange = (event: CalendarEvent) => `${hhmm(new Date(event.startTime))}–${hhmm(new Date(event.endTime))}`
+/** An instant as UTC ISO (a zoned date's own toISOString writes its offset). */
+const utcIso = (date: Date) => new Date(date.getTime()).toISOString()
+
+/** "09:00–10:00" in the calendar's zone (the provider's). */
+const timeRange = (event: CalendarEvent, zone: string) => `${hhmm(inZone(event.startTime, zone))}–${hhmm(inZone(event.endTime, zone))}`
 
 /** An event: service title with client first name, the time and the client name (spec section 2). */
 const EventButton = ({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) => {
   const { t } = useLingui()
+  const zone = useViewerZone()
   const client = `${event.clientFirstName} ${event.clientLastName}`
-  const time = timeRange(event)
+  const time = timeRange(event, zone)
   return (
     <button
       type="button"
@@ -81,11 +89,12 @@ const MonthGrid = ({
   onDay: (day: Date) => void
 }) => {
   const { t } = useLingui()
-  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short" })
-  const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: "long" })
-  const full = new Intl.DateTimeFormat(locale, { dateStyle: "full" })
+  const zone = useViewerZone()
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: zone })
+  const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: zone })
+  const full = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: zone })
   const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7))
-  const today = new Date()
+  const today = inZone(Date.now(), zone)
   return (
     <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
       <table className="month-grid">
@@ -153,12 +162,13 @@ const TimeGrid = ({
   onOpen: (id: string) => void
 }) => {
   const { t } = useLingui()
+  const zone = useViewerZone()
   const heading = new Intl.DateTimeFormat(
     locale,
-    days.length === 1 ? { dateStyle: "full" } : { weekday: "short", day: "numeric", month: "short" }
+    days.length === 1 ? { dateStyle: "full", timeZone: zone } : { weekday: "short", day: "numeric", month: "short", timeZone: zone }
   )
   const hours = hourSlots()
-  const today = new Date()
+  const today = inZone(Date.now(), zone)
   return (
     <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
       <div
@@ -256,7 +266,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
               <dd>{`${booking.client.firstName} ${booking.client.lastName}`}</dd>
               <dt>{t`Date`}</dt>
               <dd>
-                <DateRange start={booking.startTime} end={booking.endTime} />
+                <DateRange start={booking.startTime} end={booking.endTime} other={{ zone: booking.clientTimeZone, who: "client" }} />
               </dd>
               <dt>{t`Adresse`}</dt>
               <dd>{booking.address}</dd>
@@ -291,10 +301,17 @@ export default function ProviderCalendar() {
   const { t, i18n } = useLingui()
   const mobile = useMediaQuery(MOBILE_QUERY)
   const [view, setView] = useState<CalendarView>(() => (window.matchMedia(MOBILE_QUERY).matches ? "day" : "month"))
-  const [date, setDate] = useState(() => startOfDay(new Date()))
-  const [month, setMonth] = useState(() => startOfDay(new Date()))
+  // The calendar is laid out in the provider's own zone (their account's, else the browser's): its days
+  // are that zone's days, its hours that zone's hours, whatever the browser's zone.
+  const zone = useViewerZone()
+  const [date, setDate] = useState(() => startOfDay(inZone(Date.now(), zone)))
+  const [month, setMonth] = useState(() => startOfDay(inZone(Date.now(), zone)))
   const [openId, setOpenId] = useState<string>()
   const headingId = useId()
+  // The account's zone may arrive after the first render (the session is checked at start): same day, new zone.
+  useEffect(() => {
+    setDate((current) => sameDayIn(current, zone))
+  }, [zone])
 
   // The mobile layout has only day and week.
   useEffect(() => {
@@ -306,6 +323,7 @@ export default function ProviderCalendar() {
   }, [date])
 
   const isFrench = i18n.locale.startsWith("fr")
+  const calendarZoneName = zoneName(i18n.locale, zone)
   const pickerLocale = isFrench ? fr : enUS
   const locale = isFrench ? "fr" : "en"
   const weekStartsOn = (pickerLocale.options?.weekStartsOn ?? (isFrench ? 1 : 0)) as WeekStart
@@ -320,7 +338,7 @@ export default function ProviderCalendar() {
     }
   }, [grid, month, weekStartsOn])
   const [state, reload] = useLive(
-    (fresh) => bookingsApi.calendar({ from: range.start.toISOString(), to: range.end.toISOString() }, fresh).then(({ data }) => data),
+    (fresh) => bookingsApi.calendar({ from: utcIso(range.start), to: utcIso(range.end) }, fresh).then(({ data }) => data),
     [range.start.getTime(), range.end.getTime()],
     REFRESH_MS,
     openId === undefined
@@ -343,9 +361,9 @@ export default function ProviderCalendar() {
 
   const label = capitalize(
     (() => {
-      if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(date)
-      if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full" }).format(date)
-      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" })
+      if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: zone }).format(date)
+      if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: zone }).format(date)
+      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: zone })
       const last = days[days.length - 1]!
       try {
         return format.formatRange(days[0]!, last)
@@ -356,16 +374,17 @@ export default function ProviderCalendar() {
     locale
   )
 
-  const bookedDays = useMemo(() => events.map((event) => startOfDay(new Date(event.startTime))), [events])
+  const bookedDays = useMemo(() => events.map((event) => startOfDay(inZone(event.startTime, zone))), [events, zone])
   const picker = (
     <>
       <DayPicker
         mode="single"
         required
         selected={date}
-        onSelect={(day) => setDate(startOfDay(day))}
+        onSelect={(day) => setDate(startOfDay(inZone(day, zone)))}
         month={month}
-        onMonthChange={setMonth}
+        onMonthChange={(day) => setMonth(inZone(day, zone))}
+        timeZone={zone}
         locale={pickerLocale}
         weekStartsOn={weekStartsOn}
         showOutsideDays
@@ -397,7 +416,7 @@ export default function ProviderCalendar() {
                 <span aria-hidden="true">‹ </span>
                 <span className="nav-text">{t`Période précédente`}</span>
               </button>
-              <button type="button" className="button-secondary button-small" onClick={() => setDate(startOfDay(new Date()))}>
+              <button type="button" className="button-secondary button-small" onClick={() => setDate(startOfDay(inZone(Date.now(), zone)))}>
                 {t`Revenir à aujourd'hui`}
               </button>
               <button type="button" className="button-secondary button-small" onClick={() => setDate(shiftDate(view, date, 1))}>
@@ -408,6 +427,9 @@ export default function ProviderCalendar() {
             <h2 id={headingId} className="calendar-label" aria-live="polite">
               {label}
             </h2>
+            <p className="field-hint calendar-zone" data-testid="calendar-zone">
+              {t`Horaires à l’${calendarZoneName}`}
+            </p>
             <div className="segmented" role="group" aria-label={t`Vue du calendrier`}>
               {views.map(([value, name]) => (
                 <button key={value} type="button" className="segment" aria-pressed={view === value} onClick={() => setView(value)}>
