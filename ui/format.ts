@@ -3,8 +3,11 @@
 // agree on each currency's decimals.
 
 import { currencyDecimals, formatMoney, toMinor } from "../src/platform/money"
+import { formatInZone, formatRangeInZone } from "../src/platform/zoned-time"
 
 export { currencyDecimals }
+// The time-zone toolkit the server's views and mails use too (import-free: src/platform/zoned-time.ts).
+export { dayOf, instantOf, platformTimeZone, sameTimeIn, wallTimeOf, zoneName } from "../src/platform/zoned-time"
 
 // ---- Money -------------------------------------------------------------------------------------
 
@@ -59,6 +62,28 @@ export const formatDateRange = (locale: string, start: Date, end: Date, h23 = fa
     return `${format.format(start)} – ${format.format(end)}`
   }
 }
+
+// ---- Dates and times in a zone ------------------------------------------------------------------
+// The viewer's zone (ui/state/session.ts, useViewerZone: the account's, else the browser's) or a
+// provider's: the same instant written where the reader lives, whatever the browser's own zone.
+
+/** A date and its time in a zone ("2 juin 2025, 09:00"). */
+export const formatDateTimeIn = (locale: string, value: When, zone: string, style: "medium" | "long" = "medium") =>
+  formatInZone(locale, value, zone, { dateStyle: style, timeStyle: "short" })
+
+/** A time of day in a zone ("09:00", "9:00 AM"). */
+export const formatTimeIn = (locale: string, value: When, zone: string) => formatInZone(locale, value, zone, { timeStyle: "short" })
+
+/** "lundi 2 juin 2025, 09:00 – 11:00" in a zone, in the UI language. */
+export const formatDateRangeIn = (locale: string, start: When, end: When, zone: string) =>
+  formatRangeInZone(locale, start, end, zone, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit"
+  })
 
 // ---- Numbers -----------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ const userSummary = (u: UserRow) => ({
   name: `${u.firstName} ${u.lastName}`,
   role: u.role,
   isActive: u.isActive,
+  /** The account's IANA zone; null while unknown (Europe/Paris is used then). */
+  timeZone: u.timeZone,
   paymentAccount: u.paymentAccount?.accountId ?? null,
   createdAt: u.createdAt.toISOString()
 })
@@ -55,7 +57,7 @@ export const listUsers = (options: {
   )
 
 export const renderUser = (u: UserSummary) =>
-  `${u.id}  ${u.role.padEnd(8)} ${(u.isActive ? "active" : "INACTIVE").padEnd(8)} ${u.email}  (${u.name})${u.paymentAccount ? `  account ${u.paymentAccount}` : ""}`
+  `${u.id}  ${u.role.padEnd(8)} ${(u.isActive ? "active" : "INACTIVE").padEnd(8)} ${u.email}  (${u.name})${u.timeZone ? `  ${u.timeZone}` : ""}${u.paymentAccount ? `  account ${u.paymentAccount}` : ""}`
 
 export const renderUsers = (list: Effect.Effect.Success<ReturnType<typeof listUsers>>) =>
   list.users.length === 0

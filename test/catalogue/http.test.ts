@@ -129,6 +129,7 @@ describe("GET /api/services", () => {
         "category",
         "userId",
         "user",
+        "providerTimeZone",
         "rating",
         "reviewCount",
         "isAvailable",

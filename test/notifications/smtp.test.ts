@@ -62,7 +62,8 @@ describe("attachments through SMTP", () => {
     lastName: "Lovelace",
     email,
     phoneNumber: "",
-    preferredLanguage: "en"
+    preferredLanguage: "en",
+    timeZone: "America/Toronto"
   })
   const start = new Date("2027-03-12T14:00:00Z")
   const booking = (to: Participant): BookingDetail => ({

@@ -118,13 +118,14 @@ describe("module boundaries", () => {
     expect(offending.map(show)).toEqual([])
   })
 
-  it("the UI imports of the server only contracts (types) and the shared rules (rules.ts, languages, money)", () => {
+  it("the UI imports of the server only contracts (types) and the shared rules (rules.ts, languages, money, zoned time)", () => {
     const offending = imports.filter(({ file, target, typeOnly }) => {
       if (!file.startsWith("ui/") || target === undefined || !target.startsWith("src/")) return false
       if (
         /^src\/modules\/[a-z-]+\/([a-z-]+\/)?rules$/.test(target) ||
         target === "src/platform/languages" ||
-        target === "src/platform/money"
+        target === "src/platform/money" ||
+        target === "src/platform/zoned-time"
       )
         return false
       const contract =

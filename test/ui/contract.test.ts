@@ -1,11 +1,12 @@
 // The UI speaks the server's contract (ui/api/contract.ts) with type-only imports: they add no byte
 // to the bundle. Of the server's files, only the import-free literal lists and limits
-// (src/modules/*/rules.ts, src/platform/languages.ts, the money toolkit src/platform/money.ts) may be bundled; no contract, schema or effect code.
+// (src/modules/*/rules.ts, src/platform/languages.ts, the money toolkit src/platform/money.ts, the time-zone toolkit
+// src/platform/zoned-time.ts) may be bundled; no contract, schema or effect code.
 import * as esbuild from "esbuild"
 import { describe, expect, it } from "vitest"
 
 const root = new URL("../..", import.meta.url).pathname
-const SHARED = /^src\/(modules\/[a-z-]+\/([a-z-]+\/)?rules|platform\/(languages|money))\.ts$/
+const SHARED = /^src\/(modules\/[a-z-]+\/([a-z-]+\/)?rules|platform\/(languages|money|zoned-time))\.ts$/
 
 const bundle = async () => {
   // A computed specifier: the build's options are plain JavaScript without type declarations.
@@ -23,6 +24,8 @@ describe("UI bundle and the server's contract", () => {
     expect(server).toContain("src/modules/booking/rules.ts")
     // And its money toolkit: one list of currencies and their decimals (ui/format.ts).
     expect(server).toContain("src/platform/money.ts")
+    // And the time-zone toolkit the mails use (ui/format.ts): one way to write an instant in a zone.
+    expect(server).toContain("src/platform/zoned-time.ts")
     expect(server.filter((file) => !SHARED.test(file))).toEqual([])
     expect(inputs.some((file) => file.includes("node_modules/effect/"))).toBe(false)
     // Nor any text of a contract (the Authentication middleware's tag, a schema's field doc).

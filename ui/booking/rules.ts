@@ -1,6 +1,7 @@
 // Pure rules of the booking screens (spec client-and-provider sections 4, 5 and 9): the booking
 // form, billing details, the completion review and the provider calendar's layout. Free of React,
-// Lingui and browser globals so they are unit-tested. Dates are local (the viewer's time zone).
+// Lingui and browser globals so they are unit-tested. Dates are the viewer's zone's: the form's times
+// are read in the zone given, the calendar's days carry theirs (inZone).
 
 import {
   ADDRESS_MAX,
@@ -11,6 +12,8 @@ import {
   RATING_MAX,
   RATING_MIN
 } from "../../src/modules/booking/rules"
+import { TZDate } from "@date-fns/tz"
+import { instantOf, wallTimeOf } from "../../src/platform/zoned-time"
 import type { BillingDetails, Booking, BookingRequest, BookingStatus } from "../api/contract"
 
 // ---- Constants (spec section 9, architecture section 4) ----
@@ -58,8 +61,12 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number]
 
 const pad = (n: number) => String(n).padStart(2, "0")
 
-/** A `datetime-local` value ("2025-06-01T09:30") as a local Date; undefined when blank or invalid. */
-export const parseLocalDateTime = (value: string): Date | undefined => {
+/**
+ * A `datetime-local` value ("2025-06-01T09:30") as a Date: the wall-clock time in `zone` when given (the
+ * viewer's zone, which may not be the browser's), else the browser's; undefined when blank or invalid.
+ */
+export const parseLocalDateTime = (value: string, zone?: string): Date | undefined => {
+  if (zone !== undefined) return instantOf(value.trim().slice(0, 16), zone) ?? undefined
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim())
   if (!match) return undefined
   const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number]
@@ -69,9 +76,11 @@ export const parseLocalDateTime = (value: string): Date | undefined => {
   return date
 }
 
-/** A local Date as a `datetime-local` value, to the minute. */
-export const toLocalInputValue = (date: Date) =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+/** A Date as a `datetime-local` value, to the minute: its wall-clock time in `zone` when given, else the browser's. */
+export const toLocalInputValue = (date: Date, zone?: string) =>
+  zone !== undefined
+    ? wallTimeOf(date, zone)
+    : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
 
 /** Whole minutes from start to end (negative when the end comes first). */
 export const minutesBetween = (start: Date, end: Date) => Math.round((end.getTime() - start.getTime()) / MINUTE)
@@ -109,11 +118,11 @@ export interface BookingCheck {
 /** A valid address has some letters or digits beyond a few characters (as the server checks). */
 export const isPlausibleAddress = (text: string) => text.trim().length >= 5 && /[\p{L}\p{N}]{2,}/u.test(text)
 
-/** Spec section 5, booking form: start, end and address required, end after start, notes optional. */
-export const checkBookingForm = (values: BookingFormValues, now: Date): BookingCheck => {
+/** Spec section 5, booking form: start, end and address required, end after start, notes optional (times in `zone` when given). */
+export const checkBookingForm = (values: BookingFormValues, now: Date, zone?: string): BookingCheck => {
   const problems: Partial<Record<BookingField, BookingProblem>> = {}
-  const start = parseLocalDateTime(values.startTime)
-  const end = parseLocalDateTime(values.endTime)
+  const start = parseLocalDateTime(values.startTime, zone)
+  const end = parseLocalDateTime(values.endTime, zone)
   if (values.startTime.trim() === "") problems.startTime = "required"
   else if (!start) problems.startTime = "invalidDate"
   if (values.endTime.trim() === "") problems.endTime = "required"
@@ -137,9 +146,9 @@ export const checkBookingForm = (values: BookingFormValues, now: Date): BookingC
 }
 
 /** What POST /bookings receives: ISO instants, the start's day (UTC) and trimmed text. */
-export const bookingRequestOf = (serviceId: string, values: BookingFormValues): BookingRequest => {
-  const start = parseLocalDateTime(values.startTime)
-  const end = parseLocalDateTime(values.endTime)
+export const bookingRequestOf = (serviceId: string, values: BookingFormValues, zone?: string): BookingRequest => {
+  const start = parseLocalDateTime(values.startTime, zone)
+  const end = parseLocalDateTime(values.endTime, zone)
   const startIso = start ? start.toISOString() : values.startTime
   return {
     serviceId,
@@ -292,9 +301,29 @@ export const shortName = (firstName: string, lastName: string) => {
 export type CalendarView = "month" | "week" | "day"
 export type WeekStart = 0 | 1 | 2 | 3 | 4 | 5 | 6
 
-export const startOfDay = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate())
+/**
+ * The calendar is laid out in a zone (the provider's own) by carrying it on its dates: a day built from a
+ * TZDate (@date-fns/tz) is a TZDate of the same zone, whose fields (year, month, day, hours, weekday)
+ * are that zone's; a plain Date stays the browser's. `inZone` makes an instant such a date.
+ */
+export const inZone = (instant: Date | string | number, zone: string): Date =>
+  new TZDate(instant instanceof Date ? instant.getTime() : new Date(instant).getTime(), zone)
+
+/** The same calendar day (its midnight) in another zone. */
+export const sameDayIn = (date: Date, zone: string): Date => new TZDate(date.getFullYear(), date.getMonth(), date.getDate(), zone)
+
+/** A date built from fields, in the zone `model` carries (a TZDate), else the browser's; fields overflow as Date's do. */
+const dateLike = (model: Date, year: number, month: number, day: number, hours = 0, minutes = 0): Date =>
+  model instanceof TZDate && model.timeZone !== undefined
+    ? new TZDate(year, month, day, hours, minutes, model.timeZone)
+    : new Date(year, month, day, hours, minutes)
+
+export const startOfDay = (date: Date) => dateLike(date, date.getFullYear(), date.getMonth(), date.getDate())
+/** A time of a day, in the day's zone ("14:30" of the calendar's Monday). */
+export const atTime = (day: Date, hours: number, minutes: number) =>
+  dateLike(day, day.getFullYear(), day.getMonth(), day.getDate(), hours, minutes)
 export const addDays = (date: Date, days: number) =>
-  new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, date.getHours(), date.getMinutes())
+  dateLike(date, date.getFullYear(), date.getMonth(), date.getDate() + days, date.getHours(), date.getMinutes())
 export const sameDay = (a: Date, b: Date) =>
   a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate()
 export const startOfWeek = (date: Date, weekStartsOn: WeekStart) => {
@@ -309,8 +338,8 @@ export const daysOf = (view: CalendarView, date: Date, weekStartsOn: WeekStart):
     const first = startOfWeek(date, weekStartsOn)
     return Array.from({ length: 7 }, (_, i) => addDays(first, i))
   }
-  const first = startOfWeek(new Date(date.getFullYear(), date.getMonth(), 1), weekStartsOn)
-  const last = new Date(date.getFullYear(), date.getMonth() + 1, 0)
+  const first = startOfWeek(dateLike(date, date.getFullYear(), date.getMonth(), 1), weekStartsOn)
+  const last = dateLike(date, date.getFullYear(), date.getMonth() + 1, 0)
   const days: Array<Date> = []
   for (let day = first; day <= last || days.length % 7 !== 0; day = addDays(day, 1)) days.push(day)
   return days
@@ -327,16 +356,16 @@ export const shiftDate = (view: CalendarView, date: Date, direction: -1 | 1): Da
   if (view === "day") return addDays(startOfDay(date), direction)
   if (view === "week") return addDays(startOfDay(date), 7 * direction)
   // The same day of the next month, kept within that month (31 January → 28 or 29 February).
-  const target = new Date(date.getFullYear(), date.getMonth() + direction, 1)
-  const lastDay = new Date(target.getFullYear(), target.getMonth() + 1, 0).getDate()
-  return new Date(target.getFullYear(), target.getMonth(), Math.min(date.getDate(), lastDay))
+  const target = dateLike(date, date.getFullYear(), date.getMonth() + direction, 1)
+  const lastDay = dateLike(date, target.getFullYear(), target.getMonth() + 1, 0).getDate()
+  return dateLike(date, target.getFullYear(), target.getMonth(), Math.min(date.getDate(), lastDay))
 }
 
 /** The hours labelled down the side of the week and day views: 06:00, 07:00 … 21:00. */
 export const hourSlots = (startHour = DAY_START_HOUR, endHour = DAY_END_HOUR) =>
   Array.from({ length: endHour - startHour }, (_, i) => startHour + i)
 
-/** "09:05" (24-hour). */
+/** "09:05" (24-hour), in the zone `date` carries (see inZone). */
 export const hhmm = (date: Date) => `${pad(date.getHours())}:${pad(date.getMinutes())}`
 
 export interface Timed {
@@ -379,7 +408,7 @@ export const layoutDay = <E extends Timed>(
   startHour = DAY_START_HOUR,
   endHour = DAY_END_HOUR
 ): ReadonlyArray<PlacedEvent<E>> => {
-  const windowStart = new Date(day.getFullYear(), day.getMonth(), day.getDate(), startHour).getTime()
+  const windowStart = dateLike(day, day.getFullYear(), day.getMonth(), day.getDate(), startHour).getTime()
   const total = (endHour - startHour) * 60
   const blocks = eventsOnDay(events, day).map((event) => {
     const start = (new Date(event.startTime).getTime() - windowStart) / MINUTE

@@ -11,10 +11,12 @@ import { PaymentBadge } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
-import { formatDateTime, formatMinor } from "../format"
+import { formatDateRangeIn, formatDateTime, formatDateTimeIn, formatMinor, sameTimeIn, zoneName } from "../format"
+import { useViewerZone } from "../state/session"
 
 export default function AdminBookingDetail() {
   const { t, i18n } = useLingui()
+  const zone = useViewerZone()
   const { id = "" } = useParams<{ id: string }>()
   const [state, reload] = useAsync(() => adminApi.booking(id).then((answer) => answer.data.booking), [id])
   const [next, setNext] = useState("")
@@ -113,9 +115,29 @@ export default function AdminBookingDetail() {
                 <h2 id="details">{t`Détails de la réservation`}</h2>
                 <dl>
                   <dt>{t`Début`}</dt>
-                  <dd>{formatDateTime(i18n.locale, data.startTime)}</dd>
+                  <dd>
+                    {formatDateTimeIn(i18n.locale, data.startTime, zone)} <span className="zone-name">· {zoneName(i18n.locale, zone)}</span>
+                  </dd>
                   <dt>{t`Fin`}</dt>
-                  <dd>{formatDateTime(i18n.locale, data.endTime)}</dd>
+                  <dd>{formatDateTimeIn(i18n.locale, data.endTime, zone)}</dd>
+                  {sameTimeIn(zone, data.providerTimeZone, data.startTime) ? null : (
+                    <>
+                      <dt>{t`Chez le prestataire`}</dt>
+                      <dd data-testid="provider-zone-time">
+                        {formatDateRangeIn(i18n.locale, data.startTime, data.endTime, data.providerTimeZone)},{" "}
+                        {zoneName(i18n.locale, data.providerTimeZone)}
+                      </dd>
+                    </>
+                  )}
+                  {sameTimeIn(zone, data.clientTimeZone, data.startTime) ? null : (
+                    <>
+                      <dt>{t`Chez le client`}</dt>
+                      <dd>
+                        {formatDateRangeIn(i18n.locale, data.startTime, data.endTime, data.clientTimeZone)},{" "}
+                        {zoneName(i18n.locale, data.clientTimeZone)}
+                      </dd>
+                    </>
+                  )}
                   <dt>{t`Durée`}</dt>
                   <dd>{t`${data.durationHours} h`}</dd>
                   <dt>{t`Avis laissé`}</dt>

@@ -8,10 +8,12 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
-import { formatDateTime, formatMinor, formatTime } from "../format"
+import { formatDateTimeIn, formatMinor, formatTimeIn } from "../format"
+import { useViewerZone } from "../state/session"
 
 export default function AdminBookings() {
   const { t, i18n } = useLingui()
+  const zone = useViewerZone()
   const list = useListQuery({ status: "" }, 10)
   const [state, reload] = useAsync(() => adminApi.bookings(list.query).then((answer) => answer.data), [list.query])
   return (
@@ -82,7 +84,7 @@ export default function AdminBookings() {
                           <small>{b.provider.email}</small>
                         </td>
                         <td>
-                          {formatDateTime(i18n.locale, b.startTime)} – {formatTime(i18n.locale, b.endTime)}
+                          {formatDateTimeIn(i18n.locale, b.startTime, zone)} – {formatTimeIn(i18n.locale, b.endTime, zone)}
                         </td>
                         <td>
                           {formatMinor(i18n.locale, b.totalMinor, b.currency)}

@@ -9,7 +9,7 @@ import { Loaded } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
-import { formatDate } from "../format"
+import { formatDate, zoneName } from "../format"
 
 const ROLES: ReadonlyArray<Role> = ["CLIENT", "PROVIDER", "ADMIN"]
 const reason = (error: unknown, fallback: string) => (error instanceof ApiError && error.message ? error.message : fallback)
@@ -209,6 +209,7 @@ export default function AdminUsers() {
                           {user.isActive ? t`Actif` : t`Inactif`}
                         </span>{" "}
                         · {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
+                        {user.timeZone ? <> · {zoneName(i18n.locale, user.timeZone)}</> : null}
                       </p>
                       {user.role === "PROVIDER" ? (
                         <p>

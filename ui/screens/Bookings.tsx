@@ -81,7 +81,11 @@ const BookingCard = ({
           <dd>{otherName}</dd>
           <dt>{t`Date`}</dt>
           <dd>
-            <DateRange start={booking.startTime} end={booking.endTime} />
+            <DateRange
+              start={booking.startTime}
+              end={booking.endTime}
+              other={asProvider ? { zone: booking.clientTimeZone, who: "client" } : { zone: booking.providerTimeZone, who: "provider" }}
+            />
           </dd>
           <dt>{t`Adresse`}</dt>
           <dd>{booking.address}</dd>

@@ -9,7 +9,7 @@ import { Alert, PasswordField, SubmitButton, TextField, useFocusFirstInvalid } f
 import { Page } from "../components/page"
 import { problemTexts } from "../components/problems"
 import { sanitizeRedirect } from "../routing/access"
-import { setSession } from "../state/session"
+import { browserTimeZone, setSession } from "../state/session"
 import { checkEmail, type Problems } from "../validation"
 
 type Fields = "email" | "password"
@@ -60,7 +60,7 @@ export default function Login() {
     setBusy(true)
     try {
       // This screen shows 400, 401 and 422 itself (an unverified email is handled inline here).
-      const { data } = await authApi.login({ email: email.trim(), password }, [400, 401, 422])
+      const { data } = await authApi.login({ email: email.trim(), password, timeZone: browserTimeZone }, [400, 401, 422])
       setSession(data.token, data.user)
       navigate(sanitizeRedirect(params.get("redirectTo")), { replace: true })
     } catch (error) {

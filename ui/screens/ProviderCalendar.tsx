@@ -11,12 +11,15 @@ import type { Availability, CalendarEvent } from "../api/contract"
 import { userAtom } from "../state/session"
 import { statusTone } from "../booking/labels"
 import {
+  atTime,
   DAY_END_HOUR,
   DAY_START_HOUR,
   daysOf,
   eventsOnDay,
   hhmm,
   hourSlots,
+  inZone,
+  sameDayIn,
   layoutDay,
   REFRESH_MS,
   sameDay,
@@ -29,7 +32,7 @@ import {
 import { reasonOf } from "../components/booking/ActionDialogs"
 import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
-import { formatPrice } from "../format"
+import { formatPrice, zoneName } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
@@ -37,6 +40,7 @@ import { MOBILE_QUERY, useMediaQuery } from "../components/media"
 import { Modal } from "../components/Modal"
 import { Loaded } from "../components/loaded"
 import { Page } from "../components/page"
+import { useViewerZone } from "../state/session"
 
 /** Whether the provider's plan has them open at an instant (its weekly ranges in its zone, then its exceptions). */
 const isOpenAt = (plan: Availability, at: Date) => {
@@ -55,9 +59,7 @@ const closedHours = (plan: Availability | undefined, day: Date) =>
     ? []
     : hourSlots().filter((hour) =>
         [0, 15, 30, 45].every((minute) => {
-          const at = new Date(day)
-          at.setHours(hour, minute, 0, 0)
-          return !isOpenAt(plan, at)
+          return !isOpenAt(plan, atTime(day, hour, minute))
         })
       )
 
@@ -67,13 +69,18 @@ const MONTH_CELL_MAX = 3
 /** "lundi 2 juin" → "Lundi 2 juin" (only the first letter: French months stay lower case). */
 const capitalize = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1)
 
-const timeRange = (event: CalendarEvent) => `${hhmm(new Date(event.startTime))}–${hhmm(new Date(event.endTime))}`
+/** An instant as UTC ISO (a zoned date's own toISOString writes its offset). */
+const utcIso = (date: Date) => new Date(date.getTime()).toISOString()
+
+/** "09:00–10:00" in the calendar's zone (the provider's). */
+const timeRange = (event: CalendarEvent, zone: string) => `${hhmm(inZone(event.startTime, zone))}–${hhmm(inZone(event.endTime, zone))}`
 
 /** An event: service title with client first name, the time and the client name (spec section 2). */
 const EventButton = ({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) => {
   const { t } = useLingui()
+  const zone = useViewerZone()
   const client = `${event.clientFirstName} ${event.clientLastName}`
-  const time = timeRange(event)
+  const time = timeRange(event, zone)
   return (
     <button
       type="button"
@@ -108,11 +115,12 @@ const MonthGrid = ({
   onDay: (day: Date) => void
 }) => {
   const { t } = useLingui()
-  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short" })
-  const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: "long" })
-  const full = new Intl.DateTimeFormat(locale, { dateStyle: "full" })
+  const zone = useViewerZone()
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: zone })
+  const weekdayLong = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: zone })
+  const full = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: zone })
   const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7))
-  const today = new Date()
+  const today = inZone(Date.now(), zone)
   return (
     <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
       <table className="month-grid">
@@ -182,12 +190,13 @@ const TimeGrid = ({
   onOpen: (id: string) => void
 }) => {
   const { t } = useLingui()
+  const zone = useViewerZone()
   const heading = new Intl.DateTimeFormat(
     locale,
-    days.length === 1 ? { dateStyle: "full" } : { weekday: "short", day: "numeric", month: "short" }
+    days.length === 1 ? { dateStyle: "full", timeZone: zone } : { weekday: "short", day: "numeric", month: "short", timeZone: zone }
   )
   const hours = hourSlots()
-  const today = new Date()
+  const today = inZone(Date.now(), zone)
   return (
     <div className="calendar-scroll" tabIndex={0} role="region" aria-label={t`Grille du calendrier`}>
       <div
@@ -297,7 +306,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
               <dd>{`${booking.client.firstName} ${booking.client.lastName}`}</dd>
               <dt>{t`Date`}</dt>
               <dd>
-                <DateRange start={booking.startTime} end={booking.endTime} />
+                <DateRange start={booking.startTime} end={booking.endTime} other={{ zone: booking.clientTimeZone, who: "client" }} />
               </dd>
               <dt>{t`Adresse`}</dt>
               <dd>{booking.address}</dd>
@@ -332,10 +341,17 @@ export default function ProviderCalendar() {
   const { t, i18n } = useLingui()
   const mobile = useMediaQuery(MOBILE_QUERY)
   const [view, setView] = useState<CalendarView>(() => (window.matchMedia(MOBILE_QUERY).matches ? "day" : "month"))
-  const [date, setDate] = useState(() => startOfDay(new Date()))
-  const [month, setMonth] = useState(() => startOfDay(new Date()))
+  // The calendar is laid out in the provider's own zone (their account's, else the browser's): its days
+  // are that zone's days, its hours that zone's hours, whatever the browser's zone.
+  const zone = useViewerZone()
+  const [date, setDate] = useState(() => startOfDay(inZone(Date.now(), zone)))
+  const [month, setMonth] = useState(() => startOfDay(inZone(Date.now(), zone)))
   const [openId, setOpenId] = useState<string>()
   const headingId = useId()
+  // The account's zone may arrive after the first render (the session is checked at start): same day, new zone.
+  useEffect(() => {
+    setDate((current) => sameDayIn(current, zone))
+  }, [zone])
 
   // The mobile layout has only day and week.
   useEffect(() => {
@@ -347,6 +363,7 @@ export default function ProviderCalendar() {
   }, [date])
 
   const isFrench = i18n.locale.startsWith("fr")
+  const calendarZoneName = zoneName(i18n.locale, zone)
   const pickerLocale = isFrench ? fr : enUS
   const locale = isFrench ? "fr" : "en"
   const weekStartsOn = (pickerLocale.options?.weekStartsOn ?? (isFrench ? 1 : 0)) as WeekStart
@@ -365,7 +382,7 @@ export default function ProviderCalendar() {
   const [planState] = useAsync(() => availabilityApi.of(user?.id ?? "", true).then(({ data }) => data), [user?.id])
   const plan = planState.status === "ok" ? planState.data : undefined
   const [state, reload] = useLive(
-    (fresh) => bookingsApi.calendar({ from: range.start.toISOString(), to: range.end.toISOString() }, fresh).then(({ data }) => data),
+    (fresh) => bookingsApi.calendar({ from: utcIso(range.start), to: utcIso(range.end) }, fresh).then(({ data }) => data),
     [range.start.getTime(), range.end.getTime()],
     REFRESH_MS,
     openId === undefined
@@ -387,9 +404,9 @@ export default function ProviderCalendar() {
 
   const label = capitalize(
     (() => {
-      if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(date)
-      if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full" }).format(date)
-      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric" })
+      if (view === "month") return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: zone }).format(date)
+      if (view === "day") return new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: zone }).format(date)
+      const format = new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", timeZone: zone })
       const last = days[days.length - 1]!
       try {
         return format.formatRange(days[0]!, last)
@@ -401,16 +418,17 @@ export default function ProviderCalendar() {
   )
 
   const events = state.status === "ok" ? state.data : (lastEvents.current ?? [])
-  const bookedDays = useMemo(() => events.map((event) => startOfDay(new Date(event.startTime))), [events])
+  const bookedDays = useMemo(() => events.map((event) => startOfDay(inZone(event.startTime, zone))), [events, zone])
   const picker = (
     <>
       <DayPicker
         mode="single"
         required
         selected={date}
-        onSelect={(day) => setDate(startOfDay(day))}
+        onSelect={(day) => setDate(startOfDay(inZone(day, zone)))}
         month={month}
-        onMonthChange={setMonth}
+        onMonthChange={(day) => setMonth(inZone(day, zone))}
+        timeZone={zone}
         locale={pickerLocale}
         weekStartsOn={weekStartsOn}
         showOutsideDays
@@ -445,7 +463,7 @@ export default function ProviderCalendar() {
                 <span aria-hidden="true">‹ </span>
                 <span className="nav-text">{t`Période précédente`}</span>
               </button>
-              <button type="button" className="button-secondary button-small" onClick={() => setDate(startOfDay(new Date()))}>
+              <button type="button" className="button-secondary button-small" onClick={() => setDate(startOfDay(inZone(Date.now(), zone)))}>
                 {t`Revenir à aujourd'hui`}
               </button>
               <button type="button" className="button-secondary button-small" onClick={() => setDate(shiftDate(view, date, 1))}>
@@ -456,6 +474,9 @@ export default function ProviderCalendar() {
             <h2 id={headingId} className="calendar-label" aria-live="polite">
               {label}
             </h2>
+            <p className="field-hint calendar-zone" data-testid="calendar-zone">
+              {t`Horaires à l’${calendarZoneName}`}
+            </p>
             <div className="segmented" role="group" aria-label={t`Vue du calendrier`}>
               {views.map(([value, name]) => (
                 <button key={value} type="button" className="segment" aria-pressed={view === value} onClick={() => setView(value)}>

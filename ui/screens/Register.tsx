@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react"
 import { Link } from "wouter"
 import { navigate } from "wouter/use-browser-location"
 import { ApiError } from "../api/client"
+import { browserTimeZone } from "../state/session"
 import { authApi } from "../api/endpoints"
 import { ErrorCodes } from "../api/error-codes"
 import { Alert, PasswordField, SubmitButton, TextField, useFocusFirstInvalid } from "../components/forms"
@@ -36,7 +37,19 @@ export default function Register() {
     if (Object.keys(problems).length > 0) return
     setBusy(true)
     try {
-      await authApi.register({ ...values, email: values.email.trim(), phoneNumber: values.phoneNumber.trim() }, [409, 422])
+      const account = { ...values, email: values.email.trim(), phoneNumber: values.phoneNumber.trim() }
+      // The browser's zone becomes the account's (editable on /settings). A zone this server does not
+      // know (a newer tz database in the browser) is left out rather than blocking the registration.
+      await authApi
+        .register({ ...account, timeZone: browserTimeZone }, [409, 422])
+        .catch((error: unknown) =>
+          error instanceof ApiError &&
+          error.status === 422 &&
+          error.details.length > 0 &&
+          error.details.every((d) => d.field === "timeZone")
+            ? authApi.register(account, [409, 422])
+            : Promise.reject(error)
+        )
       navigate("/login?verify=1")
     } catch (error) {
       setBusy(false)

@@ -11,13 +11,13 @@ import { BookingForm, dropDraft, readDraft } from "../components/booking/Booking
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
-import { formatDate, formatDistance, formatNumber } from "../format"
+import { formatDate, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
 import { isNotFound, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
-import { userAtom } from "../state/session"
+import { useViewerZone, userAtom } from "../state/session"
 
 type Step =
   | { readonly kind: "form"; readonly initial?: BookingFormValues | undefined }
@@ -36,7 +36,7 @@ const InProgressBanner = ({ booking, onPay }: { booking: Booking; onPay: () => v
         {t`Statut :`} <StatusBadge status={booking.displayStatus} />
       </p>
       <p>
-        <DateRange start={booking.startTime} end={booking.endTime} />
+        <DateRange start={booking.startTime} end={booking.endTime} other={{ zone: booking.providerTimeZone, who: "provider" }} />
       </p>
       <div className="actions">
         {booking.actions.includes("pay") ? (
@@ -161,6 +161,11 @@ const ServicePage = ({ service }: { service: Detail }) => {
     }
   }, [user?.id, own, service.id])
   const provider = `${service.user.firstName} ${service.user.lastName}`
+  // The service is offered in its provider's zone; times are shown in the viewer's, said when they differ.
+  const viewerZone = useViewerZone()
+  const providerZone = zoneName(i18n.locale, service.providerTimeZone)
+  const viewerZoneName = zoneName(i18n.locale, viewerZone)
+  const viewerZoneDiffers = !sameTimeIn(viewerZone, service.providerTimeZone, Date.now())
   const position = knownPosition()
   const km = service.distanceKm ?? (position && hasCoordinates(service) ? distanceKm(position, service) : undefined)
   useShareMetadata({
@@ -208,6 +213,11 @@ const ServicePage = ({ service }: { service: Detail }) => {
             <dd className="provider-line">
               <Avatar user={service.user} />
               <span>{provider}</span>
+            </dd>
+            <dt>{t`Fuseau horaire`}</dt>
+            <dd data-testid="provider-zone">
+              {providerZone}
+              {viewerZoneDiffers ? <span className="field-hint"> · {t`horaires affichés à l’${viewerZoneName}`}</span> : null}
             </dd>
           </dl>
           <p className="provider-links">

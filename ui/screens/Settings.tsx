@@ -1,8 +1,9 @@
 import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
-import { useEffect, useId, useRef, useState } from "react"
+import { useAtomValue } from "jotai"
+import { useEffect, useId, useMemo, useRef, useState } from "react"
 import { ApiError } from "../api/client"
-import { notificationsApi } from "../api/endpoints"
+import { notificationsApi, usersApi } from "../api/endpoints"
 import type { EmailFrequency, NotificationPreferences } from "../api/contract"
 import { useAsync } from "../components/async"
 import { ConfirmDialog } from "../components/ConfirmDialog"
@@ -11,18 +12,103 @@ import { Loaded } from "../components/loaded"
 import { Pager } from "../components/catalogue"
 import { safetyApi } from "../messaging/api"
 import { Page } from "../components/page"
+import { setUser, useViewerZone, userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
+import { formatTimeIn, zoneName } from "../format"
 
 type Status = "idle" | "saving" | "saved" | "failed"
 type FieldErrors = Partial<Record<keyof NotificationPreferences, string>>
 
-/** The browser's IANA zone, so quiet hours and digests follow the reader's clock. */
-const browserTimeZone = () => {
+/** Every IANA zone the browser knows (Intl.supportedValuesOf), the current one included even when it is an alias. */
+const zonesWith = (current: string): ReadonlyArray<string> => {
+  let zones: ReadonlyArray<string> = []
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "Europe/Paris"
+    zones = Intl.supportedValuesOf("timeZone")
   } catch {
-    return "Europe/Paris"
+    zones = []
   }
+  return zones.includes(current) ? zones : [current, ...zones].sort()
+}
+
+/** Lower case, accents and underscores gone: "Montréal" and "montreal", "New_York" and "new york" match. */
+const folded = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").replace(/[_/]/g, " ").toLowerCase()
+
+/**
+ * The account's time zone (issue 12): a searchable select of the zones the browser knows. Every time of
+ * the site and of the mails is given in it; quiet hours follow it too.
+ */
+const TimeZoneSection = ({ onChanged }: { onChanged: (zone: string) => void }) => {
+  const { t, i18n } = useLingui()
+  const user = useAtomValue(userAtom)
+  const zone = useViewerZone()
+  const ids = { search: useId(), select: useId(), error: useId() }
+  const [query, setQuery] = useState("")
+  const [error, setError] = useState<string>()
+  const [saving, setSaving] = useState(false)
+  const all = useMemo(() => zonesWith(zone), [zone])
+  const shown = useMemo(() => {
+    const words = folded(query).split(/\s+/).filter(Boolean)
+    const matches = all.filter((z) => {
+      const text = folded(`${z} ${zoneName(i18n.locale, z)}`)
+      return words.every((word) => text.includes(word))
+    })
+    // The current zone stays selectable (and selected) whatever the search.
+    return matches.includes(zone) ? matches : [zone, ...matches]
+  }, [all, query, zone, i18n.locale])
+  const now = Date.now()
+
+  const choose = async (next: string) => {
+    if (next === zone || !user) return
+    setSaving(true)
+    setError(undefined)
+    try {
+      const { data } = await usersApi.updateMe({ timeZone: next }, [422])
+      setUser(data.user)
+      onChanged(next)
+      showToast("success", msg`Fuseau horaire enregistré.`)
+    } catch (failure) {
+      if (failure instanceof ApiError) setError(failure.fieldErrors().timeZone ?? failure.message)
+      else setError(t`L'enregistrement a échoué. Réessayez.`)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const label = (z: string) => `${z.replace(/_/g, " ")} — ${formatTimeIn(i18n.locale, now, z)}`
+  const current = zoneName(i18n.locale, zone)
+  return (
+    <section aria-labelledby="zone-heading">
+      <h2 id="zone-heading">{t`Fuseau horaire`}</h2>
+      <p className="field-hint">{t`Les horaires du site et de vos emails sont donnés dans ce fuseau (actuellement : ${current}).`}</p>
+      <div className="field">
+        <label htmlFor={ids.search}>{t`Rechercher un fuseau (ville, région)`}</label>
+        <input id={ids.search} type="search" name="timeZoneSearch" value={query} onChange={(event) => setQuery(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.select}>{t`Fuseau horaire`}</label>
+        <select
+          id={ids.select}
+          name="timeZone"
+          value={zone}
+          disabled={saving || !user}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? ids.error : undefined}
+          onChange={(event) => void choose(event.target.value)}
+        >
+          {shown.map((z) => (
+            <option key={z} value={z}>
+              {label(z)}
+            </option>
+          ))}
+        </select>
+        {error ? (
+          <p className="field-error" id={ids.error}>
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  )
 }
 
 const FREQUENCIES: ReadonlyArray<EmailFrequency> = ["instant", "daily", "weekly", "never"]
@@ -126,14 +212,15 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
   const queue = useRef<Promise<unknown>>(Promise.resolve())
   const pending = useRef(0)
   const ids = { frequency: useId(), start: useId(), end: useId() }
-  const timeZone = useRef(browserTimeZone()).current
+  // Quiet hours and digests follow the account's zone (the browser's while it has none).
+  const timeZone = useViewerZone()
 
   const save = (change: Partial<NotificationPreferences>) => {
     setPrefs((current) => ({ ...current, ...change }))
     setStatus("saving")
     pending.current++
     const run = () =>
-      notificationsApi.updatePreferences({ ...change, timeZone }, [422]).then(
+      notificationsApi.updatePreferences({ timeZone, ...change }, [422]).then(
         (answer) => {
           setErrors((current) => {
             const next = { ...current }
@@ -188,6 +275,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
 
   return (
     <>
+      <TimeZoneSection onChanged={(zone) => void save({ timeZone: zone })} />
       <section aria-labelledby="email-heading">
         <h2 id="email-heading">{t`Notifications par email`}</h2>
         <div className="field field-check">

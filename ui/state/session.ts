@@ -1,5 +1,6 @@
-import { atom, getDefaultStore } from "jotai"
+import { atom, getDefaultStore, useAtomValue } from "jotai"
 import type { User } from "../api/contract"
+import { platformTimeZone } from "../format"
 
 const TOKEN_KEY = "token"
 
@@ -16,6 +17,13 @@ export const tokenAtom = atom<string | null>(readToken())
 export const userAtom = atom<User | null>(null)
 /** "checking" while the stored token is being verified at startup: guards wait instead of redirecting. */
 export const sessionStatusAtom = atom<"checking" | "ready">("ready")
+
+/** The browser's IANA zone (sent at registration and login; the viewer's zone while signed out). */
+export const browserTimeZone = platformTimeZone()
+
+/** The zone every screen shows times in: the account's when signed in and known, else the browser's. */
+export const viewerZoneAtom = atom((get) => get(userAtom)?.timeZone ?? browserTimeZone)
+export const useViewerZone = () => useAtomValue(viewerZoneAtom)
 
 // The fetch wrapper lives outside React, so session changes go through the default store.
 export const store = getDefaultStore()

@@ -31,6 +31,8 @@ export const AdminUserView = Schema.Struct({
   isActive: Schema.Boolean,
   isEmailVerified: Schema.Boolean,
   preferredLanguage: Schema.String,
+  /** The account's IANA time zone; null until known. */
+  timeZone: Schema.NullOr(Schema.String),
   createdAt: Schema.Date,
   stripeAccountId: Schema.NullOr(Schema.String),
   /** The provider's connected account as last recorded; `isComplete` when it takes charges and payouts. */
@@ -85,6 +87,9 @@ export const AdminBookingView = Schema.Struct({
   updatedAt: Schema.Date,
   startTime: Schema.Date,
   endTime: Schema.Date,
+  /** The provider's and the client's IANA zones (the detail screen names both when they differ from the admin's). */
+  providerTimeZone: Schema.String,
+  clientTimeZone: Schema.String,
   /** Whole hours, rounded up (the detail screen). */
   durationHours: Schema.Number,
   isReviewed: Schema.Boolean,

@@ -28,6 +28,8 @@ export interface UserRow {
   readonly isActive: boolean
   readonly isEmailVerified: boolean
   readonly preferredLanguage: string
+  /** The account's IANA zone; null until known. */
+  readonly timeZone: string | null
   readonly createdAt: Date
   readonly paymentAccount: {
     readonly accountId: string

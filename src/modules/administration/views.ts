@@ -56,6 +56,8 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
   updatedAt: b.updatedAt,
   startTime: b.startTime,
   endTime: b.endTime,
+  providerTimeZone: b.provider.timeZone,
+  clientTimeZone: b.client.timeZone,
   durationHours: Math.ceil((b.endTime.getTime() - b.startTime.getTime()) / 3_600_000),
   isReviewed: b.review !== null,
   address: b.address,

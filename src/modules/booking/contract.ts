@@ -47,6 +47,10 @@ export const BookingView = Schema.Struct({
   client: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String }),
   clientId: Schema.String,
   providerId: Schema.String,
+  /** The provider's IANA zone: the service is offered in it (screens name it beside the viewer's own). */
+  providerTimeZone: Schema.String,
+  /** The client's IANA zone (the provider and administrators see when the client's day it is). */
+  clientTimeZone: Schema.String,
   startTime: Schema.Date,
   endTime: Schema.Date,
   /** The day of the start (YYYY-MM-DD, UTC), as the booking form sends it. */

@@ -2,6 +2,7 @@ import { composeMail } from "../notifications"
 import type { OutgoingMail } from "../notifications"
 import { type MessageKey, translate } from "../../platform/messages"
 import { formatMoney } from "../../platform/money"
+import { formatWithZone } from "../../platform/time-zones"
 import type { NotificationEvent } from "./domain"
 import { bookingIcsAttachment } from "./ics"
 import type { ReminderKind } from "./reminders"
@@ -9,12 +10,12 @@ import type { BookingDetail, Participant } from "./ports"
 
 const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA")
 
-/** "12 mars 2027 à 14:00 (UTC)": mails cannot know the reader's time zone, so they say which one they use. */
-// Intl formatters are costly to build (20 to 45 µs each) and immutable: one per language (and currency).
-const dateFormat = (language: "fr" | "en") =>
-  new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" })
-const dateFormats = { fr: dateFormat("fr"), en: dateFormat("en") }
-const when = (language: "fr" | "en", date: Date) => `${dateFormats[language].format(date)} (UTC)`
+/**
+ * "12 mars 2027 à 14:00, heure de Montréal" / "March 12, 2027 at 2:00 PM, Montreal time": in the
+ * recipient's zone, named (the toolkit caches its Intl formatters). English times are written the "en"
+ * way (2:00 PM); amounts keep en-CA's.
+ */
+const when = (language: "fr" | "en", date: Date, zone: string) => formatWithZone(language, date, zone)
 
 /** An amount in minor units as a mail or a view writes it ("45,50 €", "$45.50"). */
 export const formatAmount = (language: "fr" | "en", minor: number, currency: string) => formatMoney(locale(language), minor, currency)
@@ -30,7 +31,7 @@ export const bookingMail = (
   const language = to.preferredLanguage
   const params = {
     service: booking.service.title,
-    when: when(language, booking.startTime),
+    when: when(language, booking.startTime, to.timeZone),
     client: `${booking.client.firstName} ${booking.client.lastName}`,
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
     reason: booking.rejectionReason ?? ""
@@ -64,7 +65,7 @@ export const reminderMail = (
   const event = kind === "24h" ? "reminder24h" : "reminder2h"
   const params = {
     service: booking.service.title,
-    when: when(language, booking.startTime),
+    when: when(language, booking.startTime, to.timeZone),
     client: `${booking.client.firstName} ${booking.client.lastName}`,
     address: booking.address
   }

@@ -28,6 +28,8 @@ export interface Participant {
   readonly email: string
   readonly phoneNumber: string
   readonly preferredLanguage: Language
+  /** Their IANA time zone (DEFAULT_TIME_ZONE while the account has none): screens and mails show their times in it. */
+  readonly timeZone: string
 }
 
 /** A booking with the service and both people, as every view and mail needs it. */

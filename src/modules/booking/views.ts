@@ -41,6 +41,8 @@ export const toBookingView = (
     client: { id: b.client.id, firstName: b.client.firstName, lastName: b.client.lastName },
     clientId: b.clientId,
     providerId: b.providerId,
+    providerTimeZone: b.provider.timeZone,
+    clientTimeZone: b.client.timeZone,
     startTime: b.startTime,
     endTime: b.endTime,
     date: b.startTime.toISOString().slice(0, 10),

@@ -43,6 +43,8 @@ export const ServiceView = Schema.Struct({
   category: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
   userId: Schema.String,
   user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, avatarUrl: Schema.Null }),
+  /** The provider's IANA zone: the service is offered, and its times are given, in it. */
+  providerTimeZone: Schema.String,
   rating: Schema.Number,
   reviewCount: Schema.Number,
   isAvailable: Schema.Boolean,

@@ -46,7 +46,14 @@ export interface ServiceRecord {
 /** A service with what its views show beside it: its category and its provider. */
 export interface ServiceListing extends ServiceRecord {
   readonly category: Category
-  readonly provider: { readonly id: string; readonly firstName: string; readonly lastName: string; readonly isActive: boolean }
+  readonly provider: {
+    readonly id: string
+    readonly firstName: string
+    readonly lastName: string
+    readonly isActive: boolean
+    /** The provider's IANA zone (DEFAULT_TIME_ZONE while unknown): the service is offered in it. */
+    readonly timeZone: string
+  }
   /** Great-circle distance from the searched point, when one was given. */
   readonly distanceKm?: number | undefined
 }

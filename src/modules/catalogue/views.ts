@@ -21,6 +21,7 @@ export const toServiceView = (s: ServiceListing, language: Language): typeof Ser
   category: { id: s.category.id, name: categoryName(s.category, language), slug: s.category.slug },
   userId: s.userId,
   user: { id: s.provider.id, firstName: s.provider.firstName, lastName: s.provider.lastName, avatarUrl: null },
+  providerTimeZone: s.provider.timeZone,
   rating: s.rating,
   reviewCount: s.reviewCount,
   isAvailable: s.status === "ACTIVE" && s.archivedAt === null,

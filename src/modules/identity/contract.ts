@@ -20,6 +20,8 @@ export const UserView = Schema.Struct({
   role: Role,
   isEmailVerified: Schema.Boolean,
   preferredLanguage: LanguageSchema,
+  /** The account's IANA time zone; null until known (the UI then uses the browser's). */
+  timeZone: Schema.NullOr(Schema.String),
   active: Schema.Boolean,
   createdAt: Schema.Date
 })
@@ -42,9 +44,12 @@ export const RegisterPayload = Payload({
   phoneNumber: Text,
   password: Text,
   confirmPassword: Text,
-  role: Schema.optional(Schema.Unknown)
+  role: Schema.optional(Schema.Unknown),
+  /** The browser's IANA zone (422 when it is no such zone). */
+  timeZone: Text
 })
-export const LoginPayload = Payload({ email: Text, password: Text })
+/** `timeZone`: the browser's zone, adopted by an account that has none yet. */
+export const LoginPayload = Payload({ email: Text, password: Text, timeZone: Text })
 export const EmailPayload = Payload({ email: Text })
 export const ResetPasswordPayload = Payload({ password: Text, confirmPassword: Text })
 export const UpdatePasswordPayload = Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text })

@@ -1,6 +1,7 @@
 import { Either, Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, type FieldIssue, invalid, issue, Unauthorized, ValidationFailed } from "../../platform/errors"
 import type { Language } from "../../platform/messages"
+import { isTimeZone } from "../../platform/time-zones"
 import { Roles } from "./rules"
 
 export const Role = Schema.Literal(...Roles)
@@ -17,6 +18,8 @@ export interface User {
   readonly isEmailVerified: boolean
   readonly isActive: boolean
   readonly preferredLanguage: Language
+  /** The user's IANA time zone; null until known (screens and mails then use DEFAULT_TIME_ZONE). */
+  readonly timeZone: string | null
   readonly createdAt: Date
 }
 
@@ -59,6 +62,8 @@ export interface RegistrationInput {
   readonly phoneNumber?: string | undefined
   readonly password?: string | undefined
   readonly confirmPassword?: string | undefined
+  /** The browser's IANA zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`); optional, checked when sent. */
+  readonly timeZone?: string | undefined
 }
 
 export interface NewAccount {
@@ -69,6 +74,18 @@ export interface NewAccount {
   readonly password: string
   /** Registration always creates a CLIENT, whatever role the caller sent. */
   readonly role: "CLIENT"
+  readonly timeZone: string | null
+}
+
+/** A time zone a user sends (registration, settings): absent or blank is none; anything but an IANA name is a 422. */
+export const checkTimeZone = (value: string | undefined, issues: Array<FieldIssue>, field = "timeZone"): string | null => {
+  const zone = (value ?? "").trim()
+  if (zone === "") return null
+  if (!isTimeZone(zone)) {
+    issues.push(issue(field, "validation.timeZone"))
+    return null
+  }
+  return zone
 }
 
 const requiredName = (field: string, value: string | undefined, issues: Array<FieldIssue>) => {
@@ -100,9 +117,10 @@ export const validateRegistration = (input: RegistrationInput): Either.Either<Ne
   if (phoneNumber === "") issues.push(issue("phoneNumber", "validation.required"))
   else if (!isValidPhone(phoneNumber)) issues.push(issue("phoneNumber", "validation.phone"))
   checkNewPassword(input.password, input.confirmPassword, issues)
+  const timeZone = checkTimeZone(input.timeZone, issues)
   return issues.length > 0
     ? Either.left(invalid(issues))
-    : Either.right({ firstName, lastName, email, phoneNumber, password: input.password!, role: "CLIENT" })
+    : Either.right({ firstName, lastName, email, phoneNumber, password: input.password!, role: "CLIENT", timeZone })
 }
 
 /** Reset keeps the spec's own rule (at least 8 characters) plus the registration strength rule. */

@@ -92,7 +92,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("login", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("login")
-            const session = yield* identity.login(payload.email, payload.password)
+            const session = yield* identity.login(payload.email, payload.password, payload.timeZone)
             return yield* sessionAnswer(session)
           })
         )

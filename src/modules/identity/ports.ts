@@ -16,7 +16,9 @@ export interface UserRepositoryShape {
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
   /** Fails with Conflict (EMAIL_TAKEN) when the email is already registered. */
   readonly insert: (
-    account: Omit<NewAccount, "password" | "role"> & {
+    account: Omit<NewAccount, "password" | "role" | "timeZone"> & {
+      /** Unknown (null) when absent. */
+      readonly timeZone?: string | null
       readonly passwordHash: string
       readonly role: Role
       readonly isEmailVerified: boolean
@@ -27,12 +29,20 @@ export interface UserRepositoryShape {
   readonly setPasswordHash: (id: string, passwordHash: string) => Effect.Effect<void>
   readonly findPasswordHash: (id: string) => Effect.Effect<Option.Option<string>>
   readonly setPreferredLanguage: (id: string, language: Language) => Effect.Effect<void>
+  /** Sets the account's time zone only when it has none (a chosen zone is never overwritten); true when set. */
+  readonly adoptTimeZone: (id: string, zone: string) => Effect.Effect<boolean>
   readonly setRole: (id: string, role: Role) => Effect.Effect<void>
   readonly setActive: (id: string, active: boolean) => Effect.Effect<void>
-  /** Changes the names, phone number or language of an account (profile edits). */
+  /** Changes the names, phone number, language or time zone of an account (profile and settings edits). */
   readonly updateAccount: (
     id: string,
-    patch: { readonly firstName?: string; readonly lastName?: string; readonly phoneNumber?: string; readonly preferredLanguage?: Language }
+    patch: {
+      readonly firstName?: string
+      readonly lastName?: string
+      readonly phoneNumber?: string
+      readonly preferredLanguage?: Language
+      readonly timeZone?: string
+    }
   ) => Effect.Effect<void>
 }
 export class UserRepository extends Context.Tag("identity/UserRepository")<UserRepository, UserRepositoryShape>() {}

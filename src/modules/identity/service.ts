@@ -3,6 +3,7 @@ import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { BadRequest, Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { isTimeZone } from "../../platform/time-zones"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
 import { Notifications } from "../notifications"
@@ -43,7 +44,15 @@ export class Identity extends Context.Tag("identity/Identity")<
   Identity,
   {
     readonly register: (input: RegistrationInput, language: Language) => Effect.Effect<User, ValidationFailed | Conflict>
-    readonly login: (email: string | undefined, password: string | undefined) => Effect.Effect<Session, ValidationFailed | Unauthorized>
+    /**
+     * Opens a session. `timeZone`, the browser's zone, becomes the account's zone when it has none yet
+     * (a zone the user chose is never overwritten; an unknown name is ignored: it never blocks a sign-in).
+     */
+    readonly login: (
+      email: string | undefined,
+      password: string | undefined,
+      timeZone?: string | undefined
+    ) => Effect.Effect<Session, ValidationFailed | Unauthorized>
     readonly refresh: (refreshToken: string | undefined) => Effect.Effect<Session, Unauthorized>
     readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
     /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
@@ -135,6 +144,7 @@ export const IdentityLive = Layer.effect(
           lastName: account.lastName,
           email: account.email,
           phoneNumber: account.phoneNumber,
+          timeZone: account.timeZone,
           passwordHash,
           ...options
         })
@@ -184,7 +194,7 @@ export const IdentityLive = Layer.effect(
       createAccount: (input) =>
         createUser(input, { role: input.role, isEmailVerified: true, preferredLanguage: input.preferredLanguage ?? "fr" }),
 
-      login: (email, password) =>
+      login: (email, password, timeZone) =>
         Effect.gen(function* () {
           const fields = yield* requireFields({ email, password })
           const found = yield* users.findByEmail(normalizeEmail(fields.email!))
@@ -195,7 +205,13 @@ export const IdentityLive = Layer.effect(
           const user = found.value
           if (!user.isActive) return yield* AccountDeactivated
           if (!user.isEmailVerified) return yield* EmailNotVerified
-          return yield* openSession(user, yield* secrets.uuid())
+          const { passwordHash: _, ...account } = user
+          const zone = timeZone?.trim()
+          const adopted =
+            account.timeZone === null && isTimeZone(zone) && (yield* users.adoptTimeZone(account.id, zone))
+              ? { ...account, timeZone: zone }
+              : account
+          return yield* openSession(adopted, yield* secrets.uuid())
         }),
 
       refresh: (presented) =>

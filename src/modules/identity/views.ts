@@ -12,6 +12,7 @@ export const toUserView = (user: User): typeof UserView.Type => ({
   role: user.role,
   isEmailVerified: user.isEmailVerified,
   preferredLanguage: user.preferredLanguage,
+  timeZone: user.timeZone,
   active: user.isActive,
   createdAt: user.createdAt
 })

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { type Language, type MessageKey, translate } from "../../platform/messages"
+import { formatWithZone } from "../../platform/time-zones"
 import type { OutgoingMail, RawMail } from "./ports"
 import type { DigestItem } from "./ports"
 import type { MailKind } from "./preferences"
@@ -119,13 +120,9 @@ export const withUnsubscribeFooter = (mail: RawMail, language: Language, link: s
   }
 }
 
+/** "29 nov. 2026, 15:00, heure de Paris": when an item came, in the recipient's zone (their preferences' zone), named. */
 const digestDate = (language: Language, date: Date, timeZone: string) =>
-  new Intl.DateTimeFormat(language === "fr" ? "fr-FR" : "en-CA", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone,
-    hourCycle: "h23"
-  }).format(date)
+  formatWithZone(language, date, timeZone, { dateStyle: "medium", timeStyle: "short" })
 
 /** One mail listing the pending items, oldest first, in the recipient's language and time zone. */
 export const digestMail = (

@@ -1,9 +1,10 @@
 import { type Language, translate } from "../../platform/messages"
+import { formatWithZone, zoneOf } from "../../platform/time-zones"
 import { composeMail, type MailRecipient, type OutgoingMail } from "../notifications"
 import type { Resubmission } from "./domain"
 
-const dateIn = (language: Language, date: Date) =>
-  new Intl.DateTimeFormat(language === "fr" ? "fr-FR" : "en-CA", { dateStyle: "long", timeZone: "UTC" }).format(date)
+/** "2 décembre 2026 à 15:00, heure de Paris": the instant in the recipient's zone, named (DEFAULT_TIME_ZONE while unknown). */
+const dateIn = (language: Language, date: Date, zone: string | null | undefined) => formatWithZone(language, date, zoneOf(zone))
 
 /** To the applicant when an admin approves: next step, activate payments. */
 export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail => {
@@ -23,7 +24,13 @@ export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail
 /** To the applicant when an admin rejects: the reason, and when (or whether) a resubmission is possible. */
 export const rejectionMail = (
   to: MailRecipient,
-  input: { readonly reason: string; readonly resubmission: Resubmission; readonly attemptsLeft: number },
+  input: {
+    readonly reason: string
+    readonly resubmission: Resubmission
+    readonly attemptsLeft: number
+    /** The applicant's IANA zone (null: not known yet). */
+    readonly timeZone?: string | null | undefined
+  },
   publicUrl: string
 ): OutgoingMail => {
   const language = to.preferredLanguage
@@ -32,7 +39,7 @@ export const rejectionMail = (
       ? translate(language, "mail.applicationRejected.final")
       : input.resubmission.state === "COOLDOWN"
         ? translate(language, "mail.applicationRejected.resubmitOn", {
-            date: dateIn(language, input.resubmission.until),
+            date: dateIn(language, input.resubmission.until, input.timeZone),
             attempts: String(input.attemptsLeft)
           })
         : translate(language, "mail.applicationRejected.resubmitNow", { attempts: String(input.attemptsLeft) })

@@ -306,7 +306,8 @@ export const ProviderApplicationsLive = Layer.effect(
                   {
                     reason: decision.rejectionReason,
                     resubmission: resubmissionOf(decision, at),
-                    attemptsLeft: Math.max(0, decision.maxAttempts - decision.rejectionCount)
+                    attemptsLeft: Math.max(0, decision.maxAttempts - decision.rejectionCount),
+                    timeZone: applicant.timeZone
                   },
                   config.publicUrl
                 )

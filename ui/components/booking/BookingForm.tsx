@@ -20,7 +20,8 @@ import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
 import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
-import { currencyDecimals, formatPrice } from "../../format"
+import { currencyDecimals, formatDateRangeIn, formatPrice, sameTimeIn, zoneName } from "../../format"
+import { useViewerZone } from "../../state/session"
 
 const DRAFT_KEY = "booking-draft:"
 
@@ -78,8 +79,17 @@ export const BookingForm = ({
   const form = useFocusFirstInvalid(errors)
   const now = useMemo(() => new Date(), [])
   const set = (field: BookingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
+  // The times typed are the viewer's (their account's zone, else the browser's), named; the provider's
+  // own time is said beside them when their zone writes it differently.
+  const zone = useViewerZone()
 
-  const check = checkBookingForm(values, new Date())
+  const check = checkBookingForm(values, new Date(), zone)
+  const request = bookingRequestOf(service.id, values, zone)
+  const providerTime =
+    check.minutes > 0 && !sameTimeIn(zone, service.providerTimeZone, request.startTime ?? now)
+      ? `${formatDateRangeIn(i18n.locale, request.startTime!, request.endTime!, service.providerTimeZone)}, ${zoneName(i18n.locale, service.providerTimeZone)}`
+      : undefined
+  const viewerZoneName = zoneName(i18n.locale, zone)
   const digits = currencyDecimals(service.currency)
   const total = bookingTotal(service.price, check.minutes, digits)
   const title = service.title
@@ -87,7 +97,7 @@ export const BookingForm = ({
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
-    const result = checkBookingForm(values, new Date())
+    const result = checkBookingForm(values, new Date(), zone)
     setInvalidDuration(result.invalidDuration)
     const problems = Object.fromEntries(
       Object.entries(result.problems).map(([field, problem]) => [field, i18n._(bookingProblemTexts[problem])])
@@ -101,7 +111,7 @@ export const BookingForm = ({
     }
     setBusy(true)
     try {
-      const { data } = await bookingsApi.create(bookingRequestOf(service.id, values))
+      const { data } = await bookingsApi.create(bookingRequestOf(service.id, values, zone))
       dropDraft(service.id)
       onBooked(data.bookingData)
     } catch (error) {
@@ -135,7 +145,7 @@ export const BookingForm = ({
             value={values.startTime}
             onChange={set("startTime")}
             error={errors.startTime}
-            min={toLocalInputValue(now)}
+            min={toLocalInputValue(now, zone)}
           />
           <TextField
             label={t`Date et heure de fin`}
@@ -144,9 +154,13 @@ export const BookingForm = ({
             value={values.endTime}
             onChange={set("endTime")}
             error={errors.endTime}
-            min={values.startTime || toLocalInputValue(now)}
+            min={values.startTime || toLocalInputValue(now, zone)}
           />
         </div>
+        <p className="field-hint" data-testid="booking-zone">
+          {t`Horaires à l’${viewerZoneName}.`}
+          {providerTime ? <> {t`Pour le prestataire : ${providerTime}.`}</> : null}
+        </p>
         <TextField
           label={t`Adresse de la prestation`}
           name="address"

@@ -18,7 +18,8 @@ import { showToast } from "../../state/toasts"
 import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { Loading } from "../page"
-import { formatPrice, formatTime } from "../../format"
+import { formatPrice, formatTimeIn } from "../../format"
+import { useViewerZone } from "../../state/session"
 import { DateRange } from "./parts"
 
 // Stripe's libraries are their own chunk, loaded only for the in-page card form.
@@ -84,7 +85,8 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
 
   const amount = formatPrice(i18n.locale, booking.totalPrice, booking.currency)
   const title = booking.service.title
-  const holdUntil = booking.holdExpiresAt ? formatTime(i18n.locale, booking.holdExpiresAt, "2-digit") : undefined
+  const zone = useViewerZone()
+  const holdUntil = booking.holdExpiresAt ? formatTimeIn(i18n.locale, booking.holdExpiresAt, zone) : undefined
 
   const pay = async (event: FormEvent) => {
     event.preventDefault()
@@ -146,7 +148,7 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
           <dd>{title}</dd>
           <dt>{t`Date`}</dt>
           <dd>
-            <DateRange start={booking.startTime} end={booking.endTime} />
+            <DateRange start={booking.startTime} end={booking.endTime} other={{ zone: booking.providerTimeZone, who: "provider" }} />
           </dd>
           <dt>{t`Montant`}</dt>
           <dd className="booking-total">{amount}</dd>

@@ -5,7 +5,8 @@ import { useId } from "react"
 import type { DisplayStatus, PaymentStatus } from "../../api/contract"
 import { paymentLabels, statusLabels, statusTone } from "../../booking/labels"
 import { RATING_MAX, RATING_MIN } from "../../booking/rules"
-import { formatDateRange } from "../../format"
+import { formatDateRangeIn, sameTimeIn, zoneName } from "../../format"
+import { useViewerZone } from "../../state/session"
 
 export const StatusBadge = ({ status }: { status: DisplayStatus }) => {
   const { i18n } = useLingui()
@@ -66,7 +67,35 @@ export const StarInput = ({ value, onChange, error }: { value: number; onChange:
   )
 }
 
-export const DateRange = ({ start, end }: { start: string; end: string }) => {
-  const { i18n } = useLingui()
-  return <time dateTime={start}>{formatDateRange(i18n.locale, new Date(start), new Date(end))}</time>
+/**
+ * A booking's time in the viewer's zone, named ("lundi 2 juin 2026, 15:00 – 16:00 · heure de Paris"),
+ * and, when the other party's zone writes it differently, the same time in that zone, named too (the
+ * provider's for a client, the client's for a provider or an administrator).
+ */
+export const DateRange = ({
+  start,
+  end,
+  other
+}: {
+  start: string
+  end: string
+  other?: { readonly zone: string; readonly who: "provider" | "client" } | undefined
+}) => {
+  const { i18n, t } = useLingui()
+  const zone = useViewerZone()
+  const elsewhere = other !== undefined && !sameTimeIn(zone, other.zone, start) ? other : undefined
+  const otherText = elsewhere
+    ? `${formatDateRangeIn(i18n.locale, start, end, elsewhere.zone)}, ${zoneName(i18n.locale, elsewhere.zone)}`
+    : ""
+  return (
+    <span className="date-range">
+      <time dateTime={start}>{formatDateRangeIn(i18n.locale, start, end, zone)}</time>
+      <span className="zone-name"> · {zoneName(i18n.locale, zone)}</span>
+      {elsewhere ? (
+        <span className="zone-other" data-testid="other-zone">
+          {elsewhere.who === "provider" ? t`Pour le prestataire : ${otherText}` : t`Pour le client : ${otherText}`}
+        </span>
+      ) : null}
+    </span>
+  )
 }

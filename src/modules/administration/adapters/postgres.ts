@@ -63,6 +63,7 @@ const UserListRow = Schema.Struct({
   isActive: Schema.Boolean,
   isEmailVerified: Schema.Boolean,
   preferredLanguage: Schema.String,
+  timeZone: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
   accountId: Schema.NullOr(Schema.String),
   chargesEnabled: Schema.NullOr(Schema.Boolean),
@@ -245,7 +246,7 @@ export const AdminReadModelLive = Layer.effect(
               UserListRow,
               sql`
             SELECT u.id, u.first_name, u.last_name, u.email::text AS email, u.phone_number, u.role, u.is_active, u.is_email_verified,
-                   u.preferred_language, u.created_at, pa.account_id, pa.charges_enabled, pa.payouts_enabled, pa.details_submitted,
+                   u.preferred_language, u.time_zone, u.created_at, pa.account_id, pa.charges_enabled, pa.payouts_enabled, pa.details_submitted,
                    count(*) OVER () AS total
             FROM users u LEFT JOIN payment_accounts pa ON pa.user_id = u.id
             WHERE ${where}

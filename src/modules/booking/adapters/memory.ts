@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { CategoryRepository, ServiceRepository } from "../../catalogue"
 import { UserRepository } from "../../identity"
+import { DEFAULT_TIME_ZONE, zoneOf } from "../../../platform/time-zones"
 import { type BookingStatus, dueAuthorization, dueCommand, SLOT_HOLDING } from "../domain"
 import {
   type BookingDetail,
@@ -42,14 +43,23 @@ export const BookingMemoryAdapters = Layer.effectContext(
         users.findById(id),
         (u): Participant =>
           Option.match(u, {
-            onNone: () => ({ id, firstName: "", lastName: "", email: "", phoneNumber: "", preferredLanguage: "fr" }),
+            onNone: () => ({
+              id,
+              firstName: "",
+              lastName: "",
+              email: "",
+              phoneNumber: "",
+              preferredLanguage: "fr",
+              timeZone: DEFAULT_TIME_ZONE
+            }),
             onSome: (user) => ({
               id: user.id,
               firstName: user.firstName,
               lastName: user.lastName,
               email: user.email,
               phoneNumber: user.phoneNumber,
-              preferredLanguage: user.preferredLanguage
+              preferredLanguage: user.preferredLanguage,
+              timeZone: zoneOf(user.timeZone)
             })
           })
       )

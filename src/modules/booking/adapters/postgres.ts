@@ -5,6 +5,7 @@ import { findAll, findOne, single } from "../../../platform/rows"
 import { type BookingStatus, BookingStatuses, PaymentIssues, PaymentStatuses } from "../domain"
 import * as crypto from "node:crypto"
 import { REMINDER_LEAD_MS } from "../reminders"
+import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import {
   type Bookable,
   type BookingDetail,
@@ -32,7 +33,8 @@ const RECORD = `
 
 const person = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'firstName', ${alias}.first_name, 'lastName', ${alias}.last_name, 'email', ${alias}.email,
-     'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language)`
+     'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language,
+     'timeZone', coalesce(${alias}.time_zone, '${DEFAULT_TIME_ZONE}'))`
 
 const DETAIL = `${RECORD},
   json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'categoryNameFr', c.name_fr, 'categoryNameEn', c.name_en) AS service,
@@ -86,7 +88,8 @@ const ParticipantJson = Schema.Struct({
   lastName: Schema.String,
   email: Schema.String,
   phoneNumber: Schema.String,
-  preferredLanguage: Schema.Literal(...Languages)
+  preferredLanguage: Schema.Literal(...Languages),
+  timeZone: Schema.String
 }) satisfies Schema.Schema<Participant, any>
 const DetailRow = Schema.extend(
   BookingRecordRow,

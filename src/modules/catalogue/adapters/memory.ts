@@ -2,6 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { UserRepository } from "../../identity"
 import { toMajor } from "../../../platform/money"
+import { zoneOf } from "../../../platform/time-zones"
 import { type Category, isPublic, normalizeText, type ServiceListing, type ServiceRecord, slugify, wordsOf } from "../domain"
 import { distanceKm } from "../geography"
 import { matchesText, RELEVANCE_CANDIDATES, resultWindow } from "../search"
@@ -70,7 +71,13 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
         return {
           ...s,
           category: categories.get(s.categoryId)!,
-          provider: { id: s.userId, firstName: u?.firstName ?? "", lastName: u?.lastName ?? "", isActive: u?.isActive ?? false }
+          provider: {
+            id: s.userId,
+            firstName: u?.firstName ?? "",
+            lastName: u?.lastName ?? "",
+            isActive: u?.isActive ?? false,
+            timeZone: zoneOf(u?.timeZone)
+          }
         }
       })
 

@@ -1,6 +1,7 @@
 import { SqlClient, Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../platform/rows"
+import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses, slugify } from "../domain"
 import { chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
 import { resultWindow, toTsQuery } from "../search"
@@ -46,6 +47,7 @@ const SearchRow = Schema.Struct({
   firstName: Schema.String,
   lastName: Schema.String,
   providerActive: Schema.Boolean,
+  providerTimeZone: Schema.String,
   distanceKm: Schema.optional(Schema.NullOr(Schema.Number))
 })
 type SearchRow = typeof SearchRow.Type
@@ -86,7 +88,13 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
   category,
-  provider: { id: row.userId, firstName: row.firstName, lastName: row.lastName, isActive: row.providerActive },
+  provider: {
+    id: row.userId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    isActive: row.providerActive,
+    timeZone: row.providerTimeZone
+  },
   ...(row.distanceKm === undefined || row.distanceKm === null ? {} : { distanceKm: row.distanceKm })
 })
 
@@ -167,7 +175,8 @@ const serviceColumns = `s.id, s.user_id AS "userId", s.category_id AS "categoryI
   s.price_minor::float8 AS "priceMinor", s.currency, s.duration_minutes AS "durationMinutes", s.location, s.lat, s.lng,
   s.status, s.archived_at AS "archivedAt", s.disabled_by_admin_at AS "disabledByAdminAt", s.rating::float8 AS rating, s.review_count AS "reviewCount", s.images,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt",
-  u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive"`
+  u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive",
+  coalesce(u.time_zone, '${DEFAULT_TIME_ZONE}') AS "providerTimeZone"`
 const listingColumns = `${serviceColumns},
   c.slug AS "categorySlug", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn"`
 
@@ -194,7 +203,8 @@ const pageColumns = [
   "updatedAt",
   "firstName",
   "lastName",
-  "providerActive"
+  "providerActive",
+  "providerTimeZone"
 ]
   .map((alias) => `k."${alias}"`)
   .join(", ")

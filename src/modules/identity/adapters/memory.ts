@@ -34,7 +34,13 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
       insert: (a) =>
         Effect.suspend(() => {
           if ([...users.values()].some((u) => u.email === a.email)) return Effect.fail(EmailTaken)
-          const user: UserWithPassword = { ...a, id: crypto.randomUUID(), isActive: true, createdAt: new Date() }
+          const user: UserWithPassword = {
+            ...a,
+            timeZone: a.timeZone ?? null,
+            id: crypto.randomUUID(),
+            isActive: true,
+            createdAt: new Date()
+          }
           users.set(user.id, user)
           return Effect.succeed(strip(user))
         }),
@@ -42,6 +48,13 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
       setPasswordHash: (id, passwordHash) => update(id, { passwordHash }),
       findPasswordHash: (id) => Effect.sync(() => Option.fromNullable(users.get(id)?.passwordHash)),
       setPreferredLanguage: (id, preferredLanguage) => update(id, { preferredLanguage }),
+      adoptTimeZone: (id, timeZone) =>
+        Effect.sync(() => {
+          const user = users.get(id)
+          if (!user || user.timeZone !== null) return false
+          users.set(id, { ...user, timeZone })
+          return true
+        }),
       setRole: (id, role) => update(id, { role }),
       setActive: (id, isActive) => update(id, { isActive }),
       updateAccount: (id, patch) => update(id, patch)

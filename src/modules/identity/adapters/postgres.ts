@@ -6,7 +6,7 @@ import { type Language, Languages } from "../../../platform/messages"
 import { findOne, single } from "../../../platform/rows"
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
-  id, email::text AS email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, created_at`
+  id, email::text AS email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, time_zone, created_at`
 
 // Rows as decoded (camelCase keys: see platform/database.ts).
 export const UserRow = Schema.Struct({
@@ -19,6 +19,7 @@ export const UserRow = Schema.Struct({
   isEmailVerified: Schema.Boolean,
   isActive: Schema.Boolean,
   preferredLanguage: Schema.Literal(...Languages),
+  timeZone: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 })
 const RefreshTokenRow = Schema.Struct({
@@ -59,8 +60,8 @@ export const UserRepositoryLive = Layer.effect(
         single(
           "new user",
           UserRow,
-          sql`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language)
-          VALUES (${a.email}, ${a.passwordHash}, ${a.firstName}, ${a.lastName}, ${a.phoneNumber}, ${a.role}, ${a.isEmailVerified}, ${a.preferredLanguage})
+          sql`INSERT INTO users (email, password_hash, first_name, last_name, phone_number, role, is_email_verified, preferred_language, time_zone)
+          VALUES (${a.email}, ${a.passwordHash}, ${a.firstName}, ${a.lastName}, ${a.phoneNumber}, ${a.role}, ${a.isEmailVerified}, ${a.preferredLanguage}, ${a.timeZone ?? null})
           RETURNING ${selected}`
         ).pipe(Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))),
       markEmailVerified: (id) =>
@@ -75,6 +76,11 @@ export const UserRepositoryLive = Layer.effect(
         ).pipe(Effect.map(Option.map((row) => row.passwordHash)), Effect.orDie),
       setPreferredLanguage: (id, language: Language) =>
         sql`UPDATE users SET preferred_language = ${language}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      adoptTimeZone: (id, zone) =>
+        sql`UPDATE users SET time_zone = ${zone}, updated_at = now() WHERE id = ${id} AND time_zone IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       setRole: (id, role: Role) =>
         sql`UPDATE users SET role = ${role}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       setActive: (id, active) =>
@@ -84,7 +90,8 @@ export const UserRepositoryLive = Layer.effect(
           firstName: "first_name",
           lastName: "last_name",
           phoneNumber: "phone_number",
-          preferredLanguage: "preferred_language"
+          preferredLanguage: "preferred_language",
+          timeZone: "time_zone"
         } as const
         const assignments = (Object.keys(columns) as Array<keyof typeof columns>)
           .filter((field) => patch[field] !== undefined)

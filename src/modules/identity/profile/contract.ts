@@ -75,6 +75,8 @@ export const OwnProfileView = Schema.Struct({
   email: Text,
   phoneNumber: Text,
   preferredLanguage: LanguageSchema,
+  /** The account's IANA time zone; null until known. */
+  timeZone: Nullable(Text),
   active: Schema.Boolean,
   address: Text,
   postalCode: Text,
@@ -139,6 +141,8 @@ export const ProfilePatchPayload = Payload({
   lastName: OptText,
   phoneNumber: OptText,
   preferredLanguage: OptText,
+  /** An IANA zone (Europe/Paris); 422 otherwise. */
+  timeZone: OptText,
   bio: OptLongText,
   description: OptLongText,
   specialities: OptList,

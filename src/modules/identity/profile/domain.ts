@@ -3,6 +3,7 @@ import { type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFa
 import { Languages, type Language, type MessageKey } from "../../../platform/messages"
 import { type Currency, isCurrency } from "../../../platform/money"
 import { decimalPlaces, isStorableNumber } from "../../../platform/numbers"
+import { isTimeZone } from "../../../platform/time-zones"
 import { isValidPhone, NAME_MAX, type Role } from "../domain"
 import { ProfileVisibilities, type ProfileVisibility } from "../rules"
 
@@ -123,6 +124,8 @@ export interface ProfilePatchInput {
   readonly lastName?: string | undefined
   readonly phoneNumber?: string | undefined
   readonly preferredLanguage?: string | undefined
+  /** An IANA zone (Europe/Paris), chosen on /settings. */
+  readonly timeZone?: string | undefined
   readonly bio?: string | null | undefined
   readonly description?: string | null | undefined
   readonly specialities?: ReadonlyArray<string> | null | undefined
@@ -147,6 +150,7 @@ export interface AccountPatch {
   readonly lastName?: string
   readonly phoneNumber?: string
   readonly preferredLanguage?: Language
+  readonly timeZone?: string
 }
 
 export type ProfilePatch = Partial<Omit<Profile, "avatar" | "identityPhoto">>
@@ -244,6 +248,12 @@ export const validateProfilePatch = (
   if (input.preferredLanguage !== undefined) {
     if (isLanguage(input.preferredLanguage)) account.preferredLanguage = input.preferredLanguage
     else issues.push(issue("preferredLanguage", "validation.language"))
+  }
+  if (input.timeZone !== undefined) {
+    // A zone, once set, is changed, never cleared: a blank one is a 422 too.
+    const zone = input.timeZone.trim()
+    if (isTimeZone(zone)) account.timeZone = zone
+    else issues.push(issue("timeZone", "validation.timeZone"))
   }
 
   const texts: ReadonlyArray<readonly [keyof ProfilePatchInput & keyof Profile, number, MessageKey]> = [

@@ -81,6 +81,7 @@ export const toOwnProfileView = (own: OwnProfile, language: Language): typeof Ow
   email: own.user.email,
   phoneNumber: own.user.phoneNumber,
   preferredLanguage: own.user.preferredLanguage,
+  timeZone: own.user.timeZone,
   active: own.user.isActive,
   address: own.profile.address,
   postalCode: own.profile.postalCode,

@@ -81,7 +81,7 @@ export const profileOf = (row: ProfileRow): Profile => ({
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
   u.id, u.email, u.first_name, u.last_name, u.phone_number, u.role, u.is_email_verified, u.is_active,
-  u.preferred_language, u.created_at`
+  u.preferred_language, u.time_zone, u.created_at`
 
 export const ProfileRepositoryLive = Layer.effect(
   ProfileRepository,
@@ -202,6 +202,7 @@ export const FavoriteRepositoryLive = Layer.effect(
               isEmailVerified: row.isEmailVerified,
               isActive: row.isActive,
               preferredLanguage: row.preferredLanguage,
+              timeZone: row.timeZone,
               createdAt: row.createdAt
             },
             profile: profileOf(row)

@@ -1,0 +1,123 @@
+import { Effect, Option } from "effect"
+import type { Browser } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { Identity } from "../../src/modules/identity"
+import { payInSandbox } from "../booking/support"
+import { newProvider } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, withServerAndChromium } from "../support/browser"
+import { httpClient, mailedToken } from "../support/http"
+import type { TestServer } from "../support/server"
+
+// Issue 12, time zones in the browser: a client whose Chromium runs in Europe/Paris, in English, registers
+// (the account takes the browser's zone), books a provider working from Toronto, and reads the booking on
+// /bookings at the Paris time with the Toronto time beside it, each named; the service page names the
+// provider's zone; the provider's calendar lays the booking out at the Toronto hour.
+
+let server: TestServer
+let browser: Browser
+
+const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
+
+describe.skipIf(!hasChromium)("time zones in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("registration takes the browser's zone; /bookings shows the client's and the provider's times, each named", async () => {
+    const api = httpClient(server)
+    const email = `zones.${Date.now().toString(36)}@example.com`
+    const password = "Secret12!"
+
+    const context = await contextWithConsent(browser, { timezoneId: "Europe/Paris", locale: "en-US" })
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await page.goto(`${server.url}/register`)
+    await page.getByLabel("First name").fill("Chloé")
+    await page.getByLabel("Last name").fill("Martin")
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Phone").fill("0612345678")
+    await page.getByLabel("Password", { exact: true }).fill(password)
+    await page.getByLabel("Confirm password").fill(password)
+    await page.getByRole("button", { name: "Create my account" }).click()
+    await page.waitForURL("**/login?verify=1")
+    const account = await server.run(Effect.flatMap(Identity, (identity) => identity.findByEmail(email)))
+    expect(Option.getOrThrow(account).timeZone).toBe("Europe/Paris")
+    expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, email, "verify-email")}`)).status).toBe(200)
+
+    // A provider in Toronto (set on their settings) offers a service; the client books 14:00 UTC in three days.
+    const provider = await newProvider(server, api)
+    expect((await api.patch("/api/users/me", { timeZone: "America/Toronto" }, { token: provider.token })).status).toBe(200)
+    const created = await api.post(
+      "/api/services",
+      { title: "Piano lessons", description: "One hour of piano at home.", price: 50, duration: 60, location: "Toronto", categoryId: 7 },
+      { token: provider.token }
+    )
+    expect(created.status, created.text).toBe(201)
+    const serviceId = created.body.data.service.id as string
+    const login = await api.post("/api/auth/login", { email, password })
+    expect(login.status, login.text).toBe(200)
+    const start = new Date(Date.now() + 3 * 24 * 3_600_000)
+    start.setUTCHours(14, 0, 0, 0)
+    const booked = await api.post(
+      "/api/bookings",
+      {
+        serviceId,
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 3_600_000).toISOString(),
+        address: "10 rue de la Paix, Paris"
+      },
+      { token: login.body.data.token }
+    )
+    expect(booked.status, booked.text).toBe(201)
+    // Paid (the sandbox's checkout): the calendar shows bookings whose payment is secured.
+    await payInSandbox(server, api, login.body.data.token, booked.body.data.bookingData.id)
+    // The start's hour in a zone ("3:00"): a range shares its AM/PM ("3:00 – 4:00 PM").
+    const time = (zone: string) =>
+      plain(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: zone }).format(start)).replace(/\s?[AP]M$/, "")
+
+    // Signed in through the English login screen, in Paris.
+    await page.goto(`${server.url}/login`)
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Password", { exact: true }).fill(password)
+    await page.getByRole("button", { name: "Log in" }).click()
+    await page.waitForURL("**/services")
+
+    await page.goto(`${server.url}/bookings`)
+    const card = page.locator(`[data-booking-id="${booked.body.data.bookingData.id}"]`)
+    await card.waitFor()
+    const range = plain(await card.locator(".date-range").innerText())
+    // 14:00 UTC: 3:00 or 4:00 PM in Paris, 9:00 or 10:00 AM in Toronto, depending on the date's offsets.
+    expect(range).toContain("Paris time")
+    expect(range).toContain(`, ${time("Europe/Paris")} –`)
+    const other = plain(await card.getByTestId("other-zone").innerText())
+    expect(other).toMatch(/^For the provider: .*Toronto time$/)
+    expect(other).toContain(`, ${time("America/Toronto")} –`)
+
+    // The service page names the provider's zone and says the times are shown in Paris time.
+    await page.goto(`${server.url}/services/${serviceId}`)
+    const zone = plain(await page.getByTestId("provider-zone").innerText())
+    expect(zone).toContain("Toronto time")
+    expect(zone).toContain("times shown in Paris time")
+    expect(errors).toEqual([])
+    await context.close()
+
+    // The provider's calendar, opened from a browser in Paris, is laid out in Toronto: the booking sits at the Toronto hour.
+    const providerContext = await contextWithConsent(browser, { timezoneId: "Europe/Paris", locale: "en-US" })
+    const providerPage = await providerContext.newPage()
+    await providerPage.goto(`${server.url}/login`)
+    await providerPage.getByLabel("Email").fill(provider.email)
+    await providerPage.getByLabel("Password", { exact: true }).fill("Passw0rd!")
+    await providerPage.getByRole("button", { name: "Log in" }).click()
+    await providerPage.waitForURL("**/services")
+    await providerPage.goto(`${server.url}/provider/calendar`)
+    await providerPage.getByTestId("calendar-zone").getByText("Times in Toronto time").waitFor()
+    // The month shown is today's in Toronto: the booking may fall in the next one.
+    const monthIn = (instant: Date | number) =>
+      new Intl.DateTimeFormat("en", { month: "numeric", timeZone: "America/Toronto" }).format(instant)
+    if (monthIn(start) !== monthIn(Date.now())) await providerPage.getByRole("button", { name: "Next period" }).click()
+    const torontoHour = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "America/Toronto" }).format(start)
+    await providerPage
+      .locator(".calendar-event .event-time", { hasText: `${torontoHour}–` })
+      .first()
+      .waitFor()
+    await providerContext.close()
+  }, 120_000)
+})

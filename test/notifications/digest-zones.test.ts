@@ -1,0 +1,30 @@
+// A digest lists when each item came in its recipient's zone (their preferences' zone), named, in their
+// language (issue 12: every mail gives times in its recipient's zone).
+import { describe, expect, it } from "vitest"
+import { digestMail } from "../../src/modules/notifications/domain"
+import type { DigestItem } from "../../src/modules/notifications/ports"
+
+const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
+const item: DigestItem = {
+  id: "i1",
+  userId: "u1",
+  kind: "booking",
+  subject: "Réservation confirmée",
+  body: "Votre réservation est confirmée.",
+  link: "https://example.com/bookings",
+  createdAt: new Date("2026-11-29T20:00:00Z")
+}
+const links = { home: "https://example.com", settings: "https://example.com/settings" }
+
+describe("digest times", () => {
+  it("in French, in Paris", () => {
+    const mail = digestMail({ email: "a@example.com", firstName: "Léa", preferredLanguage: "fr" }, [item], links, "Europe/Paris")
+    expect(plain(mail.text)).toContain("(29 nov. 2026, 21:00, heure de Paris)")
+    expect(plain(mail.html)).toContain("heure de Paris")
+  })
+
+  it("in English, in Toronto", () => {
+    const mail = digestMail({ email: "a@example.com", firstName: "Lea", preferredLanguage: "en" }, [item], links, "America/Toronto")
+    expect(plain(mail.text)).toContain("(Nov 29, 2026, 3:00 PM, Toronto time)")
+  })
+})
