@@ -1,9 +1,9 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { IdParam, Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadNumber, PayloadText } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
-import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
+import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses, RescheduleStatuses } from "./rules"
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
@@ -11,6 +11,32 @@ import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from 
 // ---- Views -----------------------------------------------------------------------------------
 
 const Currency = Schema.Struct({ code: Schema.String, symbol: Schema.String })
+
+/** A proposal to move a booking (issue 12), as either party sees it. */
+export const RescheduleView = Schema.Struct({
+  id: Schema.String,
+  /** Which side proposed it (only the other side answers). */
+  proposedBy: Schema.Literal("client", "provider"),
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  /** Minutes proposed, and the total at that duration (the booked total when the duration is kept). */
+  duration: Schema.Number,
+  totalMinor: Schema.Number,
+  formattedTotal: Schema.String,
+  /** The booking as it stood when proposed. */
+  previousStartTime: Schema.Date,
+  previousEndTime: Schema.Date,
+  previousTotalMinor: Schema.Number,
+  status: Schema.Literal(...RescheduleStatuses),
+  /** An open proposal lapses then (the booking's start). */
+  expiresAt: Schema.Date,
+  createdAt: Schema.Date,
+  decidedAt: Schema.NullOr(Schema.Date),
+  decidedBy: Schema.NullOr(Schema.Literal("CLIENT", "PROVIDER", "ADMIN", "SYSTEM")),
+  /** The caller may accept or decline it now (open, and proposed by the other side). */
+  canAnswer: Schema.Boolean
+})
+export type RescheduleView = typeof RescheduleView.Type
 
 /** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
 export const BookingView = Schema.Struct({
@@ -63,6 +89,10 @@ export const BookingView = Schema.Struct({
   paymentIssue: Schema.NullOr(Schema.Literal(...PaymentIssues)),
   isReviewed: Schema.Boolean,
   review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
+  /** The proposal to move the booking awaiting an answer, if any. */
+  openProposal: Schema.NullOr(RescheduleView),
+  /** Every proposal to move the booking, newest first. */
+  reschedules: Schema.Array(RescheduleView),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 })
@@ -156,7 +186,12 @@ export const CheckoutAnswer = Schema.Struct({
   publishableKey: Schema.optional(Schema.String)
 })
 
+/** A new time for a booking (ISO instants). */
+export const ReschedulePayload = Payload({ startTime: Text, endTime: Text })
+export const ProposalIdParam = HttpApiSchema.param("proposalId", Schema.String)
+
 export const BookingData = Schema.Struct({ booking: BookingView })
+export const RescheduleData = Schema.Struct({ proposal: RescheduleView, booking: BookingView })
 export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
 export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
 
@@ -184,6 +219,12 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   .add(HttpApiEndpoint.post("reject")`/${IdParam}/reject`.setPayload(ReasonPayload).addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("markRendered")`/${IdParam}/mark-rendered`.addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("confirmCompletion")`/${IdParam}/confirm-completion`.setPayload(CompletionPayload).addSuccess(Ok(BookingData)))
+  /** Proposes a new time (issue 12): the other party accepts or declines it. */
+  .add(
+    HttpApiEndpoint.post("reschedule")`/${IdParam}/reschedule`.setPayload(ReschedulePayload).addSuccess(Ok(RescheduleData), { status: 201 })
+  )
+  .add(HttpApiEndpoint.post("acceptReschedule")`/${IdParam}/reschedule/${ProposalIdParam}/accept`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("declineReschedule")`/${IdParam}/reschedule/${ProposalIdParam}/decline`.addSuccess(Ok(BookingData)))
   /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
   .add(HttpApiEndpoint.del("cancel")`/${IdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
   .middleware(Authentication)

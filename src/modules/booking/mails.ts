@@ -17,6 +17,17 @@ const when = (language: "fr" | "en", date: Date) => `${dateFormats[language].for
 /** An amount in minor units as a mail or a view writes it ("45,50 €", "$45.50"). */
 export const formatAmount = (language: "fr" | "en", minor: number, currency: string) => formatMoney(locale(language), minor, currency)
 
+/** A reschedule mail's words: the latest proposal's time, the time it replaces, and the other party's name. */
+const rescheduleParams = (language: "fr" | "en", side: "client" | "provider", booking: BookingDetail) => {
+  const latest = booking.reschedules[0]
+  const other = side === "client" ? booking.provider : booking.client
+  return {
+    other: `${other.firstName} ${other.lastName}`,
+    proposed: latest ? when(language, latest.startTime) : "",
+    previous: latest ? when(language, latest.previousStartTime) : ""
+  }
+}
+
 /** The mail of a booking event to one of its two people, in that person's language. */
 export const bookingMail = (
   event: NotificationEvent,
@@ -31,7 +42,12 @@ export const bookingMail = (
     when: when(language, booking.startTime),
     client: `${booking.client.firstName} ${booking.client.lastName}`,
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
-    reason: booking.rejectionReason ?? ""
+    reason: booking.rejectionReason ?? "",
+    ...rescheduleParams(language, side, booking),
+    // A proposal names the total at its own duration.
+    ...(event === "rescheduleProposed" && booking.reschedules[0]
+      ? { amount: formatAmount(language, booking.reschedules[0].totalMinor, booking.currency) }
+      : {})
   }
   return composeMail(
     "booking",

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { BookingStatus } from "../domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { type BookingStatus, openProposalOf, RescheduleStatuses, SlotTaken } from "../domain"
 import {
   type Bookable,
   type BookingDetail,
@@ -28,10 +28,37 @@ const person = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'firstName', ${alias}.first_name, 'lastName', ${alias}.last_name, 'email', ${alias}.email,
      'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language)`
 
+function rescheduleJson(alias: string) {
+  return `json_build_object('id', ${alias}.id, 'proposedBy', ${alias}.proposed_by, 'startTime', ${alias}.start_time, 'endTime', ${alias}.end_time,
+     'totalMinor', ${alias}.total_minor, 'previousStartTime', ${alias}.previous_start_time, 'previousEndTime', ${alias}.previous_end_time,
+     'previousTotalMinor', ${alias}.previous_total_minor, 'status', ${alias}.status, 'expiresAt', ${alias}.expires_at,
+     'createdAt', ${alias}.created_at, 'decidedAt', ${alias}.decided_at, 'decidedBy', ${alias}.decided_by)`
+}
+
+/** A proposal as json_build_object writes it (instants as ISO strings). */
+const RescheduleJson = Schema.Struct({
+  id: Schema.String,
+  proposedBy: Schema.Literal("CLIENT", "PROVIDER"),
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  totalMinor: Schema.Number,
+  previousStartTime: Schema.Date,
+  previousEndTime: Schema.Date,
+  previousTotalMinor: Schema.Number,
+  status: Schema.Literal(...RescheduleStatuses),
+  expiresAt: Schema.Date,
+  createdAt: Schema.Date,
+  decidedAt: Schema.NullOr(Schema.Date),
+  decidedBy: Schema.NullOr(Schema.Literal("CLIENT", "PROVIDER", "ADMIN", "SYSTEM"))
+})
+const decodeReschedules = Schema.decodeUnknownSync(Schema.Array(RescheduleJson))
+const decodeReschedule = Schema.decodeUnknownSync(Schema.NullOr(RescheduleJson))
+
 const DETAIL = `${RECORD},
   json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'categoryNameFr', c.name_fr, 'categoryNameEn', c.name_en) AS service,
   ${person("cu")} AS client, ${person("pu")} AS provider,
-  (SELECT json_build_object('rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at) FROM reviews r WHERE r.booking_id = b.id) AS review`
+  (SELECT json_build_object('rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at) FROM reviews r WHERE r.booking_id = b.id) AS review,
+  (SELECT coalesce(json_agg(${rescheduleJson("rs")} ORDER BY rs.created_at DESC, rs.id), '[]') FROM booking_reschedules rs WHERE rs.booking_id = b.id) AS reschedules`
 
 const FROM_DETAIL = `bookings b
   JOIN services s ON s.id = b.service_id
@@ -39,11 +66,19 @@ const FROM_DETAIL = `bookings b
   JOIN users cu ON cu.id = b.client_id
   JOIN users pu ON pu.id = b.provider_id`
 
-type DetailRow = Omit<BookingDetail, "review"> & { review: { rating: number; comment: string; createdAt: string } | null }
-const toDetail = (row: DetailRow): BookingDetail => ({
-  ...row,
-  review: row.review ? { ...row.review, createdAt: new Date(row.review.createdAt) } : null
-})
+type DetailRow = Omit<BookingDetail, "review" | "reschedules" | "proposal"> & {
+  review: { rating: number; comment: string; createdAt: string } | null
+  reschedules: unknown
+}
+const toDetail = (row: DetailRow): BookingDetail => {
+  const reschedules = decodeReschedules(row.reschedules)
+  return {
+    ...row,
+    review: row.review ? { ...row.review, createdAt: new Date(row.review.createdAt) } : null,
+    reschedules,
+    proposal: openProposalOf(reschedules)
+  }
+}
 
 /** PAID is the spec's label of a pending booking whose payment is secured. */
 const statusFilter = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<BookingStatus | "PAID"> | undefined) => {
@@ -71,6 +106,7 @@ export const BookingRepositoryLive = Layer.effect(
     const record = sql.unsafe(RECORD)
     const detail = sql.unsafe(DETAIL)
     const fromDetail = sql.unsafe(FROM_DETAIL)
+    const openReschedule = sql.unsafe(rescheduleJson("rs"))
     const findById = (id: string) =>
       sql<DetailRow>`SELECT ${detail} FROM ${fromDetail} WHERE b.id = ${id}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDetail)),
@@ -128,8 +164,15 @@ export const BookingRepositoryLive = Layer.effect(
       // meanwhile: with FOR UPDATE their foreign-key check waited on the lock, and a webhook holding it
       // while recording the same operation deadlocked with the insert (a 500 under a racing webhook).
       lock: (id) =>
-        sql<BookingRecord>`SELECT ${record} FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
+        sql<BookingRecord & { openProposal: unknown }>`SELECT ${record},
+            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status = 'OPEN') AS "openProposal"
+          FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), ({ openProposal, ...row }): BookingRecord => {
+              const open = decodeReschedule(openProposal)
+              return { ...row, proposal: open ? openProposalOf([open]) : null }
+            })
+          ),
           Effect.orDie
         ),
       save: (before, decision, refs) => {
@@ -144,12 +187,29 @@ export const BookingRepositoryLive = Layer.effect(
           authorization_expires_at: n.authorizationExpiresAt,
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
+          // A move (an accepted proposal): the exclusion constraint checks the new time.
+          ...(n.startTime.getTime() !== before.startTime.getTime() || n.endTime.getTime() !== before.endTime.getTime()
+            ? { start_time: n.startTime, end_time: n.endTime }
+            : {}),
+          ...(n.totalMinor !== before.totalMinor ? { total_minor: n.totalMinor } : {}),
           ...(decision.rejectionReason !== undefined ? { rejection_reason: decision.rejectionReason } : {}),
           ...(decision.cancellation !== undefined
             ? { cancelled_by: decision.cancellation.by, cancellation_reason: decision.cancellation.reason }
             : {}),
           ...referenceColumns(refs)
         }
+        const r = decision.reschedule
+        const proposal =
+          r === undefined
+            ? Effect.void
+            : r._tag === "Open"
+              ? sql`INSERT INTO booking_reschedules (id, booking_id, proposed_by, start_time, end_time, total_minor,
+                    previous_start_time, previous_end_time, previous_total_minor, status, expires_at, created_at)
+                  VALUES (${r.proposal.id}, ${before.id}, ${r.proposal.by === "client" ? "CLIENT" : "PROVIDER"}, ${r.proposal.startTime},
+                    ${r.proposal.endTime}, ${r.proposal.totalMinor}, ${r.previous.startTime}, ${r.previous.endTime}, ${r.previous.totalMinor},
+                    'OPEN', ${r.proposal.expiresAt}, ${r.at})`
+              : sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = ${r.at}, decided_by = ${r.by}
+                  WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status = 'OPEN'`
         return sql<BookingRecord>`
           UPDATE bookings AS b SET ${sql.update(changes)}, version = b.version + 1, updated_at = now()
           WHERE b.id = ${before.id} AND b.version = ${before.version}
@@ -157,9 +217,18 @@ export const BookingRepositoryLive = Layer.effect(
           Effect.flatMap((rows) =>
             rows[0] ? Effect.succeed(rows[0]) : Effect.dieMessage(`booking ${before.id} changed under its lock (version ${before.version})`)
           ),
-          Effect.orDie
+          Effect.tap(() => proposal),
+          // A move onto a slot another booking holds (taken since the proposal, or by a racing move).
+          Effect.catchAll((error) => (isExclusionViolation(error) ? Effect.fail(SlotTaken) : Effect.die(error)))
         )
       },
+      slotTaken: (providerId, slot, ignoreBookingId) =>
+        sql<{ taken: boolean }>`SELECT EXISTS (SELECT 1 FROM bookings b WHERE b.provider_id = ${providerId}
+            AND b.status NOT IN ('REJECTED', 'CANCELLED') AND b.id <> ${ignoreBookingId}
+            AND tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${slot.start}, ${slot.end}, '[)')) AS taken`.pipe(
+          Effect.map((rows) => rows[0]?.taken === true),
+          Effect.orDie
+        ),
       setReferences: (id, refs) => {
         const changes = referenceColumns(refs)
         if (Object.keys(changes).length === 0) return Effect.void
