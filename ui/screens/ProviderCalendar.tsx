@@ -25,6 +25,8 @@ import {
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { OpenProposal, RescheduleHistory } from "../components/booking/Reschedule"
+import { showToast } from "../state/toasts"
 import { formatPrice } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
@@ -231,6 +233,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
   }
   const paymentLabel = usePaymentLabel()
   const [state, reload] = useAsync(() => bookingsApi.get(id).then(({ data }) => data.booking), [id, i18n.locale])
+  const [answering, setAnswering] = useState(false)
   return (
     <Modal title={t`Détails de la réservation`} onClose={onClose}>
       <Loaded
@@ -275,6 +278,29 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
                 </>
               ) : null}
             </dl>
+            <OpenProposal
+              booking={booking}
+              busy={answering}
+              onAnswer={(proposal, answer) => {
+                setAnswering(true)
+                bookingsApi.answerReschedule(id, proposal.id, answer).then(
+                  () => {
+                    setAnswering(false)
+                    showToast(
+                      "success",
+                      answer === "accept" ? t`Nouvel horaire accepté : la réservation est déplacée.` : t`Nouvel horaire refusé.`
+                    )
+                    reload()
+                  },
+                  (error: unknown) => {
+                    setAnswering(false)
+                    const reason = reasonOf(error)
+                    showToast("error", t`La réponse à la proposition a échoué : ${reason}`)
+                  }
+                )
+              }}
+            />
+            <RescheduleHistory booking={booking} />
             <div className="actions">
               <Link href={`/bookings?booking=${encodeURIComponent(id)}`} className="button">
                 {t`Gérer dans mes réservations`}
