@@ -238,6 +238,13 @@ export const fr = {
   "booking.forbidden": "Vous ne pouvez pas effectuer cette action sur cette réservation.",
   "booking.invalidTransition": "Cette action n'est plus possible : la réservation est au statut {status} (paiement {paymentStatus}).",
   "booking.slotTaken": "Ce créneau n'est plus disponible pour ce prestataire. Choisissez un autre horaire.",
+  "booking.rescheduleNotFound": "Cette proposition de nouvel horaire est introuvable.",
+  "booking.rescheduleOwnProposal": "Seule l'autre partie peut accepter ou refuser cette proposition.",
+  "booking.rescheduleAlreadyOpen": "Une proposition de nouvel horaire attend déjà une réponse pour cette réservation.",
+  "booking.notReschedulable":
+    "Cette réservation ne peut plus être déplacée : seule une réservation en attente ou confirmée, pas encore commencée, peut l'être.",
+  "booking.rescheduleClosed": "Cette proposition n'est plus ouverte : elle a déjà reçu une réponse ou a expiré.",
+  "booking.rescheduleSameTime": "Proposez un horaire différent de l'horaire réservé.",
   "booking.ownService": "Vous ne pouvez pas réserver votre propre service.",
   "booking.serviceUnavailable": "Ce service n'est pas disponible à la réservation.",
   "booking.paymentNotAuthorized": "Le paiement du client n'est pas encore autorisé : la réservation ne peut pas être confirmée.",
@@ -353,6 +360,20 @@ export const fr = {
   "mail.booking.refunded.subject": "Remboursement effectué",
   "mail.booking.refunded.client": "Un remboursement pour « {service} » a été effectué sur votre carte.",
   "mail.booking.refunded.provider": "Un remboursement a été effectué au client pour « {service} ».",
+  "mail.booking.rescheduleProposed.subject": "Nouvel horaire proposé",
+  "mail.booking.rescheduleProposed.client":
+    "{other} propose de déplacer votre réservation de « {service} » du {previous} au {proposed} (total : {amount}). Acceptez ou refusez depuis vos réservations.",
+  "mail.booking.rescheduleProposed.provider":
+    "{other} propose de déplacer sa réservation de « {service} » du {previous} au {proposed} (total : {amount}). Acceptez ou refusez depuis vos réservations.",
+  "mail.booking.rescheduleAccepted.subject": "Nouvel horaire accepté",
+  "mail.booking.rescheduleAccepted.client":
+    "{other} a accepté le nouvel horaire de « {service} » : le {when} (total : {amount}). Si le total a augmenté, autorisez le nouveau montant depuis vos réservations.",
+  "mail.booking.rescheduleAccepted.provider": "{other} a accepté le nouvel horaire de « {service} » : le {when} (total : {amount}).",
+  "mail.booking.rescheduleDeclined.subject": "Nouvel horaire refusé",
+  "mail.booking.rescheduleDeclined.client":
+    "{other} a refusé de déplacer « {service} » au {proposed} : la réservation reste prévue le {when}.",
+  "mail.booking.rescheduleDeclined.provider":
+    "{other} a refusé de déplacer « {service} » au {proposed} : la réservation reste prévue le {when}.",
   "mail.booking.action": "Voir mes réservations",
   "mail.booking.reminder24h.subject": "Rappel : votre réservation de demain",
   "mail.booking.reminder24h.client": "Rappel : « {service} » a lieu le {when}, à l'adresse {address}.",
@@ -654,6 +675,12 @@ export const en: Record<MessageKey, string> = {
   "booking.forbidden": "You cannot perform this action on this booking.",
   "booking.invalidTransition": "This action is no longer possible: the booking is {status} (payment {paymentStatus}).",
   "booking.slotTaken": "This time slot is no longer available for this provider. Choose another time.",
+  "booking.rescheduleNotFound": "This proposal of a new time was not found.",
+  "booking.rescheduleOwnProposal": "Only the other party can accept or decline this proposal.",
+  "booking.rescheduleAlreadyOpen": "A proposal of a new time is already awaiting an answer for this booking.",
+  "booking.notReschedulable": "This booking can no longer be moved: only a pending or confirmed booking that has not started can be.",
+  "booking.rescheduleClosed": "This proposal is no longer open: it was already answered or has expired.",
+  "booking.rescheduleSameTime": "Propose a time different from the booked one.",
   "booking.ownService": "You cannot book your own service.",
   "booking.serviceUnavailable": "This service cannot be booked.",
   "booking.paymentNotAuthorized": "The client's payment is not authorised yet: the booking cannot be confirmed.",
@@ -766,6 +793,18 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.refunded.subject": "Refund issued",
   "mail.booking.refunded.client": 'A refund for "{service}" was issued to your card.',
   "mail.booking.refunded.provider": 'A refund was issued to the client for "{service}".',
+  "mail.booking.rescheduleProposed.subject": "New time proposed",
+  "mail.booking.rescheduleProposed.client":
+    '{other} proposes to move your booking of "{service}" from {previous} to {proposed} (total: {amount}). Accept or decline it from your bookings.',
+  "mail.booking.rescheduleProposed.provider":
+    '{other} proposes to move their booking of "{service}" from {previous} to {proposed} (total: {amount}). Accept or decline it from your bookings.',
+  "mail.booking.rescheduleAccepted.subject": "New time accepted",
+  "mail.booking.rescheduleAccepted.client":
+    '{other} accepted the new time of "{service}": {when} (total: {amount}). If the total went up, authorise the new amount from your bookings.',
+  "mail.booking.rescheduleAccepted.provider": '{other} accepted the new time of "{service}": {when} (total: {amount}).',
+  "mail.booking.rescheduleDeclined.subject": "New time declined",
+  "mail.booking.rescheduleDeclined.client": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',
+  "mail.booking.rescheduleDeclined.provider": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',
   "mail.booking.action": "See my bookings",
   "mail.booking.reminder24h.subject": "Reminder: your booking tomorrow",
   "mail.booking.reminder24h.client": 'Reminder: "{service}" takes place on {when}, at {address}.',

@@ -97,7 +97,7 @@ describe("POST /api/bookings", () => {
       providerId: provider.id,
       address: "1200 rue Sainte-Catherine, Montréal"
     })
-    expect(booking.actions).toEqual(["cancel", "pay"])
+    expect(booking.actions).toEqual(["cancel", "pay", "reschedule"])
     expect(new Date(booking.holdExpiresAt).getTime()).toBeGreaterThan(Date.now())
     const [row] = await sql<{ total: string }>("SELECT total_minor::text AS total FROM bookings WHERE id = $1", [booking.id])
     expect(row?.total).toBe("10000")
@@ -201,7 +201,7 @@ describe("reading bookings", () => {
     const booking = await book()
     expect((await api.get(`/api/bookings/${booking.id}`, { token: client.token })).status).toBe(200)
     const asProvider = await api.get(`/api/bookings/${booking.id}`, { token: provider.token })
-    expect(asProvider.body.data.booking.actions).toEqual(["reject", "cancel"])
+    expect(asProvider.body.data.booking.actions).toEqual(["reject", "cancel", "reschedule"])
     expect((await api.get(`/api/bookings/${booking.id}`, { token: admin.token })).body.data.booking.role).toBe("admin")
     expect((await api.get(`/api/bookings/${booking.id}`, { token: stranger.token })).status).toBe(404)
     expect((await api.get("/api/bookings/not-an-id", { token: client.token })).status).toBe(404)

@@ -12,6 +12,7 @@ import {
   displayStatus,
   dueAuthorization,
   dueCommand,
+  shortHold,
   type SideEffect,
   newBooking,
   type PaymentStatus,
@@ -44,6 +45,10 @@ const TAGS: ReadonlyArray<CommandTag> = [
   "ConfirmCompletion",
   "Validate",
   "Refund",
+  "ProposeReschedule",
+  "AcceptReschedule",
+  "DeclineReschedule",
+  "ExpireReschedule",
   "ExpireHold",
   "Start",
   "AutoValidate",
@@ -63,6 +68,11 @@ const MAY: Record<CommandTag, ReadonlyArray<Who>> = {
   ConfirmCompletion: ["client"],
   Validate: ["admin"],
   Refund: ["admin"],
+  // Either party proposes a new time; only the other one answers (checked below: 403 to the proposer).
+  ProposeReschedule: ["client", "provider"],
+  AcceptReschedule: ["client", "provider"],
+  DeclineReschedule: ["client", "provider"],
+  ExpireReschedule: ["system"],
   ExpireHold: ["system"],
   Start: ["system"],
   AutoValidate: ["system"],
@@ -102,6 +112,9 @@ interface CommandSpec {
   readonly rating: number
   readonly needsClient: boolean
   readonly holdDays: number
+  /** A proposed time: this far from now (sometimes in the past), this many minutes more or less than booked. */
+  readonly shiftMs: number
+  readonly minutesDelta: number
 }
 const commandSpec: fc.Arbitrary<CommandSpec> = fc.record({
   tag: fc.constantFrom(...TAGS),
@@ -110,7 +123,13 @@ const commandSpec: fc.Arbitrary<CommandSpec> = fc.record({
   text: fc.oneof(fc.constant("Indisponible ce jour-là"), fc.string({ maxLength: 12 })),
   rating: fc.integer({ min: 1, max: 5 }),
   needsClient: fc.boolean(),
-  holdDays: fc.integer({ min: 1, max: 7 })
+  holdDays: fc.integer({ min: 1, max: 7 }),
+  shiftMs: fc.oneof(
+    { weight: 1, arbitrary: fc.integer({ min: -2 * HOUR, max: 0 }) },
+    { weight: 4, arbitrary: fc.integer({ min: MINUTE, max: 10 * DAY }) },
+    { weight: 2, arbitrary: fc.integer({ min: 10 * DAY, max: 40 * DAY }) }
+  ),
+  minutesDelta: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -120, max: 240 }) })
 })
 
 /** What the gateway does with the money effects of one step. */
@@ -201,6 +220,21 @@ const resolveAmount = (a: AmountSpec, s: BookingState) =>
     refunded: s.refundedMinor
   })[a.of] + a.delta
 
+let proposals = 0
+/** A new time `shiftMs` from now, `minutesDelta` longer (at least a minute), priced pro rata as totalFor would. */
+const proposal = (s: BookingState, now: number, shiftMs: number, minutesDelta: number): Command => {
+  const minutes = Math.max(1, Math.round((s.endTime.getTime() - s.startTime.getTime()) / MINUTE) + minutesDelta)
+  const booked = (s.endTime.getTime() - s.startTime.getTime()) / MINUTE
+  const start = now + shiftMs
+  return {
+    _tag: "ProposeReschedule",
+    proposalId: `p-${++proposals}`,
+    startTime: new Date(start),
+    endTime: new Date(start + minutes * MINUTE),
+    totalMinor: minutes === booked ? s.totalMinor : Math.max(1, Math.round((s.totalMinor * minutes) / booked))
+  }
+}
+
 const buildCommand = (spec: CommandSpec, s: BookingState, now: number): Command => {
   switch (spec.tag) {
     case "Reject":
@@ -223,6 +257,12 @@ const buildCommand = (spec: CommandSpec, s: BookingState, now: number): Command 
     }
     case "PaymentRefunded":
       return { _tag: "PaymentRefunded", totalRefundedMinor: resolveAmount(spec.amount, s) }
+    case "ProposeReschedule":
+      return proposal(s, now, spec.shiftMs, spec.minutesDelta)
+    case "AcceptReschedule":
+    case "DeclineReschedule":
+      // Sometimes an id that is not the open proposal's (answered already, or another booking's).
+      return { _tag: spec.tag, proposalId: spec.omitAmount ? "p-other" : (s.proposal?.id ?? "p-none") }
     default:
       return { _tag: spec.tag } as Command
   }
@@ -272,6 +312,13 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
     expect(CAPTURABLE).toContain(s.status)
     expect(s.capturedMinor).toBe(0)
   }
+  // An open proposal: only on a booking that can still move, lapsing at its (unchanged) start.
+  if (s.proposal) {
+    expect(["PENDING", "CONFIRMED"]).toContain(s.status)
+    expect(s.proposal.expiresAt.getTime()).toBe(s.startTime.getTime())
+  }
+  // A hold short of the total (a move raised it) only while its release is on its way: it never secures a confirmation.
+  if (shortHold(s)) expect(["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "CANCELLED", "REJECTED"]).toContain(s.status)
   // The PAID label: pending with a secured payment, nothing else.
   const secured = s.paymentStatus === "AUTHORIZED" || s.paymentStatus === "CARD_SAVED"
   expect(displayStatus(s) === "PAID").toBe(s.status === "PENDING" && secured)
@@ -280,8 +327,13 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
   const at = new Date(w.now)
   expect(availableActions(s, actors.stranger, at)).toEqual([])
   expect(availableActions(s, actors.system, at)).toEqual([])
-  for (const a of availableActions(s, actors.client, at)) expect(["cancel", "confirmCompletion", "pay"]).toContain(a)
-  for (const a of availableActions(s, actors.provider, at)) expect(["confirm", "reject", "cancel", "markRendered"]).toContain(a)
+  for (const a of availableActions(s, actors.client, at)) expect(["cancel", "confirmCompletion", "pay", "reschedule"]).toContain(a)
+  for (const a of availableActions(s, actors.provider, at))
+    expect(["confirm", "reject", "cancel", "markRendered", "reschedule"]).toContain(a)
+  // Moving is offered exactly while the booking can move and no proposal is open.
+  const movable = (s.status === "PENDING" || s.status === "CONFIRMED") && w.now < s.startTime.getTime() && !s.proposal
+  expect(availableActions(s, actors.client, at).includes("reschedule")).toBe(movable)
+  expect(availableActions(s, actors.provider, at).includes("reschedule")).toBe(movable)
   if (TERMINAL.includes(s.status)) for (const who of WHOS) expect(availableActions(s, actors[who], at)).toEqual([])
   // What the sweep says is due is legal.
   const due = dueCommand(s, at)
@@ -309,9 +361,16 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
     return result
   }
   if (Either.isLeft(result)) {
-    // An allowed party is never told 403: the refusal is about the booking's state (409) or the amount (422).
+    // An allowed party is told 403 only when answering its own proposal; otherwise the refusal is about
+    // the booking's state (409) or the amount or time (422).
+    if (result.left._tag === "Forbidden") {
+      expect(result.left.code).toBe("RESCHEDULE_OWN_PROPOSAL")
+      expect(["AcceptReschedule", "DeclineReschedule"]).toContain(command._tag)
+      expect(before.proposal?.by).toBe(who)
+      return result
+    }
     expect(["Conflict", "ValidationFailed"]).toContain(result.left._tag)
-    if (result.left._tag === "ValidationFailed") expect(command._tag).toBe("Refund")
+    if (result.left._tag === "ValidationFailed") expect(["Refund", "ProposeReschedule"]).toContain(command._tag)
     return result
   }
   // Explicit (redundant with MAY, but these are the invariants as the spec states them).
@@ -356,6 +415,37 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
       expect(e.amountMinor).toBeLessThanOrEqual(before.capturedMinor - before.refundedMinor)
     }
   }
+  // A booking moves only by the other party's acceptance of the open proposal, before it starts, to a future time.
+  const moved = next.startTime.getTime() !== before.startTime.getTime() || next.endTime.getTime() !== before.endTime.getTime()
+  if (moved || next.totalMinor !== before.totalMinor) {
+    expect(command._tag).toBe("AcceptReschedule")
+    expect(before.proposal).toBeTruthy()
+    expect(before.proposal!.by).not.toBe(who)
+    expect(["PENDING", "CONFIRMED"]).toContain(before.status)
+    expect(w.now).toBeLessThan(before.startTime.getTime())
+    expect(next.startTime.getTime()).toBeGreaterThan(w.now)
+    expect(next).toMatchObject({
+      startTime: before.proposal!.startTime,
+      endTime: before.proposal!.endTime,
+      totalMinor: before.proposal!.totalMinor
+    })
+  }
+  if (command._tag === "AcceptReschedule") {
+    // A higher total needs the client's authorisation of the new amount: a hold is released, a saved card asks again.
+    const raised = next.totalMinor > before.totalMinor
+    expect(effects.some((e) => e._tag === "ReleaseAuthorization")).toBe(raised && before.paymentStatus === "AUTHORIZED")
+    if (raised && before.paymentStatus === "CARD_SAVED") expect(next.paymentStatus).toBe("REQUIRES_ACTION")
+    if (!raised) expect(next.paymentStatus).toBe(before.paymentStatus)
+    // The other party is told, not the one who accepted.
+    expect(effects.filter((e) => e._tag === "Notify")).toEqual([{ _tag: "Notify", event: "rescheduleAccepted", to: before.proposal!.by }])
+  }
+  if (command._tag === "ProposeReschedule") {
+    expect(before.proposal ?? null).toBeNull()
+    expect(next.proposal?.by).toBe(who)
+    expect(effects).toEqual([{ _tag: "Notify", event: "rescheduleProposed", to: who === "client" ? "provider" : "client" }])
+  }
+  // A hold short of the total secures nothing: no confirmation on it.
+  if (command._tag === "Confirm") expect(shortHold(before)).toBe(false)
   // "Service rendered" only once the service has started.
   if (command._tag === "MarkRendered") expect(w.now).toBeGreaterThanOrEqual(before.startTime.getTime())
   // Capture: at most what is authorised at the time.
@@ -453,17 +543,29 @@ const progressOf = (s: BookingState, now: number): ReadonlyArray<readonly [Who, 
     "system",
     { _tag: "PaymentAuthorized", amountMinor: s.totalMinor, expiresAt: new Date(now + 7 * DAY) }
   ]
+  // Moving the booking: the other party answers an open proposal; otherwise either side proposes (longer, shorter or the same length).
+  const p = s.proposal
+  const reschedule: ReadonlyArray<readonly [Who, Command]> = p
+    ? [
+        [p.by === "client" ? "provider" : "client", { _tag: "AcceptReschedule", proposalId: p.id }],
+        [p.by === "client" ? "provider" : "client", { _tag: "DeclineReschedule", proposalId: p.id }]
+      ]
+    : [
+        ["provider", proposal(s, now, 2 * DAY, 60)],
+        ["client", proposal(s, now, HOUR, 0)]
+      ]
   switch (s.status) {
     case "PENDING":
       return s.paymentStatus === "AUTHORIZED" || s.paymentStatus === "CARD_SAVED"
         ? [
             ["provider", { _tag: "Confirm" }],
             ["admin", { _tag: "Confirm" }],
-            ["provider", { _tag: "Reject", reason: "Indisponible" }]
+            ["provider", { _tag: "Reject", reason: "Indisponible" }],
+            ...reschedule
           ]
-        : [authorize, authorize, ["system", { _tag: "CardSaved" }]]
+        : [authorize, authorize, ["system", { _tag: "CardSaved" }], ...reschedule]
     case "CONFIRMED":
-      return [["system", { _tag: "Start" }], ["provider", { _tag: "MarkRendered" }], authorize]
+      return [["system", { _tag: "Start" }], ["provider", { _tag: "MarkRendered" }], authorize, ...reschedule]
     case "IN_PROGRESS":
       return [["provider", { _tag: "MarkRendered" }], ["provider", { _tag: "MarkRendered" }], ["admin", { _tag: "Validate" }], authorize]
     case "SERVICE_RENDERED":

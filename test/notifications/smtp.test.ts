@@ -100,7 +100,8 @@ describe("attachments through SMTP", () => {
     service: { id: "00000000-0000-4000-8000-0000000000c1", title: "Piano lesson", description: "", categoryNameFr: "", categoryNameEn: "" },
     client: to,
     provider: person("00000000-0000-4000-8000-0000000000d1", "provider@test.local"),
-    review: null
+    review: null,
+    reschedules: []
   })
 
   it("the confirmation mail's .ics goes out as a text/calendar attachment", { timeout: 30_000 }, async () => {

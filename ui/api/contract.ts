@@ -24,6 +24,8 @@ import type {
   CalendarEventView,
   CheckoutAnswer as CheckoutAnswerSchema,
   CheckoutPayload,
+  RescheduleData as RescheduleDataSchema,
+  RescheduleView,
   ReviewPage as ReviewPageSchema,
   ReviewView as ServiceReviewView
 } from "../../src/modules/booking/contract"
@@ -227,6 +229,9 @@ export type ServiceReview = typeof ServiceReviewView.Encoded
 export type BookingRequest = typeof BookingPayload.Encoded
 export type BookingQuery = Query<typeof BookingListParams.Encoded>
 export type BookingData = typeof BookingDataSchema.Encoded
+/** A proposal to move a booking (issue 12), and the answer of POST /bookings/{id}/reschedule. */
+export type Reschedule = typeof RescheduleView.Encoded
+export type RescheduleData = typeof RescheduleDataSchema.Encoded
 export type BookingPage = typeof BookingPageSchema.Encoded
 export type CheckoutRequest = typeof CheckoutPayload.Encoded
 /** The billing details as the payment step sends them: every field of the payload's, filled in. */

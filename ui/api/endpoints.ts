@@ -10,6 +10,7 @@ import type {
   PreferencesData,
   AvatarInfo,
   BookingData,
+  RescheduleData,
   BookingPage,
   BookingQuery,
   BookingRequest,
@@ -252,6 +253,11 @@ export const bookingsApi = {
   cancel: (id: string, reason?: string) =>
     write(() => api<BookingData>(`${bookingPath(id)}${queryString({ reason })}`, { method: "DELETE", quiet: BOOKING_SHOWN })),
   /** Drops the cached booking reads (after a payment made elsewhere). */
+  /** Proposes a new time; the other party accepts or declines it. */
+  reschedule: (id: string, body: { startTime: string; endTime: string }) =>
+    write(() => post<RescheduleData>(`${bookingPath(id)}/reschedule`, body, BOOKING_SHOWN)),
+  answerReschedule: (id: string, proposalId: string, answer: "accept" | "decline") =>
+    write(() => post<BookingData>(`${bookingPath(id)}/reschedule/${encodeURIComponent(proposalId)}/${answer}`, {}, BOOKING_SHOWN)),
   refresh: () => invalidate(BOOKINGS)
 }
 

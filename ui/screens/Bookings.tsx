@@ -3,13 +3,14 @@ import { useAtomValue } from "jotai"
 import { useEffect, useId, useRef, useState } from "react"
 import { Link, useSearch } from "wouter"
 import { bookingsApi } from "../api/endpoints"
-import type { Booking, BookingAction } from "../api/contract"
+import type { Booking, BookingAction, Reschedule } from "../api/contract"
 import { statusFilterLabels } from "../booking/labels"
 import { BOOKINGS_PAGE_SIZE, otherParty, REFRESH_MS, STATUS_FILTERS, type StatusFilter } from "../booking/rules"
 import { CompletionDialog, reasonOf, RejectDialog } from "../components/booking/ActionDialogs"
 import { DateRange, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { formatPrice } from "../format"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
+import { OpenProposal, RescheduleDialog, RescheduleHistory } from "../components/booking/Reschedule"
 import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
@@ -19,7 +20,7 @@ import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
 type Side = "all" | "client" | "provider"
-type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay"; readonly booking: Booking }
+type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay" | "reschedule"; readonly booking: Booking }
 type Notice = { readonly kind: "success" | "error"; readonly text: string }
 
 const useCancellationReason = () => {
@@ -36,12 +37,14 @@ const BookingCard = ({
   booking,
   highlighted,
   busy,
-  onAction
+  onAction,
+  onAnswer
 }: {
   booking: Booking
   highlighted: boolean
   busy: boolean
   onAction: (booking: Booking, action: BookingAction) => void
+  onAnswer: (booking: Booking, proposal: Reschedule, answer: "accept" | "decline") => void
 }) => {
   const { t, i18n } = useLingui()
   const titleId = useId()
@@ -120,12 +123,15 @@ const BookingCard = ({
             </>
           ) : null}
         </dl>
+        <OpenProposal booking={booking} busy={busy} onAnswer={(proposal, answer) => onAnswer(booking, proposal, answer)} />
+        <RescheduleHistory booking={booking} />
         <div className="card-actions" role="group" aria-label={t`Actions pour ${title}`}>
           {button("pay", t`Payer`, "button")}
           {button("confirm", t`Confirmer`, "button")}
           {button("reject", t`Refuser`)}
           {button("markRendered", t`Marquer comme rendu`, "button")}
           {button("confirmCompletion", t`Confirmer la réception`, "button")}
+          {button("reschedule", t`Proposer un nouvel horaire`)}
           {booking.role !== "admin" ? (
             <Link href={`/messaging?userId=${encodeURIComponent(other.id)}`} className="button-secondary">
               {asProvider ? t`Contacter le client` : t`Contacter le prestataire`}
@@ -220,11 +226,30 @@ export default function Bookings() {
     }
   }
 
+  /** Accepting moves the booking (or answers why not: slot taken, time refused); declining keeps it. */
+  const answerProposal = async (booking: Booking, proposal: Reschedule, answer: "accept" | "decline") => {
+    setBusyId(booking.id)
+    setNotice(undefined)
+    try {
+      done(
+        await bookingsApi.answerReschedule(booking.id, proposal.id, answer),
+        answer === "accept" ? t`Nouvel horaire accepté : la réservation est déplacée.` : t`Nouvel horaire refusé.`
+      )
+    } catch (error) {
+      const reason = reasonOf(error)
+      setNotice({ kind: "error", text: t`La réponse à la proposition a échoué : ${reason}` })
+      reload({ quiet: true })
+    } finally {
+      setBusyId(undefined)
+    }
+  }
+
   const onAction = (booking: Booking, action: BookingAction) => {
     if (action === "confirm" || action === "markRendered") void runInline(booking, action)
     else if (action === "reject") setDialog({ kind: "reject", booking })
     else if (action === "cancel") setDialog({ kind: "cancel", booking })
     else if (action === "confirmCompletion") setDialog({ kind: "complete", booking })
+    else if (action === "reschedule") setDialog({ kind: "reschedule", booking })
     else setDialog({ kind: "pay", booking })
   }
 
@@ -323,6 +348,7 @@ export default function Bookings() {
                       highlighted={booking.id === highlightId}
                       busy={busyId === booking.id}
                       onAction={onAction}
+                      onAnswer={(booking, proposal, answer) => void answerProposal(booking, proposal, answer)}
                     />
                   ))}
               </ul>
@@ -366,6 +392,16 @@ export default function Bookings() {
         >
           <p>{t`La réservation « ${dialogTitle} » sera annulée et le montant éventuellement réservé sur la carte sera libéré.`}</p>
         </ConfirmDialog>
+      ) : null}
+      {dialog?.kind === "reschedule" ? (
+        <RescheduleDialog
+          booking={dialog.booking}
+          onClose={() => setDialog(undefined)}
+          onSubmit={async (times) => {
+            const answer = await bookingsApi.reschedule(dialog.booking.id, times)
+            done({ data: { booking: answer.data.booking } }, t`Proposition envoyée : l'autre partie va l'accepter ou la refuser.`)
+          }}
+        />
       ) : null}
       {dialog?.kind === "pay" ? <PaymentDialog booking={dialog.booking} user={user} onClose={() => setDialog(undefined)} /> : null}
     </Page>

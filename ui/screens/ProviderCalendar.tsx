@@ -32,6 +32,8 @@ import {
 import { reasonOf } from "../components/booking/ActionDialogs"
 import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { OpenProposal, RescheduleHistory } from "../components/booking/Reschedule"
+import { showToast } from "../state/toasts"
 import { formatPrice, zoneName } from "../format"
 import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
@@ -281,6 +283,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
   }
   const paymentLabel = usePaymentLabel()
   const [state, reload] = useAsync(() => bookingsApi.get(id).then(({ data }) => data.booking), [id, i18n.locale])
+  const [answering, setAnswering] = useState(false)
   return (
     <Modal title={t`Détails de la réservation`} onClose={onClose}>
       <Loaded
@@ -325,6 +328,29 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
                 </>
               ) : null}
             </dl>
+            <OpenProposal
+              booking={booking}
+              busy={answering}
+              onAnswer={(proposal, answer) => {
+                setAnswering(true)
+                bookingsApi.answerReschedule(id, proposal.id, answer).then(
+                  () => {
+                    setAnswering(false)
+                    showToast(
+                      "success",
+                      answer === "accept" ? t`Nouvel horaire accepté : la réservation est déplacée.` : t`Nouvel horaire refusé.`
+                    )
+                    reload()
+                  },
+                  (error: unknown) => {
+                    setAnswering(false)
+                    const reason = reasonOf(error)
+                    showToast("error", t`La réponse à la proposition a échoué : ${reason}`)
+                  }
+                )
+              }}
+            />
+            <RescheduleHistory booking={booking} />
             <div className="actions">
               <Link href={`/bookings?booking=${encodeURIComponent(id)}`} className="button">
                 {t`Gérer dans mes réservations`}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { BookingId } from "../../platform/ids"
 import {
@@ -14,7 +14,7 @@ import {
 } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
-import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses } from "./rules"
+import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses, RescheduleStatuses } from "./rules"
 
 /** A booking's `:id`: a malformed one answers 404 BOOKING_NOT_FOUND, as an unknown one (domain.ts's BookingNotFound). */
 const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
@@ -25,6 +25,32 @@ const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "book
 // ---- Views -----------------------------------------------------------------------------------
 
 const Currency = Schema.Struct({ code: Schema.String, symbol: Schema.String })
+
+/** A proposal to move a booking (issue 12), as either party sees it. */
+export const RescheduleView = Schema.Struct({
+  id: Schema.String,
+  /** Which side proposed it (only the other side answers). */
+  proposedBy: Schema.Literal("client", "provider"),
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  /** Minutes proposed, and the total at that duration (the booked total when the duration is kept). */
+  duration: Schema.Number,
+  totalMinor: Schema.Number,
+  formattedTotal: Schema.String,
+  /** The booking as it stood when proposed. */
+  previousStartTime: Schema.Date,
+  previousEndTime: Schema.Date,
+  previousTotalMinor: Schema.Number,
+  status: Schema.Literal(...RescheduleStatuses),
+  /** An open proposal lapses then (the booking's start). */
+  expiresAt: Schema.Date,
+  createdAt: Schema.Date,
+  decidedAt: Schema.NullOr(Schema.Date),
+  decidedBy: Schema.NullOr(Schema.Literal("CLIENT", "PROVIDER", "ADMIN", "SYSTEM")),
+  /** The caller may accept or decline it now (open, and proposed by the other side). */
+  canAnswer: Schema.Boolean
+})
+export type RescheduleView = typeof RescheduleView.Type
 
 /** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
 export const BookingView = Schema.Struct({
@@ -81,6 +107,10 @@ export const BookingView = Schema.Struct({
   paymentIssue: Schema.NullOr(Schema.Literal(...PaymentIssues)),
   isReviewed: Schema.Boolean,
   review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
+  /** The proposal to move the booking awaiting an answer, if any. */
+  openProposal: Schema.NullOr(RescheduleView),
+  /** Every proposal to move the booking, newest first. */
+  reschedules: Schema.Array(RescheduleView),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 })
@@ -174,7 +204,12 @@ export const CheckoutAnswer = Schema.Struct({
   publishableKey: Schema.optional(Schema.String)
 })
 
+/** A new time for a booking (ISO instants). */
+export const ReschedulePayload = Payload({ startTime: Text, endTime: Text })
+export const ProposalIdParam = HttpApiSchema.param("proposalId", Schema.String)
+
 export const BookingData = Schema.Struct({ booking: BookingView })
+export const RescheduleData = Schema.Struct({ proposal: RescheduleView, booking: BookingView })
 export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
 export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
 
@@ -206,6 +241,14 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .setPayload(CompletionPayload)
       .addSuccess(Ok(BookingData))
   )
+  /** Proposes a new time (issue 12): the other party accepts or declines it. */
+  .add(
+    HttpApiEndpoint.post("reschedule")`/${BookingIdParam}/reschedule`
+      .setPayload(ReschedulePayload)
+      .addSuccess(Ok(RescheduleData), { status: 201 })
+  )
+  .add(HttpApiEndpoint.post("acceptReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/accept`.addSuccess(Ok(BookingData)))
+  .add(HttpApiEndpoint.post("declineReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/decline`.addSuccess(Ok(BookingData)))
   /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
   .add(HttpApiEndpoint.del("cancel")`/${BookingIdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
   .middleware(Authentication)

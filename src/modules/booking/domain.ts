@@ -9,6 +9,7 @@ import {
   type PaymentIssue,
   type PaymentStatus,
   RATING_MAX,
+  type RescheduleStatus,
   RATING_MIN,
   REASON_MAX
 } from "./rules"
@@ -28,7 +29,9 @@ export {
   type PaymentIssue,
   PaymentIssues,
   type PaymentStatus,
-  PaymentStatuses
+  PaymentStatuses,
+  type RescheduleStatus,
+  RescheduleStatuses
 } from "./rules"
 
 /** Statuses that hold the provider's time slot (the exclusion constraint uses the same list). */
@@ -102,6 +105,46 @@ export interface BookingState {
    * wrong): the booking is flagged for an administrator until its money is captured.
    */
   readonly paymentIssue: PaymentIssue | null
+  /** The open proposal to move the booking, if any (at most one; absent and null mean none). */
+  readonly proposal?: RescheduleProposal | null | undefined
+}
+
+/** An open proposal to move a booking to another time (issue 12, rescheduling). */
+export interface RescheduleProposal {
+  readonly id: string
+  /** Which side proposed it: only the other side answers. */
+  readonly by: "client" | "provider"
+  readonly startTime: Date
+  readonly endTime: Date
+  /** The total at the proposed duration (totalFor at the booked hourly price): equal to the booking's when the duration is kept. */
+  readonly totalMinor: number
+  /** It lapses then: the booking's start when it was proposed. */
+  readonly expiresAt: Date
+}
+
+/** The open proposal of a history, as the rules see it. */
+export const openProposalOf = (
+  history: ReadonlyArray<{
+    readonly id: string
+    readonly proposedBy: "CLIENT" | "PROVIDER"
+    readonly startTime: Date
+    readonly endTime: Date
+    readonly totalMinor: number
+    readonly status: RescheduleStatus
+    readonly expiresAt: Date
+  }>
+): RescheduleProposal | null => {
+  const open = history.find((r) => r.status === "OPEN")
+  return open
+    ? {
+        id: open.id,
+        by: open.proposedBy === "CLIENT" ? "client" : "provider",
+        startTime: open.startTime,
+        endTime: open.endTime,
+        totalMinor: open.totalMinor,
+        expiresAt: open.expiresAt
+      }
+    : null
 }
 
 export type Actor =
@@ -119,7 +162,18 @@ export type Command =
   | { readonly _tag: "ConfirmCompletion"; readonly rating: number; readonly comment: string }
   | { readonly _tag: "Validate" }
   | { readonly _tag: "Refund"; readonly amountMinor?: number | undefined }
+  /** A new time for the booking (times checked by validateProposedTime, total by totalFor, id new). */
+  | {
+      readonly _tag: "ProposeReschedule"
+      readonly proposalId: string
+      readonly startTime: Date
+      readonly endTime: Date
+      readonly totalMinor: number
+    }
+  | { readonly _tag: "AcceptReschedule"; readonly proposalId: string }
+  | { readonly _tag: "DeclineReschedule"; readonly proposalId: string }
   // Time
+  | { readonly _tag: "ExpireReschedule" }
   | { readonly _tag: "ExpireHold" }
   | { readonly _tag: "Start" }
   | { readonly _tag: "AutoValidate" }
@@ -139,7 +193,8 @@ export type SideEffect =
   /** Authorise the saved card off-session now (a booking completed before its card was authorised); the hold is then captured. */
   | { readonly _tag: "AuthorizeSavedCard" }
   | { readonly _tag: "Refund"; readonly amountMinor: number }
-  | { readonly _tag: "Notify"; readonly event: NotificationEvent }
+  /** Mails both parties, or only `to` (a reschedule is told to the other party). */
+  | { readonly _tag: "Notify"; readonly event: NotificationEvent; readonly to?: "client" | "provider" | undefined }
   | { readonly _tag: "RecordReview"; readonly rating: number; readonly comment: string }
 
 export const NotificationEvents = [
@@ -153,7 +208,10 @@ export const NotificationEvents = [
   "rendered",
   "completed",
   "validated",
-  "refunded"
+  "refunded",
+  "rescheduleProposed",
+  "rescheduleAccepted",
+  "rescheduleDeclined"
 ] as const
 export type NotificationEvent = (typeof NotificationEvents)[number]
 
@@ -163,7 +221,24 @@ export interface Decision {
   /** Stored with the booking when set. */
   readonly rejectionReason?: string
   readonly cancellation?: { readonly by: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM"; readonly reason: string }
+  /** A proposal opened, or the open one closed (stored with the booking, in the same transaction). */
+  readonly reschedule?: RescheduleChange
 }
+
+export type RescheduleChange =
+  | {
+      readonly _tag: "Open"
+      readonly proposal: RescheduleProposal
+      readonly previous: Pick<BookingState, "startTime" | "endTime" | "totalMinor">
+      readonly at: Date
+    }
+  | {
+      readonly _tag: "Close"
+      readonly proposalId: string
+      readonly status: Exclude<RescheduleStatus, "OPEN">
+      readonly by: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM"
+      readonly at: Date
+    }
 
 // ---- Errors ----------------------------------------------------------------------------------
 
@@ -177,6 +252,13 @@ export const ServiceUnavailable = new Conflict({ code: "SERVICE_UNAVAILABLE", ke
 export const PaymentNotAuthorized = new Conflict({ code: "PAYMENT_NOT_AUTHORIZED", key: "booking.paymentNotAuthorized" })
 export const AlreadyStarted = new Conflict({ code: "BOOKING_ALREADY_STARTED", key: "booking.alreadyStarted" })
 export const NotStartedYet = new Conflict({ code: "BOOKING_NOT_STARTED", key: "booking.notStartedYet" })
+export const RescheduleNotFound = new NotFound({ code: "RESCHEDULE_NOT_FOUND", key: "booking.rescheduleNotFound" })
+/** Accepting or declining one's own proposal: only the other party answers it. */
+export const OwnProposal = new Forbidden({ code: "RESCHEDULE_OWN_PROPOSAL", key: "booking.rescheduleOwnProposal" })
+export const RescheduleAlreadyOpen = new Conflict({ code: "RESCHEDULE_ALREADY_OPEN", key: "booking.rescheduleAlreadyOpen" })
+export const NotReschedulable = new Conflict({ code: "BOOKING_NOT_RESCHEDULABLE", key: "booking.notReschedulable" })
+/** The proposal was answered, or lapsed, already. */
+export const RescheduleClosed = new Conflict({ code: "RESCHEDULE_CLOSED", key: "booking.rescheduleClosed" })
 export const refundTooLarge = (maxMinor: number) =>
   new ValidationFailed({
     code: "VALIDATION_ERROR",
@@ -212,6 +294,10 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
   ConfirmCompletion: ["client"],
   Validate: ["admin"],
   Refund: ["admin"],
+  ProposeReschedule: ["client", "provider"],
+  AcceptReschedule: ["client", "provider"],
+  DeclineReschedule: ["client", "provider"],
+  ExpireReschedule: ["system"],
   ExpireHold: ["system"],
   Start: ["system"],
   AutoValidate: ["system"],
@@ -276,15 +362,13 @@ const parseInstant = (value: unknown): Date | undefined => {
 const isPlausibleAddress = (text: string) => text.length >= 5 && /[\p{L}\p{N}]{2,}/u.test(text)
 
 /**
- * Checks a booking request at `now`: start and end present and valid, end after start, start in the
- * future and within a year, at most a week long, whole minutes, an address; notes optional.
+ * The time rules of a booking (a request or a proposed new time), at `now`: start and end present and
+ * valid, end after start, whole minutes, at most a week long, start in the future and within a year.
+ * Pushes what is wrong to `problems`.
  */
-export const validateBookingRequest = (input: BookingRequestInput, now: Date): Either.Either<BookingRequest, ValidationFailed> => {
-  const problems: Array<FieldIssue> = []
-  const serviceId = typeof input.serviceId === "string" ? input.serviceId.trim() : ""
-  if (serviceId === "") problems.push(issue("serviceId", "validation.required"))
-  const rawStart = input.startTime ?? undefined
-  const rawEnd = input.endTime ?? undefined
+const checkTimes = (rawStartInput: unknown, rawEndInput: unknown, now: Date, problems: Array<FieldIssue>) => {
+  const rawStart = rawStartInput ?? undefined
+  const rawEnd = rawEndInput ?? undefined
   const start = parseInstant(rawStart)
   const end = parseInstant(rawEnd)
   if (rawStart === undefined || rawStart === null || rawStart === "") problems.push(issue("startTime", "validation.required"))
@@ -302,6 +386,40 @@ export const validateBookingRequest = (input: BookingRequestInput, now: Date): E
     if (start.getTime() <= now.getTime()) problems.push(issue("startTime", "booking.startInPast"))
     else if (start.getTime() > now.getTime() + MAX_ADVANCE_DAYS * DAY) problems.push(issue("startTime", "booking.tooFarAhead"))
   }
+  return { start, end, minutes }
+}
+
+/**
+ * A proposed new time for a booking at `now`: the request's time rules, a total that can be paid at the
+ * booked hourly price, and a time other than the booked one. Answers the times and the total at the
+ * proposed duration (the booking's own total when the duration is kept).
+ */
+export const validateProposedTime = (
+  input: { readonly startTime?: unknown; readonly endTime?: unknown },
+  booking: Pick<BookingState, "startTime" | "endTime" | "totalMinor">,
+  hourlyPriceMinor: number,
+  now: Date
+): Either.Either<{ readonly startTime: Date; readonly endTime: Date; readonly totalMinor: number }, ValidationFailed> => {
+  const problems: Array<FieldIssue> = []
+  const { start, end, minutes } = checkTimes(input.startTime, input.endTime, now, problems)
+  if (problems.length > 0 || !start || !end) return Either.left(invalid(problems))
+  if (start.getTime() === booking.startTime.getTime() && end.getTime() === booking.endTime.getTime())
+    return Either.left(invalid([issue("startTime", "booking.rescheduleSameTime")]))
+  const sameDuration = end.getTime() - start.getTime() === booking.endTime.getTime() - booking.startTime.getTime()
+  const totalMinor = sameDuration ? booking.totalMinor : totalFor(hourlyPriceMinor, minutes)
+  if (totalMinor < 1) return Either.left(invalid([issue("endTime", "booking.invalidDuration")]))
+  return Either.right({ startTime: start, endTime: end, totalMinor })
+}
+
+/**
+ * Checks a booking request at `now`: start and end present and valid, end after start, start in the
+ * future and within a year, at most a week long, whole minutes, an address; notes optional.
+ */
+export const validateBookingRequest = (input: BookingRequestInput, now: Date): Either.Either<BookingRequest, ValidationFailed> => {
+  const problems: Array<FieldIssue> = []
+  const serviceId = typeof input.serviceId === "string" ? input.serviceId.trim() : ""
+  if (serviceId === "") problems.push(issue("serviceId", "validation.required"))
+  const { start, end, minutes } = checkTimes(input.startTime, input.endTime, now, problems)
   const address = typeof input.address === "string" ? input.address.trim() : ""
   if (address === "") problems.push(issue("address", "validation.required"))
   else if (address.length > ADDRESS_MAX) problems.push(issue("address", "validation.tooLong"))
@@ -367,6 +485,12 @@ const COLLECTABLE: ReadonlyArray<PaymentStatus> = ["CARD_SAVED", "REQUIRES_ACTIO
 const PAYMENT_SECURED: ReadonlyArray<PaymentStatus> = ["AUTHORIZED", "CARD_SAVED"]
 
 const notify = (event: NotificationEvent): SideEffect => ({ _tag: "Notify", event })
+/**
+ * A hold short of the total: a move raised the total, the hold is being released and the client is to
+ * authorise the new amount. It secures nothing (no confirmation, no renewal).
+ */
+export const shortHold = (s: Pick<BookingState, "paymentStatus" | "authorizedMinor" | "totalMinor">) =>
+  s.paymentStatus === "AUTHORIZED" && s.authorizedMinor < s.totalMinor
 /** Releasing a hold (when there is one) goes with every exit before capture. */
 const releaseIfHeld = (state: BookingState): ReadonlyArray<SideEffect> =>
   HOLDING_MONEY.includes(state.paymentStatus) ? [{ _tag: "ReleaseAuthorization" }] : []
@@ -390,6 +514,26 @@ const ok = (
  * statuses at that time (409). Inputs (reason, rating, comment) are validated by the caller.
  */
 export const transition = (state: BookingState, command: Command, actor: Actor, now: Date): Either.Either<Decision, TransitionError> => {
+  const result = decideCommand(state, command, actor, now)
+  // A booking that leaves PENDING and CONFIRMED (it starts, is cancelled, rejected or expires) closes its open proposal.
+  const open = state.proposal
+  if (!open || Either.isLeft(result)) return result
+  const d = result.right
+  if (d.reschedule !== undefined || RESCHEDULABLE.includes(d.next.status)) return result
+  return Either.right({
+    ...d,
+    next: { ...d.next, proposal: null },
+    reschedule: { _tag: "Close", proposalId: open.id, status: "EXPIRED", by: "SYSTEM", at: now }
+  })
+}
+
+/** Statuses in which a booking may be moved (and keeps an open proposal). */
+const RESCHEDULABLE: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED"]
+const notifyTo = (event: NotificationEvent, to: "client" | "provider"): SideEffect => ({ _tag: "Notify", event, to })
+const closedBy = (party: Party) =>
+  party === "client" ? "CLIENT" : party === "provider" ? "PROVIDER" : party === "admin" ? "ADMIN" : "SYSTEM"
+
+const decideCommand = (state: BookingState, command: Command, actor: Actor, now: Date): Either.Either<Decision, TransitionError> => {
   const party = partyOf(state, actor)
   if (!ALLOWED[command._tag].includes(party)) return Either.left(NotYourBooking)
   // Built only when refused: an error captures a stack trace, and availableActions asks five times per view.
@@ -400,7 +544,7 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
   switch (command._tag) {
     case "Confirm": {
       if (s.status !== "PENDING") return illegal()
-      if (!PAYMENT_SECURED.includes(s.paymentStatus)) return Either.left(PaymentNotAuthorized)
+      if (!PAYMENT_SECURED.includes(s.paymentStatus) || shortHold(s)) return Either.left(PaymentNotAuthorized)
       return ok({ ...s, status: "CONFIRMED", holdExpiresAt: null }, [notify("confirmed")])
     }
     case "Reject": {
@@ -467,6 +611,79 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       const amount = command.amountMinor ?? refundable
       if (!Number.isInteger(amount) || amount <= 0 || amount > refundable) return Either.left(refundTooLarge(refundable))
       return ok(s, [{ _tag: "Refund", amountMinor: amount }])
+    }
+    case "ProposeReschedule": {
+      if (!RESCHEDULABLE.includes(s.status) || started) return Either.left(NotReschedulable)
+      if (s.proposal) return Either.left(RescheduleAlreadyOpen)
+      // The caller checked the time (validateProposedTime): refused here too, the rules stand alone.
+      if (command.startTime.getTime() <= now.getTime()) return Either.left(invalid([issue("startTime", "booking.startInPast")]))
+      if (command.endTime.getTime() <= command.startTime.getTime())
+        return Either.left(invalid([issue("endTime", "booking.endBeforeStart")]))
+      if (!Number.isInteger(command.totalMinor) || command.totalMinor < 1)
+        return Either.left(invalid([issue("endTime", "booking.invalidDuration")]))
+      const by = party === "client" ? "client" : "provider"
+      const proposal: RescheduleProposal = {
+        id: command.proposalId,
+        by,
+        startTime: command.startTime,
+        endTime: command.endTime,
+        totalMinor: command.totalMinor,
+        expiresAt: s.startTime
+      }
+      return ok({ ...s, proposal }, [notifyTo("rescheduleProposed", by === "client" ? "provider" : "client")], {
+        reschedule: {
+          _tag: "Open",
+          proposal,
+          previous: { startTime: s.startTime, endTime: s.endTime, totalMinor: s.totalMinor },
+          at: now
+        }
+      })
+    }
+    case "AcceptReschedule":
+    case "DeclineReschedule": {
+      const p = s.proposal
+      if (!p || p.id !== command.proposalId) return Either.left(RescheduleClosed)
+      // Only the other side answers a proposal.
+      if (p.by === party) return Either.left(OwnProposal)
+      if (now.getTime() >= p.expiresAt.getTime()) return Either.left(RescheduleClosed)
+      if (!RESCHEDULABLE.includes(s.status) || started) return Either.left(NotReschedulable)
+      const close = (status: "ACCEPTED" | "DECLINED"): RescheduleChange => ({
+        _tag: "Close",
+        proposalId: p.id,
+        status,
+        by: closedBy(party),
+        at: now
+      })
+      if (command._tag === "DeclineReschedule") {
+        return ok({ ...s, proposal: null }, [notifyTo("rescheduleDeclined", p.by)], { reschedule: close("DECLINED") })
+      }
+      // The proposed time has passed meanwhile: it can only be declined.
+      if (p.startTime.getTime() <= now.getTime()) return Either.left(NotReschedulable)
+      const moved = { ...s, startTime: p.startTime, endTime: p.endTime, totalMinor: p.totalMinor, proposal: null }
+      // The money (booking README, "Rescheduling"): a total that does not rise keeps the payment as it is
+      // (a hold covers it, a saved card is authorised for it later, an unpaid booking pays it); a higher
+      // total needs the client's authorisation of the new amount through checkout: a hold is released
+      // (AUTHORIZED until the gateway confirms, then REQUIRES_ACTION), a saved card asks again.
+      const raised = p.totalMinor > s.totalMinor
+      if (!raised || s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") {
+        return ok(moved, [notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
+      }
+      if (s.paymentStatus === "AUTHORIZED") {
+        return ok(moved, [{ _tag: "ReleaseAuthorization" }, notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
+      }
+      if (s.paymentStatus === "CARD_SAVED") {
+        return ok({ ...moved, paymentStatus: "REQUIRES_ACTION" }, [notifyTo("rescheduleAccepted", p.by)], {
+          reschedule: close("ACCEPTED")
+        })
+      }
+      return illegal()
+    }
+    case "ExpireReschedule": {
+      const p = s.proposal
+      if (!p || now.getTime() < p.expiresAt.getTime()) return illegal()
+      return ok({ ...s, proposal: null }, [], {
+        reschedule: { _tag: "Close", proposalId: p.id, status: "EXPIRED", by: "SYSTEM", at: now }
+      })
     }
     case "ExpireHold": {
       if (s.status !== "PENDING" || !CHECKOUT_OPEN.includes(s.paymentStatus)) return illegal()
@@ -556,6 +773,8 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
       if (s.paymentStatus !== "AUTHORIZED") return illegal()
       // Released while the booking still needs the money (an expired hold): the client pays again.
       const stillNeeded = !isTerminal(s.status)
+      // Released because a move raised the total: the client was told to pay the new amount already.
+      const repriced = shortHold(s)
       // Released before a finished booking's capture (a lapsed hold): nothing is left to capture, flagged.
       const lost = CAPTURABLE.includes(s.status)
       return ok(
@@ -566,7 +785,7 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
           authorizationExpiresAt: null,
           ...(lost ? { paymentIssue: "HOLD_RELEASED" as const } : {})
         },
-        stillNeeded ? [notify("paymentActionRequired")] : []
+        stillNeeded && !repriced ? [notify("paymentActionRequired")] : []
       )
     }
     case "PaymentRefunded": {
@@ -588,6 +807,8 @@ export const dueCommand = (s: BookingState, now: Date): Command | undefined => {
   if (s.status === "PENDING" && CHECKOUT_OPEN.includes(s.paymentStatus) && s.holdExpiresAt !== null && t >= s.holdExpiresAt.getTime()) {
     return { _tag: "ExpireHold" }
   }
+  // An open proposal lapses at the booking's start (the start itself follows at the next tick).
+  if (s.proposal && t >= s.proposal.expiresAt.getTime()) return { _tag: "ExpireReschedule" }
   if ((s.status === "PENDING" || s.status === "CONFIRMED") && t >= s.startTime.getTime()) return { _tag: "Start" }
   const autoValidation = autoValidateAt(s)
   if (s.status === "SERVICE_RENDERED" && autoValidation !== null && t >= autoValidation.getTime()) return { _tag: "AutoValidate" }
@@ -601,6 +822,7 @@ export const dueAuthorization = (s: BookingState, now: Date): "authorize" | "ren
   if (s.paymentStatus === "CARD_SAVED" && t >= authorizeAt(s.startTime).getTime()) return "authorize"
   if (
     s.paymentStatus === "AUTHORIZED" &&
+    !shortHold(s) &&
     s.authorizationExpiresAt !== null &&
     t >= s.authorizationExpiresAt.getTime() - RENEWAL_MARGIN_HOURS * HOUR
   )
@@ -634,6 +856,9 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
     CHECKOUT_OPEN.includes(s.paymentStatus)
   )
     out.push("pay")
+  const later = now.getTime() + DAY
+  if (tryIt({ _tag: "ProposeReschedule", proposalId: "", startTime: new Date(later), endTime: new Date(later + HOUR), totalMinor: 1 }))
+    out.push("reschedule")
   return out
 }
 

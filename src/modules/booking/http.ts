@@ -5,7 +5,7 @@ import { now as currentTime } from "../../platform/clock"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../../platform/http/authentication"
-import { toBookingView, toCalendarEventView, toReviewView } from "./views"
+import { toBookingView, toCalendarEventView, toRescheduleView, toReviewView } from "./views"
 import type { BookingDetail } from "./ports"
 import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 import { CalendarFeeds } from "./calendars"
@@ -24,6 +24,11 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
     const bookings = yield* Bookings
     const act = (id: string, command: UserCommand) =>
       Effect.flatMap(CurrentUser, (user) => bookings.act(user, id, command)).pipe(
+        Effect.flatMap(viewOf),
+        Effect.map((booking) => ok({ booking }))
+      )
+    const answer = (id: string, proposalId: string, choice: "accept" | "decline") =>
+      Effect.flatMap(CurrentUser, (user) => bookings.answerReschedule(user, id, proposalId, choice)).pipe(
         Effect.flatMap(viewOf),
         Effect.map((booking) => ok({ booking }))
       )
@@ -66,6 +71,17 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
         act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment })
       )
       .handle("cancel", ({ path, urlParams }) => act(path.id, { _tag: "Cancel", reason: urlParams.reason }))
+      .handle("reschedule", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const user = yield* CurrentUser
+          const { proposal, booking } = yield* bookings.proposeReschedule(user, path.id, payload)
+          const language = yield* requestLanguage
+          const now = yield* currentTime
+          return ok({ proposal: toRescheduleView(proposal, booking, user, language, now), booking: yield* viewOf(booking) })
+        })
+      )
+      .handle("acceptReschedule", ({ path }) => answer(path.id, path.proposalId, "accept"))
+      .handle("declineReschedule", ({ path }) => answer(path.id, path.proposalId, "decline"))
   })
 )
 

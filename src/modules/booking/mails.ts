@@ -20,6 +20,17 @@ const when = (language: "fr" | "en", date: Date, zone: string) => formatWithZone
 /** An amount in minor units as a mail or a view writes it ("45,50 €", "$45.50"). */
 export const formatAmount = (language: "fr" | "en", minor: number, currency: string) => formatMoney(locale(language), minor, currency)
 
+/** A reschedule mail's words: the latest proposal's time, the time it replaces, and the other party's name. */
+const rescheduleParams = (language: "fr" | "en", side: "client" | "provider", booking: BookingDetail, zone: string) => {
+  const latest = booking.reschedules[0]
+  const other = side === "client" ? booking.provider : booking.client
+  return {
+    other: `${other.firstName} ${other.lastName}`,
+    proposed: latest ? when(language, latest.startTime, zone) : "",
+    previous: latest ? when(language, latest.previousStartTime, zone) : ""
+  }
+}
+
 /** The mail of a booking event to one of its two people, in that person's language. */
 export const bookingMail = (
   event: NotificationEvent,
@@ -34,7 +45,12 @@ export const bookingMail = (
     when: when(language, booking.startTime, to.timeZone),
     client: `${booking.client.firstName} ${booking.client.lastName}`,
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
-    reason: booking.rejectionReason ?? ""
+    reason: booking.rejectionReason ?? "",
+    ...rescheduleParams(language, side, booking, to.timeZone),
+    // A proposal names the total at its own duration.
+    ...(event === "rescheduleProposed" && booking.reschedules[0]
+      ? { amount: formatAmount(language, booking.reschedules[0].totalMinor, booking.currency) }
+      : {})
   }
   const mail = composeMail(
     "booking",

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
-import type { BookingState, BookingStatus, Decision, PaymentStatus } from "./domain"
+import type { Conflict } from "../../platform/errors"
+import type { BookingState, BookingStatus, Decision, PaymentStatus, RescheduleStatus } from "./domain"
 
 /** A stored booking: the state the rules see plus what the screens and the gateway need. */
 export interface BookingRecord extends BookingState {
@@ -44,6 +45,26 @@ export interface BookingDetail extends BookingRecord {
   readonly client: Participant
   readonly provider: Participant
   readonly review: { readonly rating: number; readonly comment: string; readonly createdAt: Date } | null
+  /** Every proposal to move the booking, newest first (the open one, if any, is also the state's `proposal`). */
+  readonly reschedules: ReadonlyArray<RescheduleRecord>
+}
+
+/** A proposal to move a booking, as stored (table booking_reschedules). */
+export interface RescheduleRecord {
+  readonly id: string
+  readonly proposedBy: "CLIENT" | "PROVIDER"
+  readonly startTime: Date
+  readonly endTime: Date
+  readonly totalMinor: number
+  /** The booking's time and total when it was proposed. */
+  readonly previousStartTime: Date
+  readonly previousEndTime: Date
+  readonly previousTotalMinor: number
+  readonly status: RescheduleStatus
+  readonly expiresAt: Date
+  readonly createdAt: Date
+  readonly decidedAt: Date | null
+  readonly decidedBy: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM" | null
 }
 
 export type NewBooking = Omit<
@@ -129,8 +150,18 @@ export interface BookingRepositoryShape {
   readonly findById: (id: string) => Effect.Effect<Option.Option<BookingDetail>>
   /** The booking locked for update until the transaction ends (call inside Transactional.run). */
   readonly lock: (id: string) => Effect.Effect<Option.Option<BookingRecord>>
-  /** Stores a decision taken on `before` (same version), with the references it came with. */
-  readonly save: (before: BookingRecord, decision: Decision, references?: PaymentReferences) => Effect.Effect<BookingRecord>
+  /**
+   * Stores a decision taken on `before` (same version), with the references it came with and the
+   * proposal it opens or closes. A move onto a slot another booking holds fails with 409
+   * BOOKING_SLOT_TAKEN (the exclusion constraint); nothing is stored then.
+   */
+  readonly save: (before: BookingRecord, decision: Decision, references?: PaymentReferences) => Effect.Effect<BookingRecord, Conflict>
+  /** Whether a slot-holding booking of the provider other than `ignoreBookingId` overlaps [start, end) now. */
+  readonly slotTaken: (
+    providerId: string,
+    slot: { readonly start: Date; readonly end: Date },
+    ignoreBookingId: string
+  ) => Effect.Effect<boolean>
   readonly setReferences: (id: string, references: PaymentReferences) => Effect.Effect<void>
   readonly list: (query: BookingListQuery) => Effect.Effect<{ readonly items: ReadonlyArray<BookingDetail>; readonly total: number }>
   /** The user's booking of the service that is under way (PENDING, CONFIRMED, IN_PROGRESS or SERVICE_RENDERED), newest first. */

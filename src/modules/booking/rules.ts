@@ -34,7 +34,7 @@ export const PaymentStatuses = [
 export type PaymentStatus = (typeof PaymentStatuses)[number]
 
 /** What the viewer of a booking may do with it (the view's `actions`). */
-export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay"] as const
+export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay", "reschedule"] as const
 export type BookingAction = (typeof BookingActions)[number]
 
 export const ADDRESS_MAX = 300
@@ -87,3 +87,10 @@ export const billingProblems = (details: BillingInput): Record<string, BillingPr
   }
   return problems
 }
+
+/**
+ * A proposal to move a booking (issue 12): OPEN until the other party accepts or declines it, or it
+ * lapses (EXPIRED) at the booking's start or when the booking ends otherwise (cancelled, rejected).
+ */
+export const RescheduleStatuses = ["OPEN", "ACCEPTED", "DECLINED", "EXPIRED"] as const
+export type RescheduleStatus = (typeof RescheduleStatuses)[number]

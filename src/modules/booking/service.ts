@@ -42,7 +42,9 @@ import {
   NotYourBooking,
   adminCommandFor,
   priceable,
-  TooCheapToPay
+  TooCheapToPay,
+  RescheduleNotFound,
+  validateProposedTime
 } from "./domain"
 import { makeSlotClaims } from "./claims"
 import { Availability } from "./availability/service"
@@ -54,6 +56,7 @@ import {
   BookingRepository,
   type PaymentOperation,
   type PaymentReferences,
+  type RescheduleRecord,
   ReviewRepository,
   type ReviewRecord
 } from "./ports"
@@ -152,6 +155,23 @@ export class Bookings extends Context.Tag("booking/Bookings")<
       actor: UserActor,
       id: string
     ) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>, NotFound | Forbidden>
+    /**
+     * Either party proposes a new time for the booking (issue 12): 403 to anyone else, 409 when the
+     * booking cannot be moved, a proposal is already open or the slot is taken, 422 for a time the
+     * booking rules refuse (checkProposedTime).
+     */
+    readonly proposeReschedule: (
+      actor: UserActor,
+      id: string,
+      input: { readonly startTime?: unknown; readonly endTime?: unknown }
+    ) => Effect.Effect<{ readonly proposal: RescheduleRecord; readonly booking: BookingDetail }, Failure | ValidationFailed>
+    /** The other party accepts (the booking moves) or declines the open proposal. */
+    readonly answerReschedule: (
+      actor: UserActor,
+      id: string,
+      proposalId: string,
+      answer: "accept" | "decline"
+    ) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
     /** A user's (or an admin's) command on a booking. */
     readonly act: (actor: UserActor, id: string, command: UserCommand) => Effect.Effect<BookingDetail, Failure>
     readonly checkout: (
@@ -239,9 +259,12 @@ export const BookingsLive = Layer.effect(
         (effect) =>
           effect._tag === "Notify"
             ? mailer.sendAll(
-                [detail.client, detail.provider].map((to) =>
-                  bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl)
-                )
+                (effect.to === "client"
+                  ? [detail.client]
+                  : effect.to === "provider"
+                    ? [detail.provider]
+                    : [detail.client, detail.provider]
+                ).map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl))
               )
             : Effect.void,
         { discard: true }
@@ -287,6 +310,32 @@ export const BookingsLive = Layer.effect(
 
     // Capture, release, refund, the timers' sweep, charge events and reconciliation.
     const { applyChargeEvent, reconcile, runMoneyEffects, settle, sweep } = yield* makeSettlement({ decide, detailOf, now, sendMails })
+
+    /**
+     * The rules a proposed time must meet, refused with 422: the booking request's time rules (valid,
+     * in the future, within the horizon, at most a week, whole minutes, a payable total) and a time
+     * other than the booked one. Answers the times and the total at the proposed duration.
+     * The provider's availability (ensureBookable, OUTSIDE_AVAILABILITY) is checked here too.
+     */
+    const checkProposedTime = (booking: BookingDetail, input: { readonly startTime?: unknown; readonly endTime?: unknown }, at: Date) =>
+      Effect.gen(function* () {
+        const proposed = yield* validateProposedTime(input, booking, booking.hourlyPriceMinor, at)
+        // Inside the provider's plan, after their notice, clear of their other bookings by the buffer (not of this one).
+        yield* availability.ensureBookable({
+          providerId: booking.providerId,
+          startTime: proposed.startTime,
+          endTime: proposed.endTime,
+          now: at,
+          ignoreBookingId: booking.id
+        })
+        return proposed
+      })
+
+    /** 403 and 409 before the times are read: the command as it would be decided now, with a time that passes. */
+    const probe = (b: BookingDetail, command: Command, user: UserActor, at: Date) => {
+      const result = transition(b, command, actorOf(user), at)
+      return Either.isLeft(result) ? Either.left(result.left) : Either.void
+    }
 
     return {
       reconcile,
@@ -344,7 +393,8 @@ export const BookingsLive = Layer.effect(
                   },
                   client,
                   provider,
-                  review: null
+                  review: null,
+                  reschedules: []
                 }
                 yield* mailer.sendAll([
                   bookingMail("requested", client, "client", detail, config.publicUrl),
@@ -410,6 +460,44 @@ export const BookingsLive = Layer.effect(
           if (Number.isNaN(to.getTime()) || to <= from || to.getTime() - from.getTime() > 400 * DAY)
             return yield* invalid([issue("to", "booking.invalidDate")])
           return yield* bookings.calendar(actor.id, from, to)
+        }),
+
+      proposeReschedule: (user, id, input) =>
+        Effect.gen(function* () {
+          const b = yield* visible(user, id)
+          const at = yield* now
+          const later = new Date(at.getTime() + DAY)
+          const proposalId = yield* newId
+          yield* probe(
+            b,
+            { _tag: "ProposeReschedule", proposalId, startTime: later, endTime: new Date(later.getTime() + 60 * 60_000), totalMinor: 1 },
+            user,
+            at
+          )
+          const proposed = yield* checkProposedTime(b, input, at)
+          // Taken now: refused at once (a slot taken by the time it is accepted is refused then).
+          if (yield* bookings.slotTaken(b.providerId, { start: proposed.startTime, end: proposed.endTime }, b.id)) return yield* SlotTaken
+          const { detail } = yield* decide(id, { _tag: "ProposeReschedule", proposalId, ...proposed }, actorOf(user))
+          const proposal = detail.reschedules.find((r) => r.id === proposalId)
+          if (proposal === undefined) return yield* Effect.dieMessage(`proposal ${proposalId} not stored`)
+          return { proposal, booking: detail }
+        }),
+
+      answerReschedule: (user, id, proposalId, answer) =>
+        Effect.gen(function* () {
+          const b = yield* visible(user, id)
+          const p = b.reschedules.find((r) => r.id === proposalId)
+          if (p === undefined) return yield* RescheduleNotFound
+          const at = yield* now
+          const command: Command =
+            answer === "accept" ? { _tag: "AcceptReschedule", proposalId } : { _tag: "DeclineReschedule", proposalId }
+          yield* probe(b, command, user, at)
+          // The time is checked again when it takes effect (the rules or the provider's plan may have changed).
+          if (answer === "accept")
+            yield* checkProposedTime(b, { startTime: p.startTime.toISOString(), endTime: p.endTime.toISOString() }, at)
+          const { decision } = yield* decide(id, command, actorOf(user))
+          yield* runMoneyEffects(id, decision).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
+          return yield* detailOf(id)
         }),
 
       act: (user, id, input) =>

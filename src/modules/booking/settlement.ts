@@ -12,6 +12,7 @@ import {
   type Decision,
   dueAuthorization,
   dueCommand,
+  shortHold,
   RefundExceedsRefundable,
   SystemActor,
   transition,
@@ -202,7 +203,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           const { capturedMinor } = captured.value
           yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
           yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
-        } else if (b.status === "CANCELLED" || b.status === "REJECTED") {
+        } else if (b.status === "CANCELLED" || b.status === "REJECTED" || shortHold(b)) {
+          // (A hold short of the total: a move raised it, the client authorises the new amount at checkout.)
           yield* gateway.cancelAuthorization({
             paymentIntentId: b.paymentIntentId,
             idempotencyKey: `booking:${b.id}:release:${b.paymentIntentId}`
@@ -400,7 +402,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         } else if (event._tag === "CardSaved") {
           yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
         }
-        const saved = yield* bookings.save(b, decision.right, mapped.references)
+        // (A charge event never moves the booking: no slot to lose.)
+        const saved = yield* bookings.save(b, decision.right, mapped.references).pipe(Effect.orDie)
         yield* sendMails(yield* detailOf(saved.id), decision.right)
         // Money effects run as durable jobs once the webhook commits (never inside the gateway's call).
         if (

@@ -1,16 +1,45 @@
 import type { Language } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
-import type { BookingView, CalendarEventView, ReviewView } from "./contract"
+import type { BookingView, CalendarEventView, RescheduleView, ReviewView } from "./contract"
 import { availableActions, displayStatus } from "./domain"
 import { formatAmount } from "./mails"
-import type { BookingDetail, ReviewRecord } from "./ports"
+import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
 
 // Booking records turned into the contract's views (contract.ts), by the handlers.
 
 const currencyNames: Record<Language, Intl.DisplayNames> = {
   fr: new Intl.DisplayNames(["fr"], { type: "currency" }),
   en: new Intl.DisplayNames(["en"], { type: "currency" })
+}
+
+export const toRescheduleView = (
+  r: RescheduleRecord,
+  b: BookingDetail,
+  viewer: { readonly id: string; readonly role: Role },
+  language: Language,
+  now: Date
+): RescheduleView => {
+  const proposedBy = r.proposedBy === "CLIENT" ? "client" : "provider"
+  const answerer = proposedBy === "client" ? b.providerId : b.clientId
+  return {
+    id: r.id,
+    proposedBy,
+    startTime: r.startTime,
+    endTime: r.endTime,
+    duration: Math.round((r.endTime.getTime() - r.startTime.getTime()) / 60_000),
+    totalMinor: r.totalMinor,
+    formattedTotal: formatAmount(language, r.totalMinor, b.currency),
+    previousStartTime: r.previousStartTime,
+    previousEndTime: r.previousEndTime,
+    previousTotalMinor: r.previousTotalMinor,
+    status: r.status,
+    expiresAt: r.expiresAt,
+    createdAt: r.createdAt,
+    decidedAt: r.decidedAt,
+    decidedBy: r.decidedBy,
+    canAnswer: r.status === "OPEN" && viewer.id === answerer && now.getTime() < r.expiresAt.getTime()
+  }
 }
 
 export const toBookingView = (
@@ -66,6 +95,10 @@ export const toBookingView = (
     paymentIssue: role === "admin" ? b.paymentIssue : null,
     isReviewed: b.review !== null,
     review: b.review,
+    openProposal: ((open) => (open ? toRescheduleView(open, b, viewer, language, now) : null))(
+      b.reschedules.find((r) => r.status === "OPEN")
+    ),
+    reschedules: b.reschedules.map((r) => toRescheduleView(r, b, viewer, language, now)),
     createdAt: b.createdAt,
     updatedAt: b.updatedAt
   }

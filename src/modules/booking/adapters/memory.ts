@@ -3,7 +3,7 @@ import * as crypto from "node:crypto"
 import { CategoryRepository, ServiceRepository } from "../../catalogue"
 import { UserRepository } from "../../identity"
 import { DEFAULT_TIME_ZONE, zoneOf } from "../../../platform/time-zones"
-import { type BookingStatus, dueAuthorization, dueCommand, SLOT_HOLDING } from "../domain"
+import { type BookingStatus, dueAuthorization, dueCommand, openProposalOf, SLOT_HOLDING, SlotTaken } from "../domain"
 import {
   type BookingDetail,
   type BookingRecord,
@@ -13,6 +13,7 @@ import {
   type PaymentOperation,
   type PaymentReferences,
   ReminderLog,
+  type RescheduleRecord,
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
@@ -37,6 +38,9 @@ export const BookingMemoryAdapters = Layer.effectContext(
     const reviews = new Map<string, ReviewRecord>()
     const operations: Array<PaymentOperation & { createdAt: Date }> = []
     const chargeClocks = new Map<string, number>()
+    /** Each booking's proposals to move it, newest first. */
+    const reschedules = new Map<string, Array<RescheduleRecord>>()
+    const historyOf = (id: string): ReadonlyArray<RescheduleRecord> => reschedules.get(id) ?? []
 
     const participant = (id: string) =>
       Effect.map(
@@ -79,15 +83,17 @@ export const BookingMemoryAdapters = Layer.effectContext(
           },
           client: yield* participant(b.clientId),
           provider: yield* participant(b.providerId),
-          review: review ? { rating: review.rating, comment: review.comment, createdAt: review.createdAt } : null
+          review: review ? { rating: review.rating, comment: review.comment, createdAt: review.createdAt } : null,
+          reschedules: historyOf(b.id),
+          proposal: openProposalOf(historyOf(b.id))
         } satisfies BookingDetail
       })
     const withReferences = (b: BookingRecord, refs: PaymentReferences | undefined): BookingRecord => ({ ...b, ...(refs ?? {}) })
 
     /** What the exclusion constraint tests: a slot-holding booking of the provider overlaps [start, end). */
-    const slotHeld = (providerId: string, start: Date, end: Date) =>
+    const slotHeld = (providerId: string, start: Date, end: Date, ignoreId?: string) =>
       [...bookings.values()].some(
-        (o) => o.providerId === providerId && SLOT_HOLDING.includes(o.status) && o.startTime < end && start < o.endTime
+        (o) => o.id !== ignoreId && o.providerId === providerId && SLOT_HOLDING.includes(o.status) && o.startTime < end && start < o.endTime
       )
 
     const repository: BookingRepository["Type"] = {
@@ -140,15 +146,51 @@ export const BookingMemoryAdapters = Layer.effectContext(
         const b = bookings.get(id)
         return b ? Effect.map(detailOf(b), Option.some) : Effect.succeed(Option.none())
       },
-      lock: (id) => Effect.sync(() => Option.fromNullable(bookings.get(id))),
+      lock: (id) =>
+        Effect.sync(() => Option.map(Option.fromNullable(bookings.get(id)), (b) => ({ ...b, proposal: openProposalOf(historyOf(id)) }))),
+      slotTaken: (providerId, slot, ignoreBookingId) => Effect.sync(() => slotHeld(providerId, slot.start, slot.end, ignoreBookingId)),
       save: (before, decision, refs) =>
         Effect.suspend(() => {
           const current = bookings.get(before.id)
           if (!current || current.version !== before.version) return Effect.dieMessage(`booking ${before.id} changed under its lock`)
+          const { proposal: _open, ...next } = decision.next
+          const moved = next.startTime.getTime() !== current.startTime.getTime() || next.endTime.getTime() !== current.endTime.getTime()
+          // The exclusion constraint's answer to a move onto another booking's slot.
+          if (moved && SLOT_HOLDING.includes(next.status) && slotHeld(next.providerId, next.startTime, next.endTime, next.id))
+            return Effect.fail(SlotTaken)
+          const r = decision.reschedule
+          if (r?._tag === "Open") {
+            if (historyOf(before.id).some((p) => p.status === "OPEN")) return Effect.dieMessage(`booking ${before.id} has an open proposal`)
+            reschedules.set(before.id, [
+              {
+                id: r.proposal.id,
+                proposedBy: r.proposal.by === "client" ? "CLIENT" : "PROVIDER",
+                startTime: r.proposal.startTime,
+                endTime: r.proposal.endTime,
+                totalMinor: r.proposal.totalMinor,
+                previousStartTime: r.previous.startTime,
+                previousEndTime: r.previous.endTime,
+                previousTotalMinor: r.previous.totalMinor,
+                status: "OPEN",
+                expiresAt: r.proposal.expiresAt,
+                createdAt: r.at,
+                decidedAt: null,
+                decidedBy: null
+              },
+              ...historyOf(before.id)
+            ])
+          } else if (r?._tag === "Close") {
+            reschedules.set(
+              before.id,
+              historyOf(before.id).map((p) =>
+                p.id === r.proposalId && p.status === "OPEN" ? { ...p, status: r.status, decidedAt: r.at, decidedBy: r.by } : p
+              )
+            )
+          }
           const saved: BookingRecord = withReferences(
             {
               ...current,
-              ...decision.next,
+              ...next,
               ...(decision.rejectionReason !== undefined ? { rejectionReason: decision.rejectionReason } : {}),
               ...(decision.cancellation !== undefined
                 ? { cancelledBy: decision.cancellation.by, cancellationReason: decision.cancellation.reason }

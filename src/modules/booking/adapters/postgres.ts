@@ -2,7 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Languages } from "../../../platform/messages"
 import { findAll, findOne, single } from "../../../platform/rows"
-import { type BookingStatus, BookingStatuses, PaymentIssues, PaymentStatuses } from "../domain"
+import {
+  type BookingStatus,
+  BookingStatuses,
+  openProposalOf,
+  PaymentIssues,
+  PaymentStatuses,
+  RescheduleStatuses,
+  SlotTaken
+} from "../domain"
 import * as crypto from "node:crypto"
 import { REMINDER_LEAD_MS } from "../reminders"
 import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
@@ -36,10 +44,35 @@ const person = (alias: string) =>
      'phoneNumber', ${alias}.phone_number, 'preferredLanguage', ${alias}.preferred_language,
      'timeZone', coalesce(${alias}.time_zone, '${DEFAULT_TIME_ZONE}'))`
 
+function rescheduleJson(alias: string) {
+  return `json_build_object('id', ${alias}.id, 'proposedBy', ${alias}.proposed_by, 'startTime', ${alias}.start_time, 'endTime', ${alias}.end_time,
+     'totalMinor', ${alias}.total_minor, 'previousStartTime', ${alias}.previous_start_time, 'previousEndTime', ${alias}.previous_end_time,
+     'previousTotalMinor', ${alias}.previous_total_minor, 'status', ${alias}.status, 'expiresAt', ${alias}.expires_at,
+     'createdAt', ${alias}.created_at, 'decidedAt', ${alias}.decided_at, 'decidedBy', ${alias}.decided_by)`
+}
+
+/** A proposal as json_build_object writes it (instants as ISO strings). */
+const RescheduleJson = Schema.Struct({
+  id: Schema.String,
+  proposedBy: Schema.Literal("CLIENT", "PROVIDER"),
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  totalMinor: Schema.Number,
+  previousStartTime: Schema.Date,
+  previousEndTime: Schema.Date,
+  previousTotalMinor: Schema.Number,
+  status: Schema.Literal(...RescheduleStatuses),
+  expiresAt: Schema.Date,
+  createdAt: Schema.Date,
+  decidedAt: Schema.NullOr(Schema.Date),
+  decidedBy: Schema.NullOr(Schema.Literal("CLIENT", "PROVIDER", "ADMIN", "SYSTEM"))
+})
+
 const DETAIL = `${RECORD},
   json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'categoryNameFr', c.name_fr, 'categoryNameEn', c.name_en) AS service,
   ${person("cu")} AS client, ${person("pu")} AS provider,
-  (SELECT json_build_object('rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at) FROM reviews r WHERE r.booking_id = b.id) AS review`
+  (SELECT json_build_object('rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at) FROM reviews r WHERE r.booking_id = b.id) AS review,
+  (SELECT coalesce(json_agg(${rescheduleJson("rs")} ORDER BY rs.created_at DESC, rs.id), '[]') FROM booking_reschedules rs WHERE rs.booking_id = b.id) AS reschedules`
 
 const FROM_DETAIL = `bookings b
   JOIN services s ON s.id = b.service_id
@@ -103,9 +136,12 @@ const DetailRow = Schema.extend(
     }),
     client: ParticipantJson,
     provider: ParticipantJson,
-    review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date }))
+    review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
+    reschedules: Schema.Array(RescheduleJson)
   })
 ) satisfies Schema.Schema<BookingDetail, any>
+/** A booking with its open proposal, picked from its history (the state the rules see). */
+const withProposal = <R extends BookingDetail>(row: R): R => ({ ...row, proposal: openProposalOf(row.reschedules) })
 const BookableRow = Schema.Struct({
   id: Schema.String,
   userId: Schema.String,
@@ -135,6 +171,7 @@ const OperationRow = Schema.Struct({
   detail: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 }) satisfies Schema.Schema<PaymentOperation & { readonly createdAt: Date }, any>
+const LockedRow = Schema.extend(BookingRecordRow, Schema.Struct({ openProposal: Schema.NullOr(RescheduleJson) }))
 const NewReviewRow = Schema.Struct({ id: Schema.String, createdAt: Schema.DateFromSelf })
 const ReviewerRow = Schema.Struct({ firstName: Schema.String, lastName: Schema.String })
 const ReviewRow = Schema.Struct({
@@ -152,6 +189,7 @@ const ReviewRow = Schema.Struct({
 const ReviewStatsRow = Schema.Struct({ total: Schema.Number, average: Schema.NullOr(Schema.Number) })
 const IdRow = Schema.Struct({ id: Schema.String })
 const Total = Schema.Struct({ total: Schema.Number })
+const Taken = Schema.Struct({ taken: Schema.Boolean })
 
 /** PAID is the spec's label of a pending booking whose payment is secured. */
 const statusFilter = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<BookingStatus | "PAID"> | undefined) => {
@@ -179,8 +217,12 @@ export const BookingRepositoryLive = Layer.effect(
     const record = sql.unsafe(RECORD)
     const detail = sql.unsafe(DETAIL)
     const fromDetail = sql.unsafe(FROM_DETAIL)
+    const openReschedule = sql.unsafe(rescheduleJson("rs"))
     const findById = (id: string) =>
-      findOne("booking", DetailRow, sql`SELECT ${detail} FROM ${fromDetail} WHERE b.id = ${id}`).pipe(Effect.orDie)
+      findOne("booking", DetailRow, sql`SELECT ${detail} FROM ${fromDetail} WHERE b.id = ${id}`).pipe(
+        Effect.map(Option.map(withProposal)),
+        Effect.orDie
+      )
     const referenceColumns = (refs: PaymentReferences | undefined) => ({
       ...(refs?.checkoutSessionId !== undefined ? { checkout_session_id: refs.checkoutSessionId } : {}),
       ...(refs?.paymentIntentId !== undefined ? { payment_intent_id: refs.paymentIntentId } : {}),
@@ -239,7 +281,21 @@ export const BookingRepositoryLive = Layer.effect(
       // meanwhile: with FOR UPDATE their foreign-key check waited on the lock, and a webhook holding it
       // while recording the same operation deadlocked with the insert (a 500 under a racing webhook).
       lock: (id) =>
-        findOne("locked booking", BookingRecordRow, sql`SELECT ${record} FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`).pipe(
+        findOne(
+          "locked booking",
+          LockedRow,
+          sql`SELECT ${record},
+            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status = 'OPEN') AS open_proposal
+          FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`
+        ).pipe(
+          Effect.map(
+            Option.map(
+              ({ openProposal, ...row }): BookingRecord => ({
+                ...row,
+                proposal: openProposal === null ? null : openProposalOf([openProposal])
+              })
+            )
+          ),
           Effect.orDie
         ),
       save: (before, decision, refs) => {
@@ -254,12 +310,29 @@ export const BookingRepositoryLive = Layer.effect(
           authorization_expires_at: n.authorizationExpiresAt,
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
+          // A move (an accepted proposal): the exclusion constraint checks the new time.
+          ...(n.startTime.getTime() !== before.startTime.getTime() || n.endTime.getTime() !== before.endTime.getTime()
+            ? { start_time: n.startTime, end_time: n.endTime }
+            : {}),
+          ...(n.totalMinor !== before.totalMinor ? { total_minor: n.totalMinor } : {}),
           ...(decision.rejectionReason !== undefined ? { rejection_reason: decision.rejectionReason } : {}),
           ...(decision.cancellation !== undefined
             ? { cancelled_by: decision.cancellation.by, cancellation_reason: decision.cancellation.reason }
             : {}),
           ...referenceColumns(refs)
         }
+        const r = decision.reschedule
+        const proposal =
+          r === undefined
+            ? Effect.void
+            : r._tag === "Open"
+              ? sql`INSERT INTO booking_reschedules (id, booking_id, proposed_by, start_time, end_time, total_minor,
+                    previous_start_time, previous_end_time, previous_total_minor, status, expires_at, created_at)
+                  VALUES (${r.proposal.id}, ${before.id}, ${r.proposal.by === "client" ? "CLIENT" : "PROVIDER"}, ${r.proposal.startTime},
+                    ${r.proposal.endTime}, ${r.proposal.totalMinor}, ${r.previous.startTime}, ${r.previous.endTime}, ${r.previous.totalMinor},
+                    'OPEN', ${r.proposal.expiresAt}, ${r.at})`
+              : sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = ${r.at}, decided_by = ${r.by}
+                  WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status = 'OPEN'`
         return findOne(
           "saved booking",
           BookingRecordRow,
@@ -274,9 +347,22 @@ export const BookingRepositoryLive = Layer.effect(
               onSome: Effect.succeed
             })
           ),
-          Effect.orDie
+          Effect.tap(() => proposal),
+          // A move onto a slot another booking holds (taken since the proposal, or by a racing move).
+          Effect.catchAll((error) => (isExclusionViolation(error) ? Effect.fail(SlotTaken) : Effect.die(error)))
         )
       },
+      slotTaken: (providerId, slot, ignoreBookingId) =>
+        single(
+          "slot taken",
+          Taken,
+          sql`SELECT EXISTS (SELECT 1 FROM bookings b WHERE b.provider_id = ${providerId}
+            AND b.status NOT IN ('REJECTED', 'CANCELLED') AND b.id <> ${ignoreBookingId}
+            AND tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${slot.start}, ${slot.end}, '[)')) AS taken`
+        ).pipe(
+          Effect.map(({ taken }) => taken),
+          Effect.orDie
+        ),
       setReferences: (id, refs) => {
         const changes = referenceColumns(refs)
         if (Object.keys(changes).length === 0) return Effect.void
@@ -307,7 +393,7 @@ export const BookingRepositoryLive = Layer.effect(
             ],
             { concurrency: 1 }
           )
-          return { items, total: counted.total }
+          return { items: items.map(withProposal), total: counted.total }
         }).pipe(Effect.orDie),
       activeForService: (serviceId, clientId) =>
         findOne(
@@ -317,7 +403,7 @@ export const BookingRepositoryLive = Layer.effect(
           WHERE b.service_id = ${serviceId} AND b.client_id = ${clientId}
             AND b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS', 'SERVICE_RENDERED')
           ORDER BY b.created_at DESC LIMIT 1`
-        ).pipe(Effect.orDie),
+        ).pipe(Effect.map(Option.map(withProposal)), Effect.orDie),
       calendar: (providerId, from, to) =>
         findAll(
           "provider calendar",
@@ -327,7 +413,10 @@ export const BookingRepositoryLive = Layer.effect(
             AND NOT (b.status = 'PENDING' AND b.payment_status NOT IN ('AUTHORIZED', 'CARD_SAVED'))
             AND b.start_time < ${to} AND b.end_time > ${from}
           ORDER BY b.start_time LIMIT 2000`
-        ).pipe(Effect.orDie),
+        ).pipe(
+          Effect.map((rows) => rows.map(withProposal)),
+          Effect.orDie
+        ),
       dueIds: (now, limit) =>
         // A wide net on the small set of open bookings; the sweep asks the rules what is really due.
         findAll(

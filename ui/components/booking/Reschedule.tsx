@@ -1,0 +1,174 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState, type FormEvent } from "react"
+import { ApiError } from "../../api/client"
+import type { Booking, Reschedule } from "../../api/contract"
+import { otherParty, toLocalInputValue } from "../../booking/rules"
+import { formatDateTime, formatMinor } from "../../format"
+import { Alert, DialogActions, TextField, useFocusFirstInvalid } from "../forms"
+import { Modal } from "../Modal"
+import { DateRange } from "./parts"
+import { reasonOf } from "./ActionDialogs"
+
+/**
+ * Rescheduling (issue 12): either party proposes a new time for a booking that has not started; the
+ * other accepts (the booking moves) or declines. The times are typed in the browser's zone for now.
+ */
+
+/** "Propose a new time": start and end, prefilled with the booked ones. */
+export const RescheduleDialog = ({
+  booking,
+  onSubmit,
+  onClose
+}: {
+  booking: Booking
+  onSubmit: (times: { startTime: string; endTime: string }) => Promise<void>
+  onClose: () => void
+}) => {
+  const { t } = useLingui()
+  const [startTime, setStartTime] = useState(toLocalInputValue(new Date(booking.startTime)))
+  const [endTime, setEndTime] = useState(toLocalInputValue(new Date(booking.endTime)))
+  const [errors, setErrors] = useState<{ startTime?: string; endTime?: string }>({})
+  const [failure, setFailure] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const form = useFocusFirstInvalid(errors)
+  const title = booking.service.title
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setFailure(undefined)
+    const start = new Date(startTime)
+    const end = new Date(endTime)
+    const next: { startTime?: string; endTime?: string } = {}
+    if (startTime === "" || Number.isNaN(start.getTime())) next.startTime = t`Date ou heure invalide.`
+    if (endTime === "" || Number.isNaN(end.getTime())) next.endTime = t`Date ou heure invalide.`
+    else if (!next.startTime && end <= start) next.endTime = t`La fin doit être postérieure au début.`
+    setErrors(next)
+    if (next.startTime || next.endTime) return
+    setBusy(true)
+    try {
+      await onSubmit({ startTime: start.toISOString(), endTime: end.toISOString() })
+    } catch (cause) {
+      setBusy(false)
+      const fields = cause instanceof ApiError ? cause.fieldErrors() : {}
+      if (fields.startTime || fields.endTime) setErrors({ startTime: fields.startTime, endTime: fields.endTime })
+      else {
+        const text = reasonOf(cause)
+        setFailure(t`La proposition a échoué : ${text}`)
+      }
+    }
+  }
+
+  return (
+    <Modal title={t`Proposer un nouvel horaire`} onClose={onClose}>
+      <form ref={form} className="form" noValidate onSubmit={(event) => void submit(event)}>
+        <p>
+          {t`Service : ${title}. Horaire actuel :`} <DateRange start={booking.startTime} end={booking.endTime} />.{" "}
+          {t`L'autre partie accepte ou refuse votre proposition ; si la durée change, le total change aussi.`}
+        </p>
+        {failure ? <Alert kind="error">{failure}</Alert> : null}
+        <div className="field-row">
+          <TextField
+            label={t`Nouveau début`}
+            name="startTime"
+            type="datetime-local"
+            value={startTime}
+            onChange={setStartTime}
+            error={errors.startTime}
+            min={toLocalInputValue(new Date())}
+          />
+          <TextField
+            label={t`Nouvelle fin`}
+            name="endTime"
+            type="datetime-local"
+            value={endTime}
+            onChange={setEndTime}
+            error={errors.endTime}
+            min={startTime}
+          />
+        </div>
+        <DialogActions busy={busy} submit={t`Envoyer la proposition`} dismiss={t`Annuler`} onDismiss={onClose} />
+      </form>
+    </Modal>
+  )
+}
+
+const useRescheduleStatus = () => {
+  const { t } = useLingui()
+  return (status: Reschedule["status"]) =>
+    status === "OPEN" ? t`En attente` : status === "ACCEPTED" ? t`Acceptée` : status === "DECLINED" ? t`Refusée` : t`Expirée`
+}
+
+/** The open proposal: accept or decline it (the other side), or wait for the answer (the proposer). */
+export const OpenProposal = ({
+  booking,
+  busy,
+  onAnswer
+}: {
+  booking: Booking
+  busy: boolean
+  onAnswer: (proposal: Reschedule, answer: "accept" | "decline") => void
+}) => {
+  const { t, i18n } = useLingui()
+  const proposal = booking.openProposal
+  if (!proposal) return null
+  const other = otherParty(booking)
+  const otherName = `${other.firstName} ${other.lastName}`
+  const mine = booking.role === proposal.proposedBy
+  const total = formatMinor(i18n.locale, proposal.totalMinor, booking.currency)
+  const title = booking.service.title
+  return (
+    <div className="booking-proposal" role="region" aria-label={t`Nouvel horaire proposé`}>
+      <p>
+        <strong>{mine ? t`Vous proposez un nouvel horaire :` : t`${otherName} propose un nouvel horaire :`}</strong>{" "}
+        <DateRange start={proposal.startTime} end={proposal.endTime} />
+        {proposal.totalMinor !== proposal.previousTotalMinor ? <> ({t`nouveau total : ${total}`})</> : null}
+      </p>
+      {proposal.canAnswer ? (
+        <div className="card-actions" role="group" aria-label={t`Répondre à la proposition`}>
+          <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => !busy && onAnswer(proposal, "accept")}>
+            {t`Accepter le nouvel horaire`}
+            <span className="sr-only"> : {title}</span>
+          </button>
+          <button
+            type="button"
+            className="button-secondary"
+            aria-disabled={busy || undefined}
+            onClick={() => !busy && onAnswer(proposal, "decline")}
+          >
+            {t`Refuser le nouvel horaire`}
+            <span className="sr-only"> : {title}</span>
+          </button>
+        </div>
+      ) : mine ? (
+        <p className="hint">{t`En attente de la réponse de ${otherName}.`}</p>
+      ) : null}
+      {proposal.status === "OPEN" ? (
+        <p className="hint">{t`Sans réponse, la proposition expire au début prévu (${formatDateTime(i18n.locale, new Date(proposal.expiresAt))}).`}</p>
+      ) : null}
+    </div>
+  )
+}
+
+/** Every proposal to move the booking, newest first. */
+export const RescheduleHistory = ({ booking }: { booking: Booking }) => {
+  const { t, i18n } = useLingui()
+  const statusOf = useRescheduleStatus()
+  if (booking.reschedules.length === 0) return null
+  return (
+    <details className="booking-history">
+      <summary>{t`Historique des horaires`}</summary>
+      <ul>
+        {booking.reschedules.map((r) => {
+          const when = formatDateTime(i18n.locale, new Date(r.createdAt))
+          return (
+            <li key={r.id}>
+              <DateRange start={r.previousStartTime} end={r.previousEndTime} /> → <DateRange start={r.startTime} end={r.endTime} /> ·{" "}
+              {r.proposedBy === "client" ? t`proposé par le client le ${when}` : t`proposé par le prestataire le ${when}`} ·{" "}
+              <span className="reschedule-status">{statusOf(r.status)}</span>
+            </li>
+          )
+        })}
+      </ul>
+    </details>
+  )
+}
