@@ -60,6 +60,25 @@ export const formatDateRange = (locale: string, start: Date, end: Date, h23 = fa
   }
 }
 
+// ---- Dates and times in a named time zone (the booking slots: the viewer's and the provider's) ----
+
+/** A time of day in `timeZone` ("16:00", "4:00 PM"). */
+export const formatTimeIn = (locale: string, value: When, timeZone: string) =>
+  dateFormat(locale, { timeStyle: "short", timeZone }).format(new Date(value))
+
+/** A whole day in `timeZone` ("lundi 30 novembre 2026", "Monday, November 30, 2026"). */
+export const formatDayIn = (locale: string, value: When, timeZone: string) =>
+  dateFormat(locale, { dateStyle: "full", timeZone }).format(new Date(value))
+
+/** A short day and time in `timeZone` ("lun. 30 nov., 10:00", "Mon, Nov 30, 10:00 AM"). */
+export const formatDateTimeIn = (locale: string, value: When, timeZone: string) =>
+  dateFormat(locale, { weekday: "short", day: "numeric", month: "short", hour: "numeric", minute: "2-digit", timeZone }).format(
+    new Date(value)
+  )
+
+/** The place an IANA zone is named after ("America/Toronto" → "Toronto", "America/St_Johns" → "St Johns"). */
+export const zonePlace = (timeZone: string) => (timeZone.split("/").pop() ?? timeZone).replace(/_/g, " ")
+
 // ---- Numbers -----------------------------------------------------------------------------------
 
 /** A number with at most `maximumDigits` decimals (and at least `minimumDigits`): "4,5", "12.25". */

@@ -221,6 +221,13 @@ export type CheckoutRequest = typeof CheckoutPayload.Encoded
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
 export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
 export type ReviewPage = typeof ReviewPageSchema.Encoded
+// TEMPORARY until the avail branch's contract is merged (replaced by its schema's Encoded type).
+export type Slots = {
+  readonly timeZone: string
+  readonly duration: number
+  readonly slots: ReadonlyArray<{ readonly startTime: string; readonly endTime: string }>
+}
+export type Slot = Slots["slots"][number]
 
 // ---- Messaging -------------------------------------------------------------------------------
 

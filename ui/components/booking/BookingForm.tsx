@@ -1,8 +1,8 @@
 import { useLingui } from "@lingui/react/macro"
-import { useMemo, useState, type FormEvent } from "react"
+import { useState, type FormEvent } from "react"
 import { navigate } from "wouter/use-browser-location"
 import { ApiError } from "../../api/client"
-import { bookingsApi } from "../../api/endpoints"
+import { bookingsApi, slotsApi } from "../../api/endpoints"
 import type { Booking, ServiceDetail, User } from "../../api/contract"
 import { bookingProblemTexts } from "../../booking/labels"
 import {
@@ -12,15 +12,16 @@ import {
   bookingTotal,
   checkBookingForm,
   NOTES_MAX,
-  toLocalInputValue,
   type BookingField,
   type BookingFormValues
 } from "../../booking/rules"
+import { browserTimeZone, slotDuration } from "../../booking/slots"
 import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
 import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
-import { currencyDecimals, formatPrice } from "../../format"
+import { currencyDecimals, formatDateTimeIn, formatPrice } from "../../format"
+import { SlotPicker } from "./SlotPicker"
 
 const DRAFT_KEY = "booking-draft:"
 
@@ -30,7 +31,14 @@ export const readDraft = (serviceId: string): BookingFormValues | undefined => {
     const raw = sessionStorage.getItem(DRAFT_KEY + serviceId)
     if (!raw) return undefined
     const value = JSON.parse(raw) as Partial<BookingFormValues>
-    return { startTime: value.startTime ?? "", endTime: value.endTime ?? "", address: value.address ?? "", notes: value.notes ?? "" }
+    const duration = typeof value.duration === "number" && value.duration > 0 ? value.duration : undefined
+    return {
+      // A draft of the older form (a local date and time, no duration) keeps only its text.
+      startTime: duration !== undefined && typeof value.startTime === "string" ? value.startTime : "",
+      duration: duration ?? 0,
+      address: value.address ?? "",
+      notes: value.notes ?? ""
+    }
   } catch {
     return undefined
   }
@@ -50,11 +58,19 @@ export const dropDraft = (serviceId: string) => {
   }
 }
 
-const EMPTY: BookingFormValues = { startTime: "", endTime: "", address: "", notes: "" }
+/** The booking's slot as chosen elsewhere (a next free slot of the service page), or a kept draft. */
+export type BookingPreset = Partial<BookingFormValues>
+
+/** Refusals that mean the slot is no longer free: the form loads the slots anew and says so. */
+const SLOT_TAKEN = "BOOKING_SLOT_TAKEN"
+const OUTSIDE_AVAILABILITY = "OUTSIDE_AVAILABILITY"
 
 /**
- * The booking form (spec sections 2 and 5): start, end, address, notes; the total follows the
- * dates. A visitor is sent to the login screen on submit, with the way back and the form kept.
+ * The booking form (spec sections 2 and 5; issue 12): a free slot picked for a duration (the
+ * service's by default) in the provider's free time, the address, notes; the total follows the
+ * duration. A visitor is sent to the login screen on submit, with the way back and the form kept.
+ * A refusal because the slot was just taken (409) or is outside the provider's availability (422)
+ * loads the slots anew and says so.
  */
 export const BookingForm = ({
   service,
@@ -65,30 +81,46 @@ export const BookingForm = ({
 }: {
   service: ServiceDetail
   user: User | null
-  initial?: BookingFormValues | undefined
+  initial?: BookingPreset | undefined
   onClose: () => void
   onBooked: (booking: Booking) => void
 }) => {
   const { t, i18n } = useLingui()
-  const [values, setValues] = useState<BookingFormValues>(initial ?? EMPTY)
+  const defaultDuration = slotDuration(service.duration)
+  const [values, setValues] = useState<BookingFormValues>(() => ({
+    startTime: initial?.startTime ?? "",
+    duration: initial?.duration !== undefined && initial.duration > 0 ? initial.duration : defaultDuration,
+    address: initial?.address ?? "",
+    notes: initial?.notes ?? ""
+  }))
   const [errors, setErrors] = useState<Partial<Record<BookingField, string>>>({})
-  const [invalidDuration, setInvalidDuration] = useState(false)
   const [failure, setFailure] = useState<string>()
+  const [slotGone, setSlotGone] = useState<string>()
+  const [round, setRound] = useState(0)
   const [busy, setBusy] = useState(false)
   const form = useFocusFirstInvalid(errors)
-  const now = useMemo(() => new Date(), [])
-  const set = (field: BookingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
+  const [zone] = useState(browserTimeZone)
+  const set = (field: "address" | "notes") => (value: string) => setValues((current) => ({ ...current, [field]: value }))
 
   const check = checkBookingForm(values, new Date())
   const digits = currencyDecimals(service.currency)
   const total = bookingTotal(service.price, check.minutes, digits)
   const title = service.title
+  const chosen = values.startTime === "" ? "—" : formatDateTimeIn(i18n.locale, values.startTime, zone)
+
+  /** The slot was refused as no longer free: drop it, load the slots anew, say why. */
+  const refreshSlots = (message: string) => {
+    slotsApi.refresh()
+    setValues((current) => ({ ...current, startTime: "" }))
+    setRound((n) => n + 1)
+    setSlotGone(message)
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
+    setSlotGone(undefined)
     const result = checkBookingForm(values, new Date())
-    setInvalidDuration(result.invalidDuration)
     const problems = Object.fromEntries(
       Object.entries(result.problems).map(([field, problem]) => [field, i18n._(bookingProblemTexts[problem])])
     )
@@ -107,6 +139,18 @@ export const BookingForm = ({
     } catch (error) {
       setBusy(false)
       if (!(error instanceof ApiError)) throw error
+      if (error.code === SLOT_TAKEN) {
+        refreshSlots(
+          t`Ce créneau vient d'être réservé par quelqu'un d'autre. Les disponibilités sont à jour : choisissez un autre horaire.`
+        )
+        return
+      }
+      if (error.code === OUTSIDE_AVAILABILITY) {
+        refreshSlots(
+          t`Ce créneau n'est plus dans les disponibilités du prestataire. Les disponibilités sont à jour : choisissez un autre horaire.`
+        )
+        return
+      }
       const fieldErrors: Partial<Record<BookingField, string>> = {}
       for (const detail of error.details) {
         const field = bookingFieldOf(detail.field)
@@ -119,34 +163,26 @@ export const BookingForm = ({
   }
 
   return (
-    <Modal title={t`Réserver : ${title}`} onClose={onClose}>
+    <Modal title={t`Réserver : ${title}`} onClose={onClose} wide>
       <form ref={form} className="form booking-form" noValidate onSubmit={(event) => void submit(event)}>
-        {invalidDuration ? (
-          <Alert kind="error" title={t`Durée invalide`}>
-            <p>{t`La durée de la réservation doit être positive : choisissez une fin postérieure au début.`}</p>
+        {failure ? <Alert kind="error">{failure}</Alert> : null}
+        {slotGone ? (
+          <Alert kind="warning" title={t`Créneau indisponible`}>
+            <p>{slotGone}</p>
           </Alert>
         ) : null}
-        {failure ? <Alert kind="error">{failure}</Alert> : null}
-        <div className="field-row">
-          <TextField
-            label={t`Date et heure de début`}
-            name="startTime"
-            type="datetime-local"
-            value={values.startTime}
-            onChange={set("startTime")}
-            error={errors.startTime}
-            min={toLocalInputValue(now)}
-          />
-          <TextField
-            label={t`Date et heure de fin`}
-            name="endTime"
-            type="datetime-local"
-            value={values.endTime}
-            onChange={set("endTime")}
-            error={errors.endTime}
-            min={values.startTime || toLocalInputValue(now)}
-          />
-        </div>
+        <SlotPicker
+          serviceId={service.id}
+          providerId={service.userId}
+          zone={zone}
+          duration={values.duration}
+          defaultDuration={defaultDuration}
+          startTime={values.startTime}
+          round={round}
+          error={errors.startTime}
+          onDuration={(duration) => setValues((current) => ({ ...current, duration }))}
+          onStart={(startTime) => setValues((current) => ({ ...current, startTime }))}
+        />
         <TextField
           label={t`Adresse de la prestation`}
           name="address"
@@ -167,15 +203,19 @@ export const BookingForm = ({
           maxLength={NOTES_MAX}
         />
         <dl className="booking-summary" aria-live="polite">
+          <dt>{t`Horaire`}</dt>
+          <dd data-testid="booking-start">{chosen}</dd>
           <dt>{t`Tarif`}</dt>
           <dd>
             <PricePerHour price={service.price} currency={service.currency} />
           </dd>
           <dt>{t`Durée`}</dt>
-          <dd>{check.minutes > 0 ? <Duration minutes={check.minutes} /> : "—"}</dd>
+          <dd>
+            <Duration minutes={check.minutes} />
+          </dd>
           <dt>{t`Total`}</dt>
           <dd className="booking-total" data-testid="booking-total">
-            {check.minutes > 0 ? formatPrice(i18n.locale, total, service.currency) : "—"}
+            {formatPrice(i18n.locale, total, service.currency)}
           </dd>
         </dl>
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}
