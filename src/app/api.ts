@@ -20,6 +20,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contra
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { BookingsApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
 import { ConversationsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
@@ -44,6 +45,8 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(BookingsApi)
   .add(CheckoutApi)
   .add(ReviewsApi)
+  .add(AvailabilityApi)
+  .add(MyAvailabilityApi)
   .add(ConversationsApi)
   .add(AdministrationApi)
   .addError(BadRequest, { status: 400 })

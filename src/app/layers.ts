@@ -32,7 +32,7 @@ import { PaymentsMemoryAdapters } from "../modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../modules/payments/adapters/postgres"
 import { PaymentsServicesLive } from "../modules/payments/live"
 import { SANDBOX_DELIVERY_QUEUE } from "../modules/payments/adapters/sandbox-events"
-import { BookingsLive, Queues } from "../modules/booking"
+import { AvailabilityLive, BookingsLive, Queues } from "../modules/booking"
 import { BookingMemoryAdapters } from "../modules/booking/adapters/memory"
 import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
 import { ChargeEventSinkLive, ServiceReviewsLive } from "../modules/booking/bridges"
@@ -104,8 +104,8 @@ export const ApplicationServices = Layer.mergeAll(IdentityLive.pipe(Layer.provid
   Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
   (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(services)),
-  // Bookings book catalogue services and pay through payments' gateway.
-  (services) => BookingsLive.pipe(Layer.provideMerge(services)),
+  // Bookings book catalogue services, within their providers' availability, and pay through payments' gateway.
+  (services) => BookingsLive.pipe(Layer.provideMerge(AvailabilityLive), Layer.provideMerge(services)),
   // The webhook hands charge events to bookings.
   (services) => PaymentWebhooksLive.pipe(Layer.provide(ChargeEventSinkLive), Layer.provideMerge(services))
 )

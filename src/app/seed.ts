@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Identity, type User } from "../modules/identity"
 import { seedDemoServices } from "../modules/catalogue/demo"
-import { seedDemoBookings } from "../modules/booking/demo"
+import { seedDemoAvailability, seedDemoBookings } from "../modules/booking/demo"
 import { SandboxConnect } from "../modules/payments/adapters/sandbox"
 import type { Language } from "../platform/messages"
 
@@ -93,6 +93,8 @@ export const seedDemoData = Effect.gen(function* () {
   }
   // Bilingual demo services of the demo providers (those not there yet).
   yield* seedDemoServices
+  // Their weekly plans (those without one yet).
+  yield* seedDemoAvailability
   // Bookings between them in several states (sandbox payments only; once).
   yield* seedDemoBookings
   return results

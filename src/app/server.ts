@@ -35,6 +35,7 @@ import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { BookingsHttpLive, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
+import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
 import { ConversationsHttpLive } from "../modules/messaging/http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
@@ -67,6 +68,8 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     BookingsHttpLive,
     CheckoutHttpLive,
     ReviewsHttpLive,
+    AvailabilityHttpLive,
+    MyAvailabilityHttpLive,
     ConversationsHttpLive,
     AdministrationHttpLive
   ]),

@@ -1,3 +1,4 @@
+import { openAllTheTime } from "../support/availability"
 import { Effect, Either, ManagedRuntime, Option } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -54,6 +55,7 @@ const scene = (leadDays: number) =>
     const client = yield* verifiedAccount()
     const admin = yield* verifiedAccount()
     yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+    yield* openAllTheTime(provider.user.id)
     yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
       accounts.upsert({
         userId: provider.user.id,

@@ -1,3 +1,4 @@
+import { openAllTheTime } from "../support/availability"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
@@ -52,6 +53,7 @@ describe("payments:reconcile with Stripe (local fake)", () => {
         const provider = yield* verifiedAccount()
         const client = yield* verifiedAccount()
         yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+        yield* openAllTheTime(provider.user.id)
         yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
           accounts.upsert({
             userId: provider.user.id,

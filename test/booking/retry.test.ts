@@ -1,3 +1,4 @@
+import { openAllTheTime } from "../support/availability"
 import { Context, Deferred, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings, BookingsLive } from "../../src/modules/booking"
@@ -63,6 +64,7 @@ const renderedBooking = Effect.gen(function* () {
   const provider = yield* verifiedAccount()
   const client = yield* verifiedAccount()
   yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+  yield* openAllTheTime(provider.user.id)
   yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
     accounts.upsert({
       userId: provider.user.id,

@@ -1,3 +1,4 @@
+import { openAllTheTime } from "../support/availability"
 import { Effect, Layer, Option, Redacted } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
@@ -77,6 +78,8 @@ export const freshUser = async (server: TestServer, api: Api, role: "CLIENT" | "
       })
     )
   )
+  // A provider is open at any time (support/availability.ts): tests pick their booking times freely.
+  if (role === "PROVIDER") await server.run(openAllTheTime(user.id))
   return { user, email, password, token: await login(api, email, password) }
 }
 

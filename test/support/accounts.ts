@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { expect } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { SandboxConnect } from "../../src/modules/payments/adapters/sandbox"
+import { openAllTheTime } from "./availability"
 import { type httpClient, mailedToken, registration } from "./http"
 import type { TestServer } from "./server"
 
@@ -30,6 +31,8 @@ export const newClient = async (server: TestServer, api: Api, overrides: Record<
 export const newProvider = async (server: TestServer, api: Api, options: { readonly paymentReady: boolean } = { paymentReady: true }) => {
   const session = await newClient(server, api)
   await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
+  // Open at any time (support/availability.ts): tests pick their booking times freely.
+  await server.run(openAllTheTime(session.id))
   // A completed account of the sandbox gateway, as its onboarding pages leave it (the gateway knows it).
   if (options.paymentReady)
     await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: session.id, email: session.email }, "CA")))

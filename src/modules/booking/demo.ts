@@ -1,3 +1,4 @@
+import { TZDate } from "@date-fns/tz"
 import { Clock, Effect, Logger, LogLevel, Option } from "effect"
 import { now } from "../../platform/clock"
 import { Transactional } from "../../platform/transaction"
@@ -7,6 +8,8 @@ import { ChargeGateway } from "../payments"
 import { SandboxCheckout } from "../payments/adapters/charges-sandbox"
 import { BookingRepository } from "./ports"
 import { Bookings, type UserCommand } from "./service"
+import { unavailability } from "./availability/domain"
+import { Availability } from "./availability/service"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -24,6 +27,76 @@ const clockAhead = (offsetMs: number): Clock.Clock => {
     sleep: (duration) => base.sleep(duration)
   }
 }
+
+/** The demo providers work from Montréal and Toronto. */
+const DEMO_ZONE = "America/Toronto"
+const week = (days: ReadonlyArray<number>, ranges: ReadonlyArray<{ start: string; end: string }>) =>
+  days.map((weekday) => ({ weekday, ranges }))
+
+/** Realistic weekly plans for the demo providers: office hours with a lunch break, a Saturday morning, a day off. */
+const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan: Parameters<Availability["Type"]["put"]>[1] }> = [
+  {
+    provider: "marie.dubois@marketplace.local",
+    plan: {
+      timeZone: DEMO_ZONE,
+      weekly: [
+        ...week(
+          [1, 2, 3, 4, 5],
+          [
+            { start: "09:00", end: "12:00" },
+            { start: "13:00", end: "18:00" }
+          ]
+        ),
+        ...week([6], [{ start: "10:00", end: "14:00" }])
+      ],
+      exceptions: [],
+      noticeMinutes: 120,
+      bufferMinutes: 15
+    }
+  },
+  {
+    provider: "jean.tremblay@marketplace.local",
+    plan: {
+      timeZone: DEMO_ZONE,
+      weekly: week([1, 2, 3, 4, 5, 6], [{ start: "08:00", end: "17:00" }]),
+      exceptions: [],
+      noticeMinutes: 24 * 60,
+      bufferMinutes: 30
+    }
+  },
+  {
+    provider: "emily.clark@marketplace.local",
+    plan: {
+      timeZone: DEMO_ZONE,
+      weekly: [...week([2, 3, 4], [{ start: "12:00", end: "20:00" }]), ...week([6, 7], [{ start: "09:00", end: "17:00" }])],
+      exceptions: [],
+      noticeMinutes: 180,
+      bufferMinutes: 0
+    }
+  }
+]
+
+/** Gives each demo provider without a plan its weekly plan (running it again changes nothing). */
+export const seedDemoAvailability = Effect.gen(function* () {
+  const identity = yield* Identity
+  const availability = yield* Availability
+  let set = 0
+  for (const demo of demoPlans) {
+    const user = yield* identity.findByEmail(demo.provider)
+    if (Option.isNone(user) || user.value.role !== "PROVIDER") continue
+    const current = yield* availability.of(user.value.id)
+    if (!current.isDefault) continue
+    const actor: Actor = {
+      id: user.value.id,
+      role: user.value.role,
+      preferredLanguage: user.value.preferredLanguage,
+      isEmailVerified: true
+    }
+    yield* availability.put(actor, demo.plan)
+    set++
+  }
+  return set
+}).pipe(Effect.catchAll((error) => Effect.as(Effect.logWarning("demo availability not seeded", error), 0)))
 
 /**
  * Demo bookings between the demo accounts (sandbox payments only), so that a fresh install shows
@@ -88,6 +161,7 @@ export const seedDemoBookings = Effect.gen(function* () {
   const repository = yield* BookingRepository
   const checkout = yield* SandboxCheckout
   const tx = yield* Transactional
+  const availability = yield* Availability
   const actorOf = (email: string) =>
     Effect.map(
       identity.findByEmail(email),
@@ -106,8 +180,15 @@ export const seedDemoBookings = Effect.gen(function* () {
     if (Option.isNone(client) || Option.isNone(provider)) continue
     const service = (yield* services.listOwnedBy(provider.value.id)).filter((s) => s.status === "ACTIVE")[demo.service]
     if (!service) continue
-    // The demo providers work in Montréal (UTC-5 in winter, UTC-4 in summer: close enough for demo data).
-    const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + demo.inDays, demo.hour + 5))
+    // At the hour in the provider's zone, on the first day from `inDays` on that the provider works then.
+    const plan = yield* availability.of(provider.value.id)
+    const local = new TZDate(today.getTime(), plan.timeZone)
+    const fits = (start: Date) =>
+      unavailability({ plan, busy: [], startTime: start, endTime: new Date(start.getTime() + demo.hours * HOUR), now: today }) === undefined
+    const days = Array.from({ length: 14 }, (_, i) => demo.inDays + i)
+    const day = days.find((d) => fits(new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + d, demo.hour, 0, plan.timeZone)))
+    if (day === undefined) continue
+    const start = new Date(new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + day, demo.hour, 0, plan.timeZone).getTime())
     const booking = yield* bookings.request(client.value, {
       serviceId: service.id,
       startTime: start.toISOString(),

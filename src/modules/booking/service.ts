@@ -44,6 +44,7 @@ import {
   TooCheapToPay
 } from "./domain"
 import { makeSlotClaims } from "./claims"
+import { Availability } from "./availability/service"
 import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail } from "./mails"
 import {
@@ -213,6 +214,7 @@ export const BookingsLive = Layer.effect(
     const jobs = yield* JobQueue
     const tx = yield* Transactional
     const config = yield* AppConfig
+    const availability = yield* Availability
     const claims = makeSlotClaims()
 
     const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
@@ -301,6 +303,13 @@ export const BookingsLive = Layer.effect(
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           // Taken before this request: refused without a transaction (a race is settled by the insert).
           if (slotTaken) return yield* SlotTaken
+          // Inside the provider's plan, after their notice, clear of their other bookings by the buffer (422 OUTSIDE_AVAILABILITY).
+          yield* availability.ensureBookable({
+            providerId: service.userId,
+            startTime: request.startTime,
+            endTime: request.endTime,
+            now: at
+          })
           const state = newBooking(
             { id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor },
             request,

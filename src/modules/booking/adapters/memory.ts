@@ -13,6 +13,8 @@ import {
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
+import { makeAvailabilityMemory } from "../availability/adapters/memory"
+import { AvailabilityRepository } from "../availability/ports"
 
 const OPEN: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"]
 const SECURED = ["AUTHORIZED", "CARD_SAVED"]
@@ -262,6 +264,15 @@ export const BookingMemoryAdapters = Layer.effectContext(
           return { items: all.slice(offset, offset + limit), total: all.length, average }
         })
     }
-    return Context.make(BookingRepository, repository).pipe(Context.add(ReviewRepository, reviewRepository))
+    // Availability reads the slot-holding bookings of this store.
+    const availability = makeAvailabilityMemory({
+      users,
+      services,
+      held: (providerId) => [...bookings.values()].filter((b) => b.providerId === providerId && SLOT_HOLDING.includes(b.status))
+    })
+    return Context.make(BookingRepository, repository).pipe(
+      Context.add(ReviewRepository, reviewRepository),
+      Context.add(AvailabilityRepository, availability)
+    )
   })
 )

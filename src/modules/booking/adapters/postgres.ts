@@ -10,6 +10,7 @@ import {
   ReviewRepository,
   type ReviewRecord
 } from "../ports"
+import { AvailabilityRepositoryLive } from "../availability/adapters/postgres"
 
 // Amounts are read as float8 (exact below 2^53); the client now also parses int8 as a number (platform/database.ts),
 // so these casts can go when the rows are decoded by Schema.
@@ -294,4 +295,4 @@ export const ReviewRepositoryLive = Layer.effect(
   }))
 )
 
-export const BookingPostgresAdapters = Layer.mergeAll(BookingRepositoryLive, ReviewRepositoryLive)
+export const BookingPostgresAdapters = Layer.mergeAll(BookingRepositoryLive, ReviewRepositoryLive, AvailabilityRepositoryLive)
