@@ -27,6 +27,7 @@ import type {
   ReviewPage as ReviewPageSchema,
   ReviewView as ServiceReviewView
 } from "../../src/modules/booking/contract"
+import type { SlotsView } from "../../src/modules/booking/availability/contract"
 import type {
   Categories,
   CategoryView,
@@ -221,12 +222,8 @@ export type CheckoutRequest = typeof CheckoutPayload.Encoded
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
 export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
 export type ReviewPage = typeof ReviewPageSchema.Encoded
-// TEMPORARY until the avail branch's contract is merged (replaced by its schema's Encoded type).
-export type Slots = {
-  readonly timeZone: string
-  readonly duration: number
-  readonly slots: ReadonlyArray<{ readonly startTime: string; readonly endTime: string }>
-}
+/** GET /services/{id}/slots: the free start times of a window for a duration, and the provider's zone. */
+export type Slots = typeof SlotsView.Encoded
 export type Slot = Slots["slots"][number]
 
 // ---- Messaging -------------------------------------------------------------------------------

@@ -246,7 +246,8 @@ const slotsPath = (serviceId: string, window: SlotWindow, duration: number) =>
 
 export const slotsApi = {
   /** The free start times of a window for a duration; the screens show a failure themselves. */
-  list: (serviceId: string, window: SlotWindow, duration: number) => api<Slots>(slotsPath(serviceId, window, duration), { quiet: true }),
+  list: (serviceId: string, window: SlotWindow, duration: number) =>
+    api<Slots>(slotsPath(serviceId, window, duration), { auth: false, quiet: true }),
   /** One month of the booking form's picker (`month` names it, with the viewer's zone), cached a minute. */
   month: (serviceId: string, month: string, window: SlotWindow, duration: number, fresh = false) =>
     cached(

@@ -11,6 +11,7 @@ import {
   NEXT_SLOTS_SHOWN,
   nextSlotWindows,
   slotDuration,
+  slotsByDay,
   SLOTS_REFRESH_MS,
   upcoming
 } from "../booking/slots"
@@ -153,28 +154,30 @@ const NextFreeSlots = ({
           return (
             <>
               <p className="field-hint">{t`Pour une durée de ${durationLabel}, à votre heure.`}</p>
-              <ul className="slot-list next-slot-list">
-                {slots.map((slot) => {
-                  const when = (
-                    <>
-                      <span className="slot-day">{formatDayIn(i18n.locale, slot.startTime, zone)}</span>{" "}
-                      <SlotTime slot={slot} zone={zone} providerZone={data.timeZone} />
-                    </>
-                  )
-                  return (
-                    <li key={slot.startTime}>
-                      {bookable ? (
-                        <button type="button" className="slot-button" onClick={() => onPick({ startTime: slot.startTime, duration })}>
-                          <span className="sr-only">{t`Réserver le`} </span>
-                          {when}
-                        </button>
-                      ) : (
-                        <span className="slot-text">{when}</span>
-                      )}
-                    </li>
-                  )
-                })}
-              </ul>
+              {[...slotsByDay(slots, zone)].map(([day, daySlots]) => {
+                const dayText = formatDayIn(i18n.locale, daySlots[0]!.startTime, zone)
+                return (
+                  <div key={day} className="next-slot-day">
+                    <h3 id={`${headingId}-${day}`}>{dayText}</h3>
+                    <ul className="slot-list" aria-labelledby={`${headingId}-${day}`}>
+                      {daySlots.map((slot) => (
+                        <li key={slot.startTime}>
+                          {bookable ? (
+                            <button type="button" className="slot-button" onClick={() => onPick({ startTime: slot.startTime, duration })}>
+                              <span className="sr-only">{t`Réserver le ${dayText} à`} </span>
+                              <SlotTime slot={slot} zone={zone} providerZone={data.timeZone} />
+                            </button>
+                          ) : (
+                            <span className="slot-text">
+                              <SlotTime slot={slot} zone={zone} providerZone={data.timeZone} />
+                            </span>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                )
+              })}
             </>
           )
         }}
