@@ -43,6 +43,7 @@ const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
 const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
+const ProviderAvailability = lazy(() => import("./screens/ProviderAvailability"))
 const Messaging = lazy(() => import("./screens/Messaging"))
 const Settings = lazy(() => import("./screens/Settings"))
 const NotFound = lazy(() => import("./screens/NotFound"))
@@ -68,6 +69,7 @@ const Routes = () => {
         <Route path="/search" component={Search} />
         <Route path="/bookings" component={Bookings} />
         <Route path="/provider/calendar" component={ProviderCalendar} />
+        <Route path="/provider/availability" component={ProviderAvailability} />
         <Route path="/messaging" component={Messaging} />
         <Route path="/messages" component={Messaging} />
         <Route path="/provider/payments/setup" component={PaymentsSetup} />

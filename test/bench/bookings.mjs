@@ -208,6 +208,12 @@ try {
      SELECT 'bench.lister@bench.local', $1, 'Lister', 'L', '+33612345678', 'CLIENT', true, 'fr'`,
     [hash, PROVIDERS, CLIENTS]
   )
+  // Open at any hour, no notice (issue 12's availability): the bench books every hour of the day.
+  await db.query(
+    `INSERT INTO availability_plans (provider_id, time_zone, notice_minutes, buffer_minutes) SELECT id, 'UTC', 0, 0 FROM users WHERE role = 'PROVIDER';
+     INSERT INTO availability_ranges (provider_id, weekday, start_minute, end_minute)
+       SELECT u.id, d, 0, 1440 FROM users u, generate_series(1, 7) d WHERE u.role = 'PROVIDER'`
+  )
   // Provider PROVIDERS (the last one) is the race's; one published service each.
   const services = (
     await db.query(

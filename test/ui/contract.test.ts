@@ -5,7 +5,7 @@ import * as esbuild from "esbuild"
 import { describe, expect, it } from "vitest"
 
 const root = new URL("../..", import.meta.url).pathname
-const SHARED = /^src\/(modules\/[a-z-]+\/rules|platform\/(languages|money))\.ts$/
+const SHARED = /^src\/(modules\/[a-z-]+\/([a-z-]+\/)?rules|platform\/(languages|money))\.ts$/
 
 const bundle = async () => {
   // A computed specifier: the build's options are plain JavaScript without type declarations.

@@ -27,7 +27,7 @@ import type {
   ReviewPage as ReviewPageSchema,
   ReviewView as ServiceReviewView
 } from "../../src/modules/booking/contract"
-import type { SlotsView } from "../../src/modules/booking/availability/contract"
+import type { AvailabilityPayload, AvailabilityView, SlotsView } from "../../src/modules/booking/availability/contract"
 import type {
   Categories,
   CategoryView,
@@ -222,7 +222,10 @@ export type CheckoutRequest = typeof CheckoutPayload.Encoded
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>
 export type CheckoutAnswer = typeof CheckoutAnswerSchema.Encoded
 export type ReviewPage = typeof ReviewPageSchema.Encoded
-/** GET /services/{id}/slots: the free start times of a window for a duration, and the provider's zone. */
+/** A provider's availability plan (GET /providers/{id}/availability) and what PUT /providers/me/availability takes. */
+export type Availability = typeof AvailabilityView.Encoded
+export type AvailabilityRequest = typeof AvailabilityPayload.Encoded
+/** Free start times of a service (GET /services/{id}/slots), with the provider's zone. */
 export type Slots = typeof SlotsView.Encoded
 export type Slot = Slots["slots"][number]
 

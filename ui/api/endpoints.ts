@@ -15,6 +15,9 @@ import type {
   BookingQuery,
   BookingRequest,
   CalendarEvent,
+  Availability,
+  AvailabilityRequest,
+  Slots,
   CheckoutAnswer,
   CheckoutRequest,
   ReviewPage,
@@ -32,7 +35,6 @@ import type {
   ServiceRequest,
   ServicesData,
   Session,
-  Slots,
   UpdateMeRequest,
   UpdatePasswordRequest,
   UserData
@@ -208,6 +210,15 @@ const write = async <T>(call: () => Promise<T>) => {
   }
 }
 
+/** Providers' availability (issue 12) and services' free slots. */
+export const availabilityApi = {
+  of: (providerId: string, quiet?: Quiet) =>
+    api<Availability>(`/providers/${encodeURIComponent(providerId)}/availability`, { auth: false, quiet }),
+  replace: (body: AvailabilityRequest, quiet?: Quiet) => api<Availability>("/providers/me/availability", { method: "PUT", body, quiet }),
+  slots: (serviceId: string, query: { from: string; to: string; duration: number }, quiet?: Quiet) =>
+    api<Slots>(`/services/${encodeURIComponent(serviceId)}/slots${queryString(query)}`, { auth: false, quiet })
+}
+
 export const bookingsApi = {
   /** The caller's bookings; `fresh` is the periodic refresh (quiet: the screen keeps its last answer). */
   mine: (query: BookingQuery, fresh = false) => {
@@ -241,13 +252,9 @@ export const bookingsApi = {
   refresh: () => invalidate(BOOKINGS)
 }
 
-const slotsPath = (serviceId: string, window: SlotWindow, duration: number) =>
-  `/services/${encodeURIComponent(serviceId)}/slots${queryString({ ...window, duration })}`
-
 export const slotsApi = {
   /** The free start times of a window for a duration; the screens show a failure themselves. */
-  list: (serviceId: string, window: SlotWindow, duration: number) =>
-    api<Slots>(slotsPath(serviceId, window, duration), { auth: false, quiet: true }),
+  list: (serviceId: string, window: SlotWindow, duration: number) => availabilityApi.slots(serviceId, { ...window, duration }, true),
   /** One month of the booking form's picker (`month` names it, with the viewer's zone), cached a minute. */
   month: (serviceId: string, month: string, window: SlotWindow, duration: number, fresh = false) =>
     cached(

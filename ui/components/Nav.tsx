@@ -22,7 +22,8 @@ const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
     items.push(
       { href: "/services/my", label: t`Mes services` },
       { href: "/services/create", label: t`Créer un service` },
-      { href: "/provider/calendar", label: t`Calendrier` }
+      { href: "/provider/calendar", label: t`Calendrier` },
+      { href: "/provider/availability", label: t`Disponibilités` }
     )
   }
   if (user) {

@@ -17,7 +17,8 @@ const PROVIDER_ONLY = [
   /^\/services\/[^/]+\/edit$/,
   /^\/provider\/payments\/setup$/,
   /^\/provider\/payments\/required$/,
-  /^\/provider\/calendar$/
+  /^\/provider\/calendar$/,
+  /^\/provider\/availability$/
 ]
 const isAdminPath = (path: string) => path === "/admin" || path.startsWith("/admin/")
 

@@ -126,6 +126,9 @@ export default function MyServices() {
         <Link href="/provider/payments/setup" className="button-secondary">
           {t`Mes paiements`}
         </Link>
+        <Link href="/provider/availability" className="button-secondary">
+          {t`Mes disponibilités`}
+        </Link>
       </div>
       {failure ? <Alert kind="error">{failure}</Alert> : null}
       <Loaded

@@ -1,11 +1,14 @@
+import { TZDate } from "@date-fns/tz"
 import { Plural, useLingui } from "@lingui/react/macro"
+import { useAtomValue } from "jotai"
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react"
 import { DayPicker } from "react-day-picker"
 import { enUS } from "react-day-picker/locale/en-US"
 import { fr } from "react-day-picker/locale/fr"
 import { Link } from "wouter"
-import { bookingsApi } from "../api/endpoints"
-import type { CalendarEvent } from "../api/contract"
+import { availabilityApi, bookingsApi } from "../api/endpoints"
+import type { Availability, CalendarEvent } from "../api/contract"
+import { userAtom } from "../state/session"
 import { statusTone } from "../booking/labels"
 import {
   DAY_END_HOUR,
@@ -32,7 +35,30 @@ import { useLive } from "../components/live"
 import { MOBILE_QUERY, useMediaQuery } from "../components/media"
 import { Modal } from "../components/Modal"
 import { Loaded } from "../components/loaded"
-import { Loading, Page } from "../components/page"
+import { Page } from "../components/page"
+
+/** Whether the provider's plan has them open at an instant (its weekly ranges in its zone, then its exceptions). */
+const isOpenAt = (plan: Availability, at: Date) => {
+  const inside = (e: Availability["exceptions"][number]) => Date.parse(e.startTime) <= at.getTime() && at.getTime() < Date.parse(e.endTime)
+  if (plan.exceptions.some((e) => e.kind === "closed" && inside(e))) return false
+  if (plan.exceptions.some((e) => e.kind === "open" && inside(e))) return true
+  const wall = new TZDate(at.getTime(), plan.timeZone)
+  const weekday = wall.getDay() === 0 ? 7 : wall.getDay()
+  const minutes = `${String(wall.getHours()).padStart(2, "0")}:${String(wall.getMinutes()).padStart(2, "0")}`
+  return (plan.weekly.find((d) => d.weekday === weekday)?.ranges ?? []).some((r) => r.start <= minutes && minutes < r.end)
+}
+
+/** The grid's hours of a day with no open quarter hour: shaded as unavailable. */
+const closedHours = (plan: Availability | undefined, day: Date) =>
+  plan === undefined
+    ? []
+    : hourSlots().filter((hour) =>
+        [0, 15, 30, 45].every((minute) => {
+          const at = new Date(day)
+          at.setHours(hour, minute, 0, 0)
+          return !isOpenAt(plan, at)
+        })
+      )
 
 /** Events a month cell lists before "+ n more". */
 const MONTH_CELL_MAX = 3
@@ -144,11 +170,13 @@ const MonthGrid = ({
 const TimeGrid = ({
   days,
   events,
+  plan,
   locale,
   onOpen
 }: {
   days: ReadonlyArray<Date>
   events: ReadonlyArray<CalendarEvent>
+  plan: Availability | undefined
   locale: string
   onOpen: (id: string) => void
 }) => {
@@ -179,6 +207,18 @@ const TimeGrid = ({
           const placed = layoutDay(events, day)
           return (
             <DayColumn key={day.toISOString()} title={capitalize(heading.format(day), locale)} today={sameDay(day, today)}>
+              {closedHours(plan, day).map((hour) => (
+                <div
+                  key={hour}
+                  className="hour-unavailable"
+                  title={t`Heures indisponibles (hors disponibilités)`}
+                  style={{
+                    top: `${((hour - DAY_START_HOUR) / (DAY_END_HOUR - DAY_START_HOUR)) * 100}%`,
+                    height: `${100 / (DAY_END_HOUR - DAY_START_HOUR)}%`
+                  }}
+                  aria-hidden="true"
+                />
+              ))}
               {placed.length === 0 ? <p className="sr-only">{t`Aucune réservation`}</p> : null}
               <ol className="day-events">
                 {placed.map(({ event, top, height, column, columns, clipped }) => (
@@ -319,6 +359,10 @@ export default function ProviderCalendar() {
       end: grid.end > picker.end ? grid.end : picker.end
     }
   }, [grid, month, weekStartsOn])
+  const user = useAtomValue(userAtom)
+  // The provider's plan shades the hours they are not available (the default plan until they set one).
+  const [planState] = useAsync(() => availabilityApi.of(user?.id ?? "", true).then(({ data }) => data), [user?.id])
+  const plan = planState.status === "ok" ? planState.data : undefined
   const [state, reload] = useLive(
     (fresh) => bookingsApi.calendar({ from: range.start.toISOString(), to: range.end.toISOString() }, fresh).then(({ data }) => data),
     [range.start.getTime(), range.end.getTime()],
@@ -326,9 +370,8 @@ export default function ProviderCalendar() {
     openId === undefined
   )
   // While another period loads, the last answer stays on screen (no flicker when paging).
-  const lastEvents = useRef<ReadonlyArray<CalendarEvent>>([])
+  const lastEvents = useRef<ReadonlyArray<CalendarEvent> | null>(null)
   if (state.status === "ok") lastEvents.current = state.data
-  const events = state.status === "ok" ? state.data : state.status === "loading" ? lastEvents.current : []
 
   const views: ReadonlyArray<readonly [CalendarView, string]> = mobile
     ? [
@@ -356,6 +399,7 @@ export default function ProviderCalendar() {
     locale
   )
 
+  const events = state.status === "ok" ? state.data : (lastEvents.current ?? [])
   const bookedDays = useMemo(() => events.map((event) => startOfDay(new Date(event.startTime))), [events])
   const picker = (
     <>
@@ -384,6 +428,9 @@ export default function ProviderCalendar() {
         </Link>
         <Link href="/bookings" className="button-secondary">
           {t`Mes réservations`}
+        </Link>
+        <Link href="/provider/availability" className="button-secondary">
+          {t`Mes disponibilités`}
         </Link>
       </div>
       <div className="calendar-layout">
@@ -416,34 +463,46 @@ export default function ProviderCalendar() {
               ))}
             </div>
           </div>
-          {state.status === "loading" ? <Loading label={t`Chargement du calendrier…`} /> : null}
-          {state.status === "error" ? (
-            <Alert kind="error" title={t`Erreur lors du chargement du calendrier`}>
-              <p>{reasonOf(state.error)}</p>
-              <button type="button" className="button-secondary" onClick={() => reload()}>
-                {t`Réessayer`}
-              </button>
-            </Alert>
-          ) : null}
-          {state.status === "ok" &&
-          !events.some((event) => new Date(event.startTime) < grid.end && new Date(event.endTime) > grid.start) ? (
-            <p className="calendar-empty">{t`Aucune réservation sur cette période.`}</p>
-          ) : null}
-          {view === "month" ? (
-            <MonthGrid
-              days={days}
-              month={date.getMonth()}
-              events={events}
-              locale={locale}
-              onOpen={setOpenId}
-              onDay={(day) => {
-                setDate(day)
-                setView("day")
-              }}
-            />
-          ) : (
-            <TimeGrid days={days} events={events} locale={locale} onOpen={setOpenId} />
-          )}
+          {/* While another period loads, the last answer stays on screen (no flicker when paging). */}
+          <Loaded
+            state={state}
+            current={state.status === "loading" ? lastEvents.current : null}
+            loadingLabel={t`Chargement du calendrier…`}
+            failure={(error) => (
+              <Alert kind="error" title={t`Erreur lors du chargement du calendrier`}>
+                <p>{reasonOf(error)}</p>
+                <button type="button" className="button-secondary" onClick={() => reload()}>
+                  {t`Réessayer`}
+                </button>
+              </Alert>
+            )}
+          >
+            {(loaded) => (
+              <>
+                {!loaded.some((event) => new Date(event.startTime) < grid.end && new Date(event.endTime) > grid.start) ? (
+                  <p className="calendar-empty">{t`Aucune réservation sur cette période.`}</p>
+                ) : null}
+                {view === "month" ? (
+                  <MonthGrid
+                    days={days}
+                    month={date.getMonth()}
+                    events={loaded}
+                    locale={locale}
+                    onOpen={setOpenId}
+                    onDay={(day) => {
+                      setDate(day)
+                      setView("day")
+                    }}
+                  />
+                ) : (
+                  <>
+                    <TimeGrid days={days} events={loaded} plan={plan} locale={locale} onOpen={setOpenId} />
+                    {plan ? <p className="field-hint">{t`Les heures grisées sont en dehors de vos disponibilités.`}</p> : null}
+                  </>
+                )}
+              </>
+            )}
+          </Loaded>
         </section>
       </div>
       {openId ? <BookingDetailDialog id={openId} onClose={() => setOpenId(undefined)} /> : null}

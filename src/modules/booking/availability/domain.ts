@@ -262,11 +262,18 @@ export const freeSlots = (query: SlotQuery): Array<{ readonly startTime: Date; r
   const from = query.from.getTime()
   const to = query.to.getTime()
   const { earliest, latest } = startBounds(query.plan, query.now)
+  const zone = query.plan.timeZone
+  // Where every offset of the window is a whole number of quarter hours (every zone today: tzOffset and
+  // tzScan say so), the zone's quarter hours are UTC's and aligning needs no TZDate per interval.
+  const quarterOffsets =
+    tzOffset(zone, query.from) % SLOT_STEP_MINUTES === 0 &&
+    tzScan(zone, { start: query.from, end: new Date(to + duration) }).every((c) => c.offset % SLOT_STEP_MINUTES === 0)
+  const align = quarterOffsets ? (at: number) => Math.ceil(at / STEP) * STEP : (at: number) => alignToQuarter(at, zone)
   const slots: Array<{ startTime: Date; endTime: Date }> = []
   for (const free of freeIntervals(query.plan, query.busy, { start: from, end: to + duration })) {
     const lower = Math.max(free.start, earliest, from)
     if (lower + duration > free.end) continue
-    for (let t = alignToQuarter(lower, query.plan.timeZone); t < to && t <= latest && t + duration <= free.end; t += STEP) {
+    for (let t = align(lower); t < to && t <= latest && t + duration <= free.end; t += STEP) {
       slots.push({ startTime: new Date(t), endTime: new Date(t + duration) })
     }
   }

@@ -71,7 +71,7 @@ const toBusy = (busy: typeof Busy.Type): ReadonlyArray<Interval> => busy.map(([s
 export const AvailabilityRepositoryLive = Layer.effect(
   AvailabilityRepository,
   Effect.map(SqlClient.SqlClient, (sql) => {
-    /** The plan of provider column `id` as JSON (NULL without one), with the exceptions `exceptionsWhere` keeps. */
+    /** The plan joined as `p` as JSON (NULL without one), with its exceptions overlapping `window` (all without one). */
     const planJson = (window: Interval | undefined) => sql`CASE WHEN p.provider_id IS NULL THEN NULL ELSE json_build_object(
         'timeZone', p.time_zone, 'noticeMinutes', p.notice_minutes, 'bufferMinutes', p.buffer_minutes,
         'ranges', COALESCE((SELECT json_agg(json_build_object('weekday', r.weekday, 'start', r.start_minute, 'end', r.end_minute)

@@ -1,0 +1,82 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Browser } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { AvailabilityRepository } from "../../src/modules/booking/availability/ports"
+import { Identity } from "../../src/modules/identity"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
+
+// A provider in Toronto opens /provider/availability from the navigation, sees the default plan
+// (08:00–20:00 every day), closes the weekend, works 09:00–17:00 on Mondays, adds a day off, saves,
+// and after a reload finds the plan kept (and the server has it).
+
+let server: TestServer
+let browser: Browser
+
+describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("sets a weekly plan and a day off, saved and shown again after a reload", async () => {
+    const email = `availability.${Date.now().toString(36)}@example.com`
+    const password = "Provider1234!"
+    const provider = await server.run(
+      Effect.flatMap(Identity, (identity) =>
+        identity.createAccount({
+          firstName: "Jean",
+          lastName: "Tremblay",
+          email,
+          phoneNumber: "4385550102",
+          password,
+          confirmPassword: password,
+          role: "PROVIDER"
+        })
+      )
+    )
+    // The provider's zone (set from the browser at registration by the time-zone work of issue 12).
+    await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE users SET time_zone = 'America/Toronto' WHERE id = ${provider.id}`)
+    )
+    const context = await contextWithConsent(browser, { timezoneId: "America/Toronto" })
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, email, password)
+
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Disponibilités" }).click()
+    await page.waitForURL("**/provider/availability")
+    await page.getByRole("heading", { name: "Mes disponibilités", level: 1 }).waitFor()
+    await page.getByText("Pas encore de plan : vous êtes ouvert de 08:00 à 20:00 tous les jours.", { exact: false }).waitFor()
+    await page.getByText("Horaires dans le fuseau America/Toronto.").waitFor()
+
+    // Weekend closed, Monday 09:00–17:00.
+    await page.getByRole("button", { name: "Retirer samedi 08:00–20:00" }).click()
+    await page.getByRole("button", { name: "Retirer dimanche 08:00–20:00" }).click()
+    const monday = page.getByRole("group", { name: "lundi, plage 1" })
+    await monday.getByLabel("De").fill("09:00")
+    await monday.getByLabel("À").fill("17:00")
+    // A day off.
+    await page.getByLabel("Type", { exact: true }).selectOption("dayOff")
+    await page.getByLabel("Du", { exact: true }).fill("2030-01-07")
+    await page.getByRole("button", { name: "Ajouter l'exception" }).click()
+    await page.getByText("Indisponible", { exact: true }).waitFor()
+    await page.getByRole("button", { name: "Enregistrer mes disponibilités" }).click()
+    await page.getByText("Disponibilités enregistrées.").waitFor()
+
+    const stored = await server.run(Effect.flatMap(AvailabilityRepository, (plans) => plans.planOf(provider.id)))
+    const plan = stored._tag === "Some" ? stored.value.plan : null
+    expect(plan?.weekly.find((d) => d.weekday === 1)?.ranges).toEqual([{ start: 540, end: 1020 }])
+    expect(plan?.weekly.some((d) => d.weekday === 6 || d.weekday === 7)).toBe(false)
+    expect(plan?.exceptions.map((e) => [e.kind, e.startTime.toISOString(), e.endTime.toISOString()])).toEqual([
+      ["closed", "2030-01-07T05:00:00.000Z", "2030-01-08T05:00:00.000Z"]
+    ])
+
+    await page.reload()
+    await page.getByRole("heading", { name: "Mes disponibilités", level: 1 }).waitFor()
+    await page.getByText("Indisponible", { exact: true }).waitFor()
+    expect(await page.getByText("Pas encore de plan", { exact: false }).count()).toBe(0)
+    expect(await page.getByRole("group", { name: "lundi, plage 1" }).getByLabel("De").inputValue()).toBe("09:00")
+    expect(await page.getByRole("button", { name: /^Retirer samedi/ }).count()).toBe(0)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 120_000)
+})
