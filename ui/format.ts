@@ -7,7 +7,7 @@ import { formatInZone, formatRangeInZone } from "../src/platform/zoned-time"
 
 export { currencyDecimals }
 // The time-zone toolkit the server's views and mails use too (import-free: src/platform/zoned-time.ts).
-export { dayOf, instantOf, platformTimeZone, sameTimeIn, wallTimeOf, zoneName } from "../src/platform/zoned-time"
+export { dayOf, instantOf, platformTimeZone, sameTimeIn, wallTimeOf, zoneCity, zoneName } from "../src/platform/zoned-time"
 
 // ---- Money -------------------------------------------------------------------------------------
 
@@ -84,6 +84,9 @@ export const formatDateRangeIn = (locale: string, start: When, end: When, zone: 
     hour: "2-digit",
     minute: "2-digit"
   })
+
+/** A whole day in a zone ("lundi 30 novembre 2026", "Monday, November 30, 2026"). */
+export const formatDayIn = (locale: string, value: When, zone: string) => formatInZone(locale, value, zone, { dateStyle: "full" })
 
 // ---- Numbers -----------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import { adjustableClock, type TestServer } from "../support/server"
+import { chooseDay, dayAhead } from "../support/slots"
 
 // The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),
 // the provider confirms and marks it rendered (in English), the client confirms reception with a
@@ -20,14 +21,6 @@ let client: Session
 let serviceId: string
 const TITLE = "Montage de meubles à domicile"
 const PASSWORD = registration().password
-
-/** A datetime-local value (the browser's own time zone) `days` from now at `hour`:00. */
-const localSlot = (days: number, hour: number) => {
-  const d = new Date(Date.now() + days * 24 * 3_600_000)
-  d.setHours(hour, 0, 0, 0)
-  const pad = (n: number) => String(n).padStart(2, "0")
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
 
 const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
   const context = await contextWithConsent(browser, { locale, timezoneId: "America/Toronto" })
@@ -67,8 +60,11 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await page.goto(`${base}/services/${serviceId}`)
     await page.getByRole("button", { name: "Réserver ce service" }).click()
     const form = page.getByRole("dialog", { name: `Réserver : ${TITLE}` })
-    await form.getByLabel("Date et heure de début").fill(localSlot(2, 10))
-    await form.getByLabel("Date et heure de fin").fill(localSlot(2, 12))
+    // Two hours, in two days at 10:00 in the browser's zone (Toronto), picked from the free slots (the
+    // test helpers' providers are open at all times).
+    await form.getByLabel("Durée").selectOption("120")
+    await chooseDay(form, dayAhead(2, "America/Toronto"))
+    await form.getByRole("button", { name: /^10:00/ }).click()
     await form.getByLabel("Adresse de la prestation").fill("4500 rue Saint-Denis, Montréal")
     await form.getByLabel("Notes (facultatif)").fill("Deux armoires et un lit.")
     await expect.poll(() => form.getByTestId("booking-total").textContent()).toContain("90")

@@ -56,34 +56,25 @@ describe("booking total (spec section 5: price × hours, 2 decimals)", () => {
   })
 })
 
-describe("booking form checks (spec section 5)", () => {
+describe("booking form checks (spec section 5, issue 12: a free slot picked for a duration)", () => {
   const now = at(2030, 6, 1, 8, 0)
-  const valid = { startTime: "2030-06-02T09:00", endTime: "2030-06-02T11:30", address: "12 rue de la Paix, Paris", notes: "" }
+  const valid = { startTime: "2030-06-02T07:00:00.000Z", duration: 150, address: "12 rue de la Paix, Paris", notes: "" }
 
-  it("accepts a complete form and measures the duration", () => {
+  it("accepts a complete form and takes its duration", () => {
     const check = checkBookingForm(valid, now)
     expect(check.problems).toEqual({})
-    expect(check.invalidDuration).toBe(false)
     expect(check.minutes).toBe(150)
   })
 
-  it("requires start, end and address; notes are optional", () => {
-    const check = checkBookingForm({ startTime: "", endTime: " ", address: "  ", notes: "" }, now)
-    expect(check.problems).toEqual({ startTime: "required", endTime: "required", address: "required" })
-    expect(check.invalidDuration).toBe(false)
+  it("requires a chosen time and an address; notes are optional", () => {
+    const check = checkBookingForm({ startTime: "", duration: 60, address: "  ", notes: "" }, now)
+    expect(check.problems).toEqual({ startTime: "chooseTime", address: "required" })
   })
 
-  it("refuses an end at or before the start with the invalid-duration alert", () => {
-    for (const endTime of ["2030-06-02T09:00", "2030-06-02T08:00"]) {
-      const check = checkBookingForm({ ...valid, endTime }, now)
-      expect(check.problems.endTime).toBe("endBeforeStart")
-      expect(check.invalidDuration).toBe(true)
-    }
-  })
-
-  it("refuses a start in the past, an invalid date and an implausible address", () => {
-    expect(checkBookingForm({ ...valid, startTime: "2030-05-31T09:00" }, now).problems.startTime).toBe("startInPast")
-    expect(checkBookingForm({ ...valid, startTime: "2030-02-31T09:00" }, now).problems.startTime).toBe("invalidDate")
+  it("refuses a time already past, an unreadable one and an implausible address", () => {
+    expect(checkBookingForm({ ...valid, startTime: iso(at(2030, 5, 31, 9)) }, now).problems.startTime).toBe("startInPast")
+    expect(checkBookingForm({ ...valid, startTime: iso(now) }, now).problems.startTime).toBe("startInPast")
+    expect(checkBookingForm({ ...valid, startTime: "tomorrow" }, now).problems.startTime).toBe("chooseTime")
     expect(checkBookingForm({ ...valid, address: "..." }, now).problems.address).toBe("invalidAddress")
     expect(checkBookingForm({ ...valid, address: "x".repeat(301) }, now).problems.address).toBe("tooLong")
     expect(checkBookingForm({ ...valid, notes: "n".repeat(1001) }, now).problems.notes).toBe("tooLong")
@@ -96,22 +87,28 @@ describe("booking form checks (spec section 5)", () => {
     expect(toLocalInputValue(at(2030, 1, 9, 7, 3))).toBe("2030-01-09T07:03")
   })
 
-  it("sends ISO instants, the start's UTC day and trimmed text", () => {
+  it("sends the slot's start, its end after the duration, the start's UTC day and trimmed text", () => {
     const request = bookingRequestOf("svc-1", { ...valid, address: "  12 rue de la Paix, Paris ", notes: " code 42 " })
     expect(request).toEqual({
       serviceId: "svc-1",
-      startTime: iso(at(2030, 6, 2, 9, 0)),
-      endTime: iso(at(2030, 6, 2, 11, 30)),
+      startTime: "2030-06-02T07:00:00.000Z",
+      endTime: "2030-06-02T09:30:00.000Z",
       address: "12 rue de la Paix, Paris",
       notes: "code 42",
-      date: iso(at(2030, 6, 2, 9, 0)).slice(0, 10)
+      date: "2030-06-02"
+    })
+    // A start late in the UTC day: the day is the UTC one, as the server reads it.
+    expect(bookingRequestOf("svc-1", { ...valid, startTime: "2030-06-02T23:30:00.000Z", duration: 60 })).toMatchObject({
+      endTime: "2030-06-03T00:30:00.000Z",
+      date: "2030-06-02"
     })
   })
 
   it("maps the server's field names to the form's", () => {
     expect(bookingFieldOf("startTime")).toBe("startTime")
     expect(bookingFieldOf("date")).toBe("startTime")
-    expect(bookingFieldOf("body.endTime")).toBe("endTime")
+    // The end follows from the chosen slot and duration: its problems show at the time chooser.
+    expect(bookingFieldOf("body.endTime")).toBe("startTime")
     expect(bookingFieldOf("address")).toBe("address")
     expect(bookingFieldOf("serviceId")).toBeUndefined()
   })

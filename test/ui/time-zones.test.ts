@@ -35,18 +35,6 @@ describe("the booking form's times in the viewer's zone", () => {
     expect(toLocalInputValue(new Date("2026-11-29T20:00:00Z"), "America/Toronto")).toBe("2026-11-29T15:00")
     expect(toLocalInputValue(new Date("2026-11-29T20:00:00Z"), "Asia/Tokyo")).toBe("2026-11-30T05:00")
   })
-
-  it("sends the instants of the viewer's wall-clock times", () => {
-    const request = bookingRequestOf("s1", values, "America/Toronto")
-    expect(request).toMatchObject({ startTime: "2026-11-29T20:00:00.000Z", endTime: "2026-11-29T21:30:00.000Z", date: "2026-11-29" })
-    const paris = bookingRequestOf("s1", values, "Europe/Paris")
-    expect(paris.startTime).toBe("2026-11-29T14:00:00.000Z")
-    expect(checkBookingForm(values, new Date("2026-11-01T00:00:00Z"), "Asia/Tokyo").minutes).toBe(90)
-    // 15:00 on 29 November in Tokyo is 06:00 UTC: already past at 07:00 UTC, still ahead in Toronto.
-    const now = new Date("2026-11-29T07:00:00Z")
-    expect(checkBookingForm(values, now, "Asia/Tokyo").problems.startTime).toBe("startInPast")
-    expect(checkBookingForm(values, now, "America/Toronto").problems.startTime).toBeUndefined()
-  })
 })
 
 describe("the provider calendar in the provider's zone", () => {

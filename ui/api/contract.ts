@@ -241,8 +241,9 @@ export type ReviewPage = typeof ReviewPageSchema.Encoded
 /** A provider's availability plan (GET /providers/{id}/availability) and what PUT /providers/me/availability takes. */
 export type Availability = typeof AvailabilityView.Encoded
 export type AvailabilityRequest = typeof AvailabilityPayload.Encoded
-/** Free start times of a service (GET /services/{id}/slots). */
+/** Free start times of a service (GET /services/{id}/slots), with the provider's zone. */
 export type Slots = typeof SlotsView.Encoded
+export type Slot = Slots["slots"][number]
 
 // ---- Messaging -------------------------------------------------------------------------------
 

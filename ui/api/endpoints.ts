@@ -4,6 +4,7 @@ import { currentLanguage } from "../i18n"
 import { cached, invalidate, MINUTE } from "./cache"
 import { api, apiBlob, type RequestOptions } from "./client"
 import { queryString } from "./query"
+import type { SlotWindow } from "../booking/slots"
 import { store, userAtom } from "../state/session"
 import type {
   NotificationPreferences,
@@ -206,11 +207,15 @@ const BOOKING_SHOWN = [0, 400, 403, 404, 409, 422, 429, 500, 502, 503]
 const bookingKey = (path: string) => key(`${BOOKINGS}${store.get(userAtom)?.id ?? "visitor"}:`, path)
 const bookingPath = (id: string) => `/bookings/${encodeURIComponent(id)}`
 
+// Free slots change with every booking: kept a minute, and dropped by every booking write.
+const SLOTS = "slots:"
+
 const write = async <T>(call: () => Promise<T>) => {
   try {
     return await call()
   } finally {
     invalidate(BOOKINGS)
+    invalidate(SLOTS)
   }
 }
 
@@ -259,6 +264,37 @@ export const bookingsApi = {
   answerReschedule: (id: string, proposalId: string, answer: "accept" | "decline") =>
     write(() => post<BookingData>(`${bookingPath(id)}/reschedule/${encodeURIComponent(proposalId)}/${answer}`, {}, BOOKING_SHOWN)),
   refresh: () => invalidate(BOOKINGS)
+}
+
+export const slotsApi = {
+  /** The free start times of a window for a duration; the screens show a failure themselves. */
+  list: (serviceId: string, window: SlotWindow, duration: number) => availabilityApi.slots(serviceId, { ...window, duration }, true),
+  /** One month of the booking form's picker (`month` names it, with the viewer's zone), cached a minute. */
+  month: (serviceId: string, month: string, window: SlotWindow, duration: number, fresh = false) =>
+    cached(
+      `${SLOTS}${serviceId}:${duration}:${month}`,
+      MINUTE,
+      () => slotsApi.list(serviceId, window, duration).then(({ data }) => data),
+      fresh
+    ),
+  /**
+   * The next free slots (ui/booking/slots.ts `nextSlotWindows`: 60 days): the near window first, the
+   * far one only when the near holds fewer than `enough`; cached a minute (the page and the form share it).
+   */
+  next: (serviceId: string, duration: number, [near, far]: readonly [SlotWindow, SlotWindow], enough: number, fresh = false) =>
+    cached(
+      `${SLOTS}${serviceId}:${duration}:next`,
+      MINUTE,
+      async () => {
+        const { data } = await slotsApi.list(serviceId, near, duration)
+        if (data.slots.length >= enough) return data
+        const rest = await slotsApi.list(serviceId, far, duration)
+        return { ...data, slots: [...data.slots, ...rest.data.slots] }
+      },
+      fresh
+    ),
+  /** Drops the cached slots (after a booking was refused for a slot just taken). */
+  refresh: () => invalidate(SLOTS)
 }
 
 export const checkoutApi = {

@@ -57,9 +57,8 @@ export const statusFilterLabels: Record<StatusFilter, MessageDescriptor> = {
 }
 
 export const bookingProblemTexts: Record<BookingProblem, MessageDescriptor> = {
+  chooseTime: msg`Choisissez un jour puis un horaire libre.`,
   required: msg`Ce champ est requis.`,
-  invalidDate: msg`Date ou heure invalide.`,
-  endBeforeStart: msg`La fin doit être postérieure au début.`,
   startInPast: msg`Le début doit être dans le futur.`,
   invalidAddress: msg`Veuillez saisir une adresse valide.`,
   tooLong: msg`Ce texte est trop long.`

@@ -99,64 +99,51 @@ export const bookingTotal = (hourlyPrice: number, minutes: number, fractionDigit
 /** Amount in the minor unit ("cents") = round(price × hours × 100) for a 2-decimal currency. */
 export const toMinor = (amount: number, fractionDigits = 2) => Math.round(amount * 10 ** fractionDigits)
 
+/**
+ * The booking form: a free slot's start (an ISO instant, "" until one is chosen) for a duration in
+ * minutes (a multiple of 15: the slots endpoint's), the address and notes.
+ */
 export interface BookingFormValues {
   startTime: string
-  endTime: string
+  duration: number
   address: string
   notes: string
 }
-export type BookingField = keyof BookingFormValues
-export type BookingProblem = "required" | "invalidDate" | "endBeforeStart" | "startInPast" | "invalidAddress" | "tooLong"
+export type BookingField = "startTime" | "address" | "notes"
+export type BookingProblem = "chooseTime" | "required" | "startInPast" | "invalidAddress" | "tooLong"
 
 export interface BookingCheck {
   readonly problems: Partial<Record<BookingField, BookingProblem>>
-  /** Duration zero or less: the form shows the invalid-duration alert. */
-  readonly invalidDuration: boolean
   readonly minutes: number
 }
 
 /** A valid address has some letters or digits beyond a few characters (as the server checks). */
 export const isPlausibleAddress = (text: string) => text.trim().length >= 5 && /[\p{L}\p{N}]{2,}/u.test(text)
 
-/** Spec section 5, booking form: start, end and address required, end after start, notes optional (times in `zone` when given). */
-export const checkBookingForm = (values: BookingFormValues, now: Date, zone?: string): BookingCheck => {
+/** The booking form: a free start time chosen (still ahead), an address; notes optional. */
+export const checkBookingForm = (values: BookingFormValues, now: Date): BookingCheck => {
   const problems: Partial<Record<BookingField, BookingProblem>> = {}
-  const start = parseLocalDateTime(values.startTime, zone)
-  const end = parseLocalDateTime(values.endTime, zone)
-  if (values.startTime.trim() === "") problems.startTime = "required"
-  else if (!start) problems.startTime = "invalidDate"
-  if (values.endTime.trim() === "") problems.endTime = "required"
-  else if (!end) problems.endTime = "invalidDate"
-  let minutes = 0
-  let invalidDuration = false
-  if (start && end) {
-    minutes = minutesBetween(start, end)
-    if (minutes <= 0) {
-      problems.endTime = "endBeforeStart"
-      invalidDuration = true
-    }
-    if (start.getTime() <= now.getTime()) problems.startTime = "startInPast"
-  }
+  const start = Date.parse(values.startTime)
+  if (values.startTime === "" || Number.isNaN(start)) problems.startTime = "chooseTime"
+  else if (start <= now.getTime()) problems.startTime = "startInPast"
   const address = values.address.trim()
   if (address === "") problems.address = "required"
   else if (address.length > ADDRESS_MAX) problems.address = "tooLong"
   else if (!isPlausibleAddress(address)) problems.address = "invalidAddress"
   if (values.notes.trim().length > NOTES_MAX) problems.notes = "tooLong"
-  return { problems, invalidDuration, minutes }
+  return { problems, minutes: values.duration }
 }
 
-/** What POST /bookings receives: ISO instants, the start's day (UTC) and trimmed text. */
-export const bookingRequestOf = (serviceId: string, values: BookingFormValues, zone?: string): BookingRequest => {
-  const start = parseLocalDateTime(values.startTime, zone)
-  const end = parseLocalDateTime(values.endTime, zone)
-  const startIso = start ? start.toISOString() : values.startTime
+/** What POST /bookings receives: the slot's start and end (ISO instants), the start's day (UTC) and trimmed text. */
+export const bookingRequestOf = (serviceId: string, values: BookingFormValues): BookingRequest => {
+  const startTime = new Date(Date.parse(values.startTime)).toISOString()
   return {
     serviceId,
-    startTime: startIso,
-    endTime: end ? end.toISOString() : values.endTime,
+    startTime,
+    endTime: new Date(Date.parse(values.startTime) + values.duration * MINUTE).toISOString(),
     address: values.address.trim(),
     notes: values.notes.trim(),
-    date: startIso.slice(0, 10)
+    date: startTime.slice(0, 10)
   }
 }
 
@@ -167,15 +154,13 @@ export const bookingFieldOf = (field: string): BookingField | undefined => {
       .split(/[.[\]]/)
       .filter(Boolean)
       .pop() ?? field
-  return last === "startTime" || last === "date"
+  return last === "startTime" || last === "date" || last === "endTime"
     ? "startTime"
-    : last === "endTime"
-      ? "endTime"
-      : last === "address"
-        ? "address"
-        : last === "notes"
-          ? "notes"
-          : undefined
+    : last === "address"
+      ? "address"
+      : last === "notes"
+        ? "notes"
+        : undefined
 }
 
 // ---- Billing details (spec section 5, checkout step) ----

@@ -2,16 +2,18 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
 import { Link, useSearch } from "wouter"
-import { bookingsApi, catalogueApi, reviewsApi } from "../api/endpoints"
+import { bookingsApi, catalogueApi, reviewsApi, slotsApi } from "../api/endpoints"
 import type { Booking, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
-import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName, type BookingFormValues } from "../booking/rules"
+import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName } from "../booking/rules"
+import { NEXT_SLOTS_DAYS, NEXT_SLOTS_SHOWN, nextSlotWindows, slotDuration, slotsByDay, SLOTS_REFRESH_MS, upcoming } from "../booking/slots"
 import { knownPosition } from "../catalogue/geolocation"
 import { distanceKm, hasCoordinates, SHARE_DESCRIPTION_MAX, cutText } from "../catalogue/rules"
-import { BookingForm, dropDraft, readDraft } from "../components/booking/BookingForm"
+import { BookingForm, dropDraft, readDraft, type BookingPreset } from "../components/booking/BookingForm"
+import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
-import { formatDate, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
+import { formatDate, formatDayIn, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
@@ -19,9 +21,7 @@ import { isNotFound, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { useViewerZone, userAtom } from "../state/session"
 
-type Step =
-  | { readonly kind: "form"; readonly initial?: BookingFormValues | undefined }
-  | { readonly kind: "pay"; readonly booking: Booking }
+type Step = { readonly kind: "form"; readonly initial?: BookingPreset | undefined } | { readonly kind: "pay"; readonly booking: Booking }
 
 /** The caller's booking under way for this service: it replaces the book button (spec section 2). */
 const InProgressBanner = ({ booking, onPay }: { booking: Booking; onPay: () => void }) => {
@@ -92,6 +92,91 @@ const BookAction = ({
   )
 }
 
+/**
+ * The next free start times for the service's duration (issue 12): each one opens the booking form
+ * on it when the viewer may book; nothing free in the next 60 days says so, with a way to write.
+ */
+const NextFreeSlots = ({
+  service,
+  bookable,
+  round,
+  onPick
+}: {
+  service: Detail
+  bookable: boolean
+  /** Changed by the page to load them anew (after a booking). */
+  round: number
+  onPick: (preset: BookingPreset) => void
+}) => {
+  const { t, i18n } = useLingui()
+  const headingId = useId()
+  const durationText = useDurationText()
+  const zone = useViewerZone()
+  const duration = slotDuration(service.duration)
+  const [state, reload] = useLive(
+    (fresh) => slotsApi.next(service.id, duration, nextSlotWindows(new Date()), NEXT_SLOTS_SHOWN, fresh),
+    [service.id, duration, round],
+    SLOTS_REFRESH_MS
+  )
+  const durationLabel = durationText(duration)
+  const days = NEXT_SLOTS_DAYS
+  return (
+    <section aria-labelledby={headingId} className="next-slots">
+      <h2 id={headingId}>{t`Prochains créneaux libres`}</h2>
+      <Loaded
+        state={state}
+        loadingLabel={t`Chargement des créneaux libres…`}
+        errorTitle={t`Erreur lors du chargement des créneaux libres`}
+        errorSubtitle={t`Réessayez dans un instant.`}
+        onRetry={() => reload()}
+      >
+        {(data) => {
+          const slots = upcoming(data.slots, new Date()).slice(0, NEXT_SLOTS_SHOWN)
+          if (slots.length === 0) {
+            return (
+              <div className="empty-state">
+                <p>{t`Aucun créneau libre dans les ${days} prochains jours : contactez le prestataire.`}</p>
+                {service.userId ? (
+                  <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`}>{t`Écrire au prestataire`}</Link>
+                ) : null}
+              </div>
+            )
+          }
+          return (
+            <>
+              <p className="field-hint">{t`Pour une durée de ${durationLabel}, à votre heure.`}</p>
+              {[...slotsByDay(slots, zone)].map(([day, daySlots]) => {
+                const dayText = formatDayIn(i18n.locale, daySlots[0]!.startTime, zone)
+                return (
+                  <div key={day} className="next-slot-day">
+                    <h3 id={`${headingId}-${day}`}>{dayText}</h3>
+                    <ul className="slot-list" aria-labelledby={`${headingId}-${day}`}>
+                      {daySlots.map((slot) => (
+                        <li key={slot.startTime}>
+                          {bookable ? (
+                            <button type="button" className="slot-button" onClick={() => onPick({ startTime: slot.startTime, duration })}>
+                              <span className="sr-only">{t`Réserver le ${dayText} à`} </span>
+                              <SlotTime slot={slot} zone={zone} providerZone={data.timeZone} />
+                            </button>
+                          ) : (
+                            <span className="slot-text">
+                              <SlotTime slot={slot} zone={zone} providerZone={data.timeZone} />
+                            </span>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                )
+              })}
+            </>
+          )
+        }}
+      </Loaded>
+    </section>
+  )
+}
+
 /** Reviews from the reviews call; until it answers (or if it fails) those of the service answer. */
 const Reviews = ({ service }: { service: Detail }) => {
   const { t, i18n } = useLingui()
@@ -142,6 +227,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
   const user = useAtomValue(userAtom)
   const cancelled = new URLSearchParams(useSearch()).get("payment") === "cancelled"
   const [step, setStep] = useState<Step>()
+  const [slotsRound, setSlotsRound] = useState(0)
   const own = user?.id === service.userId
   const [active, reloadActive] = useLive(
     (fresh) => (user && !own ? bookingsApi.forService(service.id, fresh).then(({ data }) => data.booking) : Promise.resolve(null)),
@@ -241,6 +327,12 @@ const ServicePage = ({ service }: { service: Detail }) => {
           ) : null}
         </aside>
       </div>
+      <NextFreeSlots
+        service={service}
+        bookable={!own && !(activeBooking && isOpen(activeBooking.status))}
+        round={slotsRound}
+        onPick={(initial) => setStep({ kind: "form", initial })}
+      />
       <Reviews service={service} />
       <p>
         <Link href="/services">{t`← Retour aux services`}</Link>
@@ -254,6 +346,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
           onBooked={(booking) => {
             setStep({ kind: "pay", booking })
             reloadActive({ quiet: true })
+            setSlotsRound((n) => n + 1)
           }}
         />
       ) : null}

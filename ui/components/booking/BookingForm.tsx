@@ -1,8 +1,8 @@
 import { useLingui } from "@lingui/react/macro"
-import { useMemo, useState, type FormEvent } from "react"
+import { useState, type FormEvent } from "react"
 import { navigate } from "wouter/use-browser-location"
 import { ApiError } from "../../api/client"
-import { bookingsApi } from "../../api/endpoints"
+import { bookingsApi, slotsApi } from "../../api/endpoints"
 import type { Booking, ServiceDetail, User } from "../../api/contract"
 import { bookingProblemTexts } from "../../booking/labels"
 import {
@@ -12,16 +12,17 @@ import {
   bookingTotal,
   checkBookingForm,
   NOTES_MAX,
-  toLocalInputValue,
   type BookingField,
   type BookingFormValues
 } from "../../booking/rules"
+import { slotDuration } from "../../booking/slots"
 import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
 import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
-import { currencyDecimals, formatDateRangeIn, formatPrice, sameTimeIn, zoneName } from "../../format"
+import { currencyDecimals, formatDateTimeIn, formatPrice } from "../../format"
 import { useViewerZone } from "../../state/session"
+import { SlotPicker } from "./SlotPicker"
 
 const DRAFT_KEY = "booking-draft:"
 
@@ -31,7 +32,14 @@ export const readDraft = (serviceId: string): BookingFormValues | undefined => {
     const raw = sessionStorage.getItem(DRAFT_KEY + serviceId)
     if (!raw) return undefined
     const value = JSON.parse(raw) as Partial<BookingFormValues>
-    return { startTime: value.startTime ?? "", endTime: value.endTime ?? "", address: value.address ?? "", notes: value.notes ?? "" }
+    const duration = typeof value.duration === "number" && value.duration > 0 ? value.duration : undefined
+    return {
+      // A draft of the older form (a local date and time, no duration) keeps only its text.
+      startTime: duration !== undefined && typeof value.startTime === "string" ? value.startTime : "",
+      duration: duration ?? 0,
+      address: value.address ?? "",
+      notes: value.notes ?? ""
+    }
   } catch {
     return undefined
   }
@@ -51,11 +59,19 @@ export const dropDraft = (serviceId: string) => {
   }
 }
 
-const EMPTY: BookingFormValues = { startTime: "", endTime: "", address: "", notes: "" }
+/** The booking's slot as chosen elsewhere (a next free slot of the service page), or a kept draft. */
+export type BookingPreset = Partial<BookingFormValues>
+
+/** Refusals that mean the slot is no longer free: the form loads the slots anew and says so. */
+const SLOT_TAKEN = "BOOKING_SLOT_TAKEN"
+const OUTSIDE_AVAILABILITY = "OUTSIDE_AVAILABILITY"
 
 /**
- * The booking form (spec sections 2 and 5): start, end, address, notes; the total follows the
- * dates. A visitor is sent to the login screen on submit, with the way back and the form kept.
+ * The booking form (spec sections 2 and 5; issue 12): a free slot picked for a duration (the
+ * service's by default) in the provider's free time, the address, notes; the total follows the
+ * duration. A visitor is sent to the login screen on submit, with the way back and the form kept.
+ * A refusal because the slot was just taken (409) or is outside the provider's availability (422)
+ * loads the slots anew and says so.
  */
 export const BookingForm = ({
   service,
@@ -66,39 +82,47 @@ export const BookingForm = ({
 }: {
   service: ServiceDetail
   user: User | null
-  initial?: BookingFormValues | undefined
+  initial?: BookingPreset | undefined
   onClose: () => void
   onBooked: (booking: Booking) => void
 }) => {
   const { t, i18n } = useLingui()
-  const [values, setValues] = useState<BookingFormValues>(initial ?? EMPTY)
+  const defaultDuration = slotDuration(service.duration)
+  const [values, setValues] = useState<BookingFormValues>(() => ({
+    startTime: initial?.startTime ?? "",
+    duration: initial?.duration !== undefined && initial.duration > 0 ? initial.duration : defaultDuration,
+    address: initial?.address ?? "",
+    notes: initial?.notes ?? ""
+  }))
   const [errors, setErrors] = useState<Partial<Record<BookingField, string>>>({})
-  const [invalidDuration, setInvalidDuration] = useState(false)
   const [failure, setFailure] = useState<string>()
+  const [slotGone, setSlotGone] = useState<string>()
+  const [round, setRound] = useState(0)
   const [busy, setBusy] = useState(false)
   const form = useFocusFirstInvalid(errors)
-  const now = useMemo(() => new Date(), [])
-  const set = (field: BookingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
-  // The times typed are the viewer's (their account's zone, else the browser's), named; the provider's
-  // own time is said beside them when their zone writes it differently.
+  // Times are the viewer's (their account's zone, else the browser's); the picker names the provider's beside them.
   const zone = useViewerZone()
+  const set = (field: "address" | "notes") => (value: string) => setValues((current) => ({ ...current, [field]: value }))
 
-  const check = checkBookingForm(values, new Date(), zone)
-  const request = bookingRequestOf(service.id, values, zone)
-  const providerTime =
-    check.minutes > 0 && !sameTimeIn(zone, service.providerTimeZone, request.startTime ?? now)
-      ? `${formatDateRangeIn(i18n.locale, request.startTime!, request.endTime!, service.providerTimeZone)}, ${zoneName(i18n.locale, service.providerTimeZone)}`
-      : undefined
-  const viewerZoneName = zoneName(i18n.locale, zone)
+  const check = checkBookingForm(values, new Date())
   const digits = currencyDecimals(service.currency)
   const total = bookingTotal(service.price, check.minutes, digits)
   const title = service.title
+  const chosen = values.startTime === "" ? "—" : formatDateTimeIn(i18n.locale, values.startTime, zone)
+
+  /** The slot was refused as no longer free: drop it, load the slots anew, say why. */
+  const refreshSlots = (message: string) => {
+    slotsApi.refresh()
+    setValues((current) => ({ ...current, startTime: "" }))
+    setRound((n) => n + 1)
+    setSlotGone(message)
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
-    const result = checkBookingForm(values, new Date(), zone)
-    setInvalidDuration(result.invalidDuration)
+    setSlotGone(undefined)
+    const result = checkBookingForm(values, new Date())
     const problems = Object.fromEntries(
       Object.entries(result.problems).map(([field, problem]) => [field, i18n._(bookingProblemTexts[problem])])
     )
@@ -111,12 +135,24 @@ export const BookingForm = ({
     }
     setBusy(true)
     try {
-      const { data } = await bookingsApi.create(bookingRequestOf(service.id, values, zone))
+      const { data } = await bookingsApi.create(bookingRequestOf(service.id, values))
       dropDraft(service.id)
       onBooked(data.bookingData)
     } catch (error) {
       setBusy(false)
       if (!(error instanceof ApiError)) throw error
+      if (error.code === SLOT_TAKEN) {
+        refreshSlots(
+          t`Ce créneau vient d'être réservé par quelqu'un d'autre. Les disponibilités sont à jour : choisissez un autre horaire.`
+        )
+        return
+      }
+      if (error.code === OUTSIDE_AVAILABILITY) {
+        refreshSlots(
+          t`Ce créneau n'est plus dans les disponibilités du prestataire. Les disponibilités sont à jour : choisissez un autre horaire.`
+        )
+        return
+      }
       const fieldErrors: Partial<Record<BookingField, string>> = {}
       for (const detail of error.details) {
         const field = bookingFieldOf(detail.field)
@@ -129,38 +165,26 @@ export const BookingForm = ({
   }
 
   return (
-    <Modal title={t`Réserver : ${title}`} onClose={onClose}>
+    <Modal title={t`Réserver : ${title}`} onClose={onClose} wide>
       <form ref={form} className="form booking-form" noValidate onSubmit={(event) => void submit(event)}>
-        {invalidDuration ? (
-          <Alert kind="error" title={t`Durée invalide`}>
-            <p>{t`La durée de la réservation doit être positive : choisissez une fin postérieure au début.`}</p>
+        {failure ? <Alert kind="error">{failure}</Alert> : null}
+        {slotGone ? (
+          <Alert kind="warning" title={t`Créneau indisponible`}>
+            <p>{slotGone}</p>
           </Alert>
         ) : null}
-        {failure ? <Alert kind="error">{failure}</Alert> : null}
-        <div className="field-row">
-          <TextField
-            label={t`Date et heure de début`}
-            name="startTime"
-            type="datetime-local"
-            value={values.startTime}
-            onChange={set("startTime")}
-            error={errors.startTime}
-            min={toLocalInputValue(now, zone)}
-          />
-          <TextField
-            label={t`Date et heure de fin`}
-            name="endTime"
-            type="datetime-local"
-            value={values.endTime}
-            onChange={set("endTime")}
-            error={errors.endTime}
-            min={values.startTime || toLocalInputValue(now, zone)}
-          />
-        </div>
-        <p className="field-hint" data-testid="booking-zone">
-          {t`Horaires à l’${viewerZoneName}.`}
-          {providerTime ? <> {t`Pour le prestataire : ${providerTime}.`}</> : null}
-        </p>
+        <SlotPicker
+          serviceId={service.id}
+          providerId={service.userId}
+          zone={zone}
+          duration={values.duration}
+          defaultDuration={defaultDuration}
+          startTime={values.startTime}
+          round={round}
+          error={errors.startTime}
+          onDuration={(duration) => setValues((current) => ({ ...current, duration }))}
+          onStart={(startTime) => setValues((current) => ({ ...current, startTime }))}
+        />
         <TextField
           label={t`Adresse de la prestation`}
           name="address"
@@ -181,15 +205,19 @@ export const BookingForm = ({
           maxLength={NOTES_MAX}
         />
         <dl className="booking-summary" aria-live="polite">
+          <dt>{t`Horaire`}</dt>
+          <dd data-testid="booking-start">{chosen}</dd>
           <dt>{t`Tarif`}</dt>
           <dd>
             <PricePerHour price={service.price} currency={service.currency} />
           </dd>
           <dt>{t`Durée`}</dt>
-          <dd>{check.minutes > 0 ? <Duration minutes={check.minutes} /> : "—"}</dd>
+          <dd>
+            <Duration minutes={check.minutes} />
+          </dd>
           <dt>{t`Total`}</dt>
           <dd className="booking-total" data-testid="booking-total">
-            {check.minutes > 0 ? formatPrice(i18n.locale, total, service.currency) : "—"}
+            {formatPrice(i18n.locale, total, service.currency)}
           </dd>
         </dl>
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}
