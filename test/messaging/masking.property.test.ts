@@ -109,11 +109,13 @@ const harmless = fc.array(fc.oneof(word, price, date, time, postcode), { minLeng
 describe("maskContactDetails", () => {
   it("masks a phone number, an email (literal or spelled) or another messaging service wherever it stands", () => {
     fc.assert(
+      // Set apart by punctuation: digits of a time right before a number ("07 h 06 01 00 00 00 00") may
+      // read as part of it, which is no leak, but then the text around the mask is not the context's own.
       fc.property(harmless, contact, harmless, (before, found, after) => {
-        const text = `${before} ${found} ${after}`
+        const text = `${before} ; ${found} ; ${after}`
         const result = mask(text)
         expect(result.masked).toBe(true)
-        expect(result.text).toBe(`${mask(before).text} ${MASK} ${mask(after).text}`)
+        expect(result.text).toBe(`${mask(before).text} ; ${MASK} ; ${mask(after).text}`)
         expect(result.text).not.toContain(found)
       }),
       { numRuns: 1000 }

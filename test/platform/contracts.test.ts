@@ -23,8 +23,8 @@ const resolved = (file: string, from: string) => (from.startsWith(".") ? relativ
 const allowedInContract = (module: string) => [
   /^effect$/,
   /^@effect\/platform$/,
-  /^platform\/(errors|http\/(schemas|authentication)|upload-limits|languages)$/,
-  new RegExp(`^modules/${module}/rules$`),
+  /^platform\/(errors|http\/(schemas|authentication)|upload-limits|languages|ids)$/,
+  new RegExp(`^modules/${module}(/[a-z-]+)?/rules$`),
   /^modules\/[a-z-]+(\/[a-z-]+)?\/contract$/
 ]
 
