@@ -14,7 +14,7 @@ import {
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 
-// A provider with a confirmed booking opens /provider/calendar: the "subscribe from your calendar
+// A provider with a confirmed booking opens /provider/availability: the "subscribe from your calendar
 // app" block shows a private URL that downloads their calendar (the booking in it); after a
 // confirmed regeneration the block shows a new URL and the old one is refused. /settings lists
 // booking reminders among the mails the preferences apply to.
@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
     const page = await context.newPage()
     const errors = collectPageErrors(page)
     await logInThroughUi(page, server.url, provider.email, registration().password as string)
-    await page.goto(`${server.url}/provider/calendar`)
+    await page.goto(`${server.url}/provider/availability`)
     const block = page.getByRole("region", { name: "S'abonner depuis votre application d'agenda" })
     await block.waitFor()
     await loaded(page)

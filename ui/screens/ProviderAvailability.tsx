@@ -12,6 +12,7 @@ import { failureText, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { formatDateRange } from "../format"
 import { userAtom } from "../state/session"
+import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { showToast } from "../state/toasts"
 import { BUFFER_MAX_MINUTES, NOTICE_MAX_MINUTES, RANGES_PER_DAY_MAX } from "../../src/modules/booking/availability/rules"
 
@@ -329,6 +330,7 @@ export default function ProviderAvailability() {
       >
         {(plan) => <Editor key={plan.isDefault ? "default" : "set"} plan={plan} onSaved={setSaved} />}
       </Loaded>
+      <CalendarFeedBlock />
     </Page>
   )
 }

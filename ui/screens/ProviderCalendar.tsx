@@ -30,7 +30,6 @@ import {
   type WeekStart
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
-import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { OpenProposal, RescheduleHistory } from "../components/booking/Reschedule"
 import { showToast } from "../state/toasts"
@@ -553,7 +552,6 @@ export default function ProviderCalendar() {
           </Loaded>
         </section>
       </div>
-      <CalendarFeedBlock />
       {openId ? <BookingDetailDialog id={openId} onClose={() => setOpenId(undefined)} /> : null}
     </Page>
   )
