@@ -6,10 +6,11 @@
 import { TZDate } from "@date-fns/tz"
 import { format } from "date-fns/format"
 
-/** Slots start every 15 minutes and last a multiple of 15 minutes (the slots endpoint's rule). */
-export const SLOT_STEP_MINUTES = 15
-/** The longest booking (the server's MAX_DURATION_MINUTES: 7 days). */
-export const SLOT_DURATION_MAX = 7 * 24 * 60
+// The server's own rules: slots every 15 minutes, lasting a multiple of 15; a booking of at most a week.
+import { SLOT_STEP_MINUTES } from "../../src/modules/booking/availability/rules"
+import { MAX_DURATION_MINUTES as SLOT_DURATION_MAX } from "../../src/modules/booking/rules"
+
+export { SLOT_DURATION_MAX, SLOT_STEP_MINUTES }
 /** The durations the form lists: every 15 minutes up to 12 h (and the service's own when longer). */
 export const DURATION_CHOICES_MAX = 12 * 60
 /** How far ahead the next free slots are looked for before the form says there is none. */

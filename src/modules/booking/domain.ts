@@ -5,6 +5,8 @@ import {
   type BookingAction,
   type BookingStatus,
   COMMENT_MAX,
+  MAX_ADVANCE_DAYS,
+  MAX_DURATION_MINUTES,
   NOTES_MAX,
   type PaymentIssue,
   type PaymentStatus,
@@ -65,10 +67,7 @@ export const RENEWAL_MARGIN_HOURS = 24
 export const AUTO_VALIDATE_DAYS = 7
 /** The platform's share of each payment, in percent (spec section 9). */
 export const COMMISSION_PERCENT = 5
-export { ADDRESS_MAX, COMMENT_MAX, NOTES_MAX, REASON_MAX } from "./rules"
-/** A booking covers at most a week, and starts at most a year ahead. */
-export const MAX_DURATION_MINUTES = 7 * 24 * 60
-export const MAX_ADVANCE_DAYS = 365
+export { ADDRESS_MAX, COMMENT_MAX, MAX_ADVANCE_DAYS, MAX_DURATION_MINUTES, NOTES_MAX, REASON_MAX } from "./rules"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -37,6 +37,10 @@ export type PaymentStatus = (typeof PaymentStatuses)[number]
 export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay", "reschedule"] as const
 export type BookingAction = (typeof BookingActions)[number]
 
+/** A booking covers at most a week, and starts at most a year ahead. */
+export const MAX_DURATION_MINUTES = 7 * 24 * 60
+export const MAX_ADVANCE_DAYS = 365
+
 export const ADDRESS_MAX = 300
 export const NOTES_MAX = 1000
 export const REASON_MAX = 1000
