@@ -711,7 +711,8 @@ describe("the booking state machine, any story of commands, actors, times and ga
     for (const status of ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED"]) {
       expect(Object.keys(tally).some((k) => k.endsWith(`:${status}`))).toBe(true)
     }
-  })
+    // 600 stories of up to 80 commands: about 20 s alone, more beside the other test files.
+  }, 180_000)
 
   it("a happy path with a late, duplicated capture answer ends captured once, then refunds add up", () => {
     const w = story({ leadMs: 2 * DAY, minutes: 90, hourlyPriceMinor: 4_000, clientRole: "CLIENT", strangerRole: "CLIENT" }, [])
