@@ -1,11 +1,9 @@
-// The UI's zone-aware rules (ui/booking/rules.ts): the booking form reads its times in the viewer's zone
+// The UI's zone-aware rules (ui/booking/rules.ts): typed times are read in the viewer's zone
 // (the account's, which need not be the browser's), and the provider calendar is laid out in the
 // provider's zone by carrying it on its dates (@date-fns/tz's TZDate), whatever zone the process runs in.
 import { describe, expect, it } from "vitest"
 import {
   addDays,
-  bookingRequestOf,
-  checkBookingForm,
   daysOf,
   eventsOnDay,
   hhmm,
@@ -25,9 +23,7 @@ const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
 /** The instant of a date as UTC ISO (a TZDate's own toISOString writes its zone's offset). */
 const utc = (date: Date) => new Date(date.getTime()).toISOString()
 
-describe("the booking form's times in the viewer's zone", () => {
-  const values = { startTime: "2026-11-29T15:00", endTime: "2026-11-29T16:30", address: "1 rue de Rivoli, Paris", notes: "" }
-
+describe("wall-clock times typed in the viewer's zone (the reschedule dialog)", () => {
   it("reads a datetime-local value in the zone given, not the browser's", () => {
     expect(parseLocalDateTime("2026-11-29T15:00", "America/Toronto")?.toISOString()).toBe("2026-11-29T20:00:00.000Z")
     expect(parseLocalDateTime("2026-11-29T15:00", "Europe/Paris")?.toISOString()).toBe("2026-11-29T14:00:00.000Z")

@@ -2,8 +2,9 @@ import { useLingui } from "@lingui/react/macro"
 import { useState, type FormEvent } from "react"
 import { ApiError } from "../../api/client"
 import type { Booking, Reschedule } from "../../api/contract"
-import { otherParty, toLocalInputValue } from "../../booking/rules"
-import { formatDateTime, formatMinor } from "../../format"
+import { otherParty, parseLocalDateTime, toLocalInputValue } from "../../booking/rules"
+import { formatDateTime, formatMinor, zoneName } from "../../format"
+import { useViewerZone } from "../../state/session"
 import { Alert, DialogActions, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { DateRange } from "./parts"
@@ -11,7 +12,8 @@ import { reasonOf } from "./ActionDialogs"
 
 /**
  * Rescheduling (issue 12): either party proposes a new time for a booking that has not started; the
- * other accepts (the booking moves) or declines. The times are typed in the browser's zone for now.
+ * other accepts (the booking moves) or declines. The times are typed in the viewer's zone (their
+ * account's, else the browser's), named under the fields.
  */
 
 /** "Propose a new time": start and end, prefilled with the booked ones. */
@@ -24,9 +26,10 @@ export const RescheduleDialog = ({
   onSubmit: (times: { startTime: string; endTime: string }) => Promise<void>
   onClose: () => void
 }) => {
-  const { t } = useLingui()
-  const [startTime, setStartTime] = useState(toLocalInputValue(new Date(booking.startTime)))
-  const [endTime, setEndTime] = useState(toLocalInputValue(new Date(booking.endTime)))
+  const { t, i18n } = useLingui()
+  const zone = useViewerZone()
+  const [startTime, setStartTime] = useState(toLocalInputValue(new Date(booking.startTime), zone))
+  const [endTime, setEndTime] = useState(toLocalInputValue(new Date(booking.endTime), zone))
   const [errors, setErrors] = useState<{ startTime?: string; endTime?: string }>({})
   const [failure, setFailure] = useState<string>()
   const [busy, setBusy] = useState(false)
@@ -36,14 +39,14 @@ export const RescheduleDialog = ({
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
-    const start = new Date(startTime)
-    const end = new Date(endTime)
+    const start = parseLocalDateTime(startTime, zone)
+    const end = parseLocalDateTime(endTime, zone)
     const next: { startTime?: string; endTime?: string } = {}
-    if (startTime === "" || Number.isNaN(start.getTime())) next.startTime = t`Date ou heure invalide.`
-    if (endTime === "" || Number.isNaN(end.getTime())) next.endTime = t`Date ou heure invalide.`
-    else if (!next.startTime && end <= start) next.endTime = t`La fin doit être postérieure au début.`
+    if (!start) next.startTime = t`Date ou heure invalide.`
+    if (!end) next.endTime = t`Date ou heure invalide.`
+    else if (start && end <= start) next.endTime = t`La fin doit être postérieure au début.`
     setErrors(next)
-    if (next.startTime || next.endTime) return
+    if (!start || !end || next.startTime || next.endTime) return
     setBusy(true)
     try {
       await onSubmit({ startTime: start.toISOString(), endTime: end.toISOString() })
@@ -74,7 +77,7 @@ export const RescheduleDialog = ({
             value={startTime}
             onChange={setStartTime}
             error={errors.startTime}
-            min={toLocalInputValue(new Date())}
+            min={toLocalInputValue(new Date(), zone)}
           />
           <TextField
             label={t`Nouvelle fin`}
@@ -86,6 +89,7 @@ export const RescheduleDialog = ({
             min={startTime}
           />
         </div>
+        <p className="field-hint">{zoneName(i18n.locale, zone)}</p>
         <DialogActions busy={busy} submit={t`Envoyer la proposition`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>

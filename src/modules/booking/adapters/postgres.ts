@@ -208,8 +208,9 @@ const statusFilter = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<BookingS
   return sql`(${sql.or(parts)})`
 }
 
-const isExclusionViolation = (error: unknown) =>
-  typeof error === "object" && error !== null && (error as { cause?: { code?: string } }).cause?.code === "23P01"
+const sqlStateOf = (error: unknown) =>
+  typeof error === "object" && error !== null ? (error as { cause?: { code?: string } }).cause?.code : undefined
+const isExclusionViolation = (error: unknown) => sqlStateOf(error) === "23P01"
 
 export const BookingRepositoryLive = Layer.effect(
   BookingRepository,
@@ -300,6 +301,11 @@ export const BookingRepositoryLive = Layer.effect(
         ),
       save: (before, decision, refs) => {
         const n = decision.next
+        const moves = n.startTime.getTime() !== before.startTime.getTime() || n.endTime.getTime() !== before.endTime.getTime()
+        // Two moves of one provider's bookings onto overlapping times would each wait, in the exclusion
+        // check, on the other's new row: a deadlock. Moves of a provider's bookings take turns instead
+        // (a lock held to the transaction's end); the second then meets the first's committed row: 409.
+        const turn = moves ? sql`SELECT pg_advisory_xact_lock(hashtextextended(${before.providerId}, 0))` : Effect.void
         const changes = {
           status: n.status,
           payment_status: n.paymentStatus,
@@ -311,9 +317,7 @@ export const BookingRepositoryLive = Layer.effect(
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
           // A move (an accepted proposal): the exclusion constraint checks the new time.
-          ...(n.startTime.getTime() !== before.startTime.getTime() || n.endTime.getTime() !== before.endTime.getTime()
-            ? { start_time: n.startTime, end_time: n.endTime }
-            : {}),
+          ...(moves ? { start_time: n.startTime, end_time: n.endTime } : {}),
           ...(n.totalMinor !== before.totalMinor ? { total_minor: n.totalMinor } : {}),
           ...(decision.rejectionReason !== undefined ? { rejection_reason: decision.rejectionReason } : {}),
           ...(decision.cancellation !== undefined
@@ -333,13 +337,16 @@ export const BookingRepositoryLive = Layer.effect(
                     'OPEN', ${r.proposal.expiresAt}, ${r.at})`
               : sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = ${r.at}, decided_by = ${r.by}
                   WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status = 'OPEN'`
-        return findOne(
-          "saved booking",
-          BookingRecordRow,
-          sql`
+        return Effect.zipRight(
+          turn,
+          findOne(
+            "saved booking",
+            BookingRecordRow,
+            sql`
           UPDATE bookings AS b SET ${sql.update(changes)}, version = b.version + 1, updated_at = now()
           WHERE b.id = ${before.id} AND b.version = ${before.version}
           RETURNING ${record}`
+          )
         ).pipe(
           Effect.flatMap(
             Option.match({
@@ -348,8 +355,11 @@ export const BookingRepositoryLive = Layer.effect(
             })
           ),
           Effect.tap(() => proposal),
-          // A move onto a slot another booking holds (taken since the proposal, or by a racing move).
-          Effect.catchAll((error) => (isExclusionViolation(error) ? Effect.fail(SlotTaken) : Effect.die(error)))
+          // A move onto a slot another booking holds (taken since the proposal, or by a racing move; a
+          // deadlock with a racing new booking's insert is the same race).
+          Effect.catchAll((error) =>
+            isExclusionViolation(error) || (moves && sqlStateOf(error) === "40P01") ? Effect.fail(SlotTaken) : Effect.die(error)
+          )
         )
       },
       slotTaken: (providerId, slot, ignoreBookingId) =>
