@@ -1,11 +1,10 @@
-import { TZDate } from "@date-fns/tz"
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { newClient, newProvider, providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
-import { chooseDay, dayAhead, dayCell, showMonthOf } from "../support/slots"
+import { chooseDay, dayAhead, dayCell, showMonthOf, timeIn, zonedAt } from "../support/slots"
 
 // The booking form picks from the provider's free slots (issue 12, item 3). A provider in Toronto
 // works 09:00-17:00 every day but takes a day off; clients whose browsers are in Paris, one in
@@ -35,13 +34,7 @@ const CLOSED_DAY = dayAhead(3, PROVIDER_ZONE)
 const OPEN_DAY = dayAhead(4, PROVIDER_ZONE)
 
 /** The instant of `time` ("10:00") on `day` in Toronto. */
-const torontoAt = (day: string, time: string) => {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number]
-  const [h, mi] = time.split(":").map(Number) as [number, number]
-  return new Date(new TZDate(y, m - 1, d, h, mi, PROVIDER_ZONE).getTime())
-}
-const timeIn = (locale: string, instant: Date, zone: string) =>
-  new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone }).format(instant)
+const torontoAt = (day: string, time: string) => zonedAt(day, time, PROVIDER_ZONE)
 /** A time button's name: the time in Paris, then Toronto's ("15:00 (09:00, heure de Toronto)"). */
 const frenchSlot = (instant: Date) => `${timeIn("fr", instant, CLIENT_ZONE)} (${timeIn("fr", instant, PROVIDER_ZONE)}, heure de Toronto)`
 const englishSlot = (instant: Date) => `${timeIn("en", instant, CLIENT_ZONE)} (${timeIn("en", instant, PROVIDER_ZONE)} Toronto time)`

@@ -1,4 +1,3 @@
-import { TZDate } from "@date-fns/tz"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
@@ -8,7 +7,7 @@ import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
-import { chooseDay, dayAhead, dayCell, showMonthOf } from "../support/slots"
+import { chooseDay, dayAhead, dayCell, showMonthOf, timeIn, zonedAt } from "../support/slots"
 
 // Issue 12's journey, end to end in one scenario: a provider in Toronto (French) sets a weekly plan and a
 // day off on /provider/availability; a client whose browser is in Paris, in English, sees only the free
@@ -36,13 +35,7 @@ const CLOSED_DAY = dayAhead(3, PROVIDER_ZONE)
 const OPEN_DAY = dayAhead(4, PROVIDER_ZONE)
 
 /** The instant of `time` ("10:00") on `day` in Toronto. */
-const torontoAt = (day: string, time: string) => {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number]
-  const [h, mi] = time.split(":").map(Number) as [number, number]
-  return new Date(new TZDate(y, m - 1, d, h, mi, PROVIDER_ZONE).getTime())
-}
-const timeIn = (locale: string, instant: Date, zone: string) =>
-  new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone }).format(instant)
+const torontoAt = (day: string, time: string) => zonedAt(day, time, PROVIDER_ZONE)
 /** A time button's name in English: the time in Paris, then Toronto's ("3:00 PM (9:00 AM Toronto time)"). */
 const englishSlot = (instant: Date) => `${timeIn("en", instant, CLIENT_ZONE)} (${timeIn("en", instant, PROVIDER_ZONE)} Toronto time)`
 

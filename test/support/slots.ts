@@ -1,3 +1,4 @@
+import { TZDate } from "@date-fns/tz"
 import type { Locator } from "playwright-core"
 
 // The booking form's slot picker driven from a browser test: days are the picker's cells
@@ -27,3 +28,14 @@ export const chooseDay = async (scope: Locator, day: string) => {
   await showMonthOf(scope, day)
   await dayCell(scope, day).click()
 }
+
+/** The instant of `time` ("10:00") on `day` ("2026-11-27") in `zone`. */
+export const zonedAt = (day: string, time: string, zone: string) => {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number]
+  const [h, mi] = time.split(":").map(Number) as [number, number]
+  return new Date(new TZDate(y, m - 1, d, h, mi, zone).getTime())
+}
+
+/** An instant's time of day in `zone`, as Intl writes it for `locale` ("15:00", "3:00 PM"). */
+export const timeIn = (locale: string, instant: Date, zone: string) =>
+  new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone: zone }).format(instant)
