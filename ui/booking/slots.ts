@@ -29,7 +29,6 @@ const DAY = 24 * 60 * MINUTE
 
 export interface Slot {
   readonly startTime: string
-  readonly endTime: string
 }
 
 export interface SlotWindow {

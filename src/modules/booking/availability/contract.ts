@@ -38,12 +38,15 @@ export const AvailabilityView = Schema.Struct({
 })
 export type AvailabilityView = typeof AvailabilityView.Type
 
-/** Free start times of a service for a duration (every 15 minutes). */
+/**
+ * Free start times of a service for a duration (every 15 minutes). A slot ends `duration` minutes after
+ * its start: the answer does not repeat it (half the bytes and date encodings of a month's slots).
+ */
 export const SlotsView = Schema.Struct({
   /** The provider's zone (where the plan lies). */
   timeZone: Schema.String,
   duration: Schema.Number,
-  slots: Schema.Array(Schema.Struct({ startTime: Schema.Date, endTime: Schema.Date }))
+  slots: Schema.Array(Schema.Struct({ startTime: Schema.Date }))
 })
 export type SlotsView = typeof SlotsView.Type
 

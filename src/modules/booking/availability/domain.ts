@@ -257,7 +257,7 @@ export interface SlotQuery {
  * buffer), starting after now + notice and within the one-year horizon. Offsets change by whole
  * quarter hours (30 or 60 minutes), so stepping 15 minutes of real time stays on the quarter hours.
  */
-export const freeSlots = (query: SlotQuery): Array<{ readonly startTime: Date; readonly endTime: Date }> => {
+export const freeSlots = (query: SlotQuery): Array<{ readonly startTime: Date }> => {
   const duration = query.durationMinutes * MINUTE
   const from = query.from.getTime()
   const to = query.to.getTime()
@@ -269,12 +269,12 @@ export const freeSlots = (query: SlotQuery): Array<{ readonly startTime: Date; r
     tzOffset(zone, query.from) % SLOT_STEP_MINUTES === 0 &&
     tzScan(zone, { start: query.from, end: new Date(to + duration) }).every((c) => c.offset % SLOT_STEP_MINUTES === 0)
   const align = quarterOffsets ? (at: number) => Math.ceil(at / STEP) * STEP : (at: number) => alignToQuarter(at, zone)
-  const slots: Array<{ startTime: Date; endTime: Date }> = []
+  const slots: Array<{ startTime: Date }> = []
   for (const free of freeIntervals(query.plan, query.busy, { start: from, end: to + duration })) {
     const lower = Math.max(free.start, earliest, from)
     if (lower + duration > free.end) continue
     for (let t = align(lower); t < to && t <= latest && t + duration <= free.end; t += STEP) {
-      slots.push({ startTime: new Date(t), endTime: new Date(t + duration) })
+      slots.push({ startTime: new Date(t) })
     }
   }
   return slots

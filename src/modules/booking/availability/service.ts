@@ -34,7 +34,8 @@ export interface BookableInput {
 export interface SlotsAnswer {
   readonly timeZone: string
   readonly duration: number
-  readonly slots: ReadonlyArray<{ readonly startTime: Date; readonly endTime: Date }>
+  /** Start times; each slot lasts `duration` minutes. */
+  readonly slots: ReadonlyArray<{ readonly startTime: Date }>
 }
 
 export class Availability extends Context.Tag("booking/Availability")<
