@@ -19,6 +19,7 @@ import { UploadsApi, UsersApi } from "../modules/identity/profile/contract"
 import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } from "../modules/notifications/contract"
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
+import { PlacesApi } from "../modules/catalogue/places/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
 import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
@@ -41,6 +42,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(PaymentsWebhookApi)
   .add(CategoriesApi)
   .add(ServicesApi)
+  .add(PlacesApi)
   .add(UploadsApi)
   .add(ProviderApplicationsApi)
   .add(AdminApplicationsApi)

@@ -38,6 +38,9 @@ import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
 import { ChargeEventSinkLive, ServiceReviewsLive } from "../modules/booking/bridges"
 import { InMemoryJobQueueLive, type JobQueue, PgBossJobQueue } from "../platform/jobs"
 import { CatalogueLive } from "../modules/catalogue"
+import { EmbeddedGazetteerLive } from "../modules/catalogue/places/adapters/embedded"
+import { NominatimGazetteer } from "../modules/catalogue/places/adapters/nominatim"
+import type { Gazetteer } from "../modules/catalogue/places/ports"
 import { CatalogueMemoryAdapters } from "../modules/catalogue/adapters/memory"
 import { CataloguePostgresAdapters } from "../modules/catalogue/adapters/postgres"
 import { ProviderApplicationsLive } from "../modules/onboarding"
@@ -76,6 +79,13 @@ const MailTransportLive: Layer.Layer<MailTransport, never, SqlClient.SqlClient |
   )
 )
 
+/** Places: a Nominatim-compatible service with GEOCODER_URL, otherwise the embedded gazetteer (offline). */
+const GazetteerLive: Layer.Layer<Gazetteer, never, AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Option.match(config.geocoderUrl, { onNone: () => EmbeddedGazetteerLive, onSome: (baseUrl) => NominatimGazetteer({ baseUrl }) })
+  )
+)
+
 /** Postgres-backed adapters of every module (given a SqlClient). */
 export const PostgresAdapters = Layer.mergeAll(
   IdentityPostgresAdapters,
@@ -107,7 +117,7 @@ const NotificationServices = Layer.merge(NotificationsLive, NotificationSettings
 export const ApplicationServices = Layer.mergeAll(IdentityLive.pipe(Layer.provideMerge(InProcessAccountEvents)), PaymentsServicesLive).pipe(
   Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
-  (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(services)),
+  (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(GazetteerLive), Layer.provideMerge(services)),
   // Bookings book catalogue services, within their providers' availability, and pay through payments' gateway.
   // Reminders and calendar feeds read the bookings and mail through notifications.
   (services) =>

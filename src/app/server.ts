@@ -32,6 +32,7 @@ import { SandboxDeliveryJobsLive } from "../modules/payments/adapters/sandbox-ev
 import { sandboxCheckoutRoutes } from "../modules/payments/adapters/sandbox/checkout-page"
 import { sandboxConnectRoutes } from "../modules/payments/adapters/sandbox/connect-page"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
+import { PlacesHttpLive } from "../modules/catalogue/places/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
@@ -64,6 +65,7 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     PaymentsWebhookHttpLive,
     CategoriesHttpLive,
     ServicesHttpLive,
+    PlacesHttpLive,
     UploadsHttpLive,
     ProviderApplicationsHttpLive,
     AdminApplicationsHttpLive,

@@ -38,6 +38,8 @@ export interface AppConfigShape {
   readonly stripeApiBase: Option.Option<string>
   /** With Stripe, lets the UI confirm the card in place with Stripe Elements instead of the hosted checkout. */
   readonly stripePublishableKey: Option.Option<string>
+  /** A Nominatim-compatible geocoding service for places (issue 14); the embedded gazetteer when unset. */
+  readonly geocoderUrl: Option.Option<string>
   /** Days a rejected provider application waits before it may be resubmitted. */
   readonly applicationCooldownDays: number
   /** Rejections after which a provider application is finally refused (recorded on each new application). */
@@ -211,6 +213,7 @@ const config = Config.all({
   stripeConnectWebhookSecret: optionalSecret("STRIPE_CONNECT_WEBHOOK_SECRET"),
   stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   stripePublishableKey: Config.option(Config.string("STRIPE_PUBLISHABLE_KEY")).pipe(Config.map(Option.filter((key) => key.trim() !== ""))),
+  geocoderUrl: Config.option(Config.string("GEOCODER_URL")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(
     Config.withDefault(7),
     Config.validate({ message: "APPLICATION_COOLDOWN_DAYS must be 0 or more", validation: (days) => days >= 0 })

@@ -72,11 +72,11 @@ describe("search rules (spec section 2, Search)", () => {
   it("runs only with a text, a category, a price range or a location", () => {
     expect(shouldSearch({ text: "" })).toBe(false)
     expect(shouldSearch({ text: "   " })).toBe(false)
-    expect(shouldSearch({ text: "", nearMe: false })).toBe(false)
+    expect(shouldSearch({ text: "", place: false })).toBe(false)
     expect(shouldSearch({ text: "menage" })).toBe(true)
     expect(shouldSearch({ text: "", category: "jardinage" })).toBe(true)
     expect(shouldSearch({ text: "", priceRange: "200+" })).toBe(true)
-    expect(shouldSearch({ text: "", nearMe: true })).toBe(true)
+    expect(shouldSearch({ text: "", place: true })).toBe(true)
   })
 
   it("accepts both spellings of the search categories and maps them to the seeded slugs", () => {

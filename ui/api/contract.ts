@@ -4,6 +4,7 @@
 // the literal lists come from the modules' rules.ts, which import nothing.
 
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type { PlaceView as PlaceViewSchema } from "../../src/modules/catalogue/places/contract"
 import type {
   AdministrationApi,
   AdminBookingRowView,
@@ -101,6 +102,7 @@ export {
 } from "../../src/modules/messaging/rules"
 export type { UsersApi } from "../../src/modules/identity/profile/contract"
 export type { StripeConnectApi } from "../../src/modules/payments/contract"
+export type { PlacesApi } from "../../src/modules/catalogue/places/contract"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
 export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
@@ -244,6 +246,8 @@ export type AvailabilityRequest = typeof AvailabilityPayload.Encoded
 /** Free start times of a service (GET /services/{id}/slots), with the provider's zone. */
 export type Slots = typeof SlotsView.Encoded
 export type Slot = Slots["slots"][number]
+/** A place of the gazetteer (GET /places, /places/reverse); screens name its country in their language. */
+export type Place = typeof PlaceViewSchema.Encoded
 
 // ---- Messaging -------------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ import type {
   Answer,
   BookingsApi,
   CalendarFeedApi,
+  PlacesApi,
   ProviderApplicationsApi,
   StripeConnectApi,
   UsersApi
@@ -217,6 +218,16 @@ const write = async <T>(call: () => Promise<T>) => {
     invalidate(BOOKINGS)
     invalidate(SLOTS)
   }
+}
+
+/** Places (issue 14): suggestions as a place is typed (kept 10 minutes), and the place of a position. */
+export const placesApi = {
+  suggest: (text: string) =>
+    cached(`places:${text.trim().toLowerCase()}`, 10 * MINUTE, () =>
+      api<Answer<typeof PlacesApi, "suggest">>(`/places${queryString({ q: text.trim(), limit: 8 })}`, { auth: false, quiet: true })
+    ),
+  reverse: (position: { lat: number; lng: number }) =>
+    api<Answer<typeof PlacesApi, "reverse">>(`/places/reverse${queryString(position)}`, { auth: false, quiet: true })
 }
 
 /** Providers' availability (issue 12) and services' free slots. */

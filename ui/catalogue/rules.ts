@@ -98,13 +98,13 @@ export interface SearchCriteria {
   readonly text: string
   readonly category?: SearchCategory | undefined
   readonly priceRange?: PriceRange | undefined
-  /** "Near me": the browser's position is known and used. */
-  readonly nearMe?: boolean | undefined
+  /** A place (or the visitor's position) is chosen. */
+  readonly place?: boolean | undefined
 }
 
 /** The search runs only when the text is non-empty or a category, price range or location is set. */
 export const shouldSearch = (criteria: SearchCriteria): boolean =>
-  criteria.text.trim() !== "" || criteria.category !== undefined || criteria.priceRange !== undefined || criteria.nearMe === true
+  criteria.text.trim() !== "" || criteria.category !== undefined || criteria.priceRange !== undefined || criteria.place === true
 
 export const LIST_SORTS = ["newest", "price_asc", "price_desc", "rating", "distance"] as const satisfies ReadonlyArray<Sort>
 export const SEARCH_SORTS = ["relevance", "price_asc", "price_desc", "rating", "distance"] as const satisfies ReadonlyArray<Sort>

@@ -17,7 +17,10 @@ interface NavItem {
 /** The links a user sees, by role (spec section 2, Navigation). */
 const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   const { t } = useLingui()
-  const items: Array<NavItem> = [{ href: "/services", label: t`Services` }]
+  const items: Array<NavItem> = [
+    { href: "/services", label: t`Services` },
+    { href: "/search", label: t`Recherche` }
+  ]
   if (user?.role === "PROVIDER") {
     items.push(
       { href: "/services/my", label: t`Mes services` },

@@ -4,10 +4,12 @@
 import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
-import { useState, type FormEvent, type ReactNode } from "react"
+import { useEffect, useState, type FormEvent, type ReactNode } from "react"
 import { ApiError } from "../api/client"
-import type { Category, ServiceRequest } from "../api/contract"
+import type { Category, Place, ServiceRequest } from "../api/contract"
+import { placesApi } from "../api/endpoints"
 import { CREATE_LOCATE, locate } from "../catalogue/geolocation"
+import { placeLabel } from "../catalogue/places"
 import {
   checkServiceForm,
   EDIT_DURATION_STEP,
@@ -102,13 +104,46 @@ export const ServiceForm = ({
     onChange: (value: string) => setValues((current) => ({ ...current, [name]: value }))
   })
 
+  // The location offers the gazetteer's places as it is typed; picking one fills in its coordinates.
+  const [places, setPlaces] = useState<ReadonlyArray<Place>>([])
+  const labelOf = (place: Place) => placeLabel(place, i18n.locale)
+  useEffect(() => {
+    const typed = values.location.trim()
+    const picked = places.find((p) => labelOf(p) === typed)
+    if (picked) {
+      setValues((current) => ({ ...current, lat: picked.lat.toFixed(6), lng: picked.lng.toFixed(6) }))
+      return
+    }
+    if (typed.length < 2) return
+    let live = true
+    const timer = setTimeout(() => {
+      placesApi.suggest(typed).then(
+        ({ data }) => live && setPlaces(data.places),
+        () => undefined
+      )
+    }, 250)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [values.location])
+
   const detect = async () => {
     setLocating(true)
     setLocated(undefined)
     try {
       const position = await locate(CREATE_LOCATE)
-      // Reverse geocoding needs an outside service: the coordinates are kept as they are.
-      setValues((current) => ({ ...current, lat: position.lat.toFixed(6), lng: position.lng.toFixed(6) }))
+      // The coordinates name their place (the nearest city) when the location is still empty.
+      const nearest = await placesApi.reverse(position).then(
+        ({ data }) => data.place,
+        () => null
+      )
+      setValues((current) => ({
+        ...current,
+        lat: position.lat.toFixed(6),
+        lng: position.lng.toFixed(6),
+        location: current.location.trim() === "" && nearest ? labelOf(nearest) : current.location
+      }))
       setLocated("ok")
     } catch {
       setLocated("error")
@@ -189,7 +224,8 @@ export const ServiceForm = ({
           label={t`Lieu`}
           autoComplete="address-level2"
           maxLength={200}
-          hint={t`Ville ou quartier où vous intervenez.`}
+          hint={t`Ville ou quartier où vous intervenez : choisir une ville proposée remplit ses coordonnées.`}
+          suggestions={places.map(labelOf)}
           {...field("location")}
         />
         <SelectField

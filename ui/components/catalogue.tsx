@@ -8,7 +8,10 @@ import { catalogueApi } from "../api/endpoints"
 import type { Category, Provider, Service, Sort, User } from "../api/contract"
 import { formatDistance, formatNumber, formatPrice } from "../format"
 import { loginRedirect } from "../routing/access"
+import { RADIUS_CHOICES } from "../catalogue/places"
 import {
+  PRICE_RANGES,
+  type PriceRange,
   CARD_DESCRIPTION_MAX,
   COPIED_NOTICE_MS,
   cutText,
@@ -224,4 +227,55 @@ export const useSortLabels = (): Record<Sort, string> => {
     distance: t`Distance`,
     relevance: t`Pertinence`
   }
+}
+
+/** The price ranges in the UI's number format; prices are hourly, in each service's own currency. */
+const usePriceLabels = (): Record<PriceRange, string> => {
+  const { t, i18n } = useLingui()
+  const number = new Intl.NumberFormat(i18n.locale)
+  const [m0, m50, m100, m200] = [0, 50, 100, 200].map((n) => number.format(n))
+  return {
+    "0-50": t`${m0} à ${m50}`,
+    "50-100": t`${m50} à ${m100}`,
+    "100-200": t`${m100} à ${m200}`,
+    "200+": t`${m200} et plus`
+  }
+}
+
+/** The hourly price range filter of the list screens. */
+export const PriceRangeField = ({ value, onChange }: { value: PriceRange | undefined; onChange: (range: string) => void }) => {
+  const { t } = useLingui()
+  const id = useId()
+  const labels = usePriceLabels()
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t`Prix horaire`}</label>
+      <select id={id} name="price" value={value ?? ""} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t`Tous les prix`}</option>
+        {PRICE_RANGES.map((range) => (
+          <option key={range} value={range}>
+            {labels[range]}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** How far around the chosen place (5 to 100 km). */
+export const RadiusField = ({ value, onChange }: { value: number; onChange: (radius: string) => void }) => {
+  const { t, i18n } = useLingui()
+  const id = useId()
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t`Rayon`}</label>
+      <select id={id} name="radius" value={String(value)} onChange={(event) => onChange(event.target.value)}>
+        {RADIUS_CHOICES.map((km) => (
+          <option key={km} value={String(km)}>
+            {formatDistance(i18n.locale, km)}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
 }

@@ -16,6 +16,8 @@ interface FieldProps {
   readonly max?: number | string
   readonly step?: number | "any"
   readonly maxLength?: number
+  /** Values offered as the text is typed (a native datalist: the browser lists them accessibly). */
+  readonly suggestions?: ReadonlyArray<string>
 }
 
 /** Describes the input by its hint and error, so screen readers read both after the label. */
@@ -51,7 +53,8 @@ export const TextField = ({
   min,
   max,
   step,
-  maxLength
+  maxLength,
+  suggestions
 }: FieldProps) => {
   const id = useId()
   return (
@@ -69,10 +72,18 @@ export const TextField = ({
         max={max}
         step={step}
         maxLength={maxLength}
+        list={suggestions ? `${id}-suggestions` : undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}
       />
+      {suggestions ? (
+        <datalist id={`${id}-suggestions`}>
+          {suggestions.map((text) => (
+            <option key={text} value={text} />
+          ))}
+        </datalist>
+      ) : null}
       <FieldMessages id={id} hint={hint} error={error} />
     </div>
   )

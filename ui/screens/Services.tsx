@@ -4,11 +4,13 @@ import { useId, type FormEvent } from "react"
 import { Link, useSearch } from "wouter"
 import { catalogueApi } from "../api/endpoints"
 import type { ServiceQuery } from "../api/contract"
-import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, SEARCH_RADIUS_KM, toPage } from "../catalogue/rules"
+import { placeCriteria, placeFromParams, placeToParams, toRadius } from "../catalogue/places"
+import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, priceBounds, SEARCH_RADIUS_KM, toPage, toPriceRange } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { Loaded, Pager, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, PriceRangeField, RadiusField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Page } from "../components/page"
+import { PlaceField } from "../components/PlaceField"
 import { useListPosition } from "../components/position"
 import { userAtom } from "../state/session"
 
@@ -27,7 +29,11 @@ export default function Services() {
   const search = params.get("search") ?? ""
   const category = params.get("categoryId") ?? ""
   const provider = params.get("provider") ?? ""
-  const sort = pickSort(params.get("sortBy"), LIST_SORTS, "newest", position !== null)
+  const priceRange = toPriceRange(params.get("price"))
+  const place = placeFromParams(params)
+  const radius = toRadius(params.get("radius"))
+  // Around a chosen place the nearest come first; without one, distance is from the browser's position.
+  const sort = pickSort(params.get("sortBy"), LIST_SORTS, place ? "distance" : "newest", place !== null || position !== null)
   const page = toPage(params.get("page"))
 
   const update = filterUpdater("/services")
@@ -40,10 +46,15 @@ export default function Services() {
     sortBy: sort,
     page,
     limit: LIST_PAGE_SIZE,
-    ...(sort === "distance" && position ? { lat: position.lat, lng: position.lng, radius: SEARCH_RADIUS_KM } : {})
+    ...priceBounds(priceRange),
+    ...(place
+      ? placeCriteria(place, radius)
+      : sort === "distance" && position
+        ? { lat: position.lat, lng: position.lng, radius: SEARCH_RADIUS_KM }
+        : {})
   }
   const [state, reload] = useAsync(() => catalogueApi.search(query).then(({ data }) => data), [JSON.stringify(query), i18n.locale])
-  const filtered = search !== "" || category !== "" || provider !== ""
+  const filtered = search !== "" || category !== "" || provider !== "" || priceRange !== undefined || place !== null
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -73,10 +84,19 @@ export default function Services() {
             ))}
           </select>
         </div>
+        <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
+        <PlaceField
+          label={t`Lieu`}
+          value={place}
+          onChange={(chosen) =>
+            update({ ...placeToParams(chosen), ...(chosen === null && sort === "distance" ? { sortBy: undefined } : {}) })
+          }
+        />
+        {place ? <RadiusField value={radius} onChange={(km) => update({ radius: km })} /> : null}
         <div className="field">
           <label htmlFor={sortId}>{t`Trier par`}</label>
           <select id={sortId} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
-            {LIST_SORTS.filter((s) => s !== "distance" || position).map((s) => (
+            {LIST_SORTS.filter((s) => s !== "distance" || position || place).map((s) => (
               <option key={s} value={s}>
                 {sortLabels[s]}
               </option>
@@ -93,9 +113,14 @@ export default function Services() {
           <Link href="/services">{t`Voir tous les services`}</Link>
         </p>
       ) : null}
-      {sort === "distance" ? (
+      {place ? (
+        <p className="filter-note">{t`Services à moins de ${radius} km de ${place.label}.`}</p>
+      ) : sort === "distance" ? (
         <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p>
       ) : null}
+      <p className="filter-note">
+        <Link href="/search">{t`Recherche avancée : mots-clés, budget et lieu`}</Link>
+      </p>
 
       <Loaded
         state={state}

@@ -120,6 +120,7 @@ export const SearchParams = Schema.Struct({
   lat: Param,
   lng: Param,
   radius: Param,
+  near: Param,
   minPrice: Param,
   maxPrice: Param,
   provider: Param

@@ -127,6 +127,8 @@ export interface SearchInput {
   readonly lat?: string | undefined
   readonly lng?: string | undefined
   readonly radius?: string | undefined
+  /** A place id or name (issue 14): the centre when lat/lng are not given. */
+  readonly near?: string | undefined
   readonly minPrice?: string | undefined
   readonly maxPrice?: string | undefined
   readonly provider?: string | undefined
@@ -156,10 +158,11 @@ export interface SearchCriteria {
 /**
  * The sort actually used: distance needs a position and relevance needs words, otherwise newest
  * (the UI offers distance only when it knows the position, so a fallback beats an error).
- * Without an explicit sort, a text search is ordered by relevance and a list by newest.
+ * Without an explicit sort, a text search is ordered by relevance, a search around a place by
+ * distance, and a list by newest.
  */
 export const chooseSort = (requested: Sort | undefined, hasText: boolean, hasGeo: boolean): Sort => {
-  const sort = requested ?? (hasText ? "relevance" : "newest")
+  const sort = requested ?? (hasText ? "relevance" : hasGeo ? "distance" : "newest")
   if (sort === "distance" && !hasGeo) return "newest"
   if (sort === "relevance" && !hasText) return "newest"
   return sort

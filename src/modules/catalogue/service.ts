@@ -1,5 +1,14 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { BadRequest, Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
+import {
+  type BadRequest,
+  type Conflict,
+  type Forbidden,
+  invalid,
+  issue,
+  type NotFound,
+  type ServiceUnavailable,
+  type ValidationFailed
+} from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
@@ -23,6 +32,8 @@ import {
 import { distanceKm } from "./geography"
 import { correctableWords, isUnfiltered, isWidened, pagination, paging, parseSearch, type SearchInput, widenQuery } from "./search"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
+import { PLACE_QUERY_MAX } from "./places/domain"
+import { Gazetteer } from "./places/ports"
 
 export interface CategorySummary extends Category {
   /** Public services in the category. */
@@ -56,7 +67,7 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
   {
     readonly categories: (options: { readonly includeServices: boolean }) => Effect.Effect<ReadonlyArray<CategorySummary>>
     readonly popularCategories: (limit: number | undefined) => Effect.Effect<ReadonlyArray<CategorySummary>>
-    readonly search: (input: SearchInput, defaultLimit?: number) => Effect.Effect<SearchResult, ValidationFailed>
+    readonly search: (input: SearchInput, defaultLimit?: number) => Effect.Effect<SearchResult, ValidationFailed | ServiceUnavailable>
     readonly get: (
       id: string,
       viewerId: string | undefined,
@@ -117,8 +128,20 @@ export const CatalogueLive = Layer.effect(
     const categories = yield* CategoryRepository
     const services = yield* ServiceRepository
     const payments = yield* PaymentAccounts
+    const gazetteer = yield* Gazetteer
     const tx = yield* Transactional
     const cache = readCache()
+
+    /** `near` (a place id or name) as the search's centre, unless the caller gave a position itself. */
+    const centreOf = (input: SearchInput) =>
+      Effect.gen(function* () {
+        const near = input.near?.trim() ?? ""
+        if (near === "" || (input.lat ?? "").trim() !== "" || (input.lng ?? "").trim() !== "") return {}
+        if (near.length > PLACE_QUERY_MAX) return yield* invalid([issue("near", "places.queryTooLong")])
+        const place = yield* gazetteer.resolve(near)
+        if (place === null) return yield* invalid([issue("near", "places.unknown")])
+        return { lat: String(place.lat), lng: String(place.lng) }
+      })
 
     const list = (query: Omit<ServiceQuery, "offset" | "withTotal">) =>
       Effect.map(services.search({ ...query, offset: 0, withTotal: false }), (page) => page.services)
@@ -185,7 +208,7 @@ export const CatalogueLive = Layer.effect(
 
       search: (input, defaultLimit) =>
         Effect.gen(function* () {
-          const criteria = yield* parseSearch(input, defaultLimit)
+          const criteria = yield* parseSearch({ ...input, ...(yield* centreOf(input)) }, defaultLimit)
           const { offset } = paging(criteria.page, criteria.limit)
           let categoryId: number | undefined
           if (criteria.category?._tag === "Id") categoryId = criteria.category.id

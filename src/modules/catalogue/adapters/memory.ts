@@ -81,9 +81,11 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
         }
       })
 
+    // As search_vector: the title (weight A), the description (B) and the location (C).
     const documentWords = (s: ServiceRecord) => ({
       title: new Set(wordsOf(s.title)),
-      all: new Set([...wordsOf(s.title), ...wordsOf(s.description)])
+      description: new Set(wordsOf(s.description)),
+      all: new Set([...wordsOf(s.title), ...wordsOf(s.description), ...wordsOf(s.location)])
     })
     const rank = (s: ServiceRecord, query: NonNullable<ServiceQuery["text"]>) => {
       const words = documentWords(s)
@@ -92,7 +94,8 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
         for (const a of term.alternatives) {
           const hit = (set: Set<string>) => (a.prefix ? [...set].some((w) => w.startsWith(a.word)) : set.has(a.word))
           if (hit(words.title)) score += 1
-          else if (hit(words.all)) score += 0.4
+          else if (hit(words.description)) score += 0.4
+          else if (hit(words.all)) score += 0.2
         }
       }
       return score
@@ -218,7 +221,8 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
           }
           services.set(record.id, record)
           createdOrder.set(record.id, ++sequence)
-          for (const w of [...wordsOf(record.title), ...wordsOf(record.description)]) if (w.length >= 3) terms.add(w)
+          for (const w of [...wordsOf(record.title), ...wordsOf(record.description), ...wordsOf(record.location)])
+            if (w.length >= 3) terms.add(w)
           return record
         }),
       update: (id, patch) =>
@@ -227,7 +231,8 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
           if (!s) return
           const updated = { ...s, ...patch, updatedAt: new Date() }
           services.set(id, updated)
-          for (const w of [...wordsOf(updated.title), ...wordsOf(updated.description)]) if (w.length >= 3) terms.add(w)
+          for (const w of [...wordsOf(updated.title), ...wordsOf(updated.description), ...wordsOf(updated.location)])
+            if (w.length >= 3) terms.add(w)
         }),
       setStatus: (id, status, byAdmin) =>
         Effect.sync(() => {
