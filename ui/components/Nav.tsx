@@ -17,10 +17,9 @@ interface NavItem {
 /** The links a user sees, by role (spec section 2, Navigation). */
 const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   const { t } = useLingui()
-  const items: Array<NavItem> = [
-    { href: "/services", label: t`Services` },
-    { href: "/search", label: t`Recherche` }
-  ]
+  const items: Array<NavItem> = [{ href: "/services", label: t`Services` }]
+  // The spec keeps /search for signed-in users.
+  if (user) items.push({ href: "/search", label: t`Recherche` })
   if (user?.role === "PROVIDER") {
     items.push(
       { href: "/services/my", label: t`Mes services` },

@@ -53,8 +53,8 @@ export default function Search() {
   const priceRange = toPriceRange(params.get("price"))
   const place = placeFromParams(params)
   const radius = toRadius(params.get("radius"))
-  // Around a place, the nearest first unless words are typed (then the most relevant).
-  const sort = pickSort(params.get("sortBy"), SEARCH_SORTS, place && q.trim() === "" ? "distance" : "relevance", place !== null)
+  // Around a place, the nearest first.
+  const sort = pickSort(params.get("sortBy"), SEARCH_SORTS, place ? "distance" : "relevance", place !== null)
   const page = toPage(params.get("page"))
 
   const update = filterUpdater("/search")

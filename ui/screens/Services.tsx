@@ -118,9 +118,11 @@ export default function Services() {
       ) : sort === "distance" ? (
         <p className="filter-note">{t`Services à moins de ${SEARCH_RADIUS_KM} km de votre position, du plus proche au plus loin.`}</p>
       ) : null}
-      <p className="filter-note">
-        <Link href="/search">{t`Recherche avancée : mots-clés, budget et lieu`}</Link>
-      </p>
+      {user ? (
+        <p className="filter-note">
+          <Link href="/search">{t`Recherche avancée : mots-clés, budget et lieu`}</Link>
+        </p>
+      ) : null}
 
       <Loaded
         state={state}

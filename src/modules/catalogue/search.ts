@@ -158,11 +158,11 @@ export interface SearchCriteria {
 /**
  * The sort actually used: distance needs a position and relevance needs words, otherwise newest
  * (the UI offers distance only when it knows the position, so a fallback beats an error).
- * Without an explicit sort, a text search is ordered by relevance, a search around a place by
- * distance, and a list by newest.
+ * Without an explicit sort, a search around a place is ordered by distance (words or not), a text
+ * search by relevance, and a list by newest.
  */
 export const chooseSort = (requested: Sort | undefined, hasText: boolean, hasGeo: boolean): Sort => {
-  const sort = requested ?? (hasText ? "relevance" : hasGeo ? "distance" : "newest")
+  const sort = requested ?? (hasGeo ? "distance" : hasText ? "relevance" : "newest")
   if (sort === "distance" && !hasGeo) return "newest"
   if (sort === "relevance" && !hasText) return "newest"
   return sort

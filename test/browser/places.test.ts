@@ -1,0 +1,92 @@
+import type { Browser, Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { newClient, newProvider } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { httpClient, registration } from "../support/http"
+import type { TestServer } from "../support/server"
+
+// Issue 14: a visitor looks for cleaning near Montréal by typing the place (no accent), picks it from
+// the suggestions, narrows the radius to 25 km and sees the near service with its distance, not the
+// far one; in French, then in English.
+
+let server: TestServer
+let browser: Browser
+let base: string
+let client: { email: string }
+const word = `Fenêtres${Date.now().toString(36)}`
+const NEAR = `Ménage ${word} au Plateau`
+const FAR = `Ménage ${word} à Saint-Jérôme`
+
+/** The card of a service in the results. */
+const card = (page: Page, title: string) => page.getByRole("article", { name: title, exact: true })
+
+const searchNearMontreal = async (page: Page, labels: { keywords: string; place: string; radius: string; option: RegExp }) => {
+  await page.getByLabel(labels.keywords).fill(word)
+  const place = page.getByRole("combobox", { name: labels.place })
+  await place.fill("montreal")
+  await page.getByRole("option", { name: labels.option }).first().click({ timeout: 15_000 })
+  await page.waitForURL(/near=/, { timeout: 15_000 })
+  await page.getByLabel(labels.radius).selectOption("25", { timeout: 15_000 })
+  await page.waitForURL(/radius=25/, { timeout: 15_000 })
+}
+
+describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
+  // Each step fails by itself rather than the whole test timing out.
+  const STEP = { timeout: 15_000 }
+  withServerAndChromium(async (started) => {
+    ;({ server, browser } = started)
+    base = `http://localhost:${server.port}`
+    const api = httpClient(server)
+    const provider = await newProvider(server, api)
+    client = await newClient(server, api)
+    const montreal = (await api.get("/api/places?q=montreal&limit=1")).body.data.places[0]
+    for (const [title, at, location] of [
+      [NEAR, { lat: montreal.lat + 0.02, lng: montreal.lng + 0.02 }, "Montréal, QC"],
+      [FAR, { lat: 45.78036, lng: -74.00365 }, "Saint-Jérôme, QC"]
+    ] as const) {
+      const created = await api.post(
+        "/api/services",
+        { title, description: "Lavage des vitres et ménage complet.", price: 35, duration: 60, location, ...at, categoryId: 5 },
+        { token: provider.token }
+      )
+      expect(created.status, created.text).toBe(201)
+    }
+  })
+
+  it("finds the service within 25 km of Montréal with its distance, in French and in English", async () => {
+    const context = await contextWithConsent(browser)
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    // /search (signed-in users, as the spec says) is reachable from the navigation.
+    await logInThroughUi(page, base, client.email, registration().password)
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Recherche", exact: true }).click()
+    await page.getByRole("heading", { name: "Recherche", level: 1 }).waitFor(STEP)
+    expect(new URL(page.url()).pathname).toBe("/search")
+    await searchNearMontreal(page, { keywords: "Mots-clés", place: "Lieu", radius: "Rayon", option: /^Montréal \(QC\), Canada$/ })
+    await card(page, NEAR).waitFor(STEP)
+    expect(await card(page, NEAR).innerText()).toMatch(/à \d+(,\d)?\s?km/)
+    expect(await card(page, FAR).count()).toBe(0)
+    await page.getByText("Services à moins de 25 km de Montréal (QC), Canada.").waitFor(STEP)
+    // Widened to 50 km, Saint-Jérôme (about 40 km away) is found too, after the nearer one.
+    await page.getByLabel("Rayon").selectOption("50")
+    await card(page, FAR).waitFor(STEP)
+    const titles = await page.locator("article h3, article h2").allInnerTexts()
+    expect(titles.indexOf(NEAR)).toBeLessThan(titles.indexOf(FAR))
+    expect(errors).toEqual([])
+    await context.close()
+
+    const english = await contextWithConsent(browser, { locale: "en-CA" })
+    const en = await english.newPage()
+    await en.goto(`${base}/services`)
+    await searchNearMontreal(en, {
+      keywords: "Search for a service",
+      place: "Location",
+      radius: "Radius",
+      option: /^Montréal \(QC\), Canada$/
+    })
+    await card(en, NEAR).waitFor(STEP)
+    expect(await card(en, NEAR).innerText()).toMatch(/\d+(\.\d)?\s?km away/)
+    expect(await card(en, FAR).count()).toBe(0)
+    await english.close()
+  }, 120_000)
+})
