@@ -32,6 +32,9 @@ import { SandboxDeliveryJobsLive } from "../modules/payments/adapters/sandbox-ev
 import { sandboxCheckoutRoutes } from "../modules/payments/adapters/sandbox/checkout-page"
 import { sandboxConnectRoutes } from "../modules/payments/adapters/sandbox/connect-page"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
+import { Catalogue } from "../modules/catalogue"
+import { Profiles } from "../modules/identity/profile/service"
+import { shareRoutes } from "./share-pages"
 import { PlacesHttpLive } from "../modules/catalogue/places/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
@@ -107,6 +110,18 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)
     yield* router.all("/api/*", apiNotFound)
+    // Shared links: a service's and a public profile's page with their tags, and their share images.
+    const shared = yield* Effect.all({ catalogue: Catalogue, profiles: Profiles })
+    for (const [route, handler] of shareRoutes(path.join(appRoot, "dist", "ui"))) {
+      yield* router.get(
+        route,
+        handler.pipe(
+          Effect.provideService(Catalogue, shared.catalogue),
+          Effect.provideService(Profiles, shared.profiles),
+          Effect.provideService(AppConfig, config)
+        )
+      )
+    }
     yield* router.get("*", staticUi(path.join(appRoot, "dist", "ui")))
   })
 )

@@ -1,0 +1,307 @@
+// Shared links that show the thing (issue 14): /services/{id} and /profile/{id} answered with the
+// page's title, description and Open Graph / Twitter tags already in the HTML (social networks do not
+// run the UI's JavaScript), and a 1200×630 share image per service and public profile. A private,
+// hidden or unknown item gets the generic page: nothing private is ever put in a tag.
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import sharp from "sharp"
+import { Catalogue, type ServiceListing } from "../modules/catalogue"
+import { isPublic } from "../modules/catalogue/domain"
+import { Profiles, type VisibleProfile } from "../modules/identity/profile/service"
+import { AppConfig } from "../platform/config"
+import { defaultLanguage, type Language, languageFromHeader, Languages, translate } from "../platform/messages"
+import { formatMoney } from "../platform/money"
+
+export const SHARE_DESCRIPTION_MAX = 160
+export const SHARE_IMAGE = { width: 1200, height: 630 } as const
+
+interface ShareHead {
+  readonly title: string
+  readonly description: string
+  /** The canonical address, with its language. */
+  readonly url: string
+  readonly image?: string | undefined
+  readonly type: "website" | "profile" | "product"
+  readonly language: Language
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+
+/** At most `max` characters on one line, cut at a word with "…". */
+export const shareText = (text: string, max = SHARE_DESCRIPTION_MAX) => {
+  const clean = text.replace(/\s+/g, " ").trim()
+  const chars = Array.from(clean)
+  if (chars.length <= max) return clean
+  const head = chars.slice(0, max - 1).join("")
+  const space = head.lastIndexOf(" ")
+  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.!?-]+$/u, "")}…`
+}
+
+/** The tags of a page's head (escaped), in place of the generic title and description of index.html. */
+export const shareHeadTags = (head: ShareHead): string =>
+  [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}" />`,
+    `<link rel="canonical" href="${escapeHtml(head.url)}" />`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
+    `<meta property="og:type" content="${head.type}" />`,
+    `<meta property="og:url" content="${escapeHtml(head.url)}" />`,
+    `<meta property="og:locale" content="${head.language === "fr" ? "fr_CA" : "en_CA"}" />`,
+    `<meta property="og:site_name" content="Marketplace" />`,
+    ...(head.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(head.image)}" />`,
+          `<meta property="og:image:width" content="${SHARE_IMAGE.width}" />`,
+          `<meta property="og:image:height" content="${SHARE_IMAGE.height}" />`,
+          `<meta name="twitter:card" content="summary_large_image" />`,
+          `<meta name="twitter:image" content="${escapeHtml(head.image)}" />`
+        ]
+      : [`<meta name="twitter:card" content="summary" />`]),
+    `<meta name="twitter:title" content="${escapeHtml(head.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(head.description)}" />`
+  ].join("\n    ")
+
+/** index.html with `head` in place of its generic title and description, and its language. */
+export const withShareHead = (indexHtml: string, head: ShareHead) =>
+  indexHtml
+    .replace(/<html lang="[a-z]+">/, `<html lang="${head.language}">`)
+    .replace(/<title>[^<]*<\/title>\s*<meta name="description" content="[^"]*" \/>/, shareHeadTags(head))
+
+// ---- Share images ----------------------------------------------------------------------------
+
+const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+/** Words into at most `lines` lines of at most `width` characters (the last one cut with "…"). */
+export const wrapLines = (text: string, width: number, lines: number): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  let line = ""
+  for (const word of text.replace(/\s+/g, " ").trim().split(" ")) {
+    const next = line === "" ? word : `${line} ${word}`
+    if (Array.from(next).length <= width) line = next
+    else {
+      if (line !== "") out.push(line)
+      line = Array.from(word).slice(0, width).join("")
+    }
+  }
+  if (line !== "") out.push(line)
+  if (out.length <= lines) return out
+  const kept = out.slice(0, lines)
+  kept[lines - 1] = `${Array.from(kept[lines - 1]!)
+    .slice(0, width - 1)
+    .join("")}…`
+  return kept
+}
+
+/** A 1200×630 card: a heading (up to three lines), a line of facts and a footer, drawn as SVG. */
+const cardSvg = (card: { readonly heading: string; readonly facts: string; readonly footer: string }) => {
+  // 26 characters of 64 px bold fit the card's 1000 px of text.
+  const lines = wrapLines(card.heading, 26, 3)
+  const font = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_IMAGE.width}" height="${SHARE_IMAGE.height}">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1e3a8a"/><stop offset="1" stop-color="#2563eb"/></linearGradient></defs>
+  <rect width="100%" height="100%" fill="url(#g)"/>
+  <rect x="60" y="60" width="1080" height="510" rx="28" fill="#ffffff" fill-opacity="0.08"/>
+  ${lines.map((l, i) => `<text x="100" y="${190 + i * 80}" font-family="${font}" font-size="64" font-weight="700" fill="#ffffff">${escapeXml(l)}</text>`).join("\n  ")}
+  <text x="100" y="${190 + lines.length * 80 + 40}" font-family="${font}" font-size="40" fill="#dbeafe">${escapeXml(card.facts)}</text>
+  <text x="100" y="530" font-family="${font}" font-size="32" fill="#bfdbfe">${escapeXml(card.footer)}</text>
+</svg>`
+}
+
+/** Rendered images by item and version: regenerated when what they show changes. */
+const IMAGE_CACHE_MAX = 500
+const images = new Map<string, Promise<Buffer>>()
+const renderCached = (key: string, svg: () => string) => {
+  const hit = images.get(key)
+  if (hit) return hit
+  if (images.size >= IMAGE_CACHE_MAX) images.delete(images.keys().next().value!)
+  const rendered = sharp(Buffer.from(svg())).png({ compressionLevel: 9 }).toBuffer()
+  images.set(key, rendered)
+  rendered.catch(() => images.delete(key))
+  return rendered
+}
+
+const stars = (rating: number, reviews: number) => (reviews > 0 ? `★ ${rating.toFixed(1)} (${reviews})` : "")
+
+const serviceCard = (s: ServiceListing, language: Language) => ({
+  heading: s.title,
+  facts: [`${formatMoney(language, s.priceMinor, s.currency)} / h`, stars(s.rating, s.reviewCount), s.location]
+    .filter(Boolean)
+    .join("  ·  "),
+  footer: `${s.provider.firstName} ${s.provider.lastName}  ·  Marketplace`
+})
+const profileCard = (p: VisibleProfile) => ({
+  heading: `${p.user.firstName} ${p.user.lastName}`,
+  facts: [p.profile.specialities.slice(0, 3).join(", "), stars(p.statistics.averageRating, p.statistics.totalReviews)]
+    .filter(Boolean)
+    .join("  ·  "),
+  footer: [p.profile.city, "Marketplace"].filter(Boolean).join("  ·  ")
+})
+
+// ---- Routes ----------------------------------------------------------------------------------
+
+const languageOf = (request: HttpServerRequest.HttpServerRequest): Language => {
+  const asked = new URL(request.url, "http://x").searchParams.get("lang")
+  return (Languages as ReadonlyArray<string>).includes(asked ?? "")
+    ? (asked as Language)
+    : (languageFromHeader(request.headers["accept-language"]) ?? defaultLanguage)
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const versionOf = (parts: ReadonlyArray<unknown>) =>
+  crypto.createHash("sha1").update(JSON.stringify(parts)).digest("base64url").slice(0, 16)
+
+/** A public service, or None (unknown, hidden, private). */
+const publicService = (id: string) =>
+  Effect.flatMap(Catalogue, (catalogue) =>
+    UUID.test(id)
+      ? catalogue.get(id, undefined, undefined).pipe(
+          Effect.map((s) => (isPublic({ ...s, provider: { isActive: s.provider.isActive } }) ? Option.some(s) : Option.none())),
+          Effect.orElseSucceed(() => Option.none<ServiceListing>())
+        )
+      : Effect.succeed(Option.none<ServiceListing>())
+  )
+/** A profile anyone may see (PUBLIC), or None. */
+const publicProfile = (id: string) =>
+  Effect.flatMap(Profiles, (profiles) =>
+    UUID.test(id)
+      ? profiles.view(undefined, id).pipe(
+          Effect.map(Option.some),
+          Effect.orElseSucceed(() => Option.none<VisibleProfile>())
+        )
+      : Effect.succeed(Option.none<VisibleProfile>())
+  )
+
+const png = (bytes: Buffer, etag: string) =>
+  HttpServerResponse.uint8Array(bytes, {
+    contentType: "image/png",
+    headers: { "cache-control": "public, max-age=3600", etag: `"${etag}"` }
+  })
+
+/**
+ * The share pages and images (path → handler), for the router before the UI's catch-all. `uiRoot`
+ * holds the built index.html (read once).
+ */
+export const shareRoutes = (
+  uiRoot: string
+): ReadonlyArray<
+  readonly [
+    HttpRouter.PathInput,
+    Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      never,
+      AppConfig | Catalogue | Profiles | HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
+    >
+  ]
+> => [
+  [
+    "/services/:id",
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { id } = yield* HttpRouter.params
+      const config = yield* AppConfig
+      const language = languageOf(request)
+      const html = indexHtml(uiRoot)
+      const found = yield* publicService(id ?? "")
+      if (Option.isNone(found)) return page(html)
+      const s = found.value
+      return page(
+        withShareHead(html, {
+          title: `${s.title} · Marketplace`,
+          description: shareText(s.description),
+          url: `${config.publicUrl}/services/${s.id}?lang=${language}`,
+          image: `${config.publicUrl}/share/services/${s.id}.png?lang=${language}&v=${serviceVersion(s, language)}`,
+          type: "product",
+          language
+        })
+      )
+    })
+  ],
+  [
+    "/profile/:id",
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { id } = yield* HttpRouter.params
+      const config = yield* AppConfig
+      const language = languageOf(request)
+      const html = indexHtml(uiRoot)
+      const found = yield* publicProfile(id ?? "")
+      if (Option.isNone(found)) return page(html)
+      const p = found.value
+      const name = `${p.user.firstName} ${p.user.lastName}`
+      return page(
+        withShareHead(html, {
+          title: `${name} · Marketplace`,
+          description: shareText(p.profile.bio || p.profile.description || translate(language, "share.profileDescription", { name })),
+          url: `${config.publicUrl}/profile/${p.user.id}?lang=${language}`,
+          image: `${config.publicUrl}/share/profile/${p.user.id}.png?v=${profileVersion(p)}`,
+          type: "profile",
+          language
+        })
+      )
+    })
+  ],
+  [
+    "/share/services/:file",
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { file } = yield* HttpRouter.params
+      const language = languageOf(request)
+      const found = yield* publicService((file ?? "").replace(/\.png$/, ""))
+      if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
+      const version = serviceVersion(found.value, language)
+      const bytes = yield* Effect.promise(() =>
+        renderCached(`s:${found.value.id}:${version}`, () => cardSvg(serviceCard(found.value, language)))
+      )
+      return png(bytes, version)
+    })
+  ],
+  [
+    "/share/profile/:file",
+    Effect.gen(function* () {
+      const { file } = yield* HttpRouter.params
+      const found = yield* publicProfile((file ?? "").replace(/\.png$/, ""))
+      if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
+      const version = profileVersion(found.value)
+      const bytes = yield* Effect.promise(() =>
+        renderCached(`p:${found.value.user.id}:${version}`, () => cardSvg(profileCard(found.value)))
+      )
+      return png(bytes, version)
+    })
+  ]
+]
+
+const serviceVersion = (s: ServiceListing, language: Language) =>
+  versionOf([s.title, s.priceMinor, s.currency, s.rating, s.reviewCount, s.location, s.provider.firstName, s.provider.lastName, language])
+const profileVersion = (p: VisibleProfile) =>
+  versionOf([
+    p.user.firstName,
+    p.user.lastName,
+    p.profile.specialities,
+    p.profile.city,
+    p.statistics.averageRating,
+    p.statistics.totalReviews
+  ])
+
+const page = (html: string) =>
+  HttpServerResponse.text(html, { contentType: "text/html; charset=utf-8", headers: { "cache-control": "no-cache" } })
+
+let index: { root: string; html: string } | undefined
+const indexHtml = (root: string) => {
+  if (index?.root !== root) {
+    const file = path.join(root, "index.html")
+    // Without a built UI (a server started from sources), the same head as ui/index.html.
+    index = {
+      root,
+      html: fs.existsSync(file)
+        ? fs.readFileSync(file, "utf8")
+        : '<!doctype html>\n<html lang="fr">\n  <head>\n    <title>Marketplace</title>\n    <meta name="description" content="" />\n  </head>\n  <body><div id="root"></div></body>\n</html>'
+    }
+  }
+  return index.html
+}

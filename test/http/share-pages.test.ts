@@ -1,0 +1,125 @@
+// Shared links that show the thing (issue 14, item 6): a service's and a public profile's page carry
+// their title, description and Open Graph / Twitter tags in the server's HTML, with a 1200×630 share
+// image; a private or missing item gets the generic page.
+import sharp from "sharp"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SHARE_DESCRIPTION_MAX, shareHeadTags, shareText, wrapLines } from "../../src/app/share-pages"
+import { newProvider } from "../support/accounts"
+import { httpClient } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+
+const meta = (html: string, key: string) =>
+  new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`)
+    .exec(html)?.[1]
+    ?.replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+
+describe("share tags (pure)", () => {
+  it("cut descriptions at 160 characters on a word, and escape what they show", () => {
+    const long = "Ménage complet ".repeat(30)
+    const cut = shareText(long)
+    expect(Array.from(cut).length).toBeLessThanOrEqual(SHARE_DESCRIPTION_MAX)
+    expect(cut.endsWith("…")).toBe(true)
+    const tags = shareHeadTags({
+      title: 'Cours "pro" <script>alert(1)</script> & co',
+      description: "d'accord",
+      url: "http://x/services/1?lang=fr",
+      type: "product",
+      language: "fr"
+    })
+    expect(tags).not.toContain("<script>")
+    expect(tags).toContain("&lt;script&gt;")
+    expect(tags).toContain("&quot;pro&quot;")
+    expect(tags).toContain('content="summary"')
+  })
+  it("wrap a title into at most three lines", () => {
+    expect(wrapLines("Cours de guitare acoustique et électrique pour débutants et confirmés à domicile", 20, 3)).toHaveLength(3)
+    expect(wrapLines("Court", 20, 3)).toEqual(["Court"])
+  })
+})
+
+describe("the server's HTML for shared links", () => {
+  let server: TestServer
+  let api: ReturnType<typeof httpClient>
+  beforeAll(async () => {
+    server = await startTestServer()
+    api = httpClient(server)
+  })
+  afterAll(() => server?.stop())
+
+  const page = async (path: string, language = "fr") => {
+    const res = await fetch(`${server.url}${path}`, { headers: { "accept-language": language } })
+    return { status: res.status, html: await res.text(), type: res.headers.get("content-type") }
+  }
+
+  it("a public service: its title, description, canonical URL with the language, and a 1200×630 image", async () => {
+    const provider = await newProvider(server, api)
+    const created = await api.post(
+      "/api/services",
+      {
+        title: "Plomberie d'urgence & dépannage",
+        description: `Intervention rapide pour fuites, robinets et chauffe-eau. ${"Travail soigné. ".repeat(20)}`,
+        price: 80,
+        duration: 60,
+        location: "Québec, QC",
+        lat: 46.81,
+        lng: -71.21,
+        categoryId: 7
+      },
+      { token: provider.token }
+    )
+    expect(created.status, created.text).toBe(201)
+    const id = created.body.data.service.id as string
+    const fr = await page(`/services/${id}`)
+    expect(fr.status).toBe(200)
+    expect(fr.type).toContain("text/html")
+    expect(fr.html).toContain("<title>Plomberie d&#39;urgence &amp; dépannage · Marketplace</title>")
+    expect(meta(fr.html, "og:title")).toBe("Plomberie d&#39;urgence & dépannage · Marketplace")
+    expect(Array.from(meta(fr.html, "og:description")!).length).toBeLessThanOrEqual(SHARE_DESCRIPTION_MAX)
+    expect(meta(fr.html, "og:description")).toMatch(/^Intervention rapide pour fuites/)
+    expect(meta(fr.html, "og:url")).toMatch(new RegExp(`/services/${id}\\?lang=fr$`))
+    expect(fr.html).toContain('<html lang="fr">')
+    expect(meta(fr.html, "twitter:card")).toBe("summary_large_image")
+    // The app still loads: the UI's root and scripts are in the page.
+    expect(fr.html).toContain('<div id="root">')
+
+    const en = await page(`/services/${id}`, "en-CA,en;q=0.9")
+    expect(meta(en.html, "og:url")).toMatch(/\?lang=en$/)
+    expect(en.html).toContain('<html lang="en">')
+    const image = meta(en.html, "og:image")!
+    const res = await fetch(image.replace(/^https?:\/\/[^/]+/, server.url))
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("image/png")
+    const info = await sharp(Buffer.from(await res.arrayBuffer())).metadata()
+    expect([info.width, info.height, info.format]).toEqual([1200, 630, "png"])
+
+    // A change of what the image shows gives it a new address (regenerated, never a stale cache).
+    expect((await api.patch(`/api/services/${id}`, { price: 95 }, { token: provider.token })).status).toBe(200)
+    expect(meta((await page(`/services/${id}`, "en")).html, "og:image")).not.toBe(image)
+  })
+
+  it("a missing service and a private profile get the generic page; a public profile its own", async () => {
+    const missing = await page("/services/00000000-0000-4000-8000-000000000000")
+    expect(missing.status).toBe(200)
+    expect(missing.html).toContain("<title>Marketplace</title>")
+    expect(meta(missing.html, "og:title")).toBeUndefined()
+    expect((await fetch(`${server.url}/share/services/00000000-0000-4000-8000-000000000000.png`)).status).toBe(404)
+
+    const person = await newProvider(server, api)
+    expect(
+      (await api.patch("/api/users/me", { bio: "Électricienne depuis 12 ans.", profileVisibility: "PUBLIC" }, { token: person.token }))
+        .status
+    ).toBe(200)
+    const shown = await page(`/profile/${person.id}`)
+    expect(meta(shown.html, "og:title")).toMatch(/· Marketplace$/)
+    expect(meta(shown.html, "og:description")).toBe("Électricienne depuis 12 ans.")
+    expect(meta(shown.html, "og:type")).toBe("profile")
+
+    expect((await api.patch("/api/users/me", { profileVisibility: "PRIVATE" }, { token: person.token })).status).toBe(200)
+    const hidden = await page(`/profile/${person.id}`)
+    expect(hidden.html).toContain("<title>Marketplace</title>")
+    expect(hidden.html).not.toContain("Électricienne")
+    expect(meta(hidden.html, "og:title")).toBeUndefined()
+    expect((await fetch(`${server.url}/share/profile/${person.id}.png`)).status).toBe(404)
+  })
+})
