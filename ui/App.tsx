@@ -19,6 +19,7 @@ const ResetPassword = lazy(() => import("./screens/ResetPassword"))
 const VerifyEmail = lazy(() => import("./screens/VerifyEmail"))
 const VerificationRequired = lazy(() => import("./screens/VerificationRequired"))
 const About = lazy(() => import("./screens/About"))
+const Favorites = lazy(() => import("./screens/Favorites"))
 const Contact = lazy(() => import("./screens/Contact"))
 const Cookies = lazy(() => import("./screens/Cookies"))
 const Services = lazy(() => import("./screens/Services"))
@@ -69,6 +70,7 @@ const Routes = () => {
         <Route path="/services/:id/edit" component={ServiceEdit} />
         <Route path="/services/:id" component={ServiceDetail} />
         <Route path="/search" component={Search} />
+        <Route path="/favorites" component={Favorites} />
         <Route path="/bookings" component={Bookings} />
         <Route path="/provider/calendar" component={ProviderCalendar} />
         <Route path="/provider/availability" component={ProviderAvailability} />

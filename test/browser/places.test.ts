@@ -72,6 +72,28 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     await card(page, FAR).waitFor(STEP)
     const titles = await page.locator("article h3, article h2").allInnerTexts()
     expect(titles.indexOf(NEAR)).toBeLessThan(titles.indexOf(FAR))
+
+    // The heart keeps the provider among the favorites; /favorites lists them; un-ticked, they leave.
+    const heart = card(page, NEAR).locator("button.favorite-heart")
+    expect(await heart.getAttribute("aria-label")).toMatch(/^Ajouter .+ aux favoris$/)
+    await heart.click()
+    await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("true")
+    // Every card of the same provider shows it too.
+    expect(
+      await card(page, FAR)
+        .getByRole("button", { name: /des favoris$/ })
+        .getAttribute("aria-pressed")
+    ).toBe("true")
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Favoris", exact: true }).click()
+    await page.getByRole("heading", { name: "Mes favoris", level: 1 }).waitFor(STEP)
+    const favorite = page.locator(".favorite-cards article")
+    await favorite.first().waitFor(STEP)
+    expect(await favorite.count()).toBe(1)
+    await favorite.getByRole("link", { name: /Ses services/ }).click()
+    await card(page, NEAR).waitFor(STEP)
+    await page.goBack()
+    await favorite.getByRole("button", { name: /des favoris$/ }).click()
+    await page.getByText("Aucun favori pour le moment").waitFor(STEP)
     expect(errors).toEqual([])
     await context.close()
 

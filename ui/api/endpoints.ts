@@ -151,6 +151,8 @@ export const profileApi = {
     return api<AvatarInfo>("/uploads/avatar", { method: "POST", body: form, quiet: [400, 413, 415, 422] })
   },
   deleteAvatar: () => api<AvatarInfo>("/uploads/avatar", { method: "DELETE" }),
+  favorites: (page: number) =>
+    api<Answer<typeof UsersApi, "myFavorites">>(`/users/me/favorites${queryString({ page, limit: 100 })}`, { quiet: true }),
   favorite: (favoritedId: string) => post<Answer<typeof UsersApi, "addFavorite">>("/users/favorites", { favoritedId }),
   unfavorite: (id: string) => api<Empty>(`/users/favorites/${encodeURIComponent(id)}`, { method: "DELETE", quiet: [404] })
 }

@@ -32,6 +32,7 @@ const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
     items.push(
       { href: "/bookings", label: t`Réservations` },
       { href: "/messaging", label: t`Messagerie` },
+      { href: "/favorites", label: t`Favoris` },
       { href: "/profile", label: t`Profil` },
       { href: "/settings", label: t`Paramètres` }
     )

@@ -22,6 +22,7 @@ import {
   type Position
 } from "../catalogue/rules"
 import { useAsync } from "./async"
+import { FavoriteHeart } from "./favorites"
 
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
   const { t, i18n } = useLingui()
@@ -68,7 +69,13 @@ export const Duration = ({ minutes }: { minutes: number }) => {
 }
 
 /** A provider's picture, or their initials when there is none or it fails to load. */
-export const Avatar = ({ user, size = 40 }: { user: Provider; size?: number }) => {
+export const Avatar = ({
+  user,
+  size = 40
+}: {
+  user: Pick<Provider, "firstName" | "lastName"> & { readonly avatarUrl: string | null }
+  size?: number
+}) => {
   const [broken, setBroken] = useState(false)
   if (user.avatarUrl && !broken) {
     return <img className="avatar" src={user.avatarUrl} alt="" width={size} height={size} onError={() => setBroken(true)} />
@@ -133,7 +140,10 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
   return (
     <li className="card service-card">
       <article aria-labelledby={titleId}>
-        <p className="service-category">{service.category.name}</p>
+        <div className="service-card-top">
+          <p className="service-category">{service.category.name}</p>
+          <FavoriteHeart providerId={service.userId} name={provider} />
+        </div>
         <h2 id={titleId} className="service-title">
           {service.title}
         </h2>

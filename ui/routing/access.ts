@@ -10,7 +10,7 @@ const redirect = (to: string): Access => ({ kind: "redirect", to })
 
 export const DEFAULT_AFTER_LOGIN = "/services"
 
-const LOGIN_REQUIRED = ["/search", "/bookings", "/messaging", "/messages", "/profile", "/settings", "/become-provider"]
+const LOGIN_REQUIRED = ["/search", "/favorites", "/bookings", "/messaging", "/messages", "/profile", "/settings", "/become-provider"]
 const PROVIDER_ONLY = [
   /^\/services\/create$/,
   /^\/services\/my$/,

@@ -12,6 +12,7 @@ import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
 import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
+import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
@@ -19,7 +20,9 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
   const { t } = useLingui()
   const user = useAtomValue(userAtom)
   const [, navigate] = useLocation()
-  const [favorite, setFavorite] = useState(profile.isFavorite)
+  // The same state as the hearts of the service cards (loaded once, changed by any of them).
+  const favorites = useAtomValue(favoriteIdsAtom)
+  const favorite = favorites ? favorites.has(profile.id) : profile.isFavorite
   const [busy, setBusy] = useState(false)
   if (profile.isOwner) return null
   const toggle = async () => {
@@ -30,9 +33,7 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
     }
     setBusy(true)
     try {
-      if (favorite) await profileApi.unfavorite(profile.id)
-      else await profileApi.favorite(profile.id)
-      setFavorite(!favorite)
+      await toggleFavorite(profile.id, !favorite)
     } catch {
       // The global handler already told the user.
     } finally {
