@@ -13,6 +13,7 @@ import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
 import { payInSandbox } from "../booking/support"
+import { applicationForm, submit } from "../onboarding/support"
 
 let server: TestServer
 let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
@@ -269,6 +270,56 @@ describe("the audit log", () => {
     expect((await auditOf(serviceId)).map((r) => [r.action, r.before, r.after])).toEqual([
       ["SERVICE_DISABLED", { status: "ACTIVE", heldByAdmin: false }, { status: "INACTIVE", heldByAdmin: true }],
       ["SERVICE_ENABLED", { status: "INACTIVE", heldByAdmin: true }, { status: "ACTIVE", heldByAdmin: false }]
+    ])
+  })
+
+  it("applications approved or rejected and documents verified: one entry each, none for a refused decision", async () => {
+    const applicant = await newClient(server, api)
+    const submitted = await submit(server, applicant.token, await applicationForm())
+    expect(submitted.status, submitted.text).toBe(201)
+    const applicationId = submitted.body.data.application.id as string
+    const documentId = submitted.body.data.application.documents[0].id as string
+    const verified = await api.patch(
+      `/api/admin/documents/${documentId}/verify`,
+      { isVerified: true, notes: "Lisible" },
+      { token: admin.token }
+    )
+    expect(verified.status, verified.text).toBe(200)
+    expect((await api.patch(`/api/provider-applications/${applicationId}/approve`, undefined, { token: admin.token })).status).toBe(200)
+    // Approved already: refused, nothing more recorded.
+    expect((await api.patch(`/api/provider-applications/${applicationId}/approve`, undefined, { token: admin.token })).status).toBe(409)
+    expect((await auditOf(documentId)).map((r) => [r.action, r.subjectType, r.before, r.after])).toEqual([
+      [
+        "DOCUMENT_VERIFIED",
+        "DOCUMENT",
+        { applicationId, slot: "identityDocument", isVerified: null, notes: null },
+        { applicationId, slot: "identityDocument", isVerified: true, notes: "Lisible" }
+      ]
+    ])
+    expect((await auditOf(applicationId)).map((r) => [r.action, r.actorId, r.before, r.after])).toEqual([
+      [
+        "APPLICATION_APPROVED",
+        admin.id,
+        { status: "PENDING", applicantId: applicant.id, role: "CLIENT" },
+        { status: "APPROVED", applicantId: applicant.id, role: "PROVIDER" }
+      ]
+    ])
+
+    const other = await newClient(server, api)
+    const second = await submit(server, other.token, await applicationForm())
+    const otherId = second.body.data.application.id as string
+    const rejected = await api.patch(
+      `/api/provider-applications/${otherId}/reject`,
+      { rejectionReason: "Pièce d'identité illisible" },
+      { token: admin.token }
+    )
+    expect(rejected.status, rejected.text).toBe(200)
+    expect((await auditOf(otherId)).map((r) => [r.action, r.before, r.after])).toEqual([
+      [
+        "APPLICATION_REJECTED",
+        { status: "PENDING", rejectionCount: 0 },
+        { status: "REJECTED", rejectionCount: 1, reason: "Pièce d'identité illisible", nextSubmissionDate: expect.any(String) }
+      ]
     ])
   })
 
