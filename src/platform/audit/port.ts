@@ -49,6 +49,12 @@ export interface AuditFilter {
  * `record` writes within the caller's ambient transaction: call it inside the `Transactional.run`
  * that stores the decision, so the entry commits or rolls back with it (a refused or failed
  * decision leaves no entry; a decision that succeeds leaves exactly one). Its time is the clock's now.
+ *
+ * A new kind of decision adds its code to `AuditActions` (administration/rules.ts) and records it, e.g.
+ * the dispute resolution, inside the transaction that stores it:
+ *
+ *   yield* audit.record({ actorId: admin.id, action: "DISPUTE_RESOLVED", subject: { type: "BOOKING", id },
+ *     before: { status: "DISPUTED", authorizedMinor }, after: { status: "RESOLVED", capturedMinor, note } })
  */
 export class AuditTrail extends Context.Tag("platform/AuditTrail")<
   AuditTrail,
