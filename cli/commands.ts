@@ -16,6 +16,7 @@ import UsersStatus from "./commands/users/status"
 import ExportBookings from "./commands/export/bookings"
 import ExportPayments from "./commands/export/payments"
 import FinanceStats from "./commands/finance/stats"
+import AuditList from "./commands/audit/list"
 
 /** oclif's explicit command strategy: the bundle carries its commands (no directory scan). */
 export const commands = {
@@ -36,5 +37,6 @@ export const commands = {
   "export:bookings": ExportBookings,
   "export:payments": ExportPayments,
   "finance:stats": FinanceStats,
+  "audit:list": AuditList,
   "notifications:digest": NotificationsDigest
 }

@@ -42,6 +42,7 @@ const AdminFinancial = lazy(() => import("./screens/AdminFinancial"))
 const AdminAnalytics = lazy(() => import("./screens/AdminAnalytics"))
 const AdminReports = lazy(() => import("./screens/AdminReports"))
 const AdminReportDetail = lazy(() => import("./screens/AdminReportDetail"))
+const AdminAudit = lazy(() => import("./screens/AdminAudit"))
 const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
@@ -90,6 +91,7 @@ const Routes = () => {
         <Route path="/admin/analytics" component={AdminAnalytics} />
         <Route path="/admin/reports" component={AdminReports} />
         <Route path="/admin/reports/:id" component={AdminReportDetail} />
+        <Route path="/admin/audit" component={AdminAudit} />
         <Route path="/profile" component={Profile} />
         <Route path="/profile/:id" component={PublicProfile} />
         <Route path="/login" component={Login} />

@@ -4,13 +4,14 @@ import { Administration, type UserRow } from "../../src/modules/administration"
 import type { Actor } from "../../src/modules/identity"
 import { pagination } from "../../src/platform/paging"
 import { majorText } from "../../src/platform/money"
+import { CLI_OPERATOR_ID } from "../../src/platform/audit/port"
 
 /**
  * What the users:*, export:* and finance:* commands do, as Effects over the administration service
  * (the commands only parse flags and print), so tests run them against a test server's runtime. The
  * CLI acts as an administrator that is no account (so never "oneself").
  */
-export const Operator: Actor = { id: "00000000-0000-0000-0000-000000000000", role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
+export const Operator: Actor = { id: CLI_OPERATOR_ID, role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
 
 const admin = Effect.map(Administration, (a) => a)
 
@@ -98,3 +99,48 @@ export const renderStats = (s: Effect.Effect.Success<ReturnType<typeof financeSt
   ]
     .filter((line) => line !== "")
     .join("\n")
+
+/** The audit log's entries as `audit:list` prints them (JSON: every field; who is the actor's email, or "cli"). */
+export const listAudit = (options: {
+  action?: string | undefined
+  actor?: string | undefined
+  subjectType?: string | undefined
+  subjectId?: string | undefined
+  from?: string | undefined
+  to?: string | undefined
+  page?: number | undefined
+  limit?: number | undefined
+}) =>
+  Effect.flatMap(admin, (a) =>
+    a.auditLog(Operator, {
+      ...options,
+      page: options.page === undefined ? undefined : String(options.page),
+      limit: options.limit === undefined ? undefined : String(options.limit)
+    })
+  ).pipe(
+    Effect.map((page) => ({
+      entries: page.rows.map((e) => ({
+        id: e.id,
+        createdAt: e.createdAt.toISOString(),
+        action: e.action,
+        actorId: e.actorId,
+        actor: e.actor?.email ?? (e.actorId === CLI_OPERATOR_ID ? "cli" : null),
+        subjectType: e.subject.type,
+        subjectId: e.subject.id,
+        before: e.before,
+        after: e.after
+      })),
+      pagination: pagination(page.total, page.page, page.limit)
+    }))
+  )
+
+export const renderAudit = (list: Effect.Effect.Success<ReturnType<typeof listAudit>>) =>
+  list.entries.length === 0
+    ? "No entry."
+    : [
+        ...list.entries.map(
+          (e) =>
+            `${e.createdAt}  ${e.action.padEnd(24)} ${e.subjectType.padEnd(11)} ${e.subjectId}  by ${e.actor ?? e.actorId}  ${JSON.stringify(e.before)} → ${JSON.stringify(e.after)}`
+        ),
+        `page ${list.pagination.page} of ${Math.max(1, list.pagination.pages)} (${list.pagination.total} entries)`
+      ].join("\n")

@@ -59,6 +59,8 @@ import { AdministrationLive } from "../modules/administration"
 import { AdministrationMemoryAdapters } from "../modules/administration/adapters/memory"
 import { AdministrationPostgresAdapters } from "../modules/administration/adapters/postgres"
 import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
+import { AuditTrailMemory } from "../platform/audit/memory"
+import { AuditTrailPostgres } from "../platform/audit/postgres"
 import type { SqlClient } from "@effect/sql"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
@@ -105,6 +107,7 @@ export const PostgresAdapters = Layer.mergeAll(
   AdministrationPostgresAdapters,
   LocalDiskStorageLive,
   SqlTransactional,
+  AuditTrailPostgres,
   JobQueueLive
 )
 
@@ -179,6 +182,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   JwtAccessTokens,
   HmacUnsubscribeTokensLive,
   NoTransaction,
+  AuditTrailMemory,
   RateLimiterMemoryLive
 )
 

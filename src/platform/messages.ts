@@ -255,6 +255,10 @@ export const fr = {
   "booking.alreadyStarted": "La prestation a déjà commencé : la réservation ne peut plus être annulée.",
   "booking.notStartedYet": "La prestation n'a pas encore commencé : elle ne peut pas être marquée comme réalisée avant son heure de début.",
   "booking.refundTooLarge": "Le montant à rembourser doit être positif et au plus {max} (en centimes).",
+  "booking.nothingToRefund": "Rien à rembourser : aucun paiement capturé ne reste sur cette réservation.",
+  "booking.refundAboveRefundable": "Le montant à rembourser dépasse ce qui reste remboursable ({max}).",
+  "booking.refundAmountInvalid": "Le montant doit être un nombre entier positif de centimes.",
+  "booking.refundReasonRequired": "Veuillez indiquer la raison du remboursement.",
   "booking.refundExceedsRefundable":
     "Le prestataire de paiement a refusé ce remboursement : il dépasse ce qui reste à rembourser (un autre remboursement vient d'être fait). Vérifiez la réservation avant de réessayer.",
   "booking.ratingRange": "La note doit être entre 1 et 5 étoiles",
@@ -447,6 +451,10 @@ export const fr = {
   "admin.statusRequired": "Indiquez le nouveau statut.",
   "admin.bookingUpdated": "Statut de la réservation mis à jour.",
   "admin.serviceUpdated": "Disponibilité du service mise à jour.",
+  "admin.bookingRefunded": "Remboursement effectué.",
+  "admin.auditActorInvalid": "Indiquez l'identifiant ou l'adresse email d'un administrateur.",
+  "admin.auditActionInvalid": "Action inconnue.",
+  "admin.auditSubjectTypeInvalid": "Type d'objet inconnu.",
   "admin.dateInvalid": "Date invalide (format AAAA-MM-JJ)."
 } as const
 
@@ -695,6 +703,10 @@ export const en: Record<MessageKey, string> = {
   "booking.alreadyStarted": "The service has already started: the booking can no longer be cancelled.",
   "booking.notStartedYet": "The service has not started yet: it cannot be marked as rendered before its start time.",
   "booking.refundTooLarge": "The refund must be positive and at most {max} (in cents).",
+  "booking.nothingToRefund": "Nothing to refund: no captured payment is left on this booking.",
+  "booking.refundAboveRefundable": "The refund is above what is left to refund ({max}).",
+  "booking.refundAmountInvalid": "The amount must be a positive whole number of cents.",
+  "booking.refundReasonRequired": "Please give the reason for the refund.",
   "booking.refundExceedsRefundable":
     "The payment provider refused this refund: it exceeds what is left to refund (another refund was just made). Check the booking before trying again.",
   "booking.ratingRange": "The rating must be between 1 and 5 stars",
@@ -880,6 +892,10 @@ export const en: Record<MessageKey, string> = {
   "admin.statusRequired": "Give the new status.",
   "admin.bookingUpdated": "Booking status updated.",
   "admin.serviceUpdated": "Service availability updated.",
+  "admin.bookingRefunded": "Refund made.",
+  "admin.auditActorInvalid": "Give an administrator's id or email address.",
+  "admin.auditActionInvalid": "Unknown action.",
+  "admin.auditSubjectTypeInvalid": "Unknown subject type.",
   "admin.dateInvalid": "Invalid date (format YYYY-MM-DD)."
 }
 

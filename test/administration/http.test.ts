@@ -69,6 +69,8 @@ const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/api/admin/bookings"],
   ["GET", "/api/admin/bookings/00000000-0000-0000-0000-000000000001"],
   ["PATCH", "/api/admin/bookings/00000000-0000-0000-0000-000000000001/status"],
+  ["POST", "/api/admin/bookings/00000000-0000-0000-0000-000000000001/refund"],
+  ["GET", "/api/admin/audit"],
   ["GET", "/api/admin/services"],
   ["PATCH", "/api/admin/services/00000000-0000-0000-0000-000000000001/status"],
   ["GET", "/api/admin/financial/stats"],

@@ -59,16 +59,23 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
     expect(await failure(setBookingStatus(id, "COMPLETED", undefined))).toBe("BOOKING_INVALID_TRANSITION")
     expect(await failure(setBookingStatus(id, "REJECTED", " "))).toBe("VALIDATION_ERROR")
     expect((await server.run(setBookingStatus(id, "CONFIRMED", undefined))).status).toBe("CONFIRMED")
-    // Nothing captured yet: a refund is refused.
-    expect(await failure(refundBooking(id, undefined))).toBe("BOOKING_INVALID_TRANSITION")
+    // Nothing captured yet: a refund is refused; a refund needs a reason.
+    expect(await failure(refundBooking(id, undefined, "Service not as booked"))).toBe("NOTHING_TO_REFUND")
+    expect(await failure(refundBooking(id, undefined, " "))).toBe("VALIDATION_ERROR")
     const validated = await server.run(setBookingStatus(id, "VALIDATED", undefined))
     expect(validated).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED", capturedMinor: 7000 })
     expect(renderBooking(validated)).toContain("VALIDATED")
 
-    expect(await failure(refundBooking(id, 7001))).toBe("VALIDATION_ERROR")
-    expect(await server.run(refundBooking(id, 2000))).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 2000 })
-    expect(await server.run(refundBooking(id, undefined))).toMatchObject({ paymentStatus: "REFUNDED", refundedMinor: 7000 })
-    expect(await failure(refundBooking("nope", undefined))).toBe("BOOKING_NOT_FOUND")
+    expect(await failure(refundBooking(id, 7001, "Service not as booked"))).toBe("REFUND_TOO_LARGE")
+    expect(await server.run(refundBooking(id, 2000, "Service not as booked"))).toMatchObject({
+      paymentStatus: "PARTIALLY_REFUNDED",
+      refundedMinor: 2000
+    })
+    expect(await server.run(refundBooking(id, undefined, "Service not as booked"))).toMatchObject({
+      paymentStatus: "REFUNDED",
+      refundedMinor: 7000
+    })
+    expect(await failure(refundBooking("nope", undefined, "Service not as booked"))).toBe("BOOKING_NOT_FOUND")
   })
 
   /** A booking whose 70.00 were captured. */
@@ -83,7 +90,10 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
 
   it("two concurrent identical partial refunds are two real refunds, each recorded (never a success for a refund merged away)", async () => {
     const id = await capturedBooking()
-    const [first, second] = await Promise.all([server.run(refundBooking(id, 2000)), server.run(refundBooking(id, 2000))])
+    const [first, second] = await Promise.all([
+      server.run(refundBooking(id, 2000, "Service not as booked")),
+      server.run(refundBooking(id, 2000, "Service not as booked"))
+    ])
     expect(first.paymentStatus).toBe("PARTIALLY_REFUNDED")
     expect(second.paymentStatus).toBe("PARTIALLY_REFUNDED")
     const recorded = await refunds(id)
@@ -97,13 +107,13 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
   it("of two concurrent refunds that together exceed the capture, the second is refused clearly (409), and refunded stays within captured", async () => {
     const id = await capturedBooking()
     const outcomes = await Promise.all([
-      server.run(Effect.either(refundBooking(id, 5000))),
-      server.run(Effect.either(refundBooking(id, 5000)))
+      server.run(Effect.either(refundBooking(id, 5000, "Service not as booked"))),
+      server.run(Effect.either(refundBooking(id, 5000, "Service not as booked")))
     ])
     const refused = outcomes.filter(Either.isLeft).map((outcome) => outcome.left as { code?: string })
     // Both may pass the booking's check before either is recorded: the gateway then refuses one.
     expect(refused.length).toBeLessThanOrEqual(1)
-    for (const error of refused) expect(["REFUND_EXCEEDS_REFUNDABLE", "VALIDATION_ERROR"]).toContain(error.code)
+    for (const error of refused) expect(["REFUND_EXCEEDS_REFUNDABLE", "REFUND_TOO_LARGE", "VALIDATION_ERROR"]).toContain(error.code)
     const recorded = await refunds(id)
     expect(recorded.reduce((sum, op) => sum + op.amountMinor, 0)).toBeLessThanOrEqual(7000)
     expect(recorded).toHaveLength(outcomes.filter(Either.isRight).length)
@@ -111,11 +121,12 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
 
   it("a refund refusal names the amount that may be refunded, in the message and in the field's message (no raw placeholder)", async () => {
     const id = await capturedBooking()
-    const error = await server.run(Effect.flip(refundBooking(id, 7001)))
+    const error = await server.run(Effect.flip(refundBooking(id, 7001, "Service not as booked")))
     expect(isAppError(error)).toBe(true)
     for (const language of ["fr", "en"] as const) {
       const text = errorText(error as AppError, language)
-      expect(text, language).toContain("7000")
+      // The ceiling with its currency (70.00 of the booking's).
+      expect(text, language).toMatch(/70\.00 [A-Z]{3}/)
       expect(text, language).not.toMatch(/\{\w+\}/)
     }
   })
@@ -130,19 +141,19 @@ describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments
     const cancelled = await cli("bookings:status", id, "CANCELLED", "--reason", "Client request", "--json")
     expect(cancelled.status, cancelled.stderr).toBe(0)
     expect(JSON.parse(cancelled.stdout).booking).toMatchObject({ id, status: "CANCELLED", paymentStatus: "CANCELED" })
-    const refused = await cli("payments:refund", id)
+    const refused = await cli("payments:refund", id, "--reason", "Client request")
     expect(refused.status).toBe(2)
-    expect(refused.stderr).toContain("BOOKING_INVALID_TRANSITION")
+    expect(refused.stderr).toContain("NOTHING_TO_REFUND")
   }, 60_000)
 
   it("payments:refund of more than was captured names the maximum, in the message and the field's (no raw placeholder)", async () => {
     const id = await paidBooking()
     await server.run(setBookingStatus(id, "CONFIRMED", undefined))
     await server.run(setBookingStatus(id, "VALIDATED", undefined))
-    const refused = await cli("payments:refund", id, "--amount", "7001")
+    const refused = await cli("payments:refund", id, "--amount", "7001", "--reason", "Late")
     expect(refused.status).toBe(2)
-    expect(refused.stderr).toContain("at most 7000")
-    expect(refused.stderr).toContain("amount: The refund must be positive and at most 7000")
+    expect(refused.stderr).toContain("REFUND_TOO_LARGE")
+    expect(refused.stderr).toMatch(/amountMinor: The refund is above what is left to refund \(70\.00 [A-Z]{3}\)/)
     expect(refused.stderr).not.toContain("{max}")
   }, 60_000)
 })

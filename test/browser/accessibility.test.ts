@@ -166,7 +166,8 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
             `/admin/bookings/${await firstBookingId()}`,
             "/admin/services",
             "/admin/financial",
-            "/admin/analytics"
+            "/admin/analytics",
+            "/admin/audit"
           ]
         ]
       ] as const) {

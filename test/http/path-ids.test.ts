@@ -91,6 +91,7 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["DELETE /api/admin/users/{id}/stripe-connect", UserNotFound],
   ["GET /api/admin/bookings/{id}", BookingNotFound],
   ["PATCH /api/admin/bookings/{id}/status", BookingNotFound],
+  ["POST /api/admin/bookings/{id}/refund", BookingNotFound],
   ["PATCH /api/admin/services/{id}/status", ServiceNotFound]
 ]
 

@@ -31,3 +31,31 @@ export const adminStatusTone = (status: string) =>
       : status === "PENDING"
         ? "neutral"
         : "info"
+
+/** The audit log's actions (src/modules/administration/rules.ts AuditActions). */
+export const auditActionLabels: Record<string, MessageDescriptor> = {
+  APPLICATION_APPROVED: msg`Candidature approuvée`,
+  APPLICATION_REJECTED: msg`Candidature refusée`,
+  DOCUMENT_VERIFIED: msg`Document vérifié`,
+  USER_ACTIVATED: msg`Compte activé`,
+  USER_DEACTIVATED: msg`Compte désactivé`,
+  USER_ROLE_CHANGED: msg`Rôle modifié`,
+  BOOKING_STATUS_CHANGED: msg`Statut de réservation modifié`,
+  BOOKING_REFUNDED: msg`Remboursement`,
+  DISPUTE_RESOLVED: msg`Litige résolu`,
+  SERVICE_ENABLED: msg`Service activé`,
+  SERVICE_DISABLED: msg`Service désactivé`,
+  PAYMENT_ACCOUNT_CREATED: msg`Compte de paiement créé`,
+  PAYMENT_ACCOUNT_DELETED: msg`Compte de paiement supprimé`,
+  REPORT_MODERATED: msg`Signalement traité`
+}
+
+/** What an audit entry is about. */
+export const auditSubjectLabels: Record<string, MessageDescriptor> = {
+  APPLICATION: msg`Candidature`,
+  DOCUMENT: msg`Document`,
+  USER: msg`Utilisateur`,
+  BOOKING: msg`Réservation`,
+  SERVICE: msg`Service`,
+  REPORT: msg`Signalement`
+}

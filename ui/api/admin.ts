@@ -34,6 +34,19 @@ export const adminApi = {
   booking: (bookingId: string) => api<Admin<"booking">>(`/admin/bookings/${id(bookingId)}`, { quiet: true }),
   setBookingStatus: (bookingId: string, status: string, reason?: string) =>
     patch<Admin<"setBookingStatus">>(`/admin/bookings/${id(bookingId)}/status`, { status, ...(reason ? { reason } : {}) }, [409, 422]),
+  /** A refund (the whole refundable amount without `amountMinor`); its refusals are shown in the form. */
+  refund: (bookingId: string, body: { amountMinor?: number; reason: string }) =>
+    api<Admin<"refundBooking">>(`/admin/bookings/${id(bookingId)}/refund`, { method: "POST", body, quiet: [404, 409, 422] }),
+  audit: (query: {
+    action?: string
+    actor?: string
+    subjectType?: string
+    subjectId?: string
+    from?: string
+    to?: string
+    page?: number
+    limit?: number
+  }) => api<Admin<"audit">>(`/admin/audit${queryString(query)}`, { quiet: true }),
   services: (query: { search?: string; categoryId?: string; isAvailable?: string; page?: number; limit?: number }) =>
     api<Admin<"services">>(`/admin/services${queryString(query)}`, { quiet: true }),
   setServiceAvailability: (serviceId: string, isAvailable: boolean) =>

@@ -13,6 +13,7 @@ import type {
   AdminServiceView,
   AdminUserView,
   AnalyticsView,
+  AuditEntryView,
   DashboardView,
   FinancialStatsView
 } from "../../src/modules/administration/contract"
@@ -115,7 +116,13 @@ export {
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
 export type { ApplicationStatus, DocumentSlot, ResubmissionState } from "../../src/modules/onboarding/rules"
-export type { AdminPaymentStatus } from "../../src/modules/administration/rules"
+export {
+  type AdminPaymentStatus,
+  type AuditAction,
+  AuditActions as AUDIT_ACTIONS,
+  type AuditSubjectType,
+  AuditSubjectTypes as AUDIT_SUBJECT_TYPES
+} from "../../src/modules/administration/rules"
 
 /** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
 type Query<P> = { readonly [K in keyof P]?: string | number }
@@ -272,6 +279,7 @@ export type AdminUser = typeof AdminUserView.Encoded
 export type Person = Pick<AdminUser, "id" | "firstName" | "lastName" | "email">
 export type AdminBookingRow = typeof AdminBookingRowView.Encoded
 export type AdminBooking = typeof AdminBookingView.Encoded
+export type AuditEntry = typeof AuditEntryView.Encoded
 export type AdminService = typeof AdminServiceView.Encoded
 export type AdminPayment = typeof AdminPaymentView.Encoded
 export type Dashboard = typeof DashboardView.Encoded

@@ -184,7 +184,8 @@ const ADMIN_SECTIONS = [
   "/admin/applications",
   "/admin/reports",
   "/admin/financial",
-  "/admin/analytics"
+  "/admin/analytics",
+  "/admin/audit"
 ] as const
 
 const AdminStrip = () => {
@@ -197,7 +198,8 @@ const AdminStrip = () => {
     "/admin/applications": t`Candidatures`,
     "/admin/reports": t`Signalements`,
     "/admin/financial": t`Finances`,
-    "/admin/analytics": t`Statistiques`
+    "/admin/analytics": t`Statistiques`,
+    "/admin/audit": t`Journal d'audit`
   }
   return (
     <nav className="admin-strip" aria-label={t`Sections d'administration`}>

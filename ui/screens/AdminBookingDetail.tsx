@@ -4,7 +4,7 @@ import { Link, useParams } from "wouter"
 import { adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
 import type { PaymentStatus } from "../api/contract"
-import { ADMIN_STATUSES, adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
+import { adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import { useAsync } from "../components/async"
 import { PaymentBadge } from "../components/admin"
@@ -12,6 +12,7 @@ import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 import { formatDateRangeIn, formatDateTime, formatDateTimeIn, formatMinor, sameTimeIn, zoneName } from "../format"
+import { RefundForm } from "../admin/refund"
 import { useViewerZone } from "../state/session"
 
 export default function AdminBookingDetail() {
@@ -159,6 +160,29 @@ export default function AdminBookingDetail() {
                 </ul>
               </section>
             ) : null}
+            <section aria-labelledby="refunds">
+              <h2 id="refunds">{t`Remboursements`}</h2>
+              {data.refunds.length === 0 ? (
+                <p>{t`Aucun remboursement.`}</p>
+              ) : (
+                <ul className="admin-user-list" data-testid="refunds">
+                  {data.refunds.map((r, index) => (
+                    <li key={index} className="card">
+                      {formatMinor(i18n.locale, r.amountMinor, r.currency)} · {formatDateTime(i18n.locale, r.createdAt)}
+                      {r.reason ? <> · {r.reason}</> : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {data.refundableMinor > 0 ? (
+                <RefundForm
+                  bookingId={data.id}
+                  currency={data.currency}
+                  refundableMinor={data.refundableMinor}
+                  onDone={() => reload({ quiet: true })}
+                />
+              ) : null}
+            </section>
             <section aria-labelledby="reviews">
               <h2 id="reviews">{t`Avis (${data.reviews.length})`}</h2>
               {data.reviews.map((r, index) => (
@@ -172,34 +196,39 @@ export default function AdminBookingDetail() {
             </section>
             <section aria-labelledby="actions">
               <h2 id="actions">{t`Changer le statut`}</h2>
-              <form
-                className="filters"
-                onSubmit={(event) => {
-                  event.preventDefault()
-                  if (next) submit()
-                }}
-              >
-                <div className="field">
-                  <label htmlFor="new-status">{t`Nouveau statut`}</label>
-                  <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
-                    <option value="">{t`Choisir un statut`}</option>
-                    {ADMIN_STATUSES.map((value) => (
-                      <option key={value} value={value}>
-                        {i18n._(adminStatusLabels[value]!)}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                {next === "REJECTED" ? (
+              {data.allowedStatuses.length === 0 ? (
+                <p>{t`Aucun changement de statut n'est possible pour cette réservation.`}</p>
+              ) : (
+                <form
+                  className="filters"
+                  onSubmit={(event) => {
+                    event.preventDefault()
+                    if (next) submit()
+                  }}
+                >
                   <div className="field">
-                    <label htmlFor="reject-reason">{t`Raison du refus`}</label>
-                    <input id="reject-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+                    <label htmlFor="new-status">{t`Nouveau statut`}</label>
+                    <select id="new-status" value={next} onChange={(event) => setNext(event.target.value)}>
+                      <option value="">{t`Choisir un statut`}</option>
+                      {/* Only the changes the server allows for this booking now (it refuses the others anyway). */}
+                      {data.allowedStatuses.map((value) => (
+                        <option key={value} value={value}>
+                          {adminStatusLabels[value] ? i18n._(adminStatusLabels[value]!) : value}
+                        </option>
+                      ))}
+                    </select>
                   </div>
-                ) : null}
-                <button type="submit" className="button" disabled={!next || updating}>
-                  {updating ? t`Mise à jour…` : t`Mettre à jour`}
-                </button>
-              </form>
+                  {next === "REJECTED" ? (
+                    <div className="field">
+                      <label htmlFor="reject-reason">{t`Raison du refus`}</label>
+                      <input id="reject-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+                    </div>
+                  ) : null}
+                  <button type="submit" className="button" disabled={!next || updating}>
+                    {updating ? t`Mise à jour…` : t`Mettre à jour`}
+                  </button>
+                </form>
+              )}
               {problem ? (
                 <p className="alert alert-error" role="alert">
                   {problem}

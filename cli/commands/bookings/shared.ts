@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type BookingDetail, Bookings, toBookingView } from "../../../src/modules/booking"
 import type { Actor } from "../../../src/modules/identity"
 import { now } from "../../../src/platform/clock"
+import { CLI_OPERATOR_ID } from "../../../src/platform/audit/port"
 import { pagination } from "../../../src/platform/paging"
 
 /**
@@ -9,7 +10,7 @@ import { pagination } from "../../../src/platform/paging"
  * only parse flags and print), so tests run them against a test server's own runtime. The CLI acts
  * as an administrator that is nobody's client or provider.
  */
-export const Operator: Actor = { id: "00000000-0000-0000-0000-000000000000", role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
+export const Operator: Actor = { id: CLI_OPERATOR_ID, role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
 
 const summary = (b: BookingDetail, now: Date) => {
   const view = toBookingView(b, Operator, "en", now)
@@ -52,10 +53,11 @@ export const setBookingStatus = (id: string, status: string, reason: string | un
     return summary(booking, yield* now)
   })
 
-export const refundBooking = (id: string, amountMinor: number | undefined) =>
+/** The back-office's refund use case (`Bookings.refund`, also behind `POST /api/admin/bookings/{id}/refund`). */
+export const refundBooking = (id: string, amountMinor: number | undefined, reason: string) =>
   Effect.gen(function* () {
     const bookings = yield* Bookings
-    const booking = yield* bookings.act(Operator, id, { _tag: "Refund", amountMinor })
+    const booking = yield* bookings.refund(Operator, id, { amountMinor, reason })
     return summary(booking, yield* now)
   })
 

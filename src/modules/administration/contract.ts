@@ -6,7 +6,7 @@ import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, Path
 import { Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
-import { AdminPaymentStatuses } from "./rules"
+import { AdminPaymentStatuses, AuditActions, AuditSubjectTypes } from "./rules"
 
 /** The `:id` of a user, a booking, a service: a malformed one answers their 404, as an unknown one (the modules' own errors). */
 const UserIdParam = PathId(UserId, { code: "USER_NOT_FOUND", key: "admin.userNotFound" })
@@ -111,6 +111,14 @@ export const AdminBookingView = Schema.Struct({
   client: Schema.Struct({ ...Person.fields, phoneNumber: Schema.String }),
   provider: Person,
   payments: Schema.Array(PaymentView),
+  /** The refunds made (payment_operations), oldest first, each with the admin's reason. */
+  refunds: Schema.Array(
+    Schema.Struct({ amountMinor: Schema.Number, currency: Schema.String, reason: Schema.NullOr(Schema.String), createdAt: Schema.Date })
+  ),
+  /** The statuses the admin's "set status" may reach now (the booking's transition function for this admin): the menu offers only these. */
+  allowedStatuses: Schema.Array(Schema.String),
+  /** What is left to refund of the captured money, in minor units (0: nothing to refund). */
+  refundableMinor: Schema.Number,
   reviews: Schema.Array(
     Schema.Struct({
       rating: Schema.Number,
@@ -138,6 +146,18 @@ export const AdminPaymentView = Schema.Struct({
   service: Schema.Struct({ id: Schema.String, title: Schema.String }),
   client: Person,
   provider: Person
+})
+/** One entry of the audit log: who (the actor's account, null for the CLI's operator), when, what, before and after. */
+export const AuditEntryView = Schema.Struct({
+  id: Schema.String,
+  createdAt: Schema.Date,
+  action: Schema.Literal(...AuditActions),
+  actorId: Schema.String,
+  actor: Schema.NullOr(Schema.Struct({ firstName: Schema.String, lastName: Schema.String, email: Schema.String })),
+  subjectType: Schema.Literal(...AuditSubjectTypes),
+  subjectId: Schema.String,
+  before: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  after: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 })
 const Count = Schema.Number
 export const DashboardView = Schema.Struct({
@@ -271,6 +291,27 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
     HttpApiEndpoint.patch("setBookingStatus")`/bookings/${BookingIdParam}/status`
       .setPayload(Payload({ status: Text, reason: LongText }))
       .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
+  )
+  .add(
+    HttpApiEndpoint.post("refundBooking")`/bookings/${BookingIdParam}/refund`
+      // amountMinor loosely typed on purpose: a wrong value is a 422 with the field's detail.
+      .setPayload(Payload({ amountMinor: Schema.optional(Schema.Unknown), reason: LongText }))
+      .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
+  )
+  .add(
+    HttpApiEndpoint.get("audit", "/audit")
+      .setUrlParams(
+        Schema.Struct({
+          action: Schema.optional(Schema.String),
+          actor: Schema.optional(Schema.String),
+          subjectType: Schema.optional(Schema.String),
+          subjectId: Schema.optional(Schema.String),
+          from: Schema.optional(Schema.String),
+          to: Schema.optional(Schema.String),
+          ...PageParams
+        })
+      )
+      .addSuccess(Ok(Schema.Struct({ entries: Schema.Array(AuditEntryView), pagination: Pagination })))
   )
   .add(
     HttpApiEndpoint.get("services", "/services")

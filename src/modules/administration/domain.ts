@@ -1,6 +1,14 @@
 import { Either } from "effect"
-import { invalid, issue, type ValidationFailed } from "../../platform/errors"
-import { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
+import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
+import {
+  type AdminPaymentStatus,
+  AdminPaymentStatuses,
+  type AuditAction,
+  AuditActions,
+  type AuditSubjectType,
+  AuditSubjectTypes
+} from "./rules"
 
 // ---- Periods ---------------------------------------------------------------------------------
 
@@ -198,6 +206,63 @@ export const parseDay = (field: string, value: string | undefined, end: boolean)
     return Either.left(invalid([issue(field, "admin.dateInvalid")]))
   }
   return Either.right(end ? new Date(date.getTime() + DAY) : date)
+}
+
+// ---- The audit log's filters (/admin/audit, `audit:list`) ------------------------------------------
+
+export interface AuditQuery {
+  readonly action?: string | undefined
+  /** An administrator's id, or their email address. */
+  readonly actor?: string | undefined
+  readonly subjectType?: string | undefined
+  readonly subjectId?: string | undefined
+  /** Days, YYYY-MM-DD (UTC), both inclusive. */
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+}
+
+export interface AuditCriteria {
+  readonly action: AuditAction | undefined
+  readonly actor: { readonly id: string } | { readonly email: string } | undefined
+  readonly subjectType: AuditSubjectType | undefined
+  readonly subjectId: string | undefined
+  readonly from: Date | undefined
+  /** Exclusive: the day after the `to` day. */
+  readonly to: Date | undefined
+}
+
+const blank = (value: string | undefined) => value === undefined || value.trim() === "" || value.trim().toUpperCase() === "ALL"
+
+/** The audit log's filters, every problem reported at once (422 per field); absent or "ALL" means no filter. */
+export const parseAuditQuery = (query: AuditQuery): Either.Either<AuditCriteria, ValidationFailed> => {
+  const problems: Array<FieldIssue> = []
+  const action = blank(query.action) ? undefined : query.action!.trim().toUpperCase()
+  if (action !== undefined && !(AuditActions as ReadonlyArray<string>).includes(action))
+    problems.push(issue("action", "admin.auditActionInvalid"))
+  const subjectType = blank(query.subjectType) ? undefined : query.subjectType!.trim().toUpperCase()
+  if (subjectType !== undefined && !(AuditSubjectTypes as ReadonlyArray<string>).includes(subjectType))
+    problems.push(issue("subjectType", "admin.auditSubjectTypeInvalid"))
+  const actorText = (query.actor ?? "").trim()
+  const actor =
+    actorText === "" ? undefined : isUuid(actorText) ? { id: actorText.toLowerCase() } : /@/.test(actorText) ? { email: actorText } : null
+  if (actor === null) problems.push(issue("actor", "admin.auditActorInvalid"))
+  const subjectText = (query.subjectId ?? "").trim()
+  const subjectId = subjectText === "" ? undefined : isUuid(subjectText) ? subjectText.toLowerCase() : subjectText
+  const from = parseDay("from", query.from, false)
+  const to = parseDay("to", query.to, true)
+  if (Either.isLeft(from)) problems.push(...from.left.details)
+  if (Either.isLeft(to)) problems.push(...to.left.details)
+  else if (Either.isRight(from) && from.right !== undefined && to.right !== undefined && to.right <= from.right)
+    problems.push(issue("to", "admin.dateInvalid"))
+  if (problems.length > 0 || Either.isLeft(from) || Either.isLeft(to)) return Either.left(invalid(problems))
+  return Either.right({
+    action: action as AuditAction | undefined,
+    actor: actor ?? undefined,
+    subjectType: subjectType as AuditSubjectType | undefined,
+    subjectId,
+    from: from.right,
+    to: to.right
+  })
 }
 
 // ---- CSV ---------------------------------------------------------------------------------------

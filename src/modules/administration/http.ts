@@ -11,6 +11,7 @@ import {
   toAdminPaymentView,
   toAdminServiceView,
   toAdminUserView,
+  toAuditEntryView,
   toAnalyticsView,
   toDashboardView,
   toFinancialStatsView
@@ -95,6 +96,18 @@ export const AdministrationHttpLive = HttpApiBuilder.group(MarketplaceApi, "admi
         Effect.gen(function* () {
           const detail = yield* admin.setBookingStatus(yield* CurrentUser, path.id, payload)
           return ok({ booking: toAdminBookingView(detail, yield* requestLanguage) }, yield* localized("admin.bookingUpdated"))
+        })
+      )
+      .handle("refundBooking", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const detail = yield* admin.refundBooking(yield* CurrentUser, path.id, payload)
+          return ok({ booking: toAdminBookingView(detail, yield* requestLanguage) }, yield* localized("admin.bookingRefunded"))
+        })
+      )
+      .handle("audit", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const found = yield* admin.auditLog(yield* CurrentUser, urlParams)
+          return ok({ entries: found.rows.map(toAuditEntryView), pagination: pagination(found.total, found.page, found.limit) })
         })
       )
       .handle("services", ({ urlParams }) =>

@@ -3,3 +3,33 @@
 /** A payment's status as the back-office shows it: COMPLETED green, PENDING amber, anything else red. */
 export const AdminPaymentStatuses = ["COMPLETED", "PENDING", "REFUNDED", "CANCELLED", "FAILED"] as const
 export type AdminPaymentStatus = (typeof AdminPaymentStatuses)[number]
+
+/**
+ * The audit log's action codes (issue 13 item 4): one per kind of administrator's decision. Written by
+ * the owning modules through the platform's AuditTrail (src/platform/audit/), in the decision's own
+ * transaction; the /admin/audit screen and `audit:list` filter by them.
+ */
+export const AuditActions = [
+  "APPLICATION_APPROVED",
+  "APPLICATION_REJECTED",
+  "DOCUMENT_VERIFIED",
+  "USER_ACTIVATED",
+  "USER_DEACTIVATED",
+  "USER_ROLE_CHANGED",
+  "BOOKING_STATUS_CHANGED",
+  "BOOKING_REFUNDED",
+  "DISPUTE_RESOLVED",
+  "SERVICE_ENABLED",
+  "SERVICE_DISABLED",
+  "PAYMENT_ACCOUNT_CREATED",
+  "PAYMENT_ACCOUNT_DELETED",
+  "REPORT_MODERATED"
+] as const
+export type AuditAction = (typeof AuditActions)[number]
+
+/** What an audit entry is about (its subject id is that record's id; a payment account's is its provider's user id). */
+export const AuditSubjectTypes = ["APPLICATION", "DOCUMENT", "USER", "BOOKING", "SERVICE", "REPORT"] as const
+export type AuditSubjectType = (typeof AuditSubjectTypes)[number]
+
+/** Audit entries per page when the request names no size. */
+export const AUDIT_PAGE_SIZE = 50

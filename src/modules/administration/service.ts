@@ -11,7 +11,9 @@ import {
   type ValidationFailed
 } from "../../platform/errors"
 import { pageOf } from "../../platform/paging"
-import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
+import { AUDIT_PAGE_SIZE } from "./rules"
+import { type AuditRecord, AuditTrail } from "../../platform/audit/port"
+import { allowedAdminStatuses, type BookingDetail, Bookings, BookingStatuses } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
 import {
   type AccountChangeInput,
@@ -42,7 +44,9 @@ import {
   parseFinancePeriod,
   parseSearch,
   paymentStatusOf,
-  windowOf
+  windowOf,
+  type AuditQuery,
+  parseAuditQuery
 } from "./domain"
 import {
   AdminReadModel,
@@ -97,14 +101,23 @@ export interface Analytics {
 
 export interface AdminBooking {
   readonly booking: BookingDetail
+  /** The statuses an admin's "set status" may reach now (the transition function's answer for this admin). */
+  readonly allowedStatuses: ReadonlyArray<string>
   readonly operations: ReadonlyArray<{
     readonly kind: PaymentRow["kind"]
     readonly amountMinor: number
     readonly feeMinor: number
     readonly currency: string
     readonly paymentMethod: string | null
+    /** A refund's reason (the admin's); null otherwise. */
+    readonly detail: string | null
     readonly createdAt: Date
   }>
+}
+
+/** An audit entry with its actor's name when the actor is an account (the CLI's operator is none). */
+export interface AuditLine extends AuditRecord {
+  readonly actor: { readonly firstName: string; readonly lastName: string; readonly email: string } | null
 }
 
 type Query = Record<string, string | undefined>
@@ -168,6 +181,14 @@ export class Administration extends Context.Tag("administration/Administration")
       id: string,
       input: { readonly status?: string | undefined; readonly reason?: string | undefined }
     ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
+    /** A refund through the booking module's one refund use case (`Bookings.refund`, also `payments:refund`). */
+    readonly refundBooking: (
+      actor: Actor,
+      id: string,
+      input: { readonly amountMinor?: unknown; readonly reason?: unknown }
+    ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
+    /** The audit log of admins' decisions, newest first, filtered (parseAuditQuery) and paged (AUDIT_PAGE_SIZE). */
+    readonly auditLog: (actor: Actor, query: AuditQuery & ListInput) => Effect.Effect<Paged<AuditLine>, Forbidden | ValidationFailed>
     readonly services: (actor: Actor, query: Query) => Effect.Effect<Paged<ServiceRow>, Forbidden | ValidationFailed>
     readonly setServiceAvailability: (
       actor: Actor,
@@ -205,6 +226,7 @@ export const AdministrationLive = Layer.effect(
     const bookings = yield* Bookings
     const catalogue = yield* Catalogue
     const accounts = yield* AdminPaymentAccounts
+    const audit = yield* AuditTrail
 
     const admin = (actor: Actor) => requireRole(actor, "ADMIN")
     /** The user behind an id, a UUID (decoded at the HTTP edge, the payment account endpoints' only caller). */
@@ -217,6 +239,7 @@ export const AdministrationLive = Layer.effect(
         const operations = yield* bookings.operations(actor, booking.id)
         return {
           booking,
+          allowedStatuses: allowedAdminStatuses(booking, { _tag: "User", id: actor.id, role: actor.role }, yield* now),
           operations: operations
             .filter((o) => o.kind !== "CARD_SAVED")
             .map((o) => ({
@@ -225,6 +248,7 @@ export const AdministrationLive = Layer.effect(
               feeMinor: o.feeMinor,
               currency: o.currency,
               paymentMethod: o.paymentMethod,
+              detail: o.kind === "REFUND" ? o.detail : null,
               createdAt: o.createdAt
             }))
         } satisfies AdminBooking
@@ -326,6 +350,39 @@ export const AdministrationLive = Layer.effect(
           if (status === "") return yield* invalid([issue("status", "admin.statusRequired")])
           yield* bookings.adminSetStatus(actor, id, status, input.reason)
           return yield* adminBooking(actor, id)
+        }),
+
+      refundBooking: (actor, id, input) =>
+        Effect.gen(function* () {
+          yield* admin(actor)
+          yield* bookings.refund(actor, id, input)
+          return yield* adminBooking(actor, id)
+        }),
+
+      auditLog: (actor, query) =>
+        Effect.gen(function* () {
+          yield* admin(actor)
+          const criteria = yield* parseAuditQuery(query)
+          const { page, limit, offset } = pageOf(query, AUDIT_PAGE_SIZE)
+          let actorId: string | undefined
+          if (criteria.actor !== undefined && "id" in criteria.actor) actorId = criteria.actor.id
+          else if (criteria.actor !== undefined) {
+            const found = yield* users.findByEmail(criteria.actor.email.toLowerCase())
+            // Nobody with that address decided anything.
+            if (Option.isNone(found)) return { rows: [], total: 0, page, limit }
+            actorId = found.value.id
+          }
+          const found = yield* audit.list({ ...criteria, actorId, limit, offset })
+          // The actors of a page are few (admins): one read each.
+          const actors = new Map<string, AuditLine["actor"]>()
+          for (const id of new Set(found.rows.map((r) => r.actorId))) {
+            const user = yield* users.findById(id)
+            actors.set(
+              id,
+              Option.match(user, { onNone: () => null, onSome: (u) => ({ firstName: u.firstName, lastName: u.lastName, email: u.email }) })
+            )
+          }
+          return { rows: found.rows.map((r) => ({ ...r, actor: actors.get(r.actorId) ?? null })), total: found.total, page, limit }
         }),
 
       services: (actor, query) =>

@@ -1,6 +1,7 @@
 import type { Language } from "../../platform/messages"
-import { displayStatus } from "../booking"
+import { displayStatus, refundableOf } from "../booking"
 import type {
+  AuditEntryView,
   AdminBookingRowView,
   AdminBookingView,
   AdminPaymentView,
@@ -12,7 +13,7 @@ import type {
 } from "./contract"
 import { type OperationKind, paymentStatusOf } from "./domain"
 import type { BookingRow, PaymentRow, ServiceRow, UserRow } from "./ports"
-import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
+import type { AdminBooking, Analytics, AuditLine, Dashboard, FinancialStats } from "./service"
 
 // Back-office records turned into the contract's views (contract.ts), by the handlers.
 
@@ -45,7 +46,10 @@ const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O,
   refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
 })
 
-export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, language: Language): typeof AdminBookingView.Type => ({
+export const toAdminBookingView = (
+  { booking: b, operations, allowedStatuses }: AdminBooking,
+  language: Language
+): typeof AdminBookingView.Type => ({
   id: b.id,
   status: b.status,
   displayStatus: displayStatus(b),
@@ -82,7 +86,12 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
     phoneNumber: b.client.phoneNumber
   },
   provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
-  payments: operations.map((o) => paymentViewOf(o, b.refundedMinor)),
+  payments: operations.map(({ detail: _detail, ...o }) => paymentViewOf(o, b.refundedMinor)),
+  refunds: operations
+    .filter((o) => o.kind === "REFUND")
+    .map((o) => ({ amountMinor: o.amountMinor, currency: o.currency, reason: o.detail, createdAt: o.createdAt })),
+  allowedStatuses,
+  refundableMinor: refundableOf(b),
   reviews: b.review
     ? [
         {
@@ -115,4 +124,10 @@ export const toAnalyticsView = (a: Analytics): typeof AnalyticsView.Type => ({
     ...u,
     counts: { services, bookingsAsClient, bookingsAsProvider, reviewsAsProvider, reviewsAsClient }
   }))
+})
+
+export const toAuditEntryView = ({ subject, ...entry }: AuditLine): typeof AuditEntryView.Type => ({
+  ...entry,
+  subjectType: subject.type,
+  subjectId: subject.id
 })

@@ -887,3 +887,60 @@ export const adminCommandFor = (status: string, reason: string | undefined): Eit
       return Either.left(NoAdminTransition(status))
   }
 }
+
+/**
+ * The statuses an administrator's "set status" would reach on this booking now: each of the
+ * back-office's statuses whose command (adminCommandFor) the transition function accepts from this
+ * actor. The admin screen's menu offers only these; the server decides anyway (409 otherwise).
+ */
+export const allowedAdminStatuses = (s: BookingState, actor: Actor, now: Date): ReadonlyArray<(typeof AdminStatuses)[number]> =>
+  AdminStatuses.filter((status) => {
+    // A reason stands in for the one a rejection needs (its text is validated when the admin sends it).
+    const command = adminCommandFor(status, "x")
+    return Either.isRight(command) && Either.isRight(transition(s, command.right, actor, now))
+  })
+
+// ---- An administrator's refund (issue 13 item 3: the back-office and `payments:refund`) -------------
+
+/** Nothing captured is left to refund (never captured, released, or refunded in full already). */
+export const NothingToRefund = new Conflict({ code: "NOTHING_TO_REFUND", key: "booking.nothingToRefund" })
+/** The amount asked is above what is left to refund (`max` is written with its currency). */
+export const refundAboveRefundable = (max: string) =>
+  new ValidationFailed({
+    code: "REFUND_TOO_LARGE",
+    key: "booking.refundAboveRefundable",
+    params: { max },
+    details: [issue("amountMinor", "booking.refundAboveRefundable")]
+  })
+
+export interface RefundRequest {
+  /** Minor units of the booking's currency; undefined: everything left to refund. */
+  readonly amountMinor: number | undefined
+  readonly reason: string
+}
+
+/**
+ * Checks an administrator's refund before it is decided: a reason (required, REASON_MAX at most) and
+ * an amount that is a positive whole number of minor units (absent: the whole refundable amount).
+ * The 409 and the amount's ceiling are the caller's, with the booking in hand (refundableOf).
+ */
+export const validateRefund = (input: {
+  readonly amountMinor?: unknown
+  readonly reason?: unknown
+}): Either.Either<RefundRequest, ValidationFailed> => {
+  const problems: Array<FieldIssue> = []
+  const amount = input.amountMinor
+  const missing = amount === undefined || amount === null || amount === ""
+  const n = typeof amount === "string" && amount.trim() !== "" ? Number(amount) : amount
+  if (!missing && (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0))
+    problems.push(issue("amountMinor", "booking.refundAmountInvalid"))
+  const reason = typeof input.reason === "string" ? input.reason.trim() : ""
+  if (reason === "") problems.push(issue("reason", "booking.refundReasonRequired"))
+  else if (reason.length > REASON_MAX) problems.push(issue("reason", "validation.tooLong"))
+  if (problems.length > 0) return Either.left(invalid(problems))
+  return Either.right({ amountMinor: missing ? undefined : (n as number), reason })
+}
+
+/** What is left to refund of a booking's captured money (0 when none was captured). */
+export const refundableOf = (s: Pick<BookingState, "paymentStatus" | "capturedMinor" | "refundedMinor">) =>
+  s.paymentStatus === "CAPTURED" || s.paymentStatus === "PARTIALLY_REFUNDED" ? Math.max(0, s.capturedMinor - s.refundedMinor) : 0

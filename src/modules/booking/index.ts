@@ -1,4 +1,4 @@
-export { BookingStatuses, displayStatus } from "./domain"
+export { allowedAdminStatuses, BookingStatuses, displayStatus, refundableOf } from "./domain"
 export { type BookingDetail } from "./ports"
 export { Bookings, BookingsLive, Queues } from "./service"
 export { BookingRemindersLive, CalendarFeeds, CalendarFeedsLive } from "./calendars"

@@ -16,6 +16,8 @@ import type { MessageKey } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
+import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
+import { majorText } from "../../platform/money"
 import { isPublic, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
@@ -44,7 +46,12 @@ import {
   priceable,
   TooCheapToPay,
   RescheduleNotFound,
-  validateProposedTime
+  validateProposedTime,
+  NothingToRefund,
+  refundAboveRefundable,
+  refundableOf,
+  validateRefund,
+  type BookingState
 } from "./domain"
 import { makeSlotClaims } from "./claims"
 import { Availability } from "./availability/service"
@@ -53,6 +60,7 @@ import { bookingMail } from "./mails"
 import { billingProblems } from "./rules"
 import {
   type BookingDetail,
+  type BookingRecord,
   BookingRepository,
   type PaymentOperation,
   type PaymentReferences,
@@ -172,6 +180,18 @@ export class Bookings extends Context.Tag("booking/Bookings")<
       proposalId: string,
       answer: "accept" | "decline"
     ) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
+    /**
+     * An administrator's refund of a booking's captured money, in full (no amount) or in part, with a
+     * reason (issue 13 item 3): the one use case behind `POST /api/admin/bookings/{id}/refund` and
+     * `bin/run payments:refund`. 422 without a reason or with an amount that is not a positive whole
+     * number (REFUND_TOO_LARGE above what is left), 409 NOTHING_TO_REFUND, 404, 502 when the gateway
+     * fails. The refund's operation and its audit entry are written in one transaction.
+     */
+    readonly refund: (
+      actor: UserActor,
+      id: string,
+      input: { readonly amountMinor?: unknown; readonly reason?: unknown }
+    ) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
     /** A user's (or an admin's) command on a booking. */
     readonly act: (actor: UserActor, id: string, command: UserCommand) => Effect.Effect<BookingDetail, Failure>
     readonly checkout: (
@@ -222,6 +242,9 @@ const parseStatuses = (text: string | undefined): Either.Either<ReadonlyArray<Bo
     : Either.left(invalid([issue("status", "booking.invalidStatus")]))
 }
 
+/** A booking's statuses as its audit entries keep them. */
+const statusFacts = (b: Pick<BookingState, "status" | "paymentStatus">) => ({ status: b.status, paymentStatus: b.paymentStatus })
+
 const trimmed = (value: unknown) => (typeof value === "string" ? value.trim() : "")
 
 export const BookingsLive = Layer.effect(
@@ -237,6 +260,7 @@ export const BookingsLive = Layer.effect(
     const tx = yield* Transactional
     const config = yield* AppConfig
     const availability = yield* Availability
+    const audit = yield* AuditTrail
     const claims = makeSlotClaims()
 
     const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
@@ -274,7 +298,14 @@ export const BookingsLive = Layer.effect(
      * Decides and stores one command under the booking's row lock, with its review and mails, in one
      * transaction; money movements run after the commit (they call the gateway).
      */
-    const decide = (id: string, command: Command, actor: Actor, references?: PaymentReferences) =>
+    const decide = (
+      id: string,
+      command: Command,
+      actor: Actor,
+      references?: PaymentReferences,
+      /** An administrator's decision: its audit entry, from the booking before and after, written in the same transaction. */
+      audited?: (before: BookingRecord, after: BookingDetail) => AuditEntry
+    ) =>
       Effect.gen(function* () {
         const at = yield* now
         const result = yield* tx.run(
@@ -301,6 +332,7 @@ export const BookingsLive = Layer.effect(
               }
             }
             const detail = yield* detailOf(saved.id)
+            if (audited !== undefined) yield* audit.record(audited(before, detail))
             yield* sendMails(detail, decision)
             return { detail, decision }
           })
@@ -435,9 +467,46 @@ export const BookingsLive = Layer.effect(
           yield* requireRole(actor, "ADMIN")
           const command = yield* adminCommandFor(status, reason)
           yield* visible(actor, id)
-          const { detail, decision } = yield* decide(id, command, actorOf(actor))
+          const { detail, decision } = yield* decide(id, command, actorOf(actor), undefined, (before, after) => ({
+            actorId: actor.id,
+            action: "BOOKING_STATUS_CHANGED",
+            subject: { type: "BOOKING", id: before.id },
+            before: statusFacts(before),
+            after: { ...statusFacts(after), ...(reason?.trim() ? { reason: reason.trim() } : {}) }
+          }))
           yield* runMoneyEffects(id, decision).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
           return yield* detailOf(detail.id)
+        }),
+
+      refund: (actor, id, input) =>
+        Effect.gen(function* () {
+          yield* requireRole(actor, "ADMIN")
+          const request = yield* validateRefund(input)
+          const b = yield* visible(actor, id)
+          const refundable = refundableOf(b)
+          if (refundable === 0) return yield* NothingToRefund
+          if (request.amountMinor !== undefined && request.amountMinor > refundable)
+            return yield* refundAboveRefundable(`${majorText(refundable, b.currency)} ${b.currency}`)
+          // Decided under the row lock (a refund made meanwhile is refused there); the money moves after the commit.
+          const { decision } = yield* decide(id, { _tag: "Refund", amountMinor: request.amountMinor }, actorOf(actor))
+          yield* runMoneyEffects(id, decision, {
+            reason: request.reason,
+            audited: (before, refunded) => ({
+              actorId: actor.id,
+              action: "BOOKING_REFUNDED",
+              subject: { type: "BOOKING", id: before.id },
+              before: { ...statusFacts(before), capturedMinor: before.capturedMinor, refundedMinor: before.refundedMinor },
+              after: {
+                paymentStatus: refunded.totalRefundedMinor >= before.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED",
+                capturedMinor: before.capturedMinor,
+                refundedMinor: refunded.totalRefundedMinor,
+                amountMinor: refunded.amountMinor,
+                currency: before.currency,
+                reason: request.reason
+              }
+            })
+          }).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable)))
+          return yield* detailOf(id)
         }),
 
       operations: (actor, id) =>

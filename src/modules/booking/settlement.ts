@@ -4,6 +4,7 @@ import type { Conflict, NotFound } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
+import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError } from "../payments"
 import {
   type Actor,
@@ -66,6 +67,12 @@ export interface ReconcileReport {
 
 type DecideFailure = TransitionError | NotFound | Conflict
 
+/** An administrator's refund: its reason (kept on the refund's operation) and its audit entry, from the booking and the gateway's answer. */
+export interface AdminRefund {
+  readonly reason: string
+  readonly audited: (before: BookingDetail, refunded: { readonly amountMinor: number; readonly totalRefundedMinor: number }) => AuditEntry
+}
+
 /** The booking service's steps the settlement builds on. */
 export interface SettlementSteps {
   readonly now: Effect.Effect<Date>
@@ -87,9 +94,14 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
     const gateway = yield* ChargeGateway
     const jobs = yield* JobQueue
     const tx = yield* Transactional
+    const audit = yield* AuditTrail
 
     /** Runs the money movements a decision asks for; a failure is queued for retry, never lost. */
-    const runMoneyEffects = (bookingId: string, decision: Decision): Effect.Effect<void, PaymentGatewayError | Conflict> =>
+    const runMoneyEffects = (
+      bookingId: string,
+      decision: Decision,
+      refundBy?: AdminRefund
+    ): Effect.Effect<void, PaymentGatewayError | Conflict> =>
       Effect.forEach(
         decision.effects,
         (effect) =>
@@ -107,7 +119,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
                 )
               )
             : effect._tag === "Refund"
-              ? refund(bookingId, effect.amountMinor)
+              ? refund(bookingId, effect.amountMinor, refundBy)
               : Effect.void,
         { discard: true }
       )
@@ -214,7 +226,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         }
       })
 
-    const refund = (bookingId: string, amountMinor: number): Effect.Effect<void, PaymentGatewayError | Conflict> =>
+    const refund = (bookingId: string, amountMinor: number, by?: AdminRefund): Effect.Effect<void, PaymentGatewayError | Conflict> =>
       Effect.gen(function* () {
         const b = yield* detailOf(bookingId)
         if (b.paymentIntentId === null) return
@@ -229,8 +241,15 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
               () => Effect.fail(RefundExceedsRefundable)
             )
           )
+        // The operation (with the admin's reason) and the decision's audit entry commit together.
         yield* tx.run(
-          recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, { fee: commissionOf(result.amountMinor) })
+          Effect.zipRight(
+            recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, {
+              fee: commissionOf(result.amountMinor),
+              detail: by?.reason ?? null
+            }),
+            by === undefined ? Effect.void : audit.record(by.audited(b, result))
+          )
         )
         // The gateway's total, not ours plus this refund: a concurrent refund may have landed since the read.
         yield* applySystem(b.id, { _tag: "PaymentRefunded", totalRefundedMinor: result.totalRefundedMinor })

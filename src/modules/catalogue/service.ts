@@ -10,6 +10,7 @@ import {
   type ValidationFailed
 } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
+import { AuditTrail } from "../../platform/audit/port"
 import { type Actor, requireRole } from "../identity"
 import { PaymentAccounts } from "../payments"
 import {
@@ -130,6 +131,7 @@ export const CatalogueLive = Layer.effect(
     const payments = yield* PaymentAccounts
     const gazetteer = yield* Gazetteer
     const tx = yield* Transactional
+    const audit = yield* AuditTrail
     const cache = readCache()
 
     /** `near` (a place id or name) as the search's centre, unless the caller gave a position itself. */
@@ -328,13 +330,28 @@ export const CatalogueLive = Layer.effect(
           if (Option.isNone(found) || found.value.archivedAt !== null) return yield* ServiceNotFound
           const current = found.value
           const status = isAvailable ? "ACTIVE" : "INACTIVE"
+          // The change and its audit entry in one transaction.
+          const decided = (facts: { readonly status: string; readonly heldByAdmin: boolean }) =>
+            tx.run(
+              Effect.zipRight(
+                services.setStatus(current.id, status, true),
+                audit.record({
+                  actorId: actor.id,
+                  action: isAvailable ? "SERVICE_ENABLED" : "SERVICE_DISABLED",
+                  subject: { type: "SERVICE", id: current.id },
+                  before: facts,
+                  after: { status, heldByAdmin: !isAvailable }
+                })
+              )
+            )
+          const before = { status: current.status, heldByAdmin: current.disabledByAdminAt !== null }
           if (current.status !== status) {
             if (isAvailable && !(yield* payments.canTakeCharges(current.userId))) return yield* ProviderNotPayable
-            yield* services.setStatus(current.id, status, true)
+            yield* decided(before)
             yield* cache.clear
           } else if ((current.disabledByAdminAt !== null) === isAvailable) {
             // Already in the asked state: the admin's decision still sets or lifts the hold.
-            yield* services.setStatus(current.id, status, true)
+            yield* decided(before)
           }
           return yield* reload(current.id)
         }),

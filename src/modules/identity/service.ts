@@ -6,6 +6,7 @@ import { isUuid } from "../../platform/ids"
 import { isTimeZone } from "../../platform/time-zones"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
+import { AuditTrail } from "../../platform/audit/port"
 import { Notifications } from "../notifications"
 import {
   AccountDeactivated,
@@ -110,6 +111,7 @@ export const IdentityLive = Layer.effect(
     const tx = yield* Transactional
     const config = yield* AppConfig
     const accountEvents = yield* AccountEvents
+    const audit = yield* AuditTrail
 
     const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
       Effect.gen(function* () {
@@ -350,11 +352,30 @@ export const IdentityLive = Layer.effect(
           if (Option.isNone(target)) return yield* UserNotFound
           const change = yield* decideAccountChange(actor, target.value, input)
           const at = yield* now
+          const before = target.value
           yield* tx.run(
             Effect.gen(function* () {
-              if (change.role !== target.value.role) yield* users.setRole(target.value.id, change.role)
-              if (change.isActive !== target.value.isActive) yield* users.setActive(target.value.id, change.isActive)
-              if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(target.value.id, at)
+              if (change.role !== before.role) yield* users.setRole(before.id, change.role)
+              if (change.isActive !== before.isActive) yield* users.setActive(before.id, change.isActive)
+              if (change.revokeSessions) yield* refreshTokens.revokeAllOfUser(before.id, at)
+              // One audit entry per change decided (none when the account already was as asked).
+              const subject = { type: "USER", id: before.id } as const
+              if (change.isActive !== before.isActive)
+                yield* audit.record({
+                  actorId: actor.id,
+                  action: change.isActive ? "USER_ACTIVATED" : "USER_DEACTIVATED",
+                  subject,
+                  before: { isActive: before.isActive },
+                  after: { isActive: change.isActive, sessionsRevoked: change.revokeSessions }
+                })
+              if (change.role !== before.role)
+                yield* audit.record({
+                  actorId: actor.id,
+                  action: "USER_ROLE_CHANGED",
+                  subject,
+                  before: { role: before.role },
+                  after: { role: change.role }
+                })
             })
           )
           // Committed: the account's open sockets are closed at once (their access tokens already fail).

@@ -14,6 +14,7 @@ import { isUuid } from "../../platform/ids"
 import { translate } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { Transactional } from "../../platform/transaction"
+import { AuditTrail } from "../../platform/audit/port"
 import { type Actor, Identity, requireRole, UserRepository } from "../identity"
 import { composeMail, Mailer } from "../notifications"
 import {
@@ -75,6 +76,7 @@ export const ModerationLive = Layer.effect(
     const mailer = yield* Mailer
     const limiter = yield* ReportRateLimiter
     const tx = yield* Transactional
+    const audit = yield* AuditTrail
     const config = yield* AppConfig
 
     /** An account by a caller-given id; undefined when malformed or unknown. */
@@ -168,6 +170,18 @@ export const ModerationLive = Layer.effect(
             Effect.gen(function* () {
               const decided = yield* safety.decide(report.id, { status: statusAfter[action], decidedBy: actor.id, note, at })
               if (Option.isNone(decided)) return yield* ReportAlreadyDecided
+              yield* audit.record({
+                actorId: actor.id,
+                action: "REPORT_MODERATED",
+                subject: { type: "REPORT", id: report.id },
+                before: {
+                  status: report.status,
+                  reportedUserId: report.reportedUser.id,
+                  messageId: report.messageId,
+                  reason: report.reason
+                },
+                after: { status: statusAfter[action], action, note, reportedUserId: report.reportedUser.id, messageId: report.messageId }
+              })
               if (action === "HIDE_MESSAGE" && report.messageId !== null) yield* conversations.hideMessage(report.messageId, at)
               if (action === "WARN") {
                 const reported = yield* users.findById(report.reportedUser.id)

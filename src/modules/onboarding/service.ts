@@ -14,6 +14,7 @@ import {
 import { isUuid } from "../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
+import { AuditTrail, CLI_OPERATOR_ID } from "../../platform/audit/port"
 import { checkFile, displayName, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
 import { InsufficientRights, ProfileRepository, type Role, type User, UserRepository } from "../identity"
 import { Mailer } from "../notifications"
@@ -107,6 +108,7 @@ export const ProviderApplicationsLive = Layer.effect(
     const storage = yield* Storage
     const mailer = yield* Mailer
     const tx = yield* Transactional
+    const audit = yield* AuditTrail
     const config = yield* AppConfig
 
     const requireAdmin = (reviewer: Reviewer) => (reviewer.role === "ADMIN" ? Effect.void : Effect.fail(InsufficientRights))
@@ -271,6 +273,13 @@ export const ProviderApplicationsLive = Layer.effect(
               Effect.gen(function* () {
                 if (!(yield* applications.approve(application.id, reviewer.id, at))) return yield* ConcurrentChange
                 yield* users.setRole(application.userId, "PROVIDER")
+                yield* audit.record({
+                  actorId: reviewer.id ?? CLI_OPERATOR_ID,
+                  action: "APPLICATION_APPROVED",
+                  subject: { type: "APPLICATION", id: application.id },
+                  before: { status: application.status, applicantId: application.userId, role: applicant.role },
+                  after: { status: "APPROVED", applicantId: application.userId, role: "PROVIDER" }
+                })
                 if (application.dateOfBirth) yield* profiles.setDateOfBirthIfMissing(application.userId, application.dateOfBirth)
                 const replaced =
                   picture && pictureBytes
@@ -300,6 +309,18 @@ export const ProviderApplicationsLive = Layer.effect(
           yield* tx.run(
             Effect.gen(function* () {
               if (!(yield* applications.reject(application.id, decision, reviewer.id, at))) return yield* ConcurrentChange
+              yield* audit.record({
+                actorId: reviewer.id ?? CLI_OPERATOR_ID,
+                action: "APPLICATION_REJECTED",
+                subject: { type: "APPLICATION", id: application.id },
+                before: { status: application.status, rejectionCount: application.rejectionCount },
+                after: {
+                  status: decision.status,
+                  rejectionCount: decision.rejectionCount,
+                  reason: decision.rejectionReason,
+                  nextSubmissionDate: decision.nextSubmissionDate?.toISOString() ?? null
+                }
+              })
               yield* mailer.send(
                 rejectionMail(
                   recipientOf(applicant),
@@ -340,8 +361,31 @@ export const ProviderApplicationsLive = Layer.effect(
           yield* requireAdmin(reviewer)
           const decision = yield* validateVerification(input)
           const document = yield* findDocument(documentId)
-          const updated = yield* applications.verifyDocument(document.id, decision, reviewer.id, yield* now)
-          return Option.isSome(updated) ? updated.value : yield* DocumentNotFound
+          const at = yield* now
+          return yield* tx.run(
+            Effect.gen(function* () {
+              const updated = yield* applications.verifyDocument(document.id, decision, reviewer.id, at)
+              if (Option.isNone(updated)) return yield* DocumentNotFound
+              yield* audit.record({
+                actorId: reviewer.id ?? CLI_OPERATOR_ID,
+                action: "DOCUMENT_VERIFIED",
+                subject: { type: "DOCUMENT", id: document.id },
+                before: {
+                  applicationId: document.applicationId,
+                  slot: document.slot,
+                  isVerified: document.isVerified,
+                  notes: document.verificationNotes
+                },
+                after: {
+                  applicationId: document.applicationId,
+                  slot: document.slot,
+                  isVerified: decision.isVerified,
+                  notes: decision.notes
+                }
+              })
+              return updated.value
+            })
+          )
         }),
 
       documentFile: (reviewer, documentId) =>

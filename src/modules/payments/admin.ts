@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
+import { Transactional } from "../../platform/transaction"
+import { AuditTrail } from "../../platform/audit/port"
 import { Conflict, type Forbidden, NotFound, type ValidationFailed } from "../../platform/errors"
 import { type Actor, requireRole, type User } from "../identity"
 import { type ConnectStatus, onboardingReturnUrls, type PaymentAccount, PaymentAccountIncomplete, statusOf } from "./domain"
@@ -47,6 +49,8 @@ export const AdminPaymentAccountsLive = Layer.effect(
     const gateway = yield* ConnectedAccountGateway
     const connected = yield* ConnectedAccounts
     const config = yield* AppConfig
+    const tx = yield* Transactional
+    const audit = yield* AuditTrail
 
     /** The user's account at the running gateway, or "create the payment account first". */
     const existing = (user: User) =>
@@ -71,7 +75,15 @@ export const AdminPaymentAccountsLive = Layer.effect(
         Effect.gen(function* () {
           yield* requireRole(actor, "ADMIN")
           if (provider.role !== "PROVIDER") return yield* NotAProvider
-          return yield* connected.startOnboarding(provider, country ?? ADMIN_DEFAULT_COUNTRY)
+          return yield* connected.startOnboarding(provider, country ?? ADMIN_DEFAULT_COUNTRY, (created) =>
+            audit.record({
+              actorId: actor.id,
+              action: "PAYMENT_ACCOUNT_CREATED",
+              subject: { type: "USER", id: provider.id },
+              before: created.replaces === null ? null : { accountId: created.replaces },
+              after: { accountId: created.accountId, gateway: gateway.kind, country: created.country }
+            })
+          )
         }),
 
       link: (actor, user) =>
@@ -120,7 +132,19 @@ export const AdminPaymentAccountsLive = Layer.effect(
               )
             )
           }
-          yield* accounts.remove(user.id)
+          const { accountId, country } = stored.value
+          yield* tx.run(
+            Effect.zipRight(
+              accounts.remove(user.id),
+              audit.record({
+                actorId: actor.id,
+                action: "PAYMENT_ACCOUNT_DELETED",
+                subject: { type: "USER", id: user.id },
+                before: { accountId, gateway: stored.value.gateway, country },
+                after: null
+              })
+            )
+          )
           return stored.value
         })
     }

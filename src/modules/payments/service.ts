@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
+import { Transactional } from "../../platform/transaction"
 import type { Conflict, Forbidden, NotFound, ValidationFailed } from "../../platform/errors"
 import { requireRole, type User } from "../identity"
 import {
@@ -55,7 +56,13 @@ export class ConnectedAccounts extends Context.Tag("payments/ConnectedAccounts")
     /** Creates the account when missing, then a fresh onboarding link. */
     readonly startOnboarding: (
       user: User,
-      country: string | undefined
+      country: string | undefined,
+      /** Run in the transaction that stores a new account (an administrator's creation records its audit entry there). */
+      onCreated?: (account: {
+        readonly accountId: string
+        readonly country: string
+        readonly replaces: string | null
+      }) => Effect.Effect<void>
     ) => Effect.Effect<{ readonly accountLink: string }, Forbidden | ValidationFailed | PaymentGatewayError>
     readonly dashboard: (
       user: User
@@ -69,6 +76,7 @@ export const ConnectedAccountsLive = Layer.effect(
     const accounts = yield* PaymentAccountRepository
     const gateway = yield* ConnectedAccountGateway
     const config = yield* AppConfig
+    const tx = yield* Transactional
 
     /** The user's account at the running gateway (one left at another gateway is replaced by onboarding). */
     const accountAtGateway = (userId: string) =>
@@ -104,22 +112,27 @@ export const ConnectedAccountsLive = Layer.effect(
           return statusOf(yield* refresh(account.value))
         }),
 
-      startOnboarding: (user, countryInput) =>
+      startOnboarding: (user, countryInput, onCreated) =>
         Effect.gen(function* () {
           yield* requireRole(user, "PROVIDER")
           const country = yield* validateCountry(countryInput)
           const existing = yield* accountAtGateway(user.id)
           const newAccount = (replaces?: string) =>
             Effect.tap(gateway.createAccount({ userId: user.id, email: user.email, country, replaces }), (accountId) =>
-              accounts.upsert({
-                userId: user.id,
-                gateway: gateway.kind,
-                accountId,
-                country,
-                chargesEnabled: false,
-                payoutsEnabled: false,
-                detailsSubmitted: false
-              })
+              tx.run(
+                Effect.zipRight(
+                  accounts.upsert({
+                    userId: user.id,
+                    gateway: gateway.kind,
+                    accountId,
+                    country,
+                    chargesEnabled: false,
+                    payoutsEnabled: false,
+                    detailsSubmitted: false
+                  }),
+                  onCreated === undefined ? Effect.void : onCreated({ accountId, country, replaces: replaces ?? null })
+                )
+              )
             )
           const linkTo = (accountId: string) => gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl) })
           // The country of an existing account cannot change (Stripe fixes it at creation). An account

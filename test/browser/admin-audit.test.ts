@@ -1,0 +1,106 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Browser } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { login, newClient, newProvider } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { httpClient } from "../support/http"
+import type { TestServer } from "../support/server"
+import { payInSandbox } from "../booking/support"
+
+// Issue 13 items 3 and 4 in Chromium: the admin refunds part of a captured booking from its detail
+// page (the status menu offers only what the server allows), then finds the refund on /admin/audit.
+
+let server: TestServer
+let browser: Browser
+
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+
+/** A booking of 2 hours at 45 EUR, paid, confirmed and validated by the admin: 90.00 EUR captured. */
+const capturedBooking = async () => {
+  const api = httpClient(server)
+  const admin = await login(api, "admin@marketplace.local", "Admin1234!")
+  const provider = await newProvider(server, api)
+  const client = await newClient(server, api)
+  const service = await api.post(
+    "/api/services",
+    { title: "Cours de pâtisserie", description: "À domicile.", price: 45, currency: "EUR", duration: 60, location: "Lyon", categoryId: 7 },
+    { token: provider.token }
+  )
+  expect(service.status, service.text).toBe(201)
+  const start = new Date(Date.now() + 36 * 3_600_000)
+  start.setUTCMinutes(0, 0, 0)
+  const booking = await api.post(
+    "/api/bookings",
+    {
+      serviceId: service.body.data.service.id,
+      address: "3 quai Saint-Antoine, Lyon",
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString()
+    },
+    { token: client.token }
+  )
+  expect(booking.status, booking.text).toBe(201)
+  const id = booking.body.data.bookingData.id as string
+  await payInSandbox(server, api, client.token, id)
+  for (const status of ["CONFIRMED", "VALIDATED"]) {
+    const reply = await api.patch(`/api/admin/bookings/${id}/status`, { status }, { token: admin.token })
+    expect(reply.status, reply.text).toBe(200)
+  }
+  return id
+}
+
+describe.skipIf(!hasChromium)("refunds and the audit log in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("the admin refunds part of a booking from its detail page, then finds the entry on /admin/audit", async () => {
+    const id = await capturedBooking()
+    const context = await contextWithConsent(browser)
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+
+    await page.goto(`${server.url}/admin/bookings/${id}`)
+    await page.getByRole("heading", { name: `Réservation n° ${id.slice(0, 8)}`, level: 1 }).waitFor()
+    // Validated: no status change is left to offer.
+    await page.getByText("Aucun changement de statut n'est possible pour cette réservation.").waitFor()
+    await page.getByText("Aucun remboursement.").waitFor()
+
+    // A refund without a reason is refused by the server, in the form.
+    await page.getByLabel("Montant (EUR), vide pour tout rembourser").fill("12,50")
+    await page.getByRole("button", { name: "Rembourser" }).click()
+    await page.getByText("Veuillez indiquer la raison du remboursement.").waitFor()
+
+    await page.getByLabel("Raison du remboursement").fill("Arrivé avec 30 minutes de retard")
+    await page.getByRole("button", { name: "Rembourser" }).click()
+    const refunds = page.getByTestId("refunds")
+    await refunds.getByText(/12,50\s€/).waitFor()
+    await refunds.getByText(/Arrivé avec 30 minutes de retard/).waitFor()
+    await page.getByText(/Reste remboursable : 77,50\s€/).waitFor()
+    const [booking] = await sql<{ refundedMinor: number; paymentStatus: string }>(
+      "SELECT refunded_minor::int, payment_status FROM bookings WHERE id = $1",
+      [id]
+    )
+    expect(booking).toEqual({ refundedMinor: 1250, paymentStatus: "PARTIALLY_REFUNDED" })
+
+    // The audit log, from the admin navigation, filtered to refunds.
+    await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Journal d'audit" }).click()
+    await page.getByRole("heading", { name: "Journal d'audit", level: 1 }).waitFor()
+    await page.getByLabel("Action").selectOption("BOOKING_REFUNDED")
+    const row = page.locator(`tr[data-audit-action="BOOKING_REFUNDED"][data-subject-id="${id}"]`)
+    await row.waitFor()
+    await row.getByText("admin@marketplace.local").waitFor()
+    await row.getByText(/"amountMinor":1250/).waitFor()
+    await row.getByText(/"reason":"Arrivé avec 30 minutes de retard"/).waitFor()
+    // Only refunds are listed.
+    const actions = await page.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-audit-action")))
+    expect(new Set(actions)).toEqual(new Set(["BOOKING_REFUNDED"]))
+    // The subject links back to the booking.
+    await row.getByRole("link", { name: `Réservation ${id.slice(0, 8)}` }).click()
+    await page.getByRole("heading", { name: `Réservation n° ${id.slice(0, 8)}`, level: 1 }).waitFor()
+
+    expect(errors).toEqual([])
+    await context.close()
+  }, 120_000)
+})
