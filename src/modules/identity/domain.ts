@@ -193,6 +193,12 @@ export const WrongCurrentPassword = new ValidationFailed({
   key: "auth.wrongCurrentPassword",
   details: [issue("currentPassword", "auth.wrongCurrentPassword")]
 })
+/** A confirmation by password (deleting the account) that is absent or wrong. */
+export const WrongPassword = new ValidationFailed({
+  code: "VALIDATION_ERROR",
+  key: "auth.wrongCurrentPassword",
+  details: [issue("password", "auth.wrongCurrentPassword")]
+})
 export const InsufficientRights = new Forbidden({ code: "FORBIDDEN", key: "auth.forbidden" })
 
 /** Role guard shared by every module's use cases. */

@@ -17,6 +17,7 @@ import {
   InvalidToken,
   MissingToken,
   WrongCurrentPassword,
+  WrongPassword,
   normalizeEmail,
   type EmailChangeInput,
   type RegistrationInput,
@@ -89,6 +90,10 @@ export class Identity extends Context.Tag("identity/Identity")<
       currentRefreshToken?: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized>
     readonly setPreferredLanguage: (actor: Actor, language: Language) => Effect.Effect<User>
+    /** Checks the caller's password (a deletion's confirmation): 422 on `password` when absent or wrong. */
+    readonly confirmPassword: (actor: Actor, password: string | undefined) => Effect.Effect<void, ValidationFailed>
+    /** Announces that every session of a closed account ended (its sockets are disconnected). */
+    readonly announceAccountClosed: (userId: string) => Effect.Effect<void>
     /** The caller's open sessions, the most recently used first. */
     readonly listSessions: (actor: Actor) => Effect.Effect<ReadonlyArray<SessionSummary>>
     /** Ends one of the caller's sessions (404 SESSION_NOT_FOUND when it is not one of their open sessions). */
@@ -364,6 +369,15 @@ export const IdentityLive = Layer.effect(
           yield* users.setPreferredLanguage(actor.id, language)
           return Option.getOrThrow(yield* users.findById(actor.id))
         }),
+
+      confirmPassword: (actor, password) =>
+        Effect.gen(function* () {
+          const hash = yield* users.findPasswordHash(actor.id)
+          const matches = password ? Option.isSome(hash) && (yield* hasher.verify(password, hash.value)) : false
+          if (!matches) return yield* WrongPassword
+        }),
+
+      announceAccountClosed: (userId) => accountEvents.publish({ type: "sessions_ended", userId, reason: "account_deleted" }),
 
       listSessions: (actor) => Effect.flatMap(now, (at) => refreshTokens.listSessions(actor.id, at)),
 
