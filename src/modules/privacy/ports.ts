@@ -18,8 +18,11 @@ export class PersonalData extends Context.Tag("privacy/PersonalData")<PersonalDa
 
 /** Prepared exports: stored with a hashed random token, downloadable until they expire. */
 export interface DataExportStoreShape {
-  /** Stores a ready archive and answers the token of its link (the only copy: it is stored hashed). */
-  readonly create: (userId: string, archive: Record<string, unknown>, at: Date, expiresAt: Date) => Effect.Effect<string>
+  /**
+   * Stores a ready archive and answers the token of its link (the only copy: it is stored hashed); None
+   * when the account was deleted meanwhile (it waits for a deletion under way, which locks the account).
+   */
+  readonly create: (userId: string, archive: Record<string, unknown>, at: Date, expiresAt: Date) => Effect.Effect<Option.Option<string>>
   /** The archive behind a token, when it exists, has not expired, and belongs to a live account. */
   readonly find: (token: string, at: Date) => Effect.Effect<Option.Option<{ readonly userId: string; readonly archive: unknown }>>
 }

@@ -57,7 +57,7 @@ export const PrivacyLive = Layer.effect(
           yield* tx.run(
             Effect.gen(function* () {
               const token = yield* exports.create(userId, archive, at, new Date(at.getTime() + EXPORT_TTL_MS))
-              yield* notifications.sendDataExport(user.value, token)
+              if (Option.isSome(token)) yield* notifications.sendDataExport(user.value, token.value)
             })
           )
         }),

@@ -35,6 +35,7 @@ const FREE_TEXT: ReadonlyArray<{ readonly table: string; readonly column: string
   { table: "bookings", column: "rejection_reason", max: 1000 },
   { table: "payment_operations", column: "detail" },
   { table: "contact_messages", column: "message" },
+  { table: "sandbox_idempotency_keys", column: "fingerprint" },
   { table: "sandbox_idempotency_keys", column: "response", json: true }
 ]
 
@@ -263,9 +264,12 @@ export const DataExportStoreLive = Layer.effect(
     create: (userId, archive, at, expiresAt) =>
       Effect.gen(function* () {
         const token = crypto.randomBytes(32).toString("base64url")
-        yield* sql`INSERT INTO data_exports (user_id, token_hash, archive, requested_at, ready_at, expires_at)
-          VALUES (${userId}, ${digest(token)}, ${JSON.stringify(archive)}::jsonb, ${at}, ${at}, ${expiresAt})`
-        return token
+        // The account row is locked (shared) as the deletion locks it: an export and a deletion take turns.
+        const rows = yield* sql`INSERT INTO data_exports (user_id, token_hash, archive, requested_at, ready_at, expires_at)
+          SELECT id, ${digest(token)}, ${JSON.stringify(archive)}::jsonb, ${at}, ${at}, ${expiresAt}
+          FROM users WHERE id = ${userId} AND deleted_at IS NULL FOR SHARE
+          RETURNING id`
+        return rows.length > 0 ? Option.some(token) : Option.none()
       }).pipe(Effect.orDie),
     find: (token, at) =>
       findOne(
