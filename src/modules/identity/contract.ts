@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../../platform/http/authentication"
-import { IdParam, Ok, Payload, PayloadText } from "../../platform/http/schemas"
+import { Ok, PathId, Payload, PayloadText } from "../../platform/http/schemas"
+import { SessionId } from "../../platform/ids"
 import { Languages } from "../../platform/languages"
 import { Roles } from "./rules"
 
@@ -69,6 +70,7 @@ export const SessionItemView = Schema.Struct({
   lastUsedAt: Schema.Date,
   current: Schema.Boolean
 })
+const SessionIdParam = PathId(SessionId, { code: "SESSION_NOT_FOUND", key: "auth.sessionNotFound" })
 export const SessionsData = Schema.Struct({ sessions: Schema.Array(SessionItemView) })
 
 export class AuthApi extends HttpApiGroup.make("auth")
@@ -92,7 +94,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
   )
   .add(HttpApiEndpoint.get("sessions", "/sessions").addSuccess(Ok(SessionsData)).middleware(Authentication))
   .add(HttpApiEndpoint.post("endOtherSessions", "/sessions/end-others").addSuccess(Ok(Empty)).middleware(Authentication))
-  .add(HttpApiEndpoint.del("endSession")`/sessions/${IdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("endSession")`/sessions/${SessionIdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
   .add(HttpApiEndpoint.post("changeEmail", "/change-email").setPayload(ChangeEmailPayload).addSuccess(Ok(Empty)).middleware(Authentication))
   .add(HttpApiEndpoint.get("confirmEmail")`/confirm-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(UserData)))
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
