@@ -215,7 +215,7 @@ export const SessionsSection = ({ version }: { version: number }) => {
                 <li key={session.id} className="session">
                   <p>
                     <strong>{device(session)}</strong>
-                    {session.current ? <span className="badge">{t`Cette session`}</span> : null}
+                    {session.current ? <span className="badge badge-active">{t`Cette session`}</span> : null}
                   </p>
                   <p className="field-hint">
                     {t`Réseau : ${session.address ?? t`inconnu`}`} ·{" "}
