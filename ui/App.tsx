@@ -17,6 +17,7 @@ const Register = lazy(() => import("./screens/Register"))
 const ForgotPassword = lazy(() => import("./screens/ForgotPassword"))
 const ResetPassword = lazy(() => import("./screens/ResetPassword"))
 const VerifyEmail = lazy(() => import("./screens/VerifyEmail"))
+const ConfirmEmail = lazy(() => import("./screens/ConfirmEmail"))
 const VerificationRequired = lazy(() => import("./screens/VerificationRequired"))
 const About = lazy(() => import("./screens/About"))
 const Favorites = lazy(() => import("./screens/Favorites"))
@@ -99,6 +100,7 @@ const Routes = () => {
         <Route path="/forgot-password" component={ForgotPassword} />
         <Route path="/reset-password/:token" component={ResetPassword} />
         <Route path="/verify-email/:token" component={VerifyEmail} />
+        <Route path="/confirm-email/:token" component={ConfirmEmail} />
         <Route path="/email-verification-required" component={VerificationRequired} />
         <Route path="/about" component={About} />
         <Route path="/contact" component={Contact} />

@@ -25,6 +25,7 @@ import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availabil
 import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
+import { AccountApi } from "../modules/privacy/contract"
 
 /**
  * The one HTTP contract of the product, shared by the server, the OpenAPI document (/api/docs)
@@ -57,6 +58,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(ReportsApi)
   .add(ModerationApi)
   .add(AdministrationApi)
+  .add(AccountApi)
   .addError(asFailure(BadRequest), { status: 400 })
   .addError(asFailure(Unauthorized), { status: 401 })
   .addError(asFailure(Forbidden), { status: 403 })

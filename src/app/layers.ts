@@ -62,10 +62,12 @@ import { InMemoryStorage, LocalDiskStorageLive } from "../platform/storage"
 import { AuditTrailMemory } from "../platform/audit/memory"
 import { AuditTrailPostgres } from "../platform/audit/postgres"
 import type { SqlClient } from "@effect/sql"
+import { EXPORT_QUEUE, PrivacyLive } from "../modules/privacy"
+import { PrivacyPostgresAdapters } from "../modules/privacy/adapters/postgres"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
 const JobQueueLive = PgBossJobQueue({
-  queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE]
+  queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE, EXPORT_QUEUE]
 })
 
 /**
@@ -152,10 +154,15 @@ export const MarketplaceServices = Layer.mergeAll(ProfilesLive, ProviderApplicat
   (services) => AdministrationLive.pipe(Layer.provideMerge(services))
 )
 
-/** Everything the server and the CLI run on, over a given SqlClient layer. */
+/**
+ * Everything the server and the CLI run on, over a given SqlClient layer. Privacy (data export, account
+ * deletion) runs on the database only: it reads and erases one person's rows across every module's tables
+ * in one transaction, which the in-memory adapters have no equivalent of.
+ */
 export const domainOn = <E, R>(database: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  MarketplaceServices.pipe(
-    Layer.provideMerge(Layer.mergeAll(PostgresAdapters, CryptoLive, RateLimiterMemoryLive)),
+  PrivacyLive.pipe(
+    Layer.provideMerge(MarketplaceServices),
+    Layer.provideMerge(Layer.mergeAll(PostgresAdapters, PrivacyPostgresAdapters, CryptoLive, RateLimiterMemoryLive)),
     Layer.provideMerge(database)
   )
 

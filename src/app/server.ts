@@ -45,6 +45,9 @@ import { ConversationsHttpLive } from "../modules/messaging/http"
 import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
+import { AccountHttpLive, exportDownloadRoute } from "../modules/privacy/http"
+import { PrivacyJobsLive } from "../modules/privacy/jobs"
+import { Privacy } from "../modules/privacy"
 import { MarketplaceApi } from "./api"
 import { devMailPage, localOnly } from "./dev-mail"
 
@@ -82,7 +85,8 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     BlocksHttpLive,
     ReportsHttpLive,
     ModerationHttpLive,
-    AdministrationHttpLive
+    AdministrationHttpLive,
+    AccountHttpLive
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -106,6 +110,9 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     // Providers' private calendar feeds: public, text/calendar (see booking/http.ts).
     const feeds = yield* CalendarFeeds
     yield* router.get("/api/calendar/:file", Effect.provideService(calendarFeedRoute, CalendarFeeds, feeds))
+    // The mailed link of a data export: the JSON file, its token the credential (see privacy/http.ts).
+    const privacy = yield* Privacy
+    yield* router.get("/api/account/export/:token", Effect.provideService(exportDownloadRoute, Privacy, privacy))
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)
@@ -195,6 +202,7 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.merge(BookingJobsLive),
       Layer.merge(SandboxDeliveryJobsLive),
       Layer.merge(NotificationJobsLive),
+      Layer.merge(PrivacyJobsLive),
       Layer.merge(MailDeliveryLive)
     )
   })

@@ -33,3 +33,6 @@ export const DocumentId = Id("DocumentId")
 export type DocumentId = typeof DocumentId.Type
 export const ReportId = Id("ReportId")
 export type ReportId = typeof ReportId.Type
+/** A session: its refresh family (identity's sessions list). */
+export const SessionId = Id("SessionId")
+export type SessionId = typeof SessionId.Type

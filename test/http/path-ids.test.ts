@@ -4,6 +4,7 @@ import { ServiceNotFound } from "../../src/modules/catalogue/domain"
 import { BookingNotFound } from "../../src/modules/booking/domain"
 import { UserRepository } from "../../src/modules/identity"
 import { UserNotFound } from "../../src/modules/identity/account-admin"
+import { SessionNotFound } from "../../src/modules/identity/domain"
 import { FavoriteNotFound, ProfileNotFound } from "../../src/modules/identity/profile/domain"
 import { ConversationNotFound, RecipientNotFound, ReportNotFound } from "../../src/modules/messaging/domain"
 import { ApplicationNotFound, DocumentNotFound } from "../../src/modules/onboarding/domain"
@@ -47,6 +48,7 @@ const ProviderNotFound = new NotFound({ code: "PROVIDER_NOT_FOUND", key: "profil
 
 const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["GET /api/bookings/{id}", BookingNotFound],
+  ["DELETE /api/auth/sessions/{id}", SessionNotFound],
   ["POST /api/bookings/{id}/confirm", BookingNotFound],
   ["POST /api/bookings/{id}/reject", BookingNotFound],
   ["POST /api/bookings/{id}/mark-rendered", BookingNotFound],

@@ -185,9 +185,11 @@ describe("classification and delivery", () => {
   const kind = fc.constantFrom(...MailKinds)
   const maybePreferences = fc.option(preferences, { nil: null })
 
-  it("essential mails (account security, legal, contact) are never suppressed, delayed or held for a digest", () => {
+  it("essential mails (account security, the data export, legal, contact) are never suppressed, delayed or held for a digest", () => {
     expect(MailKinds.filter(isEssential).sort()).toEqual([
       "contact",
+      "data-export",
+      "email-change",
       "email-verification",
       "legal",
       "password-changed",

@@ -28,8 +28,13 @@ export const newClient = async (server: TestServer, api: Api, overrides: Record<
 }
 
 /** A new verified provider whose sandbox payout account can take charges (unless said otherwise). */
-export const newProvider = async (server: TestServer, api: Api, options: { readonly paymentReady: boolean } = { paymentReady: true }) => {
-  const session = await newClient(server, api)
+export const newProvider = async (
+  server: TestServer,
+  api: Api,
+  options: { readonly paymentReady: boolean } = { paymentReady: true },
+  overrides: Record<string, unknown> = {}
+) => {
+  const session = await newClient(server, api, overrides)
   await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(session.id, "PROVIDER")))
   // Open at any time (support/availability.ts): tests pick their booking times freely.
   await server.run(openAllTheTime(session.id))

@@ -46,15 +46,18 @@ import type {
   ServiceView
 } from "../../src/modules/catalogue/contract"
 import type {
+  ChangeEmailPayload,
   EmailPayload,
   LoginPayload,
   RegisterPayload,
   ResetPasswordPayload,
+  SessionsData as SessionsDataSchema,
   SessionView,
   UpdatePasswordPayload,
   UserData as UserDataSchema,
   UserView
 } from "../../src/modules/identity/contract"
+import type { DeleteAccountPayload } from "../../src/modules/privacy/contract"
 import type {
   AvatarView,
   BadgeView,
@@ -174,6 +177,10 @@ export type LoginRequest = typeof LoginPayload.Encoded
 export type EmailRequest = typeof EmailPayload.Encoded
 export type ResetPasswordRequest = typeof ResetPasswordPayload.Encoded
 export type UpdatePasswordRequest = typeof UpdatePasswordPayload.Encoded
+export type ChangeEmailRequest = typeof ChangeEmailPayload.Encoded
+export type SessionsData = typeof SessionsDataSchema.Encoded
+export type AccountSession = SessionsData["sessions"][number]
+export type DeleteAccountRequest = typeof DeleteAccountPayload.Encoded
 export type UpdateMeRequest = typeof ProfilePatchPayload.Encoded
 export type Badge = typeof BadgeView.Encoded
 export type OwnProfile = typeof OwnProfileView.Encoded

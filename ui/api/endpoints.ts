@@ -38,7 +38,10 @@ import type {
   Session,
   UpdateMeRequest,
   UpdatePasswordRequest,
-  UserData
+  UserData,
+  ChangeEmailRequest,
+  SessionsData,
+  DeleteAccountRequest
 } from "./contract"
 import type {
   AdminApplicationsApi,
@@ -67,7 +70,18 @@ export const authApi = {
     post<Empty>(`/auth/reset-password/${encodeURIComponent(token)}`, body, quiet, { auth: false }),
   updatePassword: (body: UpdatePasswordRequest, quiet?: Quiet) => api<Empty>("/auth/update-password", { method: "PATCH", body, quiet }),
   verifyEmail: (token: string, quiet?: Quiet) => api<Empty>(`/auth/verify-email/${encodeURIComponent(token)}`, { auth: false, quiet }),
-  resendVerification: (body: EmailRequest, quiet?: Quiet) => post<Empty>("/auth/resend-verification-public", body, quiet, { auth: false })
+  resendVerification: (body: EmailRequest, quiet?: Quiet) => post<Empty>("/auth/resend-verification-public", body, quiet, { auth: false }),
+  sessions: (quiet?: Quiet) => api<SessionsData>("/auth/sessions", { quiet }),
+  endSession: (id: string, quiet?: Quiet) => api<Empty>(`/auth/sessions/${encodeURIComponent(id)}`, { method: "DELETE", quiet }),
+  endOtherSessions: (quiet?: Quiet) => post<Empty>("/auth/sessions/end-others", {}, quiet),
+  changeEmail: (body: ChangeEmailRequest, quiet?: Quiet) => post<Empty>("/auth/change-email", body, quiet),
+  confirmEmail: (token: string, quiet?: Quiet) => api<UserData>(`/auth/confirm-email/${encodeURIComponent(token)}`, { auth: false, quiet })
+}
+
+/** The caller's data export and the deletion of their account (privacy module). */
+export const accountApi = {
+  requestExport: (quiet?: Quiet) => post<Empty>("/account/export", {}, quiet),
+  deleteAccount: (body: DeleteAccountRequest, quiet?: Quiet) => post<Empty>("/account/delete", body, quiet)
 }
 
 export const usersApi = {

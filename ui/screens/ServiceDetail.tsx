@@ -204,7 +204,8 @@ const Reviews = ({ service }: { service: Detail }) => {
       ) : (
         <ul className="reviews">
           {reviews.map((review, index) => {
-            const author = shortName(review.client.firstName, review.client.lastName)
+            // A deleted account's reviews stay, signed "former member" (its name was erased).
+            const author = shortName(review.client.firstName, review.client.lastName) || t`Ancien membre`
             return (
               <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
                 <p className="review-head">

@@ -15,6 +15,8 @@ import { Page } from "../components/page"
 import { setUser, useViewerZone, userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 import { formatTimeIn, zoneName } from "../format"
+import { Link } from "wouter"
+import { DeleteAccountSection, EmailSection, ExportSection, PasswordSection, SessionsSection } from "./AccountSettings"
 
 type Status = "idle" | "saving" | "saved" | "failed"
 type FieldErrors = Partial<Record<keyof NotificationPreferences, string>>
@@ -78,7 +80,7 @@ const TimeZoneSection = ({ onChanged }: { onChanged: (zone: string) => void }) =
   const current = zoneName(i18n.locale, zone)
   return (
     <section aria-labelledby="zone-heading">
-      <h2 id="zone-heading">{t`Fuseau horaire`}</h2>
+      <h3 id="zone-heading">{t`Fuseau horaire`}</h3>
       <p className="field-hint">{t`Les horaires du site et de vos emails sont donnés dans ce fuseau (actuellement : ${current}).`}</p>
       <div className="field">
         <label htmlFor={ids.search}>{t`Rechercher un fuseau (ville, région)`}</label>
@@ -113,16 +115,26 @@ const TimeZoneSection = ({ onChanged }: { onChanged: (zone: string) => void }) =
 
 const FREQUENCIES: ReadonlyArray<EmailFrequency> = ["instant", "daily", "weekly", "never"]
 
-/** Notification preferences (spec section 2): every change is saved at once. */
+/**
+ * /settings in three parts (issue 15): profile and preferences (time zone, notification preferences of
+ * spec section 2, each change saved at once), security (password, email, sessions) and privacy (blocked
+ * users, data export, account deletion).
+ */
 export default function Settings() {
   const { t } = useLingui()
   const [state, reload] = useAsync(() => notificationsApi.preferences().then((answer) => answer.data.preferences), [])
+  // Bumped by a password change (the other sessions end): the sessions list reloads.
+  const [sessionsVersion, setSessionsVersion] = useState(0)
   return (
     <Page
       title={t`Paramètres`}
       narrow
-      intro={t`Choisissez quand et comment nous vous écrivons. Chaque changement est enregistré aussitôt.`}
+      intro={t`Choisissez quand et comment nous vous écrivons, protégez votre compte et gardez la main sur vos données.`}
     >
+      <h2 id="settings-profile">{t`Profil et préférences`}</h2>
+      <p>
+        <Link href="/profile">{t`Modifier mon profil public (nom, photo, présentation)`}</Link>
+      </p>
       <Loaded
         state={state}
         loadingLabel={t`Chargement de vos préférences…`}
@@ -136,7 +148,14 @@ export default function Settings() {
       >
         {(preferences) => <PreferencesForm initial={preferences} />}
       </Loaded>
+      <h2 id="settings-security">{t`Sécurité`}</h2>
+      <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
+      <EmailSection />
+      <SessionsSection version={sessionsVersion} />
+      <h2 id="settings-privacy">{t`Confidentialité`}</h2>
       <BlockedUsers />
+      <ExportSection />
+      <DeleteAccountSection />
     </Page>
   )
 }
@@ -159,7 +178,7 @@ const BlockedUsers = () => {
   }
   return (
     <section className="settings-section" aria-labelledby="blocked-users">
-      <h2 id="blocked-users">{t`Utilisateurs bloqués`}</h2>
+      <h3 id="blocked-users">{t`Utilisateurs bloqués`}</h3>
       <p>{t`Vous et les personnes que vous bloquez ne pouvez plus vous écrire. Vos réservations ne changent pas.`}</p>
       {error ? (
         <Alert kind="error">
@@ -277,7 +296,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
     <>
       <TimeZoneSection onChanged={(zone) => void save({ timeZone: zone })} />
       <section aria-labelledby="email-heading">
-        <h2 id="email-heading">{t`Notifications par email`}</h2>
+        <h3 id="email-heading">{t`Notifications par email`}</h3>
         <div className="field field-check">
           <label className="check">
             <input
@@ -330,7 +349,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
       </section>
 
       <section aria-labelledby="quiet-heading">
-        <h2 id="quiet-heading">{t`Heures calmes`}</h2>
+        <h3 id="quiet-heading">{t`Heures calmes`}</h3>
         <fieldset className="field" disabled={off}>
           <legend className="sr-only">{t`Heures calmes`}</legend>
           <label className="check">
@@ -372,7 +391,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
       {errors.timeZone ? <Alert kind="error">{errors.timeZone}</Alert> : null}
 
       <section aria-labelledby="unsubscribe-heading">
-        <h2 id="unsubscribe-heading">{t`Désabonnement complet`}</h2>
+        <h3 id="unsubscribe-heading">{t`Désabonnement complet`}</h3>
         <p>{t`Ne plus recevoir aucun email de notification (réservations, candidatures, messages).`}</p>
         <button
           type="button"

@@ -6,13 +6,16 @@ import { type EventFeed, type EventPublisher, inProcessFeed } from "../../platfo
  * (deactivation, password reset) or every session but one (a password change keeps the caller's).
  * The real-time layer listens to close the user's open sockets at once, across processes.
  */
-export type AccountEvent = {
-  readonly type: "sessions_ended"
-  readonly userId: string
-  readonly reason: "deactivated" | "password_reset" | "password_changed"
-  /** The refresh family that stays signed in (its sockets stay connected), if any. */
-  readonly keepFamily?: string | undefined
-}
+export type AccountEvent =
+  | {
+      readonly type: "sessions_ended"
+      readonly userId: string
+      readonly reason: "deactivated" | "password_reset" | "password_changed" | "logged_out_elsewhere" | "account_deleted"
+      /** The refresh family that stays signed in (its sockets stay connected), if any. */
+      readonly keepFamily?: string | undefined
+    }
+  /** One session ended by its owner from the sessions list ("log out this one"). */
+  | { readonly type: "session_ended"; readonly userId: string; readonly sessionId: string }
 
 /** Where identity announces account events; announcing never fails the action that published. */
 export class AccountEvents extends Context.Tag("identity/AccountEvents")<AccountEvents, EventPublisher<AccountEvent>>() {}

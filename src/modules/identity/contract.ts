@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../../platform/http/authentication"
-import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
+import { Ok, PathId, Payload, PayloadText } from "../../platform/http/schemas"
+import { SessionId } from "../../platform/ids"
 import { Languages } from "../../platform/languages"
 import { Roles } from "./rules"
 
@@ -53,6 +54,24 @@ export const LoginPayload = Payload({ email: Text, password: Text, timeZone: Tex
 export const EmailPayload = Payload({ email: Text })
 export const ResetPasswordPayload = Payload({ password: Text, confirmPassword: Text })
 export const UpdatePasswordPayload = Payload({ currentPassword: Text, newPassword: Text, confirmPassword: Text })
+export const ChangeEmailPayload = Payload({ newEmail: Text, currentPassword: Text })
+
+/**
+ * One open session of the caller (a login, renewed by its refresh token): the browser and system its
+ * user agent names (null when not recognised), the coarse form of its address (an IPv4 /24 or IPv6
+ * /48; no place is inferred: there is no geo-IP database), and whether it is the caller's own.
+ */
+export const SessionItemView = Schema.Struct({
+  id: Schema.String,
+  browser: Schema.NullOr(Schema.String),
+  os: Schema.NullOr(Schema.String),
+  address: Schema.NullOr(Schema.String),
+  openedAt: Schema.Date,
+  lastUsedAt: Schema.Date,
+  current: Schema.Boolean
+})
+const SessionIdParam = PathId(SessionId, { code: "SESSION_NOT_FOUND", key: "auth.sessionNotFound" })
+export const SessionsData = Schema.Struct({ sessions: Schema.Array(SessionItemView) })
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(HttpApiEndpoint.post("register", "/register").setPayload(RegisterPayload).addSuccess(Ok(UserData), { status: 201 }))
@@ -73,6 +92,11 @@ export class AuthApi extends HttpApiGroup.make("auth")
       .addSuccess(Ok(Empty))
       .middleware(Authentication)
   )
+  .add(HttpApiEndpoint.get("sessions", "/sessions").addSuccess(Ok(SessionsData)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("endOtherSessions", "/sessions/end-others").addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.del("endSession")`/sessions/${SessionIdParam}`.addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.post("changeEmail", "/change-email").setPayload(ChangeEmailPayload).addSuccess(Ok(Empty)).middleware(Authentication))
+  .add(HttpApiEndpoint.get("confirmEmail")`/confirm-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(UserData)))
   .add(HttpApiEndpoint.get("verifyEmail")`/verify-email/${HttpApiSchema.param("token", Schema.String)}`.addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("resendVerification", "/resend-verification-public").setPayload(EmailPayload).addSuccess(Ok(Empty)))
   .prefix("/auth") {}

@@ -1,5 +1,15 @@
 import { Either, Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, type FieldIssue, invalid, issue, Unauthorized, ValidationFailed } from "../../platform/errors"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  type FieldIssue,
+  invalid,
+  issue,
+  NotFound,
+  Unauthorized,
+  ValidationFailed
+} from "../../platform/errors"
 import type { Language } from "../../platform/messages"
 import { isTimeZone } from "../../platform/time-zones"
 import { Roles } from "./rules"
@@ -183,8 +193,120 @@ export const WrongCurrentPassword = new ValidationFailed({
   key: "auth.wrongCurrentPassword",
   details: [issue("currentPassword", "auth.wrongCurrentPassword")]
 })
+/** A confirmation by password (deleting the account) that is absent or wrong. */
+export const WrongPassword = new ValidationFailed({
+  code: "VALIDATION_ERROR",
+  key: "auth.wrongCurrentPassword",
+  details: [issue("password", "auth.wrongCurrentPassword")]
+})
 export const InsufficientRights = new Forbidden({ code: "FORBIDDEN", key: "auth.forbidden" })
 
 /** Role guard shared by every module's use cases. */
 export const requireRole = (actor: Actor, ...roles: ReadonlyArray<Role>) =>
   roles.includes(actor.role) ? Either.right(actor) : Either.left(InsufficientRights)
+
+// ---- Sessions and email change (issue 15, account self-service) ---------------------------
+
+/** One open session of an account (a refresh family), as its owner sees it on /settings. */
+export interface SessionSummary {
+  readonly id: string
+  readonly openedAt: Date
+  /** When it was opened or last renewed its access token (the newest row of its family). */
+  readonly lastUsedAt: Date
+  readonly userAgent: string | null
+  readonly coarseAddress: string | null
+}
+
+/** What a session remembers of the client that opened or renewed it. */
+export interface SessionClient {
+  readonly userAgent: string | null
+  readonly coarseAddress: string | null
+}
+
+const USER_AGENT_MAX = 512
+
+/** The user agent as stored: trimmed, bounded, null when absent. */
+export const storedUserAgent = (value: string | undefined): string | null => {
+  const trimmed = (value ?? "").trim()
+  return trimmed === "" ? null : trimmed.slice(0, USER_AGENT_MAX)
+}
+
+/**
+ * The coarse form of a client address (pure), which is all a session keeps: an IPv4 address's /24 and an
+ * IPv6 address's /48, so the owner recognises a network without the platform storing where exactly they
+ * were. There is no geo-IP database offline, so no place is inferred from it. Null when it is not an address.
+ */
+export const coarseAddress = (address: string | undefined): string | null => {
+  const raw = (address ?? "").trim().toLowerCase()
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(raw)
+  if (v4) {
+    const parts = v4.slice(1, 4).map(Number)
+    if (parts.some((part) => part > 255) || Number(v4[4]) > 255) return null
+    return `${parts.join(".")}.0/24`
+  }
+  if (!/^[0-9a-f:]+$/.test(raw) || !raw.includes(":")) return null
+  const halves = raw.split("::")
+  if (halves.length > 2) return null
+  const head = halves[0] === "" ? [] : halves[0]!.split(":")
+  const tail = halves.length === 2 && halves[1] !== "" ? halves[1]!.split(":") : []
+  if ([...head, ...tail].some((group) => group.length === 0 || group.length > 4)) return null
+  const missing = 8 - head.length - tail.length
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null
+  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail].map((group) => Number.parseInt(group, 16).toString(16))
+  return `${groups.slice(0, 3).join(":")}::/48`
+}
+
+export interface EmailChangeInput {
+  readonly newEmail?: string | undefined
+  readonly currentPassword?: string | undefined
+}
+
+/** The new address of an email change: required, valid, and not the current one (422 per field). */
+export const validateEmailChange = (
+  input: EmailChangeInput,
+  currentEmail: string
+): Either.Either<{ readonly newEmail: string; readonly currentPassword: string }, ValidationFailed> => {
+  const issues: Array<FieldIssue> = []
+  const newEmail = normalizeEmail(input.newEmail ?? "")
+  if (newEmail === "") issues.push(issue("newEmail", "validation.required"))
+  else if (!isValidEmail(newEmail)) issues.push(issue("newEmail", "validation.email"))
+  else if (newEmail === normalizeEmail(currentEmail)) issues.push(issue("newEmail", "auth.sameEmail"))
+  const currentPassword = input.currentPassword ?? ""
+  if (currentPassword === "") issues.push(issue("currentPassword", "validation.required"))
+  return issues.length > 0 ? Either.left(invalid(issues)) : Either.right({ newEmail, currentPassword })
+}
+
+export const SessionNotFound = new NotFound({ code: "SESSION_NOT_FOUND", key: "auth.sessionNotFound" })
+
+/**
+ * The browser and system a user agent names, for the sessions list (pure; null when not recognised).
+ * Order matters: Edge and Opera say "Chrome", Chrome says "Safari", Android says "Linux".
+ */
+export const describeUserAgent = (userAgent: string | null): { readonly browser: string | null; readonly os: string | null } => {
+  const ua = userAgent ?? ""
+  const browser = /Edg(?:e|A|iOS)?\//.test(ua)
+    ? "Edge"
+    : /OPR\/|Opera/.test(ua)
+      ? "Opera"
+      : /Firefox\/|FxiOS\//.test(ua)
+        ? "Firefox"
+        : /Chrome\/|CriOS\/|Chromium\//.test(ua)
+          ? "Chrome"
+          : /Safari\//.test(ua)
+            ? "Safari"
+            : null
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad|iPod/.test(ua)
+      ? "iOS"
+      : /Windows/.test(ua)
+        ? "Windows"
+        : /Mac OS X|Macintosh/.test(ua)
+          ? "macOS"
+          : /CrOS/.test(ua)
+            ? "ChromeOS"
+            : /Linux/.test(ua)
+              ? "Linux"
+              : null
+  return { browser, os }
+}

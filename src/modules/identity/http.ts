@@ -8,7 +8,7 @@ import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser } from "../../platform/http/authentication"
 import { MeAnswer } from "./contract"
 import { toUserView, toUserViewEncoded } from "./views"
-import { requireFields, type User } from "./domain"
+import { coarseAddress, describeUserAgent, requireFields, storedUserAgent, type SessionClient, type User } from "./domain"
 import { MarketplaceApi } from "../../app/api"
 import { Identity, type Session } from "./service"
 
@@ -48,6 +48,17 @@ const meResponse = (user: User) => {
 
 const refreshCookie = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.cookies[REFRESH_COOKIE])
 
+/** What a session remembers of the client opening or renewing it: its user agent and the coarse form of its address. */
+const sessionClient: Effect.Effect<SessionClient, never, HttpServerRequest.HttpServerRequest | AppConfig> = Effect.map(
+  Effect.zip(HttpServerRequest.HttpServerRequest, clientAddress),
+  ([request, address]) => ({ userAgent: storedUserAgent(request.headers["user-agent"]), coarseAddress: coarseAddress(address) })
+)
+
+/** The bearer token of the request (the Authentication middleware already accepted it). */
+const bearerToken = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  (request.headers.authorization ?? "").replace(/^Bearer\s+/i, "")
+)
+
 export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const identity = yield* Identity
@@ -75,7 +86,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         ok({ token: session.accessToken, expiresIn: session.expiresIn, user: toUserView(session.user) })
       )
     const refresh = () =>
-      Effect.flatMap(refreshCookie, identity.refresh).pipe(
+      Effect.flatMap(Effect.zip(refreshCookie, sessionClient), ([cookie, client]) => identity.refresh(cookie, client)).pipe(
         Effect.tapError(() => clearRefreshCookie),
         Effect.flatMap(sessionAnswer)
       )
@@ -92,7 +103,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("login", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("login")
-            const session = yield* identity.login(payload.email, payload.password, payload.timeZone)
+            const session = yield* identity.login(payload.email, payload.password, payload.timeZone, yield* sessionClient)
             return yield* sessionAnswer(session)
           })
         )
@@ -130,6 +141,53 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
             yield* limitAccount("update-password", user.id)
             yield* identity.updatePassword(user, payload, yield* refreshCookie)
             return ok({}, yield* localized("auth.passwordUpdated"))
+          })
+        )
+        .handle("sessions", () =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const { sessionId } = yield* identity.authenticateSession(yield* bearerToken)
+            const sessions = yield* identity.listSessions(user)
+            return ok({
+              sessions: sessions.map((session) => ({
+                id: session.id,
+                ...describeUserAgent(session.userAgent),
+                address: session.coarseAddress,
+                openedAt: session.openedAt,
+                lastUsedAt: session.lastUsedAt,
+                current: session.id === sessionId
+              }))
+            })
+          })
+        )
+        .handle("endSession", ({ path }) =>
+          Effect.gen(function* () {
+            yield* identity.endSession(yield* CurrentUser, path.id)
+            return ok({}, yield* localized("auth.sessionEnded"))
+          })
+        )
+        .handle("endOtherSessions", () =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const { sessionId } = yield* identity.authenticateSession(yield* bearerToken)
+            yield* identity.endOtherSessions(user, sessionId)
+            return ok({}, yield* localized("auth.otherSessionsEnded"))
+          })
+        )
+        .handle("changeEmail", ({ payload }) =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            // It checks the current password: limited as update-password is.
+            yield* limit("change-email")
+            yield* limitAccount("change-email", user.id)
+            yield* identity.requestEmailChange(user, payload)
+            return ok({}, yield* localized("auth.emailChangeSent"))
+          })
+        )
+        .handle("confirmEmail", ({ path }) =>
+          Effect.gen(function* () {
+            const user = yield* identity.confirmEmailChange(path.token)
+            return ok({ user: toUserView(user) }, yield* localized("auth.emailChanged"))
           })
         )
         .handle("verifyEmail", ({ path }) =>

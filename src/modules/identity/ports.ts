@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Conflict } from "../../platform/errors"
 import type { Language } from "../../platform/messages"
-import type { NewAccount, RefreshTokenRecord, Role, User, UserWithPassword } from "./domain"
+import type { NewAccount, RefreshTokenRecord, Role, SessionClient, SessionSummary, User, UserWithPassword } from "./domain"
 
 export interface UserRepositoryShape {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>
@@ -32,6 +32,8 @@ export interface UserRepositoryShape {
   /** Sets the account's time zone only when it has none (a chosen zone is never overwritten); true when set. */
   readonly adoptTimeZone: (id: string, zone: string) => Effect.Effect<boolean>
   readonly setRole: (id: string, role: Role) => Effect.Effect<void>
+  /** Moves the account to a new (verified) address; fails with Conflict (EMAIL_TAKEN) when another account has it. */
+  readonly setEmail: (id: string, email: string) => Effect.Effect<void, Conflict>
   readonly setActive: (id: string, active: boolean) => Effect.Effect<void>
   /** Changes the names, phone number, language or time zone of an account (profile and settings edits). */
   readonly updateAccount: (
@@ -53,6 +55,8 @@ export interface RefreshTokenStoreShape {
     readonly userId: string
     readonly familyId: string
     readonly expiresAt: Date
+    /** What the session remembers of the client that opened or renewed it. */
+    readonly client?: SessionClient | undefined
   }) => Effect.Effect<void>
   readonly find: (tokenHash: string) => Effect.Effect<Option.Option<RefreshTokenRecord>>
   /** Marks a live token rotated; false when another request rotated it first (the race loser). */
@@ -60,21 +64,32 @@ export interface RefreshTokenStoreShape {
   readonly revokeFamily: (familyId: string, at: Date) => Effect.Effect<void>
   /** Revokes every session of the user, but the family `keepFamily` when given (the caller's own). */
   readonly revokeAllOfUser: (userId: string, at: Date, keepFamily?: string) => Effect.Effect<void>
+  /** The user's open sessions (families neither revoked nor expired), the most recently used first. */
+  readonly listSessions: (userId: string, at: Date) => Effect.Effect<ReadonlyArray<SessionSummary>>
+  /** Ends one open session of the user; false when the user has no such open session. */
+  readonly revokeSession: (userId: string, familyId: string, at: Date) => Effect.Effect<boolean>
 }
 export class RefreshTokenStore extends Context.Tag("identity/RefreshTokenStore")<RefreshTokenStore, RefreshTokenStoreShape>() {}
 
-export type OneTimePurpose = "VERIFY_EMAIL" | "RESET_PASSWORD"
+export type OneTimePurpose = "VERIFY_EMAIL" | "RESET_PASSWORD" | "CHANGE_EMAIL"
 export interface OneTimeTokenStoreShape {
   readonly insert: (token: {
     readonly tokenHash: string
     readonly userId: string
     readonly purpose: OneTimePurpose
     readonly expiresAt: Date
+    /** The address an email change waits on (purpose CHANGE_EMAIL only). */
+    readonly newEmail?: string
   }) => Effect.Effect<void>
   /** Uses a live token once and answers its user; None when unknown, used or expired. */
   readonly consume: (tokenHash: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<Option.Option<string>>
   /** Marks every outstanding token of the user for that purpose used (a newer link used kills the older ones). */
   readonly retireAll: (userId: string, purpose: OneTimePurpose, at: Date) => Effect.Effect<void>
+  /** Uses a live email-change token once: its user and the new address; None when unknown, used or expired. */
+  readonly consumeEmailChange: (
+    tokenHash: string,
+    at: Date
+  ) => Effect.Effect<Option.Option<{ readonly userId: string; readonly newEmail: string }>>
 }
 export class OneTimeTokenStore extends Context.Tag("identity/OneTimeTokenStore")<OneTimeTokenStore, OneTimeTokenStoreShape>() {}
 

@@ -13,12 +13,19 @@ import {
   type Actor,
   decideRefresh,
   EmailNotVerified,
+  EmailTaken,
   InvalidCredentials,
   InvalidToken,
   MissingToken,
   WrongCurrentPassword,
+  WrongPassword,
   normalizeEmail,
+  type EmailChangeInput,
   type RegistrationInput,
+  type SessionClient,
+  SessionNotFound,
+  type SessionSummary,
+  validateEmailChange,
   requireRole,
   requireFields,
   SessionExpired,
@@ -40,6 +47,7 @@ export interface Session {
 
 const VERIFY_TTL_MS = 24 * 3600_000
 const RESET_TTL_MS = 3600_000
+const EMAIL_CHANGE_TTL_MS = 24 * 3600_000
 
 export class Identity extends Context.Tag("identity/Identity")<
   Identity,
@@ -52,9 +60,11 @@ export class Identity extends Context.Tag("identity/Identity")<
     readonly login: (
       email: string | undefined,
       password: string | undefined,
-      timeZone?: string | undefined
+      timeZone?: string | undefined,
+      client?: SessionClient
     ) => Effect.Effect<Session, ValidationFailed | Unauthorized>
-    readonly refresh: (refreshToken: string | undefined) => Effect.Effect<Session, Unauthorized>
+    /** Rotates the refresh token; `client` is what the renewed session remembers (device, coarse address). */
+    readonly refresh: (refreshToken: string | undefined, client?: SessionClient) => Effect.Effect<Session, Unauthorized>
     readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
     /** Resolves a bearer token to the live account behind it; deactivated accounts are refused. */
     readonly authenticate: (accessToken: string) => Effect.Effect<User, Unauthorized>
@@ -81,6 +91,23 @@ export class Identity extends Context.Tag("identity/Identity")<
       currentRefreshToken?: string | undefined
     ) => Effect.Effect<void, ValidationFailed | Unauthorized>
     readonly setPreferredLanguage: (actor: Actor, language: Language) => Effect.Effect<User>
+    /** Checks the caller's password (a deletion's confirmation): 422 on `password` when absent or wrong. */
+    readonly confirmPassword: (actor: Actor, password: string | undefined) => Effect.Effect<void, ValidationFailed>
+    /** Announces that every session of a closed account ended (its sockets are disconnected). */
+    readonly announceAccountClosed: (userId: string) => Effect.Effect<void>
+    /** The caller's open sessions, the most recently used first. */
+    readonly listSessions: (actor: Actor) => Effect.Effect<ReadonlyArray<SessionSummary>>
+    /** Ends one of the caller's sessions (404 SESSION_NOT_FOUND when it is not one of their open sessions). */
+    readonly endSession: (actor: Actor, sessionId: string) => Effect.Effect<void, NotFound>
+    /** Ends every session of the caller but `currentSessionId` (all of them when it is undefined). */
+    readonly endOtherSessions: (actor: Actor, currentSessionId: string | undefined) => Effect.Effect<void>
+    /**
+     * Starts an email change: checks the current password and the new address (422; 409 when another
+     * account has it) and mails a 24-hour link to the new address. Nothing changes until it is opened.
+     */
+    readonly requestEmailChange: (actor: Actor, input: EmailChangeInput) => Effect.Effect<void, ValidationFailed | Conflict>
+    /** Applies an email change from its link: the address is now the new one (verified), and the old one is told. */
+    readonly confirmEmailChange: (token: string | undefined) => Effect.Effect<User, BadRequest | Conflict>
     /** Accounts created by operators (CLI, seed): verified at once, any role. */
     readonly createAccount: (
       input: RegistrationInput & { role: User["role"]; preferredLanguage?: Language }
@@ -123,7 +150,7 @@ export const IdentityLive = Layer.effect(
         yield* send(user, token)
       })
 
-    const openSession = (user: User, familyId: string) =>
+    const openSession = (user: User, familyId: string, client: SessionClient | undefined) =>
       Effect.gen(function* () {
         const refreshToken = yield* secrets.random()
         const at = yield* now
@@ -131,7 +158,8 @@ export const IdentityLive = Layer.effect(
           tokenHash: secrets.digest(refreshToken),
           userId: user.id,
           familyId,
-          expiresAt: new Date(at.getTime() + config.refreshTokenTtlDays * 86_400_000)
+          expiresAt: new Date(at.getTime() + config.refreshTokenTtlDays * 86_400_000),
+          client
         })
         const access = yield* accessTokens.sign({ userId: user.id, role: user.role, sessionId: familyId })
         return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
@@ -196,7 +224,7 @@ export const IdentityLive = Layer.effect(
       createAccount: (input) =>
         createUser(input, { role: input.role, isEmailVerified: true, preferredLanguage: input.preferredLanguage ?? "fr" }),
 
-      login: (email, password, timeZone) =>
+      login: (email, password, timeZone, client) =>
         Effect.gen(function* () {
           const fields = yield* requireFields({ email, password })
           const found = yield* users.findByEmail(normalizeEmail(fields.email!))
@@ -213,10 +241,10 @@ export const IdentityLive = Layer.effect(
             account.timeZone === null && isTimeZone(zone) && (yield* users.adoptTimeZone(account.id, zone))
               ? { ...account, timeZone: zone }
               : account
-          return yield* openSession(adopted, yield* secrets.uuid())
+          return yield* openSession(adopted, yield* secrets.uuid(), client)
         }),
 
-      refresh: (presented) =>
+      refresh: (presented, client) =>
         Effect.gen(function* () {
           if (!presented) return yield* SessionExpired
           const tokenHash = secrets.digest(presented)
@@ -235,7 +263,7 @@ export const IdentityLive = Layer.effect(
               const rotated = yield* tx.run(
                 Effect.gen(function* () {
                   const won = yield* refreshTokens.markRotated(tokenHash, at)
-                  return won ? Option.some(yield* openSession(user.value, decision.familyId)) : Option.none()
+                  return won ? Option.some(yield* openSession(user.value, decision.familyId, client)) : Option.none()
                 })
               )
               if (Option.isNone(rotated)) {
@@ -342,6 +370,78 @@ export const IdentityLive = Layer.effect(
         Effect.gen(function* () {
           yield* users.setPreferredLanguage(actor.id, language)
           return Option.getOrThrow(yield* users.findById(actor.id))
+        }),
+
+      confirmPassword: (actor, password) =>
+        Effect.gen(function* () {
+          const hash = yield* users.findPasswordHash(actor.id)
+          const matches = password ? Option.isSome(hash) && (yield* hasher.verify(password, hash.value)) : false
+          if (!matches) return yield* WrongPassword
+        }),
+
+      announceAccountClosed: (userId) => accountEvents.publish({ type: "sessions_ended", userId, reason: "account_deleted" }),
+
+      listSessions: (actor) => Effect.flatMap(now, (at) => refreshTokens.listSessions(actor.id, at)),
+
+      endSession: (actor, sessionId) =>
+        Effect.gen(function* () {
+          const ended = isUuid(sessionId) && (yield* refreshTokens.revokeSession(actor.id, sessionId.toLowerCase(), yield* now))
+          if (!ended) return yield* SessionNotFound
+          yield* accountEvents.publish({ type: "session_ended", userId: actor.id, sessionId: sessionId.toLowerCase() })
+        }),
+
+      endOtherSessions: (actor, currentSessionId) =>
+        Effect.gen(function* () {
+          yield* refreshTokens.revokeAllOfUser(actor.id, yield* now, currentSessionId)
+          yield* accountEvents.publish({
+            type: "sessions_ended",
+            userId: actor.id,
+            reason: "logged_out_elsewhere",
+            keepFamily: currentSessionId
+          })
+        }),
+
+      requestEmailChange: (actor, input) =>
+        Effect.gen(function* () {
+          const account = yield* users.findById(actor.id)
+          if (Option.isNone(account)) return yield* WrongCurrentPassword
+          const change = yield* validateEmailChange(input, account.value.email)
+          const hash = yield* users.findPasswordHash(actor.id)
+          if (Option.isNone(hash) || !(yield* hasher.verify(change.currentPassword, hash.value))) return yield* WrongCurrentPassword
+          // Told now rather than when the link is opened; the unique index decides again then.
+          if (Option.isSome(yield* users.findByEmail(change.newEmail))) return yield* EmailTaken
+          const token = yield* secrets.random()
+          const at = yield* now
+          yield* tx.run(
+            Effect.gen(function* () {
+              // Only the newest request counts: an older link would move the account to another address.
+              yield* oneTimeTokens.retireAll(actor.id, "CHANGE_EMAIL", at)
+              yield* oneTimeTokens.insert({
+                tokenHash: secrets.digest(token),
+                userId: actor.id,
+                purpose: "CHANGE_EMAIL",
+                expiresAt: new Date(at.getTime() + EMAIL_CHANGE_TTL_MS),
+                newEmail: change.newEmail
+              })
+              yield* notifications.sendEmailChange({ ...account.value, email: change.newEmail }, token)
+            })
+          )
+        }),
+
+      confirmEmailChange: (token) =>
+        Effect.gen(function* () {
+          if (!token) return yield* MissingToken
+          return yield* tx.run(
+            Effect.gen(function* () {
+              const change = yield* oneTimeTokens.consumeEmailChange(secrets.digest(token), yield* now)
+              if (Option.isNone(change)) return yield* InvalidToken
+              const before = yield* users.findById(change.value.userId)
+              if (Option.isNone(before) || !before.value.isActive) return yield* InvalidToken
+              yield* users.setEmail(before.value.id, change.value.newEmail)
+              yield* notifications.sendEmailChanged(before.value)
+              return { ...before.value, email: change.value.newEmail, isEmailVerified: true }
+            })
+          )
         }),
 
       administerAccount: (actor, userId, input) =>

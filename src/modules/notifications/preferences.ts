@@ -47,6 +47,8 @@ export const MailKinds = [
   "email-verification",
   "password-reset",
   "password-changed",
+  "email-change",
+  "data-export",
   "unsubscribe-confirmation",
   "legal",
   "contact",
@@ -62,6 +64,8 @@ const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>([
   "email-verification",
   "password-reset",
   "password-changed",
+  "email-change",
+  "data-export",
   "unsubscribe-confirmation",
   "legal",
   "contact"

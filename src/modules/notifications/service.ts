@@ -18,6 +18,12 @@ export class Notifications extends Context.Tag("notifications/Notifications")<
   {
     readonly sendEmailVerification: (to: Recipient, token: string) => Effect.Effect<void>
     readonly sendPasswordReset: (to: Recipient, token: string) => Effect.Effect<void>
+    /** The link that proves a new address (sent to that address; `to.email` is the new one). */
+    readonly sendEmailChange: (to: Recipient, token: string) => Effect.Effect<void>
+    /** Tells the old address that the account moved to another one (which it does not name). */
+    readonly sendEmailChanged: (to: Recipient) => Effect.Effect<void>
+    /** The link to a prepared data export. */
+    readonly sendDataExport: (to: Recipient, token: string) => Effect.Effect<void>
     readonly submitContactMessage: (input: ContactInput, userId: string | null) => Effect.Effect<void, ValidationFailed>
   }
 >() {}
@@ -56,6 +62,54 @@ export const NotificationsLive = Layer.effect(
             firstName: to.firstName,
             link: link(`/reset-password/${token}`),
             keys: { subject: "mail.reset.subject", greeting: "mail.reset.greeting", body: "mail.reset.body", action: "mail.reset.action" }
+          })
+        ),
+      sendEmailChange: (to, token) =>
+        mailer.send(
+          actionMail({
+            kind: "email-change",
+            to: to.email,
+            language: to.preferredLanguage,
+            firstName: to.firstName,
+            link: link(`/confirm-email/${token}`),
+            keys: {
+              subject: "mail.emailChange.subject",
+              greeting: "mail.emailChange.greeting",
+              body: "mail.emailChange.body",
+              action: "mail.emailChange.action"
+            }
+          })
+        ),
+      sendEmailChanged: (to) =>
+        mailer.send(
+          actionMail({
+            kind: "email-change",
+            to: to.email,
+            language: to.preferredLanguage,
+            firstName: to.firstName,
+            link: link("/contact"),
+            keys: {
+              subject: "mail.emailChanged.subject",
+              greeting: "mail.emailChanged.greeting",
+              body: "mail.emailChanged.body",
+              action: "mail.emailChanged.action"
+            }
+          })
+        ),
+      sendDataExport: (to, token) =>
+        mailer.send(
+          actionMail({
+            kind: "data-export",
+            to: to.email,
+            language: to.preferredLanguage,
+            firstName: to.firstName,
+            link: link(`/api/account/export/${token}`),
+            keys: {
+              subject: "mail.export.subject",
+              greeting: "mail.export.greeting",
+              body: "mail.export.body",
+              action: "mail.export.action"
+            }
           })
         ),
       submitContactMessage: (input, userId) =>

@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
-import { EmailTaken, type RefreshTokenRecord, type UserWithPassword } from "../domain"
+import { EmailTaken, type RefreshTokenRecord, type SessionClient, type UserWithPassword } from "../domain"
 import { OneTimeTokenStore, type OneTimePurpose, PasswordHasher, RefreshTokenStore, UserRepository } from "../ports"
 
 /**
@@ -9,8 +9,11 @@ import { OneTimeTokenStore, type OneTimePurpose, PasswordHasher, RefreshTokenSto
  */
 export const IdentityMemoryAdapters = Layer.suspend(() => {
   const users = new Map<string, UserWithPassword>()
-  const refresh = new Map<string, RefreshTokenRecord>()
-  const oneTime = new Map<string, { userId: string; purpose: OneTimePurpose; expiresAt: Date; usedAt: Date | null }>()
+  const refresh = new Map<string, RefreshTokenRecord & SessionClient & { readonly createdAt: Date }>()
+  const oneTime = new Map<
+    string,
+    { userId: string; purpose: OneTimePurpose; expiresAt: Date; usedAt: Date | null; newEmail?: string | undefined }
+  >()
   const update = (id: string, patch: Partial<UserWithPassword>) =>
     Effect.sync(() => {
       const user = users.get(id)
@@ -57,6 +60,12 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
         }),
       setRole: (id, role) => update(id, { role }),
       setActive: (id, isActive) => update(id, { isActive }),
+      setEmail: (id, email) =>
+        Effect.suspend(() =>
+          [...users.values()].some((u) => u.email === email && u.id !== id)
+            ? Effect.fail(EmailTaken)
+            : update(id, { email, isEmailVerified: true })
+        ),
       updateAccount: (id, patch) => update(id, patch)
     }),
     Layer.succeed(RefreshTokenStore, {
@@ -68,7 +77,10 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
               familyId: t.familyId,
               expiresAt: t.expiresAt,
               rotatedAt: null,
-              revokedAt: null
+              revokedAt: null,
+              createdAt: new Date(),
+              userAgent: t.client?.userAgent ?? null,
+              coarseAddress: t.client?.coarseAddress ?? null
             })
         ),
       find: (hash) => Effect.sync(() => Option.fromNullable(refresh.get(hash))),
@@ -88,6 +100,31 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
           for (const [hash, r] of refresh) {
             if (r.userId === userId && !r.revokedAt && r.familyId !== keepFamily) refresh.set(hash, { ...r, revokedAt: at })
           }
+        }),
+      listSessions: (userId, at) =>
+        Effect.sync(() => {
+          const families = new Map<string, Array<RefreshTokenRecord & SessionClient & { readonly createdAt: Date }>>()
+          for (const r of refresh.values()) if (r.userId === userId) families.set(r.familyId, [...(families.get(r.familyId) ?? []), r])
+          return [...families.entries()]
+            .filter(([, rows]) => rows.every((r) => r.revokedAt === null))
+            .map(([id, rows]) => {
+              const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+              const newest = sorted[sorted.length - 1]!
+              return { id, openedAt: sorted[0]!.createdAt, lastUsedAt: newest.createdAt, newest }
+            })
+            .filter(({ newest }) => newest.expiresAt > at)
+            .map(({ newest, ...session }) => ({ ...session, userAgent: newest.userAgent, coarseAddress: newest.coarseAddress }))
+            .sort((a, b) => b.lastUsedAt.getTime() - a.lastUsedAt.getTime())
+        }),
+      revokeSession: (userId, familyId, at) =>
+        Effect.sync(() => {
+          let found = false
+          for (const [hash, r] of refresh)
+            if (r.userId === userId && r.familyId === familyId && !r.revokedAt) {
+              refresh.set(hash, { ...r, revokedAt: at })
+              found = true
+            }
+          return found
         })
     }),
     Layer.succeed(OneTimeTokenStore, {
@@ -103,6 +140,13 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
         Effect.sync(() => {
           for (const [hash, t] of oneTime)
             if (t.userId === userId && t.purpose === purpose && !t.usedAt) oneTime.set(hash, { ...t, usedAt: at })
+        }),
+      consumeEmailChange: (hash, at) =>
+        Effect.sync(() => {
+          const t = oneTime.get(hash)
+          if (!t || t.purpose !== "CHANGE_EMAIL" || t.usedAt || t.expiresAt <= at || t.newEmail === undefined) return Option.none()
+          oneTime.set(hash, { ...t, usedAt: at })
+          return Option.some({ userId: t.userId, newEmail: t.newEmail })
         })
     })
   )

@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { EmailTaken, Role } from "../domain"
 import { OneTimeTokenStore, RefreshTokenStore, UserRepository } from "../ports"
 import { type Language, Languages } from "../../../platform/messages"
-import { findOne, single } from "../../../platform/rows"
+import { findAll, findOne, single } from "../../../platform/rows"
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
   id, email::text AS email, first_name, last_name, phone_number, role, is_email_verified, is_active, preferred_language, time_zone, created_at`
@@ -28,6 +28,15 @@ const RefreshTokenRow = Schema.Struct({
   expiresAt: Schema.DateFromSelf,
   rotatedAt: Schema.NullOr(Schema.DateFromSelf),
   revokedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+
+const SessionRow = Schema.Struct({
+  id: Schema.String,
+  openedAt: Schema.DateFromSelf,
+  lastUsedAt: Schema.DateFromSelf,
+  expiresAt: Schema.DateFromSelf,
+  userAgent: Schema.NullOr(Schema.String),
+  coarseAddress: Schema.NullOr(Schema.String)
 })
 
 const isUniqueViolation = (error: unknown) =>
@@ -83,6 +92,11 @@ export const UserRepositoryLive = Layer.effect(
         ),
       setRole: (id, role: Role) =>
         sql`UPDATE users SET role = ${role}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      setEmail: (id, email) =>
+        sql`UPDATE users SET email = ${email}, is_email_verified = true, updated_at = now() WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.catchAll((error) => (isUniqueViolation(error) ? Effect.fail(EmailTaken) : Effect.die(error)))
+        ),
       setActive: (id, active) =>
         sql`UPDATE users SET is_active = ${active}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       updateAccount: (id, patch) => {
@@ -108,8 +122,11 @@ export const RefreshTokenStoreLive = Layer.effect(
   RefreshTokenStore,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     insert: (t) =>
-      sql`INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at)
-          VALUES (${t.tokenHash}, ${t.userId}, ${t.familyId}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO refresh_tokens (token_hash, user_id, family_id, expires_at, user_agent, coarse_address)
+          VALUES (${t.tokenHash}, ${t.userId}, ${t.familyId}, ${t.expiresAt}, ${t.client?.userAgent ?? null}, ${t.client?.coarseAddress ?? null})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
     find: (hash) =>
       findOne(
         "refresh token",
@@ -130,7 +147,34 @@ export const RefreshTokenStoreLive = Layer.effect(
       ),
     revokeAllOfUser: (userId, at, keepFamily) =>
       sql`UPDATE refresh_tokens SET revoked_at = ${at} WHERE user_id = ${userId} AND revoked_at IS NULL
-          ${keepFamily === undefined ? sql`` : sql`AND family_id <> ${keepFamily}`}`.pipe(Effect.asVoid, Effect.orDie)
+          ${keepFamily === undefined ? sql`` : sql`AND family_id <> ${keepFamily}`}`.pipe(Effect.asVoid, Effect.orDie),
+    // A family is open while none of its rows is revoked and its newest row has not expired.
+    listSessions: (userId, at) =>
+      findAll(
+        "open sessions",
+        SessionRow,
+        sql`SELECT DISTINCT ON (family_id) family_id AS id, first_value(created_at) OVER family AS opened_at,
+            created_at AS last_used_at, expires_at, user_agent, coarse_address
+          FROM refresh_tokens
+          WHERE user_id = ${userId}
+            AND family_id NOT IN (SELECT family_id FROM refresh_tokens WHERE user_id = ${userId} AND revoked_at IS NOT NULL)
+          WINDOW family AS (PARTITION BY family_id ORDER BY created_at ASC)
+          ORDER BY family_id, created_at DESC`
+      ).pipe(
+        Effect.map((rows) =>
+          rows
+            .filter((row) => row.expiresAt > at)
+            .map(({ expiresAt: _, ...session }) => session)
+            .sort((a, b) => b.lastUsedAt.getTime() - a.lastUsedAt.getTime())
+        ),
+        Effect.orDie
+      ),
+    revokeSession: (userId, familyId, at) =>
+      sql`UPDATE refresh_tokens SET revoked_at = ${at}
+          WHERE user_id = ${userId} AND family_id = ${familyId} AND revoked_at IS NULL RETURNING token_hash`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
   }))
 )
 
@@ -138,8 +182,8 @@ export const OneTimeTokenStoreLive = Layer.effect(
   OneTimeTokenStore,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     insert: (t) =>
-      sql`INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at)
-          VALUES (${t.tokenHash}, ${t.userId}, ${t.purpose}, ${t.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
+      sql`INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at, new_email)
+          VALUES (${t.tokenHash}, ${t.userId}, ${t.purpose}, ${t.expiresAt}, ${t.newEmail ?? null})`.pipe(Effect.asVoid, Effect.orDie),
     consume: (hash, purpose, at) =>
       findOne(
         "consumed token",
@@ -152,7 +196,15 @@ export const OneTimeTokenStoreLive = Layer.effect(
       sql`UPDATE one_time_tokens SET used_at = ${at} WHERE user_id = ${userId} AND purpose = ${purpose} AND used_at IS NULL`.pipe(
         Effect.asVoid,
         Effect.orDie
-      )
+      ),
+    consumeEmailChange: (hash, at) =>
+      findOne(
+        "consumed email change",
+        Schema.Struct({ userId: Schema.String, newEmail: Schema.String }),
+        sql`UPDATE one_time_tokens SET used_at = ${at}
+          WHERE token_hash = ${hash} AND purpose = 'CHANGE_EMAIL' AND used_at IS NULL AND expires_at > ${at}
+          RETURNING user_id, new_email::text AS new_email`
+      ).pipe(Effect.orDie)
   }))
 )
 

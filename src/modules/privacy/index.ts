@@ -1,0 +1,2 @@
+export { EXPORT_QUEUE, Privacy, PrivacyLive } from "./service"
+export { AccountApi } from "./contract"

@@ -1,0 +1,97 @@
+import { Effect } from "effect"
+import type { Browser } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { Identity } from "../../src/modules/identity"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import type { TestServer } from "../support/server"
+
+// Account self-service on /settings (issue 15): a client changes their password (their other session
+// ends, this one stays), then deletes their account, confirmed by the password, and can no longer log in.
+
+let server: TestServer
+let browser: Browser
+
+const apiLogin = (email: string, password: string) =>
+  fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password })
+  })
+
+describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("changes the password (other sessions end) and deletes the account with the password", async () => {
+    const email = `account.${Date.now().toString(36)}@example.com`
+    const password = "Client1234!"
+    const changed = "Nouveau5678!"
+    await server.run(
+      Effect.flatMap(Identity, (identity) =>
+        identity.createAccount({
+          firstName: "Maëlle",
+          lastName: "Tremblay",
+          email,
+          phoneNumber: "5145550188",
+          password,
+          confirmPassword: password,
+          role: "CLIENT"
+        })
+      )
+    )
+    // Another session of the same account, elsewhere.
+    const elsewhere = (await (await apiLogin(email, password)).json()).data.token as string
+    const me = (token: string) => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
+    expect((await me(elsewhere)).status).toBe(200)
+
+    const context = await contextWithConsent(browser)
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, email, password)
+    await page.goto(`${server.url}/settings`)
+    await page.getByRole("heading", { name: "Sécurité", level: 2 }).waitFor()
+
+    // Two sessions listed, this one marked; the other one can be told apart.
+    const sessions = page.locator(".session")
+    await expect.poll(() => sessions.count()).toBe(2)
+    await page.getByText("Cette session", { exact: true }).waitFor()
+    await page.getByRole("button", { name: "Déconnecter cette session" }).waitFor()
+
+    // A wrong current password is refused beside the field.
+    await page.getByLabel("Mot de passe actuel", { exact: true }).fill("Wrong1234!")
+    await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(changed)
+    await page.getByLabel("Confirmer le nouveau mot de passe", { exact: true }).fill(changed)
+    await page.getByRole("button", { name: "Changer le mot de passe" }).click()
+    await page.getByText("Le mot de passe actuel est incorrect.").waitFor()
+    expect(await page.getByLabel("Mot de passe actuel", { exact: true }).getAttribute("aria-invalid")).toBe("true")
+
+    await page.getByLabel("Mot de passe actuel", { exact: true }).fill(password)
+    await page.getByRole("button", { name: "Changer le mot de passe" }).click()
+    await page.getByText("Votre mot de passe a été modifié.").first().waitFor()
+    // The other session ended at once; this one goes on, and the list shows it alone.
+    expect((await me(elsewhere)).status).toBe(401)
+    await expect.poll(() => sessions.count()).toBe(1)
+    expect((await apiLogin(email, password)).status).toBe(401)
+    expect((await apiLogin(email, changed)).status).toBe(200)
+
+    // Delete the account: cancel first, then a wrong password, then the right one.
+    await page.getByRole("button", { name: "Supprimer mon compte" }).click()
+    const dialog = page.getByRole("alertdialog")
+    await dialog.waitFor()
+    await dialog.getByRole("button", { name: "Annuler" }).click()
+    await dialog.waitFor({ state: "detached" })
+    await page.getByRole("button", { name: "Supprimer mon compte" }).click()
+    await dialog.getByLabel("Mot de passe du compte", { exact: true }).fill("Wrong1234!")
+    await dialog.getByRole("button", { name: "Oui, supprimer mon compte" }).click()
+    await dialog.getByText("Le mot de passe actuel est incorrect.").waitFor()
+    await dialog.getByLabel("Mot de passe du compte", { exact: true }).fill(changed)
+    await dialog.getByRole("button", { name: "Oui, supprimer mon compte" }).click()
+    await page.getByText("Votre compte a été supprimé. Vos données personnelles ont été effacées.").waitFor()
+    // Home (which shows the services), not the login page.
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/(services)?$/)
+    // Logged out, and no login is possible any more.
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Connexion" }).first().waitFor()
+    expect((await apiLogin(email, changed)).status).toBe(401)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 120_000)
+})
