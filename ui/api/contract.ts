@@ -8,7 +8,7 @@ import type {
   AdministrationApi,
   AdminBookingRowView,
   AdminBookingView,
-  AdminPaymentView,
+  AdminBookingPaymentView,
   AdminServiceView,
   AdminUserView,
   AnalyticsView,
@@ -269,7 +269,7 @@ export type Person = Pick<AdminUser, "id" | "firstName" | "lastName" | "email">
 export type AdminBookingRow = typeof AdminBookingRowView.Encoded
 export type AdminBooking = typeof AdminBookingView.Encoded
 export type AdminService = typeof AdminServiceView.Encoded
-export type AdminPayment = typeof AdminPaymentView.Encoded
+export type AdminPayment = typeof AdminBookingPaymentView.Encoded
 export type Dashboard = typeof DashboardView.Encoded
 export type FinancialStats = typeof FinancialStatsView.Encoded
 export type Analytics = typeof AnalyticsView.Encoded

@@ -6,9 +6,9 @@ import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { CurrentUser } from "../../platform/http/authentication"
 import { PaymentGatewayUnavailable } from "../payments"
 import {
+  toAdminBookingPaymentView,
   toAdminBookingRowView,
   toAdminBookingView,
-  toAdminPaymentView,
   toAdminServiceView,
   toAdminUserView,
   toAnalyticsView,
@@ -122,7 +122,11 @@ export const AdministrationHttpLive = HttpApiBuilder.group(MarketplaceApi, "admi
       .handle("payments", ({ urlParams }) =>
         Effect.gen(function* () {
           const found = yield* admin.payments(yield* CurrentUser, urlParams)
-          return ok({ payments: found.rows.map(toAdminPaymentView), pagination: pagination(found.total, found.page, found.limit) })
+          return ok({
+            currency: found.currency,
+            payments: found.rows.map(toAdminBookingPaymentView),
+            pagination: pagination(found.total, found.page, found.limit)
+          })
         })
       )
       .handle("analytics", ({ urlParams }) =>

@@ -1,9 +1,9 @@
 import type { Language } from "../../platform/messages"
 import { displayStatus } from "../booking"
 import type {
+  AdminBookingPaymentView,
   AdminBookingRowView,
   AdminBookingView,
-  AdminPaymentView,
   AdminServiceView,
   AdminUserView,
   AnalyticsView,
@@ -11,7 +11,7 @@ import type {
   FinancialStatsView
 } from "./contract"
 import { type OperationKind, paymentStatusOf } from "./domain"
-import type { BookingRow, PaymentRow, ServiceRow, UserRow } from "./ports"
+import type { BookingPaymentRow, BookingRow, ServiceRow, UserRow } from "./ports"
 import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
 
 // Back-office records turned into the contract's views (contract.ts), by the handlers.
@@ -100,10 +100,7 @@ export const toAdminServiceView = (s: ServiceRow, language: Language): typeof Ad
   category: { id: s.category.id, name: language === "en" ? s.category.nameEn : s.category.nameFr }
 })
 
-export const toAdminPaymentView = ({ bookingRefundedMinor, ...p }: PaymentRow): typeof AdminPaymentView.Type => ({
-  ...p,
-  ...paymentViewOf(p, bookingRefundedMinor)
-})
+export const toAdminBookingPaymentView = (p: BookingPaymentRow): typeof AdminBookingPaymentView.Type => p
 
 export const toDashboardView = (d: Dashboard): typeof DashboardView.Type => ({ ...d, userCurrency: d.revenue.currency })
 
