@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
+
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -106,8 +107,10 @@ describe("GET /api/admin/dashboard", () => {
     expect(data.services).toEqual({ total: db!.services, available: db!.available, unavailable: db!.services - db!.available })
     expect(data.bookings.total).toBe(db!.bookings)
     expect(data.bookings.pending).toBe(db!.pending)
-    expect(data.revenue.currency).toBe("CAD")
-    expect(data.userCurrency).toBe("CAD")
+    // No currency asked: the one with the most payment operations (never 0 CAD when payments are in another).
+    expect(data.currencies.length).toBeGreaterThan(0)
+    expect(data.revenue.currency).toBe(data.currencies[0])
+    expect(data.userCurrency).toBe(data.currencies[0])
     expect(typeof data.applications.pending).toBe("number")
     expect((await api.get("/api/admin/dashboard?currency=12", { token: admin.token })).status).toBe(422)
   })
@@ -349,10 +352,43 @@ describe("services", () => {
   })
 })
 
+describe("the currency parameter", () => {
+  it("dashboard, financial stats and payments answer in the currency asked (any case); an unsupported one is a 422 in FR and EN", async () => {
+    await paidBooking()
+    const dashboard = await api.get("/api/admin/dashboard?currency=chf", { token: admin.token })
+    expect(dashboard.status, dashboard.text).toBe(200)
+    expect(dashboard.body.data.revenue.currency).toBe("CHF")
+    expect(dashboard.body.data.currencies).toContain("CHF")
+    const [held] = await sql<{ amount: number; n: number }>(
+      `SELECT coalesce(sum(authorized_minor), 0)::int AS amount, count(*)::int AS n FROM bookings
+       WHERE currency = 'CHF' AND payment_status = 'AUTHORIZED'`
+    )
+    expect(dashboard.body.data.revenue).toMatchObject({ pending: held!.amount, pendingCount: held!.n })
+    const payments = await api.get("/api/admin/payments?currency=CHF", { token: admin.token })
+    expect(payments.body.data.currency).toBe("CHF")
+    expect(payments.body.data.payments.every((p: { currency: string }) => p.currency === "CHF")).toBe(true)
+    for (const path of ["/api/admin/dashboard", "/api/admin/financial/stats", "/api/admin/payments"]) {
+      for (const currency of ["ZZZ", "12", "euros"]) {
+        const french = await api.get(`${path}?currency=${currency}`, { token: admin.token })
+        expect(french.status, `${path} ${currency}`).toBe(422)
+        expect(french.body.details).toEqual([{ field: "currency", message: fr["admin.currencyInvalid"] }])
+        const english = await api.get(`${path}?currency=${currency}`, { token: admin.token, language: "en" })
+        expect(english.status).toBe(422)
+        expect(english.body.details[0].message).toBe(en["admin.currencyInvalid"])
+      }
+    }
+  })
+})
+
 describe("finance and analytics", () => {
-  it("financial stats of the period in one currency: gross, 5% commissions, refunds and counts", async () => {
-    const before = (await api.get("/api/admin/financial/stats?period=week&currency=CHF", { token: admin.token })).body.data
+  it("financial stats of the period in one currency: gross, 5% commissions, refunds, net, holds still held", async () => {
+    const stats = async () => (await api.get("/api/admin/financial/stats?period=week&currency=CHF", { token: admin.token })).body.data
+    const before = await stats()
     const id = await paidBooking()
+    // Authorised: pending (held) until captured.
+    const held = await stats()
+    expect(held.payments.pending - before.payments.pending).toBe(1)
+    expect(held.heldAmount - before.heldAmount).toBe(8000)
     expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "CONFIRMED" }, { token: admin.token })).status).toBe(200)
     expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "VALIDATED" }, { token: admin.token })).status).toBe(200)
     const after = await api.get("/api/admin/financial/stats?period=week&currency=chf", { token: admin.token })
@@ -361,25 +397,36 @@ describe("finance and analytics", () => {
     expect(s.currency).toBe("CHF")
     expect(s.grossRevenue - before.grossRevenue).toBe(8000)
     expect(s.totalCommissions - before.totalCommissions).toBe(400)
-    expect(s.netRevenue).toBe(s.grossRevenue - s.refundedAmount)
-    expect(s.commissionMargin).toBe(Math.round((s.totalCommissions / s.netRevenue) * 10000) / 100)
+    // Captured: no longer pending.
+    expect(s.payments.pending).toBe(before.payments.pending)
+    expect(s.heldAmount).toBe(before.heldAmount)
+    expect(s.keptRevenue).toBe(s.grossRevenue - s.refundedAmount)
+    expect(s.netRevenue).toBe(s.keptRevenue - s.totalCommissions)
+    expect(s.netRevenue).not.toBe(s.grossRevenue)
+    expect(s.commissionMargin).toBe(Math.round((s.totalCommissions / s.keptRevenue) * 10000) / 100)
     expect(s.payments.completed - before.payments.completed).toBe(1)
     expect(s.revenueByStatus.find((r: { status: string }) => r.status === "COMPLETED").amountMinor).toBe(s.grossRevenue)
     expect(s.currencies).toContain("CHF")
-    expect((await api.get("/api/admin/financial/stats", { token: admin.token })).body.data).toMatchObject({
-      period: "month",
-      currency: "CAD"
-    })
+    // The booking is listed once in CHF's payments, captured, with its commission.
+    const listed = (await api.get("/api/admin/payments?currency=CHF&limit=100", { token: admin.token })).body.data
+    expect(listed.currency).toBe("CHF")
+    expect(listed.payments.filter((p: { bookingId: string }) => p.bookingId === id)).toEqual([
+      expect.objectContaining({ status: "COMPLETED", amountMinor: 8000, capturedMinor: 8000, commissionMinor: 400, heldMinor: 0 })
+    ])
+    const byDefault = (await api.get("/api/admin/financial/stats", { token: admin.token })).body.data
+    expect(byDefault).toMatchObject({ period: "month", currency: byDefault.currencies[0] })
     const bad = await api.get("/api/admin/financial/stats?period=decade", { token: admin.token, language: "en" })
     expect(bad.status).toBe(422)
     expect(bad.body.details[0].message).toBe(en["admin.financePeriodInvalid"])
   })
 
-  it("payments: latest first, paginated, with service, client and refunds", async () => {
+  it("payments: one row per booking in one currency, latest first, paginated, with service, client and refunds", async () => {
     const reply = await api.get("/api/admin/payments?limit=10", { token: admin.token })
     expect(reply.status).toBe(200)
     const payments = reply.body.data.payments
     expect(payments.length).toBeGreaterThan(0)
+    expect(payments.every((p: { currency: string }) => p.currency === reply.body.data.currency)).toBe(true)
+    expect(new Set(payments.map((p: { bookingId: string }) => p.bookingId)).size).toBe(payments.length)
     const times = payments.map((p: { createdAt: string }) => Date.parse(p.createdAt))
     expect([...times].sort((a, b) => b - a)).toEqual(times)
     expect(payments[0]).toMatchObject({ service: { title: expect.any(String) }, client: { email: expect.any(String) } })
