@@ -7,6 +7,8 @@ import { login, newClient, newProvider, type Session } from "../support/accounts
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "../booking/support"
+import { exportCsv } from "../../cli/commands/administration"
+import { parseCsv } from "./csv"
 
 let server: TestServer
 let api: ReturnType<typeof httpClient>
@@ -74,6 +76,8 @@ const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["PATCH", "/api/admin/services/00000000-0000-0000-0000-000000000001/status"],
   ["GET", "/api/admin/financial/stats"],
   ["GET", "/api/admin/payments"],
+  ["GET", "/api/admin/exports/bookings"],
+  ["GET", "/api/admin/exports/payments"],
   ["GET", "/api/admin/analytics"]
 ]
 
@@ -375,6 +379,52 @@ describe("the currency parameter", () => {
         const english = await api.get(`${path}?currency=${currency}`, { token: admin.token, language: "en" })
         expect(english.status).toBe(422)
         expect(english.body.details[0].message).toBe(en["admin.currencyInvalid"])
+      }
+    }
+  })
+})
+
+describe("CSV exports", () => {
+  /** A CSV answer (not the JSON envelope): read with fetch. */
+  const download = (path: string, language = "fr") =>
+    fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${admin.token}`, "accept-language": language } })
+
+  it("downloads the payments and the bookings as CSV in the currency chosen, as the CLI writes them; 422 on a bad currency or day", async () => {
+    await paidBooking()
+    const payments = await download("/api/admin/exports/payments?currency=chf")
+    expect(payments.status).toBe(200)
+    expect(payments.headers.get("content-type")).toMatch(/^text\/csv/)
+    expect(payments.headers.get("content-disposition")).toContain('attachment; filename="payments-CHF.csv"')
+    const text = await payments.text()
+    const lines = parseCsv(text)
+    expect(lines[0]!.slice(0, 7)).toEqual(["id", "bookingId", "kind", "status", "amountMinor", "feeMinor", "currency"])
+    expect(lines.length).toBeGreaterThan(1)
+    expect(lines.slice(1).every((l) => l[6] === "CHF")).toBe(true)
+    const [ops] = await sql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM payment_operations WHERE currency = 'CHF' AND kind <> 'CARD_SAVED'"
+    )
+    expect(lines.length - 1).toBe(ops!.n)
+    expect(text).toBe(await server.run(exportCsv("payments", { currency: "CHF" })))
+
+    const bookings = await download("/api/admin/exports/bookings?currency=CHF&from=2000-01-01")
+    expect(bookings.status).toBe(200)
+    expect(bookings.headers.get("content-disposition")).toContain('filename="bookings-CHF-2000-01-01.csv"')
+    const rows = parseCsv(await bookings.text())
+    const [chf] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE currency = 'CHF'")
+    expect(rows.length - 1).toBe(chf!.n)
+
+    for (const [path, field, key] of [
+      ["/api/admin/exports/payments?currency=ZZZ", "currency", "admin.currencyInvalid"],
+      ["/api/admin/exports/bookings?from=2024-02-30", "from", "admin.dateInvalid"]
+    ] as const) {
+      for (const [language, messages] of [
+        ["fr", fr],
+        ["en", en]
+      ] as const) {
+        const refused = await download(path, language)
+        expect(refused.status).toBe(422)
+        expect(refused.headers.get("content-type")).toMatch(/^application\/json/)
+        expect((await refused.json()).details).toEqual([{ field, message: messages[key] }])
       }
     }
   })

@@ -1,7 +1,7 @@
 // The back-office's calls (spec admin-and-onboarding section 7). Screens show their failures inline
 // where the spec says so (`quiet`); the rest go to the global toasts.
 
-import { api } from "./client"
+import { api, apiBlob } from "./client"
 import { queryString } from "./query"
 import type { AdministrationApi, Answer, Role } from "./contract"
 
@@ -46,5 +46,7 @@ export const adminApi = {
     api<Admin<"financialStats">>(`/admin/financial/stats${queryString({ period, currency })}`, { quiet: true }),
   payments: (limit: number, currency?: string) =>
     api<Admin<"payments">>(`/admin/payments${queryString({ limit, currency })}`, { quiet: true }),
+  /** A CSV export (RFC 4180) of the bookings or the payment operations, in one currency. */
+  exportCsv: (what: "bookings" | "payments", currency?: string) => apiBlob(`/admin/exports/${what}${queryString({ currency })}`),
   analytics: (period: number) => api<Admin<"analytics">>(`/admin/analytics${queryString({ period })}`, { quiet: true })
 }

@@ -42,6 +42,25 @@ export default function AdminFinancial() {
     FAILED: t`Échoués`
   }
   const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
+  // The CSV exports of the currency shown (the most active until another is chosen).
+  const [exportFailed, setExportFailed] = useState(false)
+  const download = (what: "bookings" | "payments") => {
+    const code = shown.current.currency
+    setExportFailed(false)
+    adminApi.exportCsv(what, code || undefined).then(
+      (blob) => {
+        const url = URL.createObjectURL(blob)
+        const link = document.createElement("a")
+        link.href = url
+        link.download = `${what}${code ? `-${code}` : ""}.csv`
+        document.body.append(link)
+        link.click()
+        link.remove()
+        setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      },
+      () => setExportFailed(true)
+    )
+  }
   return (
     <Page title={t`Finances`}>
       <div className="filters">
@@ -63,6 +82,15 @@ export default function AdminFinancial() {
           onChange={setCurrency}
         />
       </div>
+      <div className="admin-actions">
+        <button type="button" className="button-secondary" onClick={() => download("payments")}>
+          {t`Exporter les paiements (CSV)`}
+        </button>
+        <button type="button" className="button-secondary" onClick={() => download("bookings")}>
+          {t`Exporter les réservations (CSV)`}
+        </button>
+      </div>
+      {exportFailed ? <p role="alert" className="alert alert-error">{t`L'export a échoué. Veuillez réessayer.`}</p> : null}
       <Loaded
         state={stats}
         errorTitle={t`Une erreur est survenue`}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { BookingId, ServiceId, UserId } from "../../platform/ids"
 import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
@@ -237,6 +237,13 @@ export const AnalyticsView = Schema.Struct({
 
 const Text = Schema.optional(PayloadText)
 const LongText = Schema.optional(PayloadLongText)
+/** A CSV export (RFC 4180), downloaded as a file. */
+const Csv = HttpApiSchema.Text({ contentType: "text/csv" })
+const ExportParams = Schema.Struct({
+  from: Schema.optional(Schema.String),
+  to: Schema.optional(Schema.String),
+  currency: Schema.optional(Schema.String)
+})
 
 /** The back-office (spec admin-and-onboarding section 7): every endpoint is ADMIN only. */
 export class AdministrationApi extends HttpApiGroup.make("administration")
@@ -328,6 +335,8 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
       .setUrlParams(Schema.Struct({ currency: Schema.optional(Schema.String), ...PageParams }))
       .addSuccess(Ok(Schema.Struct({ currency: Schema.String, payments: Schema.Array(AdminBookingPaymentView), pagination: Pagination })))
   )
+  .add(HttpApiEndpoint.get("exportBookings", "/exports/bookings").setUrlParams(ExportParams).addSuccess(Csv))
+  .add(HttpApiEndpoint.get("exportPayments", "/exports/payments").setUrlParams(ExportParams).addSuccess(Csv))
   .add(
     HttpApiEndpoint.get("analytics", "/analytics")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) }))
