@@ -330,6 +330,18 @@ const checkEverything = async (currencies: ReadonlyArray<string>) => {
     const lines = ledger.slice(1)
     expect(lines.length).toBe(mine.length)
     expect(lines.every((l) => l[col("currency")] === currency)).toBe(true)
+    // An authorisation's line says what became of it: PENDING while held, COMPLETED once captured, else CANCELLED.
+    const groups = byBooking(before)
+    const statusOf = new Map(
+      mine.map((r) => {
+        if (r.kind !== "AUTHORIZATION")
+          return [r.id, { CAPTURE: "COMPLETED", REFUND: "REFUNDED", CANCELLATION: "CANCELLED", FAILURE: "FAILED" }[r.kind]]
+        const ops = groups.get(r.bookingId)!
+        if (heldOf(ops)?.id === r.id) return [r.id, "PENDING"]
+        return [r.id, ops.some((o) => o.kind === "CAPTURE" && o.paymentIntentId === r.paymentIntentId) ? "COMPLETED" : "CANCELLED"]
+      })
+    )
+    for (const line of lines) expect(line[col("status")], line.join(",")).toBe(statusOf.get(line[col("id")]!))
     for (const kind of ["AUTHORIZATION", "CAPTURE", "REFUND", "CANCELLATION", "FAILURE"]) {
       const of = lines.filter((l) => l[col("kind")] === kind)
       expect(of.length, kind).toBe(count(mine, kind))

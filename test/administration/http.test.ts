@@ -272,7 +272,8 @@ describe("bookings", () => {
         p.feeMinor
       ])
     ).toEqual([
-      ["AUTHORIZATION", "PENDING", 8000, 0],
+      // Captured: the authorisation is no longer pending.
+      ["AUTHORIZATION", "COMPLETED", 8000, 0],
       ["CAPTURE", "COMPLETED", 8000, 400]
     ])
     // A finished booking cannot go back (409), nor take an unknown status.
@@ -288,7 +289,10 @@ describe("bookings", () => {
     const id = await paidBooking()
     const cancelled = await api.patch(`/api/admin/bookings/${id}/status`, { status: "CANCELLED" }, { token: admin.token })
     expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
-    expect(cancelled.body.data.booking.payments.map((p: { kind: string }) => p.kind)).toEqual(["AUTHORIZATION", "CANCELLATION"])
+    expect(cancelled.body.data.booking.payments.map((p: { kind: string; status: string }) => [p.kind, p.status])).toEqual([
+      ["AUTHORIZATION", "CANCELLED"],
+      ["CANCELLATION", "CANCELLED"]
+    ])
   })
 })
 

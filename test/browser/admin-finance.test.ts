@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import * as fs from "node:fs"
 import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { Operator } from "../../cli/commands/administration"
@@ -135,6 +136,27 @@ describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium",
     await page.getByLabel("Devise", { exact: true }).selectOption("CHF")
     await expect.poll(() => card("Revenu net des prestataires").textContent()).toBe(money(10_000 - 500, "CHF"))
     await expect.poll(() => page.getByRole("table").locator("tbody tr").count()).toBe(2)
+    // The CSV export follows the selector too: CHF's operations only (2 authorisations and a capture).
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Exporter les paiements (CSV)" }).click()
+    ])
+    expect(download.suggestedFilename()).toBe("payments-CHF.csv")
+    const lines = fs
+      .readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\r\n")
+    expect(lines[0]!.startsWith("id,bookingId,kind,status,amountMinor,feeMinor,currency")).toBe(true)
+    expect(lines.slice(1).map((line) => line.split(",").slice(2, 7))).toEqual(
+      expect.arrayContaining([
+        ["CAPTURE", "COMPLETED", "10000", "500", "CHF"],
+        // An authorisation is pending only while held: the captured one is completed.
+        ["AUTHORIZATION", "COMPLETED", "12345", "0", "CHF"],
+        ["AUTHORIZATION", "PENDING", "12345", "0", "CHF"]
+      ])
+    )
+    expect(lines.slice(1).every((line) => line.split(",")[6] === "CHF")).toBe(true)
+    expect(lines).toHaveLength(4)
 
     expect(errors).toEqual([])
     await context.close()

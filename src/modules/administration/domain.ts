@@ -71,12 +71,20 @@ export type OperationKind = (typeof OperationKinds)[number]
 
 export { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
 
-/** What one operation did, as the ledger (a booking's detail, the payments CSV) names it. */
-export const paymentStatusOf = (kind: OperationKind): AdminPaymentStatus => {
+/** What became of an authorisation: still held, captured (in whole or part), or released (or replaced by a renewal). */
+export type AuthorizationState = "HELD" | "CAPTURED" | "RELEASED"
+
+/**
+ * What one operation did, as the ledger (a booking's detail, the payments CSV) shows it: an
+ * authorisation is PENDING only while it is held (COMPLETED once captured, CANCELLED once released or
+ * replaced); a capture COMPLETED, a refund REFUNDED, a release CANCELLED, a failure FAILED.
+ */
+export const paymentStatusOf = (kind: OperationKind, authorization: AuthorizationState | null = null): AdminPaymentStatus => {
   switch (kind) {
     case "CAPTURE":
       return "COMPLETED"
     case "AUTHORIZATION":
+      return authorization === "CAPTURED" ? "COMPLETED" : authorization === "RELEASED" ? "CANCELLED" : "PENDING"
     case "CARD_SAVED":
       return "PENDING"
     case "REFUND":
@@ -187,6 +195,20 @@ export const isHeld = (authorization: OperationFact, bookingOperations: Readonly
         o.paymentIntentId === authorization.paymentIntentId) ||
       (o.kind === "AUTHORIZATION" && recordedOrder(o, authorization) > 0)
   )
+
+/** The state of an authorisation among its booking's operations (null for any other operation). */
+export const authorizationState = (
+  operation: Pick<OperationFact, "kind" | "paymentIntentId">,
+  bookingOperations: ReadonlyArray<Pick<OperationFact, "kind" | "paymentIntentId" | "id" | "createdAt">>,
+  held: boolean
+): AuthorizationState | null =>
+  operation.kind !== "AUTHORIZATION"
+    ? null
+    : held
+      ? "HELD"
+      : bookingOperations.some((o) => o.kind === "CAPTURE" && o.paymentIntentId !== null && o.paymentIntentId === operation.paymentIntentId)
+        ? "CAPTURED"
+        : "RELEASED"
 
 /** A booking's payment as the finance page lists it: one row per booking, whatever its operations. */
 export interface BookingPaymentFacts {

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { Role } from "../identity"
-import type { AdminPaymentStatus, Held, OperationKind, OperationTotal } from "./domain"
+import type { AdminPaymentStatus, AuthorizationState, Held, OperationKind, OperationTotal } from "./domain"
 
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
@@ -132,6 +132,8 @@ export interface PaymentRow {
   readonly currency: string
   readonly paymentMethod: string | null
   readonly createdAt: Date
+  /** For an authorisation: held now, captured, or released (or replaced); null for other operations. */
+  readonly authorization: AuthorizationState | null
   readonly service: { readonly id: string; readonly title: string }
   readonly client: Person
   readonly provider: Person

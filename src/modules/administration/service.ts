@@ -27,6 +27,8 @@ import {
 import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
 import {
   type AnalyticsPeriod,
+  authorizationState,
+  isHeld,
   bookingFigures,
   csv,
   DEFAULT_CURRENCY,
@@ -112,6 +114,8 @@ export interface AdminBooking {
   readonly booking: BookingDetail
   readonly operations: ReadonlyArray<{
     readonly kind: PaymentRow["kind"]
+    /** For an authorisation: held now, captured, or released (or replaced). */
+    readonly authorization: PaymentRow["authorization"]
     readonly amountMinor: number
     readonly feeMinor: number
     readonly currency: string
@@ -233,12 +237,15 @@ export const AdministrationLive = Layer.effect(
       Effect.gen(function* () {
         const booking = yield* bookings.get(actor, id)
         const operations = yield* bookings.operations(actor, booking.id)
+        // In recorded order: the position stands for the id the ledger would break ties with.
+        const facts = operations.map((o, i) => ({ ...o, id: String(i).padStart(6, "0") }))
         return {
           booking,
-          operations: operations
+          operations: facts
             .filter((o) => o.kind !== "CARD_SAVED")
             .map((o) => ({
               kind: o.kind,
+              authorization: authorizationState(o, facts, isHeld(o, facts)),
               amountMinor: o.amountMinor,
               feeMinor: o.feeMinor,
               currency: o.currency,
@@ -483,7 +490,7 @@ export const AdministrationLive = Layer.effect(
               p.id,
               p.bookingId,
               p.kind,
-              paymentStatusOf(p.kind),
+              paymentStatusOf(p.kind, p.authorization),
               p.amountMinor,
               p.feeMinor,
               p.currency,

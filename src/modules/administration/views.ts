@@ -10,7 +10,7 @@ import type {
   DashboardView,
   FinancialStatsView
 } from "./contract"
-import { type OperationKind, paymentStatusOf } from "./domain"
+import { type AuthorizationState, type OperationKind, paymentStatusOf } from "./domain"
 import type { BookingPaymentRow, BookingRow, ServiceRow, UserRow } from "./ports"
 import type { AdminBooking, Analytics, Dashboard, FinancialStats } from "./service"
 
@@ -39,9 +39,12 @@ export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof
 })
 
 /** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
-const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O, bookingRefundedMinor: number) => ({
+const paymentViewOf = <O extends { readonly kind: OperationKind; readonly authorization: AuthorizationState | null }>(
+  { authorization, ...operation }: O,
+  bookingRefundedMinor: number
+) => ({
   ...operation,
-  status: paymentStatusOf(operation.kind),
+  status: paymentStatusOf(operation.kind, authorization),
   refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
 })
 

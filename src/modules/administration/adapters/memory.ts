@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import {
+  authorizationState,
   bookingPaymentAmount,
   bookingPaymentFacts,
   bookingPaymentStatus,
@@ -32,7 +33,9 @@ export interface MemoryFacts {
   /** Their captured, refunded and commission amounts come from `operations`, as in the database. */
   readonly bookings: Array<Omit<BookingRow, "capturedMinor" | "refundedMinor" | "commissionMinor">>
   readonly reviews: Array<{ readonly clientId: string; readonly providerId: string; readonly createdAt: Date }>
-  readonly operations: Array<Omit<PaymentRow, "service" | "client" | "provider"> & { readonly paymentIntentId: string | null }>
+  readonly operations: Array<
+    Omit<PaymentRow, "service" | "client" | "provider" | "authorization"> & { readonly paymentIntentId: string | null }
+  >
   readonly pendingApplications: { count: number }
 }
 export class AdminMemoryFacts extends Context.Tag("administration/AdminMemoryFacts")<AdminMemoryFacts, MemoryFacts>() {}
@@ -149,8 +152,10 @@ const readModel = (facts: MemoryFacts) => {
             .sort((a, b) => recordedOrder(b, a))
             .map(({ paymentIntentId: _, ...o }): PaymentRow => {
               const b = bookingOf(o.bookingId)
+              const fact = facts.operations.find((f) => f.id === o.id)!
               return {
                 ...o,
+                authorization: authorizationState(fact, operationsOf(b.id), isHeld(fact, operationsOf(b.id))),
                 service: { id: b.service.id, title: b.service.title },
                 client: b.client,
                 provider: b.provider

@@ -111,6 +111,7 @@ const PaymentListRow = Schema.Struct({
   id: Schema.String,
   bookingId: Schema.String,
   kind: Schema.Literal(...OperationKinds),
+  authorization: Schema.NullOr(Schema.Literal("HELD", "CAPTURED", "RELEASED")),
   amountMinor: Schema.Number,
   feeMinor: Schema.Number,
   currency: Currency,
@@ -426,6 +427,11 @@ export const AdminReadModelLive = Layer.effect(
               PaymentListRow,
               sql`
             SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at,
+                   CASE WHEN o.kind <> 'AUTHORIZATION' THEN NULL
+                        WHEN ${heldCondition("o")} THEN 'HELD'
+                        WHEN EXISTS (SELECT 1 FROM payment_operations c WHERE c.booking_id = o.booking_id AND c.kind = 'CAPTURE'
+                                       AND c.payment_intent_id = o.payment_intent_id) THEN 'CAPTURED'
+                        ELSE 'RELEASED' END AS "authorization",
                    s.id AS service_id, s.title AS service_title,
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
             FROM payment_operations o JOIN bookings b ON b.id = o.booking_id JOIN services s ON s.id = b.service_id
@@ -448,6 +454,7 @@ export const AdminReadModelLive = Layer.effect(
                 currency: r.currency,
                 paymentMethod: r.paymentMethod,
                 createdAt: r.createdAt,
+                authorization: r.authorization,
                 service: { id: r.serviceId, title: r.serviceTitle },
                 client: person("client", r),
                 provider: person("provider", r)
