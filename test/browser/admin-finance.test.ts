@@ -8,7 +8,14 @@ import { Administration } from "../../src/modules/administration"
 import { commissionOf } from "../../src/modules/booking/domain"
 import { BookingRepository } from "../../src/modules/booking/ports"
 import { formatMoney } from "../../src/platform/money"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  seriousViolations,
+  withServerAndChromium
+} from "../support/browser"
 import type { TestServer } from "../support/server"
 
 // The currency selector of the dashboard and the finance page switches every money figure, and the
@@ -108,6 +115,8 @@ describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium",
       expect(await card("Retenu sur les cartes").textContent()).toBe(money(want.revenue.pending, currency))
       expect(await card("Encaissé net des remboursements (depuis le début)").textContent()).toBe(money(want.revenue.validated, currency))
     }
+    // The selector and the labelled figures pass axe (as test/browser/accessibility.test.ts checks every screen).
+    expect(await seriousViolations(page)).toEqual([])
     // CHF as recorded above: 100 captured (5 of commission), one hold of 123,45 still held (the captured one is not).
     await page.getByLabel("Devise des revenus").selectOption("CHF")
     await expect.poll(() => card("Encaissé brut sur 30 jours").textContent()).toBe(money(10_000, "CHF"))
@@ -135,6 +144,7 @@ describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium",
     }
     await page.getByLabel("Devise", { exact: true }).selectOption("CHF")
     await expect.poll(() => card("Revenu net des prestataires").textContent()).toBe(money(10_000 - 500, "CHF"))
+    expect(await seriousViolations(page)).toEqual([])
     await expect.poll(() => page.getByRole("table").locator("tbody tr").count()).toBe(2)
     // The CSV export follows the selector too: CHF's operations only (2 authorisations and a capture).
     const [download] = await Promise.all([
