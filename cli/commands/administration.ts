@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { Administration, type UserRow } from "../../src/modules/administration"
+import { Administration, type ExportRange, type UserRow } from "../../src/modules/administration"
 import type { Actor } from "../../src/modules/identity"
 import { pagination } from "../../src/platform/paging"
 import { majorText } from "../../src/platform/money"
@@ -71,8 +71,8 @@ export const renderUsers = (list: Effect.Effect.Success<ReturnType<typeof listUs
 export const changeUser = (id: string, change: { isActive?: boolean; role?: string }) =>
   Effect.flatMap(admin, (a) => a.updateUser(Operator, id, change)).pipe(Effect.map(userSummary))
 
-/** CSV text of bookings or payments; written to `output` when given (answers the line count then). */
-export const exportCsv = (what: "bookings" | "payments", range: { from?: string | undefined; to?: string | undefined }) =>
+/** CSV text of bookings or payments (in one currency when given); written to `output` when given (answers the line count then). */
+export const exportCsv = (what: "bookings" | "payments", range: ExportRange) =>
   Effect.flatMap(admin, (a) => (what === "bookings" ? a.exportBookings(Operator, range) : a.exportPayments(Operator, range)))
 
 export const writeOrPrint = (text: string, output: string | undefined, log: (line: string) => void) => {
@@ -90,10 +90,12 @@ export const renderStats = (s: Effect.Effect.Success<ReturnType<typeof financeSt
   [
     `Period: ${s.period} (${s.from.toISOString()} to ${s.to.toISOString()}), currency ${s.currency}`,
     `Gross revenue:     ${major(s.grossRevenue, s.currency)}`,
-    `Commissions:       ${major(s.totalCommissions, s.currency)} (margin ${s.commissionMargin} %)`,
-    `Net revenue:       ${major(s.netRevenue, s.currency)}`,
     `Refunded:          ${major(s.refundedAmount, s.currency)}`,
-    `Payments:          ${s.payments.completed} completed, ${s.payments.pending} pending, ${s.payments.failed} failed`,
+    `Kept (gross - refunds): ${major(s.keptRevenue, s.currency)}`,
+    `Commissions:       ${major(s.totalCommissions, s.currency)} (margin ${s.commissionMargin} % of kept)`,
+    `Net to providers:  ${major(s.netRevenue, s.currency)} (kept - commissions)`,
+    `Held on cards now: ${major(s.heldAmount, s.currency)} (${s.payments.pending} authorisations)`,
+    `Payments:          ${s.payments.completed} captured, ${s.payments.failed} failed`,
     ...s.revenueByStatus.map((r) => `  ${r.status.padEnd(10)} ${String(r.count).padStart(5)}  ${major(r.amountMinor, s.currency)}`),
     s.currencies.length > 1 ? `Other currencies recorded: ${s.currencies.filter((c) => c !== s.currency).join(", ")} (--currency)` : ""
   ]

@@ -49,11 +49,12 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
       "totalMinor",
       "capturedMinor",
       "refundedMinor",
+      "commissionMinor",
       "currency",
       "createdAt"
     ])
     expect(bookings.length).toBeGreaterThan(1)
-    expect(bookings.slice(1).every((row) => row.length === 16)).toBe(true)
+    expect(bookings.slice(1).every((row) => row.length === 17)).toBe(true)
     const clients = bookings.slice(1).map((row) => row[8])
     expect(clients).toContain("lucas.bernard@marketplace.local")
     // Only days in range: nothing starts before 2000.
@@ -64,9 +65,20 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
     expect(payments[0]!.slice(0, 4)).toEqual(["id", "bookingId", "kind", "status"])
     expect(payments.slice(1).some((row) => row[2] === "CAPTURE" && row[3] === "COMPLETED")).toBe(true)
 
+    // One currency: only its rows; an unsupported one is refused.
+    const currency = payments[1]![6]!
+    const inOne = parseCsv(await server.run(exportCsv("payments", { currency: currency.toLowerCase() })))
+    expect(inOne.length).toBeGreaterThan(1)
+    expect(inOne.slice(1).every((row) => row[6] === currency)).toBe(true)
+    const bookingsInOne = parseCsv(await server.run(exportCsv("bookings", { currency })))
+    expect(bookingsInOne.slice(1).every((row) => row[15] === currency)).toBe(true)
+    expect(await failure(exportCsv("payments", { currency: "ZZZ" }))).toBe("VALIDATION_ERROR")
+
+    // The most active currency by default.
     const stats = await server.run(financeStats("year", undefined))
-    expect(stats.currency).toBe("CAD")
+    expect(stats.currency).toBe(stats.currencies[0])
     expect(renderStats(stats)).toContain("Gross revenue")
+    expect(renderStats(stats)).toContain("Net to providers")
     expect(await failure(financeStats("decade", undefined))).toBe("VALIDATION_ERROR")
   })
 })
@@ -98,6 +110,14 @@ describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, sa
     expect(payments.stdout.startsWith("id,bookingId,kind,status")).toBe(true)
     const stats = await cli("finance:stats", "--period", "year", "--json")
     expect(stats.status, stats.stderr).toBe(0)
-    expect(JSON.parse(stats.stdout)).toMatchObject({ period: "year", currency: "CAD" })
+    const parsed = JSON.parse(stats.stdout)
+    expect(parsed).toMatchObject({ period: "year", currency: parsed.currencies[0] })
+    const inOne = await cli("export:payments", "--currency", parsed.currency)
+    expect(inOne.status, inOne.stderr).toBe(0)
+    expect(
+      parseCsv(inOne.stdout)
+        .slice(1)
+        .every((row) => row[6] === parsed.currency)
+    ).toBe(true)
   }, 120_000)
 })

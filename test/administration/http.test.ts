@@ -2,10 +2,13 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
+
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "../booking/support"
+import { exportCsv } from "../../cli/commands/administration"
+import { parseCsv } from "./csv"
 
 let server: TestServer
 let api: ReturnType<typeof httpClient>
@@ -75,6 +78,8 @@ const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["PATCH", "/api/admin/services/00000000-0000-0000-0000-000000000001/status"],
   ["GET", "/api/admin/financial/stats"],
   ["GET", "/api/admin/payments"],
+  ["GET", "/api/admin/exports/bookings"],
+  ["GET", "/api/admin/exports/payments"],
   ["GET", "/api/admin/analytics"]
 ]
 
@@ -108,8 +113,10 @@ describe("GET /api/admin/dashboard", () => {
     expect(data.services).toEqual({ total: db!.services, available: db!.available, unavailable: db!.services - db!.available })
     expect(data.bookings.total).toBe(db!.bookings)
     expect(data.bookings.pending).toBe(db!.pending)
-    expect(data.revenue.currency).toBe("CAD")
-    expect(data.userCurrency).toBe("CAD")
+    // No currency asked: the one with the most payment operations (never 0 CAD when payments are in another).
+    expect(data.currencies.length).toBeGreaterThan(0)
+    expect(data.revenue.currency).toBe(data.currencies[0])
+    expect(data.userCurrency).toBe(data.currencies[0])
     expect(typeof data.applications.pending).toBe("number")
     expect((await api.get("/api/admin/dashboard?currency=12", { token: admin.token })).status).toBe(422)
   })
@@ -267,7 +274,8 @@ describe("bookings", () => {
         p.feeMinor
       ])
     ).toEqual([
-      ["AUTHORIZATION", "PENDING", 8000, 0],
+      // Captured: the authorisation is no longer pending.
+      ["AUTHORIZATION", "COMPLETED", 8000, 0],
       ["CAPTURE", "COMPLETED", 8000, 400]
     ])
     // A finished booking cannot go back (409), nor take an unknown status.
@@ -283,7 +291,10 @@ describe("bookings", () => {
     const id = await paidBooking()
     const cancelled = await api.patch(`/api/admin/bookings/${id}/status`, { status: "CANCELLED" }, { token: admin.token })
     expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
-    expect(cancelled.body.data.booking.payments.map((p: { kind: string }) => p.kind)).toEqual(["AUTHORIZATION", "CANCELLATION"])
+    expect(cancelled.body.data.booking.payments.map((p: { kind: string; status: string }) => [p.kind, p.status])).toEqual([
+      ["AUTHORIZATION", "CANCELLED"],
+      ["CANCELLATION", "CANCELLED"]
+    ])
   })
 })
 
@@ -351,10 +362,89 @@ describe("services", () => {
   })
 })
 
+describe("the currency parameter", () => {
+  it("dashboard, financial stats and payments answer in the currency asked (any case); an unsupported one is a 422 in FR and EN", async () => {
+    await paidBooking()
+    const dashboard = await api.get("/api/admin/dashboard?currency=chf", { token: admin.token })
+    expect(dashboard.status, dashboard.text).toBe(200)
+    expect(dashboard.body.data.revenue.currency).toBe("CHF")
+    expect(dashboard.body.data.currencies).toContain("CHF")
+    const [held] = await sql<{ amount: number; n: number }>(
+      `SELECT coalesce(sum(authorized_minor), 0)::int AS amount, count(*)::int AS n FROM bookings
+       WHERE currency = 'CHF' AND payment_status = 'AUTHORIZED'`
+    )
+    expect(dashboard.body.data.revenue).toMatchObject({ pending: held!.amount, pendingCount: held!.n })
+    const payments = await api.get("/api/admin/payments?currency=CHF", { token: admin.token })
+    expect(payments.body.data.currency).toBe("CHF")
+    expect(payments.body.data.payments.every((p: { currency: string }) => p.currency === "CHF")).toBe(true)
+    for (const path of ["/api/admin/dashboard", "/api/admin/financial/stats", "/api/admin/payments"]) {
+      for (const currency of ["ZZZ", "12", "euros"]) {
+        const french = await api.get(`${path}?currency=${currency}`, { token: admin.token })
+        expect(french.status, `${path} ${currency}`).toBe(422)
+        expect(french.body.details).toEqual([{ field: "currency", message: fr["admin.currencyInvalid"] }])
+        const english = await api.get(`${path}?currency=${currency}`, { token: admin.token, language: "en" })
+        expect(english.status).toBe(422)
+        expect(english.body.details[0].message).toBe(en["admin.currencyInvalid"])
+      }
+    }
+  })
+})
+
+describe("CSV exports", () => {
+  /** A CSV answer (not the JSON envelope): read with fetch. */
+  const download = (path: string, language = "fr") =>
+    fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${admin.token}`, "accept-language": language } })
+
+  it("downloads the payments and the bookings as CSV in the currency chosen, as the CLI writes them; 422 on a bad currency or day", async () => {
+    await paidBooking()
+    const payments = await download("/api/admin/exports/payments?currency=chf")
+    expect(payments.status).toBe(200)
+    expect(payments.headers.get("content-type")).toMatch(/^text\/csv/)
+    expect(payments.headers.get("content-disposition")).toContain('attachment; filename="payments-CHF.csv"')
+    const text = await payments.text()
+    const lines = parseCsv(text)
+    expect(lines[0]!.slice(0, 7)).toEqual(["id", "bookingId", "kind", "status", "amountMinor", "feeMinor", "currency"])
+    expect(lines.length).toBeGreaterThan(1)
+    expect(lines.slice(1).every((l) => l[6] === "CHF")).toBe(true)
+    const [ops] = await sql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM payment_operations WHERE currency = 'CHF' AND kind <> 'CARD_SAVED'"
+    )
+    expect(lines.length - 1).toBe(ops!.n)
+    expect(text).toBe(await server.run(exportCsv("payments", { currency: "CHF" })))
+
+    const bookings = await download("/api/admin/exports/bookings?currency=CHF&from=2000-01-01")
+    expect(bookings.status).toBe(200)
+    expect(bookings.headers.get("content-disposition")).toContain('filename="bookings-CHF-2000-01-01.csv"')
+    const rows = parseCsv(await bookings.text())
+    const [chf] = await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE currency = 'CHF'")
+    expect(rows.length - 1).toBe(chf!.n)
+
+    for (const [path, field, key] of [
+      ["/api/admin/exports/payments?currency=ZZZ", "currency", "admin.currencyInvalid"],
+      ["/api/admin/exports/bookings?from=2024-02-30", "from", "admin.dateInvalid"]
+    ] as const) {
+      for (const [language, messages] of [
+        ["fr", fr],
+        ["en", en]
+      ] as const) {
+        const refused = await download(path, language)
+        expect(refused.status).toBe(422)
+        expect(refused.headers.get("content-type")).toMatch(/^application\/json/)
+        expect((await refused.json()).details).toEqual([{ field, message: messages[key] }])
+      }
+    }
+  })
+})
+
 describe("finance and analytics", () => {
-  it("financial stats of the period in one currency: gross, 5% commissions, refunds and counts", async () => {
-    const before = (await api.get("/api/admin/financial/stats?period=week&currency=CHF", { token: admin.token })).body.data
+  it("financial stats of the period in one currency: gross, 5% commissions, refunds, net, holds still held", async () => {
+    const stats = async () => (await api.get("/api/admin/financial/stats?period=week&currency=CHF", { token: admin.token })).body.data
+    const before = await stats()
     const id = await paidBooking()
+    // Authorised: pending (held) until captured.
+    const held = await stats()
+    expect(held.payments.pending - before.payments.pending).toBe(1)
+    expect(held.heldAmount - before.heldAmount).toBe(8000)
     expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "CONFIRMED" }, { token: admin.token })).status).toBe(200)
     expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "VALIDATED" }, { token: admin.token })).status).toBe(200)
     const after = await api.get("/api/admin/financial/stats?period=week&currency=chf", { token: admin.token })
@@ -363,25 +453,36 @@ describe("finance and analytics", () => {
     expect(s.currency).toBe("CHF")
     expect(s.grossRevenue - before.grossRevenue).toBe(8000)
     expect(s.totalCommissions - before.totalCommissions).toBe(400)
-    expect(s.netRevenue).toBe(s.grossRevenue - s.refundedAmount)
-    expect(s.commissionMargin).toBe(Math.round((s.totalCommissions / s.netRevenue) * 10000) / 100)
+    // Captured: no longer pending.
+    expect(s.payments.pending).toBe(before.payments.pending)
+    expect(s.heldAmount).toBe(before.heldAmount)
+    expect(s.keptRevenue).toBe(s.grossRevenue - s.refundedAmount)
+    expect(s.netRevenue).toBe(s.keptRevenue - s.totalCommissions)
+    expect(s.netRevenue).not.toBe(s.grossRevenue)
+    expect(s.commissionMargin).toBe(Math.round((s.totalCommissions / s.keptRevenue) * 10000) / 100)
     expect(s.payments.completed - before.payments.completed).toBe(1)
     expect(s.revenueByStatus.find((r: { status: string }) => r.status === "COMPLETED").amountMinor).toBe(s.grossRevenue)
     expect(s.currencies).toContain("CHF")
-    expect((await api.get("/api/admin/financial/stats", { token: admin.token })).body.data).toMatchObject({
-      period: "month",
-      currency: "CAD"
-    })
+    // The booking is listed once in CHF's payments, captured, with its commission.
+    const listed = (await api.get("/api/admin/payments?currency=CHF&limit=100", { token: admin.token })).body.data
+    expect(listed.currency).toBe("CHF")
+    expect(listed.payments.filter((p: { bookingId: string }) => p.bookingId === id)).toEqual([
+      expect.objectContaining({ status: "COMPLETED", amountMinor: 8000, capturedMinor: 8000, commissionMinor: 400, heldMinor: 0 })
+    ])
+    const byDefault = (await api.get("/api/admin/financial/stats", { token: admin.token })).body.data
+    expect(byDefault).toMatchObject({ period: "month", currency: byDefault.currencies[0] })
     const bad = await api.get("/api/admin/financial/stats?period=decade", { token: admin.token, language: "en" })
     expect(bad.status).toBe(422)
     expect(bad.body.details[0].message).toBe(en["admin.financePeriodInvalid"])
   })
 
-  it("payments: latest first, paginated, with service, client and refunds", async () => {
+  it("payments: one row per booking in one currency, latest first, paginated, with service, client and refunds", async () => {
     const reply = await api.get("/api/admin/payments?limit=10", { token: admin.token })
     expect(reply.status).toBe(200)
     const payments = reply.body.data.payments
     expect(payments.length).toBeGreaterThan(0)
+    expect(payments.every((p: { currency: string }) => p.currency === reply.body.data.currency)).toBe(true)
+    expect(new Set(payments.map((p: { bookingId: string }) => p.bookingId)).size).toBe(payments.length)
     const times = payments.map((p: { createdAt: string }) => Date.parse(p.createdAt))
     expect([...times].sort((a, b) => b - a)).toEqual(times)
     expect(payments[0]).toMatchObject({ service: { title: expect.any(String) }, client: { email: expect.any(String) } })

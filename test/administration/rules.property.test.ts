@@ -9,12 +9,15 @@ import {
   FinancePeriods,
   financialFigures,
   type OperationTotal,
+  defaultCurrency,
   parseAnalyticsPeriod,
+  parseCurrency,
   parseFinancePeriod,
   validationRate,
   windowOf
 } from "../../src/modules/administration/domain"
 import { decideAccountChange } from "../../src/modules/identity/account-admin"
+import { Currencies } from "../../src/platform/money"
 import { parseCsv } from "./csv"
 
 const DAY = 86_400_000
@@ -52,28 +55,52 @@ describe("period windows", () => {
   })
 })
 
+describe("currency", () => {
+  it("accepts exactly the product's currencies (any case); none asked: the most active one, CAD without any", () => {
+    expect(Either.getOrThrow(parseCurrency(" eur "))).toBe("EUR")
+    expect(Either.getOrThrow(parseCurrency(""))).toBeUndefined()
+    expect(defaultCurrency([])).toBe("CAD")
+    expect(defaultCurrency(["EUR", "CAD"])).toBe("EUR")
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom(...Currencies, "eur", "ZZZ", "12")), (text) => {
+        const parsed = parseCurrency(text)
+        const code = text.trim().toUpperCase()
+        expect(Either.isRight(parsed)).toBe(code === "" || (Currencies as ReadonlyArray<string>).includes(code))
+        if (Either.isLeft(parsed)) expect(parsed.left.details[0]).toMatchObject({ field: "currency", key: "admin.currencyInvalid" })
+      })
+    )
+  })
+})
+
 const totals = fc.uniqueArray(
   fc.record({ kind: fc.constantFrom(...kinds), count: fc.nat(1000), amountMinor: fc.nat(10_000_000), feeMinor: fc.nat(500_000) }),
   { selector: (t) => t.kind }
 )
 
 describe("financial figures", () => {
-  it("gross is the captures, net the captures less refunds, commissions the fees kept, counts by status", () => {
+  it("gross is the captures, kept less refunds, commissions the fees kept, net kept less commissions, pending the holds", () => {
+    const held = fc.record({ count: fc.nat(100), amountMinor: fc.nat(10_000_000) })
     fc.assert(
-      fc.property(totals, (rows: Array<OperationTotal>) => {
-        const f = financialFigures(rows)
+      fc.property(totals, held, (rows: Array<OperationTotal>, holds) => {
+        const f = financialFigures(rows, holds)
         const of = (kind: string) => rows.find((r) => r.kind === kind)
         expect(f.grossRevenue).toBe(of("CAPTURE")?.amountMinor ?? 0)
         expect(f.refundedAmount).toBe(of("REFUND")?.amountMinor ?? 0)
-        expect(f.netRevenue).toBe(f.grossRevenue - f.refundedAmount)
+        expect(f.keptRevenue).toBe(f.grossRevenue - f.refundedAmount)
         expect(f.totalCommissions).toBe((of("CAPTURE")?.feeMinor ?? 0) - (of("REFUND")?.feeMinor ?? 0))
+        expect(f.netRevenue).toBe(f.keptRevenue - f.totalCommissions)
         expect(f.payments.completed).toBe(of("CAPTURE")?.count ?? 0)
         expect(f.payments.failed).toBe(of("FAILURE")?.count ?? 0)
-        // Every operation lands in exactly one status.
-        expect(f.revenueByStatus.reduce((n, r) => n + r.count, 0)).toBe(rows.reduce((n, r) => n + r.count, 0))
-        expect(f.revenueByStatus.reduce((n, r) => n + r.amountMinor, 0)).toBe(rows.reduce((n, r) => n + r.amountMinor, 0))
-        if (f.netRevenue <= 0) expect(f.commissionMargin).toBe(0)
-        else expect(Math.abs(f.commissionMargin - (f.totalCommissions / f.netRevenue) * 100)).toBeLessThanOrEqual(0.005 + 1e-9)
+        // Authorisations and saved cards count only while held (the snapshot), never as operations.
+        expect(f.payments.pending).toBe(holds.count)
+        expect(f.heldAmount).toBe(holds.amountMinor)
+        const status = (s: string) => f.revenueByStatus.find((r) => r.status === s)
+        expect(status("PENDING")?.amountMinor ?? 0).toBe(holds.count > 0 ? holds.amountMinor : 0)
+        // Every capture, refund, release and failure lands in exactly one status.
+        const moving = rows.filter((r) => r.kind !== "AUTHORIZATION" && r.kind !== "CARD_SAVED")
+        expect(f.revenueByStatus.reduce((n, r) => n + r.count, 0)).toBe(moving.reduce((n, r) => n + r.count, 0) + holds.count)
+        if (f.keptRevenue <= 0) expect(f.commissionMargin).toBe(0)
+        else expect(Math.abs(f.commissionMargin - (f.totalCommissions / f.keptRevenue) * 100)).toBeLessThanOrEqual(0.005 + 1e-9)
       })
     )
   })
@@ -83,7 +110,10 @@ describe("financial figures", () => {
       fc.property(fc.array(fc.integer({ min: 100, max: 1_000_000 }), { minLength: 1, maxLength: 20 }), (amounts) => {
         const gross = amounts.reduce((a, b) => a + b, 0)
         const fee = amounts.reduce((a, b) => a + Math.round(b * COMMISSION_RATE), 0)
-        const f = financialFigures([{ kind: "CAPTURE", count: amounts.length, amountMinor: gross, feeMinor: fee }])
+        const f = financialFigures([{ kind: "CAPTURE", count: amounts.length, amountMinor: gross, feeMinor: fee }], {
+          count: 0,
+          amountMinor: 0
+        })
         expect(Math.abs(f.commissionMargin - 5)).toBeLessThanOrEqual(0.5)
       })
     )

@@ -1,7 +1,6 @@
 import { Effect, Either, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Administration } from "../../src/modules/administration"
-import { type BookingRow } from "../../src/modules/administration/ports"
 import { AdminMemoryFacts, type MemoryFacts } from "../../src/modules/administration/adapters/memory"
 import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
 import { inMemoryDomain, validRegistration } from "../support/domain"
@@ -24,7 +23,13 @@ const person = (n: number) => ({
 })
 const admin = (id: string): Actor => ({ id, role: "ADMIN", preferredLanguage: "fr", isEmailVerified: true })
 
-const booking = (id: string, status: string, daysAgo: number, client = person(1), provider = person(2)): BookingRow => ({
+const booking = (
+  id: string,
+  status: string,
+  daysAgo: number,
+  client = person(1),
+  provider = person(2)
+): MemoryFacts["bookings"][number] => ({
   id,
   status,
   paymentStatus: "UNPAID",
@@ -32,8 +37,6 @@ const booking = (id: string, status: string, daysAgo: number, client = person(1)
   endTime: new Date(now + DAY + 7_200_000),
   totalMinor: 8000,
   currency: "CAD",
-  capturedMinor: 0,
-  refundedMinor: 0,
   createdAt: new Date(now - daysAgo * DAY),
   service: { id: "s1", title: "Cours de piano", categoryNameFr: "Formation", categoryNameEn: "Training" },
   client,
@@ -47,10 +50,10 @@ const fill = (facts: MemoryFacts) => {
     booking("b3", "CANCELLED", 3),
     booking("b4", "PENDING", 40)
   )
-  const op = (kind: any, amountMinor: number, feeMinor: number, daysAgo: number, intent: string, currency = "CAD") =>
+  const op = (kind: any, amountMinor: number, feeMinor: number, daysAgo: number, intent: string, currency = "CAD", bookingId = "b1") =>
     facts.operations.push({
       id: `${kind}-${intent}-${daysAgo}`,
-      bookingId: "b1",
+      bookingId,
       kind,
       amountMinor,
       feeMinor,
@@ -62,9 +65,14 @@ const fill = (facts: MemoryFacts) => {
   op("AUTHORIZATION", 8000, 0, 2, "pi_1")
   op("CAPTURE", 8000, 400, 1, "pi_1")
   op("REFUND", 2000, 100, 1, "pi_1")
-  op("AUTHORIZATION", 5000, 0, 1, "pi_2")
-  op("CAPTURE", 10000, 500, 100, "pi_3")
-  op("CAPTURE", 99999, 4999, 1, "pi_4", "EUR")
+  // b4: a hold renewed (pi_5 replaced by pi_2: only pi_2 is held).
+  op("AUTHORIZATION", 5000, 0, 3, "pi_5", "CAD", "b4")
+  op("AUTHORIZATION", 5000, 0, 1, "pi_2", "CAD", "b4")
+  op("CAPTURE", 10000, 500, 100, "pi_3", "CAD", "b2")
+  // b3: held, then released.
+  op("AUTHORIZATION", 3000, 0, 5, "pi_6", "CAD", "b3")
+  op("CANCELLATION", 3000, 0, 4, "pi_6", "CAD", "b3")
+  op("CAPTURE", 99999, 4999, 1, "pi_4", "EUR", "b2")
   facts.pendingApplications.count = 2
 }
 
@@ -74,8 +82,16 @@ describe("Administration on in-memory adapters", () => {
     const me = admin("00000000-0000-4000-8000-0000000000aa")
     const d = await run(Effect.flatMap(Administration, (a) => a.dashboard(me, {})))
     expect(d.bookings).toMatchObject({ total: 4, completed: 1, validated: 1, pending: 1, validationRate: Math.round((2 / 3) * 1000) / 10 })
-    // Captured in the last 30 days (CAD), held (pi_2 only), captured less refunds all time.
-    expect(d.revenue).toEqual({ monthly: 8000, pending: 5000, validated: 8000 + 10000 - 2000, currency: "CAD" })
+    // The most active currency (CAD: 8 operations, EUR: 1); captured in the last 30 days, held now (pi_2
+    // only: pi_1 was captured, pi_5 replaced, pi_6 released), captured less refunds all time.
+    expect(d.revenue).toEqual({
+      monthly: 8000,
+      monthlyCommissions: 300,
+      pending: 5000,
+      pendingCount: 1,
+      validated: 8000 + 10000 - 2000,
+      currency: "CAD"
+    })
     expect(d.applications.pending).toBe(2)
     expect(d.currencies).toEqual(["CAD", "EUR"])
 
@@ -83,11 +99,32 @@ describe("Administration on in-memory adapters", () => {
     expect(week).toMatchObject({
       grossRevenue: 8000,
       refundedAmount: 2000,
-      netRevenue: 6000,
+      keptRevenue: 6000,
       totalCommissions: 300,
+      netRevenue: 5700,
       commissionMargin: 5,
-      payments: { completed: 1, pending: 2, failed: 0 }
+      heldAmount: 5000,
+      payments: { completed: 1, pending: 1, failed: 0 }
     })
+    expect(week.revenueByStatus).toEqual([
+      { status: "COMPLETED", count: 1, amountMinor: 8000 },
+      { status: "PENDING", count: 1, amountMinor: 5000 },
+      { status: "REFUNDED", count: 1, amountMinor: 2000 },
+      { status: "CANCELLED", count: 1, amountMinor: 3000 }
+    ])
+    // One row per booking, latest operation first, in the currency asked (the most active by default).
+    const payments = await run(Effect.flatMap(Administration, (a) => a.payments(me, {})))
+    expect(payments.currency).toBe("CAD")
+    expect(payments.rows.map((p) => [p.bookingId, p.status, p.amountMinor, p.refundedMinor, p.commissionMinor, p.heldMinor])).toEqual([
+      ["b1", "COMPLETED", 8000, 2000, 300, 0],
+      ["b4", "PENDING", 5000, 0, 0, 5000],
+      ["b3", "CANCELLED", 3000, 0, 0, 0],
+      ["b2", "COMPLETED", 10000, 0, 500, 0]
+    ])
+    const eurPayments = await run(Effect.flatMap(Administration, (a) => a.payments(me, { currency: "eur" })))
+    expect(eurPayments.rows.map((p) => [p.bookingId, p.currency, p.amountMinor])).toEqual([["b2", "EUR", 99999]])
+    const badCurrency = await attempt(Effect.flatMap(Administration, (a) => a.payments(me, { currency: "ZZZ" })))
+    expect(Either.isLeft(badCurrency) && badCurrency.left._tag).toBe("ValidationFailed")
     const year = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "year" })))
     expect(year.grossRevenue).toBe(18000)
     const euros = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week", currency: "eur" })))

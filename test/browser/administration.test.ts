@@ -92,16 +92,17 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
 
     // Finance and analytics open with their figures.
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Finances" }).click()
-    await page.getByText("Revenu brut").waitFor()
+    await page.getByText("Revenu brut", { exact: true }).waitFor()
     await page.getByRole("heading", { name: "Derniers paiements" }).waitFor()
     await page.getByRole("table").waitFor()
     await page.getByLabel("Période").selectOption("year")
-    await page.getByText("Revenu brut").waitFor()
-    // Figures are in one currency at a time (CAD first): every recorded one can be chosen, and back.
+    await page.getByText("Revenu brut", { exact: true }).waitFor()
+    // Figures are in one currency at a time (the most active first): every recorded one can be chosen, and back.
     const recorded = (await sql<{ currency: string }>("SELECT DISTINCT trim(currency) AS currency FROM payment_operations")).map(
       (r) => r.currency
     )
-    for (const currency of [...recorded.filter((c) => c !== "CAD"), "CAD"]) {
+    expect(recorded.length).toBeGreaterThan(0)
+    for (const currency of [...recorded, recorded[0]!]) {
       await page.getByLabel("Devise").selectOption(currency)
       await expect.poll(() => page.getByLabel("Devise").inputValue()).toBe(currency)
     }

@@ -1,7 +1,7 @@
 // The back-office's calls (spec admin-and-onboarding section 7). Screens show their failures inline
 // where the spec says so (`quiet`); the rest go to the global toasts.
 
-import { api } from "./client"
+import { api, apiBlob } from "./client"
 import { queryString } from "./query"
 import type { AdministrationApi, Answer, Role } from "./contract"
 
@@ -15,7 +15,7 @@ const patch = <T>(path: string, body: unknown, quiet?: ReadonlyArray<number>) =>
   api<T>(path, { method: "PATCH", body, ...(quiet ? { quiet } : {}) })
 
 export const adminApi = {
-  dashboard: () => api<Admin<"dashboard">>("/admin/dashboard", { quiet: true }),
+  dashboard: (currency?: string) => api<Admin<"dashboard">>(`/admin/dashboard${queryString({ currency })}`, { quiet: true }),
   users: (query: { search?: string; role?: string; isActive?: string; page?: number; limit?: number }) =>
     api<Admin<"users">>(`/admin/users${queryString(query)}`, { quiet: true }),
   setUser: (userId: string, body: { isActive?: boolean; role?: Role }) =>
@@ -57,6 +57,9 @@ export const adminApi = {
     }),
   financialStats: (period: string, currency?: string) =>
     api<Admin<"financialStats">>(`/admin/financial/stats${queryString({ period, currency })}`, { quiet: true }),
-  payments: (limit: number) => api<Admin<"payments">>(`/admin/payments${queryString({ limit })}`, { quiet: true }),
+  payments: (limit: number, currency?: string) =>
+    api<Admin<"payments">>(`/admin/payments${queryString({ limit, currency })}`, { quiet: true }),
+  /** A CSV export (RFC 4180) of the bookings or the payment operations, in one currency. */
+  exportCsv: (what: "bookings" | "payments", currency?: string) => apiBlob(`/admin/exports/${what}${queryString({ currency })}`),
   analytics: (period: number) => api<Admin<"analytics">>(`/admin/analytics${queryString({ period })}`, { quiet: true })
 }

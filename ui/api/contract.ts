@@ -9,7 +9,7 @@ import type {
   AdministrationApi,
   AdminBookingRowView,
   AdminBookingView,
-  AdminPaymentView,
+  AdminBookingPaymentView,
   AdminServiceView,
   AdminUserView,
   AnalyticsView,
@@ -288,7 +288,7 @@ export type AdminBookingRow = typeof AdminBookingRowView.Encoded
 export type AdminBooking = typeof AdminBookingView.Encoded
 export type AuditEntry = typeof AuditEntryView.Encoded
 export type AdminService = typeof AdminServiceView.Encoded
-export type AdminPayment = typeof AdminPaymentView.Encoded
+export type AdminPayment = typeof AdminBookingPaymentView.Encoded
 export type Dashboard = typeof DashboardView.Encoded
 export type FinancialStats = typeof FinancialStatsView.Encoded
 export type Analytics = typeof AnalyticsView.Encoded

@@ -77,6 +77,36 @@ export const PaymentBadge = ({ status }: { status: AdminPaymentStatus }) => {
   return <span className={`badge status-${tone}`}>{labels[status]}</span>
 }
 
+/**
+ * The currency the back-office's money figures are shown in (never converted): every currency that has
+ * payments, the most active first (the server's default).
+ */
+export const CurrencySelect = ({
+  id,
+  label,
+  value,
+  choices,
+  onChange
+}: {
+  id: string
+  label: string
+  value: string
+  choices: ReadonlyArray<string>
+  onChange: (currency: string) => void
+}) =>
+  choices.length === 0 ? null : (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+
 export const StatCard = ({ label, value, detail }: { label: string; value: string | number; detail?: string }) => (
   <div className="stat-card">
     <p className="stat-label">{label}</p>

@@ -1,9 +1,9 @@
 import { useLingui } from "@lingui/react/macro"
-import { useEffect } from "react"
+import { useEffect, useRef, useState } from "react"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
 import { useAsync } from "../components/async"
-import { StatCard } from "../components/admin"
+import { CurrencySelect, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { formatMinor, formatNumber } from "../format"
@@ -13,7 +13,12 @@ const REFRESH_MS = 30_000
 
 export default function AdminDashboard() {
   const { t, i18n } = useLingui()
-  const [state, reload] = useAsync(() => adminApi.dashboard().then((answer) => answer.data), [])
+  // The revenue's currency: the most active one until the admin picks another (every currency with payments is offered).
+  const [currency, setCurrency] = useState("")
+  const [state, reload] = useAsync(() => adminApi.dashboard(currency || undefined).then((answer) => answer.data), [currency])
+  // Kept while the next figures load, so that the select, and its focus, stay in place.
+  const shown = useRef<{ readonly currency: string; readonly choices: ReadonlyArray<string> }>({ currency: "", choices: [] })
+  if (state.status === "ok") shown.current = { currency: state.data.revenue.currency, choices: state.data.currencies }
   useEffect(() => {
     const timer = setInterval(() => reload({ quiet: true }), REFRESH_MS)
     return () => clearInterval(timer)
@@ -26,6 +31,15 @@ export default function AdminDashboard() {
         <Link href="/admin/services" className="button-secondary">{t`Gérer les services`}</Link>
         <Link href="/admin/applications" className="button-secondary">{t`Voir les candidatures`}</Link>
         <Link href="/admin/bookings" className="button-secondary">{t`Voir les réservations`}</Link>
+      </div>
+      <div className="filters">
+        <CurrencySelect
+          id="dashboard-currency"
+          label={t`Devise des revenus`}
+          value={shown.current.currency}
+          choices={shown.current.choices}
+          onChange={setCurrency}
+        />
       </div>
       <Loaded
         state={state}
@@ -56,11 +70,24 @@ export default function AdminDashboard() {
               <StatCard label={t`Candidatures en attente`} value={data.applications.pending} />
             </div>
             <h2>{t`Revenus (${data.revenue.currency})`}</h2>
-            <div className="stat-grid">
-              <StatCard label={t`Encaissé sur 30 jours`} value={formatMinor(i18n.locale, data.revenue.monthly, data.revenue.currency)} />
-              <StatCard label={t`Réservé sur les cartes`} value={formatMinor(i18n.locale, data.revenue.pending, data.revenue.currency)} />
+            <div className="stat-grid" data-testid="dashboard-revenue">
               <StatCard
-                label={t`Encaissé net (depuis le début)`}
+                label={t`Encaissé brut sur 30 jours`}
+                value={formatMinor(i18n.locale, data.revenue.monthly, data.revenue.currency)}
+                detail={t`Captures des 30 derniers jours, avant remboursements`}
+              />
+              <StatCard
+                label={t`Commissions sur 30 jours`}
+                value={formatMinor(i18n.locale, data.revenue.monthlyCommissions, data.revenue.currency)}
+                detail={t`5 % des captures, moins celles rendues avec les remboursements`}
+              />
+              <StatCard
+                label={t`Retenu sur les cartes`}
+                value={formatMinor(i18n.locale, data.revenue.pending, data.revenue.currency)}
+                detail={t`${data.revenue.pendingCount} autorisations en cours, ni encaissées ni libérées`}
+              />
+              <StatCard
+                label={t`Encaissé net des remboursements (depuis le début)`}
                 value={formatMinor(i18n.locale, data.revenue.validated, data.revenue.currency)}
               />
             </div>

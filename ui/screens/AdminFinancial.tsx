@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react/macro"
 import { useRef, useState } from "react"
 import { adminApi, type AdminPaymentStatus } from "../api/admin"
 import { useAsync } from "../components/async"
-import { PaymentBadge, StatCard } from "../components/admin"
+import { CurrencySelect, PaymentBadge, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { formatDateTime, formatMinor, formatNumber } from "../format"
@@ -19,8 +19,8 @@ export default function AdminFinancial() {
     () => adminApi.financialStats(period, currency || undefined).then((answer) => answer.data),
     [period, currency]
   )
-  // The shown currency (CAD by default) and every one recorded (payments may all be in another), kept
-  // while the next figures load so that the select, and its focus, stay in place.
+  // The shown currency (the most active by default) and every one recorded, kept while the next figures
+  // load so that the select, and its focus, stay in place.
   const shown = useRef<{ readonly currency: string; readonly choices: ReadonlyArray<string> }>({ currency: "", choices: [] })
   if (stats.status === "ok") {
     shown.current = {
@@ -28,16 +28,39 @@ export default function AdminFinancial() {
       choices: [...new Set([...shown.current.choices, stats.data.currency, ...stats.data.currencies])]
     }
   }
-  const [payments, reloadPayments] = useAsync(() => adminApi.payments(LATEST).then((answer) => answer.data.payments), [])
+  // The latest payments in the same currency (one row per booking).
+  const [payments, reloadPayments] = useAsync(
+    () => adminApi.payments(LATEST, currency || undefined).then((answer) => answer.data.payments),
+    [currency]
+  )
   const periodLabels = { week: t`Semaine`, month: t`Mois`, year: t`Année` }
   const statusLabels: Record<AdminPaymentStatus, string> = {
     COMPLETED: t`Encaissés`,
-    PENDING: t`En attente`,
+    PENDING: t`Retenus sur les cartes`,
     REFUNDED: t`Remboursés`,
     CANCELLED: t`Libérés`,
     FAILED: t`Échoués`
   }
   const money = (minor: number, code: string) => formatMinor(i18n.locale, minor, code)
+  // The CSV exports of the currency shown (the most active until another is chosen).
+  const [exportFailed, setExportFailed] = useState(false)
+  const download = (what: "bookings" | "payments") => {
+    const code = shown.current.currency
+    setExportFailed(false)
+    adminApi.exportCsv(what, code || undefined).then(
+      (blob) => {
+        const url = URL.createObjectURL(blob)
+        const link = document.createElement("a")
+        link.href = url
+        link.download = `${what}${code ? `-${code}` : ""}.csv`
+        document.body.append(link)
+        link.click()
+        link.remove()
+        setTimeout(() => URL.revokeObjectURL(url), 10_000)
+      },
+      () => setExportFailed(true)
+    )
+  }
   return (
     <Page title={t`Finances`}>
       <div className="filters">
@@ -51,19 +74,23 @@ export default function AdminFinancial() {
             ))}
           </select>
         </div>
-        {shown.current.choices.length > 1 ? (
-          <div className="field">
-            <label htmlFor="finance-currency">{t`Devise`}</label>
-            <select id="finance-currency" value={shown.current.currency} onChange={(event) => setCurrency(event.target.value)}>
-              {shown.current.choices.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
+        <CurrencySelect
+          id="finance-currency"
+          label={t`Devise`}
+          value={shown.current.currency}
+          choices={shown.current.choices}
+          onChange={setCurrency}
+        />
       </div>
+      <div className="admin-actions">
+        <button type="button" className="button-secondary" onClick={() => download("payments")}>
+          {t`Exporter les paiements (CSV)`}
+        </button>
+        <button type="button" className="button-secondary" onClick={() => download("bookings")}>
+          {t`Exporter les réservations (CSV)`}
+        </button>
+      </div>
+      {exportFailed ? <p role="alert" className="alert alert-error">{t`L'export a échoué. Veuillez réessayer.`}</p> : null}
       <Loaded
         state={stats}
         errorTitle={t`Une erreur est survenue`}
@@ -72,19 +99,33 @@ export default function AdminFinancial() {
       >
         {(data) => (
           <>
-            <div className="stat-grid">
-              <StatCard label={t`Revenu brut`} value={money(data.grossRevenue, data.currency)} />
+            <div className="stat-grid" data-testid="finance-figures">
+              <StatCard label={t`Revenu brut`} value={money(data.grossRevenue, data.currency)} detail={t`Encaissé sur la période`} />
+              <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />
+              <StatCard
+                label={t`Encaissé net des remboursements`}
+                value={money(data.keptRevenue, data.currency)}
+                detail={t`Revenu brut − remboursements`}
+              />
               <StatCard
                 label={t`Commissions`}
                 value={money(data.totalCommissions, data.currency)}
-                detail={t`Marge : ${formatNumber(i18n.locale, data.commissionMargin, 2)} %`}
+                detail={t`5 % de l'encaissé net. Marge : ${formatNumber(i18n.locale, data.commissionMargin, 2)} %`}
               />
-              <StatCard label={t`Revenu net`} value={money(data.netRevenue, data.currency)} />
-              <StatCard label={t`Remboursements`} value={money(data.refundedAmount, data.currency)} />
+              <StatCard
+                label={t`Revenu net des prestataires`}
+                value={money(data.netRevenue, data.currency)}
+                detail={t`Encaissé net des remboursements − commissions`}
+              />
+              <StatCard
+                label={t`Retenu sur les cartes`}
+                value={money(data.heldAmount, data.currency)}
+                detail={t`Autorisations en cours aujourd'hui, ni encaissées ni libérées`}
+              />
               <StatCard
                 label={t`Paiements`}
                 value={`${data.payments.completed} / ${data.payments.pending} / ${data.payments.failed}`}
-                detail={t`encaissés / en attente / échoués`}
+                detail={t`encaissés / retenus sur les cartes / échoués`}
               />
             </div>
             <h2>{t`Revenus par statut`}</h2>
@@ -122,6 +163,7 @@ export default function AdminFinancial() {
                       <th scope="col">{t`Service`}</th>
                       <th scope="col">{t`Client`}</th>
                       <th scope="col">{t`Montant`}</th>
+                      <th scope="col">{t`Commission`}</th>
                       <th scope="col">{t`Statut`}</th>
                       <th scope="col">{t`Date`}</th>
                     </tr>
@@ -150,6 +192,7 @@ export default function AdminFinancial() {
                             </>
                           ) : null}
                         </td>
+                        <td>{money(p.commissionMinor, p.currency)}</td>
                         <td>
                           <PaymentBadge status={p.status} />
                         </td>

@@ -5,12 +5,13 @@ import { exportCsv, writeOrPrint } from "../administration"
 export default class ExportPayments extends EffectCommand {
   static override description = "Export payment operations as CSV (RFC 4180), those recorded between --from and --to (inclusive days, UTC)"
   static override examples = [
-    "<%= config.bin %> export:payments --from 2025-01-01 --to 2025-01-31 --output payments.csv",
+    "<%= config.bin %> export:payments --from 2025-01-01 --to 2025-01-31 --currency EUR --output payments.csv",
     "<%= config.bin %> export:payments > payments.csv"
   ]
   static override flags = {
     from: Flags.string({ description: "First day, YYYY-MM-DD" }),
     to: Flags.string({ description: "Last day, YYYY-MM-DD" }),
+    currency: Flags.string({ description: "Only this currency (ISO code: EUR, CAD...); every currency when omitted" }),
     output: Flags.string({ char: "o", description: "File to write (standard output when omitted)" })
   }
 

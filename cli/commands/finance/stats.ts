@@ -7,7 +7,7 @@ export default class FinanceStats extends EffectCommand {
   static override examples = ["<%= config.bin %> finance:stats", "<%= config.bin %> finance:stats --period year --currency EUR --json"]
   static override flags = {
     period: Flags.string({ options: ["week", "month", "year"], default: "month" }),
-    currency: Flags.string({ description: "ISO code (CAD by default)" })
+    currency: Flags.string({ description: "ISO code (by default the one with the most payment operations)" })
   }
 
   async run() {

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { BookingId, ServiceId, UserId } from "../../platform/ids"
 import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
@@ -139,10 +139,25 @@ export const AdminServiceView = Schema.Struct({
   location: Schema.String,
   createdAt: Schema.Date
 })
-export const AdminPaymentView = Schema.Struct({
+/** A booking's payment on the finance page: one row per booking, from all its operations (README, "Figures"). */
+export const AdminBookingPaymentView = Schema.Struct({
+  /** The booking's latest operation. */
   id: Schema.String,
   bookingId: Schema.String,
-  ...PaymentView.fields,
+  status: Status,
+  /** Captured, or else the last authorised amount. */
+  amountMinor: Schema.Number,
+  capturedMinor: Schema.Number,
+  /** Refunded of the captured amount (0: none). */
+  refundedMinor: Schema.Number,
+  /** The platform's 5%: capture fees less refund fees. */
+  commissionMinor: Schema.Number,
+  /** Authorised and held now (0: none). */
+  heldMinor: Schema.Number,
+  currency: Schema.String,
+  paymentMethod: Schema.NullOr(Schema.String),
+  /** When the latest operation was recorded. */
+  createdAt: Schema.Date,
   service: Schema.Struct({ id: Schema.String, title: Schema.String }),
   client: Person,
   provider: Person
@@ -174,7 +189,15 @@ export const DashboardView = Schema.Struct({
     rejected: Count,
     validationRate: Schema.Number
   }),
-  revenue: Schema.Struct({ monthly: Count, pending: Count, validated: Count, currency: Schema.String }),
+  /** Minor units of `currency`: see the README, "Figures". */
+  revenue: Schema.Struct({
+    monthly: Count,
+    monthlyCommissions: Count,
+    pending: Count,
+    pendingCount: Count,
+    validated: Count,
+    currency: Schema.String
+  }),
   applications: Schema.Struct({ pending: Count }),
   userCurrency: Schema.String,
   currencies: Schema.Array(Schema.String)
@@ -186,10 +209,16 @@ export const FinancialStatsView = Schema.Struct({
   from: Schema.Date,
   to: Schema.Date,
   grossRevenue: Count,
-  totalCommissions: Count,
-  netRevenue: Count,
-  commissionMargin: Schema.Number,
   refundedAmount: Count,
+  /** Gross less refunds. */
+  keptRevenue: Count,
+  totalCommissions: Count,
+  /** Kept less commissions: the providers' share. */
+  netRevenue: Count,
+  /** Commissions / kept × 100. */
+  commissionMargin: Schema.Number,
+  /** Held on cards now (whatever the period). */
+  heldAmount: Count,
   payments: Schema.Struct({ completed: Count, pending: Count, failed: Count }),
   revenueByStatus: Schema.Array(Schema.Struct({ status: Status, count: Count, amountMinor: Count }))
 })
@@ -228,6 +257,13 @@ export const AnalyticsView = Schema.Struct({
 
 const Text = Schema.optional(PayloadText)
 const LongText = Schema.optional(PayloadLongText)
+/** A CSV export (RFC 4180), downloaded as a file. */
+const Csv = HttpApiSchema.Text({ contentType: "text/csv" })
+const ExportParams = Schema.Struct({
+  from: Schema.optional(Schema.String),
+  to: Schema.optional(Schema.String),
+  currency: Schema.optional(Schema.String)
+})
 
 /** The back-office (spec admin-and-onboarding section 7): every endpoint is ADMIN only. */
 export class AdministrationApi extends HttpApiGroup.make("administration")
@@ -337,9 +373,11 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   )
   .add(
     HttpApiEndpoint.get("payments", "/payments")
-      .setUrlParams(Schema.Struct(PageParams))
-      .addSuccess(Ok(Schema.Struct({ payments: Schema.Array(AdminPaymentView), pagination: Pagination })))
+      .setUrlParams(Schema.Struct({ currency: Schema.optional(Schema.String), ...PageParams }))
+      .addSuccess(Ok(Schema.Struct({ currency: Schema.String, payments: Schema.Array(AdminBookingPaymentView), pagination: Pagination })))
   )
+  .add(HttpApiEndpoint.get("exportBookings", "/exports/bookings").setUrlParams(ExportParams).addSuccess(Csv))
+  .add(HttpApiEndpoint.get("exportPayments", "/exports/payments").setUrlParams(ExportParams).addSuccess(Csv))
   .add(
     HttpApiEndpoint.get("analytics", "/analytics")
       .setUrlParams(Schema.Struct({ period: Schema.optional(Schema.String) }))

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { type Currency, isCurrency } from "../../platform/money"
 import {
   type AdminPaymentStatus,
   AdminPaymentStatuses,
@@ -52,14 +53,25 @@ export const parseAnalyticsPeriod = (value: string | undefined): Either.Either<A
 
 /** The marketplace's commission on each transaction (spec section 1): the application fee of a capture. */
 export const COMMISSION_RATE = 0.05
-/** Revenue is reported in one currency at a time (no conversion); CAD by default (spec section 9). */
+/** The currency shown when no payment was ever recorded (spec section 9: CAD by default for revenue). */
 export const DEFAULT_CURRENCY = "CAD"
 
-export const parseCurrency = (value: string | undefined): Either.Either<string, ValidationFailed> => {
+/**
+ * The currency asked for (any case), one the product accepts (platform/money.ts); none when not
+ * given: the caller then shows the most active one (`defaultCurrency`).
+ */
+export const parseCurrency = (value: string | undefined): Either.Either<Currency | undefined, ValidationFailed> => {
   const text = (value ?? "").trim().toUpperCase()
-  if (text === "") return Either.right(DEFAULT_CURRENCY)
-  return /^[A-Z]{3}$/.test(text) ? Either.right(text) : Either.left(invalid([issue("currency", "admin.currencyInvalid")]))
+  if (text === "") return Either.right(undefined)
+  return isCurrency(text) ? Either.right(text) : Either.left(invalid([issue("currency", "admin.currencyInvalid")]))
 }
+
+/**
+ * Revenue is reported in one currency at a time, never converted. Without a choice: the currency with
+ * the most payment operations (`currencies` comes most used first), so a marketplace paid in euros
+ * never opens on "0 CAD"; CAD when nothing was ever recorded.
+ */
+export const defaultCurrency = (currencies: ReadonlyArray<string>): string => currencies[0] ?? DEFAULT_CURRENCY
 
 /** The gateway operations recorded by the booking module (payment_operations.kind). */
 export const OperationKinds = ["AUTHORIZATION", "CARD_SAVED", "CAPTURE", "CANCELLATION", "REFUND", "FAILURE"] as const
@@ -67,11 +79,20 @@ export type OperationKind = (typeof OperationKinds)[number]
 
 export { type AdminPaymentStatus, AdminPaymentStatuses } from "./rules"
 
-export const paymentStatusOf = (kind: OperationKind): AdminPaymentStatus => {
+/** What became of an authorisation: still held, captured (in whole or part), or released (or replaced by a renewal). */
+export type AuthorizationState = "HELD" | "CAPTURED" | "RELEASED"
+
+/**
+ * What one operation did, as the ledger (a booking's detail, the payments CSV) shows it: an
+ * authorisation is PENDING only while it is held (COMPLETED once captured, CANCELLED once released or
+ * replaced); a capture COMPLETED, a refund REFUNDED, a release CANCELLED, a failure FAILED.
+ */
+export const paymentStatusOf = (kind: OperationKind, authorization: AuthorizationState | null = null): AdminPaymentStatus => {
   switch (kind) {
     case "CAPTURE":
       return "COMPLETED"
     case "AUTHORIZATION":
+      return authorization === "CAPTURED" ? "COMPLETED" : authorization === "RELEASED" ? "CANCELLED" : "PENDING"
     case "CARD_SAVED":
       return "PENDING"
     case "REFUND":
@@ -91,52 +112,156 @@ export interface OperationTotal {
   readonly feeMinor: number
 }
 
+/** The authorisations still held now (see `isHeld`): how many, and their amount. */
+export interface Held {
+  readonly count: number
+  readonly amountMinor: number
+}
+
+/**
+ * The finance page's figures (all in minor units of one currency; README, "Figures"). Flows are the
+ * operations recorded in the period; `held` is a snapshot (authorisations held now, whatever their age).
+ */
 export interface FinancialFigures {
-  /** Captured (charged) amounts. */
+  /** Captured (charged to clients) in the period. */
   readonly grossRevenue: number
-  /** The application fees kept on captures, less those given back with refunds. */
-  readonly totalCommissions: number
-  /** Gross revenue less refunds. */
-  readonly netRevenue: number
-  /** Commissions as a percentage of net revenue, two decimals (0 without revenue). */
-  readonly commissionMargin: number
+  /** Refunded to clients in the period. */
   readonly refundedAmount: number
+  /** Gross less refunds: the money kept. */
+  readonly keptRevenue: number
+  /** The platform's commission: the application fees of the captures less those given back with the refunds (5% each). */
+  readonly totalCommissions: number
+  /** Kept less commissions: what the providers get. */
+  readonly netRevenue: number
+  /** Commissions as a percentage of the money kept, two decimals (0 when nothing is kept). */
+  readonly commissionMargin: number
+  /** Authorised on cards and not captured nor released yet (now). */
+  readonly heldAmount: number
+  /** Captures and failures of the period; `pending`: authorisations held now. */
   readonly payments: { readonly completed: number; readonly pending: number; readonly failed: number }
   readonly revenueByStatus: ReadonlyArray<{ readonly status: AdminPaymentStatus; readonly count: number; readonly amountMinor: number }>
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
-/** The financial page's figures from the operation totals of a window (all amounts in minor units). */
-export const financialFigures = (totals: ReadonlyArray<OperationTotal>): FinancialFigures => {
+/** The finance page's figures from the operation totals of a period and the holds open now. */
+export const financialFigures = (totals: ReadonlyArray<OperationTotal>, held: Held): FinancialFigures => {
   const of = (kind: OperationKind) => totals.filter((t) => t.kind === kind)
-  const sum = (rows: ReadonlyArray<OperationTotal>, field: "count" | "amountMinor" | "feeMinor") =>
-    rows.reduce((acc, r) => acc + r[field], 0)
-  const grossRevenue = sum(of("CAPTURE"), "amountMinor")
-  const refundedAmount = sum(of("REFUND"), "amountMinor")
-  const totalCommissions = sum(of("CAPTURE"), "feeMinor") - sum(of("REFUND"), "feeMinor")
-  const netRevenue = grossRevenue - refundedAmount
-  const byStatus = new Map<AdminPaymentStatus, { count: number; amountMinor: number }>()
-  for (const t of totals) {
-    const status = paymentStatusOf(t.kind)
-    const entry = byStatus.get(status) ?? { count: 0, amountMinor: 0 }
-    byStatus.set(status, { count: entry.count + t.count, amountMinor: entry.amountMinor + t.amountMinor })
-  }
+  const sum = (kind: OperationKind, field: "count" | "amountMinor" | "feeMinor") => of(kind).reduce((acc, r) => acc + r[field], 0)
+  const grossRevenue = sum("CAPTURE", "amountMinor")
+  const refundedAmount = sum("REFUND", "amountMinor")
+  const keptRevenue = grossRevenue - refundedAmount
+  const totalCommissions = sum("CAPTURE", "feeMinor") - sum("REFUND", "feeMinor")
+  const row = (status: AdminPaymentStatus, count: number, amountMinor: number) => (count > 0 ? [{ status, count, amountMinor }] : [])
   return {
     grossRevenue,
-    totalCommissions,
-    netRevenue,
-    commissionMargin: netRevenue > 0 ? round2((totalCommissions / netRevenue) * 100) : 0,
     refundedAmount,
-    payments: {
-      completed: sum(of("CAPTURE"), "count"),
-      pending: sum(of("AUTHORIZATION"), "count") + sum(of("CARD_SAVED"), "count"),
-      failed: sum(of("FAILURE"), "count")
-    },
-    revenueByStatus: AdminPaymentStatuses.flatMap((status) => {
-      const entry = byStatus.get(status)
-      return entry ? [{ status, ...entry }] : []
-    })
+    keptRevenue,
+    totalCommissions,
+    netRevenue: keptRevenue - totalCommissions,
+    commissionMargin: keptRevenue > 0 ? round2((totalCommissions / keptRevenue) * 100) : 0,
+    heldAmount: held.amountMinor,
+    payments: { completed: sum("CAPTURE", "count"), pending: held.count, failed: sum("FAILURE", "count") },
+    revenueByStatus: [
+      ...row("COMPLETED", sum("CAPTURE", "count"), grossRevenue),
+      ...row("PENDING", held.count, held.amountMinor),
+      ...row("REFUNDED", sum("REFUND", "count"), refundedAmount),
+      ...row("CANCELLED", sum("CANCELLATION", "count"), sum("CANCELLATION", "amountMinor")),
+      ...row("FAILED", sum("FAILURE", "count"), sum("FAILURE", "amountMinor"))
+    ]
+  }
+}
+
+// ---- A booking's payment ------------------------------------------------------------------------
+
+/** One recorded operation, as the rules below read it. */
+export interface OperationFact {
+  readonly id: string
+  readonly bookingId: string
+  readonly kind: OperationKind
+  readonly amountMinor: number
+  readonly feeMinor: number
+  readonly paymentIntentId: string | null
+  readonly createdAt: Date
+}
+
+/** Recording order: time, then id (as the SQL orders them). */
+export const recordedOrder = (a: OperationFact, b: OperationFact) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * Whether an authorisation is still held: no capture nor release of its payment intent is recorded,
+ * and no later authorisation of its booking replaced it (a renewal takes a new hold and the gateway
+ * releases the old one; a booking holds one authorisation at a time).
+ */
+export const isHeld = (authorization: OperationFact, bookingOperations: ReadonlyArray<OperationFact>) =>
+  authorization.kind === "AUTHORIZATION" &&
+  !bookingOperations.some(
+    (o) =>
+      ((o.kind === "CAPTURE" || o.kind === "CANCELLATION") &&
+        o.paymentIntentId !== null &&
+        o.paymentIntentId === authorization.paymentIntentId) ||
+      (o.kind === "AUTHORIZATION" && recordedOrder(o, authorization) > 0)
+  )
+
+/** The state of an authorisation among its booking's operations (null for any other operation). */
+export const authorizationState = (
+  operation: Pick<OperationFact, "kind" | "paymentIntentId">,
+  bookingOperations: ReadonlyArray<Pick<OperationFact, "kind" | "paymentIntentId" | "id" | "createdAt">>,
+  held: boolean
+): AuthorizationState | null =>
+  operation.kind !== "AUTHORIZATION"
+    ? null
+    : held
+      ? "HELD"
+      : bookingOperations.some((o) => o.kind === "CAPTURE" && o.paymentIntentId !== null && o.paymentIntentId === operation.paymentIntentId)
+        ? "CAPTURED"
+        : "RELEASED"
+
+/** A booking's payment as the finance page lists it: one row per booking, whatever its operations. */
+export interface BookingPaymentFacts {
+  readonly capturedMinor: number
+  readonly refundedMinor: number
+  /** Capture fees less refund fees. */
+  readonly commissionMinor: number
+  /** The amount of the authorisation held now (0: none). */
+  readonly heldMinor: number
+  /** The last authorised amount (held, captured or released). */
+  readonly authorizedMinor: number
+  readonly released: boolean
+}
+
+/**
+ * Captured and refunded in full: REFUNDED; captured: COMPLETED; held: PENDING; released: CANCELLED;
+ * otherwise (failures only) FAILED.
+ */
+export const bookingPaymentStatus = (p: BookingPaymentFacts): AdminPaymentStatus =>
+  p.capturedMinor > 0
+    ? p.refundedMinor >= p.capturedMinor
+      ? "REFUNDED"
+      : "COMPLETED"
+    : p.heldMinor > 0
+      ? "PENDING"
+      : p.released
+        ? "CANCELLED"
+        : "FAILED"
+
+/** The amount a booking's payment row shows: captured, or else the last authorised amount. */
+export const bookingPaymentAmount = (p: BookingPaymentFacts) => (p.capturedMinor > 0 ? p.capturedMinor : p.authorizedMinor)
+
+/** The facts of one booking's operations (card-saved steps move no money and change nothing). */
+export const bookingPaymentFacts = (operations: ReadonlyArray<OperationFact>): BookingPaymentFacts => {
+  const sum = (kind: OperationKind, field: "amountMinor" | "feeMinor") =>
+    operations.filter((o) => o.kind === kind).reduce((acc, o) => acc + o[field], 0)
+  const authorizations = operations.filter((o) => o.kind === "AUTHORIZATION").sort(recordedOrder)
+  const held = authorizations.filter((a) => isHeld(a, operations))
+  return {
+    capturedMinor: sum("CAPTURE", "amountMinor"),
+    refundedMinor: sum("REFUND", "amountMinor"),
+    commissionMinor: sum("CAPTURE", "feeMinor") - sum("REFUND", "feeMinor"),
+    heldMinor: held.reduce((acc, a) => acc + a.amountMinor, 0),
+    authorizedMinor: authorizations.at(-1)?.amountMinor ?? 0,
+    released: operations.some((o) => o.kind === "CANCELLATION")
   }
 }
 

@@ -1,14 +1,15 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { pagination } from "../../platform/paging"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { CurrentUser } from "../../platform/http/authentication"
+import { contentDisposition } from "../../platform/uploads"
 import { PaymentGatewayUnavailable } from "../payments"
 import {
+  toAdminBookingPaymentView,
   toAdminBookingRowView,
   toAdminBookingView,
-  toAdminPaymentView,
   toAdminServiceView,
   toAdminUserView,
   toAuditEntryView,
@@ -25,6 +26,19 @@ const gateway = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     (e): e is E & { readonly _tag: "PaymentGatewayError" } => (e as { _tag?: string })._tag === "PaymentGatewayError",
     () => Effect.fail(PaymentGatewayUnavailable)
   )
+
+/** A CSV export as a download named after what it holds (`payments-EUR-2025-01-01-2025-01-31.csv`). */
+const csvFile = (
+  text: string,
+  what: string,
+  range: { readonly from?: string | undefined; readonly to?: string | undefined; readonly currency?: string | undefined }
+) => {
+  const name = [what, range.currency?.trim().toUpperCase(), range.from?.trim(), range.to?.trim()].filter((part) => part).join("-")
+  return HttpServerResponse.text(text, {
+    contentType: "text/csv; charset=utf-8",
+    headers: { "content-disposition": contentDisposition("attachment", `${name}.csv`), "cache-control": "private, no-store" }
+  })
+}
 
 export const AdministrationHttpLive = HttpApiBuilder.group(MarketplaceApi, "administration", (handlers) =>
   Effect.gen(function* () {
@@ -135,8 +149,22 @@ export const AdministrationHttpLive = HttpApiBuilder.group(MarketplaceApi, "admi
       .handle("payments", ({ urlParams }) =>
         Effect.gen(function* () {
           const found = yield* admin.payments(yield* CurrentUser, urlParams)
-          return ok({ payments: found.rows.map(toAdminPaymentView), pagination: pagination(found.total, found.page, found.limit) })
+          return ok({
+            currency: found.currency,
+            payments: found.rows.map(toAdminBookingPaymentView),
+            pagination: pagination(found.total, found.page, found.limit)
+          })
         })
+      )
+      .handleRaw("exportBookings", ({ urlParams }) =>
+        Effect.flatMap(CurrentUser, (user) => admin.exportBookings(user, urlParams)).pipe(
+          Effect.map((text) => csvFile(text, "bookings", urlParams))
+        )
+      )
+      .handleRaw("exportPayments", ({ urlParams }) =>
+        Effect.flatMap(CurrentUser, (user) => admin.exportPayments(user, urlParams)).pipe(
+          Effect.map((text) => csvFile(text, "payments", urlParams))
+        )
       )
       .handle("analytics", ({ urlParams }) =>
         Effect.flatMap(CurrentUser, (user) => admin.analytics(user, urlParams)).pipe(Effect.map((a) => ok(toAnalyticsView(a))))

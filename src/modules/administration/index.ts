@@ -1,3 +1,3 @@
 export { type UserRow } from "./ports"
-export { Administration, AdministrationLive } from "./service"
+export { Administration, AdministrationLive, type ExportRange } from "./service"
 export { AdministrationApi } from "./contract"

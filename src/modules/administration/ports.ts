@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { Role } from "../identity"
-import type { OperationKind, OperationTotal } from "./domain"
+import type { AdminPaymentStatus, AuthorizationState, Held, OperationKind, OperationTotal } from "./domain"
 
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
@@ -53,6 +53,7 @@ export interface BookingQuery extends Paged {
   /** Start time bounds, [from, to). */
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+  readonly currency?: string | undefined
 }
 
 export interface BookingRow {
@@ -63,8 +64,10 @@ export interface BookingRow {
   readonly endTime: Date
   readonly totalMinor: number
   readonly currency: string
+  /** From the booking's payment operations: captures, refunds, capture fees less refund fees. */
   readonly capturedMinor: number
   readonly refundedMinor: number
+  readonly commissionMinor: number
   /** Why a finished booking holds no captured money (flagged for the back-office); null when nothing is wrong. */
   readonly paymentIssue?: string | null | undefined
   readonly createdAt: Date
@@ -95,6 +98,28 @@ export interface ServiceRow {
 export interface PaymentQuery extends Paged {
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+  readonly currency?: string | undefined
+}
+
+/** A booking's payment, from all its operations in its currency (README, "Figures"): one row per booking. */
+export interface BookingPaymentRow {
+  /** The booking's latest operation (its id and time date the row). */
+  readonly id: string
+  readonly bookingId: string
+  readonly status: AdminPaymentStatus
+  /** Captured, or else the last authorised amount. */
+  readonly amountMinor: number
+  readonly capturedMinor: number
+  readonly refundedMinor: number
+  readonly commissionMinor: number
+  /** Authorised and still held now (0: none). */
+  readonly heldMinor: number
+  readonly currency: string
+  readonly paymentMethod: string | null
+  readonly createdAt: Date
+  readonly service: { readonly id: string; readonly title: string }
+  readonly client: Person
+  readonly provider: Person
 }
 
 /** One gateway operation of payment_operations with its booking's service and people. */
@@ -107,8 +132,8 @@ export interface PaymentRow {
   readonly currency: string
   readonly paymentMethod: string | null
   readonly createdAt: Date
-  /** The booking's refunded total, shown beside its capture. */
-  readonly bookingRefundedMinor: number
+  /** For an authorisation: held now, captured, or released (or replaced); null for other operations. */
+  readonly authorization: AuthorizationState | null
   readonly service: { readonly id: string; readonly title: string }
   readonly client: Person
   readonly provider: Person
@@ -162,15 +187,17 @@ export interface AdminReadModelShape {
     currency: string,
     window?: { readonly from: Date; readonly to: Date }
   ) => Effect.Effect<ReadonlyArray<OperationTotal>>
-  /** Authorised amounts not captured nor released yet, in one currency. */
-  readonly heldAmount: (currency: string) => Effect.Effect<number>
+  /** Authorisations still held now (not captured, released nor replaced by a renewal), in one currency. */
+  readonly held: (currency: string) => Effect.Effect<Held>
   /** The currencies operations were recorded in, most used first. */
   readonly currencies: Effect.Effect<ReadonlyArray<string>>
   readonly users: (query: UserQuery) => Effect.Effect<Page<UserRow>>
   readonly bookings: (query: BookingQuery) => Effect.Effect<Page<BookingRow>>
   readonly services: (query: ServiceQuery) => Effect.Effect<Page<ServiceRow>>
-  /** Latest first (card-saved steps, which move no money, left out). */
+  /** Operations, latest first (card-saved steps, which move no money, left out). */
   readonly payments: (query: PaymentQuery) => Effect.Effect<Page<PaymentRow>>
+  /** Bookings' payments in one currency, the latest operation first. */
+  readonly bookingPayments: (query: Paged & { readonly currency: string }) => Effect.Effect<Page<BookingPaymentRow>>
   /**
    * Users ranked by bookings made or received since `from` (then reviews), those with no activity
    * in the period left out; services ranked by bookings since `from`, then rating.

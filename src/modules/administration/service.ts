@@ -29,9 +29,12 @@ import {
 import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
 import {
   type AnalyticsPeriod,
+  authorizationState,
+  isHeld,
   bookingFigures,
   csv,
   DEFAULT_CURRENCY,
+  defaultCurrency,
   type FinancePeriod,
   FinancePeriods,
   financialFigures,
@@ -50,6 +53,7 @@ import {
 } from "./domain"
 import {
   AdminReadModel,
+  type BookingPaymentRow,
   type BookingRow,
   type DailyCount,
   type Page,
@@ -77,8 +81,19 @@ export interface Dashboard {
   readonly users: { readonly total: number }
   readonly services: { readonly total: number; readonly available: number; readonly unavailable: number }
   readonly bookings: ReturnType<typeof bookingFigures>
-  /** Minor units of `currency`: captured in the last 30 days, held (authorised, not captured), captured less refunds all time. */
-  readonly revenue: { readonly monthly: number; readonly pending: number; readonly validated: number; readonly currency: string }
+  /**
+   * Minor units of `currency` (README, "Figures"): `monthly` captured in the last 30 days, `monthlyCommissions`
+   * the commissions of those 30 days, `pending` held on cards now (`pendingCount` authorisations),
+   * `validated` captured less refunded since the start.
+   */
+  readonly revenue: {
+    readonly monthly: number
+    readonly monthlyCommissions: number
+    readonly pending: number
+    readonly pendingCount: number
+    readonly validated: number
+    readonly currency: string
+  }
   readonly applications: { readonly pending: number }
   readonly currencies: ReadonlyArray<string>
 }
@@ -105,6 +120,8 @@ export interface AdminBooking {
   readonly allowedStatuses: ReadonlyArray<string>
   readonly operations: ReadonlyArray<{
     readonly kind: PaymentRow["kind"]
+    /** For an authorisation: held now, captured, or released (or replaced). */
+    readonly authorization: PaymentRow["authorization"]
     readonly amountMinor: number
     readonly feeMinor: number
     readonly currency: string
@@ -121,6 +138,13 @@ export interface AuditLine extends AuditRecord {
 }
 
 type Query = Record<string, string | undefined>
+
+/** Inclusive days (YYYY-MM-DD, UTC) and a currency; each optional (all of them when absent). */
+export interface ExportRange {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+  readonly currency?: string | undefined
+}
 
 /** "PENDING", "paid", "all"... as the booking module's statuses (PAID: pending with a secured payment). */
 const parseBookingStatus = (value: string | undefined): Either.Either<ReadonlyArray<string> | undefined, ValidationFailed> => {
@@ -199,21 +223,19 @@ export class Administration extends Context.Tag("administration/Administration")
       actor: Actor,
       query: { readonly period?: string | undefined; readonly currency?: string | undefined }
     ) => Effect.Effect<FinancialStats, Forbidden | ValidationFailed>
-    readonly payments: (actor: Actor, query: ListInput) => Effect.Effect<Paged<PaymentRow>, Forbidden>
+    /** One row per booking with a payment in the currency (the most active one by default), latest first. */
+    readonly payments: (
+      actor: Actor,
+      query: ListInput & { readonly currency?: string | undefined }
+    ) => Effect.Effect<Paged<BookingPaymentRow> & { readonly currency: string }, Forbidden | ValidationFailed>
     readonly analytics: (
       actor: Actor,
       query: { readonly period?: string | undefined }
     ) => Effect.Effect<Analytics, Forbidden | ValidationFailed>
-    /** CSV of the bookings starting in [from, to] (YYYY-MM-DD, inclusive days, UTC). */
-    readonly exportBookings: (
-      actor: Actor,
-      range: { readonly from?: string | undefined; readonly to?: string | undefined }
-    ) => Effect.Effect<string, Forbidden | ValidationFailed>
-    /** CSV of the payment operations recorded in [from, to]. */
-    readonly exportPayments: (
-      actor: Actor,
-      range: { readonly from?: string | undefined; readonly to?: string | undefined }
-    ) => Effect.Effect<string, Forbidden | ValidationFailed>
+    /** CSV of the bookings starting in [from, to] (YYYY-MM-DD, inclusive days, UTC), in one currency when given. */
+    readonly exportBookings: (actor: Actor, range: ExportRange) => Effect.Effect<string, Forbidden | ValidationFailed>
+    /** CSV of the payment operations recorded in [from, to], in one currency when given. */
+    readonly exportPayments: (actor: Actor, range: ExportRange) => Effect.Effect<string, Forbidden | ValidationFailed>
   }
 >() {}
 
@@ -237,13 +259,16 @@ export const AdministrationLive = Layer.effect(
       Effect.gen(function* () {
         const booking = yield* bookings.get(actor, id)
         const operations = yield* bookings.operations(actor, booking.id)
+        // In recorded order: the position stands for the id the ledger would break ties with.
+        const facts = operations.map((o, i) => ({ ...o, id: String(i).padStart(6, "0") }))
         return {
           booking,
           allowedStatuses: allowedAdminStatuses(booking, { _tag: "User", id: actor.id, role: actor.role }, yield* now),
-          operations: operations
+          operations: facts
             .filter((o) => o.kind !== "CARD_SAVED")
             .map((o) => ({
               kind: o.kind,
+              authorization: authorizationState(o, facts, isHeld(o, facts)),
               amountMinor: o.amountMinor,
               feeMinor: o.feeMinor,
               currency: o.currency,
@@ -254,22 +279,32 @@ export const AdministrationLive = Layer.effect(
         } satisfies AdminBooking
       })
 
-    const bookingRange = (range: { readonly from?: string | undefined; readonly to?: string | undefined }) =>
+    const exportRange = (range: ExportRange) =>
       Effect.gen(function* () {
         const from = yield* parseDay("from", range.from, false)
         const to = yield* parseDay("to", range.to, true)
-        return { from, to }
+        const currency = yield* parseCurrency(range.currency)
+        return { from, to, currency }
+      })
+
+    /** The currency asked for, or the most active one; and every currency recorded. */
+    const currencyOf = (value: string | undefined) =>
+      Effect.gen(function* () {
+        const asked = yield* parseCurrency(value)
+        const currencies = yield* read.currencies
+        return { currency: asked ?? defaultCurrency(currencies), currencies }
       })
 
     return {
       dashboard: (actor, query) =>
         Effect.gen(function* () {
           yield* admin(actor)
-          const currency = yield* parseCurrency(query.currency)
+          const { currency, currencies } = yield* currencyOf(query.currency)
           const at = yield* now
           const counts = yield* read.counts
-          const monthly = financialFigures(yield* read.operationTotals(currency, windowOf(FinancePeriods.month, at)))
-          const allTime = financialFigures(yield* read.operationTotals(currency))
+          const held = yield* read.held(currency)
+          const monthly = financialFigures(yield* read.operationTotals(currency, windowOf(FinancePeriods.month, at)), held)
+          const allTime = financialFigures(yield* read.operationTotals(currency), held)
           return {
             users: { total: counts.users },
             services: {
@@ -278,9 +313,16 @@ export const AdministrationLive = Layer.effect(
               unavailable: counts.services.total - counts.services.available
             },
             bookings: bookingFigures(counts.bookingsByStatus),
-            revenue: { monthly: monthly.grossRevenue, pending: yield* read.heldAmount(currency), validated: allTime.netRevenue, currency },
+            revenue: {
+              monthly: monthly.grossRevenue,
+              monthlyCommissions: monthly.totalCommissions,
+              pending: held.amountMinor,
+              pendingCount: held.count,
+              validated: allTime.keptRevenue,
+              currency
+            },
             applications: { pending: counts.pendingApplications },
-            currencies: yield* read.currencies
+            currencies
           }
         }),
 
@@ -406,17 +448,18 @@ export const AdministrationLive = Layer.effect(
         Effect.gen(function* () {
           yield* admin(actor)
           const period = yield* parseFinancePeriod(query.period)
-          const currency = yield* parseCurrency(query.currency)
+          const { currency, currencies } = yield* currencyOf(query.currency)
           const window = windowOf(FinancePeriods[period], yield* now)
-          const figures = financialFigures(yield* read.operationTotals(currency, window))
-          return { ...figures, period, currency, currencies: yield* read.currencies, from: window.from, to: window.to }
+          const figures = financialFigures(yield* read.operationTotals(currency, window), yield* read.held(currency))
+          return { ...figures, period, currency, currencies, from: window.from, to: window.to }
         }),
 
       payments: (actor, query) =>
         Effect.gen(function* () {
           yield* admin(actor)
+          const { currency } = yield* currencyOf(query.currency)
           const { page, limit, offset } = pageOf(query, DEFAULT_PAGE_SIZE)
-          return { ...(yield* read.payments({ limit, offset })), page, limit }
+          return { ...(yield* read.bookingPayments({ currency, limit, offset })), page, limit, currency }
         }),
 
       analytics: (actor, query) =>
@@ -436,8 +479,8 @@ export const AdministrationLive = Layer.effect(
       exportBookings: (actor, range) =>
         Effect.gen(function* () {
           yield* admin(actor)
-          const { from, to } = yield* bookingRange(range)
-          const rows = yield* allPages((limit, offset) => read.bookings({ from, to, limit, offset }))
+          const { from, to, currency } = yield* exportRange(range)
+          const rows = yield* allPages((limit, offset) => read.bookings({ from, to, currency, limit, offset }))
           return csv(
             [
               "id",
@@ -454,6 +497,7 @@ export const AdministrationLive = Layer.effect(
               "totalMinor",
               "capturedMinor",
               "refundedMinor",
+              "commissionMinor",
               "currency",
               "createdAt"
             ],
@@ -472,6 +516,7 @@ export const AdministrationLive = Layer.effect(
               b.totalMinor,
               b.capturedMinor,
               b.refundedMinor,
+              b.commissionMinor,
               b.currency,
               b.createdAt.toISOString()
             ])
@@ -481,8 +526,8 @@ export const AdministrationLive = Layer.effect(
       exportPayments: (actor, range) =>
         Effect.gen(function* () {
           yield* admin(actor)
-          const { from, to } = yield* bookingRange(range)
-          const rows = yield* allPages((limit, offset) => read.payments({ from, to, limit, offset }))
+          const { from, to, currency } = yield* exportRange(range)
+          const rows = yield* allPages((limit, offset) => read.payments({ from, to, currency, limit, offset }))
           return csv(
             [
               "id",
@@ -502,7 +547,7 @@ export const AdministrationLive = Layer.effect(
               p.id,
               p.bookingId,
               p.kind,
-              paymentStatusOf(p.kind),
+              paymentStatusOf(p.kind, p.authorization),
               p.amountMinor,
               p.feeMinor,
               p.currency,

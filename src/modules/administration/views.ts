@@ -2,17 +2,17 @@ import type { Language } from "../../platform/messages"
 import { displayStatus, refundableOf } from "../booking"
 import type {
   AuditEntryView,
+  AdminBookingPaymentView,
   AdminBookingRowView,
   AdminBookingView,
-  AdminPaymentView,
   AdminServiceView,
   AdminUserView,
   AnalyticsView,
   DashboardView,
   FinancialStatsView
 } from "./contract"
-import { type OperationKind, paymentStatusOf } from "./domain"
-import type { BookingRow, PaymentRow, ServiceRow, UserRow } from "./ports"
+import { type AuthorizationState, type OperationKind, paymentStatusOf } from "./domain"
+import type { BookingPaymentRow, BookingRow, ServiceRow, UserRow } from "./ports"
 import type { AdminBooking, Analytics, AuditLine, Dashboard, FinancialStats } from "./service"
 
 // Back-office records turned into the contract's views (contract.ts), by the handlers.
@@ -40,9 +40,12 @@ export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof
 })
 
 /** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
-const paymentViewOf = <O extends { readonly kind: OperationKind }>(operation: O, bookingRefundedMinor: number) => ({
+const paymentViewOf = <O extends { readonly kind: OperationKind; readonly authorization: AuthorizationState | null }>(
+  { authorization, ...operation }: O,
+  bookingRefundedMinor: number
+) => ({
   ...operation,
-  status: paymentStatusOf(operation.kind),
+  status: paymentStatusOf(operation.kind, authorization),
   refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
 })
 
@@ -109,10 +112,7 @@ export const toAdminServiceView = (s: ServiceRow, language: Language): typeof Ad
   category: { id: s.category.id, name: language === "en" ? s.category.nameEn : s.category.nameFr }
 })
 
-export const toAdminPaymentView = ({ bookingRefundedMinor, ...p }: PaymentRow): typeof AdminPaymentView.Type => ({
-  ...p,
-  ...paymentViewOf(p, bookingRefundedMinor)
-})
+export const toAdminBookingPaymentView = (p: BookingPaymentRow): typeof AdminBookingPaymentView.Type => p
 
 export const toDashboardView = (d: Dashboard): typeof DashboardView.Type => ({ ...d, userCurrency: d.revenue.currency })
 

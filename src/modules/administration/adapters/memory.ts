@@ -1,7 +1,17 @@
 import { Context, Effect, Layer } from "effect"
-import type { OperationTotal } from "../domain"
+import {
+  authorizationState,
+  bookingPaymentAmount,
+  bookingPaymentFacts,
+  bookingPaymentStatus,
+  isHeld,
+  type OperationFact,
+  type OperationTotal,
+  recordedOrder
+} from "../domain"
 import {
   AdminReadModel,
+  type BookingPaymentRow,
   type BookingRow,
   type DailyCount,
   type PaymentRow,
@@ -20,10 +30,11 @@ import {
 export interface MemoryFacts {
   readonly users: Array<UserRow>
   readonly services: Array<ServiceRow & { readonly rating: number; readonly reviewCount: number }>
-  readonly bookings: Array<BookingRow>
+  /** Their captured, refunded and commission amounts come from `operations`, as in the database. */
+  readonly bookings: Array<Omit<BookingRow, "capturedMinor" | "refundedMinor" | "commissionMinor">>
   readonly reviews: Array<{ readonly clientId: string; readonly providerId: string; readonly createdAt: Date }>
   readonly operations: Array<
-    Omit<PaymentRow, "bookingRefundedMinor" | "service" | "client" | "provider"> & { readonly paymentIntentId: string | null }
+    Omit<PaymentRow, "service" | "client" | "provider" | "authorization"> & { readonly paymentIntentId: string | null }
   >
   readonly pendingApplications: { count: number }
 }
@@ -44,6 +55,11 @@ const byDay = (dates: ReadonlyArray<Date>): ReadonlyArray<DailyCount> => {
 
 const readModel = (facts: MemoryFacts) => {
   const bookingOf = (id: string) => facts.bookings.find((b) => b.id === id)!
+  const operationsOf = (bookingId: string): ReadonlyArray<OperationFact> => facts.operations.filter((o) => o.bookingId === bookingId)
+  const withMoney = (b: MemoryFacts["bookings"][number]): BookingRow => {
+    const money = bookingPaymentFacts(operationsOf(b.id))
+    return { ...b, capturedMinor: money.capturedMinor, refundedMinor: money.refundedMinor, commissionMinor: money.commissionMinor }
+  }
   return AdminReadModel.of({
     counts: Effect.sync(() => {
       const bookingsByStatus: Record<string, number> = {}
@@ -70,16 +86,11 @@ const readModel = (facts: MemoryFacts) => {
         }
         return [...totals.values()].sort((a, b) => a.kind.localeCompare(b.kind))
       }),
-    heldAmount: (currency) =>
-      Effect.sync(() =>
-        facts.operations
-          .filter((a) => a.kind === "AUTHORIZATION" && a.currency === currency)
-          .filter(
-            (a) =>
-              !facts.operations.some((o) => o.paymentIntentId === a.paymentIntentId && (o.kind === "CAPTURE" || o.kind === "CANCELLATION"))
-          )
-          .reduce((sum, a) => sum + a.amountMinor, 0)
-      ),
+    held: (currency) =>
+      Effect.sync(() => {
+        const held = facts.operations.filter((a) => a.currency === currency && isHeld(a, operationsOf(a.bookingId)))
+        return { count: held.length, amountMinor: held.reduce((sum, a) => sum + a.amountMinor, 0) }
+      }),
     currencies: Effect.sync(() => {
       const counts = new Map<string, number>()
       for (const o of facts.operations) counts.set(o.currency, (counts.get(o.currency) ?? 0) + 1)
@@ -111,7 +122,9 @@ const readModel = (facts: MemoryFacts) => {
                   (b.paymentStatus === "AUTHORIZED" || b.paymentStatus === "CARD_SAVED"))
             )
             .filter((b) => (q.from === undefined || b.startTime >= q.from) && (q.to === undefined || b.startTime < q.to))
-            .sort((a, b) => b.startTime.getTime() - a.startTime.getTime()),
+            .filter((b) => q.currency === undefined || b.currency === q.currency)
+            .sort((a, b) => b.startTime.getTime() - a.startTime.getTime())
+            .map(withMoney),
           q.limit,
           q.offset
         )
@@ -135,12 +148,14 @@ const readModel = (facts: MemoryFacts) => {
           facts.operations
             .filter((o) => o.kind !== "CARD_SAVED")
             .filter((o) => (q.from === undefined || o.createdAt >= q.from) && (q.to === undefined || o.createdAt < q.to))
-            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+            .filter((o) => q.currency === undefined || o.currency === q.currency)
+            .sort((a, b) => recordedOrder(b, a))
             .map(({ paymentIntentId: _, ...o }): PaymentRow => {
               const b = bookingOf(o.bookingId)
+              const fact = facts.operations.find((f) => f.id === o.id)!
               return {
                 ...o,
-                bookingRefundedMinor: b.refundedMinor,
+                authorization: authorizationState(fact, operationsOf(b.id), isHeld(fact, operationsOf(b.id))),
                 service: { id: b.service.id, title: b.service.title },
                 client: b.client,
                 provider: b.provider
@@ -150,6 +165,42 @@ const readModel = (facts: MemoryFacts) => {
           q.offset
         )
       ),
+    bookingPayments: (q) =>
+      Effect.sync(() => {
+        const ids = [
+          ...new Set(facts.operations.filter((o) => o.currency === q.currency && o.kind !== "CARD_SAVED").map((o) => o.bookingId))
+        ]
+        const rows = ids.map((bookingId): BookingPaymentRow => {
+          const operations = facts.operations.filter(
+            (o) => o.bookingId === bookingId && o.currency === q.currency && o.kind !== "CARD_SAVED"
+          )
+          const latest = [...operations].sort(recordedOrder).at(-1)!
+          const lastAuthorization = [...operations].sort(recordedOrder).findLast((o) => o.kind === "AUTHORIZATION")
+          const money = bookingPaymentFacts(operations)
+          const b = bookingOf(bookingId)
+          return {
+            id: latest.id,
+            bookingId,
+            status: bookingPaymentStatus(money),
+            amountMinor: bookingPaymentAmount(money),
+            capturedMinor: money.capturedMinor,
+            refundedMinor: money.refundedMinor,
+            commissionMinor: money.commissionMinor,
+            heldMinor: money.heldMinor,
+            currency: q.currency,
+            paymentMethod: lastAuthorization ? (facts.operations.find((o) => o.id === lastAuthorization.id)?.paymentMethod ?? null) : null,
+            createdAt: latest.createdAt,
+            service: { id: b.service.id, title: b.service.title },
+            client: b.client,
+            provider: b.provider
+          }
+        })
+        return page(
+          rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)),
+          q.limit,
+          q.offset
+        )
+      }),
     topUsers: (from, limit) =>
       Effect.sync(() =>
         facts.users

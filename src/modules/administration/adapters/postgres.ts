@@ -2,9 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { findAll, single } from "../../../platform/rows"
 import { Role } from "../../identity"
-import { OperationKinds } from "../domain"
+import { bookingPaymentAmount, bookingPaymentStatus, OperationKinds } from "../domain"
 import {
   AdminReadModel,
+  type BookingPaymentRow,
   type BookingRow,
   type DailyCount,
   type PaymentRow,
@@ -81,6 +82,7 @@ const BookingListRow = Schema.Struct({
   currency: Currency,
   capturedMinor: Schema.Number,
   refundedMinor: Schema.Number,
+  commissionMinor: Schema.Number,
   paymentIssue: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
   serviceId: Schema.String,
@@ -109,18 +111,37 @@ const PaymentListRow = Schema.Struct({
   id: Schema.String,
   bookingId: Schema.String,
   kind: Schema.Literal(...OperationKinds),
+  authorization: Schema.NullOr(Schema.Literal("HELD", "CAPTURED", "RELEASED")),
   amountMinor: Schema.Number,
   feeMinor: Schema.Number,
   currency: Currency,
   paymentMethod: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf,
-  bookingRefundedMinor: Schema.Number,
   serviceId: Schema.String,
   serviceTitle: Schema.String,
   ...PersonColumns("client"),
   ...PersonColumns("provider"),
   ...Total
 })
+const BookingPaymentListRow = Schema.Struct({
+  id: Schema.String,
+  bookingId: Schema.String,
+  capturedMinor: Schema.Number,
+  refundedMinor: Schema.Number,
+  commissionMinor: Schema.Number,
+  authorizedMinor: Schema.Number,
+  heldMinor: Schema.Number,
+  released: Schema.Boolean,
+  currency: Currency,
+  paymentMethod: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  serviceId: Schema.String,
+  serviceTitle: Schema.String,
+  ...PersonColumns("client"),
+  ...PersonColumns("provider"),
+  ...Total
+})
+const HeldRow = Schema.Struct({ count: Schema.Number, amountMinor: Schema.Number })
 const TopUserRow = Schema.Struct({
   id: Schema.String,
   firstName: Schema.String,
@@ -168,6 +189,20 @@ export const AdminReadModelLive = Layer.effect(
         `${alias}.id AS ${prefix}_id, ${alias}.first_name AS ${prefix}_first_name, ${alias}.last_name AS ${prefix}_last_name, ${alias}.email::text AS ${prefix}_email`
       )
 
+    /** The authorisation under `alias` is still held (see `held`). */
+    const heldCondition = (alias: string) =>
+      sql.unsafe(`NOT EXISTS (SELECT 1 FROM payment_operations x WHERE x.booking_id = ${alias}.booking_id
+                    AND x.payment_intent_id = ${alias}.payment_intent_id AND x.kind IN ('CAPTURE', 'CANCELLATION'))
+        AND NOT EXISTS (SELECT 1 FROM payment_operations l WHERE l.booking_id = ${alias}.booking_id AND l.kind = 'AUTHORIZATION'
+                    AND (l.created_at, l.id) > (${alias}.created_at, ${alias}.id))`)
+    /** A booking's money from its operations: captured, refunded, commission (capture fees less refund fees). */
+    const moneyOf = sql`LEFT JOIN LATERAL (
+              SELECT coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)::int8 AS captured_minor,
+                     coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'REFUND'), 0)::int8 AS refunded_minor,
+                     (coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)
+                       - coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'REFUND'), 0))::int8 AS commission_minor
+              FROM payment_operations o WHERE o.booking_id = b.id) m ON true`
+
     return {
       counts: Effect.gen(function* () {
         const row = yield* single(
@@ -203,21 +238,17 @@ export const AdminReadModelLive = Layer.effect(
           GROUP BY kind ORDER BY kind`
         ).pipe(Effect.orDie),
 
-      // An authorisation is held until a capture or a release of the same intent is recorded.
-      heldAmount: (currency) =>
+      // An authorisation is held until a capture or a release of its intent is recorded, or a later
+      // authorisation of its booking replaces it (a renewal): domain.ts, isHeld.
+      held: (currency) =>
         single(
-          "held amount",
-          Schema.Struct({ held: Schema.Number }),
+          "held authorisations",
+          HeldRow,
           sql`
-          SELECT coalesce(sum(a.amount_minor), 0)::int8 AS held
+          SELECT count(*) AS count, coalesce(sum(a.amount_minor), 0)::int8 AS amount_minor
           FROM payment_operations a
-          WHERE a.kind = 'AUTHORIZATION' AND a.currency = ${currency}
-            AND NOT EXISTS (SELECT 1 FROM payment_operations o WHERE o.payment_intent_id = a.payment_intent_id
-                              AND o.kind IN ('CAPTURE', 'CANCELLATION'))`
-        ).pipe(
-          Effect.map((row) => row.held),
-          Effect.orDie
-        ),
+          WHERE a.kind = 'AUTHORIZATION' AND a.currency = ${currency} AND ${heldCondition("a")}`
+        ).pipe(Effect.orDie),
 
       currencies: findAll(
         "currencies",
@@ -290,6 +321,7 @@ export const AdminReadModelLive = Layer.effect(
           }
           if (query.from !== undefined) conditions.push(sql`b.start_time >= ${query.from}`)
           if (query.to !== undefined) conditions.push(sql`b.start_time < ${query.to}`)
+          if (query.currency !== undefined) conditions.push(sql`b.currency = ${query.currency}`)
           const where = sql.and(conditions)
           const from = sql`bookings b JOIN services s ON s.id = b.service_id JOIN categories c ON c.id = s.category_id
             JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id`
@@ -298,11 +330,11 @@ export const AdminReadModelLive = Layer.effect(
               "bookings page",
               BookingListRow,
               sql`
-            SELECT b.id, b.status, b.payment_status, b.start_time, b.end_time, b.total_minor, b.currency, b.captured_minor,
-                   b.refunded_minor, b.payment_issue, b.created_at, s.id AS service_id, s.title AS service_title,
+            SELECT b.id, b.status, b.payment_status, b.start_time, b.end_time, b.total_minor, b.currency, m.captured_minor,
+                   m.refunded_minor, m.commission_minor, b.payment_issue, b.created_at, s.id AS service_id, s.title AS service_title,
                    c.name_fr AS category_name_fr, c.name_en AS category_name_en,
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
-            FROM ${from} WHERE ${where}
+            FROM ${from} ${moneyOf} WHERE ${where}
             ORDER BY b.start_time DESC, b.id DESC
             LIMIT ${query.limit} OFFSET ${query.offset}`
             ),
@@ -321,6 +353,7 @@ export const AdminReadModelLive = Layer.effect(
                 currency: r.currency,
                 capturedMinor: r.capturedMinor,
                 refundedMinor: r.refundedMinor,
+                commissionMinor: r.commissionMinor,
                 paymentIssue: r.paymentIssue,
                 createdAt: r.createdAt,
                 service: { id: r.serviceId, title: r.serviceTitle, categoryNameFr: r.categoryNameFr, categoryNameEn: r.categoryNameEn },
@@ -386,6 +419,7 @@ export const AdminReadModelLive = Layer.effect(
           const conditions = [sql`o.kind <> 'CARD_SAVED'`]
           if (query.from !== undefined) conditions.push(sql`o.created_at >= ${query.from}`)
           if (query.to !== undefined) conditions.push(sql`o.created_at < ${query.to}`)
+          if (query.currency !== undefined) conditions.push(sql`o.currency = ${query.currency}`)
           const where = sql.and(conditions)
           const { rows, total } = yield* withTotal(
             findAll(
@@ -393,7 +427,12 @@ export const AdminReadModelLive = Layer.effect(
               PaymentListRow,
               sql`
             SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at,
-                   b.refunded_minor AS booking_refunded_minor, s.id AS service_id, s.title AS service_title,
+                   CASE WHEN o.kind <> 'AUTHORIZATION' THEN NULL
+                        WHEN ${heldCondition("o")} THEN 'HELD'
+                        WHEN EXISTS (SELECT 1 FROM payment_operations c WHERE c.booking_id = o.booking_id AND c.kind = 'CAPTURE'
+                                       AND c.payment_intent_id = o.payment_intent_id) THEN 'CAPTURED'
+                        ELSE 'RELEASED' END AS "authorization",
+                   s.id AS service_id, s.title AS service_title,
                    ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
             FROM payment_operations o JOIN bookings b ON b.id = o.booking_id JOIN services s ON s.id = b.service_id
               JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
@@ -415,12 +454,73 @@ export const AdminReadModelLive = Layer.effect(
                 currency: r.currency,
                 paymentMethod: r.paymentMethod,
                 createdAt: r.createdAt,
-                bookingRefundedMinor: r.bookingRefundedMinor,
+                authorization: r.authorization,
                 service: { id: r.serviceId, title: r.serviceTitle },
                 client: person("client", r),
                 provider: person("provider", r)
               })
             )
+          }
+        }).pipe(Effect.orDie),
+
+      bookingPayments: (query) =>
+        Effect.gen(function* () {
+          const { rows, total } = yield* withTotal(
+            findAll(
+              "booking payments page",
+              BookingPaymentListRow,
+              sql`
+            WITH ops AS (SELECT * FROM payment_operations WHERE currency = ${query.currency} AND kind <> 'CARD_SAVED'),
+            per AS (
+              SELECT booking_id,
+                     coalesce(sum(amount_minor) FILTER (WHERE kind = 'CAPTURE'), 0)::int8 AS captured_minor,
+                     coalesce(sum(amount_minor) FILTER (WHERE kind = 'REFUND'), 0)::int8 AS refunded_minor,
+                     (coalesce(sum(fee_minor) FILTER (WHERE kind = 'CAPTURE'), 0)
+                       - coalesce(sum(fee_minor) FILTER (WHERE kind = 'REFUND'), 0))::int8 AS commission_minor,
+                     bool_or(kind = 'CANCELLATION') AS released
+              FROM ops GROUP BY booking_id),
+            latest AS (SELECT DISTINCT ON (booking_id) booking_id, id, created_at, currency FROM ops ORDER BY booking_id, created_at DESC, id DESC),
+            authorization_ AS (
+              SELECT DISTINCT ON (booking_id) booking_id, id, amount_minor, payment_intent_id, payment_method, created_at
+              FROM ops WHERE kind = 'AUTHORIZATION' ORDER BY booking_id, created_at DESC, id DESC)
+            SELECT l.id, p.booking_id, p.captured_minor, p.refunded_minor, p.commission_minor, p.released, l.currency, l.created_at,
+                   coalesce(a.amount_minor, 0)::int8 AS authorized_minor,
+                   (CASE WHEN a.id IS NOT NULL AND ${heldCondition("a")} THEN a.amount_minor ELSE 0 END)::int8 AS held_minor,
+                   a.payment_method, s.id AS service_id, s.title AS service_title,
+                   ${personColumns("cu", "client")}, ${personColumns("pu", "provider")}, count(*) OVER () AS total
+            FROM per p JOIN latest l ON l.booking_id = p.booking_id LEFT JOIN authorization_ a ON a.booking_id = p.booking_id
+              JOIN bookings b ON b.id = p.booking_id JOIN services s ON s.id = b.service_id
+              JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
+            ORDER BY l.created_at DESC, l.id DESC
+            LIMIT ${query.limit} OFFSET ${query.offset}`
+            ),
+            single(
+              "booking payments count",
+              Count,
+              sql`SELECT count(DISTINCT booking_id) AS n FROM payment_operations WHERE currency = ${query.currency} AND kind <> 'CARD_SAVED'`
+            )
+          )
+          return {
+            total,
+            rows: rows.map((r): BookingPaymentRow => {
+              const facts = { ...r }
+              return {
+                id: r.id,
+                bookingId: r.bookingId,
+                status: bookingPaymentStatus(facts),
+                amountMinor: bookingPaymentAmount(facts),
+                capturedMinor: r.capturedMinor,
+                refundedMinor: r.refundedMinor,
+                commissionMinor: r.commissionMinor,
+                heldMinor: r.heldMinor,
+                currency: r.currency,
+                paymentMethod: r.paymentMethod,
+                createdAt: r.createdAt,
+                service: { id: r.serviceId, title: r.serviceTitle },
+                client: person("client", r),
+                provider: person("provider", r)
+              }
+            })
           }
         }).pipe(Effect.orDie),
 
