@@ -21,7 +21,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contra
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
-import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { BookingsApi, CalendarFeedApi, CancellationPolicyApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
@@ -47,6 +47,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(BookingsApi)
   .add(CheckoutApi)
   .add(ReviewsApi)
+  .add(CancellationPolicyApi)
   .add(AvailabilityApi)
   .add(MyAvailabilityApi)
   .add(CalendarFeedApi)

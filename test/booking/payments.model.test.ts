@@ -181,6 +181,15 @@ const checkEveryStep = async (w: World) => {
   expect(b.capturedMinor).toBeLessThanOrEqual(b.authorizedMinor)
   expect(b.capturedMinor).toBeLessThanOrEqual(b.totalMinor)
   expect(b.refundedMinor).toBeLessThanOrEqual(b.capturedMinor)
+  // Captured money only in a finished booking, or in a client's late cancellation (its fee at most, half
+  // the total by the default policy, rounded down).
+  if (b.capturedMinor > 0 && b.status === "CANCELLED") {
+    expect(b.cancelledBy).toBe("CLIENT")
+    expect(b.capturedMinor).toBeLessThanOrEqual(b.cancellationFeeMinor)
+  } else if (b.capturedMinor > 0) expect(["COMPLETED", "VALIDATED"]).toContain(b.status)
+  if (b.cancellationFeeMinor > 0) {
+    expect(b).toMatchObject({ status: "CANCELLED", cancelledBy: "CLIENT", cancellationFeeMinor: Math.floor(b.totalMinor / 2) })
+  }
   // A finished booking holds its money, can still collect it (a hold to capture, a saved card to authorise), or says why not.
   if ((b.status === "COMPLETED" || b.status === "VALIDATED") && b.capturedMinor === 0 && b.paymentIssue === null) {
     expect(["AUTHORIZED", "CARD_SAVED"]).toContain(b.paymentStatus)

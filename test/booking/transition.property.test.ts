@@ -6,6 +6,7 @@ import {
   availableActions,
   type BookingState,
   type BookingStatus,
+  type CancellationPolicy,
   type Command,
   type CommandTag,
   type Decision,
@@ -194,6 +195,8 @@ interface Setup {
   readonly hourlyPriceMinor: number
   readonly clientRole: "CLIENT" | "PROVIDER" | "ADMIN"
   readonly strangerRole: "CLIENT" | "PROVIDER"
+  /** The cancellation policy in force (configuration): any window, any percentage. */
+  readonly policy: CancellationPolicy
 }
 const setup: fc.Arbitrary<Setup> = fc.record({
   // Starts from a few minutes to a month after the request (around the 5-day checkout threshold too).
@@ -206,7 +209,11 @@ const setup: fc.Arbitrary<Setup> = fc.record({
   // At least 60 minor units an hour, so that every booking costs something (a zero total is a known defect, see domain.test.ts).
   hourlyPriceMinor: fc.oneof(fc.integer({ min: 60, max: 20_000 }), fc.integer({ min: 60, max: 100_000_000 })),
   clientRole: fc.constantFrom("CLIENT" as const, "PROVIDER" as const, "ADMIN" as const),
-  strangerRole: fc.constantFrom("CLIENT" as const, "PROVIDER" as const)
+  strangerRole: fc.constantFrom("CLIENT" as const, "PROVIDER" as const),
+  policy: fc.record({
+    freeHours: fc.oneof(fc.constant(48), fc.integer({ min: 0, max: 24 * 14 })),
+    feePercent: fc.oneof(fc.constant(50), fc.integer({ min: 0, max: 100 }))
+  })
 })
 
 // ---- The simulation --------------------------------------------------------------------------
@@ -235,12 +242,12 @@ const proposal = (s: BookingState, now: number, shiftMs: number, minutesDelta: n
   }
 }
 
-const buildCommand = (spec: CommandSpec, s: BookingState, now: number): Command => {
+const buildCommand = (spec: CommandSpec, s: BookingState, now: number, policy: CancellationPolicy): Command => {
   switch (spec.tag) {
     case "Reject":
       return { _tag: "Reject", reason: spec.text }
     case "Cancel":
-      return { _tag: "Cancel", reason: spec.omitAmount ? undefined : spec.text }
+      return { _tag: "Cancel", reason: spec.omitAmount ? undefined : spec.text, policy }
     case "ConfirmCompletion":
       return { _tag: "ConfirmCompletion", rating: spec.rating, comment: spec.text }
     case "Refund":
@@ -295,12 +302,15 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
     expect(Number.isInteger(amount)).toBe(true)
     expect(amount).toBeGreaterThanOrEqual(0)
   }
-  // Money is captured only in COMPLETED or VALIDATED.
-  if (s.capturedMinor > 0 || MONEY_MOVED.includes(s.paymentStatus)) expect(CAPTURABLE).toContain(s.status)
+  // Money is captured only in COMPLETED or VALIDATED, or in a late cancellation (its fee at most).
+  const lateFee = s.status === "CANCELLED" && s.cancellationFeeMinor > 0
+  if (s.capturedMinor > 0 || MONEY_MOVED.includes(s.paymentStatus)) expect(CAPTURABLE.includes(s.status) || lateFee).toBe(true)
+  if (lateFee) expect(s.capturedMinor).toBeLessThanOrEqual(s.cancellationFeeMinor)
+  if (s.cancellationFeeMinor !== 0) expect(s.status).toBe("CANCELLED")
   expect(s.capturedMinor).toBeLessThanOrEqual(s.authorizedMinor)
   expect(s.capturedMinor).toBeLessThanOrEqual(s.totalMinor)
   expect(s.refundedMinor).toBeLessThanOrEqual(s.capturedMinor)
-  if (s.status === "CANCELLED" || s.status === "REJECTED") {
+  if ((s.status === "CANCELLED" || s.status === "REJECTED") && !lateFee) {
     expect(MONEY_MOVED).not.toContain(s.paymentStatus)
     expect(s.capturedMinor).toBe(0)
   }
@@ -392,7 +402,11 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
   if (before.status !== "PENDING") expect(next.status).not.toBe("PENDING")
   for (const e of effects) {
     if (e._tag === "Capture") {
-      expect(CAPTURABLE).toContain(next.status)
+      // A client's late cancellation captures its fee; otherwise only a finished booking is captured.
+      if (command._tag === "Cancel") {
+        expect(who).toBe("client")
+        expect(e.amountMinor).toBe(next.cancellationFeeMinor)
+      } else expect(CAPTURABLE).toContain(next.status)
       expect(e.amountMinor).toBeGreaterThan(0)
       expect(e.amountMinor).toBeLessThanOrEqual(before.totalMinor)
       if (command._tag === "PaymentAuthorized") {
@@ -454,8 +468,25 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
     expect(next.capturedMinor).toBeLessThanOrEqual(before.authorizedMinor)
   }
   if (next.refundedMinor !== before.refundedMinor) expect(next.refundedMinor).toBeGreaterThan(before.refundedMinor)
-  // Leaving through CANCELLED or REJECTED while a hold exists asks for its release.
-  if ((next.status === "CANCELLED" || next.status === "REJECTED") && next.status !== before.status) {
+  // The cancellation policy, computed independently: a client who cancels a confirmed booking with a hold
+  // covering the total, `freeHours` or less before its start, pays feePercent of the total rounded down,
+  // never more than the hold; anyone else, earlier, or without such a hold pays nothing.
+  if (command._tag === "Cancel") {
+    const late = w.now >= before.startTime.getTime() - command.policy.freeHours * HOUR
+    const held = before.paymentStatus === "AUTHORIZED" && before.authorizedMinor >= before.totalMinor
+    const expected =
+      who === "client" && before.status === "CONFIRMED" && held && late
+        ? Math.min(Math.floor((before.totalMinor * command.policy.feePercent) / 100), before.authorizedMinor)
+        : 0
+    expect(next.cancellationFeeMinor).toBe(expected)
+    expect(next.cancellationFeeMinor).toBeLessThanOrEqual(before.authorizedMinor)
+    expect(effects.filter((e) => e._tag === "Capture")).toEqual(expected > 0 ? [{ _tag: "Capture", amountMinor: expected }] : [])
+  } else expect(next.cancellationFeeMinor).toBe(before.cancellationFeeMinor)
+  // Leaving through CANCELLED or REJECTED while a hold exists asks for its release (or, late, the fee's capture, the gateway releasing the rest).
+  if ((next.status === "CANCELLED" || next.status === "REJECTED") && next.status !== before.status && next.cancellationFeeMinor > 0) {
+    expect(effects.some((e) => e._tag === "ReleaseAuthorization")).toBe(false)
+    expect(next.paymentStatus).toBe("AUTHORIZED")
+  } else if ((next.status === "CANCELLED" || next.status === "REJECTED") && next.status !== before.status) {
     expect(effects.some((e) => e._tag === "ReleaseAuthorization")).toBe(before.paymentStatus === "AUTHORIZED")
     expect(next.paymentStatus).toBe(before.paymentStatus === "AUTHORIZED" ? "AUTHORIZED" : "CANCELED")
   }
@@ -490,7 +521,8 @@ const run = (w: World, actors: Record<Who, Actor>, who: Who, command: Command, g
   if ((w.state.status === "CANCELLED" || w.state.status === "REJECTED") && before.status !== w.state.status) {
     w.releaseAsked = result.right.effects.some((e) => e._tag === "ReleaseAuthorization")
   }
-  if (command._tag === "AuthorizationReleased" && CAPTURABLE.includes(before.status)) w.releasedAwaitingCapture = true
+  if (command._tag === "AuthorizationReleased" && (CAPTURABLE.includes(before.status) || before.cancellationFeeMinor > 0))
+    w.releasedAwaitingCapture = true
   checkState(w, actors)
   for (const e of result.right.effects) {
     if (e._tag === "Capture") {
@@ -538,7 +570,7 @@ const landmarkTime = (s: BookingState, landmark: Landmark): number | undefined =
 }
 
 /** What would move an ordinary booking forward now (several choices where the story forks). */
-const progressOf = (s: BookingState, now: number): ReadonlyArray<readonly [Who, Command]> => {
+const progressOf = (s: BookingState, now: number, policy: CancellationPolicy): ReadonlyArray<readonly [Who, Command]> => {
   const authorize: readonly [Who, Command] = [
     "system",
     { _tag: "PaymentAuthorized", amountMinor: s.totalMinor, expiresAt: new Date(now + 7 * DAY) }
@@ -565,7 +597,14 @@ const progressOf = (s: BookingState, now: number): ReadonlyArray<readonly [Who, 
           ]
         : [authorize, authorize, ["system", { _tag: "CardSaved" }], ...reschedule]
     case "CONFIRMED":
-      return [["system", { _tag: "Start" }], ["provider", { _tag: "MarkRendered" }], authorize, ...reschedule]
+      return [
+        ["system", { _tag: "Start" }],
+        ["provider", { _tag: "MarkRendered" }],
+        authorize,
+        ...reschedule,
+        ["client", { _tag: "Cancel", policy }],
+        ["provider", { _tag: "Cancel", policy }]
+      ]
     case "IN_PROGRESS":
       return [["provider", { _tag: "MarkRendered" }], ["provider", { _tag: "MarkRendered" }], ["admin", { _tag: "Validate" }], authorize]
     case "SERVICE_RENDERED":
@@ -573,7 +612,7 @@ const progressOf = (s: BookingState, now: number): ReadonlyArray<readonly [Who, 
         ["client", { _tag: "ConfirmCompletion", rating: 4, comment: "Très bien" }],
         ["system", { _tag: "AutoValidate" }],
         ["admin", { _tag: "Validate" }],
-        ["admin", { _tag: "Cancel", reason: "Litige" }]
+        ["admin", { _tag: "Cancel", reason: "Litige", policy }]
       ]
     default:
       return [["admin", { _tag: "Refund" }]]
@@ -629,7 +668,7 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
         break
       }
       case "command": {
-        const command = buildCommand(st.spec, w.state, w.now)
+        const command = buildCommand(st.spec, w.state, w.now, init.policy)
         const natural = MAY[command._tag]
         const who = st.who === "natural" ? natural[st.pick % natural.length]! : st.who
         run(w, actors, who, command, st.gw)
@@ -642,7 +681,7 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
         break
       }
       case "progress": {
-        const choices = progressOf(w.state, w.now)
+        const choices = progressOf(w.state, w.now, init.policy)
         const [who, command] = choices[st.pick % choices.length]!
         run(w, actors, who, command, st.gw)
         break
@@ -676,7 +715,7 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
   if (CAPTURABLE.includes(w.state.status) && !w.lostCapture && !w.releasedAwaitingCapture) {
     expect(w.state.capturedMinor > 0 || w.state.paymentIssue !== null).toBe(true)
   }
-  if (w.state.status === "CANCELLED" || w.state.status === "REJECTED") {
+  if ((w.state.status === "CANCELLED" || w.state.status === "REJECTED") && w.state.cancellationFeeMinor === 0) {
     // A dropped release answer is re-sent by the gateway (webhooks are retried).
     if (w.state.paymentStatus === "AUTHORIZED") {
       expect(w.lostRelease || w.releaseAsked).toBe(true)
@@ -715,7 +754,17 @@ describe("the booking state machine, any story of commands, actors, times and ga
   }, 180_000)
 
   it("a happy path with a late, duplicated capture answer ends captured once, then refunds add up", () => {
-    const w = story({ leadMs: 2 * DAY, minutes: 90, hourlyPriceMinor: 4_000, clientRole: "CLIENT", strangerRole: "CLIENT" }, [])
+    const w = story(
+      {
+        leadMs: 2 * DAY,
+        minutes: 90,
+        hourlyPriceMinor: 4_000,
+        clientRole: "CLIENT",
+        strangerRole: "CLIENT",
+        policy: { freeHours: 48, feePercent: 50 }
+      },
+      []
+    )
     expect(w.state.status).toBe("PENDING")
     const actors: Record<Who, Actor> = {
       client: { _tag: "User", id: "user-client", role: "CLIENT" },

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type BookingDetail, Bookings, toBookingView } from "../../../src/modules/booking"
+import { type BookingDetail, Bookings, type CancellationPolicy, toBookingView } from "../../../src/modules/booking"
 import type { Actor } from "../../../src/modules/identity"
 import { now } from "../../../src/platform/clock"
 import { pagination } from "../../../src/platform/paging"
@@ -11,8 +11,8 @@ import { pagination } from "../../../src/platform/paging"
  */
 export const Operator: Actor = { id: "00000000-0000-0000-0000-000000000000", role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
 
-const summary = (b: BookingDetail, now: Date) => {
-  const view = toBookingView(b, Operator, "en", now)
+const summary = (b: BookingDetail, now: Date, policy: CancellationPolicy) => {
+  const view = toBookingView(b, Operator, "en", now, policy)
   return {
     id: view.id,
     status: view.status,
@@ -38,25 +38,27 @@ export const listBookings = (options: {
   readonly limit?: number | undefined
 }) =>
   Effect.gen(function* () {
-    const page = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminList(Operator, options))
+    const bookings = yield* Bookings
+    const page = yield* bookings.adminList(Operator, options)
     const at = yield* now
     return {
-      bookings: page.items.map((b) => summary(b, at)),
+      bookings: page.items.map((b) => summary(b, at, bookings.cancellationPolicy)),
       pagination: pagination(page.total, page.page, page.limit)
     }
   })
 
 export const setBookingStatus = (id: string, status: string, reason: string | undefined) =>
   Effect.gen(function* () {
-    const booking = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminSetStatus(Operator, id, status, reason))
-    return summary(booking, yield* now)
+    const bookings = yield* Bookings
+    const booking = yield* bookings.adminSetStatus(Operator, id, status, reason)
+    return summary(booking, yield* now, bookings.cancellationPolicy)
   })
 
 export const refundBooking = (id: string, amountMinor: number | undefined) =>
   Effect.gen(function* () {
     const bookings = yield* Bookings
     const booking = yield* bookings.act(Operator, id, { _tag: "Refund", amountMinor })
-    return summary(booking, yield* now)
+    return summary(booking, yield* now, bookings.cancellationPolicy)
   })
 
 export const renderBooking = (b: BookingSummary) =>

@@ -48,7 +48,10 @@ export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = [
 /** No user command changes a booking in these statuses (an admin may still refund money). */
 export const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
 export const isTerminal = (status: BookingStatus) => TERMINAL.includes(status)
-/** Money may leave the client's card only once the service is done and accepted. */
+/**
+ * Money may leave the client's card only once the service is done and accepted (and, outside these, a
+ * client's late-cancellation fee: see lateCancellationFee).
+ */
 export const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED"]
 
 // ---- Business constants ----------------------------------------------------------------------
@@ -80,6 +83,41 @@ export const totalFor = (hourlyPriceMinor: number, minutes: number) => Math.roun
 /** The platform's fee on an amount (recomputed on whatever is actually captured). */
 export const commissionOf = (amountMinor: number) => Math.round((amountMinor * COMMISSION_PERCENT) / 100)
 
+// ---- The cancellation policy (issue 13) --------------------------------------------------------
+
+/**
+ * A client cancels a confirmed booking free of charge until `freeHours` before its start; later, a fee of
+ * `feePercent` of the total is captured from the hold and the rest released. Both figures are
+ * configuration (CANCELLATION_FREE_HOURS, CANCELLATION_FEE_PERCENT). A request the provider has not
+ * confirmed yet is always withdrawn free; with no hold at that moment (a card saved only, unpaid, a payment
+ * awaiting the client) nothing is captured; a provider's or an administrator's cancellation releases everything.
+ */
+export interface CancellationPolicy {
+  readonly freeHours: number
+  readonly feePercent: number
+}
+/** An administrator's command stands for no client: no fee whatever the configuration. */
+export const NO_FEE_POLICY: CancellationPolicy = { freeHours: 0, feePercent: 0 }
+
+/** Until when a client cancels free of charge. */
+export const freeCancellationUntil = (s: Pick<BookingState, "startTime">, policy: CancellationPolicy) =>
+  new Date(s.startTime.getTime() - policy.freeHours * HOUR)
+
+/**
+ * The fee the client would pay by cancelling at `now`: feePercent of the total, rounded down to the
+ * minor unit (the client never pays a fraction more), never more than the hold; 0 while free, for a
+ * booking not confirmed, and without a hold covering the total.
+ */
+export const lateCancellationFee = (
+  s: Pick<BookingState, "status" | "paymentStatus" | "startTime" | "totalMinor" | "authorizedMinor">,
+  policy: CancellationPolicy,
+  now: Date
+): number => {
+  if (s.status !== "CONFIRMED" || s.paymentStatus !== "AUTHORIZED" || shortHold(s)) return 0
+  if (now.getTime() < freeCancellationUntil(s, policy).getTime()) return 0
+  return Math.max(0, Math.min(Math.floor((s.totalMinor * policy.feePercent) / 100), s.authorizedMinor))
+}
+
 // ---- The booking as the rules see it ---------------------------------------------------------
 
 export interface BookingState {
@@ -104,6 +142,11 @@ export interface BookingState {
    * wrong): the booking is flagged for an administrator until its money is captured.
    */
   readonly paymentIssue: PaymentIssue | null
+  /**
+   * The late-cancellation fee a client's cancellation decided (0 otherwise): captured from the hold,
+   * the rest released. Money may be captured in a CANCELLED booking only up to it.
+   */
+  readonly cancellationFeeMinor: number
   /** The open proposal to move the booking, if any (at most one; absent and null mean none). */
   readonly proposal?: RescheduleProposal | null | undefined
 }
@@ -156,7 +199,8 @@ export type Command =
   // Users
   | { readonly _tag: "Confirm" }
   | { readonly _tag: "Reject"; readonly reason: string }
-  | { readonly _tag: "Cancel"; readonly reason?: string | undefined }
+  /** The policy in force (configuration) decides a client's late-cancellation fee. */
+  | { readonly _tag: "Cancel"; readonly reason?: string | undefined; readonly policy: CancellationPolicy }
   | { readonly _tag: "MarkRendered" }
   | { readonly _tag: "ConfirmCompletion"; readonly rating: number; readonly comment: string }
   | { readonly _tag: "Validate" }
@@ -455,7 +499,8 @@ export const newBooking = (
   holdExpiresAt: new Date(now.getTime() + HOLD_MINUTES * MINUTE),
   authorizationExpiresAt: null,
   renderedAt: null,
-  paymentIssue: null
+  paymentIssue: null,
+  cancellationFeeMinor: 0
 })
 
 // ---- Payment-mode decision ---------------------------------------------------------------------
@@ -562,6 +607,16 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       if (!cancellable.includes(s.status)) return illegal()
       if (party !== "admin" && started) return Either.left(AlreadyStarted)
       const by = party === "client" ? "CLIENT" : party === "provider" ? "PROVIDER" : "ADMIN"
+      // A client's late cancellation of a confirmed booking: the fee is captured from the hold (the
+      // gateway releases the rest with the capture); the payment stays AUTHORIZED until it answers.
+      const fee = party === "client" ? lateCancellationFee(s, command.policy, now) : 0
+      if (fee > 0) {
+        return ok(
+          { ...s, status: "CANCELLED", holdExpiresAt: null, cancellationFeeMinor: fee },
+          [{ _tag: "Capture", amountMinor: fee }, notify("cancelled")],
+          { cancellation: { by, reason: command.reason ?? "" } }
+        )
+      }
       return ok(
         { ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null },
         [...releaseIfHeld(s), notify("cancelled")],
@@ -760,8 +815,10 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       )
     }
     case "PaymentCaptured": {
-      if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal()
-      const limit = Math.min(s.authorizedMinor, s.totalMinor)
+      // A client's late cancellation captures its fee, and nothing more.
+      const lateFee = s.status === "CANCELLED" && s.cancellationFeeMinor > 0
+      if (s.paymentStatus !== "AUTHORIZED" || !(CAPTURABLE.includes(s.status) || lateFee)) return illegal()
+      const limit = Math.min(s.authorizedMinor, lateFee ? s.cancellationFeeMinor : s.totalMinor)
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
       return ok(
         { ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null },
@@ -844,7 +901,7 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
   const tryIt = (command: Command) => Either.isRight(transition(s, command, actor, now))
   if (tryIt({ _tag: "Confirm" })) out.push("confirm")
   if (tryIt({ _tag: "Reject", reason: "x" })) out.push("reject")
-  if (tryIt({ _tag: "Cancel" })) out.push("cancel")
+  if (tryIt({ _tag: "Cancel", policy: NO_FEE_POLICY })) out.push("cancel")
   if (tryIt({ _tag: "MarkRendered" })) out.push("markRendered")
   if (tryIt({ _tag: "ConfirmCompletion", rating: 5, comment: "x" })) out.push("confirmCompletion")
   if (
@@ -880,7 +937,7 @@ export const adminCommandFor = (status: string, reason: string | undefined): Eit
     case "REJECTED":
       return Either.map(validateReason(reason), (text) => ({ _tag: "Reject" as const, reason: text }))
     case "CANCELLED":
-      return Either.right({ _tag: "Cancel", reason: reason?.trim() ?? "" })
+      return Either.right({ _tag: "Cancel", reason: reason?.trim() ?? "", policy: NO_FEE_POLICY })
     case "VALIDATED":
       return Either.right({ _tag: "Validate" })
     default:

@@ -1,6 +1,6 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { newId, now } from "../../platform/clock"
-import { AppConfig } from "../../platform/config"
+import { AppConfig, type AppConfigShape } from "../../platform/config"
 import {
   type BadGateway,
   type BadRequest,
@@ -24,6 +24,7 @@ import {
   type Actor,
   BookingNotFound,
   type BookingStatus,
+  type CancellationPolicy,
   checkoutModeFor,
   type Command,
   commissionOf,
@@ -87,6 +88,11 @@ export type UserCommand =
   | { readonly _tag: "Validate" }
   | { readonly _tag: "Refund"; readonly amountMinor?: number | undefined }
 
+/** The cancellation policy in force: configuration (CANCELLATION_FREE_HOURS, CANCELLATION_FEE_PERCENT). */
+export const cancellationPolicyOf = (
+  config: Pick<AppConfigShape, "cancellationFreeHours" | "cancellationFeePercent">
+): CancellationPolicy => ({ freeHours: config.cancellationFreeHours, feePercent: config.cancellationFeePercent })
+
 export interface CheckoutInput {
   readonly bookingId?: unknown
   readonly amountCents?: unknown
@@ -119,6 +125,8 @@ type Failure = TransitionError | NotFound | BadRequest | BadGateway
 export class Bookings extends Context.Tag("booking/Bookings")<
   Bookings,
   {
+    /** The cancellation policy in force (the views state it; a client's Cancel applies it). */
+    readonly cancellationPolicy: CancellationPolicy
     readonly request: (
       actor: UserActor,
       input: BookingRequestInput
@@ -238,6 +246,7 @@ export const BookingsLive = Layer.effect(
     const config = yield* AppConfig
     const availability = yield* Availability
     const claims = makeSlotClaims()
+    const cancellationPolicy = cancellationPolicyOf(config)
 
     const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
 
@@ -339,6 +348,7 @@ export const BookingsLive = Layer.effect(
 
     return {
       reconcile,
+      cancellationPolicy,
       request: (actor, input) =>
         Effect.gen(function* () {
           const at = yield* now
@@ -514,7 +524,7 @@ export const BookingsLive = Layer.effect(
               break
             }
             case "Cancel":
-              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000) }
+              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000), policy: cancellationPolicy }
               break
             default:
               command = input

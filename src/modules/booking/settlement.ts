@@ -181,8 +181,16 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return
         }
         if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
-        if (b.status === "COMPLETED" || b.status === "VALIDATED") {
-          const amount = Math.min(b.totalMinor, b.authorizedMinor)
+        // What to capture: the booked total of a finished booking, or the fee of a client's late
+        // cancellation (the gateway releases the rest of the hold with the capture); 5% commission on it.
+        const due =
+          b.status === "COMPLETED" || b.status === "VALIDATED"
+            ? b.totalMinor
+            : b.status === "CANCELLED" && b.cancellationFeeMinor > 0
+              ? b.cancellationFeeMinor
+              : 0
+        if (due > 0) {
+          const amount = Math.min(due, b.authorizedMinor)
           const fee = commissionOf(amount)
           const captured = yield* gateway
             .capture({
