@@ -344,6 +344,10 @@ export const fr = {
   "mail.booking.cancelled.subject": "Réservation annulée",
   "mail.booking.cancelled.client": "La réservation de « {service} » le {when} est annulée. Aucun montant ne sera débité.",
   "mail.booking.cancelled.provider": "La réservation de {client} pour « {service} » le {when} est annulée.",
+  "mail.booking.cancelledLate.client":
+    "La réservation de « {service} » le {when} est annulée tardivement : selon les conditions d'annulation, des frais de {fee} sont prélevés sur le montant réservé sur votre carte, et le reste est libéré.",
+  "mail.booking.cancelledLate.provider":
+    "{client} a annulé tardivement la réservation de « {service} » le {when} : des frais d'annulation de {fee} sont prélevés pour vous (la commission de la plateforme en est déduite).",
   "mail.booking.expired.subject": "Réservation expirée",
   "mail.booking.expired.client": "Votre demande de réservation de « {service} » le {when} a expiré. Aucun montant ne sera débité.",
   "mail.booking.expired.provider": "La demande de {client} pour « {service} » le {when} a expiré.",
@@ -777,6 +781,10 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.cancelled.subject": "Booking cancelled",
   "mail.booking.cancelled.client": 'The booking of "{service}" on {when} is cancelled. Nothing will be charged.',
   "mail.booking.cancelled.provider": '{client}\'s booking of "{service}" on {when} is cancelled.',
+  "mail.booking.cancelledLate.client":
+    'The booking of "{service}" on {when} is cancelled late: as the cancellation policy states, a fee of {fee} is taken from the amount held on your card, and the rest is released.',
+  "mail.booking.cancelledLate.provider":
+    '{client} cancelled the booking of "{service}" on {when} late: a cancellation fee of {fee} is charged for you (less the platform\'s commission).',
   "mail.booking.expired.subject": "Booking expired",
   "mail.booking.expired.client": 'Your booking request for "{service}" on {when} expired. Nothing will be charged.',
   "mail.booking.expired.provider": '{client}\'s request for "{service}" on {when} expired.',

@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
+import { fr } from "../../src/platform/messages"
+import { httpClient, mailsTo } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "./support"
 
@@ -126,6 +127,9 @@ describe("the cancellation policy", () => {
       cancellation: { chargedMinor: 3_500, feeMinor: 0 }
     })
     expect(spaced(cancelled.body.data.booking.cancellation.formattedCharged)).toBe("35,00 €")
+    // Both are told, the client of the fee taken.
+    const mail = (await mailsTo(server, client.email)).find((m) => m.subject === fr["mail.booking.cancelled.subject"])
+    expect(spaced(mail?.text ?? "")).toContain("des frais de 35,00 € sont prélevés")
     // The gateway captured exactly the fee with 5% of it for the platform; nothing is left on hold.
     expect(await money(id)).toEqual({
       captured: 3_500,
