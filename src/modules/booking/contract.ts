@@ -110,6 +110,9 @@ export const BookingView = Schema.Struct({
   totalMinor: Schema.Number,
   currency: Schema.String,
   formattedTotal: Schema.String,
+  /** What a payment made now authorises: the raised total of an accepted move awaiting it, else the total. */
+  amountDueMinor: Schema.Number,
+  formattedAmountDue: Schema.String,
   status: Schema.Literal(...BookingStatuses),
   /** The spec's label: PAID for a pending request whose payment is secured, else the status. */
   displayStatus: Schema.Literal(...BookingStatuses, "PAID"),

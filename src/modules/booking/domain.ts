@@ -162,6 +162,11 @@ export interface RescheduleProposal {
   readonly totalMinor: number
   /** It lapses then: the booking's start when it was proposed. */
   readonly expiresAt: Date
+  /**
+   * Accepted, but it raises the total of a booking that holds money: the booking moves only once the
+   * client's authorisation of the new total arrives (PaymentAuthorized), and the old hold is released then.
+   */
+  readonly awaitingPayment?: boolean | undefined
 }
 
 /** The open proposal of a history, as the rules see it. */
@@ -176,7 +181,7 @@ export const openProposalOf = (
     readonly expiresAt: Date
   }>
 ): RescheduleProposal | null => {
-  const open = history.find((r) => r.status === "OPEN")
+  const open = history.find((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
   return open
     ? {
         id: open.id,
@@ -184,7 +189,8 @@ export const openProposalOf = (
         startTime: open.startTime,
         endTime: open.endTime,
         totalMinor: open.totalMinor,
-        expiresAt: open.expiresAt
+        expiresAt: open.expiresAt,
+        ...(open.status === "AWAITING_PAYMENT" ? { awaitingPayment: true } : {})
       }
     : null
 }
@@ -217,6 +223,8 @@ export type Command =
   | { readonly _tag: "DeclineReschedule"; readonly proposalId: string }
   // Time
   | { readonly _tag: "ExpireReschedule" }
+  /** The client's authorisation of a raised total arrived, but the proposed time was taken meanwhile. */
+  | { readonly _tag: "RescheduleUnavailable" }
   | { readonly _tag: "ExpireHold" }
   | { readonly _tag: "Start" }
   | { readonly _tag: "AutoValidate" }
@@ -233,6 +241,8 @@ export type CommandTag = Command["_tag"]
 export type SideEffect =
   | { readonly _tag: "Capture"; readonly amountMinor: number }
   | { readonly _tag: "ReleaseAuthorization" }
+  /** Release the hold a new authorisation replaced (a move that raised the total): only once the new one is recorded. */
+  | { readonly _tag: "ReleaseReplacedAuthorization" }
   /** Authorise the saved card off-session now (a booking completed before its card was authorised); the hold is then captured. */
   | { readonly _tag: "AuthorizeSavedCard" }
   | { readonly _tag: "Refund"; readonly amountMinor: number }
@@ -254,7 +264,10 @@ export const NotificationEvents = [
   "refunded",
   "rescheduleProposed",
   "rescheduleAccepted",
-  "rescheduleDeclined"
+  "rescheduleDeclined",
+  "rescheduleAwaitingPayment",
+  "rescheduleMoved",
+  "rescheduleUnavailable"
 ] as const
 export type NotificationEvent = (typeof NotificationEvents)[number]
 
@@ -275,10 +288,12 @@ export type RescheduleChange =
       readonly previous: Pick<BookingState, "startTime" | "endTime" | "totalMinor">
       readonly at: Date
     }
+  /** Accepted, awaiting the client's authorisation of the raised total (the booking has not moved). */
+  | { readonly _tag: "AwaitPayment"; readonly proposalId: string; readonly by: "CLIENT" | "PROVIDER"; readonly at: Date }
   | {
       readonly _tag: "Close"
       readonly proposalId: string
-      readonly status: Exclude<RescheduleStatus, "OPEN">
+      readonly status: Exclude<RescheduleStatus, "OPEN" | "AWAITING_PAYMENT">
       readonly by: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM"
       readonly at: Date
     }
@@ -341,6 +356,7 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
   AcceptReschedule: ["client", "provider"],
   DeclineReschedule: ["client", "provider"],
   ExpireReschedule: ["system"],
+  RescheduleUnavailable: ["system"],
   ExpireHold: ["system"],
   Start: ["system"],
   AutoValidate: ["system"],
@@ -571,6 +587,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
   })
 }
 
+/** An accepted move raised the total of a booking holding money: the client is to authorise the new total (checkout). */
+export const awaitsTopUp = (s: Pick<BookingState, "status" | "paymentStatus" | "proposal">) =>
+  s.proposal?.awaitingPayment === true && s.paymentStatus === "AUTHORIZED" && RESCHEDULABLE.includes(s.status)
+/** What a payment made now must authorise: the raised total of an accepted move awaiting it, else the booking's total. */
+export const amountDue = (s: Pick<BookingState, "status" | "paymentStatus" | "proposal" | "totalMinor">) =>
+  awaitsTopUp(s) && s.proposal ? s.proposal.totalMinor : s.totalMinor
+
 /** Statuses in which a booking may be moved (and keeps an open proposal). */
 const RESCHEDULABLE: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED"]
 const notifyTo = (event: NotificationEvent, to: "client" | "provider"): SideEffect => ({ _tag: "Notify", event, to })
@@ -696,7 +719,8 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
     case "AcceptReschedule":
     case "DeclineReschedule": {
       const p = s.proposal
-      if (!p || p.id !== command.proposalId) return Either.left(RescheduleClosed)
+      // (One accepted already and awaiting the client's payment is answered.)
+      if (!p || p.id !== command.proposalId || p.awaitingPayment) return Either.left(RescheduleClosed)
       // Only the other side answers a proposal.
       if (p.by === party) return Either.left(OwnProposal)
       if (now.getTime() >= p.expiresAt.getTime()) return Either.left(RescheduleClosed)
@@ -716,14 +740,17 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       const moved = { ...s, startTime: p.startTime, endTime: p.endTime, totalMinor: p.totalMinor, proposal: null }
       // The money (booking README, "Rescheduling"): a total that does not rise keeps the payment as it is
       // (a hold covers it, a saved card is authorised for it later, an unpaid booking pays it); a higher
-      // total needs the client's authorisation of the new amount through checkout: a hold is released
-      // (AUTHORIZED until the gateway confirms, then REQUIRES_ACTION), a saved card asks again.
+      // total needs the client's authorisation of the new amount through checkout. A booking that holds
+      // money does not move before it: the proposal awaits the new hold (PaymentAuthorized moves the
+      // booking, and only then is the old hold released); a saved card asks again.
       const raised = p.totalMinor > s.totalMinor
       if (!raised || s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") {
         return ok(moved, [notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
       }
       if (s.paymentStatus === "AUTHORIZED") {
-        return ok(moved, [{ _tag: "ReleaseAuthorization" }, notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
+        return ok({ ...s, proposal: { ...p, awaitingPayment: true } }, [notify("rescheduleAwaitingPayment")], {
+          reschedule: { _tag: "AwaitPayment", proposalId: p.id, by: party === "client" ? "CLIENT" : "PROVIDER", at: now }
+        })
       }
       if (s.paymentStatus === "CARD_SAVED") {
         return ok({ ...moved, paymentStatus: "REQUIRES_ACTION" }, [notifyTo("rescheduleAccepted", p.by)], {
@@ -731,6 +758,13 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
         })
       }
       return illegal()
+    }
+    case "RescheduleUnavailable": {
+      const p = s.proposal
+      if (!p?.awaitingPayment) return illegal()
+      return ok({ ...s, proposal: null }, [notify("rescheduleUnavailable")], {
+        reschedule: { _tag: "Close", proposalId: p.id, status: "UNAVAILABLE", by: "SYSTEM", at: now }
+      })
     }
     case "ExpireReschedule": {
       const p = s.proposal
@@ -781,6 +815,27 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
             holdExpiresAt: null
           },
           [{ _tag: "Capture", amountMinor: s.totalMinor }]
+        )
+      }
+      // The client's authorisation of the raised total of an accepted move: the booking moves now (the
+      // service re-checks the slot on storing it) and the hold it replaces is released once this one is recorded.
+      // (A hold short of the new total is not it: a renewal of the current hold, say, is handled below.)
+      const p = s.proposal
+      if (p?.awaitingPayment && s.paymentStatus === "AUTHORIZED" && command.amountMinor >= p.totalMinor) {
+        // Too late to move (started, or the proposed time passed): refused, the caller releases this hold.
+        if (!RESCHEDULABLE.includes(s.status) || started || p.startTime.getTime() <= now.getTime()) return illegal()
+        return ok(
+          {
+            ...s,
+            startTime: p.startTime,
+            endTime: p.endTime,
+            totalMinor: p.totalMinor,
+            authorizedMinor: command.amountMinor,
+            authorizationExpiresAt: command.expiresAt,
+            proposal: null
+          },
+          [{ _tag: "ReleaseReplacedAuthorization" }, notify("rescheduleMoved")],
+          { reschedule: { _tag: "Close", proposalId: p.id, status: "ACCEPTED", by: p.by === "client" ? "PROVIDER" : "CLIENT", at: now } }
         )
       }
       const open = ["UNPAID", "REQUIRES_ACTION", "CARD_SAVED", "AUTHORIZED"].includes(s.paymentStatus)
@@ -904,13 +959,7 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
   if (tryIt({ _tag: "Cancel", policy: NO_FEE_POLICY })) out.push("cancel")
   if (tryIt({ _tag: "MarkRendered" })) out.push("markRendered")
   if (tryIt({ _tag: "ConfirmCompletion", rating: 5, comment: "x" })) out.push("confirmCompletion")
-  if (
-    partyOf(s, actor) === "client" &&
-    s.status !== "CANCELLED" &&
-    s.status !== "REJECTED" &&
-    !isTerminal(s.status) &&
-    CHECKOUT_OPEN.includes(s.paymentStatus)
-  )
+  if (partyOf(s, actor) === "client" && !isTerminal(s.status) && (CHECKOUT_OPEN.includes(s.paymentStatus) || awaitsTopUp(s)))
     out.push("pay")
   const later = now.getTime() + DAY
   if (tryIt({ _tag: "ProposeReschedule", proposalId: "", startTime: new Date(later), endTime: new Date(later + HOUR), totalMinor: 1 }))

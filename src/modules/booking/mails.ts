@@ -49,7 +49,8 @@ export const bookingMail = (
     fee: formatAmount(language, booking.cancellationFeeMinor, booking.currency),
     ...rescheduleParams(language, side, booking, to.timeZone),
     // A proposal names the total at its own duration.
-    ...(event === "rescheduleProposed" && booking.reschedules[0]
+    ...((event === "rescheduleProposed" || event === "rescheduleAwaitingPayment" || event === "rescheduleUnavailable") &&
+    booking.reschedules[0]
       ? { amount: formatAmount(language, booking.reschedules[0].totalMinor, booking.currency) }
       : {})
   }

@@ -42,6 +42,8 @@ import {
   BookingStatuses,
   NotYourBooking,
   adminCommandFor,
+  amountDue,
+  awaitsTopUp,
   priceable,
   TooCheapToPay,
   RescheduleNotFound,
@@ -542,22 +544,27 @@ export const BookingsLive = Layer.effect(
           const b = yield* visible(user, bookingId)
           if (b.clientId !== user.id) return yield* NotYourBooking
           const at = yield* now
+          // An accepted move that raised the total of a booking holding money: the client authorises the
+          // new total (a second hold; the booking moves when it arrives, and the first hold is released then).
+          const topUp = awaitsTopUp(b)
+          const due = amountDue(b)
           if (
-            b.status === "CANCELLED" ||
-            b.status === "REJECTED" ||
-            b.status === "COMPLETED" ||
-            b.status === "VALIDATED" ||
-            !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus)
+            !topUp &&
+            (b.status === "CANCELLED" ||
+              b.status === "REJECTED" ||
+              b.status === "COMPLETED" ||
+              b.status === "VALIDATED" ||
+              !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus))
           ) {
             return yield* new Conflict({ code: "NOTHING_TO_PAY", key: "payments.nothingToPay" })
           }
           // The client may send the spec's payload: what it says must match the booking.
           const amount = input.amountCents
-          if (amount !== undefined && amount !== null && amount !== "" && Number(amount) !== b.totalMinor) {
+          if (amount !== undefined && amount !== null && amount !== "" && Number(amount) !== due) {
             return yield* new ValidationFailed({
               code: "VALIDATION_ERROR",
               key: "payments.amountMismatch",
-              params: { expected: String(b.totalMinor) },
+              params: { expected: String(due) },
               details: [issue("amountCents", "payments.amountMismatch")]
             })
           }
@@ -586,7 +593,8 @@ export const BookingsLive = Layer.effect(
                 )
               )
           }
-          const mode = checkoutModeFor(b.startTime, at)
+          // (A move's new total is held at once: the booking moves only on a hold.)
+          const mode = topUp ? "authorize" : checkoutModeFor(b.startTime, at)
           const base = config.publicUrl.replace(/\/+$/, "")
           // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
           const idempotencyKey = `booking:${b.id}:checkout:${b.version}:${Math.floor(at.getTime() / 60_000)}`
@@ -595,14 +603,15 @@ export const BookingsLive = Layer.effect(
             const payment = yield* gateway.createCardPayment({
               bookingId: b.id,
               mode,
-              amountMinor: b.totalMinor,
+              amountMinor: due,
               currency: b.currency,
               destinationAccountId: account.value.accountId,
-              applicationFeeMinor: commissionOf(b.totalMinor),
+              applicationFeeMinor: commissionOf(due),
               customerEmail: trimmed(billing?.email) || b.client.email,
               idempotencyKey
             })
-            if (mode === "authorize") yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
+            // (A move's new hold does not replace the booking's current one until it is authorised.)
+            if (mode === "authorize" && !topUp) yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
             return {
               url: "",
               sessionId: payment.id,
@@ -614,11 +623,11 @@ export const BookingsLive = Layer.effect(
           const session = yield* gateway.createCheckoutSession({
             bookingId: b.id,
             mode,
-            amountMinor: b.totalMinor,
+            amountMinor: due,
             currency: b.currency,
             productName: trimmed(input.productName) || b.service.title,
             destinationAccountId: account.value.accountId,
-            applicationFeeMinor: commissionOf(b.totalMinor),
+            applicationFeeMinor: commissionOf(due),
             customerEmail: trimmed(billing?.email) || b.client.email,
             billing: billing
               ? {

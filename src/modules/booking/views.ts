@@ -2,7 +2,7 @@ import type { Language } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
 import type { BookingView, CalendarEventView, RescheduleView, ReviewView } from "./contract"
-import { availableActions, type CancellationPolicy, displayStatus, freeCancellationUntil, lateCancellationFee } from "./domain"
+import { amountDue, availableActions, type CancellationPolicy, displayStatus, freeCancellationUntil, lateCancellationFee } from "./domain"
 import { formatAmount } from "./mails"
 import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
 
@@ -102,6 +102,8 @@ export const toBookingView = (
     totalMinor: b.totalMinor,
     currency: b.currency,
     formattedTotal: formatAmount(language, b.totalMinor, b.currency),
+    amountDueMinor: amountDue(b),
+    formattedAmountDue: formatAmount(language, amountDue(b), b.currency),
     status: b.status,
     displayStatus: displayStatus(b),
     paymentStatus: b.paymentStatus,
@@ -117,7 +119,7 @@ export const toBookingView = (
     isReviewed: b.review !== null,
     review: b.review,
     openProposal: ((open) => (open ? toRescheduleView(open, b, viewer, language, now) : null))(
-      b.reschedules.find((r) => r.status === "OPEN")
+      b.reschedules.find((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
     ),
     reschedules: b.reschedules.map((r) => toRescheduleView(r, b, viewer, language, now)),
     createdAt: b.createdAt,

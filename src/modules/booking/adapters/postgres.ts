@@ -287,7 +287,7 @@ export const BookingRepositoryLive = Layer.effect(
           "locked booking",
           LockedRow,
           sql`SELECT ${record},
-            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status = 'OPEN') AS open_proposal
+            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status IN ('OPEN', 'AWAITING_PAYMENT')) AS open_proposal
           FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`
         ).pipe(
           Effect.map(
@@ -339,8 +339,13 @@ export const BookingRepositoryLive = Layer.effect(
                   VALUES (${r.proposal.id}, ${before.id}, ${r.proposal.by === "client" ? "CLIENT" : "PROVIDER"}, ${r.proposal.startTime},
                     ${r.proposal.endTime}, ${r.proposal.totalMinor}, ${r.previous.startTime}, ${r.previous.endTime}, ${r.previous.totalMinor},
                     'OPEN', ${r.proposal.expiresAt}, ${r.at})`
-              : sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = ${r.at}, decided_by = ${r.by}
+              : r._tag === "AwaitPayment"
+                ? sql`UPDATE booking_reschedules SET status = 'AWAITING_PAYMENT', decided_at = ${r.at}, decided_by = ${r.by}
                   WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status = 'OPEN'`
+                : // (A proposal accepted and awaiting the payment keeps when and by whom it was accepted.)
+                  sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = coalesce(decided_at, ${r.at}),
+                    decided_by = coalesce(decided_by, ${r.by})
+                  WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status IN ('OPEN', 'AWAITING_PAYMENT')`
         return Effect.zipRight(
           turn,
           findOne(
