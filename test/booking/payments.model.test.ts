@@ -317,6 +317,7 @@ const apply = async (w: World, st: Step): Promise<void> => {
       const after = await booking(w)
       if (awaited && after.reschedules.find((r) => r.id === awaited.id)?.status === "ACCEPTED") {
         tally.movedAfterTopUp = (tally.movedAfterTopUp ?? 0) + 1
+        tally.moved = (tally.moved ?? 0) + 1
         expect(after).toMatchObject({ startTime: awaited.startTime, totalMinor: awaited.totalMinor, paymentStatus: "AUTHORIZED" })
         expect(after.paymentIntentId).not.toBe(before.paymentIntentId)
       }
