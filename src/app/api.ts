@@ -22,7 +22,7 @@ import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { PlacesApi } from "../modules/catalogue/places/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
-import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { BookingsApi, CalendarFeedApi, CancellationPolicyApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
 import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 import { AccountApi } from "../modules/privacy/contract"
@@ -50,6 +50,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(BookingsApi)
   .add(CheckoutApi)
   .add(ReviewsApi)
+  .add(CancellationPolicyApi)
   .add(AvailabilityApi)
   .add(MyAvailabilityApi)
   .add(CalendarFeedApi)

@@ -39,7 +39,14 @@ import { PlacesHttpLive } from "../modules/catalogue/places/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
-import { BookingsHttpLive, CalendarFeedHttpLive, calendarFeedRoute, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
+import {
+  BookingsHttpLive,
+  CalendarFeedHttpLive,
+  calendarFeedRoute,
+  CancellationPolicyHttpLive,
+  CheckoutHttpLive,
+  ReviewsHttpLive
+} from "../modules/booking/http"
 import { CalendarFeeds } from "../modules/booking"
 import { ConversationsHttpLive } from "../modules/messaging/http"
 import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
@@ -78,6 +85,7 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     BookingsHttpLive,
     CheckoutHttpLive,
     ReviewsHttpLive,
+    CancellationPolicyHttpLive,
     AvailabilityHttpLive,
     MyAvailabilityHttpLive,
     CalendarFeedHttpLive,

@@ -44,6 +44,10 @@ export interface AppConfigShape {
   readonly applicationCooldownDays: number
   /** Rejections after which a provider application is finally refused (recorded on each new application). */
   readonly applicationMaxAttempts: number
+  /** A client cancels a confirmed booking free of charge until this many hours before its start (issue 13). */
+  readonly cancellationFreeHours: number
+  /** Later, this percentage of the total is captured from the hold as a late-cancellation fee (0 to 100). */
+  readonly cancellationFeePercent: number
   /** How socket.io reaches the other server processes (see resolveRealtimeAdapter). */
   readonly realtimeAdapter: RealtimeAdapterKind
   /** Whether the local outbox page /dev/mail exists (see resolveDevMail); it answers loopback requests only. */
@@ -221,6 +225,14 @@ const config = Config.all({
   applicationMaxAttempts: Config.integer("APPLICATION_MAX_ATTEMPTS").pipe(
     Config.withDefault(3),
     Config.validate({ message: "APPLICATION_MAX_ATTEMPTS must be 1 or more", validation: (n) => n >= 1 })
+  ),
+  cancellationFreeHours: Config.number("CANCELLATION_FREE_HOURS").pipe(
+    Config.withDefault(48),
+    Config.validate({ message: "CANCELLATION_FREE_HOURS must be 0 or more", validation: (hours) => hours >= 0 })
+  ),
+  cancellationFeePercent: Config.integer("CANCELLATION_FEE_PERCENT").pipe(
+    Config.withDefault(50),
+    Config.validate({ message: "CANCELLATION_FEE_PERCENT must be between 0 and 100", validation: (n) => n >= 0 && n <= 100 })
   ),
   realtimeAdapter: Config.option(Config.string("REALTIME_ADAPTER")).pipe(
     Config.map(Option.map((adapter) => adapter.trim().toLowerCase())),

@@ -381,6 +381,10 @@ export const fr = {
   "mail.booking.cancelled.subject": "Réservation annulée",
   "mail.booking.cancelled.client": "La réservation de « {service} » le {when} est annulée. Aucun montant ne sera débité.",
   "mail.booking.cancelled.provider": "La réservation de {client} pour « {service} » le {when} est annulée.",
+  "mail.booking.cancelledLate.client":
+    "La réservation de « {service} » le {when} est annulée tardivement : selon les conditions d'annulation, des frais de {fee} sont prélevés sur le montant réservé sur votre carte, et le reste est libéré.",
+  "mail.booking.cancelledLate.provider":
+    "{client} a annulé tardivement la réservation de « {service} » le {when} : des frais d'annulation de {fee} sont prélevés pour vous (la commission de la plateforme en est déduite).",
   "mail.booking.expired.subject": "Réservation expirée",
   "mail.booking.expired.client": "Votre demande de réservation de « {service} » le {when} a expiré. Aucun montant ne sera débité.",
   "mail.booking.expired.provider": "La demande de {client} pour « {service} » le {when} a expiré.",
@@ -406,6 +410,21 @@ export const fr = {
   "mail.booking.rescheduleAccepted.client":
     "{other} a accepté le nouvel horaire de « {service} » : le {when} (total : {amount}). Si le total a augmenté, autorisez le nouveau montant depuis vos réservations.",
   "mail.booking.rescheduleAccepted.provider": "{other} a accepté le nouvel horaire de « {service} » : le {when} (total : {amount}).",
+  "mail.booking.rescheduleAwaitingPayment.subject": "Nouvel horaire accepté : nouveau montant à autoriser",
+  "mail.booking.rescheduleAwaitingPayment.client":
+    "Le nouvel horaire de « {service} » ({proposed}) est accepté, et son total passe à {amount}. Autorisez ce nouveau montant depuis vos réservations : la réservation sera déplacée dès qu'il sera autorisé, et l'ancien montant réservé sera alors libéré. D'ici là, elle reste prévue le {when}.",
+  "mail.booking.rescheduleAwaitingPayment.provider":
+    "Le nouvel horaire de « {service} » ({proposed}) est accepté, pour un total de {amount}. La réservation sera déplacée dès que {client} aura autorisé ce nouveau montant ; d'ici là, elle reste prévue le {when}.",
+  "mail.booking.rescheduleMoved.subject": "Réservation déplacée",
+  "mail.booking.rescheduleMoved.client":
+    "Le nouveau montant de « {service} » ({amount}) est autorisé : la réservation est déplacée au {when}. L'ancien montant réservé sur votre carte est libéré.",
+  "mail.booking.rescheduleMoved.provider":
+    "{client} a autorisé le nouveau montant de « {service} » ({amount}) : la réservation est déplacée au {when}.",
+  "mail.booking.rescheduleUnavailable.subject": "Nouvel horaire plus disponible",
+  "mail.booking.rescheduleUnavailable.client":
+    "Le nouvel horaire de « {service} » ({proposed}) a été pris entre-temps : la réservation reste prévue le {when}, et le nouveau montant autorisé est libéré.",
+  "mail.booking.rescheduleUnavailable.provider":
+    "Le nouvel horaire de « {service} » ({proposed}) a été pris entre-temps : la réservation de {client} reste prévue le {when}.",
   "mail.booking.rescheduleDeclined.subject": "Nouvel horaire refusé",
   "mail.booking.rescheduleDeclined.client":
     "{other} a refusé de déplacer « {service} » au {proposed} : la réservation reste prévue le {when}.",
@@ -854,6 +873,10 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.cancelled.subject": "Booking cancelled",
   "mail.booking.cancelled.client": 'The booking of "{service}" on {when} is cancelled. Nothing will be charged.',
   "mail.booking.cancelled.provider": '{client}\'s booking of "{service}" on {when} is cancelled.',
+  "mail.booking.cancelledLate.client":
+    'The booking of "{service}" on {when} is cancelled late: as the cancellation policy states, a fee of {fee} is taken from the amount held on your card, and the rest is released.',
+  "mail.booking.cancelledLate.provider":
+    '{client} cancelled the booking of "{service}" on {when} late: a cancellation fee of {fee} is charged for you (less the platform\'s commission).',
   "mail.booking.expired.subject": "Booking expired",
   "mail.booking.expired.client": 'Your booking request for "{service}" on {when} expired. Nothing will be charged.',
   "mail.booking.expired.provider": '{client}\'s request for "{service}" on {when} expired.',
@@ -879,6 +902,20 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.rescheduleAccepted.client":
     '{other} accepted the new time of "{service}": {when} (total: {amount}). If the total went up, authorise the new amount from your bookings.',
   "mail.booking.rescheduleAccepted.provider": '{other} accepted the new time of "{service}": {when} (total: {amount}).',
+  "mail.booking.rescheduleAwaitingPayment.subject": "New time accepted: new amount to authorise",
+  "mail.booking.rescheduleAwaitingPayment.client":
+    'The new time of "{service}" ({proposed}) is accepted, and its total rises to {amount}. Authorise the new amount from your bookings: the booking moves as soon as it is authorised, and the amount held before is then released. Until then it stays on {when}.',
+  "mail.booking.rescheduleAwaitingPayment.provider":
+    'The new time of "{service}" ({proposed}) is accepted, for a total of {amount}. The booking moves as soon as {client} authorises the new amount; until then it stays on {when}.',
+  "mail.booking.rescheduleMoved.subject": "Booking moved",
+  "mail.booking.rescheduleMoved.client":
+    'The new amount of "{service}" ({amount}) is authorised: the booking is moved to {when}. The amount held on your card before is released.',
+  "mail.booking.rescheduleMoved.provider": '{client} authorised the new amount of "{service}" ({amount}): the booking is moved to {when}.',
+  "mail.booking.rescheduleUnavailable.subject": "New time no longer available",
+  "mail.booking.rescheduleUnavailable.client":
+    'The new time of "{service}" ({proposed}) was taken meanwhile: the booking stays on {when}, and the new amount authorised is released.',
+  "mail.booking.rescheduleUnavailable.provider":
+    'The new time of "{service}" ({proposed}) was taken meanwhile: {client}\'s booking stays on {when}.',
   "mail.booking.rescheduleDeclined.subject": "New time declined",
   "mail.booking.rescheduleDeclined.client": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',
   "mail.booking.rescheduleDeclined.provider": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',

@@ -92,7 +92,8 @@ const write = async (s: Story) => {
         holdExpiresAt: start,
         authorizationExpiresAt: null,
         renderedAt: null,
-        paymentIssue: null
+        paymentIssue: null,
+        cancellationFeeMinor: 0
       })
     )
   )

@@ -5,6 +5,7 @@ import {
   type Actor,
   availableActions,
   type BookingState,
+  type CancellationPolicy,
   checkoutModeFor,
   type Command,
   commissionOf,
@@ -37,6 +38,8 @@ const admin: Actor = { _tag: "User", id: "u-admin", role: "ADMIN" }
 const stranger: Actor = { _tag: "User", id: "u-stranger", role: "CLIENT" }
 const otherProvider: Actor = { _tag: "User", id: "u-other-provider", role: "PROVIDER" }
 const system = SystemActor
+/** The policy of the defaults (CANCELLATION_FREE_HOURS=48, CANCELLATION_FEE_PERCENT=50). */
+const POLICY: CancellationPolicy = { freeHours: 48, feePercent: 50 }
 
 /** A 90-minute booking at 40.00 an hour (total 60.00), starting in two days, requested at NOW. */
 const START = at(2 * DAY)
@@ -93,7 +96,8 @@ describe("newBooking", () => {
       holdExpiresAt: at(30 * MINUTE),
       authorizationExpiresAt: null,
       renderedAt: null,
-      paymentIssue: null
+      paymentIssue: null,
+      cancellationFeeMinor: 0
     })
   })
 })
@@ -117,7 +121,7 @@ describe("who may act: 403 before 409", () => {
     expect(forbidden).toMatchObject({ _tag: "Forbidden", code: "BOOKING_FORBIDDEN", key: "booking.forbidden" })
     expect(httpStatusOf[forbidden._tag]).toBe(403)
     // The actor is checked first: a stranger is told 403 even where the command is illegal anyway.
-    expect(refusal(captured, { _tag: "Cancel" }, stranger)._tag).toBe("Forbidden")
+    expect(refusal(captured, { _tag: "Cancel", policy: POLICY }, stranger)._tag).toBe("Forbidden")
     const conflict = refusal(captured, { _tag: "Confirm" }, provider)
     expect(conflict).toMatchObject({
       _tag: "Conflict",
@@ -132,7 +136,7 @@ describe("who may act: 403 before 409", () => {
     const everything: ReadonlyArray<Command> = [
       { _tag: "Confirm" },
       { _tag: "Reject", reason: "r" },
-      { _tag: "Cancel" },
+      { _tag: "Cancel", policy: POLICY },
       { _tag: "MarkRendered" },
       { _tag: "ConfirmCompletion", rating: 5, comment: "c" },
       { _tag: "Validate" },
@@ -200,30 +204,30 @@ describe("user commands", () => {
   })
 
   it("Cancel: client or provider before the start (409 BOOKING_ALREADY_STARTED after), an admin at any time before the end of the story", () => {
-    const byClient = decide(pending, { _tag: "Cancel" }, client)
+    const byClient = decide(pending, { _tag: "Cancel", policy: POLICY }, client)
     expect(byClient.next).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED", holdExpiresAt: null })
     expect(byClient.effects).toEqual([notify("cancelled")])
     expect(byClient.cancellation).toEqual({ by: "CLIENT", reason: "" })
-    const byProvider = decide(confirmed, { _tag: "Cancel", reason: "Malade" }, provider, at(2 * DAY - 1))
+    const byProvider = decide(confirmed, { _tag: "Cancel", policy: POLICY, reason: "Malade" }, provider, at(2 * DAY - 1))
     expect(byProvider.next).toMatchObject({ status: "CANCELLED", paymentStatus: "AUTHORIZED" })
     expect(byProvider.effects).toEqual([release, notify("cancelled")])
     expect(byProvider.cancellation).toEqual({ by: "PROVIDER", reason: "Malade" })
     // At the start instant and after, users may no longer cancel; an admin may.
     for (const user of [client, provider]) {
-      expect(refusal(confirmed, { _tag: "Cancel" }, user, START)).toMatchObject({
+      expect(refusal(confirmed, { _tag: "Cancel", policy: POLICY }, user, START)).toMatchObject({
         _tag: "Conflict",
         code: "BOOKING_ALREADY_STARTED",
         key: "booking.alreadyStarted"
       })
-      expect(code(authorized, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_ALREADY_STARTED")
-      expect(code(inProgress, { _tag: "Cancel" }, user, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+      expect(code(authorized, { _tag: "Cancel", policy: POLICY }, user, at(3 * DAY))).toBe("BOOKING_ALREADY_STARTED")
+      expect(code(inProgress, { _tag: "Cancel", policy: POLICY }, user, at(3 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
     }
-    const byAdmin = decide(confirmed, { _tag: "Cancel", reason: "Litige" }, admin, at(3 * DAY))
+    const byAdmin = decide(confirmed, { _tag: "Cancel", policy: POLICY, reason: "Litige" }, admin, at(3 * DAY))
     expect(byAdmin.cancellation).toEqual({ by: "ADMIN", reason: "Litige" })
     for (const s of [inProgress, rendered])
-      expect(decide(s, { _tag: "Cancel" }, admin, at(3 * DAY)).effects).toEqual([release, notify("cancelled")])
+      expect(decide(s, { _tag: "Cancel", policy: POLICY }, admin, at(3 * DAY)).effects).toEqual([release, notify("cancelled")])
     for (const s of [completed, captured, with_({ status: "CANCELLED" }), with_({ status: "REJECTED" })]) {
-      expect(code(s, { _tag: "Cancel" }, admin)).toBe("BOOKING_INVALID_TRANSITION")
+      expect(code(s, { _tag: "Cancel", policy: POLICY }, admin)).toBe("BOOKING_INVALID_TRANSITION")
     }
   })
 
@@ -439,9 +443,9 @@ describe("terminal bookings", () => {
       [provider, { _tag: "Confirm" }],
       [admin, { _tag: "Confirm" }],
       [provider, { _tag: "Reject", reason: "r" }],
-      [client, { _tag: "Cancel" }],
-      [provider, { _tag: "Cancel" }],
-      [admin, { _tag: "Cancel" }],
+      [client, { _tag: "Cancel", policy: POLICY }],
+      [provider, { _tag: "Cancel", policy: POLICY }],
+      [admin, { _tag: "Cancel", policy: POLICY }],
       [provider, { _tag: "MarkRendered" }],
       [client, { _tag: "ConfirmCompletion", rating: 5, comment: "c" }],
       [admin, { _tag: "Validate" }],

@@ -1,3 +1,5 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
@@ -40,6 +42,8 @@ const propose = (token: string, id: string, body: Record<string, unknown>, langu
   api.post(`/api/bookings/${id}/reschedule`, body, { token, ...(language ? { language } : {}) })
 const answer = (token: string, id: string, proposalId: string, choice: "accept" | "decline") =>
   api.post(`/api/bookings/${id}/reschedule/${proposalId}/${choice}`, {}, { token })
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 const get = async (token: string, id: string) => (await api.get(`/api/bookings/${id}`, { token })).body.data.booking
 
 beforeAll(async () => {
@@ -218,25 +222,114 @@ describe("proposing, accepting and declining a new time", () => {
     expect(closed.body.code).toBe("BOOKING_NOT_RESCHEDULABLE")
   })
 
-  it("a longer time raises the total: the hold is released and the client authorises the new amount through checkout", async () => {
+  it("a longer time raises the total: the booking keeps its time and its hold until the client authorises the new total, then moves and releases the old hold", async () => {
     const booking = await book(1)
     await payInSandbox(server, api, client.token, booking.id)
     const paid = await get(client.token, booking.id)
     expect(paid).toMatchObject({ paymentStatus: "AUTHORIZED", totalMinor: 4_000 })
-    const proposed = await propose(provider.token, booking.id, nextSlot(2))
+    const oldIntent = (await sql<{ intent: string }>("SELECT payment_intent_id AS intent FROM bookings WHERE id = $1", [booking.id]))[0]!
+      .intent
+    const target = nextSlot(2)
+    const proposed = await propose(provider.token, booking.id, target)
     expect(proposed.status, proposed.text).toBe(201)
     expect(proposed.body.data.proposal).toMatchObject({ totalMinor: 8_000, previousTotalMinor: 4_000, duration: 120 })
     const accepted = await answer(client.token, booking.id, proposed.body.data.proposal.id, "accept")
     expect(accepted.status, accepted.text).toBe(200)
-    const moved = await get(client.token, booking.id)
-    // The old hold is released (its amount no longer covers the total): the client pays again, the provider cannot confirm meanwhile.
-    expect(moved).toMatchObject({ totalMinor: 8_000, paymentStatus: "REQUIRES_ACTION" })
-    expect(moved.actions).toContain("pay")
-    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(409)
+    // Accepted, not moved: same time, same total, the hold kept; the proposal awaits the new total's authorisation.
+    const awaiting = await get(client.token, booking.id)
+    expect(awaiting).toMatchObject({
+      startTime: booking.startTime,
+      totalMinor: 4_000,
+      paymentStatus: "AUTHORIZED",
+      amountDueMinor: 8_000,
+      openProposal: { status: "AWAITING_PAYMENT", canAnswer: false, totalMinor: 8_000 }
+    })
+    expect(awaiting.actions).toContain("pay")
+    expect(awaiting.actions).not.toContain("reschedule")
+    // Both are told; answering it again is refused.
+    expect((await mailsTo(server, client.email)).some((m) => m.subject === fr["mail.booking.rescheduleAwaitingPayment.subject"])).toBe(true)
+    expect((await mailsTo(server, provider.email)).some((m) => m.subject === fr["mail.booking.rescheduleAwaitingPayment.subject"])).toBe(
+      true
+    )
+    expect((await answer(client.token, booking.id, proposed.body.data.proposal.id, "accept")).status).toBe(409)
+    // The checkout asks for the new total (the old one is refused), as a hold.
+    const wrong = await api.post("/api/payments/checkout/session", { bookingId: booking.id, amountCents: 4_000 }, { token: client.token })
+    expect(wrong.status).toBe(422)
     await payInSandbox(server, api, client.token, booking.id)
-    expect(await get(client.token, booking.id)).toMatchObject({ paymentStatus: "AUTHORIZED", totalMinor: 8_000 })
+    // The new hold arrived: the booking moved, the proposal is accepted, and the old hold is released.
+    const moved = await get(client.token, booking.id)
+    expect(moved).toMatchObject({
+      startTime: target.startTime,
+      endTime: target.endTime,
+      totalMinor: 8_000,
+      paymentStatus: "AUTHORIZED",
+      amountDueMinor: 8_000,
+      openProposal: null
+    })
+    expect(moved.reschedules[0]).toMatchObject({ id: proposed.body.data.proposal.id, status: "ACCEPTED" })
+    const [row] = await sql<{ authorized: number; intent: string }>(
+      "SELECT authorized_minor::int AS authorized, payment_intent_id AS intent FROM bookings WHERE id = $1",
+      [booking.id]
+    )
+    expect(row).toMatchObject({ authorized: 8_000 })
+    expect(row!.intent).not.toBe(oldIntent)
+    await expect
+      .poll(
+        async () => (await sql<{ status: string }>("SELECT status FROM sandbox_payment_intents WHERE id = $1", [oldIntent]))[0]?.status,
+        {
+          timeout: 20_000,
+          interval: 250
+        }
+      )
+      .toBe("canceled")
+    expect((await mailsTo(server, client.email)).some((m) => m.subject === fr["mail.booking.rescheduleMoved.subject"])).toBe(true)
     expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
-  })
+  }, 60_000)
+
+  it("a new total authorised once the proposed time was taken: the proposal closes UNAVAILABLE, the booking keeps its time and hold, the new hold is released", async () => {
+    const booking = await book(1)
+    await payInSandbox(server, api, client.token, booking.id)
+    const oldIntent = (await sql<{ intent: string }>("SELECT payment_intent_id AS intent FROM bookings WHERE id = $1", [booking.id]))[0]!
+      .intent
+    const target = nextSlot(2)
+    const proposed = await propose(provider.token, booking.id, target)
+    expect((await answer(client.token, booking.id, proposed.body.data.proposal.id, "accept")).status).toBe(200)
+    // Meanwhile another client books the proposed time (an awaiting proposal holds no slot).
+    const racer = await api.post(
+      "/api/bookings",
+      { serviceId, address: "10 rue Sherbrooke, Montréal", ...target },
+      { token: stranger.token }
+    )
+    expect(racer.status, racer.text).toBe(201)
+    await payInSandbox(server, api, client.token, booking.id)
+    const after = await get(client.token, booking.id)
+    expect(after).toMatchObject({ startTime: booking.startTime, totalMinor: 4_000, paymentStatus: "AUTHORIZED", openProposal: null })
+    expect(after.reschedules[0]).toMatchObject({ id: proposed.body.data.proposal.id, status: "UNAVAILABLE" })
+    const [row] = await sql<{ intent: string }>("SELECT payment_intent_id AS intent FROM bookings WHERE id = $1", [booking.id])
+    expect(row!.intent).toBe(oldIntent)
+    // The new hold is released; the old one stays.
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ status: string }>(
+              "SELECT status FROM sandbox_payment_intents WHERE booking_id = $1 AND id <> $2 ORDER BY created_at DESC LIMIT 1",
+              [booking.id, oldIntent]
+            )
+          )[0]?.status,
+        { timeout: 20_000, interval: 250 }
+      )
+      .toBe("canceled")
+    expect((await sql<{ status: string }>("SELECT status FROM sandbox_payment_intents WHERE id = $1", [oldIntent]))[0]?.status).toBe(
+      "requires_capture"
+    )
+    expect(
+      (await mailsTo(server, client.email)).some(
+        (m) =>
+          m.subject === en["mail.booking.rescheduleUnavailable.subject"] || m.subject === fr["mail.booking.rescheduleUnavailable.subject"]
+      )
+    ).toBe(true)
+  }, 60_000)
 
   it("a shorter time keeps the hold, which covers the lower total", async () => {
     const booking = await book(2)

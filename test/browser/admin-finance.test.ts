@@ -58,7 +58,8 @@ const chfBooking = async (slot: number, operations: ReadonlyArray<{ kind: "AUTHO
         holdExpiresAt: start,
         authorizationExpiresAt: null,
         renderedAt: null,
-        paymentIssue: null
+        paymentIssue: null,
+        cancellationFeeMinor: 0
       })
       if (inserted._tag !== "Some") return yield* Effect.die("slot taken")
       const intent = `pi_browser_${slot}`

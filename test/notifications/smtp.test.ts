@@ -87,6 +87,7 @@ describe("attachments through SMTP", () => {
     authorizationExpiresAt: null,
     renderedAt: null,
     paymentIssue: null,
+    cancellationFeeMinor: 0,
     rejectionReason: null,
     cancelledBy: null,
     cancellationReason: null,

@@ -94,7 +94,7 @@ import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from 
 export type { Language } from "../../src/platform/languages"
 export type { AdministrationApi }
 export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
-export type { BookingsApi, CalendarFeedApi } from "../../src/modules/booking/contract"
+export type { BookingsApi, CalendarFeedApi, CancellationPolicyApi } from "../../src/modules/booking/contract"
 export type { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../../src/modules/messaging/contract"
 export {
   type ModerationAction,

@@ -49,6 +49,7 @@ import type {
   BookingsApi,
   CalendarFeedApi,
   PlacesApi,
+  CancellationPolicyApi,
   ProviderApplicationsApi,
   StripeConnectApi,
   UsersApi
@@ -332,6 +333,16 @@ export const checkoutApi = {
 export const reviewsApi = {
   ofService: (serviceId: string, page = 1, limit = 10, quiet: Quiet = true) =>
     api<ReviewPage>(`/services/${encodeURIComponent(serviceId)}/reviews${queryString({ page, limit })}`, { auth: false, quiet })
+}
+
+/** The cancellation policy in force (configuration): stated before booking, on the service page and in the FAQ. */
+export const cancellationPolicyApi = {
+  get: () =>
+    cached(
+      "cancellation-policy",
+      10 * MINUTE,
+      async () => (await api<Answer<typeof CancellationPolicyApi, "get">>("/cancellation-policy", { auth: false, quiet: true })).data
+    )
 }
 
 /** The provider's private calendar feed (the URL to subscribe to from a calendar application). */

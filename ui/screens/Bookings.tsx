@@ -10,6 +10,7 @@ import { CompletionDialog, reasonOf, RejectDialog } from "../components/booking/
 import { DateRange, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { formatPrice } from "../format"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
+import { CancellationTerms, useCancelDialogText } from "../components/booking/Cancellation"
 import { OpenProposal, RescheduleDialog, RescheduleHistory } from "../components/booking/Reschedule"
 import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
@@ -114,6 +115,7 @@ const BookingCard = ({
               <dd>{cancellationReason(booking.cancellationReason)}</dd>
             </>
           ) : null}
+          <CancellationTerms booking={booking} />
           {booking.review ? (
             <>
               <dt>{t`Avis`}</dt>
@@ -260,6 +262,7 @@ export default function Bookings() {
     ["provider", t`En tant que prestataire`]
   ]
   const dialogTitle = dialog?.booking.service.title ?? ""
+  const cancelDialogText = useCancelDialogText()
 
   return (
     <Page title={t`Mes réservations`}>
@@ -390,7 +393,8 @@ export default function Bookings() {
           onConfirm={() => void cancel(dialog.booking)}
           onCancel={() => setDialog(undefined)}
         >
-          <p>{t`La réservation « ${dialogTitle} » sera annulée et le montant éventuellement réservé sur la carte sera libéré.`}</p>
+          <p>{t`La réservation « ${dialogTitle} » sera annulée.`}</p>
+          <p data-testid="cancel-cost">{cancelDialogText(dialog.booking)}</p>
         </ConfirmDialog>
       ) : null}
       {dialog?.kind === "reschedule" ? (

@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from "react"
 import { ApiError } from "../api/client"
 import { contactApi } from "../api/endpoints"
 import { CONTACT_SUBJECTS, type ContactSubject } from "../api/contract"
+import { useCancellationPolicy, useCancellationPolicyText } from "../components/booking/Cancellation"
 import { Alert, SelectField, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "../components/forms"
 import { Page } from "../components/page"
 import { problemTexts } from "../components/problems"
@@ -28,6 +29,8 @@ const EMPTY: Record<Fields, string> = { name: "", email: "", subject: "", messag
 
 const Faq = () => {
   const { t } = useLingui()
+  const policy = useCancellationPolicy()
+  const policyText = useCancellationPolicyText()
   const entries = [
     {
       q: t`Comment réserver un service ?`,
@@ -35,7 +38,7 @@ const Faq = () => {
     },
     {
       q: t`Quand ma carte est-elle débitée ?`,
-      a: t`Le montant est pré-autorisé à la réservation et n'est débité qu'une fois le service confirmé par le prestataire puis validé.`
+      a: t`Le montant est réservé sur votre carte avant la prestation et n'est débité qu'une fois le service rendu et validé, ou, si vous annulez tardivement une réservation confirmée, à hauteur des frais d'annulation.`
     },
     {
       q: t`Comment devenir prestataire ?`,
@@ -43,7 +46,7 @@ const Faq = () => {
     },
     {
       q: t`Puis-je annuler une réservation ?`,
-      a: t`Oui, tant que la réservation est en attente de confirmation, depuis la page Mes réservations.`
+      a: [t`Oui, depuis la page Mes réservations, jusqu'au début de la prestation.`, policy ? policyText(policy) : ""].join(" ").trim()
     }
   ]
   return (

@@ -12,6 +12,7 @@ import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
 import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
+import { formatNumber } from "../format"
 import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -44,6 +45,21 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
     <button type="button" className="button-secondary" aria-pressed={favorite} disabled={busy} onClick={() => void toggle()}>
       {favorite ? t`Retirer des favoris` : t`Ajouter aux favoris`}
     </button>
+  )
+}
+
+/** The provider's cancellation rate (their cancellations of bookings they had confirmed), once there are enough bookings. */
+const CancellationRate = ({ rate }: { rate: Profile["cancellationRate"] }) => {
+  const { t, i18n } = useLingui()
+  const percent = rate.rate === null ? "" : formatNumber(i18n.locale, rate.rate * 100, 1)
+  const confirmed = rate.confirmedBookings
+  return (
+    <>
+      <dt>{t`Taux d'annulation`}</dt>
+      <dd data-testid="cancellation-rate">
+        {rate.rate === null ? t`Pas encore assez de réservations` : t`${percent} % (sur ${confirmed} réservations confirmées)`}
+      </dd>
+    </>
   )
 }
 
@@ -130,6 +146,7 @@ const Content = ({ profile }: { profile: Profile }) => {
             <dd>{profile.completedBookings}</dd>
             <dt>{t`Taux de réalisation`}</dt>
             <dd>{`${rate} %`}</dd>
+            <CancellationRate rate={profile.cancellationRate} />
           </dl>
         </section>
       ) : null}

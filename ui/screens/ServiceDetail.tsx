@@ -12,6 +12,7 @@ import { BookingForm, dropDraft, readDraft, type BookingPreset } from "../compon
 import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
+import { CancellationPolicyNote } from "../components/booking/Cancellation"
 import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
 import { formatDate, formatDayIn, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
@@ -326,6 +327,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
               {t`Contacter le prestataire`}
             </Link>
           ) : null}
+          <CancellationPolicyNote />
         </aside>
       </div>
       <NextFreeSlots

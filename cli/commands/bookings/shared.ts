@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type BookingDetail, Bookings, toBookingView } from "../../../src/modules/booking"
+import { type BookingDetail, Bookings, type CancellationPolicy, toBookingView } from "../../../src/modules/booking"
 import type { Actor } from "../../../src/modules/identity"
 import { now } from "../../../src/platform/clock"
 import { CLI_OPERATOR_ID } from "../../../src/platform/audit/port"
@@ -12,8 +12,8 @@ import { pagination } from "../../../src/platform/paging"
  */
 export const Operator: Actor = { id: CLI_OPERATOR_ID, role: "ADMIN", preferredLanguage: "en", isEmailVerified: true }
 
-const summary = (b: BookingDetail, now: Date) => {
-  const view = toBookingView(b, Operator, "en", now)
+const summary = (b: BookingDetail, now: Date, policy: CancellationPolicy) => {
+  const view = toBookingView(b, Operator, "en", now, policy)
   return {
     id: view.id,
     status: view.status,
@@ -39,18 +39,20 @@ export const listBookings = (options: {
   readonly limit?: number | undefined
 }) =>
   Effect.gen(function* () {
-    const page = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminList(Operator, options))
+    const bookings = yield* Bookings
+    const page = yield* bookings.adminList(Operator, options)
     const at = yield* now
     return {
-      bookings: page.items.map((b) => summary(b, at)),
+      bookings: page.items.map((b) => summary(b, at, bookings.cancellationPolicy)),
       pagination: pagination(page.total, page.page, page.limit)
     }
   })
 
 export const setBookingStatus = (id: string, status: string, reason: string | undefined) =>
   Effect.gen(function* () {
-    const booking = yield* Effect.flatMap(Bookings, (bookings) => bookings.adminSetStatus(Operator, id, status, reason))
-    return summary(booking, yield* now)
+    const bookings = yield* Bookings
+    const booking = yield* bookings.adminSetStatus(Operator, id, status, reason)
+    return summary(booking, yield* now, bookings.cancellationPolicy)
   })
 
 /** The back-office's refund use case (`Bookings.refund`, also behind `POST /api/admin/bookings/{id}/refund`). */
@@ -58,7 +60,7 @@ export const refundBooking = (id: string, amountMinor: number | undefined, reaso
   Effect.gen(function* () {
     const bookings = yield* Bookings
     const booking = yield* bookings.refund(Operator, id, { amountMinor, reason })
-    return summary(booking, yield* now)
+    return summary(booking, yield* now, bookings.cancellationPolicy)
   })
 
 export const renderBooking = (b: BookingSummary) =>

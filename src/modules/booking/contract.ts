@@ -52,6 +52,26 @@ export const RescheduleView = Schema.Struct({
 })
 export type RescheduleView = typeof RescheduleView.Type
 
+/**
+ * The cancellation policy in force (issue 13; configuration): a client cancels a confirmed booking free
+ * of charge until `freeHours` before its start; later `feePercent` of the total is captured from the hold.
+ */
+export const CancellationPolicyView = Schema.Struct({ freeHours: Schema.Number, feePercent: Schema.Number })
+export type CancellationPolicyView = typeof CancellationPolicyView.Type
+
+/** A booking's cancellation terms as the caller sees them (computed by the server: the UI does not apply the rule). */
+export const CancellationTermsView = Schema.Struct({
+  /** Until then the client cancels free of charge. */
+  freeUntil: Schema.Date,
+  feePercent: Schema.Number,
+  /** What cancelling now costs the caller, in minor units (0: free; only a client pays, and only with a hold). */
+  feeMinor: Schema.Number,
+  formattedFee: Schema.String,
+  /** The late-cancellation fee this booking's cancellation charged (0: none). */
+  chargedMinor: Schema.Number,
+  formattedCharged: Schema.String
+})
+
 /** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
 export const BookingView = Schema.Struct({
   id: Schema.String,
@@ -90,6 +110,9 @@ export const BookingView = Schema.Struct({
   totalMinor: Schema.Number,
   currency: Schema.String,
   formattedTotal: Schema.String,
+  /** What a payment made now authorises: the raised total of an accepted move awaiting it, else the total. */
+  amountDueMinor: Schema.Number,
+  formattedAmountDue: Schema.String,
   status: Schema.Literal(...BookingStatuses),
   /** The spec's label: PAID for a pending request whose payment is secured, else the status. */
   displayStatus: Schema.Literal(...BookingStatuses, "PAID"),
@@ -101,6 +124,7 @@ export const BookingView = Schema.Struct({
   rejectionReason: Schema.NullOr(Schema.String),
   cancelledBy: Schema.NullOr(Schema.String),
   cancellationReason: Schema.NullOr(Schema.String),
+  cancellation: CancellationTermsView,
   holdExpiresAt: Schema.NullOr(Schema.Date),
   renderedAt: Schema.NullOr(Schema.Date),
   /** Administrators only (null for the parties): why the finished booking holds no captured money. */
@@ -261,6 +285,11 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
 
 export class ReviewsApi extends HttpApiGroup.make("reviews").add(
   HttpApiEndpoint.get("ofService")`/services/${IdParam}/reviews`.setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ReviewPage))
+) {}
+
+/** The cancellation policy, public: stated before booking (the service page and the booking form). */
+export class CancellationPolicyApi extends HttpApiGroup.make("cancellationPolicy").add(
+  HttpApiEndpoint.get("get", "/cancellation-policy").addSuccess(Ok(CancellationPolicyView))
 ) {}
 
 /** A provider's private calendar feed (iCalendar): the URL to subscribe to from a calendar application. */

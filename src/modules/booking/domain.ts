@@ -48,7 +48,10 @@ export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = [
 /** No user command changes a booking in these statuses (an admin may still refund money). */
 export const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
 export const isTerminal = (status: BookingStatus) => TERMINAL.includes(status)
-/** Money may leave the client's card only once the service is done and accepted. */
+/**
+ * Money may leave the client's card only once the service is done and accepted (and, outside these, a
+ * client's late-cancellation fee: see lateCancellationFee).
+ */
 export const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED"]
 
 // ---- Business constants ----------------------------------------------------------------------
@@ -80,6 +83,41 @@ export const totalFor = (hourlyPriceMinor: number, minutes: number) => Math.roun
 /** The platform's fee on an amount (recomputed on whatever is actually captured). */
 export const commissionOf = (amountMinor: number) => Math.round((amountMinor * COMMISSION_PERCENT) / 100)
 
+// ---- The cancellation policy (issue 13) --------------------------------------------------------
+
+/**
+ * A client cancels a confirmed booking free of charge until `freeHours` before its start; later, a fee of
+ * `feePercent` of the total is captured from the hold and the rest released. Both figures are
+ * configuration (CANCELLATION_FREE_HOURS, CANCELLATION_FEE_PERCENT). A request the provider has not
+ * confirmed yet is always withdrawn free; with no hold at that moment (a card saved only, unpaid, a payment
+ * awaiting the client) nothing is captured; a provider's or an administrator's cancellation releases everything.
+ */
+export interface CancellationPolicy {
+  readonly freeHours: number
+  readonly feePercent: number
+}
+/** An administrator's command stands for no client: no fee whatever the configuration. */
+export const NO_FEE_POLICY: CancellationPolicy = { freeHours: 0, feePercent: 0 }
+
+/** Until when a client cancels free of charge. */
+export const freeCancellationUntil = (s: Pick<BookingState, "startTime">, policy: CancellationPolicy) =>
+  new Date(s.startTime.getTime() - policy.freeHours * HOUR)
+
+/**
+ * The fee the client would pay by cancelling at `now`: feePercent of the total, rounded down to the
+ * minor unit (the client never pays a fraction more), never more than the hold; 0 while free, for a
+ * booking not confirmed, and without a hold covering the total.
+ */
+export const lateCancellationFee = (
+  s: Pick<BookingState, "status" | "paymentStatus" | "startTime" | "totalMinor" | "authorizedMinor">,
+  policy: CancellationPolicy,
+  now: Date
+): number => {
+  if (s.status !== "CONFIRMED" || s.paymentStatus !== "AUTHORIZED" || shortHold(s)) return 0
+  if (now.getTime() < freeCancellationUntil(s, policy).getTime()) return 0
+  return Math.max(0, Math.min(Math.floor((s.totalMinor * policy.feePercent) / 100), s.authorizedMinor))
+}
+
 // ---- The booking as the rules see it ---------------------------------------------------------
 
 export interface BookingState {
@@ -104,6 +142,11 @@ export interface BookingState {
    * wrong): the booking is flagged for an administrator until its money is captured.
    */
   readonly paymentIssue: PaymentIssue | null
+  /**
+   * The late-cancellation fee a client's cancellation decided (0 otherwise): captured from the hold,
+   * the rest released. Money may be captured in a CANCELLED booking only up to it.
+   */
+  readonly cancellationFeeMinor: number
   /** The open proposal to move the booking, if any (at most one; absent and null mean none). */
   readonly proposal?: RescheduleProposal | null | undefined
 }
@@ -119,6 +162,11 @@ export interface RescheduleProposal {
   readonly totalMinor: number
   /** It lapses then: the booking's start when it was proposed. */
   readonly expiresAt: Date
+  /**
+   * Accepted, but it raises the total of a booking that holds money: the booking moves only once the
+   * client's authorisation of the new total arrives (PaymentAuthorized), and the old hold is released then.
+   */
+  readonly awaitingPayment?: boolean | undefined
 }
 
 /** The open proposal of a history, as the rules see it. */
@@ -133,7 +181,7 @@ export const openProposalOf = (
     readonly expiresAt: Date
   }>
 ): RescheduleProposal | null => {
-  const open = history.find((r) => r.status === "OPEN")
+  const open = history.find((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
   return open
     ? {
         id: open.id,
@@ -141,7 +189,8 @@ export const openProposalOf = (
         startTime: open.startTime,
         endTime: open.endTime,
         totalMinor: open.totalMinor,
-        expiresAt: open.expiresAt
+        expiresAt: open.expiresAt,
+        ...(open.status === "AWAITING_PAYMENT" ? { awaitingPayment: true } : {})
       }
     : null
 }
@@ -156,7 +205,8 @@ export type Command =
   // Users
   | { readonly _tag: "Confirm" }
   | { readonly _tag: "Reject"; readonly reason: string }
-  | { readonly _tag: "Cancel"; readonly reason?: string | undefined }
+  /** The policy in force (configuration) decides a client's late-cancellation fee. */
+  | { readonly _tag: "Cancel"; readonly reason?: string | undefined; readonly policy: CancellationPolicy }
   | { readonly _tag: "MarkRendered" }
   | { readonly _tag: "ConfirmCompletion"; readonly rating: number; readonly comment: string }
   | { readonly _tag: "Validate" }
@@ -173,6 +223,8 @@ export type Command =
   | { readonly _tag: "DeclineReschedule"; readonly proposalId: string }
   // Time
   | { readonly _tag: "ExpireReschedule" }
+  /** The client's authorisation of a raised total arrived, but the proposed time was taken meanwhile. */
+  | { readonly _tag: "RescheduleUnavailable" }
   | { readonly _tag: "ExpireHold" }
   | { readonly _tag: "Start" }
   | { readonly _tag: "AutoValidate" }
@@ -189,6 +241,8 @@ export type CommandTag = Command["_tag"]
 export type SideEffect =
   | { readonly _tag: "Capture"; readonly amountMinor: number }
   | { readonly _tag: "ReleaseAuthorization" }
+  /** Release the hold a new authorisation replaced (a move that raised the total): only once the new one is recorded. */
+  | { readonly _tag: "ReleaseReplacedAuthorization" }
   /** Authorise the saved card off-session now (a booking completed before its card was authorised); the hold is then captured. */
   | { readonly _tag: "AuthorizeSavedCard" }
   | { readonly _tag: "Refund"; readonly amountMinor: number }
@@ -210,7 +264,10 @@ export const NotificationEvents = [
   "refunded",
   "rescheduleProposed",
   "rescheduleAccepted",
-  "rescheduleDeclined"
+  "rescheduleDeclined",
+  "rescheduleAwaitingPayment",
+  "rescheduleMoved",
+  "rescheduleUnavailable"
 ] as const
 export type NotificationEvent = (typeof NotificationEvents)[number]
 
@@ -231,10 +288,12 @@ export type RescheduleChange =
       readonly previous: Pick<BookingState, "startTime" | "endTime" | "totalMinor">
       readonly at: Date
     }
+  /** Accepted, awaiting the client's authorisation of the raised total (the booking has not moved). */
+  | { readonly _tag: "AwaitPayment"; readonly proposalId: string; readonly by: "CLIENT" | "PROVIDER"; readonly at: Date }
   | {
       readonly _tag: "Close"
       readonly proposalId: string
-      readonly status: Exclude<RescheduleStatus, "OPEN">
+      readonly status: Exclude<RescheduleStatus, "OPEN" | "AWAITING_PAYMENT">
       readonly by: "CLIENT" | "PROVIDER" | "ADMIN" | "SYSTEM"
       readonly at: Date
     }
@@ -297,6 +356,7 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
   AcceptReschedule: ["client", "provider"],
   DeclineReschedule: ["client", "provider"],
   ExpireReschedule: ["system"],
+  RescheduleUnavailable: ["system"],
   ExpireHold: ["system"],
   Start: ["system"],
   AutoValidate: ["system"],
@@ -455,7 +515,8 @@ export const newBooking = (
   holdExpiresAt: new Date(now.getTime() + HOLD_MINUTES * MINUTE),
   authorizationExpiresAt: null,
   renderedAt: null,
-  paymentIssue: null
+  paymentIssue: null,
+  cancellationFeeMinor: 0
 })
 
 // ---- Payment-mode decision ---------------------------------------------------------------------
@@ -526,6 +587,13 @@ export const transition = (state: BookingState, command: Command, actor: Actor, 
   })
 }
 
+/** An accepted move raised the total of a booking holding money: the client is to authorise the new total (checkout). */
+export const awaitsTopUp = (s: Pick<BookingState, "status" | "paymentStatus" | "proposal">) =>
+  s.proposal?.awaitingPayment === true && s.paymentStatus === "AUTHORIZED" && RESCHEDULABLE.includes(s.status)
+/** What a payment made now must authorise: the raised total of an accepted move awaiting it, else the booking's total. */
+export const amountDue = (s: Pick<BookingState, "status" | "paymentStatus" | "proposal" | "totalMinor">) =>
+  awaitsTopUp(s) && s.proposal ? s.proposal.totalMinor : s.totalMinor
+
 /** Statuses in which a booking may be moved (and keeps an open proposal). */
 const RESCHEDULABLE: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED"]
 const notifyTo = (event: NotificationEvent, to: "client" | "provider"): SideEffect => ({ _tag: "Notify", event, to })
@@ -562,6 +630,16 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       if (!cancellable.includes(s.status)) return illegal()
       if (party !== "admin" && started) return Either.left(AlreadyStarted)
       const by = party === "client" ? "CLIENT" : party === "provider" ? "PROVIDER" : "ADMIN"
+      // A client's late cancellation of a confirmed booking: the fee is captured from the hold (the
+      // gateway releases the rest with the capture); the payment stays AUTHORIZED until it answers.
+      const fee = party === "client" ? lateCancellationFee(s, command.policy, now) : 0
+      if (fee > 0) {
+        return ok(
+          { ...s, status: "CANCELLED", holdExpiresAt: null, cancellationFeeMinor: fee },
+          [{ _tag: "Capture", amountMinor: fee }, notify("cancelled")],
+          { cancellation: { by, reason: command.reason ?? "" } }
+        )
+      }
       return ok(
         { ...s, status: "CANCELLED", paymentStatus: paymentAfterExit(s), holdExpiresAt: null },
         [...releaseIfHeld(s), notify("cancelled")],
@@ -641,7 +719,8 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
     case "AcceptReschedule":
     case "DeclineReschedule": {
       const p = s.proposal
-      if (!p || p.id !== command.proposalId) return Either.left(RescheduleClosed)
+      // (One accepted already and awaiting the client's payment is answered.)
+      if (!p || p.id !== command.proposalId || p.awaitingPayment) return Either.left(RescheduleClosed)
       // Only the other side answers a proposal.
       if (p.by === party) return Either.left(OwnProposal)
       if (now.getTime() >= p.expiresAt.getTime()) return Either.left(RescheduleClosed)
@@ -661,14 +740,17 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       const moved = { ...s, startTime: p.startTime, endTime: p.endTime, totalMinor: p.totalMinor, proposal: null }
       // The money (booking README, "Rescheduling"): a total that does not rise keeps the payment as it is
       // (a hold covers it, a saved card is authorised for it later, an unpaid booking pays it); a higher
-      // total needs the client's authorisation of the new amount through checkout: a hold is released
-      // (AUTHORIZED until the gateway confirms, then REQUIRES_ACTION), a saved card asks again.
+      // total needs the client's authorisation of the new amount through checkout. A booking that holds
+      // money does not move before it: the proposal awaits the new hold (PaymentAuthorized moves the
+      // booking, and only then is the old hold released); a saved card asks again.
       const raised = p.totalMinor > s.totalMinor
       if (!raised || s.paymentStatus === "UNPAID" || s.paymentStatus === "REQUIRES_ACTION") {
         return ok(moved, [notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
       }
       if (s.paymentStatus === "AUTHORIZED") {
-        return ok(moved, [{ _tag: "ReleaseAuthorization" }, notifyTo("rescheduleAccepted", p.by)], { reschedule: close("ACCEPTED") })
+        return ok({ ...s, proposal: { ...p, awaitingPayment: true } }, [notify("rescheduleAwaitingPayment")], {
+          reschedule: { _tag: "AwaitPayment", proposalId: p.id, by: party === "client" ? "CLIENT" : "PROVIDER", at: now }
+        })
       }
       if (s.paymentStatus === "CARD_SAVED") {
         return ok({ ...moved, paymentStatus: "REQUIRES_ACTION" }, [notifyTo("rescheduleAccepted", p.by)], {
@@ -676,6 +758,13 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
         })
       }
       return illegal()
+    }
+    case "RescheduleUnavailable": {
+      const p = s.proposal
+      if (!p?.awaitingPayment) return illegal()
+      return ok({ ...s, proposal: null }, [notify("rescheduleUnavailable")], {
+        reschedule: { _tag: "Close", proposalId: p.id, status: "UNAVAILABLE", by: "SYSTEM", at: now }
+      })
     }
     case "ExpireReschedule": {
       const p = s.proposal
@@ -728,6 +817,27 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
           [{ _tag: "Capture", amountMinor: s.totalMinor }]
         )
       }
+      // The client's authorisation of the raised total of an accepted move: the booking moves now (the
+      // service re-checks the slot on storing it) and the hold it replaces is released once this one is recorded.
+      // (A hold short of the new total is not it: a renewal of the current hold, say, is handled below.)
+      const p = s.proposal
+      if (p?.awaitingPayment && s.paymentStatus === "AUTHORIZED" && command.amountMinor >= p.totalMinor) {
+        // Too late to move (started, or the proposed time passed): refused, the caller releases this hold.
+        if (!RESCHEDULABLE.includes(s.status) || started || p.startTime.getTime() <= now.getTime()) return illegal()
+        return ok(
+          {
+            ...s,
+            startTime: p.startTime,
+            endTime: p.endTime,
+            totalMinor: p.totalMinor,
+            authorizedMinor: command.amountMinor,
+            authorizationExpiresAt: command.expiresAt,
+            proposal: null
+          },
+          [{ _tag: "ReleaseReplacedAuthorization" }, notify("rescheduleMoved")],
+          { reschedule: { _tag: "Close", proposalId: p.id, status: "ACCEPTED", by: p.by === "client" ? "PROVIDER" : "CLIENT", at: now } }
+        )
+      }
       const open = ["UNPAID", "REQUIRES_ACTION", "CARD_SAVED", "AUTHORIZED"].includes(s.paymentStatus)
       // A hold for a booking that is over (or already paid), or short of the total, is released at once.
       if (isTerminal(s.status) || !open || command.amountMinor < s.totalMinor) {
@@ -760,8 +870,10 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       )
     }
     case "PaymentCaptured": {
-      if (s.paymentStatus !== "AUTHORIZED" || !CAPTURABLE.includes(s.status)) return illegal()
-      const limit = Math.min(s.authorizedMinor, s.totalMinor)
+      // A client's late cancellation captures its fee, and nothing more.
+      const lateFee = s.status === "CANCELLED" && s.cancellationFeeMinor > 0
+      if (s.paymentStatus !== "AUTHORIZED" || !(CAPTURABLE.includes(s.status) || lateFee)) return illegal()
+      const limit = Math.min(s.authorizedMinor, lateFee ? s.cancellationFeeMinor : s.totalMinor)
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
       return ok(
         { ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null },
@@ -844,16 +956,10 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
   const tryIt = (command: Command) => Either.isRight(transition(s, command, actor, now))
   if (tryIt({ _tag: "Confirm" })) out.push("confirm")
   if (tryIt({ _tag: "Reject", reason: "x" })) out.push("reject")
-  if (tryIt({ _tag: "Cancel" })) out.push("cancel")
+  if (tryIt({ _tag: "Cancel", policy: NO_FEE_POLICY })) out.push("cancel")
   if (tryIt({ _tag: "MarkRendered" })) out.push("markRendered")
   if (tryIt({ _tag: "ConfirmCompletion", rating: 5, comment: "x" })) out.push("confirmCompletion")
-  if (
-    partyOf(s, actor) === "client" &&
-    s.status !== "CANCELLED" &&
-    s.status !== "REJECTED" &&
-    !isTerminal(s.status) &&
-    CHECKOUT_OPEN.includes(s.paymentStatus)
-  )
+  if (partyOf(s, actor) === "client" && !isTerminal(s.status) && (CHECKOUT_OPEN.includes(s.paymentStatus) || awaitsTopUp(s)))
     out.push("pay")
   const later = now.getTime() + DAY
   if (tryIt({ _tag: "ProposeReschedule", proposalId: "", startTime: new Date(later), endTime: new Date(later + HOUR), totalMinor: 1 }))
@@ -880,7 +986,7 @@ export const adminCommandFor = (status: string, reason: string | undefined): Eit
     case "REJECTED":
       return Either.map(validateReason(reason), (text) => ({ _tag: "Reject" as const, reason: text }))
     case "CANCELLED":
-      return Either.right({ _tag: "Cancel", reason: reason?.trim() ?? "" })
+      return Either.right({ _tag: "Cancel", reason: reason?.trim() ?? "", policy: NO_FEE_POLICY })
     case "VALIDATED":
       return Either.right({ _tag: "Validate" })
     default:

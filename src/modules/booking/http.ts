@@ -16,7 +16,8 @@ const viewOf = (booking: BookingDetail) =>
     const user = yield* CurrentUser
     const language = yield* requestLanguage
     const now = yield* currentTime
-    return toBookingView(booking, user, language, now)
+    const { cancellationPolicy } = yield* Bookings
+    return toBookingView(booking, user, language, now, cancellationPolicy)
   })
 
 export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings", (handlers) =>
@@ -112,6 +113,10 @@ export const ReviewsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reviews", (
       })
     )
   })
+)
+
+export const CancellationPolicyHttpLive = HttpApiBuilder.group(MarketplaceApi, "cancellationPolicy", (handlers) =>
+  Effect.map(Bookings, (bookings) => handlers.handle("get", () => Effect.succeed(ok(bookings.cancellationPolicy))))
 )
 
 export const CalendarFeedHttpLive = HttpApiBuilder.group(MarketplaceApi, "calendarFeed", (handlers) =>

@@ -46,17 +46,21 @@ export const bookingMail = (
     client: `${booking.client.firstName} ${booking.client.lastName}`,
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
     reason: booking.rejectionReason ?? "",
+    fee: formatAmount(language, booking.cancellationFeeMinor, booking.currency),
     ...rescheduleParams(language, side, booking, to.timeZone),
     // A proposal names the total at its own duration.
-    ...(event === "rescheduleProposed" && booking.reschedules[0]
+    ...((event === "rescheduleProposed" || event === "rescheduleAwaitingPayment" || event === "rescheduleUnavailable") &&
+    booking.reschedules[0]
       ? { amount: formatAmount(language, booking.reschedules[0].totalMinor, booking.currency) }
       : {})
   }
+  // A client's late cancellation names the fee taken (the plain cancellation mail says nothing is charged).
+  const body = event === "cancelled" && booking.cancellationFeeMinor > 0 ? "cancelledLate" : event
   const mail = composeMail(
     "booking",
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
     translate(language, `mail.booking.${event}.subject` as MessageKey),
-    [translate(language, `mail.booking.${event}.${side}` as MessageKey, params)],
+    [translate(language, `mail.booking.${body}.${side}` as MessageKey, params)],
     { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
   )
   // The confirmation carries the booking as an .ics file, to add it to any calendar.

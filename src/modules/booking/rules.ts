@@ -96,5 +96,10 @@ export const billingProblems = (details: BillingInput): Record<string, BillingPr
  * A proposal to move a booking (issue 12): OPEN until the other party accepts or declines it, or it
  * lapses (EXPIRED) at the booking's start or when the booking ends otherwise (cancelled, rejected).
  */
-export const RescheduleStatuses = ["OPEN", "ACCEPTED", "DECLINED", "EXPIRED"] as const
+/**
+ * OPEN awaits the other party's answer; AWAITING_PAYMENT was accepted but raises the total of a booking
+ * that holds money: it waits for the client's authorisation of the new total before the booking moves;
+ * UNAVAILABLE: that authorisation arrived once the new time was taken (the new hold is released).
+ */
+export const RescheduleStatuses = ["OPEN", "AWAITING_PAYMENT", "ACCEPTED", "DECLINED", "EXPIRED", "UNAVAILABLE"] as const
 export type RescheduleStatus = (typeof RescheduleStatuses)[number]

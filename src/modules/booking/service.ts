@@ -1,6 +1,6 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { newId, now } from "../../platform/clock"
-import { AppConfig } from "../../platform/config"
+import { AppConfig, type AppConfigShape } from "../../platform/config"
 import {
   type BadGateway,
   type BadRequest,
@@ -26,6 +26,7 @@ import {
   type Actor,
   BookingNotFound,
   type BookingStatus,
+  type CancellationPolicy,
   checkoutModeFor,
   type Command,
   commissionOf,
@@ -43,6 +44,8 @@ import {
   BookingStatuses,
   NotYourBooking,
   adminCommandFor,
+  amountDue,
+  awaitsTopUp,
   priceable,
   TooCheapToPay,
   RescheduleNotFound,
@@ -95,6 +98,11 @@ export type UserCommand =
   | { readonly _tag: "Validate" }
   | { readonly _tag: "Refund"; readonly amountMinor?: number | undefined }
 
+/** The cancellation policy in force: configuration (CANCELLATION_FREE_HOURS, CANCELLATION_FEE_PERCENT). */
+export const cancellationPolicyOf = (
+  config: Pick<AppConfigShape, "cancellationFreeHours" | "cancellationFeePercent">
+): CancellationPolicy => ({ freeHours: config.cancellationFreeHours, feePercent: config.cancellationFeePercent })
+
 export interface CheckoutInput {
   readonly bookingId?: unknown
   readonly amountCents?: unknown
@@ -127,6 +135,8 @@ type Failure = TransitionError | NotFound | BadRequest | BadGateway
 export class Bookings extends Context.Tag("booking/Bookings")<
   Bookings,
   {
+    /** The cancellation policy in force (the views state it; a client's Cancel applies it). */
+    readonly cancellationPolicy: CancellationPolicy
     readonly request: (
       actor: UserActor,
       input: BookingRequestInput
@@ -262,6 +272,7 @@ export const BookingsLive = Layer.effect(
     const availability = yield* Availability
     const audit = yield* AuditTrail
     const claims = makeSlotClaims()
+    const cancellationPolicy = cancellationPolicyOf(config)
 
     const detailOf = (id: string) => Effect.map(bookings.findById(id), Option.getOrThrow)
 
@@ -371,6 +382,7 @@ export const BookingsLive = Layer.effect(
 
     return {
       reconcile,
+      cancellationPolicy,
       request: (actor, input) =>
         Effect.gen(function* () {
           const at = yield* now
@@ -583,7 +595,7 @@ export const BookingsLive = Layer.effect(
               break
             }
             case "Cancel":
-              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000) }
+              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000), policy: cancellationPolicy }
               break
             default:
               command = input
@@ -601,22 +613,27 @@ export const BookingsLive = Layer.effect(
           const b = yield* visible(user, bookingId)
           if (b.clientId !== user.id) return yield* NotYourBooking
           const at = yield* now
+          // An accepted move that raised the total of a booking holding money: the client authorises the
+          // new total (a second hold; the booking moves when it arrives, and the first hold is released then).
+          const topUp = awaitsTopUp(b)
+          const due = amountDue(b)
           if (
-            b.status === "CANCELLED" ||
-            b.status === "REJECTED" ||
-            b.status === "COMPLETED" ||
-            b.status === "VALIDATED" ||
-            !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus)
+            !topUp &&
+            (b.status === "CANCELLED" ||
+              b.status === "REJECTED" ||
+              b.status === "COMPLETED" ||
+              b.status === "VALIDATED" ||
+              !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus))
           ) {
             return yield* new Conflict({ code: "NOTHING_TO_PAY", key: "payments.nothingToPay" })
           }
           // The client may send the spec's payload: what it says must match the booking.
           const amount = input.amountCents
-          if (amount !== undefined && amount !== null && amount !== "" && Number(amount) !== b.totalMinor) {
+          if (amount !== undefined && amount !== null && amount !== "" && Number(amount) !== due) {
             return yield* new ValidationFailed({
               code: "VALIDATION_ERROR",
               key: "payments.amountMismatch",
-              params: { expected: String(b.totalMinor) },
+              params: { expected: String(due) },
               details: [issue("amountCents", "payments.amountMismatch")]
             })
           }
@@ -645,7 +662,8 @@ export const BookingsLive = Layer.effect(
                 )
               )
           }
-          const mode = checkoutModeFor(b.startTime, at)
+          // (A move's new total is held at once: the booking moves only on a hold.)
+          const mode = topUp ? "authorize" : checkoutModeFor(b.startTime, at)
           const base = config.publicUrl.replace(/\/+$/, "")
           // A new session per attempt (an abandoned one expires), replay-safe within the attempt.
           const idempotencyKey = `booking:${b.id}:checkout:${b.version}:${Math.floor(at.getTime() / 60_000)}`
@@ -654,14 +672,15 @@ export const BookingsLive = Layer.effect(
             const payment = yield* gateway.createCardPayment({
               bookingId: b.id,
               mode,
-              amountMinor: b.totalMinor,
+              amountMinor: due,
               currency: b.currency,
               destinationAccountId: account.value.accountId,
-              applicationFeeMinor: commissionOf(b.totalMinor),
+              applicationFeeMinor: commissionOf(due),
               customerEmail: trimmed(billing?.email) || b.client.email,
               idempotencyKey
             })
-            if (mode === "authorize") yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
+            // (A move's new hold does not replace the booking's current one until it is authorised.)
+            if (mode === "authorize" && !topUp) yield* bookings.setReferences(b.id, { paymentIntentId: payment.id })
             return {
               url: "",
               sessionId: payment.id,
@@ -673,11 +692,11 @@ export const BookingsLive = Layer.effect(
           const session = yield* gateway.createCheckoutSession({
             bookingId: b.id,
             mode,
-            amountMinor: b.totalMinor,
+            amountMinor: due,
             currency: b.currency,
             productName: trimmed(input.productName) || b.service.title,
             destinationAccountId: account.value.accountId,
-            applicationFeeMinor: commissionOf(b.totalMinor),
+            applicationFeeMinor: commissionOf(due),
             customerEmail: trimmed(billing?.email) || b.client.email,
             billing: billing
               ? {

@@ -8,6 +8,8 @@ import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError } from "../payments"
 import {
   type Actor,
+  amountDue,
+  awaitsTopUp,
   type Command,
   commissionOf,
   type Decision,
@@ -193,8 +195,16 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return
         }
         if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
-        if (b.status === "COMPLETED" || b.status === "VALIDATED") {
-          const amount = Math.min(b.totalMinor, b.authorizedMinor)
+        // What to capture: the booked total of a finished booking, or the fee of a client's late
+        // cancellation (the gateway releases the rest of the hold with the capture); 5% commission on it.
+        const due =
+          b.status === "COMPLETED" || b.status === "VALIDATED"
+            ? b.totalMinor
+            : b.status === "CANCELLED" && b.cancellationFeeMinor > 0
+              ? b.cancellationFeeMinor
+              : 0
+        if (due > 0) {
+          const amount = Math.min(due, b.authorizedMinor)
           const fee = commissionOf(amount)
           const captured = yield* gateway
             .capture({
@@ -356,11 +366,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
      * webhook commits. Delayed a little: a renewal's hold can be reported before the sweep records it,
      * and the job re-checks that the booking still does not reference the intent.
      */
-    const releaseLater = (bookingId: string, paymentIntentId: string) =>
+    const releaseLater = (bookingId: string, paymentIntentId: string, delaySeconds = RELEASE_DELAY_SECONDS) =>
       jobs.send(
         Queues.settle,
         { bookingId, releaseIntent: paymentIntentId },
-        { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}`, startAfterSeconds: RELEASE_DELAY_SECONDS }
+        { ...SETTLE_RETRIES, singletonKey: `release:${paymentIntentId}`, startAfterSeconds: delaySeconds }
       )
 
     /**
@@ -393,9 +403,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return "stale"
         }
         const otherIntent = eventIntent !== null && b.paymentIntentId !== null && eventIntent !== b.paymentIntentId
+        // The client's authorisation of the raised total of an accepted move: a second hold the booking adopts.
+        const topUp = event._tag === "PaymentAuthorized" && awaitsTopUp(b) && event.amountMinor >= amountDue(b)
         // News about an intent that is not the booking's current one changes nothing; a hold is adopted
-        // only by a booking still waiting for one (paying again after a failure), otherwise released.
-        if (otherIntent && (event._tag !== "PaymentAuthorized" || b.paymentStatus === "AUTHORIZED")) {
+        // only by a booking still waiting for one (paying again after a failure, or a move's new total), otherwise released.
+        if (otherIntent && (event._tag !== "PaymentAuthorized" || (b.paymentStatus === "AUTHORIZED" && !topUp))) {
           return yield* orphan(`intent ${eventIntent} is not the booking's current one`)
         }
         const mapped = chargeCommand(event)
@@ -421,9 +433,30 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         } else if (event._tag === "CardSaved") {
           yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
         }
-        // (A charge event never moves the booking: no slot to lose.)
-        const saved = yield* bookings.save(b, decision.right, mapped.references).pipe(Effect.orDie)
-        yield* sendMails(yield* detailOf(saved.id), decision.right)
+        // A charge event moves a booking only when it is the raised total of an accepted move: the slot is
+        // checked again then (the exclusion constraint, in a savepoint). Taken meanwhile, the proposal closes
+        // and this new hold is released; the booking keeps its time and its hold.
+        const stored = yield* tx.run(bookings.save(b, decision.right, mapped.references)).pipe(
+          Effect.map(() => decision.right),
+          Effect.catchTag("Conflict", () =>
+            Effect.gen(function* () {
+              const lost = transition(b, { _tag: "RescheduleUnavailable" }, SystemActor, at)
+              if (Either.isLeft(lost)) return yield* Effect.dieMessage(`booking ${b.id}: a move refused outside a reschedule`)
+              yield* bookings.save(b, lost.right).pipe(Effect.orDie)
+              return lost.right
+            })
+          )
+        )
+        yield* sendMails(yield* detailOf(b.id), stored)
+        // (Released at once: this hold is the move's own, no renewal of the booking's can be racing it.)
+        if (stored !== decision.right) {
+          if (hold !== null) yield* releaseLater(b.id, hold, 0)
+          return "ignored"
+        }
+        // The hold the move's new total replaced is released now that the new one is recorded.
+        if (stored.effects.some((e) => e._tag === "ReleaseReplacedAuthorization") && b.paymentIntentId !== null) {
+          yield* releaseLater(b.id, b.paymentIntentId, 0)
+        }
         // Money effects run as durable jobs once the webhook commits (never inside the gateway's call).
         if (
           decision.right.effects.some((e) => e._tag === "ReleaseAuthorization" || e._tag === "Capture" || e._tag === "AuthorizeSavedCard")

@@ -2,7 +2,7 @@ import type { Language } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
 import type { BookingView, CalendarEventView, RescheduleView, ReviewView } from "./contract"
-import { availableActions, displayStatus } from "./domain"
+import { amountDue, availableActions, type CancellationPolicy, displayStatus, freeCancellationUntil, lateCancellationFee } from "./domain"
 import { formatAmount } from "./mails"
 import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
 
@@ -42,11 +42,31 @@ export const toRescheduleView = (
   }
 }
 
+/** The policy applied to this booking for this viewer: only the client pays a late fee. */
+const cancellationTerms = (
+  b: BookingDetail,
+  role: "client" | "provider" | "admin",
+  language: Language,
+  now: Date,
+  policy: CancellationPolicy
+): BookingView["cancellation"] => {
+  const feeMinor = role === "client" ? lateCancellationFee(b, policy, now) : 0
+  return {
+    freeUntil: freeCancellationUntil(b, policy),
+    feePercent: policy.feePercent,
+    feeMinor,
+    formattedFee: formatAmount(language, feeMinor, b.currency),
+    chargedMinor: b.cancellationFeeMinor,
+    formattedCharged: formatAmount(language, b.cancellationFeeMinor, b.currency)
+  }
+}
+
 export const toBookingView = (
   b: BookingDetail,
   viewer: { readonly id: string; readonly role: Role },
   language: Language,
-  now: Date
+  now: Date,
+  policy: CancellationPolicy
 ): BookingView => {
   const role = viewer.id === b.clientId ? "client" : viewer.id === b.providerId ? "provider" : "admin"
   const price = toMajor(b.hourlyPriceMinor, b.currency)
@@ -82,6 +102,8 @@ export const toBookingView = (
     totalMinor: b.totalMinor,
     currency: b.currency,
     formattedTotal: formatAmount(language, b.totalMinor, b.currency),
+    amountDueMinor: amountDue(b),
+    formattedAmountDue: formatAmount(language, amountDue(b), b.currency),
     status: b.status,
     displayStatus: displayStatus(b),
     paymentStatus: b.paymentStatus,
@@ -90,13 +112,14 @@ export const toBookingView = (
     rejectionReason: b.rejectionReason,
     cancelledBy: b.cancelledBy,
     cancellationReason: b.cancellationReason,
+    cancellation: cancellationTerms(b, role, language, now, policy),
     holdExpiresAt: b.holdExpiresAt,
     renderedAt: b.renderedAt,
     paymentIssue: role === "admin" ? b.paymentIssue : null,
     isReviewed: b.review !== null,
     review: b.review,
     openProposal: ((open) => (open ? toRescheduleView(open, b, viewer, language, now) : null))(
-      b.reschedules.find((r) => r.status === "OPEN")
+      b.reschedules.find((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
     ),
     reschedules: b.reschedules.map((r) => toRescheduleView(r, b, viewer, language, now)),
     createdAt: b.createdAt,

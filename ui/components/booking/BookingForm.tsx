@@ -22,6 +22,7 @@ import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from 
 import { Modal } from "../Modal"
 import { currencyDecimals, formatDateTimeIn, formatPrice } from "../../format"
 import { useViewerZone } from "../../state/session"
+import { CancellationPolicyNote } from "./Cancellation"
 import { SlotPicker } from "./SlotPicker"
 
 const DRAFT_KEY = "booking-draft:"
@@ -220,6 +221,7 @@ export const BookingForm = ({
             {formatPrice(i18n.locale, total, service.currency)}
           </dd>
         </dl>
+        <CancellationPolicyNote />
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}
         <DialogActions busy={busy} submit={t`Confirmer la réservation`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>

@@ -18,7 +18,7 @@ import { showToast } from "../../state/toasts"
 import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } from "../forms"
 import { Modal } from "../Modal"
 import { Loading } from "../page"
-import { formatPrice, formatTimeIn } from "../../format"
+import { formatMinor, formatTimeIn } from "../../format"
 import { useViewerZone } from "../../state/session"
 import { DateRange } from "./parts"
 
@@ -83,7 +83,8 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
   const summaryId = useId()
   const set = (field: BillingField) => (value: string) => setValues((current) => ({ ...current, [field]: value }))
 
-  const amount = formatPrice(i18n.locale, booking.totalPrice, booking.currency)
+  // What the payment authorises: the new total of an accepted move awaiting it, else the booking's total.
+  const amount = formatMinor(i18n.locale, booking.amountDueMinor, booking.currency)
   const title = booking.service.title
   const zone = useViewerZone()
   const holdUntil = booking.holdExpiresAt ? formatTimeIn(i18n.locale, booking.holdExpiresAt, zone) : undefined
@@ -103,7 +104,7 @@ export const PaymentDialog = ({ booking, user, onClose }: { booking: Booking; us
     try {
       const { data } = await checkoutApi.createSession({
         bookingId: booking.id,
-        amountCents: booking.totalMinor,
+        amountCents: booking.amountDueMinor,
         currency: booking.currency,
         productName: booking.service.title,
         quantity: 1,

@@ -99,7 +99,17 @@ export const RescheduleDialog = ({
 const useRescheduleStatus = () => {
   const { t } = useLingui()
   return (status: Reschedule["status"]) =>
-    status === "OPEN" ? t`En attente` : status === "ACCEPTED" ? t`Acceptée` : status === "DECLINED" ? t`Refusée` : t`Expirée`
+    status === "OPEN"
+      ? t`En attente`
+      : status === "AWAITING_PAYMENT"
+        ? t`Acceptée, en attente du paiement`
+        : status === "ACCEPTED"
+          ? t`Acceptée`
+          : status === "DECLINED"
+            ? t`Refusée`
+            : status === "UNAVAILABLE"
+              ? t`Horaire pris entre-temps`
+              : t`Expirée`
 }
 
 /** The open proposal: accept or decline it (the other side), or wait for the answer (the proposer). */
@@ -143,6 +153,12 @@ export const OpenProposal = ({
             <span className="sr-only"> : {title}</span>
           </button>
         </div>
+      ) : proposal.status === "AWAITING_PAYMENT" ? (
+        <p className="hint" data-testid="awaiting-payment">
+          {booking.role === "client"
+            ? t`Accepté : autorisez le nouveau montant (${total}) avec « Payer ». La réservation sera déplacée dès qu'il sera autorisé, et le montant réservé jusqu'ici sera alors libéré.`
+            : t`Accepté : la réservation sera déplacée dès que le client aura autorisé le nouveau montant (${total}).`}
+        </p>
       ) : mine ? (
         <p className="hint">{t`En attente de la réponse de ${otherName}.`}</p>
       ) : null}

@@ -160,7 +160,8 @@ export const BookingMemoryAdapters = Layer.effectContext(
             return Effect.fail(SlotTaken)
           const r = decision.reschedule
           if (r?._tag === "Open") {
-            if (historyOf(before.id).some((p) => p.status === "OPEN")) return Effect.dieMessage(`booking ${before.id} has an open proposal`)
+            if (historyOf(before.id).some((p) => p.status === "OPEN" || p.status === "AWAITING_PAYMENT"))
+              return Effect.dieMessage(`booking ${before.id} has an open proposal`)
             reschedules.set(before.id, [
               {
                 id: r.proposal.id,
@@ -179,11 +180,20 @@ export const BookingMemoryAdapters = Layer.effectContext(
               },
               ...historyOf(before.id)
             ])
+          } else if (r?._tag === "AwaitPayment") {
+            reschedules.set(
+              before.id,
+              historyOf(before.id).map((p) =>
+                p.id === r.proposalId && p.status === "OPEN" ? { ...p, status: "AWAITING_PAYMENT", decidedAt: r.at, decidedBy: r.by } : p
+              )
+            )
           } else if (r?._tag === "Close") {
             reschedules.set(
               before.id,
               historyOf(before.id).map((p) =>
-                p.id === r.proposalId && p.status === "OPEN" ? { ...p, status: r.status, decidedAt: r.at, decidedBy: r.by } : p
+                p.id === r.proposalId && (p.status === "OPEN" || p.status === "AWAITING_PAYMENT")
+                  ? { ...p, status: r.status, decidedAt: p.decidedAt ?? r.at, decidedBy: p.decidedBy ?? r.by }
+                  : p
               )
             )
           }

@@ -35,7 +35,7 @@ const RECORD = `
   b.address, b.notes, b.hourly_price_minor, b.currency, b.total_minor,
   b.authorized_minor, b.captured_minor, b.refunded_minor,
   b.hold_expires_at, b.authorization_expires_at, b.rendered_at,
-  b.payment_issue, b.rejection_reason, b.cancelled_by, b.cancellation_reason,
+  b.payment_issue, b.cancellation_fee_minor, b.rejection_reason, b.cancelled_by, b.cancellation_reason,
   b.checkout_session_id, b.payment_intent_id, b.gateway_customer_id, b.gateway_payment_method_id,
   b.version, b.created_at, b.updated_at`
 
@@ -104,6 +104,7 @@ const BookingRecordRow = Schema.Struct({
   authorizationExpiresAt: Schema.NullOr(Schema.DateFromSelf),
   renderedAt: Schema.NullOr(Schema.DateFromSelf),
   paymentIssue: Schema.NullOr(Schema.Literal(...PaymentIssues)),
+  cancellationFeeMinor: Schema.Number,
   rejectionReason: Schema.NullOr(Schema.String),
   cancelledBy: Schema.NullOr(Schema.String),
   cancellationReason: Schema.NullOr(Schema.String),
@@ -286,7 +287,7 @@ export const BookingRepositoryLive = Layer.effect(
           "locked booking",
           LockedRow,
           sql`SELECT ${record},
-            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status = 'OPEN') AS open_proposal
+            (SELECT ${openReschedule} FROM booking_reschedules rs WHERE rs.booking_id = b.id AND rs.status IN ('OPEN', 'AWAITING_PAYMENT')) AS open_proposal
           FROM bookings b WHERE b.id = ${id} FOR NO KEY UPDATE`
         ).pipe(
           Effect.map(
@@ -316,6 +317,7 @@ export const BookingRepositoryLive = Layer.effect(
           authorization_expires_at: n.authorizationExpiresAt,
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
+          cancellation_fee_minor: n.cancellationFeeMinor,
           // A move (an accepted proposal): the exclusion constraint checks the new time.
           ...(moves ? { start_time: n.startTime, end_time: n.endTime } : {}),
           ...(n.totalMinor !== before.totalMinor ? { total_minor: n.totalMinor } : {}),
@@ -325,6 +327,8 @@ export const BookingRepositoryLive = Layer.effect(
             : {}),
           ...referenceColumns(refs)
         }
+        // The provider's acceptance (their public cancellation rate counts from it).
+        const confirmed = n.status === "CONFIRMED" && before.status !== "CONFIRMED" ? sql`, confirmed_at = now()` : sql``
         const r = decision.reschedule
         const proposal =
           r === undefined
@@ -335,15 +339,20 @@ export const BookingRepositoryLive = Layer.effect(
                   VALUES (${r.proposal.id}, ${before.id}, ${r.proposal.by === "client" ? "CLIENT" : "PROVIDER"}, ${r.proposal.startTime},
                     ${r.proposal.endTime}, ${r.proposal.totalMinor}, ${r.previous.startTime}, ${r.previous.endTime}, ${r.previous.totalMinor},
                     'OPEN', ${r.proposal.expiresAt}, ${r.at})`
-              : sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = ${r.at}, decided_by = ${r.by}
+              : r._tag === "AwaitPayment"
+                ? sql`UPDATE booking_reschedules SET status = 'AWAITING_PAYMENT', decided_at = ${r.at}, decided_by = ${r.by}
                   WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status = 'OPEN'`
+                : // (A proposal accepted and awaiting the payment keeps when and by whom it was accepted.)
+                  sql`UPDATE booking_reschedules SET status = ${r.status}, decided_at = coalesce(decided_at, ${r.at}),
+                    decided_by = coalesce(decided_by, ${r.by})
+                  WHERE id = ${r.proposalId} AND booking_id = ${before.id} AND status IN ('OPEN', 'AWAITING_PAYMENT')`
         return Effect.zipRight(
           turn,
           findOne(
             "saved booking",
             BookingRecordRow,
             sql`
-          UPDATE bookings AS b SET ${sql.update(changes)}, version = b.version + 1, updated_at = now()
+          UPDATE bookings AS b SET ${sql.update(changes)}, version = b.version + 1, updated_at = now()${confirmed}
           WHERE b.id = ${before.id} AND b.version = ${before.version}
           RETURNING ${record}`
           )

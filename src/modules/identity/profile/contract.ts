@@ -55,6 +55,15 @@ const profileFields = {
   completedBookings: Schema.Number,
   completionRate: Schema.Number,
   responseTime: Nullable(Schema.Number),
+  /**
+   * The provider's cancellations of bookings they had confirmed over their confirmed bookings; `rate`
+   * (0 to 1) is null until they have 5 confirmed bookings ("not enough bookings yet").
+   */
+  cancellationRate: Schema.Struct({
+    confirmedBookings: Schema.Number,
+    providerCancellations: Schema.Number,
+    rate: Nullable(Schema.Number)
+  }),
   badges: Schema.Array(BadgeView),
   createdAt: Schema.Date
 }

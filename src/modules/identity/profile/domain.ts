@@ -104,7 +104,30 @@ export interface ProfileStatistics {
   readonly completionRate: number
   /** Median minutes to a first answer; null while no such data exists. */
   readonly responseTime: number | null
+  /** The provider's cancellations of bookings they had confirmed (issue 13). */
+  readonly cancellationRate: CancellationRate
 }
+
+/**
+ * A provider's public cancellation rate: their cancellations of bookings they had confirmed over the
+ * bookings they confirmed. A rate over a handful of bookings says little, so it is shown (`rate`) only
+ * from CANCELLATION_RATE_MIN_BOOKINGS confirmed bookings ("not enough bookings yet" before).
+ */
+export interface CancellationRate {
+  readonly confirmedBookings: number
+  readonly providerCancellations: number
+  /** 0 to 1, three decimals; null below the minimum. */
+  readonly rate: number | null
+}
+export const CANCELLATION_RATE_MIN_BOOKINGS = 5
+export const cancellationRateOf = (confirmedBookings: number, providerCancellations: number): CancellationRate => ({
+  confirmedBookings,
+  providerCancellations,
+  rate:
+    confirmedBookings < CANCELLATION_RATE_MIN_BOOKINGS
+      ? null
+      : Math.round((Math.min(providerCancellations, confirmedBookings) / confirmedBookings) * 1000) / 1000
+})
 
 export const noStatistics: ProfileStatistics = {
   servicesCount: 0,
@@ -113,7 +136,8 @@ export const noStatistics: ProfileStatistics = {
   totalBookings: 0,
   completedBookings: 0,
   completionRate: 0,
-  responseTime: null
+  responseTime: null,
+  cancellationRate: cancellationRateOf(0, 0)
 }
 
 // ---- Edit rules ------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ const common = (
   completedBookings: statistics.completedBookings,
   completionRate: statistics.completionRate,
   responseTime: statistics.responseTime,
+  cancellationRate: statistics.cancellationRate,
   badges: badges.map((b) => toBadgeView(b, language)),
   createdAt: user.createdAt
 })

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../../platform/rows"
 import { UserRow } from "../../adapters/postgres"
-import { type Currency, noStatistics, type Profile, type ProfileFile, ProfileVisibilities } from "../domain"
+import { cancellationRateOf, type Currency, noStatistics, type Profile, type ProfileFile, ProfileVisibilities } from "../domain"
 import { FavoriteRepository, ProfileRelations, ProfileRepository, ProfileStatisticsSource } from "../ports"
 
 /**
@@ -223,6 +223,22 @@ const existingColumns = (sql: SqlClient.SqlClient, table: string) =>
   ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.columnName))))
 
 /**
+ * A provider's cancellation rate (issue 13): of the bookings they confirmed (`confirmed_at` set when the
+ * provider accepts), those they cancelled themselves (an administrator's or the client's cancellation does not count).
+ */
+const cancellationRate = (sql: SqlClient.SqlClient, userId: string) =>
+  Effect.map(
+    single(
+      "cancellation rate",
+      Schema.Struct({ confirmed: Schema.Number, cancelled: Schema.Number }),
+      sql`
+      SELECT count(*) AS confirmed, count(*) FILTER (WHERE status = 'CANCELLED' AND cancelled_by = 'PROVIDER') AS cancelled
+      FROM bookings WHERE provider_id = ${userId} AND confirmed_at IS NOT NULL`
+    ),
+    ({ cancelled, confirmed }) => cancellationRateOf(confirmed, cancelled)
+  )
+
+/**
  * Statistics from the data of other modules, read where it lives: the catalogue's `services` (count
  * of live services, and the reviews it aggregates per service: rating and review_count), and, once the
  * bookings issue lands, `bookings` (joined to the user's services; COMPLETED or VALIDATED count as
@@ -261,12 +277,13 @@ export const ProfileStatisticsSourceLive = Layer.effect(
           SELECT count(*) AS total, count(*) FILTER (WHERE b.status IN ('COMPLETED', 'VALIDATED')) AS completed
           FROM bookings b JOIN services s ON s.id = b.service_id WHERE s.user_id = ${userId}`
         )
-        return {
+        const withBookings = {
           ...statistics,
           totalBookings: total,
           completedBookings: completed,
           completionRate: total === 0 ? 0 : Math.round((completed / total) * 1000) / 1000
         }
+        return bookings.has("confirmed_at") ? { ...withBookings, cancellationRate: yield* cancellationRate(sql, userId) } : withBookings
       }).pipe(Effect.orDie)
   }))
 )

@@ -1,0 +1,203 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { newClient, newProvider, type Session } from "../support/accounts"
+import { fr } from "../../src/platform/messages"
+import { httpClient, mailsTo } from "../support/http"
+import { startTestServer, type TestServer } from "../support/server"
+import { payInSandbox } from "./support"
+
+/**
+ * The cancellation policy through the API and the sandbox gateway (issue 13 item 2): free until 48 hours
+ * before the start; later a client's cancellation of a confirmed booking captures half the total from the
+ * hold (5% commission on it) and the gateway releases the rest; a provider's cancellation releases
+ * everything and counts in their public cancellation rate.
+ */
+
+let server: TestServer
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+
+const HOUR = 3_600_000
+let slot = 0
+/** A 2-hour slot this many hours ahead (a fresh one each time: 3 hours apart). */
+const slotIn = (hoursAhead: number) => {
+  const start = new Date(Date.now() + (hoursAhead + ++slot * 3) * HOUR)
+  start.setUTCMinutes(0, 0, 0)
+  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString() }
+}
+/** Amounts are formatted with no-break spaces (35,00 €). */
+const spaced = (text: string) => text.replace(/\s/g, " ")
+const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+
+const serviceOf = async (owner: Session) => {
+  const created = await api.post(
+    "/api/services",
+    {
+      title: "Cours de piano",
+      description: "Cours de piano à domicile, tous niveaux.",
+      price: 35,
+      duration: 60,
+      location: "Montréal",
+      lat: 45.5,
+      lng: -73.56,
+      categoryId: 7
+    },
+    { token: owner.token }
+  )
+  expect(created.status, created.text).toBe(201)
+  return created.body.data.service.id as string
+}
+let serviceId: string
+
+/** A booking of `serviceId` paid in the sandbox (a hold: within 5 days), confirmed by its provider unless told not to. */
+const paidBooking = async (hoursAhead: number, options: { confirm?: boolean; service?: string; owner?: Session } = {}) => {
+  const reply = await api.post(
+    "/api/bookings",
+    { serviceId: options.service ?? serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...slotIn(hoursAhead) },
+    { token: client.token }
+  )
+  expect(reply.status, reply.text).toBe(201)
+  const id = reply.body.data.bookingData.id as string
+  await payInSandbox(server, api, client.token, id)
+  if (options.confirm !== false) {
+    const confirmed = await api.post(`/api/bookings/${id}/confirm`, {}, { token: (options.owner ?? provider).token })
+    expect(confirmed.status, confirmed.text).toBe(200)
+  }
+  return id
+}
+
+const money = async (id: string) => {
+  const [row] = await sql<{
+    captured: number
+    fee: number
+    kinds: string
+    commission: number | null
+    intent: { status: string; received: number; capturable: number; applicationFee: number }
+  }>(
+    `SELECT b.captured_minor::int AS captured, b.cancellation_fee_minor::int AS fee,
+            (SELECT string_agg(kind, ',' ORDER BY created_at, kind) FROM payment_operations WHERE booking_id = b.id) AS kinds,
+            (SELECT fee_minor::int FROM payment_operations WHERE booking_id = b.id AND kind = 'CAPTURE') AS commission,
+            (SELECT json_build_object('status', i.status, 'received', i.amount_received, 'capturable', i.amount_capturable,
+                                      'applicationFee', i.application_fee_minor)
+               FROM sandbox_payment_intents i WHERE i.id = b.payment_intent_id) AS intent
+     FROM bookings b WHERE b.id = $1`,
+    [id]
+  )
+  return row!
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  api = httpClient(server)
+  provider = await newProvider(server, api)
+  client = await newClient(server, api)
+  serviceId = await serviceOf(provider)
+})
+afterAll(() => server?.stop())
+
+describe("the cancellation policy", () => {
+  it("is public: GET /api/cancellation-policy answers the configured figures", async () => {
+    const reply = await api.get("/api/cancellation-policy")
+    expect(reply.status, reply.text).toBe(200)
+    expect(reply.body.data).toEqual({ freeHours: 48, feePercent: 50 })
+  })
+
+  it("a client's late cancellation of a confirmed booking captures half the total from the hold (5% commission on it), the rest released", async () => {
+    const id = await paidBooking(24)
+    // The booking states its terms: the client would pay 35,00 € now (half of 70,00 €); the provider nothing.
+    const asClient = (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
+    expect(asClient.totalMinor).toBe(7_000)
+    expect(asClient.cancellation).toMatchObject({ feePercent: 50, feeMinor: 3_500, chargedMinor: 0 })
+    expect(spaced(asClient.cancellation.formattedFee)).toBe("35,00 €")
+    expect(new Date(asClient.cancellation.freeUntil).getTime()).toBe(new Date(asClient.startTime).getTime() - 48 * HOUR)
+    const english = (await api.get(`/api/bookings/${id}`, { token: client.token, language: "en" })).body.data.booking
+    expect(english.cancellation.formattedFee).toBe("€35.00")
+    const asProvider = (await api.get(`/api/bookings/${id}`, { token: provider.token })).body.data.booking
+    expect(asProvider.cancellation).toMatchObject({ feeMinor: 0 })
+
+    const cancelled = await api.call("DELETE", `/api/bookings/${id}?reason=${encodeURIComponent("Empêchement")}`, { token: client.token })
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body.data.booking).toMatchObject({
+      status: "CANCELLED",
+      cancelledBy: "CLIENT",
+      paymentStatus: "CAPTURED",
+      cancellation: { chargedMinor: 3_500, feeMinor: 0 }
+    })
+    expect(spaced(cancelled.body.data.booking.cancellation.formattedCharged)).toBe("35,00 €")
+    // Both are told, the client of the fee taken.
+    const mail = (await mailsTo(server, client.email)).find((m) => m.subject === fr["mail.booking.cancelled.subject"])
+    expect(spaced(mail?.text ?? "")).toContain("des frais de 35,00 € sont prélevés")
+    // The gateway captured exactly the fee with 5% of it for the platform; nothing is left on hold.
+    expect(await money(id)).toEqual({
+      captured: 3_500,
+      fee: 3_500,
+      kinds: "AUTHORIZATION,CAPTURE",
+      commission: 175,
+      intent: { status: "succeeded", received: 3_500, capturable: 0, applicationFee: 175 }
+    })
+  })
+
+  it("cancelling before the window is free: the hold is released, nothing captured", async () => {
+    const id = await paidBooking(72)
+    const before = (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
+    expect(before.paymentStatus).toBe("AUTHORIZED")
+    expect(before.cancellation).toMatchObject({ feeMinor: 0, chargedMinor: 0 })
+    const cancelled = await api.call("DELETE", `/api/bookings/${id}`, { token: client.token })
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED", cancellation: { chargedMinor: 0 } })
+    expect(await money(id)).toEqual({
+      captured: 0,
+      fee: 0,
+      kinds: "AUTHORIZATION,CANCELLATION",
+      commission: null,
+      intent: { status: "canceled", received: 0, capturable: 0, applicationFee: 350 }
+    })
+  })
+
+  it("a request the provider has not confirmed is withdrawn free, even late", async () => {
+    const id = await paidBooking(10, { confirm: false })
+    expect((await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking.cancellation.feeMinor).toBe(0)
+    const cancelled = await api.call("DELETE", `/api/bookings/${id}`, { token: client.token })
+    expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", paymentStatus: "CANCELED" })
+    expect((await money(id)).captured).toBe(0)
+  })
+
+  it("a provider's late cancellation releases everything", async () => {
+    const id = await paidBooking(12)
+    const cancelled = await api.call("DELETE", `/api/bookings/${id}`, { token: provider.token })
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body.data.booking).toMatchObject({ status: "CANCELLED", cancelledBy: "PROVIDER", paymentStatus: "CANCELED" })
+    expect(await money(id)).toMatchObject({ captured: 0, fee: 0, kinds: "AUTHORIZATION,CANCELLATION", intent: { status: "canceled" } })
+  })
+})
+
+describe("a provider's public cancellation rate", () => {
+  it("counts their cancellations of bookings they had confirmed, shown from 5 confirmed bookings", async () => {
+    const other = await newProvider(server, api)
+    const otherService = await serviceOf(other)
+    const rate = async () => {
+      const reply = await api.get(`/api/users/public/${other.id}`, { token: client.token })
+      expect(reply.status, reply.text).toBe(200)
+      return reply.body.data.user.cancellationRate
+    }
+    expect(await rate()).toEqual({ confirmedBookings: 0, providerCancellations: 0, rate: null })
+    const ids: Array<string> = []
+    for (let i = 0; i < 4; i++) ids.push(await paidBooking(100 + i * 3, { service: otherService, owner: other }))
+    // An unconfirmed request cancelled by the provider is not a confirmed booking cancelled.
+    const request = await paidBooking(130, { service: otherService, owner: other, confirm: false })
+    expect((await api.call("DELETE", `/api/bookings/${request}`, { token: other.token })).status).toBe(200)
+    expect((await api.call("DELETE", `/api/bookings/${ids[0]}`, { token: other.token })).status).toBe(200)
+    // Not enough bookings yet: 4 confirmed.
+    expect(await rate()).toEqual({ confirmedBookings: 4, providerCancellations: 1, rate: null })
+    ids.push(await paidBooking(140, { service: otherService, owner: other }))
+    expect(await rate()).toEqual({ confirmedBookings: 5, providerCancellations: 1, rate: 0.2 })
+    // The client's cancellation is not the provider's.
+    expect((await api.call("DELETE", `/api/bookings/${ids[1]}`, { token: client.token })).status).toBe(200)
+    expect((await rate()).rate).toBe(0.2)
+    // Anonymous visitors see it too.
+    expect((await api.get(`/api/users/public/${other.id}`)).body.data.user.cancellationRate.rate).toBe(0.2)
+  })
+})
