@@ -122,6 +122,16 @@ export const fr = {
   "onboarding.approved": "Candidature acceptée : l'utilisateur est désormais prestataire.",
   "onboarding.rejected": "Candidature refusée.",
   "onboarding.documentDecided": "Décision sur le document enregistrée.",
+  "onboarding.replacementReasonRequired": "Dites au candidat ce qui ne va pas dans ce document.",
+  "onboarding.replacementNotPending": "Un document ne peut être redemandé que pendant l'examen de la candidature.",
+  "onboarding.replacementNotRequested": "Ce document ne vous a pas été redemandé : seul un document redemandé peut être remplacé.",
+  "onboarding.replacementRequested": "Document redemandé : le candidat a été prévenu par email.",
+  "onboarding.replacementSent": "Document envoyé : votre candidature reste en cours d'examen.",
+  "mail.documentRequested.subject": "Un document de votre candidature est à renvoyer",
+  "mail.documentRequested.body":
+    "Nous examinons votre candidature de prestataire, mais un document ne peut pas être validé en l'état : {document}. Envoyez-en un nouveau : votre candidature reste en cours d'examen.",
+  "mail.documentRequested.reason": "Ce qui ne va pas :",
+  "mail.documentRequested.action": "Renvoyer le document",
   "mail.greeting": "Bonjour {firstName},",
   "mail.applicationApproved.subject": "Votre candidature de prestataire est acceptée",
   "mail.applicationApproved.body":
@@ -566,6 +576,16 @@ export const en: Record<MessageKey, string> = {
   "onboarding.approved": "Application approved: the user is now a provider.",
   "onboarding.rejected": "Application rejected.",
   "onboarding.documentDecided": "Decision on the document saved.",
+  "onboarding.replacementReasonRequired": "Tell the applicant what is wrong with this document.",
+  "onboarding.replacementNotPending": "A document can only be asked for again while the application is under review.",
+  "onboarding.replacementNotRequested": "This document was not asked for again: only a document asked for again can be replaced.",
+  "onboarding.replacementRequested": "Document asked for again: the applicant was told by email.",
+  "onboarding.replacementSent": "Document sent: your application is still under review.",
+  "mail.documentRequested.subject": "A document of your application needs to be sent again",
+  "mail.documentRequested.body":
+    "We are reviewing your provider application, but one document cannot be verified as it is: {document}. Please send a new one: your application stays under review.",
+  "mail.documentRequested.reason": "What is wrong:",
+  "mail.documentRequested.action": "Send the document again",
   "mail.greeting": "Hello {firstName},",
   "mail.applicationApproved.subject": "Your provider application is approved",
   "mail.applicationApproved.body":
