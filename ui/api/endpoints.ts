@@ -168,7 +168,13 @@ export const applicationsApi = {
       method: "PUT",
       body: form,
       quiet: [...FORM_QUIET, 403, 404]
-    })
+    }),
+  /** Sends again the one document an admin asked for (the file in the part named by its slot). */
+  replaceDocument: (slot: string, form: FormData) =>
+    api<Answer<typeof ProviderApplicationsApi, "replaceDocument">>(
+      `/provider-applications/my-application/documents/${encodeURIComponent(slot)}`,
+      { method: "PUT", body: form, quiet: [...FORM_QUIET, 404] }
+    )
 }
 
 export const adminApplicationsApi = {
@@ -192,6 +198,12 @@ export const adminApplicationsApi = {
       method: "PATCH",
       body: { isVerified, notes },
       quiet: [422]
+    }),
+  requestReplacement: (id: string, reason: string) =>
+    api<Answer<typeof AdminApplicationsApi, "requestReplacement">>(`/admin/documents/${encodeURIComponent(id)}/request-replacement`, {
+      method: "PATCH",
+      body: { reason },
+      quiet: [409, 422]
     }),
   file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
 }

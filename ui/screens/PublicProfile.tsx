@@ -11,6 +11,7 @@ import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
+import { ResponseTimeFact, VerifiedIdentityMark } from "../components/trust"
 import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -71,7 +72,8 @@ const Content = ({ profile }: { profile: Profile }) => {
         <div>
           <p>
             {provider ? <span className="badge badge-active">{t`Prestataire`}</span> : null}{" "}
-            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}
+            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}{" "}
+            {provider ? <VerifiedIdentityMark verified={profile.identityVerified} /> : null}
           </p>
           {profile.city || profile.country ? <p>{[profile.city, profile.country].filter(Boolean).join(", ")}</p> : null}
           {profile.badges.length > 0 ? (
@@ -129,6 +131,7 @@ const Content = ({ profile }: { profile: Profile }) => {
             <dd>{profile.completedBookings}</dd>
             <dt>{t`Taux de réalisation`}</dt>
             <dd>{`${rate} %`}</dd>
+            <ResponseTimeFact minutes={profile.responseTime} />
           </dl>
         </section>
       ) : null}

@@ -13,6 +13,7 @@ import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { VerifiedIdentityMark } from "../components/trust"
 import { formatDate, formatDayIn, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
@@ -299,6 +300,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
             <dd className="provider-line">
               <Avatar user={service.user} />
               <span>{provider}</span>
+              <VerifiedIdentityMark verified={service.user.identityVerified} />
             </dd>
             <dt>{t`Fuseau horaire`}</dt>
             <dd data-testid="provider-zone">
