@@ -185,6 +185,21 @@ export const WrongCurrentPassword = new ValidationFailed({
 })
 export const InsufficientRights = new Forbidden({ code: "FORBIDDEN", key: "auth.forbidden" })
 
+// Two-step login (TOTP): see two-factor.ts.
+export const TwoFactorCodeInvalid = new Unauthorized({ code: "INVALID_TWO_FACTOR_CODE", key: "twoFactor.invalidCode" })
+export const TwoFactorChallengeExpired = new Unauthorized({ code: "TWO_FACTOR_CHALLENGE_EXPIRED", key: "twoFactor.challengeExpired" })
+export const TwoFactorAlreadyEnabled = new Conflict({ code: "TWO_FACTOR_ALREADY_ENABLED", key: "twoFactor.alreadyEnabled" })
+export const TwoFactorNotEnabled = new Conflict({ code: "TWO_FACTOR_NOT_ENABLED", key: "twoFactor.notEnabled" })
+export const TwoFactorNotStarted = new Conflict({ code: "TWO_FACTOR_NOT_STARTED", key: "twoFactor.notStarted" })
+export const TwoFactorRequired = new Forbidden({ code: "TWO_FACTOR_REQUIRED", key: "twoFactor.required" })
+export const wrongTwoFactorCode = (field: string) =>
+  new ValidationFailed({ code: "VALIDATION_ERROR", key: "twoFactor.invalidCode", details: [issue(field, "twoFactor.invalidCode")] })
+export const WrongPassword = new ValidationFailed({
+  code: "VALIDATION_ERROR",
+  key: "auth.wrongCurrentPassword",
+  details: [issue("password", "auth.wrongCurrentPassword")]
+})
+
 /** Role guard shared by every module's use cases. */
 export const requireRole = (actor: Actor, ...roles: ReadonlyArray<Role>) =>
   roles.includes(actor.role) ? Either.right(actor) : Either.left(InsufficientRights)
