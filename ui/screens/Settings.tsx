@@ -10,6 +10,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
 import { Loaded } from "../components/loaded"
 import { Pager } from "../components/catalogue"
+import { TwoFactorSection } from "../components/two-factor"
 import { safetyApi } from "../messaging/api"
 import { Page } from "../components/page"
 import { setUser, useViewerZone, userAtom } from "../state/session"
@@ -137,6 +138,7 @@ export default function Settings() {
         {(preferences) => <PreferencesForm initial={preferences} />}
       </Loaded>
       <BlockedUsers />
+      <TwoFactorSection />
     </Page>
   )
 }
