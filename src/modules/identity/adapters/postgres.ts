@@ -187,6 +187,17 @@ export const TwoFactorStoreLive = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const box = sealWith(yield* derivedKey("two-factor-secrets"))
+    /**
+     * A secret sealed under another app secret (JWT_SECRET changed) opens as "": no code matches it,
+     * so the account stays protected and signs in with a recovery code (then enrols again).
+     */
+    const readable = (sealed: string) => {
+      try {
+        return box.open(sealed)
+      } catch {
+        return ""
+      }
+    }
     return {
       find: (userId) =>
         findOne(
@@ -194,7 +205,7 @@ export const TwoFactorStoreLive = Layer.effect(
           TwoFactorRow,
           sql`SELECT secret_encrypted, enabled_at, last_step FROM two_factor_secrets WHERE user_id = ${userId}`
         ).pipe(
-          Effect.map(Option.map((row) => ({ secret: box.open(row.secretEncrypted), enabledAt: row.enabledAt, lastStep: row.lastStep }))),
+          Effect.map(Option.map((row) => ({ secret: readable(row.secretEncrypted), enabledAt: row.enabledAt, lastStep: row.lastStep }))),
           Effect.orDie
         ),
       begin: (userId, secret) =>

@@ -17,7 +17,7 @@ export const OtpAuthCodes = Layer.succeed(OneTimeCodes, {
   qrCode: (uri) => Effect.promise(() => QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 })),
   check: (secret, code, at) => {
     const token = code.replace(/\s/g, "")
-    if (!/^\d{6}$/.test(token)) return Option.none()
+    if (secret === "" || !/^\d{6}$/.test(token)) return Option.none()
     const timestamp = at.getTime()
     const delta = totpOf(secret).validate({ token, timestamp, window: 1 })
     return delta === null ? Option.none() : Option.some(Math.floor(timestamp / 1000 / PERIOD_SECONDS) + delta)
