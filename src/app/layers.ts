@@ -3,10 +3,18 @@ import { AppConfig } from "../platform/config"
 import { DatabaseLive } from "../platform/database"
 import { RateLimiterMemoryLive } from "../platform/rate-limit"
 import { NoTransaction, SqlTransactional } from "../platform/transaction"
-import { AccountDirectoryFromUsers, IdentityLive, InProcessAccountEvents, ProfilesLive } from "../modules/identity"
+import {
+  AccountDirectoryFromUsers,
+  IdentityLive,
+  InProcessAccountEvents,
+  ProfilesLive,
+  TwoFactorAttemptsLive,
+  TwoFactorLive
+} from "../modules/identity"
 import { IdentityMemoryAdapters, PlainTestHasher } from "../modules/identity/adapters/memory"
 import { IdentityPostgresAdapters } from "../modules/identity/adapters/postgres"
 import { JwtAccessTokens, NodeSecrets, ScryptPasswordHasher } from "../modules/identity/adapters/crypto"
+import { OtpAuthCodes } from "../modules/identity/adapters/totp"
 import { ProfileMemoryAdapters } from "../modules/identity/profile/adapters/memory"
 import { ProfilePostgresAdapters } from "../modules/identity/profile/adapters/postgres"
 import {
@@ -113,13 +121,24 @@ export const PostgresAdapters = Layer.mergeAll(
   JobQueueLive
 )
 
-const CryptoLive = Layer.mergeAll(ScryptPasswordHasher, NodeSecrets, JwtAccessTokens, HmacUnsubscribeTokensLive)
+const CryptoLive = Layer.mergeAll(
+  ScryptPasswordHasher,
+  NodeSecrets,
+  JwtAccessTokens,
+  HmacUnsubscribeTokensLive,
+  OtpAuthCodes,
+  TwoFactorAttemptsLive
+)
 
 /** Mail composition, preferences and digests; its Mailer (preferences applied) is what every module sends through. */
 const NotificationServices = Layer.merge(NotificationsLive, NotificationSettingsLive).pipe(Layer.provideMerge(PreferenceAwareMailerLive))
 
 /** The application services over whatever adapters are given. */
-export const ApplicationServices = Layer.mergeAll(IdentityLive.pipe(Layer.provideMerge(InProcessAccountEvents)), PaymentsServicesLive).pipe(
+export const ApplicationServices = Layer.mergeAll(
+  IdentityLive.pipe(Layer.provideMerge(InProcessAccountEvents)),
+  TwoFactorLive,
+  PaymentsServicesLive
+).pipe(
   Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
   (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(GazetteerLive), Layer.provideMerge(services)),
@@ -186,6 +205,8 @@ export const InMemoryAdapters = Layer.mergeAll(
   InMemoryStorage,
   PlainTestHasher,
   NodeSecrets,
+  OtpAuthCodes,
+  TwoFactorAttemptsLive,
   JwtAccessTokens,
   HmacUnsubscribeTokensLive,
   NoTransaction,

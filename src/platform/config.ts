@@ -23,6 +23,8 @@ export interface AppConfigShape {
   /** Requests per window allowed on the sensitive auth endpoints, per client address. */
   readonly authRateLimit: number
   readonly authRateWindowSeconds: number
+  /** ADMIN_TWO_FACTOR_REQUIRED: an admin without two-step login must enrol before anything else (403 TWO_FACTOR_REQUIRED). */
+  readonly adminTwoFactorRequired: boolean
   /** Messages one user may send per window (REST and real-time together). */
   readonly messageRateLimit: number
   readonly messageRateWindowSeconds: number
@@ -199,6 +201,7 @@ const config = Config.all({
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   authRateLimit: Config.integer("AUTH_RATE_LIMIT").pipe(Config.withDefault(20)),
   authRateWindowSeconds: Config.integer("AUTH_RATE_WINDOW_SECONDS").pipe(Config.withDefault(60)),
+  adminTwoFactorRequired: Config.boolean("ADMIN_TWO_FACTOR_REQUIRED").pipe(Config.withDefault(false)),
   messageRateLimit: Config.integer("MESSAGE_RATE_LIMIT").pipe(
     Config.withDefault(30),
     Config.validate({ message: "MESSAGE_RATE_LIMIT must be 1 or more", validation: (n) => n >= 1 })

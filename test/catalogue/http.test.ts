@@ -139,7 +139,13 @@ describe("GET /api/services", () => {
         "updatedAt"
       ].sort()
     )
-    expect(first.user).toEqual({ id: first.userId, firstName: expect.any(String), lastName: expect.any(String), avatarUrl: null })
+    expect(first.user).toEqual({
+      id: first.userId,
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+      avatarUrl: null,
+      identityVerified: false
+    })
     expect(first).toMatchObject({ status: "ACTIVE", isAvailable: true, images: [], rating: 0, reviewCount: 0 })
     expect(first.price * 100).toBeCloseTo(first.priceMinor, 6)
   })

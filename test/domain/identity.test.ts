@@ -3,7 +3,16 @@ import { Effect, Option, TestClock } from "effect"
 import { Identity, UserRepository } from "../../src/modules/identity"
 import type { Actor, RegistrationInput, User } from "../../src/modules/identity/domain"
 import { Outbox } from "../../src/modules/notifications"
-import { failureOf, inMemoryDomain, latestToken, mailsTo, tokenFromMail, validRegistration, verifiedAccount } from "../support/domain"
+import {
+  asSession,
+  failureOf,
+  inMemoryDomain,
+  latestToken,
+  mailsTo,
+  tokenFromMail,
+  validRegistration,
+  verifiedAccount
+} from "../support/domain"
 
 /** Every test gets its own empty in-memory store. */
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, inMemoryDomain()) as Effect.Effect<A, E, never>
@@ -45,7 +54,7 @@ describe("identity domain (in-memory adapters)", () => {
         expect([refused.code, refused.status]).toEqual(["EMAIL_NOT_VERIFIED", 401])
 
         yield* identity.verifyEmail(token)
-        const session = yield* identity.login("CAMILLE.ROY@example.com", input.password)
+        const session = yield* asSession(identity.login("CAMILLE.ROY@example.com", input.password))
         expect(session.user.id).toBe(user.id)
         expect(session.user.isEmailVerified).toBe(true)
         expect(session.expiresIn).toBeGreaterThan(0)
@@ -110,7 +119,7 @@ describe("identity domain (in-memory adapters)", () => {
         const identity = yield* Identity
         const users = yield* UserRepository
         const { user, email, password } = yield* verifiedAccount()
-        const session = yield* identity.login(email, password)
+        const session = yield* asSession(identity.login(email, password))
         expect((yield* identity.authenticate(session.accessToken)).id).toBe(user.id)
 
         yield* users.setActive(user.id, false)
@@ -137,7 +146,7 @@ describe("identity domain (in-memory adapters)", () => {
       Effect.gen(function* () {
         const identity = yield* Identity
         const { email, password } = yield* verifiedAccount()
-        const { accessToken } = yield* identity.login(email, password)
+        const { accessToken } = yield* asSession(identity.login(email, password))
         const [header, payload, signature] = accessToken.split(".")
         const tampered = `${header}.${Buffer.from(JSON.stringify({ role: "ADMIN", sub: "x" })).toString("base64url")}.${signature}`
         for (const token of ["", "garbage", tampered, `${header}.${payload}.`, `${header}.${payload}.AAAA`]) {
@@ -157,7 +166,7 @@ describe("identity domain (in-memory adapters)", () => {
         expect(user.role).toBe("CLIENT")
         expect(Option.getOrThrow(yield* users.findById(user.id)).role).toBe("CLIENT")
         yield* identity.verifyEmail(yield* latestToken(user.email, "verify-email"))
-        expect((yield* identity.login(user.email, "Secret123!")).user.role).toBe("CLIENT")
+        expect((yield* asSession(identity.login(user.email, "Secret123!"))).user.role).toBe("CLIENT")
       })
     )
   )
@@ -239,7 +248,7 @@ describe("identity domain (in-memory adapters)", () => {
 
         // The resent link verifies the account.
         yield* identity.verifyEmail(yield* latestToken(pending.email, "verify-email"))
-        expect((yield* identity.login(pending.email, "Secret123!")).user.isEmailVerified).toBe(true)
+        expect((yield* asSession(identity.login(pending.email, "Secret123!"))).user.isEmailVerified).toBe(true)
       })
     )
   )
@@ -249,8 +258,8 @@ describe("identity domain (in-memory adapters)", () => {
       Effect.gen(function* () {
         const identity = yield* Identity
         const { user, email, password } = yield* verifiedAccount()
-        const phone = yield* identity.login(email, password)
-        const laptop = yield* identity.login(email, password)
+        const phone = yield* asSession(identity.login(email, password))
+        const laptop = yield* asSession(identity.login(email, password))
         yield* identity.forgotPassword(email)
         const token = yield* latestToken(email, "reset-password")
 
@@ -271,7 +280,7 @@ describe("identity domain (in-memory adapters)", () => {
         expect((yield* failureOf(identity.refresh(phone.refreshToken))).status).toBe(401)
         expect((yield* failureOf(identity.refresh(laptop.refreshToken))).status).toBe(401)
         expect((yield* failureOf(identity.login(email, password))).code).toBe("INVALID_CREDENTIALS")
-        expect((yield* identity.login(email, "Renewed123!")).user.id).toBe(user.id)
+        expect((yield* asSession(identity.login(email, "Renewed123!"))).user.id).toBe(user.id)
       })
     )
   )
@@ -285,7 +294,7 @@ describe("identity domain (in-memory adapters)", () => {
         const token = yield* latestToken(email, "reset-password")
         yield* TestClock.adjust("61 minutes")
         expect((yield* failureOf(identity.resetPassword(token, "Renewed123!", "Renewed123!"))).code).toBe("INVALID_TOKEN")
-        expect((yield* identity.login(email, password)).user.email).toBe(email)
+        expect((yield* asSession(identity.login(email, password))).user.email).toBe(email)
       })
     )
   )
@@ -295,8 +304,8 @@ describe("identity domain (in-memory adapters)", () => {
       Effect.gen(function* () {
         const identity = yield* Identity
         const { email, password } = yield* verifiedAccount()
-        const early = yield* identity.login(email, password)
-        const late = yield* identity.login(email, password)
+        const early = yield* asSession(identity.login(email, password))
+        const late = yield* asSession(identity.login(email, password))
         yield* TestClock.adjust("29 days")
         yield* identity.refresh(early.refreshToken)
         yield* TestClock.adjust("1 day")
@@ -326,11 +335,11 @@ describe("identity domain (in-memory adapters)", () => {
         expect(weak.error.details.map((d) => [d.field, d.key])).toEqual([["password", "validation.password"]])
         expect((yield* failureOf(identity.updatePassword(actor, { newPassword: "Changed123!" }))).status).toBe(422)
         // Nothing changed so far.
-        yield* identity.login(email, password)
+        yield* asSession(identity.login(email, password))
 
         yield* identity.updatePassword(actor, { currentPassword: password, newPassword: "Changed123!", confirmPassword: "Changed123!" })
         expect((yield* failureOf(identity.login(email, password))).code).toBe("INVALID_CREDENTIALS")
-        expect((yield* identity.login(email, "Changed123!")).user.id).toBe(user.id)
+        expect((yield* asSession(identity.login(email, "Changed123!"))).user.id).toBe(user.id)
       })
     )
   )
@@ -355,7 +364,7 @@ describe("identity domain (in-memory adapters)", () => {
         const identity = yield* Identity
         const admin = yield* identity.createAccount({ ...validRegistration(), role: "ADMIN" })
         expect([admin.role, admin.isEmailVerified]).toEqual(["ADMIN", true])
-        expect((yield* identity.login(admin.email, "Secret123!")).user.role).toBe("ADMIN")
+        expect((yield* asSession(identity.login(admin.email, "Secret123!"))).user.role).toBe("ADMIN")
         expect((yield* failureOf(identity.createAccount({ ...validRegistration({ email: admin.email }), role: "CLIENT" }))).code).toBe(
           "EMAIL_TAKEN"
         )

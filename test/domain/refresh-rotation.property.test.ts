@@ -8,6 +8,7 @@ import { ApplicationServices, InMemoryAdapters } from "../../src/app/layers"
 import { Identity } from "../../src/modules/identity"
 import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memory"
 import { RefreshTokenStore } from "../../src/modules/identity/ports"
+import { asSession } from "../support/domain"
 import { AppConfigOf } from "../../src/platform/config"
 import { decideRefresh, type RefreshTokenRecord } from "../../src/modules/identity/domain"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
@@ -150,7 +151,7 @@ describe.each(variants)("refresh-token rotation ($name)", ({ make }) => {
         const identity = await run(Identity)
         const { email, password } = await run(verifiedAccount())
         const models: [FamilyModel, FamilyModel] = [0, 1].map(() => ({ tokens: [], spent: new Set<string>(), revoked: false })) as any
-        for (const model of models) model.tokens.push((await run(identity.login(email, password))).refreshToken)
+        for (const model of models) model.tokens.push((await run(asSession(identity.login(email, password)))).refreshToken)
         const everHonoured = new Set<string>()
 
         for (const s of steps) {
@@ -213,8 +214,8 @@ describe.each(variants)("refresh-token rotation ($name)", ({ make }) => {
   it("a replay in one session leaves the account's other sessions alive", async () => {
     const identity = await run(Identity)
     const { email, password } = await run(verifiedAccount())
-    const a = await run(identity.login(email, password))
-    const b = await run(identity.login(email, password))
+    const a = await run(asSession(identity.login(email, password)))
+    const b = await run(asSession(identity.login(email, password)))
     const a2 = await run(identity.refresh(a.refreshToken))
     expect(Exit.isFailure(await run(Effect.exit(identity.refresh(a.refreshToken))))).toBe(true)
     expect(Exit.isFailure(await run(Effect.exit(identity.refresh(a2.refreshToken))))).toBe(true)

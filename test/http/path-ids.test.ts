@@ -79,6 +79,7 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["PATCH /api/provider-applications/{id}/reject", ApplicationNotFound],
   ["GET /api/admin/applications/{id}", ApplicationNotFound],
   ["PATCH /api/admin/documents/{id}/verify", DocumentNotFound],
+  ["PATCH /api/admin/documents/{id}/request-replacement", DocumentNotFound],
   ["GET /api/admin/documents/{id}/file", DocumentNotFound],
   ["DELETE /api/users/favorites/{id}", FavoriteNotFound],
   ["GET /api/users/public/{id}", ProfileNotFound],

@@ -1,3 +1,4 @@
+import { isChallenge, type Session, type TwoFactorChallenge } from "../../src/modules/identity/service"
 import { Effect, Either, Layer, Logger, LogLevel } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -72,3 +73,7 @@ export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     if (!isAppError(error)) throw new Error(`expected an application error, got ${String(error)}`)
     return { error: error as AppError, code: (error as AppError).code, status: httpStatusOf[(error as AppError)._tag] }
   })
+
+/** A login of an account without two-step login: its session (a two-step challenge fails the test). */
+export const asSession = <E, R>(outcome: Effect.Effect<Session | TwoFactorChallenge, E, R>) =>
+  Effect.flatMap(outcome, (o) => (isChallenge(o) ? Effect.dieMessage("unexpected two-step challenge") : Effect.succeed(o)))

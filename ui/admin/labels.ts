@@ -37,6 +37,7 @@ export const auditActionLabels: Record<string, MessageDescriptor> = {
   APPLICATION_APPROVED: msg`Candidature approuvée`,
   APPLICATION_REJECTED: msg`Candidature refusée`,
   DOCUMENT_VERIFIED: msg`Document vérifié`,
+  DOCUMENT_REPLACEMENT_REQUESTED: msg`Nouveau document demandé`,
   USER_ACTIVATED: msg`Compte activé`,
   USER_DEACTIVATED: msg`Compte désactivé`,
   USER_ROLE_CHANGED: msg`Rôle modifié`,

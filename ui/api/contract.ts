@@ -46,8 +46,10 @@ import type {
   ServiceView
 } from "../../src/modules/catalogue/contract"
 import type {
+  AuthApi,
   ChangeEmailPayload,
   EmailPayload,
+  LoginAnswer as LoginAnswerSchema,
   LoginPayload,
   RegisterPayload,
   ResetPasswordPayload,
@@ -172,6 +174,10 @@ export type Pagination = typeof PaginationSchema.Encoded
 export type User = typeof UserView.Encoded
 export type UserData = typeof UserDataSchema.Encoded
 export type Session = typeof SessionView.Encoded
+/** A login's answer: a session, or `{ twoFactorRequired, challenge }` (the code comes next). */
+export type LoginAnswer = typeof LoginAnswerSchema.Encoded
+export type TwoFactorStatus = Answer<typeof AuthApi, "twoFactorStatus">["twoFactor"]
+export type TwoFactorSetup = Answer<typeof AuthApi, "twoFactorSetup">
 export type RegisterRequest = typeof RegisterPayload.Encoded
 export type LoginRequest = typeof LoginPayload.Encoded
 export type EmailRequest = typeof EmailPayload.Encoded

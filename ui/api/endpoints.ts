@@ -26,6 +26,7 @@ import type {
   ContactRequest,
   EmailRequest,
   Empty,
+  LoginAnswer,
   LoginRequest,
   RegisterRequest,
   ResetPasswordRequest,
@@ -36,6 +37,8 @@ import type {
   ServiceRequest,
   ServicesData,
   Session,
+  TwoFactorSetup,
+  TwoFactorStatus,
   UpdateMeRequest,
   UpdatePasswordRequest,
   UserData,
@@ -61,7 +64,14 @@ const post = <T>(path: string, body: unknown, quiet?: Quiet, extra: RequestOptio
 
 export const authApi = {
   register: (body: RegisterRequest, quiet?: Quiet) => post<UserData>("/auth/register", body, quiet, { auth: false }),
-  login: (body: LoginRequest, quiet?: Quiet) => post<Session>("/auth/login", body, quiet, { auth: false }),
+  login: (body: LoginRequest, quiet?: Quiet) => post<LoginAnswer>("/auth/login", body, quiet, { auth: false }),
+  /** The second step of a login with two-step on: the challenge and a code (or a recovery code). */
+  loginTwoFactor: (body: { challenge: string; code?: string; recoveryCode?: string }, quiet?: Quiet) =>
+    post<Session>("/auth/login/two-factor", body, quiet, { auth: false }),
+  twoFactorStatus: () => api<{ twoFactor: TwoFactorStatus }>("/auth/two-factor"),
+  twoFactorSetup: () => post<TwoFactorSetup>("/auth/two-factor/setup", {}, [409]),
+  twoFactorEnable: (code: string) => post<{ recoveryCodes: ReadonlyArray<string> }>("/auth/two-factor/enable", { code }, [409, 422, 429]),
+  twoFactorDisable: (body: { password: string; code: string }) => post<Empty>("/auth/two-factor/disable", body, [409, 422, 429]),
   logout: () => post<Empty>("/auth/logout", {}, true, { auth: false }),
   /** The startup check has its own 10 s limit (spec section 9). */
   me: (options: RequestOptions = {}) => api<UserData>("/auth/me", options),
@@ -186,7 +196,13 @@ export const applicationsApi = {
       method: "PUT",
       body: form,
       quiet: [...FORM_QUIET, 403, 404]
-    })
+    }),
+  /** Sends again the one document an admin asked for (the file in the part named by its slot). */
+  replaceDocument: (slot: string, form: FormData) =>
+    api<Answer<typeof ProviderApplicationsApi, "replaceDocument">>(
+      `/provider-applications/my-application/documents/${encodeURIComponent(slot)}`,
+      { method: "PUT", body: form, quiet: [...FORM_QUIET, 404] }
+    )
 }
 
 export const adminApplicationsApi = {
@@ -210,6 +226,12 @@ export const adminApplicationsApi = {
       method: "PATCH",
       body: { isVerified, notes },
       quiet: [422]
+    }),
+  requestReplacement: (id: string, reason: string) =>
+    api<Answer<typeof AdminApplicationsApi, "requestReplacement">>(`/admin/documents/${encodeURIComponent(id)}/request-replacement`, {
+      method: "PATCH",
+      body: { reason },
+      quiet: [409, 422]
     }),
   file: (id: string) => apiBlob(`/admin/documents/${encodeURIComponent(id)}/file`)
 }

@@ -7,6 +7,8 @@ export const ErrorCodes = {
   invalidToken: "INVALID_TOKEN",
   sessionExpired: "SESSION_EXPIRED",
   paymentAccountRequired: "PAYMENT_ACCOUNT_REQUIRED",
+  twoFactorChallengeExpired: "TWO_FACTOR_CHALLENGE_EXPIRED",
+  twoFactorRequired: "TWO_FACTOR_REQUIRED",
   network: "NETWORK_ERROR",
   timeout: "TIMEOUT"
 } as const

@@ -7,6 +7,7 @@ export const reactionTexts: Record<Reaction, MessageDescriptor> = {
   verifyEmail: msg`Veuillez vérifier votre adresse email avant de continuer.`,
   sessionExpired: msg`Votre session a expiré. Veuillez vous reconnecter.`,
   forbidden: msg`Accès refusé : vous n'avez pas les droits suffisants.`,
+  twoFactorRequired: msg`Activez la connexion en deux étapes pour utiliser l'administration.`,
   paymentSetup: msg`Vous devez configurer votre compte de paiement pour continuer.`,
   invalidFields: msg`Certains champs sont invalides. Vérifiez le formulaire.`,
   notFound: msg`La ressource demandée est introuvable.`,

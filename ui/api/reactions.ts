@@ -7,6 +7,7 @@ export type Reaction =
   | "verifyEmail"
   | "sessionExpired"
   | "forbidden"
+  | "twoFactorRequired"
   | "paymentSetup"
   | "invalidFields"
   | "notFound"
@@ -36,6 +37,10 @@ export const planReaction = (failure: FailureInfo): ReactionPlan | undefined => 
     return code === ErrorCodes.emailNotVerified || mentionsEmailVerification(message)
       ? { reaction: "verifyEmail", kind: "warning", goTo: "/email-verification-required" }
       : { reaction: "sessionExpired", kind: "warning", goTo: "/login" }
+  }
+  // An admin who must turn on two-step login first (ADMIN_TWO_FACTOR_REQUIRED): to the security settings.
+  if (status === 403 && code === ErrorCodes.twoFactorRequired) {
+    return { reaction: "twoFactorRequired", kind: "warning", goTo: "/settings?twoFactor=required#security" }
   }
   if (status === 403) return { reaction: "forbidden", kind: "error" }
   if (status === 400 && (code === ErrorCodes.paymentAccountRequired || /connect/i.test(message))) {

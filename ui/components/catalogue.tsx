@@ -23,6 +23,7 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "./async"
 import { FavoriteHeart } from "./favorites"
+import { VerifiedIdentityMark } from "./trust"
 
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
   const { t, i18n } = useLingui()
@@ -163,6 +164,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
             <span className="sr-only">{t`Prestataire :`} </span>
             {provider}
           </span>
+          <VerifiedIdentityMark verified={service.user.identityVerified} />
         </div>
         <div className="provider-links">
           <Link href={`/profile/${service.userId}`}>

@@ -18,13 +18,24 @@ type Verdict = "verified" | "rejected" | "pending"
 const toVerdict = (value: boolean | null): Verdict => (value === true ? "verified" : value === false ? "rejected" : "pending")
 const fromVerdict = (value: Verdict) => (value === "verified" ? true : value === "rejected" ? false : null)
 
-const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChange: (next: AdminDocument) => void }) => {
+const DocumentItem = ({
+  document,
+  pending,
+  onChange
+}: {
+  document: AdminDocument
+  /** The application is under review: a document can be asked for again. */
+  pending: boolean
+  onChange: (next: AdminDocument) => void
+}) => {
   const { t } = useLingui()
   const id = useId()
   const [verdict, setVerdict] = useState<Verdict>(toVerdict(document.isVerified))
   const [notes, setNotes] = useState(document.notes ?? "")
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string>()
+  const [askReason, setAskReason] = useState("")
+  const [askError, setAskError] = useState<string>()
   const slots: Record<string, string> = {
     identityDocument: t`Pièce d'identité`,
     addressDocument: t`Justificatif de domicile`,
@@ -64,6 +75,22 @@ const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChang
     }
   }
 
+  const askAgain = async () => {
+    if (!askReason.trim()) return setAskError(t`Dites au candidat ce qui ne va pas dans ce document.`)
+    setBusy(true)
+    setAskError(undefined)
+    try {
+      const { data } = await adminApplicationsApi.requestReplacement(document.id, askReason.trim())
+      onChange(data.document)
+      setAskReason("")
+      showToast("success", t`Document redemandé : le candidat a été prévenu par email.`)
+    } catch (cause) {
+      setAskError(cause instanceof ApiError ? (cause.fieldErrors().reason ?? (cause.message || cause.code)) : String(cause))
+    } finally {
+      setBusy(false)
+    }
+  }
+
   return (
     <li className="panel document">
       <h3>{label}</h3>
@@ -71,6 +98,9 @@ const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChang
         {document.fileName} · {document.contentType} · {formatSize(document.size)} ·{" "}
         <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
       </p>
+      {document.replacementRequested ? (
+        <Alert kind="warning">{t`Redemandé au candidat : ${document.replacementReason ?? ""}`}</Alert>
+      ) : null}
       <button type="button" className="button-secondary button-small" onClick={() => void open()}>
         {t`Ouvrir le document`}
         <span className="sr-only"> : {label}</span>
@@ -98,6 +128,38 @@ const DocumentItem = ({ document, onChange }: { document: AdminDocument; onChang
           <span className="sr-only"> : {label}</span>
         </button>
       </fieldset>
+      {pending ? (
+        <fieldset className="verify">
+          <legend>{t`Document illisible ? Redemander : ${label}`}</legend>
+          <div className="field">
+            <label htmlFor={`${id}-ask`}>{t`Ce qui ne va pas (envoyé au candidat)`}</label>
+            <textarea
+              id={`${id}-ask`}
+              rows={2}
+              maxLength={1000}
+              value={askReason}
+              aria-invalid={askError ? true : undefined}
+              aria-describedby={askError ? `${id}-ask-error` : undefined}
+              onChange={(event) => setAskReason(event.target.value)}
+            />
+            {askError ? (
+              <p className="field-error" id={`${id}-ask-error`}>
+                {askError}
+              </p>
+            ) : null}
+          </div>
+          <button
+            type="button"
+            className="button-secondary button-small"
+            disabled={busy}
+            aria-busy={busy || undefined}
+            onClick={() => void askAgain()}
+          >
+            {t`Redemander ce document`}
+            <span className="sr-only"> : {label}</span>
+          </button>
+        </fieldset>
+      ) : null}
       {error ? <Alert kind="error">{error}</Alert> : null}
     </li>
   )
@@ -239,6 +301,7 @@ export default function AdminApplicationDetail() {
               <DocumentItem
                 key={document.id}
                 document={document}
+                pending={application.status === "PENDING"}
                 onChange={(next) =>
                   setLatest({ ...application, documents: application.documents.map((d) => (d.id === next.id ? next : d)) })
                 }

@@ -178,8 +178,78 @@ const ApplicationForm = ({
   )
 }
 
-const StatusView = ({ application, onEdit }: { application: Application; onEdit: () => void }) => {
+/** A document an admin asked for again: what is wrong, and the file that replaces it (no cooldown, still under review). */
+const ReplacementForm = ({
+  slot,
+  reason,
+  onDone
+}: {
+  slot: DocumentSlot
+  reason: string | null
+  onDone: (application: Application) => void
+}) => {
+  const { t } = useLingui()
+  const [file, setFile] = useState<File | null>(null)
+  const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const labels: Record<DocumentSlot, string> = {
+    identityDocument: t`Pièce d'identité`,
+    addressDocument: t`Justificatif de domicile`,
+    bankDocument: t`Document bancaire (RIB)`,
+    profilePicture: t`Photo de profil`
+  }
+  const send = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!file) return setError(t`Veuillez joindre un fichier.`)
+    if (file.size > MAX_FILE_BYTES) return setError(t`Le fichier est trop volumineux (max 5MB)`)
+    const body = new FormData()
+    body.append(slot, file, file.name)
+    setBusy(true)
+    setError(undefined)
+    try {
+      const { data } = await applicationsApi.replaceDocument(slot, body)
+      showToast("success", t`Document envoyé : votre candidature reste en cours d'examen.`)
+      onDone(data.application)
+    } catch (failure) {
+      if (failure instanceof ApiError) setError(failure.fieldErrors()[slot] ?? (failure.message || failureText(failure)))
+      else setError(String(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="form panel" onSubmit={(event) => void send(event)} noValidate aria-label={t`Renvoyer : ${labels[slot]}`}>
+      <Alert kind="warning" title={t`Document à renvoyer : ${labels[slot]}`}>
+        <p>
+          {t`Ce qui ne va pas`} : {reason ?? "—"}
+        </p>
+      </Alert>
+      <FileField
+        name={slot}
+        label={labels[slot]}
+        accept={slot === "profilePicture" ? PICTURE_ACCEPT : DOCUMENT_ACCEPT}
+        hint={slot === "profilePicture" ? t`JPG ou PNG, 5 Mo maximum.` : t`PDF, JPG ou PNG, 5 Mo maximum.`}
+        error={error}
+        onChange={setFile}
+      />
+      <div className="actions">
+        <SubmitButton busy={busy}>{t`Envoyer le nouveau document`}</SubmitButton>
+      </div>
+    </form>
+  )
+}
+
+const StatusView = ({
+  application,
+  onEdit,
+  onReplaced
+}: {
+  application: Application
+  onEdit: () => void
+  onReplaced: (application: Application) => void
+}) => {
   const { t, i18n } = useLingui()
+  const requested = application.status === "PENDING" ? application.documents.filter((d) => d.replacementRequested) : []
   const submitted = formatDate(i18n.locale, application.submittedAt)
   return (
     <section className="panel application-status">
@@ -191,6 +261,9 @@ const StatusView = ({ application, onEdit }: { application: Application; onEdit:
       {application.status === "PENDING" ? (
         <Alert kind="info">{t`Votre candidature est en cours d'examen. Vous recevrez un email dès qu'elle sera traitée.`}</Alert>
       ) : null}
+      {requested.map((document) => (
+        <ReplacementForm key={document.id} slot={document.slot} reason={document.replacementReason} onDone={onReplaced} />
+      ))}
       {application.status === "APPROVED" ? (
         <Alert kind="success">{t`Votre candidature est approuvée : reconnectez-vous pour accéder à vos outils de prestataire.`}</Alert>
       ) : null}
@@ -248,7 +321,7 @@ export default function BecomeProvider() {
               onCancel={() => setEditing(false)}
             />
           ) : (
-            <StatusView application={application} onEdit={() => setEditing(true)} />
+            <StatusView application={application} onEdit={() => setEditing(true)} onReplaced={setLatest} />
           )
         }
       </Loaded>

@@ -45,6 +45,7 @@ export default function Login() {
   const [resent, setResent] = useState<string>()
   const [busy, setBusy] = useState(false)
   const [resending, setResending] = useState(false)
+  const [challenge, setChallenge] = useState<string>()
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -61,6 +62,13 @@ export default function Login() {
     try {
       // This screen shows 400, 401 and 422 itself (an unverified email is handled inline here).
       const { data } = await authApi.login({ email: email.trim(), password, timeZone: browserTimeZone }, [400, 401, 422])
+      if ("twoFactorRequired" in data) {
+        // Two-step login: the code comes next (the password is not kept).
+        setPassword("")
+        setChallenge(data.challenge)
+        setBusy(false)
+        return
+      }
       setSession(data.token, data.user)
       navigate(sanitizeRedirect(params.get("redirectTo")), { replace: true })
     } catch (error) {
@@ -85,6 +93,16 @@ export default function Login() {
     } finally {
       setResending(false)
     }
+  }
+
+  if (challenge) {
+    return (
+      <SecondStep
+        challenge={challenge}
+        onRestart={() => setChallenge(undefined)}
+        onDone={() => navigate(sanitizeRedirect(params.get("redirectTo")), { replace: true })}
+      />
+    )
   }
 
   return (
@@ -115,6 +133,71 @@ export default function Login() {
       <p className="form-links">
         <Link href="/forgot-password">{t`Mot de passe oublié ?`}</Link>
         <Link href="/register">{t`Pas encore de compte ? Inscrivez-vous`}</Link>
+      </p>
+    </Page>
+  )
+}
+
+/** The code of the authenticator app, or a recovery code, after a right password (two-step login). */
+const SecondStep = ({ challenge, onRestart, onDone }: { challenge: string; onRestart: () => void; onDone: () => void }) => {
+  const { t } = useLingui()
+  const [recovery, setRecovery] = useState(false)
+  const [code, setCode] = useState("")
+  const [error, setError] = useState<string>()
+  const [failure, setFailure] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const formRef = useFocusFirstInvalid({ code: error })
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (code.trim() === "") return setError(t`Saisissez le code de votre application d'authentification ou un code de secours.`)
+    setError(undefined)
+    setFailure(undefined)
+    setBusy(true)
+    try {
+      const body = recovery ? { challenge, recoveryCode: code.trim() } : { challenge, code: code.trim() }
+      const { data } = await authApi.loginTwoFactor(body, [401, 422, 429])
+      setSession(data.token, data.user)
+      onDone()
+    } catch (cause) {
+      if (!(cause instanceof ApiError)) throw cause
+      if (cause.code === ErrorCodes.twoFactorChallengeExpired) onRestart()
+      else if (cause.status === 422) setError(cause.fieldErrors().code ?? cause.message)
+      else setFailure(cause.message || t`Code incorrect.`)
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Page title={t`Connexion en deux étapes`} narrow>
+      {failure ? <Alert kind="error">{failure}</Alert> : null}
+      <form className="form" noValidate ref={formRef} onSubmit={(event) => void submit(event)}>
+        <TextField
+          label={recovery ? t`Code de secours` : t`Code à 6 chiffres de votre application`}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={recovery ? "text" : "numeric"}
+          value={code}
+          onChange={setCode}
+          error={error}
+        />
+        <SubmitButton busy={busy}>{t`Vérifier`}</SubmitButton>
+      </form>
+      <p className="form-links">
+        <button
+          type="button"
+          className="button-secondary"
+          onClick={() => {
+            setRecovery(!recovery)
+            setCode("")
+            setError(undefined)
+          }}
+        >
+          {recovery ? t`Utiliser le code de l'application` : t`Utiliser un code de secours`}
+        </button>
+        <button type="button" className="button-secondary" onClick={onRestart}>
+          {t`Recommencer la connexion`}
+        </button>
       </p>
     </Page>
   )

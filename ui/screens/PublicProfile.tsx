@@ -11,6 +11,7 @@ import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
+import { ResponseTimeFact, VerifiedIdentityMark } from "../components/trust"
 import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
 import { formatNumber } from "../format"
 import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
@@ -88,7 +89,8 @@ const Content = ({ profile }: { profile: Profile }) => {
         <div>
           <p>
             {provider ? <span className="badge badge-active">{t`Prestataire`}</span> : null}{" "}
-            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}
+            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}{" "}
+            {provider ? <VerifiedIdentityMark verified={profile.identityVerified} /> : null}
           </p>
           {profile.city || profile.country ? <p>{[profile.city, profile.country].filter(Boolean).join(", ")}</p> : null}
           {profile.badges.length > 0 ? (
@@ -147,6 +149,7 @@ const Content = ({ profile }: { profile: Profile }) => {
             <dt>{t`Taux de réalisation`}</dt>
             <dd>{`${rate} %`}</dd>
             <CancellationRate rate={profile.cancellationRate} />
+            <ResponseTimeFact minutes={profile.responseTime} />
           </dl>
         </section>
       ) : null}

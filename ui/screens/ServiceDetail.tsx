@@ -14,6 +14,7 @@ import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationPolicyNote } from "../components/booking/Cancellation"
 import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { VerifiedIdentityMark } from "../components/trust"
 import { formatDate, formatDayIn, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
@@ -301,6 +302,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
             <dd className="provider-line">
               <Avatar user={service.user} />
               <span>{provider}</span>
+              <VerifiedIdentityMark verified={service.user.identityVerified} />
             </dd>
             <dt>{t`Fuseau horaire`}</dt>
             <dd data-testid="provider-zone">

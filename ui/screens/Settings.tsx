@@ -10,6 +10,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
 import { Loaded } from "../components/loaded"
 import { Pager } from "../components/catalogue"
+import { TwoFactorSection } from "../components/two-factor"
 import { safetyApi } from "../messaging/api"
 import { Page } from "../components/page"
 import { setUser, useViewerZone, userAtom } from "../state/session"
@@ -152,6 +153,7 @@ export default function Settings() {
       <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <EmailSection />
       <SessionsSection version={sessionsVersion} />
+      <TwoFactorSection />
       <h2 id="settings-privacy">{t`Confidentialité`}</h2>
       <BlockedUsers />
       <ExportSection />

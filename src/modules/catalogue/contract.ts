@@ -42,7 +42,14 @@ export const ServiceView = Schema.Struct({
   categoryId: Schema.Number,
   category: Schema.Struct({ id: Schema.Number, name: Schema.String, slug: Schema.String }),
   userId: Schema.String,
-  user: Schema.Struct({ id: Schema.String, firstName: Schema.String, lastName: Schema.String, avatarUrl: Schema.Null }),
+  user: Schema.Struct({
+    id: Schema.String,
+    firstName: Schema.String,
+    lastName: Schema.String,
+    avatarUrl: Schema.Null,
+    /** An admin verified the provider's identity document (the "verified identity" mark). */
+    identityVerified: Schema.Boolean
+  }),
   /** The provider's IANA zone: the service is offered, and its times are given, in it. */
   providerTimeZone: Schema.String,
   rating: Schema.Number,

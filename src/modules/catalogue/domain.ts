@@ -51,6 +51,8 @@ export interface ServiceListing extends ServiceRecord {
     readonly firstName: string
     readonly lastName: string
     readonly isActive: boolean
+    /** An admin verified the provider's identity document (users.identity_verified_at, set by onboarding). */
+    readonly identityVerified: boolean
     /** The provider's IANA zone (DEFAULT_TIME_ZONE while unknown): the service is offered in it. */
     readonly timeZone: string
   }

@@ -20,7 +20,13 @@ export const toServiceView = (s: ServiceListing, language: Language): typeof Ser
   categoryId: s.categoryId,
   category: { id: s.category.id, name: categoryName(s.category, language), slug: s.category.slug },
   userId: s.userId,
-  user: { id: s.provider.id, firstName: s.provider.firstName, lastName: s.provider.lastName, avatarUrl: null },
+  user: {
+    id: s.provider.id,
+    firstName: s.provider.firstName,
+    lastName: s.provider.lastName,
+    avatarUrl: null,
+    identityVerified: s.provider.identityVerified
+  },
   providerTimeZone: s.provider.timeZone,
   rating: s.rating,
   reviewCount: s.reviewCount,

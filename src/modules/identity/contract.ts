@@ -33,6 +33,25 @@ export type UserView = typeof UserView.Encoded
 const Text = Schema.optional(PayloadText)
 
 export const SessionView = Schema.Struct({ token: Schema.String, expiresIn: Schema.Number, user: UserView })
+/** The password was right and the account has two-step login: POST /auth/login/two-factor with this challenge and a code. */
+export const TwoFactorChallengeView = Schema.Struct({
+  twoFactorRequired: Schema.Literal(true),
+  challenge: Schema.String,
+  /** Seconds the challenge stays valid. */
+  expiresIn: Schema.Number
+})
+/** A login's answer: a session, or the second step. */
+export const LoginAnswer = Schema.Union(SessionView, TwoFactorChallengeView)
+export const TwoFactorStatusView = Schema.Struct({
+  enabled: Schema.Boolean,
+  /** Enrolment started and not yet confirmed by a first code. */
+  pending: Schema.Boolean,
+  recoveryCodesLeft: Schema.Number,
+  /** The server requires it of this account before anything else (admins, ADMIN_TWO_FACTOR_REQUIRED). */
+  required: Schema.Boolean
+})
+/** Shown once, at enrolment: the secret is never answered again. */
+export const TwoFactorSetupView = Schema.Struct({ secret: Schema.String, otpauthUrl: Schema.String, qrCodeSvg: Schema.String })
 export const UserData = Schema.Struct({ user: UserView })
 /** The answer of GET /api/auth/me (its encoded form types the pre-encoded body, see http.ts). */
 export const MeAnswer = Ok(UserData)
@@ -75,7 +94,30 @@ export const SessionsData = Schema.Struct({ sessions: Schema.Array(SessionItemVi
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(HttpApiEndpoint.post("register", "/register").setPayload(RegisterPayload).addSuccess(Ok(UserData), { status: 201 }))
-  .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(SessionView)))
+  .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(LoginAnswer)))
+  .add(
+    HttpApiEndpoint.post("loginTwoFactor", "/login/two-factor")
+      .setPayload(Payload({ challenge: Text, code: Text, recoveryCode: Text }))
+      .addSuccess(Ok(SessionView))
+  )
+  .add(
+    HttpApiEndpoint.get("twoFactorStatus", "/two-factor")
+      .addSuccess(Ok(Schema.Struct({ twoFactor: TwoFactorStatusView })))
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.post("twoFactorSetup", "/two-factor/setup").addSuccess(Ok(TwoFactorSetupView)).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.post("twoFactorEnable", "/two-factor/enable")
+      .setPayload(Payload({ code: Text }))
+      .addSuccess(Ok(Schema.Struct({ recoveryCodes: Schema.Array(Schema.String) })))
+      .middleware(Authentication)
+  )
+  .add(
+    HttpApiEndpoint.post("twoFactorDisable", "/two-factor/disable")
+      .setPayload(Payload({ password: Text, code: Text }))
+      .addSuccess(Ok(Empty))
+      .middleware(Authentication)
+  )
   .add(HttpApiEndpoint.post("logout", "/logout").addSuccess(Ok(Empty)))
   .add(HttpApiEndpoint.post("refresh", "/refresh").addSuccess(Ok(SessionView)))
   .add(HttpApiEndpoint.post("refreshToken", "/refresh-token").addSuccess(Ok(SessionView)))

@@ -193,7 +193,7 @@ export const WrongCurrentPassword = new ValidationFailed({
   key: "auth.wrongCurrentPassword",
   details: [issue("currentPassword", "auth.wrongCurrentPassword")]
 })
-/** A confirmation by password (deleting the account) that is absent or wrong. */
+/** A confirmation by password (deleting the account, turning two-step login off) that is absent or wrong. */
 export const WrongPassword = new ValidationFailed({
   code: "VALIDATION_ERROR",
   key: "auth.wrongCurrentPassword",
@@ -201,6 +201,15 @@ export const WrongPassword = new ValidationFailed({
 })
 export const InsufficientRights = new Forbidden({ code: "FORBIDDEN", key: "auth.forbidden" })
 
+// Two-step login (TOTP): see two-factor.ts.
+export const TwoFactorCodeInvalid = new Unauthorized({ code: "INVALID_TWO_FACTOR_CODE", key: "twoFactor.invalidCode" })
+export const TwoFactorChallengeExpired = new Unauthorized({ code: "TWO_FACTOR_CHALLENGE_EXPIRED", key: "twoFactor.challengeExpired" })
+export const TwoFactorAlreadyEnabled = new Conflict({ code: "TWO_FACTOR_ALREADY_ENABLED", key: "twoFactor.alreadyEnabled" })
+export const TwoFactorNotEnabled = new Conflict({ code: "TWO_FACTOR_NOT_ENABLED", key: "twoFactor.notEnabled" })
+export const TwoFactorNotStarted = new Conflict({ code: "TWO_FACTOR_NOT_STARTED", key: "twoFactor.notStarted" })
+export const TwoFactorRequired = new Forbidden({ code: "TWO_FACTOR_REQUIRED", key: "twoFactor.required" })
+export const wrongTwoFactorCode = (field: string) =>
+  new ValidationFailed({ code: "VALIDATION_ERROR", key: "twoFactor.invalidCode", details: [issue(field, "twoFactor.invalidCode")] })
 /** Role guard shared by every module's use cases. */
 export const requireRole = (actor: Actor, ...roles: ReadonlyArray<Role>) =>
   roles.includes(actor.role) ? Either.right(actor) : Either.left(InsufficientRights)

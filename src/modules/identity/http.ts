@@ -8,16 +8,51 @@ import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser } from "../../platform/http/authentication"
 import { MeAnswer } from "./contract"
 import { toUserView, toUserViewEncoded } from "./views"
-import { coarseAddress, describeUserAgent, requireFields, storedUserAgent, type SessionClient, type User } from "./domain"
+import {
+  coarseAddress,
+  describeUserAgent,
+  requireFields,
+  storedUserAgent,
+  type SessionClient,
+  TwoFactorRequired,
+  type User
+} from "./domain"
 import { MarketplaceApi } from "../../app/api"
-import { Identity, type Session } from "./service"
+import { Identity, isChallenge, type Session } from "./service"
+import { TwoFactor } from "./two-factor"
 
 const REFRESH_COOKIE = "refreshToken"
 const REFRESH_COOKIE_PATH = "/api/auth"
 
+/** What an admin who must enrol in two-step login may still reach: their session and account, and the enrolment itself. */
+const reachableBeforeEnrolment = (url: string) => {
+  const path = url.split("?")[0] ?? ""
+  return path.startsWith("/api/auth/") || path === "/api/users/me"
+}
+
+/**
+ * The bearer token's account (Identity.authenticate). With ADMIN_TWO_FACTOR_REQUIRED, an admin
+ * without two-step login gets 403 TWO_FACTOR_REQUIRED everywhere but the session and enrolment
+ * endpoints (the UI sends them to /settings to enrol); nobody else pays a statement for it.
+ */
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Identity, (identity) => ({ bearer: (token: Redacted.Redacted) => identity.authenticate(Redacted.value(token)) }))
+  Effect.gen(function* () {
+    const identity = yield* Identity
+    const twoFactor = yield* TwoFactor
+    const guard = (user: User) =>
+      Effect.flatMap(twoFactor.mustEnrol(user), (must) =>
+        must
+          ? Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+              reachableBeforeEnrolment(request.url) ? Effect.succeed(user) : Effect.fail(TwoFactorRequired)
+            )
+          : Effect.succeed(user)
+      )
+    return {
+      bearer: (token: Redacted.Redacted) =>
+        Effect.flatMap(identity.authenticate(Redacted.value(token)), (user) => (user.role === "ADMIN" ? guard(user) : Effect.succeed(user)))
+    }
+  })
 )
 
 /**
@@ -62,6 +97,7 @@ const bearerToken = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
 export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const identity = yield* Identity
+    const twoFactor = yield* TwoFactor
     const config = yield* AppConfig
     const secureCookie = config.publicUrl.startsWith("https://")
 
@@ -103,8 +139,35 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("login", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("login")
-            const session = yield* identity.login(payload.email, payload.password, payload.timeZone, yield* sessionClient)
-            return yield* sessionAnswer(session)
+            const outcome = yield* identity.login(payload.email, payload.password, payload.timeZone, yield* sessionClient)
+            if (isChallenge(outcome)) {
+              return ok({ twoFactorRequired: true as const, challenge: outcome.twoFactorChallenge, expiresIn: outcome.expiresIn })
+            }
+            return yield* sessionAnswer(outcome)
+          })
+        )
+        .handle("loginTwoFactor", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* limit("login")
+            return yield* sessionAnswer(yield* identity.completeLogin(payload, yield* sessionClient))
+          })
+        )
+        .handle("twoFactorStatus", () =>
+          Effect.gen(function* () {
+            return ok({ twoFactor: yield* twoFactor.status(yield* CurrentUser) })
+          })
+        )
+        .handle("twoFactorSetup", () => Effect.map(Effect.flatMap(CurrentUser, twoFactor.setup), (setup) => ok(setup)))
+        .handle("twoFactorEnable", ({ payload }) =>
+          Effect.gen(function* () {
+            const recoveryCodes = yield* twoFactor.enable(yield* CurrentUser, payload.code)
+            return ok({ recoveryCodes }, yield* localized("twoFactor.enabled"))
+          })
+        )
+        .handle("twoFactorDisable", ({ payload }) =>
+          Effect.gen(function* () {
+            yield* twoFactor.disable(yield* CurrentUser, payload)
+            return ok({}, yield* localized("twoFactor.disabled"))
           })
         )
         .handle("logout", () =>

@@ -121,3 +121,58 @@ export interface SecretsShape {
   readonly uuid: () => Effect.Effect<string>
 }
 export class Secrets extends Context.Tag("identity/Secrets")<Secrets, SecretsShape>() {}
+
+// ---- Two-step login (TOTP) ---------------------------------------------------------------------
+
+/** A user's authenticator secret (base32, decrypted) and whether enrolment was confirmed. */
+export interface TwoFactorRecord {
+  readonly secret: string
+  /** Null while enrolment waits for its first code. */
+  readonly enabledAt: Date | null
+  /** The last time step a code was accepted for: a code works once. */
+  readonly lastStep: number | null
+}
+
+/** Secrets (stored encrypted by the Postgres adapter), recovery codes (digests) and login challenges (digests). */
+export interface TwoFactorStoreShape {
+  readonly find: (userId: string) => Effect.Effect<Option.Option<TwoFactorRecord>>
+  /** Starts or restarts an enrolment with a new secret; false when two-step login is already on (nothing changed). */
+  readonly begin: (userId: string, secret: string) => Effect.Effect<boolean>
+  /** Confirms an enrolment at `step` and replaces the recovery codes; false when none was waiting. */
+  readonly enable: (userId: string, at: Date, step: number, recoveryCodeDigests: ReadonlyArray<string>) => Effect.Effect<boolean>
+  /** Records that a code of `step` was used; false when that step (or a later one) was used already (a replay). */
+  readonly useStep: (userId: string, step: number) => Effect.Effect<boolean>
+  /** Uses an unused recovery code; false when unknown or used. */
+  readonly useRecoveryCode: (userId: string, digest: string, at: Date) => Effect.Effect<boolean>
+  readonly recoveryCodesLeft: (userId: string) => Effect.Effect<number>
+  /** Turns two-step login off: the secret and the recovery codes go. */
+  readonly remove: (userId: string) => Effect.Effect<void>
+  readonly insertChallenge: (challenge: {
+    readonly tokenHash: string
+    readonly userId: string
+    readonly timeZone: string | null
+    readonly expiresAt: Date
+  }) => Effect.Effect<void>
+  /** A live (unexpired, unused) challenge. */
+  readonly findChallenge: (
+    tokenHash: string,
+    at: Date
+  ) => Effect.Effect<Option.Option<{ readonly userId: string; readonly timeZone: string | null }>>
+  /** Uses a live challenge once; false when another request used it first. */
+  readonly consumeChallenge: (tokenHash: string, at: Date) => Effect.Effect<boolean>
+}
+export class TwoFactorStore extends Context.Tag("identity/TwoFactorStore")<TwoFactorStore, TwoFactorStoreShape>() {}
+
+/** Time-based one-time codes (RFC 6238: SHA-1, 6 digits, 30 s), their otpauth:// URI and its QR code. */
+export interface OneTimeCodesShape {
+  /** A new random secret, base32. */
+  readonly newSecret: () => string
+  readonly uri: (secret: string, accountName: string) => string
+  /** The QR code of a URI, as SVG markup. */
+  readonly qrCode: (uri: string) => Effect.Effect<string>
+  /** The time step a code matches at `at` (one step of drift either way), if any. */
+  readonly check: (secret: string, code: string, at: Date) => Option.Option<number>
+  /** The code of a secret at a time (tests and tools). */
+  readonly codeAt: (secret: string, at: Date) => string
+}
+export class OneTimeCodes extends Context.Tag("identity/OneTimeCodes")<OneTimeCodes, OneTimeCodesShape>() {}

@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
-import type { BadRequest, Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed } from "../../platform/errors"
+import type { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized, ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { invalid, issue } from "../../platform/errors"
 import { isTimeZone } from "../../platform/time-zones"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
@@ -15,6 +16,8 @@ import {
   EmailNotVerified,
   EmailTaken,
   InvalidCredentials,
+  TwoFactorChallengeExpired,
+  TwoFactorCodeInvalid,
   InvalidToken,
   MissingToken,
   WrongCurrentPassword,
@@ -36,7 +39,17 @@ import {
 } from "./domain"
 import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
 import { AccountEvents } from "./account-events"
-import { AccessTokens, OneTimeTokenStore, PasswordHasher, RefreshTokenStore, Secrets, UserRepository } from "./ports"
+import {
+  AccessTokens,
+  OneTimeCodes,
+  OneTimeTokenStore,
+  PasswordHasher,
+  RefreshTokenStore,
+  Secrets,
+  TwoFactorStore,
+  UserRepository
+} from "./ports"
+import { CHALLENGE_TTL_SECONDS, checkSecondFactor, TwoFactorAttempts } from "./two-factor"
 
 export interface Session {
   readonly accessToken: string
@@ -44,6 +57,13 @@ export interface Session {
   readonly refreshToken: string
   readonly user: User
 }
+
+/** The password was right and the account has two-step login: the code is asked with this challenge (valid CHALLENGE_TTL_SECONDS). */
+export interface TwoFactorChallenge {
+  readonly twoFactorChallenge: string
+  readonly expiresIn: number
+}
+export const isChallenge = (outcome: Session | TwoFactorChallenge): outcome is TwoFactorChallenge => "twoFactorChallenge" in outcome
 
 const VERIFY_TTL_MS = 24 * 3600_000
 const RESET_TTL_MS = 3600_000
@@ -62,7 +82,16 @@ export class Identity extends Context.Tag("identity/Identity")<
       password: string | undefined,
       timeZone?: string | undefined,
       client?: SessionClient
-    ) => Effect.Effect<Session, ValidationFailed | Unauthorized>
+    ) => Effect.Effect<Session | TwoFactorChallenge, ValidationFailed | Unauthorized>
+    /** The second step of a login with two-step on: the challenge and a code (or a recovery code, used once). */
+    readonly completeLogin: (
+      input: {
+        readonly challenge?: string | undefined
+        readonly code?: string | undefined
+        readonly recoveryCode?: string | undefined
+      },
+      client?: SessionClient
+    ) => Effect.Effect<Session, ValidationFailed | Unauthorized | TooManyRequests>
     /** Rotates the refresh token; `client` is what the renewed session remembers (device, coarse address). */
     readonly refresh: (refreshToken: string | undefined, client?: SessionClient) => Effect.Effect<Session, Unauthorized>
     readonly logout: (refreshToken: string | undefined) => Effect.Effect<void>
@@ -139,6 +168,18 @@ export const IdentityLive = Layer.effect(
     const config = yield* AppConfig
     const accountEvents = yield* AccountEvents
     const audit = yield* AuditTrail
+    const twoFactor = yield* TwoFactorStore
+    const oneTimeCodes = yield* OneTimeCodes
+    const twoFactorAttempts = yield* TwoFactorAttempts
+
+    /** The browser's zone becomes the account's when it has none (a zone the user chose is never overwritten). */
+    const adoptZone = (account: User, timeZone: string | null | undefined) =>
+      Effect.gen(function* () {
+        const zone = timeZone?.trim()
+        return account.timeZone === null && isTimeZone(zone) && (yield* users.adoptTimeZone(account.id, zone))
+          ? { ...account, timeZone: zone }
+          : account
+      })
 
     const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
       Effect.gen(function* () {
@@ -236,12 +277,43 @@ export const IdentityLive = Layer.effect(
           if (!user.isActive) return yield* AccountDeactivated
           if (!user.isEmailVerified) return yield* EmailNotVerified
           const { passwordHash: _, ...account } = user
-          const zone = timeZone?.trim()
-          const adopted =
-            account.timeZone === null && isTimeZone(zone) && (yield* users.adoptTimeZone(account.id, zone))
-              ? { ...account, timeZone: zone }
-              : account
-          return yield* openSession(adopted, yield* secrets.uuid(), client)
+          if (Option.exists(yield* twoFactor.find(account.id), (r) => r.enabledAt !== null)) {
+            // No session yet: the code comes next, with this challenge.
+            const challenge = yield* secrets.random()
+            const at = yield* now
+            yield* twoFactor.insertChallenge({
+              tokenHash: secrets.digest(challenge),
+              userId: account.id,
+              timeZone: timeZone?.trim() || null,
+              expiresAt: new Date(at.getTime() + CHALLENGE_TTL_SECONDS * 1000)
+            })
+            return { twoFactorChallenge: challenge, expiresIn: CHALLENGE_TTL_SECONDS } satisfies TwoFactorChallenge
+          }
+          return yield* openSession(yield* adoptZone(account, timeZone), yield* secrets.uuid(), client)
+        }),
+
+      completeLogin: (input, client) =>
+        Effect.gen(function* () {
+          const fields = yield* requireFields({ challenge: input.challenge })
+          const at = yield* now
+          const tokenHash = secrets.digest(fields.challenge!)
+          const challenge = yield* twoFactor.findChallenge(tokenHash, at)
+          if (Option.isNone(challenge)) return yield* TwoFactorChallengeExpired
+          const { userId } = challenge.value
+          if ((input.code ?? "").trim() === "" && (input.recoveryCode ?? "").trim() === "") {
+            return yield* invalid([issue("code", "twoFactor.codeRequired")])
+          }
+          // Every attempt counts against the account's budget, whatever the address.
+          yield* twoFactorAttempts.consume(userId)
+          const record = yield* twoFactor.find(userId)
+          if (Option.isNone(record) || record.value.enabledAt === null) return yield* TwoFactorChallengeExpired
+          const passed = yield* checkSecondFactor({ store: twoFactor, codes: oneTimeCodes, secrets }, userId, record.value, input, at)
+          if (!passed) return yield* TwoFactorCodeInvalid
+          if (!(yield* twoFactor.consumeChallenge(tokenHash, at))) return yield* TwoFactorChallengeExpired
+          const user = yield* users.findById(userId)
+          if (Option.isNone(user)) return yield* TwoFactorChallengeExpired
+          if (!user.value.isActive) return yield* AccountDeactivated
+          return yield* openSession(yield* adoptZone(user.value, challenge.value.timeZone), yield* secrets.uuid(), client)
         }),
 
       refresh: (presented, client) =>

@@ -37,6 +37,10 @@ export const DocumentView = Schema.Struct({
   size: Schema.Number,
   /** null: pending; true: verified; false: rejected. */
   isVerified: Nullable(Schema.Boolean),
+  /** An admin asked for this document again: the applicant sends a new one (PUT .../my-application/documents/{slot}). */
+  replacementRequested: Schema.Boolean,
+  /** What the admin said is wrong with it (while asked again). */
+  replacementReason: Nullable(Schema.String),
   createdAt: Schema.Date
 })
 
@@ -127,6 +131,16 @@ export const ApplicationForm = Schema.Struct({
   bankDocument: Multipart.SingleFileSchema,
   profilePicture: Multipart.SingleFileSchema
 })
+/** A document asked again (multipart/form-data): the file in the part named by its slot, its type optionally in `<slot>Type`. */
+export const ReplacementForm = Schema.Struct({
+  identityDocument: Schema.optional(Multipart.SingleFileSchema),
+  identityDocumentType: Schema.optional(Schema.Literal("IDENTITY_CARD", "PASSPORT", "DRIVERS_LICENSE")),
+  addressDocument: Schema.optional(Multipart.SingleFileSchema),
+  addressDocumentType: Schema.optional(Schema.Literal("UTILITY_BILL", "RENTAL_AGREEMENT", "BANK_STATEMENT")),
+  bankDocument: Schema.optional(Multipart.SingleFileSchema),
+  bankDocumentType: Schema.optional(Schema.Literal("BANK_RIB", "BANK_CHECK_SAMPLE", "BANK_ACCOUNT_INFO", "BANK_STATEMENT")),
+  profilePicture: Schema.optional(Multipart.SingleFileSchema)
+})
 export const FormTextFields = [
   "skills",
   "experience",
@@ -157,6 +171,11 @@ export class ProviderApplicationsApi extends HttpApiGroup.make("providerApplicat
       .setPayload(HttpApiSchema.MultipartStream(Schema.partial(ApplicationForm), multipartLimits(4)))
       .addSuccess(Ok(Schema.Struct({ application: ApplicationView })))
   )
+  .add(
+    HttpApiEndpoint.put("replaceDocument")`/my-application/documents/${HttpApiSchema.param("slot", Schema.String)}`
+      .setPayload(HttpApiSchema.MultipartStream(ReplacementForm, multipartLimits(1)))
+      .addSuccess(Ok(Schema.Struct({ application: ApplicationView })))
+  )
   .add(HttpApiEndpoint.patch("approve")`/${ApplicationIdParam}/approve`.addSuccess(Ok(AdminApplication)))
   .add(
     HttpApiEndpoint.patch("reject")`/${ApplicationIdParam}/reject`
@@ -182,6 +201,11 @@ export class AdminApplicationsApi extends HttpApiGroup.make("adminApplications")
   .add(
     HttpApiEndpoint.patch("verifyDocument")`/documents/${DocumentIdParam}/verify`
       .setPayload(Payload({ isVerified: Schema.optional(Schema.NullOr(Schema.Boolean)), notes: LongText }))
+      .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
+  )
+  .add(
+    HttpApiEndpoint.patch("requestReplacement")`/documents/${DocumentIdParam}/request-replacement`
+      .setPayload(Payload({ reason: LongText }))
       .addSuccess(Ok(Schema.Struct({ document: AdminDocumentView })))
   )
   .add(HttpApiEndpoint.get("documentFile")`/documents/${DocumentIdParam}/file`.addSuccess(Binary))

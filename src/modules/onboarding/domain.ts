@@ -49,6 +49,8 @@ export const ApplicationPending = new Conflict({ code: "APPLICATION_PENDING", ke
 export const ApplicationApproved = new Conflict({ code: "APPLICATION_APPROVED", key: "onboarding.alreadyApproved" })
 export const ApplicationRejected = new Conflict({ code: "APPLICATION_REJECTED", key: "onboarding.useResubmit" })
 export const ApplicationNotPending = new Conflict({ code: "APPLICATION_NOT_PENDING", key: "onboarding.notPending" })
+export const ReplacementNotRequested = new Conflict({ code: "REPLACEMENT_NOT_REQUESTED", key: "onboarding.replacementNotRequested" })
+export const ReplacementNotPending = new Conflict({ code: "APPLICATION_NOT_PENDING", key: "onboarding.replacementNotPending" })
 export const ConcurrentChange = new Conflict({ code: "CONCURRENT_CHANGE", key: "onboarding.concurrentChange" })
 export const finallyRefused = (maxAttempts: number) =>
   new Forbidden({ code: "APPLICATION_FINALLY_REFUSED", key: "onboarding.finallyRefused", params: { maxAttempts: String(maxAttempts) } })
@@ -165,6 +167,42 @@ export const decideReject = (
       rejectionReason
     })
   })
+
+// ---- A document asked again ----------------------------------------------------------------
+
+/** What an admin tells the applicant about an unreadable document: required (not blank), at most 1000 characters. */
+export const checkReplacementReason = (reason: string | null | undefined): Either.Either<string, ValidationFailed> => {
+  const trimmed = (reason ?? "").trim()
+  if (trimmed === "") return Either.left(invalid([issue("reason", "onboarding.replacementReasonRequired")]))
+  if (trimmed.length > LIMITS.reason) return Either.left(invalid([issue("reason", "validation.tooLong")]))
+  return Either.right(trimmed)
+}
+
+/**
+ * An admin asks for one document again instead of rejecting: only while the application is PENDING
+ * (it stays PENDING; no attempt is counted, no cooldown starts). The reason is checked first (422).
+ */
+export const decideReplacementRequest = (
+  app: ApplicationState,
+  reason: string | null | undefined
+): Either.Either<string, ValidationFailed | Conflict> =>
+  Either.flatMap(checkReplacementReason(reason), (trimmed) =>
+    app.status === "PENDING" ? Either.right(trimmed) : Either.left(ReplacementNotPending)
+  )
+
+/**
+ * The applicant sends the document asked again: their application must be PENDING and that slot's
+ * document asked again (any other document is replaced by a resubmission after a rejection only).
+ */
+export const decideReplacement = (
+  existing: ApplicationState | undefined,
+  document: { readonly replacementRequestedAt: Date | null } | undefined
+): Either.Either<void, NotFound | Conflict> => {
+  if (existing === undefined) return Either.left(ApplicationNotFound)
+  if (existing.status !== "PENDING") return Either.left(existing.status === "APPROVED" ? ApplicationApproved : ReplacementNotPending)
+  if (document === undefined) return Either.left(DocumentNotFound)
+  return document.replacementRequestedAt === null ? Either.left(ReplacementNotRequested) : Either.void
+}
 
 // ---- The form --------------------------------------------------------------------------------
 

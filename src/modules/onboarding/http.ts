@@ -78,6 +78,18 @@ export const ProviderApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi,
           })
         )
       )
+      .handle("replaceDocument", ({ path }) =>
+        namingTheFile(
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            yield* service.precheckReplacement(user, path.slot)
+            const slot = path.slot as DocumentSlot
+            const form = yield* readMultipart({ files: [slot], fields: [`${slot}Type`] })
+            const detail = yield* service.replaceDocument(user, slot, { type: form.fields[`${slot}Type`] }, form.files[slot])
+            return ok({ application: toApplicationView(detail, yield* now) }, yield* localized("onboarding.replacementSent"))
+          })
+        )
+      )
       .handle("approve", ({ path }) =>
         Effect.gen(function* () {
           const detail = yield* service.approve(yield* CurrentUser, path.id)
@@ -121,6 +133,12 @@ export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "a
         Effect.gen(function* () {
           const document = yield* service.verifyDocument(yield* CurrentUser, path.id, payload)
           return ok({ document: toAdminDocumentView(document) }, yield* localized("onboarding.documentDecided"))
+        })
+      )
+      .handle("requestReplacement", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const document = yield* service.requestReplacement(yield* CurrentUser, path.id, payload.reason)
+          return ok({ document: toAdminDocumentView(document) }, yield* localized("onboarding.replacementRequested"))
         })
       )
       .handleRaw("documentFile", ({ path }) =>

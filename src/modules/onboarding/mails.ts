@@ -1,7 +1,7 @@
 import { type Language, translate } from "../../platform/messages"
 import { formatWithZone, zoneOf } from "../../platform/time-zones"
 import { composeMail, type MailRecipient, type OutgoingMail } from "../notifications"
-import type { Resubmission } from "./domain"
+import type { DocumentSlot, Resubmission } from "./domain"
 
 /** "2 décembre 2026 à 15:00, heure de Paris": the instant in the recipient's zone, named (DEFAULT_TIME_ZONE while unknown). */
 const dateIn = (language: Language, date: Date, zone: string | null | undefined) => formatWithZone(language, date, zoneOf(zone))
@@ -53,5 +53,24 @@ export const rejectionMail = (
       next
     ],
     { label: translate(language, "mail.applicationRejected.action"), link: `${publicUrl}/become-provider` }
+  )
+}
+
+/** To the applicant when an admin asks for one document again: which one, why, and where to send it (no cooldown). */
+export const documentRequestedMail = (
+  to: MailRecipient,
+  input: { readonly slot: DocumentSlot; readonly reason: string },
+  publicUrl: string
+): OutgoingMail => {
+  const language = to.preferredLanguage
+  return composeMail(
+    "application-decision",
+    to,
+    translate(language, "mail.documentRequested.subject"),
+    [
+      translate(language, "mail.documentRequested.body", { document: translate(language, `onboarding.document.${input.slot}`) }),
+      `${translate(language, "mail.documentRequested.reason")} ${input.reason}`
+    ],
+    { label: translate(language, "mail.documentRequested.action"), link: `${publicUrl}/become-provider` }
   )
 }

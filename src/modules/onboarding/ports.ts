@@ -31,6 +31,10 @@ export interface DocumentRecord {
   readonly verificationNotes: string | null
   readonly verifiedAt: Date | null
   readonly verifiedBy: string | null
+  /** Set when an admin asked for this document again (unreadable...): the applicant replaces it, the application stays PENDING. */
+  readonly replacementRequestedAt: Date | null
+  /** What the admin told the applicant about it (set with replacementRequestedAt). */
+  readonly replacementReason: string | null
   readonly createdAt: Date
 }
 
@@ -91,6 +95,13 @@ export interface ApplicationRepositoryShape {
   readonly verifyDocument: (
     id: string,
     decision: { readonly isVerified: boolean | null; readonly notes: string | null },
+    reviewerId: string | null,
+    at: Date
+  ) => Effect.Effect<Option.Option<DocumentRecord>>
+  /** Marks the document rejected and asked again, with the reason (also its notes). */
+  readonly requestReplacement: (
+    id: string,
+    reason: string,
     reviewerId: string | null,
     at: Date
   ) => Effect.Effect<Option.Option<DocumentRecord>>

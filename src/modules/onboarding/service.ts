@@ -25,6 +25,8 @@ import {
   ConcurrentChange,
   decideApprove,
   decideReject,
+  decideReplacement,
+  decideReplacementRequest,
   decideResubmit,
   decideSubmit,
   DocumentNotFound,
@@ -38,7 +40,7 @@ import {
   validateApplicationForm,
   validateVerification
 } from "./domain"
-import { approvalMail, rejectionMail } from "./mails"
+import { approvalMail, documentRequestedMail, rejectionMail } from "./mails"
 import { type ApplicationListRow, type ApplicationRecord, ApplicationRepository, type DocumentRecord, type NewDocument } from "./ports"
 
 /** Who decides on applications: an admin (id recorded as reviewer), or an operator at the CLI (id null). */
@@ -92,6 +94,21 @@ export class ProviderApplications extends Context.Tag("onboarding/ProviderApplic
       documentId: string,
       input: { readonly isVerified?: unknown; readonly notes?: string | null | undefined }
     ) => Effect.Effect<DocumentRecord, Forbidden | NotFound | ValidationFailed>
+    /** An admin asks for one document again (unreadable...): the application stays PENDING, the applicant is mailed. */
+    readonly requestReplacement: (
+      reviewer: Reviewer,
+      documentId: string,
+      reason: string | null | undefined
+    ) => Effect.Effect<DocumentRecord, Forbidden | NotFound | Conflict | ValidationFailed>
+    /** The refusals of a replacement that do not depend on the file (checked before a body is read). */
+    readonly precheckReplacement: (user: User, slot: string) => Effect.Effect<void, Conflict | NotFound>
+    /** The applicant sends the document asked again, in its slot: no cooldown, no attempt counted, still PENDING. */
+    readonly replaceDocument: (
+      user: User,
+      slot: string,
+      input: { readonly type?: string | undefined },
+      file: IncomingFile | undefined
+    ) => Effect.Effect<ApplicationDetail, UploadError | Conflict | NotFound>
     readonly documentFile: (
       reviewer: Reviewer,
       documentId: string
@@ -180,6 +197,22 @@ export const ProviderApplicationsLive = Layer.effect(
       )
     }
 
+    /** The "verified identity" mark follows the decision on the identity document (verified: set; anything else: cleared). */
+    const markIdentity = (userId: string, document: DocumentRecord, at: Date) =>
+      document.slot === "identityDocument" ? profiles.setIdentityVerified(userId, document.isVerified === true ? at : null) : Effect.void
+
+    /** The caller's application and the document of `slot` when a replacement of it is allowed. */
+    const replaceable = (user: User, slot: string) =>
+      Effect.gen(function* () {
+        const application = Option.getOrUndefined(yield* applications.findByUser(user.id))
+        const document =
+          application && (DocumentSlots as ReadonlyArray<string>).includes(slot)
+            ? (yield* applications.documentsOf(application.id)).find((d) => d.slot === slot)
+            : undefined
+        yield* decideReplacement(application, document)
+        return { application: application!, document: document! }
+      })
+
     const recipientOf = (user: User) => ({ email: user.email, firstName: user.firstName, preferredLanguage: user.preferredLanguage })
 
     const precheck = (user: User, mode: "create" | "edit") =>
@@ -247,6 +280,8 @@ export const ProviderApplicationsLive = Layer.effect(
                   submittedAt: at
                 })
                 if (!changed) return yield* ConcurrentChange
+                // A new identity document is not verified yet: the mark goes until an admin verifies it.
+                if (documents.some((d) => d.slot === "identityDocument")) yield* profiles.setIdentityVerified(user.id, null)
                 return yield* applications.replaceDocuments(current.id, documents)
               })
             )
@@ -361,6 +396,7 @@ export const ProviderApplicationsLive = Layer.effect(
           yield* requireAdmin(reviewer)
           const decision = yield* validateVerification(input)
           const document = yield* findDocument(documentId)
+          const application = Option.getOrThrow(yield* applications.findById(document.applicationId))
           const at = yield* now
           return yield* tx.run(
             Effect.gen(function* () {
@@ -383,9 +419,61 @@ export const ProviderApplicationsLive = Layer.effect(
                   notes: decision.notes
                 }
               })
+              yield* markIdentity(application.userId, updated.value, at)
               return updated.value
             })
           )
+        }),
+
+      requestReplacement: (reviewer, documentId, reason) =>
+        Effect.gen(function* () {
+          yield* requireAdmin(reviewer)
+          const document = yield* findDocument(documentId)
+          const application = Option.getOrThrow(yield* applications.findById(document.applicationId))
+          const trimmed = yield* decideReplacementRequest(application, reason)
+          const applicant = Option.getOrThrow(yield* users.findById(application.userId))
+          const at = yield* now
+          return yield* tx.run(
+            Effect.gen(function* () {
+              const updated = yield* applications.requestReplacement(document.id, trimmed, reviewer.id, at)
+              if (Option.isNone(updated)) return yield* DocumentNotFound
+              yield* markIdentity(application.userId, updated.value, at)
+              yield* audit.record({
+                actorId: reviewer.id ?? CLI_OPERATOR_ID,
+                action: "DOCUMENT_REPLACEMENT_REQUESTED",
+                subject: { type: "DOCUMENT", id: document.id },
+                before: { applicationId: document.applicationId, slot: document.slot, isVerified: document.isVerified },
+                after: { applicationId: document.applicationId, slot: document.slot, isVerified: false, reason: trimmed }
+              })
+              yield* mailer.send(documentRequestedMail(recipientOf(applicant), { slot: document.slot, reason: trimmed }, config.publicUrl))
+              return updated.value
+            })
+          )
+        }),
+
+      precheckReplacement: (user, slot) => Effect.asVoid(replaceable(user, slot)),
+
+      replaceDocument: (user, slot, input, file) =>
+        Effect.gen(function* () {
+          const { application, document } = yield* replaceable(user, slot)
+          const type = input.type?.trim().toUpperCase()
+          if (type !== undefined && type !== "" && !(SlotTypes[document.slot] as ReadonlyArray<string>).includes(type)) {
+            return yield* invalid([issue(`${document.slot}Type`, "onboarding.documentTypeInvalid")])
+          }
+          const files: Files = file === undefined ? {} : { [document.slot]: file }
+          const prepared = yield* prepareFiles(files, { [document.slot]: type || document.type }, "edit")
+          if (prepared.length === 0) return yield* invalid([issue(document.slot, "upload.required")])
+          const replaced = yield* storeThen(prepared, (documents) =>
+            tx.run(
+              Effect.gen(function* () {
+                // Re-read inside the transaction: an admin may have decided meanwhile.
+                yield* replaceable(user, slot)
+                return yield* applications.replaceDocuments(application.id, documents)
+              })
+            )
+          )
+          yield* removeAll(storage, replaced)
+          return yield* detailOf(Option.getOrThrow(yield* applications.findById(application.id)))
         }),
 
       documentFile: (reviewer, documentId) =>

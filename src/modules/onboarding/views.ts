@@ -23,6 +23,8 @@ const toDocumentView = (d: DocumentRecord): typeof DocumentView.Type => ({
   contentType: d.contentType,
   size: d.size,
   isVerified: d.isVerified,
+  replacementRequested: d.replacementRequestedAt !== null,
+  replacementReason: d.replacementReason,
   createdAt: d.createdAt
 })
 

@@ -1,8 +1,8 @@
 import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 // A type only: the account is identity's; this file loads no module code (contracts and the UI import it).
 import type { User } from "../../modules/identity/domain"
-import { Unauthorized } from "../errors"
+import { Forbidden, Unauthorized } from "../errors"
 import { asFailureWithStatus } from "./error-responses"
 
 // Authentication is the platform's HTTP layer: every module's contract marks its endpoints with
@@ -13,8 +13,9 @@ import { asFailureWithStatus } from "./error-responses"
 export class CurrentUser extends Context.Tag("platform/CurrentUser")<CurrentUser, User>() {}
 
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("platform/Authentication", {
-  // 401 in the document, as the envelope (without a status, the document said 500).
-  failure: asFailureWithStatus(Unauthorized, 401),
+  // 401 in the document, as the envelope (without a status, the document said 500); 403 for an admin
+  // who must enrol in two-step login first (identity/http.ts).
+  failure: Schema.Union(asFailureWithStatus(Unauthorized, 401), asFailureWithStatus(Forbidden, 403)),
   provides: CurrentUser,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}

@@ -76,6 +76,8 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
             firstName: u?.firstName ?? "",
             lastName: u?.lastName ?? "",
             isActive: u?.isActive ?? false,
+            // Verification lives in the profile store, which the in-memory catalogue is not given (Postgres reads users.identity_verified_at).
+            identityVerified: false,
             timeZone: zoneOf(u?.timeZone)
           }
         }

@@ -47,6 +47,7 @@ const SearchRow = Schema.Struct({
   firstName: Schema.String,
   lastName: Schema.String,
   providerActive: Schema.Boolean,
+  providerVerified: Schema.Boolean,
   providerTimeZone: Schema.String,
   distanceKm: Schema.optional(Schema.NullOr(Schema.Number))
 })
@@ -93,6 +94,7 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
     firstName: row.firstName,
     lastName: row.lastName,
     isActive: row.providerActive,
+    identityVerified: row.providerVerified,
     timeZone: row.providerTimeZone
   },
   ...(row.distanceKm === undefined || row.distanceKm === null ? {} : { distanceKm: row.distanceKm })
@@ -176,6 +178,7 @@ const serviceColumns = `s.id, s.user_id AS "userId", s.category_id AS "categoryI
   s.status, s.archived_at AS "archivedAt", s.disabled_by_admin_at AS "disabledByAdminAt", s.rating::float8 AS rating, s.review_count AS "reviewCount", s.images,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt",
   u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive",
+  (u.identity_verified_at IS NOT NULL) AS "providerVerified",
   coalesce(u.time_zone, '${DEFAULT_TIME_ZONE}') AS "providerTimeZone"`
 const listingColumns = `${serviceColumns},
   c.slug AS "categorySlug", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn"`
@@ -204,6 +207,7 @@ const pageColumns = [
   "firstName",
   "lastName",
   "providerActive",
+  "providerVerified",
   "providerTimeZone"
 ]
   .map((alias) => `k."${alias}"`)

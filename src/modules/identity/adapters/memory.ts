@@ -1,7 +1,15 @@
 import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { EmailTaken, type RefreshTokenRecord, type SessionClient, type UserWithPassword } from "../domain"
-import { OneTimeTokenStore, type OneTimePurpose, PasswordHasher, RefreshTokenStore, UserRepository } from "../ports"
+import {
+  OneTimeTokenStore,
+  type OneTimePurpose,
+  PasswordHasher,
+  RefreshTokenStore,
+  type TwoFactorRecord,
+  TwoFactorStore,
+  UserRepository
+} from "../ports"
 
 /**
  * In-memory repositories with the same contracts as the Postgres ones: the domain runs
@@ -20,6 +28,9 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
       if (user) users.set(id, { ...user, ...patch })
     })
   const strip = ({ passwordHash: _, ...user }: UserWithPassword) => user
+  const twoFactor = new Map<string, TwoFactorRecord>()
+  const recoveryCodes = new Map<string, Map<string, Date | null>>()
+  const challenges = new Map<string, { userId: string; timeZone: string | null; expiresAt: Date; usedAt: Date | null }>()
 
   return Layer.mergeAll(
     Layer.succeed(UserRepository, {
@@ -147,6 +158,56 @@ export const IdentityMemoryAdapters = Layer.suspend(() => {
           if (!t || t.purpose !== "CHANGE_EMAIL" || t.usedAt || t.expiresAt <= at || t.newEmail === undefined) return Option.none()
           oneTime.set(hash, { ...t, usedAt: at })
           return Option.some({ userId: t.userId, newEmail: t.newEmail })
+        })
+    }),
+    Layer.succeed(TwoFactorStore, {
+      find: (userId) => Effect.sync(() => Option.fromNullable(twoFactor.get(userId))),
+      begin: (userId, secret) =>
+        Effect.sync(() => {
+          if (twoFactor.get(userId)?.enabledAt) return false
+          twoFactor.set(userId, { secret, enabledAt: null, lastStep: null })
+          return true
+        }),
+      enable: (userId, at, step, digests) =>
+        Effect.sync(() => {
+          const record = twoFactor.get(userId)
+          if (!record || record.enabledAt) return false
+          twoFactor.set(userId, { ...record, enabledAt: at, lastStep: step })
+          recoveryCodes.set(userId, new Map(digests.map((d) => [d, null])))
+          return true
+        }),
+      useStep: (userId, step) =>
+        Effect.sync(() => {
+          const record = twoFactor.get(userId)
+          if (!record || (record.lastStep !== null && record.lastStep >= step)) return false
+          twoFactor.set(userId, { ...record, lastStep: step })
+          return true
+        }),
+      useRecoveryCode: (userId, digest, at) =>
+        Effect.sync(() => {
+          const codes = recoveryCodes.get(userId)
+          if (!codes || !codes.has(digest) || codes.get(digest) !== null) return false
+          codes.set(digest, at)
+          return true
+        }),
+      recoveryCodesLeft: (userId) => Effect.sync(() => [...(recoveryCodes.get(userId)?.values() ?? [])].filter((u) => u === null).length),
+      remove: (userId) =>
+        Effect.sync(() => {
+          twoFactor.delete(userId)
+          recoveryCodes.delete(userId)
+        }),
+      insertChallenge: (c) => Effect.sync(() => void challenges.set(c.tokenHash, { ...c, usedAt: null })),
+      findChallenge: (hash, at) =>
+        Effect.sync(() => {
+          const c = challenges.get(hash)
+          return c && !c.usedAt && c.expiresAt > at ? Option.some({ userId: c.userId, timeZone: c.timeZone }) : Option.none()
+        }),
+      consumeChallenge: (hash, at) =>
+        Effect.sync(() => {
+          const c = challenges.get(hash)
+          if (!c || c.usedAt || c.expiresAt <= at) return false
+          challenges.set(hash, { ...c, usedAt: at })
+          return true
         })
     })
   )

@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { EmailTaken, Role } from "../domain"
-import { OneTimeTokenStore, RefreshTokenStore, UserRepository } from "../ports"
+import * as crypto from "node:crypto"
+import { derivedKey } from "../../../platform/app-secret"
+import { OneTimeTokenStore, RefreshTokenStore, TwoFactorStore, UserRepository } from "../ports"
 import { type Language, Languages } from "../../../platform/messages"
 import { findAll, findOne, single } from "../../../platform/rows"
 
@@ -208,4 +210,117 @@ export const OneTimeTokenStoreLive = Layer.effect(
   }))
 )
 
-export const IdentityPostgresAdapters = Layer.mergeAll(UserRepositoryLive, RefreshTokenStoreLive, OneTimeTokenStoreLive)
+/** AES-256-GCM under a key derived from the app secret: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+const sealWith = (key: Buffer) => ({
+  seal: (plain: string) => {
+    const iv = crypto.randomBytes(12)
+    const cipher = crypto.createCipheriv("aes-256-gcm", key, iv)
+    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()])
+    return ["v1", iv, cipher.getAuthTag(), body].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".")
+  },
+  open: (sealed: string) => {
+    const [version, iv, tag, body] = sealed.split(".")
+    if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("two-factor secret: unknown format")
+    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"))
+    decipher.setAuthTag(Buffer.from(tag, "base64url"))
+    return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8")
+  }
+})
+
+const TwoFactorRow = Schema.Struct({
+  secretEncrypted: Schema.String,
+  enabledAt: Schema.NullOr(Schema.DateFromSelf),
+  lastStep: Schema.NullOr(Schema.Number)
+})
+
+/** Two-step login's tables (migrations/0029_trust.sql): the secret encrypted, codes and challenges as digests. */
+export const TwoFactorStoreLive = Layer.effect(
+  TwoFactorStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const box = sealWith(yield* derivedKey("two-factor-secrets"))
+    /**
+     * A secret sealed under another app secret (JWT_SECRET changed) opens as "": no code matches it,
+     * so the account stays protected and signs in with a recovery code (then enrols again).
+     */
+    const readable = (sealed: string) => {
+      try {
+        return box.open(sealed)
+      } catch {
+        return ""
+      }
+    }
+    return {
+      find: (userId) =>
+        findOne(
+          "two-factor secret",
+          TwoFactorRow,
+          sql`SELECT secret_encrypted, enabled_at, last_step FROM two_factor_secrets WHERE user_id = ${userId}`
+        ).pipe(
+          Effect.map(Option.map((row) => ({ secret: readable(row.secretEncrypted), enabledAt: row.enabledAt, lastStep: row.lastStep }))),
+          Effect.orDie
+        ),
+      begin: (userId, secret) =>
+        sql`INSERT INTO two_factor_secrets AS t (user_id, secret_encrypted) VALUES (${userId}, ${box.seal(secret)})
+            ON CONFLICT (user_id) DO UPDATE SET secret_encrypted = excluded.secret_encrypted, last_step = NULL, created_at = now()
+            WHERE t.enabled_at IS NULL
+            RETURNING user_id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      enable: (userId, at, step, digests) =>
+        Effect.gen(function* () {
+          const rows = yield* sql`UPDATE two_factor_secrets SET enabled_at = ${at}, last_step = ${step}
+            WHERE user_id = ${userId} AND enabled_at IS NULL RETURNING user_id`
+          if (rows.length !== 1) return false
+          yield* sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${userId}`
+          if (digests.length > 0)
+            yield* sql`INSERT INTO two_factor_recovery_codes ${sql.insert(digests.map((codeHash) => ({ user_id: userId, code_hash: codeHash })))}`
+          return true
+        }).pipe(Effect.orDie),
+      useStep: (userId, step) =>
+        sql`UPDATE two_factor_secrets SET last_step = ${step}
+            WHERE user_id = ${userId} AND (last_step IS NULL OR last_step < ${step}) RETURNING user_id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      useRecoveryCode: (userId, digest, at) =>
+        sql`UPDATE two_factor_recovery_codes SET used_at = ${at}
+            WHERE user_id = ${userId} AND code_hash = ${digest} AND used_at IS NULL RETURNING user_id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      recoveryCodesLeft: (userId) =>
+        single(
+          "recovery codes left",
+          Schema.Struct({ n: Schema.Number }),
+          sql`SELECT count(*) AS n FROM two_factor_recovery_codes WHERE user_id = ${userId} AND used_at IS NULL`
+        ).pipe(
+          Effect.map((row) => row.n),
+          Effect.orDie
+        ),
+      remove: (userId) =>
+        Effect.all([
+          sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${userId}`,
+          sql`DELETE FROM two_factor_secrets WHERE user_id = ${userId}`
+        ]).pipe(Effect.asVoid, Effect.orDie),
+      insertChallenge: (c) =>
+        sql`INSERT INTO two_factor_challenges (token_hash, user_id, time_zone, expires_at)
+            VALUES (${c.tokenHash}, ${c.userId}, ${c.timeZone}, ${c.expiresAt})`.pipe(Effect.asVoid, Effect.orDie),
+      findChallenge: (hash, at) =>
+        findOne(
+          "two-factor challenge",
+          Schema.Struct({ userId: Schema.String, timeZone: Schema.NullOr(Schema.String) }),
+          sql`SELECT user_id, time_zone FROM two_factor_challenges WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${at}`
+        ).pipe(Effect.orDie),
+      consumeChallenge: (hash, at) =>
+        sql`UPDATE two_factor_challenges SET used_at = ${at}
+            WHERE token_hash = ${hash} AND used_at IS NULL AND expires_at > ${at} RETURNING user_id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        )
+    }
+  })
+)
+
+export const IdentityPostgresAdapters = Layer.mergeAll(UserRepositoryLive, RefreshTokenStoreLive, OneTimeTokenStoreLive, TwoFactorStoreLive)

@@ -30,6 +30,8 @@ const profileFields = {
   lastName: Text,
   role: Role,
   isEmailVerified: Schema.Boolean,
+  /** A provider whose identity document an admin verified (the "verified identity" mark). */
+  identityVerified: Schema.Boolean,
   avatarUrl: Nullable(Text),
   identityPhotoUrl: Nullable(Text),
   profilePhotoUrl: Nullable(Text),

@@ -68,6 +68,8 @@ export interface Profile {
   readonly dateOfBirth: string | null
   readonly avatar: ProfileFile | null
   readonly identityPhoto: ProfileFile | null
+  /** When an admin verified the identity document of the user's provider application (null: not, or no longer). */
+  readonly identityVerifiedAt: Date | null
 }
 
 export const emptyProfile: Profile = {
@@ -89,7 +91,8 @@ export const emptyProfile: Profile = {
   currency: "EUR",
   dateOfBirth: null,
   avatar: null,
-  identityPhoto: null
+  identityPhoto: null,
+  identityVerifiedAt: null
 }
 
 /** Figures computed from the catalogue and the bookings (0 or null while there is no data). */

@@ -13,6 +13,8 @@ export interface ProfileRepositoryShape {
   readonly setIdentityPhoto: (userId: string, file: ProfileFile | null) => Effect.Effect<Option.Option<string>>
   /** Records a date of birth declared elsewhere (the application form) when the profile has none. */
   readonly setDateOfBirthIfMissing: (userId: string, dateOfBirth: string) => Effect.Effect<void>
+  /** Records that an admin verified the user's identity document (a date), or that it is verified no more (null). */
+  readonly setIdentityVerified: (userId: string, at: Date | null) => Effect.Effect<void>
 }
 export class ProfileRepository extends Context.Tag("identity/ProfileRepository")<ProfileRepository, ProfileRepositoryShape>() {}
 

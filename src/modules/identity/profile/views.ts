@@ -40,6 +40,7 @@ const common = (
   lastName: user.lastName,
   role: user.role,
   isEmailVerified: user.isEmailVerified,
+  identityVerified: user.role === "PROVIDER" && profile.identityVerifiedAt !== null,
   ...photoUrls(user.id, profile),
   bio: profile.bio,
   description: profile.description,

@@ -58,6 +58,8 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
               verificationNotes: null,
               verifiedAt: null,
               verifiedBy: null,
+              replacementRequestedAt: null,
+              replacementReason: null,
               createdAt: at
             })
           }
@@ -95,6 +97,8 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
               verificationNotes: null,
               verifiedAt: null,
               verifiedBy: null,
+              replacementRequestedAt: null,
+              replacementReason: null,
               createdAt: new Date()
             })
           }
@@ -123,7 +127,25 @@ export const OnboardingMemoryAdapters = Layer.unwrapEffect(
             isVerified: decision.isVerified,
             verificationNotes: decision.notes,
             verifiedAt: decision.isVerified === null ? null : at,
-            verifiedBy: decision.isVerified === null ? null : reviewerId
+            verifiedBy: decision.isVerified === null ? null : reviewerId,
+            replacementRequestedAt: null,
+            replacementReason: null
+          }
+          documents.set(id, next)
+          return Option.some(next)
+        }),
+      requestReplacement: (id, reason, reviewerId, at) =>
+        Effect.sync(() => {
+          const current = documents.get(id)
+          if (!current) return Option.none()
+          const next: DocumentRecord = {
+            ...current,
+            isVerified: false,
+            verificationNotes: reason,
+            verifiedAt: at,
+            verifiedBy: reviewerId,
+            replacementRequestedAt: at,
+            replacementReason: reason
           }
           documents.set(id, next)
           return Option.some(next)

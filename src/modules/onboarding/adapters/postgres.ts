@@ -13,7 +13,7 @@ const applicationColumns = (sql: SqlClient.SqlClient) =>
 const documentColumns = (sql: SqlClient.SqlClient) =>
   sql.unsafe(`
   d.id, d.application_id, d.slot, d.type, d.file_name, d.storage_key, d.content_type, d.size_bytes AS size, d.is_verified,
-  d.verification_notes, d.verified_at, d.verified_by, d.created_at`)
+  d.verification_notes, d.verified_at, d.verified_by, d.replacement_requested_at, d.replacement_reason, d.created_at`)
 
 // Rows as decoded (camelCase keys and int8 counts: see platform/database.ts).
 const ApplicationRow = Schema.Struct({
@@ -47,6 +47,8 @@ const DocumentRow = Schema.Struct({
   verificationNotes: Schema.NullOr(Schema.String),
   verifiedAt: Schema.NullOr(Schema.DateFromSelf),
   verifiedBy: Schema.NullOr(Schema.String),
+  replacementRequestedAt: Schema.NullOr(Schema.DateFromSelf),
+  replacementReason: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 })
 const ApplicationListItemRow = Schema.extend(
@@ -153,7 +155,17 @@ export const ApplicationRepositoryLive = Layer.effect(
           DocumentRow,
           sql`
           UPDATE application_documents AS d SET is_verified = ${decision.isVerified}, verification_notes = ${decision.notes},
-            verified_at = ${decision.isVerified === null ? null : at}, verified_by = ${decision.isVerified === null ? null : reviewerId}
+            verified_at = ${decision.isVerified === null ? null : at}, verified_by = ${decision.isVerified === null ? null : reviewerId},
+            replacement_requested_at = NULL, replacement_reason = NULL
+          WHERE d.id = ${id} RETURNING ${documentColumns(sql)}`
+        ).pipe(Effect.orDie),
+      requestReplacement: (id, reason, reviewerId, at) =>
+        findOne(
+          "document asked again",
+          DocumentRow,
+          sql`
+          UPDATE application_documents AS d SET is_verified = false, verification_notes = ${reason}, verified_at = ${at},
+            verified_by = ${reviewerId}, replacement_requested_at = ${at}, replacement_reason = ${reason}
           WHERE d.id = ${id} RETURNING ${documentColumns(sql)}`
         ).pipe(Effect.orDie),
       list: (query) =>

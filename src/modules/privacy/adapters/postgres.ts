@@ -229,6 +229,10 @@ export const PersonalDataLive = Layer.effect(
           yield* sql`DELETE FROM availability_plans WHERE provider_id = ${userId}`
           yield* sql`DELETE FROM application_documents WHERE application_id IN (SELECT id FROM provider_applications WHERE user_id = ${userId})`
           yield* sql`DELETE FROM provider_applications WHERE user_id = ${userId}`
+          // Two-step login: the secret, its recovery codes and any pending challenge.
+          yield* sql`DELETE FROM two_factor_challenges WHERE user_id = ${userId}`
+          yield* sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${userId}`
+          yield* sql`DELETE FROM two_factor_secrets WHERE user_id = ${userId}`
           // Their services leave the catalogue (bookings keep pointing at them, by title).
           yield* sql`UPDATE services SET status = 'INACTIVE', archived_at = coalesce(archived_at, ${at}), location = '', lat = NULL, lng = NULL,
               updated_at = ${at} WHERE user_id = ${userId}`
@@ -246,7 +250,7 @@ export const PersonalDataLive = Layer.effect(
               location = '', address = '', city = '', postal_code = '', country = '', hourly_rate = NULL, date_of_birth = NULL,
               avatar_key = NULL, avatar_content_type = NULL, avatar_size = NULL, avatar_updated_at = NULL,
               identity_photo_key = NULL, identity_photo_content_type = NULL, identity_photo_size = NULL, identity_photo_updated_at = NULL,
-              time_zone = NULL, deleted_at = ${at}, updated_at = ${at}
+              time_zone = NULL, identity_verified_at = NULL, deleted_at = ${at}, updated_at = ${at}
             WHERE id = ${userId}`
           return [person.avatarKey, person.identityPhotoKey, ...documents.map((d) => d.storageKey)].filter(
             (key): key is string => key !== null

@@ -45,7 +45,8 @@ export const ProfileMemoryAdapters = Layer.unwrapEffect(
         setDateOfBirthIfMissing: (userId, dateOfBirth) =>
           Effect.flatMap(current(userId), (found) =>
             Option.isSome(found) && found.value.dateOfBirth === null ? Effect.asVoid(patch(userId, { dateOfBirth })) : Effect.void
-          )
+          ),
+        setIdentityVerified: (userId, at) => Effect.asVoid(patch(userId, { identityVerifiedAt: at }))
       }),
       Layer.succeed(FavoriteRepository, {
         add: (userId, favoritedId) =>

@@ -17,7 +17,8 @@ export const profileColumns = (sql: SqlClient.SqlClient, table = "users") =>
   ${table}.postal_code, ${table}.country, ${table}.hourly_rate::float8 AS hourly_rate, ${table}.currency,
   to_char(${table}.date_of_birth, 'YYYY-MM-DD') AS date_of_birth,
   ${table}.avatar_key, ${table}.avatar_content_type, ${table}.avatar_size, ${table}.avatar_updated_at,
-  ${table}.identity_photo_key, ${table}.identity_photo_content_type, ${table}.identity_photo_size, ${table}.identity_photo_updated_at`)
+  ${table}.identity_photo_key, ${table}.identity_photo_content_type, ${table}.identity_photo_size, ${table}.identity_photo_updated_at,
+  ${table}.identity_verified_at`)
 
 export const ProfileRow = Schema.Struct({
   bio: Schema.String,
@@ -44,7 +45,8 @@ export const ProfileRow = Schema.Struct({
   identityPhotoKey: Schema.NullOr(Schema.String),
   identityPhotoContentType: Schema.NullOr(Schema.String),
   identityPhotoSize: Schema.NullOr(Schema.Number),
-  identityPhotoUpdatedAt: Schema.NullOr(Schema.DateFromSelf)
+  identityPhotoUpdatedAt: Schema.NullOr(Schema.DateFromSelf),
+  identityVerifiedAt: Schema.NullOr(Schema.DateFromSelf)
 })
 export type ProfileRow = typeof ProfileRow.Type
 const FavoriteRow = Schema.extend(
@@ -76,7 +78,8 @@ export const profileOf = (row: ProfileRow): Profile => ({
   currency: row.currency.trim() as Currency,
   dateOfBirth: row.dateOfBirth,
   avatar: fileOf(row.avatarKey, row.avatarContentType, row.avatarSize, row.avatarUpdatedAt),
-  identityPhoto: fileOf(row.identityPhotoKey, row.identityPhotoContentType, row.identityPhotoSize, row.identityPhotoUpdatedAt)
+  identityPhoto: fileOf(row.identityPhotoKey, row.identityPhotoContentType, row.identityPhotoSize, row.identityPhotoUpdatedAt),
+  identityVerifiedAt: row.identityVerifiedAt
 })
 
 const userColumns = (sql: SqlClient.SqlClient) => sql`
@@ -143,7 +146,9 @@ export const ProfileRepositoryLive = Layer.effect(
         sql`UPDATE users SET date_of_birth = ${dateOfBirth}::date, updated_at = now() WHERE id = ${userId} AND date_of_birth IS NULL`.pipe(
           Effect.asVoid,
           Effect.orDie
-        )
+        ),
+      setIdentityVerified: (userId, at) =>
+        sql`UPDATE users SET identity_verified_at = ${at}, updated_at = now() WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
     }
   })
 )
@@ -239,11 +244,38 @@ const cancellationRate = (sql: SqlClient.SqlClient, userId: string) =>
   )
 
 /**
+ * The median, in whole minutes, of the time the user took to answer conversations others started:
+ * per conversation whose first message someone else sent, the delay from that message to the user's
+ * first message after it (conversations never answered do not count). Null while there is none.
+ * Read from messaging's `messages` and `conversation_participants`.
+ */
+const responseTimeOf = (sql: SqlClient.SqlClient, userId: string) =>
+  single(
+    "response time",
+    Schema.Struct({ minutes: Schema.NullOr(Schema.Number) }),
+    sql`
+    WITH firsts AS (
+      SELECT DISTINCT ON (m.conversation_id) m.conversation_id, m.sender_id, m.seq, m.created_at
+      FROM conversation_participants p JOIN messages m ON m.conversation_id = p.conversation_id
+      WHERE p.user_id = ${userId}
+      ORDER BY m.conversation_id, m.seq
+    )
+    SELECT round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.created_at - f.created_at)) / 60)::numeric)::float8 AS minutes
+    FROM firsts f
+    CROSS JOIN LATERAL (
+      SELECT m.created_at FROM messages m
+      WHERE m.conversation_id = f.conversation_id AND m.sender_id = ${userId} AND m.seq > f.seq
+      ORDER BY m.seq LIMIT 1
+    ) r
+    WHERE f.sender_id <> ${userId}`
+  ).pipe(Effect.map((row) => row.minutes))
+
+/**
  * Statistics from the data of other modules, read where it lives: the catalogue's `services` (count
  * of live services, and the reviews it aggregates per service: rating and review_count), and, once the
  * bookings issue lands, `bookings` (joined to the user's services; COMPLETED or VALIDATED count as
- * completed). A table that does not exist yet gives 0, and responseTime stays null until messaging
- * records first-answer times.
+ * completed). A table that does not exist yet gives 0; responseTime is the median
+ * first-answer time (responseTimeOf).
  */
 export const ProfileStatisticsSourceLive = Layer.effect(
   ProfileStatisticsSource,
@@ -264,6 +296,7 @@ export const ProfileStatisticsSourceLive = Layer.effect(
         )
         const statistics = {
           ...noStatistics,
+          responseTime: yield* responseTimeOf(sql, userId),
           servicesCount: catalogue.servicesCount,
           totalReviews: catalogue.totalReviews,
           averageRating: catalogue.weighted ? Math.round(catalogue.weighted * 100) / 100 : 0
