@@ -21,7 +21,7 @@ import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contra
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
-import { BookingsApi, CalendarFeedApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import { BookingsApi, CalendarFeedApi, CheckoutApi, EarningsApi, ReceiptsApi, ReviewsApi } from "../modules/booking/contract"
 import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 
@@ -50,6 +50,8 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(AvailabilityApi)
   .add(MyAvailabilityApi)
   .add(CalendarFeedApi)
+  .add(ReceiptsApi)
+  .add(EarningsApi)
   .add(ConversationsApi)
   .add(BlocksApi)
   .add(ReportsApi)

@@ -35,7 +35,15 @@ import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
-import { BookingsHttpLive, CalendarFeedHttpLive, calendarFeedRoute, CheckoutHttpLive, ReviewsHttpLive } from "../modules/booking/http"
+import {
+  BookingsHttpLive,
+  CalendarFeedHttpLive,
+  calendarFeedRoute,
+  CheckoutHttpLive,
+  EarningsHttpLive,
+  ReceiptsHttpLive,
+  ReviewsHttpLive
+} from "../modules/booking/http"
 import { CalendarFeeds } from "../modules/booking"
 import { ConversationsHttpLive } from "../modules/messaging/http"
 import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
@@ -73,6 +81,8 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     AvailabilityHttpLive,
     MyAvailabilityHttpLive,
     CalendarFeedHttpLive,
+    ReceiptsHttpLive,
+    EarningsHttpLive,
     ConversationsHttpLive,
     BlocksHttpLive,
     ReportsHttpLive,

@@ -52,6 +52,7 @@ export const MailKinds = [
   "contact",
   "booking",
   "booking-reminder",
+  "receipt",
   "application-decision",
   "message",
   "digest"
@@ -64,7 +65,9 @@ const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>([
   "password-changed",
   "unsubscribe-confirmation",
   "legal",
-  "contact"
+  "contact",
+  // A payment receipt is a record of money taken: at once, with its PDF, never held for a digest.
+  "receipt"
 ])
 
 export const isEssential = (kind: MailKind): boolean => ESSENTIAL.has(kind)
