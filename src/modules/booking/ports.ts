@@ -193,7 +193,7 @@ export interface BookingRepositoryShape {
   readonly operations: (bookingId: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>>
   /**
    * The provider's bookings that hold money or had some captured, each with its payment records summed
-   * (captures and refunds, amounts and fees): what the earnings page and its CSV are computed from.
+   * (the amounts captured and refunded): what the earnings page and its CSV are computed from.
    */
   readonly earningSources: (providerId: string) => Effect.Effect<ReadonlyArray<EarningSource>>
 }

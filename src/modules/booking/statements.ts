@@ -4,9 +4,11 @@ import type { EarningState } from "./rules"
 import type { PaymentOperation } from "./ports"
 
 // Receipts for clients and earnings for providers (issue 13, item 5): pure figures in integer minor
-// units, read from the payment records (payment_operations) as the settlement wrote them. A capture
-// row carries the amount taken and the platform's fee on it (commissionOf, the application fee the
-// gateway was given); a refund row the amount given back and the fee reversed with it.
+// units, read from the payment records (payment_operations) as the settlement wrote them: the amounts
+// captured and refunded. The platform's commission is 5% of what is kept (captured − refunded), by the
+// rule that computes the application fee of a capture (`commissionOf`): one rounding, on the kept
+// amount, so 0 ≤ commission ≤ gross however many partial refunds there were (summing the fees
+// recorded with each capture and refund would round once per row).
 
 type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor"> & { readonly createdAt: Date }
 
@@ -56,11 +58,9 @@ export interface EarningSource {
   readonly totalMinor: number
   /** The booking's current hold (0 when none). */
   readonly authorizedMinor: number
-  /** Sums of the booking's CAPTURE and REFUND rows, amounts and fees. */
+  /** Sums of the booking's CAPTURE and REFUND rows. */
   readonly capturedMinor: number
-  readonly captureFeeMinor: number
   readonly refundedMinor: number
-  readonly refundFeeMinor: number
   /** The first capture, and the latest authorisation (of the hold still open). */
   readonly capturedAt: Date | null
   readonly authorizedAt: Date | null
@@ -75,7 +75,7 @@ export interface EarningLine {
   readonly state: EarningState
   /** Captured − refunded (HELD: the amount the hold would capture). */
   readonly grossMinor: number
-  /** The platform's 5%: the fees recorded with the captures, less those reversed with the refunds. */
+  /** The platform's 5% of the gross (commissionOf). */
   readonly commissionMinor: number
   /** gross − commission: what the provider keeps. */
   readonly netMinor: number
@@ -100,7 +100,7 @@ export const earningLine = (source: EarningSource, zone: string): EarningLine | 
   }
   if (source.capturedMinor > 0 && source.capturedAt !== null) {
     const grossMinor = source.capturedMinor - source.refundedMinor
-    const commissionMinor = source.captureFeeMinor - source.refundFeeMinor
+    const commissionMinor = commissionOf(grossMinor)
     const state: EarningState =
       source.refundedMinor === 0 ? "CAPTURED" : source.refundedMinor >= source.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED"
     return {

@@ -307,8 +307,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
           (b) =>
             Effect.map(detailOf(b), (d): EarningSource => {
               const own = operations.filter((o) => o.bookingId === b.id)
-              const total = (kind: string, field: "amountMinor" | "feeMinor") =>
-                own.filter((o) => o.kind === kind).reduce((sum, o) => sum + o[field], 0)
+              const total = (kind: string) => own.filter((o) => o.kind === kind).reduce((sum, o) => sum + o.amountMinor, 0)
               const captures = own.filter((o) => o.kind === "CAPTURE").map((o) => o.createdAt.getTime())
               const holds = own
                 .filter((o) => o.kind === "AUTHORIZATION" && o.paymentIntentId === b.paymentIntentId)
@@ -323,10 +322,8 @@ export const BookingMemoryAdapters = Layer.effectContext(
                 paymentStatus: b.paymentStatus,
                 totalMinor: b.totalMinor,
                 authorizedMinor: b.authorizedMinor,
-                capturedMinor: total("CAPTURE", "amountMinor"),
-                captureFeeMinor: total("CAPTURE", "feeMinor"),
-                refundedMinor: total("REFUND", "amountMinor"),
-                refundFeeMinor: total("REFUND", "feeMinor"),
+                capturedMinor: total("CAPTURE"),
+                refundedMinor: total("REFUND"),
                 capturedAt: captures.length > 0 ? new Date(Math.min(...captures)) : null,
                 authorizedAt: holds.length > 0 ? new Date(Math.max(...holds)) : null
               }

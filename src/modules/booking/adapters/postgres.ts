@@ -200,9 +200,7 @@ const EarningSourceRow = Schema.Struct({
   totalMinor: Schema.Number,
   authorizedMinor: Schema.Number,
   capturedMinor: Schema.Number,
-  captureFeeMinor: Schema.Number,
   refundedMinor: Schema.Number,
-  refundFeeMinor: Schema.Number,
   capturedAt: Schema.NullOr(Schema.DateFromSelf),
   authorizedAt: Schema.NullOr(Schema.DateFromSelf)
 }) satisfies Schema.Schema<EarningSource, any>
@@ -499,16 +497,14 @@ export const BookingRepositoryLive = Layer.effect(
             ON CONFLICT (kind, reference) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
       earningSources: (providerId) =>
         // The provider's bookings that hold money or ever had some captured, with their payment records
-        // summed per kind (amounts and the platform's fees); a hold only counts while the booking holds it.
+        // summed per kind; a hold only counts while the booking holds it.
         findAll(
           "earning sources",
           EarningSourceRow,
           sql`SELECT b.id AS booking_id, s.title AS service_title, c.first_name AS client_first_name, c.last_name AS client_last_name,
               b.start_time, b.currency, b.payment_status, b.total_minor, b.authorized_minor,
               coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)::int8 AS captured_minor,
-              coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)::int8 AS capture_fee_minor,
               coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'REFUND'), 0)::int8 AS refunded_minor,
-              coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'REFUND'), 0)::int8 AS refund_fee_minor,
               min(o.created_at) FILTER (WHERE o.kind = 'CAPTURE') AS captured_at,
               max(o.created_at) FILTER (WHERE o.kind = 'AUTHORIZATION' AND o.payment_intent_id = b.payment_intent_id) AS authorized_at
             FROM bookings b
