@@ -168,7 +168,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       await check("profile edit")
       // Onboarding: a client's application form with its errors, and the admin's list.
       for (const [email, password, paths] of [
-        ["lucas.bernard@marketplace.local", "Client1234!", ["/become-provider", `/bookings/${await capturedBookingId()}/receipt`]],
+        ["lucas.bernard@marketplace.local", "Client1234!", [`/bookings/${await capturedBookingId()}/receipt`, "/become-provider"]],
         [
           "admin@marketplace.local",
           "Admin1234!",

@@ -54,7 +54,7 @@ const Totals = ({ data }: { data: EarningsPage }) => {
         ))}
       </div>
       <h2>{t`Totaux par mois`}</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t`Totaux par mois et par devise`}>
         <table>
           <caption className="sr-only">{t`Totaux par mois et par devise`}</caption>
           <thead>
@@ -90,7 +90,7 @@ const Lines = ({ lines }: { lines: ReadonlyArray<Earning> }) => {
   const stateLabel = useStateLabel()
   const money = (minor: number, currency: string) => formatMinor(i18n.locale, minor, currency)
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={t`Revenus par réservation`}>
       <table>
         <caption className="sr-only">{t`Revenus par réservation`}</caption>
         <thead>

@@ -54,7 +54,7 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
         <dt>{t`Devise`}</dt>
         <dd>{receipt.currency}</dd>
       </dl>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t`Montants`}>
         <table className="receipt-amounts">
           <caption className="sr-only">{t`Montants`}</caption>
           <tbody>
