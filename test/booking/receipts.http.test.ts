@@ -1,4 +1,8 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bookings } from "../../src/modules/booking/service"
+import { Transactional } from "../../src/platform/transaction"
 import { refundBooking, setBookingStatus } from "../../cli/commands/bookings/shared"
 import { EARNINGS_CSV_HEADER } from "../../src/modules/booking/statements"
 import { formatMoney } from "../../src/platform/money"
@@ -161,6 +165,36 @@ describe("a booking's receipt", () => {
     expect(after).toContain(eur("en", -2000))
     expect(after).toContain(eur("en", 5000))
     expect(after).toContain(en["receipt.netPaid"])
+  })
+})
+
+describe("a capture the gateway reports before it is recorded (a webhook racing the settlement)", () => {
+  it("is recorded from the event, once, and the receipt is mailed from it", async () => {
+    const id = await paidBooking()
+    // Validated with its hold still to capture, as the settlement finds it just before the gateway's answer.
+    const [row] = await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.unsafe<{ paymentIntentId: string }>(
+          "UPDATE bookings SET status = 'VALIDATED', rendered_at = now() WHERE id = $1 RETURNING payment_intent_id",
+          [id]
+        )
+      )
+    )
+    const event = {
+      _tag: "PaymentCaptured" as const,
+      bookingId: id,
+      paymentIntentId: row!.paymentIntentId,
+      amountMinor: 7000,
+      reference: `evt_capture_${id}`,
+      occurredAt: new Date()
+    }
+    const apply = Effect.flatMap(Effect.all([Bookings, Transactional]), ([bookings, tx]) => tx.run(bookings.applyChargeEvent(event)))
+    await server.run(apply)
+    await server.run(apply)
+    const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
+    expect(receipt).toMatchObject({ paidMinor: 7000, netPaidMinor: 7000 })
+    const mails = (await mailsTo(server, client.email)).filter((m) => m.text.includes(`/bookings/${id}/receipt`))
+    expect(mails).toHaveLength(1)
   })
 })
 

@@ -1,4 +1,4 @@
-import type { Language } from "../../platform/messages"
+import { type Language, translate } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
 import type { BookingView, CalendarEventView, EarningView, EarningsPage, ReceiptView, RescheduleView, ReviewView } from "./contract"
@@ -6,7 +6,7 @@ import { availableActions, displayStatus } from "./domain"
 import { pagination } from "../../platform/paging"
 import { formatAmount } from "./mails"
 import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
-import { type Earnings, type Receipt, receiptDocument } from "./receipts"
+import type { Earnings, Receipt } from "./receipts"
 import { COMMISSION_PERCENT } from "./domain"
 import { formatWithZone } from "../../platform/time-zones"
 import type { EarningLine, EarningTotal } from "./statements"
@@ -136,7 +136,7 @@ export const toReceiptView = (receipt: Receipt, language: Language): ReceiptView
   const money = (minor: number) => formatAmount(language, minor, b.currency)
   return {
     bookingId: b.id,
-    platform: receiptDocument(language, receipt).platform,
+    platform: translate(language, "receipt.platform"),
     service: { title: b.service.title },
     provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
     client: { firstName: b.client.firstName, lastName: b.client.lastName },
