@@ -14,6 +14,7 @@ const started = Date.now()
 // modules from node_modules took about 1.2 s of every start on the 2-core machine (docs/benchmarks.md).
 // Kept external: PGlite (its WebAssembly and data files sit beside its modules), sharp (native),
 // pino (its worker transports load files by path), oclif (the CLI runner loads the commands bundle),
+// pdfkit (its standard fonts' metrics, .afm files, are read from its own folder at run time),
 // and optional native helpers of pg and ws that are not installed.
 const nodeOptions = {
   bundle: true,
@@ -27,6 +28,7 @@ const nodeOptions = {
     "sharp",
     "pino",
     "thread-stream",
+    "pdfkit",
     "@oclif/core",
     "pg-native",
     "bufferutil",

@@ -49,6 +49,8 @@ const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
 const ProviderCalendar = lazy(() => import("./screens/ProviderCalendar"))
 const ProviderAvailability = lazy(() => import("./screens/ProviderAvailability"))
+const ProviderEarnings = lazy(() => import("./screens/ProviderEarnings"))
+const Receipt = lazy(() => import("./screens/Receipt"))
 const Messaging = lazy(() => import("./screens/Messaging"))
 const Settings = lazy(() => import("./screens/Settings"))
 const NotFound = lazy(() => import("./screens/NotFound"))
@@ -74,8 +76,10 @@ const Routes = () => {
         <Route path="/search" component={Search} />
         <Route path="/favorites" component={Favorites} />
         <Route path="/bookings" component={Bookings} />
+        <Route path="/bookings/:id/receipt" component={Receipt} />
         <Route path="/provider/calendar" component={ProviderCalendar} />
         <Route path="/provider/availability" component={ProviderAvailability} />
+        <Route path="/provider/earnings" component={ProviderEarnings} />
         <Route path="/messaging" component={Messaging} />
         <Route path="/messages" component={Messaging} />
         <Route path="/provider/payments/setup" component={PaymentsSetup} />

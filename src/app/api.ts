@@ -22,7 +22,15 @@ import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { PlacesApi } from "../modules/catalogue/places/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
-import { BookingsApi, CalendarFeedApi, CancellationPolicyApi, CheckoutApi, ReviewsApi } from "../modules/booking/contract"
+import {
+  BookingsApi,
+  CalendarFeedApi,
+  CancellationPolicyApi,
+  CheckoutApi,
+  EarningsApi,
+  ReceiptsApi,
+  ReviewsApi
+} from "../modules/booking/contract"
 import { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../modules/messaging/contract"
 import { AdministrationApi } from "../modules/administration/contract"
 import { AccountApi } from "../modules/privacy/contract"
@@ -54,6 +62,8 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(AvailabilityApi)
   .add(MyAvailabilityApi)
   .add(CalendarFeedApi)
+  .add(ReceiptsApi)
+  .add(EarningsApi)
   .add(ConversationsApi)
   .add(BlocksApi)
   .add(ReportsApi)

@@ -40,7 +40,7 @@ import { PaymentsMemoryAdapters } from "../modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../modules/payments/adapters/postgres"
 import { PaymentsServicesLive } from "../modules/payments/live"
 import { SANDBOX_DELIVERY_QUEUE } from "../modules/payments/adapters/sandbox-events"
-import { AvailabilityLive, BookingRemindersLive, BookingsLive, CalendarFeedsLive, Queues } from "../modules/booking"
+import { AvailabilityLive, BookingRemindersLive, BookingsLive, BookingStatementsLive, CalendarFeedsLive, Queues } from "../modules/booking"
 import { BookingMemoryAdapters } from "../modules/booking/adapters/memory"
 import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
 import { ChargeEventSinkLive, ServiceReviewsLive } from "../modules/booking/bridges"
@@ -143,9 +143,10 @@ export const ApplicationServices = Layer.mergeAll(
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
   (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(GazetteerLive), Layer.provideMerge(services)),
   // Bookings book catalogue services, within their providers' availability, and pay through payments' gateway.
-  // Reminders and calendar feeds read the bookings and mail through notifications.
+  // Reminders and calendar feeds read the bookings and mail through notifications; receipts and
+  // earnings read the bookings' payment records.
   (services) =>
-    Layer.mergeAll(BookingsLive, BookingRemindersLive, CalendarFeedsLive).pipe(
+    Layer.mergeAll(BookingsLive, BookingRemindersLive, CalendarFeedsLive, BookingStatementsLive).pipe(
       Layer.provideMerge(AvailabilityLive),
       Layer.provideMerge(services)
     ),

@@ -45,6 +45,8 @@ import {
   calendarFeedRoute,
   CancellationPolicyHttpLive,
   CheckoutHttpLive,
+  EarningsHttpLive,
+  ReceiptsHttpLive,
   ReviewsHttpLive
 } from "../modules/booking/http"
 import { CalendarFeeds } from "../modules/booking"
@@ -89,6 +91,8 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     AvailabilityHttpLive,
     MyAvailabilityHttpLive,
     CalendarFeedHttpLive,
+    ReceiptsHttpLive,
+    EarningsHttpLive,
     ConversationsHttpLive,
     BlocksHttpLive,
     ReportsHttpLive,

@@ -400,7 +400,8 @@ describe("gateway answers", () => {
   it("PaymentCaptured: a completed or validated booking with a hold, at most the authorised amount, once", () => {
     const d = decide(completed, { _tag: "PaymentCaptured", amountMinor: 6_000 }, system)
     expect(d.next).toEqual({ ...completed, paymentStatus: "CAPTURED", capturedMinor: 6_000, authorizationExpiresAt: null })
-    expect(d.effects).toEqual([])
+    // The client is mailed their receipt (issue 13).
+    expect(d.effects).toEqual([{ _tag: "Notify", event: "receipt", to: "client" }])
     expect(decide({ ...completed, status: "VALIDATED" }, { _tag: "PaymentCaptured", amountMinor: 5_000 }, system).next.capturedMinor).toBe(
       5_000
     )

@@ -50,6 +50,21 @@ const firstBookingId = async () => {
   return answer.data.bookings[0]!.id
 }
 
+/** The demo client's captured booking (the seed completes one): its receipt page. */
+const capturedBookingId = async () => {
+  const session = (await (
+    await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "lucas.bernard@marketplace.local", password: "Client1234!" })
+    })
+  ).json()) as { data: { token: string } }
+  const answer = (await (
+    await fetch(`${server.url}/api/bookings/me?as=client`, { headers: { authorization: `Bearer ${session.data.token}` } })
+  ).json()) as { data: { bookings: Array<{ id: string; paymentStatus: string }> } }
+  return answer.data.bookings.find((b) => b.paymentStatus === "CAPTURED")!.id
+}
+
 describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
   withServerAndChromium((started) => void ({ server, browser } = started))
 
@@ -106,6 +121,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
         "/provider/payments/setup",
         "/provider/payments/setup?onboarding=refresh",
         "/provider/payments/required",
+        "/provider/earnings",
         "/search",
         "/search?q=menage&price=0-50",
         "/settings"
@@ -152,7 +168,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
       await check("profile edit")
       // Onboarding: a client's application form with its errors, and the admin's list.
       for (const [email, password, paths] of [
-        ["lucas.bernard@marketplace.local", "Client1234!", ["/become-provider"]],
+        ["lucas.bernard@marketplace.local", "Client1234!", [`/bookings/${await capturedBookingId()}/receipt`, "/become-provider"]],
         [
           "admin@marketplace.local",
           "Admin1234!",

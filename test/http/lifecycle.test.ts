@@ -4,6 +4,7 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pdfText } from "../support/pdf"
 import { freePort } from "../support/server"
 
 // The built server as `make start` runs it (dist/server.js, embedded PGlite under DATA_DIR).
@@ -46,6 +47,45 @@ describe("the embedded server", () => {
     expect(await page.text()).toContain('<div id="root">')
     const docs = await fetch(`${url}/api/docs`)
     expect((await docs.json()).openapi).toMatch(/^3\./)
+  })
+
+  // Before the tests that block the event loop (spawnSync): a kept-alive socket would be closed by then.
+  it("writes receipts as PDF from the bundle (pdfkit and its fonts stay outside it), and providers' earnings", async () => {
+    const tokenOf = async (email: string, password: string) => {
+      const reply = await fetch(`${url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password })
+      })
+      return ((await reply.json()) as { data: { token: string } }).data.token
+    }
+    // The demo seed's completed booking of the demo client was captured.
+    const client = await tokenOf("lucas.bernard@marketplace.local", "Client1234!")
+    const auth = { authorization: `Bearer ${client}`, "accept-language": "fr" }
+    const mine = (await (await fetch(`${url}/api/bookings/me?as=client`, { headers: auth })).json()) as {
+      data: { bookings: Array<{ id: string; paymentStatus: string }> }
+    }
+    const captured = mine.data.bookings.find((b) => b.paymentStatus === "CAPTURED")
+    expect(captured, JSON.stringify(mine.data.bookings)).toBeDefined()
+    const receipt = (await (await fetch(`${url}/api/bookings/${captured!.id}/receipt`, { headers: auth })).json()) as {
+      data: { receipt: { formattedPaid: string } }
+    }
+    const pdf = await fetch(`${url}/api/bookings/${captured!.id}/receipt.pdf`, { headers: auth })
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get("content-type")).toBe("application/pdf")
+    const bytes = new Uint8Array(await pdf.arrayBuffer())
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe("%PDF-")
+    expect(pdfText(bytes).map((line) => line.replace(/\s/g, " "))).toContain(receipt.data.receipt.formattedPaid.replace(/\s/g, " "))
+    // Its provider's earnings show the booking's net.
+    const provider = await tokenOf("marie.dubois@marketplace.local", "Provider1234!")
+    const earnings = (await (
+      await fetch(`${url}/api/providers/me/earnings`, { headers: { authorization: `Bearer ${provider}` } })
+    ).json()) as {
+      data: { earnings: Array<{ bookingId: string; state: string; grossMinor: number; netMinor: number }> }
+    }
+    const line = earnings.data.earnings.find((e) => e.bookingId === captured!.id)
+    expect(line?.state).toBe("CAPTURED")
+    expect(line!.netMinor).toBe(line!.grossMinor - Math.round(line!.grossMinor * 0.05))
   })
 
   it("holds a lock so a second server cannot open the same data folder", async () => {

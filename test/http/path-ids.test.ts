@@ -54,6 +54,8 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["POST /api/bookings/{id}/mark-rendered", BookingNotFound],
   ["POST /api/bookings/{id}/confirm-completion", BookingNotFound],
   ["DELETE /api/bookings/{id}", BookingNotFound],
+  ["GET /api/bookings/{id}/receipt", BookingNotFound],
+  ["GET /api/bookings/{id}/receipt.pdf", BookingNotFound],
   ["GET /api/services/{id}", ServiceNotFound],
   ["PATCH /api/services/{id}", ServiceNotFound],
   ["DELETE /api/services/{id}", ServiceNotFound],

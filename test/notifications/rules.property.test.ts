@@ -194,6 +194,7 @@ describe("classification and delivery", () => {
       "legal",
       "password-changed",
       "password-reset",
+      "receipt",
       "unsubscribe-confirmation"
     ])
     fc.assert(

@@ -33,7 +33,16 @@ describe("decideAccess (spec section 2, access summary)", () => {
   })
 
   it("sends visitors on login-required screens to /login with a way back", () => {
-    for (const path of ["/search", "/bookings", "/messaging", "/messages", "/profile", "/settings", "/become-provider"]) {
+    for (const path of [
+      "/search",
+      "/bookings",
+      "/bookings/abc/receipt",
+      "/messaging",
+      "/messages",
+      "/profile",
+      "/settings",
+      "/become-provider"
+    ]) {
       expect(decideAccess(path, null)).toEqual({ kind: "redirect", to: `/login?redirectTo=${encodeURIComponent(path)}` })
       expect(decideAccess(path, client).kind).toBe("allow")
     }
@@ -50,7 +59,8 @@ describe("decideAccess (spec section 2, access summary)", () => {
       "/services/abc/edit",
       "/provider/payments/setup",
       "/provider/payments/required",
-      "/provider/calendar"
+      "/provider/calendar",
+      "/provider/earnings"
     ]
     for (const path of paths) {
       expect(decideAccess(path, provider).kind, path).toBe("allow")

@@ -26,6 +26,8 @@ import type {
   CalendarEventView,
   CheckoutAnswer as CheckoutAnswerSchema,
   CheckoutPayload,
+  EarningsPage as EarningsPageSchema,
+  ReceiptView,
   RescheduleData as RescheduleDataSchema,
   RescheduleView,
   ReviewPage as ReviewPageSchema,
@@ -96,7 +98,7 @@ import type { FailureEnvelope, OkEncoded, Pagination as PaginationSchema } from 
 export type { Language } from "../../src/platform/languages"
 export type { AdministrationApi }
 export type { AdminApplicationsApi, ProviderApplicationsApi } from "../../src/modules/onboarding/contract"
-export type { BookingsApi, CalendarFeedApi, CancellationPolicyApi } from "../../src/modules/booking/contract"
+export type { BookingsApi, CalendarFeedApi, CancellationPolicyApi, EarningsApi, ReceiptsApi } from "../../src/modules/booking/contract"
 export type { BlocksApi, ConversationsApi, ModerationApi, ReportsApi } from "../../src/modules/messaging/contract"
 export {
   type ModerationAction,
@@ -128,6 +130,7 @@ export {
   type AuditSubjectType,
   AuditSubjectTypes as AUDIT_SUBJECT_TYPES
 } from "../../src/modules/administration/rules"
+export type { EarningState } from "../../src/modules/booking/rules"
 
 /** A query string's values before `queryString` writes them: the contract's parameters, as strings or numbers. */
 type Query<P> = { readonly [K in keyof P]?: string | number }
@@ -255,6 +258,12 @@ export type BookingData = typeof BookingDataSchema.Encoded
 export type Reschedule = typeof RescheduleView.Encoded
 export type RescheduleData = typeof RescheduleDataSchema.Encoded
 export type BookingPage = typeof BookingPageSchema.Encoded
+/** A client's receipt of a booking's payment (issue 13). */
+export type Receipt = typeof ReceiptView.Encoded
+/** A provider's earnings: a page of lines and the totals of all of them. */
+export type EarningsPage = typeof EarningsPageSchema.Encoded
+export type Earning = EarningsPage["earnings"][number]
+export type EarningTotal = EarningsPage["totals"]["byCurrency"][number]
 export type CheckoutRequest = typeof CheckoutPayload.Encoded
 /** The billing details as the payment step sends them: every field of the payload's, filled in. */
 export type BillingDetails = Filled<NonNullable<CheckoutRequest["billingDetails"]>>

@@ -53,7 +53,9 @@ import type {
   CalendarFeedApi,
   PlacesApi,
   CancellationPolicyApi,
+  EarningsApi,
   ProviderApplicationsApi,
+  ReceiptsApi,
   StripeConnectApi,
   UsersApi
 } from "./contract"
@@ -380,4 +382,17 @@ export const calendarFeedApi = {
         quiet: true
       })
     ).data
+}
+
+/** A client's receipt of a booking (issue 13): the page's JSON, and the PDF fetched with the bearer token. */
+export const receiptsApi = {
+  get: (id: string) => api<Answer<typeof ReceiptsApi, "receipt">>(`${bookingPath(id)}/receipt`, { quiet: [404, 409] }),
+  pdf: (id: string) => apiBlob(`${bookingPath(id)}/receipt.pdf`)
+}
+
+/** A provider's earnings: a page of lines with the totals, and the whole list as CSV. */
+export const earningsApi = {
+  mine: (query: { page?: number; limit?: number }) =>
+    api<Answer<typeof EarningsApi, "mine">>(`/providers/me/earnings${queryString(query)}`),
+  csv: () => apiBlob("/providers/me/earnings.csv")
 }

@@ -25,7 +25,8 @@ const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
       { href: "/services/my", label: t`Mes services` },
       { href: "/services/create", label: t`Créer un service` },
       { href: "/provider/calendar", label: t`Calendrier` },
-      { href: "/provider/availability", label: t`Disponibilités` }
+      { href: "/provider/availability", label: t`Disponibilités` },
+      { href: "/provider/earnings", label: t`Revenus` }
     )
   }
   if (user) {

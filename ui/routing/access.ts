@@ -18,8 +18,11 @@ const PROVIDER_ONLY = [
   /^\/provider\/payments\/setup$/,
   /^\/provider\/payments\/required$/,
   /^\/provider\/calendar$/,
-  /^\/provider\/availability$/
+  /^\/provider\/availability$/,
+  /^\/provider\/earnings$/
 ]
+/** Screens under a booking that need a login (the client's receipt; the server decides who may read it). */
+const LOGIN_REQUIRED_PATTERNS = [/^\/bookings\/[^/]+\/receipt$/]
 const isAdminPath = (path: string) => path === "/admin" || path.startsWith("/admin/")
 
 /** "/bookings/" and "/bookings" are the same screen for the guard. */
@@ -41,7 +44,8 @@ export const decideAccess = (path: string, user: { readonly role: Role } | null)
 
   const needsProvider = PROVIDER_ONLY.some((pattern) => pattern.test(pathname))
   const needsAdmin = isAdminPath(pathname)
-  const needsLogin = needsProvider || needsAdmin || LOGIN_REQUIRED.includes(pathname)
+  const needsLogin =
+    needsProvider || needsAdmin || LOGIN_REQUIRED.includes(pathname) || LOGIN_REQUIRED_PATTERNS.some((pattern) => pattern.test(pathname))
   if (!needsLogin) return allow // public, including /profile/{id} and /services/{id}
   if (!user) return redirect(loginRedirect(path))
 

@@ -21,6 +21,8 @@ import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
 type Side = "all" | "client" | "provider"
+/** A client's booking whose payment was captured has a receipt (issue 13). */
+const RECEIPT_STATUSES: ReadonlyArray<Booking["paymentStatus"]> = ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"]
 type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay" | "reschedule"; readonly booking: Booking }
 type Notice = { readonly kind: "success" | "error"; readonly text: string }
 
@@ -134,6 +136,12 @@ const BookingCard = ({
           {button("markRendered", t`Marquer comme rendu`, "button")}
           {button("confirmCompletion", t`Confirmer la réception`, "button")}
           {button("reschedule", t`Proposer un nouvel horaire`)}
+          {booking.role === "client" && RECEIPT_STATUSES.includes(booking.paymentStatus) ? (
+            <Link href={`/bookings/${booking.id}/receipt`} className="button-secondary">
+              {t`Reçu`}
+              <span className="sr-only"> : {title}</span>
+            </Link>
+          ) : null}
           {booking.role !== "admin" ? (
             <Link href={`/messaging?userId=${encodeURIComponent(other.id)}`} className="button-secondary">
               {asProvider ? t`Contacter le client` : t`Contacter le prestataire`}

@@ -14,7 +14,7 @@ import {
 } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
-import { BookingActions, BookingStatuses, PaymentIssues, PaymentStatuses, RescheduleStatuses } from "./rules"
+import { BookingActions, BookingStatuses, EarningStates, PaymentIssues, PaymentStatuses, RescheduleStatuses } from "./rules"
 
 /** A booking's `:id`: a malformed one answers 404 BOOKING_NOT_FOUND, as an unknown one (domain.ts's BookingNotFound). */
 const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
@@ -303,5 +303,115 @@ export const CalendarFeedView = Schema.Struct({ url: Schema.String })
 export class CalendarFeedApi extends HttpApiGroup.make("calendarFeed")
   .add(HttpApiEndpoint.get("mine", "/me/calendar-feed").addSuccess(Ok(CalendarFeedView)))
   .add(HttpApiEndpoint.post("regenerate", "/me/calendar-feed/regenerate").addSuccess(Ok(CalendarFeedView)))
+  .middleware(Authentication)
+  .prefix("/providers") {}
+
+// ---- Receipts and earnings (issue 13) --------------------------------------------------------
+
+/** A client's receipt of a booking's payment, in the request's language (figures from the payment records). */
+export const ReceiptView = Schema.Struct({
+  bookingId: Schema.String,
+  /** The platform's name, as the receipt names the issuer. */
+  platform: Schema.String,
+  service: Schema.Struct({ title: Schema.String }),
+  provider: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
+  client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
+  startTime: Schema.Date,
+  endTime: Schema.Date,
+  /** The client's zone: the receipt writes its times in it, named. */
+  clientTimeZone: Schema.String,
+  formattedStartTime: Schema.String,
+  currency: Schema.String,
+  /** Captured in all, in minor units, and as the receipt writes it. */
+  paidMinor: Schema.Number,
+  formattedPaid: Schema.String,
+  /** The (first) capture. */
+  paidAt: Schema.Date,
+  formattedPaidAt: Schema.String,
+  refunds: Schema.Array(
+    Schema.Struct({
+      amountMinor: Schema.Number,
+      formattedAmount: Schema.String,
+      refundedAt: Schema.Date,
+      formattedRefundedAt: Schema.String
+    })
+  ),
+  refundedMinor: Schema.Number,
+  formattedRefunded: Schema.String,
+  /** paid − refunded. */
+  netPaidMinor: Schema.Number,
+  formattedNetPaid: Schema.String,
+  /** The same receipt as a PDF (`GET`, with the bearer token). */
+  pdfPath: Schema.String
+})
+export type ReceiptView = typeof ReceiptView.Type
+
+/**
+ * The caller's receipt of a booking (its client, or an administrator; 404 for anyone else, 409
+ * RECEIPT_NOT_AVAILABLE while nothing is captured), as JSON and as a PDF.
+ */
+export class ReceiptsApi extends HttpApiGroup.make("receipts")
+  .add(HttpApiEndpoint.get("receipt")`/${BookingIdParam}/receipt`.addSuccess(Ok(Schema.Struct({ receipt: ReceiptView }))))
+  .add(
+    HttpApiEndpoint.get("receiptPdf")`/${BookingIdParam}/receipt.pdf`.addSuccess(
+      HttpApiSchema.Uint8Array({ contentType: "application/pdf" })
+    )
+  )
+  .middleware(Authentication)
+  .prefix("/bookings") {}
+
+const Money = {
+  grossMinor: Schema.Number,
+  commissionMinor: Schema.Number,
+  netMinor: Schema.Number,
+  refundedMinor: Schema.Number,
+  formattedGross: Schema.String,
+  formattedCommission: Schema.String,
+  formattedNet: Schema.String,
+  formattedRefunded: Schema.String
+}
+
+/** One booking's money for its provider: gross (captured − refunded), the platform's commission, the net. */
+export const EarningView = Schema.Struct({
+  bookingId: Schema.String,
+  serviceTitle: Schema.String,
+  clientName: Schema.String,
+  startTime: Schema.Date,
+  /** When the money was taken (a hold: when it was made), and that month in the provider's zone (YYYY-MM). */
+  date: Schema.Date,
+  month: Schema.String,
+  state: Schema.Literal(...EarningStates),
+  currency: Schema.String,
+  ...Money
+})
+export type EarningView = typeof EarningView.Type
+
+/** Sums of one currency: money kept (gross, commission, net, refunded) and, apart, money still held. */
+export const EarningTotalView = Schema.Struct({
+  currency: Schema.String,
+  ...Money,
+  heldMinor: Schema.Number,
+  formattedHeld: Schema.String,
+  bookings: Schema.Number
+})
+
+export const EarningsPage = Schema.Struct({
+  earnings: Schema.Array(EarningView),
+  pagination: Pagination,
+  /** Over every line, not just this page; never across currencies. */
+  totals: Schema.Struct({
+    byCurrency: Schema.Array(EarningTotalView),
+    /** Newest month first. */
+    byMonth: Schema.Array(Schema.extend(EarningTotalView, Schema.Struct({ month: Schema.String })))
+  }),
+  commissionPercent: Schema.Number,
+  /** The provider's zone, in which months are counted. */
+  timeZone: Schema.String
+})
+
+/** A provider's earnings (`/provider/earnings`): paged lines with their totals, and the whole list as CSV. */
+export class EarningsApi extends HttpApiGroup.make("earnings")
+  .add(HttpApiEndpoint.get("mine", "/me/earnings").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(EarningsPage)))
+  .add(HttpApiEndpoint.get("csv", "/me/earnings.csv").addSuccess(HttpApiSchema.Text({ contentType: "text/csv" })))
   .middleware(Authentication)
   .prefix("/providers") {}

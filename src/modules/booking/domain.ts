@@ -262,6 +262,8 @@ export const NotificationEvents = [
   "completed",
   "validated",
   "refunded",
+  /** The client's receipt, when their payment is captured (mails.ts's receiptMail, with the PDF). */
+  "receipt",
   "rescheduleProposed",
   "rescheduleAccepted",
   "rescheduleDeclined",
@@ -875,10 +877,9 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       if (s.paymentStatus !== "AUTHORIZED" || !(CAPTURABLE.includes(s.status) || lateFee)) return illegal()
       const limit = Math.min(s.authorizedMinor, lateFee ? s.cancellationFeeMinor : s.totalMinor)
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
-      return ok(
-        { ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null },
-        []
-      )
+      return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null }, [
+        notifyTo("receipt", "client")
+      ])
     }
     case "AuthorizationReleased": {
       if (s.paymentStatus !== "AUTHORIZED") return illegal()

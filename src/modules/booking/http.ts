@@ -5,7 +5,13 @@ import { now as currentTime } from "../../platform/clock"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../../platform/http/authentication"
-import { toBookingView, toCalendarEventView, toRescheduleView, toReviewView } from "./views"
+import { toBookingView, toCalendarEventView, toEarningsPage, toReceiptView, toRescheduleView, toReviewView } from "./views"
+import { csv } from "../../platform/csv"
+import { translate } from "../../platform/messages"
+import { contentDisposition } from "../../platform/uploads"
+import { receiptPdf } from "./receipt-pdf"
+import { BookingStatements, receiptDocument } from "./receipts"
+import { EARNINGS_CSV_HEADER, earningsCsvRows } from "./statements"
 import type { BookingDetail } from "./ports"
 import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 import { CalendarFeeds } from "./calendars"
@@ -143,3 +149,58 @@ export const calendarFeedRoute = Effect.gen(function* () {
     headers: { "content-disposition": 'inline; filename="bookings.ics"', "cache-control": "no-store" }
   })
 })
+
+export const ReceiptsHttpLive = HttpApiBuilder.group(MarketplaceApi, "receipts", (handlers) =>
+  Effect.gen(function* () {
+    const statements = yield* BookingStatements
+    return handlers
+      .handle("receipt", ({ path }) =>
+        Effect.gen(function* () {
+          const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
+          return ok({ receipt: toReceiptView(receipt, yield* requestLanguage) })
+        })
+      )
+      .handleRaw("receiptPdf", ({ path }) =>
+        Effect.gen(function* () {
+          const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
+          const language = yield* requestLanguage
+          const bytes = yield* receiptPdf(receiptDocument(language, receipt))
+          return HttpServerResponse.uint8Array(bytes, {
+            contentType: "application/pdf",
+            headers: {
+              "content-disposition": contentDisposition(
+                "attachment",
+                `${translate(language, "receipt.fileName")}-${receipt.booking.id.slice(0, 8)}.pdf`
+              ),
+              "cache-control": "no-store"
+            }
+          })
+        })
+      )
+  })
+)
+
+/** Earnings lines per page (`?page`, `?limit`, the platform's paging). */
+export const EARNINGS_PAGE_SIZE = 20
+
+export const EarningsHttpLive = HttpApiBuilder.group(MarketplaceApi, "earnings", (handlers) =>
+  Effect.gen(function* () {
+    const statements = yield* BookingStatements
+    return handlers
+      .handle("mine", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const earnings = yield* statements.earnings(yield* CurrentUser)
+          return ok(toEarningsPage(earnings, pageOf(urlParams, EARNINGS_PAGE_SIZE), yield* requestLanguage))
+        })
+      )
+      .handleRaw("csv", () =>
+        Effect.gen(function* () {
+          const earnings = yield* statements.earnings(yield* CurrentUser)
+          return HttpServerResponse.text(csv(EARNINGS_CSV_HEADER, earningsCsvRows(earnings.lines)), {
+            contentType: "text/csv; charset=utf-8",
+            headers: { "content-disposition": 'attachment; filename="earnings.csv"', "cache-control": "no-store" }
+          })
+        })
+      )
+  })
+)

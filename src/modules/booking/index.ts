@@ -2,6 +2,7 @@ export { allowedAdminStatuses, BookingStatuses, type CancellationPolicy, display
 export { type BookingDetail } from "./ports"
 export { Bookings, BookingsLive, Queues } from "./service"
 export { BookingRemindersLive, CalendarFeeds, CalendarFeedsLive } from "./calendars"
+export { BookingStatementsLive } from "./receipts"
 export { BookingsApi, CalendarFeedApi, CancellationPolicyApi, CheckoutApi, ReviewsApi } from "./contract"
 export { toBookingView } from "./views"
 export { AvailabilityLive } from "./availability/service"

@@ -98,3 +98,44 @@ export const reminderMail = (
   )
   return { ...mail, expiresAt: booking.startTime }
 }
+
+/**
+ * The client's receipt, mailed when their payment is captured, in their language, with the receipt's
+ * PDF attached (`pdf`: its bytes). A "receipt" mail: essential, it goes out at once whatever the
+ * client's preferences (a digest would drop the attachment).
+ */
+export const receiptMail = (
+  booking: BookingDetail,
+  figures: { readonly paidMinor: number; readonly paidAt: Date },
+  pdf: Uint8Array,
+  publicUrl: string
+): OutgoingMail => {
+  const to = booking.client
+  const language = to.preferredLanguage
+  const link = `${publicUrl.replace(/\/+$/, "")}/bookings/${booking.id}/receipt`
+  const mail = composeMail(
+    "receipt",
+    { email: to.email, firstName: to.firstName, preferredLanguage: language },
+    translate(language, "mail.booking.receipt.subject", { service: booking.service.title }),
+    [
+      translate(language, "mail.booking.receipt.client", {
+        amount: formatAmount(language, figures.paidMinor, booking.currency),
+        service: booking.service.title,
+        provider: `${booking.provider.firstName} ${booking.provider.lastName}`,
+        when: when(language, figures.paidAt, to.timeZone)
+      })
+    ],
+    { label: translate(language, "mail.booking.receipt.action"), link }
+  )
+  return {
+    ...mail,
+    attachments: [
+      {
+        filename: `${translate(language, "receipt.fileName")}-${booking.id.slice(0, 8)}.pdf`,
+        contentType: "application/pdf",
+        content: Buffer.from(pdf).toString("base64"),
+        encoding: "base64"
+      }
+    ]
+  }
+}

@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
 import type { Conflict } from "../../platform/errors"
 import type { BookingState, BookingStatus, Decision, PaymentStatus, RescheduleStatus } from "./domain"
+import type { EarningSource } from "./statements"
 
 /** A stored booking: the state the rules see plus what the screens and the gateway need. */
 export interface BookingRecord extends BookingState {
@@ -190,6 +191,11 @@ export interface BookingRepositoryShape {
   readonly advanceChargeClock: (paymentIntentId: string, occurredAt: Date) => Effect.Effect<boolean>
   readonly recordOperation: (operation: PaymentOperation) => Effect.Effect<void>
   readonly operations: (bookingId: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>>
+  /**
+   * The provider's bookings that hold money or had some captured, each with its payment records summed
+   * (the amounts captured and refunded): what the earnings page and its CSV are computed from.
+   */
+  readonly earningSources: (providerId: string) => Effect.Effect<ReadonlyArray<EarningSource>>
 }
 export class BookingRepository extends Context.Tag("booking/BookingRepository")<BookingRepository, BookingRepositoryShape>() {}
 

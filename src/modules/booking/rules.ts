@@ -103,3 +103,11 @@ export const billingProblems = (details: BillingInput): Record<string, BillingPr
  */
 export const RescheduleStatuses = ["OPEN", "AWAITING_PAYMENT", "ACCEPTED", "DECLINED", "EXPIRED", "UNAVAILABLE"] as const
 export type RescheduleStatus = (typeof RescheduleStatuses)[number]
+
+/**
+ * Where a booking's money stands for its provider (`/provider/earnings`, issue 13): held (authorised,
+ * not captured yet), captured, partly or wholly refunded. Payouts to the provider's bank are made by
+ * the gateway on its own schedule and are not recorded by the marketplace, so no state says "paid out".
+ */
+export const EarningStates = ["HELD", "CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"] as const
+export type EarningState = (typeof EarningStates)[number]

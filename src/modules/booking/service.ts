@@ -59,7 +59,10 @@ import {
 import { makeSlotClaims } from "./claims"
 import { Availability } from "./availability/service"
 import { makeSettlement, type ReconcileReport } from "./settlement"
-import { bookingMail } from "./mails"
+import { bookingMail, receiptMail } from "./mails"
+import { receiptPdf } from "./receipt-pdf"
+import { receiptDocument } from "./receipts"
+import { receiptFigures } from "./statements"
 import { billingProblems } from "./rules"
 import {
   type BookingDetail,
@@ -288,20 +291,33 @@ export const BookingsLive = Layer.effect(
         return b
       })
 
+    /** The client's receipt with its PDF, from the payment records (the capture is recorded before its event applies). */
+    const sendReceipt = (detail: BookingDetail) =>
+      Effect.gen(function* () {
+        const figures = receiptFigures(yield* bookings.operations(detail.id))
+        if (figures === undefined)
+          return yield* Effect.logWarning(`booking ${detail.id}: captured with no capture recorded, no receipt mailed`)
+        const receipt = { booking: detail, figures }
+        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt))
+        yield* mailer.send(receiptMail(detail, figures, pdf, config.publicUrl))
+      })
+
     const sendMails = (detail: BookingDetail, decision: Decision) =>
       Effect.forEach(
         decision.effects,
         (effect) =>
-          effect._tag === "Notify"
-            ? mailer.sendAll(
-                (effect.to === "client"
-                  ? [detail.client]
-                  : effect.to === "provider"
-                    ? [detail.provider]
-                    : [detail.client, detail.provider]
-                ).map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl))
-              )
-            : Effect.void,
+          effect._tag === "Notify" && effect.event === "receipt"
+            ? sendReceipt(detail)
+            : effect._tag === "Notify"
+              ? mailer.sendAll(
+                  (effect.to === "client"
+                    ? [detail.client]
+                    : effect.to === "provider"
+                      ? [detail.provider]
+                      : [detail.client, detail.provider]
+                  ).map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl))
+                )
+              : Effect.void,
         { discard: true }
       )
 

@@ -432,6 +432,12 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           )
         } else if (event._tag === "CardSaved") {
           yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
+        } else if (event._tag === "PaymentCaptured") {
+          // A capture the gateway reported before settle recorded it (same reference: recorded once), so
+          // that the payment records hold it when the receipt is mailed in this very transaction.
+          yield* recordOperation(b, "CAPTURE", event.amountMinor, `capture:${event.paymentIntentId}`, {
+            fee: commissionOf(event.amountMinor)
+          })
         }
         // A charge event moves a booking only when it is the raised total of an accepted move: the slot is
         // checked again then (the exclusion constraint, in a savepoint). Taken meanwhile, the proposal closes

@@ -1,10 +1,15 @@
-import type { Language } from "../../platform/messages"
+import { type Language, translate } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
-import type { BookingView, CalendarEventView, RescheduleView, ReviewView } from "./contract"
+import type { BookingView, CalendarEventView, EarningView, EarningsPage, ReceiptView, RescheduleView, ReviewView } from "./contract"
 import { amountDue, availableActions, type CancellationPolicy, displayStatus, freeCancellationUntil, lateCancellationFee } from "./domain"
+import { pagination } from "../../platform/paging"
 import { formatAmount } from "./mails"
 import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
+import type { Earnings, Receipt } from "./receipts"
+import { COMMISSION_PERCENT } from "./domain"
+import { formatWithZone } from "../../platform/time-zones"
+import type { EarningLine, EarningTotal } from "./statements"
 
 // Booking records turned into the contract's views (contract.ts), by the handlers.
 
@@ -145,4 +150,85 @@ export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
   comment: r.comment,
   createdAt: r.createdAt,
   client: r.client
+})
+
+/** A receipt as its page shows it, in the request's language (times in the client's zone, named). */
+export const toReceiptView = (receipt: Receipt, language: Language): ReceiptView => {
+  const { booking: b, figures } = receipt
+  const zone = b.client.timeZone
+  const money = (minor: number) => formatAmount(language, minor, b.currency)
+  return {
+    bookingId: b.id,
+    platform: translate(language, "receipt.platform"),
+    service: { title: b.service.title },
+    provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
+    client: { firstName: b.client.firstName, lastName: b.client.lastName },
+    startTime: b.startTime,
+    endTime: b.endTime,
+    clientTimeZone: zone,
+    formattedStartTime: formatWithZone(language, b.startTime, zone),
+    currency: b.currency,
+    paidMinor: figures.paidMinor,
+    formattedPaid: money(figures.paidMinor),
+    paidAt: figures.paidAt,
+    formattedPaidAt: formatWithZone(language, figures.paidAt, zone),
+    refunds: figures.refunds.map((r) => ({
+      amountMinor: r.amountMinor,
+      formattedAmount: money(r.amountMinor),
+      refundedAt: r.at,
+      formattedRefundedAt: formatWithZone(language, r.at, zone)
+    })),
+    refundedMinor: figures.refundedMinor,
+    formattedRefunded: money(figures.refundedMinor),
+    netPaidMinor: figures.netPaidMinor,
+    formattedNetPaid: money(figures.netPaidMinor),
+    pdfPath: `/api/bookings/${b.id}/receipt.pdf`
+  }
+}
+
+const moneyOf = (language: Language, t: Omit<EarningTotal, "heldMinor" | "bookings"> | EarningLine) => ({
+  grossMinor: t.grossMinor,
+  commissionMinor: t.commissionMinor,
+  netMinor: t.netMinor,
+  refundedMinor: t.refundedMinor,
+  formattedGross: formatAmount(language, t.grossMinor, t.currency),
+  formattedCommission: formatAmount(language, t.commissionMinor, t.currency),
+  formattedNet: formatAmount(language, t.netMinor, t.currency),
+  formattedRefunded: formatAmount(language, t.refundedMinor, t.currency)
+})
+
+export const toEarningView = (line: EarningLine, language: Language): EarningView => ({
+  bookingId: line.bookingId,
+  serviceTitle: line.serviceTitle,
+  clientName: line.clientName,
+  startTime: line.startTime,
+  date: line.date,
+  month: line.month,
+  state: line.state,
+  currency: line.currency,
+  ...moneyOf(language, line)
+})
+
+const toEarningTotalView = (total: EarningTotal, language: Language) => ({
+  currency: total.currency,
+  ...moneyOf(language, total),
+  heldMinor: total.heldMinor,
+  formattedHeld: formatAmount(language, total.heldMinor, total.currency),
+  bookings: total.bookings
+})
+
+/** One page of a provider's earnings with the totals of every line. */
+export const toEarningsPage = (
+  earnings: Earnings,
+  page: { readonly page: number; readonly limit: number; readonly offset: number },
+  language: Language
+): typeof EarningsPage.Type => ({
+  earnings: earnings.lines.slice(page.offset, page.offset + page.limit).map((line) => toEarningView(line, language)),
+  pagination: pagination(earnings.lines.length, page.page, page.limit),
+  totals: {
+    byCurrency: earnings.totals.byCurrency.map((t) => toEarningTotalView(t, language)),
+    byMonth: earnings.totals.byMonth.map((t) => ({ ...toEarningTotalView(t, language), month: t.month }))
+  },
+  commissionPercent: COMMISSION_PERCENT,
+  timeZone: earnings.timeZone
 })

@@ -24,7 +24,12 @@ export const DIGEST_QUEUE = "notification-digests"
 export const DIGEST_CRON = "*/15 * * * *"
 
 /** A mail's attachment as a job carries it (deferred mails, SMTP deliveries). */
-export const MailAttachmentSchema = Schema.Struct({ filename: Schema.String, contentType: Schema.String, content: Schema.String })
+export const MailAttachmentSchema = Schema.Struct({
+  filename: Schema.String,
+  contentType: Schema.String,
+  content: Schema.String,
+  encoding: Schema.optional(Schema.Literal("base64"))
+})
 
 export const DeferredMailJob = Schema.Struct({
   to: Schema.String,

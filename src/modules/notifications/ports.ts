@@ -2,11 +2,13 @@ import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
 import type { MailKind, NotificationPreferences } from "./preferences"
 
-/** A file sent with a mail (text content: a booking's .ics). */
+/** A file sent with a mail: text (a booking's .ics), or binary written in base64 (a receipt's PDF). */
 export interface MailAttachment {
   readonly filename: string
   readonly contentType: string
   readonly content: string
+  /** "base64": `content` is the file's bytes in base64; absent, the text itself. */
+  readonly encoding?: "base64" | undefined
 }
 
 /** A mail as it is handed to the transport. */

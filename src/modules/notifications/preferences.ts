@@ -54,6 +54,7 @@ export const MailKinds = [
   "contact",
   "booking",
   "booking-reminder",
+  "receipt",
   "application-decision",
   "message",
   "digest"
@@ -68,7 +69,9 @@ const ESSENTIAL: ReadonlySet<MailKind> = new Set<MailKind>([
   "data-export",
   "unsubscribe-confirmation",
   "legal",
-  "contact"
+  "contact",
+  // A payment receipt is a record of money taken: at once, with its PDF, never held for a digest.
+  "receipt"
 ])
 
 export const isEssential = (kind: MailKind): boolean => ESSENTIAL.has(kind)

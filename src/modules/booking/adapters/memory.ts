@@ -20,6 +20,7 @@ import {
 import { makeAvailabilityMemory } from "../availability/adapters/memory"
 import { AvailabilityRepository } from "../availability/ports"
 import { dueReminder } from "../reminders"
+import type { EarningSource } from "../statements"
 
 const OPEN: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"]
 const SECURED = ["AUTHORIZED", "CARD_SAVED"]
@@ -303,7 +304,41 @@ export const BookingMemoryAdapters = Layer.effectContext(
         Effect.sync(() => {
           if (!operations.some((o) => o.kind === op.kind && o.reference === op.reference)) operations.push({ ...op, createdAt: new Date() })
         }),
-      operations: (bookingId) => Effect.sync(() => operations.filter((o) => o.bookingId === bookingId))
+      operations: (bookingId) => Effect.sync(() => operations.filter((o) => o.bookingId === bookingId)),
+      earningSources: (providerId) =>
+        Effect.forEach(
+          [...bookings.values()].filter(
+            (b) =>
+              b.providerId === providerId &&
+              (b.paymentStatus === "AUTHORIZED" ||
+                b.capturedMinor > 0 ||
+                operations.some((o) => o.bookingId === b.id && o.kind === "CAPTURE"))
+          ),
+          (b) =>
+            Effect.map(detailOf(b), (d): EarningSource => {
+              const own = operations.filter((o) => o.bookingId === b.id)
+              const total = (kind: string) => own.filter((o) => o.kind === kind).reduce((sum, o) => sum + o.amountMinor, 0)
+              const captures = own.filter((o) => o.kind === "CAPTURE").map((o) => o.createdAt.getTime())
+              const holds = own
+                .filter((o) => o.kind === "AUTHORIZATION" && o.paymentIntentId === b.paymentIntentId)
+                .map((o) => o.createdAt.getTime())
+              return {
+                bookingId: b.id,
+                serviceTitle: d.service.title,
+                clientFirstName: d.client.firstName,
+                clientLastName: d.client.lastName,
+                startTime: b.startTime,
+                currency: b.currency,
+                paymentStatus: b.paymentStatus,
+                totalMinor: b.totalMinor,
+                authorizedMinor: b.authorizedMinor,
+                capturedMinor: total("CAPTURE"),
+                refundedMinor: total("REFUND"),
+                capturedAt: captures.length > 0 ? new Date(Math.min(...captures)) : null,
+                authorizedAt: holds.length > 0 ? new Date(Math.max(...holds)) : null
+              }
+            })
+        )
     }
 
     const reviewRepository: ReviewRepository["Type"] = {

@@ -28,6 +28,7 @@ import {
   type ReviewRecord
 } from "../ports"
 import { AvailabilityRepositoryLive } from "../availability/adapters/postgres"
+import type { EarningSource } from "../statements"
 
 // Amounts are bigint columns, read as exact numbers by the client's int8 parser (platform/database.ts).
 const RECORD = `
@@ -189,6 +190,21 @@ const ReviewRow = Schema.Struct({
 })
 const ReviewStatsRow = Schema.Struct({ total: Schema.Number, average: Schema.NullOr(Schema.Number) })
 const IdRow = Schema.Struct({ id: Schema.String })
+const EarningSourceRow = Schema.Struct({
+  bookingId: Schema.String,
+  serviceTitle: Schema.String,
+  clientFirstName: Schema.String,
+  clientLastName: Schema.String,
+  startTime: Schema.DateFromSelf,
+  currency: Schema.String,
+  paymentStatus: Schema.Literal(...PaymentStatuses),
+  totalMinor: Schema.Number,
+  authorizedMinor: Schema.Number,
+  capturedMinor: Schema.Number,
+  refundedMinor: Schema.Number,
+  capturedAt: Schema.NullOr(Schema.DateFromSelf),
+  authorizedAt: Schema.NullOr(Schema.DateFromSelf)
+}) satisfies Schema.Schema<EarningSource, any>
 const Total = Schema.Struct({ total: Schema.Number })
 const Taken = Schema.Struct({ taken: Schema.Boolean })
 
@@ -488,6 +504,27 @@ export const BookingRepositoryLive = Layer.effect(
             VALUES (${op.bookingId}, ${op.gateway}, ${op.kind}, ${op.amountMinor}, ${op.currency}, ${op.feeMinor}, ${op.paymentIntentId},
               ${op.reference}, ${op.paymentMethod}, ${op.detail})
             ON CONFLICT (kind, reference) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+      earningSources: (providerId) =>
+        // The provider's bookings that hold money or ever had some captured, with their payment records
+        // summed per kind; a hold only counts while the booking holds it.
+        findAll(
+          "earning sources",
+          EarningSourceRow,
+          sql`SELECT b.id AS booking_id, s.title AS service_title, c.first_name AS client_first_name, c.last_name AS client_last_name,
+              b.start_time, b.currency, b.payment_status, b.total_minor, b.authorized_minor,
+              coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)::int8 AS captured_minor,
+              coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'REFUND'), 0)::int8 AS refunded_minor,
+              min(o.created_at) FILTER (WHERE o.kind = 'CAPTURE') AS captured_at,
+              max(o.created_at) FILTER (WHERE o.kind = 'AUTHORIZATION' AND o.payment_intent_id = b.payment_intent_id) AS authorized_at
+            FROM bookings b
+            JOIN services s ON s.id = b.service_id
+            JOIN users c ON c.id = b.client_id
+            LEFT JOIN payment_operations o ON o.booking_id = b.id
+            WHERE b.provider_id = ${providerId}
+              AND (b.payment_status = 'AUTHORIZED' OR b.captured_minor > 0
+                OR EXISTS (SELECT 1 FROM payment_operations x WHERE x.booking_id = b.id AND x.kind = 'CAPTURE'))
+            GROUP BY b.id, s.title, c.first_name, c.last_name`
+        ).pipe(Effect.orDie),
       operations: (bookingId) =>
         findAll(
           "payment operations",

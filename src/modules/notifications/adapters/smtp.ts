@@ -63,7 +63,12 @@ export const SmtpDeliveryLive = (smtpUrl: Redacted.Redacted) =>
               subject: mail.subject,
               text: mail.text,
               html: mail.html,
-              attachments: (mail.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }))
+              attachments: (mail.attachments ?? []).map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                content: a.content,
+                ...(a.encoding ? { encoding: a.encoding } : {})
+              }))
             })
           )
         )

@@ -1,0 +1,99 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { Conflict, type Forbidden, type NotFound } from "../../platform/errors"
+import { isUuid } from "../../platform/ids"
+import { type Language, translate } from "../../platform/messages"
+import { formatWithZone, zoneOf } from "../../platform/time-zones"
+import { type Actor, requireRole, UserRepository } from "../identity"
+import { BookingNotFound } from "./domain"
+import { formatAmount } from "./mails"
+import { type BookingDetail, BookingRepository } from "./ports"
+import type { ReceiptDocument } from "./receipt-pdf"
+import { type EarningLine, earningLines, type EarningTotals, earningTotals, type ReceiptFigures, receiptFigures } from "./statements"
+
+// Receipts for clients and earnings for providers (issue 13, item 5). The figures are statements.ts's,
+// from the payment records; the receipt's PDF is receipt-pdf.ts's, its mail mails.ts's.
+
+export const ReceiptNotAvailable = new Conflict({ code: "RECEIPT_NOT_AVAILABLE", key: "booking.receiptNotAvailable" })
+
+/** A receipt: the booking and its money as the payment records say. */
+export interface Receipt {
+  readonly booking: BookingDetail
+  readonly figures: ReceiptFigures
+}
+
+export interface Earnings {
+  /** Every line, newest money first (the handler pages them). */
+  readonly lines: ReadonlyArray<EarningLine>
+  readonly totals: EarningTotals
+  /** The provider's zone: months are counted in it. */
+  readonly timeZone: string
+}
+
+export class BookingStatements extends Context.Tag("booking/BookingStatements")<
+  BookingStatements,
+  {
+    /** The booking's receipt for its client or an administrator; 404 for anyone else, 409 while nothing is captured. */
+    readonly receipt: (actor: Actor, bookingId: string) => Effect.Effect<Receipt, NotFound | Conflict>
+    /** The caller's (a provider's) earnings: every line and the totals per currency and per month. */
+    readonly earnings: (actor: Actor) => Effect.Effect<Earnings, Forbidden>
+  }
+>() {}
+
+export const BookingStatementsLive = Layer.effect(
+  BookingStatements,
+  Effect.gen(function* () {
+    const bookings = yield* BookingRepository
+    const users = yield* UserRepository
+    return {
+      receipt: (actor, bookingId) =>
+        Effect.gen(function* () {
+          if (!isUuid(bookingId)) return yield* BookingNotFound
+          const found = yield* bookings.findById(bookingId)
+          // The provider sees the booking but not the client's receipt; strangers do not see the booking.
+          if (Option.isNone(found) || (actor.role !== "ADMIN" && actor.id !== found.value.clientId)) return yield* BookingNotFound
+          const figures = receiptFigures(yield* bookings.operations(bookingId))
+          if (figures === undefined) return yield* ReceiptNotAvailable
+          return { booking: found.value, figures }
+        }),
+      earnings: (actor) =>
+        Effect.gen(function* () {
+          yield* requireRole(actor, "PROVIDER")
+          const timeZone = zoneOf(Option.getOrNull(Option.flatMapNullable(yield* users.findById(actor.id), (u) => u.timeZone)))
+          const lines = earningLines(yield* bookings.earningSources(actor.id), timeZone)
+          return { lines, totals: earningTotals(lines), timeZone }
+        })
+    }
+  })
+)
+
+/** The receipt's words in a language, for its page's view, its PDF and its mail. */
+export const receiptDocument = (language: Language, receipt: Receipt): ReceiptDocument => {
+  const { booking: b, figures } = receipt
+  const zone = b.client.timeZone
+  const t = translate
+  const platform = t(language, "receipt.platform")
+  const money = (minor: number) => formatAmount(language, minor, b.currency)
+  return {
+    language,
+    title: t(language, "receipt.title"),
+    platform,
+    lines: [
+      { label: t(language, "receipt.reference"), value: b.id },
+      { label: t(language, "receipt.paidAt"), value: formatWithZone(language, figures.paidAt, zone) },
+      { label: t(language, "receipt.client"), value: `${b.client.firstName} ${b.client.lastName}` },
+      { label: t(language, "receipt.service"), value: b.service.title },
+      { label: t(language, "receipt.provider"), value: `${b.provider.firstName} ${b.provider.lastName}` },
+      { label: t(language, "receipt.booking"), value: formatWithZone(language, b.startTime, zone) },
+      { label: t(language, "receipt.currency"), value: b.currency }
+    ],
+    amounts: [
+      { label: t(language, "receipt.paid"), value: money(figures.paidMinor), strong: figures.refunds.length === 0 },
+      ...figures.refunds.map((r) => ({
+        label: t(language, "receipt.refund", { date: formatWithZone(language, r.at, zone, { dateStyle: "long" }) }),
+        value: money(-r.amountMinor)
+      })),
+      ...(figures.refunds.length > 0 ? [{ label: t(language, "receipt.netPaid"), value: money(figures.netPaidMinor), strong: true }] : [])
+    ],
+    footer: t(language, "receipt.footer", { platform, reference: b.id, currency: b.currency })
+  }
+}

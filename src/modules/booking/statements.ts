@@ -1,0 +1,230 @@
+import { dayOf } from "../../platform/zoned-time"
+import { commissionOf, type PaymentStatus } from "./domain"
+import type { EarningState } from "./rules"
+import type { PaymentOperation } from "./ports"
+
+// Receipts for clients and earnings for providers (issue 13, item 5): pure figures in integer minor
+// units, read from the payment records (payment_operations) as the settlement wrote them: the amounts
+// captured and refunded. The platform's commission is 5% of what is kept (captured − refunded), by the
+// rule that computes the application fee of a capture (`commissionOf`): one rounding, on the kept
+// amount, so 0 ≤ commission ≤ gross however many partial refunds there were (summing the fees
+// recorded with each capture and refund would round once per row).
+
+type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor"> & { readonly createdAt: Date }
+
+/** What a receipt says about the money, in the booking's currency. */
+export interface ReceiptFigures {
+  /** Captured in all (the sum of the captures). */
+  readonly paidMinor: number
+  /** When the money was taken: the first capture. */
+  readonly paidAt: Date
+  /** Each refund, oldest first. */
+  readonly refunds: ReadonlyArray<{ readonly amountMinor: number; readonly at: Date }>
+  readonly refundedMinor: number
+  /** What the client paid in the end: captured − refunded. */
+  readonly netPaidMinor: number
+}
+
+const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
+const byTime = (a: Operation, b: Operation) => a.createdAt.getTime() - b.createdAt.getTime()
+
+/** The receipt's figures, or undefined while nothing was captured (no receipt yet). */
+export const receiptFigures = (operations: ReadonlyArray<Operation>): ReceiptFigures | undefined => {
+  const captures = operations.filter((o) => o.kind === "CAPTURE" && o.amountMinor > 0).sort(byTime)
+  const first = captures[0]
+  if (first === undefined) return undefined
+  const refunds = operations
+    .filter((o) => o.kind === "REFUND" && o.amountMinor > 0)
+    .sort(byTime)
+    .map((o) => ({ amountMinor: o.amountMinor, at: o.createdAt }))
+  const paidMinor = sum(captures.map((o) => o.amountMinor))
+  const refundedMinor = sum(refunds.map((r) => r.amountMinor))
+  return { paidMinor, paidAt: first.createdAt, refunds, refundedMinor, netPaidMinor: paidMinor - refundedMinor }
+}
+
+// ---- Earnings ----------------------------------------------------------------------------------
+
+export { EarningStates, type EarningState } from "./rules"
+
+/** One booking of a provider with its payment records summed (the repository's `earningSources`). */
+export interface EarningSource {
+  readonly bookingId: string
+  readonly serviceTitle: string
+  readonly clientFirstName: string
+  readonly clientLastName: string
+  readonly startTime: Date
+  readonly currency: string
+  readonly paymentStatus: PaymentStatus
+  readonly totalMinor: number
+  /** The booking's current hold (0 when none). */
+  readonly authorizedMinor: number
+  /** Sums of the booking's CAPTURE and REFUND rows. */
+  readonly capturedMinor: number
+  readonly refundedMinor: number
+  /** The first capture, and the latest authorisation (of the hold still open). */
+  readonly capturedAt: Date | null
+  readonly authorizedAt: Date | null
+}
+
+export interface EarningLine {
+  readonly bookingId: string
+  readonly serviceTitle: string
+  readonly clientName: string
+  readonly startTime: Date
+  readonly currency: string
+  readonly state: EarningState
+  /** Captured − refunded (HELD: the amount the hold would capture). */
+  readonly grossMinor: number
+  /** The platform's 5% of the gross (commissionOf). */
+  readonly commissionMinor: number
+  /** gross − commission: what the provider keeps. */
+  readonly netMinor: number
+  readonly refundedMinor: number
+  /** When the money was taken (HELD: when the hold was made). */
+  readonly date: Date
+  /** That date's month in the provider's zone, "YYYY-MM". */
+  readonly month: string
+}
+
+/**
+ * A booking's earning line, or undefined when it holds no money for the provider (never paid,
+ * released). A hold is shown with what its capture would give (the same commission rule).
+ */
+export const earningLine = (source: EarningSource, zone: string): EarningLine | undefined => {
+  const common = {
+    bookingId: source.bookingId,
+    serviceTitle: source.serviceTitle,
+    clientName: `${source.clientFirstName} ${source.clientLastName}`.trim(),
+    startTime: source.startTime,
+    currency: source.currency
+  }
+  if (source.capturedMinor > 0 && source.capturedAt !== null) {
+    const grossMinor = source.capturedMinor - source.refundedMinor
+    const commissionMinor = commissionOf(grossMinor)
+    const state: EarningState =
+      source.refundedMinor === 0 ? "CAPTURED" : source.refundedMinor >= source.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED"
+    return {
+      ...common,
+      state,
+      grossMinor,
+      commissionMinor,
+      netMinor: grossMinor - commissionMinor,
+      refundedMinor: source.refundedMinor,
+      date: source.capturedAt,
+      month: dayOf(source.capturedAt, zone).slice(0, 7)
+    }
+  }
+  if (source.paymentStatus === "AUTHORIZED" && source.authorizedMinor > 0) {
+    const grossMinor = Math.min(source.totalMinor, source.authorizedMinor)
+    const commissionMinor = commissionOf(grossMinor)
+    const date = source.authorizedAt ?? source.startTime
+    return {
+      ...common,
+      state: "HELD",
+      grossMinor,
+      commissionMinor,
+      netMinor: grossMinor - commissionMinor,
+      refundedMinor: 0,
+      date,
+      month: dayOf(date, zone).slice(0, 7)
+    }
+  }
+  return undefined
+}
+
+/** Sums of one currency (and month): the money kept, and apart from it the money still held. */
+export interface EarningTotal {
+  readonly currency: string
+  readonly grossMinor: number
+  readonly commissionMinor: number
+  readonly netMinor: number
+  readonly refundedMinor: number
+  /** Gross of the holds not captured yet: not earned yet, never added to the figures above. */
+  readonly heldMinor: number
+  readonly bookings: number
+}
+
+export interface EarningTotals {
+  /** Per currency, currencies in alphabetical order. */
+  readonly byCurrency: ReadonlyArray<EarningTotal>
+  /** Per month and currency, newest month first. */
+  readonly byMonth: ReadonlyArray<EarningTotal & { readonly month: string }>
+}
+
+const emptyTotal = (currency: string): EarningTotal => ({
+  currency,
+  grossMinor: 0,
+  commissionMinor: 0,
+  netMinor: 0,
+  refundedMinor: 0,
+  heldMinor: 0,
+  bookings: 0
+})
+
+const add = (total: EarningTotal, line: EarningLine): EarningTotal =>
+  line.state === "HELD"
+    ? { ...total, heldMinor: total.heldMinor + line.grossMinor, bookings: total.bookings + 1 }
+    : {
+        ...total,
+        grossMinor: total.grossMinor + line.grossMinor,
+        commissionMinor: total.commissionMinor + line.commissionMinor,
+        netMinor: total.netMinor + line.netMinor,
+        refundedMinor: total.refundedMinor + line.refundedMinor,
+        bookings: total.bookings + 1
+      }
+
+/** Totals per currency and per month and currency: amounts of different currencies are never added. */
+export const earningTotals = (lines: ReadonlyArray<EarningLine>): EarningTotals => {
+  const currencies = new Map<string, EarningTotal>()
+  const months = new Map<string, EarningTotal & { readonly month: string }>()
+  for (const line of lines) {
+    currencies.set(line.currency, add(currencies.get(line.currency) ?? emptyTotal(line.currency), line))
+    const key = `${line.month} ${line.currency}`
+    months.set(key, { ...add(months.get(key) ?? emptyTotal(line.currency), line), month: line.month })
+  }
+  return {
+    byCurrency: [...currencies.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+    byMonth: [...months.values()].sort((a, b) => b.month.localeCompare(a.month) || a.currency.localeCompare(b.currency))
+  }
+}
+
+/** The provider's lines, newest money first. */
+export const earningLines = (sources: ReadonlyArray<EarningSource>, zone: string): ReadonlyArray<EarningLine> =>
+  sources
+    .flatMap((source) => {
+      const line = earningLine(source, zone)
+      return line === undefined ? [] : [line]
+    })
+    .sort((a, b) => b.date.getTime() - a.date.getTime() || a.bookingId.localeCompare(b.bookingId))
+
+/** The CSV export's columns (amounts in minor units of their currency, as the back-office's exports). */
+export const EARNINGS_CSV_HEADER = [
+  "bookingId",
+  "date",
+  "month",
+  "service",
+  "client",
+  "state",
+  "currency",
+  "grossMinor",
+  "commissionMinor",
+  "netMinor",
+  "refundedMinor",
+  "startTime"
+] as const
+
+export const earningsCsvRows = (lines: ReadonlyArray<EarningLine>) =>
+  lines.map((l) => [
+    l.bookingId,
+    l.date.toISOString(),
+    l.month,
+    l.serviceTitle,
+    l.clientName,
+    l.state,
+    l.currency,
+    l.grossMinor,
+    l.commissionMinor,
+    l.netMinor,
+    l.refundedMinor,
+    l.startTime.toISOString()
+  ])

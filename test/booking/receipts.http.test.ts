@@ -1,0 +1,290 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bookings } from "../../src/modules/booking/service"
+import { Transactional } from "../../src/platform/transaction"
+import { refundBooking, setBookingStatus } from "../../cli/commands/bookings/shared"
+import { EARNINGS_CSV_HEADER } from "../../src/modules/booking/statements"
+import { formatMoney } from "../../src/platform/money"
+import { en, fr } from "../../src/platform/messages"
+import { parseCsv } from "../administration/csv"
+import { login, newClient, providerWithService, type Session } from "../support/accounts"
+import { httpClient, mailsTo } from "../support/http"
+import { pdfText } from "../support/pdf"
+import { startTestServer, type TestServer } from "../support/server"
+import { payInSandbox } from "./support"
+
+// Receipts for clients and earnings for providers (issue 13, item 5), over HTTP: who may read them,
+// 404 and 409, the PDF and its figures, the mail with the PDF, the earnings' figures, totals and CSV.
+
+let server: TestServer
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let stranger: Session
+let admin: Session
+let serviceId: string
+
+beforeAll(async () => {
+  server = await startTestServer()
+  api = httpClient(server)
+  // 35 € an hour: a 2-hour booking is 70,00 €.
+  ;({ provider, client, serviceId } = await providerWithService(server, api, {
+    title: "Cours de piano",
+    description: "Cours particuliers à domicile.",
+    price: 35,
+    location: "Québec",
+    categoryId: 9
+  }))
+  stranger = await newClient(server, api)
+  admin = await login(api, "admin@marketplace.local", "Admin1234!")
+}, 120_000)
+afterAll(() => server?.stop())
+
+let slot = 0
+/** A booking of 2 hours, paid (authorised) in the sandbox. */
+const paidBooking = async () => {
+  const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
+  start.setUTCMinutes(0, 0, 0)
+  const reply = await api.post(
+    "/api/bookings",
+    {
+      serviceId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+      address: "2 rue Saint-Jean, Québec"
+    },
+    { token: client.token }
+  )
+  expect(reply.status, reply.text).toBe(201)
+  await payInSandbox(server, api, client.token, reply.body.data.bookingData.id)
+  return reply.body.data.bookingData.id as string
+}
+/** Confirmed then validated by an admin: the 70,00 € are captured. */
+const capture = async (id: string) => {
+  await server.run(setBookingStatus(id, "CONFIRMED", undefined))
+  expect(await server.run(setBookingStatus(id, "VALIDATED", undefined))).toMatchObject({ paymentStatus: "CAPTURED", capturedMinor: 7000 })
+}
+/** A binary or text answer, read without the JSON client's envelope checks. */
+const raw = async (path: string, token?: string, language = "fr") => {
+  const res = await fetch(server.url + path, {
+    headers: { "accept-language": language, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+  })
+  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) }
+}
+/** A user's full name, as the account says. */
+const nameOf = async (session: Session) => {
+  const me = (await api.get("/api/auth/me", { token: session.token })).body.data.user
+  return `${me.firstName} ${me.lastName}`
+}
+/** Intl writes narrow and plain no-break spaces; the PDF's text has plain ones. */
+const spaced = (text: string) => text.replace(/\s/g, " ")
+const eur = (language: "fr" | "en", minor: number) => spaced(formatMoney(language === "fr" ? "fr-FR" : "en-CA", minor, "EUR"))
+
+describe("a booking's receipt", () => {
+  it("is refused while nothing is captured (409), and hidden from the provider, strangers and visitors (404, 401)", async () => {
+    const id = await paidBooking()
+    for (const [language, messages] of [
+      ["fr", fr],
+      ["en", en]
+    ] as const) {
+      const early = await api.get(`/api/bookings/${id}/receipt`, { token: client.token, language })
+      expect(early.status).toBe(409)
+      expect(early.body).toEqual({ success: false, code: "RECEIPT_NOT_AVAILABLE", message: messages["booking.receiptNotAvailable"] })
+    }
+    expect((await raw(`/api/bookings/${id}/receipt.pdf`, client.token)).status).toBe(409)
+    for (const token of [provider.token, stranger.token]) {
+      const hidden = await api.get(`/api/bookings/${id}/receipt`, { token })
+      expect(hidden.status).toBe(404)
+      expect(hidden.body.code).toBe("BOOKING_NOT_FOUND")
+      expect((await raw(`/api/bookings/${id}/receipt.pdf`, token)).status).toBe(404)
+    }
+    expect((await api.get(`/api/bookings/${id}/receipt`)).status).toBe(401)
+    expect((await api.get(`/api/bookings/00000000-0000-4000-8000-000000000000/receipt`, { token: client.token })).status).toBe(404)
+  })
+
+  it("after the capture: the figures of the payment records, the PDF with the amount, the mail with the PDF; refunds shown", async () => {
+    const id = await paidBooking()
+    await capture(id)
+
+    const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
+    expect(receipt).toMatchObject({
+      bookingId: id,
+      platform: "Marketplace",
+      service: { title: "Cours de piano" },
+      currency: "EUR",
+      paidMinor: 7000,
+      refunds: [],
+      refundedMinor: 0,
+      netPaidMinor: 7000,
+      pdfPath: `/api/bookings/${id}/receipt.pdf`
+    })
+    expect(spaced(receipt.formattedPaid)).toBe(eur("fr", 7000))
+    // The date of payment is written in the client's zone, named.
+    expect(receipt.formattedPaidAt).toMatch(/heure/)
+    // An administrator reads it too; in English when asked.
+    const english = await api.get(`/api/bookings/${id}/receipt`, { token: admin.token, language: "en" })
+    expect(english.status).toBe(200)
+    expect(spaced(english.body.data.receipt.formattedPaid)).toBe(eur("en", 7000))
+    expect(english.body.data.receipt.formattedPaidAt).toMatch(/time$/)
+
+    const pdf = await raw(`/api/bookings/${id}/receipt.pdf`, client.token)
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get("content-type")).toBe("application/pdf")
+    expect(pdf.headers.get("content-disposition")).toMatch(/^attachment; filename="recu-/)
+    expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString()).toBe("%PDF-")
+    const text = pdfText(pdf.bytes).map(spaced)
+    expect(text).toContain(eur("fr", 7000))
+    expect(text).toContain("Marketplace")
+    expect(text).toContain("Cours de piano")
+    expect(text).toContain(fr["receipt.title"])
+    expect(text).toContain(await nameOf(provider))
+
+    // The client was mailed the receipt in their language, the PDF attached.
+    const mail = (await mailsTo(server, client.email)).find(
+      (m) => m.subject === fr["mail.booking.receipt.subject"].replace("{service}", "Cours de piano")
+    )
+    expect(mail).toBeDefined()
+    expect(spaced(mail!.text)).toContain(eur("fr", 7000))
+    expect(mail!.text).toContain(`/bookings/${id}/receipt`)
+    const attachment = mail!.attachments?.find((a) => a.contentType === "application/pdf")
+    expect(attachment?.encoding).toBe("base64")
+    const mailed = Buffer.from(attachment!.content, "base64")
+    expect(mailed.subarray(0, 5).toString()).toBe("%PDF-")
+    expect(pdfText(mailed).map(spaced)).toContain(eur("fr", 7000))
+    // Only the client gets a receipt.
+    expect((await mailsTo(server, provider.email)).some((m) => m.subject.startsWith("Votre reçu"))).toBe(false)
+
+    // A partial refund shows on the receipt and its PDF.
+    await server.run(refundBooking(id, 2000, "Geste commercial"))
+    const refunded = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token, language: "en" })).body.data.receipt
+    expect(refunded).toMatchObject({ paidMinor: 7000, refundedMinor: 2000, netPaidMinor: 5000 })
+    expect(refunded.refunds.map((r: { amountMinor: number }) => r.amountMinor)).toEqual([2000])
+    const after = pdfText((await raw(`/api/bookings/${id}/receipt.pdf`, client.token, "en")).bytes).map(spaced)
+    expect(after).toContain(eur("en", 7000))
+    expect(after).toContain(eur("en", -2000))
+    expect(after).toContain(eur("en", 5000))
+    expect(after).toContain(en["receipt.netPaid"])
+  })
+})
+
+describe("a capture the gateway reports before it is recorded (a webhook racing the settlement)", () => {
+  it("is recorded from the event, once, and the receipt is mailed from it", async () => {
+    const id = await paidBooking()
+    // Validated with its hold still to capture, as the settlement finds it just before the gateway's answer.
+    const [row] = await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.unsafe<{ paymentIntentId: string }>(
+          "UPDATE bookings SET status = 'VALIDATED', rendered_at = now() WHERE id = $1 RETURNING payment_intent_id",
+          [id]
+        )
+      )
+    )
+    const event = {
+      _tag: "PaymentCaptured" as const,
+      bookingId: id,
+      paymentIntentId: row!.paymentIntentId,
+      amountMinor: 7000,
+      reference: `evt_capture_${id}`,
+      occurredAt: new Date()
+    }
+    const apply = Effect.flatMap(Effect.all([Bookings, Transactional]), ([bookings, tx]) => tx.run(bookings.applyChargeEvent(event)))
+    await server.run(apply)
+    await server.run(apply)
+    const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
+    expect(receipt).toMatchObject({ paidMinor: 7000, netPaidMinor: 7000 })
+    const mails = (await mailsTo(server, client.email)).filter((m) => m.text.includes(`/bookings/${id}/receipt`))
+    expect(mails).toHaveLength(1)
+  })
+})
+
+describe("a provider's earnings", () => {
+  it("per booking gross, 5% commission and net from the payment records; totals per currency and month; held money apart; CSV", async () => {
+    const mine = await api.get("/api/providers/me/earnings", { token: provider.token })
+    expect(mine.status, mine.text).toBe(200)
+    const before = mine.body.data.earnings.length
+
+    const refundedId = await paidBooking()
+    await capture(refundedId)
+    await server.run(refundBooking(refundedId, 2000, "Geste commercial"))
+    const heldId = await paidBooking()
+
+    const page = (await api.get("/api/providers/me/earnings?limit=100", { token: provider.token })).body.data
+    expect(page.commissionPercent).toBe(5)
+    const line = page.earnings.find((e: { bookingId: string }) => e.bookingId === refundedId)
+    // Kept 50,00 € (70 captured, 20 refunded): commission 2,50 €, net 47,50 €.
+    expect(line).toMatchObject({
+      state: "PARTIALLY_REFUNDED",
+      currency: "EUR",
+      grossMinor: 5000,
+      commissionMinor: 250,
+      netMinor: 4750,
+      refundedMinor: 2000,
+      serviceTitle: "Cours de piano",
+      clientName: await nameOf(client)
+    })
+    expect(spaced(line.formattedNet)).toBe(eur("fr", 4750))
+    expect(page.earnings.find((e: { bookingId: string }) => e.bookingId === heldId)).toMatchObject({
+      state: "HELD",
+      grossMinor: 7000,
+      commissionMinor: 350,
+      netMinor: 6650
+    })
+    expect(page.earnings).toHaveLength(before + 2)
+
+    // Totals equal the sums of the lines (this provider's bookings are all in euros), held money apart.
+    type Line = { state: string; grossMinor: number; commissionMinor: number; netMinor: number; month: string; currency: string }
+    const lines: ReadonlyArray<Line> = page.earnings
+    const kept = lines.filter((l) => l.state !== "HELD")
+    expect(page.totals.byCurrency).toHaveLength(1)
+    expect(page.totals.byCurrency[0]).toMatchObject({
+      currency: "EUR",
+      grossMinor: kept.reduce((s, l) => s + l.grossMinor, 0),
+      commissionMinor: kept.reduce((s, l) => s + l.commissionMinor, 0),
+      netMinor: kept.reduce((s, l) => s + l.netMinor, 0),
+      heldMinor: lines.filter((l) => l.state === "HELD").reduce((s, l) => s + l.grossMinor, 0),
+      bookings: lines.length
+    })
+    for (const month of page.totals.byMonth) {
+      const of = kept.filter((l) => l.month === month.month && l.currency === month.currency)
+      expect(month.netMinor).toBe(of.reduce((s, l) => s + l.netMinor, 0))
+    }
+
+    // Paged like every list; the totals still cover every line.
+    const first = (await api.get("/api/providers/me/earnings?limit=1&page=2", { token: provider.token })).body.data
+    expect(first.pagination).toEqual({ total: lines.length, page: 2, limit: 1, pages: lines.length })
+    expect(first.earnings).toEqual([page.earnings[1]])
+    expect(first.totals).toEqual(page.totals)
+
+    // The CSV: the documented columns, one row per line, exact minor units.
+    const file = await raw("/api/providers/me/earnings.csv", provider.token)
+    expect(file.status).toBe(200)
+    expect(file.headers.get("content-type")).toMatch(/^text\/csv/)
+    expect(file.headers.get("content-disposition")).toContain("earnings.csv")
+    const [header, ...rows] = parseCsv(Buffer.from(file.bytes).toString("utf8"))
+    expect(header).toEqual([...EARNINGS_CSV_HEADER])
+    expect(rows).toHaveLength(lines.length)
+    const row = rows.find((r) => r[0] === refundedId)!
+    const at = (column: (typeof EARNINGS_CSV_HEADER)[number]) => row[EARNINGS_CSV_HEADER.indexOf(column)]
+    expect([at("state"), at("currency"), at("grossMinor"), at("commissionMinor"), at("netMinor"), at("refundedMinor")]).toEqual([
+      "PARTIALLY_REFUNDED",
+      "EUR",
+      "5000",
+      "250",
+      "4750",
+      "2000"
+    ])
+  })
+
+  it("only providers have earnings (403 for a client, 401 for a visitor), each their own", async () => {
+    const refused = await api.get("/api/providers/me/earnings", { token: client.token, language: "en" })
+    expect(refused.status).toBe(403)
+    expect((await raw("/api/providers/me/earnings.csv", client.token)).status).toBe(403)
+    expect((await api.get("/api/providers/me/earnings")).status).toBe(401)
+    // Another provider sees none of these bookings.
+    const other = await providerWithService(server, api, { title: "Jardinage", description: "Tonte et taille.", price: 30 })
+    const theirs = (await api.get("/api/providers/me/earnings", { token: other.provider.token })).body.data
+    expect(theirs.earnings).toEqual([])
+    expect(theirs.totals).toEqual({ byCurrency: [], byMonth: [] })
+  })
+})

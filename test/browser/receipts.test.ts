@@ -1,0 +1,114 @@
+import * as fs from "node:fs"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { refundBooking, setBookingStatus } from "../../cli/commands/bookings/shared"
+import { providerWithService, type Session } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { httpClient, registration } from "../support/http"
+import { pdfText } from "../support/pdf"
+import type { TestServer } from "../support/server"
+import { payInSandbox } from "../booking/support"
+
+// Receipts and earnings in Chromium (issue 13, item 5): after a capture (and a partial refund), the
+// client opens the receipt from the booking card and downloads the PDF, whose figures match the page;
+// the provider's earnings page, reached from the navigation, shows the booking's net.
+
+let server: TestServer
+let browser: Browser
+let base: string
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let serviceId: string
+const TITLE = "Cours de guitare à domicile"
+const PASSWORD = registration().password
+
+const newPage = async (): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
+  const context = await contextWithConsent(browser, { locale: "fr-CA", timezoneId: "America/Toronto" })
+  const page = await context.newPage()
+  return { context, page, errors: collectPageErrors(page) }
+}
+/** Intl writes narrow and plain no-break spaces; compare with plain spaces. */
+const spaced = (text: string | null) => (text ?? "").replace(/\s/g, " ").trim()
+
+describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
+  withServerAndChromium(async (started) => {
+    ;({ server, browser } = started)
+    base = `http://localhost:${server.port}`
+    api = httpClient(server)
+    // 40 € an hour, booked for 2 hours: 80,00 €.
+    ;({ provider, client, serviceId } = await providerWithService(server, api, {
+      title: TITLE,
+      description: "Cours pour débutants et confirmés.",
+      price: 40,
+      location: "Montréal",
+      categoryId: 9
+    }))
+  })
+
+  it("the client opens the receipt and downloads its PDF (figures match); the provider's earnings show the net", async () => {
+    // A booking paid in the sandbox, validated (80,00 € captured), then refunded 15,00 €.
+    const start = new Date(Date.now() + 30 * 3_600_000)
+    start.setUTCMinutes(0, 0, 0)
+    const created = await api.post(
+      "/api/bookings",
+      {
+        serviceId,
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+        address: "10 rue Rachel, Montréal"
+      },
+      { token: client.token }
+    )
+    expect(created.status, created.text).toBe(201)
+    const id = created.body.data.bookingData.id as string
+    await payInSandbox(server, api, client.token, id)
+    await server.run(setBookingStatus(id, "CONFIRMED", undefined))
+    expect(await server.run(setBookingStatus(id, "VALIDATED", undefined))).toMatchObject({ capturedMinor: 8000 })
+    await server.run(refundBooking(id, 1500, "Geste commercial"))
+
+    // ---- The client: booking card → receipt → PDF ----
+    const asClient = await newPage()
+    let page = asClient.page
+    await logInThroughUi(page, base, client.email, PASSWORD)
+    await page.goto(`${base}/bookings`)
+    await page.getByRole("article", { name: TITLE }).getByRole("link", { name: /^Reçu/ }).click()
+    await page.waitForURL(`**/bookings/${id}/receipt`)
+    await page.getByRole("heading", { name: "Reçu de paiement" }).waitFor()
+    const paid = spaced(await page.getByTestId("receipt-paid").textContent())
+    const net = spaced(await page.getByTestId("receipt-net").textContent())
+    expect(paid).toMatch(/^80,00 €$/)
+    expect(net).toMatch(/^65,00 €$/)
+    await page.getByText(TITLE).waitFor()
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Télécharger le PDF" }).click()])
+    expect(download.suggestedFilename()).toMatch(/^recu-.+\.pdf$/)
+    const bytes = new Uint8Array(fs.readFileSync((await download.path())!))
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe("%PDF-")
+    const text = pdfText(bytes).map(spaced)
+    // The PDF's figures are the page's: paid, the refund, what was paid in the end.
+    expect(text).toContain(paid)
+    expect(text).toContain(net)
+    expect(text.some((line) => /^-\s?15,00 €$/.test(line))).toBe(true)
+    expect(text).toContain(TITLE)
+
+    // ---- The provider: navigation → earnings, the booking's net ----
+    const asProvider = await newPage()
+    page = asProvider.page
+    await logInThroughUi(page, base, provider.email, PASSWORD)
+    await page.getByRole("link", { name: "Revenus" }).first().click()
+    await page.waitForURL("**/provider/earnings")
+    await page.getByRole("heading", { name: "Revenus" }).waitFor()
+    // Kept 65,00 €: commission 3,25 €, net 61,75 €.
+    const row = page.locator(`tr[data-booking-id="${id}"]`)
+    await row.waitFor()
+    expect(spaced(await row.getByTestId("earning-net").textContent())).toBe("61,75 €")
+    expect(spaced(await page.getByTestId("earnings-net-EUR").textContent())).toBe("61,75 €")
+    await row.getByText("Remboursé en partie").waitFor()
+
+    expect(asClient.errors).toEqual([])
+    expect(asProvider.errors).toEqual([])
+    await asClient.context.close()
+    await asProvider.context.close()
+  }, 120_000)
+})

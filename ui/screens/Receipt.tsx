@@ -1,0 +1,129 @@
+import { useLingui } from "@lingui/react/macro"
+import { useState } from "react"
+import { Link, useParams } from "wouter"
+import { ApiError } from "../api/client"
+import { receiptsApi } from "../api/endpoints"
+import type { Receipt as ReceiptData } from "../api/contract"
+import { useAsync } from "../components/async"
+import { saveBlob } from "../components/download"
+import { Alert } from "../components/forms"
+import { LoadError, Loaded } from "../components/loaded"
+import { Page } from "../components/page"
+import { formatDateTimeIn, formatMinor, zoneName } from "../format"
+
+const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
+  const { t, i18n } = useLingui()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string>()
+  const zone = receipt.clientTimeZone
+  const when = (iso: string) => `${formatDateTimeIn(i18n.locale, iso, zone, "long")}, ${zoneName(i18n.locale, zone)}`
+  const money = (minor: number) => formatMinor(i18n.locale, minor, receipt.currency)
+
+  const download = async () => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      saveBlob(await receiptsApi.pdf(receipt.bookingId), `${t`recu`}-${receipt.bookingId.slice(0, 8)}.pdf`)
+    } catch {
+      setError(t`Impossible de télécharger le reçu. Réessayez.`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className="card receipt" aria-labelledby="receipt-issuer">
+      <h2 id="receipt-issuer">{receipt.platform}</h2>
+      <dl className="booking-facts">
+        <dt>{t`Référence`}</dt>
+        <dd>{receipt.bookingId}</dd>
+        <dt>{t`Date du paiement`}</dt>
+        <dd>{when(receipt.paidAt)}</dd>
+        <dt>{t`Client`}</dt>
+        <dd>
+          {receipt.client.firstName} {receipt.client.lastName}
+        </dd>
+        <dt>{t`Service`}</dt>
+        <dd>{receipt.service.title}</dd>
+        <dt>{t`Prestataire`}</dt>
+        <dd>
+          {receipt.provider.firstName} {receipt.provider.lastName}
+        </dd>
+        <dt>{t`Réservation`}</dt>
+        <dd>{when(receipt.startTime)}</dd>
+        <dt>{t`Devise`}</dt>
+        <dd>{receipt.currency}</dd>
+      </dl>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t`Montants`}>
+        <table className="receipt-amounts">
+          <caption className="sr-only">{t`Montants`}</caption>
+          <tbody>
+            <tr>
+              <th scope="row">{t`Montant payé`}</th>
+              <td data-testid="receipt-paid">{money(receipt.paidMinor)}</td>
+            </tr>
+            {receipt.refunds.map((refund) => (
+              <tr key={refund.refundedAt}>
+                <th scope="row">{t`Remboursement du ${formatDateTimeIn(i18n.locale, refund.refundedAt, zone, "long")}`}</th>
+                <td>{money(-refund.amountMinor)}</td>
+              </tr>
+            ))}
+            {receipt.refunds.length > 0 ? (
+              <tr>
+                <th scope="row">{t`Total payé après remboursements`}</th>
+                <td data-testid="receipt-net">
+                  <strong>{money(receipt.netPaidMinor)}</strong>
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
+      {error ? <Alert kind="error">{error}</Alert> : null}
+      <div className="card-actions">
+        <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => !busy && void download()}>
+          {busy ? t`Téléchargement…` : t`Télécharger le PDF`}
+        </button>
+        <Link href="/bookings" className="button-secondary">
+          {t`Retour à mes réservations`}
+        </Link>
+      </div>
+    </section>
+  )
+}
+
+export default function Receipt() {
+  const { t } = useLingui()
+  const { id = "" } = useParams<{ id: string }>()
+  const [state, reload] = useAsync(() => receiptsApi.get(id).then((answer) => answer.data.receipt), [id])
+  const title = t`Reçu de paiement`
+  return (
+    <Page title={title}>
+      <Loaded
+        state={state}
+        failure={(error) =>
+          error instanceof ApiError && error.status === 409 ? (
+            <div className="empty-state">
+              <p>{t`Aucun paiement n'a encore été encaissé pour cette réservation : le reçu sera disponible après l'encaissement.`}</p>
+              <Link href="/bookings">{t`Retour à mes réservations`}</Link>
+            </div>
+          ) : error instanceof ApiError && error.status === 404 ? (
+            <div className="empty-state">
+              <p>{t`Ce reçu est introuvable.`}</p>
+              <Link href="/bookings">{t`Retour à mes réservations`}</Link>
+            </div>
+          ) : (
+            <LoadError
+              title={t`Une erreur est survenue`}
+              subtitle={t`Impossible de charger le reçu.`}
+              error={error}
+              onRetry={() => reload()}
+            />
+          )
+        }
+      >
+        {(receipt) => <ReceiptBody receipt={receipt} />}
+      </Loaded>
+    </Page>
+  )
+}
