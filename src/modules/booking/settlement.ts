@@ -7,6 +7,7 @@ import { Transactional } from "../../platform/transaction"
 import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError } from "../payments"
 import {
   type Actor,
+  captureTarget,
   type Command,
   commissionOf,
   type Decision,
@@ -16,7 +17,8 @@ import {
   RefundExceedsRefundable,
   SystemActor,
   transition,
-  type TransitionError
+  type TransitionError,
+  wantsCapture
 } from "./domain"
 import { type BookingDetail, type BookingRecord, BookingRepository, type PaymentReferences } from "./ports"
 
@@ -173,7 +175,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         if (Option.isNone(found)) return
         const b = found.value
         // Completed before its saved card was authorised: authorise now (the hold is then captured).
-        if (b.paymentStatus === "CARD_SAVED" && (b.status === "COMPLETED" || b.status === "VALIDATED")) {
+        if (b.paymentStatus === "CARD_SAVED" && wantsCapture(b)) {
           yield* authorizeSaved(b)
           // The new hold is captured now, whoever recorded it first (this call, or its webhook racing it).
           const after = yield* bookings.findById(bookingId)
@@ -181,8 +183,9 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return
         }
         if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
-        if (b.status === "COMPLETED" || b.status === "VALIDATED") {
-          const amount = Math.min(b.totalMinor, b.authorizedMinor)
+        // COMPLETED or VALIDATED: the total; RESOLVED: what the dispute's decision keeps (bounded by the hold).
+        if (wantsCapture(b)) {
+          const amount = Math.min(captureTarget(b), b.authorizedMinor)
           const fee = commissionOf(amount)
           const captured = yield* gateway
             .capture({
@@ -203,7 +206,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           const { capturedMinor } = captured.value
           yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
           yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
-        } else if (b.status === "CANCELLED" || b.status === "REJECTED" || shortHold(b)) {
+        } else if (b.status === "CANCELLED" || b.status === "REJECTED" || b.status === "RESOLVED" || shortHold(b)) {
+          // (RESOLVED here: the decision released everything.)
           // (A hold short of the total: a move raised it, the client authorises the new amount at checkout.)
           yield* gateway.cancelAuthorization({
             paymentIntentId: b.paymentIntentId,
