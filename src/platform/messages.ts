@@ -465,6 +465,7 @@ export const fr = {
   "admin.searchTooLong": "La recherche ne peut pas dépasser 200 caractères.",
   "admin.statusRequired": "Indiquez le nouveau statut.",
   "admin.bookingUpdated": "Statut de la réservation mis à jour.",
+  "admin.disputeResolved": "Litige tranché : les deux parties sont prévenues.",
   "admin.serviceUpdated": "Disponibilité du service mise à jour.",
   "admin.dateInvalid": "Date invalide (format AAAA-MM-JJ)."
 } as const
@@ -914,6 +915,7 @@ export const en: Record<MessageKey, string> = {
   "admin.searchTooLong": "The search cannot be longer than 200 characters.",
   "admin.statusRequired": "Give the new status.",
   "admin.bookingUpdated": "Booking status updated.",
+  "admin.disputeResolved": "Dispute decided: both parties are notified.",
   "admin.serviceUpdated": "Service availability updated.",
   "admin.dateInvalid": "Invalid date (format YYYY-MM-DD)."
 }

@@ -11,7 +11,7 @@ import {
   type ValidationFailed
 } from "../../platform/errors"
 import { pageOf } from "../../platform/paging"
-import { type BookingDetail, Bookings, BookingStatuses } from "../booking"
+import { type BookingDetail, Bookings, BookingStatuses, type OpenDispute } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
 import {
   type AccountChangeInput,
@@ -76,6 +76,8 @@ export interface Dashboard {
   /** Minor units of `currency`: captured in the last 30 days, held (authorised, not captured), captured less refunds all time. */
   readonly revenue: { readonly monthly: number; readonly pending: number; readonly validated: number; readonly currency: string }
   readonly applications: { readonly pending: number }
+  /** Disputes awaiting an administrator's decision, oldest first. */
+  readonly disputes: ReadonlyArray<OpenDispute>
   readonly currencies: ReadonlyArray<string>
 }
 
@@ -162,6 +164,12 @@ export class Administration extends Context.Tag("administration/Administration")
     ) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
     readonly bookings: (actor: Actor, query: Query) => Effect.Effect<Paged<BookingRow>, Forbidden | ValidationFailed>
     readonly booking: (actor: Actor, id: string) => Effect.Effect<AdminBooking, Forbidden | NotFound>
+    /** Decides a booking's open dispute (the booking module's ResolveDispute, with its money effects). */
+    readonly resolveDispute: (
+      actor: Actor,
+      id: string,
+      input: { readonly outcome?: unknown; readonly amountMinor?: unknown; readonly note?: unknown }
+    ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
     /** Through the booking module's transition function as the admin actor, with its money effects. */
     readonly setBookingStatus: (
       actor: Actor,
@@ -256,6 +264,7 @@ export const AdministrationLive = Layer.effect(
             bookings: bookingFigures(counts.bookingsByStatus),
             revenue: { monthly: monthly.grossRevenue, pending: yield* read.heldAmount(currency), validated: allTime.netRevenue, currency },
             applications: { pending: counts.pendingApplications },
+            disputes: yield* bookings.unresolvedDisputes(actor),
             currencies: yield* read.currencies
           }
         }),
@@ -318,6 +327,13 @@ export const AdministrationLive = Layer.effect(
         }),
 
       booking: (actor, id) => Effect.zipRight(admin(actor), adminBooking(actor, id)),
+
+      resolveDispute: (actor, id, input) =>
+        Effect.gen(function* () {
+          yield* admin(actor)
+          yield* bookings.resolveDispute(actor, id, input)
+          return yield* adminBooking(actor, id)
+        }),
 
       setBookingStatus: (actor, id, input) =>
         Effect.gen(function* () {

@@ -1,5 +1,5 @@
 import type { Language } from "../../platform/messages"
-import { displayStatus } from "../booking"
+import { displayStatus, toDisputeSummaryView } from "../booking"
 import type {
   AdminBookingRowView,
   AdminBookingView,
@@ -68,6 +68,7 @@ export const toAdminBookingView = ({ booking: b, operations }: AdminBooking, lan
   capturedMinor: b.capturedMinor,
   refundedMinor: b.refundedMinor,
   paymentIssue: b.paymentIssue,
+  dispute: b.dispute === null ? null : toDisputeSummaryView(b.dispute, b, language),
   service: {
     id: b.service.id,
     title: b.service.title,

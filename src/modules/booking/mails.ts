@@ -47,6 +47,9 @@ export const bookingMail = (
     amount: formatAmount(language, booking.capturedMinor > 0 ? booking.capturedMinor : booking.totalMinor, booking.currency),
     reason: booking.rejectionReason ?? "",
     ...rescheduleParams(language, side, booking, to.timeZone),
+    // A dispute's decision: what it keeps (charged to the client), and the administrator's note.
+    note: booking.dispute?.note ?? "",
+    ...(event === "disputeResolved" ? { amount: formatAmount(language, booking.resolvedCaptureMinor ?? 0, booking.currency) } : {}),
     // A proposal names the total at its own duration.
     ...(event === "rescheduleProposed" && booking.reschedules[0]
       ? { amount: formatAmount(language, booking.reschedules[0].totalMinor, booking.currency) }

@@ -457,9 +457,10 @@ export const BookingsLive = Layer.effect(
         Effect.gen(function* () {
           const b = yield* visible(user, id)
           const at = yield* now
+          // 403 and 409 before the input is read (the reason is checked next).
+          yield* probe(b, { _tag: "ReportProblem", reason: "OTHER" }, user, at)
           const report = yield* validateDisputeReport(input.reason, input.description)
           const command: Command = { _tag: "ReportProblem", reason: report.reason }
-          yield* probe(b, command, user, at)
           const prepared = yield* prepareDisputeFiles(files)
           const disputeId = yield* newId
           yield* storeDisputeFiles(prepared, user.id, null, (records) =>
@@ -532,14 +533,16 @@ export const BookingsLive = Layer.effect(
           yield* requireRole(user, "ADMIN")
           const b = yield* visible(user, id)
           const at = yield* now
+          // 409 before the input is read; the amount against the hold is the transition's (422).
+          yield* probe(b, { _tag: "ResolveDispute", outcome: "RELEASE" }, user, at)
           const decision = yield* validateResolution(input)
           const command: Command = { _tag: "ResolveDispute", outcome: decision.outcome, amountMinor: decision.amountMinor }
-          yield* probe(b, command, user, at)
           const result = yield* tx.run(
             Effect.gen(function* () {
-              const decided = yield* decide(id, command, actorOf(user))
+              // The dispute's row first: the decision's mails (sent by decide) carry its note. A concurrent
+              // decision waits on that row, then finds the booking RESOLVED (409) and rolls back.
               yield* disputes.resolve(id, { outcome: decision.outcome, note: decision.note, resolvedBy: user.id, resolvedAt: at })
-              return decided
+              return yield* decide(id, command, actorOf(user))
             })
           )
           yield* runMoneyEffects(id, result.decision).pipe(

@@ -1,10 +1,18 @@
 import type { Language } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
-import type { BookingView, CalendarEventView, RescheduleView, ReviewView } from "./contract"
+import type {
+  BookingView,
+  CalendarEventView,
+  DisputeFileView,
+  DisputeSummaryView,
+  DisputeView,
+  RescheduleView,
+  ReviewView
+} from "./contract"
 import { availableActions, displayStatus } from "./domain"
 import { formatAmount } from "./mails"
-import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
+import type { BookingDetail, DisputeFileRecord, DisputeSummary, DisputeThread, RescheduleRecord, ReviewRecord } from "./ports"
 
 // Booking records turned into the contract's views (contract.ts), by the handlers.
 
@@ -41,6 +49,46 @@ export const toRescheduleView = (
     canAnswer: r.status === "OPEN" && viewer.id === answerer && now.getTime() < r.expiresAt.getTime()
   }
 }
+
+/** A dispute as the booking shows it: what was kept is the booking's resolvedCaptureMinor. */
+export const toDisputeSummaryView = (d: DisputeSummary, b: BookingDetail, language: Language): typeof DisputeSummaryView.Type => {
+  const kept = d.status === "RESOLVED" ? (b.resolvedCaptureMinor ?? 0) : null
+  return {
+    id: d.id,
+    reason: d.reason,
+    status: d.status,
+    openedAt: d.openedAt,
+    outcome: d.outcome,
+    keptMinor: kept,
+    formattedKept: kept === null ? null : formatAmount(language, kept, b.currency),
+    note: d.note,
+    resolvedAt: d.resolvedAt
+  }
+}
+
+const toDisputeFileView = (f: DisputeFileRecord, bookingId: string): typeof DisputeFileView.Type => ({
+  id: f.id,
+  fileName: f.fileName,
+  contentType: f.contentType,
+  size: f.size,
+  url: `/api/bookings/${bookingId}/dispute/files/${f.id}`
+})
+
+export const toDisputeView = (t: DisputeThread, b: BookingDetail, language: Language): typeof DisputeView.Type => ({
+  ...toDisputeSummaryView(t, b, language),
+  bookingId: b.id,
+  description: t.description,
+  files: t.files.filter((f) => f.messageId === null).map((f) => toDisputeFileView(f, b.id)),
+  messages: t.messages.map((m) => ({
+    id: m.id,
+    author: m.authorRole === "CLIENT" ? "client" : m.authorRole === "PROVIDER" ? "provider" : "admin",
+    authorName: m.authorName,
+    body: m.body,
+    createdAt: m.createdAt,
+    files: t.files.filter((f) => f.messageId === m.id).map((f) => toDisputeFileView(f, b.id))
+  })),
+  canWrite: t.status === "OPEN" && b.status === "DISPUTED"
+})
 
 export const toBookingView = (
   b: BookingDetail,
@@ -99,6 +147,7 @@ export const toBookingView = (
       b.reschedules.find((r) => r.status === "OPEN")
     ),
     reschedules: b.reschedules.map((r) => toRescheduleView(r, b, viewer, language, now)),
+    dispute: b.dispute === null ? null : toDisputeSummaryView(b.dispute, b, language),
     createdAt: b.createdAt,
     updatedAt: b.updatedAt
   }
