@@ -51,6 +51,8 @@ CREATE TABLE booking_dispute_files (
   content_type text NOT NULL CHECK (content_type IN ('image/jpeg', 'image/png', 'image/webp', 'application/pdf')),
   size_bytes integer NOT NULL CHECK (size_bytes > 0),
   storage_key text NOT NULL UNIQUE,
+  -- The file's place among those sent together (file1, file2, file3): the thread lists them in that order.
+  position smallint NOT NULL CHECK (position >= 0),
   created_at timestamptz NOT NULL
 );
 CREATE INDEX booking_dispute_files_dispute ON booking_dispute_files (dispute_id, created_at);

@@ -694,7 +694,7 @@ export const DisputeRepositoryLive = Layer.effect(
         files.length === 0
           ? Effect.void
           : sql`INSERT INTO booking_dispute_files ${sql.insert(
-              files.map((f) => ({
+              files.map((f, position) => ({
                 id: f.id,
                 dispute_id: disputeId,
                 message_id: f.messageId,
@@ -703,6 +703,7 @@ export const DisputeRepositoryLive = Layer.effect(
                 content_type: f.contentType,
                 size_bytes: f.size,
                 storage_key: f.storageKey,
+                position,
                 created_at: at
               }))
             )}`.pipe(Effect.asVoid, Effect.orDie),
@@ -731,7 +732,7 @@ export const DisputeRepositoryLive = Layer.effect(
             "dispute files",
             DisputeFileRow,
             sql`SELECT id, message_id, uploaded_by, file_name, content_type, size_bytes AS size, storage_key, created_at
-              FROM booking_dispute_files WHERE dispute_id = ${d.id} ORDER BY created_at, id`
+              FROM booking_dispute_files WHERE dispute_id = ${d.id} ORDER BY created_at, position, id`
           )
           return Option.some({ ...d, messages, files })
         }).pipe(Effect.orDie),
