@@ -7,7 +7,6 @@ import { Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
 import { DisputeSummaryView, ResolveDisputePayload } from "../booking/contract"
-import { DisputeReasons } from "../booking/rules"
 import { AdminPaymentStatuses } from "./rules"
 
 /** The `:id` of a user, a booking, a service: a malformed one answers their 404, as an unknown one (the modules' own errors). */
@@ -164,7 +163,7 @@ export const DashboardView = Schema.Struct({
   disputes: Schema.Array(
     Schema.Struct({
       bookingId: Schema.String,
-      reason: Schema.Literal(...DisputeReasons),
+      reason: DisputeSummaryView.fields.reason,
       openedAt: Schema.Date,
       serviceTitle: Schema.String,
       clientName: Schema.String,
