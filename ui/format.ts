@@ -5,7 +5,7 @@
 import { currencyDecimals, formatMoney, toMinor } from "../src/platform/money"
 import { formatInZone, formatRangeInZone } from "../src/platform/zoned-time"
 
-export { currencyDecimals }
+export { currencyDecimals, toMinor }
 // The time-zone toolkit the server's views and mails use too (import-free: src/platform/zoned-time.ts).
 export { dayOf, instantOf, platformTimeZone, sameTimeIn, wallTimeOf, zoneCity, zoneName } from "../src/platform/zoned-time"
 

@@ -34,6 +34,9 @@ export const adminApi = {
   booking: (bookingId: string) => api<Admin<"booking">>(`/admin/bookings/${id(bookingId)}`, { quiet: true }),
   setBookingStatus: (bookingId: string, status: string, reason?: string) =>
     patch<Admin<"setBookingStatus">>(`/admin/bookings/${id(bookingId)}/status`, { status, ...(reason ? { reason } : {}) }, [409, 422]),
+  /** Decides a booking's open dispute (issue 13): capture all, part (amountMinor), or release everything, with a note. */
+  resolveDispute: (bookingId: string, body: { outcome: string; amountMinor?: number; note: string }) =>
+    api<Admin<"resolveDispute">>(`/admin/bookings/${id(bookingId)}/dispute/resolve`, { method: "POST", body, quiet: [409, 422] }),
   services: (query: { search?: string; categoryId?: string; isAvailable?: string; page?: number; limit?: number }) =>
     api<Admin<"services">>(`/admin/services${queryString(query)}`, { quiet: true }),
   setServiceAvailability: (serviceId: string, isAvailable: boolean) =>

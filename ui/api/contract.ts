@@ -24,6 +24,8 @@ import type {
   CalendarEventView,
   CheckoutAnswer as CheckoutAnswerSchema,
   CheckoutPayload,
+  DisputeData as DisputeDataSchema,
+  DisputeView,
   RescheduleData as RescheduleDataSchema,
   RescheduleView,
   ReviewPage as ReviewPageSchema,
@@ -109,6 +111,14 @@ export {
   BookingActions as BOOKING_ACTIONS,
   type BookingStatus,
   BookingStatuses as BOOKING_STATUSES,
+  DISPUTE_DESCRIPTION_MAX,
+  DISPUTE_FILES_MAX,
+  DISPUTE_MESSAGE_MAX,
+  DISPUTE_NOTE_MAX,
+  type DisputeOutcome,
+  DisputeOutcomes as DISPUTE_OUTCOMES,
+  type DisputeReason,
+  DisputeReasons as DISPUTE_REASONS,
   type PaymentStatus,
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
@@ -232,6 +242,9 @@ export type BookingData = typeof BookingDataSchema.Encoded
 /** A proposal to move a booking (issue 12), and the answer of POST /bookings/{id}/reschedule. */
 export type Reschedule = typeof RescheduleView.Encoded
 export type RescheduleData = typeof RescheduleDataSchema.Encoded
+/** A booking's dispute with its thread (issue 13), and the answers of its endpoints. */
+export type Dispute = typeof DisputeView.Encoded
+export type DisputeData = typeof DisputeDataSchema.Encoded
 export type BookingPage = typeof BookingPageSchema.Encoded
 export type CheckoutRequest = typeof CheckoutPayload.Encoded
 /** The billing details as the payment step sends them: every field of the payload's, filled in. */
