@@ -265,13 +265,14 @@ export interface BookingRepositoryShape {
   /** The provider's slot-holding bookings overlapping [from, to). */
   readonly calendar: (providerId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<BookingDetail>>
   /**
-   * Ids of open bookings that may have a timer due at `now` (hold expiry, start, auto-validation,
-   * authorisation), oldest first; the sweep re-checks each under its lock.
+   * Ids of open bookings (DISPUTED included: its hold is renewed) that may have a timer due at `now`
+   * (hold expiry, start, auto-validation, authorisation), oldest first; the sweep re-checks each under its lock.
    */
   readonly dueIds: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<string>>
   /**
-   * Ids of bookings whose money movement is left undone: COMPLETED or VALIDATED with a hold not captured
-   * or a saved card not collected yet, CANCELLED or REJECTED with a hold not released.
+   * Ids of bookings whose money movement is left undone: COMPLETED or VALIDATED (or RESOLVED keeping
+   * something) with a hold not captured or a saved card not collected yet, CANCELLED or REJECTED (or
+   * RESOLVED releasing everything) with a hold not released.
    */
   readonly captureDueIds: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   readonly findIdByPaymentReference: (reference: {
