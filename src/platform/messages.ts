@@ -308,6 +308,15 @@ export const fr = {
   "booking.refundAboveRefundable": "Le montant à rembourser dépasse ce qui reste remboursable ({max}).",
   "booking.refundAmountInvalid": "Le montant doit être un nombre entier positif de centimes.",
   "booking.refundReasonRequired": "Veuillez indiquer la raison du remboursement.",
+  "booking.notDisputable":
+    "Un problème ne peut être signalé qu'après que la prestation a été marquée réalisée, et avant sa validation automatique.",
+  "booking.disputeNotOpen": "Ce litige n'est pas ouvert : il a déjà été tranché, ou aucun problème n'a été signalé.",
+  "booking.disputeNotFound": "Aucun litige pour cette réservation.",
+  "booking.disputeFileNotFound": "Ce fichier du litige est introuvable.",
+  "booking.disputeReasonInvalid": "Motif inconnu (NOT_DONE, PARTLY_DONE, QUALITY ou OTHER).",
+  "booking.disputeOutcomeInvalid": "Décision inconnue (CAPTURE_ALL, CAPTURE_PART ou RELEASE).",
+  "booking.disputeAmountInvalid": "Le montant à encaisser doit être entre 1 et {max} (en centimes), le montant autorisé.",
+  "booking.disputeAmountInvalidNumber": "Le montant à encaisser doit être un nombre entier de centimes, au moins 1.",
   "booking.refundExceedsRefundable":
     "Le prestataire de paiement a refusé ce remboursement : il dépasse ce qui reste à rembourser (un autre remboursement vient d'être fait). Vérifiez la réservation avant de réessayer.",
   "booking.ratingRange": "La note doit être entre 1 et 5 étoiles",
@@ -469,6 +478,20 @@ export const fr = {
     "{other} a refusé de déplacer « {service} » au {proposed} : la réservation reste prévue le {when}.",
   "mail.booking.rescheduleDeclined.provider":
     "{other} a refusé de déplacer « {service} » au {proposed} : la réservation reste prévue le {when}.",
+  "mail.booking.disputeOpened.subject": "Problème signalé sur une prestation",
+  "mail.booking.disputeOpened.client":
+    "Votre signalement sur « {service} » du {when} est enregistré. Aucun débit n'aura lieu avant la décision de notre équipe ; vous pouvez ajouter des messages et des fichiers depuis vos réservations.",
+  "mail.booking.disputeOpened.provider":
+    "{client} a signalé un problème sur « {service} » du {when}. Le paiement est suspendu jusqu'à la décision de notre équipe ; répondez depuis vos réservations.",
+  "mail.booking.disputeMessage.subject": "Nouveau message dans un litige",
+  "mail.booking.disputeMessage.client":
+    "Un nouveau message a été ajouté au litige sur « {service} ». Consultez-le depuis vos réservations.",
+  "mail.booking.disputeMessage.provider":
+    "Un nouveau message a été ajouté au litige sur « {service} ». Consultez-le depuis vos réservations.",
+  "mail.booking.disputeResolved.subject": "Décision sur le litige",
+  "mail.booking.disputeResolved.client": "Notre équipe a tranché le litige sur « {service} » : {amount} débités. Note : {note}",
+  "mail.booking.disputeResolved.provider":
+    "Notre équipe a tranché le litige sur « {service} » : {amount} encaissés (avant commission). Note : {note}",
   "mail.booking.action": "Voir mes réservations",
   "mail.booking.reminder24h.subject": "Rappel : votre réservation de demain",
   "mail.booking.reminder24h.client": "Rappel : « {service} » a lieu le {when}, à l'adresse {address}.",
@@ -537,6 +560,7 @@ export const fr = {
   "admin.searchTooLong": "La recherche ne peut pas dépasser 200 caractères.",
   "admin.statusRequired": "Indiquez le nouveau statut.",
   "admin.bookingUpdated": "Statut de la réservation mis à jour.",
+  "admin.disputeResolved": "Litige tranché : les deux parties sont prévenues.",
   "admin.serviceUpdated": "Disponibilité du service mise à jour.",
   "admin.bookingRefunded": "Remboursement effectué.",
   "admin.auditActorInvalid": "Indiquez l'identifiant ou l'adresse email d'un administrateur.",
@@ -841,6 +865,14 @@ export const en: Record<MessageKey, string> = {
   "booking.refundAboveRefundable": "The refund is above what is left to refund ({max}).",
   "booking.refundAmountInvalid": "The amount must be a positive whole number of cents.",
   "booking.refundReasonRequired": "Please give the reason for the refund.",
+  "booking.notDisputable": "A problem can be reported only after the service was marked rendered, and before its automatic validation.",
+  "booking.disputeNotOpen": "This dispute is not open: it was already decided, or no problem was reported.",
+  "booking.disputeNotFound": "This booking has no dispute.",
+  "booking.disputeFileNotFound": "This dispute file was not found.",
+  "booking.disputeReasonInvalid": "Unknown reason (NOT_DONE, PARTLY_DONE, QUALITY or OTHER).",
+  "booking.disputeOutcomeInvalid": "Unknown decision (CAPTURE_ALL, CAPTURE_PART or RELEASE).",
+  "booking.disputeAmountInvalid": "The amount to capture must be between 1 and {max} (in cents), the authorised amount.",
+  "booking.disputeAmountInvalidNumber": "The amount to capture must be a whole number of cents, at least 1.",
   "booking.refundExceedsRefundable":
     "The payment provider refused this refund: it exceeds what is left to refund (another refund was just made). Check the booking before trying again.",
   "booking.ratingRange": "The rating must be between 1 and 5 stars",
@@ -997,6 +1029,18 @@ export const en: Record<MessageKey, string> = {
   "mail.booking.rescheduleDeclined.subject": "New time declined",
   "mail.booking.rescheduleDeclined.client": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',
   "mail.booking.rescheduleDeclined.provider": '{other} declined to move "{service}" to {proposed}: the booking stays on {when}.',
+  "mail.booking.disputeOpened.subject": "Problem reported on a service",
+  "mail.booking.disputeOpened.client":
+    'Your report on "{service}" of {when} is recorded. Nothing will be charged before our team decides; you can add messages and files from your bookings.',
+  "mail.booking.disputeOpened.provider":
+    '{client} reported a problem with "{service}" of {when}. The payment is on hold until our team decides; reply from your bookings.',
+  "mail.booking.disputeMessage.subject": "New message in a dispute",
+  "mail.booking.disputeMessage.client": 'A new message was added to the dispute about "{service}". Read it from your bookings.',
+  "mail.booking.disputeMessage.provider": 'A new message was added to the dispute about "{service}". Read it from your bookings.',
+  "mail.booking.disputeResolved.subject": "Decision on the dispute",
+  "mail.booking.disputeResolved.client": 'Our team decided the dispute about "{service}": {amount} charged. Note: {note}',
+  "mail.booking.disputeResolved.provider":
+    'Our team decided the dispute about "{service}": {amount} captured (before commission). Note: {note}',
   "mail.booking.action": "See my bookings",
   "mail.booking.reminder24h.subject": "Reminder: your booking tomorrow",
   "mail.booking.reminder24h.client": 'Reminder: "{service}" takes place on {when}, at {address}.',
@@ -1063,6 +1107,7 @@ export const en: Record<MessageKey, string> = {
   "admin.searchTooLong": "The search cannot be longer than 200 characters.",
   "admin.statusRequired": "Give the new status.",
   "admin.bookingUpdated": "Booking status updated.",
+  "admin.disputeResolved": "Dispute decided: both parties are notified.",
   "admin.serviceUpdated": "Service availability updated.",
   "admin.bookingRefunded": "Refund made.",
   "admin.auditActorInvalid": "Give an administrator's id or email address.",

@@ -485,10 +485,71 @@ describe("what users see", () => {
     expect(availableActions(authorized, stranger, NOW)).toEqual([])
     expect(availableActions(confirmed, provider, at(3 * DAY))).toEqual(["markRendered"])
     expect(availableActions({ ...confirmed, paymentStatus: "REQUIRES_ACTION" }, client, NOW)).toEqual(["cancel", "pay", "reschedule"])
-    expect(availableActions(rendered, client, at(3 * DAY))).toEqual(["confirmCompletion"])
+    // Before the automatic validation the client confirms, or reports a problem (issue 13); after it, neither.
+    expect(availableActions(rendered, client, at(3 * DAY))).toEqual(["confirmCompletion", "reportProblem"])
     expect(availableActions(rendered, provider, at(3 * DAY))).toEqual([])
     expect(availableActions(rendered, admin, at(3 * DAY))).toEqual(["cancel"])
     expect(availableActions(with_({ status: "CANCELLED", paymentStatus: "CANCELED" }), client, NOW)).toEqual([])
+  })
+})
+
+describe("disputes (issue 13)", () => {
+  const disputed = decide(rendered, { _tag: "ReportProblem", reason: "PARTLY_DONE" }, client, at(3 * DAY)).next
+  const autoValidation = at(2 * DAY + 2 * HOUR + 7 * DAY)
+
+  it("the client reports a problem only between service rendered and the automatic validation; the hold is kept", () => {
+    const d = decide(rendered, { _tag: "ReportProblem", reason: "PARTLY_DONE" }, client, at(3 * DAY))
+    expect(d.next).toMatchObject({ status: "DISPUTED", paymentStatus: "AUTHORIZED", authorizedMinor: 6_000, capturedMinor: 0 })
+    expect(d.effects).toEqual([{ _tag: "Notify", event: "disputeOpened" }])
+    expect(code(rendered, { _tag: "ReportProblem", reason: "OTHER" }, provider, at(3 * DAY))).toBe("BOOKING_FORBIDDEN")
+    expect(code(rendered, { _tag: "ReportProblem", reason: "OTHER" }, admin, at(3 * DAY))).toBe("BOOKING_FORBIDDEN")
+    expect(code(confirmed, { _tag: "ReportProblem", reason: "OTHER" }, client, at(3 * DAY))).toBe("BOOKING_NOT_DISPUTABLE")
+    expect(code(rendered, { _tag: "ReportProblem", reason: "OTHER" }, client, autoValidation)).toBe("BOOKING_NOT_DISPUTABLE")
+    expect(code(rendered, { _tag: "ReportProblem", reason: "OTHER" }, client, new Date(autoValidation.getTime() - 1))).toBe("OK")
+    expect(code(captured, { _tag: "ReportProblem", reason: "OTHER" }, client, at(3 * DAY))).toBe("BOOKING_NOT_DISPUTABLE")
+  })
+
+  it("no timer validates a disputed booking, and its hold is renewed as before", () => {
+    expect(dueCommand(disputed, at(30 * DAY))).toBeUndefined()
+    expect(code(disputed, { _tag: "AutoValidate" }, system, at(30 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(disputed, { _tag: "Validate" }, admin, at(4 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(disputed, { _tag: "ConfirmCompletion", rating: 5, comment: "x" }, client, at(4 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(dueAuthorization(disputed, at(6 * DAY + HOUR))).toBe("renew")
+  })
+
+  it("an admin captures all, part (1..authorised, the fee follows the captured amount) or nothing", () => {
+    const all = decide(disputed, { _tag: "ResolveDispute", outcome: "CAPTURE_ALL" }, admin, at(4 * DAY))
+    expect(all.next).toMatchObject({ status: "RESOLVED", resolvedCaptureMinor: 6_000 })
+    expect(all.effects).toContainEqual({ _tag: "Capture", amountMinor: 6_000 })
+    const part = decide(disputed, { _tag: "ResolveDispute", outcome: "CAPTURE_PART", amountMinor: 2_500 }, admin, at(4 * DAY))
+    expect(part.next).toMatchObject({ status: "RESOLVED", resolvedCaptureMinor: 2_500 })
+    expect(part.effects).toEqual([
+      { _tag: "Capture", amountMinor: 2_500 },
+      { _tag: "Notify", event: "disputeResolved" }
+    ])
+    // The gateway's answer: at most what the decision keeps.
+    expect(code(part.next, { _tag: "PaymentCaptured", amountMinor: 2_501 }, system, at(4 * DAY))).toBe("BOOKING_INVALID_TRANSITION")
+    const paid = decide(part.next, { _tag: "PaymentCaptured", amountMinor: 2_500 }, system, at(4 * DAY)).next
+    expect(paid).toMatchObject({ paymentStatus: "CAPTURED", capturedMinor: 2_500 })
+    expect(commissionOf(paid.capturedMinor)).toBe(125)
+    // A refund after the decision works as after a validation.
+    expect(decide(paid, { _tag: "Refund", amountMinor: 500 }, admin, at(5 * DAY)).effects).toEqual([{ _tag: "Refund", amountMinor: 500 }])
+    expect(code(paid, { _tag: "Refund", amountMinor: 2_501 }, admin, at(5 * DAY))).toBe("VALIDATION_ERROR")
+    for (const amountMinor of [0, 6_001, 1.5, undefined]) {
+      const refused = refusal(disputed, { _tag: "ResolveDispute", outcome: "CAPTURE_PART", amountMinor }, admin, at(4 * DAY))
+      expect(refused.code).toBe("VALIDATION_ERROR")
+      expect(httpStatusOf[refused._tag]).toBe(422)
+    }
+    const release = decide(disputed, { _tag: "ResolveDispute", outcome: "RELEASE" }, admin, at(4 * DAY))
+    expect(release.next).toMatchObject({ status: "RESOLVED", resolvedCaptureMinor: 0, paymentStatus: "AUTHORIZED" })
+    expect(release.effects).toEqual([{ _tag: "ReleaseAuthorization" }, { _tag: "Notify", event: "disputeResolved" }])
+    // The release confirmed: nothing is owed, nothing flagged.
+    expect(decide(release.next, { _tag: "AuthorizationReleased" }, system, at(4 * DAY)).next).toMatchObject({
+      paymentStatus: "CANCELED",
+      paymentIssue: null
+    })
+    expect(code(disputed, { _tag: "ResolveDispute", outcome: "RELEASE" }, client, at(4 * DAY))).toBe("BOOKING_FORBIDDEN")
+    expect(code(all.next, { _tag: "ResolveDispute", outcome: "RELEASE" }, admin, at(4 * DAY))).toBe("DISPUTE_NOT_OPEN")
   })
 })
 

@@ -184,6 +184,64 @@ describe("charge events in any order", () => {
   })
 })
 
+describe("charge events in any order, with a dispute (issue 13)", () => {
+  it("a stale failure leaves a disputed booking's hold alone; a late, repeated capture answer never changes what the decision kept", async () => {
+    const booking = await book(1)
+    await payInSandbox(server, api, client.token, booking.id)
+    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    toStartOf(booking)
+    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+    const form = new FormData()
+    form.append("reason", "QUALITY")
+    form.append("description", "La haie n'est taillée que d'un côté.")
+    const reported = await fetch(`${server.url}/api/bookings/${booking.id}/dispute`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client.token}` },
+      body: form
+    })
+    expect(reported.status, await reported.text()).toBe(201)
+    const { paymentIntentId } = await row(booking.id)
+    // A decline created before the hold, delivered now: the disputed booking keeps its hold.
+    await deliver(
+      stripeEvent(
+        "payment_intent.payment_failed",
+        {
+          id: paymentIntentId,
+          object: "payment_intent",
+          status: "requires_payment_method",
+          last_payment_error: { type: "card_error", code: "card_declined" },
+          metadata: { bookingId: booking.id }
+        },
+        { created: Math.floor(time.now().getTime() / 1000) - 3600 }
+      )
+    )
+    expect(await get(booking.id)).toMatchObject({ status: "DISPUTED", paymentStatus: "AUTHORIZED" })
+
+    const decided = await api.post(
+      `/api/admin/bookings/${booking.id}/dispute/resolve`,
+      { outcome: "CAPTURE_PART", amountMinor: 3_000, note: "Travail à moitié fait." },
+      { token: admin.token }
+    )
+    expect(decided.status, decided.text).toBe(200)
+    expect(decided.body.data.booking).toMatchObject({ status: "RESOLVED", paymentStatus: "CAPTURED", capturedMinor: 3_000 })
+    // The gateway's success event, late and twice, even one claiming the whole hold: ignored.
+    for (const amount of [3_000, booking.totalMinor]) {
+      await deliver(
+        stripeEvent("payment_intent.succeeded", {
+          id: paymentIntentId,
+          object: "payment_intent",
+          status: "succeeded",
+          amount: booking.totalMinor,
+          amount_received: amount,
+          metadata: { bookingId: booking.id }
+        })
+      )
+    }
+    const after = (await api.get(`/api/admin/bookings/${booking.id}`, { token: admin.token })).body.data.booking
+    expect(after).toMatchObject({ status: "RESOLVED", paymentStatus: "CAPTURED", capturedMinor: 3_000 })
+  })
+})
+
 describe("one open checkout session per booking", () => {
   it("a new session expires the previous one, which can no longer be paid", async () => {
     const booking = await book(1)

@@ -111,6 +111,10 @@ type Step =
   | { readonly t: "propose"; readonly by: "client" | "provider"; readonly shiftHours: number; readonly hours: number }
   /** The other party accepts or declines the open proposal. */
   | { readonly t: "answer"; readonly accept: boolean }
+  /** The client reports a problem (issue 13); a party writes in the dispute; an admin decides it (outcome by pick, a part by `share`). */
+  | { readonly t: "report" }
+  | { readonly t: "disputeMessage"; readonly by: "client" | "provider" | "admin" }
+  | { readonly t: "resolve"; readonly pick: number; readonly share: number }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ t: "checkout" as const }) },
@@ -140,8 +144,30 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       hours: fc.constantFrom(1, 2, 3)
     })
   },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("answer" as const), accept: fc.boolean() }) }
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("answer" as const), accept: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.constant({ t: "report" as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("disputeMessage" as const),
+      by: fc.constantFrom("client" as const, "provider" as const, "admin" as const)
+    })
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant("resolve" as const),
+      pick: fc.nat({ max: 5 }),
+      share: fc.double({ min: 0, max: 1.2, noNaN: true })
+    })
+  }
 )
+
+/** Where captured money may sit (migration 0023): completed, validated, or a decided dispute. */
+const KEEPS = ["COMPLETED", "VALIDATED", "RESOLVED"]
+/** A finished booking owed money: completed, validated, or a dispute decided to keep something. */
+const owed = (b: { status: string; resolvedCaptureMinor: number | null }) =>
+  b.status === "COMPLETED" || b.status === "VALIDATED" || (b.status === "RESOLVED" && (b.resolvedCaptureMinor ?? 0) > 0)
 
 /** The user commands a story may try, by whom (refusals are part of the story). */
 const COMMANDS: ReadonlyArray<readonly ["client" | "provider" | "admin", UserCommand]> = [
@@ -181,20 +207,30 @@ const checkEveryStep = async (w: World) => {
   expect(b.capturedMinor).toBeLessThanOrEqual(b.authorizedMinor)
   expect(b.capturedMinor).toBeLessThanOrEqual(b.totalMinor)
   expect(b.refundedMinor).toBeLessThanOrEqual(b.capturedMinor)
-  // Captured money only in a finished booking, or in a client's late cancellation (its fee at most, half
+  // Captured money only where it may be kept (a finished booking, a decided dispute), or in a client's late cancellation (its fee at most, half
   // the total by the default policy, rounded down).
   if (b.capturedMinor > 0 && b.status === "CANCELLED") {
     expect(b.cancelledBy).toBe("CLIENT")
     expect(b.capturedMinor).toBeLessThanOrEqual(b.cancellationFeeMinor)
-  } else if (b.capturedMinor > 0) expect(["COMPLETED", "VALIDATED"]).toContain(b.status)
+  } else if (b.capturedMinor > 0) expect(KEEPS).toContain(b.status)
   if (b.cancellationFeeMinor > 0) {
     expect(b).toMatchObject({ status: "CANCELLED", cancelledBy: "CLIENT", cancellationFeeMinor: Math.floor(b.totalMinor / 2) })
   }
   // A finished booking holds its money, can still collect it (a hold to capture, a saved card to authorise), or says why not.
-  if ((b.status === "COMPLETED" || b.status === "VALIDATED") && b.capturedMinor === 0 && b.paymentIssue === null) {
+  if (owed(b) && b.capturedMinor === 0 && b.paymentIssue === null) {
     expect(["AUTHORIZED", "CARD_SAVED"]).toContain(b.paymentStatus)
   }
-  if (b.paymentIssue !== null) expect(["COMPLETED", "VALIDATED"]).toContain(b.status)
+  if (b.paymentIssue !== null) expect(KEEPS).toContain(b.status)
+  // A decided dispute captures at most what its decision keeps.
+  if (b.status === "RESOLVED") expect(b.capturedMinor).toBeLessThanOrEqual(b.resolvedCaptureMinor!)
+  else expect(b.resolvedCaptureMinor).toBeNull()
+  // A disputed booking is never captured nor validated by time; it keeps a hold (or a way to get one) until decided.
+  if (b.status === "DISPUTED") expect(b.capturedMinor).toBe(0)
+  // The commission is 5% of each captured amount, and the captures add up to what the booking says.
+  const operations = await run(Effect.flatMap(Bookings, (bk) => bk.operations(w.scene.actors.admin, w.scene.bookingId)))
+  const captures = operations.filter((o) => o.kind === "CAPTURE")
+  for (const c of captures) expect(c.feeMinor).toBe(Math.round((c.amountMinor * 5) / 100))
+  expect(captures.reduce((sum, c) => sum + c.amountMinor, 0)).toBe(b.capturedMinor)
   // A move that raised the total released the hold at once (the sandbox answers): no hold short of the total is left.
   if (b.paymentStatus === "AUTHORIZED") expect(b.authorizedMinor).toBeGreaterThanOrEqual(b.totalMinor)
   // At most one open proposal, only on a booking that can still move.
@@ -213,10 +249,15 @@ const reconcileAndCheck = async (w: World) => {
   const holds = await holdsOf(w)
   // No hold without its booking: the only hold left is the one the booking references (and still needs).
   for (const hold of holds) expect(hold.id).toBe(b.paymentIntentId)
-  if (b.status === "CANCELLED" || b.status === "REJECTED" || ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(b.paymentStatus))
+  if (
+    b.status === "CANCELLED" ||
+    b.status === "REJECTED" ||
+    (b.status === "RESOLVED" && !owed(b)) ||
+    ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"].includes(b.paymentStatus)
+  )
     expect(holds).toEqual([])
-  // No finished booking with nothing captured unless flagged.
-  if (b.status === "COMPLETED" || b.status === "VALIDATED") expect(b.capturedMinor > 0 || b.paymentIssue !== null).toBe(true)
+  // No finished booking with nothing captured unless flagged (a dispute decided to keep something included).
+  if (owed(b)) expect(b.capturedMinor > 0 || b.paymentIssue !== null).toBe(true)
   return report
 }
 
@@ -372,6 +413,40 @@ const apply = async (w: World, st: Step): Promise<void> => {
       }
       return
     }
+    case "report": {
+      const reported = await attempt(
+        Effect.flatMap(Bookings, (b) =>
+          b.reportProblem(actors.client, bookingId, { reason: "QUALITY", description: "Le robinet fuit encore." }, {})
+        )
+      )
+      if (Either.isRight(reported)) tally.disputed = (tally.disputed ?? 0) + 1
+      return
+    }
+    case "disputeMessage":
+      await attempt(Effect.flatMap(Bookings, (b) => b.addDisputeMessage(actors[st.by], bookingId, { body: "Précisions." }, {})))
+      return
+    case "resolve": {
+      const b = await booking(w)
+      const outcome = (["CAPTURE_ALL", "CAPTURE_PART", "CAPTURE_PART", "RELEASE", "CAPTURE_PART", "RELEASE"] as const)[st.pick % 6]!
+      // Sometimes above what is held (refused, 422), never below 1 unit.
+      const amountMinor = Math.max(1, Math.round(b.authorizedMinor * st.share))
+      const decided = await attempt(
+        Effect.flatMap(Bookings, (bk) => bk.resolveDispute(actors.admin, bookingId, { outcome, amountMinor, note: "Décision." }))
+      )
+      if (Either.isRight(decided)) {
+        tally[`resolved:${outcome}`] = (tally[`resolved:${outcome}`] ?? 0) + 1
+        const kept = decided.right.resolvedCaptureMinor!
+        if (outcome === "CAPTURE_PART") expect(kept).toBe(amountMinor)
+        if (outcome === "RELEASE") expect(kept).toBe(0)
+      } else if (
+        b.status === "DISPUTED" &&
+        outcome === "CAPTURE_PART" &&
+        b.paymentStatus === "AUTHORIZED" &&
+        amountMinor <= b.authorizedMinor
+      )
+        throw new Error(`a partial capture within the hold was refused: ${JSON.stringify(decided.left)}`)
+      return
+    }
     case "progress": {
       const b = await booking(w)
       const started = time.now().getTime() >= new Date(b.startTime).getTime()
@@ -398,11 +473,24 @@ const apply = async (w: World, st: Step): Promise<void> => {
         return void time.advance(new Date(b.startTime).getTime() - time.now().getTime() + MINUTE)
       if (b.status === "CONFIRMED" || b.status === "IN_PROGRESS") return apply(w, { t: "act", pick: 2 })
       if (b.status === "SERVICE_RENDERED") {
+        if (st.pick === 5 || st.pick === 1) return apply(w, { t: "report" })
         if (st.pick <= 2) return apply(w, { t: "act", pick: 4 })
         if (st.pick === 3) return apply(w, { t: "act", pick: 6 })
         // Nobody answers: the sweep validates a week after the end.
         time.advance(8 * DAY)
         return apply(w, { t: "sweep" })
+      }
+      if (b.status === "DISPUTED") {
+        // Time passes while the parties write (2 days a step, past the 7 days): the sweep neither validates it nor lets its hold lapse.
+        if (st.pick === 0) {
+          time.advance(2 * DAY)
+          await apply(w, { t: "sweep" })
+          const after = await booking(w)
+          expect(after.status).toBe("DISPUTED")
+          return
+        }
+        if (st.pick === 1) return apply(w, { t: "disputeMessage", by: "provider" })
+        return apply(w, { t: "resolve", pick: st.pick, share: 0.5 })
       }
       return apply(w, { t: "act", pick: 8 })
     }
@@ -468,6 +556,34 @@ describe("money through the booking service, with events duplicated, late and re
               { t: "progress", pick: 0 },
               { t: "progress", pick: 0 }
             ]
+          ],
+          // Paid, confirmed, rendered, disputed; two days pass (nothing validated), then part captured.
+          [
+            1,
+            [
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 5 },
+              { t: "disputeMessage", by: "client" },
+              { t: "progress", pick: 0 },
+              { t: "resolve", pick: 1, share: 0.4 }
+            ]
+          ],
+          // The same, released.
+          [
+            1,
+            [
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 0 },
+              { t: "progress", pick: 5 },
+              { t: "resolve", pick: 3, share: 0 }
+            ]
           ]
         ]
       }
@@ -480,6 +596,12 @@ describe("money through the booking service, with events duplicated, late and re
     expect(tally.moved ?? 0).toBeGreaterThan(0)
     expect(tally.awaitingTopUp ?? 0).toBeGreaterThan(0)
     expect(tally.movedAfterTopUp ?? 0).toBeGreaterThan(0)
+    // Some stories went through a dispute to each decision.
+    expect(tally.disputed ?? 0).toBeGreaterThan(0)
+    expect(Object.keys(tally).some((k) => k.startsWith("RESOLVED/"))).toBe(true)
+    expect(tally["resolved:CAPTURE_PART"] ?? 0).toBeGreaterThan(0)
+    expect(tally["RESOLVED/CAPTURED"] ?? 0).toBeGreaterThan(0)
+    expect(tally["resolved:RELEASE"] ?? 0).toBeGreaterThan(0)
   }, 300_000)
 
   it("a story the model found interesting: paid in two tabs, the stale decline delivered last, completed by the client", async () => {

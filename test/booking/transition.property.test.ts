@@ -49,6 +49,9 @@ const TAGS: ReadonlyArray<CommandTag> = [
   "ProposeReschedule",
   "AcceptReschedule",
   "DeclineReschedule",
+  "ReportProblem",
+  "AddDisputeMessage",
+  "ResolveDispute",
   "ExpireReschedule",
   "RescheduleUnavailable",
   "ExpireHold",
@@ -74,6 +77,10 @@ const MAY: Record<CommandTag, ReadonlyArray<Who>> = {
   ProposeReschedule: ["client", "provider"],
   AcceptReschedule: ["client", "provider"],
   DeclineReschedule: ["client", "provider"],
+  // Disputes (issue 13): the client reports, both parties and admins write, only an admin decides.
+  ReportProblem: ["client"],
+  AddDisputeMessage: ["client", "provider", "admin"],
+  ResolveDispute: ["admin"],
   ExpireReschedule: ["system"],
   RescheduleUnavailable: ["system"],
   ExpireHold: ["system"],
@@ -87,8 +94,13 @@ const MAY: Record<CommandTag, ReadonlyArray<Who>> = {
   PaymentRefunded: ["system"]
 }
 const PROVIDER_ONLY: ReadonlyArray<CommandTag> = ["Confirm", "Reject", "MarkRendered"]
-const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
-const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED"]
+const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "RESOLVED", "REJECTED", "CANCELLED"]
+/** Where captured money may sit: a completed or validated booking, or a resolved dispute. */
+const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "RESOLVED"]
+/** A finished booking that is owed money: completed, validated, or a dispute decided to keep something. */
+const owed = (s: BookingState) => CAPTURABLE.includes(s.status) && (s.status !== "RESOLVED" || (s.resolvedCaptureMinor ?? 0) > 0)
+const OUTCOMES = ["CAPTURE_ALL", "CAPTURE_PART", "RELEASE", "SPLIT"] as const
+const REASONS = ["NOT_DONE", "PARTLY_DONE", "QUALITY", "OTHER", "BOGUS"] as const
 const MONEY_MOVED: ReadonlyArray<PaymentStatus> = ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"]
 
 // ---- Generators ------------------------------------------------------------------------------
@@ -118,6 +130,8 @@ interface CommandSpec {
   /** A proposed time: this far from now (sometimes in the past), this many minutes more or less than booked. */
   readonly shiftMs: number
   readonly minutesDelta: number
+  readonly outcome: (typeof OUTCOMES)[number]
+  readonly reason: (typeof REASONS)[number]
 }
 const commandSpec: fc.Arbitrary<CommandSpec> = fc.record({
   tag: fc.constantFrom(...TAGS),
@@ -132,7 +146,9 @@ const commandSpec: fc.Arbitrary<CommandSpec> = fc.record({
     { weight: 4, arbitrary: fc.integer({ min: MINUTE, max: 10 * DAY }) },
     { weight: 2, arbitrary: fc.integer({ min: 10 * DAY, max: 40 * DAY }) }
   ),
-  minutesDelta: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -120, max: 240 }) })
+  minutesDelta: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -120, max: 240 }) }),
+  outcome: fc.constantFrom(...OUTCOMES),
+  reason: fc.constantFrom(...REASONS)
 })
 
 /** What the gateway does with the money effects of one step. */
@@ -268,6 +284,15 @@ const buildCommand = (spec: CommandSpec, s: BookingState, now: number, policy: C
       return { _tag: "PaymentRefunded", totalRefundedMinor: resolveAmount(spec.amount, s) }
     case "ProposeReschedule":
       return proposal(s, now, spec.shiftMs, spec.minutesDelta)
+    case "ReportProblem":
+      // Sometimes a reason the rules do not know (the caller validates it; the rules refuse it too).
+      return { _tag: "ReportProblem", reason: spec.reason as "OTHER" }
+    case "ResolveDispute":
+      return {
+        _tag: "ResolveDispute",
+        outcome: spec.outcome as "RELEASE",
+        amountMinor: spec.omitAmount ? undefined : resolveAmount(spec.amount, s)
+      }
     case "AcceptReschedule":
     case "DeclineReschedule":
       // Sometimes an id that is not the open proposal's (answered already, or another booking's).
@@ -304,7 +329,7 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
     expect(Number.isInteger(amount)).toBe(true)
     expect(amount).toBeGreaterThanOrEqual(0)
   }
-  // Money is captured only in COMPLETED or VALIDATED, or in a late cancellation (its fee at most).
+  // Money is captured only in COMPLETED, VALIDATED or RESOLVED, or in a late cancellation (its fee at most).
   const lateFee = s.status === "CANCELLED" && s.cancellationFeeMinor > 0
   if (s.capturedMinor > 0 || MONEY_MOVED.includes(s.paymentStatus)) expect(CAPTURABLE.includes(s.status) || lateFee).toBe(true)
   if (lateFee) expect(s.capturedMinor).toBeLessThanOrEqual(s.cancellationFeeMinor)
@@ -312,14 +337,32 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
   expect(s.capturedMinor).toBeLessThanOrEqual(s.authorizedMinor)
   expect(s.capturedMinor).toBeLessThanOrEqual(s.totalMinor)
   expect(s.refundedMinor).toBeLessThanOrEqual(s.capturedMinor)
+  // A resolved dispute captures at most what its decision keeps; no other status carries a decision.
+  if (s.status === "RESOLVED") {
+    expect(s.resolvedCaptureMinor).toEqual(expect.any(Number))
+    expect(s.capturedMinor).toBeLessThanOrEqual(s.resolvedCaptureMinor!)
+    if (s.resolvedCaptureMinor === 0) expect(MONEY_MOVED).not.toContain(s.paymentStatus)
+  } else expect(s.resolvedCaptureMinor ?? null).toBeNull()
+  // A disputed booking is never validated by time: no timer but the hold's renewal runs on it.
+  if (s.status === "DISPUTED") {
+    expect(dueCommand(s, new Date(w.now))?._tag).not.toBe("AutoValidate")
+    expect(Either.isRight(transition(s, { _tag: "AutoValidate" }, SystemActor, new Date(w.now)))).toBe(false)
+    // ...and its hold is renewed as before (the sweep treats it like a rendered booking awaiting validation).
+    if (
+      s.paymentStatus === "AUTHORIZED" &&
+      !shortHold(s) &&
+      s.authorizationExpiresAt !== null &&
+      w.now >= s.authorizationExpiresAt.getTime() - DAY
+    )
+      expect(dueAuthorization(s, new Date(w.now))).toBe("renew")
+  }
   if ((s.status === "CANCELLED" || s.status === "REJECTED") && !lateFee) {
     expect(MONEY_MOVED).not.toContain(s.paymentStatus)
     expect(s.capturedMinor).toBe(0)
   }
   // No COMPLETED or VALIDATED booking without its money: captured, still collectable (a hold to capture
   // or a saved card to authorise, which the sweep retries), or flagged with the reason why not.
-  if (CAPTURABLE.includes(s.status) && s.capturedMinor === 0 && s.paymentIssue === null)
-    expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
+  if (owed(s) && s.capturedMinor === 0 && s.paymentIssue === null) expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
   if (s.paymentIssue !== null) {
     expect(CAPTURABLE).toContain(s.status)
     expect(s.capturedMinor).toBe(0)
@@ -339,7 +382,12 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
   const at = new Date(w.now)
   expect(availableActions(s, actors.stranger, at)).toEqual([])
   expect(availableActions(s, actors.system, at)).toEqual([])
-  for (const a of availableActions(s, actors.client, at)) expect(["cancel", "confirmCompletion", "pay", "reschedule"]).toContain(a)
+  for (const a of availableActions(s, actors.client, at))
+    expect(["cancel", "confirmCompletion", "pay", "reschedule", "reportProblem"]).toContain(a)
+  // Reporting a problem is offered exactly in the window between "service rendered" and the automatic validation.
+  const disputable =
+    s.status === "SERVICE_RENDERED" && s.renderedAt !== null && w.now < Math.max(s.renderedAt.getTime(), s.endTime.getTime()) + 7 * DAY
+  expect(availableActions(s, actors.client, at).includes("reportProblem")).toBe(disputable)
   for (const a of availableActions(s, actors.provider, at))
     expect(["confirm", "reject", "cancel", "markRendered", "reschedule"]).toContain(a)
   // Moving is offered exactly while the booking can move and no proposal is open.
@@ -382,7 +430,8 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
       return result
     }
     expect(["Conflict", "ValidationFailed"]).toContain(result.left._tag)
-    if (result.left._tag === "ValidationFailed") expect(["Refund", "ProposeReschedule"]).toContain(command._tag)
+    if (result.left._tag === "ValidationFailed")
+      expect(["Refund", "ProposeReschedule", "ReportProblem", "ResolveDispute"]).toContain(command._tag)
     return result
   }
   // Explicit (redundant with MAY, but these are the invariants as the spec states them).
@@ -402,6 +451,38 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
     }
   }
   if (before.status !== "PENDING") expect(next.status).not.toBe("PENDING")
+  // Into a dispute only by the client's report, from "service rendered" before the automatic validation, with no money moving.
+  if (next.status === "DISPUTED" && before.status !== "DISPUTED") {
+    expect(command._tag).toBe("ReportProblem")
+    expect(who).toBe("client")
+    expect(before.status).toBe("SERVICE_RENDERED")
+    expect(w.now).toBeLessThan(Math.max(before.renderedAt!.getTime(), before.endTime.getTime()) + 7 * DAY)
+    expect(effects.filter((e) => e._tag !== "Notify")).toEqual([])
+    expect(next.paymentStatus).toBe(before.paymentStatus)
+  }
+  // Out of a dispute only by an administrator's decision.
+  if (before.status === "DISPUTED" && next.status !== "DISPUTED") {
+    expect(command._tag).toBe("ResolveDispute")
+    expect(who).toBe("admin")
+    expect(next.status).toBe("RESOLVED")
+  }
+  if (command._tag === "ResolveDispute") {
+    const held = before.paymentStatus === "AUTHORIZED" ? Math.min(before.totalMinor, before.authorizedMinor) : before.totalMinor
+    const kept = next.resolvedCaptureMinor!
+    expect(kept).toBeGreaterThanOrEqual(0)
+    expect(kept).toBeLessThanOrEqual(held)
+    if (command.outcome === "CAPTURE_ALL") expect(kept).toBe(held)
+    if (command.outcome === "RELEASE") expect(kept).toBe(0)
+    if (command.outcome === "CAPTURE_PART") expect(kept).toBe(command.amountMinor)
+    const capture = effects.find((e) => e._tag === "Capture")
+    // The hold is captured for what is kept, or released entirely; a saved card is authorised then captured.
+    expect(capture?.amountMinor).toBe(
+      kept > 0 && before.paymentStatus === "AUTHORIZED" ? Math.min(kept, before.authorizedMinor) : undefined
+    )
+    expect(effects.some((e) => e._tag === "ReleaseAuthorization")).toBe(kept === 0 && before.paymentStatus === "AUTHORIZED")
+    expect(effects.some((e) => e._tag === "AuthorizeSavedCard")).toBe(kept > 0 && before.paymentStatus === "CARD_SAVED")
+  }
+  if (command._tag === "AddDisputeMessage") expect(next).toEqual(before)
   for (const e of effects) {
     if (e._tag === "Capture") {
       // A client's late cancellation captures its fee; otherwise only a finished booking is captured.
@@ -544,11 +625,13 @@ const run = (w: World, actors: Record<Who, Actor>, who: Who, command: Command, g
   const before = w.state
   w.state = result.right.next
   if (w.state.status !== before.status) w.history.push(w.state.status)
-  if ((w.state.status === "CANCELLED" || w.state.status === "REJECTED") && before.status !== w.state.status) {
+  if (
+    (w.state.status === "CANCELLED" || w.state.status === "REJECTED" || w.state.status === "RESOLVED") &&
+    before.status !== w.state.status
+  ) {
     w.releaseAsked = result.right.effects.some((e) => e._tag === "ReleaseAuthorization")
   }
-  if (command._tag === "AuthorizationReleased" && (CAPTURABLE.includes(before.status) || before.cancellationFeeMinor > 0))
-    w.releasedAwaitingCapture = true
+  if (command._tag === "AuthorizationReleased" && (owed(before) || before.cancellationFeeMinor > 0)) w.releasedAwaitingCapture = true
   checkState(w, actors)
   for (const e of result.right.effects) {
     if (e._tag === "Capture") {
@@ -571,7 +654,7 @@ const run = (w: World, actors: Record<Who, Actor>, who: Who, command: Command, g
 
 /** The sweep's money retries: a finished booking whose saved card was not collected is authorised (or refused) now. */
 const collectLeftovers = (w: World, actors: Record<Who, Actor>, declined: boolean, gw: Answering) => {
-  if (!CAPTURABLE.includes(w.state.status) || w.state.paymentStatus !== "CARD_SAVED") return
+  if (!owed(w.state) || w.state.paymentStatus !== "CARD_SAVED") return
   const answer: Command = declined
     ? { _tag: "AuthorizationFailed", needsClient: true }
     : { _tag: "PaymentAuthorized", amountMinor: w.state.totalMinor, expiresAt: new Date(w.now + 7 * DAY) }
@@ -646,7 +729,18 @@ const progressOf = (s: BookingState, now: number, policy: CancellationPolicy): R
         ["client", { _tag: "ConfirmCompletion", rating: 4, comment: "Très bien" }],
         ["system", { _tag: "AutoValidate" }],
         ["admin", { _tag: "Validate" }],
-        ["admin", { _tag: "Cancel", reason: "Litige", policy }]
+        ["admin", { _tag: "Cancel", reason: "Litige", policy }],
+        ["client", { _tag: "ReportProblem", reason: "PARTLY_DONE" }],
+        ["client", { _tag: "ReportProblem", reason: "NOT_DONE" }]
+      ]
+    case "DISPUTED":
+      return [
+        ["client", { _tag: "AddDisputeMessage" }],
+        ["provider", { _tag: "AddDisputeMessage" }],
+        ["system", { _tag: "AutoValidate" }],
+        ["admin", { _tag: "ResolveDispute", outcome: "CAPTURE_ALL" }],
+        ["admin", { _tag: "ResolveDispute", outcome: "CAPTURE_PART", amountMinor: Math.max(1, Math.floor(s.authorizedMinor / 2)) }],
+        ["admin", { _tag: "ResolveDispute", outcome: "RELEASE" }]
       ]
     default:
       return [["admin", { _tag: "Refund" }]]
@@ -746,10 +840,13 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
   collectLeftovers(w, actors, false, "immediately")
   while (w.pending.length > 0) run(w, actors, "system", w.pending.shift()!, "late")
   // Then no finished booking is left without its money unless it is flagged (or a capture answer was lost).
-  if (CAPTURABLE.includes(w.state.status) && !w.lostCapture && !w.releasedAwaitingCapture) {
+  if (owed(w.state) && !w.lostCapture && !w.releasedAwaitingCapture) {
     expect(w.state.capturedMinor > 0 || w.state.paymentIssue !== null).toBe(true)
   }
-  if ((w.state.status === "CANCELLED" || w.state.status === "REJECTED") && w.state.cancellationFeeMinor === 0) {
+  if (
+    ((w.state.status === "CANCELLED" || w.state.status === "REJECTED") && w.state.cancellationFeeMinor === 0) ||
+    (w.state.status === "RESOLVED" && !owed(w.state))
+  ) {
     // A dropped release answer is re-sent by the gateway (webhooks are retried).
     if (w.state.paymentStatus === "AUTHORIZED") {
       expect(w.lostRelease || w.releaseAsked).toBe(true)
@@ -785,7 +882,7 @@ describe("the booking state machine, any story of commands, actors, times and ga
     const reached = new Set(Object.keys(tally).map((k) => k.split(":")[0]))
     // (A slot lost while a move awaited its money is rare in random stories: the story below walks it.)
     for (const tag of TAGS) if (tag !== "RescheduleUnavailable") expect(reached).toContain(tag)
-    for (const status of ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "COMPLETED", "VALIDATED"]) {
+    for (const status of ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "DISPUTED", "COMPLETED", "VALIDATED", "RESOLVED"]) {
       expect(Object.keys(tally).some((k) => k.endsWith(`:${status}`))).toBe(true)
     }
     // 600 stories of up to 80 commands: about 20 s alone, more beside the other test files.

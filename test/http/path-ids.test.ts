@@ -72,6 +72,10 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["POST /api/bookings/{id}/reschedule", BookingNotFound],
   ["POST /api/bookings/{id}/reschedule/{proposalId}/accept", BookingNotFound],
   ["POST /api/bookings/{id}/reschedule/{proposalId}/decline", BookingNotFound],
+  ["POST /api/bookings/{id}/dispute", BookingNotFound],
+  ["GET /api/bookings/{id}/dispute", BookingNotFound],
+  ["POST /api/bookings/{id}/dispute/messages", BookingNotFound],
+  ["GET /api/bookings/{id}/dispute/files/{fileId}", BookingNotFound],
   ["GET /api/providers/{id}/availability", ProviderNotFound],
   ["GET /api/services/{id}/slots", ServiceNotFound],
   ["DELETE /api/users/{id}/block", RecipientNotFound],
@@ -97,6 +101,7 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["GET /api/admin/bookings/{id}", BookingNotFound],
   ["PATCH /api/admin/bookings/{id}/status", BookingNotFound],
   ["POST /api/admin/bookings/{id}/refund", BookingNotFound],
+  ["POST /api/admin/bookings/{id}/dispute/resolve", BookingNotFound],
   ["PATCH /api/admin/services/{id}/status", ServiceNotFound]
 ]
 

@@ -102,7 +102,9 @@ describe("attachments through SMTP", () => {
     client: to,
     provider: person("00000000-0000-4000-8000-0000000000d1", "provider@test.local"),
     review: null,
-    reschedules: []
+    reschedules: [],
+    dispute: null,
+    resolvedCaptureMinor: null
   })
 
   it("the confirmation mail's .ics goes out as a text/calendar attachment", { timeout: 30_000 }, async () => {

@@ -10,6 +10,8 @@ export const adminStatusLabels: Record<string, MessageDescriptor> = {
   CONFIRMED: msg`Confirmée`,
   IN_PROGRESS: msg`En cours`,
   SERVICE_RENDERED: msg`Service rendu`,
+  DISPUTED: msg`Litige en cours`,
+  RESOLVED: msg`Litige tranché`,
   COMPLETED: msg`Terminée`,
   VALIDATED: msg`Validée`,
   REJECTED: msg`Refusée`,

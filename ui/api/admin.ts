@@ -47,6 +47,9 @@ export const adminApi = {
     page?: number
     limit?: number
   }) => api<Admin<"audit">>(`/admin/audit${queryString(query)}`, { quiet: true }),
+  /** Decides a booking's open dispute (issue 13): capture all, part (amountMinor), or release everything, with a note. */
+  resolveDispute: (bookingId: string, body: { outcome: string; amountMinor?: number; note: string }) =>
+    api<Admin<"resolveDispute">>(`/admin/bookings/${id(bookingId)}/dispute/resolve`, { method: "POST", body, quiet: [409, 422] }),
   services: (query: { search?: string; categoryId?: string; isAvailable?: string; page?: number; limit?: number }) =>
     api<Admin<"services">>(`/admin/services${queryString(query)}`, { quiet: true }),
   setServiceAvailability: (serviceId: string, isAvailable: boolean) =>

@@ -26,6 +26,8 @@ import type {
   CalendarEventView,
   CheckoutAnswer as CheckoutAnswerSchema,
   CheckoutPayload,
+  DisputeData as DisputeDataSchema,
+  DisputeView,
   EarningsPage as EarningsPageSchema,
   ReceiptView,
   RescheduleData as RescheduleDataSchema,
@@ -119,6 +121,14 @@ export {
   BookingActions as BOOKING_ACTIONS,
   type BookingStatus,
   BookingStatuses as BOOKING_STATUSES,
+  DISPUTE_DESCRIPTION_MAX,
+  DISPUTE_FILES_MAX,
+  DISPUTE_MESSAGE_MAX,
+  DISPUTE_NOTE_MAX,
+  type DisputeOutcome,
+  DisputeOutcomes as DISPUTE_OUTCOMES,
+  type DisputeReason,
+  DisputeReasons as DISPUTE_REASONS,
   type PaymentStatus,
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
@@ -257,6 +267,9 @@ export type BookingData = typeof BookingDataSchema.Encoded
 /** A proposal to move a booking (issue 12), and the answer of POST /bookings/{id}/reschedule. */
 export type Reschedule = typeof RescheduleView.Encoded
 export type RescheduleData = typeof RescheduleDataSchema.Encoded
+/** A booking's dispute with its thread (issue 13), and the answers of its endpoints. */
+export type Dispute = typeof DisputeView.Encoded
+export type DisputeData = typeof DisputeDataSchema.Encoded
 export type BookingPage = typeof BookingPageSchema.Encoded
 /** A client's receipt of a booking's payment (issue 13). */
 export type Receipt = typeof ReceiptView.Encoded

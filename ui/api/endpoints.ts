@@ -11,6 +11,7 @@ import type {
   PreferencesData,
   AvatarInfo,
   BookingData,
+  DisputeData,
   RescheduleData,
   BookingPage,
   BookingQuery,
@@ -245,6 +246,8 @@ export const adminApplicationsApi = {
 const BOOKINGS = "bookings:"
 /** Failures a booking screen shows in its own alert; a 401 still gets the global handling. */
 const BOOKING_SHOWN = [0, 400, 403, 404, 409, 422, 429, 500, 502, 503]
+/** Uploads also show a file too large (413) or of a refused type (415) inline. */
+const BOOKING_SHOWN_UPLOAD = [...BOOKING_SHOWN, 413, 415]
 /** Booking reads are the caller's own: the key carries who asks, so another login never sees them. */
 const bookingKey = (path: string) => key(`${BOOKINGS}${store.get(userAtom)?.id ?? "visitor"}:`, path)
 const bookingPath = (id: string) => `/bookings/${encodeURIComponent(id)}`
@@ -315,6 +318,16 @@ export const bookingsApi = {
     write(() => post<RescheduleData>(`${bookingPath(id)}/reschedule`, body, BOOKING_SHOWN)),
   answerReschedule: (id: string, proposalId: string, answer: "accept" | "decline") =>
     write(() => post<BookingData>(`${bookingPath(id)}/reschedule/${encodeURIComponent(proposalId)}/${answer}`, {}, BOOKING_SHOWN)),
+  /** The client reports a problem after "service rendered" (multipart: reason, description, file1..file3). */
+  reportProblem: (id: string, form: FormData) =>
+    write(() => api<BookingData>(`${bookingPath(id)}/dispute`, { method: "POST", body: form, quiet: BOOKING_SHOWN_UPLOAD })),
+  /** The dispute's thread, for the parties and administrators. */
+  dispute: (id: string) => api<DisputeData>(`${bookingPath(id)}/dispute`, { quiet: BOOKING_SHOWN }),
+  /** A message (body and/or file1..file3) added to the open dispute. */
+  addDisputeMessage: (id: string, form: FormData) =>
+    write(() => api<DisputeData>(`${bookingPath(id)}/dispute/messages`, { method: "POST", body: form, quiet: BOOKING_SHOWN_UPLOAD })),
+  /** A dispute file (its `url` from the thread), with the caller's session. */
+  disputeFile: (url: string) => apiBlob(url.replace(/^\/api/, "")),
   refresh: () => invalidate(BOOKINGS)
 }
 

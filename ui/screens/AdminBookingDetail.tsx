@@ -14,6 +14,7 @@ import { showToast } from "../state/toasts"
 import { formatDateRangeIn, formatDateTime, formatDateTimeIn, formatMinor, sameTimeIn, zoneName } from "../format"
 import { RefundForm } from "../admin/refund"
 import { useViewerZone } from "../state/session"
+import { DisputePanel } from "../components/booking/Dispute"
 
 export default function AdminBookingDetail() {
   const { t, i18n } = useLingui()
@@ -158,6 +159,20 @@ export default function AdminBookingDetail() {
                     </li>
                   ))}
                 </ul>
+              </section>
+            ) : null}
+            {data.dispute ? (
+              <section aria-labelledby="dispute">
+                <h2 id="dispute">{t`Litige signalé par le client`}</h2>
+                <DisputePanel
+                  key={`${data.id}:${data.dispute.status}`}
+                  booking={data}
+                  admin
+                  onResolved={() => {
+                    showToast("success", t`Litige tranché : les deux parties sont prévenues.`)
+                    reload({ quiet: true })
+                  }}
+                />
               </section>
             ) : null}
             <section aria-labelledby="refunds">

@@ -6,7 +6,8 @@ import { useAsync } from "../components/async"
 import { CurrencySelect, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
-import { formatMinor, formatNumber } from "../format"
+import { formatDateTime, formatMinor, formatNumber } from "../format"
+import { disputeReasonLabels } from "../components/booking/Dispute"
 
 /** Refreshed every 30 seconds (spec section 9). */
 const REFRESH_MS = 30_000
@@ -49,6 +50,24 @@ export default function AdminDashboard() {
       >
         {(data) => (
           <>
+            <section aria-labelledby="disputes">
+              <h2 id="disputes">{t`Litiges à trancher (${data.disputes.length})`}</h2>
+              {data.disputes.length === 0 ? (
+                <p>{t`Aucun litige en attente.`}</p>
+              ) : (
+                <ul className="dispute-list">
+                  {data.disputes.map((d) => (
+                    <li key={d.bookingId}>
+                      <Link href={`/admin/bookings/${d.bookingId}`}>
+                        {d.serviceTitle} · {d.clientName} / {d.providerName}
+                      </Link>{" "}
+                      · {i18n._(disputeReasonLabels[d.reason])} · {formatMinor(i18n.locale, d.totalMinor, d.currency)} ·{" "}
+                      {formatDateTime(i18n.locale, d.openedAt)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
             <h2>{t`Activité`}</h2>
             <div className="stat-grid">
               <StatCard label={t`Utilisateurs`} value={data.users.total} />

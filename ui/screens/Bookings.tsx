@@ -12,6 +12,7 @@ import { formatPrice } from "../format"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationTerms, useCancelDialogText } from "../components/booking/Cancellation"
 import { OpenProposal, RescheduleDialog, RescheduleHistory } from "../components/booking/Reschedule"
+import { DisputePanel, DisputeSummary, ReportProblemDialog } from "../components/booking/Dispute"
 import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
@@ -23,7 +24,7 @@ import { showToast } from "../state/toasts"
 type Side = "all" | "client" | "provider"
 /** A client's booking whose payment was captured has a receipt (issue 13). */
 const RECEIPT_STATUSES: ReadonlyArray<Booking["paymentStatus"]> = ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"]
-type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay" | "reschedule"; readonly booking: Booking }
+type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay" | "reschedule" | "report"; readonly booking: Booking }
 type Notice = { readonly kind: "success" | "error"; readonly text: string }
 
 const useCancellationReason = () => {
@@ -58,6 +59,7 @@ const BookingCard = ({
   const other = otherParty(booking)
   const otherName = `${other.firstName} ${other.lastName}`
   const asProvider = booking.role === "provider"
+  const [showDispute, setShowDispute] = useState(false)
 
   useEffect(() => {
     if (!highlighted) return
@@ -129,12 +131,21 @@ const BookingCard = ({
         </dl>
         <OpenProposal booking={booking} busy={busy} onAnswer={(proposal, answer) => onAnswer(booking, proposal, answer)} />
         <RescheduleHistory booking={booking} />
+        <DisputeSummary booking={booking} />
+        {booking.dispute && showDispute ? <DisputePanel booking={booking} /> : null}
         <div className="card-actions" role="group" aria-label={t`Actions pour ${title}`}>
           {button("pay", t`Payer`, "button")}
           {button("confirm", t`Confirmer`, "button")}
           {button("reject", t`Refuser`)}
           {button("markRendered", t`Marquer comme rendu`, "button")}
           {button("confirmCompletion", t`Confirmer la réception`, "button")}
+          {button("reportProblem", t`Signaler un problème`, "button-secondary")}
+          {booking.dispute ? (
+            <button type="button" className="button-secondary" aria-expanded={showDispute} onClick={() => setShowDispute(!showDispute)}>
+              {showDispute ? t`Masquer le litige` : t`Voir le litige`}
+              <span className="sr-only"> : {title}</span>
+            </button>
+          ) : null}
           {button("reschedule", t`Proposer un nouvel horaire`)}
           {booking.role === "client" && RECEIPT_STATUSES.includes(booking.paymentStatus) ? (
             <Link href={`/bookings/${booking.id}/receipt`} className="button-secondary">
@@ -260,6 +271,7 @@ export default function Bookings() {
     else if (action === "cancel") setDialog({ kind: "cancel", booking })
     else if (action === "confirmCompletion") setDialog({ kind: "complete", booking })
     else if (action === "reschedule") setDialog({ kind: "reschedule", booking })
+    else if (action === "reportProblem") setDialog({ kind: "report", booking })
     else setDialog({ kind: "pay", booking })
   }
 
@@ -413,6 +425,13 @@ export default function Bookings() {
             const answer = await bookingsApi.reschedule(dialog.booking.id, times)
             done({ data: { booking: answer.data.booking } }, t`Proposition envoyée : l'autre partie va l'accepter ou la refuser.`)
           }}
+        />
+      ) : null}
+      {dialog?.kind === "report" ? (
+        <ReportProblemDialog
+          booking={dialog.booking}
+          onClose={() => setDialog(undefined)}
+          onDone={(answer) => done(answer, t`Problème signalé : aucun montant ne sera débité avant la décision de notre équipe.`)}
         />
       ) : null}
       {dialog?.kind === "pay" ? <PaymentDialog booking={dialog.booking} user={user} onClose={() => setDialog(undefined)} /> : null}

@@ -6,6 +6,7 @@ import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, Path
 import { Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
+import { DisputeSummaryView, ResolveDisputePayload } from "../booking/contract"
 import { AdminPaymentStatuses, AuditActions, AuditSubjectTypes } from "./rules"
 
 /** The `:id` of a user, a booking, a service: a malformed one answers their 404, as an unknown one (the modules' own errors). */
@@ -102,6 +103,8 @@ export const AdminBookingView = Schema.Struct({
   refundedMinor: Schema.Number,
   /** Why the finished booking is not paid (flagged); null when nothing is wrong. */
   paymentIssue: Schema.NullOr(Schema.String),
+  /** The problem the client reported (issue 13): the detail screen shows its thread and the decision form. */
+  dispute: Schema.NullOr(DisputeSummaryView),
   service: Schema.Struct({
     id: Schema.String,
     title: Schema.String,
@@ -199,6 +202,19 @@ export const DashboardView = Schema.Struct({
     currency: Schema.String
   }),
   applications: Schema.Struct({ pending: Count }),
+  /** Disputes awaiting a decision, oldest first (each links to its booking). */
+  disputes: Schema.Array(
+    Schema.Struct({
+      bookingId: Schema.String,
+      reason: DisputeSummaryView.fields.reason,
+      openedAt: Schema.Date,
+      serviceTitle: Schema.String,
+      clientName: Schema.String,
+      providerName: Schema.String,
+      totalMinor: Count,
+      currency: Schema.String
+    })
+  ),
   userCurrency: Schema.String,
   currencies: Schema.Array(Schema.String)
 })
@@ -326,6 +342,12 @@ export class AdministrationApi extends HttpApiGroup.make("administration")
   .add(
     HttpApiEndpoint.patch("setBookingStatus")`/bookings/${BookingIdParam}/status`
       .setPayload(Payload({ status: Text, reason: LongText }))
+      .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
+  )
+  /** Decides a booking's open dispute (issue 13): capture all, part, or release everything, with a note. */
+  .add(
+    HttpApiEndpoint.post("resolveDispute")`/bookings/${BookingIdParam}/dispute/resolve`
+      .setPayload(ResolveDisputePayload)
       .addSuccess(Ok(Schema.Struct({ booking: AdminBookingView })))
   )
   .add(

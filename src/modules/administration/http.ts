@@ -106,6 +106,12 @@ export const AdministrationHttpLive = HttpApiBuilder.group(MarketplaceApi, "admi
           return ok({ booking: toAdminBookingView(detail, yield* requestLanguage) })
         })
       )
+      .handle("resolveDispute", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const detail = yield* admin.resolveDispute(yield* CurrentUser, path.id, payload)
+          return ok({ booking: toAdminBookingView(detail, yield* requestLanguage) }, yield* localized("admin.disputeResolved"))
+        })
+      )
       .handle("setBookingStatus", ({ path, payload }) =>
         Effect.gen(function* () {
           const detail = yield* admin.setBookingStatus(yield* CurrentUser, path.id, payload)

@@ -13,7 +13,7 @@ import {
 import { pageOf } from "../../platform/paging"
 import { AUDIT_PAGE_SIZE } from "./rules"
 import { type AuditRecord, AuditTrail } from "../../platform/audit/port"
-import { allowedAdminStatuses, type BookingDetail, Bookings, BookingStatuses } from "../booking"
+import { allowedAdminStatuses, type BookingDetail, Bookings, BookingStatuses, type OpenDispute } from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
 import {
   type AccountChangeInput,
@@ -95,6 +95,8 @@ export interface Dashboard {
     readonly currency: string
   }
   readonly applications: { readonly pending: number }
+  /** Disputes awaiting an administrator's decision, oldest first. */
+  readonly disputes: ReadonlyArray<OpenDispute>
   readonly currencies: ReadonlyArray<string>
 }
 
@@ -199,6 +201,12 @@ export class Administration extends Context.Tag("administration/Administration")
     ) => Effect.Effect<PaymentAccount, Forbidden | NotFound | PaymentGatewayError>
     readonly bookings: (actor: Actor, query: Query) => Effect.Effect<Paged<BookingRow>, Forbidden | ValidationFailed>
     readonly booking: (actor: Actor, id: string) => Effect.Effect<AdminBooking, Forbidden | NotFound>
+    /** Decides a booking's open dispute (the booking module's ResolveDispute, with its money effects). */
+    readonly resolveDispute: (
+      actor: Actor,
+      id: string,
+      input: { readonly outcome?: unknown; readonly amountMinor?: unknown; readonly note?: unknown }
+    ) => Effect.Effect<AdminBooking, Forbidden | NotFound | Conflict | ValidationFailed | BadGateway | BadRequest>
     /** Through the booking module's transition function as the admin actor, with its money effects. */
     readonly setBookingStatus: (
       actor: Actor,
@@ -322,6 +330,7 @@ export const AdministrationLive = Layer.effect(
               currency
             },
             applications: { pending: counts.pendingApplications },
+            disputes: yield* bookings.unresolvedDisputes(actor),
             currencies
           }
         }),
@@ -384,6 +393,13 @@ export const AdministrationLive = Layer.effect(
         }),
 
       booking: (actor, id) => Effect.zipRight(admin(actor), adminBooking(actor, id)),
+
+      resolveDispute: (actor, id, input) =>
+        Effect.gen(function* () {
+          yield* admin(actor)
+          yield* bookings.resolveDispute(actor, id, input)
+          return yield* adminBooking(actor, id)
+        }),
 
       setBookingStatus: (actor, id, input) =>
         Effect.gen(function* () {

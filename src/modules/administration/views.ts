@@ -1,5 +1,5 @@
 import type { Language } from "../../platform/messages"
-import { displayStatus, refundableOf } from "../booking"
+import { displayStatus, refundableOf, toDisputeSummaryView } from "../booking"
 import type {
   AuditEntryView,
   AdminBookingPaymentView,
@@ -75,6 +75,7 @@ export const toAdminBookingView = (
   capturedMinor: b.capturedMinor,
   refundedMinor: b.refundedMinor,
   paymentIssue: b.paymentIssue,
+  dispute: b.dispute === null ? null : toDisputeSummaryView(b.dispute, b, language),
   service: {
     id: b.service.id,
     title: b.service.title,

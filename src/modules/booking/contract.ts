@@ -1,6 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { BookingId } from "../../platform/ids"
+import { BookingId, Id } from "../../platform/ids"
+import { multipartLimits } from "../../platform/upload-limits"
 import {
   IdParam,
   Ok,
@@ -14,7 +15,18 @@ import {
 } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
-import { BookingActions, BookingStatuses, EarningStates, PaymentIssues, PaymentStatuses, RescheduleStatuses } from "./rules"
+import {
+  BookingActions,
+  BookingStatuses,
+  DISPUTE_FILES_MAX,
+  DisputeOutcomes,
+  DisputeReasons,
+  DisputeStatuses,
+  EarningStates,
+  PaymentIssues,
+  PaymentStatuses,
+  RescheduleStatuses
+} from "./rules"
 
 /** A booking's `:id`: a malformed one answers 404 BOOKING_NOT_FOUND, as an unknown one (domain.ts's BookingNotFound). */
 const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
@@ -70,6 +82,51 @@ export const CancellationTermsView = Schema.Struct({
   /** The late-cancellation fee this booking's cancellation charged (0: none). */
   chargedMinor: Schema.Number,
   formattedCharged: Schema.String
+})
+
+/** A booking's dispute as the booking shows it (issue 13): why, and once decided, what was kept and the note. */
+export const DisputeSummaryView = Schema.Struct({
+  id: Schema.String,
+  reason: Schema.Literal(...DisputeReasons),
+  status: Schema.Literal(...DisputeStatuses),
+  openedAt: Schema.Date,
+  outcome: Schema.NullOr(Schema.Literal(...DisputeOutcomes)),
+  /** What the decision keeps (captured from the hold), in minor units, and formatted; null until decided. */
+  keptMinor: Schema.NullOr(Schema.Number),
+  formattedKept: Schema.NullOr(Schema.String),
+  /** The administrator's note, shown to both parties. */
+  note: Schema.NullOr(Schema.String),
+  resolvedAt: Schema.NullOr(Schema.Date)
+})
+
+/** A file of a dispute (a photo or a PDF); `url` downloads it (parties and administrators). */
+export const DisputeFileView = Schema.Struct({
+  id: Schema.String,
+  fileName: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Number,
+  url: Schema.String
+})
+
+/** A dispute with its thread: the report, then each message with its files. */
+export const DisputeView = Schema.Struct({
+  ...DisputeSummaryView.fields,
+  bookingId: Schema.String,
+  description: Schema.String,
+  /** The files sent with the report. */
+  files: Schema.Array(DisputeFileView),
+  messages: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      author: Schema.Literal("client", "provider", "admin"),
+      authorName: Schema.String,
+      body: Schema.String,
+      createdAt: Schema.Date,
+      files: Schema.Array(DisputeFileView)
+    })
+  ),
+  /** The caller may add messages now (the dispute is open). */
+  canWrite: Schema.Boolean
 })
 
 /** A booking as its client, its provider or an admin sees it (spec section 3, "Booking"). */
@@ -135,6 +192,8 @@ export const BookingView = Schema.Struct({
   openProposal: Schema.NullOr(RescheduleView),
   /** Every proposal to move the booking, newest first. */
   reschedules: Schema.Array(RescheduleView),
+  /** The problem the client reported, if any (issue 13). */
+  dispute: Schema.NullOr(DisputeSummaryView),
   createdAt: Schema.Date,
   updatedAt: Schema.Date
 })
@@ -232,7 +291,35 @@ export const CheckoutAnswer = Schema.Struct({
 export const ReschedulePayload = Payload({ startTime: Text, endTime: Text })
 export const ProposalIdParam = HttpApiSchema.param("proposalId", Schema.String)
 
+/**
+ * The client's report of a problem (multipart/form-data): a reason, a description and up to three
+ * files (photos or PDF, 5 MB each), fields file1..file3.
+ */
+export const DisputeReportForm = Schema.Struct({
+  reason: Schema.optional(Schema.Literal(...DisputeReasons)),
+  description: Schema.optional(Schema.String),
+  file1: Schema.optional(Multipart.SingleFileSchema),
+  file2: Schema.optional(Multipart.SingleFileSchema),
+  file3: Schema.optional(Multipart.SingleFileSchema)
+})
+export const DisputeReportTextFields = ["reason", "description"] as const
+/** A message added to a dispute (multipart/form-data): some text and/or up to three files. */
+export const DisputeMessageForm = Schema.Struct({
+  body: Schema.optional(Schema.String),
+  file1: Schema.optional(Multipart.SingleFileSchema),
+  file2: Schema.optional(Multipart.SingleFileSchema),
+  file3: Schema.optional(Multipart.SingleFileSchema)
+})
+export const DisputeMessageTextFields = ["body"] as const
+/** A dispute file's `:fileId`: a malformed one answers 404, as an unknown one. */
+const DisputeFileIdParam = PathId(Id("DisputeFileId"), { code: "DISPUTE_FILE_NOT_FOUND", key: "booking.disputeFileNotFound" }, "fileId")
+const Binary = HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" })
+
+/** An administrator's decision on a dispute: CAPTURE_ALL, CAPTURE_PART (amountMinor 1..authorised) or RELEASE, with a note. */
+export const ResolveDisputePayload = Payload({ outcome: Text, amountMinor: NumberLike, note: LongText })
+
 export const BookingData = Schema.Struct({ booking: BookingView })
+export const DisputeData = Schema.Struct({ dispute: DisputeView })
 export const RescheduleData = Schema.Struct({ proposal: RescheduleView, booking: BookingView })
 export const BookingPage = Schema.Struct({ bookings: Schema.Array(BookingView), results: Schema.Number, pagination: Pagination })
 export const ReviewPage = Schema.Struct({ reviews: Schema.Array(ReviewView), averageRating: Schema.Number, pagination: Pagination })
@@ -273,6 +360,19 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
   )
   .add(HttpApiEndpoint.post("acceptReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/accept`.addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("declineReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/decline`.addSuccess(Ok(BookingData)))
+  /** The client reports a problem after "service rendered" (issue 13): the booking becomes DISPUTED. */
+  .add(
+    HttpApiEndpoint.post("reportProblem")`/${BookingIdParam}/dispute`
+      .setPayload(HttpApiSchema.MultipartStream(DisputeReportForm, multipartLimits(DISPUTE_FILES_MAX)))
+      .addSuccess(Ok(BookingData), { status: 201 })
+  )
+  .add(HttpApiEndpoint.get("dispute")`/${BookingIdParam}/dispute`.addSuccess(Ok(DisputeData)))
+  .add(
+    HttpApiEndpoint.post("addDisputeMessage")`/${BookingIdParam}/dispute/messages`
+      .setPayload(HttpApiSchema.MultipartStream(DisputeMessageForm, multipartLimits(DISPUTE_FILES_MAX)))
+      .addSuccess(Ok(DisputeData), { status: 201 })
+  )
+  .add(HttpApiEndpoint.get("disputeFile")`/${BookingIdParam}/dispute/files/${DisputeFileIdParam}`.addSuccess(Binary))
   /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
   .add(HttpApiEndpoint.del("cancel")`/${BookingIdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
   .middleware(Authentication)

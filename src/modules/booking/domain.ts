@@ -5,6 +5,13 @@ import {
   type BookingAction,
   type BookingStatus,
   COMMENT_MAX,
+  DISPUTE_DESCRIPTION_MAX,
+  DISPUTE_MESSAGE_MAX,
+  DISPUTE_NOTE_MAX,
+  type DisputeOutcome,
+  DisputeOutcomes,
+  type DisputeReason,
+  DisputeReasons,
   MAX_ADVANCE_DAYS,
   MAX_DURATION_MINUTES,
   NOTES_MAX,
@@ -28,6 +35,12 @@ export {
   BookingActions,
   type BookingStatus,
   BookingStatuses,
+  type DisputeOutcome,
+  DisputeOutcomes,
+  type DisputeReason,
+  DisputeReasons,
+  type DisputeStatus,
+  DisputeStatuses,
   type PaymentIssue,
   PaymentIssues,
   type PaymentStatus,
@@ -42,17 +55,20 @@ export const SLOT_HOLDING: ReadonlyArray<BookingStatus> = [
   "CONFIRMED",
   "IN_PROGRESS",
   "SERVICE_RENDERED",
+  "DISPUTED",
+  "RESOLVED",
   "COMPLETED",
   "VALIDATED"
 ]
 /** No user command changes a booking in these statuses (an admin may still refund money). */
-export const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "REJECTED", "CANCELLED"]
+export const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "RESOLVED", "REJECTED", "CANCELLED"]
 export const isTerminal = (status: BookingStatus) => TERMINAL.includes(status)
 /**
- * Money may leave the client's card only once the service is done and accepted (and, outside these, a
- * client's late-cancellation fee: see lateCancellationFee).
+ * Money may leave the client's card only once the service is done and accepted, or an administrator
+ * decided a dispute (RESOLVED: what the decision keeps, `resolvedCaptureMinor`, possibly nothing); and,
+ * outside these, a client's late-cancellation fee (see lateCancellationFee).
  */
-export const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED"]
+export const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "RESOLVED"]
 
 // ---- Business constants ----------------------------------------------------------------------
 
@@ -149,6 +165,11 @@ export interface BookingState {
   readonly cancellationFeeMinor: number
   /** The open proposal to move the booking, if any (at most one; absent and null mean none). */
   readonly proposal?: RescheduleProposal | null | undefined
+  /**
+   * What an administrator's dispute decision keeps (RESOLVED only): the amount to capture, 0 when
+   * everything is released. Absent or null in every other status.
+   */
+  readonly resolvedCaptureMinor?: number | null | undefined
 }
 
 /** An open proposal to move a booking to another time (issue 12, rescheduling). */
@@ -221,6 +242,12 @@ export type Command =
     }
   | { readonly _tag: "AcceptReschedule"; readonly proposalId: string }
   | { readonly _tag: "DeclineReschedule"; readonly proposalId: string }
+  /** The client reports a problem after "service rendered", before the automatic validation (issue 13). */
+  | { readonly _tag: "ReportProblem"; readonly reason: DisputeReason }
+  /** A party or an administrator adds to an open dispute (the booking is unchanged; the other side is told). */
+  | { readonly _tag: "AddDisputeMessage" }
+  /** An administrator decides a dispute: capture all, part (`amountMinor`), or release everything. */
+  | { readonly _tag: "ResolveDispute"; readonly outcome: DisputeOutcome; readonly amountMinor?: number | undefined }
   // Time
   | { readonly _tag: "ExpireReschedule" }
   /** The client's authorisation of a raised total arrived, but the proposed time was taken meanwhile. */
@@ -269,7 +296,10 @@ export const NotificationEvents = [
   "rescheduleDeclined",
   "rescheduleAwaitingPayment",
   "rescheduleMoved",
-  "rescheduleUnavailable"
+  "rescheduleUnavailable",
+  "disputeOpened",
+  "disputeMessage",
+  "disputeResolved"
 ] as const
 export type NotificationEvent = (typeof NotificationEvents)[number]
 
@@ -319,6 +349,20 @@ export const RescheduleAlreadyOpen = new Conflict({ code: "RESCHEDULE_ALREADY_OP
 export const NotReschedulable = new Conflict({ code: "BOOKING_NOT_RESCHEDULABLE", key: "booking.notReschedulable" })
 /** The proposal was answered, or lapsed, already. */
 export const RescheduleClosed = new Conflict({ code: "RESCHEDULE_CLOSED", key: "booking.rescheduleClosed" })
+/** A dispute is reported only on a rendered booking before its automatic validation. */
+export const NotDisputable = new Conflict({ code: "BOOKING_NOT_DISPUTABLE", key: "booking.notDisputable" })
+/** Messages and decisions need an open dispute. */
+export const DisputeNotOpen = new Conflict({ code: "DISPUTE_NOT_OPEN", key: "booking.disputeNotOpen" })
+export const DisputeNotFound = new NotFound({ code: "DISPUTE_NOT_FOUND", key: "booking.disputeNotFound" })
+export const DisputeFileNotFound = new NotFound({ code: "DISPUTE_FILE_NOT_FOUND", key: "booking.disputeFileNotFound" })
+/** A partial capture must be 1..max minor units. */
+export const disputeAmountInvalid = (maxMinor: number) =>
+  new ValidationFailed({
+    code: "VALIDATION_ERROR",
+    key: "booking.disputeAmountInvalid",
+    params: { max: String(maxMinor) },
+    details: [issue("amountMinor", "booking.disputeAmountInvalid", { max: String(maxMinor) })]
+  })
 export const refundTooLarge = (maxMinor: number) =>
   new ValidationFailed({
     code: "VALIDATION_ERROR",
@@ -357,6 +401,9 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
   ProposeReschedule: ["client", "provider"],
   AcceptReschedule: ["client", "provider"],
   DeclineReschedule: ["client", "provider"],
+  ReportProblem: ["client"],
+  AddDisputeMessage: ["client", "provider", "admin"],
+  ResolveDispute: ["admin"],
   ExpireReschedule: ["system"],
   RescheduleUnavailable: ["system"],
   ExpireHold: ["system"],
@@ -390,6 +437,60 @@ export const validateReason = (reason: unknown): Either.Either<string, Validatio
   if (text === "") return Either.left(invalid([issue("reason", "booking.reasonRequired")]))
   if (text.length > REASON_MAX) return Either.left(invalid([issue("reason", "validation.tooLong")]))
   return Either.right(text)
+}
+
+// ---- Disputes (issue 13) -------------------------------------------------------------------------
+
+const textOf = (value: unknown) => (typeof value === "string" ? value.trim() : "")
+
+/** The client's report: one of the reasons, and a description of what went wrong. */
+export const validateDisputeReport = (
+  reason: unknown,
+  description: unknown
+): Either.Either<{ readonly reason: DisputeReason; readonly description: string }, ValidationFailed> => {
+  const problems: Array<FieldIssue> = []
+  const r = textOf(reason).toUpperCase()
+  if (r === "") problems.push(issue("reason", "validation.required"))
+  else if (!(DisputeReasons as ReadonlyArray<string>).includes(r)) problems.push(issue("reason", "booking.disputeReasonInvalid"))
+  const text = textOf(description)
+  if (text === "") problems.push(issue("description", "validation.required"))
+  else if (text.length > DISPUTE_DESCRIPTION_MAX) problems.push(issue("description", "validation.tooLong"))
+  return problems.length > 0 ? Either.left(invalid(problems)) : Either.right({ reason: r as DisputeReason, description: text })
+}
+
+/** A message added to a dispute: some text, or at least one file (`hasFiles`). */
+export const validateDisputeMessage = (body: unknown, hasFiles: boolean): Either.Either<string, ValidationFailed> => {
+  const text = textOf(body)
+  if (text === "" && !hasFiles) return Either.left(invalid([issue("body", "validation.required")]))
+  if (text.length > DISPUTE_MESSAGE_MAX) return Either.left(invalid([issue("body", "validation.tooLong")]))
+  return Either.right(text)
+}
+
+/** An administrator's decision as sent: an outcome, an amount for a partial capture (checked by the transition), a note. */
+export const validateResolution = (input: {
+  readonly outcome?: unknown
+  readonly amountMinor?: unknown
+  readonly note?: unknown
+}): Either.Either<
+  { readonly outcome: DisputeOutcome; readonly amountMinor: number | undefined; readonly note: string },
+  ValidationFailed
+> => {
+  const problems: Array<FieldIssue> = []
+  const o = textOf(input.outcome).toUpperCase()
+  if (o === "") problems.push(issue("outcome", "validation.required"))
+  else if (!(DisputeOutcomes as ReadonlyArray<string>).includes(o)) problems.push(issue("outcome", "booking.disputeOutcomeInvalid"))
+  const raw = typeof input.amountMinor === "string" && input.amountMinor.trim() !== "" ? Number(input.amountMinor) : input.amountMinor
+  let amountMinor: number | undefined
+  if (o === "CAPTURE_PART") {
+    if (raw === undefined || raw === null || raw === "") problems.push(issue("amountMinor", "validation.required"))
+    else if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1)
+      problems.push(issue("amountMinor", "booking.disputeAmountInvalidNumber"))
+    else amountMinor = raw
+  }
+  const note = textOf(input.note)
+  if (note === "") problems.push(issue("note", "validation.required"))
+  else if (note.length > DISPUTE_NOTE_MAX) problems.push(issue("note", "validation.tooLong"))
+  return problems.length > 0 ? Either.left(invalid(problems)) : Either.right({ outcome: o as DisputeOutcome, amountMinor, note })
 }
 
 // ---- The booking request (spec section 5, "booking form") -------------------------------------
@@ -547,6 +648,21 @@ const COLLECTABLE: ReadonlyArray<PaymentStatus> = ["CARD_SAVED", "REQUIRES_ACTIO
 const PAYMENT_SECURED: ReadonlyArray<PaymentStatus> = ["AUTHORIZED", "CARD_SAVED"]
 
 const notify = (event: NotificationEvent): SideEffect => ({ _tag: "Notify", event })
+/**
+ * The amount a finished booking's money is captured for: the total, or what a dispute's decision
+ * keeps (RESOLVED; 0 when it released everything). The capture is further bounded by the hold.
+ */
+type CaptureFacts = Pick<BookingState, "status" | "totalMinor" | "resolvedCaptureMinor" | "cancellationFeeMinor">
+/** A client's late cancellation: its fee, and nothing more, is captured from the hold. */
+const lateFeeDue = (s: CaptureFacts) => s.status === "CANCELLED" && s.cancellationFeeMinor > 0
+export const captureTarget = (s: CaptureFacts) =>
+  s.status === "RESOLVED"
+    ? Math.min(s.totalMinor, s.resolvedCaptureMinor ?? 0)
+    : lateFeeDue(s)
+      ? Math.min(s.totalMinor, s.cancellationFeeMinor)
+      : s.totalMinor
+/** Money waiting to be captured: a finished booking (COMPLETED, VALIDATED, or RESOLVED keeping something) or a late-cancellation fee. */
+export const wantsCapture = (s: CaptureFacts) => (CAPTURABLE.includes(s.status) || lateFeeDue(s)) && captureTarget(s) > 0
 /**
  * A hold short of the total: a move raised the total, the hold is being released and the client is to
  * authorise the new amount. It secures nothing (no confirmation, no renewal).
@@ -768,6 +884,60 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
         reschedule: { _tag: "Close", proposalId: p.id, status: "UNAVAILABLE", by: "SYSTEM", at: now }
       })
     }
+    case "ReportProblem": {
+      // Between "service rendered" and the automatic validation only: after it, the money has moved.
+      if (s.status !== "SERVICE_RENDERED") return Either.left(NotDisputable)
+      const due = autoValidateAt(s)
+      if (due === null || now.getTime() >= due.getTime()) return Either.left(NotDisputable)
+      if (!(DisputeReasons as ReadonlyArray<string>).includes(command.reason))
+        return Either.left(invalid([issue("reason", "booking.disputeReasonInvalid")]))
+      // The hold stays (the sweep renews it); nothing is captured until an administrator decides.
+      return ok({ ...s, status: "DISPUTED" }, [notify("disputeOpened")])
+    }
+    case "AddDisputeMessage": {
+      if (s.status !== "DISPUTED") return Either.left(DisputeNotOpen)
+      const to: ReadonlyArray<SideEffect> =
+        party === "client"
+          ? [notifyTo("disputeMessage", "provider")]
+          : party === "provider"
+            ? [notifyTo("disputeMessage", "client")]
+            : [notify("disputeMessage")]
+      return ok(s, to)
+    }
+    case "ResolveDispute": {
+      if (s.status !== "DISPUTED") return Either.left(DisputeNotOpen)
+      // What can be kept: the hold when there is one, else the total (a saved card is authorised for it).
+      const max = s.paymentStatus === "AUTHORIZED" ? Math.min(s.totalMinor, s.authorizedMinor) : s.totalMinor
+      let keep: number
+      switch (command.outcome) {
+        case "CAPTURE_ALL":
+          keep = max
+          break
+        case "RELEASE":
+          keep = 0
+          break
+        case "CAPTURE_PART": {
+          const amount = command.amountMinor
+          if (amount === undefined || !Number.isInteger(amount) || amount < 1 || amount > max) return Either.left(disputeAmountInvalid(max))
+          keep = amount
+          break
+        }
+        default:
+          return Either.left(invalid([issue("outcome", "booking.disputeOutcomeInvalid")]))
+      }
+      const resolved: BookingState = { ...s, status: "RESOLVED", resolvedCaptureMinor: keep }
+      if (keep === 0) {
+        // Everything released, as at any exit before capture.
+        return ok({ ...resolved, paymentStatus: paymentAfterExit(s), paymentIssue: null }, [...releaseIfHeld(s), notify("disputeResolved")])
+      }
+      const collect: ReadonlyArray<SideEffect> =
+        s.paymentStatus === "AUTHORIZED"
+          ? [{ _tag: "Capture", amountMinor: Math.min(keep, s.authorizedMinor) }]
+          : s.paymentStatus === "CARD_SAVED"
+            ? [{ _tag: "AuthorizeSavedCard" }]
+            : []
+      return ok({ ...resolved, paymentIssue: collect.length > 0 ? null : "NOT_SECURED" }, [...collect, notify("disputeResolved")])
+    }
     case "ExpireReschedule": {
       const p = s.proposal
       if (!p || now.getTime() < p.expiresAt.getTime()) return illegal()
@@ -807,7 +977,7 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       // The gateway repeating the answer of the hold a finished booking awaits the capture of: nothing to do.
       if (isTerminal(s.status) && s.paymentStatus === "AUTHORIZED") return ok(s, [])
       // A finished booking waiting for its money (its saved card collected at completion, or paid again): captured at once.
-      if (CAPTURABLE.includes(s.status) && COLLECTABLE.includes(s.paymentStatus) && command.amountMinor >= s.totalMinor) {
+      if (wantsCapture(s) && COLLECTABLE.includes(s.paymentStatus) && command.amountMinor >= s.totalMinor) {
         return ok(
           {
             ...s,
@@ -816,7 +986,7 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
             authorizationExpiresAt: command.expiresAt,
             holdExpiresAt: null
           },
-          [{ _tag: "Capture", amountMinor: s.totalMinor }]
+          [{ _tag: "Capture", amountMinor: captureTarget(s) }]
         )
       }
       // The client's authorisation of the raised total of an accepted move: the booking moves now (the
@@ -859,7 +1029,7 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
     }
     case "AuthorizationFailed": {
       // The saved card of a finished booking was refused when collected: flagged for an administrator.
-      if (CAPTURABLE.includes(s.status) && s.paymentStatus === "CARD_SAVED") {
+      if (wantsCapture(s) && s.paymentStatus === "CARD_SAVED") {
         return ok({ ...s, paymentStatus: "REQUIRES_ACTION", paymentIssue: "AUTHORIZATION_FAILED" }, [])
       }
       if (isTerminal(s.status)) return illegal()
@@ -872,10 +1042,8 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       )
     }
     case "PaymentCaptured": {
-      // A client's late cancellation captures its fee, and nothing more.
-      const lateFee = s.status === "CANCELLED" && s.cancellationFeeMinor > 0
-      if (s.paymentStatus !== "AUTHORIZED" || !(CAPTURABLE.includes(s.status) || lateFee)) return illegal()
-      const limit = Math.min(s.authorizedMinor, lateFee ? s.cancellationFeeMinor : s.totalMinor)
+      if (s.paymentStatus !== "AUTHORIZED" || !wantsCapture(s)) return illegal()
+      const limit = Math.min(s.authorizedMinor, captureTarget(s))
       if (!Number.isInteger(command.amountMinor) || command.amountMinor <= 0 || command.amountMinor > limit) return illegal()
       return ok({ ...s, paymentStatus: "CAPTURED", capturedMinor: command.amountMinor, authorizationExpiresAt: null, paymentIssue: null }, [
         notifyTo("receipt", "client")
@@ -888,7 +1056,7 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       // Released because a move raised the total: the client was told to pay the new amount already.
       const repriced = shortHold(s)
       // Released before a finished booking's capture (a lapsed hold): nothing is left to capture, flagged.
-      const lost = CAPTURABLE.includes(s.status)
+      const lost = wantsCapture(s)
       return ok(
         {
           ...s,
@@ -960,6 +1128,7 @@ export const availableActions = (s: BookingState, actor: Actor, now: Date): Read
   if (tryIt({ _tag: "Cancel", policy: NO_FEE_POLICY })) out.push("cancel")
   if (tryIt({ _tag: "MarkRendered" })) out.push("markRendered")
   if (tryIt({ _tag: "ConfirmCompletion", rating: 5, comment: "x" })) out.push("confirmCompletion")
+  if (tryIt({ _tag: "ReportProblem", reason: "OTHER" })) out.push("reportProblem")
   if (partyOf(s, actor) === "client" && !isTerminal(s.status) && (CHECKOUT_OPEN.includes(s.paymentStatus) || awaitsTopUp(s)))
     out.push("pay")
   const later = now.getTime() + DAY

@@ -5,13 +5,15 @@ import { now as currentTime } from "../../platform/clock"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../../platform/http/authentication"
-import { toBookingView, toCalendarEventView, toEarningsPage, toReceiptView, toRescheduleView, toReviewView } from "./views"
+import { toBookingView, toCalendarEventView, toDisputeView, toEarningsPage, toReceiptView, toRescheduleView, toReviewView } from "./views"
 import { csv } from "../../platform/csv"
 import { translate } from "../../platform/messages"
-import { contentDisposition } from "../../platform/uploads"
+import { contentDisposition, readMultipart } from "../../platform/uploads"
 import { receiptPdf } from "./receipt-pdf"
 import { BookingStatements, receiptDocument } from "./receipts"
 import { EARNINGS_CSV_HEADER, earningsCsvRows } from "./statements"
+import { DisputeMessageTextFields, DisputeReportTextFields } from "./contract"
+import { DisputeFileFields } from "./rules"
 import type { BookingDetail } from "./ports"
 import { Bookings, REVIEWS_PAGE_SIZE, type UserCommand } from "./service"
 import { CalendarFeeds } from "./calendars"
@@ -39,56 +41,94 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
         Effect.flatMap(viewOf),
         Effect.map((booking) => ok({ booking }))
       )
-    return handlers
-      .handle("create", ({ payload }) =>
-        Effect.gen(function* () {
-          const created = yield* bookings.request(yield* CurrentUser, payload)
-          return ok({ bookingData: yield* viewOf(created) })
-        })
-      )
-      .handle("mine", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const page = yield* bookings.mine(yield* CurrentUser, urlParams)
-          const views = yield* Effect.forEach(page.items, viewOf)
-          return ok({ bookings: views, results: page.total, pagination: pagination(page.total, page.page, page.limit) })
-        })
-      )
-      .handle("activeForService", ({ path }) =>
-        Effect.gen(function* () {
-          const found = yield* bookings.activeForService(yield* CurrentUser, path.id)
-          return ok({ booking: Option.isSome(found) ? yield* viewOf(found.value) : null })
-        })
-      )
-      .handle("calendar", ({ urlParams }) =>
-        Effect.map(
-          Effect.flatMap(CurrentUser, (user) => bookings.calendar(user, urlParams.from, urlParams.to)),
-          (items) => ok(items.map(toCalendarEventView))
+    return (
+      handlers
+        .handle("create", ({ payload }) =>
+          Effect.gen(function* () {
+            const created = yield* bookings.request(yield* CurrentUser, payload)
+            return ok({ bookingData: yield* viewOf(created) })
+          })
         )
-      )
-      .handle("get", ({ path }) =>
-        Effect.gen(function* () {
-          const booking = yield* bookings.get(yield* CurrentUser, path.id)
-          return ok({ booking: yield* viewOf(booking) })
-        })
-      )
-      .handle("confirm", ({ path }) => act(path.id, { _tag: "Confirm" }))
-      .handle("reject", ({ path, payload }) => act(path.id, { _tag: "Reject", reason: payload.reason }))
-      .handle("markRendered", ({ path }) => act(path.id, { _tag: "MarkRendered" }))
-      .handle("confirmCompletion", ({ path, payload }) =>
-        act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment })
-      )
-      .handle("cancel", ({ path, urlParams }) => act(path.id, { _tag: "Cancel", reason: urlParams.reason }))
-      .handle("reschedule", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const user = yield* CurrentUser
-          const { proposal, booking } = yield* bookings.proposeReschedule(user, path.id, payload)
-          const language = yield* requestLanguage
-          const now = yield* currentTime
-          return ok({ proposal: toRescheduleView(proposal, booking, user, language, now), booking: yield* viewOf(booking) })
-        })
-      )
-      .handle("acceptReschedule", ({ path }) => answer(path.id, path.proposalId, "accept"))
-      .handle("declineReschedule", ({ path }) => answer(path.id, path.proposalId, "decline"))
+        .handle("mine", ({ urlParams }) =>
+          Effect.gen(function* () {
+            const page = yield* bookings.mine(yield* CurrentUser, urlParams)
+            const views = yield* Effect.forEach(page.items, viewOf)
+            return ok({ bookings: views, results: page.total, pagination: pagination(page.total, page.page, page.limit) })
+          })
+        )
+        .handle("activeForService", ({ path }) =>
+          Effect.gen(function* () {
+            const found = yield* bookings.activeForService(yield* CurrentUser, path.id)
+            return ok({ booking: Option.isSome(found) ? yield* viewOf(found.value) : null })
+          })
+        )
+        .handle("calendar", ({ urlParams }) =>
+          Effect.map(
+            Effect.flatMap(CurrentUser, (user) => bookings.calendar(user, urlParams.from, urlParams.to)),
+            (items) => ok(items.map(toCalendarEventView))
+          )
+        )
+        .handle("get", ({ path }) =>
+          Effect.gen(function* () {
+            const booking = yield* bookings.get(yield* CurrentUser, path.id)
+            return ok({ booking: yield* viewOf(booking) })
+          })
+        )
+        .handle("confirm", ({ path }) => act(path.id, { _tag: "Confirm" }))
+        .handle("reject", ({ path, payload }) => act(path.id, { _tag: "Reject", reason: payload.reason }))
+        .handle("markRendered", ({ path }) => act(path.id, { _tag: "MarkRendered" }))
+        .handle("confirmCompletion", ({ path, payload }) =>
+          act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment })
+        )
+        .handle("cancel", ({ path, urlParams }) => act(path.id, { _tag: "Cancel", reason: urlParams.reason }))
+        .handle("reschedule", ({ path, payload }) =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            const { proposal, booking } = yield* bookings.proposeReschedule(user, path.id, payload)
+            const language = yield* requestLanguage
+            const now = yield* currentTime
+            return ok({ proposal: toRescheduleView(proposal, booking, user, language, now), booking: yield* viewOf(booking) })
+          })
+        )
+        // The bodies are read by readMultipart (the declared MultipartStream payloads document them and are not run).
+        .handle("reportProblem", ({ path }) =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            // The booking is checked before the body is read: a stranger's upload is not read at all.
+            yield* bookings.get(user, path.id)
+            const form = yield* readMultipart({ files: DisputeFileFields, fields: DisputeReportTextFields })
+            const booking = yield* bookings.reportProblem(user, path.id, form.fields, form.files)
+            return ok({ booking: yield* viewOf(booking) })
+          })
+        )
+        .handle("dispute", ({ path }) =>
+          Effect.gen(function* () {
+            const { booking, thread } = yield* bookings.dispute(yield* CurrentUser, path.id)
+            return ok({ dispute: toDisputeView(thread, booking, yield* requestLanguage) })
+          })
+        )
+        .handle("addDisputeMessage", ({ path }) =>
+          Effect.gen(function* () {
+            const user = yield* CurrentUser
+            yield* bookings.get(user, path.id)
+            const form = yield* readMultipart({ files: DisputeFileFields, fields: DisputeMessageTextFields })
+            yield* bookings.addDisputeMessage(user, path.id, form.fields, form.files)
+            const { booking, thread } = yield* bookings.dispute(user, path.id)
+            return ok({ dispute: toDisputeView(thread, booking, yield* requestLanguage) })
+          })
+        )
+        .handleRaw("disputeFile", ({ path }) =>
+          Effect.gen(function* () {
+            const { file, bytes } = yield* bookings.disputeFile(yield* CurrentUser, path.id, path.fileId)
+            return HttpServerResponse.uint8Array(bytes, {
+              contentType: file.contentType,
+              headers: { "content-disposition": contentDisposition("inline", file.fileName), "cache-control": "private, no-store" }
+            })
+          })
+        )
+        .handle("acceptReschedule", ({ path }) => answer(path.id, path.proposalId, "accept"))
+        .handle("declineReschedule", ({ path }) => answer(path.id, path.proposalId, "decline"))
+    )
   })
 )
 

@@ -48,6 +48,9 @@ export const bookingMail = (
     reason: booking.rejectionReason ?? "",
     fee: formatAmount(language, booking.cancellationFeeMinor, booking.currency),
     ...rescheduleParams(language, side, booking, to.timeZone),
+    // A dispute's decision: what it keeps (charged to the client), and the administrator's note.
+    note: booking.dispute?.note ?? "",
+    ...(event === "disputeResolved" ? { amount: formatAmount(language, booking.resolvedCaptureMinor ?? 0, booking.currency) } : {}),
     // A proposal names the total at its own duration.
     ...((event === "rescheduleProposed" || event === "rescheduleAwaitingPayment" || event === "rescheduleUnavailable") &&
     booking.reschedules[0]

@@ -1,7 +1,16 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
 import type { Conflict } from "../../platform/errors"
-import type { BookingState, BookingStatus, Decision, PaymentStatus, RescheduleStatus } from "./domain"
+import type {
+  BookingState,
+  BookingStatus,
+  Decision,
+  DisputeOutcome,
+  DisputeReason,
+  DisputeStatus,
+  PaymentStatus,
+  RescheduleStatus
+} from "./domain"
 import type { EarningSource } from "./statements"
 
 /** A stored booking: the state the rules see plus what the screens and the gateway need. */
@@ -18,6 +27,8 @@ export interface BookingRecord extends BookingState {
   readonly paymentIntentId: string | null
   readonly gatewayCustomerId: string | null
   readonly gatewayPaymentMethodId: string | null
+  /** What a resolved dispute keeps (RESOLVED only; see BookingState). */
+  readonly resolvedCaptureMinor: number | null
   readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -48,7 +59,91 @@ export interface BookingDetail extends BookingRecord {
   readonly review: { readonly rating: number; readonly comment: string; readonly createdAt: Date } | null
   /** Every proposal to move the booking, newest first (the open one, if any, is also the state's `proposal`). */
   readonly reschedules: ReadonlyArray<RescheduleRecord>
+  /** The booking's dispute (issue 13), if the client reported a problem. */
+  readonly dispute: DisputeSummary | null
 }
+
+/** A dispute as the booking shows it: why, when, and the decision with its note once resolved. */
+export interface DisputeSummary {
+  readonly id: string
+  readonly reason: DisputeReason
+  readonly status: DisputeStatus
+  readonly openedAt: Date
+  readonly outcome: DisputeOutcome | null
+  readonly note: string | null
+  readonly resolvedAt: Date | null
+}
+
+/** A dispute with its description, thread and files (table booking_disputes and its children, migration 0024). */
+export interface DisputeThread extends DisputeSummary {
+  readonly bookingId: string
+  readonly description: string
+  readonly openedBy: string
+  readonly messages: ReadonlyArray<DisputeMessageRecord>
+  readonly files: ReadonlyArray<DisputeFileRecord>
+}
+
+export interface DisputeMessageRecord {
+  readonly id: string
+  readonly authorId: string
+  readonly authorRole: "CLIENT" | "PROVIDER" | "ADMIN"
+  readonly authorName: string
+  readonly body: string
+  readonly createdAt: Date
+}
+
+export interface DisputeFileRecord {
+  readonly id: string
+  /** null: sent with the report itself. */
+  readonly messageId: string | null
+  readonly uploadedBy: string
+  readonly fileName: string
+  readonly contentType: "image/jpeg" | "image/png" | "image/webp" | "application/pdf"
+  readonly size: number
+  readonly storageKey: string
+  readonly createdAt: Date
+}
+
+export interface DisputeRepositoryShape {
+  /** Records the report of a booking that has none (call in the decision's transaction). */
+  readonly open: (dispute: {
+    readonly id: string
+    readonly bookingId: string
+    readonly reason: DisputeReason
+    readonly description: string
+    readonly openedBy: string
+    readonly openedAt: Date
+  }) => Effect.Effect<void>
+  readonly addMessage: (message: {
+    readonly id: string
+    readonly disputeId: string
+    readonly authorId: string
+    readonly authorRole: "CLIENT" | "PROVIDER" | "ADMIN"
+    readonly body: string
+    readonly createdAt: Date
+  }) => Effect.Effect<void>
+  readonly addFiles: (disputeId: string, files: ReadonlyArray<Omit<DisputeFileRecord, "createdAt">>, at: Date) => Effect.Effect<void>
+  /** Records the decision on the booking's open dispute (call in the decision's transaction). */
+  readonly resolve: (
+    bookingId: string,
+    decision: { readonly outcome: DisputeOutcome; readonly note: string; readonly resolvedBy: string; readonly resolvedAt: Date }
+  ) => Effect.Effect<void>
+  readonly thread: (bookingId: string) => Effect.Effect<Option.Option<DisputeThread>>
+  /** Disputes still open, oldest first (the admin dashboard). */
+  readonly unresolved: (limit: number) => Effect.Effect<ReadonlyArray<OpenDispute>>
+}
+/** An open dispute as the admin dashboard lists it. */
+export interface OpenDispute {
+  readonly bookingId: string
+  readonly reason: DisputeReason
+  readonly openedAt: Date
+  readonly serviceTitle: string
+  readonly clientName: string
+  readonly providerName: string
+  readonly totalMinor: number
+  readonly currency: string
+}
+export class DisputeRepository extends Context.Tag("booking/DisputeRepository")<DisputeRepository, DisputeRepositoryShape>() {}
 
 /** A proposal to move a booking, as stored (table booking_reschedules). */
 export interface RescheduleRecord {
@@ -80,6 +175,7 @@ export type NewBooking = Omit<
   | "paymentIntentId"
   | "gatewayCustomerId"
   | "gatewayPaymentMethodId"
+  | "resolvedCaptureMinor"
 >
 
 /** The gateway references a transition may come with (a new intent, a saved card...). */
@@ -170,13 +266,14 @@ export interface BookingRepositoryShape {
   /** The provider's slot-holding bookings overlapping [from, to). */
   readonly calendar: (providerId: string, from: Date, to: Date) => Effect.Effect<ReadonlyArray<BookingDetail>>
   /**
-   * Ids of open bookings that may have a timer due at `now` (hold expiry, start, auto-validation,
-   * authorisation), oldest first; the sweep re-checks each under its lock.
+   * Ids of open bookings (DISPUTED included: its hold is renewed) that may have a timer due at `now`
+   * (hold expiry, start, auto-validation, authorisation), oldest first; the sweep re-checks each under its lock.
    */
   readonly dueIds: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<string>>
   /**
-   * Ids of bookings whose money movement is left undone: COMPLETED or VALIDATED with a hold not captured
-   * or a saved card not collected yet, CANCELLED or REJECTED with a hold not released.
+   * Ids of bookings whose money movement is left undone: COMPLETED or VALIDATED (or RESOLVED keeping
+   * something) with a hold not captured or a saved card not collected yet, CANCELLED or REJECTED (or
+   * RESOLVED releasing everything) with a hold not released.
    */
   readonly captureDueIds: (limit: number) => Effect.Effect<ReadonlyArray<string>>
   readonly findIdByPaymentReference: (reference: {

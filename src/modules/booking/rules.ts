@@ -6,6 +6,8 @@ export const BookingStatuses = [
   "CONFIRMED",
   "IN_PROGRESS",
   "SERVICE_RENDERED",
+  "DISPUTED",
+  "RESOLVED",
   "COMPLETED",
   "VALIDATED",
   "REJECTED",
@@ -34,7 +36,16 @@ export const PaymentStatuses = [
 export type PaymentStatus = (typeof PaymentStatuses)[number]
 
 /** What the viewer of a booking may do with it (the view's `actions`). */
-export const BookingActions = ["confirm", "reject", "cancel", "markRendered", "confirmCompletion", "pay", "reschedule"] as const
+export const BookingActions = [
+  "confirm",
+  "reject",
+  "cancel",
+  "markRendered",
+  "confirmCompletion",
+  "pay",
+  "reschedule",
+  "reportProblem"
+] as const
 export type BookingAction = (typeof BookingActions)[number]
 
 /** A booking covers at most a week, and starts at most a year ahead. */
@@ -111,3 +122,21 @@ export type RescheduleStatus = (typeof RescheduleStatuses)[number]
  */
 export const EarningStates = ["HELD", "CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"] as const
 export type EarningState = (typeof EarningStates)[number]
+/**
+ * A dispute (issue 13): the client reports a problem between "service rendered" and the capture.
+ * NOT_DONE: the service was not given; PARTLY_DONE: only part of it; QUALITY: given badly; OTHER.
+ */
+export const DisputeReasons = ["NOT_DONE", "PARTLY_DONE", "QUALITY", "OTHER"] as const
+export type DisputeReason = (typeof DisputeReasons)[number]
+/** An administrator's decision: capture the whole amount, part of it, or release everything. */
+export const DisputeOutcomes = ["CAPTURE_ALL", "CAPTURE_PART", "RELEASE"] as const
+export type DisputeOutcome = (typeof DisputeOutcomes)[number]
+export const DisputeStatuses = ["OPEN", "RESOLVED"] as const
+export type DisputeStatus = (typeof DisputeStatuses)[number]
+export const DISPUTE_DESCRIPTION_MAX = 4000
+export const DISPUTE_MESSAGE_MAX = 4000
+export const DISPUTE_NOTE_MAX = 2000
+/** Files (photos or PDF) one report or one message may carry. */
+export const DISPUTE_FILES_MAX = 3
+/** The multipart fields of those files: file1, file2, file3. */
+export const DisputeFileFields = ["file1", "file2", "file3"] as const

@@ -9,12 +9,16 @@ import {
   invalid,
   issue,
   NotFound,
+  type PayloadTooLarge,
+  type UnsupportedMediaType,
   ValidationFailed
 } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import type { MessageKey } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
+import { newStorageKey, removeAll, Storage } from "../../platform/storage"
+import { checkFile, displayName, extensionOf, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
 import { Transactional } from "../../platform/transaction"
 import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import { majorText } from "../../platform/money"
@@ -54,7 +58,12 @@ import {
   refundAboveRefundable,
   refundableOf,
   validateRefund,
-  type BookingState
+  type BookingState,
+  DisputeFileNotFound,
+  DisputeNotFound,
+  validateDisputeMessage,
+  validateDisputeReport,
+  validateResolution
 } from "./domain"
 import { makeSlotClaims } from "./claims"
 import { Availability } from "./availability/service"
@@ -63,11 +72,15 @@ import { bookingMail, receiptMail } from "./mails"
 import { receiptPdf } from "./receipt-pdf"
 import { receiptDocument } from "./receipts"
 import { receiptFigures } from "./statements"
-import { billingProblems } from "./rules"
+import { billingProblems, DisputeFileFields } from "./rules"
 import {
   type BookingDetail,
   type BookingRecord,
   BookingRepository,
+  type DisputeFileRecord,
+  DisputeRepository,
+  type DisputeThread,
+  type OpenDispute,
   type PaymentOperation,
   type PaymentReferences,
   type RescheduleRecord,
@@ -134,6 +147,9 @@ export interface BookingPage {
 }
 
 type Failure = TransitionError | NotFound | BadRequest | BadGateway
+/** Files sent with a dispute report or message, by multipart field (file1..file3). */
+export type DisputeFiles = Readonly<Record<string, IncomingFile>>
+type FileFailure = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
 
 export class Bookings extends Context.Tag("booking/Bookings")<
   Bookings,
@@ -205,6 +221,46 @@ export class Bookings extends Context.Tag("booking/Bookings")<
       id: string,
       input: { readonly amountMinor?: unknown; readonly reason?: unknown }
     ) => Effect.Effect<BookingDetail, Failure | ValidationFailed>
+    /**
+     * The client reports a problem between "service rendered" and the automatic validation (issue 13):
+     * the booking becomes DISPUTED, its hold kept. 404 to strangers, 403 to anyone but the client, 409
+     * in another status or after the window, 422 for a reason or description refused, 413/415 for files.
+     */
+    readonly reportProblem: (
+      actor: UserActor,
+      id: string,
+      input: { readonly reason?: unknown; readonly description?: unknown },
+      files: DisputeFiles
+    ) => Effect.Effect<BookingDetail, Failure | FileFailure>
+    /** A party or an administrator adds a message (and files) to the booking's open dispute. */
+    readonly addDisputeMessage: (
+      actor: UserActor,
+      id: string,
+      input: { readonly body?: unknown },
+      files: DisputeFiles
+    ) => Effect.Effect<DisputeThread, Failure | FileFailure>
+    /** The booking's dispute with its thread and files, for its parties and administrators (404 when none). */
+    readonly dispute: (
+      actor: UserActor,
+      id: string
+    ) => Effect.Effect<{ readonly booking: BookingDetail; readonly thread: DisputeThread }, NotFound>
+    /** One file of the booking's dispute, with its bytes. */
+    readonly disputeFile: (
+      actor: UserActor,
+      id: string,
+      fileId: string
+    ) => Effect.Effect<{ readonly file: DisputeFileRecord; readonly bytes: Uint8Array }, NotFound>
+    /**
+     * An administrator decides an open dispute: capture all, part (1..authorised), or release
+     * everything, with a note both parties see. The booking becomes RESOLVED; the money follows.
+     */
+    readonly resolveDispute: (
+      actor: UserActor,
+      id: string,
+      input: { readonly outcome?: unknown; readonly amountMinor?: unknown; readonly note?: unknown }
+    ) => Effect.Effect<BookingDetail, Failure | Forbidden | ValidationFailed>
+    /** Disputes awaiting a decision, oldest first (administrators: the dashboard). */
+    readonly unresolvedDisputes: (actor: UserActor) => Effect.Effect<ReadonlyArray<OpenDispute>, Forbidden>
     /** A user's (or an admin's) command on a booking. */
     readonly act: (actor: UserActor, id: string, command: UserCommand) => Effect.Effect<BookingDetail, Failure>
     readonly checkout: (
@@ -274,6 +330,8 @@ export const BookingsLive = Layer.effect(
     const config = yield* AppConfig
     const availability = yield* Availability
     const audit = yield* AuditTrail
+    const disputes = yield* DisputeRepository
+    const storage = yield* Storage
     const claims = makeSlotClaims()
     const cancellationPolicy = cancellationPolicyOf(config)
 
@@ -396,9 +454,172 @@ export const BookingsLive = Layer.effect(
       return Either.isLeft(result) ? Either.left(result.left) : Either.void
     }
 
+    /** The author's side of a booking, as a dispute message records it. */
+    const roleIn = (b: BookingDetail, user: UserActor) =>
+      user.id === b.clientId ? ("CLIENT" as const) : user.id === b.providerId ? ("PROVIDER" as const) : ("ADMIN" as const)
+
+    /**
+     * Checks every file sent (empty 422, over 5 MB 413, not a photo or a PDF 415; the platform's upload
+     * rules) and re-encodes images: nothing is stored before every file of the request passed.
+     */
+    const prepareDisputeFiles = (files: DisputeFiles) =>
+      Effect.forEach(
+        DisputeFileFields.filter((field) => !isAbsent(files[field])),
+        (field) =>
+          Effect.gen(function* () {
+            const file = files[field]!
+            const type: FileType = yield* checkFile(field, file, {
+              allowed: ["image/jpeg", "image/png", "application/pdf"],
+              unsupported: "upload.unsupportedDocument"
+            })
+            const bytes = yield* normalizeFile(field, type, file.bytes, "upload.unsupportedDocument")
+            return { fileName: displayName(file.name, `${field}.${extensionOf(type)}`), contentType: type, bytes }
+          })
+      )
+
+    /** Stores prepared files under new keys, then runs `write` with their records; any failure removes them again. */
+    const storeDisputeFiles = <A, E>(
+      prepared: ReadonlyArray<{ readonly fileName: string; readonly contentType: FileType; readonly bytes: Uint8Array }>,
+      uploadedBy: string,
+      messageId: string | null,
+      write: (records: ReadonlyArray<Omit<DisputeFileRecord, "createdAt">>) => Effect.Effect<A, E>
+    ) =>
+      Effect.gen(function* () {
+        const records: Array<Omit<DisputeFileRecord, "createdAt">> = []
+        for (const p of prepared)
+          records.push({
+            id: yield* newId,
+            messageId,
+            uploadedBy,
+            fileName: p.fileName,
+            contentType: p.contentType as DisputeFileRecord["contentType"],
+            size: p.bytes.length,
+            storageKey: newStorageKey("disputes")
+          })
+        return yield* Effect.forEach(prepared, (p, i) => storage.put(records[i]!.storageKey, p.bytes), { discard: true }).pipe(
+          Effect.zipRight(write(records)),
+          Effect.onError(() =>
+            removeAll(
+              storage,
+              records.map((r) => r.storageKey)
+            )
+          )
+        )
+      })
+
+    const threadOf = (bookingId: string) =>
+      Effect.flatMap(disputes.thread(bookingId), Option.match({ onNone: () => Effect.fail(DisputeNotFound), onSome: Effect.succeed }))
+
     return {
       reconcile,
       cancellationPolicy,
+      reportProblem: (user, id, input, files) =>
+        Effect.gen(function* () {
+          const b = yield* visible(user, id)
+          const at = yield* now
+          // 403 and 409 before the input is read (the reason is checked next).
+          yield* probe(b, { _tag: "ReportProblem", reason: "OTHER" }, user, at)
+          const report = yield* validateDisputeReport(input.reason, input.description)
+          const command: Command = { _tag: "ReportProblem", reason: report.reason }
+          const prepared = yield* prepareDisputeFiles(files)
+          const disputeId = yield* newId
+          yield* storeDisputeFiles(prepared, user.id, null, (records) =>
+            tx.run(
+              Effect.gen(function* () {
+                yield* decide(id, command, actorOf(user))
+                yield* disputes.open({
+                  id: disputeId,
+                  bookingId: id,
+                  reason: report.reason,
+                  description: report.description,
+                  openedBy: user.id,
+                  openedAt: at
+                })
+                yield* disputes.addFiles(disputeId, records, at)
+              })
+            )
+          )
+          return yield* detailOf(id)
+        }),
+
+      addDisputeMessage: (user, id, input, files) =>
+        Effect.gen(function* () {
+          const b = yield* visible(user, id)
+          const at = yield* now
+          const present = DisputeFileFields.some((field) => !isAbsent(files[field]))
+          const body = yield* validateDisputeMessage(input.body, present)
+          yield* probe(b, { _tag: "AddDisputeMessage" }, user, at)
+          const thread = yield* threadOf(id)
+          const prepared = yield* prepareDisputeFiles(files)
+          const messageId = yield* newId
+          yield* storeDisputeFiles(prepared, user.id, messageId, (records) =>
+            tx.run(
+              Effect.gen(function* () {
+                yield* decide(id, { _tag: "AddDisputeMessage" }, actorOf(user))
+                yield* disputes.addMessage({
+                  id: messageId,
+                  disputeId: thread.id,
+                  authorId: user.id,
+                  authorRole: roleIn(b, user),
+                  body,
+                  createdAt: at
+                })
+                yield* disputes.addFiles(thread.id, records, at)
+              })
+            )
+          )
+          return yield* threadOf(id)
+        }),
+
+      dispute: (user, id) =>
+        Effect.gen(function* () {
+          const booking = yield* visible(user, id)
+          return { booking, thread: yield* threadOf(id) }
+        }),
+
+      disputeFile: (user, id, fileId) =>
+        Effect.gen(function* () {
+          yield* visible(user, id)
+          const thread = yield* threadOf(id)
+          const file = isUuid(fileId) ? thread.files.find((f) => f.id === fileId) : undefined
+          if (file === undefined) return yield* DisputeFileNotFound
+          const bytes = yield* storage.get(file.storageKey)
+          if (Option.isNone(bytes)) return yield* Effect.dieMessage(`dispute file ${file.id}: ${file.storageKey} is missing`)
+          return { file, bytes: bytes.value }
+        }),
+
+      resolveDispute: (user, id, input) =>
+        Effect.gen(function* () {
+          yield* requireRole(user, "ADMIN")
+          const b = yield* visible(user, id)
+          const at = yield* now
+          // 409 before the input is read; the amount against the hold is the transition's (422).
+          yield* probe(b, { _tag: "ResolveDispute", outcome: "RELEASE" }, user, at)
+          const decision = yield* validateResolution(input)
+          const command: Command = { _tag: "ResolveDispute", outcome: decision.outcome, amountMinor: decision.amountMinor }
+          const result = yield* tx.run(
+            Effect.gen(function* () {
+              // The dispute's row first: the decision's mails (sent by decide) carry its note. A concurrent
+              // decision waits on that row, then finds the booking RESOLVED (409) and rolls back.
+              yield* disputes.resolve(id, { outcome: decision.outcome, note: decision.note, resolvedBy: user.id, resolvedAt: at })
+              // The decision's audit entry is written in the same transaction (platform AuditTrail).
+              return yield* decide(id, command, actorOf(user), undefined, (before, after) => ({
+                actorId: user.id,
+                action: "DISPUTE_RESOLVED",
+                subject: { type: "BOOKING", id: before.id },
+                before: statusFacts(before),
+                after: { ...statusFacts(after), outcome: decision.outcome, amountMinor: decision.amountMinor ?? null, note: decision.note }
+              }))
+            })
+          )
+          yield* runMoneyEffects(id, result.decision).pipe(
+            Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))
+          )
+          return yield* detailOf(id)
+        }),
+
+      unresolvedDisputes: (user) => Effect.zipRight(requireRole(user, "ADMIN"), disputes.unresolved(100)),
+
       request: (actor, input) =>
         Effect.gen(function* () {
           const at = yield* now
@@ -454,7 +675,8 @@ export const BookingsLive = Layer.effect(
                   client,
                   provider,
                   review: null,
-                  reschedules: []
+                  reschedules: [],
+                  dispute: null
                 }
                 yield* mailer.sendAll([
                   bookingMail("requested", client, "client", detail, config.publicUrl),
@@ -639,6 +861,7 @@ export const BookingsLive = Layer.effect(
               b.status === "REJECTED" ||
               b.status === "COMPLETED" ||
               b.status === "VALIDATED" ||
+              b.status === "RESOLVED" ||
               !["UNPAID", "REQUIRES_ACTION"].includes(b.paymentStatus))
           ) {
             return yield* new Conflict({ code: "NOTHING_TO_PAY", key: "payments.nothingToPay" })

@@ -10,6 +10,7 @@ import {
   type Actor,
   amountDue,
   awaitsTopUp,
+  captureTarget,
   type Command,
   commissionOf,
   type Decision,
@@ -19,7 +20,8 @@ import {
   RefundExceedsRefundable,
   SystemActor,
   transition,
-  type TransitionError
+  type TransitionError,
+  wantsCapture
 } from "./domain"
 import { type BookingDetail, type BookingRecord, BookingRepository, type PaymentReferences } from "./ports"
 
@@ -187,7 +189,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         if (Option.isNone(found)) return
         const b = found.value
         // Completed before its saved card was authorised: authorise now (the hold is then captured).
-        if (b.paymentStatus === "CARD_SAVED" && (b.status === "COMPLETED" || b.status === "VALIDATED")) {
+        if (b.paymentStatus === "CARD_SAVED" && wantsCapture(b)) {
           yield* authorizeSaved(b)
           // The new hold is captured now, whoever recorded it first (this call, or its webhook racing it).
           const after = yield* bookings.findById(bookingId)
@@ -195,16 +197,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           return
         }
         if (b.paymentStatus !== "AUTHORIZED" || b.paymentIntentId === null) return
-        // What to capture: the booked total of a finished booking, or the fee of a client's late
-        // cancellation (the gateway releases the rest of the hold with the capture); 5% commission on it.
-        const due =
-          b.status === "COMPLETED" || b.status === "VALIDATED"
-            ? b.totalMinor
-            : b.status === "CANCELLED" && b.cancellationFeeMinor > 0
-              ? b.cancellationFeeMinor
-              : 0
-        if (due > 0) {
-          const amount = Math.min(due, b.authorizedMinor)
+        // What to capture (domain's captureTarget): the total of a COMPLETED or VALIDATED booking, what a
+        // dispute's decision keeps (RESOLVED), or a client's late-cancellation fee (the gateway releases the
+        // rest of the hold with the capture); 5% commission on it.
+        if (wantsCapture(b)) {
+          const amount = Math.min(captureTarget(b), b.authorizedMinor)
           const fee = commissionOf(amount)
           const captured = yield* gateway
             .capture({
@@ -225,7 +222,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           const { capturedMinor } = captured.value
           yield* tx.run(recordOperation(b, "CAPTURE", capturedMinor, `capture:${b.paymentIntentId}`, { fee: commissionOf(capturedMinor) }))
           yield* applySystem(b.id, { _tag: "PaymentCaptured", amountMinor: capturedMinor })
-        } else if (b.status === "CANCELLED" || b.status === "REJECTED" || shortHold(b)) {
+        } else if (b.status === "CANCELLED" || b.status === "REJECTED" || b.status === "RESOLVED" || shortHold(b)) {
+          // (RESOLVED here: the decision released everything.)
           // (A hold short of the total: a move raised it, the client authorises the new amount at checkout.)
           yield* gateway.cancelAuthorization({
             paymentIntentId: b.paymentIntentId,

@@ -1,11 +1,22 @@
 import { type Language, translate } from "../../platform/messages"
 import { currencySymbol, toMajor } from "../../platform/money"
 import type { Role } from "../identity/domain"
-import type { BookingView, CalendarEventView, EarningView, EarningsPage, ReceiptView, RescheduleView, ReviewView } from "./contract"
+import type {
+  BookingView,
+  CalendarEventView,
+  DisputeFileView,
+  DisputeSummaryView,
+  DisputeView,
+  EarningView,
+  EarningsPage,
+  ReceiptView,
+  RescheduleView,
+  ReviewView
+} from "./contract"
 import { amountDue, availableActions, type CancellationPolicy, displayStatus, freeCancellationUntil, lateCancellationFee } from "./domain"
 import { pagination } from "../../platform/paging"
 import { formatAmount } from "./mails"
-import type { BookingDetail, RescheduleRecord, ReviewRecord } from "./ports"
+import type { BookingDetail, DisputeFileRecord, DisputeSummary, DisputeThread, RescheduleRecord, ReviewRecord } from "./ports"
 import type { Earnings, Receipt } from "./receipts"
 import { COMMISSION_PERCENT } from "./domain"
 import { formatWithZone } from "../../platform/time-zones"
@@ -65,6 +76,46 @@ const cancellationTerms = (
     formattedCharged: formatAmount(language, b.cancellationFeeMinor, b.currency)
   }
 }
+
+/** A dispute as the booking shows it: what was kept is the booking's resolvedCaptureMinor. */
+export const toDisputeSummaryView = (d: DisputeSummary, b: BookingDetail, language: Language): typeof DisputeSummaryView.Type => {
+  const kept = d.status === "RESOLVED" ? (b.resolvedCaptureMinor ?? 0) : null
+  return {
+    id: d.id,
+    reason: d.reason,
+    status: d.status,
+    openedAt: d.openedAt,
+    outcome: d.outcome,
+    keptMinor: kept,
+    formattedKept: kept === null ? null : formatAmount(language, kept, b.currency),
+    note: d.note,
+    resolvedAt: d.resolvedAt
+  }
+}
+
+const toDisputeFileView = (f: DisputeFileRecord, bookingId: string): typeof DisputeFileView.Type => ({
+  id: f.id,
+  fileName: f.fileName,
+  contentType: f.contentType,
+  size: f.size,
+  url: `/api/bookings/${bookingId}/dispute/files/${f.id}`
+})
+
+export const toDisputeView = (t: DisputeThread, b: BookingDetail, language: Language): typeof DisputeView.Type => ({
+  ...toDisputeSummaryView(t, b, language),
+  bookingId: b.id,
+  description: t.description,
+  files: t.files.filter((f) => f.messageId === null).map((f) => toDisputeFileView(f, b.id)),
+  messages: t.messages.map((m) => ({
+    id: m.id,
+    author: m.authorRole === "CLIENT" ? "client" : m.authorRole === "PROVIDER" ? "provider" : "admin",
+    authorName: m.authorName,
+    body: m.body,
+    createdAt: m.createdAt,
+    files: t.files.filter((f) => f.messageId === m.id).map((f) => toDisputeFileView(f, b.id))
+  })),
+  canWrite: t.status === "OPEN" && b.status === "DISPUTED"
+})
 
 export const toBookingView = (
   b: BookingDetail,
@@ -127,6 +178,7 @@ export const toBookingView = (
       b.reschedules.find((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
     ),
     reschedules: b.reschedules.map((r) => toRescheduleView(r, b, viewer, language, now)),
+    dispute: b.dispute === null ? null : toDisputeSummaryView(b.dispute, b, language),
     createdAt: b.createdAt,
     updatedAt: b.updatedAt
   }

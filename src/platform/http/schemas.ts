@@ -64,9 +64,9 @@ export const MISSING_RESOURCE = "missing-resource:"
  * found"), as an unknown id does: the schema's message carries that 404 to the one place that renders
  * a refused request, platform/http/middleware.ts.
  */
-export const PathId = <A>(id: Schema.Schema<A, string>, missing: MissingResource) =>
+export const PathId = <A, const N extends string = "id">(id: Schema.Schema<A, string>, missing: MissingResource, name: N = "id" as N) =>
   HttpApiSchema.param(
-    "id",
+    name,
     id.annotations({ message: () => ({ message: `${MISSING_RESOURCE}${missing.code}:${missing.key}`, override: true }) })
   )
 

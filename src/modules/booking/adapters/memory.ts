@@ -9,6 +9,8 @@ import {
   type BookingRecord,
   BookingRepository,
   CalendarFeedRepository,
+  DisputeRepository,
+  type DisputeThread,
   type Participant,
   type PaymentOperation,
   type PaymentReferences,
@@ -23,6 +25,8 @@ import { dueReminder } from "../reminders"
 import type { EarningSource } from "../statements"
 
 const OPEN: ReadonlyArray<BookingStatus> = ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED"]
+/** Open bookings the sweep watches (a disputed booking's hold is renewed until an admin decides). */
+const SWEPT: ReadonlyArray<BookingStatus> = [...OPEN, "DISPUTED"]
 const SECURED = ["AUTHORIZED", "CARD_SAVED"]
 const byStartDesc = (a: BookingRecord, b: BookingRecord) => b.startTime.getTime() - a.startTime.getTime() || (a.id < b.id ? 1 : -1)
 
@@ -42,6 +46,8 @@ export const BookingMemoryAdapters = Layer.effectContext(
     /** Each booking's proposals to move it, newest first. */
     const reschedules = new Map<string, Array<RescheduleRecord>>()
     const historyOf = (id: string): ReadonlyArray<RescheduleRecord> => reschedules.get(id) ?? []
+    /** Disputes by booking id. */
+    const disputes = new Map<string, { -readonly [K in keyof DisputeThread]: DisputeThread[K] }>()
 
     const participant = (id: string) =>
       Effect.map(
@@ -86,7 +92,19 @@ export const BookingMemoryAdapters = Layer.effectContext(
           provider: yield* participant(b.providerId),
           review: review ? { rating: review.rating, comment: review.comment, createdAt: review.createdAt } : null,
           reschedules: historyOf(b.id),
-          proposal: openProposalOf(historyOf(b.id))
+          proposal: openProposalOf(historyOf(b.id)),
+          dispute: ((d) =>
+            d
+              ? {
+                  id: d.id,
+                  reason: d.reason,
+                  status: d.status,
+                  openedAt: d.openedAt,
+                  outcome: d.outcome,
+                  note: d.note,
+                  resolvedAt: d.resolvedAt
+                }
+              : null)(disputes.get(b.id))
         } satisfies BookingDetail
       })
     const withReferences = (b: BookingRecord, refs: PaymentReferences | undefined): BookingRecord => ({ ...b, ...(refs ?? {}) })
@@ -136,6 +154,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
             paymentIntentId: null,
             gatewayCustomerId: null,
             gatewayPaymentMethodId: null,
+            resolvedCaptureMinor: null,
             version: 0,
             createdAt: now,
             updatedAt: now
@@ -269,7 +288,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
       dueIds: (now, limit) =>
         Effect.sync(() =>
           [...bookings.values()]
-            .filter((b) => OPEN.includes(b.status) && (dueCommand(b, now) !== undefined || dueAuthorization(b, now) !== undefined))
+            .filter((b) => SWEPT.includes(b.status) && (dueCommand(b, now) !== undefined || dueAuthorization(b, now) !== undefined))
             .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
             .slice(0, limit)
             .map((b) => b.id)
@@ -279,8 +298,8 @@ export const BookingMemoryAdapters = Layer.effectContext(
           [...bookings.values()]
             .filter(
               (b) =>
-                (b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED"].includes(b.status)) ||
-                (b.paymentStatus === "CARD_SAVED" && ["COMPLETED", "VALIDATED"].includes(b.status))
+                (b.paymentStatus === "AUTHORIZED" && ["COMPLETED", "VALIDATED", "CANCELLED", "REJECTED", "RESOLVED"].includes(b.status)) ||
+                (b.paymentStatus === "CARD_SAVED" && (["COMPLETED", "VALIDATED"].includes(b.status) || (b.resolvedCaptureMinor ?? 0) > 0))
             )
             .slice(0, limit)
             .map((b) => b.id)
@@ -416,7 +435,77 @@ export const BookingMemoryAdapters = Layer.effectContext(
         }),
       providerOf: (token) => Effect.sync(() => Option.fromNullable([...feeds].find(([, t]) => t === token)?.[0]))
     }
+    const nameOf = (id: string) => Effect.map(participant(id), (p) => `${p.firstName} ${p.lastName}`)
+    const disputeRepository: DisputeRepository["Type"] = {
+      open: (d) =>
+        Effect.sync(() => {
+          disputes.set(d.bookingId, {
+            ...d,
+            status: "OPEN",
+            outcome: null,
+            note: null,
+            resolvedAt: null,
+            messages: [],
+            files: []
+          })
+        }),
+      addMessage: (m) =>
+        Effect.gen(function* () {
+          const d = [...disputes.values()].find((x) => x.id === m.disputeId)
+          if (!d) return yield* Effect.dieMessage(`no dispute ${m.disputeId}`)
+          d.messages = [
+            ...d.messages,
+            {
+              id: m.id,
+              authorId: m.authorId,
+              authorRole: m.authorRole,
+              authorName: yield* nameOf(m.authorId),
+              body: m.body,
+              createdAt: m.createdAt
+            }
+          ]
+        }),
+      addFiles: (disputeId, files, at) =>
+        Effect.sync(() => {
+          const d = [...disputes.values()].find((x) => x.id === disputeId)
+          if (d) d.files = [...d.files, ...files.map((f) => ({ ...f, createdAt: at }))]
+        }),
+      resolve: (bookingId, decision) =>
+        Effect.sync(() => {
+          const d = disputes.get(bookingId)
+          if (d && d.status === "OPEN") {
+            d.status = "RESOLVED"
+            d.outcome = decision.outcome
+            d.note = decision.note
+            d.resolvedAt = decision.resolvedAt
+          }
+        }),
+      thread: (bookingId) => Effect.sync(() => Option.fromNullable(disputes.get(bookingId)).pipe(Option.map((d) => ({ ...d })))),
+      unresolved: (limit) =>
+        Effect.forEach(
+          [...disputes.values()]
+            .filter((d) => d.status === "OPEN")
+            .sort((a, b) => a.openedAt.getTime() - b.openedAt.getTime())
+            .slice(0, limit),
+          (d) =>
+            Effect.gen(function* () {
+              const b = bookings.get(d.bookingId)!
+              const service = Option.getOrThrow(yield* services.findById(b.serviceId))
+              return {
+                bookingId: d.bookingId,
+                reason: d.reason,
+                openedAt: d.openedAt,
+                serviceTitle: service.title,
+                clientName: yield* nameOf(b.clientId),
+                providerName: yield* nameOf(b.providerId),
+                totalMinor: b.totalMinor,
+                currency: b.currency
+              }
+            })
+        )
+    }
     return Context.make(BookingRepository, repository).pipe(
+      Context.add(DisputeRepository, disputeRepository),
       Context.add(ReviewRepository, reviewRepository),
       Context.add(AvailabilityRepository, availability),
       Context.add(ReminderLog, reminderLog),

@@ -5,6 +5,9 @@ import { findAll, findOne, single } from "../../../platform/rows"
 import {
   type BookingStatus,
   BookingStatuses,
+  DisputeOutcomes,
+  DisputeReasons,
+  DisputeStatuses,
   openProposalOf,
   PaymentIssues,
   PaymentStatuses,
@@ -19,6 +22,11 @@ import {
   type BookingDetail,
   type BookingRecord,
   BookingRepository,
+  DisputeRepository,
+  type DisputeSummary,
+  type DisputeFileRecord,
+  type DisputeMessageRecord,
+  type OpenDispute,
   type Participant,
   type PaymentOperation,
   CalendarFeedRepository,
@@ -36,7 +44,7 @@ const RECORD = `
   b.address, b.notes, b.hourly_price_minor, b.currency, b.total_minor,
   b.authorized_minor, b.captured_minor, b.refunded_minor,
   b.hold_expires_at, b.authorization_expires_at, b.rendered_at,
-  b.payment_issue, b.cancellation_fee_minor, b.rejection_reason, b.cancelled_by, b.cancellation_reason,
+  b.payment_issue, b.cancellation_fee_minor, b.resolved_capture_minor, b.rejection_reason, b.cancelled_by, b.cancellation_reason,
   b.checkout_session_id, b.payment_intent_id, b.gateway_customer_id, b.gateway_payment_method_id,
   b.version, b.created_at, b.updated_at`
 
@@ -69,11 +77,25 @@ const RescheduleJson = Schema.Struct({
   decidedBy: Schema.NullOr(Schema.Literal("CLIENT", "PROVIDER", "ADMIN", "SYSTEM"))
 })
 
+const DISPUTE_SUMMARY = `json_build_object('id', d.id, 'reason', d.reason, 'status', d.status, 'openedAt', d.opened_at,
+     'outcome', d.outcome, 'note', d.note, 'resolvedAt', d.resolved_at)`
+/** A dispute as json_build_object writes it. */
+const DisputeSummaryJson = Schema.Struct({
+  id: Schema.String,
+  reason: Schema.Literal(...DisputeReasons),
+  status: Schema.Literal(...DisputeStatuses),
+  openedAt: Schema.Date,
+  outcome: Schema.NullOr(Schema.Literal(...DisputeOutcomes)),
+  note: Schema.NullOr(Schema.String),
+  resolvedAt: Schema.NullOr(Schema.Date)
+}) satisfies Schema.Schema<DisputeSummary, any>
+
 const DETAIL = `${RECORD},
   json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'categoryNameFr', c.name_fr, 'categoryNameEn', c.name_en) AS service,
   ${person("cu")} AS client, ${person("pu")} AS provider,
   (SELECT json_build_object('rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at) FROM reviews r WHERE r.booking_id = b.id) AS review,
-  (SELECT coalesce(json_agg(${rescheduleJson("rs")} ORDER BY rs.created_at DESC, rs.id), '[]') FROM booking_reschedules rs WHERE rs.booking_id = b.id) AS reschedules`
+  (SELECT coalesce(json_agg(${rescheduleJson("rs")} ORDER BY rs.created_at DESC, rs.id), '[]') FROM booking_reschedules rs WHERE rs.booking_id = b.id) AS reschedules,
+  (SELECT ${DISPUTE_SUMMARY} FROM booking_disputes d WHERE d.booking_id = b.id) AS dispute`
 
 const FROM_DETAIL = `bookings b
   JOIN services s ON s.id = b.service_id
@@ -106,6 +128,7 @@ const BookingRecordRow = Schema.Struct({
   renderedAt: Schema.NullOr(Schema.DateFromSelf),
   paymentIssue: Schema.NullOr(Schema.Literal(...PaymentIssues)),
   cancellationFeeMinor: Schema.Number,
+  resolvedCaptureMinor: Schema.NullOr(Schema.Number),
   rejectionReason: Schema.NullOr(Schema.String),
   cancelledBy: Schema.NullOr(Schema.String),
   cancellationReason: Schema.NullOr(Schema.String),
@@ -139,7 +162,8 @@ const DetailRow = Schema.extend(
     client: ParticipantJson,
     provider: ParticipantJson,
     review: Schema.NullOr(Schema.Struct({ rating: Schema.Number, comment: Schema.String, createdAt: Schema.Date })),
-    reschedules: Schema.Array(RescheduleJson)
+    reschedules: Schema.Array(RescheduleJson),
+    dispute: Schema.NullOr(DisputeSummaryJson)
   })
 ) satisfies Schema.Schema<BookingDetail, any>
 /** A booking with its open proposal, picked from its history (the state the rules see). */
@@ -334,6 +358,7 @@ export const BookingRepositoryLive = Layer.effect(
           rendered_at: n.renderedAt,
           payment_issue: n.paymentIssue,
           cancellation_fee_minor: n.cancellationFeeMinor,
+          resolved_capture_minor: n.resolvedCaptureMinor ?? null,
           // A move (an accepted proposal): the exclusion constraint checks the new time.
           ...(moves ? { start_time: n.startTime, end_time: n.endTime } : {}),
           ...(n.totalMinor !== before.totalMinor ? { total_minor: n.totalMinor } : {}),
@@ -458,7 +483,7 @@ export const BookingRepositoryLive = Layer.effect(
           "due bookings",
           IdRow,
           sql`SELECT b.id FROM bookings b
-          WHERE b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS', 'SERVICE_RENDERED')
+          WHERE b.status IN ('PENDING', 'CONFIRMED', 'IN_PROGRESS', 'SERVICE_RENDERED', 'DISPUTED')
             AND (b.hold_expires_at <= ${now}
               OR (b.status IN ('PENDING', 'CONFIRMED') AND b.start_time <= ${now})
               OR (b.status = 'SERVICE_RENDERED' AND GREATEST(b.rendered_at, b.end_time) <= ${now}::timestamptz - interval '7 days')
@@ -475,7 +500,9 @@ export const BookingRepositoryLive = Layer.effect(
           IdRow,
           sql`SELECT b.id FROM bookings b
           WHERE (b.status IN ('COMPLETED', 'VALIDATED') AND b.payment_status IN ('AUTHORIZED', 'CARD_SAVED'))
+             OR (b.status = 'RESOLVED' AND b.resolved_capture_minor > 0 AND b.payment_status IN ('AUTHORIZED', 'CARD_SAVED'))
              OR (b.status IN ('CANCELLED', 'REJECTED') AND b.payment_status = 'AUTHORIZED')
+             OR (b.status = 'RESOLVED' AND b.resolved_capture_minor = 0 AND b.payment_status = 'AUTHORIZED')
           ORDER BY b.updated_at LIMIT ${limit}`
         ).pipe(
           Effect.map((rows) => rows.map((r) => r.id)),
@@ -658,7 +685,120 @@ export const CalendarFeedRepositoryLive = Layer.effect(
   )
 )
 
+const DisputeRow = Schema.Struct({
+  id: Schema.String,
+  bookingId: Schema.String,
+  reason: Schema.Literal(...DisputeReasons),
+  description: Schema.String,
+  openedBy: Schema.String,
+  openedAt: Schema.DateFromSelf,
+  status: Schema.Literal(...DisputeStatuses),
+  outcome: Schema.NullOr(Schema.Literal(...DisputeOutcomes)),
+  note: Schema.NullOr(Schema.String),
+  resolvedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+const DisputeMessageRow = Schema.Struct({
+  id: Schema.String,
+  authorId: Schema.String,
+  authorRole: Schema.Literal("CLIENT", "PROVIDER", "ADMIN"),
+  authorName: Schema.String,
+  body: Schema.String,
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<DisputeMessageRecord, any>
+const DisputeFileRow = Schema.Struct({
+  id: Schema.String,
+  messageId: Schema.NullOr(Schema.String),
+  uploadedBy: Schema.String,
+  fileName: Schema.String,
+  contentType: Schema.Literal("image/jpeg", "image/png", "image/webp", "application/pdf"),
+  size: Schema.Number,
+  storageKey: Schema.String,
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<DisputeFileRecord, any>
+const OpenDisputeRow = Schema.Struct({
+  bookingId: Schema.String,
+  reason: Schema.Literal(...DisputeReasons),
+  openedAt: Schema.DateFromSelf,
+  serviceTitle: Schema.String,
+  clientName: Schema.String,
+  providerName: Schema.String,
+  totalMinor: Schema.Number,
+  currency: Schema.String
+}) satisfies Schema.Schema<OpenDispute, any>
+
+export const DisputeRepositoryLive = Layer.effect(
+  DisputeRepository,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    DisputeRepository.of({
+      open: (d) =>
+        sql`INSERT INTO booking_disputes (id, booking_id, reason, description, opened_by, opened_at)
+          VALUES (${d.id}, ${d.bookingId}, ${d.reason}, ${d.description}, ${d.openedBy}, ${d.openedAt})`.pipe(Effect.asVoid, Effect.orDie),
+      addMessage: (m) =>
+        sql`INSERT INTO booking_dispute_messages (id, dispute_id, author_id, author_role, body, created_at)
+          VALUES (${m.id}, ${m.disputeId}, ${m.authorId}, ${m.authorRole}, ${m.body}, ${m.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+      addFiles: (disputeId, files, at) =>
+        files.length === 0
+          ? Effect.void
+          : sql`INSERT INTO booking_dispute_files ${sql.insert(
+              files.map((f, position) => ({
+                id: f.id,
+                dispute_id: disputeId,
+                message_id: f.messageId,
+                uploaded_by: f.uploadedBy,
+                file_name: f.fileName,
+                content_type: f.contentType,
+                size_bytes: f.size,
+                storage_key: f.storageKey,
+                position,
+                created_at: at
+              }))
+            )}`.pipe(Effect.asVoid, Effect.orDie),
+      resolve: (bookingId, d) =>
+        sql`UPDATE booking_disputes SET status = 'RESOLVED', outcome = ${d.outcome}, note = ${d.note}, resolved_by = ${d.resolvedBy},
+            resolved_at = ${d.resolvedAt}
+          WHERE booking_id = ${bookingId} AND status = 'OPEN'`.pipe(Effect.asVoid, Effect.orDie),
+      thread: (bookingId) =>
+        Effect.gen(function* () {
+          const found = yield* findOne(
+            "dispute",
+            DisputeRow,
+            sql`SELECT id, booking_id, reason, description, opened_by, opened_at, status, outcome, note, resolved_at
+              FROM booking_disputes WHERE booking_id = ${bookingId}`
+          )
+          if (Option.isNone(found)) return Option.none()
+          const d = found.value
+          const messages = yield* findAll(
+            "dispute messages",
+            DisputeMessageRow,
+            sql`SELECT m.id, m.author_id, m.author_role, u.first_name || ' ' || u.last_name AS author_name, m.body, m.created_at
+              FROM booking_dispute_messages m JOIN users u ON u.id = m.author_id
+              WHERE m.dispute_id = ${d.id} ORDER BY m.created_at, m.id`
+          )
+          const files = yield* findAll(
+            "dispute files",
+            DisputeFileRow,
+            sql`SELECT id, message_id, uploaded_by, file_name, content_type, size_bytes AS size, storage_key, created_at
+              FROM booking_dispute_files WHERE dispute_id = ${d.id} ORDER BY created_at, position, id`
+          )
+          return Option.some({ ...d, messages, files })
+        }).pipe(Effect.orDie),
+      unresolved: (limit) =>
+        findAll(
+          "open disputes",
+          OpenDisputeRow,
+          sql`SELECT d.booking_id, d.reason, d.opened_at, s.title AS service_title,
+              cu.first_name || ' ' || cu.last_name AS client_name, pu.first_name || ' ' || pu.last_name AS provider_name,
+              b.total_minor, b.currency
+            FROM booking_disputes d JOIN bookings b ON b.id = d.booking_id JOIN services s ON s.id = b.service_id
+              JOIN users cu ON cu.id = b.client_id JOIN users pu ON pu.id = b.provider_id
+            WHERE d.status = 'OPEN' ORDER BY d.opened_at, d.id LIMIT ${limit}`
+        ).pipe(Effect.orDie)
+    })
+  )
+)
+
 export const BookingPostgresAdapters = Layer.mergeAll(
+  DisputeRepositoryLive,
   BookingRepositoryLive,
   ReviewRepositoryLive,
   AvailabilityRepositoryLive,

@@ -1,0 +1,163 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import sharp from "sharp"
+import { describe, expect, it } from "vitest"
+import { providerWithService, type Session } from "../support/accounts"
+import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { httpClient, registration } from "../support/http"
+import type { TestServer } from "../support/server"
+import { payInSandbox } from "../booking/support"
+
+// Disputes in the browser (issue 13, item 1): after "service rendered", the client (in French) reports a
+// problem with a photo from the booking card; the administrator finds it on the dashboard, reads the
+// thread on the booking's page and captures part of the amount with a note; the client (in English) and
+// the provider (in French) both see the outcome and the note on their booking.
+
+let server: TestServer
+let browser: Browser
+let base: string
+let api: ReturnType<typeof httpClient>
+let provider: Session
+let client: Session
+let serviceId: string
+const TITLE = "Réparation de clôture"
+const PASSWORD = registration().password
+const HOUR = 3_600_000
+const NOTE = "La moitié de la clôture seulement a été réparée."
+
+const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
+  const context = await contextWithConsent(browser, { locale })
+  const page = await context.newPage()
+  return { context, page, errors: collectPageErrors(page) }
+}
+const card = (page: Page) => page.getByRole("article", { name: TITLE })
+
+describe.skipIf(!hasChromium)("disputes in Chromium", () => {
+  withServerAndChromium(async (started) => {
+    ;({ server, browser } = started)
+    base = `http://localhost:${server.port}`
+    api = httpClient(server)
+    ;({ provider, client, serviceId } = await providerWithService(server, api, {
+      title: TITLE,
+      description: "Réparation de clôtures en bois.",
+      price: 40,
+      location: "Montréal",
+      categoryId: 7
+    }))
+  })
+
+  it("the client reports a problem, the admin captures part of the amount, both parties see the outcome and the note", async () => {
+    // A paid, confirmed booking (40 an hour, 1 hour), moved into the past and marked rendered by the provider.
+    const start = new Date(Date.now() + 2 * 24 * HOUR)
+    start.setUTCMinutes(0, 0, 0)
+    const created = await api.post(
+      "/api/bookings",
+      {
+        serviceId,
+        address: "4500 rue Saint-Denis, Montréal",
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + HOUR).toISOString()
+      },
+      { token: client.token }
+    )
+    expect(created.status, created.text).toBe(201)
+    const bookingId = created.body.data.bookingData.id as string
+    await payInSandbox(server, api, client.token, bookingId)
+    expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const past = new Date(Date.now() - 3 * HOUR)
+    await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.unsafe("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [bookingId, past, new Date(past.getTime() + HOUR)])
+      )
+    )
+    expect((await api.post(`/api/bookings/${bookingId}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+
+    // ---- The client reports the problem with a photo (French) ----
+    const asClient = await newPage("fr-CA")
+    let page = asClient.page
+    await logInThroughUi(page, base, client.email, PASSWORD)
+    await page.goto(`${base}/bookings`)
+    await card(page)
+      .getByRole("button", { name: /Signaler un problème/ })
+      .click()
+    const dialog = page.getByRole("dialog", { name: "Signaler un problème" })
+    await dialog.getByLabel("Motif").selectOption("PARTLY_DONE")
+    await dialog.getByLabel("Description du problème").fill("Seul un côté de la clôture a été réparé.")
+    const photo = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#aa5522" } })
+      .png()
+      .toBuffer()
+    await dialog.getByLabel(/Photos ou PDF/).setInputFiles({ name: "clôture.png", mimeType: "image/png", buffer: photo })
+    await dialog.getByRole("button", { name: "Envoyer le signalement" }).click()
+    await expect.poll(() => dialog.count()).toBe(0)
+    await expect.poll(() => card(page).textContent()).toContain("Litige en cours")
+    expect(
+      await card(page)
+        .getByRole("button", { name: /Confirmer la réception/ })
+        .count()
+    ).toBe(0)
+    const reported = await api.get(`/api/bookings/${bookingId}/dispute`, { token: client.token })
+    expect(reported.body.data.dispute.files.map((f: { fileName: string }) => f.fileName)).toEqual(["clôture.png"])
+
+    // ---- The administrator decides: 25 of the 40 captured (French) ----
+    const asAdmin = await newPage("fr-CA")
+    page = asAdmin.page
+    await logInThroughUi(page, base, "admin@marketplace.local", "Admin1234!")
+    await page.goto(`${base}/admin`)
+    const disputes = page.getByRole("region", { name: /Litiges à trancher/ })
+    await disputes.getByRole("link", { name: new RegExp(TITLE) }).click()
+    await page.waitForURL(`**/admin/bookings/${bookingId}`)
+    const panel = page.getByTestId("dispute-panel")
+    await expect.poll(() => panel.textContent()).toContain("Seul un côté de la clôture a été réparé.")
+    expect(await panel.getByRole("button", { name: "clôture.png" }).count()).toBe(1)
+    await panel.getByLabel("Décision").selectOption("CAPTURE_PART")
+    await panel.getByLabel(/Montant à encaisser/).fill("25")
+    await panel.getByLabel("Note aux deux parties").fill(NOTE)
+    await panel.getByRole("button", { name: "Enregistrer la décision" }).click()
+    // Decided: the panel shows the decision (its form is gone) and the booking's status follows.
+    await expect
+      .poll(
+        async () => (await page.getByRole("button", { name: "Enregistrer la décision" }).count()) === 0 || (await panel.textContent()),
+        {
+          timeout: 10_000
+        }
+      )
+      .toBe(true)
+    await expect.poll(() => page.getByTestId("dispute-panel").locator(".alert").last().textContent()).toContain(NOTE)
+    const decided = await api.get(`/api/bookings/${bookingId}`, { token: client.token })
+    expect(decided.body.data.booking).toMatchObject({
+      status: "RESOLVED",
+      paymentStatus: "CAPTURED",
+      dispute: { outcome: "CAPTURE_PART", keptMinor: 2500, note: NOTE }
+    })
+    // Gone from the dashboard's list.
+    await page.goto(`${base}/admin`)
+    await expect.poll(() => page.getByRole("region", { name: /Litiges à trancher/ }).textContent()).toContain("Aucun litige en attente.")
+
+    // ---- The client sees the outcome and the note (English) ----
+    page = asClient.page
+    await page.getByRole("button", { name: "English" }).click()
+    await page.getByRole("button", { name: "Log out" }).waitFor()
+    await page.goto(`${base}/bookings`)
+    const summary = card(page).getByTestId("dispute-summary")
+    await expect.poll(() => summary.textContent()).toContain("Dispute decided")
+    expect(await summary.textContent()).toContain(NOTE)
+    expect(await summary.textContent()).toContain("Capture part of the amount")
+    expect(await summary.textContent()).toMatch(/25\.00/)
+
+    // ---- The provider too (French) ----
+    const asProvider = await newPage("fr-CA")
+    page = asProvider.page
+    await logInThroughUi(page, base, provider.email, PASSWORD)
+    await page.goto(`${base}/bookings`)
+    const seen = card(page).getByTestId("dispute-summary")
+    await expect.poll(() => seen.textContent()).toContain("Litige tranché")
+    expect(await seen.textContent()).toContain(NOTE)
+    expect(await seen.textContent()).toMatch(/25,00/)
+
+    expect(asClient.errors).toEqual([])
+    expect(asAdmin.errors).toEqual([])
+    expect(asProvider.errors).toEqual([])
+    for (const c of [asClient, asAdmin, asProvider]) await c.context.close()
+  }, 180_000)
+})
