@@ -183,6 +183,37 @@ const png = (bytes: Buffer, etag: string) =>
     headers: { "cache-control": "public, max-age=3600", etag: `"${etag}"` }
   })
 
+/** A shared page: index.html with the item's head, or the generic page when it is not public. */
+const sharePage = <A, R>(
+  uiRoot: string,
+  find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
+  headOf: (item: A, language: Language, publicUrl: string) => Omit<ShareHead, "language">
+) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const { id } = yield* HttpRouter.params
+    const config = yield* AppConfig
+    const language = languageOf(request)
+    const html = indexHtml(uiRoot)
+    const found = yield* find(id ?? "")
+    return page(Option.isNone(found) ? html : withShareHead(html, { ...headOf(found.value, language, config.publicUrl), language }))
+  })
+
+/** A shared item's image (`{id}.png`), rendered once per version; 404 when it is not public. */
+const shareImage = <A, R>(
+  find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
+  imageOf: (item: A, language: Language) => { readonly key: string; readonly version: string; readonly svg: () => string }
+) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const { id } = yield* HttpRouter.params
+    const found = yield* find((id ?? "").replace(/\.png$/, ""))
+    if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
+    const image = imageOf(found.value, languageOf(request))
+    const bytes = yield* Effect.promise(() => renderCached(`${image.key}:${image.version}`, image.svg))
+    return png(bytes, image.version)
+  })
+
 /**
  * The share pages and images (path → handler), for the router before the UI's catch-all. `uiRoot`
  * holds the built index.html (read once).
@@ -201,78 +232,38 @@ export const shareRoutes = (
 > => [
   [
     "/services/:id",
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const { id } = yield* HttpRouter.params
-      const config = yield* AppConfig
-      const language = languageOf(request)
-      const html = indexHtml(uiRoot)
-      const found = yield* publicService(id ?? "")
-      if (Option.isNone(found)) return page(html)
-      const s = found.value
-      return page(
-        withShareHead(html, {
-          title: `${s.title} · Marketplace`,
-          description: shareText(s.description),
-          url: `${config.publicUrl}/services/${s.id}?lang=${language}`,
-          image: `${config.publicUrl}/share/services/${s.id}.png?lang=${language}&v=${serviceVersion(s, language)}`,
-          type: "product",
-          language
-        })
-      )
-    })
+    sharePage(uiRoot, publicService, (s, language, publicUrl) => ({
+      title: `${s.title} · Marketplace`,
+      description: shareText(s.description),
+      url: `${publicUrl}/services/${s.id}?lang=${language}`,
+      image: `${publicUrl}/share/services/${s.id}.png?lang=${language}&v=${serviceVersion(s, language)}`,
+      type: "product"
+    }))
   ],
   [
     "/profile/:id",
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const { id } = yield* HttpRouter.params
-      const config = yield* AppConfig
-      const language = languageOf(request)
-      const html = indexHtml(uiRoot)
-      const found = yield* publicProfile(id ?? "")
-      if (Option.isNone(found)) return page(html)
-      const p = found.value
+    sharePage(uiRoot, publicProfile, (p, language, publicUrl) => {
       const name = `${p.user.firstName} ${p.user.lastName}`
-      return page(
-        withShareHead(html, {
-          title: `${name} · Marketplace`,
-          description: shareText(p.profile.bio || p.profile.description || translate(language, "share.profileDescription", { name })),
-          url: `${config.publicUrl}/profile/${p.user.id}?lang=${language}`,
-          image: `${config.publicUrl}/share/profile/${p.user.id}.png?v=${profileVersion(p)}`,
-          type: "profile",
-          language
-        })
-      )
+      return {
+        title: `${name} · Marketplace`,
+        description: shareText(p.profile.bio || p.profile.description || translate(language, "share.profileDescription", { name })),
+        url: `${publicUrl}/profile/${p.user.id}?lang=${language}`,
+        image: `${publicUrl}/share/profile/${p.user.id}.png?v=${profileVersion(p)}`,
+        type: "profile"
+      }
     })
   ],
   [
-    "/share/services/:file",
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const { file } = yield* HttpRouter.params
-      const language = languageOf(request)
-      const found = yield* publicService((file ?? "").replace(/\.png$/, ""))
-      if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
-      const version = serviceVersion(found.value, language)
-      const bytes = yield* Effect.promise(() =>
-        renderCached(`s:${found.value.id}:${version}`, () => cardSvg(serviceCard(found.value, language)))
-      )
-      return png(bytes, version)
-    })
+    "/share/services/:id",
+    shareImage(publicService, (s, language) => ({
+      key: `s:${s.id}`,
+      version: serviceVersion(s, language),
+      svg: () => cardSvg(serviceCard(s, language))
+    }))
   ],
   [
-    "/share/profile/:file",
-    Effect.gen(function* () {
-      const { file } = yield* HttpRouter.params
-      const found = yield* publicProfile((file ?? "").replace(/\.png$/, ""))
-      if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
-      const version = profileVersion(found.value)
-      const bytes = yield* Effect.promise(() =>
-        renderCached(`p:${found.value.user.id}:${version}`, () => cardSvg(profileCard(found.value)))
-      )
-      return png(bytes, version)
-    })
+    "/share/profile/:id",
+    shareImage(publicProfile, (p) => ({ key: `p:${p.user.id}`, version: profileVersion(p), svg: () => cardSvg(profileCard(p)) }))
   ]
 ]
 
