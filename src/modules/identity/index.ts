@@ -7,7 +7,7 @@ export {
 } from "./domain"
 export { UserView, AuthApi, SessionView } from "./contract"
 export { Identity, IdentityLive } from "./service"
-export { TwoFactor, TwoFactorAttemptsLive, TwoFactorLive } from "./two-factor"
+export { TwoFactorAttemptsLive, TwoFactorLive } from "./two-factor"
 export { InProcessAccountEvents } from "./account-events"
 export { type AccountChangeInput, parseRole, UserNotFound } from "./account-admin"
 export { UserRepository } from "./ports"
