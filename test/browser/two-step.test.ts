@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)("two-step login in Chromium", () => {
     await logInThroughUi(page, server.url, email, password)
 
     await page.goto(`${server.url}/settings`)
-    const section = page.getByRole("region", { name: "Sécurité : connexion en deux étapes" })
+    const section = page.getByRole("region", { name: "Connexion en deux étapes" })
     await section.getByRole("button", { name: "Activer la connexion en deux étapes" }).click()
     await section.getByRole("img", { name: "QR code de connexion en deux étapes" }).waitFor()
     const secret = (await section.getByTestId("two-factor-secret").textContent())!.trim()

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { AppConfigOf } from "../../src/platform/config"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CatalogueMemoryAdapters } from "../../src/modules/catalogue/adapters/memory"
@@ -65,7 +66,10 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
     const layer =
       kind === "memory"
         ? CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
-        : Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+        : Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(
+            Layer.provideMerge(freshTestDatabase(kind)),
+            Layer.provide(AppConfigOf())
+          )
     runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
     if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(3)
   })

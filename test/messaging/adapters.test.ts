@@ -1,4 +1,5 @@
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { AppConfigOf } from "../../src/platform/config"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
@@ -42,7 +43,10 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     const layer =
       kind === "memory"
         ? ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters))
-        : Layer.mergeAll(ConversationRepositoryLive, IdentityPostgresAdapters).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+        : Layer.mergeAll(ConversationRepositoryLive, IdentityPostgresAdapters).pipe(
+            Layer.provideMerge(freshTestDatabase(kind)),
+            Layer.provide(AppConfigOf())
+          )
     runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
     if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(9)
   })

@@ -46,7 +46,7 @@ const parseSetCookie = (line: string): SetCookie => {
 /**
  * Checks made on every answer of the server: the security headers and a request id are always
  * there, nothing answers 500, and every /api answer is a JSON envelope (an error one with a code
- * and a message when the status says failure).
+ * and a message when the status says failure), but a file a download endpoint answers.
  */
 export const expectWellFormed = (path: string, reply: Reply) => {
   const where = `${path} -> ${reply.status} ${reply.text.slice(0, 300)}`
@@ -59,7 +59,10 @@ export const expectWellFormed = (path: string, reply: Reply) => {
     expect(reply.body?.code, where).toBe("SERVICE_UNAVAILABLE")
     expect(reply.headers.get("retry-after"), where).toMatch(/^\d+$/)
   } else expect(reply.status, where).toBeLessThan(500)
-  if (path.startsWith("/api/") && path !== "/api/docs") {
+  // A file answered by a download endpoint (CSV export, PDF receipt, calendar, image) is not an envelope; its failures are.
+  const download =
+    reply.status < 300 && /^(text\/csv|application\/pdf|text\/calendar|image\/)/.test(reply.headers.get("content-type") ?? "")
+  if (path.startsWith("/api/") && path !== "/api/docs" && !download) {
     expect(reply.headers.get("content-type"), where).toMatch(/^application\/json/)
     expect(typeof reply.body?.success, where).toBe("boolean")
     if (reply.status >= 400) {

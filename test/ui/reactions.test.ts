@@ -13,7 +13,10 @@ describe("global response handling (spec section 8)", () => {
   it("maps the other statuses of the table", () => {
     expect(plan(403)).toMatchObject({ reaction: "forbidden", kind: "error" })
     // An admin who must turn on two-step login first is sent to the security settings (issue 15).
-    expect(plan(403, "TWO_FACTOR_REQUIRED")).toMatchObject({ reaction: "twoFactorRequired", goTo: "/settings?twoFactor=required#security" })
+    expect(plan(403, "TWO_FACTOR_REQUIRED")).toMatchObject({
+      reaction: "twoFactorRequired",
+      goTo: "/settings?twoFactor=required#two-factor"
+    })
     expect(plan(400, "PAYMENT_ACCOUNT_REQUIRED", "Stripe Connect account required")).toMatchObject({ goTo: "/provider/payments/required" })
     expect(plan(400, "X", "Set up your connect account")).toMatchObject({ reaction: "paymentSetup" })
     expect(plan(422)).toMatchObject({ reaction: "invalidFields", kind: "warning" })

@@ -40,7 +40,7 @@ export const planReaction = (failure: FailureInfo): ReactionPlan | undefined => 
   }
   // An admin who must turn on two-step login first (ADMIN_TWO_FACTOR_REQUIRED): to the security settings.
   if (status === 403 && code === ErrorCodes.twoFactorRequired) {
-    return { reaction: "twoFactorRequired", kind: "warning", goTo: "/settings?twoFactor=required#security" }
+    return { reaction: "twoFactorRequired", kind: "warning", goTo: "/settings?twoFactor=required#two-factor" }
   }
   if (status === 403) return { reaction: "forbidden", kind: "error" }
   if (status === 400 && (code === ErrorCodes.paymentAccountRequired || /connect/i.test(message))) {

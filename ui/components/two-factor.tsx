@@ -109,7 +109,7 @@ const Disable = ({ onDisabled }: { onDisabled: () => void }) => {
   }
   return (
     <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-      <h3>{t`Désactiver la connexion en deux étapes`}</h3>
+      <h4>{t`Désactiver la connexion en deux étapes`}</h4>
       <PasswordField
         label={t`Mot de passe`}
         name="password"
@@ -150,8 +150,8 @@ export const TwoFactorSection = () => {
   }
 
   return (
-    <section className="settings-section" id="security" aria-labelledby="security-heading">
-      <h2 id="security-heading">{t`Sécurité : connexion en deux étapes`}</h2>
+    <section className="settings-section" id="two-factor" aria-labelledby="two-factor-heading">
+      <h3 id="two-factor-heading">{t`Connexion en deux étapes`}</h3>
       <Loaded
         state={state}
         loadingLabel={t`Chargement…`}
