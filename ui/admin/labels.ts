@@ -2,7 +2,7 @@ import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
 
 /** The six statuses an administrator sets (spec section 4), and the finer ones lists may show. */
-export const ADMIN_STATUSES = ["PENDING", "CONFIRMED", "COMPLETED", "CANCELLED", "REJECTED", "VALIDATED"] as const
+export const ADMIN_STATUSES = ["PENDING", "CONFIRMED", "DISPUTED", "RESOLVED", "COMPLETED", "CANCELLED", "REJECTED", "VALIDATED"] as const
 
 export const adminStatusLabels: Record<string, MessageDescriptor> = {
   PENDING: msg`En attente`,

@@ -55,6 +55,8 @@ export const statusFilterLabels: Record<StatusFilter, MessageDescriptor> = {
   CONFIRMED: statusLabels.CONFIRMED,
   IN_PROGRESS: statusLabels.IN_PROGRESS,
   SERVICE_RENDERED: statusLabels.SERVICE_RENDERED,
+  DISPUTED: statusLabels.DISPUTED,
+  RESOLVED: statusLabels.RESOLVED,
   COMPLETED: statusLabels.COMPLETED,
   VALIDATED: statusLabels.VALIDATED,
   "CANCELLED,REJECTED": statusLabels.CANCELLED
