@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
@@ -56,6 +57,30 @@ export const oneClient = async (fn, seconds) => {
     times.push(performance.now() - t)
   }
   return stats(times)
+}
+
+/**
+ * Spawns the built server (dist/server.js) on 127.0.0.1:`port` with a throwaway data directory, no
+ * demo data and warnings only; `env` adds to (or blanks) the process's environment.
+ */
+export const spawnServer = ({ root, port, name, env = {} }) => {
+  const child = spawn(process.execPath, [path.join(root, "dist/server.js")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`)),
+      SEED_DEMO_DATA: "false",
+      ...env
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  return {
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))))
+  }
 }
 
 /**

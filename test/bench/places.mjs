@@ -3,14 +3,12 @@
 // gazetteer (135,000 GeoNames cities), for prefixes of 2 to 8 letters of real place names drawn
 // at random (common starts such as "sa" or "mo" match thousands of places). Target: p95 under 15 ms.
 // The server's own health answer, in the same run, is the floor (one trivial request).
-import { spawn } from "node:child_process"
-import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { createRequire } from "node:module"
-import { machineSpeed, oneClient, waitFor } from "./lib.mjs"
+import { machineSpeed, oneClient, spawnServer, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -26,22 +24,8 @@ const results = {
 }
 
 // The embedded PGlite database of a throwaway data directory: places need no database.
-const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: "",
-    GEOCODER_URL: "",
-    LOG_LEVEL: "warn",
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-places-")),
-    SEED_DEMO_DATA: "false"
-  },
-  stdio: ["ignore", "ignore", "inherit"]
-})
-const stopServer = () =>
-  new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+const server = spawnServer({ root, port, name: "places", env: { DATABASE_URL: "", GEOCODER_URL: "" } })
+const stopServer = server.stop
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const get = (pathAndQuery) =>

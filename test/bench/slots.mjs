@@ -9,14 +9,12 @@
 // with its EXPLAIN, to show the bookings come from the exclusion constraint's GiST index.
 // Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL (schema `bench_slots`).
 import autocannon from "autocannon"
-import { spawn } from "node:child_process"
-import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMsOf, machineSpeed, oneClient, waitFor } from "./lib.mjs"
+import { cpuMsOf, machineSpeed, oneClient, spawnServer, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -45,21 +43,8 @@ await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
 await admin.query(`CREATE SCHEMA ${schema}`)
 await admin.end()
 
-const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: "warn",
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-slots-")),
-    SEED_DEMO_DATA: "false"
-  },
-  stdio: ["ignore", "ignore", "inherit"]
-})
-const stopServer = () =>
-  new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+const server = spawnServer({ root, port, name: "slots", env: { DATABASE_URL: databaseUrl } })
+const stopServer = server.stop
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const get = (pathAndQuery) =>
