@@ -3,7 +3,8 @@ import { type KeyboardEvent, useEffect, useId, useState } from "react"
 import type { Place } from "../api/contract"
 import { placesApi } from "../api/endpoints"
 import { listPosition } from "../catalogue/geolocation"
-import { type ChosenPlace, placeLabel } from "../catalogue/places"
+import { type ChosenPlace, placeLabel, placeToParams } from "../catalogue/places"
+import { RadiusField } from "./catalogue"
 
 const SUGGEST_DELAY_MS = 200
 
@@ -161,5 +162,35 @@ export const PlaceField = ({
         </p>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * The place and radius filters of the list screens (/services, /search), kept in their URL through
+ * `update`; clearing the place also drops an order by distance.
+ */
+export const PlaceFilters = ({
+  place,
+  radius,
+  sort,
+  update
+}: {
+  readonly place: ChosenPlace | null
+  readonly radius: number
+  readonly sort: string
+  readonly update: (changes: Record<string, string | undefined>) => void
+}) => {
+  const { t } = useLingui()
+  return (
+    <>
+      <PlaceField
+        label={t`Lieu`}
+        value={place}
+        onChange={(chosen) =>
+          update({ ...placeToParams(chosen), ...(chosen === null && sort === "distance" ? { sortBy: undefined } : {}) })
+        }
+      />
+      {place ? <RadiusField value={radius} onChange={(km) => update({ radius: km })} /> : null}
+    </>
   )
 }

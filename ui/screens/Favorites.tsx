@@ -1,24 +1,16 @@
 import { useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { Link } from "wouter"
-import { profileApi } from "../api/endpoints"
 import { useAsync } from "../components/async"
 import { Avatar, Loaded } from "../components/catalogue"
 import { FavoriteHeart } from "../components/favorites"
 import { Page } from "../components/page"
-import { favoriteIdsAtom } from "../state/favorites"
+import { allFavorites, favoriteIdsAtom } from "../state/favorites"
 
 /** The providers the user keeps among their favorites (issue 14), with the way to their services. */
 export default function Favorites() {
   const { t } = useLingui()
-  const [state, reload] = useAsync(async () => {
-    const all = []
-    for (let page = 1; ; page++) {
-      const { data } = await profileApi.favorites(page)
-      all.push(...data.favorites)
-      if (page >= data.pagination.pages) return all
-    }
-  }, [])
+  const [state, reload] = useAsync(allFavorites, [])
   // A heart un-ticked here leaves the list at once (the hearts share one state).
   const kept = useAtomValue(favoriteIdsAtom)
   return (

@@ -6,7 +6,7 @@ import { useId } from "react"
 import { useSearch } from "wouter"
 import { catalogueApi } from "../api/endpoints"
 import type { Category, ServicePage, ServiceQuery } from "../api/contract"
-import { placeCriteria, placeFromParams, placeToParams, toRadius } from "../catalogue/places"
+import { placeCriteria, placeFromParams, toRadius } from "../catalogue/places"
 import {
   priceBounds,
   pickSort,
@@ -22,9 +22,9 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { Loaded, Pager, PriceRangeField, RadiusField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Page } from "../components/page"
-import { PlaceField } from "../components/PlaceField"
+import { PlaceFilters } from "../components/PlaceField"
 import { userAtom } from "../state/session"
 
 /** Names of the search categories when the catalogue's own names are not loaded. */
@@ -110,14 +110,7 @@ export default function Search() {
           </select>
         </div>
         <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
-        <PlaceField
-          label={t`Lieu`}
-          value={place}
-          onChange={(chosen) =>
-            update({ ...placeToParams(chosen), ...(chosen === null && sort === "distance" ? { sortBy: undefined } : {}) })
-          }
-        />
-        {place ? <RadiusField value={radius} onChange={(km) => update({ radius: km })} /> : null}
+        <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
         <div className="field">
           <label htmlFor={ids.sort}>{t`Trier par`}</label>
           <select id={ids.sort} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>

@@ -4,13 +4,13 @@ import { useId, type FormEvent } from "react"
 import { Link, useSearch } from "wouter"
 import { catalogueApi } from "../api/endpoints"
 import type { ServiceQuery } from "../api/contract"
-import { placeCriteria, placeFromParams, placeToParams, toRadius } from "../catalogue/places"
+import { placeCriteria, placeFromParams, toRadius } from "../catalogue/places"
 import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, priceBounds, SEARCH_RADIUS_KM, toPage, toPriceRange } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { Loaded, Pager, PriceRangeField, RadiusField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Page } from "../components/page"
-import { PlaceField } from "../components/PlaceField"
+import { PlaceFilters } from "../components/PlaceField"
 import { useListPosition } from "../components/position"
 import { userAtom } from "../state/session"
 
@@ -85,14 +85,7 @@ export default function Services() {
           </select>
         </div>
         <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
-        <PlaceField
-          label={t`Lieu`}
-          value={place}
-          onChange={(chosen) =>
-            update({ ...placeToParams(chosen), ...(chosen === null && sort === "distance" ? { sortBy: undefined } : {}) })
-          }
-        />
-        {place ? <RadiusField value={radius} onChange={(km) => update({ radius: km })} /> : null}
+        <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
         <div className="field">
           <label htmlFor={sortId}>{t`Trier par`}</label>
           <select id={sortId} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>

@@ -8,20 +8,24 @@ import { store, userAtom } from "./session"
 /** Ids of the favorite profiles, or null until loaded (or for a visitor). */
 export const favoriteIdsAtom = atom<ReadonlySet<string> | null>(null)
 
+/** Every favorite of the signed-in user, page after page (100 a page). */
+export const allFavorites = async () => {
+  const all = []
+  for (let page = 1; ; page++) {
+    const { data } = await profileApi.favorites(page)
+    all.push(...data.favorites)
+    if (page >= data.pagination.pages) return all
+  }
+}
+
 let loadedFor: string | undefined
 /** Loads the favorites of the current user once (the first heart shown asks for them). */
 export const loadFavoriteIds = async () => {
   const user = store.get(userAtom)
   if (!user || loadedFor === user.id) return
   loadedFor = user.id
-  const ids = new Set<string>()
   try {
-    for (let page = 1; ; page++) {
-      const { data } = await profileApi.favorites(page)
-      for (const f of data.favorites) ids.add(f.favoritedId)
-      if (page >= data.pagination.pages) break
-    }
-    store.set(favoriteIdsAtom, ids)
+    store.set(favoriteIdsAtom, new Set((await allFavorites()).map((f) => f.favoritedId)))
   } catch {
     loadedFor = undefined
   }

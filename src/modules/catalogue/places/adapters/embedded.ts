@@ -119,8 +119,9 @@ export const suggestIn = (ix: Index, query: string, limit: number): ReadonlyArra
     .map((m) => m.place)
 }
 
-const countryNames = (code: string) =>
-  ["fr", "en"].map((language) => foldPlaceName(new Intl.DisplayNames([language], { type: "region" }).of(code) ?? code))
+const regionNames = ["fr", "en"].map((language) => new Intl.DisplayNames([language], { type: "region" }))
+/** A country's names in French and English, folded ("canada", "etats unis", "united states"). */
+const countryNames = (code: string) => regionNames.map((names) => foldPlaceName(names.of(code) ?? code))
 
 /** "Paris", "paris, france", "Montreal QC", or a place id: the most populated place of that exact name (narrowed by what follows a comma). */
 export const resolveIn = (ix: Index, text: string): Place | null => {
