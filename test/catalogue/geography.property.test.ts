@@ -44,14 +44,17 @@ describe("grid cells around a place (the text index's second column)", () => {
     )
   })
 
-  it("use the fine cells for a town's radius, the coarse ones for a region's, none for a continent or a pole", () => {
+  it("use ¼° cells for a town's radius, 1° or 4° ones for a region's, none for a continent or a pole", () => {
     const montreal = { lat: 45.5019, lng: -73.5674 }
-    const fine = cellsCovering({ ...montreal, radiusKm: 25 })!
-    expect(fine.every((cell) => cell >= 0)).toBe(true)
-    expect(fine).toContain(cellsOf(montreal)[0])
-    const coarse = cellsCovering({ ...montreal, radiusKm: 100 })!
-    expect(coarse.every((cell) => cell < 0)).toBe(true)
-    expect(coarse).toContain(cellsOf(montreal)[1])
+    const [quarter, one, four] = cellsOf(montreal)
+    const at = (radiusKm: number) => cellsCovering({ ...montreal, radiusKm })!
+    expect(at(25)).toContain(quarter)
+    expect(at(25).length).toBeLessThanOrEqual(MAX_CELLS)
+    expect(at(25).every((cell) => cell < 2_000_000)).toBe(true)
+    expect(at(100)).toContain(one)
+    expect(at(100).every((cell) => cell >= 2_000_000 && cell < 3_000_000)).toBe(true)
+    expect(at(300)).toContain(four)
+    expect(at(300).every((cell) => cell >= 3_000_000)).toBe(true)
     expect(cellsCovering({ ...montreal, radiusKm: 3000 })).toBeUndefined()
     expect(cellsCovering({ lat: 89.5, lng: 0, radiusKm: 100 })).toBeUndefined()
     // Fiji: both sides of the antimeridian.

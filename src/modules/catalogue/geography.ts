@@ -26,21 +26,23 @@ export const distanceKm = (a: { lat: number; lng: number }, b: { lat: number; ln
 }
 
 // ---- Grid cells (issue 14: text and place from one index) -------------------------------------
-// Every service is indexed with the two grid cells holding its position, a fine one (0.1°, about
-// 11 km) and a coarse one (1°), beside its words in one GIN index (migration 0033). A search by text
-// around a place asks for the cells that cover its circle: the index then answers "these words in
-// these cells" together, where two separate indexes read every service of a dense city first.
+// Every service is indexed with the three grid cells holding its position (¼°, about 28 km; 1°;
+// 4°) beside its words, in one GIN index (migration 0033). A search by text around a place asks
+// for the cells that cover its circle: the index then answers "these words in these cells"
+// together, where two separate indexes read every service of a dense city first. Each cell asked
+// for is one more posting list to merge, so a circle takes the finest level with few cells.
 
-/** Cells per degree of each level, finest first. */
-const CELL_LEVELS = [10, 1] as const
+/** Cells per degree of each level, finest first (powers of two: lat × k is exact in floating point). */
+const CELL_LEVELS = [4, 1, 0.25] as const
 /** A circle covered by more cells than this at every level is searched without cells. */
-export const MAX_CELLS = 64
-// Fine cells are numbered from 0, coarse ones from -1 downwards: one key space for both levels.
-// Row y and column x count cells from latitude and longitude 0 (floor(lat × cells per degree)).
-const cellId = (perDegree: number, y: number, x: number) =>
-  perDegree === 10 ? (y + 900) * 3601 + (x + 1800) : -1 - ((y + 90) * 361 + (x + 180))
+export const MAX_CELLS = 16
+// One key space for the three levels: each level's rows × columns from its own base.
+const LEVEL_BASE: Record<(typeof CELL_LEVELS)[number], number> = { 4: 0, 1: 2_000_000, 0.25: 3_000_000 }
+/** The cell of row y = floor(lat × k) and column x = floor(lng × k) at k cells per degree. */
+const cellId = (k: (typeof CELL_LEVELS)[number], y: number, x: number) =>
+  LEVEL_BASE[k] + (y + Math.ceil(90 * k)) * (Math.floor(360 * k) + 1) + (x + Math.ceil(180 * k))
 
-/** The cells of a position (the index's own expression, `gridCellsSql`, computes the same). */
+/** The cells of a position (the index's own expression, CELLS in adapters/postgres.ts, computes the same). */
 export const cellsOf = (p: { readonly lat: number; readonly lng: number }): ReadonlyArray<number> =>
   CELL_LEVELS.map((perDegree) => cellId(perDegree, Math.floor(p.lat * perDegree), Math.floor(p.lng * perDegree)))
 

@@ -243,8 +243,9 @@ const POINT = Statement.unsafeFragment(
  * services_search_idx is written (migrations/0033), so that the planner matches it with the index.
  */
 export const CELLS = Statement.unsafeFragment(
-  "ARRAY[(floor(s.lat * 10)::int + 900) * 3601 + (floor(s.lng * 10)::int + 1800), " +
-    "-1 - ((floor(s.lat)::int + 90) * 361 + (floor(s.lng)::int + 180))]"
+  "ARRAY[(floor(s.lat * 4)::int + 360) * 1441 + (floor(s.lng * 4)::int + 720), " +
+    "2000000 + (floor(s.lat)::int + 90) * 361 + (floor(s.lng)::int + 180), " +
+    "3000000 + (floor(s.lat * 0.25)::int + 23) * 91 + (floor(s.lng * 0.25)::int + 45)]"
 )
 
 /** How long search results reuse a category's names (categories are rarely renamed). */
