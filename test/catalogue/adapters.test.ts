@@ -221,6 +221,34 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       expect(newest.services.map((s) => s.id).sort()).toEqual([...expected].sort())
       expect(newest.total).toBe(expected.length)
     }
+    if (kind !== "memory") {
+      // The nearest services read first (KNN) whatever their number: too few to fill the window
+      // (then the cells decide), some at the same distance as the last one read, or all of them.
+      const page = (knn: number, offset: number, limit: number) =>
+        run(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => {
+            const [text, params] = searchStatement(
+              sql,
+              { text: parseTextQuery("astiquage"), geo: { ...centre, radiusKm }, sort: "distance", limit, offset, withTotal: true },
+              knn
+            ).compile()
+            return sql.unsafe<{ id: string | null; total: number }>(text, params)
+          })
+        ).then((rows) => ({ ids: rows.flatMap((r) => (r.id === null ? [] : [r.id])), total: rows[0]?.total }))
+      for (const [offset, limit] of [
+        [0, 1],
+        [1, 1],
+        [3, 1],
+        [0, 2],
+        [2, 2],
+        [0, 20]
+      ] as const) {
+        const all = await page(10_000, offset, limit)
+        expect(all.ids).toEqual(expected.slice(offset, offset + limit))
+        for (const knn of [1, 2, 3, 4, 5, 6, 8])
+          expect(await page(knn, offset, limit), `${knn} nearest, ${limit} from ${offset}`).toEqual(all)
+      }
+    }
   })
 
   it("similarWords: near spellings from the vocabulary of titles and descriptions", async () => {

@@ -213,6 +213,8 @@ const pageColumns = [
   .map((alias) => `k."${alias}"`)
   .join(", ")
 
+const pageColumnsOf = (alias: string) => Statement.unsafeFragment(pageColumns.replace(/k\./g, `${alias}.`))
+
 /** Each sort: extra keys carried in the window, the window's own order, and the page's order over it (as `k`). */
 const SORTS: Record<Exclude<ServiceQuery["sort"], "distance" | "relevance">, { keys: string; inner: string; outer: string }> = {
   newest: { keys: "", inner: "s.created_at DESC, s.id DESC", outer: `k."createdAt" DESC, k.id DESC` },
@@ -248,6 +250,9 @@ export const CELLS = Statement.unsafeFragment(
     "3000000 + (floor(s.lat * 0.25)::int + 23) * 91 + (floor(s.lng * 0.25)::int + 45)]"
 )
 
+/** Words around a place, nearest first: how many of the nearest services are read before the cells. */
+export const KNN_CANDIDATES = 3000
+
 /** How long search results reuse a category's names (categories are rarely renamed). */
 export const CATEGORY_CACHE_MS = 60_000
 
@@ -257,14 +262,17 @@ export const CATEGORY_CACHE_MS = 60_000
  * page cut from it; and the window's size, which is the total when below the window. Nothing is
  * joined after the window: one relation to plan, the planning being a third of this query's cost.
  */
-export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) => {
+export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery, knnCandidates = KNN_CANDIDATES) => {
   const conditions: Array<Statement.Fragment> = [sql.literal(`s.status = 'ACTIVE' AND s.archived_at IS NULL AND u.is_active`)]
+  // The criteria a public service must meet, besides being public (and within the radius, below).
+  const filters: Array<Statement.Fragment> = []
   const tsquery = query.text ? toTsQuery(query.text) : undefined
-  if (tsquery !== undefined) conditions.push(sql`s.search_vector @@ to_tsquery('pg_catalog.simple', ${tsquery})`)
-  if (query.categoryId !== undefined) conditions.push(sql`s.category_id = ${query.categoryId}`)
-  if (query.providerId !== undefined) conditions.push(sql`s.user_id = ${query.providerId}`)
-  if (query.minPriceCents !== undefined) conditions.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
-  if (query.maxPriceCents !== undefined) conditions.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
+  if (tsquery !== undefined) filters.push(sql`s.search_vector @@ to_tsquery('pg_catalog.simple', ${tsquery})`)
+  if (query.categoryId !== undefined) filters.push(sql`s.category_id = ${query.categoryId}`)
+  if (query.providerId !== undefined) filters.push(sql`s.user_id = ${query.providerId}`)
+  if (query.minPriceCents !== undefined) filters.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
+  if (query.maxPriceCents !== undefined) filters.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
+  conditions.push(...filters)
   const geo = query.geo
   // The centre as a cube literal and the radius as a chord, computed here: the planner then has no
   // SQL function to inline (earth_box, earth_distance, ll_to_earth each cost a parse per query).
@@ -279,9 +287,11 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
     const chord = chordOf(geo.radiusKm * 1000)
     // earth_box(centre, r) @> point: candidates from the GiST index (or the cells); then the exact
     // great-circle check (a chord is shorter exactly when the arc is) removes the box's corners.
+    const within = sql`public.cube_distance(${POINT}, ${centre}) <= ${chord}::float8`
+    filters.push(within)
     conditions.push(
       cells ? sql`${CELLS} && ${cells}::int[]` : sql`${POINT} OPERATOR(public.<@) public.cube_enlarge(${centre}, ${chord}::float8, 3)`,
-      sql`public.cube_distance(${POINT}, ${centre}) <= ${chord}::float8`
+      within
     )
   }
   const where = sql.and(conditions)
@@ -306,13 +316,29 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
           SELECT ${columns}, s.search_vector AS vector${distanceKey} FROM ${from} WHERE ${where}
           ORDER BY s.created_at DESC, s.id DESC LIMIT ${window}) c`
     outer = `k.rank DESC, k."createdAt" DESC, k.id DESC`
+  } else if (query.sort === "distance" && centre && cells) {
+    // Words around a place, nearest first. First the nearest public services straight from the
+    // GiST index (KNN, at most KNN_CANDIDATES of them, WITH TIES so that none at the last one's
+    // distance is left out), filtered as they come: when the window fills among them, no match
+    // outside them can be nearer, and this is the answer (a few hundred rows read in a city).
+    // Otherwise (rare words, far pages) the matches in the cells, sorted (the same order written
+    // as cube_distance, what `<->` computes, which the GiST index cannot serve without a box).
+    windowSql = sql`WITH near AS MATERIALIZED (
+          SELECT ${pageColumnsOf("n")}, n.distance FROM (
+            SELECT ${columns}, ${POINT} OPERATOR(public.<->) ${centre} AS distance, (${sql.and(filters)}) AS hit
+            FROM ${from} WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL AND u.is_active
+            ORDER BY distance FETCH FIRST ${knnCandidates} ROWS WITH TIES) n
+          WHERE n.hit ORDER BY n.distance FETCH FIRST ${window} ROWS WITH TIES)
+        SELECT * FROM near WHERE (SELECT count(*) FROM near) >= ${window}
+        UNION ALL (
+          SELECT ${columns}${distanceKey} FROM ${from} WHERE ${where} AND (SELECT count(*) FROM near) < ${window}
+          ORDER BY public.cube_distance(${POINT}, ${centre}) FETCH FIRST ${window} ROWS WITH TIES)`
+    outer = "k.distance, k.id"
   } else if (query.sort === "distance" && centre) {
     // Nearest first straight from the GiST index (KNN); WITH TIES keeps every row as far as the
     // window's last one, so the id tiebreak below is applied to complete groups.
-    // With cells, the same order written as cube_distance (what `<->` computes), which the GiST
-    // index cannot serve: a nearest-first walk of the whole index has no box to stop it.
     windowSql = sql`SELECT ${columns}${distanceKey} FROM ${from} WHERE ${where}
-        ORDER BY ${cells ? sql`public.cube_distance(${POINT}, ${centre})` : sql`${POINT} OPERATOR(public.<->) ${centre}`}
+        ORDER BY ${POINT} OPERATOR(public.<->) ${centre}
         FETCH FIRST ${window} ROWS WITH TIES`
     outer = "k.distance, k.id"
   } else {
