@@ -60,6 +60,24 @@ export const oneClient = async (fn, seconds) => {
 }
 
 /**
+ * Several calls by one client, taking turns (a, b, a, b...) for `seconds` after a short warm-up:
+ * latency figures of each, measured under the same load, for ratios taken in the same run.
+ */
+export const interleaved = async (fns, seconds) => {
+  for (let i = 0; i < 20; i++) for (const fn of fns) await fn()
+  const times = fns.map(() => [])
+  const end = performance.now() + seconds * 1000
+  while (performance.now() < end) {
+    for (let i = 0; i < fns.length; i++) {
+      const t = performance.now()
+      await fns[i]()
+      times[i].push(performance.now() - t)
+    }
+  }
+  return times.map(stats)
+}
+
+/**
  * Spawns the built server (dist/server.js) on 127.0.0.1:`port` with a throwaway data directory, no
  * demo data and warnings only; `env` adds to (or blanks) the process's environment.
  */

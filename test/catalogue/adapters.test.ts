@@ -4,7 +4,8 @@ import { AppConfigOf } from "../../src/platform/config"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CatalogueMemoryAdapters } from "../../src/modules/catalogue/adapters/memory"
-import { CataloguePostgresAdapters, searchStatement } from "../../src/modules/catalogue/adapters/postgres"
+import { CataloguePostgresAdapters, CELLS, searchStatement } from "../../src/modules/catalogue/adapters/postgres"
+import { cellsOf, distanceKm } from "../../src/modules/catalogue/geography"
 import { parseTextQuery } from "../../src/modules/catalogue/search"
 import { CategoryRepository, ServiceRepository } from "../../src/modules/catalogue/ports"
 import { UserRepository } from "../../src/modules/identity"
@@ -173,6 +174,83 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
     expect(page).toEqual({ services: [], total: 1, exact: true })
   })
 
+  it("search by words around a place: nearest first, ties by id, across pages, the same on every store", async () => {
+    // Around Lyon (no other test's services there); positions on both sides of cell borders (0.1° and 1°).
+    const centre = { lat: 45.764, lng: 4.8357 }
+    const userId = await newUser()
+    const hidden = await newUser(false)
+    const spots = [
+      [0, 0],
+      [0, 0],
+      [0.027, 0],
+      [0.09, 0.01],
+      [0.09, 0.01],
+      [0.236, -0.02],
+      [-0.2, 0.2],
+      [0.1, -0.3],
+      [0.3, 0.1]
+    ] as const
+    const at = (i: number) => ({ lat: centre.lat + spots[i]![0], lng: centre.lng + spots[i]![1] })
+    const made = await Promise.all(
+      spots.map((_, i) => newService(userId, { title: `Astiquage ${i}`, categoryId: 1 + (i % 9), location: "Lyon, France", ...at(i) }))
+    )
+    await newService(userId, { title: "Repassage", location: "Lyon, France", ...at(0) })
+    await newService(hidden, { title: "Astiquage caché", location: "Lyon, France", ...at(0) })
+    const radiusKm = 25
+    const expected = made
+      .map((s, i) => ({ id: s.id, km: distanceKm(centre, at(i)) }))
+      .filter((s) => s.km <= radiusKm)
+      .sort((a, b) => a.km - b.km || (a.id < b.id ? -1 : 1))
+      .map((s) => s.id)
+    expect(expected.length).toBeGreaterThan(4)
+    expect(expected.length).toBeLessThan(spots.length)
+    const repo = await services()
+    for (const text of ["astiquage", "ASTIQ"]) {
+      const pages = []
+      for (let offset = 0; offset < 12; offset += 2) {
+        const page = await run(
+          repo.search({ text: parseTextQuery(text), geo: { ...centre, radiusKm }, sort: "distance", limit: 2, offset, withTotal: true })
+        )
+        pages.push(...page.services)
+      }
+      expect(pages.map((s) => s.id)).toEqual(expected)
+      for (const s of pages) expect(s.distanceKm).toBeCloseTo(distanceKm(centre, s), 6)
+      const newest = await run(
+        repo.search({ text: parseTextQuery(text), geo: { ...centre, radiusKm }, sort: "newest", limit: 20, offset: 0, withTotal: true })
+      )
+      expect(newest.services.map((s) => s.id).sort()).toEqual([...expected].sort())
+      expect(newest.total).toBe(expected.length)
+    }
+    if (kind !== "memory") {
+      // The nearest services read first (KNN) whatever their number: too few to fill the window
+      // (then the cells decide), some at the same distance as the last one read, or all of them.
+      const page = (knn: number, offset: number, limit: number) =>
+        run(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => {
+            const [text, params] = searchStatement(
+              sql,
+              { text: parseTextQuery("astiquage"), geo: { ...centre, radiusKm }, sort: "distance", limit, offset, withTotal: true },
+              knn
+            ).compile()
+            return sql.unsafe<{ id: string | null; total: number }>(text, params)
+          })
+        ).then((rows) => ({ ids: rows.flatMap((r) => (r.id === null ? [] : [r.id])), total: rows[0]?.total }))
+      for (const [offset, limit] of [
+        [0, 1],
+        [1, 1],
+        [3, 1],
+        [0, 2],
+        [2, 2],
+        [0, 20]
+      ] as const) {
+        const all = await page(10_000, offset, limit)
+        expect(all.ids).toEqual(expected.slice(offset, offset + limit))
+        for (const knn of [1, 2, 3, 4, 5, 6, 8])
+          expect(await page(knn, offset, limit), `${knn} nearest, ${limit} from ${offset}`).toEqual(all)
+      }
+    }
+  })
+
   it("similarWords: near spellings from the vocabulary of titles and descriptions", async () => {
     const userId = await newUser()
     await newService(userId, { title: "Plomberie et chauffage", description: "Installation de chaudières et de radiateurs." })
@@ -221,6 +299,62 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       expect(lines).toMatch(/Index Scan using services_geo_idx/)
       expect(lines).toMatch(/Index Cond: \(\(category_id = 5\) AND .*<@.* AND \(price_cents >= /)
       expect(lines).toMatch(/Order By: .*<->/)
+    })
+
+    it("words around a place can be found through the text index's grid cells (the query writes the indexed expression)", async () => {
+      // At 1M services the planner picks this index for these searches (docs/benchmarks.md); a test
+      // table is too small for a choice to mean anything, so the other indexes are dropped for the
+      // time of one rolled-back transaction and the plan must still use the cells as an index condition.
+      const plan = await run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const others = yield* sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes
+                  WHERE schemaname = current_schema() AND tablename = 'services'
+                    AND indexname NOT IN ('services_pkey', 'services_search_idx')`
+                for (const { name } of others) yield* sql.unsafe(`DROP INDEX ${name}`)
+                yield* sql.unsafe("SET LOCAL enable_seqscan = off")
+                const [text, params] = searchStatement(sql, {
+                  text: parseTextQuery("menage"),
+                  geo: { lat: 45.5019, lng: -73.5674, radiusKm: 25 },
+                  sort: "distance",
+                  limit: 20,
+                  offset: 0,
+                  withTotal: true
+                }).compile()
+                const plan = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params)
+                return yield* Effect.fail({ rolledBack: plan })
+              })
+            )
+            .pipe(Effect.catchAll((e) => ("rolledBack" in e ? Effect.succeed(e.rolledBack) : Effect.fail(e))))
+        )
+      )
+      const lines = plan.map((row) => row["QUERY PLAN"]).join("\n")
+      expect(lines).toMatch(/Bitmap Index Scan on services_search_idx/)
+      expect(lines).toMatch(/Index Cond: \(\(search_vector @@ .* AND \(ARRAY\[.*&&/)
+      expect(lines).not.toMatch(/services_geo_idx/)
+      // Cell borders, both signs, the poles and the antimeridian; values whose product by 10 rounds.
+      const positions = [
+        [45.5019, -73.5674],
+        [45.1, -0.1],
+        [0, 0],
+        [-0.05, -0.05],
+        [0.3, 0.7],
+        [-33.9, 151.2],
+        [90, 180],
+        [-90, -180],
+        [12.999999999999998, -179.9999999]
+      ]
+      const rows = await run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{ cells: ReadonlyArray<number> }>`SELECT ${CELLS} AS cells
+          FROM unnest(${positions.map((p) => p[0])}::float8[], ${positions.map((p) => p[1])}::float8[]) AS s(lat, lng)`
+        )
+      )
+      expect(rows.map((r) => r.cells)).toEqual(positions.map(([lat, lng]) => cellsOf({ lat: lat!, lng: lng! })))
     })
 
     it("the indexed functions do not depend on the search_path (autovacuum and pg_restore run with an empty one)", async () => {

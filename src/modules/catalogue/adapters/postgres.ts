@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../platform/rows"
 import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses, slugify } from "../domain"
-import { chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
+import { cellsCovering, chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
 import { resultWindow, toTsQuery } from "../search"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
 
@@ -14,6 +14,8 @@ import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../por
  * - category + position + price: ONE GiST index on (category_id, f_ll_to_earth(lat, lng), price_cents),
  *   used as earth_box(centre, r) @> point (written `point <@ cube_enlarge(centre, chord, 3)`), then
  *   the exact distance check, and ordered by `point <-> centre` for nearest first;
+ * - words around a place (no category): the text index's second column, grid cells, instead of the
+ *   GiST box; nearest first, the nearest KNN_CANDIDATES services from the GiST index first;
  * - relevance: ts_rank over a bounded candidate set (the newest RELEVANCE_CANDIDATES matches);
  * - one statement per search: a window of the first matches in the requested order (the page and
  *   LOOKAHEAD_PAGES more), the page cut from it, and the window's size as the total.
@@ -213,6 +215,8 @@ const pageColumns = [
   .map((alias) => `k."${alias}"`)
   .join(", ")
 
+const pageColumnsOf = (alias: string) => Statement.unsafeFragment(pageColumns.replace(/k\./g, `${alias}.`))
+
 /** Each sort: extra keys carried in the window, the window's own order, and the page's order over it (as `k`). */
 const SORTS: Record<Exclude<ServiceQuery["sort"], "distance" | "relevance">, { keys: string; inner: string; outer: string }> = {
   newest: { keys: "", inner: "s.created_at DESC, s.id DESC", outer: `k."createdAt" DESC, k.id DESC` },
@@ -238,6 +242,19 @@ const POINT = Statement.unsafeFragment(
     "6378168::float8 * cos(radians(s.lat)) * sin(radians(s.lng))), 6378168::float8 * sin(radians(s.lat)))"
 )
 
+/**
+ * The grid cells of s.lat, s.lng (geography.ts `cellsOf`), exactly as the second column of
+ * services_search_idx is written (migrations/0033), so that the planner matches it with the index.
+ */
+export const CELLS = Statement.unsafeFragment(
+  "ARRAY[(floor(s.lat * 4)::int + 360) * 1441 + (floor(s.lng * 4)::int + 720), " +
+    "2000000 + (floor(s.lat)::int + 90) * 361 + (floor(s.lng)::int + 180), " +
+    "3000000 + (floor(s.lat * 0.25)::int + 23) * 91 + (floor(s.lng * 0.25)::int + 45)]"
+)
+
+/** Words around a place, nearest first: how many of the nearest services are read before the cells. */
+export const KNN_CANDIDATES = 3000
+
 /** How long search results reuse a category's names (categories are rarely renamed). */
 export const CATEGORY_CACHE_MS = 60_000
 
@@ -247,25 +264,36 @@ export const CATEGORY_CACHE_MS = 60_000
  * page cut from it; and the window's size, which is the total when below the window. Nothing is
  * joined after the window: one relation to plan, the planning being a third of this query's cost.
  */
-export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) => {
+export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery, knnCandidates = KNN_CANDIDATES) => {
   const conditions: Array<Statement.Fragment> = [sql.literal(`s.status = 'ACTIVE' AND s.archived_at IS NULL AND u.is_active`)]
+  // The criteria a public service must meet, besides being public (and within the radius, below).
+  const filters: Array<Statement.Fragment> = []
   const tsquery = query.text ? toTsQuery(query.text) : undefined
-  if (tsquery !== undefined) conditions.push(sql`s.search_vector @@ to_tsquery('pg_catalog.simple', ${tsquery})`)
-  if (query.categoryId !== undefined) conditions.push(sql`s.category_id = ${query.categoryId}`)
-  if (query.providerId !== undefined) conditions.push(sql`s.user_id = ${query.providerId}`)
-  if (query.minPriceCents !== undefined) conditions.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
-  if (query.maxPriceCents !== undefined) conditions.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
+  if (tsquery !== undefined) filters.push(sql`s.search_vector @@ to_tsquery('pg_catalog.simple', ${tsquery})`)
+  if (query.categoryId !== undefined) filters.push(sql`s.category_id = ${query.categoryId}`)
+  if (query.providerId !== undefined) filters.push(sql`s.user_id = ${query.providerId}`)
+  if (query.minPriceCents !== undefined) filters.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
+  if (query.maxPriceCents !== undefined) filters.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
+  conditions.push(...filters)
   const geo = query.geo
   // The centre as a cube literal and the radius as a chord, computed here: the planner then has no
   // SQL function to inline (earth_box, earth_distance, ll_to_earth each cost a parse per query).
   const centre = geo ? sql`${`(${earthPoint(geo).join(", ")})`}::public.cube` : undefined
+  // Words around a place, in any category: the text index's grid cells (its second column) cover
+  // the circle, so that one GIN scan finds the services with these words in these cells. The GiST
+  // box is left out on purpose: the planner estimates any box at 0.1 % of the rows, so it would
+  // prefer reading the whole box (every service of a city, 123,000 around Montréal in the bench)
+  // and filtering the words there (0.5 – 2 s at 1M services, against 10 – 30 ms through the cells).
+  const cells = geo && tsquery !== undefined && query.categoryId === undefined ? cellsCovering(geo) : undefined
   if (geo && centre) {
     const chord = chordOf(geo.radiusKm * 1000)
-    // earth_box(centre, r) @> point: candidates from the GiST index; then the exact great-circle
-    // check (a chord is shorter exactly when the arc is) removes the box's corners.
+    // earth_box(centre, r) @> point: candidates from the GiST index (or the cells); then the exact
+    // great-circle check (a chord is shorter exactly when the arc is) removes the box's corners.
+    const within = sql`public.cube_distance(${POINT}, ${centre}) <= ${chord}::float8`
+    filters.push(within)
     conditions.push(
-      sql`${POINT} OPERATOR(public.<@) public.cube_enlarge(${centre}, ${chord}::float8, 3)`,
-      sql`public.cube_distance(${POINT}, ${centre}) <= ${chord}::float8`
+      cells ? sql`${CELLS} && ${cells}::int[]` : sql`${POINT} OPERATOR(public.<@) public.cube_enlarge(${centre}, ${chord}::float8, 3)`,
+      within
     )
   }
   const where = sql.and(conditions)
@@ -290,6 +318,24 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
           SELECT ${columns}, s.search_vector AS vector${distanceKey} FROM ${from} WHERE ${where}
           ORDER BY s.created_at DESC, s.id DESC LIMIT ${window}) c`
     outer = `k.rank DESC, k."createdAt" DESC, k.id DESC`
+  } else if (query.sort === "distance" && centre && cells) {
+    // Words around a place, nearest first. First the nearest public services straight from the
+    // GiST index (KNN, at most KNN_CANDIDATES of them, WITH TIES so that none at the last one's
+    // distance is left out), filtered as they come: when the window fills among them, no match
+    // outside them can be nearer, and this is the answer (a few hundred rows read in a city).
+    // Otherwise (rare words, far pages) the matches in the cells, sorted (the same order written
+    // as cube_distance, what `<->` computes, which the GiST index cannot serve without a box).
+    windowSql = sql`WITH near AS MATERIALIZED (
+          SELECT ${pageColumnsOf("n")}, n.distance FROM (
+            SELECT ${columns}, ${POINT} OPERATOR(public.<->) ${centre} AS distance, (${sql.and(filters)}) AS hit
+            FROM ${from} WHERE s.status = 'ACTIVE' AND s.archived_at IS NULL AND u.is_active
+            ORDER BY distance FETCH FIRST ${knnCandidates} ROWS WITH TIES) n
+          WHERE n.hit ORDER BY n.distance FETCH FIRST ${window} ROWS WITH TIES)
+        SELECT * FROM near WHERE (SELECT count(*) FROM near) >= ${window}
+        UNION ALL (
+          SELECT ${columns}${distanceKey} FROM ${from} WHERE ${where} AND (SELECT count(*) FROM near) < ${window}
+          ORDER BY public.cube_distance(${POINT}, ${centre}) FETCH FIRST ${window} ROWS WITH TIES)`
+    outer = "k.distance, k.id"
   } else if (query.sort === "distance" && centre) {
     // Nearest first straight from the GiST index (KNN); WITH TIES keeps every row as far as the
     // window's last one, so the id tiebreak below is applied to complete groups.
