@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { isCurrency } from "../../platform/money"
 import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
 import { CATEGORY_NAME_MAX, looseNumber, normalizeText, parseCategoryId, PRICE_MAX, wordsOf } from "./domain"
 import { type Sort, Sorts } from "./rules"
@@ -131,6 +132,8 @@ export interface SearchInput {
   readonly near?: string | undefined
   readonly minPrice?: string | undefined
   readonly maxPrice?: string | undefined
+  /** The currency minPrice and maxPrice are in (the viewer's; the HTTP layer defaults it from the language). */
+  readonly currency?: string | undefined
   readonly provider?: string | undefined
 }
 
@@ -146,9 +149,11 @@ export interface SearchCriteria {
   readonly text: TextQuery | undefined
   readonly category: CategoryFilter | undefined
   readonly providerId: string | undefined
-  /** Inclusive bounds in hundredths of the major unit (price ranges are given in major units). */
+  /** Inclusive bounds in hundredths of the major unit of `currency` (price ranges are given in major units). */
   readonly minPriceCents: number | undefined
   readonly maxPriceCents: number | undefined
+  /** The viewer's currency, the bounds' (EUR unless given): services in other currencies are compared once converted. */
+  readonly currency: string
   readonly geo: Geo | undefined
   readonly sort: Sort
   readonly page: number
@@ -227,6 +232,9 @@ export const parseSearch = (input: SearchInput, defaultLimit = DEFAULT_LIMIT): E
   const maxPrice = numberParam("maxPrice", input.maxPrice, issues, (n) => n >= 0 && n <= PRICE_MAX)
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) issues.push(issue("maxPrice", "catalogue.priceRange"))
 
+  const currency = input.currency?.trim().toUpperCase() || "EUR"
+  if (!isCurrency(currency)) issues.push(issue("currency", "catalogue.currency"))
+
   const provider = input.provider?.trim() || undefined
   if (provider !== undefined && !isUuid(provider)) issues.push(issue("provider", "catalogue.invalidId"))
 
@@ -238,6 +246,7 @@ export const parseSearch = (input: SearchInput, defaultLimit = DEFAULT_LIMIT): E
     category,
     providerId: provider?.toLowerCase(),
     ...priceRange(minPrice, maxPrice),
+    currency,
     geo,
     sort: chooseSort(sort, text !== undefined, geo !== undefined),
     page: pages.page,

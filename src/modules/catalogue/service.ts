@@ -35,6 +35,8 @@ import { correctableWords, isUnfiltered, isWidened, pagination, paging, parseSea
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
 import { PLACE_QUERY_MAX } from "./places/domain"
 import { Gazetteer } from "./places/ports"
+import { rangesInEachCurrency } from "./rates/domain"
+import { ExchangeRates } from "./rates/service"
 
 export interface CategorySummary extends Category {
   /** Public services in the category. */
@@ -130,6 +132,7 @@ export const CatalogueLive = Layer.effect(
     const services = yield* ServiceRepository
     const payments = yield* PaymentAccounts
     const gazetteer = yield* Gazetteer
+    const exchangeRates = yield* ExchangeRates
     const tx = yield* Transactional
     const audit = yield* AuditTrail
     const cache = readCache()
@@ -220,12 +223,23 @@ export const CatalogueLive = Layer.effect(
             if (Option.isNone(found)) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
             categoryId = found.value.id
           }
+          // Prices in different currencies are compared in euros: the viewer's range becomes one range per
+          // currency (their envelope stays a plain bound the indexes use), and price sorts convert.
+          const priced = criteria.minPriceCents !== undefined || criteria.maxPriceCents !== undefined
+          const sortsByPrice = criteria.sort === "price_asc" || criteria.sort === "price_desc"
+          const rates = priced || sortsByPrice ? yield* exchangeRates.table : undefined
+          const priceRanges =
+            priced && rates ? rangesInEachCurrency(criteria.minPriceCents, criteria.maxPriceCents, criteria.currency, rates) : undefined
+          if (priceRanges?.length === 0) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
           const query: ServiceQuery = {
             text: criteria.text,
             categoryId,
             providerId: criteria.providerId,
-            minPriceCents: criteria.minPriceCents,
-            maxPriceCents: criteria.maxPriceCents,
+            minPriceCents: priceRanges ? Math.min(...priceRanges.map((r) => r.minCents)) : undefined,
+            maxPriceCents:
+              priceRanges && priceRanges.every((r) => r.maxCents !== undefined) ? Math.max(...priceRanges.map((r) => r.maxCents!)) : undefined,
+            priceRanges,
+            rates: sortsByPrice ? rates : undefined,
             geo: criteria.geo,
             sort: criteria.sort,
             limit: criteria.limit,

@@ -5,6 +5,7 @@ import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses, slugify } from "../domain"
 import { chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
 import { resultWindow, toTsQuery } from "../search"
+import type { CurrencyRange, RateTable } from "../rates/domain"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
 
 /*
@@ -241,6 +242,62 @@ const POINT = Statement.unsafeFragment(
 /** How long search results reuse a category's names (categories are rarely renamed). */
 export const CATEGORY_CACHE_MS = 60_000
 
+const PRICE_OUTER_ASC = `k."priceKey" ASC NULLS LAST, k."priceCents" ASC, k.id ASC`
+const PRICE_OUTER_DESC = `k."priceKey" DESC NULLS LAST, k."priceCents" DESC, k.id DESC`
+
+/** `currency = X` matched against the char(3) column as char, so that services_currency_price_idx applies. */
+const currencyIs = (sql: SqlClient.SqlClient, currency: string) => sql`s.currency = ${currency}::bpchar`
+
+/** One inclusive range of price_cents per currency, ORed (a bitmap OR of services_currency_price_idx ranges). */
+const priceRangesCondition = (sql: SqlClient.SqlClient, ranges: ReadonlyArray<CurrencyRange>) =>
+  sql.or(
+    ranges.map((r) =>
+      sql.and([
+        currencyIs(sql, r.currency),
+        sql`s.price_cents >= ${r.minCents}::bigint`,
+        ...(r.maxCents === undefined ? [] : [sql`s.price_cents <= ${r.maxCents}::bigint`])
+      ])
+    )
+  )
+
+/**
+ * Price sorts in euros: a price's key is its euro cents, `round(price_cents × 10^6 / rate)` half up
+ * (rates/domain.ts referenceCents), then price_cents and id. Converting keeps each currency's order,
+ * so the window is the merge of each currency's first `window` rows in its own price order (a short
+ * range of services_currency_price_idx each) instead of a sort of every match.
+ */
+const priceWindow = (
+  sql: SqlClient.SqlClient,
+  sort: "price_asc" | "price_desc",
+  rates: RateTable,
+  parts: {
+    readonly columns: Statement.Fragment
+    readonly from: Statement.Fragment
+    readonly where: Statement.Fragment
+    readonly distanceKey: Statement.Fragment
+    readonly window: number
+  }
+) => {
+  const direction = sql.literal(sort === "price_asc" ? "ASC" : "DESC")
+  const branches = [...rates].map(
+    ([currency, micro]) =>
+      sql`(SELECT ${parts.columns}, (s.price_cents * 2000000 + ${micro}::bigint) / ${2 * micro}::bigint AS "priceKey",
+          s.price_cents AS "priceCents"${parts.distanceKey}
+        FROM ${parts.from} WHERE ${parts.where} AND ${currencyIs(sql, currency)}
+        ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
+  )
+  // Currencies without a rate cannot be compared: they come after every priced service.
+  const known = [...rates.keys()]
+  branches.push(
+    sql`(SELECT ${parts.columns}, NULL::bigint AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
+        FROM ${parts.from} WHERE ${parts.where} AND trim(s.currency) <> ALL(${known}::text[])
+        ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
+  )
+  const nulls = sql.literal("NULLS LAST")
+  return sql`SELECT * FROM (${sql.join(" UNION ALL ", false)(branches)}) m
+    ORDER BY m."priceKey" ${direction} ${nulls}, m."priceCents" ${direction}, m.id ${direction} LIMIT ${parts.window}`
+}
+
 /**
  * The one statement of a search (test/bench/catalogue.mjs runs the same text bare): a window `w` of
  * the first matches in the requested order, found through an index and carrying their columns; the
@@ -255,6 +312,8 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
   if (query.providerId !== undefined) conditions.push(sql`s.user_id = ${query.providerId}`)
   if (query.minPriceCents !== undefined) conditions.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
   if (query.maxPriceCents !== undefined) conditions.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
+  // A range in the viewer's currency: each currency's own range (rates/domain.ts), within the envelope above.
+  if (query.priceRanges !== undefined) conditions.push(priceRangesCondition(sql, query.priceRanges))
   const geo = query.geo
   // The centre as a cube literal and the radius as a chord, computed here: the planner then has no
   // SQL function to inline (earth_box, earth_distance, ll_to_earth each cost a parse per query).
@@ -297,6 +356,9 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
         ORDER BY ${POINT} OPERATOR(public.<->) ${centre}
         FETCH FIRST ${window} ROWS WITH TIES`
     outer = "k.distance, k.id"
+  } else if ((query.sort === "price_asc" || query.sort === "price_desc") && query.rates !== undefined) {
+    windowSql = priceWindow(sql, query.sort, query.rates, { columns, from, where, distanceKey, window })
+    outer = query.sort === "price_asc" ? PRICE_OUTER_ASC : PRICE_OUTER_DESC
   } else {
     const sort = SORTS[query.sort === "distance" || query.sort === "relevance" ? "newest" : query.sort]
     windowSql = sql`SELECT ${columns}${sql.literal(sort.keys)}${distanceKey} FROM ${from} WHERE ${where}
