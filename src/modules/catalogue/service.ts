@@ -31,11 +31,21 @@ import {
   validateServicePatch
 } from "./domain"
 import { distanceKm } from "./geography"
-import { correctableWords, isUnfiltered, isWidened, pagination, paging, parseSearch, type SearchInput, widenQuery } from "./search"
+import {
+  correctableWords,
+  isUnfiltered,
+  isWidened,
+  needsRates,
+  pagination,
+  paging,
+  parseSearch,
+  pricedQuery,
+  type SearchInput,
+  widenQuery
+} from "./search"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
 import { PLACE_QUERY_MAX } from "./places/domain"
 import { Gazetteer } from "./places/ports"
-import { rangesInEachCurrency } from "./rates/domain"
 import { ExchangeRates } from "./rates/service"
 
 export interface CategorySummary extends Category {
@@ -225,21 +235,13 @@ export const CatalogueLive = Layer.effect(
           }
           // Prices in different currencies are compared in euros: the viewer's range becomes one range per
           // currency (their envelope stays a plain bound the indexes use), and price sorts convert.
-          const priced = criteria.minPriceCents !== undefined || criteria.maxPriceCents !== undefined
-          const sortsByPrice = criteria.sort === "price_asc" || criteria.sort === "price_desc"
-          const rates = priced || sortsByPrice ? yield* exchangeRates.table : undefined
-          const priceRanges =
-            priced && rates ? rangesInEachCurrency(criteria.minPriceCents, criteria.maxPriceCents, criteria.currency, rates) : undefined
-          if (priceRanges?.length === 0) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
+          const prices = needsRates(criteria) ? pricedQuery(criteria, yield* exchangeRates.table) : {}
+          if (prices === undefined) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
           const query: ServiceQuery = {
             text: criteria.text,
             categoryId,
             providerId: criteria.providerId,
-            minPriceCents: priceRanges ? Math.min(...priceRanges.map((r) => r.minCents)) : undefined,
-            maxPriceCents:
-              priceRanges && priceRanges.every((r) => r.maxCents !== undefined) ? Math.max(...priceRanges.map((r) => r.maxCents!)) : undefined,
-            priceRanges,
-            rates: sortsByPrice ? rates : undefined,
+            ...prices,
             geo: criteria.geo,
             sort: criteria.sort,
             limit: criteria.limit,

@@ -16,7 +16,9 @@ export interface ViewerCurrency {
 const approxPrice = (s: ServiceListing, viewer: ViewerCurrency | undefined) => {
   if (viewer === undefined || viewer.currency === s.currency) return {}
   const minor = convertMinor(s.priceMinor, s.currency, viewer.currency, viewer.rates)
-  return minor === undefined ? {} : { approxPrice: { price: toMajor(minor, viewer.currency), priceMinor: minor, currency: viewer.currency } }
+  return minor === undefined
+    ? {}
+    : { approxPrice: { price: toMajor(minor, viewer.currency), priceMinor: minor, currency: viewer.currency } }
 }
 
 export const toServiceView = (s: ServiceListing, language: Language, viewer?: ViewerCurrency): typeof ServiceView.Type => ({

@@ -22,9 +22,7 @@ export const ExchangeRatesData = Schema.Struct({
 })
 
 export const ExchangeRatesPayload = Payload({
-  rates: Schema.Array(
-    Payload({ currency: PayloadText, rate: Schema.Union(PayloadText, PayloadNumber) })
-  ).pipe(Schema.maxItems(20))
+  rates: Schema.Array(Payload({ currency: PayloadText, rate: Schema.Union(PayloadText, PayloadNumber) })).pipe(Schema.maxItems(20))
 })
 
 export class ExchangeRatesApi extends HttpApiGroup.make("rates")

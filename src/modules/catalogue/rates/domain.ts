@@ -60,7 +60,8 @@ export const convertMinor = (amountMinor: number, from: string, to: string, rate
  * price sorts compare, `round(cents × 10^6 / perEurMicro)`, half up. The SQL search computes the same
  * expression, `(price_cents * 2000000 + r) / (2 * r)`.
  */
-export const referenceCents = (priceCents: number, perEurMicro: number) => Number(divRound(BigInt(priceCents) * BigInt(RATE_SCALE), BigInt(perEurMicro)))
+export const referenceCents = (priceCents: number, perEurMicro: number) =>
+  Number(divRound(BigInt(priceCents) * BigInt(RATE_SCALE), BigInt(perEurMicro)))
 
 /** The converted value of `cents` (hundredths of `from`'s major unit) in hundredths of `to`'s, rounded half up. */
 export const convertCents = (cents: number, rFrom: number, rTo: number) => Number(divRound(BigInt(cents) * BigInt(rTo), BigInt(rFrom)))

@@ -19,7 +19,10 @@ export class ExchangeRates extends Context.Tag("catalogue/ExchangeRates")<
     /** The rates in force, per currency (searches and conversions; cached RATES_CACHE_MS). */
     readonly table: Effect.Effect<RateTable>
     /** An administrator sets some rates (422 per bad entry), audited in the same transaction. */
-    readonly set: (actor: Actor, entries: ReadonlyArray<RateEntry>) => Effect.Effect<ReadonlyArray<ExchangeRate>, Forbidden | ValidationFailed>
+    readonly set: (
+      actor: Actor,
+      entries: ReadonlyArray<RateEntry>
+    ) => Effect.Effect<ReadonlyArray<ExchangeRate>, Forbidden | ValidationFailed>
     /** The same decision at the command line (`bin/run rates:set`), audited under the CLI operator. */
     readonly setByOperator: (entries: ReadonlyArray<RateEntry>) => Effect.Effect<ReadonlyArray<ExchangeRate>, ValidationFailed>
     /** Stores the configured feed's latest rates (the daily job); none when no feed is configured. */

@@ -37,7 +37,9 @@ export const EcbRateFeed = (url: string) =>
       }).pipe(
         Effect.flatMap((xml) => {
           const rates = parseEurofxref(xml)
-          return rates.length === 0 ? Effect.fail(new RateFeedError(`ECB rates from ${url}: no rate in the document`)) : Effect.succeed(rates)
+          return rates.length === 0
+            ? Effect.fail(new RateFeedError(`ECB rates from ${url}: no rate in the document`))
+            : Effect.succeed(rates)
         })
       )
   })
