@@ -121,8 +121,8 @@ describe("PUT /api/rates (back-office)", () => {
     const client = await newClient(server, api)
     expect((await put(body, client.token)).status).toBe(403)
     expect((await put(body, provider.token)).status).toBe(403)
-    const [{ rate }] = await sql<{ rate: string }>("SELECT per_eur_micro::text AS rate FROM exchange_rates WHERE currency = 'CAD'")
-    expect(rate).not.toBe("2000000")
+    const rows = await sql<{ rate: string }>("SELECT per_eur_micro::text AS rate FROM exchange_rates WHERE currency = 'CAD'")
+    expect(rows[0]!.rate).not.toBe("2000000")
   })
 
   it("answers 422 per bad entry, in the reader's language, and changes nothing", async () => {

@@ -30,7 +30,7 @@ const currency = fc.constantFrom(...Currencies)
 const amount = fc.integer({ min: 0, max: 100_000_000 })
 const rates = fc
   .tuple(...Currencies.map(() => rate))
-  .map((micros) => new Map(Currencies.map((c, i) => [c, c === "EUR" ? 1_000_000 : micros[i]!])))
+  .map((micros): RateTable => new Map(Currencies.map((c, i) => [c, c === "EUR" ? 1_000_000 : micros[i]!])))
 
 describe("the conversion rule (rates/domain.ts)", () => {
   it("converts with one rounding, half up, exactly (no float)", () => {
