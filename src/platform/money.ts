@@ -5,8 +5,9 @@
 /** The currencies the product accepts, with their minor-unit decimals (ISO 4217) and a short symbol. */
 const CURRENCIES = {
   EUR: { decimals: 2, symbol: "€" },
-  CAD: { decimals: 2, symbol: "$" },
-  USD: { decimals: 2, symbol: "$" },
+  // Never a bare "$" (issue 14): a dollar names its country.
+  CAD: { decimals: 2, symbol: "CA$" },
+  USD: { decimals: 2, symbol: "US$" },
   GBP: { decimals: 2, symbol: "£" },
   CHF: { decimals: 2, symbol: "CHF" },
   JPY: { decimals: 0, symbol: "¥" },

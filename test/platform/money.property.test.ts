@@ -26,6 +26,8 @@ describe("money conversions", () => {
     expect(isCurrency("eur")).toBe(false)
     expect(isCurrency("toString")).toBe(false)
     expect(currencySymbol("XAF")).toBe("FCFA")
+    expect(currencySymbol("CAD")).toBe("CA$")
+    expect(currencySymbol("USD")).toBe("US$")
     expect(currencySymbol("ABC")).toBe("ABC")
   })
 
