@@ -1,5 +1,6 @@
 import { SqlClient, Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
+import { Currencies } from "../../../platform/money"
 import { findAll, findOne, single } from "../../../platform/rows"
 import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses, slugify } from "../domain"
@@ -250,15 +251,18 @@ const currencyIs = (sql: SqlClient.SqlClient, currency: string) => sql`s.currenc
 
 /** One inclusive range of price_cents per currency, ORed (a bitmap OR of services_currency_price_idx ranges). */
 const priceRangesCondition = (sql: SqlClient.SqlClient, ranges: ReadonlyArray<CurrencyRange>) =>
-  sql.or(
-    ranges.map((r) =>
-      sql.and([
-        currencyIs(sql, r.currency),
-        sql`s.price_cents >= ${r.minCents}::bigint`,
-        ...(r.maxCents === undefined ? [] : [sql`s.price_cents <= ${r.maxCents}::bigint`])
-      ])
-    )
-  )
+  // No range at all matches nothing (sql.or of nothing would be true).
+  ranges.length === 0
+    ? sql.literal("false")
+    : sql.or(
+        ranges.map((r) =>
+          sql.and([
+            currencyIs(sql, r.currency),
+            sql`s.price_cents >= ${r.minCents}::bigint`,
+            ...(r.maxCents === undefined ? [] : [sql`s.price_cents <= ${r.maxCents}::bigint`])
+          ])
+        )
+      )
 
 /**
  * Price sorts in euros: a price's key is its euro cents, `round(price_cents × 10^6 / rate)` half up
@@ -270,6 +274,7 @@ const priceWindow = (
   sql: SqlClient.SqlClient,
   sort: "price_asc" | "price_desc",
   rates: RateTable,
+  ranges: ReadonlyArray<CurrencyRange> | undefined,
   parts: {
     readonly columns: Statement.Fragment
     readonly from: Statement.Fragment
@@ -279,20 +284,27 @@ const priceWindow = (
   }
 ) => {
   const direction = sql.literal(sort === "price_asc" ? "ASC" : "DESC")
-  const branches = [...rates].map(
-    ([currency, micro]) =>
-      sql`(SELECT ${parts.columns}, (s.price_cents * 2000000 + ${micro}::bigint) / ${2 * micro}::bigint AS "priceKey",
-          s.price_cents AS "priceCents"${parts.distanceKey}
-        FROM ${parts.from} WHERE ${parts.where} AND ${currencyIs(sql, currency)}
+  // One branch per currency the product accepts (services are created in no other); a currency
+  // without a rate cannot be compared: its services come after every priced one (NULL key).
+  // With a price range, each branch takes its currency's own range (an index range, in order) and a
+  // currency the range leaves out has no branch.
+  const branches = Currencies.flatMap((currency) => {
+    const range = ranges?.find((r) => r.currency === currency)
+    if (ranges !== undefined && range === undefined) return []
+    const micro = rates.get(currency)
+    const key = micro === undefined ? sql`NULL::bigint` : sql`(s.price_cents * 2000000 + ${micro}::bigint) / ${2 * micro}::bigint`
+    const inRange = range === undefined ? sql.literal("") : sql` AND ${priceRangesCondition(sql, [range])}`
+    return [
+      sql`(SELECT ${parts.columns}, ${key} AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
+        FROM ${parts.from} WHERE ${parts.where} AND ${currencyIs(sql, currency)}${inRange}
         ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
-  )
-  // Currencies without a rate cannot be compared: they come after every priced service.
-  const known = [...rates.keys()]
-  branches.push(
-    sql`(SELECT ${parts.columns}, NULL::bigint AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
-        FROM ${parts.from} WHERE ${parts.where} AND trim(s.currency) <> ALL(${known}::text[])
-        ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
-  )
+    ]
+  })
+  // A range no currency reaches: one empty branch keeps the statement's shape.
+  if (branches.length === 0) {
+    branches.push(sql`(SELECT ${parts.columns}, NULL::bigint AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
+        FROM ${parts.from} WHERE false)`)
+  }
   const nulls = sql.literal("NULLS LAST")
   return sql`SELECT * FROM (${sql.join(" UNION ALL ", false)(branches)}) m
     ORDER BY m."priceKey" ${direction} ${nulls}, m."priceCents" ${direction}, m.id ${direction} LIMIT ${parts.window}`
@@ -313,7 +325,9 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
   if (query.minPriceCents !== undefined) conditions.push(sql`s.price_cents >= ${query.minPriceCents}::bigint`)
   if (query.maxPriceCents !== undefined) conditions.push(sql`s.price_cents <= ${query.maxPriceCents}::bigint`)
   // A range in the viewer's currency: each currency's own range (rates/domain.ts), within the envelope above.
-  if (query.priceRanges !== undefined) conditions.push(priceRangesCondition(sql, query.priceRanges))
+  // (A price sort applies each currency's range in that currency's own branch: see priceWindow.)
+  const sortsByPrice = (query.sort === "price_asc" || query.sort === "price_desc") && query.rates !== undefined
+  if (query.priceRanges !== undefined && !sortsByPrice) conditions.push(priceRangesCondition(sql, query.priceRanges))
   const geo = query.geo
   // The centre as a cube literal and the radius as a chord, computed here: the planner then has no
   // SQL function to inline (earth_box, earth_distance, ll_to_earth each cost a parse per query).
@@ -357,7 +371,7 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
         FETCH FIRST ${window} ROWS WITH TIES`
     outer = "k.distance, k.id"
   } else if ((query.sort === "price_asc" || query.sort === "price_desc") && query.rates !== undefined) {
-    windowSql = priceWindow(sql, query.sort, query.rates, { columns, from, where, distanceKey, window })
+    windowSql = priceWindow(sql, query.sort, query.rates, query.priceRanges, { columns, from, where, distanceKey, window })
     outer = query.sort === "price_asc" ? PRICE_OUTER_ASC : PRICE_OUTER_DESC
   } else {
     const sort = SORTS[query.sort === "distance" || query.sort === "relevance" ? "newest" : query.sort]

@@ -42,7 +42,8 @@ const ceilDiv = (n: bigint, d: bigint) => (n >= 0n ? (n + d - 1n) / d : -(-n / d
 
 /**
  * An amount in `from`'s minor units as `to`'s minor units: amount × 10^(dTo − dFrom) × rate(to) / rate(from),
- * rounded once, half up (4550 EUR cents at 1.62 CAD per EUR: 7371 CAD cents). Undefined when a rate is missing.
+ * rounded once, half up (4550 EUR cents at 1.62 CAD per EUR: 7371 CAD cents). Undefined when a rate is missing,
+ * or when the result is beyond what a number holds exactly (2^53).
  */
 export const convertMinor = (amountMinor: number, from: string, to: string, rates: RateTable): number | undefined => {
   const rFrom = rates.get(from)
@@ -52,7 +53,9 @@ export const convertMinor = (amountMinor: number, from: string, to: string, rate
   const shift = currencyDecimals(to) - currencyDecimals(from)
   const numerator = BigInt(amountMinor) * BigInt(rTo) * 10n ** BigInt(Math.max(shift, 0))
   const denominator = BigInt(rFrom) * 10n ** BigInt(Math.max(-shift, 0))
-  return Number(divRound(numerator, denominator))
+  const converted = divRound(numerator, denominator)
+  // Beyond 2^53 a number is no longer exact: no answer rather than a wrong one.
+  return converted > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(converted)
 }
 
 /**
