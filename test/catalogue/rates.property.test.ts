@@ -211,7 +211,15 @@ describe.each(kinds)("prices compared in euros by the SQL search on %s", (kind) 
       if (prices === undefined) return seen
       const result = await run(
         Effect.flatMap(ServiceRepository, (repo) =>
-          repo.search({ ...prices, providerId, sort: c.sort, limit: c.limit, offset: paging(c.page, c.limit).offset, withTotal: true })
+          repo.search({
+            ...prices,
+            text: c.text,
+            providerId,
+            sort: c.sort,
+            limit: c.limit,
+            offset: paging(c.page, c.limit).offset,
+            withTotal: true
+          })
         )
       )
       seen.push(...result.services)
@@ -229,12 +237,15 @@ describe.each(kinds)("prices compared in euros by the SQL search on %s", (kind) 
         fc.option(fc.constantFrom(30, 50, 100, 200), { nil: undefined }),
         fc.constantFrom("price_asc", "price_desc", "newest"),
         fc.integer({ min: 3, max: 25 }),
-        async (table, viewer, min, max, sortBy, limit) => {
+        // Every title is "Cours": with words the statement takes its other shape (one branch per currency).
+        fc.boolean(),
+        async (table, viewer, min, max, sortBy, limit, withWords) => {
           if (min !== undefined && max !== undefined && min > max) return
           const input: SearchInput = {
             sortBy,
             limit: String(limit),
             currency: viewer,
+            ...(withWords ? { search: "cours" } : {}),
             ...(min === undefined ? {} : { minPrice: String(min) }),
             ...(max === undefined ? {} : { maxPrice: String(max) })
           }

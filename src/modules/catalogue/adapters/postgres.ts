@@ -281,33 +281,47 @@ const priceWindow = (
     readonly where: Statement.Fragment
     readonly distanceKey: Statement.Fragment
     readonly window: number
+    readonly hasText: boolean
   }
 ) => {
   const direction = sql.literal(sort === "price_asc" ? "ASC" : "DESC")
-  // One branch per currency the product accepts (services are created in no other); a currency
-  // without a rate cannot be compared: its services come after every priced one (NULL key).
-  // With a price range, each branch takes its currency's own range (an index range, in order) and a
-  // currency the range leaves out has no branch.
-  const branches = Currencies.flatMap((currency) => {
+  const nulls = sql.literal("NULLS LAST")
+  // One probe per currency the product accepts (services are created in no other): its first rows in
+  // price order within its own range (an index range). A currency without a rate cannot be compared:
+  // its services come after every priced one (NULL key). A currency a price range leaves out is not probed.
+  const probes = Currencies.flatMap((currency) => {
     const range = ranges?.find((r) => r.currency === currency)
     if (ranges !== undefined && range === undefined) return []
-    const micro = rates.get(currency)
-    const key = micro === undefined ? sql`NULL::bigint` : sql`(s.price_cents * 2000000 + ${micro}::bigint) / ${2 * micro}::bigint`
-    const inRange = range === undefined ? sql.literal("") : sql` AND ${priceRangesCondition(sql, [range])}`
-    return [
-      sql`(SELECT ${parts.columns}, ${key} AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
-        FROM ${parts.from} WHERE ${parts.where} AND ${currencyIs(sql, currency)}${inRange}
-        ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
-    ]
+    return [{ currency, micro: rates.get(currency) ?? null, lo: range?.minCents ?? 0, hi: range?.maxCents ?? Number.MAX_SAFE_INTEGER }]
   })
-  // A range no currency reaches: one empty branch keeps the statement's shape.
-  if (branches.length === 0) {
-    branches.push(sql`(SELECT ${parts.columns}, NULL::bigint AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
-        FROM ${parts.from} WHERE false)`)
+  const order = sql`ORDER BY k."priceKey" ${direction} ${nulls}, k."priceCents" ${direction}, k.id ${direction} LIMIT ${parts.window}`
+  if (!parts.hasText) {
+    // Without words: one lateral subquery over the probes, planned once (a UNION ALL of 8 branches
+    // spent 4 ms planning, 3 times the execution).
+    return sql`SELECT k.* FROM unnest(${probes.map((p) => p.currency)}::bpchar[], ${probes.map((p) => p.micro)}::bigint[],
+          ${probes.map((p) => p.lo)}::bigint[], ${probes.map((p) => p.hi)}::bigint[]) AS r(currency, micro, lo, hi)
+        CROSS JOIN LATERAL (
+          SELECT ${parts.columns}, (s.price_cents * 2000000 + r.micro) / (2 * r.micro) AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey}
+          FROM ${parts.from} WHERE ${parts.where} AND s.currency = r.currency AND s.price_cents >= r.lo AND s.price_cents <= r.hi
+          ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window}) k
+      ${order}`
   }
-  const nulls = sql.literal("NULLS LAST")
-  return sql`SELECT * FROM (${sql.join(" UNION ALL ", false)(branches)}) m
-    ORDER BY m."priceKey" ${direction} ${nulls}, m."priceCents" ${direction}, m.id ${direction} LIMIT ${parts.window}`
+  // With words: one branch per currency, each planned knowing its currency (a generic plan walks a
+  // common currency's whole price range filtering the words: a second at 200,000 services).
+  const branches = probes.map(
+    (p) =>
+      sql`(SELECT ${parts.columns}, ${p.micro === null ? sql`NULL::bigint` : sql`(s.price_cents * 2000000 + ${p.micro}::bigint) / ${2 * p.micro}::bigint`} AS "priceKey",
+          s.price_cents AS "priceCents"${parts.distanceKey}
+        FROM ${parts.from} WHERE ${parts.where} AND ${currencyIs(sql, p.currency)}
+          AND s.price_cents >= ${p.lo}::bigint AND s.price_cents <= ${p.hi}::bigint
+        ORDER BY s.price_cents ${direction}, s.id ${direction} LIMIT ${parts.window})`
+  )
+  // A range no currency reaches: one empty branch keeps the statement's shape.
+  if (branches.length === 0)
+    branches.push(
+      sql`(SELECT ${parts.columns}, NULL::bigint AS "priceKey", s.price_cents AS "priceCents"${parts.distanceKey} FROM ${parts.from} WHERE false)`
+    )
+  return sql`SELECT k.* FROM (${sql.join(" UNION ALL ", false)(branches)}) k ${order}`
 }
 
 /**
@@ -371,7 +385,14 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery) =
         FETCH FIRST ${window} ROWS WITH TIES`
     outer = "k.distance, k.id"
   } else if ((query.sort === "price_asc" || query.sort === "price_desc") && query.rates !== undefined) {
-    windowSql = priceWindow(sql, query.sort, query.rates, query.priceRanges, { columns, from, where, distanceKey, window })
+    windowSql = priceWindow(sql, query.sort, query.rates, query.priceRanges, {
+      columns,
+      from,
+      where,
+      distanceKey,
+      window,
+      hasText: tsquery !== undefined
+    })
     outer = query.sort === "price_asc" ? PRICE_OUTER_ASC : PRICE_OUTER_DESC
   } else {
     const sort = SORTS[query.sort === "distance" || query.sort === "relevance" ? "newest" : query.sort]
