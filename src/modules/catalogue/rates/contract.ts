@@ -21,8 +21,11 @@ export const ExchangeRatesData = Schema.Struct({
   rates: Schema.Array(ExchangeRateView)
 })
 
+// Loose on purpose, like every payload: a missing list is the 422 "give at least one rate", not a 400.
 export const ExchangeRatesPayload = Payload({
-  rates: Schema.Array(Payload({ currency: PayloadText, rate: Schema.Union(PayloadText, PayloadNumber) })).pipe(Schema.maxItems(20))
+  rates: Schema.optional(
+    Schema.Array(Payload({ currency: PayloadText, rate: Schema.Union(PayloadText, PayloadNumber) })).pipe(Schema.maxItems(20))
+  )
 })
 
 export class ExchangeRatesApi extends HttpApiGroup.make("rates")

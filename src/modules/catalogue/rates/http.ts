@@ -14,7 +14,7 @@ export const ExchangeRatesHttpLive = HttpApiBuilder.group(MarketplaceApi, "rates
       .handle("set", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* CurrentUser
-          const saved = yield* rates.set(user, payload.rates)
+          const saved = yield* rates.set(user, payload.rates ?? [])
           return ok(toExchangeRatesData(saved))
         })
       )
