@@ -17,6 +17,8 @@ import ExportBookings from "./commands/export/bookings"
 import ExportPayments from "./commands/export/payments"
 import FinanceStats from "./commands/finance/stats"
 import AuditList from "./commands/audit/list"
+import RatesList from "./commands/rates/list"
+import RatesSet from "./commands/rates/set"
 
 /** oclif's explicit command strategy: the bundle carries its commands (no directory scan). */
 export const commands = {
@@ -38,5 +40,7 @@ export const commands = {
   "export:payments": ExportPayments,
   "finance:stats": FinanceStats,
   "audit:list": AuditList,
+  "rates:list": RatesList,
+  "rates:set": RatesSet,
   "notifications:digest": NotificationsDigest
 }

@@ -44,6 +44,7 @@ const AdminAnalytics = lazy(() => import("./screens/AdminAnalytics"))
 const AdminReports = lazy(() => import("./screens/AdminReports"))
 const AdminReportDetail = lazy(() => import("./screens/AdminReportDetail"))
 const AdminAudit = lazy(() => import("./screens/AdminAudit"))
+const AdminRates = lazy(() => import("./screens/AdminRates"))
 const Profile = lazy(() => import("./screens/Profile"))
 const PublicProfile = lazy(() => import("./screens/PublicProfile"))
 const Bookings = lazy(() => import("./screens/Bookings"))
@@ -97,6 +98,7 @@ const Routes = () => {
         <Route path="/admin/reports" component={AdminReports} />
         <Route path="/admin/reports/:id" component={AdminReportDetail} />
         <Route path="/admin/audit" component={AdminAudit} />
+        <Route path="/admin/rates" component={AdminRates} />
         <Route path="/profile" component={Profile} />
         <Route path="/profile/:id" component={PublicProfile} />
         <Route path="/login" component={Login} />

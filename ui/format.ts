@@ -2,7 +2,7 @@
 // the platform's money toolkit (src/platform/money.ts, import-free) so screens, server views and mails
 // agree on each currency's decimals.
 
-import { currencyDecimals, formatMoney, toMinor } from "../src/platform/money"
+import { currencyDecimals, formatApproxMoney, formatMoney, toMinor } from "../src/platform/money"
 import { formatInZone, formatRangeInZone } from "../src/platform/zoned-time"
 
 export { currencyDecimals, toMinor }
@@ -14,8 +14,12 @@ export { dayOf, instantOf, platformTimeZone, sameTimeIn, wallTimeOf, zoneCity, z
 /** An amount in minor units, as the back-office's figures come ("80,00 CHF", "CA$35.00"). */
 export const formatMinor = (locale: string, minor: number, currency: string) => formatMoney(locale, minor, currency)
 
-/** An amount in major units, as the API's prices come (`price`, `totalPrice`: 35.5 for 35,50 €). */
+/** An amount in major units, as the API's prices come (`price`, `totalPrice`: 35.5 for 35,50 €). Never a bare "$": "CA$35.50", "35,50 $CA". */
 export const formatPrice = (locale: string, major: number, currency: string) => formatMoney(locale, toMinor(major, currency), currency)
+
+/** A converted price (the API's `approxPrice`), in whole units: "≈ 52 $CA" once prefixed. */
+export const formatApproxPrice = (locale: string, major: number, currency: string) =>
+  formatApproxMoney(locale, toMinor(major, currency), currency)
 
 // ---- Dates and times ---------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import { ContactApi, NotificationPreferencesApi, NotificationUnsubscribeApi } fr
 import { PaymentsWebhookApi, StripeConnectApi } from "../modules/payments/contract"
 import { CategoriesApi, ServicesApi } from "../modules/catalogue/contract"
 import { PlacesApi } from "../modules/catalogue/places/contract"
+import { ExchangeRatesApi } from "../modules/catalogue/rates/contract"
 import { AdminApplicationsApi, ProviderApplicationsApi } from "../modules/onboarding/contract"
 import { AvailabilityApi, MyAvailabilityApi } from "../modules/booking/availability/contract"
 import {
@@ -52,6 +53,7 @@ export class MarketplaceApi extends HttpApi.make("marketplace")
   .add(CategoriesApi)
   .add(ServicesApi)
   .add(PlacesApi)
+  .add(ExchangeRatesApi)
   .add(UploadsApi)
   .add(ProviderApplicationsApi)
   .add(AdminApplicationsApi)

@@ -51,6 +51,10 @@ import { NominatimGazetteer } from "../modules/catalogue/places/adapters/nominat
 import type { Gazetteer } from "../modules/catalogue/places/ports"
 import { CatalogueMemoryAdapters } from "../modules/catalogue/adapters/memory"
 import { CataloguePostgresAdapters } from "../modules/catalogue/adapters/postgres"
+import { EcbRateFeed } from "../modules/catalogue/rates/adapters/ecb"
+import { ExchangeRateRepositoryMemory } from "../modules/catalogue/rates/adapters/memory"
+import { ExchangeRateRepositoryLive } from "../modules/catalogue/rates/adapters/postgres"
+import { ExchangeRatesLive } from "../modules/catalogue/rates/service"
 import { ProviderApplicationsLive } from "../modules/onboarding"
 import { OnboardingMemoryAdapters } from "../modules/onboarding/adapters/memory"
 import { OnboardingPostgresAdapters } from "../modules/onboarding/adapters/postgres"
@@ -98,6 +102,11 @@ const GazetteerLive: Layer.Layer<Gazetteer, never, AppConfig> = Layer.unwrapEffe
   )
 )
 
+/** Exchange rates: with ECB_RATES_URL, the ECB's daily file feeds them (a daily job); otherwise no feed (offline). */
+const RateFeedLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => Option.match(config.ecbRatesUrl, { onNone: () => Layer.empty, onSome: EcbRateFeed }))
+)
+
 /** Postgres-backed adapters of every module (given a SqlClient). */
 export const PostgresAdapters = Layer.mergeAll(
   IdentityPostgresAdapters,
@@ -108,6 +117,7 @@ export const PostgresAdapters = Layer.mergeAll(
   DigestRepositoryLive,
   PaymentsPostgresAdapters,
   CataloguePostgresAdapters,
+  ExchangeRateRepositoryLive,
   ProfilePostgresAdapters,
   OnboardingPostgresAdapters,
   BookingPostgresAdapters,
@@ -141,7 +151,13 @@ export const ApplicationServices = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(NotificationServices),
   // The catalogue asks payments whether a provider may publish, and bookings for a service's reviews.
-  (services) => Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(Layer.provideMerge(GazetteerLive), Layer.provideMerge(services)),
+  // Searches compare prices in euros through the exchange rates (fed daily by the ECB when configured).
+  (services) =>
+    Layer.merge(CatalogueLive, ServiceReviewsLive).pipe(
+      Layer.provideMerge(GazetteerLive),
+      Layer.provideMerge(ExchangeRatesLive.pipe(Layer.provideMerge(RateFeedLive))),
+      Layer.provideMerge(services)
+    ),
   // Bookings book catalogue services, within their providers' availability, and pay through payments' gateway.
   // Reminders and calendar feeds read the bookings and mail through notifications; receipts and
   // earnings read the bookings' payment records.
@@ -212,6 +228,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   HmacUnsubscribeTokensLive,
   NoTransaction,
   AuditTrailMemory,
+  ExchangeRateRepositoryMemory,
   RateLimiterMemoryLive
 )
 

@@ -36,6 +36,8 @@ import { Catalogue } from "../modules/catalogue"
 import { Profiles } from "../modules/identity/profile/service"
 import { shareRoutes } from "./share-pages"
 import { PlacesHttpLive } from "../modules/catalogue/places/http"
+import { ExchangeRatesHttpLive } from "../modules/catalogue/rates/http"
+import { ExchangeRateJobsLive } from "../modules/catalogue/rates/jobs"
 import { AdminApplicationsHttpLive, ProviderApplicationsHttpLive } from "../modules/onboarding/http"
 import { BookingJobsLive } from "../modules/booking/jobs"
 import { AvailabilityHttpLive, MyAvailabilityHttpLive } from "../modules/booking/availability/http"
@@ -81,6 +83,7 @@ const ApiLive = HttpApiBuilder.api(MarketplaceApi).pipe(
     CategoriesHttpLive,
     ServicesHttpLive,
     PlacesHttpLive,
+    ExchangeRatesHttpLive,
     UploadsHttpLive,
     ProviderApplicationsHttpLive,
     AdminApplicationsHttpLive,
@@ -215,6 +218,7 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.merge(SandboxDeliveryJobsLive),
       Layer.merge(NotificationJobsLive),
       Layer.merge(PrivacyJobsLive),
+      Layer.merge(ExchangeRateJobsLive),
       Layer.merge(MailDeliveryLive)
     )
   })

@@ -42,6 +42,8 @@ export interface AppConfigShape {
   readonly stripePublishableKey: Option.Option<string>
   /** A Nominatim-compatible geocoding service for places (issue 14); the embedded gazetteer when unset. */
   readonly geocoderUrl: Option.Option<string>
+  /** The ECB daily rates file (eurofxref-daily.xml) to fetch every day; unset: no fetch, the stored rates stay. */
+  readonly ecbRatesUrl: Option.Option<string>
   /** Days a rejected provider application waits before it may be resubmitted. */
   readonly applicationCooldownDays: number
   /** Rejections after which a provider application is finally refused (recorded on each new application). */
@@ -221,6 +223,7 @@ const config = Config.all({
   stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   stripePublishableKey: Config.option(Config.string("STRIPE_PUBLISHABLE_KEY")).pipe(Config.map(Option.filter((key) => key.trim() !== ""))),
   geocoderUrl: Config.option(Config.string("GEOCODER_URL")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
+  ecbRatesUrl: Config.option(Config.string("ECB_RATES_URL")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(
     Config.withDefault(7),
     Config.validate({ message: "APPLICATION_COOLDOWN_DAYS must be 0 or more", validation: (days) => days >= 0 })

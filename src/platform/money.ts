@@ -5,8 +5,9 @@
 /** The currencies the product accepts, with their minor-unit decimals (ISO 4217) and a short symbol. */
 const CURRENCIES = {
   EUR: { decimals: 2, symbol: "€" },
-  CAD: { decimals: 2, symbol: "$" },
-  USD: { decimals: 2, symbol: "$" },
+  // Never a bare "$" (issue 14): a dollar names its country.
+  CAD: { decimals: 2, symbol: "CA$" },
+  USD: { decimals: 2, symbol: "US$" },
   GBP: { decimals: 2, symbol: "£" },
   CHF: { decimals: 2, symbol: "CHF" },
   JPY: { decimals: 0, symbol: "¥" },
@@ -34,13 +35,32 @@ export const toMinor = (major: number, currency: string) => Math.round(major * 1
 /** The major amount written with exactly the currency's decimals, without locale ("45.50", "5000"), for logs and the CLI. */
 export const majorText = (minor: number, currency: string) => toMajor(minor, currency).toFixed(currencyDecimals(currency))
 
-// Intl formatters are costly to build (20 to 45 µs each) and immutable: one per locale and currency.
-const formats = new Map<string, Intl.NumberFormat | null>()
-const formatOf = (locale: string, currency: string) => {
-  const key = `${locale}:${currency}`
+/**
+ * A bare "$" names no currency (English writes USD "$70.00", Canadian French CAD "70,00 $"): it is
+ * replaced by the currency's country-marked dollar, "US$" / "CA$" in English, "$US" / "$CA" in French.
+ */
+const unambiguousSymbol = (locale: string, currency: string, symbol: string) =>
+  symbol !== "$" ? undefined : locale.toLowerCase().startsWith("fr") ? `$${currency.slice(0, 2)}` : `${currency.slice(0, 2)}$`
+
+interface MoneyFormat {
+  readonly format: Intl.NumberFormat
+  /** The symbol to write instead of a bare "$" (see unambiguousSymbol). */
+  readonly dollar: string | undefined
+}
+
+// Intl formatters are costly to build (20 to 45 µs each) and immutable: one per locale, currency and precision.
+const formats = new Map<string, MoneyFormat | null>()
+const formatOf = (locale: string, currency: string, whole: boolean) => {
+  const key = `${locale}:${currency}:${whole}`
   if (!formats.has(key)) {
     try {
-      formats.set(key, new Intl.NumberFormat(locale, { style: "currency", currency }))
+      const format = new Intl.NumberFormat(locale, {
+        style: "currency",
+        currency,
+        ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {})
+      })
+      const symbol = format.formatToParts(1).find((p) => p.type === "currency")?.value ?? ""
+      formats.set(key, { format, dollar: unambiguousSymbol(locale, currency, symbol) })
     } catch {
       // A code Intl refuses (not ISO 4217): shown as "12.5 ABC" rather than failing the page.
       formats.set(key, null)
@@ -49,9 +69,16 @@ const formatOf = (locale: string, currency: string) => {
   return formats.get(key)!
 }
 
-/** An amount in minor units, in its currency and the reader's locale ("45,50 €", "CA$35.00", "¥5,000"). */
-export const formatMoney = (locale: string, minor: number, currency: string) => {
-  const format = formatOf(locale, currency)
+const written = (locale: string, minor: number, currency: string, whole: boolean) => {
+  const format = formatOf(locale, currency, whole)
   const major = toMajor(minor, currency)
-  return format === null ? `${major} ${currency}` : format.format(major)
+  if (format === null) return `${whole ? Math.round(major) : major} ${currency}`
+  const text = format.format.format(major)
+  return format.dollar === undefined ? text : text.replace("$", format.dollar)
 }
+
+/** An amount in minor units, in its currency and the reader's locale ("45,50 €", "CA$35.00", "US$5.00", "¥5,000"; never a bare "$"). */
+export const formatMoney = (locale: string, minor: number, currency: string) => written(locale, minor, currency, false)
+
+/** An approximate amount, rounded to whole units ("52 $CA", "CA$52"): a price converted at today's rate. */
+export const formatApproxMoney = (locale: string, minor: number, currency: string) => written(locale, minor, currency, true)

@@ -87,14 +87,17 @@ const compiled = await esbuild.build({
       import * as Statement from "@effect/sql/Statement"
       import { PgClient } from "@effect/sql-pg"
       import { Effect, Either } from "effect"
-      import { parseSearch, paging } from "./src/modules/catalogue/search"
+      import { parseSearch, paging, pricedQuery } from "./src/modules/catalogue/search"
+      import { DEMO_RATES, rateTableOf } from "./src/modules/catalogue/rates/domain"
       import { searchStatement } from "./src/modules/catalogue/adapters/postgres"
       const sql = Statement.make(Effect.never, PgClient.makeCompiler(), [], undefined)
       /** The statement GET /api/services runs for these query parameters (numeric category ids only). */
       export const statementFor = (input) => {
         const c = Either.getOrThrow(parseSearch(input))
-        const query = { text: c.text, categoryId: c.category?.id, providerId: c.providerId, minPriceCents: c.minPriceCents,
-          maxPriceCents: c.maxPriceCents, geo: c.geo, sort: c.sort, limit: c.limit, offset: paging(c.page, c.limit).offset, withTotal: true }
+        // Prices compared in euros at the demo rates (migration 0032 seeds them; the bench's schema keeps them).
+        const rates = rateTableOf(DEMO_RATES.map(([currency, perEurMicro]) => ({ currency, perEurMicro })))
+        const query = { text: c.text, categoryId: c.category?.id, providerId: c.providerId, ...pricedQuery(c, rates),
+          geo: c.geo, sort: c.sort, limit: c.limit, offset: paging(c.page, c.limit).offset, withTotal: true }
         return searchStatement(sql, query).compile()
       }`,
     resolveDir: root,

@@ -183,7 +183,8 @@ describe.skipIf(!hasChromium)("accessibility (axe-core)", () => {
             "/admin/services",
             "/admin/financial",
             "/admin/analytics",
-            "/admin/audit"
+            "/admin/audit",
+            "/admin/rates"
           ]
         ]
       ] as const) {

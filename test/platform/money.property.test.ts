@@ -4,6 +4,7 @@ import {
   Currencies,
   currencyDecimals,
   currencySymbol,
+  formatApproxMoney,
   formatMoney,
   isCurrency,
   majorText,
@@ -25,6 +26,8 @@ describe("money conversions", () => {
     expect(isCurrency("eur")).toBe(false)
     expect(isCurrency("toString")).toBe(false)
     expect(currencySymbol("XAF")).toBe("FCFA")
+    expect(currencySymbol("CAD")).toBe("CA$")
+    expect(currencySymbol("USD")).toBe("US$")
     expect(currencySymbol("ABC")).toBe("ABC")
   })
 
@@ -64,16 +67,44 @@ describe("formatMoney", () => {
     expect(plain(formatMoney("fr-FR", 4550, "EUR"))).toBe("45,50 €")
     expect(plain(formatMoney("fr-FR", 123456, "EUR"))).toBe("1 234,56 €")
     expect(plain(formatMoney("fr-FR", 5000, "JPY"))).toBe("5 000 JPY")
-    expect(plain(formatMoney("fr-CA", 3500, "CAD"))).toBe("35,00 $")
+    // Never a bare "$" (issue 14): Canadian French writes CAD "35,00 $", which names no currency.
+    expect(plain(formatMoney("fr-CA", 3500, "CAD"))).toBe("35,00 $CA")
+    expect(plain(formatMoney("fr", 3500, "CAD"))).toBe("35,00 $CA")
+    expect(plain(formatMoney("fr", 7000, "USD"))).toBe("70,00 $US")
     expect(plain(formatMoney("fr", 2500, "XOF"))).toBe("2 500 F CFA")
   })
 
   it("formats minor units in English", () => {
-    expect(formatMoney("en-CA", 3500, "CAD")).toBe("$35.00")
+    // Never a bare "$" (issue 14): Intl writes CAD "$35.00" in en-CA and USD "$70.00" in en.
+    expect(formatMoney("en-CA", 3500, "CAD")).toBe("CA$35.00")
+    expect(formatMoney("en", 7000, "CAD")).toBe("CA$70.00")
+    expect(formatMoney("en", 7000, "USD")).toBe("US$70.00")
+    expect(formatMoney("en-CA", 7000, "USD")).toBe("US$70.00")
     expect(formatMoney("en", 3500, "CAD")).toBe("CA$35.00")
     expect(formatMoney("en", 4550, "EUR")).toBe("€45.50")
     expect(formatMoney("en", 5000, "JPY")).toBe("¥5,000")
     expect(plain(formatMoney("en", 8000, "CHF"))).toBe("CHF 80.00")
+  })
+
+  it("writes no bare dollar sign in any language, for any amount", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("en", "en-US", "en-CA", "en-GB", "fr", "fr-FR", "fr-CA"),
+        fc.constantFrom("CAD", "USD"),
+        minor,
+        (locale, code, amount) => {
+          for (const text of [formatMoney(locale, amount, code), formatApproxMoney(locale, amount, code)]) {
+            expect(plain(text), text).toMatch(/(CA|US)\$|\$ ?(CA|US)/)
+          }
+        }
+      )
+    )
+  })
+
+  it("writes approximate amounts in whole units", () => {
+    expect(plain(formatApproxMoney("fr", 5234, "CAD"))).toBe("52 $CA")
+    expect(formatApproxMoney("en", 5250, "CAD")).toBe("CA$53")
+    expect(formatApproxMoney("en", 5234, "JPY")).toBe("¥5,234")
   })
 
   it("writes an unknown code plainly rather than failing", () => {

@@ -3,6 +3,7 @@ import {
   currencyDecimals,
   formatDate,
   formatDateTime,
+  formatApproxPrice,
   formatDistance,
   formatMinor,
   formatNumber,
@@ -23,6 +24,16 @@ describe("ui/format", () => {
     expect(formatPrice("en", 5000, "JPY")).toBe("¥5,000")
     expect(plain(formatMinor("fr", 5000, "XAF"))).toBe("5 000 FCFA")
     expect(currencyDecimals("XOF")).toBe(0)
+  })
+
+  it("names the dollar's country, never a bare $ (issue 14)", () => {
+    expect(formatPrice("en", 70, "CAD")).toBe("CA$70.00")
+    expect(formatPrice("en", 70, "USD")).toBe("US$70.00")
+    expect(formatPrice("en-CA", 70, "CAD")).toBe("CA$70.00")
+    expect(plain(formatPrice("fr", 70, "CAD"))).toBe("70,00 $CA")
+    expect(plain(formatPrice("fr-CA", 70, "CAD"))).toBe("70,00 $CA")
+    expect(plain(formatApproxPrice("fr", 52.34, "CAD"))).toBe("52 $CA")
+    expect(formatApproxPrice("en", 52.34, "CAD")).toBe("CA$52")
   })
 
   it("formats dates, times and numbers in the reader's language", () => {

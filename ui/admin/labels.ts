@@ -50,7 +50,8 @@ export const auditActionLabels: Record<string, MessageDescriptor> = {
   SERVICE_DISABLED: msg`Service désactivé`,
   PAYMENT_ACCOUNT_CREATED: msg`Compte de paiement créé`,
   PAYMENT_ACCOUNT_DELETED: msg`Compte de paiement supprimé`,
-  REPORT_MODERATED: msg`Signalement traité`
+  REPORT_MODERATED: msg`Signalement traité`,
+  EXCHANGE_RATES_SET: msg`Taux de change modifiés`
 }
 
 /** What an audit entry is about. */
@@ -60,5 +61,6 @@ export const auditSubjectLabels: Record<string, MessageDescriptor> = {
   USER: msg`Utilisateur`,
   BOOKING: msg`Réservation`,
   SERVICE: msg`Service`,
-  REPORT: msg`Signalement`
+  REPORT: msg`Signalement`,
+  EXCHANGE_RATES: msg`Taux de change`
 }

@@ -3,7 +3,7 @@
 
 import { api, apiBlob } from "./client"
 import { queryString } from "./query"
-import type { AdministrationApi, Answer, Role } from "./contract"
+import type { AdministrationApi, Answer, ExchangeRates, Role } from "./contract"
 
 export type { AdminUser, AdminPaymentStatus } from "./contract"
 
@@ -15,6 +15,10 @@ const patch = <T>(path: string, body: unknown, quiet?: ReadonlyArray<number>) =>
   api<T>(path, { method: "PATCH", body, ...(quiet ? { quiet } : {}) })
 
 export const adminApi = {
+  rates: () => api<ExchangeRates>("/rates", { quiet: true }),
+  /** Sets exchange rates (units per euro, as typed); a 422 names each wrong currency (`rates.CAD`). */
+  setRates: (rates: ReadonlyArray<{ currency: string; rate: string }>) =>
+    api<ExchangeRates>("/rates", { method: "PUT", body: { rates }, quiet: [422] }),
   dashboard: (currency?: string) => api<Admin<"dashboard">>(`/admin/dashboard${queryString({ currency })}`, { quiet: true }),
   users: (query: { search?: string; role?: string; isActive?: string; page?: number; limit?: number }) =>
     api<Admin<"users">>(`/admin/users${queryString(query)}`, { quiet: true }),

@@ -5,6 +5,7 @@
 
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import type { PlaceView as PlaceViewSchema } from "../../src/modules/catalogue/places/contract"
+import type { ExchangeRatesData } from "../../src/modules/catalogue/rates/contract"
 import type {
   AdministrationApi,
   AdminBookingRowView,
@@ -113,6 +114,8 @@ export {
 export type { UsersApi } from "../../src/modules/identity/profile/contract"
 export type { StripeConnectApi } from "../../src/modules/payments/contract"
 export type { PlacesApi } from "../../src/modules/catalogue/places/contract"
+export type { ExchangeRatesApi } from "../../src/modules/catalogue/rates/contract"
+export { currencyForLanguage, REFERENCE_CURRENCY } from "../../src/modules/catalogue/rates/rules"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
 export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
@@ -236,6 +239,8 @@ export type PreferencesData = typeof PreferencesDataSchema.Encoded
 
 export type Category = typeof CategoryView.Encoded
 export type Service = typeof ServiceView.Encoded
+/** The exchange rates in force (units of each currency for 1 EUR), as GET/PUT /api/rates answer them. */
+export type ExchangeRates = typeof ExchangeRatesData.Encoded
 export type Provider = Service["user"]
 export type Review = typeof ReviewView.Encoded
 export type ServiceDetail = typeof ServiceDetailSchema.Encoded

@@ -186,7 +186,8 @@ const ADMIN_SECTIONS = [
   "/admin/reports",
   "/admin/financial",
   "/admin/analytics",
-  "/admin/audit"
+  "/admin/audit",
+  "/admin/rates"
 ] as const
 
 const AdminStrip = () => {
@@ -200,7 +201,8 @@ const AdminStrip = () => {
     "/admin/reports": t`Signalements`,
     "/admin/financial": t`Finances`,
     "/admin/analytics": t`Statistiques`,
-    "/admin/audit": t`Journal d'audit`
+    "/admin/audit": t`Journal d'audit`,
+    "/admin/rates": t`Taux de change`
   }
   return (
     <nav className="admin-strip" aria-label={t`Sections d'administration`}>

@@ -5,8 +5,9 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { catalogueApi } from "../api/endpoints"
-import type { Category, Provider, Service, Sort, User } from "../api/contract"
-import { formatDistance, formatNumber, formatPrice } from "../format"
+import { type Category, currencyForLanguage, type Provider, type Service, type Sort, type User } from "../api/contract"
+import { currencySymbol } from "../../src/platform/money"
+import { formatApproxPrice, formatDistance, formatNumber, formatPrice } from "../format"
 import { loginRedirect } from "../routing/access"
 import { RADIUS_CHOICES } from "../catalogue/places"
 import {
@@ -25,10 +26,31 @@ import { useAsync } from "./async"
 import { FavoriteHeart } from "./favorites"
 import { VerifiedIdentityMark } from "./trust"
 
-export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
+/**
+ * The service's own hourly price and, when the viewer reads another currency, the server's conversion
+ * at today's rate, marked approximate ("45,50 € / heure ≈ 74 $CA").
+ */
+export const PricePerHour = ({ price, currency, approx }: { price: number; currency: string; approx?: Service["approxPrice"] }) => {
   const { t, i18n } = useLingui()
   const amount = formatPrice(i18n.locale, price, currency)
-  return <span className="price">{t`${amount} / heure`}</span>
+  const converted = approx && approx.currency !== currency ? formatApproxPrice(i18n.locale, approx.price, approx.currency) : undefined
+  return (
+    <span className="price">
+      {t`${amount} / heure`}
+      {converted ? (
+        <span className="price-approx" title={t`Converti au taux du jour, à titre indicatif`}>
+          {" "}
+          {t`≈ ${converted}`}
+        </span>
+      ) : null}
+    </span>
+  )
+}
+
+/** The currency price ranges are read in: the viewer's language's (fr: €, en: CA$), as the server reads them. */
+export const useViewerCurrency = () => {
+  const { i18n } = useLingui()
+  return currencyForLanguage(i18n.locale.startsWith("en") ? "en" : "fr")
 }
 
 /** "★ 4,5 (12 avis)", or a plain "no reviews yet". */
@@ -150,7 +172,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
         </h2>
         <p className="service-description">{cutText(service.description, CARD_DESCRIPTION_MAX)}</p>
         <p className="service-facts">
-          <PricePerHour price={service.price} currency={service.currency} />
+          <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
           <Rating rating={service.rating} reviewCount={service.reviewCount} />
         </p>
         <p className="service-location">
@@ -241,7 +263,7 @@ export const useSortLabels = (): Record<Sort, string> => {
   }
 }
 
-/** The price ranges in the UI's number format; prices are hourly, in each service's own currency. */
+/** The price ranges in the UI's number format; hourly prices in the viewer's currency (services in others are converted). */
 const usePriceLabels = (): Record<PriceRange, string> => {
   const { t, i18n } = useLingui()
   const number = new Intl.NumberFormat(i18n.locale)
@@ -259,9 +281,11 @@ export const PriceRangeField = ({ value, onChange }: { value: PriceRange | undef
   const { t } = useLingui()
   const id = useId()
   const labels = usePriceLabels()
+  const currency = useViewerCurrency()
+  const symbol = currencySymbol(currency)
   return (
     <div className="field">
-      <label htmlFor={id}>{t`Prix horaire`}</label>
+      <label htmlFor={id}>{t`Prix horaire en ${symbol}`}</label>
       <select id={id} name="price" value={value ?? ""} onChange={(event) => onChange(event.target.value)}>
         <option value="">{t`Tous les prix`}</option>
         {PRICE_RANGES.map((range) => (

@@ -18,7 +18,9 @@ const subjectHref = (entry: AuditEntry) =>
       ? `/admin/applications/${entry.subjectId}`
       : entry.subjectType === "REPORT"
         ? `/admin/reports/${entry.subjectId}`
-        : undefined
+        : entry.subjectType === "EXCHANGE_RATES"
+          ? "/admin/rates"
+          : undefined
 
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value))
 
@@ -129,7 +131,9 @@ export default function AdminAudit() {
                   <tbody>
                     {data.entries.map((entry) => {
                       const href = subjectHref(entry)
-                      const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${entry.subjectId.slice(0, 8)}`
+                      // Exchange rates are named by their currencies ("CAD,USD"), the rest by an id's start.
+                      const shortId = entry.subjectType === "EXCHANGE_RATES" ? entry.subjectId : entry.subjectId.slice(0, 8)
+                      const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${shortId}`
                       return (
                         <tr key={entry.id} data-audit-action={entry.action} data-subject-id={entry.subjectId}>
                           <td>{formatDateTime(i18n.locale, entry.createdAt)}</td>

@@ -283,7 +283,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
           <dl className="facts">
             <dt>{t`Prix`}</dt>
             <dd>
-              <PricePerHour price={service.price} currency={service.currency} />
+              <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
             </dd>
             <dt>{t`Note moyenne`}</dt>
             <dd>

@@ -24,12 +24,13 @@ export const AuditActions = [
   "SERVICE_DISABLED",
   "PAYMENT_ACCOUNT_CREATED",
   "PAYMENT_ACCOUNT_DELETED",
-  "REPORT_MODERATED"
+  "REPORT_MODERATED",
+  "EXCHANGE_RATES_SET"
 ] as const
 export type AuditAction = (typeof AuditActions)[number]
 
 /** What an audit entry is about (its subject id is that record's id; a payment account's is its provider's user id). */
-export const AuditSubjectTypes = ["APPLICATION", "DOCUMENT", "USER", "BOOKING", "SERVICE", "REPORT"] as const
+export const AuditSubjectTypes = ["APPLICATION", "DOCUMENT", "USER", "BOOKING", "SERVICE", "REPORT", "EXCHANGE_RATES"] as const
 export type AuditSubjectType = (typeof AuditSubjectTypes)[number]
 
 /** Audit entries per page when the request names no size. */

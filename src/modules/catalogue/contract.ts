@@ -62,7 +62,12 @@ export const ServiceView = Schema.Struct({
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
   /** Kilometres from the lat/lng of the request, when given. */
-  distanceKm: Schema.optional(Schema.Number)
+  distanceKm: Schema.optional(Schema.Number),
+  /**
+   * The price converted into the viewer's currency at the stored rates (approximate: shown as "≈ 52 $CA"),
+   * when it differs from the service's own. The viewer's currency: the `currency` parameter, else from the language (fr: EUR, en: CAD).
+   */
+  approxPrice: Schema.optional(Schema.Struct({ price: Schema.Number, priceMinor: Schema.Number, currency: Schema.String }))
 })
 
 export const CategoryView = Schema.Struct({
@@ -130,9 +135,11 @@ export const SearchParams = Schema.Struct({
   near: Param,
   minPrice: Param,
   maxPrice: Param,
+  /** The currency of minPrice/maxPrice and of each service's approxPrice (default: fr EUR, en CAD). */
+  currency: Param,
   provider: Param
 })
-const LimitParam = Schema.Struct({ limit: Param })
+const LimitParam = Schema.Struct({ limit: Param, currency: Param })
 
 // ---- Groups ----------------------------------------------------------------------------------
 
@@ -151,9 +158,11 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(HttpApiEndpoint.get("recent", "/recent").setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("byCategory")`/category/${IdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
   .add(HttpApiEndpoint.get("byProvider")`/provider/${ProviderIdParam}`.setUrlParams(LimitParam).addSuccess(Ok(Services)))
-  .add(HttpApiEndpoint.get("ofUser")`/user/${ProviderIdParam}`.addSuccess(Ok(Services)))
+  .add(HttpApiEndpoint.get("ofUser")`/user/${ProviderIdParam}`.setUrlParams(Schema.Struct({ currency: Param })).addSuccess(Ok(Services)))
   .add(
-    HttpApiEndpoint.get("get")`/${ServiceIdParam}`.setUrlParams(Schema.Struct({ lat: Param, lng: Param })).addSuccess(Ok(ServiceDetailData))
+    HttpApiEndpoint.get("get")`/${ServiceIdParam}`
+      .setUrlParams(Schema.Struct({ lat: Param, lng: Param, currency: Param }))
+      .addSuccess(Ok(ServiceDetailData))
   )
   .add(
     HttpApiEndpoint.post("create", "/").setPayload(ServicePayload).addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)

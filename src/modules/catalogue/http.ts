@@ -6,7 +6,10 @@ import { MarketplaceApi } from "../../app/api"
 import { Identity } from "../identity"
 import { CurrentUser, optionalCaller } from "../../platform/http/authentication"
 import type { SearchData } from "./contract"
-import { toCategoryView, toServiceView } from "./views"
+import { toCategoryView, toServiceView, type ViewerCurrency } from "./views"
+import { isCurrency } from "../../platform/money"
+import { currencyForLanguage } from "./rates/rules"
+import { ExchangeRates } from "./rates/service"
 import { looseNumber } from "./domain"
 import { ServiceReviews } from "./ports"
 import { Catalogue, type SearchResult } from "./service"
@@ -27,20 +30,22 @@ const truthy = (value: string | undefined) => value !== undefined && ["true", "1
  * strings), so the schema pass HttpApi would run is skipped on this hottest endpoint; and the plain
  * list's cached first page (the same result object while cached) is not even serialised again.
  */
-const encodedSearch = new WeakMap<SearchResult, Map<Language, Uint8Array>>()
+const encodedSearch = new WeakMap<SearchResult, Map<string, Uint8Array>>()
 const utf8 = new TextEncoder()
-const searchResponse = (result: SearchResult, language: Language) => {
+const searchResponse = (result: SearchResult, language: Language, viewer: ViewerCurrency) => {
   let perLanguage = encodedSearch.get(result)
   if (perLanguage === undefined) encodedSearch.set(result, (perLanguage = new Map()))
-  let body = perLanguage.get(language)
+  // Per language and viewer's currency (the approximate prices); rates change rarely, and the cached page lives seconds.
+  const key = `${language}:${viewer.currency}`
+  let body = perLanguage.get(key)
   if (body === undefined) {
     const data: typeof SearchData.Type = {
-      services: result.services.map((s) => toServiceView(s, language)),
+      services: result.services.map((s) => toServiceView(s, language, viewer)),
       pagination: result.pagination,
       exactTotal: result.exactTotal
     }
     body = utf8.encode(JSON.stringify(ok(data)))
-    perLanguage.set(language, body)
+    perLanguage.set(key, body)
   }
   return HttpServerResponse.uint8Array(body, { contentType: "application/json" })
 }
@@ -71,8 +76,18 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
     const catalogue = yield* Catalogue
     const viewer = Effect.map(optionalCaller((yield* Identity).authenticate), (user) => user?.id)
     const reviews = yield* ServiceReviews
-    const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>) =>
-      Effect.zipWith(found, requestLanguage, (services, language) => ok({ services: services.map((s) => toServiceView(s, language)) }))
+    const rates = yield* ExchangeRates
+    /** The viewer's currency: the `currency` parameter when it is one the product accepts, else their language's. */
+    const viewerCurrency = (param: string | undefined) =>
+      Effect.gen(function* () {
+        const language = yield* requestLanguage
+        const asked = param?.trim().toUpperCase() ?? ""
+        return { language, currency: isCurrency(asked) ? asked : currencyForLanguage(language), rates: yield* rates.table }
+      })
+    const many = <E, R>(found: Effect.Effect<ReadonlyArray<Parameters<typeof toServiceView>[0]>, E, R>, currency?: string) =>
+      Effect.zipWith(found, viewerCurrency(currency), (services, viewer) =>
+        ok({ services: services.map((s) => toServiceView(s, viewer.language, viewer)) })
+      )
     const one = <E, R>(found: Effect.Effect<Parameters<typeof toServiceView>[0], E, R>, key?: Parameters<typeof localized>[0]) =>
       Effect.gen(function* () {
         const service = yield* found
@@ -83,24 +98,32 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
     return handlers
       .handle("search", ({ urlParams }) =>
         Effect.gen(function* () {
-          const result = yield* catalogue.search(urlParams)
-          return searchResponse(result, yield* requestLanguage)
+          const language = yield* requestLanguage
+          // Price ranges are in the viewer's currency: the parameter's (a wrong one is a 422), else their language's.
+          const result = yield* catalogue.search({ ...urlParams, currency: urlParams.currency ?? currencyForLanguage(language) })
+          const viewer = yield* viewerCurrency(urlParams.currency)
+          return searchResponse(result, language, viewer)
         })
       )
-      .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit))))
-      .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit))))
-      .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit))))
-      .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit))))
-      .handle("ofUser", ({ path }) => many(Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId))))
+      .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit)), urlParams.currency))
+      .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit)), urlParams.currency))
+      .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit)), urlParams.currency))
+      .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit)), urlParams.currency))
+      .handle("ofUser", ({ path, urlParams }) =>
+        many(
+          Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId)),
+          urlParams.currency
+        )
+      )
       .handle("get", ({ path, urlParams }) =>
         Effect.gen(function* () {
           const lat = limitOf(urlParams.lat)
           const lng = limitOf(urlParams.lng)
           const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
           const service = yield* catalogue.get(path.id, yield* viewer, from)
-          const language = yield* requestLanguage
+          const reader = yield* viewerCurrency(urlParams.currency)
           const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
-          return ok({ service: { ...toServiceView(service, language), reviews: latest } })
+          return ok({ service: { ...toServiceView(service, reader.language, reader), reviews: latest } })
         })
       )
       .handle("create", ({ payload }) =>

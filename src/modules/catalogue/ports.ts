@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Category, NewService, ServiceListing, ServicePatch, ServiceRecord, ServiceStatus } from "./domain"
 import type { Geo, Sort, TextQuery } from "./search"
+import type { CurrencyRange, RateTable } from "./rates/domain"
 
 export interface CategoryRepositoryShape {
   readonly list: () => Effect.Effect<ReadonlyArray<Category>>
@@ -19,8 +20,13 @@ export interface ServiceQuery {
   readonly text?: TextQuery | undefined
   readonly categoryId?: number | undefined
   readonly providerId?: string | undefined
+  /** Inclusive bounds on `price_cents` whatever the currency: with priceRanges, their envelope (what indexes use). */
   readonly minPriceCents?: number | undefined
   readonly maxPriceCents?: number | undefined
+  /** A price range compared in one currency (rates/domain.ts rangesInEachCurrency): a service matches within its currency's range. */
+  readonly priceRanges?: ReadonlyArray<CurrencyRange> | undefined
+  /** The rates price sorts compare by (each price in euros); without them, prices sort as bare numbers. */
+  readonly rates?: RateTable | undefined
   readonly geo?: Geo | undefined
   readonly sort: Sort
   readonly limit: number

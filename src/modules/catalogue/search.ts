@@ -1,9 +1,11 @@
 import { Either } from "effect"
 import { type FieldIssue, invalid, issue, ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { isCurrency } from "../../platform/money"
 import { MAX_PAGE_SIZE, pagination, paging as platformPaging } from "../../platform/paging"
 import { CATEGORY_NAME_MAX, looseNumber, normalizeText, parseCategoryId, PRICE_MAX, wordsOf } from "./domain"
 import { type Sort, Sorts } from "./rules"
+import { type CurrencyRange, rangesInEachCurrency, type RateTable } from "./rates/domain"
 
 // The catalogue's search rules: a visitor's words as a text query (with its typo widening) and the
 // search criteria read from the query string. The SQL and in-memory adapters run them.
@@ -131,6 +133,8 @@ export interface SearchInput {
   readonly near?: string | undefined
   readonly minPrice?: string | undefined
   readonly maxPrice?: string | undefined
+  /** The currency minPrice and maxPrice are in (the viewer's; the HTTP layer defaults it from the language). */
+  readonly currency?: string | undefined
   readonly provider?: string | undefined
 }
 
@@ -146,9 +150,11 @@ export interface SearchCriteria {
   readonly text: TextQuery | undefined
   readonly category: CategoryFilter | undefined
   readonly providerId: string | undefined
-  /** Inclusive bounds in hundredths of the major unit (price ranges are given in major units). */
+  /** Inclusive bounds in hundredths of the major unit of `currency` (price ranges are given in major units). */
   readonly minPriceCents: number | undefined
   readonly maxPriceCents: number | undefined
+  /** The viewer's currency, the bounds' (EUR unless given): services in other currencies are compared once converted. */
+  readonly currency: string
   readonly geo: Geo | undefined
   readonly sort: Sort
   readonly page: number
@@ -227,6 +233,9 @@ export const parseSearch = (input: SearchInput, defaultLimit = DEFAULT_LIMIT): E
   const maxPrice = numberParam("maxPrice", input.maxPrice, issues, (n) => n >= 0 && n <= PRICE_MAX)
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) issues.push(issue("maxPrice", "catalogue.priceRange"))
 
+  const currency = input.currency?.trim().toUpperCase() || "EUR"
+  if (!isCurrency(currency)) issues.push(issue("currency", "catalogue.currency"))
+
   const provider = input.provider?.trim() || undefined
   if (provider !== undefined && !isUuid(provider)) issues.push(issue("provider", "catalogue.invalidId"))
 
@@ -238,11 +247,46 @@ export const parseSearch = (input: SearchInput, defaultLimit = DEFAULT_LIMIT): E
     category,
     providerId: provider?.toLowerCase(),
     ...priceRange(minPrice, maxPrice),
+    currency,
     geo,
     sort: chooseSort(sort, text !== undefined, geo !== undefined),
     page: pages.page,
     limit: pages.limit
   })
+}
+
+/** Whether a search needs the exchange rates: a price range or a price sort. */
+export const needsRates = (c: Pick<SearchCriteria, "minPriceCents" | "maxPriceCents" | "sort">) =>
+  c.minPriceCents !== undefined || c.maxPriceCents !== undefined || c.sort === "price_asc" || c.sort === "price_desc"
+
+/**
+ * The price part of a storage query, compared in euros: the viewer's range as one range per currency
+ * (rates/domain.ts), with their envelope as plain bounds on price_cents (what the indexes use), and
+ * the rates for a price sort. `undefined` when the range matches no currency at all.
+ */
+export const pricedQuery = (
+  c: Pick<SearchCriteria, "minPriceCents" | "maxPriceCents" | "currency" | "sort">,
+  rates: RateTable
+):
+  | {
+      readonly minPriceCents: number | undefined
+      readonly maxPriceCents: number | undefined
+      readonly priceRanges: ReadonlyArray<CurrencyRange> | undefined
+      readonly rates: RateTable | undefined
+    }
+  | undefined => {
+  const sortsByPrice = c.sort === "price_asc" || c.sort === "price_desc"
+  if (c.minPriceCents === undefined && c.maxPriceCents === undefined) {
+    return { minPriceCents: undefined, maxPriceCents: undefined, priceRanges: undefined, rates: sortsByPrice ? rates : undefined }
+  }
+  const ranges = rangesInEachCurrency(c.minPriceCents, c.maxPriceCents, c.currency, rates)
+  if (ranges.length === 0) return undefined
+  return {
+    minPriceCents: Math.min(...ranges.map((r) => r.minCents)),
+    maxPriceCents: ranges.every((r) => r.maxCents !== undefined) ? Math.max(...ranges.map((r) => r.maxCents!)) : undefined,
+    priceRanges: ranges,
+    rates: sortsByPrice ? rates : undefined
+  }
 }
 
 /** No criterion at all: the plain catalogue list (the one the home page asks for most). */

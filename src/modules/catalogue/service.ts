@@ -31,10 +31,22 @@ import {
   validateServicePatch
 } from "./domain"
 import { distanceKm } from "./geography"
-import { correctableWords, isUnfiltered, isWidened, pagination, paging, parseSearch, type SearchInput, widenQuery } from "./search"
+import {
+  correctableWords,
+  isUnfiltered,
+  isWidened,
+  needsRates,
+  pagination,
+  paging,
+  parseSearch,
+  pricedQuery,
+  type SearchInput,
+  widenQuery
+} from "./search"
 import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
 import { PLACE_QUERY_MAX } from "./places/domain"
 import { Gazetteer } from "./places/ports"
+import { ExchangeRates } from "./rates/service"
 
 export interface CategorySummary extends Category {
   /** Public services in the category. */
@@ -130,6 +142,7 @@ export const CatalogueLive = Layer.effect(
     const services = yield* ServiceRepository
     const payments = yield* PaymentAccounts
     const gazetteer = yield* Gazetteer
+    const exchangeRates = yield* ExchangeRates
     const tx = yield* Transactional
     const audit = yield* AuditTrail
     const cache = readCache()
@@ -220,12 +233,15 @@ export const CatalogueLive = Layer.effect(
             if (Option.isNone(found)) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
             categoryId = found.value.id
           }
+          // Prices in different currencies are compared in euros: the viewer's range becomes one range per
+          // currency (their envelope stays a plain bound the indexes use), and price sorts convert.
+          const prices = needsRates(criteria) ? pricedQuery(criteria, yield* exchangeRates.table) : {}
+          if (prices === undefined) return { services: [], pagination: pagination(0, criteria.page, criteria.limit), exactTotal: true }
           const query: ServiceQuery = {
             text: criteria.text,
             categoryId,
             providerId: criteria.providerId,
-            minPriceCents: criteria.minPriceCents,
-            maxPriceCents: criteria.maxPriceCents,
+            ...prices,
             geo: criteria.geo,
             sort: criteria.sort,
             limit: criteria.limit,

@@ -1,12 +1,27 @@
 import type { Language } from "../../platform/messages"
 import type { CategoryView, ServiceView } from "./contract"
 import { toMajor } from "../../platform/money"
+import { convertMinor, type RateTable } from "./rates/domain"
 import { type Category, categoryName, type ServiceListing } from "./domain"
 import type { CategorySummary } from "./service"
 
 // Catalogue records turned into the contract's views (contract.ts), by the handlers.
 
-export const toServiceView = (s: ServiceListing, language: Language): typeof ServiceView.Type => ({
+/** Who reads: their currency and the rates in force (for each price's approximate conversion). */
+export interface ViewerCurrency {
+  readonly currency: string
+  readonly rates: RateTable
+}
+
+const approxPrice = (s: ServiceListing, viewer: ViewerCurrency | undefined) => {
+  if (viewer === undefined || viewer.currency === s.currency) return {}
+  const minor = convertMinor(s.priceMinor, s.currency, viewer.currency, viewer.rates)
+  return minor === undefined
+    ? {}
+    : { approxPrice: { price: toMajor(minor, viewer.currency), priceMinor: minor, currency: viewer.currency } }
+}
+
+export const toServiceView = (s: ServiceListing, language: Language, viewer?: ViewerCurrency): typeof ServiceView.Type => ({
   id: s.id,
   title: s.title,
   description: s.description,
@@ -37,7 +52,8 @@ export const toServiceView = (s: ServiceListing, language: Language): typeof Ser
   images: s.images,
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
-  ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 })
+  ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 }),
+  ...approxPrice(s, viewer)
 })
 
 export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({

@@ -7,6 +7,7 @@ import { type Category, isPublic, normalizeText, type ServiceListing, type Servi
 import { distanceKm } from "../geography"
 import { matchesText, RELEVANCE_CANDIDATES, resultWindow } from "../search"
 import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
+import { referenceCents } from "../rates/domain"
 
 /** The categories every database starts with (migrations/0003_catalogue.sql). */
 export const seededCategories: ReadonlyArray<Category> = [
@@ -141,9 +142,20 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
             if (query.providerId !== undefined && s.userId !== query.providerId) return false
             if (query.minPriceCents !== undefined && priceCents(s) < query.minPriceCents) return false
             if (query.maxPriceCents !== undefined && priceCents(s) > query.maxPriceCents) return false
+            if (query.priceRanges !== undefined) {
+              const range = query.priceRanges.find((r) => r.currency === s.currency)
+              if (range === undefined || priceCents(s) < range.minCents || (range.maxCents !== undefined && priceCents(s) > range.maxCents))
+                return false
+            }
             if (query.geo && distanceKm(query.geo, s) > query.geo.radiusKm) return false
             return true
           })
+          // Price sorts compare euro cents (as the SQL does); a currency without a rate comes last.
+          const priceKey = (s: ServiceRecord) => {
+            if (query.rates === undefined) return 0
+            const rate = query.rates.get(s.currency)
+            return rate === undefined ? (query.sort === "price_asc" ? Infinity : -Infinity) : referenceCents(priceCents(s), rate)
+          }
           const geo = query.geo
           const withDistance = geo ? matches.map((s) => ({ ...s, distanceKm: distanceKm(geo, s) })) : matches
           let ordered: Array<ServiceListing>
@@ -159,10 +171,10 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
               ordered = [...withDistance].sort((a, b) => a.distanceKm! - b.distanceKm! || byId(a, b))
               break
             case "price_asc":
-              ordered = [...withDistance].sort((a, b) => priceCents(a) - priceCents(b) || byId(a, b))
+              ordered = [...withDistance].sort((a, b) => priceKey(a) - priceKey(b) || priceCents(a) - priceCents(b) || byId(a, b))
               break
             case "price_desc":
-              ordered = [...withDistance].sort((a, b) => priceCents(b) - priceCents(a) || byId(b, a))
+              ordered = [...withDistance].sort((a, b) => priceKey(b) - priceKey(a) || priceCents(b) - priceCents(a) || byId(b, a))
               break
             case "rating":
               ordered = [...withDistance].sort((a, b) => b.rating - a.rating || b.reviewCount - a.reviewCount || byId(b, a))

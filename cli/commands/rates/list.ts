@@ -1,0 +1,15 @@
+import { Effect } from "effect"
+import { ExchangeRates } from "../../../src/modules/catalogue"
+import { EffectCommand } from "../../base"
+import { ratesJson, renderRates } from "./shared"
+
+export default class RatesList extends EffectCommand {
+  static override description = "List the exchange rates in force (units of each currency for 1 EUR), with their source"
+  static override examples = ["<%= config.bin %> rates:list", "<%= config.bin %> rates:list --json"]
+
+  async run() {
+    const { flags } = await this.parse(RatesList)
+    const rates = await this.runEffect(Effect.flatMap(ExchangeRates, (service) => service.list))
+    this.print(flags.json, ratesJson(rates), () => renderRates(rates))
+  }
+}

@@ -1,0 +1,84 @@
+import type { Browser } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  loaded,
+  logInThroughUi,
+  seriousViolations,
+  withServerAndChromium
+} from "../support/browser"
+import type { TestServer } from "../support/server"
+
+// Issue 14 item 4 in Chromium: an admin sets an exchange rate on /admin/rates (refused, then saved) in
+// French and in English; visitors see prices converted into their currency and the filter says which.
+
+let server: TestServer
+let browser: Browser
+
+describe.skipIf(!hasChromium)("exchange rates in Chromium", () => {
+  withServerAndChromium((started) => void ({ server, browser } = started))
+
+  it("the admin sets a rate from the admin navigation, in French then in English", async () => {
+    const context = await contextWithConsent(browser)
+    const page = await context.newPage()
+    const errors = collectPageErrors(page)
+    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+
+    await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Taux de change" }).click()
+    await page.getByRole("heading", { name: "Taux de change", level: 1 }).waitFor()
+    const cad = page.getByLabel("CAD", { exact: true })
+    expect(await cad.inputValue()).toBe("1.62")
+    expect(await page.getByLabel("EUR", { exact: true }).getAttribute("readonly")).not.toBeNull()
+    expect(await seriousViolations(page)).toEqual([])
+
+    // A wrong rate: the server's message beside the field, nothing saved.
+    await cad.fill("un et demi")
+    await page.getByRole("button", { name: "Enregistrer les taux" }).click()
+    await page.getByText("Le taux doit être un nombre positif (unités de la devise pour 1 €), avec au plus 6 décimales.").waitFor()
+    expect(await cad.getAttribute("aria-invalid")).toBe("true")
+
+    await cad.fill("1,5")
+    await page.getByRole("button", { name: "Enregistrer les taux" }).click()
+    await page.getByText("Taux de change enregistrés.").waitFor()
+    const row = page.locator('tr[data-currency="CAD"]')
+    await row.getByText("Administrateur").waitFor()
+    expect(await cad.inputValue()).toBe("1.5")
+
+    // In English: the same screen, the server's refusals in English.
+    await page.getByRole("button", { name: "English" }).click()
+    await page.getByRole("heading", { name: "Exchange rates", level: 1 }).waitFor()
+    await page.getByLabel("USD", { exact: true }).fill("-3")
+    await page.getByRole("button", { name: "Save the rates" }).click()
+    await page.getByText("The rate must be a positive number (units of the currency per €1), with at most 6 decimals.").waitFor()
+    await page.getByLabel("USD", { exact: true }).fill("1.16")
+    await page.getByRole("button", { name: "Save the rates" }).click()
+    await page.getByText("Exchange rates saved.").waitFor()
+    await page.locator('tr[data-currency="USD"]').getByText("Admin").waitFor()
+
+    // A phone's width: the table scrolls inside its frame, never the page.
+    await page.setViewportSize({ width: 375, height: 800 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+    expect(errors).toEqual([])
+    await context.close()
+  }, 120_000)
+
+  it("a visitor sees each service's own price with its conversion, and the price filter in their currency", async () => {
+    for (const [lang, label, approx] of [
+      ["fr", "Prix horaire en €", /≈\s*\d+\s€/],
+      ["en", "Hourly price in CA$", /≈\s*CA\$\d+/]
+    ] as const) {
+      const context = await contextWithConsent(browser)
+      const page = await context.newPage()
+      await page.goto(`${server.url}/services?lang=${lang}`)
+      await loaded(page)
+      await page.getByLabel(label).waitFor()
+      // The demo has services in euros and in Canadian dollars: those in the other currency show "≈ …".
+      await page.locator(".price-approx").first().waitFor()
+      expect(await page.locator(".price-approx").first().textContent()).toMatch(approx)
+      expect(await page.locator(".price").allTextContents()).not.toContainEqual(expect.stringMatching(/(^|[^A-Z])\$\d/))
+      await context.close()
+    }
+  }, 60_000)
+})
