@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { applicationForm, submit } from "../onboarding/support"
 import { newClient } from "../support/accounts"
-import { contextWithConsent, hasChromium, loaded, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { contextWithConsent, hasChromium, loaded, logInThroughUi, seriousViolations, withServerAndChromium } from "../support/browser"
 import { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
 
@@ -92,6 +92,8 @@ describe.skipIf(!hasChromium)("the design system in Chromium", () => {
     const box = (await deactivate.boundingBox())!
     expect(box.x).toBeGreaterThanOrEqual(0)
     expect(box.x + box.width).toBeLessThanOrEqual(375)
+    // The stacked rows and the open menu pass axe-core.
+    expect(await seriousViolations(page)).toEqual([])
     await page.keyboard.press("Escape")
     await deactivate.waitFor({ state: "hidden" })
     await context.close()
