@@ -227,7 +227,7 @@ const UserRow = ({
 }
 
 export default function AdminUsers() {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const list = useListQuery({ role: "", isActive: "" }, 20)
   const [promote, setPromote] = useState<AdminUser | null>(null)
   const [state, reload] = useAsync(() => adminApi.users(list.query).then((answer) => answer.data), [list.query])
