@@ -10,6 +10,7 @@ import { Toasts } from "./components/Toasts"
 import { i18n } from "./i18n"
 import { decideAccess } from "./routing/access"
 import { sessionStatusAtom, userAtom } from "./state/session"
+import { siteName } from "./brand"
 
 // Every screen is its own chunk: the first load carries only the shell.
 const Login = lazy(() => import("./screens/Login"))
@@ -136,7 +137,7 @@ const Footer = () => {
           </li>
         </ul>
       </nav>
-      <p>{t`© ${year} Marketplace, Montréal`}</p>
+      <p>{t`© ${year} ${siteName()}, Montréal`}</p>
     </footer>
   )
 }

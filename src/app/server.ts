@@ -144,7 +144,7 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
         )
       )
     }
-    yield* router.get("*", staticUi(path.join(appRoot, "dist", "ui")))
+    yield* router.get("*", staticUi(path.join(appRoot, "dist", "ui"), config))
   })
 )
 

@@ -12,6 +12,7 @@ import { Catalogue, type ServiceListing } from "../modules/catalogue"
 import { isPublic } from "../modules/catalogue/domain"
 import { Profiles, type VisibleProfile } from "../modules/identity/profile/service"
 import { AppConfig } from "../platform/config"
+import { brandIndex, type PageBrand } from "../platform/http/static"
 import { defaultLanguage, type Language, languageFromHeader, Languages, translate } from "../platform/messages"
 import { formatMoney } from "../platform/money"
 
@@ -26,6 +27,7 @@ interface ShareHead {
   readonly image?: string | undefined
   readonly type: "website" | "profile" | "product"
   readonly language: Language
+  readonly siteName: string
 }
 
 const escapeHtml = (text: string) =>
@@ -52,7 +54,7 @@ export const shareHeadTags = (head: ShareHead): string =>
     `<meta property="og:type" content="${head.type}" />`,
     `<meta property="og:url" content="${escapeHtml(head.url)}" />`,
     `<meta property="og:locale" content="${head.language === "fr" ? "fr_CA" : "en_CA"}" />`,
-    `<meta property="og:site_name" content="Marketplace" />`,
+    `<meta property="og:site_name" content="${escapeHtml(head.siteName)}" />`,
     ...(head.image
       ? [
           `<meta property="og:image" content="${escapeHtml(head.image)}" />`,
@@ -66,11 +68,11 @@ export const shareHeadTags = (head: ShareHead): string =>
     `<meta name="twitter:description" content="${escapeHtml(head.description)}" />`
   ].join("\n    ")
 
-/** index.html with `head` in place of its generic title and description, and its language. */
+/** index.html with `head` in place of its generic share block (title, description, site defaults, up to `<!--/share-->`), and its language. */
 export const withShareHead = (indexHtml: string, head: ShareHead) =>
   indexHtml
     .replace(/<html lang="[a-z]+">/, `<html lang="${head.language}">`)
-    .replace(/<title>[^<]*<\/title>\s*<meta name="description" content="[^"]*" \/>/, shareHeadTags(head))
+    .replace(/<title>[^<]*<\/title>[\s\S]*?<!--\/share-->/, shareHeadTags(head))
 
 // ---- Share images ----------------------------------------------------------------------------
 
@@ -127,19 +129,19 @@ const renderCached = (key: string, svg: () => string) => {
 
 const stars = (rating: number, reviews: number) => (reviews > 0 ? `★ ${rating.toFixed(1)} (${reviews})` : "")
 
-const serviceCard = (s: ServiceListing, language: Language) => ({
+const serviceCard = (s: ServiceListing, language: Language, siteName: string) => ({
   heading: s.title,
   facts: [`${formatMoney(language, s.priceMinor, s.currency)} / h`, stars(s.rating, s.reviewCount), s.location]
     .filter(Boolean)
     .join("  ·  "),
-  footer: `${s.provider.firstName} ${s.provider.lastName}  ·  Marketplace`
+  footer: `${s.provider.firstName} ${s.provider.lastName}  ·  ${siteName}`
 })
-const profileCard = (p: VisibleProfile) => ({
+const profileCard = (p: VisibleProfile, siteName: string) => ({
   heading: `${p.user.firstName} ${p.user.lastName}`,
   facts: [p.profile.specialities.slice(0, 3).join(", "), stars(p.statistics.averageRating, p.statistics.totalReviews)]
     .filter(Boolean)
     .join("  ·  "),
-  footer: [p.profile.city, "Marketplace"].filter(Boolean).join("  ·  ")
+  footer: [p.profile.city, siteName].filter(Boolean).join("  ·  ")
 })
 
 // ---- Routes ----------------------------------------------------------------------------------
@@ -187,29 +189,32 @@ const png = (bytes: Buffer, etag: string) =>
 const sharePage = <A, R>(
   uiRoot: string,
   find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
-  headOf: (item: A, language: Language, publicUrl: string) => Omit<ShareHead, "language">
+  headOf: (item: A, language: Language, config: PageBrand) => Omit<ShareHead, "language" | "siteName">
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const { id } = yield* HttpRouter.params
     const config = yield* AppConfig
     const language = languageOf(request)
-    const html = indexHtml(uiRoot)
+    const html = brandIndex(indexHtml(uiRoot), config)
     const found = yield* find(id ?? "")
-    return page(Option.isNone(found) ? html : withShareHead(html, { ...headOf(found.value, language, config.publicUrl), language }))
+    return page(
+      Option.isNone(found) ? html : withShareHead(html, { ...headOf(found.value, language, config), language, siteName: config.siteName })
+    )
   })
 
 /** A shared item's image (`{id}.png`), rendered once per version; 404 when it is not public. */
 const shareImage = <A, R>(
   find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
-  imageOf: (item: A, language: Language) => { readonly key: string; readonly version: string; readonly svg: () => string }
+  imageOf: (item: A, language: Language, siteName: string) => { readonly key: string; readonly version: string; readonly svg: () => string }
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const { id } = yield* HttpRouter.params
+    const { siteName } = yield* AppConfig
     const found = yield* find((id ?? "").replace(/\.png$/, ""))
     if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
-    const image = imageOf(found.value, languageOf(request))
+    const image = imageOf(found.value, languageOf(request), siteName)
     const bytes = yield* Effect.promise(() => renderCached(`${image.key}:${image.version}`, image.svg))
     return png(bytes, image.version)
   })
@@ -232,45 +237,76 @@ export const shareRoutes = (
 > => [
   [
     "/services/:id",
-    sharePage(uiRoot, publicService, (s, language, publicUrl) => ({
-      title: `${s.title} · Marketplace`,
+    sharePage(uiRoot, publicService, (s, language, { publicUrl, siteName }) => ({
+      title: `${s.title} · ${siteName}`,
       description: shareText(s.description),
       url: `${publicUrl}/services/${s.id}?lang=${language}`,
-      image: `${publicUrl}/share/services/${s.id}.png?lang=${language}&v=${serviceVersion(s, language)}`,
+      image: `${publicUrl}/share/services/${s.id}.png?lang=${language}&v=${serviceVersion(s, language, siteName)}`,
       type: "product"
     }))
   ],
   [
     "/profile/:id",
-    sharePage(uiRoot, publicProfile, (p, language, publicUrl) => {
+    sharePage(uiRoot, publicProfile, (p, language, { publicUrl, siteName }) => {
       const name = `${p.user.firstName} ${p.user.lastName}`
       return {
-        title: `${name} · Marketplace`,
-        description: shareText(p.profile.bio || p.profile.description || translate(language, "share.profileDescription", { name })),
+        title: `${name} · ${siteName}`,
+        description: shareText(
+          p.profile.bio || p.profile.description || translate(language, "share.profileDescription", { name, site: siteName })
+        ),
         url: `${publicUrl}/profile/${p.user.id}?lang=${language}`,
-        image: `${publicUrl}/share/profile/${p.user.id}.png?v=${profileVersion(p)}`,
+        image: `${publicUrl}/share/profile/${p.user.id}.png?v=${profileVersion(p, siteName)}`,
         type: "profile"
       }
     })
   ],
   [
     "/share/services/:id",
-    shareImage(publicService, (s, language) => ({
+    shareImage(publicService, (s, language, siteName) => ({
       key: `s:${s.id}`,
-      version: serviceVersion(s, language),
-      svg: () => cardSvg(serviceCard(s, language))
+      version: serviceVersion(s, language, siteName),
+      svg: () => cardSvg(serviceCard(s, language, siteName))
     }))
   ],
   [
     "/share/profile/:id",
-    shareImage(publicProfile, (p) => ({ key: `p:${p.user.id}`, version: profileVersion(p), svg: () => cardSvg(profileCard(p)) }))
+    shareImage(publicProfile, (p, _language, siteName) => ({
+      key: `p:${p.user.id}`,
+      version: profileVersion(p, siteName),
+      svg: () => cardSvg(profileCard(p, siteName))
+    }))
+  ],
+  // The site's own share image (index.html's default og:image): its name and tagline, in the asked language.
+  [
+    "/share/site.png",
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { siteName, publicUrl } = yield* AppConfig
+      const language = languageOf(request)
+      const card = { heading: siteName, facts: translate(language, "share.siteTagline"), footer: publicUrl.replace(/^https?:\/\//, "") }
+      const version = versionOf([card])
+      const bytes = yield* Effect.promise(() => renderCached(`site:${version}`, () => cardSvg(card)))
+      return png(bytes, version)
+    })
   ]
 ]
 
-const serviceVersion = (s: ServiceListing, language: Language) =>
-  versionOf([s.title, s.priceMinor, s.currency, s.rating, s.reviewCount, s.location, s.provider.firstName, s.provider.lastName, language])
-const profileVersion = (p: VisibleProfile) =>
+const serviceVersion = (s: ServiceListing, language: Language, siteName: string) =>
   versionOf([
+    s.title,
+    s.priceMinor,
+    s.currency,
+    s.rating,
+    s.reviewCount,
+    s.location,
+    s.provider.firstName,
+    s.provider.lastName,
+    language,
+    siteName
+  ])
+const profileVersion = (p: VisibleProfile, siteName: string) =>
+  versionOf([
+    siteName,
     p.user.firstName,
     p.user.lastName,
     p.profile.specialities,
@@ -285,13 +321,13 @@ const page = (html: string) =>
 let index: { root: string; html: string } | undefined
 const indexHtml = (root: string) => {
   if (index?.root !== root) {
-    const file = path.join(root, "index.html")
-    // Without a built UI (a server started from sources), the same head as ui/index.html.
+    // Without a built UI (a server started from sources), the source of the same page.
+    const file = [path.join(root, "index.html"), path.join(root, "..", "..", "ui", "index.html")].find((f) => fs.existsSync(f))
     index = {
       root,
-      html: fs.existsSync(file)
+      html: file
         ? fs.readFileSync(file, "utf8")
-        : '<!doctype html>\n<html lang="fr">\n  <head>\n    <title>Marketplace</title>\n    <meta name="description" content="" />\n  </head>\n  <body><div id="root"></div></body>\n</html>'
+        : '<!doctype html>\n<html lang="fr">\n  <head>\n    <title>%SITE_NAME%</title>\n    <!--/share-->\n  </head>\n  <body><div id="root"></div></body>\n</html>'
     }
   }
   return index.html

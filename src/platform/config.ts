@@ -3,6 +3,9 @@ import { isIP as netIsIP } from "node:net"
 
 const isIP = (address: string) => netIsIP(address) !== 0
 
+/** The brand's name when SITE_NAME is unset (docs/design.md). */
+export const DEFAULT_SITE_NAME = "Proxima"
+
 /** Every setting the process reads, read once at start (documented in docs/operations.md). */
 export interface AppConfigShape {
   readonly port: number
@@ -19,6 +22,8 @@ export interface AppConfigShape {
   readonly smtpUrl: Option.Option<Redacted.Redacted>
   readonly mailFrom: string
   readonly supportEmail: string
+  /** The brand's name (SITE_NAME): the header, the document title, the share tags and images. */
+  readonly siteName: string
   readonly logLevel: string
   /** Requests per window allowed on the sensitive auth endpoints, per client address. */
   readonly authRateLimit: number
@@ -200,6 +205,11 @@ const config = Config.all({
   smtpUrl: optionalSecret("SMTP_URL"),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Marketplace <no-reply@marketplace.local>")),
   supportEmail: Config.string("SUPPORT_EMAIL").pipe(Config.withDefault("support@marketplace.local")),
+  siteName: Config.string("SITE_NAME").pipe(
+    Config.map((name) => name.trim()),
+    Config.withDefault(DEFAULT_SITE_NAME),
+    Config.validate({ message: "SITE_NAME must be 1 to 40 characters", validation: (name) => name.length >= 1 && name.length <= 40 })
+  ),
   logLevel: Config.string("LOG_LEVEL").pipe(Config.withDefault("info")),
   authRateLimit: Config.integer("AUTH_RATE_LIMIT").pipe(Config.withDefault(20)),
   authRateWindowSeconds: Config.integer("AUTH_RATE_WINDOW_SECONDS").pipe(Config.withDefault(60)),

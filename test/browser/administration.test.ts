@@ -56,10 +56,16 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Utilisateurs" }).click()
     await page.getByLabel("Rechercher un utilisateur").fill(email)
     await page.getByRole("button", { name: "Rechercher" }).click()
-    await page.getByRole("heading", { name: "Gaston Lagaffe" }).waitFor()
+    // A user is a row; its actions are in the row's menu.
+    const row = page.getByRole("row").filter({ hasText: email })
+    await row.getByText("Actif", { exact: true }).waitFor()
+    await row.getByRole("button", { name: "Actions : Gaston Lagaffe" }).click()
     await page.getByRole("button", { name: "Désactiver : Gaston Lagaffe" }).click()
-    // exact: "Activer : …" is a substring of "Désactiver : …", which would match before the change.
+    await row.getByText("Inactif", { exact: true }).waitFor()
+    await row.getByRole("button", { name: "Actions : Gaston Lagaffe" }).click()
+    // exact: "Activer : …" is a substring of "Désactiver : …".
     await page.getByRole("button", { name: "Activer : Gaston Lagaffe", exact: true }).waitFor()
+    await page.keyboard.press("Escape")
     const refused = await fetch(`${server.url}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -25,12 +25,14 @@ describe("share tags (pure)", () => {
       description: "d'accord",
       url: "http://x/services/1?lang=fr",
       type: "product",
-      language: "fr"
+      language: "fr",
+      siteName: "Atelier <b>"
     })
     expect(tags).not.toContain("<script>")
     expect(tags).toContain("&lt;script&gt;")
     expect(tags).toContain("&quot;pro&quot;")
     expect(tags).toContain('content="summary"')
+    expect(tags).toContain('<meta property="og:site_name" content="Atelier &lt;b&gt;" />')
   })
   it("wrap a title into at most three lines", () => {
     expect(wrapLines("Cours de guitare acoustique et électrique pour débutants et confirmés à domicile", 20, 3)).toHaveLength(3)
@@ -73,8 +75,8 @@ describe("the server's HTML for shared links", () => {
     const fr = await page(`/services/${id}`)
     expect(fr.status).toBe(200)
     expect(fr.type).toContain("text/html")
-    expect(fr.html).toContain("<title>Plomberie d&#39;urgence &amp; dépannage · Marketplace</title>")
-    expect(meta(fr.html, "og:title")).toBe("Plomberie d&#39;urgence & dépannage · Marketplace")
+    expect(fr.html).toContain("<title>Plomberie d&#39;urgence &amp; dépannage · Proxima</title>")
+    expect(meta(fr.html, "og:title")).toBe("Plomberie d&#39;urgence & dépannage · Proxima")
     expect(Array.from(meta(fr.html, "og:description")!).length).toBeLessThanOrEqual(SHARE_DESCRIPTION_MAX)
     expect(meta(fr.html, "og:description")).toMatch(/^Intervention rapide pour fuites/)
     expect(meta(fr.html, "og:url")).toMatch(new RegExp(`/services/${id}\\?lang=fr$`))
@@ -101,8 +103,15 @@ describe("the server's HTML for shared links", () => {
   it("a missing service and a private profile get the generic page; a public profile its own", async () => {
     const missing = await page("/services/00000000-0000-4000-8000-000000000000")
     expect(missing.status).toBe(200)
-    expect(missing.html).toContain("<title>Marketplace</title>")
+    expect(missing.html).toContain("<title>Proxima</title>")
     expect(meta(missing.html, "og:title")).toBeUndefined()
+    // The site's defaults: its name and its own share image.
+    expect(meta(missing.html, "og:site_name")).toBe("Proxima")
+    const site = meta(missing.html, "og:image")!
+    expect(site).toBe(`${server.url.replace("127.0.0.1", "localhost")}/share/site.png`)
+    const siteImage = await fetch(`${server.url}/share/site.png?lang=en`)
+    expect(siteImage.headers.get("content-type")).toBe("image/png")
+    expect((await sharp(Buffer.from(await siteImage.arrayBuffer())).metadata()).width).toBe(1200)
     expect((await fetch(`${server.url}/share/services/00000000-0000-4000-8000-000000000000.png`)).status).toBe(404)
 
     const person = await newProvider(server, api)
@@ -111,13 +120,13 @@ describe("the server's HTML for shared links", () => {
         .status
     ).toBe(200)
     const shown = await page(`/profile/${person.id}`)
-    expect(meta(shown.html, "og:title")).toMatch(/· Marketplace$/)
+    expect(meta(shown.html, "og:title")).toMatch(/· Proxima$/)
     expect(meta(shown.html, "og:description")).toBe("Électricienne depuis 12 ans.")
     expect(meta(shown.html, "og:type")).toBe("profile")
 
     expect((await api.patch("/api/users/me", { profileVisibility: "PRIVATE" }, { token: person.token })).status).toBe(200)
     const hidden = await page(`/profile/${person.id}`)
-    expect(hidden.html).toContain("<title>Marketplace</title>")
+    expect(hidden.html).toContain("<title>Proxima</title>")
     expect(hidden.html).not.toContain("Électricienne")
     expect(meta(hidden.html, "og:title")).toBeUndefined()
     expect((await fetch(`${server.url}/share/profile/${person.id}.png`)).status).toBe(404)

@@ -70,12 +70,13 @@ export const loaded = (page: Page) => page.waitForFunction(() => document.queryS
  */
 export const withServerAndChromium = (
   ready: (started: { server: TestServer; browser: Browser }) => void | Promise<void>,
-  serverOptions: Parameters<typeof startTestServer>[1] = {}
+  serverOptions: Parameters<typeof startTestServer>[1] = {},
+  config: Parameters<typeof startTestServer>[0] = {}
 ) => {
   let server: TestServer | undefined
   let browser: Browser | undefined
   beforeAll(async () => {
-    server = await startTestServer({}, serverOptions)
+    server = await startTestServer(config, serverOptions)
     browser = await launchChromium()
     await ready({ server, browser })
   }, 90_000)

@@ -8,6 +8,7 @@ import type { User } from "../api/contract"
 import type { Language } from "../i18n/detect"
 import { switchLanguage } from "../state/language"
 import { clearSession, userAtom } from "../state/session"
+import { Brand } from "./Logo"
 
 interface NavItem {
   readonly href: string
@@ -235,7 +236,7 @@ export const Header = () => {
     <header className="site-header">
       <div className="bar">
         <Link href="/services" className="brand">
-          {t`Marketplace`}
+          <Brand />
         </Link>
         <nav className="nav-desktop" aria-label={t`Navigation principale`}>
           <NavLinks items={items} />

@@ -1,11 +1,11 @@
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useRef, type ReactNode } from "react"
+import { siteName } from "../brand"
 import { takeHeadingFocus } from "./focus"
 
-/** Sets document.title, which screen readers announce and tabs show. */
+/** Sets document.title ("Screen · Brand"), which screen readers announce and tabs show. */
 export const usePageTitle = (title: string) => {
-  const { t } = useLingui()
-  const site = t`Marketplace`
+  const site = siteName()
   useEffect(() => {
     document.title = `${title} · ${site}`
   }, [title, site])
@@ -39,12 +39,25 @@ export const Page = ({
   )
 }
 
+/** Bars in the shape of text to come (decorative: the status line says what is loading). */
+export const Skeleton = ({ lines = 3 }: { lines?: number }) => (
+  <span className="skeleton-lines" aria-hidden="true">
+    {Array.from({ length: lines }, (_, index) => (
+      <span key={index} className="skeleton" />
+    ))}
+  </span>
+)
+
+/** The loading state: a polite status line and a skeleton of the content. */
 export const Loading = ({ label }: { label?: string }) => {
   const { t } = useLingui()
   return (
     <div className="loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      {label ?? t`Chargement…`}
+      <span className="loading-label">
+        <span className="spinner" aria-hidden="true" />
+        {label ?? t`Chargement…`}
+      </span>
+      <Skeleton />
     </div>
   )
 }

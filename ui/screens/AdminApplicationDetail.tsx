@@ -11,6 +11,7 @@ import { Alert } from "../components/forms"
 import { formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
 import { formatDate } from "../format"
 import { isNotFound, Loaded } from "../components/loaded"
+import { SegmentedControl } from "../components/SegmentedControl"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
 
@@ -105,14 +106,18 @@ const DocumentItem = ({
         {t`Ouvrir le document`}
         <span className="sr-only"> : {label}</span>
       </button>
-      <fieldset className="verify">
-        <legend>{t`Vérification : ${label}`}</legend>
-        {(["verified", "rejected", "pending"] as const).map((value) => (
-          <label key={value} className="field-check">
-            <input type="radio" name={`${id}-verdict`} value={value} checked={verdict === value} onChange={() => setVerdict(value)} />{" "}
-            {verdictLabels[value]}
-          </label>
-        ))}
+      <div className="verify">
+        <SegmentedControl
+          legend={t`Vérification : ${label}`}
+          name={`${id}-verdict`}
+          value={verdict}
+          onChange={setVerdict}
+          options={[
+            { value: "verified", label: verdictLabels.verified, tone: "success" },
+            { value: "rejected", label: verdictLabels.rejected, tone: "danger" },
+            { value: "pending", label: verdictLabels.pending }
+          ]}
+        />
         <div className="field">
           <label htmlFor={`${id}-notes`}>{t`Notes (facultatif)`}</label>
           <textarea id={`${id}-notes`} rows={2} maxLength={1000} value={notes} onChange={(event) => setNotes(event.target.value)} />
@@ -127,7 +132,7 @@ const DocumentItem = ({
           {t`Enregistrer la vérification`}
           <span className="sr-only"> : {label}</span>
         </button>
-      </fieldset>
+      </div>
       {pending ? (
         <fieldset className="verify">
           <legend>{t`Document illisible ? Redemander : ${label}`}</legend>

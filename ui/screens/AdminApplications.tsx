@@ -7,6 +7,7 @@ import { Loaded, Pager } from "../components/catalogue"
 import { ResubmissionLabel, StatusBadge } from "../components/onboarding"
 import { formatDate } from "../format"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 
 const STATUSES = ["ALL", "PENDING", "APPROVED", "REJECTED"] as const
 
@@ -69,46 +70,43 @@ export default function AdminApplications() {
             <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">{t`Candidatures prestataires`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Candidat`}</th>
-                      <th scope="col">{t`Email`}</th>
-                      <th scope="col">{t`Statut`}</th>
-                      <th scope="col">{t`Date`}</th>
-                      <th scope="col">{t`Documents`}</th>
-                      <th scope="col">
-                        <span className="sr-only">{t`Actions`}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.applications.map((row) => {
-                      const name = `${row.user.firstName} ${row.user.lastName}`
-                      return (
-                        <tr key={row.id}>
-                          <td>{name}</td>
-                          <td>{row.user.email}</td>
-                          <td>
-                            <StatusBadge status={row.status} />
-                            <ResubmissionLabel info={row} />
-                          </td>
-                          <td>{formatDate(i18n.locale, row.submittedAt ?? row.createdAt)}</td>
-                          <td>{row.documentCount}</td>
-                          <td>
-                            <Link href={`/admin/applications/${row.id}`}>
-                              {t`Voir`}
-                              <span className="sr-only"> : {name}</span>
-                            </Link>
-                          </td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption={t`Candidatures prestataires`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Candidat`}</th>
+                    <th scope="col">{t`Email`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Documents`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.applications.map((row) => {
+                    const name = `${row.user.firstName} ${row.user.lastName}`
+                    return (
+                      <tr key={row.id}>
+                        <td>{name}</td>
+                        <td>{row.user.email}</td>
+                        <td>
+                          <StatusBadge status={row.status} />
+                          <ResubmissionLabel info={row} />
+                        </td>
+                        <td>{formatDate(i18n.locale, row.submittedAt ?? row.createdAt)}</td>
+                        <td>{row.documentCount}</td>
+                        <td>
+                          <Link href={`/admin/applications/${row.id}`}>
+                            {t`Voir`}
+                            <span className="sr-only"> : {name}</span>
+                          </Link>
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </DataTable>
               <Pager page={data.pagination.page} pages={data.pagination.pages} onPage={setPage} />
             </>
           )

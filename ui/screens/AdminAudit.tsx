@@ -8,6 +8,7 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/loaded"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { formatDateTime } from "../format"
 
 /** Where a subject is shown in the back-office, when it has a page there. */
@@ -115,53 +116,50 @@ export default function AdminAudit() {
             <p className="empty-state">{t`Aucune décision ne correspond.`}</p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">{t`Journal d'audit`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Date`}</th>
-                      <th scope="col">{t`Action`}</th>
-                      <th scope="col">{t`Par`}</th>
-                      <th scope="col">{t`Objet`}</th>
-                      <th scope="col">{t`Avant`}</th>
-                      <th scope="col">{t`Après`}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.entries.map((entry) => {
-                      const href = subjectHref(entry)
-                      // Exchange rates are named by their currencies ("CAD,USD"), the rest by an id's start.
-                      const shortId = entry.subjectType === "EXCHANGE_RATES" ? entry.subjectId : entry.subjectId.slice(0, 8)
-                      const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${shortId}`
-                      return (
-                        <tr key={entry.id} data-audit-action={entry.action} data-subject-id={entry.subjectId}>
-                          <td>{formatDateTime(i18n.locale, entry.createdAt)}</td>
-                          <td>{i18n._(auditActionLabels[entry.action]!)}</td>
-                          <td>
-                            {entry.actor ? (
-                              <>
-                                {entry.actor.firstName} {entry.actor.lastName}
-                                <br />
-                                <small>{entry.actor.email}</small>
-                              </>
-                            ) : (
-                              t`Opérateur (ligne de commande)`
-                            )}
-                          </td>
-                          <td>{href ? <Link href={href}>{subject}</Link> : subject}</td>
-                          <td>
-                            <code className="audit-data">{json(entry.before)}</code>
-                          </td>
-                          <td>
-                            <code className="audit-data">{json(entry.after)}</code>
-                          </td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption={t`Journal d'audit`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Action`}</th>
+                    <th scope="col">{t`Par`}</th>
+                    <th scope="col">{t`Objet`}</th>
+                    <th scope="col">{t`Avant`}</th>
+                    <th scope="col">{t`Après`}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.entries.map((entry) => {
+                    const href = subjectHref(entry)
+                    // Exchange rates are named by their currencies ("CAD,USD"), the rest by an id's start.
+                    const shortId = entry.subjectType === "EXCHANGE_RATES" ? entry.subjectId : entry.subjectId.slice(0, 8)
+                    const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${shortId}`
+                    return (
+                      <tr key={entry.id} data-audit-action={entry.action} data-subject-id={entry.subjectId}>
+                        <td>{formatDateTime(i18n.locale, entry.createdAt)}</td>
+                        <td>{i18n._(auditActionLabels[entry.action]!)}</td>
+                        <td>
+                          {entry.actor ? (
+                            <>
+                              {entry.actor.firstName} {entry.actor.lastName}
+                              <br />
+                              <small>{entry.actor.email}</small>
+                            </>
+                          ) : (
+                            t`Opérateur (ligne de commande)`
+                          )}
+                        </td>
+                        <td>{href ? <Link href={href}>{subject}</Link> : subject}</td>
+                        <td>
+                          <code className="audit-data">{json(entry.before)}</code>
+                        </td>
+                        <td>
+                          <code className="audit-data">{json(entry.after)}</code>
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </DataTable>
               <AdminPager pagination={data.pagination} onPage={setPage} onLimit={setLimit} />
             </>
           )

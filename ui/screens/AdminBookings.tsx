@@ -8,6 +8,7 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { formatDateTimeIn, formatMinor, formatTimeIn } from "../format"
 import { useViewerZone } from "../state/session"
 
@@ -49,73 +50,70 @@ export default function AdminBookings() {
           ) : (
             <>
               <p>{t`${data.pagination.total} réservations`}</p>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">{t`Réservations`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Service`}</th>
-                      <th scope="col">{t`Client`}</th>
-                      <th scope="col">{t`Prestataire`}</th>
-                      <th scope="col">{t`Date`}</th>
-                      <th scope="col">{t`Prix`}</th>
-                      <th scope="col">{t`Statut`}</th>
-                      <th scope="col">
-                        <span className="sr-only">{t`Actions`}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.bookings.map((b) => (
-                      <tr key={b.id}>
-                        <td>
-                          {b.service.title}
-                          <br />
-                          <small>{b.service.category.name}</small>
-                        </td>
-                        <td>
-                          {b.client.firstName} {b.client.lastName}
-                          <br />
-                          <small>{b.client.email}</small>
-                        </td>
-                        <td>
-                          {b.provider.firstName} {b.provider.lastName}
-                          <br />
-                          <small>{b.provider.email}</small>
-                        </td>
-                        <td>
-                          {formatDateTimeIn(i18n.locale, b.startTime, zone)} – {formatTimeIn(i18n.locale, b.endTime, zone)}
-                        </td>
-                        <td>
-                          {formatMinor(i18n.locale, b.totalMinor, b.currency)}
-                          <br />
-                          <small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small>
-                        </td>
-                        <td>
-                          <span className={`badge status-${adminStatusTone(b.status)}`}>
-                            {i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}
+              <DataTable caption={t`Réservations`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Client`}</th>
+                    <th scope="col">{t`Prestataire`}</th>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Prix`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.bookings.map((b) => (
+                    <tr key={b.id}>
+                      <td>
+                        {b.service.title}
+                        <br />
+                        <small>{b.service.category.name}</small>
+                      </td>
+                      <td>
+                        {b.client.firstName} {b.client.lastName}
+                        <br />
+                        <small>{b.client.email}</small>
+                      </td>
+                      <td>
+                        {b.provider.firstName} {b.provider.lastName}
+                        <br />
+                        <small>{b.provider.email}</small>
+                      </td>
+                      <td>
+                        {formatDateTimeIn(i18n.locale, b.startTime, zone)} – {formatTimeIn(i18n.locale, b.endTime, zone)}
+                      </td>
+                      <td>
+                        {formatMinor(i18n.locale, b.totalMinor, b.currency)}
+                        <br />
+                        <small>{i18n._(paymentLabels[b.paymentStatus as PaymentStatus] ?? adminStatusLabels.PENDING!)}</small>
+                      </td>
+                      <td>
+                        <span className={`badge status-${adminStatusTone(b.status)}`}>
+                          {i18n._(adminStatusLabels[b.displayStatus] ?? adminStatusLabels[b.status]!)}
+                        </span>
+                        {b.paymentIssue && paymentIssueLabels[b.paymentIssue] ? (
+                          <>
+                            <br />
+                            <span className="badge status-danger">{i18n._(paymentIssueLabels[b.paymentIssue]!)}</span>
+                          </>
+                        ) : null}
+                      </td>
+                      <td>
+                        <Link href={`/admin/bookings/${b.id}`}>
+                          {t`Détails`}
+                          <span className="sr-only">
+                            {" "}
+                            : {b.service.title}, {b.id.slice(0, 8)}
                           </span>
-                          {b.paymentIssue && paymentIssueLabels[b.paymentIssue] ? (
-                            <>
-                              <br />
-                              <span className="badge status-danger">{i18n._(paymentIssueLabels[b.paymentIssue]!)}</span>
-                            </>
-                          ) : null}
-                        </td>
-                        <td>
-                          <Link href={`/admin/bookings/${b.id}`}>
-                            {t`Détails`}
-                            <span className="sr-only">
-                              {" "}
-                              : {b.service.title}, {b.id.slice(0, 8)}
-                            </span>
-                          </Link>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                        </Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )

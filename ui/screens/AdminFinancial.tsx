@@ -5,6 +5,7 @@ import { useAsync } from "../components/async"
 import { CurrencySelect, PaymentBadge, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { formatDateTime, formatMinor, formatNumber } from "../format"
 
 const PERIODS = ["week", "month", "year"] as const
@@ -155,68 +156,50 @@ export default function AdminFinancial() {
             <p className="empty-state">{t`Aucun paiement pour le moment.`}</p>
           ) : (
             <>
-              <div className="table-wrap admin-table-desktop">
-                <table>
-                  <caption className="sr-only">{t`Derniers paiements`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Service`}</th>
-                      <th scope="col">{t`Client`}</th>
-                      <th scope="col">{t`Montant`}</th>
-                      <th scope="col">{t`Commission`}</th>
-                      <th scope="col">{t`Statut`}</th>
-                      <th scope="col">{t`Date`}</th>
+              <DataTable caption={t`Derniers paiements`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Client`}</th>
+                    <th scope="col">{t`Montant`}</th>
+                    <th scope="col">{t`Commission`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">{t`Date`}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((p) => (
+                    <tr key={p.id}>
+                      <td>
+                        {p.service.title}
+                        <br />
+                        <small>
+                          {p.provider.firstName} {p.provider.lastName}
+                        </small>
+                      </td>
+                      <td>
+                        {p.client.firstName} {p.client.lastName}
+                        <br />
+                        <small>{p.client.email}</small>
+                      </td>
+                      <td>
+                        {money(p.amountMinor, p.currency)}
+                        {p.refundedMinor ? (
+                          <>
+                            <br />
+                            <small>{t`Remboursé : ${money(p.refundedMinor, p.currency)}`}</small>
+                          </>
+                        ) : null}
+                      </td>
+                      <td>{money(p.commissionMinor, p.currency)}</td>
+                      <td>
+                        <PaymentBadge status={p.status} />
+                      </td>
+                      <td>{formatDateTime(i18n.locale, p.createdAt)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data.map((p) => (
-                      <tr key={p.id}>
-                        <td>
-                          {p.service.title}
-                          <br />
-                          <small>
-                            {p.provider.firstName} {p.provider.lastName}
-                          </small>
-                        </td>
-                        <td>
-                          {p.client.firstName} {p.client.lastName}
-                          <br />
-                          <small>{p.client.email}</small>
-                        </td>
-                        <td>
-                          {money(p.amountMinor, p.currency)}
-                          {p.refundedMinor ? (
-                            <>
-                              <br />
-                              <small>{t`Remboursé : ${money(p.refundedMinor, p.currency)}`}</small>
-                            </>
-                          ) : null}
-                        </td>
-                        <td>{money(p.commissionMinor, p.currency)}</td>
-                        <td>
-                          <PaymentBadge status={p.status} />
-                        </td>
-                        <td>{formatDateTime(i18n.locale, p.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <ul className="admin-cards">
-                {data.map((p) => (
-                  <li key={p.id}>
-                    <p>
-                      <strong>{p.service.title}</strong> · {p.provider.firstName} {p.provider.lastName}
-                    </p>
-                    <p>
-                      {p.client.firstName} {p.client.lastName} ({p.client.email})
-                    </p>
-                    <p>
-                      {money(p.amountMinor, p.currency)} <PaymentBadge status={p.status} /> · {formatDateTime(i18n.locale, p.createdAt)}
-                    </p>
-                  </li>
-                ))}
-              </ul>
+                  ))}
+                </tbody>
+              </DataTable>
             </>
           )
         }

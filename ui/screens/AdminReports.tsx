@@ -7,6 +7,7 @@ import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/loaded"
 import { useReasonLabels } from "../components/messaging/safety"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { formatDateTime } from "../format"
 import { moderationApi } from "../messaging/api"
 
@@ -47,49 +48,46 @@ export default function AdminReports() {
             <p className="empty-state">{t`Aucun signalement ne correspond.`}</p>
           ) : (
             <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">{t`Signalements`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Date`}</th>
-                      <th scope="col">{t`Signalé`}</th>
-                      <th scope="col">{t`Par`}</th>
-                      <th scope="col">{t`Motif`}</th>
-                      <th scope="col">{t`Objet`}</th>
-                      <th scope="col">{t`Statut`}</th>
-                      <th scope="col">
-                        <span className="sr-only">{t`Actions`}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.reports.map((report) => {
-                      const reported = `${report.reportedUser.firstName} ${report.reportedUser.lastName}`
-                      return (
-                        <tr key={report.id} data-report-id={report.id}>
-                          <td>{formatDateTime(i18n.locale, report.createdAt)}</td>
-                          <td>{reported}</td>
-                          <td>
-                            {report.reporter.firstName} {report.reporter.lastName}
-                          </td>
-                          <td>{reasons[report.reason]}</td>
-                          <td>{report.messageId ? t`Message` : t`Profil`}</td>
-                          <td>
-                            <ReportStatusBadge status={report.status} />
-                          </td>
-                          <td>
-                            <Link href={`/admin/reports/${report.id}`}>
-                              {t`Examiner`}
-                              <span className="sr-only"> : {reported}</span>
-                            </Link>
-                          </td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption={t`Signalements`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Date`}</th>
+                    <th scope="col">{t`Signalé`}</th>
+                    <th scope="col">{t`Par`}</th>
+                    <th scope="col">{t`Motif`}</th>
+                    <th scope="col">{t`Objet`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.reports.map((report) => {
+                    const reported = `${report.reportedUser.firstName} ${report.reportedUser.lastName}`
+                    return (
+                      <tr key={report.id} data-report-id={report.id}>
+                        <td>{formatDateTime(i18n.locale, report.createdAt)}</td>
+                        <td>{reported}</td>
+                        <td>
+                          {report.reporter.firstName} {report.reporter.lastName}
+                        </td>
+                        <td>{reasons[report.reason]}</td>
+                        <td>{report.messageId ? t`Message` : t`Profil`}</td>
+                        <td>
+                          <ReportStatusBadge status={report.status} />
+                        </td>
+                        <td>
+                          <Link href={`/admin/reports/${report.id}`}>
+                            {t`Examiner`}
+                            <span className="sr-only"> : {reported}</span>
+                          </Link>
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </DataTable>
               <AdminPager pagination={data.pagination} onPage={setPage} onLimit={setLimit} />
             </>
           )

@@ -6,6 +6,7 @@ import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded, useCategories } from "../components/catalogue"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { formatDate, formatMinor } from "../format"
 
 export default function AdminServices() {
@@ -76,65 +77,62 @@ export default function AdminServices() {
           ) : (
             <>
               <p>{t`${data.pagination.total} services`}</p>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">{t`Services`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t`Service`}</th>
-                      <th scope="col">{t`Prestataire`}</th>
-                      <th scope="col">{t`Prix`}</th>
-                      <th scope="col">{t`Statut`}</th>
-                      <th scope="col" className="hide-mobile">{t`Lieu`}</th>
-                      <th scope="col" className="desktop-only">{t`Créé le`}</th>
-                      <th scope="col">
-                        <span className="sr-only">{t`Actions`}</span>
-                      </th>
+              <DataTable caption={t`Services`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Service`}</th>
+                    <th scope="col">{t`Prestataire`}</th>
+                    <th scope="col">{t`Prix`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col" className="hide-mobile">{t`Lieu`}</th>
+                    <th scope="col" className="desktop-only">{t`Créé le`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.services.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        {s.title}
+                        <br />
+                        <small>{s.category.name}</small>
+                      </td>
+                      <td>
+                        {s.provider.firstName} {s.provider.lastName}
+                        <br />
+                        <small>{s.provider.email}</small>
+                      </td>
+                      <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
+                      <td>
+                        <span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>
+                          {s.isAvailable ? t`Disponible` : t`Indisponible`}
+                        </span>
+                      </td>
+                      <td className="hide-mobile">{s.location}</td>
+                      <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
+                      <td>
+                        <div className="admin-actions">
+                          <button
+                            type="button"
+                            className="button-secondary"
+                            disabled={busy === s.id}
+                            onClick={() => toggle(s.id, s.isAvailable)}
+                          >
+                            {s.isAvailable ? t`Désactiver` : t`Activer`}
+                            <span className="sr-only"> : {s.title}</span>
+                          </button>
+                          <Link href={`/services/${s.id}`}>
+                            {t`Voir`}
+                            <span className="sr-only"> : {s.title}</span>
+                          </Link>
+                        </div>
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {data.services.map((s) => (
-                      <tr key={s.id}>
-                        <td>
-                          {s.title}
-                          <br />
-                          <small>{s.category.name}</small>
-                        </td>
-                        <td>
-                          {s.provider.firstName} {s.provider.lastName}
-                          <br />
-                          <small>{s.provider.email}</small>
-                        </td>
-                        <td>{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
-                        <td>
-                          <span className={`badge ${s.isAvailable ? "status-success" : "status-neutral"}`}>
-                            {s.isAvailable ? t`Disponible` : t`Indisponible`}
-                          </span>
-                        </td>
-                        <td className="hide-mobile">{s.location}</td>
-                        <td className="desktop-only">{formatDate(i18n.locale, s.createdAt)}</td>
-                        <td>
-                          <div className="admin-actions">
-                            <button
-                              type="button"
-                              className="button-secondary"
-                              disabled={busy === s.id}
-                              onClick={() => toggle(s.id, s.isAvailable)}
-                            >
-                              {s.isAvailable ? t`Désactiver` : t`Activer`}
-                              <span className="sr-only"> : {s.title}</span>
-                            </button>
-                            <Link href={`/services/${s.id}`}>
-                              {t`Voir`}
-                              <span className="sr-only"> : {s.title}</span>
-                            </Link>
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                  ))}
+                </tbody>
+              </DataTable>
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )

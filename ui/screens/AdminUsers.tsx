@@ -6,145 +6,228 @@ import type { ConnectStatus, Role } from "../api/contract"
 import { useAsync } from "../components/async"
 import { AdminPager, useListQuery } from "../components/admin"
 import { Loaded } from "../components/catalogue"
+import { ActionMenu } from "../components/ActionMenu"
 import { ConfirmDialog } from "../components/ConfirmDialog"
+import { Modal } from "../components/Modal"
 import { Page } from "../components/page"
+import { DataTable } from "../components/table"
 import { showToast } from "../state/toasts"
 import { formatDate, zoneName } from "../format"
 
 const ROLES: ReadonlyArray<Role> = ["CLIENT", "PROVIDER", "ADMIN"]
 const reason = (error: unknown, fallback: string) => (error instanceof ApiError && error.message ? error.message : fallback)
 
-/** The payment-account actions of one provider (spec: create first, then link, status, dashboard, delete). */
-const PaymentAccountActions = ({ user, onChanged }: { user: AdminUser; onChanged: () => void }) => {
-  const { t } = useLingui()
+/**
+ * One user as a table row: name and contact, role, status, payment account, and every action behind
+ * one menu (activate, role, promotion, payment account). What a payment-account action answers (its
+ * configuration link, its state) opens in a dialog.
+ */
+const UserRow = ({
+  user,
+  roleLabels,
+  onUpdate,
+  onPromote,
+  onChanged
+}: {
+  user: AdminUser
+  roleLabels: Record<Role, string>
+  onUpdate: (user: AdminUser, body: { isActive?: boolean; role?: Role }, failure: string) => void
+  onPromote: (user: AdminUser) => void
+  onChanged: () => void
+}) => {
+  const { t, i18n } = useLingui()
   const [status, setStatus] = useState<ConnectStatus | null>(null)
   const [link, setLink] = useState<string | null>(null)
   const [confirmDelete, setConfirmDelete] = useState(false)
   const name = `${user.firstName} ${user.lastName}`
   const fail = (fallback: string) => (error: unknown) => showToast("error", reason(error, fallback))
+  const account =
+    user.paymentAccount === null
+      ? t`Aucun compte de paiement`
+      : user.paymentAccount.isComplete
+        ? t`Compte de paiement complet`
+        : t`Compte de paiement incomplet`
   return (
-    <div className="admin-actions">
-      {user.paymentAccount === null ? (
-        <button
-          type="button"
-          className="button-secondary"
-          onClick={() =>
-            adminApi.createAccount(user.id).then((answer) => {
-              setLink(answer.data.accountLink)
-              showToast("success", t`Compte de paiement créé.`)
-              onChanged()
-            }, fail(t`Impossible de créer le compte de paiement.`))
+    <tr>
+      <td>
+        <strong>{name}</strong>
+        <br />
+        <small>{user.email}</small>
+        <br />
+        <small>{user.phoneNumber}</small>
+      </td>
+      <td>
+        {roleLabels[user.role]}
+        {user.role === "PROVIDER" ? (
+          <>
+            <br />
+            <small>{account}</small>
+          </>
+        ) : null}
+      </td>
+      <td>
+        <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>{user.isActive ? t`Actif` : t`Inactif`}</span>
+      </td>
+      <td>
+        {formatDate(i18n.locale, user.createdAt)}
+        {user.timeZone ? (
+          <>
+            <br />
+            <small>{zoneName(i18n.locale, user.timeZone)}</small>
+          </>
+        ) : null}
+      </td>
+      <td>
+        <ActionMenu
+          label={
+            <>
+              {t`Actions`}
+              <span className="sr-only"> : {name}</span>
+            </>
           }
         >
-          {t`Créer le compte de paiement`}
-          <span className="sr-only"> : {name}</span>
-        </button>
-      ) : (
-        <>
-          <button
-            type="button"
-            className="button-secondary"
-            onClick={() =>
-              adminApi
-                .accountLink(user.id)
-                .then((answer) => setLink(answer.data.accountLink), fail(t`Impossible d'obtenir le lien de configuration.`))
-            }
-          >
-            {t`Lien de configuration`}
+          <button type="button" onClick={() => onUpdate(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}>
+            {user.isActive ? t`Désactiver` : t`Activer`}
             <span className="sr-only"> : {name}</span>
           </button>
-          <button
-            type="button"
-            className="button-secondary"
-            onClick={() =>
-              adminApi.accountStatus(user.id).then((answer) => setStatus(answer.data), fail(t`Impossible de lire l'état du compte.`))
-            }
-          >
-            {t`État du compte`}
-            <span className="sr-only"> : {name}</span>
-          </button>
-          <button
-            type="button"
-            className="button-secondary"
-            onClick={() =>
-              adminApi
-                .accountDashboard(user.id)
-                .then(
-                  (answer) => window.open(answer.data.dashboardUrl, "_blank", "noopener"),
-                  fail(t`Impossible d'ouvrir le tableau de bord du compte.`)
-                )
-            }
-          >
-            {t`Tableau de bord Stripe`}
-            <span className="sr-only"> : {name}</span>
-          </button>
-          <button type="button" className="button-secondary button-danger-text" onClick={() => setConfirmDelete(true)}>
-            {t`Supprimer le compte`}
-            <span className="sr-only"> : {name}</span>
-          </button>
-        </>
-      )}
-      {link ? (
-        <p>
-          <a href={link} target="_blank" rel="noopener noreferrer">{t`Ouvrir le lien de configuration`}</a>{" "}
-          <button
-            type="button"
-            className="button-secondary"
-            onClick={() =>
-              navigator.clipboard?.writeText(link).then(
-                () => showToast("success", t`Lien copié.`),
-                () => showToast("error", t`Impossible de copier le lien.`)
+          {ROLES.filter((role) => role !== user.role && role !== "ADMIN").map((role) => (
+            <button key={role} type="button" onClick={() => onUpdate(user, { role }, t`Impossible de changer le rôle.`)}>
+              {t`Rôle : ${roleLabels[role]}`}
+              <span className="sr-only"> ({name})</span>
+            </button>
+          ))}
+          {user.role !== "ADMIN" ? (
+            <button type="button" onClick={() => onPromote(user)}>
+              {t`Promouvoir administrateur`}
+              <span className="sr-only"> : {name}</span>
+            </button>
+          ) : null}
+          {user.role === "PROVIDER" && user.paymentAccount === null ? (
+            <button
+              type="button"
+              onClick={() =>
+                adminApi.createAccount(user.id).then((answer) => {
+                  setLink(answer.data.accountLink)
+                  showToast("success", t`Compte de paiement créé.`)
+                  onChanged()
+                }, fail(t`Impossible de créer le compte de paiement.`))
+              }
+            >
+              {t`Créer le compte de paiement`}
+              <span className="sr-only"> : {name}</span>
+            </button>
+          ) : null}
+          {user.role === "PROVIDER" && user.paymentAccount !== null ? (
+            <>
+              <button
+                type="button"
+                onClick={() =>
+                  adminApi
+                    .accountLink(user.id)
+                    .then((answer) => setLink(answer.data.accountLink), fail(t`Impossible d'obtenir le lien de configuration.`))
+                }
+              >
+                {t`Lien de configuration`}
+                <span className="sr-only"> : {name}</span>
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  adminApi.accountStatus(user.id).then((answer) => setStatus(answer.data), fail(t`Impossible de lire l'état du compte.`))
+                }
+              >
+                {t`État du compte`}
+                <span className="sr-only"> : {name}</span>
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  adminApi
+                    .accountDashboard(user.id)
+                    .then(
+                      (answer) => window.open(answer.data.dashboardUrl, "_blank", "noopener"),
+                      fail(t`Impossible d'ouvrir le tableau de bord du compte.`)
+                    )
+                }
+              >
+                {t`Tableau de bord Stripe`}
+                <span className="sr-only"> : {name}</span>
+              </button>
+              <button type="button" className="action-danger" onClick={() => setConfirmDelete(true)}>
+                {t`Supprimer le compte`}
+                <span className="sr-only"> : {name}</span>
+              </button>
+            </>
+          ) : null}
+        </ActionMenu>
+        {link ? (
+          <Modal title={t`Lien de configuration`} onClose={() => setLink(null)}>
+            <p>
+              <a href={link} target="_blank" rel="noopener noreferrer">{t`Ouvrir le lien de configuration`}</a>
+            </p>
+            <div className="actions">
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() =>
+                  navigator.clipboard?.writeText(link).then(
+                    () => showToast("success", t`Lien copié.`),
+                    () => showToast("error", t`Impossible de copier le lien.`)
+                  )
+                }
+              >
+                {t`Copier le lien`}
+              </button>
+            </div>
+          </Modal>
+        ) : null}
+        {status ? (
+          <Modal title={t`État du compte`} onClose={() => setStatus(null)}>
+            <dl role="status" className="account-status">
+              <dt>{t`Compte`}</dt>
+              <dd>
+                {status.accountId ?? "—"} ({status.country ?? "—"})
+              </dd>
+              <dt>{t`Paiements`}</dt>
+              <dd>{status.chargesEnabled ? t`Activés` : t`Inactifs`}</dd>
+              <dt>{t`Virements`}</dt>
+              <dd>{status.payoutsEnabled ? t`Activés` : t`Inactifs`}</dd>
+              <dt>{t`Informations`}</dt>
+              <dd>{status.detailsSubmitted ? t`Transmises` : t`Incomplètes`}</dd>
+            </dl>
+          </Modal>
+        ) : null}
+        {confirmDelete ? (
+          <ConfirmDialog
+            title={t`Supprimer le compte de paiement ?`}
+            confirmLabel={t`Supprimer`}
+            onCancel={() => setConfirmDelete(false)}
+            onConfirm={() =>
+              adminApi.deleteAccount(user.id).then(
+                () => {
+                  setConfirmDelete(false)
+                  setStatus(null)
+                  setLink(null)
+                  showToast("success", t`Compte de paiement supprimé.`)
+                  onChanged()
+                },
+                (error) => {
+                  setConfirmDelete(false)
+                  fail(t`Impossible de supprimer le compte de paiement.`)(error)
+                }
               )
             }
           >
-            {t`Copier le lien`}
-          </button>
-        </p>
-      ) : null}
-      {status ? (
-        <dl role="status" className="account-status">
-          <dt>{t`Compte`}</dt>
-          <dd>
-            {status.accountId ?? "—"} ({status.country ?? "—"})
-          </dd>
-          <dt>{t`Paiements`}</dt>
-          <dd>{status.chargesEnabled ? t`Activés` : t`Inactifs`}</dd>
-          <dt>{t`Virements`}</dt>
-          <dd>{status.payoutsEnabled ? t`Activés` : t`Inactifs`}</dd>
-          <dt>{t`Informations`}</dt>
-          <dd>{status.detailsSubmitted ? t`Transmises` : t`Incomplètes`}</dd>
-        </dl>
-      ) : null}
-      {confirmDelete ? (
-        <ConfirmDialog
-          title={t`Supprimer le compte de paiement ?`}
-          confirmLabel={t`Supprimer`}
-          onCancel={() => setConfirmDelete(false)}
-          onConfirm={() =>
-            adminApi.deleteAccount(user.id).then(
-              () => {
-                setConfirmDelete(false)
-                setStatus(null)
-                setLink(null)
-                showToast("success", t`Compte de paiement supprimé.`)
-                onChanged()
-              },
-              (error) => {
-                setConfirmDelete(false)
-                fail(t`Impossible de supprimer le compte de paiement.`)(error)
-              }
-            )
-          }
-        >
-          <p>{t`Le compte de paiement de ${name} sera fermé. Il devra refaire sa configuration pour être payé.`}</p>
-        </ConfirmDialog>
-      ) : null}
-    </div>
+            <p>{t`Le compte de paiement de ${name} sera fermé. Il devra refaire sa configuration pour être payé.`}</p>
+          </ConfirmDialog>
+        ) : null}
+      </td>
+    </tr>
   )
 }
 
 export default function AdminUsers() {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const list = useListQuery({ role: "", isActive: "" }, 20)
   const [promote, setPromote] = useState<AdminUser | null>(null)
   const [state, reload] = useAsync(() => adminApi.users(list.query).then((answer) => answer.data), [list.query])
@@ -197,68 +280,31 @@ export default function AdminUsers() {
           ) : (
             <>
               <p>{t`${data.pagination.total} utilisateurs`}</p>
-              <ul className="admin-user-list">
-                {data.users.map((user) => {
-                  const name = `${user.firstName} ${user.lastName}`
-                  return (
-                    <li key={user.id} className="card">
-                      <h2>{name}</h2>
-                      <p>
-                        {user.email} · {user.phoneNumber} · {roleLabels[user.role]} ·{" "}
-                        <span className={`badge ${user.isActive ? "status-success" : "status-danger"}`}>
-                          {user.isActive ? t`Actif` : t`Inactif`}
-                        </span>{" "}
-                        · {t`Inscrit le ${formatDate(i18n.locale, user.createdAt)}`}
-                        {user.timeZone ? <> · {zoneName(i18n.locale, user.timeZone)}</> : null}
-                      </p>
-                      {user.role === "PROVIDER" ? (
-                        <p>
-                          {user.paymentAccount === null
-                            ? t`Aucun compte de paiement`
-                            : user.paymentAccount.isComplete
-                              ? t`Compte de paiement complet`
-                              : t`Compte de paiement incomplet`}
-                        </p>
-                      ) : null}
-                      <div className="admin-actions">
-                        <button
-                          type="button"
-                          className="button-secondary"
-                          onClick={() => update(user, { isActive: !user.isActive }, t`Impossible de modifier le statut.`)}
-                        >
-                          {user.isActive ? t`Désactiver` : t`Activer`}
-                          <span className="sr-only"> : {name}</span>
-                        </button>
-                        <div className="field field-inline">
-                          <label htmlFor={`role-${user.id}`}>{t`Rôle de ${name}`}</label>
-                          <select
-                            id={`role-${user.id}`}
-                            value={user.role}
-                            onChange={(event) => {
-                              const next = event.target.value as Role
-                              if (next === "ADMIN") setPromote(user)
-                              else void update(user, { role: next }, t`Impossible de changer le rôle.`)
-                            }}
-                          >
-                            {ROLES.map((value) => (
-                              <option key={value} value={value}>
-                                {roleLabels[value]}
-                              </option>
-                            ))}
-                          </select>
-                        </div>
-                        {user.role !== "ADMIN" ? (
-                          <button type="button" className="button-secondary" onClick={() => setPromote(user)}>
-                            {t`Promouvoir administrateur`}
-                            <span className="sr-only"> : {name}</span>
-                          </button>
-                        ) : null}
-                      </div>
-                      {user.role === "PROVIDER" ? <PaymentAccountActions user={user} onChanged={() => reload({ quiet: true })} /> : null}
-                    </li>
-                  )
-                })}
-              </ul>
+              <DataTable caption={t`Utilisateurs`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t`Utilisateur`}</th>
+                    <th scope="col">{t`Rôle`}</th>
+                    <th scope="col">{t`Statut`}</th>
+                    <th scope="col">{t`Inscription`}</th>
+                    <th scope="col">
+                      <span className="sr-only">{t`Actions`}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.users.map((user) => (
+                    <UserRow
+                      key={user.id}
+                      user={user}
+                      roleLabels={roleLabels}
+                      onUpdate={(u, body, failure) => void update(u, body, failure)}
+                      onPromote={setPromote}
+                      onChanged={() => reload({ quiet: true })}
+                    />
+                  ))}
+                </tbody>
+              </DataTable>
               <AdminPager pagination={data.pagination} onPage={list.setPage} onLimit={list.setLimit} />
             </>
           )

@@ -27,8 +27,21 @@ const TYPES: Record<string, string> = {
   ".map": "application/json"
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+
+/** What the server writes into index.html: the brand's name and the public origin (for absolute share addresses). */
+export interface PageBrand {
+  readonly siteName: string
+  readonly publicUrl: string
+}
+
+/** index.html with its placeholders (`%SITE_NAME%`, `%PUBLIC_URL%`) filled in, escaped. */
+export const brandIndex = (html: string, brand: PageBrand) =>
+  html.replaceAll("%SITE_NAME%", escapeHtml(brand.siteName)).replaceAll("%PUBLIC_URL%", escapeHtml(brand.publicUrl))
+
 /** Loads the built UI once into memory, with gzip variants and etags. */
-const loadAssets = (root: string) => {
+const loadAssets = (root: string, brand: PageBrand) => {
   const assets = new Map<string, Asset>()
   if (!fs.existsSync(root)) return assets
   const walk = (dir: string) => {
@@ -36,8 +49,8 @@ const loadAssets = (root: string) => {
       const full = path.join(dir, entry.name)
       if (entry.isDirectory()) walk(full)
       else {
-        const body = fs.readFileSync(full)
         const url = "/" + path.relative(root, full).split(path.sep).join("/")
+        const body = url === "/index.html" ? Buffer.from(brandIndex(fs.readFileSync(full, "utf8"), brand)) : fs.readFileSync(full)
         assets.set(url, {
           body,
           gzip: undefined,
@@ -54,8 +67,8 @@ const loadAssets = (root: string) => {
 }
 
 /** Serves the bundled React UI; unknown paths get index.html so client routes work on reload. */
-export const staticUi = (root: string) => {
-  const assets = loadAssets(root)
+export const staticUi = (root: string, brand: PageBrand) => {
+  const assets = loadAssets(root, brand)
   return Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
     const pathname = decodeURIComponent(new URL(request.url, "http://x").pathname)
     const asset = assets.get(pathname) ?? (path.extname(pathname) === "" ? assets.get("/index.html") : undefined)
