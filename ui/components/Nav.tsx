@@ -8,15 +8,19 @@ import type { User } from "../api/contract"
 import type { Language } from "../i18n/detect"
 import { switchLanguage } from "../state/language"
 import { clearSession, userAtom } from "../state/session"
+import { UnreadBadge, UnreadTracker, unreadMessagesAtom } from "../messaging/unread"
 
 interface NavItem {
   readonly href: string
   readonly label: string
+  /** A count shown on the link (unread messages). */
+  readonly badge?: number | null
 }
 
 /** The links a user sees, by role (spec section 2, Navigation). */
 const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   const { t } = useLingui()
+  const unread = useAtomValue(unreadMessagesAtom)
   const items: Array<NavItem> = [{ href: "/services", label: t`Services` }]
   // The spec keeps /search for signed-in users.
   if (user) items.push({ href: "/search", label: t`Recherche` })
@@ -32,7 +36,7 @@ const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   if (user) {
     items.push(
       { href: "/bookings", label: t`Réservations` },
-      { href: "/messaging", label: t`Messagerie` },
+      { href: "/messaging", label: t`Messagerie`, badge: unread },
       { href: "/favorites", label: t`Favoris` },
       { href: "/profile", label: t`Profil` },
       { href: "/settings", label: t`Paramètres` }
@@ -55,6 +59,7 @@ const NavLinks = ({ items }: { items: ReadonlyArray<NavItem> }) => {
         <li key={item.href}>
           <Link href={item.href} aria-current={isCurrent(location, item.href) ? "page" : undefined}>
             {item.label}
+            {item.badge ? <UnreadBadge count={item.badge} /> : null}
           </Link>
         </li>
       ))}
@@ -213,6 +218,7 @@ export const Header = () => {
   const { t } = useLingui()
   const user = useAtomValue(userAtom)
   const items = useNavItems(user)
+  const unread = useAtomValue(unreadMessagesAtom)
   const [open, setOpen] = useState(false)
   const [location] = useLocation()
   const toggle = useRef<HTMLButtonElement>(null)
@@ -252,8 +258,10 @@ export const Header = () => {
         >
           <span aria-hidden="true" className="burger" />
           {t`Menu`}
+          {unread ? <UnreadBadge count={unread} /> : null}
         </button>
       </div>
+      {user ? <UnreadTracker key={user.id} viewerId={user.id} /> : null}
       {user?.role === "ADMIN" ? <AdminStrip /> : null}
       {open ? <MobileMenu items={items} user={user} onClose={close} toggle={toggle} /> : null}
     </header>
