@@ -69,7 +69,8 @@ export const UnreadBadge = ({ count }: { count: number }) => {
   return (
     <span className="unread-badge" title={label}>
       <span aria-hidden="true">{count > 99 ? "99+" : count}</span>
-      <span className="sr-only">{label}</span>
+      {/* The leading space keeps the link's name "Messagerie 3 messages non lus", not "Messagerie3 …". */}
+      <span className="sr-only">{` ${label}`}</span>
     </span>
   )
 }
