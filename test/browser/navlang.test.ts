@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
     const events = cell.locator(".calendar-event")
     expect(await events.count()).toBe(2)
     for (const event of await events.all()) {
-      const shape = await event.evaluate((button) => {
+      const shape = await event.evaluate((button: HTMLElement) => {
         const time = button.querySelector<HTMLElement>(".event-time")!
         const titleLine = button.querySelector<HTMLElement>(".event-title")!
         const t = time.getBoundingClientRect()
