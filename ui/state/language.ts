@@ -36,9 +36,9 @@ export const switchLanguage = async (language: Language) => {
  * The account's language wins on every device: when a user signs in or their session is restored
  * (a new user id in the session, not every refresh of the same one), their preferredLanguage replaces
  * the browser's and the stored choice, and is remembered here for the next visits. A `?lang=` link
- * opened on this load (`explicit`) is a choice made now: it goes to the account instead, as the
- * language buttons do. Started once the first catalog is active, so that the detected language
- * cannot land after the account's.
+ * opened on this load (`explicit`) wins for the session restored by that load only: a shared link
+ * must not rewrite the account (the language buttons do that). Started once the first catalog is
+ * active, so that the detected language cannot land after the account's.
  */
 export const followAccountLanguage = (explicit?: Language) => {
   let seen: string | null = null
@@ -49,9 +49,7 @@ export const followAccountLanguage = (explicit?: Language) => {
     seen = user?.id ?? null
     if (!user) return
     if (chosen) {
-      const language = chosen
       chosen = undefined
-      if (user.preferredLanguage !== language) void switchLanguage(language)
       return
     }
     const language = toLanguage(user.preferredLanguage)
