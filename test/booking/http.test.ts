@@ -339,6 +339,10 @@ describe("the booking journey", () => {
     )
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body.data).toMatchObject({ mode: "authorize", url: expect.stringContaining("/sandbox/checkout/") })
+    // The page speaks the client's account language (French here), whatever the browser asks for.
+    expect(new URL(ok.body.data.url).searchParams.get("lang")).toBe("fr")
+    const page = await fetch(ok.body.data.url, { headers: { "accept-language": "en" } })
+    expect((await page.text()).match(/<html lang="(\w+)">/)?.[1]).toBe("fr")
   })
 
   it("refuses blank or malformed billing details field by field, in the user's language", async () => {

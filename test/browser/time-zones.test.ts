@@ -42,9 +42,11 @@ describe.skipIf(!hasChromium)("time zones in Chromium", () => {
     expect(Option.getOrThrow(account).timeZone).toBe("Europe/Paris")
     expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, email, "verify-email")}`)).status).toBe(200)
 
-    // A provider in Toronto (set on their settings) offers a service; the client books 14:00 UTC in three days.
+    // A provider in Toronto (set on their settings, in English: the account's language is the one they get) offers a service; the client books 14:00 UTC in three days.
     const provider = await newProvider(server, api)
-    expect((await api.patch("/api/users/me", { timeZone: "America/Toronto" }, { token: provider.token })).status).toBe(200)
+    expect(
+      (await api.patch("/api/users/me", { timeZone: "America/Toronto", preferredLanguage: "en" }, { token: provider.token })).status
+    ).toBe(200)
     const created = await api.post(
       "/api/services",
       { title: "Piano lessons", description: "One hour of piano at home.", price: 50, duration: 60, location: "Toronto", categoryId: 7 },

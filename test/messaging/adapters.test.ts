@@ -98,6 +98,13 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     expect(await run(repo.listFor(me.id, { limit: 2, offset: 10 }))).toEqual({ rows: [], total: 3 })
     expect([...(await run(repo.partnersOf(me.id)))].sort()).toEqual([x.id, y.id, z.id].sort())
     expect(await run(repo.partnersOf(x.id))).toEqual([me.id])
+    // The badge's totals: the same unread rows as the list's counts, summed over every conversation.
+    await run(repo.addMessage({ conversationId: withZ.id, senderId: z.id, content: "Coucou", at: tick() }))
+    expect(await run(repo.unreadTotals(me.id))).toEqual({ messages: 3, conversations: 2 })
+    expect(await run(repo.unreadTotals(y.id))).toEqual({ messages: 1, conversations: 1 })
+    expect(await run(repo.unreadTotals(x.id))).toEqual({ messages: 0, conversations: 0 })
+    await run(repo.markRead(withX.id, me.id, tick()))
+    expect(await run(repo.unreadTotals(me.id))).toEqual({ messages: 1, conversations: 1 })
   })
 
   it("messages newest first in sending order even within one millisecond; read marks only on what others sent", async () => {

@@ -175,6 +175,27 @@ describe("messages", () => {
     expect((await api.patch(`/api/conversations/${id}/read`, undefined, as(b))).body.data.messageIds).toEqual([])
   })
 
+  it("GET /api/conversations/unread totals what others sent unread, over every conversation; 401 anonymous", async () => {
+    const [a, b, c] = [await client(), await client(), await client()]
+    const unread = async (who: Session) => {
+      const reply = await api.get("/api/conversations/unread", as(who))
+      expect(reply.status, reply.text).toBe(200)
+      return reply.body.data
+    }
+    expect(await unread(a)).toEqual({ unreadMessages: 0, unreadConversations: 0 })
+    const ab = await start(a, b)
+    const ac = await start(a, c)
+    for (const content of ["un", "deux"]) expect((await send(b, ab.id, content)).status).toBe(201)
+    expect((await send(c, ac.id, "trois")).status).toBe(201)
+    // One's own messages never count for oneself.
+    expect((await send(a, ab.id, "réponse")).status).toBe(201)
+    expect(await unread(a)).toEqual({ unreadMessages: 3, unreadConversations: 2 })
+    expect(await unread(b)).toEqual({ unreadMessages: 1, unreadConversations: 1 })
+    expect((await api.patch(`/api/conversations/${ab.id}/read`, undefined, as(a))).status).toBe(200)
+    expect(await unread(a)).toEqual({ unreadMessages: 1, unreadConversations: 1 })
+    expectError(await api.get("/api/conversations/unread"), 401, "UNAUTHENTICATED")
+  })
+
   it("the conversation list pages", async () => {
     const me = await client()
     const others = [await client(), await client(), await client()]

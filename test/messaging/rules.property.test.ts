@@ -19,6 +19,9 @@ import {
   draftProblem,
   mergeMessages,
   relativeTime,
+  tallyRead,
+  tallyReceived,
+  unreadTally,
   withMessage,
   withRead
 } from "../../ui/messaging/rules"
@@ -265,5 +268,55 @@ describe("the live conversation list", () => {
         "user-0"
       )
     ).toBe("reload")
+  })
+})
+
+describe("the navigation's unread badge", () => {
+  const received = (senderId: string, n: number) => ({
+    conversationId: "c",
+    message: message(senderId, false, n),
+    sender: { id: senderId, firstName: "A", lastName: "B" }
+  })
+  const readBy = (readerId: string, ids: ReadonlyArray<string>) => ({
+    conversationId: "c",
+    readerId,
+    messageIds: [...ids],
+    readAt: "2025-01-02T00:00:00Z"
+  })
+
+  it("counts each message others sent once, lowers on the viewer's marks only, and never goes below zero", () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 50 }),
+        fc.array(fc.record({ mine: fc.boolean(), n: fc.nat({ max: 20 }) }), { maxLength: 40 }),
+        (start, events) => {
+          let tally = unreadTally(start)
+          const fromOthers = new Set<string>()
+          for (const e of events) {
+            const event = received(e.mine ? "me" : "you", e.n)
+            tally = tallyReceived(tally, event, "me")
+            if (!e.mine) fromOthers.add(event.message.id)
+          }
+          // Duplicates (the same id twice) and the viewer's own messages add nothing.
+          expect(tally.count).toBe(start + fromOthers.size)
+          // The other side's marks leave the count alone.
+          expect(tallyRead(tally, readBy("you", [...fromOthers]), "me").count).toBe(tally.count)
+          // The viewer reading the new ones brings it back to where it was.
+          const read = tallyRead(tally, readBy("me", [...fromOthers]), "me")
+          expect(read.count).toBe(start)
+          // Marks for more than the count (read elsewhere before the load) stop at zero.
+          expect(
+            tallyRead(
+              read,
+              readBy(
+                "me",
+                Array.from({ length: start + 3 }, (_, i) => `x${i}`)
+              ),
+              "me"
+            ).count
+          ).toBe(0)
+        }
+      )
+    )
   })
 })

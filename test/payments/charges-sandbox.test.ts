@@ -170,6 +170,9 @@ for (const kind of kinds) {
           const input = request()
           const session = yield* gateway.createCheckoutSession(input)
           expect(session.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${session.id}`)
+          // The payer's language rides on the address (the page reads it; see sandbox-flow for the page).
+          const english = yield* gateway.createCheckoutSession(request({ locale: "en" }))
+          expect(english.url).toBe(`${PUBLIC_URL}/sandbox/checkout/${english.id}?lang=en`)
           expect(session.id).toMatch(/^cs_sandbox_[0-9a-f]{24}$/)
           expect(yield* gateway.createCheckoutSession(input)).toEqual(session)
           // Corrected in the same minute (same caller key, other billing details): a new request, not a 502.

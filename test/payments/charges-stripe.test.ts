@@ -68,7 +68,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
   it("authorize: a payment-mode Checkout Session with manual capture, destination, 5% fee, saved card, booking metadata", async () => {
     const start = fake.requests.length
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 2 * 3600 * 1000)
-    const session = await gateway.run((g) => g.createCheckoutSession(checkout({ expiresAt })))
+    const session = await gateway.run((g) => g.createCheckoutSession(checkout({ expiresAt, locale: "en" })))
     expect(session).toEqual({ id: expect.stringMatching(/^cs_fake_/), url: `https://checkout.stripe.test/c/pay/${session.id}` })
     const [request, ...rest] = fake.since(start)
     expect(rest).toEqual([])
@@ -94,7 +94,9 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       client_reference_id: BOOKING,
       success_url: "https://market.example/bookings?payment=success",
       cancel_url: "https://market.example/services/1?payment=cancelled",
-      expires_at: String(expiresAt.getTime() / 1000)
+      expires_at: String(expiresAt.getTime() / 1000),
+      // The payer's account language: Stripe's page speaks it.
+      locale: "en"
     })
   })
 

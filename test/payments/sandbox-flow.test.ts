@@ -84,8 +84,10 @@ describe("sandbox onboarding through HTTP", () => {
 
   it("follow the link, complete: redirected to the return URL, status shows charges enabled, canTakeCharges becomes true", async () => {
     const provider = await freshUser(server, api)
+    // An English account: the link carries its language (see the language test below).
+    expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: provider.token })).status).toBe(200)
     const link = await startOnboarding(provider.token)
-    const page = await fetchPage(link, { headers: { "accept-language": "en" } })
+    const page = await fetchPage(link, { headers: { "accept-language": "fr" } })
     expect(page.status).toBe(200)
     expect(page.headers.get("content-type")).toMatch(/^text\/html/)
     const html = await page.text()
@@ -172,18 +174,28 @@ describe("sandbox onboarding through HTTP", () => {
     })
   })
 
-  it("the onboarding page follows the lang query, else Accept-Language, else French", async () => {
+  it("the onboarding link carries the provider's account language; the page follows the lang query, else Accept-Language, else French", async () => {
     const provider = await freshUser(server, api)
-    const link = await startOnboarding(provider.token)
-    const lang = async (url: string, acceptLanguage?: string) =>
+    const lang = async (url: string | URL, acceptLanguage?: string) =>
       /<html lang="(\w+)">/.exec(
-        await (await fetchPage(url, acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {})).text()
+        await (await fetchPage(url.toString(), acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {})).text()
       )?.[1]
-    expect(await lang(link)).toBe("fr")
-    expect(await lang(link, "en-CA,en;q=0.9")).toBe("en")
-    expect(await lang(`${link}&lang=fr`, "en")).toBe("fr")
-    expect(await lang(`${link}&lang=en`)).toBe("en")
-    expect(await lang(`${link}&lang=de`, "en")).toBe("en")
+    // The account's language (French by default, then English) beats the browser's.
+    const link = await startOnboarding(provider.token)
+    expect(new URL(link).searchParams.get("lang")).toBe("fr")
+    expect(await lang(link, "en-CA,en;q=0.9")).toBe("fr")
+    expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: provider.token })).status).toBe(200)
+    const english = await startOnboarding(provider.token)
+    expect(new URL(english).searchParams.get("lang")).toBe("en")
+    expect(await lang(english, "fr")).toBe("en")
+    // Without it (a link made before, typed by hand): the query, else Accept-Language, else French.
+    const bare = new URL(link)
+    bare.searchParams.delete("lang")
+    expect(await lang(bare)).toBe("fr")
+    expect(await lang(bare, "en-CA,en;q=0.9")).toBe("en")
+    expect(await lang(`${bare}&lang=fr`, "en")).toBe("fr")
+    expect(await lang(`${bare}&lang=en`)).toBe("en")
+    expect(await lang(`${bare}&lang=de`, "en")).toBe("en")
   })
 
   it("refuses links whose return addresses leave the marketplace, and unknown accounts", async () => {

@@ -9,15 +9,19 @@ import type { Language } from "../i18n/detect"
 import { switchLanguage } from "../state/language"
 import { clearSession, userAtom } from "../state/session"
 import { Brand } from "./Logo"
+import { UnreadBadge, UnreadTracker, unreadMessagesAtom } from "../messaging/unread"
 
 interface NavItem {
   readonly href: string
   readonly label: string
+  /** A count shown on the link (unread messages). */
+  readonly badge?: number | null
 }
 
 /** The links a user sees, by role (spec section 2, Navigation). */
 const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   const { t } = useLingui()
+  const unread = useAtomValue(unreadMessagesAtom)
   const items: Array<NavItem> = [{ href: "/services", label: t`Services` }]
   // The spec keeps /search for signed-in users.
   if (user) items.push({ href: "/search", label: t`Recherche` })
@@ -33,7 +37,7 @@ const useNavItems = (user: User | null): ReadonlyArray<NavItem> => {
   if (user) {
     items.push(
       { href: "/bookings", label: t`Réservations` },
-      { href: "/messaging", label: t`Messagerie` },
+      { href: "/messaging", label: t`Messagerie`, badge: unread },
       { href: "/favorites", label: t`Favoris` },
       { href: "/profile", label: t`Profil` },
       { href: "/settings", label: t`Paramètres` }
@@ -56,6 +60,7 @@ const NavLinks = ({ items }: { items: ReadonlyArray<NavItem> }) => {
         <li key={item.href}>
           <Link href={item.href} aria-current={isCurrent(location, item.href) ? "page" : undefined}>
             {item.label}
+            {item.badge ? <UnreadBadge count={item.badge} /> : null}
           </Link>
         </li>
       ))}
@@ -216,6 +221,7 @@ export const Header = () => {
   const { t } = useLingui()
   const user = useAtomValue(userAtom)
   const items = useNavItems(user)
+  const unread = useAtomValue(unreadMessagesAtom)
   const [open, setOpen] = useState(false)
   const [location] = useLocation()
   const toggle = useRef<HTMLButtonElement>(null)
@@ -255,8 +261,10 @@ export const Header = () => {
         >
           <span aria-hidden="true" className="burger" />
           {t`Menu`}
+          {unread ? <UnreadBadge count={unread} /> : null}
         </button>
       </div>
+      {user ? <UnreadTracker key={user.id} viewerId={user.id} /> : null}
       {user?.role === "ADMIN" ? <AdminStrip /> : null}
       {open ? <MobileMenu items={items} user={user} onClose={close} toggle={toggle} /> : null}
     </header>

@@ -10,6 +10,8 @@ const path = (id: string) => `/conversations/${encodeURIComponent(id)}`
 export const messagingApi = {
   list: (page: number, limit: number) => api<ConversationPage>(`/conversations${queryString({ page, limit })}`, { quiet: QUIET }),
   get: (id: string) => api<Answer<typeof ConversationsApi, "get">>(path(id), { quiet: QUIET }),
+  /** What the caller has not read over all their conversations (the navigation's badge). */
+  unread: () => api<Answer<typeof ConversationsApi, "unread">>("/conversations/unread", { quiet: QUIET }),
   /** Finds the conversation with `participantId` (about `serviceId`) or creates it. */
   start: (participantId: string, serviceId?: string) =>
     api<Answer<typeof ConversationsApi, "start">>("/conversations", { method: "POST", body: { participantId, serviceId }, quiet: QUIET }),

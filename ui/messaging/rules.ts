@@ -141,3 +141,26 @@ export const withRead = (list: ReadonlyArray<Conversation>, event: MessagesRead,
       lastMessage: lastRead && c.lastMessage ? { ...c.lastMessage, isRead: true, readAt: event.readAt } : c.lastMessage
     }
   })
+
+// ---- The navigation's unread badge, live ----
+
+/**
+ * The badge's count: read once after login, then moved by the socket events. `counted` holds the
+ * messages it added, so that an event delivered twice (two processes, a replay) counts once.
+ */
+export interface UnreadTally {
+  readonly count: number
+  readonly counted: ReadonlySet<string>
+}
+
+export const unreadTally = (count: number): UnreadTally => ({ count, counted: new Set() })
+
+/** A message someone else sent is one more unread; the viewer's own (from another tab) is not. */
+export const tallyReceived = (tally: UnreadTally, event: MessageReceived, viewerId: string): UnreadTally =>
+  event.message.senderId === viewerId || tally.counted.has(event.message.id)
+    ? tally
+    : { count: tally.count + 1, counted: new Set(tally.counted).add(event.message.id) }
+
+/** The viewer's read marks (any tab, any device) lower the count by the messages they marked; others' do not. */
+export const tallyRead = (tally: UnreadTally, event: MessagesRead, viewerId: string): UnreadTally =>
+  event.readerId !== viewerId ? tally : { count: Math.max(0, tally.count - event.messageIds.length), counted: tally.counted }

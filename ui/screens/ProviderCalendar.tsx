@@ -64,8 +64,8 @@ const closedHours = (plan: Availability | undefined, day: Date) =>
         })
       )
 
-/** Events a month cell lists before "+ n more". */
-const MONTH_CELL_MAX = 3
+/** Events a month cell lists before "+n more" (each takes two lines: time, then title). */
+const MONTH_CELL_MAX = 2
 
 /** "lundi 2 juin" → "Lundi 2 juin" (only the first letter: French months stay lower case). */
 const capitalize = (text: string, locale: string) => text.charAt(0).toLocaleUpperCase(locale) + text.slice(1)
@@ -73,29 +73,33 @@ const capitalize = (text: string, locale: string) => text.charAt(0).toLocaleUppe
 /** An instant as UTC ISO (a zoned date's own toISOString writes its offset). */
 const utcIso = (date: Date) => new Date(date.getTime()).toISOString()
 
-/** "09:00–10:00" in the calendar's zone (the provider's). */
-const timeRange = (event: CalendarEvent, zone: string) => `${hhmm(inZone(event.startTime, zone))}–${hhmm(inZone(event.endTime, zone))}`
+/** "09:00" and "10:00" in the calendar's zone (the provider's). */
+const timesOf = (event: CalendarEvent, zone: string) => [hhmm(inZone(event.startTime, zone)), hhmm(inZone(event.endTime, zone))] as const
 
 /** An event: service title with client first name, the time and the client name (spec section 2). */
 const EventButton = ({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) => {
   const { t } = useLingui()
   const zone = useViewerZone()
   const client = `${event.clientFirstName} ${event.clientLastName}`
-  const time = timeRange(event, zone)
+  const [start, end] = timesOf(event, zone)
+  // The time never shortens (a narrow cell hides its end from the eye only, see navlang.css); the
+  // title takes an ellipsis. The whole text stays in the name and the tooltip.
   return (
     <button
       type="button"
       className={`calendar-event event-${statusTone[event.displayStatus]}`}
-      title={`${time} ${event.title} (${client})`}
+      title={`${start}–${end} ${event.title} (${client})`}
       onClick={() => onOpen(event.id)}
     >
-      <span className="event-time">{time}</span> <span className="event-title">{event.title}</span>
-      {compact ? null : (
-        <span className="event-client">
-          <span className="sr-only">{t`Client :`} </span>
-          {client}
-        </span>
-      )}
+      <span className="event-time">
+        {start}
+        <span className="event-end">–{end}</span>
+      </span>{" "}
+      <span className="event-title">{event.title}</span>
+      <span className={compact ? "sr-only" : "event-client"}>
+        <span className="sr-only">{t`Client :`} </span>
+        {client}
+      </span>
     </button>
   )
 }
@@ -159,7 +163,7 @@ const MonthGrid = ({
                         {more > 0 ? (
                           <li>
                             <button type="button" className="button-ghost button-small month-more" onClick={() => onDay(day)}>
-                              <Plural value={more} one="+ # autre" other="+ # autres" />
+                              <Plural value={more} one="+# autre" other="+# autres" />
                               <span className="sr-only"> : {label}</span>
                             </button>
                           </li>

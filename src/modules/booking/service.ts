@@ -951,7 +951,8 @@ export const BookingsLive = Layer.effect(
               : undefined,
             successUrl: `${base}/bookings?payment=success&booking=${b.id}`,
             cancelUrl: `${base}/services/${b.serviceId}?payment=cancelled`,
-            idempotencyKey
+            idempotencyKey,
+            locale: b.client.preferredLanguage
           })
           // One open session per booking: the previous one is expired, so that it cannot be paid too.
           const previous = b.checkoutSessionId

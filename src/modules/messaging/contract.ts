@@ -83,12 +83,16 @@ export const PresenceEvent = Schema.Struct({ userId: Schema.String })
 const Text = Schema.optional(Schema.NullOr(PayloadText))
 const OneConversation = Schema.Struct({ conversation: ConversationView })
 export const ConversationPage = Schema.Struct({ conversations: Schema.Array(ConversationView), pagination: Pagination })
+/** What the caller has not read over all their conversations: the navigation's badge, kept live by the socket events. */
+export const UnreadTotalsView = Schema.Struct({ unreadMessages: Schema.Number, unreadConversations: Schema.Number })
 export const MessagePage = Schema.Struct({ messages: Schema.Array(MessageView), pagination: Pagination })
 
 // ---- Group -----------------------------------------------------------------------------------
 
 export class ConversationsApi extends HttpApiGroup.make("conversations")
   .add(HttpApiEndpoint.get("list", "/").setUrlParams(Schema.Struct(PageParams)).addSuccess(Ok(ConversationPage)))
+  // Static, so the router takes it before `/:id`.
+  .add(HttpApiEndpoint.get("unread", "/unread").addSuccess(Ok(UnreadTotalsView)))
   .add(HttpApiEndpoint.get("get")`/${ConversationIdParam}`.addSuccess(Ok(OneConversation)))
   .add(
     HttpApiEndpoint.post("start", "/")

@@ -23,6 +23,12 @@ export const ConversationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "conve
           })
         })
       )
+      .handle("unread", () =>
+        Effect.gen(function* () {
+          const totals = yield* messaging.unread((yield* CurrentUser).id)
+          return ok({ unreadMessages: totals.messages, unreadConversations: totals.conversations })
+        })
+      )
       .handle("get", ({ path }) =>
         Effect.gen(function* () {
           const user = yield* CurrentUser

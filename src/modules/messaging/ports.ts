@@ -20,6 +20,12 @@ export interface ConversationSummary extends ConversationRecord {
   readonly lastMessage: (MessageRecord & { readonly senderFirstName: string }) | null
 }
 
+/** Messages others sent that the user has not read, and in how many conversations. */
+export interface UnreadTotals {
+  readonly messages: number
+  readonly conversations: number
+}
+
 export interface Page {
   readonly limit: number
   readonly offset: number
@@ -68,6 +74,8 @@ export interface ConversationRepositoryShape {
     at: Date,
     onlyIds?: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<string>>
+  /** What `userId` has not read, over all their conversations (the navigation's badge). */
+  readonly unreadTotals: (userId: string) => Effect.Effect<UnreadTotals>
   /** Everyone who shares a conversation with `userId` (presence goes to them). */
   readonly partnersOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
   /** One message, hidden or not (reports name it). */

@@ -26,7 +26,8 @@ import {
   MessageRateLimiter,
   PairBookings,
   SafetyRepository,
-  ServiceTopics
+  ServiceTopics,
+  type UnreadTotals
 } from "./ports"
 
 export interface PageQuery {
@@ -85,6 +86,8 @@ export class Messaging extends Context.Tag("messaging/Messaging")<
     ) => Effect.Effect<Paged<MessageRecord> & { readonly isPrivate: boolean }, NotFound>
     /** The participants of a conversation the caller is part of (joining its real-time room). */
     readonly participantsOf: (userId: string, conversationId: string) => Effect.Effect<ReadonlyArray<string>, NotFound>
+    /** What the user has not read, over all their conversations (the navigation's badge). */
+    readonly unread: (userId: string) => Effect.Effect<UnreadTotals>
     /** Everyone who shares a conversation with the user (presence). */
     readonly partnersOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
   }
@@ -243,6 +246,7 @@ export const MessagingLive = Layer.effect(
 
       participantsOf: (userId, conversationId) => Effect.map(visible(userId, conversationId), (c) => c.participantIds),
 
+      unread: (userId) => conversations.unreadTotals(userId),
       partnersOf: (userId) => conversations.partnersOf(userId)
     }
   })

@@ -92,7 +92,8 @@ export const AdminPaymentAccountsLive = Layer.effect(
           const account = yield* existing(user)
           const accountLink = yield* gateway.createOnboardingLink({
             accountId: account.accountId,
-            ...onboardingReturnUrls(config.publicUrl)
+            ...onboardingReturnUrls(config.publicUrl),
+            locale: user.preferredLanguage
           })
           return { accountLink }
         }),

@@ -1,4 +1,5 @@
 import { Context, Data, type Effect, type Option, Schema } from "effect"
+import type { Language } from "../../platform/languages"
 import type { AccountState, GatewayKind, PaymentAccount } from "./domain"
 import type { WebhookEndpoint } from "./webhook-endpoints"
 
@@ -84,6 +85,8 @@ export interface ConnectedAccountGatewayShape {
     readonly accountId: string
     readonly returnUrl: string
     readonly refreshUrl: string
+    /** The provider's account language, for the sandbox's page (Stripe's follows the browser). */
+    readonly locale?: Language | undefined
   }) => Effect.Effect<string, PaymentGatewayError>
   readonly createDashboardLink: (accountId: string) => Effect.Effect<string, PaymentGatewayError>
   readonly retrieveAccount: (accountId: string) => Effect.Effect<GatewayAccount, PaymentGatewayError>
@@ -155,6 +158,8 @@ export interface CheckoutRequest {
   readonly idempotencyKey: string
   /** When the session stops accepting payment (Stripe: 30 minutes to 24 hours ahead; default 24 hours). */
   readonly expiresAt?: Date | undefined
+  /** The payer's account language: the hosted page speaks it, whatever the browser says (issue 16). */
+  readonly locale?: Language | undefined
 }
 
 export interface CheckoutSession {

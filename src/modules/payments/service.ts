@@ -134,7 +134,8 @@ export const ConnectedAccountsLive = Layer.effect(
                 )
               )
             )
-          const linkTo = (accountId: string) => gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl) })
+          const linkTo = (accountId: string) =>
+            gateway.createOnboardingLink({ accountId, ...onboardingReturnUrls(config.publicUrl), locale: user.preferredLanguage })
           // The country of an existing account cannot change (Stripe fixes it at creation). An account
           // the gateway no longer has (deleted on its side) is replaced, or the provider could never onboard again.
           const accountLink = Option.isSome(existing)

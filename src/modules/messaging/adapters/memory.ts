@@ -101,6 +101,13 @@ export const ConversationRepositoryMemory = Layer.effect(
           const i = messages.findIndex((m) => m.id === id)
           if (i >= 0 && messages[i]!.hiddenAt === null) messages[i] = { ...messages[i]!, hiddenAt: at }
         }),
+      unreadTotals: (userId) =>
+        Effect.sync(() => {
+          const counts = [...conversations.values()]
+            .filter((c) => c.participantIds.includes(userId))
+            .map((c) => unreadCount(messagesOf(c.id), userId))
+          return { messages: counts.reduce((a, b) => a + b, 0), conversations: counts.filter((n) => n > 0).length }
+        }),
       partnersOf: (userId) =>
         Effect.sync(() => [
           ...new Set(

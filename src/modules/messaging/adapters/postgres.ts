@@ -42,6 +42,7 @@ const SummaryRow = Schema.Struct({
 type SummaryRow = typeof SummaryRow.Type
 const IdRow = Schema.Struct({ id: Schema.String })
 const Count = Schema.Struct({ n: Schema.Number })
+const Totals = Schema.Struct({ messages: Schema.Number, conversations: Schema.Number })
 
 const toSummary = (row: SummaryRow): ConversationSummary => ({
   id: row.id,
@@ -205,6 +206,16 @@ export const ConversationRepositoryLive = Layer.effect(
         findOne("message", MessageRow, sql`SELECT ${messageColumns} FROM messages m WHERE m.id = ${id}`).pipe(Effect.orDie),
       hideMessage: (id, at) =>
         sql`UPDATE messages SET hidden_at = ${at} WHERE id = ${id} AND hidden_at IS NULL`.pipe(Effect.asVoid, Effect.orDie),
+      // The same unread rows as the list's counts, through the partial index of unread messages.
+      unreadTotals: (userId) =>
+        single(
+          "unread totals",
+          Totals,
+          sql`SELECT count(*) AS messages, count(DISTINCT m.conversation_id) AS conversations
+          FROM conversation_participants p
+          JOIN messages m ON m.conversation_id = p.conversation_id AND m.read_at IS NULL AND m.sender_id <> ${userId}
+          WHERE p.user_id = ${userId}`
+        ).pipe(Effect.orDie),
       partnersOf: (userId) =>
         findAll(
           "conversation partners",

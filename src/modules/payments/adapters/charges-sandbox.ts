@@ -417,7 +417,9 @@ const makeSandboxCharges = Effect.gen(function* () {
           createdAt: at
         }
         yield* store.saveSession(session)
-        return [{ id: session.id, url: `${base}${sandboxPaths.checkout(session.id)}` }, []] as const
+        // The payer's language rides on the address, as Stripe's `locale` would (the page reads `lang`).
+        const lang = r.locale ? `?${new URLSearchParams({ lang: r.locale })}` : ""
+        return [{ id: session.id, url: `${base}${sandboxPaths.checkout(session.id)}${lang}` }, []] as const
       })
     )
   }

@@ -55,7 +55,8 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
     client_reference_id: r.bookingId,
     success_url: r.successUrl,
     cancel_url: r.cancelUrl,
-    ...(r.expiresAt ? { expires_at: Math.floor(r.expiresAt.getTime() / 1000) } : {})
+    ...(r.expiresAt ? { expires_at: Math.floor(r.expiresAt.getTime() / 1000) } : {}),
+    ...(r.locale ? { locale: r.locale } : {})
   }
   if (r.mode === "save_card") {
     // Setup mode takes no amount; cards only, since the booking is later authorised off-session with

@@ -62,10 +62,10 @@ export const SandboxGatewayLive = Layer.effect(
           ),
           (account) => account.accountId
         ),
-      createOnboardingLink: ({ accountId, returnUrl, refreshUrl }) =>
+      createOnboardingLink: ({ accountId, returnUrl, refreshUrl, locale }) =>
         Effect.as(
           existing("accountLinks.create", accountId),
-          `${base}${sandboxPaths.onboarding(accountId)}?${new URLSearchParams({ return: returnUrl, refresh: refreshUrl })}`
+          `${base}${sandboxPaths.onboarding(accountId)}?${new URLSearchParams({ return: returnUrl, refresh: refreshUrl, ...(locale ? { lang: locale } : {}) })}`
         ),
       createDashboardLink: (accountId) =>
         Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
