@@ -22,7 +22,7 @@ export const fr = {
   "validation.timeZone": "Fuseau horaire inconnu.",
   "request.malformed": "Requête invalide.",
   "request.notFound": "Ressource introuvable.",
-  "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds} secondes.",
+  "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds, plural, one {# seconde} other {# secondes}}.",
   "request.tooDeep": "Le corps de la requête est trop imbriqué.",
   "request.jsonRequired": "Envoyez le corps de la requête en JSON (Content-Type: application/json).",
   "request.unknownField": "Champ inconnu.",
@@ -144,7 +144,8 @@ export const fr = {
   "onboarding.notPending": "Seule une candidature en attente peut être acceptée ou refusée.",
   "onboarding.concurrentChange": "La candidature vient d'être modifiée par ailleurs. Rechargez la page et réessayez.",
   "onboarding.finallyRefused": "Candidature définitivement refusée : le nombre maximal de tentatives ({maxAttempts}) est atteint.",
-  "onboarding.tooEarly": "Vous pourrez soumettre à nouveau votre candidature dans {days} jour(s), à partir du {date}.",
+  "onboarding.tooEarly":
+    "Vous pourrez soumettre à nouveau votre candidature dans {days, plural, one {# jour} other {# jours}}, à partir du {date}.",
   "onboarding.reasonRequired": "Veuillez saisir un motif de refus.",
   "onboarding.documentTypeInvalid": "Type de document non valable pour ce fichier.",
   "onboarding.isVerifiedInvalid": "La décision doit valoir true (vérifié), false (rejeté) ou null (en attente).",
@@ -590,7 +591,7 @@ export const en: Record<MessageKey, string> = {
   "validation.timeZone": "Unknown time zone.",
   "request.malformed": "Malformed request.",
   "request.notFound": "Resource not found.",
-  "request.tooManyRequests": "Too many attempts. Try again in {seconds} seconds.",
+  "request.tooManyRequests": "Too many attempts. Try again in {seconds, plural, one {# second} other {# seconds}}.",
   "request.tooDeep": "The request body is nested too deeply.",
   "request.jsonRequired": "Send the request body as JSON (Content-Type: application/json).",
   "request.unknownField": "Unknown field.",
@@ -709,7 +710,7 @@ export const en: Record<MessageKey, string> = {
   "onboarding.notPending": "Only a pending application can be approved or rejected.",
   "onboarding.concurrentChange": "The application was just changed elsewhere. Reload the page and try again.",
   "onboarding.finallyRefused": "Application definitively refused: the maximum number of attempts ({maxAttempts}) has been reached.",
-  "onboarding.tooEarly": "You can submit your application again in {days} day(s), from {date}.",
+  "onboarding.tooEarly": "You can submit your application again in {days, plural, one {# day} other {# days}}, from {date}.",
   "onboarding.reasonRequired": "Please enter a reason for the refusal.",
   "onboarding.documentTypeInvalid": "Document type not valid for this file.",
   "onboarding.isVerifiedInvalid": "The decision must be true (verified), false (rejected) or null (pending).",
@@ -1125,9 +1126,33 @@ export const catalogs: Record<Language, Record<MessageKey, string>> = { fr, en }
 
 export const isMessageKey = (text: string): text is MessageKey => Object.hasOwn(fr, text)
 
+/** `{name, plural, one {# jour} other {# jours}}`: one level, its forms may hold plain `{placeholders}`. */
+const PLURAL = /\{(\w+), plural,((?:\s*[=\w]+ \{(?:[^{}]|\{\w+\})*\})+)\s*\}/g
+const FORM = /([=\w]+) \{((?:[^{}]|\{\w+\})*)\}/g
+const pluralRules = new Map<Language, Intl.PluralRules>()
+
+/**
+ * A count's words by the language's plural rules (Intl.PluralRules: French says "0 jour", "1 jour",
+ * English "0 days", "1 day"), the ICU form the UI's catalogs use; `=N` forms match exactly, `#` is the count.
+ */
+const pluralize = (language: Language, template: string, params: Readonly<Record<string, string>>) =>
+  template.replace(PLURAL, (whole, name: string, body: string) => {
+    const value = params[name]
+    if (value === undefined || !Number.isFinite(Number(value))) return whole
+    const n = Number(value)
+    let rules = pluralRules.get(language)
+    if (rules === undefined) {
+      rules = new Intl.PluralRules(language)
+      pluralRules.set(language, rules)
+    }
+    const forms = new Map([...body.matchAll(FORM)].map((f) => [f[1]!, f[2]!]))
+    const form = forms.get(`=${n}`) ?? forms.get(rules.select(n)) ?? forms.get("other") ?? whole
+    return form.replace(/#/g, value)
+  })
+
 export const translate = (language: Language, key: MessageKey, params?: Readonly<Record<string, string>>): string => {
   const template = catalogs[language][key]
-  return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : template
+  return params ? pluralize(language, template, params).replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : template
 }
 
 /** The first supported language of an Accept-Language header, if any. */

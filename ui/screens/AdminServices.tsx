@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { Link } from "wouter"
@@ -75,7 +76,7 @@ export default function AdminServices() {
             <p className="empty-state">{t`Aucun service ne correspond.`}</p>
           ) : (
             <>
-              <p>{t`${data.pagination.total} services`}</p>
+              <p>{plural(data.pagination.total, { one: "# service", other: "# services" })}</p>
               <div className="table-wrap">
                 <table>
                   <caption className="sr-only">{t`Services`}</caption>
