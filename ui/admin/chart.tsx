@@ -71,6 +71,9 @@ export const Chart = (props: ChartProps) => {
         const xs = categories.map((_, i) => i)
         const bars = kind === "bars"
         const width = Math.max(element.clientWidth, 200)
+        // Bars' labels are all written: turned when side by side they would not fit (about 7 px a character).
+        const longest = Math.max(0, ...categories.map((c) => c.length))
+        const crowded = (u: uPlot) => bars && n * (longest * 7 + 12) > u.width - 60
         const yValues = (values: ReadonlyArray<number>) => values.map((v) => (latest.current.formatAxis ?? latest.current.format)(v))
         plot = new UPlot(
           {
@@ -96,8 +99,8 @@ export const Chart = (props: ChartProps) => {
                   return xs.filter((i) => i % step === 0)
                 },
                 values: (_u, splits) => splits.map((i) => categories[i] ?? ""),
-                rotate: (u) => (bars && n * LABEL_SPACE * 1.4 > u.width - 60 ? -45 : 0),
-                size: (u) => (bars && n * LABEL_SPACE * 1.4 > u.width - 60 ? 110 : 40)
+                rotate: (u) => (crowded(u) ? -45 : 0),
+                size: (u) => (crowded(u) ? 24 + longest * 5 : 40)
               },
               {
                 label: yLabel,
@@ -108,7 +111,7 @@ export const Chart = (props: ChartProps) => {
                 ticks: { stroke: grid },
                 incrs: INTEGER_STEPS,
                 values: (_u, splits) => yValues(splits),
-                size: (_u, values) => (values ? Math.max(...values.map((v) => v.length)) * 7 + 16 : 48)
+                size: (_u, values) => (values ? Math.max(...values.map((v) => v.length)) * 8 + 24 : 56)
               }
             ],
             series: [
