@@ -2,7 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { collectPageErrors, contextWithConsent, hasChromium, loaded, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  loaded,
+  logInThroughUi,
+  seriousViolations,
+  withServerAndChromium
+} from "../support/browser"
 import type { TestServer } from "../support/server"
 
 // Issue 16 item 3: /admin/analytics and /admin/financial draw their charts (uPlot's canvas, loaded with
@@ -95,6 +103,8 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
       expect(statuses.map((row) => Number(row[1])).sort()).toEqual([...perStatus.values()].sort())
       if (perStatus.has("PENDING")) expect(statuses.map((row) => row[0])).toContain(language === "fr" ? "En attente" : "Pending")
       expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0)
+      // axe-core with the tables open: no serious or critical violation.
+      expect(await seriousViolations(page)).toEqual([])
       const plot = await page.getByTestId("chart-growth").locator("canvas").first().boundingBox()
       expect(plot!.width).toBeLessThanOrEqual(width)
       if (language === "en") await page.screenshot({ path: `/tmp/charts-analytics-${language}-${width}.png`, fullPage: true })
@@ -118,6 +128,7 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
       expect(revenue.map((row) => digits(row[3]!))).toEqual(expected("commission"))
       expect(expected("gross")[27]).toBeGreaterThanOrEqual(123_400)
       expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0)
+      expect(await seriousViolations(page)).toEqual([])
       if (language === "en") await page.screenshot({ path: `/tmp/charts-finance-${language}-${width}.png`, fullPage: false })
 
       expect(errors).toEqual([])

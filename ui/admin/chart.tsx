@@ -171,7 +171,8 @@ export const Chart = (props: ChartProps) => {
       {failed ? <p className="alert alert-error">{t`Le graphique n'a pas pu être chargé : ses données sont dans le tableau.`}</p> : null}
       <details className="chart-data">
         <summary>{t`Afficher les données`}</summary>
-        <div className="table-wrap">
+        {/* Scrolls when long: focusable so that a keyboard can scroll it too. */}
+        <div className="table-wrap" role="region" aria-label={t`Données : ${props.title}`} tabIndex={0}>
           <table>
             <caption className="sr-only">{props.title}</caption>
             <thead>
