@@ -87,6 +87,17 @@ describe("plurals in the server's messages", () => {
     expect(translate("fr", "request.tooManyRequests", { seconds: "1" })).toBe("Trop de tentatives. Réessayez dans 1 seconde.")
     expect(translate("en", "request.tooManyRequests", { seconds: "1" })).toBe("Too many attempts. Try again in 1 second.")
     expect(translate("en", "request.tooManyRequests", { seconds: "30" })).toBe("Too many attempts. Try again in 30 seconds.")
+    expect([1, 3].map((n) => translate("fr", "mail.digest.subject", { count: String(n) }))).toEqual([
+      "Votre résumé : 1 notification",
+      "Votre résumé : 3 notifications"
+    ])
+    expect([1, 3].map((n) => translate("en", "mail.digest.subject", { count: String(n) }))).toEqual([
+      "Your digest: 1 notification",
+      "Your digest: 3 notifications"
+    ])
+    expect(translate("en", "availability.noticeTooShort", { minutes: "1" })).toBe(
+      "This provider needs at least 1 minute's notice before the start."
+    )
   })
 
   it("no server message is left with a hand-made plural such as «jour(s)»", async () => {
