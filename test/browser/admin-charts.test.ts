@@ -131,6 +131,23 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
       expect(await seriousViolations(page)).toEqual([])
       if (language === "en") await page.screenshot({ path: `/tmp/charts-finance-${language}-${width}.png`, fullPage: false })
 
+      // The year: one bar of the table per UTC month, the year's captures in them.
+      if (width === 1280) {
+        await page.getByLabel(language === "fr" ? "Période" : "Period").selectOption("year")
+        const title = language === "fr" ? "Revenus et commissions par mois (UTC)" : "Revenue and commissions per month (UTC)"
+        await page.getByRole("heading", { name: title }).waitFor()
+        await canvasDrawn(page, "chart-revenue")
+        const months = await tableOf(page, "chart-revenue")
+        const yearFrom = Date.now() - 365 * DAY
+        const wanted = [...new Set(Array.from({ length: 366 }, (_, i) => new Date(yearFrom + i * DAY).toISOString().slice(0, 7)))]
+        expect(months.length).toBe(wanted.length)
+        const [year] = await sql<{ gross: number }>(
+          "SELECT coalesce(sum(amount_minor), 0)::int AS gross FROM payment_operations WHERE kind = 'CAPTURE' AND currency = $1 AND created_at >= $2",
+          [currency, new Date(yearFrom)]
+        )
+        expect(months.reduce((n, row) => n + digits(row[1]!), 0)).toBe(year!.gross)
+      }
+
       expect(errors).toEqual([])
       await context.close()
     }
