@@ -92,11 +92,31 @@ export const formatDateRangeIn = (locale: string, start: When, end: When, zone: 
 /** A whole day in a zone ("lundi 30 novembre 2026", "Monday, November 30, 2026"). */
 export const formatDayIn = (locale: string, value: When, zone: string) => formatInZone(locale, value, zone, { dateStyle: "full" })
 
+/**
+ * A UTC calendar day or month of the back-office's series ("2026-11-26"), written as such whatever the
+ * browser's zone: "day" "26 nov." / "Nov 26", "date" "26 nov. 2026", "month" "nov. 2026" / "Nov 2026".
+ */
+export const formatUtcDay = (locale: string, day: string, style: "day" | "date" | "month") =>
+  dateFormat(
+    locale,
+    style === "day"
+      ? { day: "numeric", month: "short", timeZone: "UTC" }
+      : style === "date"
+        ? { dateStyle: "medium", timeZone: "UTC" }
+        : { month: "short", year: "numeric", timeZone: "UTC" }
+  ).format(new Date(`${day}T00:00:00Z`))
+
 // ---- Numbers -----------------------------------------------------------------------------------
 
 /** A number with at most `maximumDigits` decimals (and at least `minimumDigits`): "4,5", "12.25". */
 export const formatNumber = (locale: string, value: number, maximumDigits = 0, minimumDigits = 0) =>
   new Intl.NumberFormat(locale, { minimumFractionDigits: minimumDigits, maximumFractionDigits: maximumDigits }).format(value)
+
+/** An amount in minor units, short for a chart's axis ("1,2 k$ CA", "CA$1.2K"). */
+export const formatMinorCompact = (locale: string, minor: number, currency: string) =>
+  new Intl.NumberFormat(locale, { style: "currency", currency, notation: "compact", maximumFractionDigits: 1 }).format(
+    minor / 10 ** currencyDecimals(currency)
+  )
 
 /** A distance in kilometres: one decimal under 10 km ("2,5 km"), whole above ("12 km"). */
 export const formatDistance = (locale: string, km: number) =>

@@ -22,7 +22,7 @@ export const fr = {
   "validation.timeZone": "Fuseau horaire inconnu.",
   "request.malformed": "Requête invalide.",
   "request.notFound": "Ressource introuvable.",
-  "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds} secondes.",
+  "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds, plural, one {# seconde} other {# secondes}}.",
   "request.tooDeep": "Le corps de la requête est trop imbriqué.",
   "request.jsonRequired": "Envoyez le corps de la requête en JSON (Content-Type: application/json).",
   "request.unknownField": "Champ inconnu.",
@@ -144,7 +144,8 @@ export const fr = {
   "onboarding.notPending": "Seule une candidature en attente peut être acceptée ou refusée.",
   "onboarding.concurrentChange": "La candidature vient d'être modifiée par ailleurs. Rechargez la page et réessayez.",
   "onboarding.finallyRefused": "Candidature définitivement refusée : le nombre maximal de tentatives ({maxAttempts}) est atteint.",
-  "onboarding.tooEarly": "Vous pourrez soumettre à nouveau votre candidature dans {days} jour(s), à partir du {date}.",
+  "onboarding.tooEarly":
+    "Vous pourrez soumettre à nouveau votre candidature dans {days, plural, one {# jour} other {# jours}}, à partir du {date}.",
   "onboarding.reasonRequired": "Veuillez saisir un motif de refus.",
   "onboarding.documentTypeInvalid": "Type de document non valable pour ce fichier.",
   "onboarding.isVerifiedInvalid": "La décision doit valoir true (vérifié), false (rejeté) ou null (en attente).",
@@ -246,8 +247,7 @@ export const fr = {
   "mail.contact.subject": "Nouveau message de contact : {subject}",
   "mail.footer": "Marketplace — Montréal",
   "mail.unsubscribe": "Ne plus recevoir ces emails",
-  "mail.digest.subjectOne": "Votre résumé : 1 notification",
-  "mail.digest.subjectMany": "Votre résumé : {count} notifications",
+  "mail.digest.subject": "Votre résumé : {count, plural, one {# notification} other {# notifications}}",
   "mail.digest.intro": "Voici ce qui s'est passé depuis votre dernier résumé :",
   "mail.digest.settings": "Gérer mes préférences de notification",
   "notifications.preferencesSaved": "Préférences enregistrées.",
@@ -340,7 +340,8 @@ export const fr = {
   "booking.noAdminTransition":
     "Un administrateur ne peut pas passer une réservation au statut {status} : confirmer, refuser, annuler ou valider seulement.",
   "booking.outsideAvailability": "Ce créneau est en dehors des disponibilités du prestataire. Choisissez un des créneaux libres proposés.",
-  "availability.noticeTooShort": "Ce prestataire demande un préavis d'au moins {minutes} minutes avant le début.",
+  "availability.noticeTooShort":
+    "Ce prestataire demande un préavis d'au moins {minutes, plural, one {# minute} other {# minutes}} avant le début.",
   "availability.invalidWeekday": "Jour de la semaine invalide (1 = lundi … 7 = dimanche).",
   "availability.duplicateWeekday": "Ce jour de la semaine apparaît deux fois.",
   "availability.tooManyRanges": "Au plus {max} plages horaires par jour.",
@@ -596,7 +597,7 @@ export const en: Record<MessageKey, string> = {
   "validation.timeZone": "Unknown time zone.",
   "request.malformed": "Malformed request.",
   "request.notFound": "Resource not found.",
-  "request.tooManyRequests": "Too many attempts. Try again in {seconds} seconds.",
+  "request.tooManyRequests": "Too many attempts. Try again in {seconds, plural, one {# second} other {# seconds}}.",
   "request.tooDeep": "The request body is nested too deeply.",
   "request.jsonRequired": "Send the request body as JSON (Content-Type: application/json).",
   "request.unknownField": "Unknown field.",
@@ -715,7 +716,7 @@ export const en: Record<MessageKey, string> = {
   "onboarding.notPending": "Only a pending application can be approved or rejected.",
   "onboarding.concurrentChange": "The application was just changed elsewhere. Reload the page and try again.",
   "onboarding.finallyRefused": "Application definitively refused: the maximum number of attempts ({maxAttempts}) has been reached.",
-  "onboarding.tooEarly": "You can submit your application again in {days} day(s), from {date}.",
+  "onboarding.tooEarly": "You can submit your application again in {days, plural, one {# day} other {# days}}, from {date}.",
   "onboarding.reasonRequired": "Please enter a reason for the refusal.",
   "onboarding.documentTypeInvalid": "Document type not valid for this file.",
   "onboarding.isVerifiedInvalid": "The decision must be true (verified), false (rejected) or null (pending).",
@@ -813,8 +814,7 @@ export const en: Record<MessageKey, string> = {
   "mail.contact.subject": "New contact message: {subject}",
   "mail.footer": "Marketplace — Montreal",
   "mail.unsubscribe": "Stop receiving these emails",
-  "mail.digest.subjectOne": "Your digest: 1 notification",
-  "mail.digest.subjectMany": "Your digest: {count} notifications",
+  "mail.digest.subject": "Your digest: {count, plural, one {# notification} other {# notifications}}",
   "mail.digest.intro": "Here is what happened since your last digest:",
   "mail.digest.settings": "Manage my notification preferences",
   "notifications.preferencesSaved": "Preferences saved.",
@@ -901,7 +901,8 @@ export const en: Record<MessageKey, string> = {
   "booking.invalidStatus": "Unknown booking status.",
   "booking.noAdminTransition": "An administrator cannot set a booking to {status}: only confirm, reject, cancel or validate.",
   "booking.outsideAvailability": "This time is outside the provider's availability. Pick one of the free times offered.",
-  "availability.noticeTooShort": "This provider needs at least {minutes} minutes' notice before the start.",
+  "availability.noticeTooShort":
+    "This provider needs at least {minutes, plural, one {# minute's} other {# minutes'}} notice before the start.",
   "availability.invalidWeekday": "Invalid weekday (1 = Monday … 7 = Sunday).",
   "availability.duplicateWeekday": "This weekday appears twice.",
   "availability.tooManyRanges": "At most {max} time ranges per day.",
@@ -1137,9 +1138,33 @@ export const catalogs: Record<Language, Record<MessageKey, string>> = { fr, en }
 
 export const isMessageKey = (text: string): text is MessageKey => Object.hasOwn(fr, text)
 
+/** `{name, plural, one {# jour} other {# jours}}`: one level, its forms may hold plain `{placeholders}`. */
+const PLURAL = /\{(\w+), plural,((?:\s*[=\w]+ \{(?:[^{}]|\{\w+\})*\})+)\s*\}/g
+const FORM = /([=\w]+) \{((?:[^{}]|\{\w+\})*)\}/g
+const pluralRules = new Map<Language, Intl.PluralRules>()
+
+/**
+ * A count's words by the language's plural rules (Intl.PluralRules: French says "0 jour", "1 jour",
+ * English "0 days", "1 day"), the ICU form the UI's catalogs use; `=N` forms match exactly, `#` is the count.
+ */
+const pluralize = (language: Language, template: string, params: Readonly<Record<string, string>>) =>
+  template.replace(PLURAL, (whole, name: string, body: string) => {
+    const value = params[name]
+    if (value === undefined || !Number.isFinite(Number(value))) return whole
+    const n = Number(value)
+    let rules = pluralRules.get(language)
+    if (rules === undefined) {
+      rules = new Intl.PluralRules(language)
+      pluralRules.set(language, rules)
+    }
+    const forms = new Map([...body.matchAll(FORM)].map((f) => [f[1]!, f[2]!]))
+    const form = forms.get(`=${n}`) ?? forms.get(rules.select(n)) ?? forms.get("other") ?? whole
+    return form.replace(/#/g, value)
+  })
+
 export const translate = (language: Language, key: MessageKey, params?: Readonly<Record<string, string>>): string => {
   const template = catalogs[language][key]
-  return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : template
+  return params ? pluralize(language, template, params).replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : template
 }
 
 /** The first supported language of an Accept-Language header, if any. */

@@ -299,9 +299,16 @@ const checkEverything = async (currencies: ReadonlyArray<string>) => {
     })
     for (const period of Object.keys(PERIODS)) {
       const stats = await get(`/api/admin/financial/stats?period=${period}&currency=${currency}`)
-      const { period: _p, currency: c, currencies: _c, from: _f, to: _t, ...figures } = stats
+      const { period: _p, currency: c, currencies: _c, from: _f, to: _t, series, ...figures } = stats
       expect(c).toBe(currency)
       expect(figures, `${currency} ${period}`).toEqual(want.periods[period])
+      // The chart's buckets add up to the period's figures (test/administration/charts.http.test.ts checks each bucket).
+      const sum = (field: string) => series.points.reduce((n: number, p: Record<string, number>) => n + p[field]!, 0)
+      expect([sum("grossMinor"), sum("refundedMinor"), sum("commissionMinor")], `${currency} ${period} series`).toEqual([
+        figures.grossRevenue,
+        figures.refundedAmount,
+        figures.totalCommissions
+      ])
     }
     const payments = await allPayments(currency)
     expect(

@@ -3,7 +3,7 @@ import { TZDate } from "@date-fns/tz"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { en, fr } from "../../src/platform/messages"
+import { en, fr, translate } from "../../src/platform/messages"
 import { newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -289,7 +289,7 @@ describe("POST /api/bookings and availability", () => {
     const soon = await book(new Date(Math.ceil((Date.now() + HOUR) / (15 * MINUTE)) * 15 * MINUTE), 60)
     expect(soon.status).toBe(422)
     expect(soon.body.code).toBe("OUTSIDE_AVAILABILITY")
-    expect(soon.body.details).toEqual([{ field: "startTime", message: fr["availability.noticeTooShort"].replace("{minutes}", "120") }])
+    expect(soon.body.details).toEqual([{ field: "startTime", message: translate("fr", "availability.noticeTooShort", { minutes: "120" }) }])
     await put(officeHours)
     const ok = await book(toronto(workday(21), 9, 15), 120)
     expect(ok.status, ok.text).toBe(201)

@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium",
 
     // Finance page: the figures and the payments table follow the selector.
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Finances" }).click()
-    await page.getByText("Revenu brut", { exact: true }).waitFor()
+    await page.getByTestId("finance-figures").getByText("Revenu brut", { exact: true }).waitFor()
     for (const currency of opening.currencies) {
       const stats = await admin((a) => a.financialStats(Operator, { period: "month", currency }))
       const payments = await admin((a) => a.payments(Operator, { currency, limit: "10" }))

@@ -98,11 +98,11 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
 
     // Finance and analytics open with their figures.
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Finances" }).click()
-    await page.getByText("Revenu brut", { exact: true }).waitFor()
+    await page.getByTestId("finance-figures").getByText("Revenu brut", { exact: true }).waitFor()
     await page.getByRole("heading", { name: "Derniers paiements" }).waitFor()
     await page.getByRole("table").waitFor()
     await page.getByLabel("Période").selectOption("year")
-    await page.getByText("Revenu brut", { exact: true }).waitFor()
+    await page.getByTestId("finance-figures").getByText("Revenu brut", { exact: true }).waitFor()
     // Figures are in one currency at a time (the most active first): every recorded one can be chosen, and back.
     const recorded = (await sql<{ currency: string }>("SELECT DISTINCT trim(currency) AS currency FROM payment_operations")).map(
       (r) => r.currency

@@ -2,7 +2,6 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { renderDigests, runDigests } from "../../cli/commands/notifications/digest"
 import { DigestRepository } from "../../src/modules/notifications/ports"
-import { fr } from "../../src/platform/messages"
 import { newClient } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
@@ -41,7 +40,7 @@ describe("notifications:digest (what the command runs)", () => {
     const sent = await server.run(runDigests(true))
     expect(sent).toEqual({ sent: { digests: 1, items: 1, suppressed: 0 } })
     expect(renderDigests(sent)).toContain("1 digest(s) sent")
-    const digest = (await mailsTo(server, reader.email)).find((m) => m.subject === fr["mail.digest.subjectOne"])
+    const digest = (await mailsTo(server, reader.email)).find((m) => m.subject === "Votre résumé : 1 notification")
     expect(digest?.text).toContain("Le 12 mars à 14 h.")
     expect(await server.run(runDigests(true))).toEqual({ sent: { digests: 0, items: 0, suppressed: 0 } })
   })

@@ -5,7 +5,7 @@ import { Identity } from "../../src/modules/identity"
 import { composeMail, Mailer, NotificationSettings } from "../../src/modules/notifications"
 import { PreferenceRepository, UnsubscribeTokens } from "../../src/modules/notifications/ports"
 import { NotificationJobsLive } from "../../src/modules/notifications/jobs"
-import { fr } from "../../src/platform/messages"
+import { fr, translate } from "../../src/platform/messages"
 import { inMemoryDomain, mailsTo, verifiedAccount } from "../support/domain"
 
 /**
@@ -100,7 +100,7 @@ describe("delivery honouring the preferences (in-memory adapters, TestClock)", (
         yield* settle
         const mails = yield* notificationsTo(p.email)
         expect(mails).toHaveLength(1)
-        expect(mails[0]!.subject).toBe(fr["mail.digest.subjectMany"].replace("{count}", "3"))
+        expect(mails[0]!.subject).toBe(translate("fr", "mail.digest.subject", { count: "3" }))
         const text = mails[0]!.text
         expect(
           ["Demande reçue", "Paiement autorisé", "Réservation confirmée"]
@@ -132,7 +132,7 @@ describe("delivery honouring the preferences (in-memory adapters, TestClock)", (
         expect(yield* (yield* NotificationSettings).pendingDigests).toEqual({ recipients: 1, items: 1, dueItems: 0 })
         yield* at("2026-06-15T12:00:00Z") // the cron pass of 08:00 sends it
         yield* settle
-        expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual([fr["mail.digest.subjectOne"]])
+        expect((yield* notificationsTo(p.email)).map((m) => m.subject)).toEqual(["Votre résumé : 1 notification"])
         expect(yield* (yield* NotificationSettings).pendingDigests).toEqual({ recipients: 0, items: 0, dueItems: 0 })
       })
     )

@@ -6,9 +6,11 @@ import {
   formatApproxPrice,
   formatDistance,
   formatMinor,
+  formatMinorCompact,
   formatNumber,
   formatPrice,
-  formatTime
+  formatTime,
+  formatUtcDay
 } from "../../ui/format"
 
 // The UI's one formatting module: prices from the API (major units) and the back-office's figures
@@ -16,6 +18,15 @@ import {
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ")
 
 describe("ui/format", () => {
+  it("writes a series' UTC day or month as that day, whatever the process's zone, and short amounts for an axis", () => {
+    expect(formatUtcDay("fr", "2026-01-01", "day")).toBe("1 janv.")
+    expect(formatUtcDay("en", "2026-01-01", "day")).toBe("Jan 1")
+    expect(plain(formatUtcDay("fr", "2026-11-26", "date"))).toBe("26 nov. 2026")
+    expect(formatUtcDay("en", "2026-11-01", "month")).toBe("Nov 2026")
+    expect(plain(formatMinorCompact("en", 123_400, "EUR"))).toBe("€1.2K")
+    expect(plain(formatMinorCompact("fr", 123_400, "JPY"))).toBe("123,4 k JPY")
+  })
+
   it("formats major and minor amounts alike, in French and English", () => {
     expect(plain(formatPrice("fr", 35.5, "EUR"))).toBe("35,50 €")
     expect(plain(formatMinor("fr", 3550, "EUR"))).toBe("35,50 €")

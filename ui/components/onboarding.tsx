@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import type { ApplicationStatus, ResubmissionInfo } from "../api/contract"
 
@@ -18,12 +19,12 @@ export const ResubmissionLabel = ({ info }: { info: ResubmissionInfo }) => {
   if (info.status !== "REJECTED") return null
   return (
     <p className="resubmission">
-      <span>{t`Refus : ${count} sur ${max} tentatives`}</span>
+      <span>{plural(max, { one: `Refus : ${count} sur # tentative`, other: `Refus : ${count} sur # tentatives` })}</span>
       {" · "}
       {info.resubmissionState === "FINALLY_REFUSED" || info.isFinallyRefused ? (
         <strong>{t`Candidature définitivement refusée`}</strong>
       ) : info.resubmissionState === "COOLDOWN" ? (
-        <span>{days === 1 ? t`Nouvelle soumission possible dans 1 jour` : t`Nouvelle soumission possible dans ${days} jours`}</span>
+        <span>{plural(days, { one: "Nouvelle soumission possible dans # jour", other: "Nouvelle soumission possible dans # jours" })}</span>
       ) : (
         <span>{t`Nouvelle soumission possible`}</span>
       )}

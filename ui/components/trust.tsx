@@ -1,6 +1,7 @@
 // Signs of trust on profiles and service cards: the "verified identity" mark (an admin verified the
 // provider's identity document) and the response time (median minutes to a first answer).
 
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 
 /** The mark, explained on hover (title) and to screen readers (the hidden text). */
@@ -30,7 +31,7 @@ export const useResponseTimeText = () => {
       return t`environ ${value} h`
     }
     const value = Math.round(minutes / 1440)
-    return t`environ ${value} jours`
+    return plural(value, { one: "environ # jour", other: "environ # jours" })
   }
 }
 

@@ -1,12 +1,15 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
+import { Chart } from "../admin/chart"
+import { adminStatusLabels } from "../admin/labels"
 import { adminApi } from "../api/admin"
 import type { Role } from "../api/contract"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
-import { formatDate, formatMinor, formatNumber } from "../format"
+import { formatMinor, formatNumber, formatUtcDay } from "../format"
 
 const PERIODS = [7, 30, 90, 365] as const
 
@@ -16,6 +19,16 @@ export default function AdminAnalytics() {
   const [state, reload] = useAsync(() => adminApi.analytics(period).then((answer) => answer.data), [period])
   const roleLabels: Record<Role, string> = { CLIENT: t`Client`, PROVIDER: t`Prestataire`, ADMIN: t`Administrateur` }
   const rating = (value: number) => formatNumber(i18n.locale, value, 1)
+  const reviewsText = (value: number, reviews: number) => {
+    const score = rating(value)
+    return reviews === 0 ? t`Pas encore d'avis` : plural(reviews, { one: `Note ${score}/5 (# avis)`, other: `Note ${score}/5 (# avis)` })
+  }
+  const count = (value: number) => formatNumber(i18n.locale, value)
+  const total = (days: ReadonlyArray<{ readonly count: number }>) => days.reduce((n, d) => n + d.count, 0)
+  const statusLabel = (status: string) => {
+    const label = adminStatusLabels[status]
+    return label ? i18n._(label) : status
+  }
   return (
     <Page title={t`Statistiques`}>
       <div className="filters">
@@ -23,7 +36,9 @@ export default function AdminAnalytics() {
           <label htmlFor="analytics-period">{t`Période`}</label>
           <select id="analytics-period" value={period} onChange={(event) => setPeriod(Number(event.target.value))}>
             {PERIODS.map((days) => (
-              <option key={days} value={days}>{t`${days} derniers jours`}</option>
+              <option key={days} value={days}>
+                {plural(days, { one: "Dernier jour", other: "# derniers jours" })}
+              </option>
             ))}
           </select>
         </div>
@@ -37,10 +52,10 @@ export default function AdminAnalytics() {
         {(data) => (
           <>
             <div className="stat-grid">
-              <StatCard label={t`Période`} value={t`${data.period} jours`} />
-              <StatCard label={t`Utilisateurs les plus actifs`} value={data.topUsers.length} />
+              <StatCard label={t`Période`} value={plural(data.period, { one: "# jour", other: "# jours" })} />
+              <StatCard label={t`Nouveaux utilisateurs`} value={count(total(data.growth.users))} />
+              <StatCard label={t`Nouvelles réservations`} value={count(total(data.growth.bookings))} />
               <StatCard label={t`Services les plus réservés`} value={data.topServices.length} />
-              <StatCard label={t`Points de données`} value={data.growth.users.length + data.growth.bookings.length} />
             </div>
             <h2>{t`Utilisateurs les plus actifs`}</h2>
             {data.topUsers.length === 0 ? (
@@ -56,7 +71,12 @@ export default function AdminAnalytics() {
                       · {roleLabels[u.role]} · {u.email}
                     </p>
                     <p>
-                      {t`${u.counts.services} services, ${u.counts.bookingsAsClient + u.counts.bookingsAsProvider} réservations (${u.counts.bookingsAsClient} comme client, ${u.counts.bookingsAsProvider} comme prestataire), ${u.counts.reviewsAsProvider} avis reçus, ${u.counts.reviewsAsClient} avis donnés`}
+                      {plural(u.counts.services, { one: "# service", other: "# services" })},{" "}
+                      {plural(u.counts.bookingsAsClient + u.counts.bookingsAsProvider, { one: "# réservation", other: "# réservations" })} (
+                      {plural(u.counts.bookingsAsClient, { one: "# comme client", other: "# comme client" })},{" "}
+                      {plural(u.counts.bookingsAsProvider, { one: "# comme prestataire", other: "# comme prestataire" })}),{" "}
+                      {plural(u.counts.reviewsAsProvider, { one: "# avis reçu", other: "# avis reçus" })},{" "}
+                      {plural(u.counts.reviewsAsClient, { one: "# avis donné", other: "# avis donnés" })}
                     </p>
                   </li>
                 ))}
@@ -73,41 +93,44 @@ export default function AdminAnalytics() {
                       <strong>{s.title}</strong> · {t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`} · {s.provider.firstName}{" "}
                       {s.provider.lastName}
                     </p>
-                    <p>{t`Note ${rating(s.rating)}/5 (${s.reviewCount} avis), ${s.bookings} réservations`}</p>
+                    <p>
+                      {reviewsText(s.rating, s.reviewCount)}, {plural(s.bookings, { one: "# réservation", other: "# réservations" })}
+                    </p>
                   </li>
                 ))}
               </ul>
             )}
-            <div className="detail-sections">
-              <section aria-labelledby="growth-users">
-                <h2 id="growth-users">{t`Nouveaux utilisateurs`}</h2>
-                {data.growth.users.length === 0 ? (
-                  <p>{t`Aucun.`}</p>
-                ) : (
-                  <ul>
-                    {data.growth.users.map((d) => (
-                      <li key={d.date}>
-                        {formatDate(i18n.locale, d.date)} : +{d.count}
-                      </li>
-                    ))}
-                  </ul>
-                )}
+            <Chart
+              id="chart-growth"
+              kind="line"
+              title={t`Croissance par jour (UTC)`}
+              xLabel={t`Jour (UTC)`}
+              categories={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "day"))}
+              rowLabels={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "date"))}
+              yLabel={t`Nombre par jour`}
+              format={count}
+              series={[
+                { label: t`Nouveaux utilisateurs`, values: data.growth.users.map((d) => d.count), color: "--chart-1" },
+                { label: t`Nouvelles réservations`, values: data.growth.bookings.map((d) => d.count), color: "--chart-2" }
+              ]}
+            />
+            {data.bookingsByStatus.length === 0 ? (
+              <section className="chart" aria-labelledby="chart-statuses-title">
+                <h2 id="chart-statuses-title">{t`Réservations par statut`}</h2>
+                <p className="empty-state">{t`Aucune réservation sur cette période.`}</p>
               </section>
-              <section aria-labelledby="growth-bookings">
-                <h2 id="growth-bookings">{t`Nouvelles réservations`}</h2>
-                {data.growth.bookings.length === 0 ? (
-                  <p>{t`Aucune.`}</p>
-                ) : (
-                  <ul>
-                    {data.growth.bookings.map((d) => (
-                      <li key={d.date}>
-                        {formatDate(i18n.locale, d.date)} : +{d.count}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </section>
-            </div>
+            ) : (
+              <Chart
+                id="chart-statuses"
+                kind="bars"
+                title={t`Réservations par statut`}
+                xLabel={t`Statut`}
+                categories={data.bookingsByStatus.map((s) => statusLabel(s.status))}
+                yLabel={t`Réservations`}
+                format={count}
+                series={[{ label: t`Réservations`, values: data.bookingsByStatus.map((s) => s.count), color: "--chart-1" }]}
+              />
+            )}
           </>
         )}
       </Loaded>

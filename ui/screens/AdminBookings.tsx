@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { Link } from "wouter"
 import { adminApi } from "../api/admin"
@@ -49,7 +50,7 @@ export default function AdminBookings() {
             <p className="empty-state">{t`Aucune réservation ne correspond.`}</p>
           ) : (
             <>
-              <p>{t`${data.pagination.total} réservations`}</p>
+              <p>{plural(data.pagination.total, { one: "# réservation", other: "# réservations" })}</p>
               <DataTable caption={t`Réservations`}>
                 <thead>
                   <tr>

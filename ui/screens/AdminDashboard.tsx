@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useRef, useState } from "react"
 import { Link } from "wouter"
@@ -74,7 +75,7 @@ export default function AdminDashboard() {
               <StatCard
                 label={t`Services`}
                 value={data.services.total}
-                detail={t`${data.services.available} disponibles, ${data.services.unavailable} indisponibles`}
+                detail={`${plural(data.services.available, { one: "# disponible", other: "# disponibles" })}, ${plural(data.services.unavailable, { one: "# indisponible", other: "# indisponibles" })}`}
               />
               <StatCard
                 label={t`Réservations`}
@@ -103,7 +104,10 @@ export default function AdminDashboard() {
               <StatCard
                 label={t`Retenu sur les cartes`}
                 value={formatMinor(i18n.locale, data.revenue.pending, data.revenue.currency)}
-                detail={t`${data.revenue.pendingCount} autorisations en cours, ni encaissées ni libérées`}
+                detail={plural(data.revenue.pendingCount, {
+                  one: "# autorisation en cours, ni encaissée ni libérée",
+                  other: "# autorisations en cours, ni encaissées ni libérées"
+                })}
               />
               <StatCard
                 label={t`Encaissé net des remboursements (depuis le début)`}

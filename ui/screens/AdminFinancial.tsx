@@ -1,12 +1,14 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useRef, useState } from "react"
+import { Chart } from "../admin/chart"
 import { adminApi, type AdminPaymentStatus } from "../api/admin"
 import { useAsync } from "../components/async"
 import { CurrencySelect, PaymentBadge, StatCard } from "../components/admin"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { DataTable } from "../components/table"
-import { formatDateTime, formatMinor, formatNumber } from "../format"
+import { formatDateTime, formatMinor, formatMinorCompact, formatNumber, formatUtcDay } from "../format"
 
 const PERIODS = ["week", "month", "year"] as const
 /** The table shows the latest 10 payments (spec section 2). */
@@ -129,6 +131,22 @@ export default function AdminFinancial() {
                 detail={t`encaissés / retenus sur les cartes / échoués`}
               />
             </div>
+            <Chart
+              id="chart-revenue"
+              kind="line"
+              title={data.series.unit === "day" ? t`Revenus et commissions par jour (UTC)` : t`Revenus et commissions par mois (UTC)`}
+              xLabel={data.series.unit === "day" ? t`Jour (UTC)` : t`Mois (UTC)`}
+              categories={data.series.points.map((p) => formatUtcDay(i18n.locale, p.start, data.series.unit === "day" ? "day" : "month"))}
+              rowLabels={data.series.points.map((p) => formatUtcDay(i18n.locale, p.start, data.series.unit === "day" ? "date" : "month"))}
+              yLabel={t`Montant (${data.currency})`}
+              format={(minor) => money(minor, data.currency)}
+              formatAxis={(minor) => formatMinorCompact(i18n.locale, minor, data.currency)}
+              series={[
+                { label: t`Revenu brut`, values: data.series.points.map((p) => p.grossMinor), color: "--chart-1" },
+                { label: t`Remboursements`, values: data.series.points.map((p) => p.refundedMinor), color: "--chart-2" },
+                { label: t`Commissions`, values: data.series.points.map((p) => p.commissionMinor), color: "--chart-3" }
+              ]}
+            />
             <h2>{t`Revenus par statut`}</h2>
             {data.revenueByStatus.length === 0 ? (
               <p className="empty-state">{t`Aucun paiement sur cette période.`}</p>
@@ -136,7 +154,8 @@ export default function AdminFinancial() {
               <ul className="admin-user-list">
                 {data.revenueByStatus.map((r) => (
                   <li key={r.status} className="card">
-                    <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, data.currency)} ({r.count})
+                    <PaymentBadge status={r.status} /> {statusLabels[r.status]} : {money(r.amountMinor, data.currency)} (
+                    {plural(r.count, { one: "# paiement", other: "# paiements" })})
                   </li>
                 ))}
               </ul>

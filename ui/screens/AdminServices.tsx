@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { Link } from "wouter"
@@ -76,7 +77,7 @@ export default function AdminServices() {
             <p className="empty-state">{t`Aucun service ne correspond.`}</p>
           ) : (
             <>
-              <p>{t`${data.pagination.total} services`}</p>
+              <p>{plural(data.pagination.total, { one: "# service", other: "# services" })}</p>
               <DataTable caption={t`Services`}>
                 <thead>
                   <tr>

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { type AdminUser, adminApi } from "../api/admin"
@@ -279,7 +280,7 @@ export default function AdminUsers() {
             <p className="empty-state">{t`Aucun utilisateur ne correspond.`}</p>
           ) : (
             <>
-              <p>{t`${data.pagination.total} utilisateurs`}</p>
+              <p>{plural(data.pagination.total, { one: "# utilisateur", other: "# utilisateurs" })}</p>
               <DataTable caption={t`Utilisateurs`}>
                 <thead>
                   <tr>

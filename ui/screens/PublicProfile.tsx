@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useState } from "react"
@@ -58,7 +59,9 @@ const CancellationRate = ({ rate }: { rate: Profile["cancellationRate"] }) => {
     <>
       <dt>{t`Taux d'annulation`}</dt>
       <dd data-testid="cancellation-rate">
-        {rate.rate === null ? t`Pas encore assez de réservations` : t`${percent} % (sur ${confirmed} réservations confirmées)`}
+        {rate.rate === null
+          ? t`Pas encore assez de réservations`
+          : plural(confirmed, { one: `${percent} % (sur # réservation confirmée)`, other: `${percent} % (sur # réservations confirmées)` })}
       </dd>
     </>
   )
@@ -143,7 +146,7 @@ const Content = ({ profile }: { profile: Profile }) => {
             <dt>{t`Services`}</dt>
             <dd>{profile.servicesCount}</dd>
             <dt>{t`Note moyenne`}</dt>
-            <dd>{reviews > 0 ? t`${rating} sur 5 (${reviews} avis)` : t`Aucun avis`}</dd>
+            <dd>{reviews > 0 ? plural(reviews, { one: `${rating} sur 5 (# avis)`, other: `${rating} sur 5 (# avis)` }) : t`Aucun avis`}</dd>
             <dt>{t`Réservations terminées`}</dt>
             <dd>{profile.completedBookings}</dd>
             <dt>{t`Taux de réalisation`}</dt>

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useState } from "react"
@@ -137,7 +138,12 @@ const NextFreeSlots = ({
           if (slots.length === 0) {
             return (
               <div className="empty-state">
-                <p>{t`Aucun créneau libre dans les ${days} prochains jours : contactez le prestataire.`}</p>
+                <p>
+                  {plural(days, {
+                    one: "Aucun créneau libre dans le # prochain jour : contactez le prestataire.",
+                    other: "Aucun créneau libre dans les # prochains jours : contactez le prestataire."
+                  })}
+                </p>
                 {service.userId ? (
                   <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`}>{t`Écrire au prestataire`}</Link>
                 ) : null}

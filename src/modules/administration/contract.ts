@@ -236,7 +236,12 @@ export const FinancialStatsView = Schema.Struct({
   /** Held on cards now (whatever the period). */
   heldAmount: Count,
   payments: Schema.Struct({ completed: Count, pending: Count, failed: Count }),
-  revenueByStatus: Schema.Array(Schema.Struct({ status: Status, count: Count, amountMinor: Count }))
+  revenueByStatus: Schema.Array(Schema.Struct({ status: Status, count: Count, amountMinor: Count })),
+  /** Revenue per UTC day (week, month) or per UTC month (year), every bucket present, oldest first; `start` is YYYY-MM-DD. */
+  series: Schema.Struct({
+    unit: Schema.Literal("day", "month"),
+    points: Schema.Array(Schema.Struct({ start: Schema.String, grossMinor: Count, refundedMinor: Count, commissionMinor: Count }))
+  })
 })
 const Daily = Schema.Array(Schema.Struct({ date: Schema.String, count: Count }))
 export const AnalyticsView = Schema.Struct({
@@ -267,7 +272,10 @@ export const AnalyticsView = Schema.Struct({
       bookings: Count
     })
   ),
-  growth: Schema.Struct({ users: Daily, bookings: Daily })
+  /** New accounts and bookings per UTC day from `from` to today, days without any as 0. */
+  growth: Schema.Struct({ users: Daily, bookings: Daily }),
+  /** Bookings created in the period per status (the booking's own status codes), most first. */
+  bookingsByStatus: Schema.Array(Schema.Struct({ status: Schema.String, count: Count }))
 })
 // ---- Contract --------------------------------------------------------------------------------
 

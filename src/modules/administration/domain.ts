@@ -172,6 +172,69 @@ export const financialFigures = (totals: ReadonlyArray<OperationTotal>, held: He
   }
 }
 
+// ---- Series for the charts --------------------------------------------------------------------
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+
+/** The UTC days from `from`'s to `to`'s, both included, oldest first. */
+export const utcDays = (from: Date, to: Date): ReadonlyArray<string> => {
+  const days: Array<string> = []
+  const last = utcDay(to)
+  for (let t = Date.parse(utcDay(from)); ; t += DAY) {
+    const d = utcDay(new Date(t))
+    if (d > last) break
+    days.push(d)
+  }
+  return days
+}
+
+/**
+ * Counts per UTC day over a window with the days without any as 0 (a chart's x axis must not skip
+ * days); counts dated outside the window are left out.
+ */
+export const everyDay = (
+  window: Window,
+  counts: ReadonlyArray<{ readonly date: string; readonly count: number }>
+): ReadonlyArray<{ readonly date: string; readonly count: number }> => {
+  const byDay = new Map<string, number>()
+  for (const c of counts) byDay.set(c.date, (byDay.get(c.date) ?? 0) + c.count)
+  return utcDays(window.from, window.to).map((date) => ({ date, count: byDay.get(date) ?? 0 }))
+}
+
+/** Revenue buckets: a day for the week and the month, a calendar month (UTC) for the year. */
+export type SeriesUnit = "day" | "month"
+export const seriesUnitOf = (period: FinancePeriod): SeriesUnit => (period === "year" ? "month" : "day")
+
+/** The money of one UTC day (or bucket), in minor units of one currency. */
+export interface RevenuePoint {
+  /** YYYY-MM-DD: the day, or the first day of the month. */
+  readonly start: string
+  /** Captured (charged to clients). */
+  readonly grossMinor: number
+  readonly refundedMinor: number
+  /** Capture fees less refund fees. */
+  readonly commissionMinor: number
+}
+
+/**
+ * The revenue per day or per month over a window, every bucket present (0 when nothing moved), from
+ * the sums per UTC day: sums are exact integers, so the buckets add up to the period's totals.
+ */
+export const revenueSeries = (window: Window, unit: SeriesUnit, days: ReadonlyArray<RevenuePoint>): ReadonlyArray<RevenuePoint> => {
+  const keyOf = (day: string) => (unit === "day" ? day : `${day.slice(0, 7)}-01`)
+  const buckets = new Map<string, { grossMinor: number; refundedMinor: number; commissionMinor: number }>()
+  for (const day of utcDays(window.from, window.to)) buckets.set(keyOf(day), { grossMinor: 0, refundedMinor: 0, commissionMinor: 0 })
+  for (const d of days) {
+    const bucket = buckets.get(keyOf(d.start))
+    if (bucket === undefined) continue
+    bucket.grossMinor += d.grossMinor
+    bucket.refundedMinor += d.refundedMinor
+    bucket.commissionMinor += d.commissionMinor
+  }
+  return [...buckets].map(([start, sums]) => ({ start, ...sums }))
+}
+
 // ---- A booking's payment ------------------------------------------------------------------------
 
 /** One recorded operation, as the rules below read it. */

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { Role } from "../identity"
-import type { AdminPaymentStatus, AuthorizationState, Held, OperationKind, OperationTotal } from "./domain"
+import type { AdminPaymentStatus, AuthorizationState, Held, OperationKind, OperationTotal, RevenuePoint } from "./domain"
 
 export interface Page<A> {
   readonly rows: ReadonlyArray<A>
@@ -170,6 +170,11 @@ export interface TopService {
   readonly bookings: number
 }
 
+export interface StatusCount {
+  readonly status: string
+  readonly count: number
+}
+
 export interface DailyCount {
   /** YYYY-MM-DD (UTC). */
   readonly date: string
@@ -187,6 +192,14 @@ export interface AdminReadModelShape {
     currency: string,
     window?: { readonly from: Date; readonly to: Date }
   ) => Effect.Effect<ReadonlyArray<OperationTotal>>
+  /**
+   * Captured, refunded and commission (capture fees less refund fees) per UTC day in one currency,
+   * operations created in [from, to); days without any left out, oldest first.
+   */
+  readonly revenuePerDay: (
+    currency: string,
+    window: { readonly from: Date; readonly to: Date }
+  ) => Effect.Effect<ReadonlyArray<RevenuePoint>>
   /** Authorisations still held now (not captured, released nor replaced by a renewal), in one currency. */
   readonly held: (currency: string) => Effect.Effect<Held>
   /** The currencies operations were recorded in, most used first. */
@@ -204,6 +217,8 @@ export interface AdminReadModelShape {
    */
   readonly topUsers: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopUser>>
   readonly topServices: (from: Date, limit: number) => Effect.Effect<ReadonlyArray<TopService>>
+  /** Bookings created since `from` per status (statuses without any left out), most first. */
+  readonly bookingsByStatus: (from: Date) => Effect.Effect<ReadonlyArray<StatusCount>>
   /** New accounts and new bookings per UTC day since `from`, days without any left out, oldest first. */
   readonly growth: (
     from: Date

@@ -49,7 +49,12 @@ import {
   paymentStatusOf,
   windowOf,
   type AuditQuery,
-  parseAuditQuery
+  parseAuditQuery,
+  everyDay,
+  type RevenuePoint,
+  revenueSeries,
+  type SeriesUnit,
+  seriesUnitOf
 } from "./domain"
 import {
   AdminReadModel,
@@ -59,6 +64,7 @@ import {
   type Page,
   type PaymentRow,
   type ServiceRow,
+  type StatusCount,
   type TopService,
   type TopUser,
   type UserRow
@@ -106,6 +112,8 @@ export interface FinancialStats extends FinancialFigures {
   readonly currencies: ReadonlyArray<string>
   readonly from: Date
   readonly to: Date
+  /** Revenue per day (week, month) or per UTC month (year), every bucket present, oldest first. */
+  readonly series: { readonly unit: SeriesUnit; readonly points: ReadonlyArray<RevenuePoint> }
 }
 
 export interface Analytics {
@@ -113,7 +121,10 @@ export interface Analytics {
   readonly from: Date
   readonly topUsers: ReadonlyArray<TopUser>
   readonly topServices: ReadonlyArray<TopService>
+  /** Per UTC day from `from` to today, days without any as 0. */
   readonly growth: { readonly users: ReadonlyArray<DailyCount>; readonly bookings: ReadonlyArray<DailyCount> }
+  /** Bookings created in the period per status, most first. */
+  readonly bookingsByStatus: ReadonlyArray<StatusCount>
 }
 
 export interface AdminBooking {
@@ -467,7 +478,9 @@ export const AdministrationLive = Layer.effect(
           const { currency, currencies } = yield* currencyOf(query.currency)
           const window = windowOf(FinancePeriods[period], yield* now)
           const figures = financialFigures(yield* read.operationTotals(currency, window), yield* read.held(currency))
-          return { ...figures, period, currency, currencies, from: window.from, to: window.to }
+          const unit = seriesUnitOf(period)
+          const points = revenueSeries(window, unit, yield* read.revenuePerDay(currency, window))
+          return { ...figures, period, currency, currencies, from: window.from, to: window.to, series: { unit, points } }
         }),
 
       payments: (actor, query) =>
@@ -482,13 +495,16 @@ export const AdministrationLive = Layer.effect(
         Effect.gen(function* () {
           yield* admin(actor)
           const period = yield* parseAnalyticsPeriod(query.period)
-          const { from } = windowOf(period, yield* now)
+          const window = windowOf(period, yield* now)
+          const { from } = window
+          const growth = yield* read.growth(from)
           return {
             period,
             from,
             topUsers: yield* read.topUsers(from, TOP_LIMIT),
             topServices: yield* read.topServices(from, TOP_LIMIT),
-            growth: yield* read.growth(from)
+            growth: { users: everyDay(window, growth.users), bookings: everyDay(window, growth.bookings) },
+            bookingsByStatus: yield* read.bookingsByStatus(from)
           }
         }),
 

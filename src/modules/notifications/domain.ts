@@ -134,7 +134,7 @@ export const digestMail = (
   const language = to.preferredLanguage
   const t = (key: MessageKey, params?: Record<string, string>) => translate(language, key, params)
   const entries = items.map((item) => ({ when: digestDate(language, item.createdAt, timeZone), ...item }))
-  const subject = t(items.length === 1 ? "mail.digest.subjectOne" : "mail.digest.subjectMany", { count: String(items.length) })
+  const subject = t("mail.digest.subject", { count: String(items.length) })
   const text = [
     t("mail.greeting", { firstName: to.firstName }),
     t("mail.digest.intro"),

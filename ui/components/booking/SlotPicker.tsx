@@ -180,7 +180,12 @@ export const SlotPicker = ({
       </p>
       {nextSlots !== undefined && nextSlots.length === 0 ? (
         <div className="alert alert-info" role="status">
-          <p>{t`Aucun créneau libre dans les ${days} prochains jours : contactez le prestataire.`}</p>
+          <p>
+            {plural(days, {
+              one: "Aucun créneau libre dans le # prochain jour : contactez le prestataire.",
+              other: "Aucun créneau libre dans les # prochains jours : contactez le prestataire."
+            })}
+          </p>
           <Link href={`/messaging?userId=${encodeURIComponent(providerId)}`}>{t`Écrire au prestataire`}</Link>
         </div>
       ) : null}

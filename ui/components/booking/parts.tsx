@@ -1,5 +1,6 @@
 // Small pieces shared by the booking screens: status badge, stars, date ranges, amounts.
 
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useId } from "react"
 import type { DisplayStatus, PaymentStatus } from "../../api/contract"
@@ -54,7 +55,7 @@ export const StarInput = ({ value, onChange, error }: { value: number; onChange:
               aria-invalid={error ? true : undefined}
             />
             <span aria-hidden="true">★</span>
-            <span className="sr-only">{n === 1 ? t`1 étoile` : t`${n} étoiles`}</span>
+            <span className="sr-only">{plural(n, { one: "# étoile", other: "# étoiles" })}</span>
           </label>
         ))}
       </div>

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useState } from "react"
 import { conversationTitle, formatRelative } from "../../messaging/rules"
@@ -12,7 +13,7 @@ export const useConversationTitle = () => {
     const title = conversationTitle(conversation, viewerId)
     if (title.kind !== "count") return title.text
     const count = title.count
-    return t`${count} participants`
+    return plural(count, { one: "# participant", other: "# participants" })
   }
 }
 

@@ -86,6 +86,20 @@ const readModel = (facts: MemoryFacts) => {
         }
         return [...totals.values()].sort((a, b) => a.kind.localeCompare(b.kind))
       }),
+    revenuePerDay: (currency, window) =>
+      Effect.sync(() => {
+        const days = new Map<string, { grossMinor: number; refundedMinor: number; commissionMinor: number }>()
+        for (const o of facts.operations) {
+          if (o.currency !== currency || o.createdAt < window.from || o.createdAt >= window.to) continue
+          if (o.kind !== "CAPTURE" && o.kind !== "REFUND") continue
+          const start = o.createdAt.toISOString().slice(0, 10)
+          const d = days.get(start) ?? { grossMinor: 0, refundedMinor: 0, commissionMinor: 0 }
+          if (o.kind === "CAPTURE")
+            days.set(start, { ...d, grossMinor: d.grossMinor + o.amountMinor, commissionMinor: d.commissionMinor + o.feeMinor })
+          else days.set(start, { ...d, refundedMinor: d.refundedMinor + o.amountMinor, commissionMinor: d.commissionMinor - o.feeMinor })
+        }
+        return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([start, sums]) => ({ start, ...sums }))
+      }),
     held: (currency) =>
       Effect.sync(() => {
         const held = facts.operations.filter((a) => a.currency === currency && isHeld(a, operationsOf(a.bookingId)))
@@ -250,6 +264,12 @@ const readModel = (facts: MemoryFacts) => {
           .sort((a, b) => b.bookings - a.bookings || b.rating - a.rating || b.reviewCount - a.reviewCount || a.id.localeCompare(b.id))
           .slice(0, limit)
       ),
+    bookingsByStatus: (from) =>
+      Effect.sync(() => {
+        const counts = new Map<string, number>()
+        for (const b of facts.bookings) if (b.createdAt >= from) counts.set(b.status, (counts.get(b.status) ?? 0) + 1)
+        return [...counts].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([status, count]) => ({ status, count }))
+      }),
     growth: (from) =>
       Effect.sync(() => ({
         users: byDay(facts.users.filter((u) => u.createdAt >= from).map((u) => u.createdAt)),

@@ -166,6 +166,12 @@ const TopServiceRow = Schema.Struct({
   bookings: Schema.Number
 })
 const DayCountRow = Schema.Struct({ day: Schema.String, count: Schema.Number })
+const DayRevenueRow = Schema.Struct({
+  start: Schema.String,
+  grossMinor: Schema.Number,
+  refundedMinor: Schema.Number,
+  commissionMinor: Schema.Number
+})
 
 /**
  * A page and its total from one statement (`count(*) OVER ()`, as the project's other lists do); past
@@ -236,6 +242,21 @@ export const AdminReadModelLive = Layer.effect(
           FROM payment_operations
           WHERE currency = ${currency} ${window ? sql`AND created_at >= ${window.from} AND created_at < ${window.to}` : sql``}
           GROUP BY kind ORDER BY kind`
+        ).pipe(Effect.orDie),
+
+      revenuePerDay: (currency, window) =>
+        findAll(
+          "revenue per day",
+          DayRevenueRow,
+          sql`
+          SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS start,
+                 coalesce(sum(amount_minor) FILTER (WHERE kind = 'CAPTURE'), 0)::int8 AS gross_minor,
+                 coalesce(sum(amount_minor) FILTER (WHERE kind = 'REFUND'), 0)::int8 AS refunded_minor,
+                 (coalesce(sum(fee_minor) FILTER (WHERE kind = 'CAPTURE'), 0)
+                   - coalesce(sum(fee_minor) FILTER (WHERE kind = 'REFUND'), 0))::int8 AS commission_minor
+          FROM payment_operations
+          WHERE currency = ${currency} AND kind IN ('CAPTURE', 'REFUND') AND created_at >= ${window.from} AND created_at < ${window.to}
+          GROUP BY 1 ORDER BY 1`
         ).pipe(Effect.orDie),
 
       // An authorisation is held until a capture or a release of its intent is recorded, or a later
@@ -565,6 +586,16 @@ export const AdminReadModelLive = Layer.effect(
           Effect.map((rows) =>
             rows.map(({ firstName, lastName, ...service }): TopService => ({ ...service, provider: { firstName, lastName } }))
           ),
+          Effect.orDie
+        ),
+
+      bookingsByStatus: (from) =>
+        findAll(
+          "bookings by status since",
+          StatusCountRow,
+          sql`SELECT status, count(*) AS n FROM bookings WHERE created_at >= ${from} GROUP BY status ORDER BY count(*) DESC, status`
+        ).pipe(
+          Effect.map((rows) => rows.map((r) => ({ status: r.status, count: r.n }))),
           Effect.orDie
         ),
 
