@@ -167,11 +167,7 @@ export const categoryHue = (categoryId: number) => (categoryId * 47) % 360
  * this place with the cover photo when the service has one).
  */
 const CardMedia = ({ service }: { service: Service }) => (
-  <div className="card-media" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties}>
-    <span className="card-media-label" aria-hidden="true">
-      {service.category.name}
-    </span>
-  </div>
+  <div className="card-media" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
 )
 
 /** An image-first card: media, category, title, provider, stars, distance, price; the provider's heart on the media. */

@@ -381,9 +381,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
       </p>
       {/* ServiceGallery (./components/photos) takes this place; until then, the category's block. */}
       <div className="service-gallery-area">
-        <div className="gallery-placeholder" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties}>
-          <span aria-hidden="true">{service.category.name}</span>
-        </div>
+        <div className="gallery-placeholder" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
       </div>
       <div className={plainBooking ? "service-layout with-book-bar" : "service-layout"}>
         <div className="service-main">
