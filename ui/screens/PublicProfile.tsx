@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useState } from "react"
@@ -53,13 +54,12 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
 const CancellationRate = ({ rate }: { rate: Profile["cancellationRate"] }) => {
   const { t, i18n } = useLingui()
   const percent = rate.rate === null ? "" : formatPercent(i18n.locale, rate.rate, 1)
-  const confirmed = rate.confirmedBookings
+  const bookings = rate.confirmedBookings
+  const confirmed = plural(bookings, { one: "sur # réservation confirmée", other: "sur # réservations confirmées" })
   return (
     <div className="stat">
       <dt>{t`Taux d'annulation`}</dt>
-      <dd data-testid="cancellation-rate">
-        {rate.rate === null ? t`Pas encore assez de réservations` : t`${percent} (sur ${confirmed} réservations confirmées)`}
-      </dd>
+      <dd data-testid="cancellation-rate">{rate.rate === null ? t`Pas encore assez de réservations` : `${percent} (${confirmed})`}</dd>
     </div>
   )
 }
