@@ -162,6 +162,11 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
           const bar = page.locator(".book-bar")
           expect(await bar.evaluate((node) => getComputedStyle(node).position)).toBe("fixed")
           await bar.getByRole("button", { name: text.book, exact: true }).waitFor()
+          // Scrolled to the end, the bar covers nothing of the footer.
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+          const footer = await page.locator(".site-footer").boundingBox()
+          const barBox = await bar.boundingBox()
+          expect(footer!.y + footer!.height).toBeLessThanOrEqual(barBox!.y + 1)
         }
         await check(`/services/${service.id}`)
 

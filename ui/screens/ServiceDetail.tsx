@@ -383,7 +383,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
       <div className="service-gallery-area">
         <div className="gallery-placeholder" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
       </div>
-      <div className={plainBooking ? "service-layout with-book-bar" : "service-layout"}>
+      <div className="service-layout">
         <div className="service-main">
           {service.status === "INACTIVE" ? (
             <p className="badge badge-muted">{t`Inactif : ce service n'apparaît pas dans le catalogue.`}</p>
