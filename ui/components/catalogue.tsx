@@ -13,7 +13,9 @@ import { RADIUS_CHOICES } from "../catalogue/places"
 import {
   PRICE_RANGES,
   type PriceRange,
+  CARD_DESCRIPTION_MAX,
   COPIED_NOTICE_MS,
+  cutText,
   distanceKm,
   durationParts,
   hasCoordinates,
@@ -191,6 +193,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
           <h2 id={titleId} className="service-title">
             {service.title}
           </h2>
+          <p className="service-description">{cutText(service.description, CARD_DESCRIPTION_MAX)}</p>
           <div className="provider-line">
             <Avatar user={service.user} size={28} />
             <Link href={`/profile/${service.userId}`} className="provider-name">
@@ -198,6 +201,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
               {provider}
             </Link>
             <VerifiedIdentityMark verified={service.user.identityVerified} />
+            <ShareProfileButton provider={service.user} />
           </div>
           <p className="service-card-meta">
             <StarRating rating={service.rating} reviewCount={service.reviewCount} compact />

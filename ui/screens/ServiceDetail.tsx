@@ -16,7 +16,6 @@ import { CancellationPolicyNote } from "../components/booking/Cancellation"
 import { Avatar, categoryHue, Duration, failureText, Pager, PricePerHour, ShareProfileButton, StarRating } from "../components/catalogue"
 import { ProfilePhoto } from "../components/profile"
 import { useAsync } from "../components/async"
-import { loginRedirect } from "../routing/access"
 import { VerifiedIdentityMark } from "../components/trust"
 import { formatDate, formatDayIn, formatDistance, formatMonthYear, formatRating, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
@@ -244,7 +243,6 @@ const ProviderCard = ({ service, profile, user }: { service: Detail; profile: Pu
   const headingId = useId()
   const name = `${service.user.firstName} ${service.user.lastName}`
   const since = profile ? formatMonthYear(i18n.locale, profile.createdAt) : null
-  const contact = `/messaging?userId=${encodeURIComponent(service.userId)}`
   return (
     <section className="card provider-card" aria-labelledby={headingId}>
       <h2 id={headingId}>{t`Votre prestataire`}</h2>
@@ -264,11 +262,12 @@ const ProviderCard = ({ service, profile, user }: { service: Detail; profile: Pu
           {t`Voir le profil`}
           <span className="sr-only"> {t`de ${name}`}</span>
         </Link>
-        {user?.id === service.userId ? null : (
-          <Link href={user ? contact : loginRedirect(contact)} className="button-secondary button-small">
+        {/* Spec: only for a logged-in user who is not the provider (visitors book, which asks them to log in). */}
+        {user && user.id !== service.userId ? (
+          <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`} className="button-secondary button-small">
             {t`Contacter le prestataire`}
           </Link>
-        )}
+        ) : null}
         <ShareProfileButton provider={service.user} />
       </div>
     </section>
