@@ -121,3 +121,16 @@ export const formatMinorCompact = (locale: string, minor: number, currency: stri
 /** A distance in kilometres: one decimal under 10 km ("2,5 km"), whole above ("12 km"). */
 export const formatDistance = (locale: string, km: number) =>
   new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", maximumFractionDigits: km < 10 ? 1 : 0 }).format(km)
+
+// ---- Ratings, shares and membership (the catalogue's public pages) -----------------------------
+
+/** A rating out of 5 with one decimal, always ("4,5", "5,0"; "4.5" in English), so scores line up. */
+export const formatRating = (locale: string, rating: number) => formatNumber(locale, Math.round(rating * 10) / 10, 1, 1)
+
+/** A share from 0 to 1 as a percentage, whole by default ("95 %" in French, "95%" in English). */
+export const formatPercent = (locale: string, share: number, maximumDigits = 0) =>
+  new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: maximumDigits }).format(share)
+
+/** A month and its year ("mars 2024", "March 2024"): since when someone is a member. */
+export const formatMonthYear = (locale: string, value: When) =>
+  dateFormat(locale, { month: "long", year: "numeric" }).format(new Date(value))

@@ -231,3 +231,35 @@ describe("GET and DELETE /api/uploads/avatar; GET /api/users/{id}/profile-photo(
     }
   })
 })
+
+describe("the provider's photo on service views", () => {
+  it("names a public provider's avatar, which a visitor can load; a private profile's cards show none", async () => {
+    const { user, token } = await freshUser(server, api, "PROVIDER")
+    const [service] = await server.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{
+          id: string
+        }>`INSERT INTO services (user_id, category_id, title, description, price_minor, duration_minutes, location)
+          VALUES (${user.id}, 1, 'Dépannage informatique', 'À domicile.', 4500, 60, 'Montréal') RETURNING id`
+      )
+    )
+    const shown = async () => (await api.get(`/api/services/${service!.id}`)).body.data.service.user.avatarUrl as string | null
+    expect(await shown()).toBeNull()
+
+    const uploaded = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "moi.png", "image/png")), {
+      token
+    })
+    expect(uploaded.status, uploaded.text).toBe(200)
+    expect(await shown()).toBe(uploaded.body.data.avatarUrl)
+    const listed = (await api.get(`/api/services?provider=${user.id}`)).body.data.services[0]
+    expect(listed.user.avatarUrl).toBe(uploaded.body.data.avatarUrl)
+    // Without a token, as an <img> on a card loads it.
+    expect((await getBinary(server, uploaded.body.data.avatarUrl)).status).toBe(200)
+
+    await server.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE users SET profile_visibility = 'PRIVATE' WHERE id = ${user.id}`)
+    )
+    expect(await shown()).toBeNull()
+  })
+})

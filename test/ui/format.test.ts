@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   currencyDecimals,
@@ -7,10 +8,13 @@ import {
   formatDistance,
   formatMinor,
   formatMinorCompact,
+  formatMonthYear,
   formatNumber,
+  formatPercent,
   formatPrice,
   formatTime,
-  formatUtcDay
+  formatUtcDay,
+  formatRating
 } from "../../ui/format"
 
 // The UI's one formatting module: prices from the API (major units) and the back-office's figures
@@ -58,5 +62,26 @@ describe("ui/format", () => {
     expect(formatNumber("en", 12.256, 2)).toBe("12.26")
     expect(formatDistance("en", 2.54)).toBe("2.5 km")
     expect(plain(formatDistance("fr", 12.4))).toBe("12 km")
+  })
+
+  it("formats ratings with one decimal, percentages and months in the reader's language", () => {
+    expect(formatRating("fr", 4.5)).toBe("4,5")
+    expect(formatRating("en", 4.5)).toBe("4.5")
+    expect(formatRating("fr", 5)).toBe("5,0")
+    expect(formatRating("en", 4.449)).toBe("4.4")
+    expect(plain(formatPercent("fr", 0.95))).toBe("95 %")
+    expect(formatPercent("en", 0.955, 1)).toBe("95.5%")
+    expect(formatMonthYear("fr", "2024-03-15T12:00:00Z")).toBe("mars 2024")
+    expect(formatMonthYear("en", "2024-03-15T12:00:00Z")).toBe("March 2024")
+  })
+
+  it("writes any rating from 0 to 5 with exactly one decimal, within 0.05 of it", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 5, noNaN: true }), fc.constantFrom("fr", "en"), (rating, locale) => {
+        const text = formatRating(locale, rating)
+        expect(text).toMatch(locale === "fr" ? /^\d,\d$/ : /^\d\.\d$/)
+        expect(Math.abs(Number(text.replace(",", ".")) - rating)).toBeLessThanOrEqual(0.05 + 1e-9)
+      })
+    )
   })
 })

@@ -1,13 +1,14 @@
 // Pieces shared by the catalogue screens: prices, ratings, durations, provider avatars, service
 // cards, paging and the list's error state.
 
+import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
-import { useEffect, useId, useState } from "react"
+import { type CSSProperties, useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { catalogueApi } from "../api/endpoints"
 import { type Category, currencyForLanguage, type Provider, type Service, type Sort, type User } from "../api/contract"
 import { currencySymbol } from "../../src/platform/money"
-import { formatApproxPrice, formatDistance, formatNumber, formatPrice } from "../format"
+import { formatApproxPrice, formatDistance, formatNumber, formatPrice, formatRating } from "../format"
 import { loginRedirect } from "../routing/access"
 import { RADIUS_CHOICES } from "../catalogue/places"
 import {
@@ -53,15 +54,30 @@ export const useViewerCurrency = () => {
   return currencyForLanguage(i18n.locale.startsWith("en") ? "en" : "fr")
 }
 
-/** "★ 4,5 (12 avis)", or a plain "no reviews yet". */
-export const Rating = ({ rating, reviewCount }: { rating: number; reviewCount: number }) => {
+/**
+ * Five stars filled to the rating, its score and its count: one image to assistive technology,
+ * named "4,5 sur 5, 12 avis"; "Nouveau" (no review yet) rather than five empty stars.
+ */
+export const StarRating = ({ rating, reviewCount, compact = false }: { rating: number; reviewCount: number; compact?: boolean }) => {
   const { t, i18n } = useLingui()
-  if (reviewCount === 0) return <span className="rating rating-none">{t`Pas encore d'avis`}</span>
-  const score = formatNumber(i18n.locale, rating, 1, 1)
+  if (reviewCount === 0) return <span className="star-rating star-rating-new">{t`Nouveau`}</span>
+  const score = formatRating(i18n.locale, rating)
+  const count = plural(reviewCount, { one: "# avis", other: "# avis" })
+  const filled = `${(Math.max(0, Math.min(5, rating)) / 5) * 100}%`
   return (
-    <span className="rating">
-      <span aria-hidden="true">★ </span>
-      {t`${score} sur 5`} (<Plural value={reviewCount} one="# avis" other="# avis" />)
+    <span className="star-rating" role="img" aria-label={t`${score} sur 5, ${count}`}>
+      <span className="star-rating-stars" aria-hidden="true">
+        ★★★★★
+        <span className="star-rating-fill" style={{ width: filled }}>
+          ★★★★★
+        </span>
+      </span>
+      <span className="star-rating-score" aria-hidden="true">
+        {score}
+      </span>
+      <span className="star-rating-count" aria-hidden="true">
+        {compact ? `(${reviewCount})` : `(${count})`}
+      </span>
     </span>
   )
 }
@@ -154,6 +170,18 @@ export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
 export const bookHref = (service: Service, user: User | null) =>
   user ? `/services/${service.id}` : `${loginRedirect(`/services/${service.id}`)}&message=book`
 
+/** A hue per category for the placeholder of a service without a cover (a spread, not a meaning). */
+export const categoryHue = (categoryId: number) => (categoryId * 47) % 360
+
+/**
+ * The media area of a card: the placeholder block of its category (CardCover, from ./photos, takes
+ * this place with the cover photo when the service has one).
+ */
+const CardMedia = ({ service }: { service: Service }) => (
+  <div className="card-media" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
+)
+
+/** An image-first card: media, category, title, provider, stars, distance, price; the provider's heart on the media. */
 export const ServiceCard = ({ service, user, position }: { service: Service; user: User | null; position: Position | null }) => {
   const { t, i18n } = useLingui()
   const titleId = useId()
@@ -163,49 +191,50 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
   return (
     <li className="card service-card">
       <article aria-labelledby={titleId}>
-        <div className="service-card-top">
+        <div className="service-card-media">
+          <CardMedia service={service} />
+          <div className="service-card-heart">
+            <FavoriteHeart providerId={service.userId} name={provider} />
+          </div>
+        </div>
+        <div className="service-card-body">
           <p className="service-category">{service.category.name}</p>
-          <FavoriteHeart providerId={service.userId} name={provider} />
-        </div>
-        <h2 id={titleId} className="service-title">
-          {service.title}
-        </h2>
-        <p className="service-description">{cutText(service.description, CARD_DESCRIPTION_MAX)}</p>
-        <p className="service-facts">
-          <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
-          <Rating rating={service.rating} reviewCount={service.reviewCount} />
-        </p>
-        <p className="service-location">
-          <span className="sr-only">{t`Lieu :`} </span>
-          {service.location}
-          {km !== undefined ? <span className="distance"> · {t`à ${formatDistance(i18n.locale, km)}`}</span> : null}
-        </p>
-        <div className="provider-line">
-          <Avatar user={service.user} />
-          <span className="provider-name">
-            <span className="sr-only">{t`Prestataire :`} </span>
-            {provider}
-          </span>
-          <VerifiedIdentityMark verified={service.user.identityVerified} />
-        </div>
-        <div className="provider-links">
-          <Link href={`/profile/${service.userId}`}>
-            {t`Voir le profil`}
-            <span className="sr-only"> {t`de ${provider}`}</span>
-          </Link>
-          <ShareProfileButton provider={service.user} />
-        </div>
-        <div className="card-actions">
-          <Link href={`/services/${service.id}`} className="button-secondary">
-            {t`Voir les détails`}
-            <span className="sr-only"> : {service.title}</span>
-          </Link>
-          {own ? null : (
-            <Link href={bookHref(service, user)} className="button">
-              {t`Réserver`}
+          <h2 id={titleId} className="service-title">
+            {service.title}
+          </h2>
+          <p className="service-description">{cutText(service.description, CARD_DESCRIPTION_MAX)}</p>
+          <div className="provider-line">
+            <Avatar user={service.user} size={28} />
+            <Link href={`/profile/${service.userId}`} className="provider-name">
+              <span className="sr-only">{t`Voir le profil de`} </span>
+              {provider}
+            </Link>
+            <VerifiedIdentityMark verified={service.user.identityVerified} />
+            <ShareProfileButton provider={service.user} />
+          </div>
+          <p className="service-card-meta">
+            <StarRating rating={service.rating} reviewCount={service.reviewCount} compact />
+            <span className="service-location">
+              <span className="sr-only">{t`Lieu :`} </span>
+              {service.location}
+              {km !== undefined ? <span className="distance"> · {t`à ${formatDistance(i18n.locale, km)}`}</span> : null}
+            </span>
+          </p>
+          <p className="service-card-price">
+            <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
+          </p>
+          <div className="card-actions">
+            <Link href={`/services/${service.id}`} className="button-secondary button-small">
+              {t`Voir les détails`}
               <span className="sr-only"> : {service.title}</span>
             </Link>
-          )}
+            {own ? null : (
+              <Link href={bookHref(service, user)} className="button button-small">
+                {t`Réserver`}
+                <span className="sr-only"> : {service.title}</span>
+              </Link>
+            )}
+          </div>
         </div>
       </article>
     </li>

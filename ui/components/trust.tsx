@@ -41,11 +41,11 @@ export const ResponseTimeFact = ({ minutes }: { minutes: number | null }) => {
   const text = useResponseTimeText()
   if (minutes === null) return null
   return (
-    <>
+    <div className="stat">
       <dt>{t`Temps de réponse`}</dt>
       <dd title={t`Délai médian de la première réponse aux conversations ouvertes par d'autres membres.`} data-testid="response-time">
         {text(minutes)}
       </dd>
-    </>
+    </div>
   )
 }

@@ -27,6 +27,19 @@ const subjects: Record<ContactSubject, MessageDescriptor> = {
 type Fields = "name" | "email" | "subject" | "message"
 const EMPTY: Record<Fields, string> = { name: "", email: "", subject: "", message: "" }
 
+/** Line icons of the support channels (decorative: each channel has its own term). */
+const channelIcons = {
+  phone: "M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2z",
+  hours: "M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0z",
+  address: "M12 21s-7-6.1-7-11a7 7 0 0 1 14 0c0 4.9-7 11-7 11zm0-8.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z"
+} as const
+
+const ChannelIcon = ({ path }: { path: string }) => (
+  <svg className="channel-icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+    <path d={path} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+)
+
 const Faq = () => {
   const { t } = useLingui()
   const policy = useCancellationPolicy()
@@ -50,7 +63,7 @@ const Faq = () => {
     }
   ]
   return (
-    <section>
+    <section className="faq-section" aria-labelledby="faq">
       <h2 id="faq">{t`Questions fréquentes`}</h2>
       {entries.map((entry) => (
         <details key={entry.q} className="faq">
@@ -120,31 +133,8 @@ export default function Contact() {
 
   return (
     <Page title={t`Contact`} intro={t`Une question, un problème ? Notre équipe vous répond sous 24 à 48 heures ouvrables.`}>
-      <div className="contact-grid">
-        <div className="panel">
-          <h2 id="contact-info">{t`Nous joindre`}</h2>
-          <dl>
-            <dt>{t`Téléphone du support`}</dt>
-            <dd>
-              <a href="tel:+15145550142">+1 514 555-0142</a>
-            </dd>
-            <dt>{t`Horaires`}</dt>
-            <dd>{t`Du lundi au vendredi, de 9 h à 17 h (heure de l'Est)`}</dd>
-            <dt>{t`Adresse`}</dt>
-            <dd>
-              <address>
-                Marketplace
-                <br />
-                1250, rue Sainte-Catherine Ouest
-                <br />
-                Montréal (Québec) H3G 1P1
-                <br />
-                Canada
-              </address>
-            </dd>
-          </dl>
-        </div>
-        <section>
+      <div className="contact-layout">
+        <section className="card contact-form-card" aria-labelledby="contact-form">
           <h2 id="contact-form">{t`Envoyer un message`}</h2>
           {sent ? (
             <Alert kind="success">{sent}</Alert>
@@ -161,8 +151,10 @@ export default function Contact() {
                 </Alert>
               ) : null}
               <form className="form" noValidate ref={formRef} onSubmit={submit}>
-                <TextField label={t`Nom`} autoComplete="name" {...field("name")} />
-                <TextField label={t`Email`} type="email" autoComplete="email" {...field("email")} />
+                <div className="form-row">
+                  <TextField label={t`Nom`} autoComplete="name" {...field("name")} />
+                  <TextField label={t`Email`} type="email" autoComplete="email" {...field("email")} />
+                </div>
                 <SelectField
                   label={t`Sujet`}
                   placeholder={t`Choisissez un sujet`}
@@ -175,6 +167,44 @@ export default function Contact() {
             </>
           )}
         </section>
+        <aside className="contact-info" aria-labelledby="contact-info">
+          <h2 id="contact-info">{t`Nous joindre`}</h2>
+          <dl className="contact-channels">
+            <div className="contact-channel">
+              <dt>
+                <ChannelIcon path={channelIcons.phone} />
+                {t`Téléphone du support`}
+              </dt>
+              <dd>
+                <a href="tel:+15145550142">+1 514 555-0142</a>
+              </dd>
+            </div>
+            <div className="contact-channel">
+              <dt>
+                <ChannelIcon path={channelIcons.hours} />
+                {t`Horaires`}
+              </dt>
+              <dd>{t`Du lundi au vendredi, de 9 h à 17 h (heure de l'Est)`}</dd>
+            </div>
+            <div className="contact-channel">
+              <dt>
+                <ChannelIcon path={channelIcons.address} />
+                {t`Adresse`}
+              </dt>
+              <dd>
+                <address>
+                  Marketplace
+                  <br />
+                  1250, rue Sainte-Catherine Ouest
+                  <br />
+                  Montréal (Québec) H3G 1P1
+                  <br />
+                  Canada
+                </address>
+              </dd>
+            </div>
+          </dl>
+        </aside>
       </div>
       <Faq />
     </Page>

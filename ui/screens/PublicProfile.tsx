@@ -1,5 +1,5 @@
 import { plural } from "@lingui/core/macro"
-import { useLingui } from "@lingui/react/macro"
+import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useState } from "react"
 import { Link, useLocation, useParams } from "wouter"
@@ -8,13 +8,13 @@ import { profileApi } from "../api/endpoints"
 import type { PublicProfile as Profile } from "../api/contract"
 import { loginRedirect } from "../routing/access"
 import { useAsync } from "../components/async"
-import { Loaded, LoadError, ServiceCard } from "../components/catalogue"
+import { Loaded, LoadError, ServiceCard, StarRating } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
 import { ResponseTimeFact, VerifiedIdentityMark } from "../components/trust"
 import { BlockAction, ReportProfileAction } from "../components/messaging/safety"
-import { formatNumber } from "../format"
+import { formatMonthYear, formatNumber, formatPercent } from "../format"
 import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
@@ -53,22 +53,69 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
 /** The provider's cancellation rate (their cancellations of bookings they had confirmed), once there are enough bookings. */
 const CancellationRate = ({ rate }: { rate: Profile["cancellationRate"] }) => {
   const { t, i18n } = useLingui()
-  const percent = rate.rate === null ? "" : formatNumber(i18n.locale, rate.rate * 100, 1)
-  const confirmed = rate.confirmedBookings
+  const percent = rate.rate === null ? "" : formatPercent(i18n.locale, rate.rate, 1)
+  const bookings = rate.confirmedBookings
+  const confirmed = plural(bookings, { one: "sur # réservation confirmée", other: "sur # réservations confirmées" })
   return (
-    <>
+    <div className="stat">
       <dt>{t`Taux d'annulation`}</dt>
-      <dd data-testid="cancellation-rate">
-        {rate.rate === null
-          ? t`Pas encore assez de réservations`
-          : plural(confirmed, { one: `${percent} % (sur # réservation confirmée)`, other: `${percent} % (sur # réservations confirmées)` })}
-      </dd>
-    </>
+      <dd data-testid="cancellation-rate">{rate.rate === null ? t`Pas encore assez de réservations` : `${percent} (${confirmed})`}</dd>
+    </div>
+  )
+}
+
+/** The profile's header: photo, name, tagline, place, languages, rating and membership; what is unknown is left out. */
+const ProfileHeader = ({ profile, name }: { profile: Profile; name: string }) => {
+  const { t, i18n } = useLingui()
+  const provider = profile.role === "PROVIDER"
+  const place = [profile.city, profile.country].filter(Boolean).join(", ") || profile.location
+  const since = formatMonthYear(i18n.locale, profile.createdAt)
+  return (
+    <section className="profile-hero" aria-label={t`Présentation`}>
+      <ProfilePhoto url={profile.profilePhotoUrl} name={name} size={112} />
+      <div className="profile-hero-text">
+        <p className="profile-hero-badges">
+          {provider ? <span className="badge badge-active">{t`Prestataire`}</span> : null}
+          {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}
+          {provider ? <VerifiedIdentityMark verified={profile.identityVerified} /> : null}
+        </p>
+        {profile.bio ? <p className="profile-tagline">{profile.bio}</p> : null}
+        <ul className="profile-hero-facts">
+          {provider ? (
+            <li>
+              <StarRating rating={profile.averageRating} reviewCount={profile.totalReviews} />
+            </li>
+          ) : null}
+          {place ? (
+            <li>
+              <span className="sr-only">{t`Lieu :`} </span>
+              {place}
+            </li>
+          ) : null}
+          {profile.languages.length > 0 ? (
+            <li>
+              <span className="sr-only">{t`Langues parlées :`} </span>
+              {profile.languages.join(", ")}
+            </li>
+          ) : null}
+          <li>{t`Membre depuis ${since}`}</li>
+        </ul>
+        {profile.badges.length > 0 ? (
+          <ul className="chips badges" aria-label={t`Badges`}>
+            {profile.badges.map(({ badge }) => (
+              <li key={badge.id} className="chip" title={badge.description}>
+                {badge.name}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </section>
   )
 }
 
 const Content = ({ profile }: { profile: Profile }) => {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const user = useAtomValue(userAtom)
   const name = `${profile.firstName} ${profile.lastName}`
   const provider = profile.role === "PROVIDER"
@@ -78,35 +125,16 @@ const Content = ({ profile }: { profile: Profile }) => {
   )
   useShareMetadata({
     title: name,
-    description: profile.bio ?? t`Profil de ${name} sur Marketplace`,
+    description: profile.bio || t`Profil de ${name} sur Marketplace`,
     url: `${location.origin}/profile/${profile.id}`,
     type: "profile"
   })
-  const rating = profile.averageRating
   const reviews = profile.totalReviews
-  const rate = Math.round(profile.completionRate * (profile.completionRate <= 1 ? 100 : 1))
+  const experience = profile.experienceYears
+  const hasExperience = experience !== null || profile.certifications.length > 0
   return (
     <Page title={name}>
-      <section className="panel profile-head">
-        <ProfilePhoto url={profile.profilePhotoUrl} name={name} />
-        <div>
-          <p>
-            {provider ? <span className="badge badge-active">{t`Prestataire`}</span> : null}{" "}
-            {provider && profile.isEmailVerified ? <span className="badge verified">{t`✓ Vérifié`}</span> : null}{" "}
-            {provider ? <VerifiedIdentityMark verified={profile.identityVerified} /> : null}
-          </p>
-          {profile.city || profile.country ? <p>{[profile.city, profile.country].filter(Boolean).join(", ")}</p> : null}
-          {profile.badges.length > 0 ? (
-            <ul className="chips badges" aria-label={t`Badges`}>
-              {profile.badges.map(({ badge }) => (
-                <li key={badge.id} className="chip" title={badge.description}>
-                  {badge.name}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      </section>
+      <ProfileHeader profile={profile} name={name} />
       <div className="page-actions">
         {profile.isOwner ? null : (
           <Link
@@ -134,64 +162,81 @@ const Content = ({ profile }: { profile: Profile }) => {
           <ReportProfileAction userId={profile.id} />
         </div>
       ) : null}
-      <section aria-labelledby="about">
-        <h2 id="about">{t`À propos`}</h2>
-        <p>{profile.bio || "—"}</p>
-        {profile.description ? <p className="description">{profile.description}</p> : null}
-      </section>
+      {profile.description ? (
+        <section aria-labelledby="about" className="profile-section">
+          <h2 id="about">{t`À propos`}</h2>
+          <p className="description">{profile.description}</p>
+        </section>
+      ) : null}
       {provider ? (
-        <section aria-labelledby="performance">
+        <section aria-labelledby="performance" className="profile-section">
           <h2 id="performance">{t`Performance`}</h2>
-          <dl className="facts">
-            <dt>{t`Services`}</dt>
-            <dd>{profile.servicesCount}</dd>
-            <dt>{t`Note moyenne`}</dt>
-            <dd>{reviews > 0 ? plural(reviews, { one: `${rating} sur 5 (# avis)`, other: `${rating} sur 5 (# avis)` }) : t`Aucun avis`}</dd>
-            <dt>{t`Réservations terminées`}</dt>
-            <dd>{profile.completedBookings}</dd>
-            <dt>{t`Taux de réalisation`}</dt>
-            <dd>{`${rate} %`}</dd>
+          <dl className="stats">
+            <div className="stat">
+              <dt>{t`Services`}</dt>
+              <dd>{formatNumber(i18n.locale, profile.servicesCount)}</dd>
+            </div>
+            <div className="stat">
+              <dt>{t`Note moyenne`}</dt>
+              <dd>{reviews > 0 ? <StarRating rating={profile.averageRating} reviewCount={reviews} /> : t`Aucun avis`}</dd>
+            </div>
+            <div className="stat">
+              <dt>{t`Réservations terminées`}</dt>
+              <dd>{formatNumber(i18n.locale, profile.completedBookings)}</dd>
+            </div>
+            <div className="stat">
+              <dt>{t`Taux de réalisation`}</dt>
+              <dd>{formatPercent(i18n.locale, profile.completionRate)}</dd>
+            </div>
             <CancellationRate rate={profile.cancellationRate} />
             <ResponseTimeFact minutes={profile.responseTime} />
           </dl>
         </section>
       ) : null}
-      <section aria-labelledby="specialities">
-        <h2 id="specialities">{t`Spécialités`}</h2>
-        <Chips values={profile.specialities} />
-      </section>
-      <section aria-labelledby="experience">
-        <h2 id="experience">{t`Expérience et compétences`}</h2>
-        <dl className="facts">
-          <dt>{t`Années d'expérience`}</dt>
-          <dd>{profile.experienceYears ?? "—"}</dd>
-          <dt>{t`Langues parlées`}</dt>
-          <dd>
-            <Chips values={profile.languages} />
-          </dd>
-          <dt>{t`Certifications`}</dt>
-          <dd>
-            <Chips values={profile.certifications} />
-          </dd>
-        </dl>
-      </section>
+      {profile.specialities.length > 0 ? (
+        <section aria-labelledby="specialities" className="profile-section">
+          <h2 id="specialities">{t`Spécialités`}</h2>
+          <Chips values={profile.specialities} />
+        </section>
+      ) : null}
+      {hasExperience ? (
+        <section aria-labelledby="experience" className="profile-section">
+          <h2 id="experience">{t`Expérience et compétences`}</h2>
+          <dl className="facts">
+            {experience !== null ? (
+              <>
+                <dt>{t`Années d'expérience`}</dt>
+                <dd>
+                  <Plural value={experience} one="# an" other="# ans" />
+                </dd>
+              </>
+            ) : null}
+            {profile.certifications.length > 0 ? (
+              <>
+                <dt>{t`Certifications`}</dt>
+                <dd>
+                  <Chips values={profile.certifications} />
+                </dd>
+              </>
+            ) : null}
+          </dl>
+        </section>
+      ) : null}
       {provider ? (
-        <section aria-labelledby="services">
-          <h2 id="services">{t`Services proposés`}</h2>
-          <Loaded state={services} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`}>
-            {(data) =>
-              data.length === 0 ? (
-                <p className="empty-state">{t`Aucun service publié pour le moment.`}</p>
-              ) : (
-                <ul className="service-cards">
+        <Loaded state={services} errorTitle={t`Impossible de charger les services`} errorSubtitle={t`Veuillez réessayer.`}>
+          {(data) =>
+            data.length === 0 ? null : (
+              <section aria-labelledby="services" className="profile-section">
+                <h2 id="services">{t`Services proposés`}</h2>
+                <ul className="cards service-cards">
                   {data.map((service) => (
                     <ServiceCard key={service.id} service={service} user={user} position={null} />
                   ))}
                 </ul>
-              )
-            }
-          </Loaded>
-        </section>
+              </section>
+            )
+          }
+        </Loaded>
       ) : null}
     </Page>
   )

@@ -1,10 +1,10 @@
 import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
-import { useEffect, useId, useState } from "react"
+import { type CSSProperties, useEffect, useId, useState } from "react"
 import { Link, useSearch } from "wouter"
-import { bookingsApi, catalogueApi, reviewsApi, slotsApi } from "../api/endpoints"
-import type { Booking, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
+import { bookingsApi, catalogueApi, profileApi, reviewsApi, slotsApi } from "../api/endpoints"
+import type { Booking, PublicProfile, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
 import { isOpen, REFRESH_MS, REVIEWS_PAGE_SIZE, shortName } from "../booking/rules"
 import { NEXT_SLOTS_DAYS, NEXT_SLOTS_SHOWN, nextSlotWindows, slotDuration, slotsByDay, SLOTS_REFRESH_MS, upcoming } from "../booking/slots"
 import { knownPosition } from "../catalogue/geolocation"
@@ -14,9 +14,11 @@ import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationPolicyNote } from "../components/booking/Cancellation"
-import { Avatar, Duration, failureText, Pager, PricePerHour, Rating, ShareProfileButton } from "../components/catalogue"
+import { Avatar, categoryHue, Duration, failureText, Pager, PricePerHour, ShareProfileButton, StarRating } from "../components/catalogue"
+import { ProfilePhoto } from "../components/profile"
+import { useAsync } from "../components/async"
 import { VerifiedIdentityMark } from "../components/trust"
-import { formatDate, formatDayIn, formatDistance, formatNumber, sameTimeIn, zoneName } from "../format"
+import { formatDate, formatDayIn, formatDistance, formatMonthYear, formatRating, sameTimeIn, zoneName } from "../format"
 import { Alert } from "../components/forms"
 import { useLive } from "../components/live"
 import { useShareMetadata } from "../components/meta"
@@ -198,7 +200,7 @@ const Reviews = ({ service }: { service: Detail }) => {
   const reviews: ReadonlyArray<Review | ServiceReview> = state.status === "ok" ? state.data.reviews : service.reviews
   const total = state.status === "ok" ? state.data.pagination.total : service.reviewCount
   const average = state.status === "ok" ? state.data.averageRating : service.rating
-  const score = formatNumber(i18n.locale, average, 1, 1)
+  const score = formatRating(i18n.locale, average)
   return (
     <section aria-labelledby={headingId} className="reviews-section">
       <h2 id={headingId}>{t`Avis des clients`}</h2>
@@ -216,11 +218,15 @@ const Reviews = ({ service }: { service: Detail }) => {
             const author = shortName(review.client.firstName, review.client.lastName) || t`Ancien membre`
             return (
               <li key={"id" in review ? review.id : `${review.createdAt}-${index}`} className="review">
-                <p className="review-head">
-                  <strong>{author}</strong> · <Stars rating={review.rating} /> ·{" "}
-                  <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
-                </p>
-                <p>{review.comment}</p>
+                <div className="review-head">
+                  <Avatar user={{ ...review.client, avatarUrl: null }} size={36} />
+                  <p className="review-who">
+                    <strong>{author}</strong>
+                    <time dateTime={review.createdAt}>{formatDate(i18n.locale, review.createdAt, "long")}</time>
+                  </p>
+                  <Stars rating={review.rating} />
+                </div>
+                <p className="review-comment">{review.comment}</p>
               </li>
             )
           })}
@@ -231,8 +237,108 @@ const Reviews = ({ service }: { service: Detail }) => {
   )
 }
 
-const ServicePage = ({ service }: { service: Detail }) => {
+/** The provider's public profile, when it is visible to the viewer (a private one is not: the service's own data stand in). */
+const useProviderProfile = (providerId: string, viewerId: string | undefined): PublicProfile | null => {
+  const [state] = useAsync(() => profileApi.public(providerId).then(({ data }) => data.user), [providerId, viewerId])
+  return state.status === "ok" ? state.data : null
+}
+
+/** Who provides the service: photo, name, verified mark, rating, member since, and the ways to reach them. */
+const ProviderCard = ({ service, profile, user }: { service: Detail; profile: PublicProfile | null; user: User | null }) => {
   const { t, i18n } = useLingui()
+  const headingId = useId()
+  const name = `${service.user.firstName} ${service.user.lastName}`
+  const since = profile ? formatMonthYear(i18n.locale, profile.createdAt) : null
+  return (
+    <section className="card provider-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t`Votre prestataire`}</h2>
+      <div className="provider-card-head">
+        {profile ? <ProfilePhoto url={profile.profilePhotoUrl} name={name} size={64} /> : <Avatar user={service.user} size={64} />}
+        <div className="provider-card-who">
+          <p className="provider-card-name">
+            <strong>{name}</strong> <VerifiedIdentityMark verified={service.user.identityVerified} />
+          </p>
+          {profile ? <StarRating rating={profile.averageRating} reviewCount={profile.totalReviews} /> : null}
+          {since ? <p className="provider-card-since">{t`Membre depuis ${since}`}</p> : null}
+        </div>
+      </div>
+      {profile?.bio ? <p className="provider-card-bio">{profile.bio}</p> : null}
+      <div className="provider-card-actions">
+        <Link href={`/profile/${service.userId}`} className="button-secondary button-small">
+          {t`Voir le profil`}
+          <span className="sr-only"> {t`de ${name}`}</span>
+        </Link>
+        {/* Spec: only for a logged-in user who is not the provider (visitors book, which asks them to log in). */}
+        {user && user.id !== service.userId ? (
+          <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`} className="button-secondary button-small">
+            {t`Contacter le prestataire`}
+          </Link>
+        ) : null}
+        <ShareProfileButton provider={service.user} />
+      </div>
+    </section>
+  )
+}
+
+/** Category, duration, place, languages, price and zone: what one decides on, at a glance. */
+const KeyFacts = ({ service, profile, km }: { service: Detail; profile: PublicProfile | null; km: number | undefined }) => {
+  const { t, i18n } = useLingui()
+  const headingId = useId()
+  const viewerZone = useViewerZone()
+  // The service is offered in its provider's zone; times are shown in the viewer's, said when they differ.
+  const providerZone = zoneName(i18n.locale, service.providerTimeZone)
+  const viewerZoneName = zoneName(i18n.locale, viewerZone)
+  const viewerZoneDiffers = !sameTimeIn(viewerZone, service.providerTimeZone, Date.now())
+  const languages = profile?.languages ?? []
+  return (
+    <section aria-labelledby={headingId} className="key-facts-section">
+      <h2 id={headingId} className="sr-only">
+        {t`Informations clés`}
+      </h2>
+      <dl className="key-facts">
+        <div className="key-fact">
+          <dt>{t`Catégorie`}</dt>
+          <dd>{service.category.name}</dd>
+        </div>
+        <div className="key-fact">
+          <dt>{t`Durée`}</dt>
+          <dd>
+            <Duration minutes={service.duration} />
+          </dd>
+        </div>
+        <div className="key-fact">
+          <dt>{t`Lieu`}</dt>
+          <dd>
+            {service.location}
+            {km !== undefined ? <> · {t`à ${formatDistance(i18n.locale, km)}`}</> : null}
+          </dd>
+        </div>
+        {languages.length > 0 ? (
+          <div className="key-fact">
+            <dt>{t`Langues`}</dt>
+            <dd>{languages.join(", ")}</dd>
+          </div>
+        ) : null}
+        <div className="key-fact">
+          <dt>{t`Prix`}</dt>
+          <dd>
+            <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
+          </dd>
+        </div>
+        <div className="key-fact">
+          <dt>{t`Fuseau horaire`}</dt>
+          <dd data-testid="provider-zone">
+            {providerZone}
+            {viewerZoneDiffers ? <span className="field-hint"> · {t`horaires affichés à l’${viewerZoneName}`}</span> : null}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  )
+}
+
+const ServicePage = ({ service }: { service: Detail }) => {
+  const { t } = useLingui()
   const user = useAtomValue(userAtom)
   const cancelled = new URLSearchParams(useSearch()).get("payment") === "cancelled"
   const [step, setStep] = useState<Step>()
@@ -245,6 +351,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
     user !== null && !own
   )
   const activeBooking = active.status === "ok" ? active.data : null
+  const profile = useProviderProfile(service.userId, user?.id)
 
   // Back from the login screen with the form a visitor filled: open it again.
   useEffect(() => {
@@ -255,14 +362,10 @@ const ServicePage = ({ service }: { service: Detail }) => {
       setStep({ kind: "form", initial: draft })
     }
   }, [user?.id, own, service.id])
-  const provider = `${service.user.firstName} ${service.user.lastName}`
-  // The service is offered in its provider's zone; times are shown in the viewer's, said when they differ.
-  const viewerZone = useViewerZone()
-  const providerZone = zoneName(i18n.locale, service.providerTimeZone)
-  const viewerZoneName = zoneName(i18n.locale, viewerZone)
-  const viewerZoneDiffers = !sameTimeIn(viewerZone, service.providerTimeZone, Date.now())
   const position = knownPosition()
   const km = service.distanceKm ?? (position && hasCoordinates(service) ? distanceKm(position, service) : undefined)
+  // The phone's booking bar offers the plain booking only: the owner and a booking under way keep the box.
+  const plainBooking = !own && !(activeBooking && isOpen(activeBooking.status))
   useShareMetadata({
     title: service.title,
     description: cutText(service.description, SHARE_DESCRIPTION_MAX),
@@ -276,52 +379,41 @@ const ServicePage = ({ service }: { service: Detail }) => {
           <p>{t`Aucun montant n'a été débité. Votre réservation reste en attente de paiement tant que le créneau vous est réservé : vous pouvez finaliser le paiement ici ou depuis vos réservations.`}</p>
         </Alert>
       ) : null}
-      <div className="detail-grid">
-        <div>
-          <p className="service-category">{service.category.name}</p>
+      <p className="service-headline">
+        <span className="badge badge-category">{service.category.name}</span>
+        <StarRating rating={service.rating} reviewCount={service.reviewCount} />
+        <span className="service-headline-place">{service.location}</span>
+      </p>
+      {/* ServiceGallery (./components/photos) takes this place; until then, the category's block. */}
+      <div className="service-gallery-area">
+        <div className="gallery-placeholder" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
+      </div>
+      <div className="service-layout">
+        <div className="service-main">
           {service.status === "INACTIVE" ? (
             <p className="badge badge-muted">{t`Inactif : ce service n'apparaît pas dans le catalogue.`}</p>
           ) : null}
-          <h2>{t`Description`}</h2>
-          <p className="description">{service.description}</p>
+          <KeyFacts service={service} profile={profile} km={km} />
+          <section aria-labelledby="service-description">
+            <h2 id="service-description">{t`Description`}</h2>
+            <p className="description">{service.description}</p>
+          </section>
+          <ProviderCard service={service} profile={profile} user={user} />
+          <NextFreeSlots
+            service={service}
+            bookable={plainBooking}
+            round={slotsRound}
+            onPick={(initial) => setStep({ kind: "form", initial })}
+          />
+          <Reviews service={service} />
         </div>
-        <aside className="panel detail-side" aria-label={t`Résumé du service`}>
-          <dl className="facts">
-            <dt>{t`Prix`}</dt>
-            <dd>
-              <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
-            </dd>
-            <dt>{t`Note moyenne`}</dt>
-            <dd>
-              <Rating rating={service.rating} reviewCount={service.reviewCount} />
-            </dd>
-            <dt>{t`Durée`}</dt>
-            <dd>
-              <Duration minutes={service.duration} />
-            </dd>
-            <dt>{t`Lieu`}</dt>
-            <dd>
-              {service.location}
-              {km !== undefined ? <> · {t`à ${formatDistance(i18n.locale, km)}`}</> : null}
-            </dd>
-            <dt>{t`Prestataire`}</dt>
-            <dd className="provider-line">
-              <Avatar user={service.user} />
-              <span>{provider}</span>
-              <VerifiedIdentityMark verified={service.user.identityVerified} />
-            </dd>
-            <dt>{t`Fuseau horaire`}</dt>
-            <dd data-testid="provider-zone">
-              {providerZone}
-              {viewerZoneDiffers ? <span className="field-hint"> · {t`horaires affichés à l’${viewerZoneName}`}</span> : null}
-            </dd>
-          </dl>
-          <p className="provider-links">
-            <Link href={`/profile/${service.userId}`}>
-              {t`Voir le profil`}
-              <span className="sr-only"> {t`de ${provider}`}</span>
-            </Link>
-            <ShareProfileButton provider={service.user} />
+        <aside className="card booking-box" aria-label={t`Réservation`}>
+          <p className="booking-box-price">
+            <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
+          </p>
+          <p className="booking-box-rating">
+            <span className="sr-only">{t`Note moyenne`} </span>
+            <StarRating rating={service.rating} reviewCount={service.reviewCount} />
           </p>
           <BookAction
             service={service}
@@ -330,21 +422,17 @@ const ServicePage = ({ service }: { service: Detail }) => {
             onBook={() => setStep({ kind: "form" })}
             onPay={(booking) => setStep({ kind: "pay", booking })}
           />
-          {user && user.id !== service.userId ? (
-            <Link href={`/messaging?userId=${encodeURIComponent(service.userId)}`} className="button-secondary">
-              {t`Contacter le prestataire`}
-            </Link>
-          ) : null}
           <CancellationPolicyNote />
         </aside>
       </div>
-      <NextFreeSlots
-        service={service}
-        bookable={!own && !(activeBooking && isOpen(activeBooking.status))}
-        round={slotsRound}
-        onPick={(initial) => setStep({ kind: "form", initial })}
-      />
-      <Reviews service={service} />
+      {plainBooking ? (
+        <div className="book-bar">
+          <PricePerHour price={service.price} currency={service.currency} approx={service.approxPrice} />
+          <button type="button" className="button" onClick={() => setStep({ kind: "form" })}>
+            {t`Réserver`}
+          </button>
+        </div>
+      ) : null}
       <p>
         <Link href="/services">{t`← Retour aux services`}</Link>
       </p>

@@ -46,7 +46,8 @@ export const ServiceView = Schema.Struct({
     id: Schema.String,
     firstName: Schema.String,
     lastName: Schema.String,
-    avatarUrl: Schema.Null,
+    /** The provider's profile photo when their profile is public (anyone may load it), else null: initials. */
+    avatarUrl: Schema.NullOr(Schema.String),
     /** An admin verified the provider's identity document (the "verified identity" mark). */
     identityVerified: Schema.Boolean
   }),

@@ -55,6 +55,11 @@ export interface ServiceListing extends ServiceRecord {
     readonly identityVerified: boolean
     /** The provider's IANA zone (DEFAULT_TIME_ZONE while unknown): the service is offered in it. */
     readonly timeZone: string
+    /**
+     * The provider's profile photo (their avatar, else their approved application's picture), only
+     * when their profile is public: anyone may load it then, cards included.
+     */
+    readonly photo: { readonly source: "avatar" | "identity"; readonly updatedAt: Date } | null
   }
   /** Great-circle distance from the searched point, when one was given. */
   readonly distanceKm?: number | undefined

@@ -39,7 +39,11 @@ export const toServiceView = (s: ServiceListing, language: Language, viewer?: Vi
     id: s.provider.id,
     firstName: s.provider.firstName,
     lastName: s.provider.lastName,
-    avatarUrl: null,
+    // The profile's public photo address (identity's /users/:id/profile-photo/file, versioned by its date).
+    avatarUrl:
+      s.provider.photo === null
+        ? null
+        : `/api/users/${s.provider.id}/profile-photo/file?source=${s.provider.photo.source}&v=${s.provider.photo.updatedAt.getTime()}`,
     identityVerified: s.provider.identityVerified
   },
   providerTimeZone: s.provider.timeZone,

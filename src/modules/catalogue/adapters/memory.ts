@@ -79,6 +79,8 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
             isActive: u?.isActive ?? false,
             // Verification lives in the profile store, which the in-memory catalogue is not given (Postgres reads users.identity_verified_at).
             identityVerified: false,
+            // Photos live in the profile store too: cards show initials.
+            photo: null,
             timeZone: zoneOf(u?.timeZone)
           }
         }

@@ -53,6 +53,8 @@ const SearchRow = Schema.Struct({
   providerActive: Schema.Boolean,
   providerVerified: Schema.Boolean,
   providerTimeZone: Schema.String,
+  providerAvatarAt: Schema.NullOr(Schema.DateFromSelf),
+  providerIdentityPhotoAt: Schema.NullOr(Schema.DateFromSelf),
   distanceKm: Schema.optional(Schema.NullOr(Schema.Number))
 })
 type SearchRow = typeof SearchRow.Type
@@ -99,7 +101,13 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
     lastName: row.lastName,
     isActive: row.providerActive,
     identityVerified: row.providerVerified,
-    timeZone: row.providerTimeZone
+    timeZone: row.providerTimeZone,
+    photo:
+      row.providerAvatarAt !== null
+        ? { source: "avatar", updatedAt: row.providerAvatarAt }
+        : row.providerIdentityPhotoAt !== null
+          ? { source: "identity", updatedAt: row.providerIdentityPhotoAt }
+          : null
   },
   ...(row.distanceKm === undefined || row.distanceKm === null ? {} : { distanceKm: row.distanceKm })
 })
@@ -183,7 +191,9 @@ const serviceColumns = `s.id, s.user_id AS "userId", s.category_id AS "categoryI
   s.created_at AS "createdAt", s.updated_at AS "updatedAt",
   u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive",
   (u.identity_verified_at IS NOT NULL) AS "providerVerified",
-  coalesce(u.time_zone, '${DEFAULT_TIME_ZONE}') AS "providerTimeZone"`
+  coalesce(u.time_zone, '${DEFAULT_TIME_ZONE}') AS "providerTimeZone",
+  CASE WHEN u.profile_visibility = 'PUBLIC' AND u.avatar_key IS NOT NULL THEN u.avatar_updated_at END AS "providerAvatarAt",
+  CASE WHEN u.profile_visibility = 'PUBLIC' AND u.identity_photo_key IS NOT NULL THEN u.identity_photo_updated_at END AS "providerIdentityPhotoAt"`
 const listingColumns = `${serviceColumns},
   c.slug AS "categorySlug", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn"`
 
@@ -212,7 +222,9 @@ const pageColumns = [
   "lastName",
   "providerActive",
   "providerVerified",
-  "providerTimeZone"
+  "providerTimeZone",
+  "providerAvatarAt",
+  "providerIdentityPhotoAt"
 ]
   .map((alias) => `k."${alias}"`)
   .join(", ")
