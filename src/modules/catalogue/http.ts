@@ -6,10 +6,15 @@ import { MarketplaceApi } from "../../app/api"
 import { Identity } from "../identity"
 import { CurrentUser, optionalCaller } from "../../platform/http/authentication"
 import type { SearchData } from "./contract"
-import { toCategoryView, toServiceView } from "./views"
+import { readMultipart } from "../../platform/uploads"
+import type { ServicePhoto } from "./domain"
+import { toCategoryView, toPhotoView, toServiceView } from "./views"
 import { looseNumber } from "./domain"
 import { ServiceReviews } from "./ports"
 import { Catalogue, type SearchResult } from "./service"
+
+const photosAnswer = (serviceId: string, photos: ReadonlyArray<ServicePhoto>, message: string) =>
+  ok({ photos: photos.map((p) => toPhotoView(serviceId.toLowerCase(), p)) }, message)
 
 /** Reviews shown with a service's detail (the full list is paged at /api/services/{id}/reviews). */
 const SERVICE_PAGE_REVIEWS = 20
@@ -80,67 +85,102 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
         return ok({ service: toServiceView(service, language) }, key === undefined ? undefined : translate(language, key))
       })
 
-    return handlers
-      .handle("search", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const result = yield* catalogue.search(urlParams)
-          return searchResponse(result, yield* requestLanguage)
-        })
-      )
-      .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit))))
-      .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit))))
-      .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit))))
-      .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit))))
-      .handle("ofUser", ({ path }) => many(Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId))))
-      .handle("get", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          const lat = limitOf(urlParams.lat)
-          const lng = limitOf(urlParams.lng)
-          const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
-          const service = yield* catalogue.get(path.id, yield* viewer, from)
-          const language = yield* requestLanguage
-          const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
-          return ok({ service: { ...toServiceView(service, language), reviews: latest } })
-        })
-      )
-      .handle("create", ({ payload }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)),
-          "catalogue.serviceCreated"
+    return (
+      handlers
+        .handle("search", ({ urlParams }) =>
+          Effect.gen(function* () {
+            const result = yield* catalogue.search(urlParams)
+            return searchResponse(result, yield* requestLanguage)
+          })
         )
-      )
-      .handle("update", ({ path, payload }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)),
-          "catalogue.serviceUpdated"
+        .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit))))
+        .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit))))
+        .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit))))
+        .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit))))
+        .handle("ofUser", ({ path }) => many(Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId))))
+        .handle("get", ({ path, urlParams }) =>
+          Effect.gen(function* () {
+            const lat = limitOf(urlParams.lat)
+            const lng = limitOf(urlParams.lng)
+            const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
+            const service = yield* catalogue.get(path.id, yield* viewer, from)
+            const language = yield* requestLanguage
+            const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
+            return ok({ service: { ...toServiceView(service, language), reviews: latest } })
+          })
         )
-      )
-      .handle("remove", ({ path }) =>
-        Effect.gen(function* () {
-          yield* catalogue.remove(yield* CurrentUser, path.id)
-          return ok({}, yield* localized("catalogue.serviceDeleted"))
-        })
-      )
-      .handle("activate", ({ path }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)),
-          "catalogue.serviceActivated"
-        )
-      )
-      .handle("deactivate", ({ path }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)),
-          "catalogue.serviceDeactivated"
-        )
-      )
-      .handle("duplicate", ({ path }) =>
-        Effect.gen(function* () {
-          const suffix = yield* localized("catalogue.copySuffix")
-          return yield* one(
-            Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)),
-            "catalogue.serviceDuplicated"
+        .handle("create", ({ payload }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)),
+            "catalogue.serviceCreated"
           )
-        })
-      )
+        )
+        .handle("update", ({ path, payload }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)),
+            "catalogue.serviceUpdated"
+          )
+        )
+        .handle("remove", ({ path }) =>
+          Effect.gen(function* () {
+            yield* catalogue.remove(yield* CurrentUser, path.id)
+            return ok({}, yield* localized("catalogue.serviceDeleted"))
+          })
+        )
+        .handle("activate", ({ path }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)),
+            "catalogue.serviceActivated"
+          )
+        )
+        .handle("deactivate", ({ path }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)),
+            "catalogue.serviceDeactivated"
+          )
+        )
+        // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
+        .handle("addPhoto", ({ path }) =>
+          Effect.gen(function* () {
+            const actor = yield* CurrentUser
+            const form = yield* readMultipart({ files: ["photo"], fields: [] })
+            return photosAnswer(
+              path.id,
+              yield* catalogue.addPhoto(actor, path.id, form.files.photo),
+              yield* localized("catalogue.photoAdded")
+            )
+          })
+        )
+        .handle("removePhoto", ({ path }) =>
+          Effect.gen(function* () {
+            const photos = yield* catalogue.removePhoto(yield* CurrentUser, path.id, path.photoId)
+            return photosAnswer(path.id, photos, yield* localized("catalogue.photoDeleted"))
+          })
+        )
+        .handle("reorderPhotos", ({ path, payload }) =>
+          Effect.gen(function* () {
+            const photos = yield* catalogue.reorderPhotos(yield* CurrentUser, path.id, payload.photoIds)
+            return photosAnswer(path.id, photos, yield* localized("catalogue.photosReordered"))
+          })
+        )
+        .handleRaw("photoFile", ({ path }) =>
+          Effect.map(catalogue.photoFile(path.id, path.photoId, path.size), (bytes) =>
+            HttpServerResponse.uint8Array(bytes, {
+              contentType: "image/webp",
+              // The address names this content for good (a new picture gets a new photo id).
+              headers: { "cache-control": "public, max-age=31536000, immutable" }
+            })
+          )
+        )
+        .handle("duplicate", ({ path }) =>
+          Effect.gen(function* () {
+            const suffix = yield* localized("catalogue.copySuffix")
+            return yield* one(
+              Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)),
+              "catalogue.serviceDuplicated"
+            )
+          })
+        )
+    )
   })
 )

@@ -1,10 +1,28 @@
 import type { Language } from "../../platform/messages"
-import type { CategoryView, ServiceView } from "./contract"
+import type { CategoryView, PhotoView, ServiceView } from "./contract"
 import { toMajor } from "../../platform/money"
-import { type Category, categoryName, type ServiceListing } from "./domain"
+import { type Category, categoryName, type ServiceListing, type ServicePhoto } from "./domain"
 import type { CategorySummary } from "./service"
 
 // Catalogue records turned into the contract's views (contract.ts), by the handlers.
+
+/** Where a rendition is served: the photo's id names its content, so the address never shows another picture. */
+export const photoFileUrl = (serviceId: string, photoId: string, size: number) => `/api/services/${serviceId}/photos/${photoId}/${size}`
+
+export const toPhotoView = (serviceId: string, photo: ServicePhoto): typeof PhotoView.Type => {
+  const files = photo.files
+  const largest = files[files.length - 1]!
+  const upTo = (size: number) => [...files].reverse().find((f) => f.size <= size) ?? files[0]!
+  const url = (size: number) => photoFileUrl(serviceId, photo.id, size)
+  return {
+    id: photo.id,
+    url: url(upTo(800).size),
+    thumbnailUrl: url(files[0]!.size),
+    srcset: files.map((f) => `${url(f.size)} ${f.width}w`).join(", "),
+    width: largest.width,
+    height: largest.height
+  }
+}
 
 export const toServiceView = (s: ServiceListing, language: Language): typeof ServiceView.Type => ({
   id: s.id,
@@ -34,11 +52,16 @@ export const toServiceView = (s: ServiceListing, language: Language): typeof Ser
   status: s.status,
   // Only on a held service (never a public one): the spec's service shape stays as it is.
   ...(s.disabledByAdminAt === null ? {} : { disabledByAdmin: true }),
-  images: s.images,
+  ...photosOf(s),
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
   ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 })
 })
+
+const photosOf = (s: ServiceListing) => {
+  const photos = s.photos.map((p) => toPhotoView(s.id, p))
+  return { images: photos.map((p) => p.url), photos }
+}
 
 export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({
   id: c.id,
