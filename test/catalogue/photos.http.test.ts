@@ -42,6 +42,12 @@ interface Photo {
   readonly height: number
 }
 
+/** The file is not (or no longer) served: 404 PHOTO_NOT_FOUND. */
+const expectNoFile = async (path: string) => {
+  const reply = await getBinary(server, path)
+  expect([reply.status, reply.body?.code]).toEqual([404, "PHOTO_NOT_FOUND"])
+}
+
 let counter = 0
 const newService = async (token: string) => {
   const reply = await api.post(
@@ -117,9 +123,9 @@ describe("service photos", () => {
       expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(["webp", width, height, undefined])
     }
     // An unknown size or photo is a 404; so is a malformed photo id.
-    expectError(await getBinary(server, `${base}/1200`), 404, "PHOTO_NOT_FOUND")
-    expectError(await getBinary(server, `/api/services/${service.id}/photos/${crypto.randomUUID()}/400`), 404, "PHOTO_NOT_FOUND")
-    expectError(await getBinary(server, `/api/services/${service.id}/photos/not-an-id/400`), 404, "PHOTO_NOT_FOUND")
+    await expectNoFile(`${base}/1200`)
+    await expectNoFile(`/api/services/${service.id}/photos/${crypto.randomUUID()}/400`)
+    await expectNoFile(`/api/services/${service.id}/photos/not-an-id/400`)
 
     // The service's detail and its card in the lists show it.
     expect((await detail(service.id)).photos).toEqual([photo])
@@ -146,7 +152,7 @@ describe("service photos", () => {
       height: 450,
       url: `${smallBase}/800`
     })
-    expectError(await getBinary(server, `${smallBase}/1600`), 404, "PHOTO_NOT_FOUND")
+    await expectNoFile(`${smallBase}/1600`)
   })
 
   it("refuses what is not a JPEG, PNG or WebP picture, an empty file, over 5 MB, and a ninth photo, in the user's language", async () => {
@@ -261,7 +267,7 @@ describe("service photos", () => {
     expect(removed.status, removed.text).toBe(200)
     expect((removed.body.data.photos as ReadonlyArray<Photo>).map((p) => p.id)).toEqual([c!.id, b!.id])
     expect((await storedKeys(server)).length).toBe(keysBefore.length - 3)
-    expectError(await getBinary(server, a!.url), 404, "PHOTO_NOT_FOUND")
+    await expectNoFile(a!.url)
     expectError(await api.call("DELETE", `/api/services/${service.id}/photos/${a!.id}`, { token: provider.token }), 404, "PHOTO_NOT_FOUND")
     // The remaining ones can still be ordered (positions closed up).
     expect((await order([b!.id, c!.id])).status).toBe(200)
@@ -287,7 +293,7 @@ describe("service photos", () => {
     const keys = await storedKeys(server)
     expect((await api.call("DELETE", `/api/services/${service.id}`, { token: provider.token })).status).toBe(200)
     expect(await storedKeys(server)).toHaveLength(keys.length - 6)
-    expectError(await getBinary(server, original[0]!.url), 404, "PHOTO_NOT_FOUND")
+    await expectNoFile(original[0]!.url)
     expect((await getBinary(server, copy.photos[0]!.url)).status).toBe(200)
   })
 
@@ -318,6 +324,6 @@ describe("service photos", () => {
     const deleted = await api.post("/api/account/delete", { password: registration().password }, { token: provider.token })
     expect(deleted.status, deleted.text).toBe(200)
     expect(await storedKeys(server)).toHaveLength(keys.length - 3)
-    expectError(await getBinary(server, photo!.url), 404, "PHOTO_NOT_FOUND")
+    await expectNoFile(photo!.url)
   })
 })

@@ -39,6 +39,9 @@ import type { AvailabilityPayload, AvailabilityView, SlotsView } from "../../src
 import type {
   Categories,
   CategoryView,
+  PhotoOrderPayload,
+  PhotosData as PhotosDataSchema,
+  PhotoView,
   ReviewView,
   SearchData,
   SearchParams,
@@ -115,7 +118,7 @@ export type { StripeConnectApi } from "../../src/modules/payments/contract"
 export type { PlacesApi } from "../../src/modules/catalogue/places/contract"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
-export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
+export { MAX_SERVICE_PHOTOS, type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
 export {
   type BookingAction,
   BookingActions as BOOKING_ACTIONS,
@@ -237,6 +240,9 @@ export type PreferencesData = typeof PreferencesDataSchema.Encoded
 export type Category = typeof CategoryView.Encoded
 export type Service = typeof ServiceView.Encoded
 export type Provider = Service["user"]
+export type Photo = typeof PhotoView.Encoded
+export type PhotosData = typeof PhotosDataSchema.Encoded
+export type PhotoOrderRequest = typeof PhotoOrderPayload.Encoded
 export type Review = typeof ReviewView.Encoded
 export type ServiceDetail = typeof ServiceDetailSchema.Encoded
 export type ServicesData = typeof Services.Encoded

@@ -23,6 +23,7 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "./async"
 import { FavoriteHeart } from "./favorites"
+import { CardCover } from "./photos"
 import { VerifiedIdentityMark } from "./trust"
 
 export const PricePerHour = ({ price, currency }: { price: number; currency: string }) => {
@@ -141,6 +142,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
   return (
     <li className="card service-card">
       <article aria-labelledby={titleId}>
+        <CardCover service={service} />
         <div className="service-card-top">
           <p className="service-category">{service.category.name}</p>
           <FavoriteHeart providerId={service.userId} name={provider} />

@@ -22,6 +22,7 @@ import { useShareMetadata } from "../components/meta"
 import { isNotFound, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { useViewerZone, userAtom } from "../state/session"
+import { ServiceGallery } from "../components/photos"
 
 type Step = { readonly kind: "form"; readonly initial?: BookingPreset | undefined } | { readonly kind: "pay"; readonly booking: Booking }
 
@@ -270,6 +271,7 @@ const ServicePage = ({ service }: { service: Detail }) => {
           <p>{t`Aucun montant n'a été débité. Votre réservation reste en attente de paiement tant que le créneau vous est réservé : vous pouvez finaliser le paiement ici ou depuis vos réservations.`}</p>
         </Alert>
       ) : null}
+      <ServiceGallery service={service} />
       <div className="detail-grid">
         <div>
           <p className="service-category">{service.category.name}</p>
