@@ -15,6 +15,6 @@ export const MAX_SERVICE_PHOTOS = 8
  */
 export const PHOTO_SIZES = [
   { size: 400, quality: 70 },
-  { size: 800, quality: 74 },
-  { size: 1600, quality: 78 }
+  { size: 800, quality: 64 },
+  { size: 1600, quality: 75 }
 ] as const
