@@ -89,6 +89,20 @@ const addThreeAndReorder = async (page: Page, labels: Labels, title: string) => 
   expect(await stage.locator("img").getAttribute("src")).toContain(green)
   await page.getByRole("button", { name: labels.next }).click()
   expect(await stage.locator("img").getAttribute("src")).toContain(blue)
+
+  // On a phone, the form's photos and the gallery fit the width: no sideways scroll.
+  await page.setViewportSize({ width: 375, height: 812 })
+  for (const path of [`/services/${id}`, `/services/${id}/edit`]) {
+    await page.goto(`${base}${path}`)
+    await page
+      .locator(path.endsWith("edit") ? ".photo-item img" : ".gallery-stage img")
+      .first()
+      .waitFor(STEP)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375)
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/${title}${path.replace(/\//g, "_")}.png`, fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
 }
 
 describe.skipIf(!hasChromium)("service photos in Chromium", () => {
