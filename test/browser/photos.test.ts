@@ -66,11 +66,11 @@ const addThreeAndReorder = async (page: Page, labels: Labels, title: string) => 
   await page.getByRole("button", { name: labels.left(3) }).focus()
   await page.keyboard.press("Enter")
   await expect.poll(() => photoIds(id), STEP).toEqual([red, blue, green])
-  expect(await focused(page)).toBe(labels.left(2))
+  await expect.poll(() => focused(page), STEP).toBe(labels.left(2))
   await page.keyboard.press("Enter")
   await expect.poll(() => photoIds(id), STEP).toEqual([blue, red, green])
   // First now, its "left" button is disabled: the focus is on its "right" one.
-  expect(await focused(page)).toBe(labels.right(1))
+  await expect.poll(() => focused(page), STEP).toBe(labels.right(1))
   await page.getByText(labels.movedFirst).waitFor({ state: "attached", ...STEP })
   expect(await items.first().locator("img").getAttribute("src")).toContain(blue)
 
