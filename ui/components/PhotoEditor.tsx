@@ -114,6 +114,8 @@ export const PhotoEditor = ({
   }
 
   const move = async (item: Item, by: number) => {
+    // The arrows stay enabled while a change is saved (disabling them would drop the keyboard's focus).
+    if (busy) return
     setError(undefined)
     const next = moved(items, item.id, by)
     if (next === items) return
@@ -167,7 +169,7 @@ export const PhotoEditor = ({
                     className="button-secondary"
                     data-photo={item.id}
                     data-move="-1"
-                    disabled={busy || i === 0}
+                    disabled={i === 0}
                     aria-label={t`Déplacer la photo ${n} vers la gauche`}
                     onClick={() => void move(item, -1)}
                   >
@@ -178,7 +180,7 @@ export const PhotoEditor = ({
                     className="button-secondary"
                     data-photo={item.id}
                     data-move="1"
-                    disabled={busy || i === count - 1}
+                    disabled={i === count - 1}
                     aria-label={t`Déplacer la photo ${n} vers la droite`}
                     onClick={() => void move(item, 1)}
                   >
