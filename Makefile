@@ -36,7 +36,7 @@ test: dist/.built
 	npx vitest run
 
 bench: dist/.built
-	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs && node test/bench/slots.mjs && node test/bench/places.mjs
+	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs && node test/bench/slots.mjs && node test/bench/places.mjs && node test/bench/photos.mjs
 
 clean:
 	rm -rf dist var/test-*

@@ -114,17 +114,46 @@ const cardSvg = (card: { readonly heading: string; readonly facts: string; reado
 </svg>`
 }
 
+/** A drawn card (PNG), or a cover photo (JPEG: a photograph as PNG would weigh a megabyte). */
+interface Rendered {
+  readonly bytes: Buffer
+  readonly contentType: "image/png" | "image/jpeg"
+}
+
 /** Rendered images by item and version: regenerated when what they show changes. */
 const IMAGE_CACHE_MAX = 500
-const images = new Map<string, Promise<Buffer>>()
-const renderCached = (key: string, svg: () => string) => {
+const images = new Map<string, Promise<Rendered>>()
+const renderCached = (key: string, render: () => Promise<Rendered>) => {
   const hit = images.get(key)
   if (hit) return hit
   if (images.size >= IMAGE_CACHE_MAX) images.delete(images.keys().next().value!)
-  const rendered = sharp(Buffer.from(svg())).png({ compressionLevel: 9 }).toBuffer()
+  const rendered = render()
   images.set(key, rendered)
   rendered.catch(() => images.delete(key))
   return rendered
+}
+
+const drawn = (svg: string): Promise<Rendered> =>
+  sharp(Buffer.from(svg))
+    .png({ compressionLevel: 9 })
+    .toBuffer()
+    .then((bytes) => ({ bytes, contentType: "image/png" }))
+
+/** The cover photo filling the 1200×630 frame, with the card's heading and facts on a dark band. */
+const coverCard = async (photo: Uint8Array, card: { readonly heading: string; readonly facts: string }): Promise<Rendered> => {
+  const font = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+  const [heading] = wrapLines(card.heading, 34, 1)
+  const band = `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_IMAGE.width}" height="170">
+  <rect width="100%" height="100%" fill="#0f172a" fill-opacity="0.78"/>
+  <text x="60" y="72" font-family="${font}" font-size="52" font-weight="700" fill="#ffffff">${escapeXml(heading ?? "")}</text>
+  <text x="60" y="132" font-family="${font}" font-size="34" fill="#dbeafe">${escapeXml(card.facts)}</text>
+</svg>`
+  const bytes = await sharp(photo)
+    .resize(SHARE_IMAGE.width, SHARE_IMAGE.height, { fit: "cover", position: "attention" })
+    .composite([{ input: Buffer.from(band), top: SHARE_IMAGE.height - 170, left: 0 }])
+    .jpeg({ quality: 82, mozjpeg: true })
+    .toBuffer()
+  return { bytes, contentType: "image/jpeg" }
 }
 
 const stars = (rating: number, reviews: number) => (reviews > 0 ? `★ ${rating.toFixed(1)} (${reviews})` : "")
@@ -179,9 +208,9 @@ const publicProfile = (id: string) =>
       : Effect.succeed(Option.none<VisibleProfile>())
   )
 
-const png = (bytes: Buffer, etag: string) =>
-  HttpServerResponse.uint8Array(bytes, {
-    contentType: "image/png",
+const imageAnswer = (image: Rendered, etag: string) =>
+  HttpServerResponse.uint8Array(image.bytes, {
+    contentType: image.contentType,
     headers: { "cache-control": "public, max-age=3600", etag: `"${etag}"` }
   })
 
@@ -204,9 +233,13 @@ const sharePage = <A, R>(
   })
 
 /** A shared item's image (`{id}.png`), rendered once per version; 404 when it is not public. */
-const shareImage = <A, R>(
+const shareImage = <A, R, R2>(
   find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
-  imageOf: (item: A, language: Language, siteName: string) => { readonly key: string; readonly version: string; readonly svg: () => string }
+  imageOf: (
+    item: A,
+    language: Language,
+    siteName: string
+  ) => Effect.Effect<{ readonly key: string; readonly version: string; readonly render: () => Promise<Rendered> }, never, R2>
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -214,9 +247,9 @@ const shareImage = <A, R>(
     const { siteName } = yield* AppConfig
     const found = yield* find((id ?? "").replace(/\.png$/, ""))
     if (Option.isNone(found)) return HttpServerResponse.text("Not found", { status: 404 })
-    const image = imageOf(found.value, languageOf(request), siteName)
-    const bytes = yield* Effect.promise(() => renderCached(`${image.key}:${image.version}`, image.svg))
-    return png(bytes, image.version)
+    const image = yield* imageOf(found.value, languageOf(request), siteName)
+    const rendered = yield* Effect.promise(() => renderCached(`${image.key}:${image.version}`, image.render))
+    return imageAnswer(rendered, image.version)
   })
 
 /**
@@ -262,19 +295,35 @@ export const shareRoutes = (
   ],
   [
     "/share/services/:id",
-    shareImage(publicService, (s, language, siteName) => ({
-      key: `s:${s.id}`,
-      version: serviceVersion(s, language, siteName),
-      svg: () => cardSvg(serviceCard(s, language, siteName))
-    }))
+    shareImage(publicService, (s, language, siteName) =>
+      Effect.map(Catalogue, (catalogue) => {
+        const card = serviceCard(s, language, siteName)
+        const cover = s.photos[0]
+        const largest = cover?.files[cover.files.length - 1]
+        return {
+          key: `s:${s.id}`,
+          version: serviceVersion(s, language, siteName),
+          // The cover photo when there is one (the drawn card if its file cannot be read).
+          render: () =>
+            cover && largest
+              ? Effect.runPromise(catalogue.photoFile(s.id, cover.id, String(largest.size))).then(
+                  (bytes) => coverCard(bytes, card),
+                  () => drawn(cardSvg(card))
+                )
+              : drawn(cardSvg(card))
+        }
+      })
+    )
   ],
   [
     "/share/profile/:id",
-    shareImage(publicProfile, (p, _language, siteName) => ({
-      key: `p:${p.user.id}`,
-      version: profileVersion(p, siteName),
-      svg: () => cardSvg(profileCard(p, siteName))
-    }))
+    shareImage(publicProfile, (p, _language, siteName) =>
+      Effect.succeed({
+        key: `p:${p.user.id}`,
+        version: profileVersion(p, siteName),
+        render: () => drawn(cardSvg(profileCard(p, siteName)))
+      })
+    )
   ],
   // The site's own share image (index.html's default og:image): its name and tagline, in the asked language.
   [
@@ -285,8 +334,8 @@ export const shareRoutes = (
       const language = languageOf(request)
       const card = { heading: siteName, facts: translate(language, "share.siteTagline"), footer: publicUrl.replace(/^https?:\/\//, "") }
       const version = versionOf([card])
-      const bytes = yield* Effect.promise(() => renderCached(`site:${version}`, () => cardSvg(card)))
-      return png(bytes, version)
+      const rendered = yield* Effect.promise(() => renderCached(`site:${version}`, () => drawn(cardSvg(card))))
+      return imageAnswer(rendered, version)
     })
   ]
 ]
@@ -302,7 +351,9 @@ const serviceVersion = (s: ServiceListing, language: Language, siteName: string)
     s.provider.firstName,
     s.provider.lastName,
     language,
-    siteName
+    siteName,
+    // A new cover (added, deleted, moved) is a new photo id.
+    s.photos[0]?.id ?? null
   ])
 const profileVersion = (p: VisibleProfile, siteName: string) =>
   versionOf([

@@ -10,7 +10,7 @@ import { isUuid } from "./ids"
  * (`<area>/<uuid>`), never derived from a user's file name, so nothing a user sends reaches the file
  * system's paths. Failures of the storage itself are defects (a 500), like a database outage.
  */
-export const StorageAreas = ["avatars", "profile-photos", "applications", "disputes"] as const
+export const StorageAreas = ["avatars", "profile-photos", "applications", "disputes", "service-photos"] as const
 export type StorageArea = (typeof StorageAreas)[number]
 
 /** True for a key this module could have generated (the only ones adapters accept): `<area>/<lowercase uuid>`. */

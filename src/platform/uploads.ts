@@ -75,6 +75,49 @@ export const checkFile = (
 /** At most this many pixels are decoded (a small file can declare a huge picture). */
 const MAX_PIXELS = 40_000_000
 
+/** An uploaded image as sharp reads it: bounded in pixels, a broken file refused, one frame, upright (EXIF orientation applied). */
+const decodeImage = (bytes: Uint8Array) => sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS, animated: false }).rotate()
+
+/** One WebP rendition of an image: `size` is the box it fits in (its longer side at most `size` pixels). */
+export interface Rendition {
+  readonly size: number
+  readonly width: number
+  readonly height: number
+  readonly bytes: Uint8Array
+}
+
+/**
+ * An uploaded image (already checked by checkFile) as WebP renditions fitting squares of the given
+ * sizes, smallest first, never enlarged: the sizes above the first one the picture fits in are left
+ * out (a 1000-pixel picture gives 400, 800 and itself as the 1600). Like normalizeFile, the re-encoding drops every metadata and whatever follows the
+ * picture; an image that does not decode is refused as unsupported (415).
+ */
+export const webpRenditions = (
+  field: string,
+  bytes: Uint8Array,
+  sizes: ReadonlyArray<{ readonly size: number; readonly quality: number }>,
+  unsupported: MessageKey
+): Effect.Effect<ReadonlyArray<Rendition>, UnsupportedMediaType> =>
+  Effect.tryPromise({
+    try: async () => {
+      // Decoded once into raw pixels, then each size is resized from them.
+      const { data, info } = await decodeImage(bytes).raw().toBuffer({ resolveWithObject: true })
+      const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const
+      const longer = Math.max(info.width, info.height)
+      const wanted = [...sizes].sort((a, b) => a.size - b.size).filter((_, i, all) => i === 0 || all[i - 1]!.size < longer)
+      return Promise.all(
+        wanted.map(async ({ size, quality }) => {
+          const { data: out, info: done } = await sharp(data, raw)
+            .resize({ width: size, height: size, fit: "inside", withoutEnlargement: true })
+            .webp({ quality, effort: 4 })
+            .toBuffer({ resolveWithObject: true })
+          return { size, width: done.width, height: done.height, bytes: new Uint8Array(out) }
+        })
+      )
+    },
+    catch: () => new UnsupportedMediaType({ code: "UNSUPPORTED_FILE_TYPE", key: unsupported, params: { field } })
+  })
+
 /**
  * Decodes an image and encodes it again in the same format, upright (EXIF orientation applied):
  * metadata (EXIF, XMP, ICC, text chunks) and anything appended after the picture are dropped. An
@@ -89,7 +132,7 @@ export const normalizeFile = (
   if (type === "application/pdf") return Effect.succeed(bytes)
   return Effect.tryPromise({
     try: async () => {
-      const image = sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS, animated: false }).rotate()
+      const image = decodeImage(bytes)
       const encoded =
         type === "image/jpeg"
           ? image.jpeg({ quality: 88 })

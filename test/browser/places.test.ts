@@ -1,13 +1,16 @@
 import type { Browser, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
+import sharp from "sharp"
 import { newClient, newProvider } from "../support/accounts"
+import { fileOf, sendForm } from "../profiles/support"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 
-// Issue 14: a visitor looks for cleaning near Montréal by typing the place (no accent), picks it from
-// the suggestions, narrows the radius to 25 km and sees the near service with its distance, not the
-// far one; in French, then in English.
+// Issue 14: a client looks for "ménage" near Montréal by typing the place (no accent), picks it from
+// the suggestions, narrows the radius to 25 km and sees the near service with its photo and distance,
+// not the far one, adds its provider to the favorites and finds them on /favorites; in French, then in
+// English.
 
 let server: TestServer
 let browser: Browser
@@ -21,7 +24,7 @@ const FAR = `Ménage ${word} à Saint-Jérôme`
 const card = (page: Page, title: string) => page.getByRole("article", { name: title, exact: true })
 
 const searchNearMontreal = async (page: Page, labels: { keywords: string; place: string; radius: string; option: RegExp }) => {
-  await page.getByLabel(labels.keywords).fill(word)
+  await page.getByLabel(labels.keywords).fill(`ménage ${word}`)
   const place = page.getByRole("combobox", { name: labels.place })
   await place.fill("montreal")
   await page.getByRole("option", { name: labels.option }).first().click({ timeout: 15_000 })
@@ -50,8 +53,34 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
         { token: provider.token }
       )
       expect(created.status, created.text).toBe(201)
+      // The near one has two photos; the far one none (its card shows the category's placeholder).
+      if (title === NEAR)
+        for (const color of ["#2a9d8f", "#e9c46a"]) {
+          const form = new FormData()
+          const bytes = await sharp({ create: { width: 1200, height: 900, channels: 3, background: color } })
+            .jpeg()
+            .toBuffer()
+          form.append("photo", fileOf(new Uint8Array(bytes), "photo.jpg"))
+          const added = await sendForm(server, "POST", `/api/services/${created.body.data.service.id}/photos`, form, {
+            token: provider.token
+          })
+          expect(added.status, added.text).toBe(201)
+        }
     }
   })
+
+  /** The card's cover: a loaded photo with its srcset, lazy, its size known before it loads. */
+  const expectCoverPhoto = async (page: Page, alt: string) => {
+    const cover = card(page, NEAR).locator(".card-cover img")
+    expect(await cover.getAttribute("alt")).toBe(alt)
+    expect(await cover.getAttribute("srcset")).toMatch(/\/400 400w, .*\/800 800w, .*\/1600 1200w$/)
+    expect([await cover.getAttribute("loading"), await cover.getAttribute("width"), await cover.getAttribute("height")]).toEqual([
+      "lazy",
+      "1200",
+      "900"
+    ])
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), STEP).toBe(true)
+  }
 
   it("finds the service within 25 km of Montréal with its distance, in French and in English", async () => {
     const context = await contextWithConsent(browser)
@@ -65,11 +94,13 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     await searchNearMontreal(page, { keywords: "Mots-clés", place: "Lieu", radius: "Rayon", option: /^Montréal \(QC\), Canada$/ })
     await card(page, NEAR).waitFor(STEP)
     expect(await card(page, NEAR).innerText()).toMatch(/à \d+(,\d)?\s?km/)
+    await expectCoverPhoto(page, `${NEAR}, photo`)
     expect(await card(page, FAR).count()).toBe(0)
     await page.getByText("Services à moins de 25 km de Montréal (QC), Canada.").waitFor(STEP)
     // Widened to 50 km, Saint-Jérôme (about 40 km away) is found too, after the nearer one.
     await page.getByLabel("Rayon").selectOption("50")
     await card(page, FAR).waitFor(STEP)
+    expect(await card(page, FAR).locator(".card-cover.photo-placeholder").count()).toBe(1)
     const titles = await page.locator("article h3, article h2").allInnerTexts()
     expect(titles.indexOf(NEAR)).toBeLessThan(titles.indexOf(FAR))
 
@@ -99,7 +130,12 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
 
     const english = await contextWithConsent(browser, { locale: "en-CA" })
     const en = await english.newPage()
-    await en.goto(`${base}/services`)
+    const enErrors = collectPageErrors(en)
+    await en.goto(`${base}/login`)
+    await en.getByLabel("Email").fill(client.email)
+    await en.getByLabel("Password", { exact: true }).fill(registration().password)
+    await en.getByRole("button", { name: "Log in" }).click()
+    await en.waitForURL("**/services")
     await searchNearMontreal(en, {
       keywords: "Search for a service",
       place: "Location",
@@ -108,7 +144,17 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     })
     await card(en, NEAR).waitFor(STEP)
     expect(await card(en, NEAR).innerText()).toMatch(/\d+(\.\d)?\s?km away/)
+    await expectCoverPhoto(en, `${NEAR}, photo`)
     expect(await card(en, FAR).count()).toBe(0)
+    const enHeart = card(en, NEAR).locator("button.favorite-heart")
+    expect(await enHeart.getAttribute("aria-label")).toMatch(/^Add .+ to favorites$/)
+    await enHeart.click()
+    await expect.poll(() => enHeart.getAttribute("aria-pressed")).toBe("true")
+    await en.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Favorites", exact: true }).click()
+    await en.getByRole("heading", { name: "My favorites", level: 1 }).waitFor(STEP)
+    await en.locator(".favorite-cards article").first().waitFor(STEP)
+    expect(await en.locator(".favorite-cards article").count()).toBe(1)
+    expect(enErrors).toEqual([])
     await english.close()
   }, 120_000)
 })

@@ -138,7 +138,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       archivedAt: null,
       rating: 0,
       reviewCount: 0,
-      images: [],
+      photos: [],
       category: { id: 7, slug: "reparation" },
       provider: { id: userId, firstName: "Léa", lastName: "Côté", isActive: true }
     })

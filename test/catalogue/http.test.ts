@@ -148,6 +148,7 @@ describe("GET /api/services", () => {
         "isAvailable",
         "status",
         "images",
+        "photos",
         "createdAt",
         "updatedAt"
       ].sort()
@@ -159,7 +160,10 @@ describe("GET /api/services", () => {
       avatarUrl: null,
       identityVerified: false
     })
-    expect(first).toMatchObject({ status: "ACTIVE", isAvailable: true, images: [], rating: 0, reviewCount: 0 })
+    expect(first).toMatchObject({ status: "ACTIVE", isAvailable: true, rating: 0, reviewCount: 0 })
+    // The demo services have photos; `images` lists their URLs.
+    expect(first.photos.length).toBeGreaterThan(0)
+    expect(first.images).toEqual(first.photos.map((p: { url: string }) => p.url))
     expect(first.price * 100).toBeCloseTo(first.priceMinor, 6)
   })
 

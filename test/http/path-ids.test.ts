@@ -62,6 +62,11 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["POST /api/services/{id}/activate", ServiceNotFound],
   ["POST /api/services/{id}/deactivate", ServiceNotFound],
   ["POST /api/services/{id}/duplicate", ServiceNotFound],
+  // A photo's address: the service's id is decoded first ({photoId} itself is checked by photos.http.test.ts).
+  ["POST /api/services/{id}/photos", ServiceNotFound],
+  ["PUT /api/services/{id}/photos/order", ServiceNotFound],
+  ["DELETE /api/services/{id}/photos/{photoId}", ServiceNotFound],
+  ["GET /api/services/{id}/photos/{photoId}/{size}", ServiceNotFound],
   ["GET /api/services/provider/{id}", ServiceNotFound],
   ["GET /api/services/user/{id}", ServiceNotFound],
   ["GET /api/conversations/{id}", ConversationNotFound],

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SHARE_DESCRIPTION_MAX, shareHeadTags, shareText, wrapLines } from "../../src/app/share-pages"
 import { newProvider } from "../support/accounts"
 import { httpClient } from "../support/http"
+import { fileOf, png, sendForm } from "../profiles/support"
 import { startTestServer, type TestServer } from "../support/server"
 
 const meta = (html: string, key: string) =>
@@ -98,6 +99,51 @@ describe("the server's HTML for shared links", () => {
     // A change of what the image shows gives it a new address (regenerated, never a stale cache).
     expect((await api.patch(`/api/services/${id}`, { price: 95 }, { token: provider.token })).status).toBe(200)
     expect(meta((await page(`/services/${id}`, "en")).html, "og:image")).not.toBe(image)
+  })
+
+  it("a service with photos shares its cover, regenerated when the cover changes", async () => {
+    const provider = await newProvider(server, api)
+    const created = await api.post(
+      "/api/services",
+      { title: "Ménage de bureaux", description: "Bureaux et commerces.", price: 40, duration: 60, location: "Montréal", categoryId: 5 },
+      { token: provider.token }
+    )
+    const id = created.body.data.service.id as string
+    const upload = async (color: string) => {
+      const form = new FormData()
+      form.append("photo", fileOf(await png(900, 600, color), "photo.png"))
+      const reply = await sendForm(server, "POST", `/api/services/${id}/photos`, form, { token: provider.token })
+      expect(reply.status, reply.text).toBe(201)
+      return reply.body.data.photos as ReadonlyArray<{ id: string }>
+    }
+    const drawn = meta((await page(`/services/${id}`)).html, "og:image")!
+    await upload("#ff0000")
+    const [red, green] = await upload("#00ff00")
+    const imageOf = async () => {
+      const address = meta((await page(`/services/${id}`)).html, "og:image")!
+      const res = await fetch(address.replace(/^https?:\/\/[^/]+/, server.url))
+      expect(res.status).toBe(200)
+      expect(res.headers.get("content-type")).toBe("image/jpeg")
+      const bytes = Buffer.from(await res.arrayBuffer())
+      const info = await sharp(bytes).metadata()
+      expect([info.width, info.height, info.format]).toEqual([1200, 630, "jpeg"])
+      // The top of the picture is the photo (the band with the title is at the bottom).
+      const { channels } = await sharp(bytes).extract({ left: 0, top: 0, width: 1200, height: 300 }).stats()
+      return { address, red: channels[0]!.mean, green: channels[1]!.mean }
+    }
+    const first = await imageOf()
+    expect(first.address).not.toBe(drawn)
+    expect(first.red).toBeGreaterThan(200)
+    // The green photo becomes the cover: a new address and picture.
+    const order = await api.call("PUT", `/api/services/${id}/photos/order`, {
+      token: provider.token,
+      json: { photoIds: [green!.id, red!.id] }
+    })
+    expect(order.status, order.text).toBe(200)
+    const second = await imageOf()
+    expect(second.address).not.toBe(first.address)
+    expect(second.green).toBeGreaterThan(200)
+    expect(second.red).toBeLessThan(50)
   })
 
   it("a missing service and a private profile get the generic page; a public profile its own", async () => {

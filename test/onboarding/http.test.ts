@@ -211,7 +211,7 @@ describe("uploads of the application: content decides, refusals leave nothing be
     expect(reply.status, reply.text).toBe(201)
     expect(reply.body.data.application.documents.map((d: any) => d.fileName).slice(0, 3)).toEqual(["passwd.pdf", "facture.png", "rib.pdf"])
     for (const file of filesUnder(root))
-      expect(file.slice(root.length + 1)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
+      expect(file.slice(root.length + 1)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
     expect(await rowsOf(server, user.id)).toEqual({ applications: 1, documents: 4 })
   })
 

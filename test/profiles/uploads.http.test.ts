@@ -177,7 +177,7 @@ describe("POST /api/uploads/avatar", () => {
     expect(fs.existsSync(path.resolve(root, "../../../evil.png"))).toBe(false)
     expect(fs.existsSync(path.resolve(root, "..", "evil.png"))).toBe(false)
     for (const file of await filesOnDisk())
-      expect(path.relative(root, file)).toMatch(/^(avatars|profile-photos|applications)\/[0-9a-f-]{36}$/)
+      expect(path.relative(root, file)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
   })
 
   it("needs a session", async () => {

@@ -40,6 +40,9 @@ import type { AvailabilityPayload, AvailabilityView, SlotsView } from "../../src
 import type {
   Categories,
   CategoryView,
+  PhotoOrderPayload,
+  PhotosData as PhotosDataSchema,
+  PhotoView,
   ReviewView,
   SearchData,
   SearchParams,
@@ -118,7 +121,7 @@ export type { ExchangeRatesApi } from "../../src/modules/catalogue/rates/contrac
 export { currencyForLanguage, REFERENCE_CURRENCY } from "../../src/modules/catalogue/rates/rules"
 export { type ContactSubject, ContactSubjects as CONTACT_SUBJECTS, type EmailFrequency } from "../../src/modules/notifications/rules"
 export { type Role, type ProfileVisibility as Visibility } from "../../src/modules/identity/rules"
-export { type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
+export { MAX_SERVICE_PHOTOS, type ServiceStatus, type Sort, Sorts as SORTS } from "../../src/modules/catalogue/rules"
 export {
   type BookingAction,
   BookingActions as BOOKING_ACTIONS,
@@ -242,6 +245,9 @@ export type Service = typeof ServiceView.Encoded
 /** The exchange rates in force (units of each currency for 1 EUR), as GET/PUT /api/rates answer them. */
 export type ExchangeRates = typeof ExchangeRatesData.Encoded
 export type Provider = Service["user"]
+export type Photo = typeof PhotoView.Encoded
+export type PhotosData = typeof PhotosDataSchema.Encoded
+export type PhotoOrderRequest = typeof PhotoOrderPayload.Encoded
 export type Review = typeof ReviewView.Encoded
 export type ServiceDetail = typeof ServiceDetailSchema.Encoded
 export type ServicesData = typeof Services.Encoded

@@ -31,6 +31,8 @@ import type {
   LoginRequest,
   RegisterRequest,
   ResetPasswordRequest,
+  PhotoOrderRequest,
+  PhotosData,
   ServiceData,
   ServiceDetailData,
   ServicePage,
@@ -146,6 +148,34 @@ export const catalogueApi = {
     const answer = await api<ServiceData>(`/services/${encodeURIComponent(id)}`, { method: "PATCH", body, quiet: [422] })
     invalidate(SERVICES)
     return answer
+  },
+  /** Photos (owner only): each change answers the service's photos in order. */
+  addPhoto: async (serviceId: string, file: File) => {
+    const form = new FormData()
+    form.append("photo", file)
+    try {
+      return await api<PhotosData>(`/services/${encodeURIComponent(serviceId)}/photos`, {
+        method: "POST",
+        body: form,
+        quiet: [400, 413, 415, 422]
+      })
+    } finally {
+      invalidate(SERVICES)
+    }
+  },
+  removePhoto: async (serviceId: string, photoId: string) => {
+    try {
+      return await api<PhotosData>(`/services/${encodeURIComponent(serviceId)}/photos/${encodeURIComponent(photoId)}`, { method: "DELETE" })
+    } finally {
+      invalidate(SERVICES)
+    }
+  },
+  reorderPhotos: async (serviceId: string, body: PhotoOrderRequest) => {
+    try {
+      return await api<PhotosData>(`/services/${encodeURIComponent(serviceId)}/photos/order`, { method: "PUT", body })
+    } finally {
+      invalidate(SERVICES)
+    }
   },
   /** Delete, activate, deactivate, duplicate: failures go through the global handler. */
   act: async (id: string, action: "delete" | "activate" | "deactivate" | "duplicate") => {

@@ -6,7 +6,7 @@ import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useState, type FormEvent, type ReactNode } from "react"
 import { ApiError } from "../api/client"
-import type { Category, Place, ServiceRequest } from "../api/contract"
+import type { Category, Photo, Place, ServiceRequest } from "../api/contract"
 import { placesApi } from "../api/endpoints"
 import { CREATE_LOCATE, locate } from "../catalogue/geolocation"
 import { placeLabel } from "../catalogue/places"
@@ -21,6 +21,7 @@ import {
 } from "../catalogue/rules"
 import { Duration } from "./catalogue"
 import { Alert, SelectField, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "./forms"
+import { PhotoEditor } from "./PhotoEditor"
 
 export const CURRENCIES = ["EUR", "CAD", "USD", "GBP", "CHF"] as const
 
@@ -76,17 +77,23 @@ export const ServiceForm = ({
   onSubmit,
   submitLabel,
   blocked = false,
-  before
+  before,
+  photos
 }: {
   mode: "create" | "edit"
   initial: ServiceFormInitial
   categories: ReadonlyArray<Category> | undefined
-  /** Sends the request; an ApiError is shown by the form (422 per field, others in the red banner). */
-  onSubmit: (body: ServiceRequest & { currency: string }) => Promise<void>
+  /**
+   * Sends the request; an ApiError is shown by the form (422 per field, others in the red banner).
+   * `files`: the photos chosen on the create form, in order, to send once the service exists.
+   */
+  onSubmit: (body: ServiceRequest & { currency: string }, files: ReadonlyArray<File>) => Promise<void>
   submitLabel: string
   /** Without a payment account the create form cannot be sent. */
   blocked?: boolean
   before?: ReactNode
+  /** The edited service's photos (saved as they change); absent on the create form. */
+  photos?: { readonly serviceId: string; readonly initial: ReadonlyArray<Photo> }
 }) => {
   const { t, i18n } = useLingui()
   const [values, setValues] = useState<ServiceFormInitial>(initial)
@@ -96,6 +103,7 @@ export const ServiceForm = ({
   const [busy, setBusy] = useState(false)
   const [locating, setLocating] = useState(false)
   const [located, setLocated] = useState<"ok" | "error">()
+  const [files, setFiles] = useState<ReadonlyArray<File>>([])
 
   const field = <K extends keyof ServiceFormInitial>(name: K) => ({
     name,
@@ -165,7 +173,7 @@ export const ServiceForm = ({
     }
     setBusy(true)
     try {
-      await onSubmit({ ...serviceRequestOf(values), currency: values.currency })
+      await onSubmit({ ...serviceRequestOf(values), currency: values.currency }, files)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       if (error.status === 422 && error.details.length > 0) setErrors(error.fieldErrors() as Errors)
@@ -267,6 +275,11 @@ export const ServiceForm = ({
             </p>
           ) : null}
         </fieldset>
+        <PhotoEditor
+          title={values.title.trim()}
+          initial={photos?.initial ?? []}
+          {...(photos ? { serviceId: photos.serviceId } : { onPendingChange: setFiles })}
+        />
         <SubmitButton busy={busy} disabled={blocked}>
           {submitLabel}
         </SubmitButton>

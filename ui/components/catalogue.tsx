@@ -3,7 +3,7 @@
 
 import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
-import { type CSSProperties, useEffect, useId, useState } from "react"
+import { useEffect, useId, useState } from "react"
 import { Link } from "wouter"
 import { catalogueApi } from "../api/endpoints"
 import { type Category, currencyForLanguage, type Provider, type Service, type Sort, type User } from "../api/contract"
@@ -25,6 +25,7 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "./async"
 import { FavoriteHeart } from "./favorites"
+import { CardCover } from "./photos"
 import { VerifiedIdentityMark } from "./trust"
 
 /**
@@ -170,17 +171,6 @@ export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
 export const bookHref = (service: Service, user: User | null) =>
   user ? `/services/${service.id}` : `${loginRedirect(`/services/${service.id}`)}&message=book`
 
-/** A hue per category for the placeholder of a service without a cover (a spread, not a meaning). */
-export const categoryHue = (categoryId: number) => (categoryId * 47) % 360
-
-/**
- * The media area of a card: the placeholder block of its category (CardCover, from ./photos, takes
- * this place with the cover photo when the service has one).
- */
-const CardMedia = ({ service }: { service: Service }) => (
-  <div className="card-media" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
-)
-
 /** An image-first card: media, category, title, provider, stars, distance, price; the provider's heart on the media. */
 export const ServiceCard = ({ service, user, position }: { service: Service; user: User | null; position: Position | null }) => {
   const { t, i18n } = useLingui()
@@ -192,7 +182,7 @@ export const ServiceCard = ({ service, user, position }: { service: Service; use
     <li className="card service-card">
       <article aria-labelledby={titleId}>
         <div className="service-card-media">
-          <CardMedia service={service} />
+          <CardCover service={service} />
           <div className="service-card-heart">
             <FavoriteHeart providerId={service.userId} name={provider} />
           </div>

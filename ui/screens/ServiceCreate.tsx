@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react/macro"
 import { useEffect } from "react"
 import { Link } from "wouter"
 import { navigate } from "wouter/use-browser-location"
+import { ApiError } from "../api/client"
 import { catalogueApi, connectApi } from "../api/endpoints"
 import { useAsync } from "../components/async"
 import { useCategories } from "../components/catalogue"
@@ -56,9 +57,19 @@ export default function ServiceCreate() {
         initial={{ ...EMPTY_SERVICE_FORM, currency: currencyForCountry(status.status === "ok" ? status.data.country : null) }}
         categories={categories}
         submitLabel={t`Créer le service`}
-        onSubmit={async (body) => {
+        onSubmit={async (body, files) => {
           const answer = await catalogueApi.create(body)
           showToast("success", answer.message ?? t`Service créé.`)
+          const id = answer.data.service.id
+          try {
+            for (const file of files) await catalogueApi.addPhoto(id, file)
+          } catch (error) {
+            // The service exists: its photos are finished on its edit form.
+            if (!(error instanceof ApiError)) throw error
+            showToast("error", t`Une photo n'a pas pu être ajoutée : ${error.message}`)
+            navigate(`/services/${id}/edit`)
+            return
+          }
           navigate("/services/my")
         }}
       />

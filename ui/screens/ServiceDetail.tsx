@@ -1,7 +1,7 @@
 import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
-import { type CSSProperties, useEffect, useId, useState } from "react"
+import { useEffect, useId, useState } from "react"
 import { Link, useSearch } from "wouter"
 import { bookingsApi, catalogueApi, profileApi, reviewsApi, slotsApi } from "../api/endpoints"
 import type { Booking, PublicProfile, Review, ServiceDetail as Detail, ServiceReview, User } from "../api/contract"
@@ -14,7 +14,7 @@ import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationPolicyNote } from "../components/booking/Cancellation"
-import { Avatar, categoryHue, Duration, failureText, Pager, PricePerHour, ShareProfileButton, StarRating } from "../components/catalogue"
+import { Avatar, Duration, failureText, Pager, PricePerHour, ShareProfileButton, StarRating } from "../components/catalogue"
 import { ProfilePhoto } from "../components/profile"
 import { useAsync } from "../components/async"
 import { VerifiedIdentityMark } from "../components/trust"
@@ -25,6 +25,7 @@ import { useShareMetadata } from "../components/meta"
 import { isNotFound, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { useViewerZone, userAtom } from "../state/session"
+import { ServiceGallery } from "../components/photos"
 
 type Step = { readonly kind: "form"; readonly initial?: BookingPreset | undefined } | { readonly kind: "pay"; readonly booking: Booking }
 
@@ -384,9 +385,8 @@ const ServicePage = ({ service }: { service: Detail }) => {
         <StarRating rating={service.rating} reviewCount={service.reviewCount} />
         <span className="service-headline-place">{service.location}</span>
       </p>
-      {/* ServiceGallery (./components/photos) takes this place; until then, the category's block. */}
       <div className="service-gallery-area">
-        <div className="gallery-placeholder" style={{ "--media-hue": categoryHue(service.categoryId) } as CSSProperties} />
+        <ServiceGallery service={service} />
       </div>
       <div className="service-layout">
         <div className="service-main">

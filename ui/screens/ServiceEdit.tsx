@@ -72,6 +72,7 @@ export default function ServiceEdit({ params }: { params: { id: string } }) {
             mode="edit"
             initial={formOf(service)}
             categories={categories}
+            photos={{ serviceId: service.id, initial: service.photos }}
             submitLabel={t`Enregistrer les modifications`}
             onSubmit={async (body) => {
               const answer = await catalogueApi.update(service.id, body)

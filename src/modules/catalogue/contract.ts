@@ -1,6 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart } from "@effect/platform"
 import { Schema } from "effect"
-import { ServiceId, UserId } from "../../platform/ids"
+import { ServiceId, UserId, Uuid } from "../../platform/ids"
+import { multipartLimits } from "../../platform/upload-limits"
 import {
   IdParam,
   Ok,
@@ -20,11 +21,31 @@ import { ServiceStatuses } from "./rules"
 const ServiceIdParam = PathId(ServiceId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
 /** A provider's `:id` in a list of services: a malformed one answers the same 404 SERVICE_NOT_FOUND as before. */
 const ProviderIdParam = PathId(UserId, { code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
+/** A photo's `:photoId`: a malformed one answers 404 PHOTO_NOT_FOUND, as an unknown one. */
+const PhotoIdParam = PathId(Uuid, { code: "PHOTO_NOT_FOUND", key: "catalogue.photoNotFound" }, "photoId")
+const SizeParam = HttpApiSchema.param("size", Schema.String)
 
 // The module's HTTP contract: schemas, endpoints, groups. Pure (no server code): the UI imports its
 // types. The views are built in views.ts.
 
 // ---- Views -----------------------------------------------------------------------------------
+
+/**
+ * A service photo. Its URLs name its content for good (a new picture is a new photo): they are cached
+ * for a year. `srcset` lists its WebP renditions with their widths; `width`/`height` are the largest one's
+ * (the picture's proportions, for the <img> attributes that keep the layout from shifting).
+ */
+export const PhotoView = Schema.Struct({
+  id: Schema.String,
+  /** The 800-pixel rendition (or the largest below it). */
+  url: Schema.String,
+  /** The 400-pixel rendition: card covers on ordinary screens. */
+  thumbnailUrl: Schema.String,
+  srcset: Schema.String,
+  width: Schema.Number,
+  height: Schema.Number
+})
+export const PhotosData = Schema.Struct({ photos: Schema.Array(PhotoView) })
 
 export const ServiceView = Schema.Struct({
   id: Schema.String,
@@ -59,7 +80,10 @@ export const ServiceView = Schema.Struct({
   status: Schema.Literal(...ServiceStatuses),
   /** Present (true) while an administrator holds it disabled: its provider cannot publish it again, nor copy it, until an administrator does. */
   disabledByAdmin: Schema.optional(Schema.Boolean),
+  /** The photos' URLs (their `url`), in order. */
   images: Schema.Array(Schema.String),
+  /** In order: the first is the cover. */
+  photos: Schema.Array(PhotoView),
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
   /** Kilometres from the lat/lng of the request, when given. */
@@ -142,6 +166,9 @@ export const SearchParams = Schema.Struct({
 })
 const LimitParam = Schema.Struct({ limit: Param, currency: Param })
 
+export const PhotoOrderPayload = Payload({ photoIds: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))) })
+const Binary = HttpApiSchema.Uint8Array({ contentType: "image/webp" })
+
 // ---- Groups ----------------------------------------------------------------------------------
 
 export class CategoriesApi extends HttpApiGroup.make("categories")
@@ -177,4 +204,19 @@ export class ServicesApi extends HttpApiGroup.make("services")
   .add(
     HttpApiEndpoint.post("duplicate")`/${ServiceIdParam}/duplicate`.addSuccess(Ok(ServiceData), { status: 201 }).middleware(Authentication)
   )
+  // Photos: the owner adds (multipart, file field `photo`), deletes and orders them; anyone reads the files.
+  .add(
+    HttpApiEndpoint.post("addPhoto")`/${ServiceIdParam}/photos`
+      .setPayload(HttpApiSchema.MultipartStream(Schema.Struct({ photo: Multipart.SingleFileSchema }), multipartLimits(1)))
+      .addSuccess(Ok(PhotosData), { status: 201 })
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.del("removePhoto")`/${ServiceIdParam}/photos/${PhotoIdParam}`.addSuccess(Ok(PhotosData)).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.put("reorderPhotos")`/${ServiceIdParam}/photos/order`
+      .setPayload(PhotoOrderPayload)
+      .addSuccess(Ok(PhotosData))
+      .middleware(Authentication)
+  )
+  .add(HttpApiEndpoint.get("photoFile")`/${ServiceIdParam}/photos/${PhotoIdParam}/${SizeParam}`.addSuccess(Binary))
   .prefix("/services") {}

@@ -1,7 +1,12 @@
 import { Effect, Option } from "effect"
+import sharp from "sharp"
 import { Identity } from "../identity"
+import { newId } from "../../platform/clock"
 import { toMinor } from "../../platform/money"
-import { ServiceRepository } from "./ports"
+import { newStorageKey, Storage } from "../../platform/storage"
+import { type Rendition, webpRenditions } from "../../platform/uploads"
+import { ServicePhotoRepository, ServiceRepository } from "./ports"
+import { MAX_SERVICE_PHOTOS, PHOTO_SIZES } from "./rules"
 
 export const demoCities = {
   montreal: { location: "Montréal, QC", lat: 45.5019, lng: -73.5674, currency: "CAD" },
@@ -343,11 +348,85 @@ export const demoServices: ReadonlyArray<DemoService> = [
   }
 ]
 
+// ---- Demo photos -----------------------------------------------------------------------------
+
+/** An RGB colour of a hue at a saturation and lightness (0..100). */
+const hsl = (hue: number, s: number, l: number): readonly [number, number, number] => {
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100)
+  const f = (n: number) => {
+    const k = (n + hue / 30) % 12
+    return Math.round((l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255)
+  }
+  return [f(0), f(8), f(4)]
+}
+
+const PICTURE_WIDTH = 800
+const PICTURE_HEIGHT = 600
+
+/**
+ * A landscape drawn pixel by pixel in a hue (sky, sun, two hills), as a PNG: demo pictures are made
+ * here, with no download, and go through the same pipeline as an upload (webpRenditions).
+ */
+const demoPicture = (hue: number) => {
+  const [w, h] = [PICTURE_WIDTH, PICTURE_HEIGHT]
+  const pixels = Buffer.alloc(w * h * 3)
+  const [top, bottom, sun, far, near] = [
+    hsl(hue, 70, 80),
+    hsl(hue + 30, 60, 94),
+    hsl(hue + 180, 80, 70),
+    hsl(hue + 60, 45, 45),
+    hsl(hue + 90, 40, 30)
+  ]
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const farHill = h * 0.62 + Math.sin((x / w) * Math.PI * 2 + hue) * h * 0.08
+      const nearHill = h * 0.8 + Math.sin((x / w) * Math.PI * 3 + hue * 2) * h * 0.06
+      const t = Math.min(1, y / farHill)
+      const colour =
+        y > nearHill
+          ? near
+          : y > farHill
+            ? far
+            : (x - w * 0.75) ** 2 + (y - h * 0.22) ** 2 < (h * 0.11) ** 2
+              ? sun
+              : ([0, 1, 2] as const).map((c) => top[c] * (1 - t) + bottom[c] * t)
+      pixels.set(colour, (y * w + x) * 3)
+    }
+  return sharp(pixels, { raw: { width: w, height: h, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer()
+}
+
+/** Three hues, drawn once per seeding and shared by every demo service (each gets its own copy of the files). */
+const DEMO_HUES = [25, 150, 215] as const
+
+/** Gives a demo service without photos two of the demo pictures (the first chosen by its category). */
+const seedDemoPhotos = (serviceId: string, categoryId: number, pictures: ReadonlyArray<ReadonlyArray<Rendition>>) =>
+  Effect.gen(function* () {
+    const photos = yield* ServicePhotoRepository
+    const storage = yield* Storage
+    if ((yield* photos.list(serviceId)).length > 0) return
+    for (const offset of [0, 1]) {
+      const renditions = pictures[(categoryId + offset) % pictures.length]!
+      const files = renditions.map((r) => ({
+        size: r.size,
+        width: r.width,
+        height: r.height,
+        bytes: r.bytes.length,
+        key: newStorageKey("service-photos")
+      }))
+      yield* Effect.forEach(files, (f, i) => storage.put(f.key, renditions[i]!.bytes), { discard: true })
+      yield* photos.add(serviceId, { id: yield* newId, files }, MAX_SERVICE_PHOTOS)
+    }
+  })
+
 /** Creates the demo services that do not exist yet (matched by provider and title); running it twice changes nothing. */
 export const seedDemoServices = Effect.gen(function* () {
   const identity = yield* Identity
   const services = yield* ServiceRepository
   let created = 0
+  // Drawn on the first service created (none when every demo service is already there).
+  let pictures: ReadonlyArray<ReadonlyArray<Rendition>> | undefined
   const owners = new Map<string, string | undefined>()
   for (const demo of demoServices) {
     if (!owners.has(demo.provider)) {
@@ -359,7 +438,7 @@ export const seedDemoServices = Effect.gen(function* () {
     if (existing.some((s) => s.title === demo.title)) continue
     const city = demoCities[demo.city]
     const [dLat, dLng] = demo.offset ?? [0, 0]
-    yield* services.insert({
+    const inserted = yield* services.insert({
       userId,
       categoryId: demo.categoryId,
       title: demo.title,
@@ -372,6 +451,16 @@ export const seedDemoServices = Effect.gen(function* () {
       lng: Math.round((city.lng + dLng) * 1e6) / 1e6,
       status: "ACTIVE"
     })
+    pictures ??= yield* Effect.forEach(
+      DEMO_HUES,
+      (hue) =>
+        Effect.flatMap(
+          Effect.promise(() => demoPicture(hue)),
+          (png) => Effect.orDie(webpRenditions("photo", new Uint8Array(png), PHOTO_SIZES, "upload.unsupportedImage"))
+        ),
+      { concurrency: "unbounded" }
+    )
+    yield* seedDemoPhotos(inserted.id, demo.categoryId, pictures)
     created++
   }
   return { created, total: demoServices.length }

@@ -3,7 +3,7 @@ import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFo
 import type { Language, MessageKey } from "../../platform/messages"
 import { currencyDecimals, isCurrency, toMajor, toMinor } from "../../platform/money"
 import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
-import type { ServiceStatus } from "./rules"
+import { MAX_SERVICE_PHOTOS, type ServiceStatus } from "./rules"
 
 // ---- Entities --------------------------------------------------------------------------------
 
@@ -38,9 +38,25 @@ export interface ServiceRecord {
   readonly disabledByAdminAt: Date | null
   readonly rating: number
   readonly reviewCount: number
-  readonly images: ReadonlyArray<string>
+  /** Its photos in order (the first is the cover). */
+  readonly photos: ReadonlyArray<ServicePhoto>
   readonly createdAt: Date
   readonly updatedAt: Date
+}
+
+/** One stored WebP rendition of a photo: `size` is the square it fits in (PHOTO_SIZES), `key` its storage key. */
+export interface PhotoFile {
+  readonly size: number
+  readonly width: number
+  readonly height: number
+  readonly key: string
+  readonly bytes: number
+}
+
+/** A service photo: its renditions, smallest first. A new picture is a new photo (a new id). */
+export interface ServicePhoto {
+  readonly id: string
+  readonly files: ReadonlyArray<PhotoFile>
 }
 
 /** A service with what its views show beside it: its category and its provider. */
@@ -346,6 +362,19 @@ export const copyTitle = (title: string, suffix: string) => {
   return title.length + tail.length <= TITLE_MAX ? title + tail : title.slice(0, TITLE_MAX - tail.length).trimEnd() + tail
 }
 
+// ---- Photos --------------------------------------------------------------------------------
+
+/**
+ * A new order of a service's photos: the ids given must be exactly the service's photos, each once
+ * (ids compared in lower case). Answers the ids in their new order, or the issue.
+ */
+export const photoOrder = (current: ReadonlyArray<string>, given: ReadonlyArray<string> | null | undefined) => {
+  if (given === undefined || given === null) return Either.left(invalid([issue("photoIds", "validation.required")]))
+  const ids = given.map((id) => id.trim().toLowerCase())
+  const same = ids.length === current.length && new Set(ids).size === ids.length && ids.every((id) => current.includes(id))
+  return same ? Either.right(ids) : Either.left(invalid([issue("photoIds", "catalogue.photoOrderMismatch")]))
+}
+
 // ---- Errors ----------------------------------------------------------------------------------
 
 export const ServiceNotFound = new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })
@@ -357,4 +386,6 @@ export const ProviderNotPayable = new Conflict({ code: "PROVIDER_NOT_PAYABLE", k
 /** An administrator disabled the service: only an administrator publishes it again. */
 export const DisabledByAdmin = new Conflict({ code: "SERVICE_DISABLED_BY_ADMIN", key: "catalogue.disabledByAdmin" })
 export const PaymentAccountRequired = new BadRequest({ code: "PAYMENT_ACCOUNT_REQUIRED", key: "catalogue.paymentAccountRequired" })
+export const PhotoNotFound = new NotFound({ code: "PHOTO_NOT_FOUND", key: "catalogue.photoNotFound" })
+export const TooManyPhotos = invalid([issue("photo", "catalogue.tooManyPhotos", { max: String(MAX_SERVICE_PHOTOS) })])
 export const UnknownCategory = invalid([issue("categoryId", "catalogue.categoryUnknown")])

@@ -6,13 +6,18 @@ import { MarketplaceApi } from "../../app/api"
 import { Identity } from "../identity"
 import { CurrentUser, optionalCaller } from "../../platform/http/authentication"
 import type { SearchData } from "./contract"
-import { toCategoryView, toServiceView, type ViewerCurrency } from "./views"
+import { readMultipart } from "../../platform/uploads"
+import type { ServicePhoto } from "./domain"
+import { toCategoryView, toPhotoView, toServiceView, type ViewerCurrency } from "./views"
 import { isCurrency } from "../../platform/money"
 import { currencyForLanguage } from "./rates/rules"
 import { ExchangeRates } from "./rates/service"
 import { looseNumber } from "./domain"
 import { ServiceReviews } from "./ports"
 import { Catalogue, type SearchResult } from "./service"
+
+const photosAnswer = (serviceId: string, photos: ReadonlyArray<ServicePhoto>, message: string) =>
+  ok({ photos: photos.map((p) => toPhotoView(serviceId.toLowerCase(), p)) }, message)
 
 /** Reviews shown with a service's detail (the full list is paged at /api/services/{id}/reviews). */
 const SERVICE_PAGE_REVIEWS = 20
@@ -95,75 +100,110 @@ export const ServicesHttpLive = HttpApiBuilder.group(MarketplaceApi, "services",
         return ok({ service: toServiceView(service, language) }, key === undefined ? undefined : translate(language, key))
       })
 
-    return handlers
-      .handle("search", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const language = yield* requestLanguage
-          // Price ranges are in the viewer's currency: the parameter's (a wrong one is a 422), else their language's.
-          const result = yield* catalogue.search({ ...urlParams, currency: urlParams.currency ?? currencyForLanguage(language) })
-          const viewer = yield* viewerCurrency(urlParams.currency)
-          return searchResponse(result, language, viewer)
-        })
-      )
-      .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit)), urlParams.currency))
-      .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit)), urlParams.currency))
-      .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit)), urlParams.currency))
-      .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit)), urlParams.currency))
-      .handle("ofUser", ({ path, urlParams }) =>
-        many(
-          Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId)),
-          urlParams.currency
+    return (
+      handlers
+        .handle("search", ({ urlParams }) =>
+          Effect.gen(function* () {
+            const language = yield* requestLanguage
+            // Price ranges are in the viewer's currency: the parameter's (a wrong one is a 422), else their language's.
+            const result = yield* catalogue.search({ ...urlParams, currency: urlParams.currency ?? currencyForLanguage(language) })
+            const viewer = yield* viewerCurrency(urlParams.currency)
+            return searchResponse(result, language, viewer)
+          })
         )
-      )
-      .handle("get", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          const lat = limitOf(urlParams.lat)
-          const lng = limitOf(urlParams.lng)
-          const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
-          const service = yield* catalogue.get(path.id, yield* viewer, from)
-          const reader = yield* viewerCurrency(urlParams.currency)
-          const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
-          return ok({ service: { ...toServiceView(service, reader.language, reader), reviews: latest } })
-        })
-      )
-      .handle("create", ({ payload }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)),
-          "catalogue.serviceCreated"
-        )
-      )
-      .handle("update", ({ path, payload }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)),
-          "catalogue.serviceUpdated"
-        )
-      )
-      .handle("remove", ({ path }) =>
-        Effect.gen(function* () {
-          yield* catalogue.remove(yield* CurrentUser, path.id)
-          return ok({}, yield* localized("catalogue.serviceDeleted"))
-        })
-      )
-      .handle("activate", ({ path }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)),
-          "catalogue.serviceActivated"
-        )
-      )
-      .handle("deactivate", ({ path }) =>
-        one(
-          Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)),
-          "catalogue.serviceDeactivated"
-        )
-      )
-      .handle("duplicate", ({ path }) =>
-        Effect.gen(function* () {
-          const suffix = yield* localized("catalogue.copySuffix")
-          return yield* one(
-            Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)),
-            "catalogue.serviceDuplicated"
+        .handle("popular", ({ urlParams }) => many(catalogue.popular(limitOf(urlParams.limit)), urlParams.currency))
+        .handle("recent", ({ urlParams }) => many(catalogue.recent(limitOf(urlParams.limit)), urlParams.currency))
+        .handle("byCategory", ({ path, urlParams }) => many(catalogue.byCategory(path.id, limitOf(urlParams.limit)), urlParams.currency))
+        .handle("byProvider", ({ path, urlParams }) => many(catalogue.byProvider(path.id, limitOf(urlParams.limit)), urlParams.currency))
+        .handle("ofUser", ({ path, urlParams }) =>
+          many(
+            Effect.flatMap(viewer, (viewerId) => catalogue.ofUser(path.id, viewerId)),
+            urlParams.currency
           )
-        })
-      )
+        )
+        .handle("get", ({ path, urlParams }) =>
+          Effect.gen(function* () {
+            const lat = limitOf(urlParams.lat)
+            const lng = limitOf(urlParams.lng)
+            const from = lat !== undefined && lng !== undefined && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : undefined
+            const service = yield* catalogue.get(path.id, yield* viewer, from)
+            const reader = yield* viewerCurrency(urlParams.currency)
+            const latest = yield* reviews.latest(service.id, SERVICE_PAGE_REVIEWS)
+            return ok({ service: { ...toServiceView(service, reader.language, reader), reviews: latest } })
+          })
+        )
+        .handle("create", ({ payload }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.create(actor, payload)),
+            "catalogue.serviceCreated"
+          )
+        )
+        .handle("update", ({ path, payload }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.update(actor, path.id, payload)),
+            "catalogue.serviceUpdated"
+          )
+        )
+        .handle("remove", ({ path }) =>
+          Effect.gen(function* () {
+            yield* catalogue.remove(yield* CurrentUser, path.id)
+            return ok({}, yield* localized("catalogue.serviceDeleted"))
+          })
+        )
+        .handle("activate", ({ path }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.activate(actor, path.id)),
+            "catalogue.serviceActivated"
+          )
+        )
+        .handle("deactivate", ({ path }) =>
+          one(
+            Effect.flatMap(CurrentUser, (actor) => catalogue.deactivate(actor, path.id)),
+            "catalogue.serviceDeactivated"
+          )
+        )
+        // The body is read by readMultipart (the declared MultipartStream payload documents it and is not run).
+        .handle("addPhoto", ({ path }) =>
+          Effect.gen(function* () {
+            const actor = yield* CurrentUser
+            const form = yield* readMultipart({ files: ["photo"], fields: [] })
+            return photosAnswer(
+              path.id,
+              yield* catalogue.addPhoto(actor, path.id, form.files.photo),
+              yield* localized("catalogue.photoAdded")
+            )
+          })
+        )
+        .handle("removePhoto", ({ path }) =>
+          Effect.gen(function* () {
+            const photos = yield* catalogue.removePhoto(yield* CurrentUser, path.id, path.photoId)
+            return photosAnswer(path.id, photos, yield* localized("catalogue.photoDeleted"))
+          })
+        )
+        .handle("reorderPhotos", ({ path, payload }) =>
+          Effect.gen(function* () {
+            const photos = yield* catalogue.reorderPhotos(yield* CurrentUser, path.id, payload.photoIds)
+            return photosAnswer(path.id, photos, yield* localized("catalogue.photosReordered"))
+          })
+        )
+        .handleRaw("photoFile", ({ path }) =>
+          Effect.map(catalogue.photoFile(path.id, path.photoId, path.size), (bytes) =>
+            HttpServerResponse.uint8Array(bytes, {
+              contentType: "image/webp",
+              // The address names this content for good (a new picture gets a new photo id).
+              headers: { "cache-control": "public, max-age=31536000, immutable" }
+            })
+          )
+        )
+        .handle("duplicate", ({ path }) =>
+          Effect.gen(function* () {
+            const suffix = yield* localized("catalogue.copySuffix")
+            return yield* one(
+              Effect.flatMap(CurrentUser, (actor) => catalogue.duplicate(actor, path.id, suffix)),
+              "catalogue.serviceDuplicated"
+            )
+          })
+        )
+    )
   })
 )

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Category, NewService, ServiceListing, ServicePatch, ServiceRecord, ServiceStatus } from "./domain"
+import type { Category, NewService, ServiceListing, ServicePatch, ServicePhoto, ServiceRecord, ServiceStatus } from "./domain"
 import type { Geo, Sort, TextQuery } from "./search"
 import type { CurrencyRange, RateTable } from "./rates/domain"
 
@@ -71,6 +71,26 @@ export interface ServiceRepositoryShape {
   readonly recordRating: (id: string, rating: number) => Effect.Effect<void>
 }
 export class ServiceRepository extends Context.Tag("catalogue/ServiceRepository")<ServiceRepository, ServiceRepositoryShape>() {}
+
+/** A service's photos, in order (the files themselves are in the platform's Storage). */
+export interface ServicePhotoRepositoryShape {
+  readonly list: (serviceId: string) => Effect.Effect<ReadonlyArray<ServicePhoto>>
+  /**
+   * Adds a photo after the others, unless the service already has `max`: false then. Concurrent
+   * additions to one service are serialised (the service's row is locked), so none passes the limit.
+   */
+  readonly add: (serviceId: string, photo: ServicePhoto, max: number) => Effect.Effect<boolean>
+  /** Removes a photo (the others close the gap); None when the service has no such photo. */
+  readonly remove: (serviceId: string, photoId: string) => Effect.Effect<Option.Option<ServicePhoto>>
+  /** Puts the photos in this order (every one of the service's photo ids, each once). */
+  readonly reorder: (serviceId: string, photoIds: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Removes every photo of the service; answers them (their files are the caller's to remove). */
+  readonly removeAll: (serviceId: string) => Effect.Effect<ReadonlyArray<ServicePhoto>>
+}
+export class ServicePhotoRepository extends Context.Tag("catalogue/ServicePhotoRepository")<
+  ServicePhotoRepository,
+  ServicePhotoRepositoryShape
+>() {}
 
 /** A service's latest reviews, for its detail page (the booking module keeps reviews and provides this). */
 export interface ServiceReviewsShape {

@@ -6,9 +6,14 @@ import {
   invalid,
   issue,
   type NotFound,
+  type PayloadTooLarge,
   type ServiceUnavailable,
+  type UnsupportedMediaType,
   type ValidationFailed
 } from "../../platform/errors"
+import { newId } from "../../platform/clock"
+import { newStorageKey, removeAll, Storage } from "../../platform/storage"
+import { checkFile, ImageTypes, type IncomingFile, isAbsent, webpRenditions } from "../../platform/uploads"
 import { Transactional } from "../../platform/transaction"
 import { AuditTrail } from "../../platform/audit/port"
 import { type Actor, requireRole } from "../identity"
@@ -22,6 +27,10 @@ import {
   NotServiceOwner,
   parseCategoryId,
   PaymentAccountRequired,
+  PhotoNotFound,
+  photoOrder,
+  type ServicePhoto,
+  TooManyPhotos,
   ProviderNotPayable,
   type ServiceInput,
   type ServiceListing,
@@ -43,7 +52,8 @@ import {
   type SearchInput,
   widenQuery
 } from "./search"
-import { CategoryRepository, type ServicePage, type ServiceQuery, ServiceRepository } from "./ports"
+import { CategoryRepository, type ServicePage, ServicePhotoRepository, type ServiceQuery, ServiceRepository } from "./ports"
+import { MAX_SERVICE_PHOTOS, PHOTO_SIZES } from "./rules"
 import { PLACE_QUERY_MAX } from "./places/domain"
 import { Gazetteer } from "./places/ports"
 import { ExchangeRates } from "./rates/service"
@@ -109,6 +119,21 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
       id: string,
       suffix: string
     ) => Effect.Effect<ServiceListing, NotFound | Forbidden | BadRequest | Conflict>
+    /** Adds a photo after the others (owner only; at most MAX_SERVICE_PHOTOS); answers the service's photos. */
+    readonly addPhoto: (
+      actor: Actor,
+      id: string,
+      file: IncomingFile | undefined
+    ) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden | PayloadTooLarge | UnsupportedMediaType | ValidationFailed>
+    readonly removePhoto: (actor: Actor, id: string, photoId: string) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden>
+    /** Every photo id of the service, in the new order (the first becomes the cover). */
+    readonly reorderPhotos: (
+      actor: Actor,
+      id: string,
+      photoIds: ReadonlyArray<string> | null | undefined
+    ) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden | ValidationFailed>
+    /** The bytes of one rendition of a photo (`size` as in its URL: "400", "800", "1600"). */
+    readonly photoFile: (id: string, photoId: string, size: string) => Effect.Effect<Uint8Array, NotFound>
     /**
      * An administrator lists or unlists any service (the back-office's availability toggle). Listing
      * keeps the publishing rule: the provider's payment account must take charges (409 otherwise).
@@ -145,7 +170,30 @@ export const CatalogueLive = Layer.effect(
     const exchangeRates = yield* ExchangeRates
     const tx = yield* Transactional
     const audit = yield* AuditTrail
+    const photos = yield* ServicePhotoRepository
+    const storage = yield* Storage
     const cache = readCache()
+
+    const keysOf = (all: ReadonlyArray<ServicePhoto>) => all.flatMap((p) => p.files.map((f) => f.key))
+    /** Stores a photo's files (under new keys), then its row; files are removed again if the row is refused. */
+    const storePhoto = (
+      serviceId: string,
+      files: ReadonlyArray<{ readonly meta: Omit<ServicePhoto["files"][number], "key">; readonly bytes: Uint8Array }>
+    ) =>
+      Effect.gen(function* () {
+        const photo: ServicePhoto = {
+          id: yield* newId,
+          files: files.map((f) => ({ ...f.meta, key: newStorageKey("service-photos") }))
+        }
+        yield* Effect.forEach(photo.files, (f, i) => storage.put(f.key, files[i]!.bytes), { discard: true })
+        const added = yield* photos
+          .add(serviceId, photo, MAX_SERVICE_PHOTOS)
+          .pipe(Effect.onError(() => removeAll(storage, keysOf([photo]))))
+        if (!added) yield* removeAll(storage, keysOf([photo]))
+        return added
+      })
+    /** Removes a service's photos, rows then files (the service is being deleted). */
+    const dropPhotos = (serviceId: string) => Effect.flatMap(photos.removeAll(serviceId), (gone) => removeAll(storage, keysOf(gone)))
 
     /** `near` (a place id or name) as the search's centre, unless the caller gave a position itself. */
     const centreOf = (input: SearchInput) =>
@@ -313,6 +361,8 @@ export const CatalogueLive = Layer.effect(
         Effect.gen(function* () {
           const current = yield* owned(actor, id)
           yield* services.archive(current.id)
+          // Bookings keep the row, not the pictures.
+          yield* dropPhotos(current.id)
           yield* cache.clear
         }),
 
@@ -391,8 +441,78 @@ export const CatalogueLive = Layer.effect(
             lng: current.lng,
             status: "INACTIVE"
           })
+          // The copy gets its own files: deleting a photo of one leaves the other's.
+          yield* Effect.forEach(
+            current.photos,
+            (photo) =>
+              Effect.flatMap(
+                Effect.forEach(photo.files, (f) =>
+                  Effect.map(storage.get(f.key), (bytes) =>
+                    Option.map(bytes, (b) => ({ meta: { size: f.size, width: f.width, height: f.height, bytes: f.bytes }, bytes: b }))
+                  )
+                ),
+                (files) =>
+                  files.every(Option.isSome)
+                    ? storePhoto(
+                        copy.id,
+                        files.map((f) => f.value)
+                      )
+                    : Effect.void
+              ),
+            { discard: true }
+          )
           yield* cache.clear
           return yield* reload(copy.id)
+        }),
+
+      addPhoto: (actor, id, file) =>
+        Effect.gen(function* () {
+          const current = yield* owned(actor, id)
+          if (isAbsent(file)) return yield* invalid([issue("photo", "upload.required")])
+          // Before decoding anything.
+          if (current.photos.length >= MAX_SERVICE_PHOTOS) return yield* TooManyPhotos
+          const rules = { allowed: ImageTypes, unsupported: "upload.unsupportedImage" } as const
+          yield* checkFile("photo", file, rules)
+          const renditions = yield* webpRenditions("photo", file.bytes, PHOTO_SIZES, rules.unsupported)
+          const added = yield* storePhoto(
+            current.id,
+            renditions.map((r) => ({ meta: { size: r.size, width: r.width, height: r.height, bytes: r.bytes.length }, bytes: r.bytes }))
+          )
+          if (!added) return yield* TooManyPhotos
+          yield* cache.clear
+          return yield* photos.list(current.id)
+        }),
+
+      removePhoto: (actor, id, photoId) =>
+        Effect.gen(function* () {
+          const current = yield* owned(actor, id)
+          const removed = yield* photos.remove(current.id, photoId.toLowerCase())
+          if (Option.isNone(removed)) return yield* PhotoNotFound
+          yield* removeAll(storage, keysOf([removed.value]))
+          yield* cache.clear
+          return yield* photos.list(current.id)
+        }),
+
+      reorderPhotos: (actor, id, photoIds) =>
+        Effect.gen(function* () {
+          const current = yield* owned(actor, id)
+          const order = yield* photoOrder(
+            current.photos.map((p) => p.id),
+            photoIds
+          )
+          yield* photos.reorder(current.id, order)
+          yield* cache.clear
+          return yield* photos.list(current.id)
+        }),
+
+      photoFile: (id, photoId, size) =>
+        Effect.gen(function* () {
+          const all = yield* photos.list(id.toLowerCase())
+          const file = all.find((p) => p.id === photoId.toLowerCase())?.files.find((f) => String(f.size) === size)
+          if (file === undefined) return yield* PhotoNotFound
+          const bytes = yield* storage.get(file.key)
+          if (Option.isNone(bytes)) return yield* PhotoNotFound
+          return bytes.value
         })
     }
   })

@@ -1,8 +1,8 @@
 import type { Language } from "../../platform/messages"
-import type { CategoryView, ServiceView } from "./contract"
+import type { CategoryView, PhotoView, ServiceView } from "./contract"
 import { toMajor } from "../../platform/money"
 import { convertMinor, type RateTable } from "./rates/domain"
-import { type Category, categoryName, type ServiceListing } from "./domain"
+import { type Category, categoryName, type ServiceListing, type ServicePhoto } from "./domain"
 import type { CategorySummary } from "./service"
 
 // Catalogue records turned into the contract's views (contract.ts), by the handlers.
@@ -19,6 +19,24 @@ const approxPrice = (s: ServiceListing, viewer: ViewerCurrency | undefined) => {
   return minor === undefined
     ? {}
     : { approxPrice: { price: toMajor(minor, viewer.currency), priceMinor: minor, currency: viewer.currency } }
+}
+
+/** Where a rendition is served: the photo's id names its content, so the address never shows another picture. */
+export const photoFileUrl = (serviceId: string, photoId: string, size: number) => `/api/services/${serviceId}/photos/${photoId}/${size}`
+
+export const toPhotoView = (serviceId: string, photo: ServicePhoto): typeof PhotoView.Type => {
+  const files = photo.files
+  const largest = files[files.length - 1]!
+  const upTo = (size: number) => [...files].reverse().find((f) => f.size <= size) ?? files[0]!
+  const url = (size: number) => photoFileUrl(serviceId, photo.id, size)
+  return {
+    id: photo.id,
+    url: url(upTo(800).size),
+    thumbnailUrl: url(files[0]!.size),
+    srcset: files.map((f) => `${url(f.size)} ${f.width}w`).join(", "),
+    width: largest.width,
+    height: largest.height
+  }
 }
 
 export const toServiceView = (s: ServiceListing, language: Language, viewer?: ViewerCurrency): typeof ServiceView.Type => ({
@@ -53,12 +71,17 @@ export const toServiceView = (s: ServiceListing, language: Language, viewer?: Vi
   status: s.status,
   // Only on a held service (never a public one): the spec's service shape stays as it is.
   ...(s.disabledByAdminAt === null ? {} : { disabledByAdmin: true }),
-  images: s.images,
+  ...photosOf(s),
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
   ...(s.distanceKm === undefined ? {} : { distanceKm: Math.round(s.distanceKm * 100) / 100 }),
   ...approxPrice(s, viewer)
 })
+
+const photosOf = (s: ServiceListing) => {
+  const photos = s.photos.map((p) => toPhotoView(s.id, p))
+  return { images: photos.map((p) => p.url), photos }
+}
 
 export const toCategoryView = (c: Category & Partial<CategorySummary>, language: Language): typeof CategoryView.Type => ({
   id: c.id,

@@ -3,10 +3,19 @@ import * as crypto from "node:crypto"
 import { UserRepository } from "../../identity"
 import { toMajor } from "../../../platform/money"
 import { zoneOf } from "../../../platform/time-zones"
-import { type Category, isPublic, normalizeText, type ServiceListing, type ServiceRecord, slugify, wordsOf } from "../domain"
+import {
+  type Category,
+  isPublic,
+  normalizeText,
+  type ServiceListing,
+  type ServicePhoto,
+  type ServiceRecord,
+  slugify,
+  wordsOf
+} from "../domain"
 import { distanceKm } from "../geography"
 import { matchesText, RELEVANCE_CANDIDATES, resultWindow } from "../search"
-import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
+import { CategoryRepository, ServicePhotoRepository, type ServiceQuery, ServiceRepository } from "../ports"
 import { referenceCents } from "../rates/domain"
 
 /** The categories every database starts with (migrations/0003_catalogue.sql). */
@@ -231,7 +240,7 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
             disabledByAdminAt: null,
             rating: 0,
             reviewCount: 0,
-            images: [],
+            photos: [],
             createdAt: now,
             updatedAt: now
           }
@@ -271,6 +280,43 @@ export const CatalogueMemoryAdapters = Layer.unwrapEffect(
           }
         })
     })
-    return Layer.merge(categoryRepository, serviceRepository)
+    const setPhotos = (serviceId: string, photos: ReadonlyArray<ServicePhoto>) => {
+      const s = services.get(serviceId)
+      if (s) services.set(serviceId, { ...s, photos })
+    }
+    const photosOf = (serviceId: string) => services.get(serviceId)?.photos ?? []
+    const photoRepository = Layer.succeed(ServicePhotoRepository, {
+      list: (serviceId) => Effect.sync(() => photosOf(serviceId)),
+      add: (serviceId, photo, max) =>
+        Effect.sync(() => {
+          if (!services.has(serviceId) || photosOf(serviceId).length >= max) return false
+          setPhotos(serviceId, [...photosOf(serviceId), photo])
+          return true
+        }),
+      remove: (serviceId, photoId) =>
+        Effect.sync(() => {
+          const found = photosOf(serviceId).find((p) => p.id === photoId)
+          if (found)
+            setPhotos(
+              serviceId,
+              photosOf(serviceId).filter((p) => p.id !== photoId)
+            )
+          return Option.fromNullable(found)
+        }),
+      reorder: (serviceId, photoIds) =>
+        Effect.sync(() =>
+          setPhotos(
+            serviceId,
+            photoIds.flatMap((id) => photosOf(serviceId).filter((p) => p.id === id))
+          )
+        ),
+      removeAll: (serviceId) =>
+        Effect.sync(() => {
+          const all = photosOf(serviceId)
+          setPhotos(serviceId, [])
+          return all
+        })
+    })
+    return Layer.mergeAll(categoryRepository, serviceRepository, photoRepository)
   })
 )

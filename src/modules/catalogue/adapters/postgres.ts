@@ -7,7 +7,7 @@ import { type Category, type ServiceListing, type ServiceStatus, ServiceStatuses
 import { cellsCovering, chordOf, EARTH_RADIUS_M, earthPoint } from "../geography"
 import { resultWindow, toTsQuery } from "../search"
 import type { CurrencyRange, RateTable } from "../rates/domain"
-import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../ports"
+import { CategoryRepository, ServicePhotoRepository, type ServiceQuery, ServiceRepository } from "../ports"
 
 /*
  * The search design (src/modules/catalogue/README.md), measured on 1,000,000 services:
@@ -28,6 +28,17 @@ import { CategoryRepository, type ServiceQuery, ServiceRepository } from "../por
 // Rows as decoded (see platform/database.ts); the search keeps its quoted camelCase aliases, which
 // its outer query reads back by name.
 const CategoryRow = Schema.Struct({ id: Schema.Number, slug: Schema.String, nameFr: Schema.String, nameEn: Schema.String })
+/** A photo as service_photos holds it (its files' JSON keys are stored as written here). */
+export const PhotoRow = Schema.Struct({
+  id: Schema.String,
+  files: Schema.Array(
+    Schema.Struct({ size: Schema.Number, width: Schema.Number, height: Schema.Number, key: Schema.String, bytes: Schema.Number })
+  )
+})
+/** A service's photos in order, as one JSON array (a lookup in service_photos_service_idx). */
+const photosOf = (serviceId: string) =>
+  `coalesce((SELECT jsonb_agg(jsonb_build_object('id', p.id, 'files', p.files) ORDER BY p.position)
+    FROM service_photos p WHERE p.service_id = ${serviceId}), '[]'::jsonb) AS photos`
 const SearchRow = Schema.Struct({
   id: Schema.String,
   userId: Schema.String,
@@ -45,7 +56,7 @@ const SearchRow = Schema.Struct({
   disabledByAdminAt: Schema.NullOr(Schema.DateFromSelf),
   rating: Schema.Number,
   reviewCount: Schema.Number,
-  images: Schema.Array(Schema.String),
+  photos: Schema.Array(PhotoRow),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf,
   firstName: Schema.String,
@@ -91,7 +102,7 @@ const toListing = (row: SearchRow, category: Category): ServiceListing => ({
   disabledByAdminAt: row.disabledByAdminAt,
   rating: row.rating,
   reviewCount: row.reviewCount,
-  images: row.images,
+  photos: row.photos,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
   category,
@@ -187,14 +198,14 @@ export const CategoryRepositoryLive = Layer.effect(
 
 const serviceColumns = `s.id, s.user_id AS "userId", s.category_id AS "categoryId", s.title, s.description,
   s.price_minor::float8 AS "priceMinor", s.currency, s.duration_minutes AS "durationMinutes", s.location, s.lat, s.lng,
-  s.status, s.archived_at AS "archivedAt", s.disabled_by_admin_at AS "disabledByAdminAt", s.rating::float8 AS rating, s.review_count AS "reviewCount", s.images,
+  s.status, s.archived_at AS "archivedAt", s.disabled_by_admin_at AS "disabledByAdminAt", s.rating::float8 AS rating, s.review_count AS "reviewCount",
   s.created_at AS "createdAt", s.updated_at AS "updatedAt",
   u.first_name AS "firstName", u.last_name AS "lastName", u.is_active AS "providerActive",
   (u.identity_verified_at IS NOT NULL) AS "providerVerified",
   coalesce(u.time_zone, '${DEFAULT_TIME_ZONE}') AS "providerTimeZone",
   CASE WHEN u.profile_visibility = 'PUBLIC' AND u.avatar_key IS NOT NULL THEN u.avatar_updated_at END AS "providerAvatarAt",
   CASE WHEN u.profile_visibility = 'PUBLIC' AND u.identity_photo_key IS NOT NULL THEN u.identity_photo_updated_at END AS "providerIdentityPhotoAt"`
-const listingColumns = `${serviceColumns},
+const listingColumns = `${serviceColumns}, ${photosOf("s.id")},
   c.slug AS "categorySlug", c.name_fr AS "categoryNameFr", c.name_en AS "categoryNameEn"`
 
 /** The columns a search answers, by their aliases in serviceColumns. */
@@ -215,7 +226,6 @@ const pageColumns = [
   "disabledByAdminAt",
   "rating",
   "reviewCount",
-  "images",
   "createdAt",
   "updatedAt",
   "firstName",
@@ -461,8 +471,9 @@ export const searchStatement = (sql: SqlClient.SqlClient, query: ServiceQuery, k
   const order = sql.literal(outer)
   // One row even for a page past the end (all columns null but the total). Category names come
   // from the repository's own small cache.
+  // Photos only for the page's rows, not the whole window.
   return sql`WITH w AS MATERIALIZED (${windowSql})
-    SELECT ${sql.literal(pageColumns)}${distanceColumn}, t.total
+    SELECT ${sql.literal(pageColumns)}${distanceColumn}, ${sql.literal(photosOf("k.id"))}, t.total
     FROM (SELECT count(*)::int AS total FROM w) t
     LEFT JOIN LATERAL (SELECT * FROM w k ORDER BY ${order} OFFSET ${query.offset} LIMIT ${query.limit}) k ON true
     ORDER BY ${order}`
@@ -611,4 +622,67 @@ export const ServiceRepositoryLive = Layer.effect(
   })
 )
 
-export const CataloguePostgresAdapters = Layer.mergeAll(CategoryRepositoryLive, ServiceRepositoryLive)
+export const ServicePhotoRepositoryLive = Layer.effect(
+  ServicePhotoRepository,
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const list = (serviceId: string) =>
+      findAll(
+        "service photos",
+        PhotoRow,
+        sql`SELECT id, files FROM service_photos WHERE service_id = ${serviceId} ORDER BY position, created_at, id`
+      ).pipe(Effect.orDie)
+    /** Positions 0..n-1 in the given order. */
+    const renumber = (serviceId: string, ids: ReadonlyArray<string>) =>
+      sql`UPDATE service_photos p SET position = o.n - 1
+        FROM unnest(${ids}::uuid[]) WITH ORDINALITY AS o(id, n)
+        WHERE p.id = o.id AND p.service_id = ${serviceId}`
+    return {
+      list,
+      add: (serviceId, photo, max) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // The service's row is the lock: concurrent additions count one after the other.
+              yield* sql`SELECT 1 FROM services WHERE id = ${serviceId} FOR UPDATE`
+              const { n } = yield* single(
+                "photo count",
+                Schema.Struct({ n: Schema.Number }),
+                sql`SELECT count(*)::int AS n FROM service_photos WHERE service_id = ${serviceId}`
+              )
+              if (n >= max) return false
+              yield* sql`INSERT INTO service_photos (id, service_id, position, files)
+              VALUES (${photo.id}, ${serviceId}, ${n}, ${JSON.stringify(photo.files)}::jsonb)`
+              return true
+            })
+          )
+          .pipe(Effect.orDie),
+      remove: (serviceId, photoId) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const removed = yield* findOne(
+                "removed photo",
+                PhotoRow,
+                sql`DELETE FROM service_photos WHERE id = ${photoId} AND service_id = ${serviceId} RETURNING id, files`
+              )
+              if (Option.isSome(removed)) {
+                const rest = yield* list(serviceId)
+                yield* renumber(
+                  serviceId,
+                  rest.map((p) => p.id)
+                )
+              }
+              return removed
+            })
+          )
+          .pipe(Effect.orDie),
+      reorder: (serviceId, photoIds) => renumber(serviceId, photoIds).pipe(Effect.asVoid, Effect.orDie),
+      removeAll: (serviceId) =>
+        findAll("removed photos", PhotoRow, sql`DELETE FROM service_photos WHERE service_id = ${serviceId} RETURNING id, files`).pipe(
+          Effect.orDie
+        )
+    }
+  })
+)
+
+export const CataloguePostgresAdapters = Layer.mergeAll(CategoryRepositoryLive, ServiceRepositoryLive, ServicePhotoRepositoryLive)

@@ -100,7 +100,10 @@ export const PersonalDataLive = Layer.effect(
           const services = yield* jsonList(
             "export services",
             sql`SELECT to_jsonb(s) AS data FROM (
-              SELECT id, title, description, price_minor, currency, duration_minutes, location, status, archived_at, images, created_at
+              SELECT id, title, description, price_minor, currency, duration_minutes, location, status, archived_at, created_at,
+                (SELECT coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'position', p.position, 'createdAt', p.created_at,
+                   'renditions', (SELECT jsonb_agg(f - 'key') FROM jsonb_array_elements(p.files) f)) ORDER BY p.position), '[]'::jsonb)
+                 FROM service_photos p WHERE p.service_id = services.id) AS photos
               FROM services WHERE user_id = ${userId} ORDER BY created_at) s`
           )
           // The other party by display name only; their address and notes stay out of a provider's export.
@@ -197,6 +200,14 @@ export const PersonalDataLive = Layer.effect(
             sql`SELECT d.storage_key FROM application_documents d JOIN provider_applications a ON a.id = d.application_id
               WHERE a.user_id = ${userId}`
           )
+          // Their services' photos go with them (files removed after the commit, like the others).
+          const photos = yield* findAll(
+            "service photo files",
+            Keys,
+            sql`WITH gone AS (
+                DELETE FROM service_photos p USING services s WHERE s.id = p.service_id AND s.user_id = ${userId} RETURNING p.files)
+              SELECT f->>'key' AS storage_key FROM gone, jsonb_array_elements(gone.files) f`
+          )
           const placeholder = `deleted-${userId}@deleted.invalid`
           // Mails to them go; mentions of them in everybody else's records are replaced.
           yield* sql`DELETE FROM mail_outbox WHERE lower(recipient) = lower(${person.email})`
@@ -233,8 +244,9 @@ export const PersonalDataLive = Layer.effect(
           yield* sql`DELETE FROM two_factor_challenges WHERE user_id = ${userId}`
           yield* sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${userId}`
           yield* sql`DELETE FROM two_factor_secrets WHERE user_id = ${userId}`
-          // Their services leave the catalogue (bookings keep pointing at them, by title).
-          yield* sql`UPDATE services SET status = 'INACTIVE', archived_at = coalesce(archived_at, ${at}), location = '', lat = NULL, lng = NULL,
+          // Their services leave the catalogue (bookings keep pointing at them, by title). The position
+          // columns are NOT NULL: their default (0, 0) stands for "no place".
+          yield* sql`UPDATE services SET status = 'INACTIVE', archived_at = coalesce(archived_at, ${at}), location = '', lat = DEFAULT, lng = DEFAULT,
               updated_at = ${at} WHERE user_id = ${userId}`
           // Bookings and payments stay for the legal period, without the client's address and notes.
           yield* sql`UPDATE bookings SET address = '-', notes = '', updated_at = ${at} WHERE client_id = ${userId}`
@@ -252,9 +264,12 @@ export const PersonalDataLive = Layer.effect(
               identity_photo_key = NULL, identity_photo_content_type = NULL, identity_photo_size = NULL, identity_photo_updated_at = NULL,
               time_zone = NULL, identity_verified_at = NULL, deleted_at = ${at}, updated_at = ${at}
             WHERE id = ${userId}`
-          return [person.avatarKey, person.identityPhotoKey, ...documents.map((d) => d.storageKey)].filter(
-            (key): key is string => key !== null
-          )
+          return [
+            person.avatarKey,
+            person.identityPhotoKey,
+            ...documents.map((d) => d.storageKey),
+            ...photos.map((p) => p.storageKey)
+          ].filter((key): key is string => key !== null)
         }).pipe(Effect.orDie)
     }
   })
