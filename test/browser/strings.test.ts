@@ -138,6 +138,14 @@ export const rawCodes = (text: string, userContent: ReadonlyArray<string> = []):
   return found
 }
 
+/**
+ * French typography left in an English text ("You :"): a space before a colon, semicolon, question or
+ * exclamation mark, outside what users typed. A text that starts with the separator (a screen-reader-only
+ * " : name" after a button's label) is not a sentence.
+ */
+export const frenchSpacing = (text: string, userContent: ReadonlyArray<string> = []) =>
+  /\S[\s\u00a0\u202f]+[:;!?](?=\s|$)/u.test(withoutUserContent(text, userContent).trim())
+
 /** Whether `text`, the same in both languages, is allowed: no words, a name or typed content, a number, date, email or link. */
 export const sameIsFine = (text: string, userContent: ReadonlyArray<string>) => {
   if (!hasLetter(text) || SAME_IN_BOTH.has(text.toLowerCase()) || PLATFORM_ADDRESS.includes(text)) return true
@@ -197,6 +205,7 @@ describe.skipIf(!hasChromium)("every string in its language (issue 16)", () => {
       ] as const)
         for (const text of set)
           for (const code of rawCodes(text, userContent)) problems.push(`${label} (${language}): raw code ${code} in "${text}"`)
+      for (const text of en!) if (frenchSpacing(text, userContent)) problems.push(`${label} (en): French spacing in "${text}"`)
     }
     expect(texts.fr.size).toBeGreaterThan(45)
     expect(problems).toEqual([])
@@ -370,6 +379,8 @@ describe("every mail in its language (issue 16)", () => {
       ] as const)
         for (const text of mailTexts(mail))
           for (const code of rawCodes(text.replace(/https?:\/\/\S+/g, ""))) problems.push(`${name} (${language}): raw ${code}`)
+      for (const text of mailTexts(en[name]!))
+        if (frenchSpacing(text, mailUserContent)) problems.push(`${name} (en): French spacing in "${text}"`)
     }
     expect(problems).toEqual([])
   })
