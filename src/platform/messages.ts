@@ -906,7 +906,7 @@ export const en: Record<MessageKey, string> = {
   "sandbox.badLink": "This onboarding link is invalid: its return addresses must belong to the marketplace.",
   "booking.notFound": "Booking not found.",
   "booking.forbidden": "You cannot perform this action on this booking.",
-  "booking.invalidTransition": "This action is no longer possible: the booking is \"{status}\" (payment: {paymentStatus}).",
+  "booking.invalidTransition": 'This action is no longer possible: the booking is "{status}" (payment: {paymentStatus}).',
   "booking.slotTaken": "This time slot is no longer available for this provider. Choose another time.",
   "booking.rescheduleNotFound": "This proposal of a new time was not found.",
   "booking.rescheduleOwnProposal": "Only the other party can accept or decline this proposal.",

@@ -38,4 +38,8 @@ export const formatSize = (locale: string, bytes: number) =>
     : new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(bytes / 1024 / 1024)
 
 /** A document's type as people say it (PDF, JPEG, PNG), not its MIME type. */
-export const formatFileType = (contentType: string) => contentType.replace(/^\w+\//, "").replace(/^x-/, "").toUpperCase()
+export const formatFileType = (contentType: string) =>
+  contentType
+    .replace(/^\w+\//, "")
+    .replace(/^x-/, "")
+    .toUpperCase()

@@ -153,8 +153,8 @@ export default function AdminBookingDetail() {
                 <ul className="admin-user-list">
                   {data.payments.map((p, index) => (
                     <li key={index} className="card">
-                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} · {p.paymentMethod ? i18n._(paymentMethodLabel(p.paymentMethod)) : na} ·{" "}
-                      {formatDateTime(i18n.locale, p.createdAt)}
+                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} ·{" "}
+                      {p.paymentMethod ? i18n._(paymentMethodLabel(p.paymentMethod)) : na} · {formatDateTime(i18n.locale, p.createdAt)}
                       {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
                     </li>
                   ))}
