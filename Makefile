@@ -5,7 +5,7 @@ export PATH := $(NODE_DIR):$(PATH)
 
 SOURCES := $(shell find src ui cli migrations bin -type f 2>/dev/null) package-lock.json
 
-.PHONY: start test build typecheck format bench install clean lint-i18n
+.PHONY: start test build typecheck format bench install clean lint-i18n screenshots
 
 start: dist/.built
 	node dist/server.js
@@ -37,6 +37,10 @@ test: dist/.built
 
 bench: dist/.built
 	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs && node test/bench/slots.mjs && node test/bench/places.mjs && node test/bench/photos.mjs
+
+# PNGs of the main pages (docs/screenshots/, shown in the README) from the built server and the demo data.
+screenshots: dist/.built
+	node bin/screenshots.mjs
 
 clean:
 	rm -rf dist var/test-*

@@ -33,7 +33,7 @@ export const fr = {
   "server.unavailable": "Service momentanément indisponible. Réessayez dans quelques secondes.",
   "auth.invalidCredentials": "Email ou mot de passe incorrect",
   "auth.emailNotVerified":
-    "Veuillez vérifier votre adresse email (email verification) avant de vous connecter. Consultez votre boîte de réception.",
+    "Veuillez vérifier votre adresse email avant de vous connecter : cliquez sur le lien reçu par email. Consultez votre boîte de réception.",
   "auth.accountDeactivated": "Ce compte a été désactivé. Contactez le support.",
   "auth.unauthenticated": "Authentification requise.",
   "auth.sessionExpired": "Votre session a expiré. Veuillez vous reconnecter.",
@@ -250,6 +250,36 @@ export const fr = {
   "mail.reset.body":
     "Vous avez demandé à réinitialiser votre mot de passe. Ce lien expire dans 1 heure. Si vous n'êtes pas à l'origine de cette demande, ignorez cet email.",
   "mail.reset.action": "Choisir un nouveau mot de passe",
+  // Booking and payment statuses named inside messages (a param holding one of these keys is translated).
+  "bookingStatus.PENDING": "en attente",
+  "bookingStatus.CONFIRMED": "confirmée",
+  "bookingStatus.IN_PROGRESS": "en cours",
+  "bookingStatus.SERVICE_RENDERED": "service rendu",
+  "bookingStatus.DISPUTED": "en litige",
+  "bookingStatus.RESOLVED": "litige tranché",
+  "bookingStatus.COMPLETED": "terminée",
+  "bookingStatus.VALIDATED": "validée",
+  "bookingStatus.REJECTED": "refusée",
+  "bookingStatus.CANCELLED": "annulée",
+  "paymentStatus.UNPAID": "à effectuer",
+  "paymentStatus.CARD_SAVED": "carte enregistrée",
+  "paymentStatus.AUTHORIZED": "montant réservé",
+  "paymentStatus.REQUIRES_ACTION": "à renouveler",
+  "paymentStatus.CAPTURED": "payé",
+  "paymentStatus.PARTIALLY_REFUNDED": "partiellement remboursé",
+  "paymentStatus.REFUNDED": "remboursé",
+  "paymentStatus.CANCELED": "annulé, rien n'est débité",
+  "paymentStatus.FAILED": "échoué",
+  "contact.subject.general": "question générale",
+  "contact.subject.technical": "problème technique",
+  "contact.subject.account": "compte",
+  "contact.subject.payment": "paiement",
+  "contact.subject.privacy": "données personnelles",
+  "contact.subject.bug": "signalement d'un bug",
+  "contact.subject.feature": "suggestion",
+  "contact.subject.other": "autre",
+  "mail.contact.from": "De",
+  "mail.contact.topic": "Sujet",
   "mail.contact.subject": "Nouveau message de contact : {subject}",
   "mail.footer": "Marketplace — Montréal",
   "mail.unsubscribe": "Ne plus recevoir ces emails",
@@ -301,7 +331,7 @@ export const fr = {
   "sandbox.badLink": "Ce lien d'inscription est invalide : ses adresses de retour doivent appartenir à la marketplace.",
   "booking.notFound": "Réservation introuvable.",
   "booking.forbidden": "Vous ne pouvez pas effectuer cette action sur cette réservation.",
-  "booking.invalidTransition": "Cette action n'est plus possible : la réservation est au statut {status} (paiement {paymentStatus}).",
+  "booking.invalidTransition": "Cette action n'est plus possible : la réservation est « {status} » (paiement : {paymentStatus}).",
   "booking.slotTaken": "Ce créneau n'est plus disponible pour ce prestataire. Choisissez un autre horaire.",
   "booking.rescheduleNotFound": "Cette proposition de nouvel horaire est introuvable.",
   "booking.rescheduleOwnProposal": "Seule l'autre partie peut accepter ou refuser cette proposition.",
@@ -613,7 +643,7 @@ export const en: Record<MessageKey, string> = {
   "server.error": "Internal server error. Please try again later.",
   "server.unavailable": "Service temporarily unavailable. Please try again in a few seconds.",
   "auth.invalidCredentials": "Incorrect email or password",
-  "auth.emailNotVerified": "Please verify your email address (email verification) before logging in. Check your inbox.",
+  "auth.emailNotVerified": "Please verify your email address before logging in: follow the link we emailed you. Check your inbox.",
   "auth.accountDeactivated": "This account has been deactivated. Contact support.",
   "auth.unauthenticated": "Authentication required.",
   "auth.sessionExpired": "Your session has expired. Please log in again.",
@@ -823,6 +853,35 @@ export const en: Record<MessageKey, string> = {
   "mail.reset.greeting": "Hello {firstName},",
   "mail.reset.body": "You asked to reset your password. This link expires in 1 hour. If you did not ask for it, ignore this email.",
   "mail.reset.action": "Choose a new password",
+  "bookingStatus.PENDING": "pending",
+  "bookingStatus.CONFIRMED": "confirmed",
+  "bookingStatus.IN_PROGRESS": "in progress",
+  "bookingStatus.SERVICE_RENDERED": "service rendered",
+  "bookingStatus.DISPUTED": "disputed",
+  "bookingStatus.RESOLVED": "dispute settled",
+  "bookingStatus.COMPLETED": "completed",
+  "bookingStatus.VALIDATED": "validated",
+  "bookingStatus.REJECTED": "declined",
+  "bookingStatus.CANCELLED": "cancelled",
+  "paymentStatus.UNPAID": "to be made",
+  "paymentStatus.CARD_SAVED": "card saved",
+  "paymentStatus.AUTHORIZED": "amount held",
+  "paymentStatus.REQUIRES_ACTION": "to be renewed",
+  "paymentStatus.CAPTURED": "paid",
+  "paymentStatus.PARTIALLY_REFUNDED": "partly refunded",
+  "paymentStatus.REFUNDED": "refunded",
+  "paymentStatus.CANCELED": "cancelled, nothing charged",
+  "paymentStatus.FAILED": "failed",
+  "contact.subject.general": "general question",
+  "contact.subject.technical": "technical problem",
+  "contact.subject.account": "account",
+  "contact.subject.payment": "payment",
+  "contact.subject.privacy": "personal data",
+  "contact.subject.bug": "bug report",
+  "contact.subject.feature": "suggestion",
+  "contact.subject.other": "other",
+  "mail.contact.from": "From",
+  "mail.contact.topic": "Subject",
   "mail.contact.subject": "New contact message: {subject}",
   "mail.footer": "Marketplace — Montreal",
   "mail.unsubscribe": "Stop receiving these emails",
@@ -871,7 +930,7 @@ export const en: Record<MessageKey, string> = {
   "sandbox.badLink": "This onboarding link is invalid: its return addresses must belong to the marketplace.",
   "booking.notFound": "Booking not found.",
   "booking.forbidden": "You cannot perform this action on this booking.",
-  "booking.invalidTransition": "This action is no longer possible: the booking is {status} (payment {paymentStatus}).",
+  "booking.invalidTransition": 'This action is no longer possible: the booking is "{status}" (payment: {paymentStatus}).',
   "booking.slotTaken": "This time slot is no longer available for this provider. Choose another time.",
   "booking.rescheduleNotFound": "This proposal of a new time was not found.",
   "booking.rescheduleOwnProposal": "Only the other party can accept or decline this proposal.",
@@ -1174,9 +1233,19 @@ const pluralize = (language: Language, template: string, params: Readonly<Record
     return form.replace(/#/g, value)
   })
 
+/**
+ * A message in `language`. Counts take the language's plural form; a param whose value is itself a
+ * message key (an enum's label, such as `bookingStatus.CANCELLED`) is translated too, so no raw code
+ * reaches a reader.
+ */
 export const translate = (language: Language, key: MessageKey, params?: Readonly<Record<string, string>>): string => {
   const template = catalogs[language][key]
-  return params ? pluralize(language, template, params).replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : template
+  return params
+    ? pluralize(language, template, params).replace(/\{(\w+)\}/g, (whole, name: string) => {
+        const value = params[name]
+        return value === undefined ? whole : isMessageKey(value) ? catalogs[language][value] : value
+      })
+    : template
 }
 
 /** The first supported language of an Accept-Language header, if any. */

@@ -1,3 +1,4 @@
+import { translate } from "../../src/platform/messages"
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -127,8 +128,15 @@ describe("who may act: 403 before 409", () => {
       _tag: "Conflict",
       code: "BOOKING_INVALID_TRANSITION",
       key: "booking.invalidTransition",
-      params: { status: "COMPLETED", paymentStatus: "CAPTURED" }
+      params: { status: "bookingStatus.COMPLETED", paymentStatus: "paymentStatus.CAPTURED" }
     })
+    // Statuses in words in each language, never the codes (issue 16).
+    expect(translate("fr", conflict.key, conflict.params)).toBe(
+      "Cette action n'est plus possible : la réservation est « terminée » (paiement : payé)."
+    )
+    expect(translate("en", conflict.key, conflict.params)).toBe(
+      'This action is no longer possible: the booking is "completed" (payment: paid).'
+    )
     expect(httpStatusOf[conflict._tag]).toBe(409)
   })
 

@@ -79,11 +79,11 @@ describe.skipIf(!hasChromium)("messaging in Chromium", () => {
     // ---- The provider closes the dialog: the list shows the last message; a new one bumps the badge live ----
     await providerDialog.getByRole("button", { name: "Close" }).click()
     const card = provider.getByRole("article", { name: "Lucas Bernard" })
-    await card.getByText("You : Hello Lucas, yes: Saturday at 10 am works for me.").waitFor()
+    await card.getByText("You: Hello Lucas, yes: Saturday at 10 am works for me.").waitFor()
     await clientBox.fill("Parfait, à samedi.")
     await clientBox.press("Enter")
     await card.getByText("1 unread").waitFor()
-    await card.getByText("Lucas : Parfait, à samedi.").waitFor()
+    await card.getByText("Lucas: Parfait, à samedi.").waitFor()
 
     // ---- The real-time link drops and comes back: the banner warns, then turns green for 5 s ----
     await asClient.context.setOffline(true)

@@ -29,6 +29,49 @@ export const seriousViolations = async (page: Page) => {
     )
 }
 
+/**
+ * The layout checks of the current page (issue 16): sideways scroll (document wider than the window),
+ * visible interactive elements overlapping one another (2 px tolerance; inside an open modal only, the
+ * page behind being inert), images without alt.
+ */
+export const layoutProblems = (page: Page) =>
+  page.evaluate(() => {
+    const problems: Array<string> = []
+    const width = window.innerWidth
+    const scrollWidth = document.documentElement.scrollWidth
+    if (scrollWidth > width) problems.push(`scrolls sideways by ${scrollWidth - width} px`)
+    for (const img of document.querySelectorAll("img:not([alt])"))
+      problems.push(`img without alt: ${(img as HTMLImageElement).src.slice(-60)}`)
+    // With a modal open, only its content is reachable: the page behind is inert.
+    const modal = document.querySelector("dialog:modal, [role=dialog][aria-modal=true], [role=alertdialog]")
+    const scope: ParentNode = modal ?? document
+    const interactive = [
+      ...scope.querySelectorAll<HTMLElement>(
+        "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=tab], [role=checkbox], [role=radio], [role=switch]"
+      )
+    ].filter((el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !el.closest("[inert]"))
+    const name = (el: HTMLElement) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.getAttribute("aria-label") ?? el.textContent ?? (el as HTMLInputElement).name ?? "").trim().slice(0, 30)}"`
+    const boxes = interactive
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      // Visually hidden controls (a custom radio under its label, a screen-reader-only link) take no room.
+      .filter(({ box }) => box.width >= 4 && box.height >= 4)
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!
+        const b = boxes[j]!
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue
+        // A control and the label that holds it, or two parts of one label, are one target.
+        const label = a.el.closest("label")
+        if (label && label === b.el.closest("label")) continue
+        const x = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left)
+        const y = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top)
+        // 2 px of tolerance: focus outlines and borders that touch are not an overlap.
+        if (x > 2 && y > 2) problems.push(`${name(a.el)} overlaps ${name(b.el)} by ${Math.round(x)}x${Math.round(y)} px`)
+      }
+    return problems
+  })
+
 export const collectPageErrors = (page: Page) => {
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(String(error)))

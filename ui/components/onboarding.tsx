@@ -32,5 +32,15 @@ export const ResubmissionLabel = ({ info }: { info: ResubmissionInfo }) => {
   )
 }
 
-export const formatSize = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
+/** A file's size in the locale's units ("12 ko", "1,5 Mo" / "12 kB", "1.5 MB"). */
+export const formatSize = (locale: string, bytes: number) =>
+  bytes < 1024 * 1024
+    ? new Intl.NumberFormat(locale, { style: "unit", unit: "kilobyte" }).format(Math.max(1, Math.round(bytes / 1024)))
+    : new Intl.NumberFormat(locale, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(bytes / 1024 / 1024)
+
+/** A document's type as people say it (PDF, JPEG, PNG), not its MIME type. */
+export const formatFileType = (contentType: string) =>
+  contentType
+    .replace(/^\w+\//, "")
+    .replace(/^x-/, "")
+    .toUpperCase()

@@ -8,7 +8,7 @@ import { useAsync } from "../components/async"
 import { failureText, LoadError } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
-import { formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
+import { formatFileType, formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
 import { formatDate } from "../format"
 import { isNotFound, Loaded } from "../components/loaded"
 import { SegmentedControl } from "../components/SegmentedControl"
@@ -29,7 +29,7 @@ const DocumentItem = ({
   pending: boolean
   onChange: (next: AdminDocument) => void
 }) => {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const id = useId()
   const [verdict, setVerdict] = useState<Verdict>(toVerdict(document.isVerified))
   const [notes, setNotes] = useState(document.notes ?? "")
@@ -96,7 +96,7 @@ const DocumentItem = ({
     <li className="panel document">
       <h3>{label}</h3>
       <p>
-        {document.fileName} · {document.contentType} · {formatSize(document.size)} ·{" "}
+        {document.fileName} · {formatFileType(document.contentType)} · {formatSize(i18n.locale, document.size)} ·{" "}
         <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
       </p>
       {document.replacementRequested ? (

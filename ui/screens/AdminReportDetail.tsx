@@ -132,7 +132,7 @@ const ReportDetail = ({ report, onDecided }: { report: AdminReport; onDecided: (
               <button
                 key={action}
                 type="button"
-                className={danger ? "button-danger" : "button-secondary"}
+                className={danger ? "button button-danger" : "button-secondary"}
                 disabled={busy}
                 onClick={() => decide(action)}
               >

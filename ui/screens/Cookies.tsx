@@ -31,7 +31,7 @@ export default function Cookies() {
             <thead>
               <tr>
                 <th scope="col">{t`Nom`}</th>
-                <th scope="col">{t`Rôle`}</th>
+                <th scope="col">{t`Finalité`}</th>
                 <th scope="col">{t`Durée`}</th>
                 <th scope="col">{t`Type`}</th>
               </tr>

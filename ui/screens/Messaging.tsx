@@ -22,6 +22,7 @@ const ConversationCard = ({ conversation, viewerId, onOpen }: { conversation: Co
   const titleId = useId()
   const title = titleOf(conversation, viewerId)
   const last = conversation.lastMessage
+  const senderName = last?.sender.firstName ?? ""
   const unread = conversation.unreadCount
   return (
     <li className={unread > 0 ? "card conversation-card conversation-unread" : "card conversation-card"}>
@@ -40,7 +41,7 @@ const ConversationCard = ({ conversation, viewerId, onOpen }: { conversation: Co
         </div>
         {last ? (
           <p className="conversation-last">
-            <span className="conversation-sender">{last.sender.id === viewerId ? t`Vous` : last.sender.firstName} :</span>{" "}
+            <span className="conversation-sender">{last.sender.id === viewerId ? t`Vous :` : t`${senderName} :`}</span>{" "}
             {last.hidden ? t`Message masqué par la modération.` : last.content}{" "}
             <span className="conversation-time">
               · <RelativeTime iso={last.createdAt} />

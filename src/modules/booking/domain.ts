@@ -335,7 +335,11 @@ export type RescheduleChange =
 export const BookingNotFound = new NotFound({ code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
 export const NotYourBooking = new Forbidden({ code: "BOOKING_FORBIDDEN", key: "booking.forbidden" })
 export const illegalTransition = (status: BookingStatus, paymentStatus: PaymentStatus) =>
-  new Conflict({ code: "BOOKING_INVALID_TRANSITION", key: "booking.invalidTransition", params: { status, paymentStatus } })
+  new Conflict({
+    code: "BOOKING_INVALID_TRANSITION",
+    key: "booking.invalidTransition",
+    params: { status: `bookingStatus.${status}`, paymentStatus: `paymentStatus.${paymentStatus}` }
+  })
 export const SlotTaken = new Conflict({ code: "BOOKING_SLOT_TAKEN", key: "booking.slotTaken" })
 export const OwnService = new Forbidden({ code: "BOOKING_OWN_SERVICE", key: "booking.ownService" })
 export const ServiceUnavailable = new Conflict({ code: "SERVICE_UNAVAILABLE", key: "booking.serviceUnavailable" })

@@ -97,12 +97,15 @@ export const validateContact = (
   return issues.length > 0 ? Either.left(invalid(issues)) : Either.right({ ...values, subject: values.subject as ContactSubject })
 }
 
+/** The contact form's message to the support mailbox, in the support team's language (French by default). */
 export const contactMail = (
   supportEmail: string,
-  message: { name: string; email: string; subject: string; message: string }
+  message: { name: string; email: string; subject: ContactSubject; message: string },
+  language: Language = "fr"
 ): OutgoingMail => {
-  const subject = translate("fr", "mail.contact.subject", { subject: message.subject })
-  const text = `From: ${message.name} <${message.email}>\nSubject: ${message.subject}\n\n${message.message}\n`
+  const topic = translate(language, `contact.subject.${message.subject}`)
+  const subject = translate(language, "mail.contact.subject", { subject: topic })
+  const text = `${translate(language, "mail.contact.from")}: ${message.name} <${message.email}>\n${translate(language, "mail.contact.topic")}: ${topic}\n\n${message.message}\n`
   return { kind: "contact", to: supportEmail, subject, text, html: `<pre style="white-space:pre-wrap">${escapeHtml(text)}</pre>` }
 }
 

@@ -102,8 +102,8 @@ const CardForm = ({ answer, billing, amountLabel, onPaid, onUnreachable }: Props
         const reason = result.error?.message ?? ""
         if (result.error) setFailure(t`Erreur de paiement : ${reason}`)
         else if (result.setupIntent.status !== "succeeded") {
-          const status = result.setupIntent.status
-          setFailure(t`Le paiement a échoué (statut : ${status}).`)
+          // Stripe's status (requires_payment_method...) is a code, not a sentence for the client.
+          setFailure(t`Le paiement n'a pas abouti. Réessayez ou utilisez une autre carte.`)
         } else return onPaid()
       } else {
         const result = await stripe.confirmCardPayment(answer.clientSecret, { payment_method: { card, billing_details: billingDetails } })
@@ -111,8 +111,8 @@ const CardForm = ({ answer, billing, amountLabel, onPaid, onUnreachable }: Props
         // Manual capture: an authorised payment waits for capture ("requires_capture").
         if (result.error) setFailure(t`Erreur de paiement : ${reason}`)
         else if (!["requires_capture", "succeeded", "processing"].includes(result.paymentIntent.status)) {
-          const status = result.paymentIntent.status
-          setFailure(t`Le paiement a échoué (statut : ${status}).`)
+          // Stripe's status (requires_payment_method...) is a code, not a sentence for the client.
+          setFailure(t`Le paiement n'a pas abouti. Réessayez ou utilisez une autre carte.`)
         } else return onPaid()
       }
     } catch (error) {

@@ -145,7 +145,9 @@ export const ConversationDialog = ({
       setLoaded((previous) => previous && { ...previous, total: previous.total + 1 })
       if (event.message.senderId === viewerId) return
       setOtherTyping(false)
-      setAnnouncement(`${event.sender.firstName} : ${event.message.content}`)
+      const sender = event.sender.firstName
+      const content = event.message.content
+      setAnnouncement(t`${sender} : ${content}`)
       // Open and in view: read at once.
       if (document.visibilityState === "visible")
         void request(socket, "mark_as_read", { conversationId: conversation.id, messageIds: [event.message.id] })

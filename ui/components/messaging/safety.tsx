@@ -166,7 +166,7 @@ export const BlockAction = ({ userId, name, onBlocked }: { userId: string; name:
         </p>
       ) : null}
       <div className="actions">
-        <button type="button" className="button-danger button-small" onClick={confirm} disabled={state === "busy"}>
+        <button type="button" className="button button-danger button-small" onClick={confirm} disabled={state === "busy"}>
           {t`Confirmer le blocage`}
         </button>
         <button type="button" className="button-secondary button-small" onClick={() => setState("idle")}>
