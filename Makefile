@@ -37,6 +37,8 @@ test: dist/.built
 
 bench: dist/.built
 	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs && node test/bench/slots.mjs && node test/bench/places.mjs && node test/bench/photos.mjs
+	@# Largest Contentful Paint of /services with 20 photo cards (issue 16's target: 1.5 s)
+	LCP_LIMIT_MS=1500 npx vitest run test/browser/photos.test.ts -t 'Largest Contentful Paint'
 
 # PNGs of the main pages (docs/screenshots/, shown in the README) from the built server and the demo data.
 screenshots: dist/.built

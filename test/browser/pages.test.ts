@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         expect(cardText).toContain(formatPrice(lang, service.price, service.currency).replace(/[\u00a0\u202f]/g, " "))
         expect(cardText).toContain(provider)
         expect(cardText).toContain(score)
-        expect(await card.locator(".card-media").count()).toBe(1)
+        expect(await card.locator(".card-cover").count()).toBe(1)
         await check("/services")
 
         // ---- The service page ----

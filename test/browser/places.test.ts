@@ -15,7 +15,8 @@ import type { TestServer } from "../support/server"
 let server: TestServer
 let browser: Browser
 let base: string
-let client: { email: string }
+let client: { email: string; token: string }
+let api: ReturnType<typeof httpClient>
 const word = `Fenêtres${Date.now().toString(36)}`
 const NEAR = `Ménage ${word} au Plateau`
 const FAR = `Ménage ${word} à Saint-Jérôme`
@@ -39,7 +40,7 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
   withServerAndChromium(async (started) => {
     ;({ server, browser } = started)
     base = `http://localhost:${server.port}`
-    const api = httpClient(server)
+    api = httpClient(server)
     const provider = await newProvider(server, api)
     client = await newClient(server, api)
     const montreal = (await api.get("/api/places?q=montreal&limit=1")).body.data.places[0]
@@ -128,6 +129,8 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     expect(errors).toEqual([])
     await context.close()
 
+    // The account's language is used on every device: the client now reads English.
+    expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: client.token })).status).toBe(200)
     const english = await contextWithConsent(browser, { locale: "en-CA" })
     const en = await english.newPage()
     const enErrors = collectPageErrors(en)

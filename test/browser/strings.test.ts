@@ -23,7 +23,8 @@ import { seedWalk, walk, type WalkData } from "../support/walker"
  */
 const SAME_IN_BOTH: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    marketplace: "the brand name",
+    marketplace: "the brand name in the demo data's addresses and mails",
+    proxima: "the brand name (SITE_NAME's default)",
     stripe: "the payment provider's name",
     canada: "a country's name, the same in both",
     français: "a language's own name, shown as is in the language switch",
@@ -66,7 +67,9 @@ const SAME_IN_BOTH: ReadonlyMap<string, string> = new Map(
         "administration",
         "actions",
         "action",
-        "participants"
+        "participants",
+        "photos",
+        "source"
       ].map((word) => [word, "the same word in French and English"])
     )
   })
@@ -104,6 +107,11 @@ const ACRONYMS = new Set([
   "CAD",
   "EUR",
   "USD",
+  "GBP",
+  "CHF",
+  "JPY",
+  "XOF",
+  "XAF",
   "CA",
   "FR",
   "EN",

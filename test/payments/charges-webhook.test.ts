@@ -476,7 +476,7 @@ describe("sandbox checkout pages over HTTP", () => {
     }
     expect(html).toContain('value="Zoé Lévesque"')
     expect(html).toContain("4242 4242 4242 4242 (accepted)")
-    expect(html).toContain("Pay $120.00")
+    expect(html).toContain("Pay CA$120.00")
     expect(html).toContain(`action="/sandbox/checkout/${session.id}/cancel"`)
     expect(html).not.toMatch(/<script|<link|<img|src="http/)
 

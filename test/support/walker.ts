@@ -338,5 +338,7 @@ export const walk = async (
       }
     }
     await context.close()
+    // Back to the demo accounts' own language (French), for the tests that log them in afterwards.
+    if (role !== "visitor") await api.patch("/api/users/me", { preferredLanguage: "fr" }, { token: data.sessions[role].token, language })
   }
 }

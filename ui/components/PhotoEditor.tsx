@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 // The service form's photos: add (several at once), delete, and order them with "move left / right"
 // buttons (the first photo is the cover). On an existing service each change is saved at once; on
 // the create form the chosen files wait, in their order, and are sent once the service exists.
@@ -80,14 +81,19 @@ export const PhotoEditor = ({
     if (taken.length === 0) return
     if (serviceId === undefined) {
       pending([...items, ...taken.map((file) => ({ id: crypto.randomUUID(), src: URL.createObjectURL(file), file }))])
-      setStatus(t`${taken.length} photo(s) ajoutée(s) : elles seront envoyées avec le service.`)
+      setStatus(
+        plural(taken.length, {
+          one: "# photo ajoutée : elle sera envoyée avec le service.",
+          other: "# photos ajoutées : elles seront envoyées avec le service."
+        })
+      )
       return
     }
     setBusy(true)
     try {
       // One at a time, in the chosen order.
       for (const file of taken) saved((await catalogueApi.addPhoto(serviceId, file)).data.photos)
-      setStatus(t`${taken.length} photo(s) ajoutée(s).`)
+      setStatus(plural(taken.length, { one: "# photo ajoutée.", other: "# photos ajoutées." }))
     } catch (e) {
       failed(e)
     } finally {

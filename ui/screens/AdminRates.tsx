@@ -1,4 +1,4 @@
-import { useLingui } from "@lingui/react/macro"
+import { Trans, useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
@@ -22,7 +22,12 @@ export default function AdminRates() {
     <Page
       title={t`Taux de change`}
       intro={
-        <p>{t`Les recherches comparent les prix en euros : indiquez combien d'unités de chaque devise vaut 1 €. Un taux publié chaque jour par la Banque centrale européenne les remplace quand ECB_RATES_URL est configuré.`}</p>
+        <p>
+          <Trans>
+            Les recherches comparent les prix en euros : indiquez combien d'unités de chaque devise vaut 1 €. Un taux publié chaque jour par
+            la Banque centrale européenne les remplace quand <code>ECB_RATES_URL</code> est configuré.
+          </Trans>
+        </p>
       }
     >
       <Loaded
