@@ -20,17 +20,6 @@ let server: TestServer
 let browser: Browser
 let data: WalkData
 
-/**
- * Screens that fail the visual check today in areas other helpers are restyling (issue 16), listed so
- * the suite stays green meanwhile: each entry names the state (a walker label, its dialogs included), the
- * width, and whose area it is. Remove an entry once its screen passes.
- */
-const KNOWN_VISUAL_FAILURES: ReadonlyArray<{ readonly label: string; readonly width: number; readonly owner: string }> = [
-  // The month view's day buttons: their aria-label does not contain their visible text (axe label-content-name-mismatch).
-  { label: "provider /provider/calendar", width: 1280, owner: "navlang" },
-  { label: "provider /provider/calendar", width: 375, owner: "navlang" }
-]
-
 describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
   withServerAndChromium(async (started) => {
     ;({ server, browser } = started)
@@ -42,17 +31,13 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
   for (const language of ["fr", "en"] as const)
     it(`every route at 375 and 1280 px in ${language}: no overflow, overlap, image without alt or serious violation`, async () => {
       const found: Array<string> = []
-      const known: Array<string> = []
       await Promise.all(
         [375, 1280].map((width) =>
           walk(server, browser, data, { language, width }, async (page, label) => {
-            const problems = [...(await layoutProblems(page)), ...(await seriousViolations(page))].map((p) => `${width} px ${label}: ${p}`)
-            const expected = KNOWN_VISUAL_FAILURES.some((k) => k.width === width && (label === k.label || label.startsWith(`${k.label} [`)))
-            ;(expected ? known : found).push(...problems)
+            found.push(...[...(await layoutProblems(page)), ...(await seriousViolations(page))].map((p) => `${width} px ${label}: ${p}`))
           })
         )
       )
-      if (known.length > 0) console.warn(`known visual failures (${language}):\n${known.join("\n")}`)
       expect(found).toEqual([])
     }, 300_000)
 

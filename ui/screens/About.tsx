@@ -3,6 +3,7 @@ import { useAtomValue } from "jotai"
 import { Link } from "wouter"
 import { Page } from "../components/page"
 import { userAtom } from "../state/session"
+import { siteName } from "../brand"
 
 /** Small line icons for the value props (decorative: each prop has its own heading). */
 const icons = {
@@ -49,7 +50,7 @@ export default function About() {
           {t`Des prestataires de confiance, près de chez vous`}
         </h2>
         <p className="lead">
-          {t`Marketplace met en relation des clients et des prestataires de services de proximité, en français comme en anglais.`}
+          {t`${siteName()} met en relation des clients et des prestataires de services de proximité, en français comme en anglais.`}
         </p>
         <div className="actions">
           <Link href="/services" className="button">

@@ -11,6 +11,7 @@ import { formatDate } from "../format"
 import { Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
+import { siteName } from "../brand"
 
 const SLOTS: ReadonlyArray<DocumentSlot> = ["identityDocument", "addressDocument", "bankDocument", "profilePicture"]
 const DOCUMENT_ACCEPT = ".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"
@@ -294,7 +295,7 @@ export default function BecomeProvider() {
   return (
     <Page
       title={t`Devenir prestataire`}
-      intro={t`Proposez vos services sur Marketplace : envoyez votre candidature, un administrateur l'examine.`}
+      intro={t`Proposez vos services sur ${siteName()} : envoyez votre candidature, un administrateur l'examine.`}
     >
       <Loaded
         state={state}

@@ -10,6 +10,7 @@ import { Alert, SelectField, SubmitButton, TextArea, TextField, useFocusFirstInv
 import { Page } from "../components/page"
 import { problemTexts } from "../components/problems"
 import { checkEmail, type Problems } from "../validation"
+import { siteName } from "../brand"
 
 const SENT_MS = 5000
 
@@ -193,7 +194,7 @@ export default function Contact() {
               </dt>
               <dd>
                 <address>
-                  Marketplace
+                  {siteName()}
                   <br />
                   1250, rue Sainte-Catherine Ouest
                   <br />

@@ -42,6 +42,7 @@ import { Modal } from "../components/Modal"
 import { Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { useViewerZone } from "../state/session"
+import { useDayPickerLabels } from "../components/day-picker-labels"
 
 /** Whether the provider's plan has them open at an instant (its weekly ranges in its zone, then its exceptions). */
 const isOpenAt = (plan: Availability, at: Date) => {
@@ -368,6 +369,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
 
 export default function ProviderCalendar() {
   const { t, i18n } = useLingui()
+  const dayPickerLabels = useDayPickerLabels()
   const mobile = useMediaQuery(MOBILE_QUERY)
   const [view, setView] = useState<CalendarView>(() => (window.matchMedia(MOBILE_QUERY).matches ? "day" : "month"))
   // The calendar is laid out in the provider's own zone (their account's, else the browser's): its days
@@ -459,6 +461,7 @@ export default function ProviderCalendar() {
         onMonthChange={(day) => setMonth(inZone(day, zone))}
         timeZone={zone}
         locale={pickerLocale}
+        labels={dayPickerLabels}
         weekStartsOn={weekStartsOn}
         showOutsideDays
         modifiers={{ booked: bookedDays }}

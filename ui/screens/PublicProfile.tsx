@@ -18,6 +18,7 @@ import { formatMonthYear, formatNumber, formatPercent } from "../format"
 import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
 import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
+import { siteName } from "../brand"
 
 const FavoriteButton = ({ profile }: { profile: Profile }) => {
   const { t } = useLingui()
@@ -125,7 +126,7 @@ const Content = ({ profile }: { profile: Profile }) => {
   )
   useShareMetadata({
     title: name,
-    description: profile.bio || t`Profil de ${name} sur Marketplace`,
+    description: profile.bio || t`Profil de ${name} sur ${siteName()}`,
     url: `${location.origin}/profile/${profile.id}`,
     type: "profile"
   })

@@ -25,6 +25,7 @@ import { durationParts } from "../../catalogue/rules"
 import { formatDayIn, formatTimeIn, zoneCity } from "../../format"
 import { useAsync } from "../async"
 import { Loaded } from "../loaded"
+import { useDayPickerLabels } from "../day-picker-labels"
 
 /** A duration as text ("45 min", "2 h 30 min", "2 jours"), for the options of a select. */
 export const useDurationText = () => {
@@ -99,6 +100,7 @@ export const SlotPicker = ({
   onStart: (startTime: string) => void
 }) => {
   const { t, i18n } = useLingui()
+  const dayPickerLabels = useDayPickerLabels()
   const durationText = useDurationText()
   const durationId = useId()
   const timesId = useId()
@@ -203,6 +205,7 @@ export const SlotPicker = ({
           required
           timeZone={zone}
           locale={isFrench ? fr : enUS}
+          labels={dayPickerLabels}
           selected={chosenDay}
           onSelect={(date: Date) => {
             setBrowsed(true)
