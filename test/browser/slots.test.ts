@@ -201,6 +201,8 @@ describe.skipIf(!hasChromium)("booking from the free slots in Chromium", () => {
 
   it("with no free time in the next 60 days, says so and offers to write to the provider (both languages)", async () => {
     const { context, page, errors } = await newPage("fr-FR")
+    // The previous test switched this client to English, which their account keeps: back to French.
+    expect((await api.patch("/api/users/me", { preferredLanguage: "fr" }, { token: second.token })).status).toBe(200)
     await logInThroughUi(page, base, second.email, PASSWORD)
     await page.goto(`${base}/services/${closedServiceId}`)
     const next = page.getByRole("region", { name: "Prochains créneaux libres" })

@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)("issue 12's time journey in Chromium", () => {
     }))
     // The accounts' zones (as registration sets them from the browser, or /settings).
     expect((await api.patch("/api/users/me", { timeZone: PROVIDER_ZONE }, { token: provider.token })).status).toBe(200)
-    expect((await api.patch("/api/users/me", { timeZone: CLIENT_ZONE }, { token: client.token })).status).toBe(200)
+    expect((await api.patch("/api/users/me", { timeZone: CLIENT_ZONE, preferredLanguage: "en" }, { token: client.token })).status).toBe(200)
     // The helpers' providers are open at all times: this one starts with no plan, as a new provider does.
     await server.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM availability_plans WHERE provider_id = ${provider.id}`))
   })
