@@ -15,15 +15,14 @@
 // Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
 // Run it when the machine is quiet (the summary records the load average before and after).
 import autocannon from "autocannon"
-import * as esbuild from "esbuild"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMsOf, interleaved, machineSpeed, oneClient, startStackFloor, waitFor } from "./lib.mjs"
+import { cpuMsOf, importServerCode, interleaved, machineSpeed, oneClient, startStackFloor, waitFor } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -81,9 +80,10 @@ if (existing >= SERVICES && process.env.BENCH_REGENERATE !== "1") {
 await admin.end()
 
 // ---- The server's own SQL for a search (compiled by src/modules/catalogue, not copied) ---------
-const compiled = await esbuild.build({
-  stdin: {
-    contents: `
+const { statementFor } = await importServerCode(
+  root,
+  "bench-catalogue-sql",
+  `
       import * as Statement from "@effect/sql/Statement"
       import { PgClient } from "@effect/sql-pg"
       import { Effect, Either } from "effect"
@@ -99,20 +99,8 @@ const compiled = await esbuild.build({
         const query = { text: c.text, categoryId: c.category?.id, providerId: c.providerId, ...pricedQuery(c, rates),
           geo: c.geo, sort: c.sort, limit: c.limit, offset: paging(c.page, c.limit).offset, withTotal: true }
         return searchStatement(sql, query).compile()
-      }`,
-    resolveDir: root,
-    loader: "ts"
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  packages: "external",
-  write: false,
-  logLevel: "error"
-})
-const helperFile = path.join(root, "dist", "bench-catalogue-sql.mjs")
-fs.writeFileSync(helperFile, compiled.outputFiles[0].text)
-const { statementFor } = await import(pathToFileURL(helperFile).href)
+      }`
+)
 
 // ---- Clients ----------------------------------------------------------------------------------
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
@@ -323,7 +311,6 @@ try {
 } finally {
   agent.destroy()
   await stopServer()
-  fs.rmSync(helperFile, { force: true })
 }
 
 results.machine.loadAverageAfter = os.loadavg().map((l) => +l.toFixed(2))

@@ -1,10 +1,12 @@
 // Helpers shared by the benchmark scripts of `make bench`.
 
+import * as esbuild from "esbuild"
 import { spawn } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
 export const cpuMsOf = (pid) => {
@@ -144,4 +146,29 @@ export const machineSpeed = () => {
   }
   const allocationNs = ((performance.now() - t) * 1e6) / OBJECTS
   return { hmacUs: +hmacUs.toFixed(2), allocationNs: +allocationNs.toFixed(1) }
+}
+
+/**
+ * The server's own TypeScript (a module whose source is `contents`, importing from `./src/...`) bundled
+ * by esbuild into `dist/<name>.mjs`, imported, and the file removed: a bench measures the product's
+ * code, never a copy.
+ */
+export const importServerCode = async (root, name, contents) => {
+  const compiled = await esbuild.build({
+    stdin: { contents, resolveDir: root, loader: "ts" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    write: false,
+    logLevel: "error"
+  })
+  const file = path.join(root, "dist", `${name}.mjs`)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, compiled.outputFiles[0].text)
+  try {
+    return await import(pathToFileURL(file).href)
+  } finally {
+    fs.rmSync(file, { force: true })
+  }
 }

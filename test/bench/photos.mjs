@@ -5,35 +5,22 @@
 // (platform/uploads.ts webpRenditions with catalogue/rules.ts PHOTO_SIZES, bundled here by esbuild).
 // The picture is made here, deterministic and detailed everywhere (textures at every scale plus
 // sensor grain): harder to compress than most photographs, so the figures are an upper bound.
-import * as esbuild from "esbuild"
-import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import sharp from "sharp"
+import { importServerCode } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const compiled = await esbuild.build({
-  stdin: {
-    contents: `
+const { renditionsOf } = await importServerCode(
+  root,
+  "bench-photos",
+  `
       import { Effect } from "effect"
       import { webpRenditions } from "./src/platform/uploads"
       import { PHOTO_SIZES } from "./src/modules/catalogue/rules"
       export const renditionsOf = (bytes) => Effect.runPromise(webpRenditions("photo", bytes, PHOTO_SIZES, "upload.unsupportedImage"))
-    `,
-    resolveDir: root,
-    loader: "ts"
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  packages: "external",
-  write: false,
-  logLevel: "error"
-})
-fs.mkdirSync(path.join(root, "dist"), { recursive: true })
-const helperFile = path.join(root, "dist", "bench-photos.mjs")
-fs.writeFileSync(helperFile, compiled.outputFiles[0].text)
-const { renditionsOf } = await import(pathToFileURL(helperFile).href)
+    `
+)
 
 // ---- A detailed 4000×3000 picture, as a phone would send it (JPEG, quality 90) -----------------
 const W = 4000

@@ -5,13 +5,12 @@
 // Schema `bench_rates` (BENCH_SERVICES, default 200,000 services by `bin/run seed:bulk`, reused when
 // present). Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
 // Run: `node test/bench/rates.mjs` (not part of `make bench`: a side measurement of the catalogue's).
-import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
-import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { importServerCode } from "./lib.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -44,9 +43,10 @@ if (existing < SERVICES) {
 }
 await admin.end()
 
-const compiled = await esbuild.build({
-  stdin: {
-    contents: `
+const { statementFor } = await importServerCode(
+  root,
+  "bench-rates-sql",
+  `
       import * as Statement from "@effect/sql/Statement"
       import { PgClient } from "@effect/sql-pg"
       import { Effect, Either } from "effect"
@@ -61,21 +61,8 @@ const compiled = await esbuild.build({
         const prices = euros ? pricedQuery(c, rates) : { minPriceCents: c.minPriceCents, maxPriceCents: c.maxPriceCents }
         return searchStatement(sql, { text: c.text, categoryId: c.category?.id, ...prices, geo: c.geo, sort: c.sort, limit: c.limit,
           offset: paging(c.page, c.limit).offset, withTotal: true }).compile()
-      }`,
-    resolveDir: root,
-    loader: "ts"
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  packages: "external",
-  write: false,
-  logLevel: "error"
-})
-const helperFile = path.join(root, "dist", "bench-rates-sql.mjs")
-fs.mkdirSync(path.dirname(helperFile), { recursive: true })
-fs.writeFileSync(helperFile, compiled.outputFiles[0].text)
-const { statementFor } = await import(pathToFileURL(helperFile).href)
+      }`
+)
 
 const cases = {
   priceAsc: { sortBy: "price_asc" },
