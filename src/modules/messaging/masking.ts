@@ -11,8 +11,7 @@
  * none of those have. Property-tested in test/messaging/masking.property.test.ts.
  *
  * The order matters: literal emails first (so a spelled form cannot leave half of one), then spelled
- * emails, then services, then phones. MASK holds no letter, digit or separator any pattern reads, so
- * masking twice is masking once.
+ * emails, then services, then phones, repeated until nothing changes, so masking twice is masking once.
  */
 
 export const MASK = "[•••]"
@@ -91,18 +90,25 @@ const mayHoldPhone = (text: string) => {
   return digits >= 9
 }
 
-export const maskContactDetails = (text: string): Masking => {
-  let masked = false
-  const hide = () => {
-    masked = true
-    return MASK
-  }
+/** One pass of the four patterns, in order. */
+const maskOnce = (text: string): string => {
   let out = text
-  if (out.includes("@")) out = out.replace(LITERAL_EMAIL, hide)
-  if (MAY_HOLD_AT.test(out)) out = out.replace(SPELLED_EMAIL, (found) => (TOP_LEVEL_DOMAINS.has(lastLabel(found)) ? hide() : found))
-  if (MAY_HOLD_SERVICE.test(out)) out = out.replace(SERVICES, hide)
-  if (mayHoldPhone(out)) out = out.replace(PHONES, (found) => (digitCount(found) >= 9 ? hide() : found))
-  return { text: out, masked }
+  if (out.includes("@")) out = out.replace(LITERAL_EMAIL, MASK)
+  if (MAY_HOLD_AT.test(out)) out = out.replace(SPELLED_EMAIL, (found) => (TOP_LEVEL_DOMAINS.has(lastLabel(found)) ? MASK : found))
+  if (MAY_HOLD_SERVICE.test(out)) out = out.replace(SERVICES, MASK)
+  if (mayHoldPhone(out)) out = out.replace(PHONES, (found) => (digitCount(found) >= 9 ? MASK : found))
+  return out
+}
+
+/**
+ * Passes until nothing changes: a detail masked late in a pass can free one an earlier pattern
+ * skipped ("5145551234insta": "insta" is glued to the number until the number is masked). Each
+ * change removes letters or digits and MASK holds none, so this ends; most messages take one pass.
+ */
+export const maskContactDetails = (text: string): Masking => {
+  let out = text
+  for (let next = maskOnce(out); next !== out; next = maskOnce(out)) out = next
+  return { text: out, masked: out !== text }
 }
 
 // ---- Who reads what --------------------------------------------------------------------------
