@@ -762,7 +762,7 @@ describe("money moves only when it should (issue 10, items 3 and 6)", () => {
     expect(paid.next).toMatchObject({ paymentStatus: "CAPTURED", capturedMinor: 6_000, paymentIssue: null })
   })
 
-  it("a finished booking that cannot be paid records why: card refused, nothing secured, hold released", () => {
+  it("a finished booking or a late fee that cannot be paid records why: card refused, nothing secured, hold released", () => {
     const done = decide(savedRendered, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" }, client, at(3 * DAY)).next
     expect(decide(done, { _tag: "AuthorizationFailed", needsClient: true }, system, at(3 * DAY)).next).toMatchObject({
       status: "COMPLETED",
@@ -775,6 +775,15 @@ describe("money moves only when it should (issue 10, items 3 and 6)", () => {
     expect(validated.effects.filter((e) => e._tag !== "Notify")).toEqual([])
     expect(decide(completed, { _tag: "AuthorizationReleased" }, system, at(3 * DAY)).next).toMatchObject({
       paymentStatus: "CANCELED",
+      paymentIssue: "HOLD_RELEASED"
+    })
+    // A late cancellation's fee lost with its hold (released before the fee's capture) is flagged the same way.
+    const lateCancel = decide(confirmed, { _tag: "Cancel", policy: POLICY }, client, new Date(START.getTime() - HOUR)).next
+    expect(lateCancel).toMatchObject({ status: "CANCELLED", cancellationFeeMinor: 3_000 })
+    expect(decide(lateCancel, { _tag: "AuthorizationReleased" }, system, START).next).toMatchObject({
+      status: "CANCELLED",
+      paymentStatus: "CANCELED",
+      capturedMinor: 0,
       paymentIssue: "HOLD_RELEASED"
     })
   })

@@ -18,7 +18,7 @@ export const adminStatusLabels: Record<string, MessageDescriptor> = {
   CANCELLED: msg`Annulée`
 }
 
-/** Why a finished booking is not paid (the booking's paymentIssue). */
+/** Why a finished booking, or a late cancellation's fee, is not paid (the booking's paymentIssue). */
 export const paymentIssueLabels: Record<string, MessageDescriptor> = {
   NOT_SECURED: msg`Impayée : terminée sans paiement garanti`,
   AUTHORIZATION_FAILED: msg`Impayée : carte refusée à l'encaissement`,

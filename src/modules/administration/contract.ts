@@ -58,7 +58,10 @@ export const AdminBookingRowView = Schema.Struct({
   totalMinor: Schema.Number,
   capturedMinor: Schema.Number,
   refundedMinor: Schema.Number,
-  /** Why a finished booking is not paid (NOT_SECURED, AUTHORIZATION_FAILED, HOLD_RELEASED): flagged for an admin. */
+  /**
+   * Why a finished booking, or a late cancellation's fee, is not paid (NOT_SECURED, AUTHORIZATION_FAILED,
+   * HOLD_RELEASED): flagged for an admin.
+   */
   paymentIssue: Schema.NullOr(Schema.String),
   currency: Schema.String,
   createdAt: Schema.Date,
