@@ -486,4 +486,101 @@ describe("a booking's row lock and its payment operations", () => {
     expect(Date.now() - started).toBeLessThan(1000)
     await holding
   })
+
+  it("an operation recorded again stays one, and gains the reason its first record lacked (a refund's webhook before the admin's record)", async () => {
+    const booking = await book(2)
+    const record = (amountMinor: number, detail: string | null) =>
+      server.run(
+        Effect.flatMap(BookingRepository, (bookings) =>
+          bookings.recordOperation({
+            bookingId: booking.id,
+            gateway: "sandbox",
+            kind: "REFUND",
+            amountMinor,
+            currency: "EUR",
+            feeMinor: 0,
+            paymentIntentId: null,
+            reference: `refund:re_${booking.id}`,
+            paymentMethod: null,
+            detail
+          })
+        )
+      )
+    const refunds = () =>
+      server.run(
+        Effect.map(
+          Effect.flatMap(BookingRepository, (bookings) => bookings.operations(booking.id)),
+          (operations) => operations.filter((o) => o.kind === "REFUND").map((o) => [o.amountMinor, o.detail])
+        )
+      )
+    await record(700, null)
+    await record(700, "Geste commercial")
+    expect(await refunds()).toEqual([[700, "Geste commercial"]])
+    await record(700, "Autre motif")
+    expect(await refunds()).toEqual([[700, "Geste commercial"]])
+  })
+})
+
+describe("refunds made outside the app", () => {
+  it("a refund made in the gateway's dashboard is recorded once, beside the app's own, whatever the order of their events", async () => {
+    const booking = await book(1)
+    await payInSandbox(server, api, client.token, booking.id)
+    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    toStartOf(booking)
+    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+    const completed = await api.post(
+      `/api/bookings/${booking.id}/confirm-completion`,
+      { rating: 5, comment: "Haie parfaitement taillée." },
+      { token: client.token }
+    )
+    expect(completed.status, completed.text).toBe(200)
+    const { paymentIntentId } = await row(booking.id)
+    const chargeRefunded = (totalRefundedMinor: number) =>
+      stripeEvent(
+        "charge.refunded",
+        {
+          id: `ch_${paymentIntentId}`,
+          object: "charge",
+          payment_intent: paymentIntentId,
+          amount_refunded: totalRefundedMinor,
+          metadata: { bookingId: booking.id }
+        },
+        { created: Math.floor(time.now().getTime() / 1000) }
+      )
+    const detail = async () => (await api.get(`/api/admin/bookings/${booking.id}`, { token: admin.token })).body.data.booking
+    const refundOperations = () =>
+      server.run(
+        Effect.map(
+          Effect.flatMap(BookingRepository, (bookings) => bookings.operations(booking.id)),
+          (operations) => operations.filter((o) => o.kind === "REFUND").map((o) => [o.amountMinor, o.detail])
+        )
+      )
+
+    // Someone refunds 10.00 in the gateway's dashboard: the app hears of it by the charge's event only.
+    await server.run(
+      Effect.flatMap(ChargeGateway, (gateway) =>
+        gateway.refund({ paymentIntentId: paymentIntentId!, amountMinor: 1_000, idempotencyKey: `dashboard:${booking.id}` })
+      )
+    )
+    await deliver(chargeRefunded(1_000))
+    await deliver(chargeRefunded(1_000))
+    expect(await refundOperations()).toEqual([[1_000, null]])
+    expect(await detail()).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 1_000 })
+
+    // Then an admin refunds 5.00 with a reason; the gateway's event of it arrives after: one operation each.
+    const refunded = await api.post(
+      `/api/admin/bookings/${booking.id}/refund`,
+      { amountMinor: 500, reason: "Geste commercial" },
+      { token: admin.token }
+    )
+    expect(refunded.status, refunded.text).toBe(200)
+    await deliver(chargeRefunded(1_500))
+    expect(await refundOperations()).toEqual([
+      [1_000, null],
+      [500, "Geste commercial"]
+    ])
+    const after = await detail()
+    expect(after).toMatchObject({ refundedMinor: 1_500, refundableMinor: booking.totalMinor - 1_500 })
+    expect(after.refunds.map((r: { amountMinor: number }) => r.amountMinor)).toEqual([1_000, 500])
+  })
 })

@@ -205,6 +205,21 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     })
   })
 
+  it("refundsOf: the payment's refunds that count, the app's and those made in the dashboard; a failed one is left out", async () => {
+    const own = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_2", amountMinor: 1_200, idempotencyKey: "k-refund-2" }))
+    fake.refundInDashboard("pi_refund_2", 800)
+    fake.refunds.push({ id: "re_failed", payment_intent: "pi_refund_2", amount: 300, status: "failed" })
+    fake.refundInDashboard("pi_other", 100)
+    const start = fake.requests.length
+    const refunds = await gateway.run((g) => g.refundsOf("pi_refund_2"))
+    expect(refunds).toEqual([
+      { refundId: own.refundId, amountMinor: 1_200 },
+      { refundId: expect.stringMatching(/^re_fake_/), amountMinor: 800 }
+    ])
+    expect(fake.since(start)).toMatchObject([{ method: "GET", path: "/v1/refunds" }])
+    expect(fake.since(start)[0]!.form).toMatchObject({ payment_intent: "pi_refund_2" })
+  })
+
   const offSession = (paymentMethodId: string, idempotencyKey: string) => ({
     bookingId: BOOKING,
     amountMinor: 12_000,

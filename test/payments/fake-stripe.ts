@@ -87,6 +87,8 @@ export const startFakeStripe = async () => {
   const sessions = new Map<string, FakeSession>()
   let failNext: FakeFailure | undefined
   let sequence = 0
+  /** Every refund, made through the API or `refundInDashboard` (as someone in Stripe's dashboard would). */
+  const refunds: Array<{ id: string; payment_intent: string; amount: number; status: string }> = []
 
   const server = http.createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -206,6 +208,17 @@ export const startFakeStripe = async () => {
       }
     }
   })
+
+  /** A refund of a payment (an intent the fake does not know is a captured 100.00): the refund, and the charge after it. */
+  const createRefund = (intentId: string, amount: number) => {
+    const intent = intents.get(intentId) ?? { id: intentId, status: "succeeded", amount: 10_000, metadata: {} }
+    intents.set(intent.id, intent)
+    intent.amountRefunded = (intent.amountRefunded ?? 0) + amount
+    const refund = { id: `re_fake_${++sequence}`, payment_intent: intentId, amount, status: "succeeded" }
+    refunds.push(refund)
+    const charge = { id: `ch_fake_${intent.id}`, object: "charge", amount_refunded: intent.amountRefunded }
+    return { charge, refund }
+  }
 
   /** The charges' endpoints; undefined for any other request. */
   const chargesAnswer = (method: string, path: string, form: Record<string, string>): { status: number; body: unknown } | undefined => {
@@ -458,23 +471,14 @@ export const startFakeStripe = async () => {
       }
     }
     if (method === "POST" && path === "/v1/refunds") {
-      const intentId = form.payment_intent ?? ""
-      const intent = intents.get(intentId) ?? { id: intentId, status: "succeeded", amount: 10_000, metadata: {} }
-      intents.set(intent.id, intent)
-      intent.amountRefunded = (intent.amountRefunded ?? 0) + Number(form.amount)
-      const charge = { id: `ch_fake_${intent.id}`, object: "charge", amount_refunded: intent.amountRefunded }
-      const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "charge")
-      return {
-        status: 200,
-        body: {
-          id: `re_fake_${++sequence}`,
-          object: "refund",
-          amount: Number(form.amount),
-          payment_intent: intentId,
-          charge: expanded ? charge : charge.id,
-          status: "succeeded"
-        }
-      }
+      const { charge, refund } = createRefund(form.payment_intent ?? "", Number(form.amount))
+      return { status: 200, body: { ...refund, object: "refund", charge: expanded("charge") ? charge : charge.id } }
+    }
+    if (method === "GET" && path === "/v1/refunds") {
+      return list(
+        path,
+        refunds.filter((r) => r.payment_intent === form.payment_intent).map((r) => ({ ...r, object: "refund" }))
+      )
     }
     return undefined
   }
@@ -488,6 +492,9 @@ export const startFakeStripe = async () => {
     addPaymentMethod: (id: string, customer: string | null) => void paymentMethods.set(id, customer),
     paymentMethods,
     accounts,
+    refunds,
+    /** A refund made outside the app (Stripe's dashboard): the charge as its `charge.refunded` event carries it. */
+    refundInDashboard: (paymentIntentId: string, amountMinor: number) => createRefund(paymentIntentId, amountMinor).charge,
     intents,
     sessions,
     failNext: (failure: FakeFailure) => {

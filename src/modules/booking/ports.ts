@@ -286,6 +286,10 @@ export interface BookingRepositoryShape {
    * already (false: the caller ignores this one). Call inside the event's transaction.
    */
   readonly advanceChargeClock: (paymentIntentId: string, occurredAt: Date) => Effect.Effect<boolean>
+  /**
+   * Records a payment operation once per kind and reference (a repeat changes nothing, except that it
+   * adds a detail the first record lacked: the admin's reason for a refund the webhook recorded first).
+   */
   readonly recordOperation: (operation: PaymentOperation) => Effect.Effect<void>
   readonly operations: (bookingId: string) => Effect.Effect<ReadonlyArray<PaymentOperation & { readonly createdAt: Date }>>
   /**

@@ -390,6 +390,15 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         if (Option.isNone(locked)) return yield* orphan(`unknown booking ${event.bookingId}`)
         const b = locked.value
         const eventIntent = "paymentIntentId" in event ? event.paymentIntentId : null
+        // Every refund of the booking's payment is a REFUND operation named by its id: the app's own
+        // (`refund` records it too: once in all) and any made in the gateway's dashboard, which the
+        // figures would miss otherwise. The list is read when the event is handled, so even a stale
+        // event's is current.
+        if (event._tag === "PaymentRefunded" && eventIntent === b.paymentIntentId) {
+          for (const r of event.refunds) {
+            yield* recordOperation(b, "REFUND", r.amountMinor, `refund:${r.refundId}`, { fee: commissionOf(r.amountMinor) })
+          }
+        }
         // Events of one payment intent apply in the order the gateway created them: an older one is ignored.
         if (eventIntent !== null && !observed && !(yield* bookings.advanceChargeClock(eventIntent, event.occurredAt))) {
           yield* Effect.logInfo(`charge event ${event.reference}: older than the last event applied to ${eventIntent}, ignored`)

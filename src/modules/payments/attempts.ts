@@ -42,7 +42,8 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
     // Expiring a session is idempotent at the gateway, and listings are reads: no key to name.
     expireCheckoutSession: gateway.expireCheckoutSession,
     listOpenHolds: gateway.listOpenHolds,
-    listCompletedCheckouts: gateway.listCompletedCheckouts
+    listCompletedCheckouts: gateway.listCompletedCheckouts,
+    refundsOf: gateway.refundsOf
   }
 }
 

@@ -211,6 +211,8 @@ const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeE
         bookingId,
         paymentIntentId,
         totalRefundedMinor: charge.amount_refunded ?? 0,
+        // The event names no refund (Stripe's charge lists them no more): the webhook asks the gateway.
+        refunds: [],
         ...common(event)
       } as const
     })

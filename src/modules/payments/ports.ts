@@ -238,6 +238,17 @@ export interface ChargeGatewayShape {
   readonly listOpenHolds: (createdAfter: Date) => Effect.Effect<ReadonlyArray<GatewayHold>, PaymentGatewayError>
   /** Every completed Checkout Session created at or after `createdAfter`, for reconciliation. */
   readonly listCompletedCheckouts: (createdAfter: Date) => Effect.Effect<ReadonlyArray<CompletedCheckout>, PaymentGatewayError>
+  /**
+   * The refunds of a payment that count towards its refunded total (pending or succeeded), whoever
+   * made them: the app, or someone in the gateway's own dashboard.
+   */
+  readonly refundsOf: (paymentIntentId: string) => Effect.Effect<ReadonlyArray<GatewayRefund>, PaymentGatewayError>
+}
+
+/** A refund at the gateway: its id names its payment operation, so it is recorded once whoever sees it first. */
+export interface GatewayRefund {
+  readonly refundId: string
+  readonly amountMinor: number
 }
 
 /** A hold at the gateway as it stands when listed. */
@@ -335,6 +346,8 @@ export type ChargeEvent =
       readonly bookingId: string
       readonly paymentIntentId: string
       readonly totalRefundedMinor: number
+      /** The payment's refunds as the gateway lists them when the event is handled (the webhook asks). */
+      readonly refunds: ReadonlyArray<GatewayRefund>
       readonly reference: string
       readonly occurredAt: Date
     }
@@ -455,6 +468,8 @@ export interface SandboxChargeStoreShape {
   readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
   readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
   readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>
+  /** A payment's refunds, oldest first (no locks: a listing). */
+  readonly listRefunds: (paymentIntentId: string) => Effect.Effect<ReadonlyArray<SandboxRefund>>
   /** Intents in the given status created at or after `createdAfter` (no locks: a listing). */
   readonly listIntents: (status: SandboxIntentStatus, createdAfter: Date) => Effect.Effect<ReadonlyArray<SandboxPaymentIntent>>
   /** Completed sessions created at or after `createdAfter`, with the card of their setup intent when saved. */

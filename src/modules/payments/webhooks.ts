@@ -109,8 +109,17 @@ const chargeEvent =
   (event) =>
     Either.match(toChargeEvent(event), {
       onLeft: (reason) => Effect.succeed(Effect.logInfo(`webhook ${event.id}: ${reason}, ignored`)),
-      onRight: (charge) =>
-        charge._tag === "CardSaved" ? Effect.map(usableCard(charges, charge), sink.apply) : Effect.succeed(sink.apply(charge))
+      onRight: (charge) => {
+        switch (charge._tag) {
+          case "CardSaved":
+            return Effect.map(usableCard(charges, charge), sink.apply)
+          // Which refunds make the total: one made in the gateway's dashboard is recorded like the app's own.
+          case "PaymentRefunded":
+            return Effect.map(charges.refundsOf(charge.paymentIntentId), (refunds) => sink.apply({ ...charge, refunds }))
+          default:
+            return Effect.succeed(sink.apply(charge))
+        }
+      }
     })
 
 /** The event types payments acts on; any other verified event is acknowledged and recorded. */

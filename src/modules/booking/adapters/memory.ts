@@ -321,7 +321,9 @@ export const BookingMemoryAdapters = Layer.effectContext(
         ),
       recordOperation: (op) =>
         Effect.sync(() => {
-          if (!operations.some((o) => o.kind === op.kind && o.reference === op.reference)) operations.push({ ...op, createdAt: new Date() })
+          const at = operations.findIndex((o) => o.kind === op.kind && o.reference === op.reference)
+          if (at === -1) operations.push({ ...op, createdAt: new Date() })
+          else operations[at] = { ...operations[at]!, detail: operations[at]!.detail ?? op.detail }
         }),
       operations: (bookingId) => Effect.sync(() => operations.filter((o) => o.bookingId === bookingId)),
       earningSources: (providerId) =>

@@ -530,7 +530,10 @@ export const BookingRepositoryLive = Layer.effect(
         sql`INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail)
             VALUES (${op.bookingId}, ${op.gateway}, ${op.kind}, ${op.amountMinor}, ${op.currency}, ${op.feeMinor}, ${op.paymentIntentId},
               ${op.reference}, ${op.paymentMethod}, ${op.detail})
-            ON CONFLICT (kind, reference) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
+            ON CONFLICT (kind, reference) DO UPDATE SET detail = coalesce(payment_operations.detail, excluded.detail)`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       earningSources: (providerId) =>
         // The provider's bookings that hold money or ever had some captured, with their payment records
         // summed per kind; a hold only counts while the booking holds it.

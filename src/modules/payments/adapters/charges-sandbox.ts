@@ -859,6 +859,9 @@ const makeSandboxCharges = Effect.gen(function* () {
       }))
     )
 
+  const refundsOf: ChargeGatewayShape["refundsOf"] = (paymentIntentId) =>
+    Effect.map(store.listRefunds(paymentIntentId), (refunds) => refunds.map((r) => ({ refundId: r.id, amountMinor: r.amountMinor })))
+
   const gateway: ChargeGatewayShape = {
     kind: "sandbox",
     createCheckoutSession,
@@ -869,7 +872,8 @@ const makeSandboxCharges = Effect.gen(function* () {
     ensureCardAttached,
     expireCheckoutSession,
     listOpenHolds,
-    listCompletedCheckouts
+    listCompletedCheckouts,
+    refundsOf
   }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>

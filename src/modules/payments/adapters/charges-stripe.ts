@@ -143,6 +143,17 @@ export const StripeChargeGatewayLive = Layer.effect(
               }))
           )
         ),
+      refundsOf: (paymentIntentId) =>
+        call("refunds.list", () =>
+          stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 }).autoPagingToArray({ limit: LIST_LIMIT })
+        ).pipe(
+          Effect.map((refunds) =>
+            refunds
+              // A failed or canceled refund gave nothing back (the charge's amount_refunded leaves it out too).
+              .filter((refund) => refund.status === "succeeded" || refund.status === "pending")
+              .map((refund) => ({ refundId: refund.id, amountMinor: refund.amount }))
+          )
+        ),
       listCompletedCheckouts: (createdAfter) =>
         call("checkout.sessions.list", () =>
           stripe.checkout.sessions

@@ -95,6 +95,12 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       savePaymentMethod: put(charges.methods),
       findPaymentMethod: get(charges.methods),
       saveRefund: put(charges.refunds),
+      listRefunds: (paymentIntentId) =>
+        Effect.sync(() =>
+          [...charges.refunds.values()]
+            .filter((r) => r.paymentIntentId === paymentIntentId)
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        ),
       listIntents: (status, createdAfter) =>
         Effect.sync(() =>
           [...charges.intents.values()].filter((i) => i.status === status && i.createdAt.getTime() >= createdAfter.getTime())

@@ -10,6 +10,7 @@ import {
   type SandboxCheckoutSession,
   type SandboxPaymentIntent,
   type SandboxPaymentMethod,
+  type SandboxRefund,
   type SandboxSetupIntent,
   GatewayAttempts,
   WebhookEventStore
@@ -84,6 +85,12 @@ const SetupIntentRow = Schema.Struct({
   lastErrorCode: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 }) satisfies Schema.Schema<SandboxSetupIntent, any>
+const RefundRow = Schema.Struct({
+  id: Schema.String,
+  paymentIntentId: Schema.String,
+  amountMinor: Schema.Number,
+  createdAt: Schema.DateFromSelf
+}) satisfies Schema.Schema<SandboxRefund, any>
 const PaymentMethodRow = Schema.Struct({
   id: Schema.String,
   customerId: Schema.NullOr(Schema.String),
@@ -284,6 +291,13 @@ export const SandboxChargeStoreLive = Layer.effect(
           FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`
         ).pipe(Effect.orDie),
       saveRefund: (refund) => save("sandbox_refunds", refund),
+      listRefunds: (paymentIntentId) =>
+        findAll(
+          "sandbox refunds",
+          RefundRow,
+          sql`SELECT id, payment_intent_id, amount_minor, created_at FROM sandbox_refunds
+            WHERE payment_intent_id = ${paymentIntentId} ORDER BY created_at, id`
+        ).pipe(Effect.orDie),
       listIntents: (status, createdAfter) =>
         findAll(
           "sandbox payment intents",
