@@ -94,21 +94,34 @@ const deliver = async (payload: string) => {
 }
 /** Moves the clock just past the booking's start (the timers may run meanwhile: they only secure the payment earlier). */
 const toStartOf = (booking: { startTime: string }) => time.advance(new Date(booking.startTime).getTime() - time.now().getTime() + MINUTE)
+/** A paid booking confirmed, started, rendered, then completed by the client (the completion's reply). */
+const complete = async (booking: { id: string; startTime: string }) => {
+  expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+  toStartOf(booking)
+  expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+  const completed = await api.post(
+    `/api/bookings/${booking.id}/confirm-completion`,
+    { rating: 5, comment: "Haie parfaitement taillée." },
+    { token: client.token }
+  )
+  expect(completed.status, completed.text).toBe(200)
+  return completed
+}
+/** A booking's REFUND operations as [amount, reason]. */
+const refundOperations = (bookingId: string) =>
+  server.run(
+    Effect.map(
+      Effect.flatMap(BookingRepository, (bookings) => bookings.operations(bookingId)),
+      (operations) => operations.filter((o) => o.kind === "REFUND").map((o) => [o.amountMinor, o.detail])
+    )
+  )
 
 describe("a booking paid by a saved card (more than 5 days ahead)", () => {
   it("is charged when the client confirms completion: COMPLETED and CAPTURED, never COMPLETED with nothing captured", async () => {
     const booking = await book(10)
     await payInSandbox(server, api, client.token, booking.id)
     expect(await get(booking.id)).toMatchObject({ status: "PENDING", paymentStatus: "CARD_SAVED" })
-    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
-    toStartOf(booking)
-    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
-    const completed = await api.post(
-      `/api/bookings/${booking.id}/confirm-completion`,
-      { rating: 5, comment: "Haie parfaitement taillée." },
-      { token: client.token }
-    )
-    expect(completed.status, completed.text).toBe(200)
+    const completed = await complete(booking)
     expect(completed.body.data.booking).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED" })
     expect(await get(booking.id)).toMatchObject({ status: "COMPLETED", paymentStatus: "CAPTURED", paymentIssue: null })
   })
@@ -506,18 +519,11 @@ describe("a booking's row lock and its payment operations", () => {
           })
         )
       )
-    const refunds = () =>
-      server.run(
-        Effect.map(
-          Effect.flatMap(BookingRepository, (bookings) => bookings.operations(booking.id)),
-          (operations) => operations.filter((o) => o.kind === "REFUND").map((o) => [o.amountMinor, o.detail])
-        )
-      )
     await record(700, null)
     await record(700, "Geste commercial")
-    expect(await refunds()).toEqual([[700, "Geste commercial"]])
+    expect(await refundOperations(booking.id)).toEqual([[700, "Geste commercial"]])
     await record(700, "Autre motif")
-    expect(await refunds()).toEqual([[700, "Geste commercial"]])
+    expect(await refundOperations(booking.id)).toEqual([[700, "Geste commercial"]])
   })
 })
 
@@ -525,15 +531,7 @@ describe("refunds made outside the app", () => {
   it("a refund made in the gateway's dashboard is recorded once, beside the app's own, whatever the order of their events", async () => {
     const booking = await book(1)
     await payInSandbox(server, api, client.token, booking.id)
-    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
-    toStartOf(booking)
-    expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
-    const completed = await api.post(
-      `/api/bookings/${booking.id}/confirm-completion`,
-      { rating: 5, comment: "Haie parfaitement taillée." },
-      { token: client.token }
-    )
-    expect(completed.status, completed.text).toBe(200)
+    await complete(booking)
     const { paymentIntentId } = await row(booking.id)
     const chargeRefunded = (totalRefundedMinor: number) =>
       stripeEvent(
@@ -548,13 +546,6 @@ describe("refunds made outside the app", () => {
         { created: Math.floor(time.now().getTime() / 1000) }
       )
     const detail = async () => (await api.get(`/api/admin/bookings/${booking.id}`, { token: admin.token })).body.data.booking
-    const refundOperations = () =>
-      server.run(
-        Effect.map(
-          Effect.flatMap(BookingRepository, (bookings) => bookings.operations(booking.id)),
-          (operations) => operations.filter((o) => o.kind === "REFUND").map((o) => [o.amountMinor, o.detail])
-        )
-      )
 
     // Someone refunds 10.00 in the gateway's dashboard: the app hears of it by the charge's event only.
     await server.run(
@@ -564,7 +555,7 @@ describe("refunds made outside the app", () => {
     )
     await deliver(chargeRefunded(1_000))
     await deliver(chargeRefunded(1_000))
-    expect(await refundOperations()).toEqual([[1_000, null]])
+    expect(await refundOperations(booking.id)).toEqual([[1_000, null]])
     expect(await detail()).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 1_000 })
 
     // Then an admin refunds 5.00 with a reason; the gateway's event of it arrives after: one operation each.
@@ -575,7 +566,7 @@ describe("refunds made outside the app", () => {
     )
     expect(refunded.status, refunded.text).toBe(200)
     await deliver(chargeRefunded(1_500))
-    expect(await refundOperations()).toEqual([
+    expect(await refundOperations(booking.id)).toEqual([
       [1_000, null],
       [500, "Geste commercial"]
     ])
