@@ -356,7 +356,7 @@ export const BookingsLive = Layer.effect(
         if (figures === undefined)
           return yield* Effect.logWarning(`booking ${detail.id}: captured with no capture recorded, no receipt mailed`)
         const receipt = { booking: detail, figures }
-        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt))
+        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt, config.siteName))
         yield* mailer.send(receiptMail(detail, figures, pdf, config.publicUrl))
       })
 
