@@ -161,6 +161,8 @@ describe("a booking's receipt", () => {
     expect(mailed.subarray(0, 5).toString()).toBe("%PDF-")
     expect(pdfText(mailed).map(spaced)).toContain(eur("fr", 7000))
     expect(pdfInfo(mailed, "Author")).toBe(SITE_NAME)
+    // The mail is signed with the brand too.
+    expect(mail!.text.endsWith(`-- \n${SITE_NAME} — Montréal\n`)).toBe(true)
     // Only the client gets a receipt.
     expect((await mailsTo(server, provider.email)).some((m) => m.subject.startsWith("Votre reçu"))).toBe(false)
 
