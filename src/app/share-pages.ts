@@ -12,7 +12,8 @@ import { Catalogue, type ServiceListing } from "../modules/catalogue"
 import { isPublic } from "../modules/catalogue/domain"
 import { Profiles, type VisibleProfile } from "../modules/identity/profile/service"
 import { AppConfig } from "../platform/config"
-import { brandIndex, type PageBrand } from "../platform/http/static"
+import type { Brand } from "../platform/brand"
+import { brandIndex } from "../platform/http/static"
 import { defaultLanguage, type Language, languageFromHeader, Languages, translate } from "../platform/messages"
 import { formatMoney } from "../platform/money"
 
@@ -218,7 +219,7 @@ const imageAnswer = (image: Rendered, etag: string) =>
 const sharePage = <A, R>(
   uiRoot: string,
   find: (id: string) => Effect.Effect<Option.Option<A>, never, R>,
-  headOf: (item: A, language: Language, config: PageBrand) => Omit<ShareHead, "language" | "siteName">
+  headOf: (item: A, language: Language, config: Brand) => Omit<ShareHead, "language" | "siteName">
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest

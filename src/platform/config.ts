@@ -6,6 +6,15 @@ const isIP = (address: string) => netIsIP(address) !== 0
 /** The brand's name when SITE_NAME is unset (docs/design.md). */
 export const DEFAULT_SITE_NAME = "Proxima"
 
+/**
+ * The sender when MAIL_FROM is unset: the brand's name, quoted when it holds a character that
+ * addresses reserve (RFC 5322), so "Atelier, Montréal" stays one name and not two addresses.
+ */
+export const defaultMailFrom = (siteName: string) => {
+  const name = /[()<>[\]:;@\\,."]/.test(siteName) ? `"${siteName.replace(/["\\]/g, "\\$&")}"` : siteName
+  return `${name} <no-reply@marketplace.local>`
+}
+
 /** Every setting the process reads, read once at start (documented in docs/operations.md). */
 export interface AppConfigShape {
   readonly port: number
@@ -20,9 +29,13 @@ export interface AppConfigShape {
   readonly accessTokenTtlSeconds: number
   readonly refreshTokenTtlDays: number
   readonly smtpUrl: Option.Option<Redacted.Redacted>
+  /** MAIL_FROM; unset, the brand's name at no-reply@marketplace.local (defaultMailFrom). */
   readonly mailFrom: string
   readonly supportEmail: string
-  /** The brand's name (SITE_NAME): the header, the document title, the share tags and images. */
+  /**
+   * The brand's name (SITE_NAME): the header, the document title, the share tags and images, the
+   * mails' signature and default sender, the receipts' issuer, the authenticator apps' issuer.
+   */
   readonly siteName: string
   readonly logLevel: string
   /** Requests per window allowed on the sensitive auth endpoints, per client address. */
@@ -203,7 +216,7 @@ const config = Config.all({
   accessTokenTtlSeconds: Config.integer("ACCESS_TOKEN_TTL_SECONDS").pipe(Config.withDefault(15 * 60)),
   refreshTokenTtlDays: Config.integer("REFRESH_TOKEN_TTL_DAYS").pipe(Config.withDefault(30)),
   smtpUrl: optionalSecret("SMTP_URL"),
-  mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Marketplace <no-reply@marketplace.local>")),
+  mailFrom: Config.option(Config.string("MAIL_FROM")),
   supportEmail: Config.string("SUPPORT_EMAIL").pipe(Config.withDefault("support@marketplace.local")),
   siteName: Config.string("SITE_NAME").pipe(
     Config.map((name) => name.trim()),
@@ -265,7 +278,7 @@ const config = Config.all({
       devMail: resolveDevMail({ devMail: c.devMail, nodeEnv, smtpUrl: c.smtpUrl, databaseUrl: c.databaseUrl, publicUrl: c.publicUrl }),
       trustProxy: parseTrustProxy(c.trustProxy),
       jwtSecret: Either.map(checkJwtSecret(c.jwtSecret), () => c.jwtSecret)
-    }).pipe(Either.map((resolved) => ({ ...c, ...resolved })))
+    }).pipe(Either.map((resolved) => ({ ...c, ...resolved, mailFrom: Option.getOrElse(c.mailFrom, () => defaultMailFrom(c.siteName)) })))
   )
 )
 

@@ -10,7 +10,7 @@ import { en, fr } from "../../src/platform/messages"
 import { parseCsv } from "../administration/csv"
 import { login, newClient, providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
-import { pdfText } from "../support/pdf"
+import { pdfInfo, pdfText } from "../support/pdf"
 import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "./support"
 
@@ -25,8 +25,11 @@ let stranger: Session
 let admin: Session
 let serviceId: string
 
+/** The brand (SITE_NAME) that issues the receipts: not the default, so nothing can say it by chance. */
+const SITE_NAME = "Atelier Test"
+
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ siteName: SITE_NAME })
   api = httpClient(server)
   // 35 € an hour: a 2-hour booking is 70,00 €.
   ;({ provider, client, serviceId } = await providerWithService(server, api, {
@@ -110,7 +113,7 @@ describe("a booking's receipt", () => {
     const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
     expect(receipt).toMatchObject({
       bookingId: id,
-      platform: "Marketplace",
+      platform: SITE_NAME,
       service: { title: "Cours de piano" },
       currency: "EUR",
       paidMinor: 7000,
@@ -127,6 +130,7 @@ describe("a booking's receipt", () => {
     expect(english.status).toBe(200)
     expect(spaced(english.body.data.receipt.formattedPaid)).toBe(eur("en", 7000))
     expect(english.body.data.receipt.formattedPaidAt).toMatch(/time$/)
+    expect(english.body.data.receipt.platform).toBe(SITE_NAME)
 
     const pdf = await raw(`/api/bookings/${id}/receipt.pdf`, client.token)
     expect(pdf.status).toBe(200)
@@ -135,7 +139,11 @@ describe("a booking's receipt", () => {
     expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString()).toBe("%PDF-")
     const text = pdfText(pdf.bytes).map(spaced)
     expect(text).toContain(eur("fr", 7000))
-    expect(text).toContain("Marketplace")
+    expect(text).toContain(SITE_NAME)
+    expect(pdfInfo(pdf.bytes, "Title")).toBe(`${fr["receipt.title"]} - ${SITE_NAME}`)
+    expect(pdfInfo(pdf.bytes, "Author")).toBe(SITE_NAME)
+    expect(pdfInfo(pdf.bytes, "Creator")).toBe(SITE_NAME)
+    expect(text.join("\n")).not.toContain("Marketplace")
     expect(text).toContain("Cours de piano")
     expect(text).toContain(fr["receipt.title"])
     expect(text).toContain(await nameOf(provider))
@@ -152,6 +160,9 @@ describe("a booking's receipt", () => {
     const mailed = Buffer.from(attachment!.content, "base64")
     expect(mailed.subarray(0, 5).toString()).toBe("%PDF-")
     expect(pdfText(mailed).map(spaced)).toContain(eur("fr", 7000))
+    expect(pdfInfo(mailed, "Author")).toBe(SITE_NAME)
+    // The mail is signed with the brand too.
+    expect(mail!.text.endsWith(`-- \n${SITE_NAME} — Montréal\n`)).toBe(true)
     // Only the client gets a receipt.
     expect((await mailsTo(server, provider.email)).some((m) => m.subject.startsWith("Votre reçu"))).toBe(false)
 

@@ -23,7 +23,7 @@ import { seedWalk, walk, type WalkData } from "../support/walker"
  */
 const SAME_IN_BOTH: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    marketplace: "the brand name in the demo data's addresses and mails",
+    marketplace: "the demo data's addresses (marketplace.local)",
     proxima: "the brand name (SITE_NAME's default)",
     stripe: "the payment provider's name",
     canada: "a country's name, the same in both",
@@ -262,19 +262,25 @@ const booking = (language: Language): BookingDetail =>
 
 /** Every mail template, rendered with sample data through the modules' composition code, in `language`. */
 const allMails = (language: Language): Record<string, OutgoingMail | { subject: string; text: string }> => {
-  const url = "https://marketplace.example"
+  const brand = { publicUrl: "https://marketplace.example", siteName: "Atelier Test" }
+  const url = brand.publicUrl
   const to = { email: "lucas@example.com", firstName: "Lucas", preferredLanguage: language }
   const mails: Record<string, OutgoingMail | { subject: string; text: string }> = {}
   const sample = booking(language)
   for (const event of NotificationEvents)
     for (const side of ["client", "provider"] as const)
       if (isMessageKey(`mail.booking.${event}.${side}`))
-        mails[`booking ${event} (${side})`] = bookingMail(event, sample[side], side, sample, url)
+        mails[`booking ${event} (${side})`] = bookingMail(event, sample[side], side, sample, brand)
   for (const kind of ["24h", "2h"] as const)
     for (const side of ["client", "provider"] as const)
-      mails[`reminder ${kind} (${side})`] = reminderMail(kind, sample[side], side, sample, url)
-  mails.receipt = receiptMail(sample, { paidMinor: 9000, paidAt: new Date("2027-03-12T20:00:00Z") }, new Uint8Array([37, 80, 68, 70]), url)
-  mails["application approved"] = approvalMail(to, url)
+      mails[`reminder ${kind} (${side})`] = reminderMail(kind, sample[side], side, sample, brand)
+  mails.receipt = receiptMail(
+    sample,
+    { paidMinor: 9000, paidAt: new Date("2027-03-12T20:00:00Z") },
+    new Uint8Array([37, 80, 68, 70]),
+    brand
+  )
+  mails["application approved"] = approvalMail(to, brand)
   for (const resubmission of [
     { state: "FINALLY_REFUSED" },
     { state: "COOLDOWN", until: new Date("2027-04-01T12:00:00Z"), daysRemaining: 7 },
@@ -283,9 +289,9 @@ const allMails = (language: Language): Record<string, OutgoingMail | { subject: 
     mails[`application rejected ${resubmission.state}`] = rejectionMail(
       to,
       { reason: "Pièce d'identité illisible", resubmission, attemptsLeft: 2, timeZone: "Europe/Paris" },
-      url
+      brand
     )
-  mails["document requested"] = documentRequestedMail(to, { slot: "identityDocument", reason: "Photo floue" }, url)
+  mails["document requested"] = documentRequestedMail(to, { slot: "identityDocument", reason: "Photo floue" }, brand)
   for (const name of ["verify", "reset", "emailChange", "emailChanged", "export"] as const)
     mails[name] = actionMail({
       kind: "email-verification",
@@ -298,7 +304,8 @@ const allMails = (language: Language): Record<string, OutgoingMail | { subject: 
         greeting: `mail.${name}.greeting`,
         body: `mail.${name}.body`,
         action: `mail.${name}.action`
-      } as { subject: MessageKey; greeting: MessageKey; body: MessageKey; action: MessageKey }
+      } as { subject: MessageKey; greeting: MessageKey; body: MessageKey; action: MessageKey },
+      siteName: brand.siteName
     })
   for (const subject of ContactSubjects)
     mails[`contact ${subject}`] = contactMail(
@@ -320,7 +327,8 @@ const allMails = (language: Language): Record<string, OutgoingMail | { subject: 
       }
     ],
     { home: url, settings: `${url}/settings` },
-    "Europe/Paris"
+    "Europe/Paris",
+    brand.siteName
   )
   mails["digest (unsubscribe footer)"] = withUnsubscribeFooter(
     mails["application approved"] as OutgoingMail,
@@ -336,14 +344,16 @@ const allMails = (language: Language): Record<string, OutgoingMail | { subject: 
         translate(language, "mail.moderationWarning.body", { reason: translate(language, `moderation.reason.${reason}`) }),
         translate(language, "mail.moderationWarning.note", { note: "Soyez courtois" })
       ],
-      { label: translate(language, "mail.moderationWarning.action"), link: `${url}/messaging` }
+      { label: translate(language, "mail.moderationWarning.action"), link: `${url}/messaging` },
+      brand.siteName
     )
   mails["unsubscribe confirmation"] = composeMail(
     "unsubscribe-confirmation",
     to,
     translate(language, "mail.unsubscribeConfirm.subject"),
     [translate(language, "mail.unsubscribeConfirm.body")],
-    { label: translate(language, "mail.unsubscribeConfirm.action"), link: `${url}/unsubscribe/t` }
+    { label: translate(language, "mail.unsubscribeConfirm.action"), link: `${url}/unsubscribe/t` },
+    brand.siteName
   )
   return mails
 }

@@ -11,11 +11,13 @@ import { sqlOn } from "../onboarding/support"
 
 // Issue 15, item 5: two-step login with an authenticator app (TOTP).
 
+/** The brand (SITE_NAME), the issuer authenticator apps show: not the default, and with a space to encode. */
+const SITE_NAME = "Atelier Test"
 const clock = adjustableClock()
 let server: TestServer
 let api: ReturnType<typeof httpClient>
 beforeAll(async () => {
-  server = await startTestServer({}, { clock: clock.clock })
+  server = await startTestServer({ siteName: SITE_NAME }, { clock: clock.clock })
   api = httpClient(server)
 })
 afterAll(() => server?.stop())
@@ -62,7 +64,10 @@ describe("enrolment", () => {
     expect(setup.status, setup.text).toBe(200)
     const { secret, otpauthUrl, qrCodeSvg } = setup.body.data
     expect(secret).toMatch(/^[A-Z2-7]{32}$/)
-    expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/Marketplace:/)
+    // The label and the issuer parameter name the brand, URL-encoded.
+    expect(otpauthUrl.startsWith(`otpauth://totp/${encodeURIComponent(SITE_NAME)}:`)).toBe(true)
+    expect(otpauthUrl).toContain(`issuer=${encodeURIComponent(SITE_NAME)}`)
+    expect(new URL(otpauthUrl).searchParams.get("issuer")).toBe(SITE_NAME)
     expect(otpauthUrl).toContain(`secret=${secret}`)
     expect(qrCodeSvg).toMatch(/^<svg/)
     expect(await status()).toMatchObject({ enabled: false, pending: true })

@@ -109,10 +109,14 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     await run(store.save(daily.id, { ...defaultPreferences, emailFrequency: "daily" }))
     await run(store.save(never.id, { ...defaultPreferences, emailFrequency: "never" }))
     const mail = (email: string) =>
-      composeMail("booking", { email, firstName: "Léa", preferredLanguage: "fr" }, "Réservation confirmée", ["Le 12 mars."], {
-        label: "Voir",
-        link: "https://market.test/bookings"
-      })
+      composeMail(
+        "booking",
+        { email, firstName: "Léa", preferredLanguage: "fr" },
+        "Réservation confirmée",
+        ["Le 12 mars."],
+        { label: "Voir", link: "https://market.test/bookings" },
+        "Atelier Test"
+      )
     await run(Effect.flatMap(Mailer, (mailer) => mailer.sendAll([mail(daily.email), mail(never.email)])))
     const pending = await run(Effect.flatMap(DigestRepository, (d) => d.pending(daily.id)))
     expect(pending.map((i) => [i.kind, i.subject, i.body, i.link])).toEqual([

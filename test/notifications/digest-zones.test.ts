@@ -1,5 +1,5 @@
 // A digest lists when each item came in its recipient's zone (their preferences' zone), named, in their
-// language (issue 12: every mail gives times in its recipient's zone).
+// language (issue 12: every mail gives times in its recipient's zone), and is signed with the brand.
 import { describe, expect, it } from "vitest"
 import { digestMail } from "../../src/modules/notifications/domain"
 import type { DigestItem } from "../../src/modules/notifications/ports"
@@ -18,13 +18,30 @@ const links = { home: "https://example.com", settings: "https://example.com/sett
 
 describe("digest times", () => {
   it("in French, in Paris", () => {
-    const mail = digestMail({ email: "a@example.com", firstName: "Léa", preferredLanguage: "fr" }, [item], links, "Europe/Paris")
+    const mail = digestMail(
+      { email: "a@example.com", firstName: "Léa", preferredLanguage: "fr" },
+      [item],
+      links,
+      "Europe/Paris",
+      "Atelier Test"
+    )
     expect(plain(mail.text)).toContain("(29 nov. 2026, 21:00, heure de Paris)")
     expect(plain(mail.html)).toContain("heure de Paris")
+    // Signed with the brand's name it is given (SITE_NAME), in text and HTML.
+    expect(mail.text.endsWith("\n-- \nAtelier Test — Montréal\n")).toBe(true)
+    expect(mail.html.endsWith(">Atelier Test — Montréal</p></body></html>")).toBe(true)
   })
 
   it("in English, in Toronto", () => {
-    const mail = digestMail({ email: "a@example.com", firstName: "Lea", preferredLanguage: "en" }, [item], links, "America/Toronto")
+    const mail = digestMail(
+      { email: "a@example.com", firstName: "Lea", preferredLanguage: "en" },
+      [item],
+      links,
+      "America/Toronto",
+      "Atelier Test"
+    )
     expect(plain(mail.text)).toContain("(Nov 29, 2026, 3:00 PM, Toronto time)")
+    expect(mail.text.endsWith("\n-- \nAtelier Test — Montreal\n")).toBe(true)
+    expect(mail.html.endsWith(">Atelier Test — Montreal</p></body></html>")).toBe(true)
   })
 })

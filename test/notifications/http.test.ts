@@ -101,7 +101,8 @@ describe("unsubscribing", () => {
             { email: carol.email, firstName: "Carol", preferredLanguage: "fr" },
             "Réservation confirmée",
             ["Détails"],
-            { label: "Voir", link: "http://market.test/bookings" }
+            { label: "Voir", link: "http://market.test/bookings" },
+            "Atelier Test"
           )
         )
       )

@@ -2,11 +2,14 @@ import { it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { composeMail, Mailer, NotificationSettings } from "../../src/modules/notifications"
+import { composeMail, Mailer, Notifications, NotificationSettings } from "../../src/modules/notifications"
 import { PreferenceRepository, UnsubscribeTokens } from "../../src/modules/notifications/ports"
 import { NotificationJobsLive } from "../../src/modules/notifications/jobs"
 import { fr, translate } from "../../src/platform/messages"
 import { inMemoryDomain, mailsTo, verifiedAccount } from "../support/domain"
+
+/** The brand (SITE_NAME) mails are signed with: not the default, so nothing can say it by chance. */
+const SITE_NAME = "Atelier Test"
 
 /**
  * The domain on in-memory adapters with the notification workers running, on the test's clock set
@@ -15,7 +18,9 @@ import { inMemoryDomain, mailsTo, verifiedAccount } from "../support/domain"
 const withDomain = <A, E>(start: string, body: Effect.Effect<A, E, any>) =>
   Effect.zipRight(
     TestClock.setTime(Date.parse(start)),
-    body.pipe(Effect.provide(Layer.provideMerge(NotificationJobsLive, inMemoryDomain({ publicUrl: "https://market.test" }))))
+    body.pipe(
+      Effect.provide(Layer.provideMerge(NotificationJobsLive, inMemoryDomain({ publicUrl: "https://market.test", siteName: SITE_NAME })))
+    )
   ) as Effect.Effect<A, E>
 
 const settle = Effect.repeatN(Effect.yieldNow(), 50)
@@ -30,10 +35,14 @@ const notificationsTo = (email: string) =>
   Effect.map(mailsTo(email), (mails) => mails.filter((m) => m.subject !== fr["mail.verify.subject"]))
 
 const bookingMail = (email: string, subject: string) =>
-  composeMail("booking", { email, firstName: "Camille", preferredLanguage: "fr" }, subject, [`Détails de ${subject}`], {
-    label: "Voir mes réservations",
-    link: "https://market.test/bookings"
-  })
+  composeMail(
+    "booking",
+    { email, firstName: "Camille", preferredLanguage: "fr" },
+    subject,
+    [`Détails de ${subject}`],
+    { label: "Voir mes réservations", link: "https://market.test/bookings" },
+    SITE_NAME
+  )
 
 const send = (email: string, subject: string) => Effect.flatMap(Mailer, (mailer) => mailer.send(bookingMail(email, subject)))
 const setPreferences = (userId: string, patch: Record<string, unknown>) =>
@@ -258,6 +267,42 @@ describe("preferences and unsubscribing (in-memory adapters)", () => {
         expect((yield* settings.get(other.id)).emailNotifications).toBe(true)
         expect(yield* settings.unsubscribeByToken(token)).toEqual(Option.some("fr"))
         expect(yield* settings.get(p.id)).toMatchObject({ emailNotifications: false, emailFrequency: "never" })
+      })
+    )
+  )
+})
+
+describe("the brand's signature (SITE_NAME)", () => {
+  it.scoped("every mail, text and HTML, in French and in English, ends with the configured name, never Marketplace", () =>
+    withDomain(
+      "2026-06-10T12:00:00Z",
+      Effect.gen(function* () {
+        const notifications = yield* Notifications
+        for (const [language, signature] of [
+          ["fr", "Atelier Test — Montréal"],
+          ["en", "Atelier Test — Montreal"]
+        ] as const) {
+          const email = `signed.${language}@example.com`
+          yield* notifications.sendEmailVerification({ email, firstName: "Camille", preferredLanguage: language }, "t0ken")
+          const [mail] = yield* mailsTo(email)
+          expect(mail!.text.endsWith(`\n-- \n${signature}\n`)).toBe(true)
+          expect(mail!.html.endsWith(`<hr><p style="font-size:12px;color:#555">${signature}</p></body></html>`)).toBe(true)
+          expect(`${mail!.text}${mail!.html}`).not.toContain("Marketplace")
+        }
+      })
+    )
+  )
+
+  it.scoped("a mail that may be turned off has its unsubscribe line after the signature", () =>
+    withDomain(
+      "2026-06-10T12:00:00Z",
+      Effect.gen(function* () {
+        const p = yield* person
+        yield* send(p.email, "Réservation confirmée")
+        const [mail] = yield* notificationsTo(p.email)
+        expect(mail!.text).toMatch(
+          /\n-- \nAtelier Test — Montréal\n[^\n]+: https:\/\/market\.test\/api\/notifications\/unsubscribe\?token=\S+\n$/
+        )
       })
     )
   )

@@ -109,7 +109,11 @@ describe("attachments through SMTP", () => {
 
   it("the confirmation mail's .ics goes out as a text/calendar attachment", { timeout: 30_000 }, async () => {
     const to = person("00000000-0000-4000-8000-0000000000a1", `ics-${Date.now()}@test.local`)
-    await server.run(Effect.flatMap(Mailer, (mailer) => mailer.send(bookingMail("confirmed", to, "client", booking(to), "http://x.test"))))
+    await server.run(
+      Effect.flatMap(Mailer, (mailer) =>
+        mailer.send(bookingMail("confirmed", to, "client", booking(to), { publicUrl: "http://x.test", siteName: "Atelier Test" }))
+      )
+    )
     const mail = await waitFor(() => sink.received.find((m) => m.to.some((address) => address.includes(to.email))))
     expect(mail.data).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH;\s+name=booking\.ics/)
     expect(mail.data).toMatch(/Content-Disposition: attachment; filename=booking\.ics/)

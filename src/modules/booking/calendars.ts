@@ -63,10 +63,7 @@ export const BookingRemindersLive = Layer.effect(
           const detail = yield* bookings.findById(booking.id)
           if (Option.isNone(detail)) return false
           const d = detail.value
-          yield* mailer.sendAll([
-            reminderMail(kind, d.client, "client", d, config.publicUrl),
-            reminderMail(kind, d.provider, "provider", d, config.publicUrl)
-          ])
+          yield* mailer.sendAll([reminderMail(kind, d.client, "client", d, config), reminderMail(kind, d.provider, "provider", d, config)])
           return true
         })
       )

@@ -2,6 +2,7 @@ import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform
 import { Effect, Option } from "effect"
 import { MarketplaceApi } from "../../app/api"
 import { now as currentTime } from "../../platform/clock"
+import { AppConfig } from "../../platform/config"
 import { ok, requestLanguage } from "../../platform/http/envelope"
 import { pageOf, pagination } from "../../platform/paging"
 import { CurrentUser } from "../../platform/http/authentication"
@@ -193,18 +194,19 @@ export const calendarFeedRoute = Effect.gen(function* () {
 export const ReceiptsHttpLive = HttpApiBuilder.group(MarketplaceApi, "receipts", (handlers) =>
   Effect.gen(function* () {
     const statements = yield* BookingStatements
+    const { siteName } = yield* AppConfig
     return handlers
       .handle("receipt", ({ path }) =>
         Effect.gen(function* () {
           const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
-          return ok({ receipt: toReceiptView(receipt, yield* requestLanguage) })
+          return ok({ receipt: toReceiptView(receipt, yield* requestLanguage, siteName) })
         })
       )
       .handleRaw("receiptPdf", ({ path }) =>
         Effect.gen(function* () {
           const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
           const language = yield* requestLanguage
-          const bytes = yield* receiptPdf(receiptDocument(language, receipt))
+          const bytes = yield* receiptPdf(receiptDocument(language, receipt, siteName))
           return HttpServerResponse.uint8Array(bytes, {
             contentType: "application/pdf",
             headers: {

@@ -1,5 +1,6 @@
 import { composeMail } from "../notifications"
 import type { OutgoingMail } from "../notifications"
+import type { Brand } from "../../platform/brand"
 import { type MessageKey, translate } from "../../platform/messages"
 import { formatMoney } from "../../platform/money"
 import { formatWithZone } from "../../platform/time-zones"
@@ -9,6 +10,9 @@ import type { ReminderKind } from "./reminders"
 import type { BookingDetail, Participant } from "./ports"
 
 const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA")
+
+/** The bookings page, from the public origin (written with or without a trailing slash). */
+const bookingsPage = (brand: Brand) => `${brand.publicUrl.replace(/\/+$/, "")}/bookings`
 
 /**
  * "12 mars 2027 à 14:00, heure de Montréal" / "March 12, 2027 at 2:00 PM, Montreal time": in the
@@ -37,7 +41,7 @@ export const bookingMail = (
   to: Participant,
   side: "client" | "provider",
   booking: BookingDetail,
-  publicUrl: string
+  brand: Brand
 ): OutgoingMail => {
   const language = to.preferredLanguage
   const params = {
@@ -64,12 +68,11 @@ export const bookingMail = (
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
     translate(language, `mail.booking.${event}.subject` as MessageKey),
     [translate(language, `mail.booking.${body}.${side}` as MessageKey, params)],
-    { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
+    { label: translate(language, "mail.booking.action"), link: bookingsPage(brand) },
+    brand.siteName
   )
   // The confirmation carries the booking as an .ics file, to add it to any calendar.
-  return event === "confirmed"
-    ? { ...mail, attachments: [bookingIcsAttachment(booking, `${publicUrl.replace(/\/+$/, "")}/bookings`)] }
-    : mail
+  return event === "confirmed" ? { ...mail, attachments: [bookingIcsAttachment(booking, bookingsPage(brand))] } : mail
 }
 
 /**
@@ -82,7 +85,7 @@ export const reminderMail = (
   to: Participant,
   side: "client" | "provider",
   booking: BookingDetail,
-  publicUrl: string
+  brand: Brand
 ): OutgoingMail => {
   const language = to.preferredLanguage
   const event = kind === "24h" ? "reminder24h" : "reminder2h"
@@ -97,7 +100,8 @@ export const reminderMail = (
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
     translate(language, `mail.booking.${event}.subject`),
     [translate(language, `mail.booking.${event}.${side}`, params)],
-    { label: translate(language, "mail.booking.action"), link: `${publicUrl.replace(/\/+$/, "")}/bookings` }
+    { label: translate(language, "mail.booking.action"), link: bookingsPage(brand) },
+    brand.siteName
   )
   return { ...mail, expiresAt: booking.startTime }
 }
@@ -111,11 +115,11 @@ export const receiptMail = (
   booking: BookingDetail,
   figures: { readonly paidMinor: number; readonly paidAt: Date },
   pdf: Uint8Array,
-  publicUrl: string
+  brand: Brand
 ): OutgoingMail => {
   const to = booking.client
   const language = to.preferredLanguage
-  const link = `${publicUrl.replace(/\/+$/, "")}/bookings/${booking.id}/receipt`
+  const link = `${bookingsPage(brand)}/${booking.id}/receipt`
   const mail = composeMail(
     "receipt",
     { email: to.email, firstName: to.firstName, preferredLanguage: language },
@@ -128,7 +132,8 @@ export const receiptMail = (
         when: when(language, figures.paidAt, to.timeZone)
       })
     ],
-    { label: translate(language, "mail.booking.receipt.action"), link }
+    { label: translate(language, "mail.booking.receipt.action"), link },
+    brand.siteName
   )
   return {
     ...mail,

@@ -9,6 +9,7 @@ import PDFDocument from "pdfkit"
 export interface ReceiptDocument {
   readonly language: "fr" | "en"
   readonly title: string
+  /** Who issues it: the brand's name (SITE_NAME). */
   readonly platform: string
   /** Labelled lines: the reference, the date of payment, the booking, the service, the people... */
   readonly lines: ReadonlyArray<{ readonly label: string; readonly value: string }>

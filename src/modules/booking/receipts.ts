@@ -66,17 +66,16 @@ export const BookingStatementsLive = Layer.effect(
   })
 )
 
-/** The receipt's words in a language, for its page's view, its PDF and its mail. */
-export const receiptDocument = (language: Language, receipt: Receipt): ReceiptDocument => {
+/** The receipt's words in a language, for its PDF and its mail; `siteName` (SITE_NAME) issues it. */
+export const receiptDocument = (language: Language, receipt: Receipt, siteName: string): ReceiptDocument => {
   const { booking: b, figures } = receipt
   const zone = b.client.timeZone
   const t = translate
-  const platform = t(language, "receipt.platform")
   const money = (minor: number) => formatAmount(language, minor, b.currency)
   return {
     language,
     title: t(language, "receipt.title"),
-    platform,
+    platform: siteName,
     lines: [
       { label: t(language, "receipt.reference"), value: b.id },
       { label: t(language, "receipt.paidAt"), value: formatWithZone(language, figures.paidAt, zone) },
@@ -94,6 +93,6 @@ export const receiptDocument = (language: Language, receipt: Receipt): ReceiptDo
       })),
       ...(figures.refunds.length > 0 ? [{ label: t(language, "receipt.netPaid"), value: money(figures.netPaidMinor), strong: true }] : [])
     ],
-    footer: t(language, "receipt.footer", { platform, reference: b.id, currency: b.currency })
+    footer: t(language, "receipt.footer", { siteName, reference: b.id, currency: b.currency })
   }
 }

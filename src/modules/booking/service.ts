@@ -356,8 +356,8 @@ export const BookingsLive = Layer.effect(
         if (figures === undefined)
           return yield* Effect.logWarning(`booking ${detail.id}: captured with no capture recorded, no receipt mailed`)
         const receipt = { booking: detail, figures }
-        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt))
-        yield* mailer.send(receiptMail(detail, figures, pdf, config.publicUrl))
+        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt, config.siteName))
+        yield* mailer.send(receiptMail(detail, figures, pdf, config))
       })
 
     const sendMails = (detail: BookingDetail, decision: Decision) =>
@@ -373,7 +373,7 @@ export const BookingsLive = Layer.effect(
                     : effect.to === "provider"
                       ? [detail.provider]
                       : [detail.client, detail.provider]
-                  ).map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config.publicUrl))
+                  ).map((to) => bookingMail(effect.event, to, to.id === detail.clientId ? "client" : "provider", detail, config))
                 )
               : Effect.void,
         { discard: true }
@@ -679,8 +679,8 @@ export const BookingsLive = Layer.effect(
                   dispute: null
                 }
                 yield* mailer.sendAll([
-                  bookingMail("requested", client, "client", detail, config.publicUrl),
-                  bookingMail("requested", provider, "provider", detail, config.publicUrl)
+                  bookingMail("requested", client, "client", detail, config),
+                  bookingMail("requested", provider, "provider", detail, config)
                 ])
                 return Option.some(detail)
               })

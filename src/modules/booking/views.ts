@@ -204,14 +204,17 @@ export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
   client: r.client
 })
 
-/** A receipt as its page shows it, in the request's language (times in the client's zone, named). */
-export const toReceiptView = (receipt: Receipt, language: Language): ReceiptView => {
+/**
+ * A receipt as its page shows it, in the request's language (times in the client's zone, named),
+ * issued by `siteName` (SITE_NAME).
+ */
+export const toReceiptView = (receipt: Receipt, language: Language, siteName: string): ReceiptView => {
   const { booking: b, figures } = receipt
   const zone = b.client.timeZone
   const money = (minor: number) => formatAmount(language, minor, b.currency)
   return {
     bookingId: b.id,
-    platform: translate(language, "receipt.platform"),
+    platform: siteName,
     service: { title: b.service.title },
     provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
     client: { firstName: b.client.firstName, lastName: b.client.lastName },

@@ -198,7 +198,8 @@ export const ModerationLive = Layer.effect(
                         translate(language, "mail.moderationWarning.body", { reason }),
                         ...(note === "" ? [] : [translate(language, "mail.moderationWarning.note", { note })])
                       ],
-                      { label: translate(language, "mail.moderationWarning.action"), link: `${config.publicUrl}/messaging` }
+                      { label: translate(language, "mail.moderationWarning.action"), link: `${config.publicUrl}/messaging` },
+                      config.siteName
                     )
                   )
                 }

@@ -16,9 +16,13 @@ export interface MailRecipient {
   readonly preferredLanguage: Language
 }
 
+/** The line every product mail is signed with: the brand's name (SITE_NAME) and its city. */
+const signature = (language: Language, siteName: string) => translate(language, "mail.footer", { siteName })
+
 /**
- * The one mail layout: a greeting, paragraphs and one call to action, in plain text and HTML.
- * `kind` tells the notifications module whether the recipient's preferences may hold it back.
+ * The one mail layout: a greeting, paragraphs and one call to action, in plain text and HTML,
+ * signed with the brand's name. `kind` tells the notifications module whether the recipient's
+ * preferences may hold it back.
  */
 export const composeMail = (
   kind: MailKind,
@@ -26,32 +30,37 @@ export const composeMail = (
   subject: string,
   paragraphs: ReadonlyArray<string>,
   action: { readonly label: string; readonly link: string },
+  siteName: string,
   greetingKey: MessageKey = "mail.greeting"
 ): OutgoingMail => {
   const t = (key: MessageKey) => translate(to.preferredLanguage, key, { firstName: to.firstName })
+  const footer = signature(to.preferredLanguage, siteName)
   return {
     kind,
     digest: { body: paragraphs.join("\n\n"), link: action.link },
     to: to.email,
     subject,
-    text: `${t(greetingKey)}\n\n${paragraphs.join("\n\n")}\n\n${action.label}: ${action.link}\n\n-- \n${t("mail.footer")}\n`,
+    text: `${t(greetingKey)}\n\n${paragraphs.join("\n\n")}\n\n${action.label}: ${action.link}\n\n-- \n${footer}\n`,
     html: `<!doctype html><html lang="${to.preferredLanguage}"><body style="font-family:sans-serif;line-height:1.5">
 <p>${escapeHtml(t(greetingKey))}</p>${paragraphs.map((p) => `<p style="white-space:pre-wrap">${escapeHtml(p)}</p>`).join("")}
 <p><a href="${escapeHtml(action.link)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(action.label)}</a></p>
 <p style="font-size:12px;color:#555">${escapeHtml(action.link)}</p>
-<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
+<hr><p style="font-size:12px;color:#555">${escapeHtml(footer)}</p></body></html>`
   }
 }
 
-/** A mail with one call to action whose texts are message keys, in the recipient's language. */
-export const actionMail = (input: {
+export interface ActionMailInput {
   readonly kind: MailKind
   readonly to: string
   readonly language: Language
   readonly firstName: string
   readonly link: string
   readonly keys: { subject: MessageKey; greeting: MessageKey; body: MessageKey; action: MessageKey }
-}): OutgoingMail => {
+  readonly siteName: string
+}
+
+/** A mail with one call to action whose texts are message keys, in the recipient's language. */
+export const actionMail = (input: ActionMailInput): OutgoingMail => {
   const t = (key: MessageKey) => translate(input.language, key, { firstName: input.firstName })
   const { subject, greeting, body, action } = input.keys
   return composeMail(
@@ -60,6 +69,7 @@ export const actionMail = (input: {
     t(subject),
     [t(body)],
     { label: t(action), link: input.link },
+    input.siteName,
     greeting
   )
 }
@@ -132,18 +142,20 @@ export const digestMail = (
   to: MailRecipient,
   items: ReadonlyArray<DigestItem>,
   links: { readonly home: string; readonly settings: string },
-  timeZone: string
+  timeZone: string,
+  siteName: string
 ): RawMail => {
   const language = to.preferredLanguage
   const t = (key: MessageKey, params?: Record<string, string>) => translate(language, key, params)
   const entries = items.map((item) => ({ when: digestDate(language, item.createdAt, timeZone), ...item }))
   const subject = t("mail.digest.subject", { count: String(items.length) })
+  const footer = signature(language, siteName)
   const text = [
     t("mail.greeting", { firstName: to.firstName }),
     t("mail.digest.intro"),
     ...entries.map((e) => `* ${e.subject} (${e.when})\n${e.body}\n${e.link}`),
     `${t("mail.digest.settings")}: ${links.settings}`,
-    `-- \n${t("mail.footer")}`
+    `-- \n${footer}`
   ].join("\n\n")
   const html = `<!doctype html><html lang="${language}"><body style="font-family:sans-serif;line-height:1.5">
 <p>${escapeHtml(t("mail.greeting", { firstName: to.firstName }))}</p><p>${escapeHtml(t("mail.digest.intro"))}</p><ul>${entries
@@ -153,6 +165,6 @@ export const digestMail = (
     )
     .join("")}</ul>
 <p><a href="${escapeHtml(links.settings)}">${escapeHtml(t("mail.digest.settings"))}</a></p>
-<hr><p style="font-size:12px;color:#555">${escapeHtml(t("mail.footer"))}</p></body></html>`
+<hr><p style="font-size:12px;color:#555">${escapeHtml(footer)}</p></body></html>`
   return { to: to.email, subject, text: `${text}\n`, html }
 }

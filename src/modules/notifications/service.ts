@@ -3,7 +3,7 @@ import { AppConfig } from "../../platform/config"
 import type { ValidationFailed } from "../../platform/errors"
 import type { Language } from "../../platform/messages"
 import { Transactional } from "../../platform/transaction"
-import { actionMail, type ContactInput, contactMail, validateContact } from "./domain"
+import { actionMail, type ActionMailInput, type ContactInput, contactMail, validateContact } from "./domain"
 import { ContactRepository, Mailer } from "./ports"
 
 interface Recipient {
@@ -36,82 +36,74 @@ export const NotificationsLive = Layer.effect(
     const tx = yield* Transactional
     const config = yield* AppConfig
     const link = (path: string) => `${config.publicUrl}${path}`
+    // Every mail is signed with the brand's name.
+    const sendActionMail = (input: Omit<ActionMailInput, "siteName">) => mailer.send(actionMail({ ...input, siteName: config.siteName }))
     return {
       sendEmailVerification: (to, token) =>
-        mailer.send(
-          actionMail({
-            kind: "email-verification",
-            to: to.email,
-            language: to.preferredLanguage,
-            firstName: to.firstName,
-            link: link(`/verify-email/${token}`),
-            keys: {
-              subject: "mail.verify.subject",
-              greeting: "mail.verify.greeting",
-              body: "mail.verify.body",
-              action: "mail.verify.action"
-            }
-          })
-        ),
+        sendActionMail({
+          kind: "email-verification",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link(`/verify-email/${token}`),
+          keys: {
+            subject: "mail.verify.subject",
+            greeting: "mail.verify.greeting",
+            body: "mail.verify.body",
+            action: "mail.verify.action"
+          }
+        }),
       sendPasswordReset: (to, token) =>
-        mailer.send(
-          actionMail({
-            kind: "password-reset",
-            to: to.email,
-            language: to.preferredLanguage,
-            firstName: to.firstName,
-            link: link(`/reset-password/${token}`),
-            keys: { subject: "mail.reset.subject", greeting: "mail.reset.greeting", body: "mail.reset.body", action: "mail.reset.action" }
-          })
-        ),
+        sendActionMail({
+          kind: "password-reset",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link(`/reset-password/${token}`),
+          keys: { subject: "mail.reset.subject", greeting: "mail.reset.greeting", body: "mail.reset.body", action: "mail.reset.action" }
+        }),
       sendEmailChange: (to, token) =>
-        mailer.send(
-          actionMail({
-            kind: "email-change",
-            to: to.email,
-            language: to.preferredLanguage,
-            firstName: to.firstName,
-            link: link(`/confirm-email/${token}`),
-            keys: {
-              subject: "mail.emailChange.subject",
-              greeting: "mail.emailChange.greeting",
-              body: "mail.emailChange.body",
-              action: "mail.emailChange.action"
-            }
-          })
-        ),
+        sendActionMail({
+          kind: "email-change",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link(`/confirm-email/${token}`),
+          keys: {
+            subject: "mail.emailChange.subject",
+            greeting: "mail.emailChange.greeting",
+            body: "mail.emailChange.body",
+            action: "mail.emailChange.action"
+          }
+        }),
       sendEmailChanged: (to) =>
-        mailer.send(
-          actionMail({
-            kind: "email-change",
-            to: to.email,
-            language: to.preferredLanguage,
-            firstName: to.firstName,
-            link: link("/contact"),
-            keys: {
-              subject: "mail.emailChanged.subject",
-              greeting: "mail.emailChanged.greeting",
-              body: "mail.emailChanged.body",
-              action: "mail.emailChanged.action"
-            }
-          })
-        ),
+        sendActionMail({
+          kind: "email-change",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link("/contact"),
+          keys: {
+            subject: "mail.emailChanged.subject",
+            greeting: "mail.emailChanged.greeting",
+            body: "mail.emailChanged.body",
+            action: "mail.emailChanged.action"
+          }
+        }),
       sendDataExport: (to, token) =>
-        mailer.send(
-          actionMail({
-            kind: "data-export",
-            to: to.email,
-            language: to.preferredLanguage,
-            firstName: to.firstName,
-            link: link(`/api/account/export/${token}`),
-            keys: {
-              subject: "mail.export.subject",
-              greeting: "mail.export.greeting",
-              body: "mail.export.body",
-              action: "mail.export.action"
-            }
-          })
-        ),
+        sendActionMail({
+          kind: "data-export",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link(`/api/account/export/${token}`),
+          keys: {
+            subject: "mail.export.subject",
+            greeting: "mail.export.greeting",
+            body: "mail.export.body",
+            action: "mail.export.action"
+          }
+        }),
       submitContactMessage: (input, userId) =>
         Effect.flatMap(validateContact(input), (message) =>
           tx.run(Effect.zipRight(contacts.insert({ ...message, userId }), mailer.send(contactMail(config.supportEmail, message))))

@@ -110,7 +110,8 @@ export const NotificationSettingsLive = Layer.effect(
               { email: recipient.email, firstName: recipient.firstName, preferredLanguage: recipient.language },
               items,
               { home, settings: `${home}/settings` },
-              prefs.timeZone
+              prefs.timeZone,
+              config.siteName
             )
             yield* transport.send(withUnsubscribeFooter(mail, recipient.language, unsubscribeLinkOf(home, tokens.sign(recipient.userId))))
             return items.length
@@ -148,7 +149,8 @@ export const NotificationSettingsLive = Layer.effect(
               { email: recipient.email, firstName: recipient.firstName, preferredLanguage: recipient.language },
               t("mail.unsubscribeConfirm.subject"),
               [t("mail.unsubscribeConfirm.body")],
-              { label: t("mail.unsubscribeConfirm.action"), link: unsubscribeLinkOf(home, tokens.sign(recipient.userId)) }
+              { label: t("mail.unsubscribeConfirm.action"), link: unsubscribeLinkOf(home, tokens.sign(recipient.userId)) },
+              config.siteName
             )
           )
         }),

@@ -1,3 +1,4 @@
+import type { Brand } from "../../platform/brand"
 import { type Language, translate } from "../../platform/messages"
 import { formatWithZone, zoneOf } from "../../platform/time-zones"
 import { composeMail, type MailRecipient, type OutgoingMail } from "../notifications"
@@ -7,7 +8,7 @@ import type { DocumentSlot, Resubmission } from "./domain"
 const dateIn = (language: Language, date: Date, zone: string | null | undefined) => formatWithZone(language, date, zoneOf(zone))
 
 /** To the applicant when an admin approves: next step, activate payments. */
-export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail => {
+export const approvalMail = (to: MailRecipient, brand: Brand): OutgoingMail => {
   const language = to.preferredLanguage
   return composeMail(
     "application-decision",
@@ -16,8 +17,9 @@ export const approvalMail = (to: MailRecipient, publicUrl: string): OutgoingMail
     [translate(language, "mail.applicationApproved.body")],
     {
       label: translate(language, "mail.applicationApproved.action"),
-      link: `${publicUrl}/provider/payments/setup`
-    }
+      link: `${brand.publicUrl}/provider/payments/setup`
+    },
+    brand.siteName
   )
 }
 
@@ -31,7 +33,7 @@ export const rejectionMail = (
     /** The applicant's IANA zone (null: not known yet). */
     readonly timeZone?: string | null | undefined
   },
-  publicUrl: string
+  brand: Brand
 ): OutgoingMail => {
   const language = to.preferredLanguage
   const next =
@@ -52,7 +54,8 @@ export const rejectionMail = (
       `${translate(language, "mail.applicationRejected.reason")} ${input.reason}`,
       next
     ],
-    { label: translate(language, "mail.applicationRejected.action"), link: `${publicUrl}/become-provider` }
+    { label: translate(language, "mail.applicationRejected.action"), link: `${brand.publicUrl}/become-provider` },
+    brand.siteName
   )
 }
 
@@ -60,7 +63,7 @@ export const rejectionMail = (
 export const documentRequestedMail = (
   to: MailRecipient,
   input: { readonly slot: DocumentSlot; readonly reason: string },
-  publicUrl: string
+  brand: Brand
 ): OutgoingMail => {
   const language = to.preferredLanguage
   return composeMail(
@@ -71,6 +74,7 @@ export const documentRequestedMail = (
       translate(language, "mail.documentRequested.body", { document: translate(language, `onboarding.document.${input.slot}`) }),
       `${translate(language, "mail.documentRequested.reason")} ${input.reason}`
     ],
-    { label: translate(language, "mail.documentRequested.action"), link: `${publicUrl}/become-provider` }
+    { label: translate(language, "mail.documentRequested.action"), link: `${brand.publicUrl}/become-provider` },
+    brand.siteName
   )
 }

@@ -325,7 +325,7 @@ export const ProviderApplicationsLive = Layer.effect(
                         updatedAt: at
                       })
                     : Option.none<string>()
-                yield* mailer.send(approvalMail(recipientOf(applicant), config.publicUrl))
+                yield* mailer.send(approvalMail(recipientOf(applicant), config))
                 return replaced
               })
             )
@@ -365,7 +365,7 @@ export const ProviderApplicationsLive = Layer.effect(
                     attemptsLeft: Math.max(0, decision.maxAttempts - decision.rejectionCount),
                     timeZone: applicant.timeZone
                   },
-                  config.publicUrl
+                  config
                 )
               )
             })
@@ -445,7 +445,7 @@ export const ProviderApplicationsLive = Layer.effect(
                 before: { applicationId: document.applicationId, slot: document.slot, isVerified: document.isVerified },
                 after: { applicationId: document.applicationId, slot: document.slot, isVerified: false, reason: trimmed }
               })
-              yield* mailer.send(documentRequestedMail(recipientOf(applicant), { slot: document.slot, reason: trimmed }, config.publicUrl))
+              yield* mailer.send(documentRequestedMail(recipientOf(applicant), { slot: document.slot, reason: trimmed }, config))
               return updated.value
             })
           )

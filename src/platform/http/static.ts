@@ -4,6 +4,7 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as zlib from "node:zlib"
+import type { Brand } from "../brand"
 
 interface Asset {
   readonly body: Uint8Array
@@ -30,18 +31,12 @@ const TYPES: Record<string, string> = {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
-/** What the server writes into index.html: the brand's name and the public origin (for absolute share addresses). */
-export interface PageBrand {
-  readonly siteName: string
-  readonly publicUrl: string
-}
-
 /** index.html with its placeholders (`%SITE_NAME%`, `%PUBLIC_URL%`) filled in, escaped. */
-export const brandIndex = (html: string, brand: PageBrand) =>
+export const brandIndex = (html: string, brand: Brand) =>
   html.replaceAll("%SITE_NAME%", escapeHtml(brand.siteName)).replaceAll("%PUBLIC_URL%", escapeHtml(brand.publicUrl))
 
 /** Loads the built UI once into memory, with gzip variants and etags. */
-const loadAssets = (root: string, brand: PageBrand) => {
+const loadAssets = (root: string, brand: Brand) => {
   const assets = new Map<string, Asset>()
   if (!fs.existsSync(root)) return assets
   const walk = (dir: string) => {
@@ -67,7 +62,7 @@ const loadAssets = (root: string, brand: PageBrand) => {
 }
 
 /** Serves the bundled React UI; unknown paths get index.html so client routes work on reload. */
-export const staticUi = (root: string, brand: PageBrand) => {
+export const staticUi = (root: string, brand: Brand) => {
   const assets = loadAssets(root, brand)
   return Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
     const pathname = decodeURIComponent(new URL(request.url, "http://x").pathname)
