@@ -17,7 +17,9 @@ export const launchChromium = (): Promise<Browser> =>
 
 /** axe-core on the current page: the serious and critical violations (the accessibility bar). */
 export const seriousViolations = async (page: Page) => {
-  const result = await new AxeBuilder({ page }).analyze()
+  // Violations only: axe still runs every rule, but keeps one node of the passes and the rest (10 to 25%
+  // faster per page, and the walk of every route runs it some 300 times).
+  const result = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze()
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(
