@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  switchToEnglish,
+  withServerAndChromium
+} from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import { adjustableClock, type TestServer } from "../support/server"
 import { chooseDay, dayAhead } from "../support/slots"
@@ -96,7 +103,7 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     const asProvider = await newPage("fr-CA")
     page = asProvider.page
     await logInThroughUi(page, base, provider.email, PASSWORD)
-    await page.getByRole("button", { name: "English" }).click()
+    await switchToEnglish(page)
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     await action(page, /^Confirm\b(?! reception)/).click()

@@ -4,7 +4,14 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  switchToEnglish,
+  withServerAndChromium
+} from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 import { payInSandbox } from "../booking/support"
@@ -136,7 +143,7 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
 
     // ---- The client sees the outcome and the note (English) ----
     page = asClient.page
-    await page.getByRole("button", { name: "English" }).click()
+    await switchToEnglish(page)
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     const summary = card(page).getByTestId("dispute-summary")

@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  switchToEnglish,
+  withServerAndChromium
+} from "../support/browser"
 import type { TestServer } from "../support/server"
 
 // A conversation between two seeded accounts in two browsers: the client (Lucas, French) contacts
@@ -41,7 +48,7 @@ describe.skipIf(!hasChromium)("messaging in Chromium", () => {
     const asProvider = await newPage("fr-CA")
     const provider = asProvider.page
     await logInThroughUi(provider, server.url, "marie.dubois@marketplace.local", "Provider1234!")
-    await provider.getByRole("button", { name: "English" }).click()
+    await switchToEnglish(provider)
     await provider.goto(`${server.url}/messaging`)
     await provider.getByRole("heading", { name: "Messaging" }).waitFor()
     await provider.getByRole("button", { name: "Lucas Bernard" }).click()

@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  switchToEnglish,
+  withServerAndChromium
+} from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 import { payInSandbox } from "../booking/support"
@@ -110,7 +117,7 @@ describe.skipIf(!hasChromium)("rescheduling in Chromium", () => {
     const asClient = await newPage("fr-CA")
     page = asClient.page
     await logInThroughUi(page, base, client.email, PASSWORD)
-    await page.getByRole("button", { name: "English" }).click()
+    await switchToEnglish(page)
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     const proposal = card(page).getByRole("region", { name: "New time proposed" })

@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { newClient, newProvider, providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import {
+  collectPageErrors,
+  contextWithConsent,
+  hasChromium,
+  logInThroughUi,
+  switchToEnglish,
+  withServerAndChromium
+} from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
 import { chooseDay, dayAhead, dayCell, showMonthOf, timeIn, zonedAt } from "../support/slots"
@@ -166,7 +173,7 @@ describe.skipIf(!hasChromium)("booking from the free slots in Chromium", () => {
     // Logged in through the French screen, then switched to English.
     const { context, page, errors } = await newPage("fr-FR")
     await logInThroughUi(page, base, second.email, PASSWORD)
-    await page.getByRole("button", { name: "English" }).click()
+    await switchToEnglish(page)
     await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/services/${serviceId}`)
     await page.getByRole("region", { name: "Next free times" }).waitFor()

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright"
 import * as fs from "node:fs"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { startTestServer, type TestServer } from "./server"
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser build. */
@@ -107,6 +107,18 @@ export const contextWithConsent = async (browser: Browser, options: BrowserConte
 }
 
 /** Waits until the page shows no loading state at all (a screen may load several parts at once). */
+/**
+ * A signed-in user's click on "English", once the account has saved it: the next page load follows the
+ * account's language, so a test that navigates at once must not race the PATCH that records it.
+ */
+export const switchToEnglish = async (page: Page) => {
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === "PATCH" && new URL(response.url()).pathname === "/api/users/me"
+  )
+  await page.getByRole("button", { name: "English" }).click()
+  expect((await saved).ok()).toBe(true)
+}
+
 export const loaded = (page: Page) => page.waitForFunction(() => document.querySelector(".loading") === null)
 
 /**
