@@ -5,7 +5,7 @@ export PATH := $(NODE_DIR):$(PATH)
 
 SOURCES := $(shell find src ui cli migrations bin -type f 2>/dev/null) package-lock.json
 
-.PHONY: start test build typecheck format bench install clean lint-i18n screenshots
+.PHONY: start test test-unit build typecheck format bench install clean lint-i18n screenshots
 
 start: dist/.built
 	node dist/server.js
@@ -30,10 +30,17 @@ typecheck: node_modules/.installed
 format: node_modules/.installed
 	npx biome format --write .
 
+# The three vitest projects in order (docs/testing.md); make stops at the first that fails.
 test: dist/.built
 	npx biome format .
-	npx tsc --noEmit -p tsconfig.json
-	npx vitest run
+	@# The typecheck (one core) runs beside the unit project; both must pass before the next project.
+	npx tsc --noEmit -p tsconfig.json & typecheck=$$!; npx vitest run --project unit; unit=$$?; wait $$typecheck && exit $$unit
+	npx vitest run --project integration
+	npx vitest run --project browser
+
+# The pure files alone (threads, under a minute): the loop to run while writing a rule.
+test-unit: node_modules/.installed
+	npx vitest run --project unit
 
 bench: dist/.built
 	node test/bench/run.mjs && node test/bench/catalogue.mjs && node test/bench/bookings.mjs && node test/bench/slots.mjs && node test/bench/places.mjs && node test/bench/photos.mjs

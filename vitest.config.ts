@@ -1,18 +1,57 @@
 import { defineConfig } from "vitest/config"
+import { filesByProject } from "./test/support/projects"
+import LongestFirst from "./test/support/sequencer"
+
+// Three projects (docs/testing.md): `unit` (pure files, threads, first and alone under a minute),
+// `integration` (a database or a server) and `browser` (Chromium). A file's project follows from what
+// it imports (test/support/projects.ts). `make test` runs them in that order and stops at the first
+// that fails; `make test-unit` runs the first alone.
+const files = filesByProject()
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-    exclude: ["test/bench/**", "node_modules/**"],
-    // Creates the shared PostgreSQL extensions once, before files migrate their schemas in parallel.
-    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
+    hookTimeout: 60_000,
     // Access logs go straight to pino at LOG_LEVEL; tests only want warnings.
     env: { LOG_LEVEL: "warn" },
-    hookTimeout: 60_000,
-    // PGlite instances are memory-hungry; two workers fit a 2-core machine.
-    pool: "forks",
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    reporters: process.env.CI ? ["default"] : ["default"]
+    // Two workers for two cores, whichever the pool (a project may not set its own counts).
+    poolOptions: { threads: { maxThreads: 2, minThreads: 1 }, forks: { maxForks: 2, minForks: 1 } },
+    // The route walk's files first (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: files.unit,
+          pool: "threads",
+          isolate: false
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: files.integration,
+          // Migrates and seeds the run's templates once; each file copies one (test/support/templates.ts).
+          globalSetup: ["test/support/global-setup.ts"],
+          // PGlite instances are memory-hungry; two workers fit a 2-core machine. A worker runs its files
+          // one after the other in one process (isolate: false), so the application is imported once
+          // per worker, not once per file; every file still starts and stops its own servers.
+          pool: "forks",
+          isolate: false
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: files.browser,
+          globalSetup: ["test/support/global-setup.ts"],
+          pool: "forks",
+          isolate: false
+        }
+      }
+    ]
   }
 })

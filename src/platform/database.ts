@@ -99,10 +99,13 @@ export const DatabaseLive = (options: { readonly attachToRunning: boolean }) =>
     })
   )
 
-/** An in-memory PGlite (tests that have no TEST_DATABASE_URL). */
-export const InMemoryDatabase = (runDir: string) =>
+/**
+ * An in-memory PGlite (tests that have no TEST_DATABASE_URL), empty or loaded from a dump that another
+ * one wrote when it closed (`dumpTo`).
+ */
+export const InMemoryDatabase = (runDir: string, dump: { readonly loadFrom?: string; readonly dumpTo?: string } = {}) =>
   Layer.unwrapScoped(
-    Effect.map(startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false }), (embedded) =>
+    Effect.map(startEmbedded({ dataDir: undefined, runDir, maxConnections: 20, attachToRunning: false, ...dump }), (embedded) =>
       pgLayer({ host: embedded.socketDir }, EMBEDDED_POOL_SIZE)
     )
   )

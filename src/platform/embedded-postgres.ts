@@ -64,6 +64,10 @@ export interface EmbeddedOptions {
   readonly maxConnections: number
   /** When another live process holds the database, connect to its socket instead of failing. */
   readonly attachToRunning: boolean
+  /** A data directory dumped by `dumpTo` to start from (tests copy one migrated database instead of migrating each). */
+  readonly loadFrom?: string
+  /** Where to write the data directory (a tarball) when the database closes. */
+  readonly dumpTo?: string
 }
 
 export const startEmbedded = (options: EmbeddedOptions) =>
@@ -84,6 +88,7 @@ export const startEmbedded = (options: EmbeddedOptions) =>
           if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
           const db = await PGlite.create({
             ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+            ...(options.loadFrom ? { loadDataDir: new Blob([fs.readFileSync(options.loadFrom)]) } : {}),
             // Only the extensions the migrations use: each one costs start-up time.
             extensions: { btree_gist, citext, cube, earthdistance, pg_trgm, unaccent }
           })
@@ -100,6 +105,7 @@ export const startEmbedded = (options: EmbeddedOptions) =>
           await server.start()
           const close = async () => {
             await server.stop()
+            if (options.dumpTo) fs.writeFileSync(options.dumpTo, Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer()))
             await db.close()
             fs.rmSync(socketFile(options.runDir), { force: true })
             fs.rmSync(lockFile, { force: true })

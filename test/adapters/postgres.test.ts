@@ -9,7 +9,7 @@ import { ContactRepositoryLive, OutboxReaderLive, OutboxTransportLive } from "..
 import { ContactRepository } from "../../src/modules/notifications/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional, Transactional } from "../../src/platform/transaction"
-import { freshTestDatabase } from "../support/database"
+import { emptyTestDatabase } from "../support/database"
 
 /** PGlite always; the real PostgreSQL server too when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
@@ -55,7 +55,7 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
     run(Effect.flatMap(UserRepository, (repo) => repo.insert(newAccount(overrides))))
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(adapters.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
+    runtime = ManagedRuntime.make(adapters.pipe(Layer.provideMerge(emptyTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
     const applied = await run(runMigrations)
     expect(applied.map(([id]) => id)).toContain(1)
   })

@@ -72,7 +72,8 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
             Layer.provide(AppConfigOf())
           )
     runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-    if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(3)
+    // The run's migrated template holds every migration: nothing is left to apply.
+    if (kind !== "memory") expect(await run(runMigrations)).toEqual([])
   })
   afterAll(() => runtime?.dispose())
 

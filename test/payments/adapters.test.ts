@@ -48,7 +48,8 @@ describe.each(kinds)("payments stores on %s", (kind) => {
   beforeAll(async () => {
     const layer = kind === "memory" ? PaymentsMemoryAdapters : PaymentsPostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
     runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-    if (kind !== "memory") expect((await run(runMigrations)).map(([id]) => id)).toContain(4)
+    // The run's migrated template holds every migration: nothing is left to apply.
+    if (kind !== "memory") expect(await run(runMigrations)).toEqual([])
   })
   afterAll(() => runtime?.dispose())
 

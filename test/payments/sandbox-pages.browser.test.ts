@@ -1,25 +1,21 @@
 import AxeBuilder from "@axe-core/playwright"
-import * as fs from "node:fs"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { closeContexts, hasChromium, sharedChromium } from "../support/browser"
 import type { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
 import { freshUser, startPaymentsServer } from "./support"
 
-/** Debian's chromium (installed by .ci/run when missing); the suite is skipped on a machine without it. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const haveChromium = fs.existsSync(CHROMIUM)
-
-describe.skipIf(!haveChromium)("sandbox pages in a browser: axe and keyboard", () => {
+describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", () => {
   let server: TestServer
   let api: ReturnType<typeof httpClient>
   let browser: Browser
   beforeAll(async () => {
     ;({ server, api } = await startPaymentsServer())
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+    browser = await sharedChromium()
   })
   afterAll(async () => {
-    await browser?.close()
+    if (browser) await closeContexts(browser)
     await server?.stop()
   })
 

@@ -3,14 +3,14 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseUrlLayer } from "../../src/platform/database"
 import { runMigrations } from "../../src/platform/migrations"
-import setup, { extensionStatements } from "../support/global-setup"
+import { createExtensions, extensionStatements } from "../support/global-setup"
 
 const base = process.env.TEST_DATABASE_URL
 
 /**
  * A first CI run on a new machine failed once with `Migration "1_identity" failed`: two test files
  * migrated their schemas at once on a database without the extensions, and both ran CREATE
- * EXTENSION. The suite's global setup creates them first; this proves it on a brand-new database.
+ * EXTENSION. createExtensions creates them first; this proves it on a brand-new database.
  */
 describe.skipIf(!base)("a brand-new PostgreSQL database", () => {
   const name = `fresh_${process.pid}_${Date.now()}`
@@ -31,17 +31,11 @@ describe.skipIf(!base)("a brand-new PostgreSQL database", () => {
     await admin.end()
   })
 
-  it("gets every extension the migrations name from the global setup, then migrates many schemas at once", async () => {
+  it("gets every extension the migrations name from createExtensions, then migrates many schemas at once", async () => {
     const named = extensionStatements("migrations").map((s) => /CREATE EXTENSION IF NOT EXISTS (\w+)/i.exec(s)![1]!)
     expect(named).toEqual(expect.arrayContaining(["citext", "unaccent", "pg_trgm", "btree_gist", "cube", "earthdistance"]))
 
-    const previous = process.env.TEST_DATABASE_URL
-    process.env.TEST_DATABASE_URL = urlOf(name)
-    try {
-      await setup()
-    } finally {
-      process.env.TEST_DATABASE_URL = previous
-    }
+    await createExtensions(urlOf(name))
     const fresh = new pg.Client({ connectionString: urlOf(name) })
     await fresh.connect()
     const installed = (await fresh.query<{ extname: string }>("SELECT extname FROM pg_extension")).rows.map((r) => r.extname)

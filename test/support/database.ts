@@ -1,50 +1,88 @@
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import pg from "pg"
+import { inject } from "vitest"
 import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
+import { type Template, type TestTemplates, urlOfDatabase } from "./templates"
 
 /** Which database the adapter tests run on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite"
 
 export interface TestDatabase {
   readonly layer: Layer.Layer<SqlClient.SqlClient, unknown>
-  /** The URL of its schema on PostgreSQL (another server can connect to it); none on PGlite. */
+  /** Its URL on PostgreSQL (another server or a CLI can connect to it); none on PGlite. */
   readonly url: string | undefined
 }
 
-/**
- * A fresh, isolated database for one test file: its own schema on the PostgreSQL server
- * (TEST_DATABASE_URL), dropped with the layer, or an in-memory PGlite. Extensions live in `public` and are shared.
- */
-export const freshTestSchema = (kind: "postgres" | "pglite" = testDatabaseKind): TestDatabase => {
-  if (kind === "postgres") {
-    const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-    const schema = `t_${crypto.randomBytes(6).toString("hex")}`
-    const url = new URL(base)
-    url.searchParams.set("options", `-c search_path=${schema},public`)
-    const admin = databaseUrlLayer(base, 1)
-    const createSchema = Layer.scopedDiscard(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.acquireRelease(sql.unsafe(`CREATE SCHEMA ${schema}`), () =>
-          // `<schema>_jobs` is where the job queue (pg-boss) installs itself for this schema.
-          sql
-            .unsafe(`DROP SCHEMA IF EXISTS ${schema}_jobs CASCADE`)
-            .pipe(Effect.zipRight(sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)), Effect.orDie)
-        )
-      )
-    ).pipe(Layer.provide(admin))
-    return { layer: Layer.provideMerge(databaseUrlLayer(url.toString(), 5), createSchema) as any, url: url.toString() }
-  }
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-"))
-  return { layer: InMemoryDatabase(runDir), url: undefined }
+/** The templates the global setup built for this run (test/support/global-setup.ts). */
+export const testTemplates = (): TestTemplates => {
+  const templates = inject("testTemplates")
+  if (!templates) throw new Error("no test templates: run the tests through vitest (its global setup builds them)")
+  return templates
 }
 
-/** The layer of a fresh test database (see freshTestSchema). */
-export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  freshTestSchema(kind).layer
+const adminQuery = async (text: string) => {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+  await admin.connect()
+  try {
+    await admin.query(text)
+  } finally {
+    await admin.end()
+  }
+}
 
-/** Another connection pool on a schema that a fresh test database made (the other owns and drops it). */
+/**
+ * A database of its own on TEST_DATABASE_URL's server, copied from a template database (or new and
+ * empty), dropped with the layer.
+ */
+const copyOnPostgres = (prefix: string, template: string | undefined): TestDatabase => {
+  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`
+  const url = urlOfDatabase(process.env.TEST_DATABASE_URL!, name)
+  const created = Layer.scopedDiscard(
+    Effect.acquireRelease(
+      Effect.promise(() => adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`)),
+      () => Effect.promise(() => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+  )
+  return { layer: Layer.provideMerge(databaseUrlLayer(url, 5), created), url }
+}
+
+/**
+ * A fresh, isolated database for one test file, copied in milliseconds from the run's template:
+ * `migrated` (every migration, no rows) or `seeded` (the demo data too, as a first start leaves it).
+ * On PostgreSQL (TEST_DATABASE_URL) a database of its own, dropped with the layer; on PGlite an
+ * in-memory instance loaded from the template's dump, its socket in `runDir` (a CLI can attach there).
+ */
+export const testDatabaseFrom = (
+  template: Template,
+  options: { readonly kind?: "postgres" | "pglite"; readonly runDir?: string } = {}
+): TestDatabase => {
+  const templates = testTemplates()
+  const kind = options.kind ?? testDatabaseKind
+  if (kind === "postgres") {
+    const database = templates.postgres?.[template]
+    if (!database) throw new Error("no PostgreSQL template: TEST_DATABASE_URL was not set when the run started")
+    return copyOnPostgres(templates.prefix, database)
+  }
+  const dump = templates.pglite[template]
+  if (!dump) throw new Error(`no PGlite template "${template}" in this run`)
+  const runDir = options.runDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-"))
+  return { layer: InMemoryDatabase(runDir, { loadFrom: dump }), url: undefined }
+}
+
+/** A database with no migration applied, for the tests of migrating itself. */
+export const emptyTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> => {
+  if (kind === "postgres") return copyOnPostgres(testTemplates().prefix, undefined).layer
+  return InMemoryDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-")))
+}
+
+/** A migrated, empty database for one test file (see testDatabaseFrom). */
+export const freshTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  testDatabaseFrom("migrated", { kind }).layer
+
+/** Another connection pool on a database that a fresh test database made (the other owns and drops it). */
 export const existingTestDatabase = (url: string): Layer.Layer<SqlClient.SqlClient, unknown> => databaseUrlLayer(url, 5)

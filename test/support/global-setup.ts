@@ -1,13 +1,10 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
+import type { TestProject } from "vitest/node"
+import { buildTemplates, dropTemplates } from "./templates"
 
-/**
- * Runs once before the test files start. Extensions live in `public` and are shared by every test
- * schema; two files migrating at once on a fresh database would both run `CREATE EXTENSION IF NOT
- * EXISTS` and one would fail on the catalogue's unique key (a first CI run on a new machine did).
- * Creating them here, one after the other, leaves the migrations nothing to race for.
- */
+/** The CREATE EXTENSION statements of the migrations, in order. */
 export const extensionStatements = (migrationsDir: string): ReadonlyArray<string> =>
   fs
     .readdirSync(migrationsDir)
@@ -15,9 +12,13 @@ export const extensionStatements = (migrationsDir: string): ReadonlyArray<string
     .sort()
     .flatMap((name) => fs.readFileSync(path.join(migrationsDir, name), "utf8").match(/CREATE EXTENSION[^;]*;/gi) ?? [])
 
-export default async function setup() {
-  const url = process.env.TEST_DATABASE_URL
-  if (!url) return
+/**
+ * Creates the migrations' extensions in a database, one after the other: two connections migrating
+ * at once on a database without them would both run `CREATE EXTENSION IF NOT EXISTS` and one would
+ * fail on the catalogue's unique key (a first CI run on a new machine did). An operator who migrates
+ * several schemas of one database at once does this first.
+ */
+export const createExtensions = async (url: string) => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
@@ -27,4 +28,17 @@ export default async function setup() {
   } finally {
     await client.end()
   }
+}
+
+/**
+ * Runs once before the test files start: builds the run's migrated and seeded templates (see
+ * templates.ts) and hands them to the files; drops them when the run ends.
+ */
+export default async function setup(project: TestProject) {
+  const base = process.env.TEST_DATABASE_URL
+  const started = Date.now()
+  const templates = await buildTemplates(base)
+  if (process.env.TEST_KIT_TIMING) console.log(`test templates built in ${Date.now() - started} ms`)
+  project.provide("testTemplates", templates)
+  return () => dropTemplates(templates, base)
 }

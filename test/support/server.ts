@@ -5,7 +5,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { applicationOn } from "../../src/app/application"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
-import { existingTestDatabase, freshTestSchema } from "./database"
+import { existingTestDatabase, testDatabaseFrom, testTemplates } from "./database"
+import { testServerConfig } from "./templates"
 
 /** A port nobody listens on right now. */
 export const freePort = () =>
@@ -21,6 +22,8 @@ export const freePort = () =>
 export interface TestServer {
   readonly url: string
   readonly port: number
+  /** Its DATA_DIR (uploads, the token secret; on PGlite the database's socket, where a CLI attaches). */
+  readonly dataDir: string
   /** Its database's URL on PostgreSQL (for a second server on the same data); none on PGlite. */
   readonly databaseUrl: string | undefined
   readonly stop: () => Promise<void>
@@ -46,25 +49,31 @@ export const adjustableClock = () => {
 }
 
 /**
- * The real application on a free port with a fresh database (demo accounts seeded), or with
- * `databaseUrl` on another test server's database (already migrated and seeded, so its start finds
- * nothing to do; the first server drops it). On PostgreSQL the server knows its database URL, so
- * socket.io runs the PostgreSQL adapter as in production: servers on one database share events and presence.
+ * The real application on a free port with a database of its own copied from the run's seeded
+ * template (the demo data a first start leaves, its photos in a copy of the template's data folder),
+ * or the migrated one when `seedDemoData` is false; or with `databaseUrl` on another test server's
+ * database (its start finds nothing to do; the first server drops it). On PostgreSQL the server
+ * knows its database URL, so socket.io runs the PostgreSQL adapter as in production: servers on one
+ * database share events and presence.
  */
 export const startTestServer = async (
   overrides: Partial<AppConfigShape> = {},
   options: { readonly clock?: Clock.Clock; readonly databaseUrl?: string } = {}
 ): Promise<TestServer> => {
   const port = await freePort()
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
+  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
+  const template = overrides.seedDemoData === false ? "migrated" : "seeded"
+  if (template === "seeded") fs.cpSync(testTemplates().seededDataDir, dataDir, { recursive: true })
   const database =
-    options.databaseUrl === undefined ? freshTestSchema() : { layer: existingTestDatabase(options.databaseUrl), url: options.databaseUrl }
+    options.databaseUrl === undefined
+      ? testDatabaseFrom(template, { runDir: dataDir })
+      : { layer: existingTestDatabase(options.databaseUrl), url: options.databaseUrl }
   const onPostgres =
     database.url === undefined
       ? { databaseUrl: Option.none(), realtimeAdapter: "local" as const }
       : { databaseUrl: Option.some(Redacted.make(database.url)), realtimeAdapter: "postgres" as const }
   const layer = applicationOn(database.layer).pipe(
-    Layer.provide(AppConfigOf({ port, host: "127.0.0.1", dataDir, authRateLimit: 10_000, devMail: true, ...onPostgres, ...overrides })),
+    Layer.provide(AppConfigOf({ ...testServerConfig(dataDir, port), ...onPostgres, ...overrides })),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.provide(options.clock ? Layer.setClock(options.clock) : Layer.empty)
   )
@@ -73,6 +82,7 @@ export const startTestServer = async (
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    dataDir,
     databaseUrl: database.url,
     stop: () => runtime.dispose(),
     run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, any>)

@@ -1,0 +1,4 @@
+import { routeWalk } from "../support/route-walk"
+
+// Every route the admin sees, in both languages at both widths: accessibility, layout and strings (test/support/route-walk.ts).
+routeWalk(["admin"])
