@@ -15,7 +15,10 @@ export default defineConfig({
     // Access logs go straight to pino at LOG_LEVEL; tests only want warnings.
     env: { LOG_LEVEL: "warn" },
     // Two workers for two cores, whichever the pool (a project may not set its own counts).
-    poolOptions: { threads: { maxThreads: 2, minThreads: 1 }, forks: { maxForks: 2, minForks: 1 } },
+    // A worker runs its files one after the other in one process (isolate: false), so the application is
+    // imported once per worker, not once per file; every file still builds and stops its own world. Set
+    // here: a project's own `isolate` is overridden by the pool's options.
+    poolOptions: { threads: { maxThreads: 2, minThreads: 1, isolate: false }, forks: { maxForks: 2, minForks: 1, isolate: false } },
     // The route walk's files first (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
@@ -24,8 +27,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: files.unit,
-          pool: "threads",
-          isolate: false
+          pool: "threads"
         }
       },
       {
@@ -35,11 +37,8 @@ export default defineConfig({
           include: files.integration,
           // Migrates and seeds the run's templates once; each file copies one (test/support/templates.ts).
           globalSetup: ["test/support/global-setup.ts"],
-          // PGlite instances are memory-hungry; two workers fit a 2-core machine. A worker runs its files
-          // one after the other in one process (isolate: false), so the application is imported once
-          // per worker, not once per file; every file still starts and stops its own servers.
-          pool: "forks",
-          isolate: false
+          // PGlite instances are memory-hungry; two workers fit a 2-core machine.
+          pool: "forks"
         }
       },
       {
@@ -48,8 +47,7 @@ export default defineConfig({
           name: "browser",
           include: files.browser,
           globalSetup: ["test/support/global-setup.ts"],
-          pool: "forks",
-          isolate: false
+          pool: "forks"
         }
       }
     ]

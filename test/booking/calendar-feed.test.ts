@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newClient, providerWithService, type Session } from "../support/accounts"
 import { httpClient } from "../support/http"
-import { adjustableClock, startTestServer, type TestServer } from "../support/server"
+import { adjustableClock } from "../support/clock"
+import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "./support"
 
 const HOUR = 3_600_000

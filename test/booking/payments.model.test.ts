@@ -1,17 +1,14 @@
-import { openAllTheTime } from "../support/availability"
 import { Effect, Either, ManagedRuntime, Option } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { type UserCommand } from "../../src/modules/booking/service"
-import { Catalogue } from "../../src/modules/catalogue"
-import { type Actor, UserRepository } from "../../src/modules/identity"
 import { type ChargeEvent, ChargeGateway } from "../../src/modules/payments"
-import { PaymentAccountRepository, SandboxChargeStore } from "../../src/modules/payments/ports"
+import { SandboxChargeStore } from "../../src/modules/payments/ports"
 import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-sandbox"
 import { Transactional } from "../../src/platform/transaction"
-import { inMemoryDomain, verifiedAccount } from "../support/domain"
-import { adjustableClock } from "../support/server"
+import { actorOf, bookableService, inMemoryDomain, verifiedAccount } from "../support/domain"
+import { adjustableClock } from "../support/clock"
 
 /**
  * Model-based test of the money (issue 10) through the real booking service on in-memory adapters and
@@ -40,58 +37,23 @@ beforeAll(() => {
 })
 afterAll(() => runtime.dispose())
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
-  id: user.id,
-  role,
-  preferredLanguage: "fr",
-  isEmailVerified: true
-})
-
 /** A provider with a payable account and a service, a client, an admin, and one booking `leadDays` ahead. */
 const scene = (leadDays: number) =>
   Effect.gen(function* () {
     const bookings = yield* Bookings
-    const provider = yield* verifiedAccount()
-    const client = yield* verifiedAccount()
+    const { provider, client, service, accountId } = yield* bookableService()
     const admin = yield* verifiedAccount()
-    yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
-    yield* openAllTheTime(provider.user.id)
-    yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-      accounts.upsert({
-        userId: provider.user.id,
-        gateway: "sandbox",
-        accountId: `acct_sandbox_${provider.user.id}`,
-        country: "FR",
-        chargesEnabled: true,
-        payoutsEnabled: true,
-        detailsSubmitted: true
-      })
-    )
-    const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-      catalogue.create(actorOf(provider.user, "PROVIDER"), {
-        title: "Plomberie",
-        description: "Réparation de fuites.",
-        price: 60,
-        duration: 60,
-        location: "Nantes",
-        categoryId: 7
-      })
-    )
     const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
     const start = new Date(now + leadDays * DAY)
     start.setUTCSeconds(0, 0)
-    const actors = {
-      client: actorOf(client.user, "CLIENT"),
-      provider: actorOf(provider.user, "PROVIDER"),
-      admin: actorOf(admin.user, "ADMIN")
-    }
+    const actors = { client, provider, admin: actorOf(admin.user, "ADMIN") }
     const booking = yield* bookings.request(actors.client, {
       serviceId: service.id,
       startTime: start.toISOString(),
       endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
       address: "3 quai de la Fosse, Nantes"
     })
-    return { bookingId: booking.id, totalMinor: booking.totalMinor, actors, accountId: `acct_sandbox_${provider.user.id}` }
+    return { bookingId: booking.id, totalMinor: booking.totalMinor, actors, accountId }
   })
 
 type Scene = Effect.Effect.Success<ReturnType<typeof scene>>

@@ -1,14 +1,10 @@
-import { openAllTheTime } from "../support/availability"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
-import { Catalogue } from "../../src/modules/catalogue"
-import { type Actor, UserRepository } from "../../src/modules/identity"
 import { ChargeGateway } from "../../src/modules/payments"
-import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { FAKE_CUSTOMER, type FakeStripe, startFakeStripe } from "../payments/fake-stripe"
-import { inMemoryDomain, verifiedAccount } from "../support/domain"
-import { adjustableClock } from "../support/server"
+import { bookableService, inMemoryDomain } from "../support/domain"
+import { adjustableClock } from "../support/clock"
 
 /**
  * Reconciliation (issue 10) through the booking service with the Stripe adapter against the local fake
@@ -39,45 +35,17 @@ afterAll(async () => {
   await fake?.stop()
 })
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
-  id: user.id,
-  role,
-  preferredLanguage: "fr",
-  isEmailVerified: true
-})
-
 describe("payments:reconcile with Stripe (local fake)", () => {
   it("applies a missed hold, releases the booking's second hold and a hold of no booking", async () => {
     const { booking, client } = await run(
       Effect.gen(function* () {
-        const provider = yield* verifiedAccount()
-        const client = yield* verifiedAccount()
-        yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
-        yield* openAllTheTime(provider.user.id)
-        yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-          accounts.upsert({
-            userId: provider.user.id,
-            gateway: "stripe",
-            accountId: "acct_fake_provider",
-            country: "FR",
-            chargesEnabled: true,
-            payoutsEnabled: true,
-            detailsSubmitted: true
-          })
-        )
-        const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-          catalogue.create(actorOf(provider.user, "PROVIDER"), {
-            title: "Ménage",
-            description: "Ménage complet à domicile.",
-            price: 30,
-            duration: 60,
-            location: "Paris",
-            categoryId: 7
-          })
-        )
+        const { client: client_, service } = yield* bookableService({
+          gateway: "stripe",
+          accountId: () => "acct_fake_provider",
+          service: { title: "Ménage", description: "Ménage complet à domicile.", price: 30, location: "Paris" }
+        })
         const start = new Date(Date.now() + 2 * 24 * 3_600_000)
         start.setUTCSeconds(0, 0)
-        const client_ = actorOf(client.user, "CLIENT")
         const booking = yield* Effect.flatMap(Bookings, (b) =>
           b.request(client_, {
             serviceId: service.id,

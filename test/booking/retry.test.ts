@@ -1,13 +1,9 @@
-import { openAllTheTime } from "../support/availability"
 import { Context, Deferred, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bookings, BookingsLive } from "../../src/modules/booking"
-import { Catalogue } from "../../src/modules/catalogue"
-import { type Actor, UserRepository } from "../../src/modules/identity"
 import { ChargeGateway, PaymentGatewayError } from "../../src/modules/payments"
-import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-sandbox"
-import { inMemoryDomain, verifiedAccount } from "../support/domain"
+import { actorOf, bookableService, inMemoryDomain, verifiedAccount } from "../support/domain"
 
 /**
  * The in-memory domain with a second booking service whose gateway fails its next captures on
@@ -51,43 +47,10 @@ beforeAll(() => {
 })
 afterAll(() => runtime.dispose())
 
-const actorOf = (user: { id: string }, role: Actor["role"]): Actor => ({
-  id: user.id,
-  role,
-  preferredLanguage: "fr",
-  isEmailVerified: true
-})
-
 /** A booking paid in the sandbox (its authorisation applied as the webhook would), confirmed and rendered. */
 const renderedBooking = Effect.gen(function* () {
   const bookings = yield* FlakyBookings
-  const provider = yield* verifiedAccount()
-  const client = yield* verifiedAccount()
-  yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
-  yield* openAllTheTime(provider.user.id)
-  yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
-    accounts.upsert({
-      userId: provider.user.id,
-      gateway: "sandbox",
-      accountId: `acct_sandbox_${provider.user.id}`,
-      country: "FR",
-      chargesEnabled: true,
-      payoutsEnabled: true,
-      detailsSubmitted: true
-    })
-  )
-  const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
-    catalogue.create(actorOf(provider.user, "PROVIDER"), {
-      title: "Plomberie",
-      description: "Réparation de fuites.",
-      price: 60,
-      duration: 60,
-      location: "Nantes",
-      categoryId: 7
-    })
-  )
-  const client_ = actorOf(client.user, "CLIENT")
-  const provider_ = actorOf(provider.user, "PROVIDER")
+  const { provider: provider_, client: client_, service } = yield* bookableService()
   // Starts in a moment: "service rendered" is accepted only once the booking has started.
   const start = new Date(Date.now() + 1_500)
   const booking = yield* bookings.request(client_, {

@@ -5,7 +5,8 @@ import { Bookings } from "../../src/modules/booking"
 import { fr } from "../../src/platform/messages"
 import { providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
-import { adjustableClock, startTestServer, type TestServer } from "../support/server"
+import { adjustableClock } from "../support/clock"
+import { startTestServer, type TestServer } from "../support/server"
 import { payInSandbox } from "./support"
 
 const MINUTE = 60_000

@@ -10,7 +10,8 @@ import {
   withServerAndChromium
 } from "../support/browser"
 import { httpClient, registration } from "../support/http"
-import { adjustableClock, type TestServer } from "../support/server"
+import { adjustableClock } from "../support/clock"
+import type { TestServer } from "../support/server"
 import { chooseDay, dayAhead } from "../support/slots"
 
 // The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),

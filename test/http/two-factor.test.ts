@@ -6,7 +6,8 @@ import { en, fr } from "../../src/platform/messages"
 import { TWO_FACTOR_ATTEMPTS } from "../../src/modules/identity/two-factor"
 import { login, newClient, type Session } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
-import { adjustableClock, startTestServer, type TestServer } from "../support/server"
+import { adjustableClock } from "../support/clock"
+import { startTestServer, type TestServer } from "../support/server"
 import { sqlOn } from "../onboarding/support"
 
 // Issue 15, item 5: two-step login with an authenticator app (TOTP).

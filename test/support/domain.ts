@@ -4,7 +4,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { InMemoryDomain } from "../../src/app/layers"
-import { Identity } from "../../src/modules/identity"
+import { Catalogue } from "../../src/modules/catalogue"
+import type { ServiceInput } from "../../src/modules/catalogue/domain"
+import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
+import { PaymentAccountRepository } from "../../src/modules/payments/ports"
+import { openAllTheTime } from "./availability"
 import type { RegistrationInput } from "../../src/modules/identity/domain"
 import { Outbox } from "../../src/modules/notifications"
 import { type StoredMail } from "../../src/modules/notifications/ports"
@@ -77,3 +81,55 @@ export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 /** A login of an account without two-step login: its session (a two-step challenge fails the test). */
 export const asSession = <E, R>(outcome: Effect.Effect<Session | TwoFactorChallenge, E, R>) =>
   Effect.flatMap(outcome, (o) => (isChallenge(o) ? Effect.dieMessage("unexpected two-step challenge") : Effect.succeed(o)))
+
+/** The actor a service call is made as, for an account `verifiedAccount` made. */
+export const actorOf = (user: { readonly id: string }, role: Actor["role"]): Actor => ({
+  id: user.id,
+  role,
+  preferredLanguage: "fr",
+  isEmailVerified: true
+})
+
+/**
+ * The booking services' world, on the services themselves: a verified provider open at any time whose
+ * payout account (`gateway`'s, `accountId`) can take charges, with one published service, and a verified
+ * client to book it. Answers their actors, the service and the account id.
+ */
+export const bookableService = (
+  options: {
+    readonly gateway?: "sandbox" | "stripe"
+    readonly accountId?: (providerId: string) => string
+    readonly service?: Partial<ServiceInput>
+  } = {}
+) =>
+  Effect.gen(function* () {
+    const provider = yield* verifiedAccount()
+    const client = yield* verifiedAccount()
+    yield* Effect.flatMap(UserRepository, (users) => users.setRole(provider.user.id, "PROVIDER"))
+    yield* openAllTheTime(provider.user.id)
+    const accountId = (options.accountId ?? ((id) => `acct_sandbox_${id}`))(provider.user.id)
+    yield* Effect.flatMap(PaymentAccountRepository, (accounts) =>
+      accounts.upsert({
+        userId: provider.user.id,
+        gateway: options.gateway ?? "sandbox",
+        accountId,
+        country: "FR",
+        chargesEnabled: true,
+        payoutsEnabled: true,
+        detailsSubmitted: true
+      })
+    )
+    const actors = { provider: actorOf(provider.user, "PROVIDER"), client: actorOf(client.user, "CLIENT") }
+    const service = yield* Effect.flatMap(Catalogue, (catalogue) =>
+      catalogue.create(actors.provider, {
+        title: "Plomberie",
+        description: "Réparation de fuites.",
+        price: 60,
+        duration: 60,
+        location: "Nantes",
+        categoryId: 7,
+        ...options.service
+      })
+    )
+    return { ...actors, service, accountId }
+  })
