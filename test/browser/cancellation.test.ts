@@ -4,7 +4,7 @@ import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn } from "../support/scenarios"
 
 // The cancellation policy in the browser (issue 13 item 2): the client reads the policy on the service
 // page and in the booking form before booking; a day before a confirmed booking, the cancel dialog names
@@ -19,7 +19,6 @@ let client: Session
 let serviceId: string
 const TITLE = "Leçon de violon"
 const PASSWORD = registration().password
-const HOUR = 3_600_000
 /** Amounts are formatted with no-break spaces. */
 const spaced = (text: string | null) => (text ?? "").replace(/\s+/g, " ")
 
@@ -55,22 +54,7 @@ describe.skipIf(!hasChromium)("the cancellation policy in Chromium", () => {
     await form.getByRole("button", { name: "Annuler" }).click()
 
     // ---- A confirmed, paid booking a day ahead: 2 hours at 35 €, 70,00 € ----
-    const start = new Date(Date.now() + 24 * HOUR)
-    start.setUTCMinutes(0, 0, 0)
-    const created = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "4500 rue Saint-Denis, Montréal",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 2 * HOUR).toISOString()
-      },
-      { token: client.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    const bookingId = created.body.data.bookingData.id as string
-    await payInSandbox(server, api, client.token, bookingId)
-    expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const { bookingId } = await bookingIn(server, "confirmed", { provider, client, serviceId, startsInHours: 24, hours: 2 })
 
     // ---- The card says what cancelling now costs; the dialog names the fee ----
     await page.goto(`${base}/bookings`)

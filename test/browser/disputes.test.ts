@@ -1,5 +1,3 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
@@ -14,7 +12,7 @@ import {
 } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn } from "../support/scenarios"
 
 // Disputes in the browser (issue 13, item 1): after "service rendered", the client (in French) reports a
 // problem with a photo from the booking card; the administrator finds it on the dashboard, reads the
@@ -30,7 +28,6 @@ let client: Session
 let serviceId: string
 const TITLE = "Réparation de clôture"
 const PASSWORD = registration().password
-const HOUR = 3_600_000
 const NOTE = "La moitié de la clôture seulement a été réparée."
 
 const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
@@ -56,29 +53,7 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
 
   it("the client reports a problem, the admin captures part of the amount, both parties see the outcome and the note", async () => {
     // A paid, confirmed booking (40 an hour, 1 hour), moved into the past and marked rendered by the provider.
-    const start = new Date(Date.now() + 2 * 24 * HOUR)
-    start.setUTCMinutes(0, 0, 0)
-    const created = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "4500 rue Saint-Denis, Montréal",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + HOUR).toISOString()
-      },
-      { token: client.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    const bookingId = created.body.data.bookingData.id as string
-    await payInSandbox(server, api, client.token, bookingId)
-    expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBe(200)
-    const past = new Date(Date.now() - 3 * HOUR)
-    await server.run(
-      Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql.unsafe("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [bookingId, past, new Date(past.getTime() + HOUR)])
-      )
-    )
-    expect((await api.post(`/api/bookings/${bookingId}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
+    const { bookingId } = await bookingIn(server, "rendered", { provider, client, serviceId })
 
     // ---- The client reports the problem with a photo (French) ----
     const asClient = await newPage("fr-CA")

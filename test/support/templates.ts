@@ -1,5 +1,6 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
+import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -35,8 +36,11 @@ declare module "vitest" {
   }
 }
 
-/** Databases of the run of vitest process `pid`. */
-export const databaseNamePrefix = (pid: number) => `mkt_t${pid}`
+/**
+ * Databases of one global setup of vitest process `pid` (a run of several projects sets up each, in
+ * one process): the pid finds a killed run's leftovers, the random part keeps two setups apart.
+ */
+const databaseNamePrefix = (pid: number) => `mkt_t${pid}_${crypto.randomBytes(3).toString("hex")}`
 
 export const urlOfDatabase = (base: string, database: string) => {
   const url = new URL(base)
