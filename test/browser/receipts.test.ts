@@ -7,7 +7,7 @@ import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, wit
 import { httpClient, registration } from "../support/http"
 import { pdfText } from "../support/pdf"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn } from "../support/scenarios"
 
 // Receipts and earnings in Chromium (issue 13, item 5): after a capture (and a partial refund), the
 // client opens the receipt from the booking card and downloads the PDF, whose figures match the page;
@@ -48,21 +48,7 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
 
   it("the client opens the receipt and downloads its PDF (figures match); the provider's earnings show the net", async () => {
     // A booking paid in the sandbox, validated (80,00 € captured), then refunded 15,00 €.
-    const start = new Date(Date.now() + 30 * 3_600_000)
-    start.setUTCMinutes(0, 0, 0)
-    const created = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
-        address: "10 rue Rachel, Montréal"
-      },
-      { token: client.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    const id = created.body.data.bookingData.id as string
-    await payInSandbox(server, api, client.token, id)
+    const { bookingId: id } = await bookingIn(server, "paid", { provider, client, serviceId, startsInHours: 30, hours: 2 })
     await server.run(setBookingStatus(id, "CONFIRMED", undefined))
     expect(await server.run(setBookingStatus(id, "VALIDATED", undefined))).toMatchObject({ capturedMinor: 8000 })
     await server.run(refundBooking(id, 1500, "Geste commercial"))

@@ -11,7 +11,7 @@ import {
 } from "../support/browser"
 import { httpClient, registration } from "../support/http"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn } from "../support/scenarios"
 
 // Rescheduling in the browser (issue 12, item 4): the provider (in French) proposes a new time for a
 // confirmed booking from its card on /bookings and sees that it awaits the client's answer; the client
@@ -67,22 +67,7 @@ describe.skipIf(!hasChromium)("rescheduling in Chromium", () => {
 
   it("the provider proposes a new time, the client accepts it: the card shows the new time and the history", async () => {
     // A confirmed, paid booking two days ahead.
-    const start = new Date(Date.now() + 2 * 24 * HOUR)
-    start.setUTCMinutes(0, 0, 0)
-    const created = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "4500 rue Saint-Denis, Montréal",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + HOUR).toISOString()
-      },
-      { token: client.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    const bookingId = created.body.data.bookingData.id as string
-    await payInSandbox(server, api, client.token, bookingId)
-    expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const { bookingId, start } = await bookingIn(server, "confirmed", { provider, client, serviceId })
 
     // ---- The provider proposes the next day, same length (French) ----
     const asProvider = await newPage("fr-CA")
