@@ -5,6 +5,7 @@ import { Bookings } from "../../src/modules/booking"
 import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
+import { serviceOf } from "../support/scenarios"
 import { startTestServer, type TestServer } from "../support/server"
 import { fileOf, getBinary, pdf, png, sendForm } from "../profiles/support"
 import { payInSandbox } from "./support"
@@ -88,22 +89,12 @@ beforeAll(async () => {
   client = await newClient(server, api)
   stranger = await newClient(server, api)
   admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Réparation de vélos",
-      description: "Révision complète et réparations à domicile.",
-      price: 40,
-      duration: 60,
-      location: "Montréal",
-      lat: 45.5,
-      lng: -73.56,
-      categoryId: 7
-    },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  serviceId = created.body.data.service.id
+  serviceId = await serviceOf(server, provider, {
+    title: "Réparation de vélos",
+    description: "Révision complète et réparations à domicile.",
+    lat: 45.5,
+    lng: -73.56
+  })
 }, 120_000)
 afterAll(() => server?.stop())
 
