@@ -10,6 +10,7 @@ import { ContactRepository } from "../../src/modules/notifications/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional, Transactional } from "../../src/platform/transaction"
 import { emptyTestDatabase } from "../support/database"
+import { type RuntimeOf, type ServicesOf } from "../support/layers"
 
 /** PGlite always; the real PostgreSQL server too when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
@@ -23,6 +24,7 @@ const adapters = Layer.mergeAll(
   ContactRepositoryLive,
   SqlTransactional
 )
+const stackOn = (kind: (typeof kinds)[number]) => adapters.pipe(Layer.provideMerge(emptyTestDatabase(kind)))
 
 let sequence = 0
 const newAccount = (overrides: Partial<Parameters<UserRepositoryShape["insert"]>[0]> = {}) => ({
@@ -43,9 +45,9 @@ const at = (base: Date, hours: number) => new Date(base.getTime() + ms(hours))
 const NOW = new Date(Math.floor(Date.now() / 1000) * 1000)
 
 describe.each(kinds)("Postgres adapters on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
-  const either = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
+  let runtime: RuntimeOf<ReturnType<typeof stackOn>>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
+  const either = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => run(Effect.either(effect))
   const count = (table: string, where = "true") =>
     run(
       Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`))
@@ -55,7 +57,7 @@ describe.each(kinds)("Postgres adapters on %s", (kind) => {
     run(Effect.flatMap(UserRepository, (repo) => repo.insert(newAccount(overrides))))
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(adapters.pipe(Layer.provideMerge(emptyTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
+    runtime = ManagedRuntime.make(stackOn(kind))
     const applied = await run(runMigrations)
     expect(applied.map(([id]) => id)).toContain(1)
   })

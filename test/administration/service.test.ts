@@ -1,5 +1,5 @@
-import { Effect, Either, ManagedRuntime } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either } from "effect"
 import { Administration } from "../../src/modules/administration"
 import { AdminMemoryFacts, type MemoryFacts } from "../../src/modules/administration/adapters/memory"
 import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
@@ -7,11 +7,6 @@ import { inMemoryDomain, validRegistration } from "../support/domain"
 
 // The administration service on the in-memory adapters: the read model answers from facts put
 // here; the actions go through identity (also in memory).
-
-const runtime = ManagedRuntime.make(inMemoryDomain())
-afterAll(() => runtime.dispose())
-const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
-const attempt = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
 
 const DAY = 86_400_000
 const now = Date.now()
@@ -50,7 +45,15 @@ const fill = (facts: MemoryFacts) => {
     booking("b3", "CANCELLED", 3),
     booking("b4", "PENDING", 40)
   )
-  const op = (kind: any, amountMinor: number, feeMinor: number, daysAgo: number, intent: string, currency = "CAD", bookingId = "b1") =>
+  const op = (
+    kind: MemoryFacts["operations"][number]["kind"],
+    amountMinor: number,
+    feeMinor: number,
+    daysAgo: number,
+    intent: string,
+    currency = "CAD",
+    bookingId = "b1"
+  ) =>
     facts.operations.push({
       id: `${kind}-${intent}-${daysAgo}`,
       bookingId,
@@ -76,120 +79,137 @@ const fill = (facts: MemoryFacts) => {
   facts.pendingApplications.count = 2
 }
 
-describe("Administration on in-memory adapters", () => {
-  it("dashboard and financial figures from the facts, in one currency and period", async () => {
-    await run(Effect.map(AdminMemoryFacts, fill))
-    const me = admin("00000000-0000-4000-8000-0000000000aa")
-    const d = await run(Effect.flatMap(Administration, (a) => a.dashboard(me, {})))
-    expect(d.bookings).toMatchObject({ total: 4, completed: 1, validated: 1, pending: 1, validationRate: Math.round((2 / 3) * 1000) / 10 })
-    // The most active currency (CAD: 8 operations, EUR: 1); captured in the last 30 days, held now (pi_2
-    // only: pi_1 was captured, pi_5 replaced, pi_6 released), captured less refunds all time.
-    expect(d.revenue).toEqual({
-      monthly: 8000,
-      monthlyCommissions: 300,
-      pending: 5000,
-      pendingCount: 1,
-      validated: 8000 + 10000 - 2000,
-      currency: "CAD"
+layer(inMemoryDomain(), { excludeTestServices: true })("Administration on in-memory adapters", (it) => {
+  it.effect("dashboard and financial figures from the facts, in one currency and period", () =>
+    Effect.gen(function* () {
+      yield* Effect.map(AdminMemoryFacts, fill)
+      const me = admin("00000000-0000-4000-8000-0000000000aa")
+      const d = yield* Effect.flatMap(Administration, (a) => a.dashboard(me, {}))
+      expect(d.bookings).toMatchObject({
+        total: 4,
+        completed: 1,
+        validated: 1,
+        pending: 1,
+        validationRate: Math.round((2 / 3) * 1000) / 10
+      })
+      // The most active currency (CAD: 8 operations, EUR: 1); captured in the last 30 days, held now (pi_2
+      // only: pi_1 was captured, pi_5 replaced, pi_6 released), captured less refunds all time.
+      expect(d.revenue).toEqual({
+        monthly: 8000,
+        monthlyCommissions: 300,
+        pending: 5000,
+        pendingCount: 1,
+        validated: 8000 + 10000 - 2000,
+        currency: "CAD"
+      })
+      expect(d.applications.pending).toBe(2)
+      expect(d.currencies).toEqual(["CAD", "EUR"])
+
+      const week = yield* Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week" }))
+      expect(week).toMatchObject({
+        grossRevenue: 8000,
+        refundedAmount: 2000,
+        keptRevenue: 6000,
+        totalCommissions: 300,
+        netRevenue: 5700,
+        commissionMargin: 5,
+        heldAmount: 5000,
+        payments: { completed: 1, pending: 1, failed: 0 }
+      })
+      expect(week.revenueByStatus).toEqual([
+        { status: "COMPLETED", count: 1, amountMinor: 8000 },
+        { status: "PENDING", count: 1, amountMinor: 5000 },
+        { status: "REFUNDED", count: 1, amountMinor: 2000 },
+        { status: "CANCELLED", count: 1, amountMinor: 3000 }
+      ])
+      // One row per booking, latest operation first, in the currency asked (the most active by default).
+      const payments = yield* Effect.flatMap(Administration, (a) => a.payments(me, {}))
+      expect(payments.currency).toBe("CAD")
+      expect(payments.rows.map((p) => [p.bookingId, p.status, p.amountMinor, p.refundedMinor, p.commissionMinor, p.heldMinor])).toEqual([
+        ["b1", "COMPLETED", 8000, 2000, 300, 0],
+        ["b4", "PENDING", 5000, 0, 0, 5000],
+        ["b3", "CANCELLED", 3000, 0, 0, 0],
+        ["b2", "COMPLETED", 10000, 0, 500, 0]
+      ])
+      const eurPayments = yield* Effect.flatMap(Administration, (a) => a.payments(me, { currency: "eur" }))
+      expect(eurPayments.rows.map((p) => [p.bookingId, p.currency, p.amountMinor])).toEqual([["b2", "EUR", 99999]])
+      const badCurrency = yield* Effect.either(Effect.flatMap(Administration, (a) => a.payments(me, { currency: "ZZZ" })))
+      expect(Either.isLeft(badCurrency) && badCurrency.left._tag).toBe("ValidationFailed")
+      const year = yield* Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "year" }))
+      expect(year.grossRevenue).toBe(18000)
+      const euros = yield* Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week", currency: "eur" }))
+      expect(euros).toMatchObject({ currency: "EUR", grossRevenue: 99999, totalCommissions: 4999 })
+
+      const bad = yield* Effect.either(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "fortnight" })))
+      expect(Either.isLeft(bad) && bad.left._tag).toBe("ValidationFailed")
     })
-    expect(d.applications.pending).toBe(2)
-    expect(d.currencies).toEqual(["CAD", "EUR"])
+  )
 
-    const week = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week" })))
-    expect(week).toMatchObject({
-      grossRevenue: 8000,
-      refundedAmount: 2000,
-      keptRevenue: 6000,
-      totalCommissions: 300,
-      netRevenue: 5700,
-      commissionMargin: 5,
-      heldAmount: 5000,
-      payments: { completed: 1, pending: 1, failed: 0 }
+  it.effect("analytics rank users and services by bookings in the period", () =>
+    Effect.gen(function* () {
+      const me = admin("00000000-0000-4000-8000-0000000000aa")
+      const a7 = yield* Effect.flatMap(Administration, (a) => a.analytics(me, { period: "7" }))
+      // b4 (40 days ago) is outside the week.
+      expect(a7.topServices).toEqual([]) // no services in the facts: only booked services that exist are ranked
+      expect(a7.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(3)
+      const a90 = yield* Effect.flatMap(Administration, (a) => a.analytics(me, { period: "90" }))
+      expect(a90.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(4)
     })
-    expect(week.revenueByStatus).toEqual([
-      { status: "COMPLETED", count: 1, amountMinor: 8000 },
-      { status: "PENDING", count: 1, amountMinor: 5000 },
-      { status: "REFUNDED", count: 1, amountMinor: 2000 },
-      { status: "CANCELLED", count: 1, amountMinor: 3000 }
-    ])
-    // One row per booking, latest operation first, in the currency asked (the most active by default).
-    const payments = await run(Effect.flatMap(Administration, (a) => a.payments(me, {})))
-    expect(payments.currency).toBe("CAD")
-    expect(payments.rows.map((p) => [p.bookingId, p.status, p.amountMinor, p.refundedMinor, p.commissionMinor, p.heldMinor])).toEqual([
-      ["b1", "COMPLETED", 8000, 2000, 300, 0],
-      ["b4", "PENDING", 5000, 0, 0, 5000],
-      ["b3", "CANCELLED", 3000, 0, 0, 0],
-      ["b2", "COMPLETED", 10000, 0, 500, 0]
-    ])
-    const eurPayments = await run(Effect.flatMap(Administration, (a) => a.payments(me, { currency: "eur" })))
-    expect(eurPayments.rows.map((p) => [p.bookingId, p.currency, p.amountMinor])).toEqual([["b2", "EUR", 99999]])
-    const badCurrency = await attempt(Effect.flatMap(Administration, (a) => a.payments(me, { currency: "ZZZ" })))
-    expect(Either.isLeft(badCurrency) && badCurrency.left._tag).toBe("ValidationFailed")
-    const year = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "year" })))
-    expect(year.grossRevenue).toBe(18000)
-    const euros = await run(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "week", currency: "eur" })))
-    expect(euros).toMatchObject({ currency: "EUR", grossRevenue: 99999, totalCommissions: 4999 })
+  )
 
-    const bad = await attempt(Effect.flatMap(Administration, (a) => a.financialStats(me, { period: "fortnight" })))
-    expect(Either.isLeft(bad) && bad.left._tag).toBe("ValidationFailed")
-  })
+  it.effect("only admins: everyone else is refused with 403", () =>
+    Effect.gen(function* () {
+      const client: Actor = { id: "c", role: "CLIENT", preferredLanguage: "fr", isEmailVerified: true }
+      const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
+        (a: Administration["Type"]) => a.dashboard(client, {}),
+        (a: Administration["Type"]) => a.users(client, {}),
+        (a: Administration["Type"]) => a.analytics(client, {}),
+        (a: Administration["Type"]) => a.payments(client, {})
+      ]
+      for (const call of calls) {
+        const result = yield* Effect.either(Effect.flatMap(Administration, call))
+        expect(Either.isLeft(result) && result.left._tag).toBe("Forbidden")
+      }
+    })
+  )
 
-  it("analytics rank users and services by bookings in the period", async () => {
-    const me = admin("00000000-0000-4000-8000-0000000000aa")
-    const a7 = await run(Effect.flatMap(Administration, (a) => a.analytics(me, { period: "7" })))
-    // b4 (40 days ago) is outside the week.
-    expect(a7.topServices).toEqual([]) // no services in the facts: only booked services that exist are ranked
-    expect(a7.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(3)
-    const a90 = await run(Effect.flatMap(Administration, (a) => a.analytics(me, { period: "90" })))
-    expect(a90.growth.bookings.reduce((n, d) => n + d.count, 0)).toBe(4)
-  })
+  it.effect("account changes go through identity: deactivation, role change, and never on oneself", () =>
+    Effect.gen(function* () {
+      const identity = <A, E>(f: (i: Identity["Type"]) => Effect.Effect<A, E>) => Effect.flatMap(Identity, f)
+      const boss = yield* identity((i) => i.createAccount({ ...validRegistration(), role: "ADMIN" }))
+      const target = yield* identity((i) => i.createAccount({ ...validRegistration(), role: "CLIENT" }))
+      const off = yield* Effect.flatMap(Administration, (a) =>
+        a.updateUser(admin(boss.id), target.id, { isActive: false, role: "PROVIDER" })
+      )
 
-  it("only admins: everyone else is refused with 403", async () => {
-    const client: Actor = { id: "c", role: "CLIENT", preferredLanguage: "fr", isEmailVerified: true }
-    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
-      (a: Administration["Type"]) => a.dashboard(client, {}),
-      (a: Administration["Type"]) => a.users(client, {}),
-      (a: Administration["Type"]) => a.analytics(client, {}),
-      (a: Administration["Type"]) => a.payments(client, {})
-    ]
-    for (const call of calls) {
-      const result = await attempt(Effect.flatMap(Administration, call))
-      expect(Either.isLeft(result) && result.left._tag).toBe("Forbidden")
-    }
-  })
+      expect(off).toMatchObject({ id: target.id, isActive: false, role: "PROVIDER" })
+      const stored = yield* Effect.flatMap(UserRepository, (u) => u.findById(target.id))
+      expect(stored._tag === "Some" && stored.value.isActive).toBe(false)
+      const self = yield* Effect.either(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), boss.id, { isActive: false })))
+      expect(Either.isLeft(self) && self.left._tag).toBe("Conflict")
+      const unknown = yield* Effect.either(
+        Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), "00000000-0000-4000-8000-000000000999", { isActive: true }))
+      )
+      expect(Either.isLeft(unknown) && unknown.left._tag).toBe("NotFound")
+    })
+  )
 
-  it("account changes go through identity: deactivation, role change, and never on oneself", async () => {
-    const identity = (f: (i: Identity["Type"]) => Effect.Effect<any, any>) => run(Effect.flatMap(Identity, f))
-    const boss = await identity((i) => i.createAccount({ ...validRegistration(), role: "ADMIN" }))
-    const target = await identity((i) => i.createAccount({ ...validRegistration(), role: "CLIENT" }))
-    const off = await run(
-      Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), target.id, { isActive: false, role: "PROVIDER" }))
-    )
-    expect(off).toMatchObject({ id: target.id, isActive: false, role: "PROVIDER" })
-    const stored = await run(Effect.flatMap(UserRepository, (u) => u.findById(target.id)))
-    expect(stored._tag === "Some" && stored.value.isActive).toBe(false)
-    const self = await attempt(Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), boss.id, { isActive: false })))
-    expect(Either.isLeft(self) && self.left._tag).toBe("Conflict")
-    const unknown = await attempt(
-      Effect.flatMap(Administration, (a) => a.updateUser(admin(boss.id), "00000000-0000-4000-8000-000000000999", { isActive: true }))
-    )
-    expect(Either.isLeft(unknown) && unknown.left._tag).toBe("NotFound")
-  })
-
-  it("list filters are validated before any read", async () => {
-    const me = admin("x")
-    const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
-      (a: Administration["Type"]) => a.users(me, { role: "KING" }),
-      (a: Administration["Type"]) => a.users(me, { isActive: "perhaps" }),
-      (a: Administration["Type"]) => a.bookings(me, { status: "LOST" }),
-      (a: Administration["Type"]) => a.services(me, { categoryId: "-1" }),
-      (a: Administration["Type"]) => a.exportBookings(me, { from: "2024-02-30" })
-    ]
-    for (const call of calls) {
-      const result = await attempt(Effect.flatMap(Administration, call))
-      expect(Either.isLeft(result) && result.left._tag).toBe("ValidationFailed")
-    }
-    const page = await run(Effect.flatMap(Administration, (a) => a.bookings(me, { status: "completed", page: "1", limit: "500" })))
-    expect(page).toMatchObject({ total: 1, limit: 100, page: 1 })
-  })
+  it.effect("list filters are validated before any read", () =>
+    Effect.gen(function* () {
+      const me = admin("x")
+      const calls: ReadonlyArray<(a: Administration["Type"]) => Effect.Effect<unknown, { readonly _tag: string }>> = [
+        (a: Administration["Type"]) => a.users(me, { role: "KING" }),
+        (a: Administration["Type"]) => a.users(me, { isActive: "perhaps" }),
+        (a: Administration["Type"]) => a.bookings(me, { status: "LOST" }),
+        (a: Administration["Type"]) => a.services(me, { categoryId: "-1" }),
+        (a: Administration["Type"]) => a.exportBookings(me, { from: "2024-02-30" })
+      ]
+      for (const call of calls) {
+        const result = yield* Effect.either(Effect.flatMap(Administration, call))
+        expect(Either.isLeft(result) && result.left._tag).toBe("ValidationFailed")
+      }
+      const page = yield* Effect.flatMap(Administration, (a) => a.bookings(me, { status: "completed", page: "1", limit: "500" }))
+      expect(page).toMatchObject({ total: 1, limit: 100, page: 1 })
+    })
+  )
 })

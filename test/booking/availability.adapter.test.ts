@@ -7,6 +7,7 @@ import { AvailabilityRepository } from "../../src/modules/booking/availability/p
 import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** The availability adapter and migration 0018 on PGlite always, and on PostgreSQL when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
@@ -14,9 +15,12 @@ const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_UR
 const HOUR = 3_600_000
 const T0 = Date.parse("2030-03-04T00:00:00Z")
 
+const stackOn = (kind: (typeof kinds)[number]) =>
+  Layer.mergeAll(AvailabilityRepositoryLive, SqlTransactional).pipe(Layer.provideMerge(freshTestDatabase(kind)))
+
 describe.each(kinds)("availability adapter on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<ReturnType<typeof stackOn>>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
   const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
     run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
   const repo = () => run(AvailabilityRepository)
@@ -45,13 +49,7 @@ describe.each(kinds)("availability adapter on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(
-      Layer.mergeAll(AvailabilityRepositoryLive, SqlTransactional).pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<
-        any,
-        unknown,
-        never
-      >
-    )
+    runtime = ManagedRuntime.make(stackOn(kind))
     await run(runMigrations)
     const user = async (role: string, zone: string | null) =>
       (

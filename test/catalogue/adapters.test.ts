@@ -13,15 +13,31 @@ import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memo
 import { IdentityPostgresAdapters } from "../../src/modules/identity/adapters/postgres"
 import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** One contract for the catalogue's stores: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
   ? ["memory", "pglite", "postgres"]
   : ["memory", "pglite"]
 
+const memoryStores = CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
+const postgresStores = (kind: "pglite" | "postgres") =>
+  Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(
+    Layer.provideMerge(freshTestDatabase(kind)),
+    Layer.provide(AppConfigOf())
+  )
+/** What both stores provide: the contract's effects run on it. */
+type Stores = typeof memoryStores | ReturnType<typeof postgresStores>
+
 describe.each(kinds)("catalogue stores on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<Stores>
+  /** The same runtime over PostgreSQL (undefined in memory), for the SQL-only checks. */
+  let postgres: RuntimeOf<ReturnType<typeof postgresStores>> | undefined
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
+  const onPostgres = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof postgresStores>>>) => {
+    if (!postgres) throw new Error("a PostgreSQL-only check ran in memory")
+    return postgres.runPromise(effect)
+  }
   const categories = () => run(CategoryRepository)
   const services = () => run(ServiceRepository)
 
@@ -64,16 +80,13 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
     (await services()).search({ text: parseTextQuery(text), sort: "newest", limit: 50, offset: 0, withTotal: true }).pipe(run)
 
   beforeAll(async () => {
-    const layer =
-      kind === "memory"
-        ? CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
-        : Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(
-            Layer.provideMerge(freshTestDatabase(kind)),
-            Layer.provide(AppConfigOf())
-          )
-    runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-    // The run's migrated template holds every migration: nothing is left to apply.
-    if (kind !== "memory") expect(await run(runMigrations)).toEqual([])
+    if (kind === "memory") runtime = ManagedRuntime.make(memoryStores)
+    else {
+      postgres = ManagedRuntime.make(postgresStores(kind))
+      // The run's migrated template holds every migration: nothing is left to apply.
+      expect(await postgres.runPromise(runMigrations)).toEqual([])
+      runtime = postgres
+    }
   })
   afterAll(() => runtime?.dispose())
 
@@ -226,7 +239,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       // The nearest services read first (KNN) whatever their number: too few to fill the window
       // (then the cells decide), some at the same distance as the last one read, or all of them.
       const page = (knn: number, offset: number, limit: number) =>
-        run(
+        onPostgres(
           Effect.flatMap(SqlClient.SqlClient, (sql) => {
             const [text, params] = searchStatement(
               sql,
@@ -275,7 +288,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
 
   if (kind !== "memory") {
     it("a distance search reads the one GiST index, nearest first (its point expression is the indexed one)", async () => {
-      const plan = await run(
+      const plan = await onPostgres(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql.withTransaction(
             Effect.gen(function* () {
@@ -306,7 +319,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       // At 1M services the planner picks this index for these searches (docs/benchmarks.md); a test
       // table is too small for a choice to mean anything, so the other indexes are dropped for the
       // time of one rolled-back transaction and the plan must still use the cells as an index condition.
-      const plan = await run(
+      const plan = await onPostgres(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql
             .withTransaction(
@@ -347,7 +360,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
         [-90, -180],
         [12.999999999999998, -179.9999999]
       ]
-      const rows = await run(
+      const rows = await onPostgres(
         Effect.flatMap(
           SqlClient.SqlClient,
           (sql) =>
@@ -360,11 +373,12 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
 
     it("the indexed functions do not depend on the search_path (autovacuum and pg_restore run with an empty one)", async () => {
       const userId = await newUser()
-      await run(
+      await onPostgres(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql.withTransaction(
             Effect.gen(function* () {
-              const [{ schema }] = (yield* sql<{ schema: string }>`SELECT current_schema() AS schema`) as any
+              const [current] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+              const schema = current!.schema
               yield* sql.unsafe(`SET LOCAL search_path = ''`)
               yield* sql.unsafe(
                 `INSERT INTO ${schema}.services (user_id, category_id, title, description, price_minor, currency, duration_minutes, lat, lng)

@@ -23,6 +23,7 @@ import { paging, parseSearch, pricedQuery, type SearchInput } from "../../src/mo
 import { runMigrations } from "../../src/platform/migrations"
 import { Currencies, currencyDecimals, toMajor } from "../../src/platform/money"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 const demo = rateTableOf(DEMO_RATES.map(([currency, perEurMicro]) => ({ currency, perEurMicro })))
 const rate = fc.integer({ min: 1_000, max: 2_000_000_000 })
@@ -162,16 +163,16 @@ interface Row {
 const cents = (r: Pick<ServiceListing, "priceMinor" | "currency">) => Math.round(toMajor(r.priceMinor, r.currency) * 100)
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
+const stackOn = (kind: (typeof kinds)[number]) => CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
+
 describe.each(kinds)("prices compared in euros by the SQL search on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<ReturnType<typeof stackOn>>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
   let providerId = ""
   const rows: Array<Row> = []
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(
-      CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>
-    )
+    runtime = ManagedRuntime.make(stackOn(kind))
     await run(runMigrations)
     providerId = await run(
       Effect.flatMap(SqlClient.SqlClient, (sql) =>

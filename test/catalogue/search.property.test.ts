@@ -11,6 +11,7 @@ import { ServiceRepository } from "../../src/modules/catalogue/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { toMajor } from "../../src/platform/money"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /**
  * Properties of the search against the real database (PGlite always, PostgreSQL too when
@@ -143,9 +144,11 @@ const cents = (r: Pick<Row, "priceMinor" | "currency">) => Math.round(toMajor(r.
 /** Within one metre of the radius, JavaScript and PostgreSQL may round differently: such rows are left out of set comparisons. */
 const BORDER_KM = 0.001
 
+const stackOn = (kind: (typeof kinds)[number]) => CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
+
 describe.each(kinds)("search properties on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<ReturnType<typeof stackOn>>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
   let rows: ReadonlyArray<Row> = []
 
   /** What the service layer sends the repository for these URL parameters. */
@@ -196,9 +199,7 @@ describe.each(kinds)("search properties on %s", (kind) => {
     c.radius !== undefined && Math.abs(distanceKm(CENTRE, r) - c.radius) < BORDER_KM
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(
-      CataloguePostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>
-    )
+    runtime = ManagedRuntime.make(stackOn(kind))
     await run(runMigrations)
     const providers = await run(
       Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -13,9 +13,10 @@ import {
   validRegistration,
   verifiedAccount
 } from "../support/domain"
+import type { ServicesOf } from "../support/layers"
 
 /** Every test gets its own empty in-memory store. */
-const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provide(effect, inMemoryDomain()) as Effect.Effect<A, E, never>
+const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof inMemoryDomain>>>) => Effect.provide(effect, inMemoryDomain())
 
 const actorOf = (user: User): Actor => ({
   id: user.id,

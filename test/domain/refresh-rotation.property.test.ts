@@ -12,6 +12,7 @@ import { asSession } from "../support/domain"
 import { AppConfigOf } from "../../src/platform/config"
 import { decideRefresh, type RefreshTokenRecord } from "../../src/modules/identity/domain"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 // ---- The pure decision -----------------------------------------------------------------------
 
@@ -134,23 +135,27 @@ const variants = [
   { name: "in-memory domain with interleaved concurrent reads", make: racyDomain }
 ]
 
+/** The layers of the variants: the tests' effects run on what all of them provide. */
+type Domain = ReturnType<(typeof variants)[number]["make"]>["layer"]
+
 describe.each(variants)("refresh-token rotation ($name)", ({ make }) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, any>
+  let runtime: RuntimeOf<Domain>
   let lostRaces: { count: number } | undefined
   beforeAll(() => {
     const made = make()
-    runtime = ManagedRuntime.make(made.layer as Layer.Layer<any, any, never>)
+    runtime = ManagedRuntime.make(made.layer)
     lostRaces = made.lostRaces
   })
   afterAll(() => runtime.dispose())
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Domain>>) => runtime.runPromise(effect)
 
   it("never honours a token twice, and a replay or a race on one token kills the whole family (the newest token too)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         const identity = await run(Identity)
         const { email, password } = await run(verifiedAccount())
-        const models: [FamilyModel, FamilyModel] = [0, 1].map(() => ({ tokens: [], spent: new Set<string>(), revoked: false })) as any
+        const family = (): FamilyModel => ({ tokens: [], spent: new Set<string>(), revoked: false })
+        const models: [FamilyModel, FamilyModel] = [family(), family()]
         for (const model of models) model.tokens.push((await run(asSession(identity.login(email, password)))).refreshToken)
         const everHonoured = new Set<string>()
 

@@ -10,15 +10,25 @@ import { ConversationRepositoryLive } from "../../src/modules/messaging/adapters
 import { ConversationRepositoryMemory } from "../../src/modules/messaging/adapters/memory"
 import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** One contract for the conversation store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
   ? ["memory", "pglite", "postgres"]
   : ["memory", "pglite"]
 
+const memoryStores = ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters))
+const postgresStores = (kind: "pglite" | "postgres") =>
+  Layer.mergeAll(ConversationRepositoryLive, IdentityPostgresAdapters).pipe(
+    Layer.provideMerge(freshTestDatabase(kind)),
+    Layer.provide(AppConfigOf())
+  )
+/** What both stores provide: the tests' effects run on it. */
+type Stores = typeof memoryStores | ReturnType<typeof postgresStores>
+
 describe.each(kinds)("conversation store on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<Stores>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
   const store = () => run(ConversationRepository)
   let clock = Date.parse("2025-05-01T10:00:00Z")
   const tick = () => new Date((clock += 1000))
@@ -40,16 +50,13 @@ describe.each(kinds)("conversation store on %s", (kind) => {
     )
 
   beforeAll(async () => {
-    const layer =
-      kind === "memory"
-        ? ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters))
-        : Layer.mergeAll(ConversationRepositoryLive, IdentityPostgresAdapters).pipe(
-            Layer.provideMerge(freshTestDatabase(kind)),
-            Layer.provide(AppConfigOf())
-          )
-    runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-    // The run's migrated template holds every migration: nothing is left to apply.
-    if (kind !== "memory") expect(await run(runMigrations)).toEqual([])
+    if (kind === "memory") runtime = ManagedRuntime.make(memoryStores)
+    else {
+      const postgres = ManagedRuntime.make(postgresStores(kind))
+      // The run's migrated template holds every migration: nothing is left to apply.
+      expect(await postgres.runPromise(runMigrations)).toEqual([])
+      runtime = postgres
+    }
   })
   afterAll(() => runtime?.dispose())
 

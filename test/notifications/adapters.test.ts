@@ -26,6 +26,7 @@ import { InMemoryJobQueue } from "../../src/platform/jobs"
 import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -51,9 +52,11 @@ const stack = Layer.mergeAll(NotificationSettingsLive, PreferenceAwareMailerLive
   Layer.provideMerge(AppConfigOf({ publicUrl: "https://market.test", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-notif-")) }))
 )
 
+const stackOn = (kind: (typeof kinds)[number]) => stack.pipe(Layer.provideMerge(freshTestDatabase(kind)))
+
 describe.each(kinds)("notification adapters on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<ReturnType<typeof stackOn>>
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
   const newUser = (language: "fr" | "en" = "fr") =>
     run(
       Effect.flatMap(UserRepository, (users) =>
@@ -71,7 +74,7 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
     )
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(stack.pipe(Layer.provideMerge(freshTestDatabase(kind))) as Layer.Layer<any, unknown, never>)
+    runtime = ManagedRuntime.make(stackOn(kind))
     await run(runMigrations)
   }, 60_000)
   afterAll(() => runtime?.dispose())

@@ -7,6 +7,7 @@ import { PreferenceRepository, UnsubscribeTokens } from "../../src/modules/notif
 import { NotificationJobsLive } from "../../src/modules/notifications/jobs"
 import { fr, translate } from "../../src/platform/messages"
 import { inMemoryDomain, mailsTo, verifiedAccount } from "../support/domain"
+import type { ServicesOf } from "../support/layers"
 
 /** The brand (SITE_NAME) mails are signed with: not the default, so nothing can say it by chance. */
 const SITE_NAME = "Atelier Test"
@@ -15,13 +16,9 @@ const SITE_NAME = "Atelier Test"
  * The domain on in-memory adapters with the notification workers running, on the test's clock set
  * to `start` first (moving a TestClock across decades would run every 15-minute digest tick between).
  */
-const withDomain = <A, E>(start: string, body: Effect.Effect<A, E, any>) =>
-  Effect.zipRight(
-    TestClock.setTime(Date.parse(start)),
-    body.pipe(
-      Effect.provide(Layer.provideMerge(NotificationJobsLive, inMemoryDomain({ publicUrl: "https://market.test", siteName: SITE_NAME })))
-    )
-  ) as Effect.Effect<A, E>
+const domain = () => Layer.provideMerge(NotificationJobsLive, inMemoryDomain({ publicUrl: "https://market.test", siteName: SITE_NAME }))
+const withDomain = <A, E>(start: string, body: Effect.Effect<A, E, ServicesOf<ReturnType<typeof domain>>>) =>
+  Effect.zipRight(TestClock.setTime(Date.parse(start)), body.pipe(Effect.provide(domain())))
 
 const settle = Effect.repeatN(Effect.yieldNow(), 50)
 const at = (iso: string) => TestClock.setTime(Date.parse(iso))

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Mailer } from "../../src/modules/notifications"
 import { ProviderApplications, ProviderApplicationsLive } from "../../src/modules/onboarding"
@@ -7,6 +7,7 @@ import { en, fr } from "../../src/platform/messages"
 import { httpClient, mailsTo } from "../support/http"
 import type { TestServer } from "../support/server"
 import { expectError, filesUnder, freshUser, getBinary, login, startServerWithDataDir, storedKeys } from "../profiles/support"
+import { makeTestLayer } from "../support/layers"
 import { applicationForm, resubmit, rowsOf, sqlOn, submit } from "./support"
 
 let server: TestServer
@@ -247,7 +248,7 @@ describe("access: documents and other people's applications are for admins only"
       for (const [method, path] of calls) {
         const reply =
           method === "GET" && path.endsWith("/file")
-            ? ((await getBinary(server, path, caller)) as any)
+            ? await getBinary(server, path, caller)
             : await api.call(method, path, {
                 token: caller,
                 ...(method === "PATCH" ? { json: path.endsWith("/verify") ? { isVerified: true } : { rejectionReason: "x" } } : {})
@@ -365,7 +366,7 @@ describe("admin: list, detail, document verification and file", () => {
     expect(pdfFile.headers.get("cache-control")).toBe("private, no-store")
     expect((await getBinary(server, `/api/admin/documents/${address.id}/file`, adminToken)).headers.get("content-type")).toBe("image/png")
     expect((await getBinary(server, `/api/admin/documents/${picture.id}/file`, adminToken)).headers.get("content-type")).toBe("image/jpeg")
-    expectError((await getBinary(server, `/api/admin/documents/nope/file`, adminToken)) as any, 404, "DOCUMENT_NOT_FOUND")
+    expectError(await getBinary(server, `/api/admin/documents/nope/file`, adminToken), 404, "DOCUMENT_NOT_FOUND")
   })
 })
 
@@ -510,10 +511,8 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const person = await applicant()
     const created = await submit(server, person.token, await applicationForm())
     const id = created.body.data.application.id
-    const failing = Layer.succeed(Mailer, {
-      send: () => Effect.dieMessage("mail transport down"),
-      sendAll: () => Effect.dieMessage("mail transport down")
-    })
+    // Approval sends one mail: the transport fails it (any other use of the mailer fails the test by its name).
+    const failing = makeTestLayer(Mailer)({ send: () => Effect.dieMessage("mail transport down") })
     const exit = await server.run(
       Effect.exit(
         Effect.flatMap(ProviderApplications, (service) => service.approve({ id: null, role: "ADMIN" }, id)).pipe(
@@ -522,6 +521,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
       )
     )
     expect(exit._tag).toBe("Failure")
+    expect(exit._tag === "Failure" && Cause.pretty(exit.cause)).toContain("mail transport down")
     expect((await api.get("/api/auth/me", { token: person.token })).body.data.user.role).toBe("CLIENT")
     const [row] = await sql<{ status: string }>(`SELECT status FROM provider_applications WHERE id = $1`, [id])
     expect(row!.status).toBe("PENDING")

@@ -258,7 +258,7 @@ describe("application rules through the ProviderApplications service (in-memory 
           program.pipe(
             Effect.provide(inMemoryDomain({ applicationCooldownDays: COOLDOWN_DAYS, applicationMaxAttempts: 2 })),
             Effect.provide(TestContext.TestContext)
-          ) as Effect.Effect<void>
+          )
         )
       }),
       {

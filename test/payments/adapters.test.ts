@@ -8,21 +8,28 @@ import type { PaymentAccount } from "../../src/modules/payments/domain"
 import { GatewayAttempts, PaymentAccountRepository, SandboxAccountStore, WebhookEventStore } from "../../src/modules/payments/ports"
 import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** The same contract on every store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
   ? ["memory", "pglite", "postgres"]
   : ["memory", "pglite"]
 
+const postgresStores = (kind: "pglite" | "postgres") => PaymentsPostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
+/** What both stores provide: the tests' effects run on it. */
+type Stores = typeof PaymentsMemoryAdapters | ReturnType<typeof postgresStores>
+
 describe.each(kinds)("payments stores on %s", (kind) => {
-  let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  let runtime: RuntimeOf<Stores>
+  /** The same runtime over PostgreSQL (undefined in memory): users are rows there. */
+  let postgres: RuntimeOf<ReturnType<typeof postgresStores>> | undefined
+  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
   const repo = () => run(PaymentAccountRepository)
 
   /** A user row (payment_accounts references users); any uuid in memory. */
   const newUserId = async () => {
-    if (kind === "memory") return crypto.randomUUID()
-    const rows = await run(
+    if (!postgres) return crypto.randomUUID()
+    const rows = await postgres.runPromise(
       Effect.flatMap(
         SqlClient.SqlClient,
         (sql) =>
@@ -46,10 +53,13 @@ describe.each(kinds)("payments stores on %s", (kind) => {
   })
 
   beforeAll(async () => {
-    const layer = kind === "memory" ? PaymentsMemoryAdapters : PaymentsPostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
-    runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
-    // The run's migrated template holds every migration: nothing is left to apply.
-    if (kind !== "memory") expect(await run(runMigrations)).toEqual([])
+    if (kind === "memory") runtime = ManagedRuntime.make(PaymentsMemoryAdapters)
+    else {
+      postgres = ManagedRuntime.make(postgresStores(kind))
+      // The run's migrated template holds every migration: nothing is left to apply.
+      expect(await postgres.runPromise(runMigrations)).toEqual([])
+      runtime = postgres
+    }
   })
   afterAll(() => runtime?.dispose())
 

@@ -28,6 +28,7 @@ import { InMemoryJobQueueLive } from "../../src/platform/jobs"
 import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
+import type { RuntimeOf } from "../support/layers"
 import { freePort, nowSeconds, recordingSink, stripeEvent, WEBHOOK_SECRET } from "./support"
 
 const DAY_MS = 24 * 3600 * 1000
@@ -60,11 +61,40 @@ const intent = (bookingId: string | undefined, fields: Record<string, unknown>) 
 
 const kinds = ["memory", "pglite"] as const
 
+/** PaymentWebhooks on the sandbox gateways, its charge events going to `sink` (the stores are provided below). */
+const webhooksWith = (sink: Layer.Layer<ChargeEventSink>) =>
+  PaymentWebhooksLive.pipe(
+    Layer.provide(sink),
+    Layer.provide(SandboxGatewayLive),
+    Layer.provide(SandboxChargeGatewayLive),
+    Layer.provide(InMemoryJobQueueLive)
+  )
+const webhooksInMemory = (sink: Layer.Layer<ChargeEventSink>) =>
+  webhooksWith(sink).pipe(
+    Layer.provideMerge(Layer.merge(PaymentsMemoryAdapters, NoTransaction)),
+    Layer.provide(config()),
+    Layer.provide(quiet)
+  )
+const webhooksOnPglite = (sink: Layer.Layer<ChargeEventSink>) =>
+  webhooksWith(sink).pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(
+        Layer.provideMerge(freshTestDatabase("pglite"))
+      )
+    ),
+    Layer.provide(config()),
+    Layer.provide(quiet)
+  )
+/** What both stacks provide: the tests' effects run on it. */
+type Webhooks = ReturnType<typeof webhooksInMemory> | ReturnType<typeof webhooksOnPglite>
+
 describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   const sink = recordingSink()
   /** A sink failure rolls the delivery back (pglite: the event id is not kept, the gateway's retry applies it). */
   let failNextApply = false
-  let runtime: ManagedRuntime.ManagedRuntime<PaymentWebhooks, unknown>
+  let runtime: RuntimeOf<Webhooks>
+  /** The same runtime on PGlite (undefined in memory), for reading the tables. */
+  let pglite: RuntimeOf<ReturnType<typeof webhooksOnPglite>> | undefined
   const receive = (payload: string, signature: string | undefined) =>
     runtime.runPromiseExit(Effect.flatMap(PaymentWebhooks, (w) => w.receive("platform", payload, signature)))
   const deliver = async (payload: string) => {
@@ -80,35 +110,21 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   }
 
   beforeAll(async () => {
-    const stores =
-      kind === "memory"
-        ? Layer.merge(PaymentsMemoryAdapters, NoTransaction)
-        : Layer.mergeAll(PaymentsPostgresAdapters, SqlTransactional, Layer.effectDiscard(Effect.orDie(runMigrations))).pipe(
-            Layer.provideMerge(freshTestDatabase(kind))
-          )
     const failingOnce = Layer.succeed(ChargeEventSink, {
       apply: (event: ChargeEvent) =>
         failNextApply
           ? Effect.sync(() => (failNextApply = false)).pipe(Effect.zipRight(Effect.dieMessage("sink down")))
           : Effect.sync(() => void sink.applied.push(event))
     })
-    const layer = PaymentWebhooksLive.pipe(
-      Layer.provide(failingOnce),
-      Layer.provide(SandboxGatewayLive),
-      Layer.provide(SandboxChargeGatewayLive),
-      Layer.provide(InMemoryJobQueueLive),
-      Layer.provideMerge(stores),
-      Layer.provide(config()),
-      Layer.provide(quiet)
-    )
-    runtime = ManagedRuntime.make(layer as Layer.Layer<PaymentWebhooks, unknown>)
+    if (kind === "memory") runtime = ManagedRuntime.make(webhooksInMemory(failingOnce))
+    else runtime = pglite = ManagedRuntime.make(webhooksOnPglite(failingOnce))
     await runtime.runPromise(Effect.void)
   })
   afterAll(() => runtime?.dispose())
 
   /** A card in the sandbox (the gateway these tests run over), attached to `customerId` or to nobody. */
   const sandboxCard = (paymentMethodId: string, customerId: string | null, customers: ReadonlyArray<string> = []) =>
-    (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
+    runtime.runPromise(
       Effect.gen(function* () {
         const store = yield* SandboxChargeStore
         for (const id of [...customers, ...(customerId ? [customerId] : [])]) yield* store.saveCustomer({ id, email: `${id}@example.com` })
@@ -124,7 +140,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       })
     )
   const attachedTo = (paymentMethodId: string) =>
-    (runtime as unknown as ManagedRuntime.ManagedRuntime<SandboxChargeStore, never>).runPromise(
+    runtime.runPromise(
       Effect.map(
         Effect.flatMap(SandboxChargeStore, (store) => store.findPaymentMethod(paymentMethodId)),
         (found) => Option.getOrThrow(found).customerId
@@ -360,11 +376,12 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       const payload = stripeEvent("payment_intent.succeeded", intent(bookingId, { status: "succeeded", amount_received: 4_000 }))
       failNextApply = true
       expect(Exit.isFailure(await receive(payload, signed(payload)))).toBe(true)
-      const kept = await runtime.runPromise(
+      if (!pglite) throw new Error("a PGlite-only check ran in memory")
+      const kept = await pglite.runPromise(
         Effect.flatMap(
           SqlClient.SqlClient,
           (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_events WHERE id = ${JSON.parse(payload).id}`
-        ) as Effect.Effect<ReadonlyArray<{ n: number }>, unknown, never>
+        )
       )
       expect(kept[0]!.n).toBe(0)
       expect(await deliver(payload)).toMatchObject({ duplicate: false })
@@ -379,12 +396,8 @@ class PagesRouter extends HttpRouter.Tag("test/SandboxCheckoutPages")<PagesRoute
 
 describe("sandbox checkout pages over HTTP", () => {
   const sink = recordingSink()
-  let runtime: ManagedRuntime.ManagedRuntime<ChargeGateway, unknown>
-  let origin: string
-
-  beforeAll(async () => {
-    const port = await freePort()
-    origin = `http://127.0.0.1:${port}`
+  /** The pages and the webhook endpoint served on `port`, the sandbox posting to `origin`. */
+  const pagesOn = (port: number, origin: string) => {
     // The pages, and the webhook endpoint where the sandbox delivers its events (the app answers as here: 2xx, or the error's status).
     const Routes = PagesRouter.use((router) =>
       Effect.gen(function* () {
@@ -408,7 +421,7 @@ describe("sandbox checkout pages over HTTP", () => {
       SandboxChargeGatewayLive,
       PaymentWebhooksLive.pipe(Layer.provide(sink.layer), Layer.provide(SandboxGatewayLive), Layer.provide(SandboxChargeGatewayLive))
     )
-    const layer = PagesRouter.serve().pipe(
+    return PagesRouter.serve().pipe(
       Layer.provide(Routes),
       Layer.provide(NodeHttpServer.layer(() => http.createServer(), { port, host: "127.0.0.1" })),
       Layer.provideMerge(services),
@@ -416,7 +429,14 @@ describe("sandbox checkout pages over HTTP", () => {
       Layer.provide(config({ port, host: "127.0.0.1", publicUrl: origin })),
       Layer.provide(quiet)
     )
-    runtime = ManagedRuntime.make(layer as Layer.Layer<ChargeGateway, unknown>)
+  }
+  let runtime: RuntimeOf<ReturnType<typeof pagesOn>>
+  let origin: string
+
+  beforeAll(async () => {
+    const port = await freePort()
+    origin = `http://127.0.0.1:${port}`
+    runtime = ManagedRuntime.make(pagesOn(port, origin))
     await runtime.runPromise(Effect.void)
   })
   afterAll(() => runtime?.dispose())

@@ -1,4 +1,4 @@
-import { Effect, Either, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Either, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
 import { SandboxConnect } from "../../src/modules/payments/adapters/sandbox"
@@ -10,8 +10,8 @@ import { freePort } from "./support"
 
 /** The domain on in-memory adapters; the app's own port is a closed one (the sandbox's webhook delivery fails quietly). */
 const domain = async (overrides: Partial<AppConfigShape> = {}) => {
-  const runtime = ManagedRuntime.make(inMemoryDomain({ port: await freePort(), ...overrides }) as Layer.Layer<any, unknown, never>)
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect) as Promise<A>
+  const runtime = ManagedRuntime.make(inMemoryDomain({ port: await freePort(), ...overrides }))
+  const run = <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>) => runtime.runPromise(effect)
   const provider = (role: "PROVIDER" | "CLIENT" = "PROVIDER") =>
     run(Effect.flatMap(Identity, (identity) => identity.createAccount({ ...validRegistration(), role })))
   return { runtime, run, provider }

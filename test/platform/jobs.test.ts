@@ -303,9 +303,14 @@ describe("InMemoryJobQueue", () => {
 
   behaviour({ main: () => main, peer: async () => main })
 
-  // The rest runs on a TestClock, which the adapter's delays follow.
+  // The rest runs on a TestClock, which the adapter's delays follow, from the epoch (cron ticks are
+  // counted from it): set explicitly, since a worker runs several files in one process and another
+  // file's Effect tests may have moved a test clock it shares (the sandbox's charges run in 2030).
   const withQueue = <A, E>(body: (jobs: JobQueue["Type"]) => Effect.Effect<A, E, Scope.Scope>) =>
-    Effect.flatMap(JobQueue, body).pipe(Effect.provide(InMemoryJobQueue()), Effect.provide(capturingLogger))
+    Effect.zipRight(TestClock.setTime(0), Effect.flatMap(JobQueue, body)).pipe(
+      Effect.provide(InMemoryJobQueue()),
+      Effect.provide(capturingLogger)
+    )
 
   const recorder = Effect.map(
     Effect.sync(() => [] as Array<number>),

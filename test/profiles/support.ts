@@ -72,8 +72,8 @@ export const sendForm = async (
 
 export const fileOf = (bytes: Uint8Array, name: string, type = "application/octet-stream") => new File([Buffer.from(bytes)], name, { type })
 
-/** A binary GET (images, documents): answers status, headers and bytes. */
-export const getBinary = async (server: TestServer, path: string, token?: string) => {
+/** A binary GET (images, documents): answers status, headers and bytes (and, for an error, its JSON reply). */
+export const getBinary = async (server: TestServer, path: string, token?: string): Promise<Reply & { readonly bytes: Uint8Array }> => {
   const res = await fetch(server.url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} })
   const bytes = new Uint8Array(await res.arrayBuffer())
   if (res.status >= 400) {
@@ -87,7 +87,7 @@ export const getBinary = async (server: TestServer, path: string, token?: string
     expectWellFormed(path, reply)
     return { ...reply, bytes }
   }
-  return { status: res.status, headers: res.headers, bytes, body: undefined as any }
+  return { status: res.status, headers: res.headers, text: "", body: undefined, cookies: {}, bytes }
 }
 
 // ---- Real files --------------------------------------------------------------------------------

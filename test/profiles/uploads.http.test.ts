@@ -191,7 +191,7 @@ describe("GET and DELETE /api/uploads/avatar; GET /api/users/{id}/profile-photo(
     const { user, token } = await freshUser(server, api)
     const none = await api.get(`/api/users/${user.id}/profile-photo`)
     expect(none.body.data).toEqual({ profilePhotoUrl: null, hasProfilePhoto: false, photoSource: null })
-    expectError((await getBinary(server, `/api/users/${user.id}/profile-photo/file`)) as any, 404, "PHOTO_NOT_FOUND")
+    expectError(await getBinary(server, `/api/users/${user.id}/profile-photo/file`), 404, "PHOTO_NOT_FOUND")
 
     const uploaded = await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "me.png")), { token })
     const key = await avatarKey(user.id)
@@ -218,8 +218,8 @@ describe("GET and DELETE /api/uploads/avatar; GET /api/users/{id}/profile-photo(
     await sendForm(server, "POST", "/api/uploads/avatar", avatarForm(fileOf(await png(), "me.png")), { token: owner.token })
     await api.patch("/api/users/me", { profileVisibility: "PRIVATE" }, { token: owner.token })
     const url = `/api/users/${owner.user.id}/profile-photo/file`
-    expectError((await getBinary(server, url)) as any, 403, "PROFILE_NOT_ACCESSIBLE")
-    expectError((await getBinary(server, url, other.token)) as any, 403, "PROFILE_NOT_ACCESSIBLE")
+    expectError(await getBinary(server, url), 403, "PROFILE_NOT_ACCESSIBLE")
+    expectError(await getBinary(server, url, other.token), 403, "PROFILE_NOT_ACCESSIBLE")
     expect((await getBinary(server, url, owner.token)).status).toBe(200)
     expect((await getBinary(server, url, admin.token)).status).toBe(200)
     expectError(await api.get(`/api/users/${owner.user.id}/profile-photo`), 403, "PROFILE_NOT_ACCESSIBLE")
