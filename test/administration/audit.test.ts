@@ -12,7 +12,7 @@ import { login, newClient, newProvider, type Session } from "../support/accounts
 import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient } from "../support/http"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn, serviceOf } from "../support/scenarios"
 import { applicationForm, submit } from "../onboarding/support"
 
 let server: TestServer
@@ -49,13 +49,8 @@ const auditOf = (subjectId: string) =>
   )
 
 /** A booking of the test service (45 EUR an hour, 2 hours), paid in the sandbox: PENDING, AUTHORIZED for 9000. */
-const paidBooking = async () => {
-  const reply = await api.post("/api/bookings", { serviceId, address: "1 rue Test, Lyon", ...nextSlot() }, { token: client.token })
-  expect(reply.status, reply.text).toBe(201)
-  const id = reply.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  return id
-}
+const paidBooking = async () =>
+  (await bookingIn(server, "paid", { provider, client, serviceId, start: new Date(nextSlot().startTime), hours: 2 })).bookingId
 const setStatus = async (id: string, status: string) => {
   const reply = await api.patch(`/api/admin/bookings/${id}/status`, { status }, { token: admin.token })
   expect(reply.status, reply.text).toBe(200)
@@ -77,21 +72,13 @@ beforeAll(async () => {
   admin = await login(api, "admin@marketplace.local", "Admin1234!")
   provider = await newProvider(server, api)
   client = await newClient(server, api)
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Cours de cuisine lyonnaise",
-      description: "À domicile.",
-      price: 45,
-      currency: "EUR",
-      duration: 60,
-      location: "Lyon",
-      categoryId: 7
-    },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  serviceId = created.body.data.service.id
+  serviceId = await serviceOf(server, provider, {
+    title: "Cours de cuisine lyonnaise",
+    description: "À domicile.",
+    price: 45,
+    currency: "EUR",
+    location: "Lyon"
+  })
 }, 60_000)
 afterAll(() => server?.stop())
 

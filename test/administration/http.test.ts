@@ -6,7 +6,7 @@ import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn, serviceOf } from "../support/scenarios"
 import { exportCsv } from "../../cli/commands/administration"
 import { parseCsv } from "./csv"
 
@@ -28,13 +28,8 @@ const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []
   server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 /** A booking of the test service (40 CHF an hour, 2 hours), paid in the sandbox: AUTHORIZED for 8000. */
-const paidBooking = async () => {
-  const reply = await api.post("/api/bookings", { serviceId, address: "1 rue Test, Montréal", ...nextSlot() }, { token: client.token })
-  expect(reply.status, reply.text).toBe(201)
-  const id = reply.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  return id
-}
+const paidBooking = async () =>
+  (await bookingIn(server, "paid", { provider, client, serviceId, start: new Date(nextSlot().startTime), hours: 2 })).bookingId
 
 beforeAll(async () => {
   server = await startTestServer()
@@ -42,21 +37,12 @@ beforeAll(async () => {
   admin = await login(api, "admin@marketplace.local", "Admin1234!")
   provider = await newProvider(server, api)
   client = await newClient(server, api)
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Atelier de vélo suisse",
-      description: "Révision complète.",
-      price: 40,
-      currency: "CHF",
-      duration: 60,
-      location: "Genève",
-      categoryId: 7
-    },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  serviceId = created.body.data.service.id
+  serviceId = await serviceOf(server, provider, {
+    title: "Atelier de vélo suisse",
+    description: "Révision complète.",
+    currency: "CHF",
+    location: "Genève"
+  })
 })
 afterAll(() => server?.stop())
 

@@ -3,7 +3,7 @@ import { newClient, providerWithService, type Session } from "../support/account
 import { httpClient } from "../support/http"
 import { adjustableClock } from "../support/clock"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "./support"
+import { bookingIn } from "../support/scenarios"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -76,24 +76,15 @@ beforeAll(async () => {
 }, 90_000)
 afterAll(() => server?.stop())
 
+/** A booking of 90 minutes at `start`: paid and confirmed, or only requested. */
 const book = async (who: { client: Session; provider: Session; serviceId: string }, start: Date, confirm: boolean) => {
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId: who.serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 90 * 60_000).toISOString(),
-      address: "4000 rue Saint-Denis, Montréal"
-    },
-    { token: who.client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  const id = reply.body.data.bookingData.id as string
-  if (confirm) {
-    await payInSandbox(server, api, who.client.token, id)
-    expect((await api.post(`/api/bookings/${id}/confirm`, {}, { token: who.provider.token })).status).toBe(200)
-  }
-  return id
+  const built = await bookingIn(server, confirm ? "confirmed" : "pending", {
+    ...who,
+    start,
+    hours: 1.5,
+    address: "4000 rue Saint-Denis, Montréal"
+  })
+  return built.bookingId
 }
 /** The feed at a URL the API gave (its path on the test server). */
 const fetchFeed = (url: string) => fetch(`${server.url}${new URL(url).pathname}`)

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newClient, newProvider, type Session } from "../support/accounts"
 import { fr } from "../../src/platform/messages"
 import { httpClient, mailsTo } from "../support/http"
+import { bookingIn, serviceOf } from "../support/scenarios"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "./support"
 
 /**
  * The cancellation policy through the API and the sandbox gateway (issue 13 item 2): free until 48 hours
@@ -21,52 +21,32 @@ let client: Session
 
 const HOUR = 3_600_000
 let slot = 0
-/** A 2-hour slot this many hours ahead (a fresh one each time: 3 hours apart). */
+/** The start of a 2-hour slot this many hours ahead (a fresh one each time: 3 hours apart). */
 const slotIn = (hoursAhead: number) => {
   const start = new Date(Date.now() + (hoursAhead + ++slot * 3) * HOUR)
   start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString() }
+  return start
 }
 /** Amounts are formatted with no-break spaces (35,00 €). */
 const spaced = (text: string) => text.replace(/\s/g, " ")
 const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
   server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
-const serviceOf = async (owner: Session) => {
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Cours de piano",
-      description: "Cours de piano à domicile, tous niveaux.",
-      price: 35,
-      duration: 60,
-      location: "Montréal",
-      lat: 45.5,
-      lng: -73.56,
-      categoryId: 7
-    },
-    { token: owner.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  return created.body.data.service.id as string
-}
+/** The provider's piano lessons: 35 € an hour. */
+const PIANO = { title: "Cours de piano", description: "Cours de piano à domicile, tous niveaux.", price: 35, lat: 45.5, lng: -73.56 }
 let serviceId: string
 
 /** A booking of `serviceId` paid in the sandbox (a hold: within 5 days), confirmed by its provider unless told not to. */
 const paidBooking = async (hoursAhead: number, options: { confirm?: boolean; service?: string; owner?: Session } = {}) => {
-  const reply = await api.post(
-    "/api/bookings",
-    { serviceId: options.service ?? serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...slotIn(hoursAhead) },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  const id = reply.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  if (options.confirm !== false) {
-    const confirmed = await api.post(`/api/bookings/${id}/confirm`, {}, { token: (options.owner ?? provider).token })
-    expect(confirmed.status, confirmed.text).toBe(200)
-  }
-  return id
+  const built = await bookingIn(server, options.confirm === false ? "paid" : "confirmed", {
+    provider: options.owner ?? provider,
+    client,
+    serviceId: options.service ?? serviceId,
+    start: slotIn(hoursAhead),
+    hours: 2,
+    address: "1200 rue Sainte-Catherine, Montréal"
+  })
+  return built.bookingId
 }
 
 const money = async (id: string) => {
@@ -94,7 +74,7 @@ beforeAll(async () => {
   api = httpClient(server)
   provider = await newProvider(server, api)
   client = await newClient(server, api)
-  serviceId = await serviceOf(provider)
+  serviceId = await serviceOf(server, provider, PIANO)
 })
 afterAll(() => server?.stop())
 
@@ -177,7 +157,7 @@ describe("the cancellation policy", () => {
 describe("a provider's public cancellation rate", () => {
   it("counts their cancellations of bookings they had confirmed, shown from 5 confirmed bookings", async () => {
     const other = await newProvider(server, api)
-    const otherService = await serviceOf(other)
+    const otherService = await serviceOf(server, other, PIANO)
     const rate = async () => {
       const reply = await api.get(`/api/users/public/${other.id}`, { token: client.token })
       expect(reply.status, reply.text).toBe(200)

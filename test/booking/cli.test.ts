@@ -6,8 +6,8 @@ import { listBookings, refundBooking, renderBooking, renderList, setBookingStatu
 import { providerWithService, type Session } from "../support/accounts"
 import { cliBuiltWith, startCliReachableServer } from "../support/cli"
 import { httpClient } from "../support/http"
+import { bookingIn } from "../support/scenarios"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "./support"
 
 let server: TestServer
 let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
@@ -32,19 +32,8 @@ let slot = 0
 /** A paid (authorised) booking. */
 const paidBooking = async () => {
   const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
-      address: "2 rue Saint-Jean, Québec"
-    },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  await payInSandbox(server, api, client.token, reply.body.data.bookingData.id)
-  return reply.body.data.bookingData.id as string
+  const paid = await bookingIn(server, "paid", { provider, client, serviceId, start, hours: 2, address: "2 rue Saint-Jean, Québec" })
+  return paid.bookingId
 }
 const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
 

@@ -5,10 +5,9 @@ import { Bookings } from "../../src/modules/booking"
 import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
-import { serviceOf } from "../support/scenarios"
+import { bookingIn, serviceOf } from "../support/scenarios"
 import { startTestServer, type TestServer } from "../support/server"
 import { fileOf, getBinary, pdf, png, sendForm } from "../profiles/support"
-import { payInSandbox } from "./support"
 
 /**
  * Disputes before capture over HTTP (issue 13, item 1): the client's report after "service rendered"
@@ -36,27 +35,14 @@ const nextSlot = () => {
 }
 const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
   server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-let pastSlot = 0
 
 const get = async (token: string, id: string) => (await api.get(`/api/bookings/${id}`, { token })).body.data.booking
 
-/** A paid, confirmed booking (40 €/h, 1 hour: 4000 held) that started and that the provider marked rendered. */
-const rendered = async () => {
-  const created = await api.post(
-    "/api/bookings",
-    { serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...nextSlot() },
-    { token: client.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  const id: string = created.body.data.bookingData.id
-  await payInSandbox(server, api, client.token, id)
-  expect((await api.post(`/api/bookings/${id}/confirm`, {}, { token: provider.token })).status).toBe(200)
-  const start = new Date(Date.now() - (++pastSlot * 3 + 2) * HOUR)
-  await sql("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [id, start, new Date(start.getTime() + HOUR)])
-  const done = await api.post(`/api/bookings/${id}/mark-rendered`, {}, { token: provider.token })
-  expect(done.body.data.booking).toMatchObject({ status: "SERVICE_RENDERED", paymentStatus: "AUTHORIZED", totalMinor: 4000 })
-  return id
-}
+/** The test service's booking (40 €/h, 1 hour: 4000 held) in `state` (test/support/scenarios.ts), at the next free slot. */
+const booked = async (state: "rendered" | "disputed") =>
+  (await bookingIn(server, state, { provider, client, serviceId, start: new Date(nextSlot().startTime) })).bookingId
+/** A paid, confirmed booking that started and that the provider marked rendered. */
+const rendered = () => booked("rendered")
 
 const reportForm = async (fields: Record<string, string> = {}, files: Record<string, File> = {}) => {
   const form = new FormData()
@@ -75,12 +61,8 @@ const message = (token: string, id: string, body: string, files: Record<string, 
 }
 const resolve = (token: string, id: string, body: Record<string, unknown>, language?: string) =>
   api.post(`/api/admin/bookings/${id}/dispute/resolve`, body, { token, ...(language ? { language } : {}) })
-const disputed = async () => {
-  const id = await rendered()
-  const reply = await report(client.token, id, await reportForm())
-  expect(reply.status, reply.text).toBe(201)
-  return id
-}
+/** Rendered, then reported by the client (PARTLY_DONE). */
+const disputed = () => booked("disputed")
 
 beforeAll(async () => {
   server = await startTestServer()

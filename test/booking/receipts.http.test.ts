@@ -11,8 +11,8 @@ import { parseCsv } from "../administration/csv"
 import { login, newClient, providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
 import { pdfInfo, pdfText } from "../support/pdf"
+import { bookingIn } from "../support/scenarios"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "./support"
 
 // Receipts for clients and earnings for providers (issue 13, item 5), over HTTP: who may read them,
 // 404 and 409, the PDF and its figures, the mail with the PDF, the earnings' figures, totals and CSV.
@@ -49,19 +49,8 @@ let slot = 0
 const paidBooking = async () => {
   const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
   start.setUTCMinutes(0, 0, 0)
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
-      address: "2 rue Saint-Jean, Québec"
-    },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  await payInSandbox(server, api, client.token, reply.body.data.bookingData.id)
-  return reply.body.data.bookingData.id as string
+  const paid = await bookingIn(server, "paid", { provider, client, serviceId, start, hours: 2, address: "2 rue Saint-Jean, Québec" })
+  return paid.bookingId
 }
 /** Confirmed then validated by an admin: the 70,00 € are captured. */
 const capture = async (id: string) => {

@@ -8,7 +8,7 @@ import { providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
 import { adjustableClock } from "../support/clock"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "./support"
+import { bookingIn } from "../support/scenarios"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -64,21 +64,7 @@ const confirmedBooking = async (hoursAhead: number) => {
 }
 const confirmedAt = async (start: Date) => {
   const address = `${slot} rue de la République, Lyon`
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + HOUR).toISOString(),
-      address
-    },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  const id = reply.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  const confirmed = await api.post(`/api/bookings/${id}/confirm`, {}, { token: provider.token })
-  expect(confirmed.status, confirmed.text).toBe(200)
+  const { bookingId: id } = await bookingIn(server, "confirmed", { provider, client, serviceId, start, address })
   return { id, start, address }
 }
 /** Moves the clock to `msBefore` the start. */

@@ -7,7 +7,7 @@ import { providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo } from "../support/http"
 import { adjustableClock } from "../support/clock"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "./support"
+import { bookingIn } from "../support/scenarios"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -34,20 +34,11 @@ beforeAll(async () => {
 afterAll(() => server?.stop())
 
 let slot = 0
-const book = async (hoursAhead = 24 + ++slot * 3) => {
+/** A 2-hour booking `hoursAhead` of the clock, requested (unpaid) or carried on to `state`. */
+const book = async (hoursAhead = 24 + ++slot * 3, state: "pending" | "paid" | "confirmed" = "pending") => {
   const start = new Date(time.now().getTime() + hoursAhead * HOUR)
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
-      address: "5 place Bellecour, Lyon"
-    },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  return reply.body.data.bookingData as { id: string; startTime: string; endTime: string }
+  const built = await bookingIn(server, state, { provider, client, serviceId, start, hours: 2, address: "5 place Bellecour, Lyon" })
+  return { id: built.bookingId, startTime: built.start.toISOString(), endTime: built.end.toISOString() }
 }
 const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
 const sweep = () => server.run(Effect.flatMap(Bookings, (bookings) => bookings.sweep))
@@ -85,11 +76,8 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
   })
 
   it("moves a confirmed booking to IN_PROGRESS at its start, and cancels a request nobody confirmed in time", async () => {
-    const confirmed = await book(2)
-    const unconfirmed = await book(2.5 + ++slot)
-    await payInSandbox(server, api, client.token, confirmed.id)
-    await payInSandbox(server, api, client.token, unconfirmed.id)
-    expect((await api.post(`/api/bookings/${confirmed.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const confirmed = await book(2, "confirmed")
+    const unconfirmed = await book(2.5 + ++slot, "paid")
     time.advance(2 * HOUR + MINUTE)
     await sweep()
     expect((await get(confirmed.id)).status).toBe("IN_PROGRESS")
@@ -104,9 +92,7 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
   })
 
   it("renews a hold before it lapses, then validates and captures 7 days after 'service rendered'", async () => {
-    const booking = await book(2)
-    await payInSandbox(server, api, client.token, booking.id)
-    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const booking = await book(2, "confirmed")
     // "Service rendered" once the 2-hour booking has started (an hour in).
     time.advance(3 * HOUR)
     expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)

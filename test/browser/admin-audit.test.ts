@@ -2,11 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { login, newClient, newProvider } from "../support/accounts"
+import { setBookingStatus } from "../../cli/commands/bookings/shared"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient } from "../support/http"
+import { bookingIn } from "../support/scenarios"
 import type { TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
 
 // Issue 13 items 3 and 4 in Chromium: the admin refunds part of a captured booking from its detail
 // page (the status menu offers only what the server allows), then finds the refund on /admin/audit.
@@ -19,36 +18,14 @@ const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []
 
 /** A booking of 2 hours at 45 EUR, paid, confirmed and validated by the admin: 90.00 EUR captured. */
 const capturedBooking = async () => {
-  const api = httpClient(server)
-  const admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  const provider = await newProvider(server, api)
-  const client = await newClient(server, api)
-  const service = await api.post(
-    "/api/services",
-    { title: "Cours de pâtisserie", description: "À domicile.", price: 45, currency: "EUR", duration: 60, location: "Lyon", categoryId: 7 },
-    { token: provider.token }
-  )
-  expect(service.status, service.text).toBe(201)
-  const start = new Date(Date.now() + 36 * 3_600_000)
-  start.setUTCMinutes(0, 0, 0)
-  const booking = await api.post(
-    "/api/bookings",
-    {
-      serviceId: service.body.data.service.id,
-      address: "3 quai Saint-Antoine, Lyon",
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString()
-    },
-    { token: client.token }
-  )
-  expect(booking.status, booking.text).toBe(201)
-  const id = booking.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  for (const status of ["CONFIRMED", "VALIDATED"]) {
-    const reply = await api.patch(`/api/admin/bookings/${id}/status`, { status }, { token: admin.token })
-    expect(reply.status, reply.text).toBe(200)
-  }
-  return id
+  const { bookingId } = await bookingIn(server, "confirmed", {
+    service: { title: "Cours de pâtisserie", description: "À domicile.", price: 45, currency: "EUR", location: "Lyon" },
+    startsInHours: 36,
+    hours: 2,
+    address: "3 quai Saint-Antoine, Lyon"
+  })
+  expect(await server.run(setBookingStatus(bookingId, "VALIDATED", undefined))).toMatchObject({ capturedMinor: 9000 })
+  return bookingId
 }
 
 describe.skipIf(!hasChromium)("refunds and the audit log in Chromium", () => {

@@ -1,7 +1,5 @@
 import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { payInSandbox } from "../booking/support"
-import { providerWithService } from "../support/accounts"
 import {
   collectPageErrors,
   contextWithConsent,
@@ -11,7 +9,8 @@ import {
   seriousViolations,
   withServerAndChromium
 } from "../support/browser"
-import { httpClient, registration } from "../support/http"
+import { registration } from "../support/http"
+import { bookingIn } from "../support/scenarios"
 import type { TestServer } from "../support/server"
 
 // A provider with a confirmed booking opens /provider/availability: the "subscribe from your calendar
@@ -21,35 +20,18 @@ import type { TestServer } from "../support/server"
 
 let server: TestServer
 let browser: Browser
-const HOUR = 3_600_000
 
 describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
   withServerAndChromium((started) => void ({ server, browser } = started))
 
   it("shows a URL that downloads the provider's calendar, copies it, and regenerates it after confirmation", async () => {
-    const api = httpClient(server)
-    const { provider, client, serviceId } = await providerWithService(server, api, {
-      title: "Taille de haies",
-      description: "Haies et arbustes, déchets emportés.",
-      price: 45,
-      location: "Montréal",
-      categoryId: 7
+    // A confirmed booking in the provider's calendar.
+    const { provider, bookingId } = await bookingIn(server, "confirmed", {
+      service: { title: "Taille de haies", description: "Haies et arbustes, déchets emportés.", price: 45 },
+      startsInHours: 30,
+      hours: 2,
+      address: "2 rue Rachel, Montréal"
     })
-    const start = new Date(Math.ceil((Date.now() + 30 * HOUR) / HOUR) * HOUR)
-    const booked = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
-        address: "2 rue Rachel, Montréal"
-      },
-      { token: client.token }
-    )
-    expect(booked.status, booked.text).toBe(201)
-    const bookingId = booked.body.data.bookingData.id as string
-    await payInSandbox(server, api, client.token, bookingId)
-    expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBe(200)
 
     const context = await contextWithConsent(browser)
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })

@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { payInSandbox } from "../booking/support"
-import { newClient, providerWithService, type Session } from "../support/accounts"
+import { newClient, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, loaded, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient } from "../support/http"
+import { bookingIn, providerWithPayouts, serviceOf } from "../support/scenarios"
 import type { TestServer } from "../support/server"
 
 // Issue 16, item 4: the unread-messages badge of the navigation, live; the account's language on
@@ -92,14 +92,11 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
 
   it("an English account logging in from a fresh French browser gets English, after a reload too, and an English checkout page", async () => {
     const http = api()
-    const {
-      provider: _,
-      client,
-      serviceId
-    } = await providerWithService(server, http, {
-      title: "Cours de piano",
-      description: "Une heure de piano à domicile.",
-      price: 50
+    // An unpaid booking four days ahead: its checkout is opened below.
+    const { client, bookingId } = await bookingIn(server, "pending", {
+      service: { title: "Cours de piano", description: "Une heure de piano à domicile.", price: 50 },
+      startsInHours: 4 * 24,
+      address: "1200 rue Sainte-Catherine, Montréal"
     })
     expect((await http.patch("/api/users/me", { preferredLanguage: "en" }, { token: client.token })).status).toBe(200)
 
@@ -122,24 +119,7 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en")
 
     // The sandbox's hosted checkout, opened in this French browser, speaks the account's language.
-    const start = new Date(Date.now() + 4 * 24 * HOUR)
-    start.setUTCHours(10, 0, 0, 0)
-    const booked = await http.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "1200 rue Sainte-Catherine, Montréal",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + HOUR).toISOString()
-      },
-      { token: client.token }
-    )
-    expect(booked.status, booked.text).toBe(201)
-    const session = await http.post(
-      "/api/payments/checkout/session",
-      { bookingId: booked.body.data.bookingData.id },
-      { token: client.token }
-    )
+    const session = await http.post("/api/payments/checkout/session", { bookingId }, { token: client.token })
     expect(session.status, session.text).toBe(200)
     await page.goto(session.body.data.url)
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en")
@@ -151,32 +131,23 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
   it("the month view shows two lines per event and '+N more' on a full day; week and day views fit a 375 px screen", async () => {
     const http = api()
     const title = "Taille de haie et ramassage des feuilles mortes au fond du jardin"
-    const { provider, client, serviceId } = await providerWithService(server, http, {
-      title,
-      description: "Entretien du jardin.",
-      price: 40
-    })
+    const provider = await providerWithPayouts(server)
+    const client = await newClient(server, http)
+    const serviceId = await serviceOf(server, provider, { title, description: "Entretien du jardin." })
     expect((await http.patch("/api/users/me", { timeZone: "Europe/Paris" }, { token: provider.token })).status).toBe(200)
     // Five bookings on one day, 08:00 to 15:00 UTC: the same day in Paris.
     const inTwoDays = new Date(Date.now() + 2 * 24 * HOUR)
     const midnight = Date.UTC(inTwoDays.getUTCFullYear(), inTwoDays.getUTCMonth(), inTwoDays.getUTCDate())
     const day = new Date(midnight + 8 * HOUR)
-    for (const hour of [8, 9.5, 11, 12.5, 14]) {
-      const start = new Date(midnight + hour * HOUR)
-      const reply = await http.post(
-        "/api/bookings",
-        {
-          serviceId,
-          address: "1 rue du Parc, Montréal",
-          startTime: start.toISOString(),
-          endTime: new Date(start.getTime() + HOUR).toISOString()
-        },
-        { token: client.token }
-      )
-      expect(reply.status, reply.text).toBe(201)
-      // Paid: unpaid requests stay off the calendar.
-      await payInSandbox(server, http, client.token, reply.body.data.bookingData.id)
-    }
+    // Paid: unpaid requests stay off the calendar.
+    for (const hour of [8, 9.5, 11, 12.5, 14])
+      await bookingIn(server, "paid", {
+        provider,
+        client,
+        serviceId,
+        start: new Date(midnight + hour * HOUR),
+        address: "1 rue du Parc, Montréal"
+      })
     const dayLabel = new Intl.DateTimeFormat("fr", { dateStyle: "full", timeZone: "Europe/Paris" }).format(day)
     const sameMonth = (a: Date, b: Date) =>
       new Intl.DateTimeFormat("en", { month: "numeric", timeZone: "Europe/Paris" }).format(a) ===

@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { payInSandbox } from "../booking/support"
 import { providerWithService, type Session } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
 import { httpClient, registration } from "../support/http"
+import { advance } from "../support/scenarios"
 import type { TestServer } from "../support/server"
 import { chooseDay, dayAhead, dayCell, showMonthOf, timeIn, zonedAt } from "../support/slots"
 
@@ -143,9 +143,9 @@ describe.skipIf(!hasChromium)("issue 12's time journey in Chromium", () => {
     const [booking] = (await api.get("/api/bookings/me?as=client", { token: client.token })).body.data.bookings
     expect(booking).toMatchObject({ serviceId, status: "PENDING" })
     expect(new Date(booking.startTime).toISOString()).toBe(booked.toISOString())
-    // Paid in the sandbox's checkout (its API, as the other tests do), then confirmed by the provider.
-    await payInSandbox(server, api, client.token, booking.id)
-    expect((await api.post(`/api/bookings/${booking.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    // Paid in the sandbox's checkout (its form's POST, as test/browser/booking.test.ts pays in the page), then confirmed by the provider.
+    const end = new Date(booked.getTime() + HOUR)
+    await advance(server, { bookingId: booking.id, serviceId, provider, client, start: booked, end }, "confirmed")
 
     // /bookings: the Paris time, named, and the provider's Toronto time beside it.
     await page.goto(`${base}/bookings`)

@@ -2,10 +2,10 @@ import { Effect, Option } from "effect"
 import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
-import { payInSandbox } from "../booking/support"
-import { newProvider } from "../support/accounts"
+import { login } from "../support/accounts"
 import { collectPageErrors, contextWithConsent, hasChromium, withServerAndChromium } from "../support/browser"
 import { httpClient, mailedToken } from "../support/http"
+import { bookingIn, providerWithPayouts } from "../support/scenarios"
 import type { TestServer } from "../support/server"
 
 // Issue 12, time zones in the browser: a client whose Chromium runs in Europe/Paris, in English, registers
@@ -43,34 +43,20 @@ describe.skipIf(!hasChromium)("time zones in Chromium", () => {
     expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, email, "verify-email")}`)).status).toBe(200)
 
     // A provider in Toronto (set on their settings, in English: the account's language is the one they get) offers a service; the client books 14:00 UTC in three days.
-    const provider = await newProvider(server, api)
+    const provider = await providerWithPayouts(server)
     expect(
       (await api.patch("/api/users/me", { timeZone: "America/Toronto", preferredLanguage: "en" }, { token: provider.token })).status
     ).toBe(200)
-    const created = await api.post(
-      "/api/services",
-      { title: "Piano lessons", description: "One hour of piano at home.", price: 50, duration: 60, location: "Toronto", categoryId: 7 },
-      { token: provider.token }
-    )
-    expect(created.status, created.text).toBe(201)
-    const serviceId = created.body.data.service.id as string
-    const login = await api.post("/api/auth/login", { email, password })
-    expect(login.status, login.text).toBe(200)
     const start = new Date(Date.now() + 3 * 24 * 3_600_000)
     start.setUTCHours(14, 0, 0, 0)
-    const booked = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 3_600_000).toISOString(),
-        address: "10 rue de la Paix, Paris"
-      },
-      { token: login.body.data.token }
-    )
-    expect(booked.status, booked.text).toBe(201)
     // Paid (the sandbox's checkout): the calendar shows bookings whose payment is secured.
-    await payInSandbox(server, api, login.body.data.token, booked.body.data.bookingData.id)
+    const { bookingId, serviceId } = await bookingIn(server, "paid", {
+      provider,
+      client: await login(api, email, password),
+      service: { title: "Piano lessons", description: "One hour of piano at home.", price: 50, location: "Toronto" },
+      start,
+      address: "10 rue de la Paix, Paris"
+    })
     // The start's hour in a zone ("3:00"): a range shares its AM/PM ("3:00 – 4:00 PM").
     const time = (zone: string) =>
       plain(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: zone }).format(start)).replace(/\s?[AP]M$/, "")
@@ -83,7 +69,7 @@ describe.skipIf(!hasChromium)("time zones in Chromium", () => {
     await page.waitForURL("**/services")
 
     await page.goto(`${server.url}/bookings`)
-    const card = page.locator(`[data-booking-id="${booked.body.data.bookingData.id}"]`)
+    const card = page.locator(`[data-booking-id="${bookingId}"]`)
     await card.waitFor()
     const range = plain(await card.locator(".date-range").innerText())
     // 14:00 UTC: 3:00 or 4:00 PM in Paris, 9:00 or 10:00 AM in Toronto, depending on the date's offsets.

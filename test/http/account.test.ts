@@ -5,7 +5,7 @@ import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
 import { httpClient, mailsAtLeast, mailsTo, registration } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn, serviceOf } from "../support/scenarios"
 
 // Account self-service on /settings (issue 15, item 3): sessions, email change, data export, deletion.
 
@@ -162,40 +162,20 @@ describe("email change", () => {
 
 /** A provider with a service, a client, and a booking between them taken to COMPLETED (paid, captured, reviewed). */
 const completedBooking = async (client: Session, provider: Session, serviceId: string) => {
-  const start = new Date(Date.now() + 36 * 3_600_000 + Math.floor(Math.random() * 200) * 3 * 3_600_000)
-  start.setUTCMinutes(0, 0, 0)
-  const created = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      address: "1200 rue Sainte-Catherine, Montréal",
-      notes: "Sonnez deux fois",
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 3_600_000).toISOString()
-    },
-    { token: client.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  const id = created.body.data.bookingData.id as string
-  await payInSandbox(server, api, client.token, id)
-  expect((await api.post(`/api/bookings/${id}/confirm`, {}, { token: provider.token })).status).toBe(200)
-  const past = new Date(Date.now() - 30 * 24 * 3_600_000 - Math.floor(Math.random() * 500) * 3 * 3_600_000)
-  await sql("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [id, past, new Date(past.getTime() + 3_600_000)])
-  expect((await api.post(`/api/bookings/${id}/mark-rendered`, {}, { token: provider.token })).status).toBe(200)
-  const completed = await api.post(`/api/bookings/${id}/confirm-completion`, { rating: 5, comment: "Parfait." }, { token: client.token })
-  expect(completed.status, completed.text).toBe(200)
-  return id
+  const completed = await bookingIn(server, "completed", {
+    provider,
+    client,
+    serviceId,
+    startsInHours: 36 + Math.floor(Math.random() * 200) * 3,
+    address: "1200 rue Sainte-Catherine, Montréal",
+    notes: "Sonnez deux fois",
+    review: { rating: 5, comment: "Parfait." }
+  })
+  return completed.bookingId
 }
 
-const newService = async (provider: Session) => {
-  const created = await api.post(
-    "/api/services",
-    { title: "Cours de piano", description: "Cours à domicile.", price: 50, duration: 60, location: "Montréal", categoryId: 7 },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  return created.body.data.service.id as string
-}
+const newService = (provider: Session) =>
+  serviceOf(server, provider, { title: "Cours de piano", description: "Cours à domicile.", price: 50 })
 
 /** The token of the export link mailed to `email` (the job runs in the background: waits up to 15 s). */
 const exportLink = async (email: string) => {

@@ -6,7 +6,7 @@ import { en, fr } from "../../src/platform/messages"
 import { login, newClient, providerWithService, type Session } from "../support/accounts"
 import { httpClient, mailsTo, type Reply } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
-import { payInSandbox } from "../booking/support"
+import { bookingIn } from "../support/scenarios"
 
 /** Issue 15 through the API and the socket: private until booked, blocks, reports and the moderation queue. */
 let server: TestServer
@@ -109,19 +109,13 @@ describe("private until booked", () => {
     expect(plain.body.data.message).toMatchObject({ masked: false, maskedForRecipient: false })
 
     // A paid request is not enough (PENDING)...
-    const requested = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "1200 rue Sainte-Catherine, Montréal",
-        startTime: new Date(Date.now() + 26 * 3_600_000).toISOString().replace(/:\d\d:\d\d\.\d+Z$/, ":00:00.000Z"),
-        endTime: new Date(Date.now() + 27 * 3_600_000).toISOString().replace(/:\d\d:\d\d\.\d+Z$/, ":00:00.000Z")
-      },
-      as(buyer)
-    )
-    expect(requested.status, requested.text).toBe(201)
-    const bookingId = requested.body.data.bookingData.id as string
-    await payInSandbox(server, api, buyer.token, bookingId)
+    const { bookingId } = await bookingIn(server, "paid", {
+      provider,
+      client: buyer,
+      serviceId,
+      startsInHours: 26,
+      address: "1200 rue Sainte-Catherine, Montréal"
+    })
     expect((await messagesOf(provider, conversation.id))[1]).toMatchObject({ content: MASKED_TEXT, masked: true })
     // ...once CONFIRMED, everything shows, the earlier message included.
     const confirmed = await api.post(`/api/bookings/${bookingId}/confirm`, {}, as(provider))

@@ -55,8 +55,16 @@ export interface BookingOptions {
   readonly service?: Partial<ServiceInput>
   /** When it starts, in whole hours from now (48 by default: outside the free-cancellation window). */
   readonly startsInHours?: number
+  /** When it starts, exactly (instead of `startsInHours`). */
+  readonly start?: Date
   readonly hours?: number
   readonly address?: string
+  readonly notes?: string
+  /** "completed": the client's review (5 stars, "Parfait" by default). */
+  readonly review?: { readonly rating: number; readonly comment: string }
+  /** "refunded": how much the administrator refunds (everything captured by default), and why. */
+  readonly refundMinor?: number
+  readonly refundReason?: string
 }
 
 export interface BuiltBooking {
@@ -80,10 +88,19 @@ const demoAdmin = (server: TestServer) =>
     )
   )
 
-/** Moves the booking's times into the past (it started an hour and a half ago), as if it had happened. */
+/** The start of the booking last moved into the past: the next one ends before it. */
+let pastCursor = Number.POSITIVE_INFINITY
+/**
+ * Moves the booking's times into the past, as if it had happened: it ended half an hour ago, or half
+ * an hour before the one moved before it, so that bookings of one provider moved back one after
+ * another never overlap (the slot constraint holds for the past too); back to now after 4 days.
+ */
 const moveIntoPast = (server: TestServer, bookingId: string, hours: number) => {
-  const start = new Date(Date.now() - (hours + 0.5) * HOUR)
-  const end = new Date(start.getTime() + hours * HOUR)
+  const latest = Date.now() - HOUR / 2
+  if (pastCursor < latest - 4 * 24 * HOUR) pastCursor = Number.POSITIVE_INFINITY
+  const end = new Date(Math.min(latest, pastCursor - HOUR / 2))
+  const start = new Date(end.getTime() - hours * HOUR)
+  pastCursor = start.getTime()
   return server
     .run(
       Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -93,8 +110,10 @@ const moveIntoPast = (server: TestServer, bookingId: string, hours: number) => {
     .then(() => ({ start, end }))
 }
 
+type Step = (server: TestServer, built: BuiltBooking, options: BookingOptions) => Promise<BuiltBooking>
+
 /** The steps after the request, in order: each state is reached by running the steps up to it. */
-const steps: ReadonlyArray<readonly [BookingState, (server: TestServer, built: BuiltBooking, hours: number) => Promise<BuiltBooking>]> = [
+const steps: ReadonlyArray<readonly [BookingState, Step]> = [
   [
     "paid",
     async (server, built) => {
@@ -108,8 +127,8 @@ const steps: ReadonlyArray<readonly [BookingState, (server: TestServer, built: B
   ],
   [
     "rendered",
-    async (server, built, hours) => {
-      const moved = await moveIntoPast(server, built.bookingId, hours)
+    async (server, built) => {
+      const moved = await moveIntoPast(server, built.bookingId, (built.end.getTime() - built.start.getTime()) / HOUR)
       await act(server, actorOf(built.provider, "PROVIDER"), built.bookingId, { _tag: "MarkRendered" })
       return { ...built, ...moved }
     }
@@ -136,12 +155,28 @@ const steps: ReadonlyArray<readonly [BookingState, (server: TestServer, built: B
 const completionSteps: typeof steps = [
   [
     "completed",
-    (server, built) =>
-      act(server, actorOf(built.client, "CLIENT"), built.bookingId, { _tag: "ConfirmCompletion", rating: 5, comment: "Parfait" }).then(
-        () => built
-      )
+    (server, built, options) =>
+      act(server, actorOf(built.client, "CLIENT"), built.bookingId, {
+        _tag: "ConfirmCompletion",
+        ...(options.review ?? { rating: 5, comment: "Parfait" })
+      }).then(() => built)
   ],
-  ["refunded", async (server, built) => act(server, await demoAdmin(server), built.bookingId, { _tag: "Refund" }).then(() => built)]
+  [
+    "refunded",
+    // The back-office's refund (POST /api/admin/bookings/{id}/refund): with its reason and its audit entry.
+    async (server, built, options) => {
+      const admin = await demoAdmin(server)
+      await server.run(
+        Effect.flatMap(Bookings, (bookings) =>
+          bookings.refund(admin, built.bookingId, {
+            amountMinor: options.refundMinor,
+            reason: options.refundReason ?? "Geste commercial"
+          })
+        )
+      )
+      return built
+    }
+  ]
 ]
 
 const pathTo = (state: BookingState) => {
@@ -153,29 +188,43 @@ const pathTo = (state: BookingState) => {
  * A booking in `state`: requested by a client of a payment-ready provider's service (new ones unless
  * given), then carried through the real steps to that state: paid (the card held in the sandbox),
  * confirmed by the provider, rendered (moved into the past, marked rendered), disputed (the client
- * reports a problem), completed (the client validates: captured), refunded (an admin refunds it all).
+ * reports a problem), completed (the client validates: captured), refunded (an admin refunds it all, or
+ * `refundMinor`, with a reason).
  */
 export const bookingIn = async (server: TestServer, state: BookingState, options: BookingOptions = {}): Promise<BuiltBooking> => {
   const api = httpClient(server)
   const provider = options.provider ?? (await providerWithPayouts(server))
   const client = options.client ?? (await newClient(server, api))
   const serviceId = options.serviceId ?? (await serviceOf(server, provider, options.service))
-  const hours = options.hours ?? 1
-  const start = new Date(Date.now() + (options.startsInHours ?? 48) * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  const end = new Date(start.getTime() + hours * HOUR)
+  const start = options.start ?? new Date(Date.now() + (options.startsInHours ?? 48) * HOUR)
+  if (!options.start) start.setUTCMinutes(0, 0, 0)
+  const end = new Date(start.getTime() + (options.hours ?? 1) * HOUR)
   const requested = await server.run(
     Effect.flatMap(Bookings, (bookings) =>
       bookings.request(actorOf(client, "CLIENT"), {
         serviceId,
         startTime: start.toISOString(),
         endTime: end.toISOString(),
-        address: options.address ?? "4500 rue Saint-Denis, Montréal"
+        address: options.address ?? "4500 rue Saint-Denis, Montréal",
+        notes: options.notes
       })
     )
   )
-  let built: BuiltBooking = { bookingId: requested.id, serviceId, provider, client, start, end }
+  return advance(server, { bookingId: requested.id, serviceId, provider, client, start, end }, state, options)
+}
+
+/**
+ * Carries a pending (unpaid) booking made elsewhere (through the booking form, say) on to `state` by
+ * the same steps as `bookingIn`: paid in the sandbox, confirmed by its provider, and so on.
+ */
+export const advance = async (
+  server: TestServer,
+  booking: BuiltBooking,
+  state: BookingState,
+  options: Pick<BookingOptions, "review" | "refundMinor" | "refundReason"> = {}
+): Promise<BuiltBooking> => {
+  let built = booking
   if (state === "pending") return built
-  for (const [, step] of pathTo(state)) built = await step(server, built, hours)
+  for (const [, step] of pathTo(state)) built = await step(server, built, options)
   return built
 }
