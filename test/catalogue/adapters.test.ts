@@ -12,13 +12,11 @@ import { UserRepository } from "../../src/modules/identity"
 import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memory"
 import { IdentityPostgresAdapters } from "../../src/modules/identity/adapters/postgres"
 import { runMigrations } from "../../src/platform/migrations"
-import { freshTestDatabase } from "../support/database"
+import { freshTestDatabase, storeKinds } from "../support/database"
 import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** One contract for the catalogue's stores: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
-  ? ["memory", "pglite", "postgres"]
-  : ["memory", "pglite"]
+const kinds = storeKinds
 
 const memoryStores = CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
 const postgresStores = (kind: "pglite" | "postgres") =>

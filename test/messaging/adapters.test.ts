@@ -9,13 +9,11 @@ import { ConversationRepository } from "../../src/modules/messaging/ports"
 import { ConversationRepositoryLive } from "../../src/modules/messaging/adapters/postgres"
 import { ConversationRepositoryMemory } from "../../src/modules/messaging/adapters/memory"
 import { runMigrations } from "../../src/platform/migrations"
-import { freshTestDatabase } from "../support/database"
+import { freshTestDatabase, storeKinds } from "../support/database"
 import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** One contract for the conversation store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
-  ? ["memory", "pglite", "postgres"]
-  : ["memory", "pglite"]
+const kinds = storeKinds
 
 const memoryStores = ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters))
 const postgresStores = (kind: "pglite" | "postgres") =>

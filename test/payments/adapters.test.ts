@@ -7,13 +7,11 @@ import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/po
 import type { PaymentAccount } from "../../src/modules/payments/domain"
 import { GatewayAttempts, PaymentAccountRepository, SandboxAccountStore, WebhookEventStore } from "../../src/modules/payments/ports"
 import { runMigrations } from "../../src/platform/migrations"
-import { freshTestDatabase } from "../support/database"
+import { freshTestDatabase, storeKinds } from "../support/database"
 import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /** The same contract on every store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
-  ? ["memory", "pglite", "postgres"]
-  : ["memory", "pglite"]
+const kinds = storeKinds
 
 const postgresStores = (kind: "pglite" | "postgres") => PaymentsPostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
 /** What both stores provide: the tests' effects run on it. */

@@ -13,7 +13,7 @@ import { ChargeGateway, type CheckoutRequest, type OffSessionRequest, SandboxCha
 import { AppConfigOf } from "../../src/platform/config"
 import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
-import { freshTestDatabase } from "../support/database"
+import { freshTestDatabase, storeKinds } from "../support/database"
 import { eventually, startWebhookRecorder, type WebhookRecorder } from "./support"
 
 /**
@@ -25,9 +25,7 @@ import { eventually, startWebhookRecorder, type WebhookRecorder } from "./suppor
 const SECRET = "whsec_sandbox_charges_test"
 const PUBLIC_URL = "http://market.test"
 const DAY_MS = 24 * 3600 * 1000
-const kinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
-  ? ["memory", "pglite", "postgres"]
-  : ["memory", "pglite"]
+const kinds = storeKinds
 
 class Recorder extends Context.Tag("test/WebhookRecorder")<Recorder, WebhookRecorder>() {}
 const RecorderLive = Layer.scoped(

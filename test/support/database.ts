@@ -12,6 +12,11 @@ import { type Template, type TestTemplates, urlOfDatabase } from "./templates"
 /** Which database the adapter tests run on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite"
 
+/** The stores a contract suite runs on: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
+export const storeKinds: ReadonlyArray<"memory" | "pglite" | "postgres"> = process.env.TEST_DATABASE_URL
+  ? ["memory", "pglite", "postgres"]
+  : ["memory", "pglite"]
+
 export interface TestDatabase {
   readonly layer: Layer.Layer<SqlClient.SqlClient, unknown>
   /** Its URL on PostgreSQL (another server or a CLI can connect to it); none on PGlite. */
