@@ -1,37 +1,23 @@
 // Issue 13 items 3 and 4: refunds from the back-office (one use case with `payments:refund`), the admin
 // status menu the server allows (`allowedStatuses`), and the audit log of admins' decisions, written in
 // the decision's own transaction, read on GET /api/admin/audit and by `bin/run audit:list --json`.
-import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Exit } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { changeUser, listAudit, Operator, renderAudit } from "../../cli/commands/administration"
 import { Administration } from "../../src/modules/administration"
 import { refundBooking } from "../../cli/commands/bookings/shared"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
-import { bookingIn, serviceOf } from "../support/scenarios"
+import { newClient } from "../support/accounts"
+import { cliBuiltWith } from "../support/cli"
+import { cliWorld } from "../support/world"
 import { applicationForm, submit } from "../onboarding/support"
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-let api: ReturnType<typeof httpClient>
-let admin: Session
-let provider: Session
-let client: Session
-let serviceId: string
-
-const HOUR = 3_600_000
-let slot = 0
-const nextSlot = () => {
-  const start = new Date(Date.now() + 12 * HOUR + ++slot * 3 * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString() }
-}
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const world = cliWorld({
+  service: { title: "Cours de cuisine lyonnaise", description: "À domicile.", price: 45, currency: "EUR", location: "Lyon" },
+  admin: true,
+  slots: { hours: 2 }
+})
+const { server, cli, api, client, admin, sql, failureCode, bookedIn } = world
 
 // Result names come back camelCase (the client's transform).
 interface AuditRow {
@@ -49,8 +35,7 @@ const auditOf = (subjectId: string) =>
   )
 
 /** A booking of the test service (45 EUR an hour, 2 hours), paid in the sandbox: PENDING, AUTHORIZED for 9000. */
-const paidBooking = async () =>
-  (await bookingIn(server, "paid", { provider, client, serviceId, start: new Date(nextSlot().startTime), hours: 2 })).bookingId
+const paidBooking = async () => (await bookedIn("paid")).bookingId
 const setStatus = async (id: string, status: string) => {
   const reply = await api.patch(`/api/admin/bookings/${id}/status`, { status }, { token: admin.token })
   expect(reply.status, reply.text).toBe(200)
@@ -65,22 +50,6 @@ const capturedBooking = async () => {
 }
 const refund = (id: string, body: unknown, language = "fr") =>
   api.post(`/api/admin/bookings/${id}/refund`, body, { token: admin.token, language })
-
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  serviceId = await serviceOf(server, provider, {
-    title: "Cours de cuisine lyonnaise",
-    description: "À domicile.",
-    price: 45,
-    currency: "EUR",
-    location: "Lyon"
-  })
-}, 60_000)
-afterAll(() => server?.stop())
 
 describe("POST /api/admin/bookings/{id}/refund", () => {
   it("refunds part, then the rest, with a reason; the detail lists the refunds and what is left; one audit entry each", async () => {
@@ -208,8 +177,8 @@ describe("allowedStatuses: the admin menu offers only what the server allows", (
     expect((await setStatus(id, "VALIDATED")).allowedStatuses).toEqual([])
     expect((await api.patch(`/api/admin/bookings/${id}/status`, { status: "CANCELLED" }, { token: admin.token })).status).toBe(409)
     // An unpaid request cannot be confirmed (the payment is not secured): not offered.
-    const unpaid = await api.post("/api/bookings", { serviceId, address: "1 rue Test, Lyon", ...nextSlot() }, { token: client.token })
-    const unpaidView = await api.get(`/api/admin/bookings/${unpaid.body.data.bookingData.id}`, { token: admin.token })
+    const unpaid = await bookedIn("pending", { address: "1 rue Test, Lyon" })
+    const unpaidView = await api.get(`/api/admin/bookings/${unpaid.bookingId}`, { token: admin.token })
     expect(unpaidView.body.data.booking.allowedStatuses).toEqual(["CANCELLED", "REJECTED"])
   })
 })
@@ -252,9 +221,13 @@ describe("the audit log", () => {
     ])
     expect(rows.every((r) => r.actorId === admin.id && r.subjectType === "USER")).toBe(true)
 
-    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: false }, { token: admin.token })).status).toBe(200)
-    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).status).toBe(200)
-    expect((await auditOf(serviceId)).map((r) => [r.action, r.before, r.after])).toEqual([
+    expect((await api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable: false }, { token: admin.token })).status).toBe(
+      200
+    )
+    expect((await api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable: true }, { token: admin.token })).status).toBe(
+      200
+    )
+    expect((await auditOf(world.serviceId)).map((r) => [r.action, r.before, r.after])).toEqual([
       ["SERVICE_DISABLED", { status: "ACTIVE", heldByAdmin: false }, { status: "INACTIVE", heldByAdmin: true }],
       ["SERVICE_ENABLED", { status: "INACTIVE", heldByAdmin: true }, { status: "ACTIVE", heldByAdmin: false }]
     ])
@@ -321,7 +294,7 @@ describe("the audit log", () => {
       const deactivate = await server.run(Effect.exit(changeUser(someone.id, { isActive: false })))
       expect(Exit.isFailure(deactivate) && Cause.isDie(deactivate.cause)).toBe(true)
       const disable = await server.run(
-        Effect.exit(Effect.flatMap(Administration, (a) => a.setServiceAvailability(Operator, serviceId, false)))
+        Effect.exit(Effect.flatMap(Administration, (a) => a.setServiceAvailability(Operator, world.serviceId, false)))
       )
       expect(Exit.isFailure(disable) && Cause.isDie(disable.cause)).toBe(true)
     } finally {
@@ -329,7 +302,7 @@ describe("the audit log", () => {
     }
     const [user] = await sql<{ isActive: boolean }>("SELECT is_active FROM users WHERE id = $1", [someone.id])
     expect(user!.isActive).toBe(true)
-    const [service] = await sql<{ status: string }>("SELECT status FROM services WHERE id = $1", [serviceId])
+    const [service] = await sql<{ status: string }>("SELECT status FROM services WHERE id = $1", [world.serviceId])
     expect(service!.status).toBe("ACTIVE")
     expect(await auditOf(someone.id)).toEqual([])
   })
@@ -403,8 +376,7 @@ describe("audit:list", () => {
     ])
     expect(list.pagination).toEqual({ total: 2, page: 1, limit: 50, pages: 1 })
     expect(renderAudit(list)).toContain(id)
-    const failure = await server.run(Effect.flip(listAudit({ action: "NOPE" })))
-    expect((failure as { code: string }).code).toBe("VALIDATION_ERROR")
+    expect(await failureCode(listAudit({ action: "NOPE" }))).toBe("VALIDATION_ERROR")
   })
 
   it.skipIf(!cliBuiltWith("audit:list"))(

@@ -1,26 +1,14 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { login, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { beforeAll, describe, expect, it } from "vitest"
+import { httpWorld } from "../support/world"
+import { DAY } from "../support/durations"
 
 // The series behind the back-office's charts (issue 16 item 3): revenue and commissions per day or
 // month on /financial/stats, bookings per status and growth per day on /analytics. Each is recomputed
 // here from the owning tables' rows by a plain fold (no SQL aggregate) and compared.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: Session
-
-const DAY = 86_400_000
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const { api, admin, sql } = httpWorld({ admin: true })
 
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
   // Captures and refunds of the seed's bookings spread over the last year in the default currency, so
   // buckets differ: several a day, some months empty (written as the booking module records them).
   const bookings = await sql<{ id: string }>(`SELECT id FROM bookings ORDER BY id LIMIT 5`)
@@ -43,7 +31,6 @@ beforeAll(async () => {
     )
   }
 })
-afterAll(() => server?.stop())
 
 interface Point {
   start: string

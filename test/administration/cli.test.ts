@@ -1,35 +1,26 @@
-import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { changeUser, exportCsv, financeStats, listUsers, renderStats, renderUsers } from "../../cli/commands/administration"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
-import { freshUser } from "../profiles/support"
+import { cliBuiltWith } from "../support/cli"
+import { cliWorld } from "../support/world"
+import { freshUser } from "../support/accounts"
 import { parseCsv } from "./csv"
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-}, 60_000)
-afterAll(() => server?.stop())
-
-const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
+const { server, api, cli, failureCode } = cliWorld()
 
 describe("users:*, export:*, finance:* as Effects (what the commands run)", () => {
   it("lists and changes users through identity's rules", async () => {
-    const person = await freshUser(server, httpClient(server), "CLIENT", { firstName: "Ginette" })
+    const person = await freshUser(server, api, "CLIENT", { firstName: "Ginette" })
     const list = await server.run(listUsers({ search: person.email, status: "active" }))
     expect(list.users).toEqual([expect.objectContaining({ id: person.user.id, role: "CLIENT", isActive: true })])
     expect(renderUsers(list)).toContain(person.email)
     expect(await server.run(changeUser(person.user.id, { isActive: false }))).toMatchObject({ isActive: false })
     expect(await server.run(changeUser(person.user.id, { role: "provider" }))).toMatchObject({ role: "PROVIDER" })
-    expect(await failure(changeUser(person.user.id, { role: "KING" }))).toBe("VALIDATION_ERROR")
-    expect(await failure(changeUser("00000000-0000-4000-8000-000000000001", { isActive: true }))).toBe("USER_NOT_FOUND")
-    expect(await failure(listUsers({ status: "sleeping" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(changeUser(person.user.id, { role: "KING" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(changeUser("00000000-0000-4000-8000-000000000001", { isActive: true }))).toBe("USER_NOT_FOUND")
+    expect(await failureCode(listUsers({ status: "sleeping" }))).toBe("VALIDATION_ERROR")
   })
 
   it("exports the demo bookings and payments as CSV with proper quoting; finance stats", async () => {
@@ -59,7 +50,7 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
     expect(clients).toContain("lucas.bernard@marketplace.local")
     // Only days in range: nothing starts before 2000.
     expect(parseCsv(await server.run(exportCsv("bookings", { to: "1999-12-31" })))).toHaveLength(1)
-    expect(await failure(exportCsv("bookings", { from: "31/12/2024" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(exportCsv("bookings", { from: "31/12/2024" }))).toBe("VALIDATION_ERROR")
 
     const payments = parseCsv(await server.run(exportCsv("payments", {})))
     expect(payments[0]!.slice(0, 4)).toEqual(["id", "bookingId", "kind", "status"])
@@ -72,14 +63,14 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
     expect(inOne.slice(1).every((row) => row[6] === currency)).toBe(true)
     const bookingsInOne = parseCsv(await server.run(exportCsv("bookings", { currency })))
     expect(bookingsInOne.slice(1).every((row) => row[15] === currency)).toBe(true)
-    expect(await failure(exportCsv("payments", { currency: "ZZZ" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(exportCsv("payments", { currency: "ZZZ" }))).toBe("VALIDATION_ERROR")
 
     // The most active currency by default.
     const stats = await server.run(financeStats("year", undefined))
     expect(stats.currency).toBe(stats.currencies[0])
     expect(renderStats(stats)).toContain("Gross revenue")
     expect(renderStats(stats)).toContain("Net to providers")
-    expect(await failure(financeStats("decade", undefined))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(financeStats("decade", undefined))).toBe("VALIDATION_ERROR")
   })
 })
 
@@ -87,7 +78,7 @@ const built = cliBuiltWith("finance:stats")
 
 describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, same database)", () => {
   it("lists, deactivates and changes roles; exports CSV to a file; exits 2 on a refusal", async () => {
-    const person = await freshUser(server, httpClient(server), "CLIENT", { lastName: 'Virgule, "dite" Gigi' })
+    const person = await freshUser(server, api, "CLIENT", { lastName: 'Virgule, "dite" Gigi' })
     const listed = await cli("users:list", "--search", person.email, "--json")
     expect(listed.status, listed.stderr).toBe(0)
     expect(JSON.parse(listed.stdout).users[0]).toMatchObject({ id: person.user.id, isActive: true })
@@ -95,7 +86,7 @@ describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, sa
     const off = await cli("users:status", person.user.id, "--inactive", "--json")
     expect(off.status, off.stderr).toBe(0)
     expect(JSON.parse(off.stdout).user.isActive).toBe(false)
-    expect((await httpClient(server).post("/api/auth/login", { email: person.email, password: person.password })).status).toBe(401)
+    expect((await api.post("/api/auth/login", { email: person.email, password: person.password })).status).toBe(401)
     expect((await cli("users:role", person.user.id, "ADMIN")).stdout).toContain("ADMIN")
     const bad = await cli("users:role", person.user.id, "KING")
     expect(bad.status).toBe(2)

@@ -1,15 +1,13 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { exportCsv } from "../../cli/commands/administration"
 import { BookingRepository, type PaymentOperation } from "../../src/modules/booking/ports"
 import { commissionOf } from "../../src/modules/booking/domain"
 import { Currencies } from "../../src/platform/money"
-import { login, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 import { parseCsv } from "./csv"
+import { DAY, MINUTE } from "../support/durations"
 
 // Every money figure the back-office shows (dashboard, finance page, its payments table, the CSV
 // exports) against the payment rows themselves. Random histories of bookings (holds, renewals,
@@ -18,29 +16,19 @@ import { parseCsv } from "./csv"
 // in the past), on top of the seed's demo payments; each figure is then recomputed here from
 // `payment_operations` by a plain fold (no SQL aggregate, no code of the module) and compared.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: Session
+const { server, api, admin, sql } = httpWorld({ admin: true })
+/** A seeded service, its provider and a seeded client: the parties of the histories written. */
 let people: { serviceId: string; providerId: string; clientId: string }
 
-const DAY = 86_400_000
-const MINUTE = 60_000
 const PERIODS = { week: 7, month: 30, year: 365 } as const
 
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
   const [row] = await sql<{ serviceId: string; providerId: string; clientId: string }>(
     `SELECT s.id AS service_id, s.user_id AS provider_id, (SELECT id FROM users WHERE role = 'CLIENT' ORDER BY email LIMIT 1) AS client_id
      FROM services s ORDER BY s.id LIMIT 1`
   )
   people = row!
-}, 60_000)
-afterAll(() => server?.stop())
+})
 
 // ---- Histories -----------------------------------------------------------------------------------
 

@@ -1,50 +1,21 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
-import { bookingIn, serviceOf } from "../support/scenarios"
+import { login, newClient, newProvider } from "../support/accounts"
+import { registration } from "../support/http"
+import { httpWorld } from "../support/world"
 import { exportCsv } from "../../cli/commands/administration"
 import { parseCsv } from "./csv"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: Session
-let provider: Session
-let client: Session
-let serviceId: string
-
-const HOUR = 3_600_000
-let slot = 0
-const nextSlot = (hours = 2) => {
-  const start = new Date(Date.now() + 12 * HOUR + ++slot * 3 * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + hours * HOUR).toISOString() }
-}
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const world = httpWorld({
+  service: { title: "Atelier de vélo suisse", description: "Révision complète.", currency: "CHF", location: "Genève" },
+  admin: true,
+  slots: { hours: 2 }
+})
+const { server, api, admin, provider, client, sql, bookedIn } = world
 
 /** A booking of the test service (40 CHF an hour, 2 hours), paid in the sandbox: AUTHORIZED for 8000. */
-const paidBooking = async () =>
-  (await bookingIn(server, "paid", { provider, client, serviceId, start: new Date(nextSlot().startTime), hours: 2 })).bookingId
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  serviceId = await serviceOf(server, provider, {
-    title: "Atelier de vélo suisse",
-    description: "Révision complète.",
-    currency: "CHF",
-    location: "Genève"
-  })
-})
-afterAll(() => server?.stop())
+const paidBooking = async () => (await bookedIn("paid")).bookingId
 
 const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/api/admin/dashboard"],
@@ -287,7 +258,7 @@ describe("bookings", () => {
 describe("services", () => {
   it("filters by search, category and availability; toggles availability through the catalogue", async () => {
     const listed = await api.get("/api/admin/services?search=suisse&categoryId=7&isAvailable=true", { token: admin.token })
-    expect(listed.body.data.services.map((s: { id: string }) => s.id)).toEqual([serviceId])
+    expect(listed.body.data.services.map((s: { id: string }) => s.id)).toEqual([world.serviceId])
     expect(listed.body.data.services[0]).toMatchObject({
       priceMinor: 4000,
       currency: "CHF",
@@ -297,23 +268,24 @@ describe("services", () => {
     })
     expect((await api.get("/api/admin/services?search=suisse&categoryId=1", { token: admin.token })).body.data.services).toEqual([])
 
-    const off = await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: false }, { token: admin.token })
-    expect(off.body.data.service).toEqual({ id: serviceId, isAvailable: false })
+    const off = await api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable: false }, { token: admin.token })
+    expect(off.body.data.service).toEqual({ id: world.serviceId, isAvailable: false })
     expect((await api.get("/api/admin/services?search=suisse&isAvailable=false", { token: admin.token })).body.data.services).toHaveLength(
       1
     )
     // Unlisted: the public catalogue no longer shows it.
-    expect((await api.get(`/api/services/${serviceId}`)).status).toBe(404)
+    expect((await api.get(`/api/services/${world.serviceId}`)).status).toBe(404)
     expect(
-      (await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service
+      (await api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable: true }, { token: admin.token })).body.data.service
         .isAvailable
     ).toBe(true)
   })
 
   it("a service an admin disabled stays disabled: its provider can neither publish nor copy it until an admin enables it", async () => {
-    const status = (isAvailable: boolean) => api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable }, { token: admin.token })
+    const status = (isAvailable: boolean) =>
+      api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable }, { token: admin.token })
     const own = (action: string, language?: string) =>
-      api.post(`/api/services/${serviceId}/${action}`, undefined, { token: provider.token, ...(language ? { language } : {}) })
+      api.post(`/api/services/${world.serviceId}/${action}`, undefined, { token: provider.token, ...(language ? { language } : {}) })
     // The provider had unpublished it already: the admin's decision still holds it.
     expect((await own("deactivate")).status).toBe(200)
     expect((await status(false)).status).toBe(200)
@@ -322,15 +294,15 @@ describe("services", () => {
     expect(refused.body).toMatchObject({ code: "SERVICE_DISABLED_BY_ADMIN", message: fr["catalogue.disabledByAdmin"] })
     expect((await own("activate", "en")).body.message).toBe(en["catalogue.disabledByAdmin"])
     expect((await own("duplicate")).status).toBe(409)
-    const mine = (await api.get(`/api/services/${serviceId}`, { token: provider.token })).body.data.service
+    const mine = (await api.get(`/api/services/${world.serviceId}`, { token: provider.token })).body.data.service
     expect(mine).toMatchObject({ status: "INACTIVE", disabledByAdmin: true })
     // Unpublishing again, or editing, stays the provider's own business.
     expect((await own("deactivate")).status).toBe(200)
-    expect((await api.get(`/api/services/${serviceId}`)).status).toBe(404)
+    expect((await api.get(`/api/services/${world.serviceId}`)).status).toBe(404)
 
     const enabled = await status(true)
     expect(enabled.body.data.service.isAvailable).toBe(true)
-    const republished = (await api.get(`/api/services/${serviceId}`)).body.data.service
+    const republished = (await api.get(`/api/services/${world.serviceId}`)).body.data.service
     expect(republished.status).toBe("ACTIVE")
     expect(republished).not.toHaveProperty("disabledByAdmin")
     expect((await own("deactivate")).status).toBe(200)
@@ -338,7 +310,9 @@ describe("services", () => {
   })
 
   it("refuses malformed service decisions", async () => {
-    expect((await api.patch(`/api/admin/services/${serviceId}/status`, { isAvailable: "yes" }, { token: admin.token })).status).toBe(422)
+    expect((await api.patch(`/api/admin/services/${world.serviceId}/status`, { isAvailable: "yes" }, { token: admin.token })).status).toBe(
+      422
+    )
     expect(
       (await api.patch("/api/admin/services/00000000-0000-0000-0000-000000000001/status", { isAvailable: true }, { token: admin.token }))
         .status
@@ -481,8 +455,8 @@ describe("finance and analytics", () => {
     const a = reply.body.data
     expect(a.period).toBe(7)
     expect(a.topUsers.length).toBeLessThanOrEqual(6)
-    const top = a.topServices.find((s: { id: string }) => s.id === serviceId)
-    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1", [serviceId])) as [
+    const top = a.topServices.find((s: { id: string }) => s.id === world.serviceId)
+    const [{ n }] = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE service_id = $1", [world.serviceId])) as [
       { n: number }
     ]
     expect(top).toMatchObject({ title: "Atelier de vélo suisse", bookings: n, provider: { firstName: expect.any(String) } })

@@ -1,21 +1,13 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { AdminReadModel } from "../../src/modules/administration/ports"
 import { financialFigures } from "../../src/modules/administration/domain"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 // The Postgres read model over the seed's demo bookings (made through the booking service and the
 // sandbox gateway): its figures must match what the owning tables say, computed another way.
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(() => server?.stop())
-
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const { server, sql } = httpWorld()
 const read = <A>(f: (r: AdminReadModel["Type"]) => Effect.Effect<A>) => server.run(Effect.flatMap(AdminReadModel, f))
 
 describe("AdminReadModel on PostgreSQL", () => {

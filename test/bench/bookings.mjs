@@ -24,7 +24,6 @@
 // (100), BENCH_RACE_ROUNDS (20); BENCH_SERVER measures another build of the server (default dist/server.js);
 // BENCH_PARTS runs some parts only ("2" or "1,3"; default all four).
 // Run it when the machine is quiet (the summary records the load average before and after).
-import autocannon from "autocannon"
 import { spawn } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
@@ -32,13 +31,24 @@ import * as http from "node:http"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMsOf, machineSpeed, oneClient, sleep, startStackFloor, stats, waitFor } from "./lib.mjs"
+import {
+  benchDatabase,
+  benchRun,
+  benchSeconds,
+  cannon,
+  cpuMsOf,
+  freshSchema,
+  oneClient,
+  root,
+  sleep,
+  startStackFloor,
+  stats,
+  throughput,
+  waitFor
+} from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = benchSeconds()
 const PROVIDERS = Number(process.env.BENCH_PROVIDERS ?? 300)
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -48,19 +58,8 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3,4").split(",").map((p) 
 const LIST_BOOKINGS = 1000
 const schema = "bench_bookings"
 const port = Number(process.env.BENCH_PORT ?? 3920)
-const results = {
-  machine: {
-    cpus: os.cpus().length,
-    node: process.version,
-    speed: machineSpeed(),
-    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
-  }
-}
-const log = (...args) => console.error("[bench:bookings]", ...args)
-
-const url = new URL(baseUrl)
-url.searchParams.set("options", `-c search_path=${schema},public`)
-const databaseUrl = url.toString()
+const { log, results } = benchRun("bookings")
+const { baseUrl, databaseUrl } = benchDatabase(schema)
 
 const HOUR = 3600_000
 const DAY = 24 * HOUR
@@ -100,18 +99,6 @@ const call = (agent, targetPort, method, pathAndQuery, { token, body } = {}) =>
     req.on("error", reject)
     req.end(payload)
   })
-const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
-const throughput = (r) => ({
-  requestsPerSecond: Math.round(r.requests.average),
-  p50ms: r.latency.p50,
-  p90ms: r.latency.p90,
-  p99ms: r.latency.p99,
-  errors: r.errors,
-  timeouts: r.timeouts,
-  non2xx: r.non2xx,
-  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
-})
 /** Throughput of a run, with the server's own CPU per request (what the server, not PostgreSQL, costs). */
 const measured = async (opts) => {
   const before = cpuMsOf(server.pid)
@@ -181,8 +168,7 @@ const PASSWORD = "Bench1234!"
 // ---- 0. Schema, server, accounts -------------------------------------------------------------
 const admin = new pg.Client({ connectionString: baseUrl })
 await admin.connect()
-await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-await admin.query(`CREATE SCHEMA ${schema}`)
+await freshSchema(admin, schema)
 await admin.end()
 
 const server = startServer(port, databaseUrl)

@@ -14,44 +14,43 @@
 // BENCH_PARTS runs some parts only ("d" or "a,d"; default all four).
 // Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL.
 // Run it when the machine is quiet (the summary records the load average before and after).
-import autocannon from "autocannon"
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMsOf, importServerCode, interleaved, machineSpeed, oneClient, startStackFloor, waitFor } from "./lib.mjs"
+import {
+  benchDatabase,
+  benchRun,
+  benchSeconds,
+  cannon,
+  cpuMsOf,
+  freshSchema,
+  GEO_SEARCH,
+  importServerCode,
+  interleaved,
+  keptAliveClient,
+  oneClient,
+  root,
+  servicesIn,
+  spawnServer,
+  startStackFloor,
+  throughput,
+  waitFor
+} from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 1_000_000)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = benchSeconds()
 const schema = "bench_catalogue"
 const PARTS = new Set((process.env.BENCH_PARTS ?? "a,b,c,d").split(",").map((p) => p.trim()))
 const port = Number(process.env.BENCH_PORT ?? 3910)
-const results = {
-  machine: {
-    cpus: os.cpus().length,
-    node: process.version,
-    speed: machineSpeed(),
-    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
-  }
-}
-const log = (...args) => console.error("[bench:catalogue]", ...args)
-
-const url = new URL(baseUrl)
-url.searchParams.set("options", `-c search_path=${schema},public`)
-const databaseUrl = url.toString()
+const { log, results } = benchRun("catalogue")
+const { baseUrl, databaseUrl } = benchDatabase(schema)
 
 // ---- 0. One million services ----------------------------------------------------------------
 const admin = new pg.Client({ connectionString: baseUrl })
 await admin.connect()
-const existing = await admin
-  .query(`SELECT count(*)::int AS n FROM ${schema}.services`)
-  .then((r) => r.rows[0].n)
-  .catch(() => 0)
+const existing = await servicesIn(admin, schema)
 const bulkReportFile = path.join(root, "var", "bench-catalogue-bulk.json")
 if (existing >= SERVICES && process.env.BENCH_REGENERATE !== "1") {
   log(`reusing the ${existing.toLocaleString("en")} services of schema ${schema}`)
@@ -61,8 +60,7 @@ if (existing >= SERVICES && process.env.BENCH_REGENERATE !== "1") {
     previousRun: fs.existsSync(bulkReportFile) ? JSON.parse(fs.readFileSync(bulkReportFile, "utf8")) : null
   }
 } else {
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await admin.query(`CREATE SCHEMA ${schema}`)
+  await freshSchema(admin, schema)
   log(`generating ${SERVICES.toLocaleString("en")} services (bin/run seed:bulk)`)
   const started = performance.now()
   const run = spawnSync(process.execPath, [path.join(root, "bin/run.mjs"), "seed:bulk", "--services", String(SERVICES), "--json"], {
@@ -103,28 +101,7 @@ const { statementFor } = await importServerCode(
 )
 
 // ---- Clients ----------------------------------------------------------------------------------
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (pathAndQuery, targetPort = port) =>
-  new Promise((resolve, reject) => {
-    const req = http.get(
-      { host: "127.0.0.1", port: targetPort, path: pathAndQuery, agent, headers: { "accept-language": "fr" } },
-      (res) => {
-        const chunks = []
-        res.on("data", (c) => chunks.push(c))
-        res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
-      }
-    )
-    req.on("error", reject)
-  })
-const apiCall =
-  (pathAndQuery, targetPort = port) =>
-  async () => {
-    const res = await get(pathAndQuery, targetPort)
-    if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
-    return res
-  }
-const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
+const { apiCall } = keptAliveClient(port, { "accept-language": "fr" })
 /** CPU time (user + system) the server process has used so far, in ms (Linux). */
 const serverCpuMs = () => cpuMsOf(server.pid)
 /** Throughput of a run, with the server's own CPU per request (what the server, not PostgreSQL, costs). */
@@ -133,27 +110,9 @@ const measured = async (opts) => {
   const r = await cannon(opts)
   return { ...throughput(r), serverCpuMsPerRequest: +((serverCpuMs() - before) / r.requests.total).toFixed(3) }
 }
-const throughput = (r) => ({
-  requestsPerSecond: Math.round(r.requests.average),
-  p50ms: r.latency.p50,
-  p90ms: r.latency.p90,
-  p99ms: r.latency.p99,
-  errors: r.errors,
-  non2xx: r.non2xx
-})
 
 // ---- Queries ----------------------------------------------------------------------------------
 const params = (o) => new URLSearchParams(o).toString()
-const geoQuery = {
-  search: "menage",
-  category: "5",
-  minPrice: "50",
-  maxPrice: "100",
-  lat: "45.5019",
-  lng: "-73.5674",
-  radius: "25",
-  sortBy: "distance"
-}
 const relevanceQueries = {
   relevanceMenage: { search: "menage", sortBy: "relevance", limit: "12" },
   relevanceCoursDePiano: { search: "cours de piano", sortBy: "relevance", limit: "12" },
@@ -169,27 +128,14 @@ const placeQueries = {
 }
 
 // ---- Server -----------------------------------------------------------------------------------
-const server = spawn(process.execPath, [path.join(root, "dist/server.js")], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: "warn",
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bench-cat-server-")),
-    SEED_DEMO_DATA: "false"
-  },
-  stdio: ["ignore", "ignore", "inherit"]
-})
-const stopServer = () =>
-  new Promise((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", resolve), server.kill("SIGTERM"))))
+const server = spawnServer({ root, port, name: "cat-server", env: { DATABASE_URL: databaseUrl } })
+const stopServer = server.stop
 try {
   await waitFor(`http://127.0.0.1:${port}/api/health`)
   if (PARTS.has("a")) {
-    const sample = JSON.parse((await apiCall(`/api/services?${params(geoQuery)}`)()).body)
+    const sample = JSON.parse((await apiCall(`/api/services?${params(GEO_SEARCH)}`)()).body)
     results.a = {
-      request: `GET /api/services?${params(geoQuery)}`,
+      request: `GET /api/services?${params(GEO_SEARCH)}`,
       matches: {
         total: sample.data.pagination.total,
         exactTotal: sample.data.exactTotal,
@@ -199,8 +145,8 @@ try {
 
     // a. API, one client; then the same statement bare through pg (pool of 10 like the server's).
     log("a: geo search, one client")
-    results.a.apiOneClient = await oneClient(apiCall(`/api/services?${params(geoQuery)}`), SECONDS)
-    const [text, values] = statementFor(geoQuery)
+    results.a.apiOneClient = await oneClient(apiCall(`/api/services?${params(GEO_SEARCH)}`), SECONDS)
+    const [text, values] = statementFor(GEO_SEARCH)
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
     const bareRows = (await pool.query(text, values)).rows
     if (bareRows.length !== sample.data.services.length || bareRows[0]?.id !== sample.data.services[0]?.id) {
@@ -223,7 +169,7 @@ try {
       }
     }
     log("a: geo search, 20 clients")
-    results.a.api20Clients = await measured({ url: `http://127.0.0.1:${port}/api/services?${params(geoQuery)}`, connections: 20 })
+    results.a.api20Clients = await measured({ url: `http://127.0.0.1:${port}/api/services?${params(GEO_SEARCH)}`, connections: 20 })
     // The floor of the HTTP stack on this machine: the health check (one SELECT 1), 20 clients.
     results.a.health20Clients = await measured({ url: `http://127.0.0.1:${port}/api/health`, connections: 20 })
     // The bare statement under 20 concurrent callers, for comparison.

@@ -1,12 +1,114 @@
 // Helpers shared by the benchmark scripts of `make bench`.
 
+import autocannon from "autocannon"
 import * as esbuild from "esbuild"
 import { spawn } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+/** The repository's root. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+/** How long each measurement runs, in seconds (BENCH_SECONDS, 10 by default). */
+export const benchSeconds = () => Number(process.env.BENCH_SECONDS ?? 10)
+
+/**
+ * What every bench starts with: its log (on stderr, so that stdout is the results' JSON alone) and its
+ * results, which open with the machine they were measured on (the load average before; after, at the end).
+ */
+export const benchRun = (name) => ({
+  log: (...args) => console.error(`[bench:${name}]`, ...args),
+  results: {
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      speed: machineSpeed(),
+      loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
+    }
+  }
+})
+
+/**
+ * The PostgreSQL a bench measures (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one), as
+ * `baseUrl`, and as `databaseUrl` with `schema` first on its search path (the bench's tables apart).
+ */
+export const benchDatabase = (schema) => {
+  const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+  const url = new URL(baseUrl)
+  url.searchParams.set("options", `-c search_path=${schema},public`)
+  return { baseUrl, databaseUrl: url.toString() }
+}
+
+/** Drops `schema` with all it holds and creates it again, empty (`client`: a connected pg client). */
+export const freshSchema = async (client, schema) => {
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+  await client.query(`CREATE SCHEMA ${schema}`)
+}
+
+/** How many services `schema` holds (0 when it has no services table yet). */
+export const servicesIn = (client, schema) =>
+  client
+    .query(`SELECT count(*)::int AS n FROM ${schema}.services`)
+    .then((r) => r.rows[0].n)
+    .catch(() => 0)
+
+/**
+ * One client's GETs to 127.0.0.1 over one kept-alive connection, `headers` on each: `get(pathAndQuery)`
+ * answers the status and the body (text); `apiCall(pathAndQuery)` is a call that must answer 200 (for
+ * `oneClient`). Both go to `defaultPort` unless given another.
+ */
+export const keptAliveClient = (defaultPort, headers = {}) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  const get = (pathAndQuery, port = defaultPort) =>
+    new Promise((resolve, reject) => {
+      const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent, headers }, (res) => {
+        const chunks = []
+        res.on("data", (c) => chunks.push(c))
+        res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
+      })
+      req.on("error", reject)
+    })
+  const apiCall =
+    (pathAndQuery, port = defaultPort) =>
+    async () => {
+      const res = await get(pathAndQuery, port)
+      if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
+      return res
+    }
+  return { get, apiCall }
+}
+
+/** An autocannon run (many connections) of `benchSeconds()` unless `opts.duration` says otherwise: its figures. */
+export const cannon = (opts) =>
+  new Promise((resolve, reject) => autocannon({ duration: benchSeconds(), ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
+
+/** What the results keep of an autocannon run: requests/s, latency quantiles, failures and the answers' statuses. */
+export const throughput = (r) => ({
+  requestsPerSecond: Math.round(r.requests.average),
+  p50ms: r.latency.p50,
+  p90ms: r.latency.p90,
+  p99ms: r.latency.p99,
+  errors: r.errors,
+  timeouts: r.timeouts,
+  non2xx: r.non2xx,
+  statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
+})
+
+/** The catalogue's geographic search (text, category, price range, 25 km around Montréal, nearest first), as API parameters. */
+export const GEO_SEARCH = {
+  search: "menage",
+  category: "5",
+  minPrice: "50",
+  maxPrice: "100",
+  lat: "45.5019",
+  lng: "-73.5674",
+  radius: "25",
+  sortBy: "distance"
+}
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
 export const cpuMsOf = (pid) => {

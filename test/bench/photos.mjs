@@ -5,12 +5,9 @@
 // (platform/uploads.ts webpRenditions with catalogue/rules.ts PHOTO_SIZES, bundled here by esbuild).
 // The picture is made here, deterministic and detailed everywhere (textures at every scale plus
 // sensor grain): harder to compress than most photographs, so the figures are an upper bound.
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import sharp from "sharp"
-import { importServerCode } from "./lib.mjs"
+import { importServerCode, root } from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const { renditionsOf } = await importServerCode(
   root,
   "bench-photos",

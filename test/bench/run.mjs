@@ -15,14 +15,11 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
 import pg from "pg"
-import { cpuMsOf, machineSpeed, startStackFloor } from "./lib.mjs"
+import { benchDatabase, benchSeconds, cpuMsOf, freshSchema, machineSpeed, root, startStackFloor } from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const DURATION = benchSeconds()
 const CONNECTIONS = 50
 const results = {}
 const speed = machineSpeed()
@@ -66,13 +63,11 @@ const summary = (r) => ({
 
 // ---- 1. /api/auth/me versus a bare handler ----------------------------------------------------
 const schema = "bench"
+const { baseUrl, databaseUrl } = benchDatabase(schema)
 const admin = new pg.Client({ connectionString: baseUrl })
 await admin.connect()
-await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`)
+await freshSchema(admin, schema)
 await admin.end()
-const url = new URL(baseUrl)
-url.searchParams.set("options", `-c search_path=${schema},public`)
-const databaseUrl = url.toString()
 
 const port = 3900
 const server = startServer({

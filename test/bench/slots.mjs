@@ -8,61 +8,39 @@
 // The statement behind it (the plan, the window's exceptions and bookings, one round trip) is printed
 // with its EXPLAIN, to show the bookings come from the exclusion constraint's GiST index.
 // Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local PostgreSQL (schema `bench_slots`).
-import autocannon from "autocannon"
-import * as http from "node:http"
 import * as os from "node:os"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMsOf, machineSpeed, oneClient, spawnServer, waitFor } from "./lib.mjs"
+import {
+  benchDatabase,
+  benchRun,
+  benchSeconds,
+  cannon,
+  cpuMsOf,
+  freshSchema,
+  keptAliveClient,
+  oneClient,
+  root,
+  spawnServer,
+  waitFor
+} from "./lib.mjs"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = benchSeconds()
 const BOOKINGS = 500
 const EXCEPTIONS = 20
 const schema = "bench_slots"
 const port = Number(process.env.BENCH_PORT ?? 3930)
-const log = (...args) => console.error("[bench:slots]", ...args)
-const results = {
-  machine: {
-    cpus: os.cpus().length,
-    node: process.version,
-    speed: machineSpeed(),
-    loadAverageBefore: os.loadavg().map((l) => +l.toFixed(2))
-  }
-}
-
-const url = new URL(baseUrl)
-url.searchParams.set("options", `-c search_path=${schema},public`)
-const databaseUrl = url.toString()
+const { log, results } = benchRun("slots")
+const { baseUrl, databaseUrl } = benchDatabase(schema)
 
 const admin = new pg.Client({ connectionString: baseUrl })
 await admin.connect()
-await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-await admin.query(`CREATE SCHEMA ${schema}`)
+await freshSchema(admin, schema)
 await admin.end()
 
 const server = spawnServer({ root, port, name: "slots", env: { DATABASE_URL: databaseUrl } })
 const stopServer = server.stop
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (pathAndQuery) =>
-  new Promise((resolve, reject) => {
-    const req = http.get({ host: "127.0.0.1", port, path: pathAndQuery, agent, headers: { "accept-language": "fr" } }, (res) => {
-      const chunks = []
-      res.on("data", (c) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") }))
-    })
-    req.on("error", reject)
-  })
-const apiCall = (pathAndQuery) => async () => {
-  const res = await get(pathAndQuery)
-  if (res.status !== 200) throw new Error(`${pathAndQuery} -> ${res.status} ${res.body.slice(0, 200)}`)
-  return res
-}
-const cannon = (opts) =>
-  new Promise((resolve, reject) => autocannon({ duration: SECONDS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))))
+const { apiCall } = keptAliveClient(port, { "accept-language": "fr" })
 const measured = async (target) => {
   const before = cpuMsOf(server.pid)
   const r = await cannon({ url: target, connections: 20 })

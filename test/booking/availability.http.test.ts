@@ -1,44 +1,35 @@
-import { SqlClient } from "@effect/sql"
 import { TZDate } from "@date-fns/tz"
-import { Effect } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { en, fr, translate } from "../../src/platform/messages"
-import { newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
  * Availability over HTTP (issue 12): a provider's plan (GET public, PUT their own), a service's free
  * slots, and POST /api/bookings refusing a time outside availability (422 OUTSIDE_AVAILABILITY).
  */
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
+const world = httpWorld({
+  service: { title: "Cours de piano", description: "Leçons de piano à domicile, tous niveaux.", price: 50 },
+  booking: { address: "45 avenue du Mont-Royal, Montréal" }
+})
+const { api, provider, client, sql, requestBooking } = world
+beforeAll(async () => {
+  // No plan yet (the test helpers open their providers at all times): the default plan applies.
+  await sql("DELETE FROM availability_plans WHERE provider_id = $1", [provider.id])
+})
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 const ZONE = "America/Toronto"
 
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 const put = (body: unknown, token = provider.token, language?: string) =>
   api.call("PUT", "/api/providers/me/availability", { json: body, token, ...(language ? { language } : {}) })
-const slots = (query: Record<string, string>, id = serviceId) => api.get(`/api/services/${id}/slots?${new URLSearchParams(query)}`)
+const slots = (query: Record<string, string>, id = world.serviceId) => api.get(`/api/services/${id}/slots?${new URLSearchParams(query)}`)
 const book = (startTime: Date, minutes: number, language?: string) =>
-  api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: startTime.toISOString(),
-      endTime: new Date(startTime.getTime() + minutes * MINUTE).toISOString(),
-      address: "45 avenue du Mont-Royal, Montréal"
-    },
-    { token: client.token, ...(language ? { language } : {}) }
+  requestBooking(
+    client.token,
+    { startTime: startTime.toISOString(), endTime: new Date(startTime.getTime() + minutes * MINUTE).toISOString() },
+    language
   )
 /** The instant of a wall-clock time `days` local days from today in Toronto. */
 const toronto = (days: number, hour: number, minute = 0) => {
@@ -64,30 +55,6 @@ const officeHours = {
   noticeMinutes: 120,
   bufferMinutes: 0
 }
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Cours de piano",
-      description: "Leçons de piano à domicile, tous niveaux.",
-      price: 50,
-      duration: 60,
-      location: "Montréal",
-      categoryId: 7
-    },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  serviceId = created.body.data.service.id
-  // No plan yet (the test helpers open their providers at all times): the default plan applies.
-  await sql("DELETE FROM availability_plans WHERE provider_id = $1", [provider.id])
-})
-afterAll(() => server?.stop())
 
 describe("GET /api/providers/{id}/availability", () => {
   it("answers the default plan of a provider who set none: 08:00–20:00 every day, 2 hours' notice", async () => {

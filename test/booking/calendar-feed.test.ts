@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
 import { adjustableClock } from "../support/clock"
-import { startTestServer, type TestServer } from "../support/server"
 import { bookingIn } from "../support/scenarios"
-
-const HOUR = 3_600_000
-const DAY = 24 * HOUR
+import { httpWorld } from "../support/world"
+import { DAY, HOUR } from "../support/durations"
 
 interface Component {
   readonly name: string
@@ -48,24 +45,15 @@ const parseICalendar = (text: string): Component => {
 const prop = (component: Component, name: string) => component.properties.find((p) => p.name === name)?.value
 const utc = (date: Date) => `${date.toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
-let other: { provider: Session; client: Session; serviceId: string }
 const time = adjustableClock()
-
+const world = httpWorld({
+  clock: time.clock,
+  service: { title: "Réparation de vélos", description: "Révision complète, freins et dérailleurs.", price: 35, location: "Montréal" }
+})
+const { server, api, provider, client } = world
+/** Another provider's service and client, whose bookings the first provider's feed never shows. */
+let other: { provider: Session; client: Session; serviceId: string }
 beforeAll(async () => {
-  server = await startTestServer({}, { clock: time.clock })
-  api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Réparation de vélos",
-    description: "Révision complète, freins et dérailleurs.",
-    price: 35,
-    location: "Montréal",
-    categoryId: 7
-  }))
   other = await providerWithService(server, api, {
     title: "Cours de guitare",
     description: "Accords, rythme et morceaux choisis.",
@@ -73,8 +61,7 @@ beforeAll(async () => {
     location: "Montréal",
     categoryId: 7
   })
-}, 90_000)
-afterAll(() => server?.stop())
+})
 
 /** A booking of 90 minutes at `start`: paid and confirmed, or only requested. */
 const book = async (who: { client: Session; provider: Session; serviceId: string }, start: Date, confirm: boolean) => {
@@ -112,8 +99,8 @@ describe("GET /api/providers/me/calendar-feed and POST .../regenerate", () => {
 
   it("the feed lists the provider's confirmed bookings in UTC, not requests waiting for them, nor another provider's", async () => {
     const confirmedStart = hourFromNow(26)
-    const confirmed = await book({ provider, client, serviceId }, confirmedStart, true)
-    const waiting = await book({ provider, client, serviceId }, hourFromNow(50), false)
+    const confirmed = await book({ provider, client, serviceId: world.serviceId }, confirmedStart, true)
+    const waiting = await book({ provider, client, serviceId: world.serviceId }, hourFromNow(50), false)
     const theirs = await book(other, hourFromNow(26), true)
 
     const { url } = (await api.get("/api/providers/me/calendar-feed", { token: provider.token })).body.data
@@ -169,7 +156,7 @@ describe("GET /api/providers/me/calendar-feed and POST .../regenerate", () => {
 describe("the feed's time window", () => {
   it("keeps a booking under way until 30 days after its end, then drops it", async () => {
     const start = hourFromNow(30 + 24 * 3)
-    const id = await book({ provider, client, serviceId }, start, true)
+    const id = await book({ provider, client, serviceId: world.serviceId }, start, true)
     const { url } = (await api.get("/api/providers/me/calendar-feed", { token: provider.token })).body.data
     const uids = async () => parseICalendar(await (await fetchFeed(url)).text()).children.map((e) => prop(e, "UID"))
     expect(await uids()).toContain(`booking-${id}@marketplace`)

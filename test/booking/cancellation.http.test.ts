@@ -1,11 +1,10 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { newClient, newProvider, type Session } from "../support/accounts"
+import { describe, expect, it } from "vitest"
+import { newProvider, type Session } from "../support/accounts"
 import { fr } from "../../src/platform/messages"
-import { httpClient, mailsTo } from "../support/http"
-import { bookingIn, serviceOf } from "../support/scenarios"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo } from "../support/http"
+import { serviceOf } from "../support/scenarios"
+import { httpWorld } from "../support/world"
+import { HOUR } from "../support/durations"
 
 /**
  * The cancellation policy through the API and the sandbox gateway (issue 13 item 2): free until 48 hours
@@ -14,37 +13,23 @@ import { startTestServer, type TestServer } from "../support/server"
  * everything and counts in their public cancellation rate.
  */
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-
-const HOUR = 3_600_000
-let slot = 0
-/** The start of a 2-hour slot this many hours ahead (a fresh one each time: 3 hours apart). */
-const slotIn = (hoursAhead: number) => {
-  const start = new Date(Date.now() + (hoursAhead + ++slot * 3) * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return start
-}
 /** Amounts are formatted with no-break spaces (35,00 €). */
 const spaced = (text: string) => text.replace(/\s/g, " ")
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 /** The provider's piano lessons: 35 € an hour. */
 const PIANO = { title: "Cours de piano", description: "Cours de piano à domicile, tous niveaux.", price: 35, lat: 45.5, lng: -73.56 }
-let serviceId: string
+const { server, api, provider, client, sql, nextSlot, bookedIn } = httpWorld({ service: PIANO })
 
-/** A booking of `serviceId` paid in the sandbox (a hold: within 5 days), confirmed by its provider unless told not to. */
+/**
+ * A 2-hour booking of the piano lessons on a fresh slot `hoursAhead` hours ahead (3 hours apart), paid in
+ * the sandbox (a hold: within 5 days), confirmed by its provider unless told not to.
+ */
 const paidBooking = async (hoursAhead: number, options: { confirm?: boolean; service?: string; owner?: Session } = {}) => {
-  const built = await bookingIn(server, options.confirm === false ? "paid" : "confirmed", {
-    provider: options.owner ?? provider,
-    client,
-    serviceId: options.service ?? serviceId,
-    start: slotIn(hoursAhead),
-    hours: 2,
-    address: "1200 rue Sainte-Catherine, Montréal"
+  const built = await bookedIn(options.confirm === false ? "paid" : "confirmed", {
+    ...(options.owner ? { provider: options.owner } : {}),
+    ...(options.service ? { serviceId: options.service } : {}),
+    start: new Date(nextSlot(2, hoursAhead).startTime),
+    hours: 2
   })
   return built.bookingId
 }
@@ -68,15 +53,6 @@ const money = async (id: string) => {
   )
   return row!
 }
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  serviceId = await serviceOf(server, provider, PIANO)
-})
-afterAll(() => server?.stop())
 
 describe("the cancellation policy", () => {
   it("is public: GET /api/cancellation-policy answers the configured figures", async () => {

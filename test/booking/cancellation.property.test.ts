@@ -12,6 +12,7 @@ import {
   SystemActor,
   transition
 } from "../../src/modules/booking/domain"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
  * The cancellation policy (issue 13 item 2) as the transition function applies it: a client's late
@@ -20,9 +21,6 @@ import {
  * the provider or an administrator, everything is released and nothing captured.
  */
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 const T0 = Date.parse("2026-03-01T09:00:00Z")
 
 const client: Actor = { _tag: "User", id: "u-client", role: "CLIENT" }

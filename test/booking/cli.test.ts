@@ -1,41 +1,20 @@
 import { Effect, Either } from "effect"
 import { BookingRepository } from "../../src/modules/booking/ports"
 import { type AppError, errorText, isAppError } from "../../src/platform/errors"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { listBookings, refundBooking, renderBooking, renderList, setBookingStatus } from "../../cli/commands/bookings/shared"
-import { providerWithService, type Session } from "../support/accounts"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import { httpClient } from "../support/http"
-import { bookingIn } from "../support/scenarios"
-import type { TestServer } from "../support/server"
+import { cliBuiltWith } from "../support/cli"
+import { cliWorld } from "../support/world"
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-  api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Cours de piano",
-    description: "Cours particuliers à domicile.",
-    price: 35,
-    location: "Québec",
-    categoryId: 9
-  }))
-}, 60_000)
-afterAll(() => server?.stop())
+// 35 an hour: a 2-hour booking is 70.00.
+const { server, cli, failureCode, bookedIn } = cliWorld({
+  service: { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, location: "Québec", categoryId: 9 },
+  slots: { fromHours: 24, hours: 2 },
+  booking: { address: "2 rue Saint-Jean, Québec" }
+})
 
-let slot = 0
 /** A paid (authorised) booking. */
-const paidBooking = async () => {
-  const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
-  const paid = await bookingIn(server, "paid", { provider, client, serviceId, start, hours: 2, address: "2 rue Saint-Jean, Québec" })
-  return paid.bookingId
-}
-const failure = (effect: Effect.Effect<unknown, unknown, any>) => server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
+const paidBooking = async () => (await bookedIn("paid")).bookingId
 
 describe("bookings:* and payments:refund as Effects (what the commands run)", () => {
   it("lists with filters, sets statuses through the rules, and refunds captured money in part then in full", async () => {
@@ -43,19 +22,19 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
     const list = await server.run(listBookings({ status: "PAID" }))
     expect(list.bookings.map((b) => b.id)).toContain(id)
     expect(renderList(list)).toContain(id)
-    expect(await failure(listBookings({ status: "LOST" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(listBookings({ status: "LOST" }))).toBe("VALIDATION_ERROR")
 
-    expect(await failure(setBookingStatus(id, "COMPLETED", undefined))).toBe("BOOKING_INVALID_TRANSITION")
-    expect(await failure(setBookingStatus(id, "REJECTED", " "))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(setBookingStatus(id, "COMPLETED", undefined))).toBe("BOOKING_INVALID_TRANSITION")
+    expect(await failureCode(setBookingStatus(id, "REJECTED", " "))).toBe("VALIDATION_ERROR")
     expect((await server.run(setBookingStatus(id, "CONFIRMED", undefined))).status).toBe("CONFIRMED")
     // Nothing captured yet: a refund is refused; a refund needs a reason.
-    expect(await failure(refundBooking(id, undefined, "Service not as booked"))).toBe("NOTHING_TO_REFUND")
-    expect(await failure(refundBooking(id, undefined, " "))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(refundBooking(id, undefined, "Service not as booked"))).toBe("NOTHING_TO_REFUND")
+    expect(await failureCode(refundBooking(id, undefined, " "))).toBe("VALIDATION_ERROR")
     const validated = await server.run(setBookingStatus(id, "VALIDATED", undefined))
     expect(validated).toMatchObject({ status: "VALIDATED", paymentStatus: "CAPTURED", capturedMinor: 7000 })
     expect(renderBooking(validated)).toContain("VALIDATED")
 
-    expect(await failure(refundBooking(id, 7001, "Service not as booked"))).toBe("REFUND_TOO_LARGE")
+    expect(await failureCode(refundBooking(id, 7001, "Service not as booked"))).toBe("REFUND_TOO_LARGE")
     expect(await server.run(refundBooking(id, 2000, "Service not as booked"))).toMatchObject({
       paymentStatus: "PARTIALLY_REFUNDED",
       refundedMinor: 2000
@@ -64,7 +43,7 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
       paymentStatus: "REFUNDED",
       refundedMinor: 7000
     })
-    expect(await failure(refundBooking("nope", undefined, "Service not as booked"))).toBe("BOOKING_NOT_FOUND")
+    expect(await failureCode(refundBooking("nope", undefined, "Service not as booked"))).toBe("BOOKING_NOT_FOUND")
   })
 
   /** A booking whose 70.00 were captured. */

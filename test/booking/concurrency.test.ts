@@ -1,30 +1,19 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { newClient, providerWithService, type Session } from "../support/accounts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { newClient, type Session } from "../support/accounts"
 import { testDatabaseKind } from "../support/database"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const world = httpWorld({
+  service: { title: "Déménagement", description: "Aide au déménagement avec camion.", price: 60, location: "Québec", categoryId: 8 }
+})
+const { server, api, client } = world
+/** Five clients racing for one provider. */
 let clients: ReadonlyArray<Session>
-let serviceId: string
-
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  const created = await providerWithService(server, api, {
-    title: "Déménagement",
-    description: "Aide au déménagement avec camion.",
-    price: 60,
-    location: "Québec",
-    categoryId: 8
-  })
-  serviceId = created.serviceId
-  clients = [created.client, ...(await Promise.all(Array.from({ length: 4 }, () => newClient(server, api))))]
-}, 60_000)
-afterAll(() => server?.stop())
+  clients = [client, ...(await Promise.all(Array.from({ length: 4 }, () => newClient(server, api))))]
+})
 
 describe(`overlapping requests for one provider (${testDatabaseKind})`, () => {
   it("50 concurrent requests for overlapping slots: exactly one wins, the others get 409, nothing half-written", async () => {
@@ -36,7 +25,7 @@ describe(`overlapping requests for one provider (${testDatabaseKind})`, () => {
         return api.post(
           "/api/bookings",
           {
-            serviceId,
+            serviceId: world.serviceId,
             startTime: start.toISOString(),
             endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
             address: "10 rue du Port, Québec"
@@ -52,7 +41,7 @@ describe(`overlapping requests for one provider (${testDatabaseKind})`, () => {
     const rows = await server.run(
       Effect.flatMap(
         SqlClient.SqlClient,
-        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM bookings WHERE service_id = ${serviceId}`
+        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM bookings WHERE service_id = ${world.serviceId}`
       )
     )
     expect(rows[0]?.n).toBe(1)

@@ -1,13 +1,11 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
-import { bookingIn, serviceOf } from "../support/scenarios"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
 import { fileOf, getBinary, pdf, png, sendForm } from "../profiles/support"
+import { DAY } from "../support/durations"
 
 /**
  * Disputes before capture over HTTP (issue 13, item 1): the client's report after "service rendered"
@@ -17,30 +15,17 @@ import { fileOf, getBinary, pdf, png, sendForm } from "../profiles/support"
  * error status, the mails and the dashboard's list of unresolved disputes.
  */
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let stranger: Session
-let admin: Session
-let serviceId: string
-
-const HOUR = 3_600_000
-const DAY = 24 * HOUR
-let slot = 0
-const nextSlot = () => {
-  const start = new Date(Date.now() + 12 * HOUR + ++slot * 3 * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + HOUR).toISOString() }
-}
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const world = httpWorld({
+  service: { title: "Réparation de vélos", description: "Révision complète et réparations à domicile.", lat: 45.5, lng: -73.56 },
+  stranger: true,
+  admin: true
+})
+const { server, api, provider, client, stranger, admin, sql, book, bookedIn } = world
 
 const get = async (token: string, id: string) => (await api.get(`/api/bookings/${id}`, { token })).body.data.booking
 
 /** The test service's booking (40 €/h, 1 hour: 4000 held) in `state` (test/support/scenarios.ts), at the next free slot. */
-const booked = async (state: "rendered" | "disputed") =>
-  (await bookingIn(server, state, { provider, client, serviceId, start: new Date(nextSlot().startTime) })).bookingId
+const booked = async (state: "rendered" | "disputed") => (await bookedIn(state)).bookingId
 /** A paid, confirmed booking that started and that the provider marked rendered. */
 const rendered = () => booked("rendered")
 
@@ -63,22 +48,6 @@ const resolve = (token: string, id: string, body: Record<string, unknown>, langu
   api.post(`/api/admin/bookings/${id}/dispute/resolve`, body, { token, ...(language ? { language } : {}) })
 /** Rendered, then reported by the client (PARTLY_DONE). */
 const disputed = () => booked("disputed")
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  stranger = await newClient(server, api)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  serviceId = await serviceOf(server, provider, {
-    title: "Réparation de vélos",
-    description: "Révision complète et réparations à domicile.",
-    lat: 45.5,
-    lng: -73.56
-  })
-}, 120_000)
-afterAll(() => server?.stop())
 
 describe("the client reports a problem", () => {
   it("after service rendered: DISPUTED with its files, both parties mailed, the thread readable by both and admins only", async () => {
@@ -157,12 +126,8 @@ describe("the client reports a problem", () => {
     expect(twice.body).toMatchObject({ code: "BOOKING_NOT_DISPUTABLE", message: en["booking.notDisputable"] })
 
     // Before "service rendered" (a confirmed booking) and after the 7-day window: 409.
-    const confirmed = await api.post(
-      "/api/bookings",
-      { serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...nextSlot() },
-      { token: client.token }
-    )
-    expect((await report(client.token, confirmed.body.data.bookingData.id, await reportForm())).status).toBe(409)
+    const confirmed = await book()
+    expect((await report(client.token, confirmed.id, await reportForm())).status).toBe(409)
     const late = await rendered()
     await sql(
       "UPDATE bookings SET rendered_at = now() - interval '8 days', end_time = now() - interval '8 days' + interval '1 hour', start_time = now() - interval '8 days' WHERE id = $1",

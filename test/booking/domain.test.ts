@@ -26,10 +26,8 @@ import {
   priceable
 } from "../../src/modules/booking/domain"
 import { httpStatusOf } from "../../src/platform/errors"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 const NOW = new Date("2025-06-15T12:00:00Z")
 const at = (ms: number) => new Date(NOW.getTime() + ms)
 

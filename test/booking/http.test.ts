@@ -1,69 +1,24 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
-import { serviceOf } from "../support/scenarios"
-import { startTestServer, type TestServer } from "../support/server"
+import { newClient } from "../support/accounts"
+import { mailsTo } from "../support/http"
+import { moveIntoPast } from "../support/scenarios"
+import { httpWorld } from "../support/world"
 import { payInSandbox } from "./support"
+import { HOUR } from "../support/durations"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let stranger: Session
-let admin: Session
-let serviceId: string
-
-const HOUR = 3_600_000
 /**
- * A fresh slot of the provider's calendar for each booking: 3 hours apart (a 2-hour booking leaves room
- * for the adjacent one-hour booking of the overlap test), all within the 5 days that authorise at checkout.
+ * A fresh 2-hour slot of the provider's calendar for each booking, 3 hours apart (room for the adjacent
+ * one-hour booking of the overlap test), all within the 5 days that authorise at checkout.
  */
-let slot = 0
-const nextSlot = (hours = 2, daysAhead = 0.5) => {
-  const start = new Date(Date.now() + daysAhead * 24 * HOUR + ++slot * 3 * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + hours * HOUR).toISOString() }
-}
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
-/** Moves a booking's time into the past (a fresh past slot each time): it has started, and ended. */
-let pastSlot = 0
-const startedAlready = async (id: string) => {
-  const start = new Date(Date.now() - (++pastSlot * 3 + 2) * HOUR)
-  await sql("UPDATE bookings SET start_time = $2, end_time = $3 WHERE id = $1", [id, start, new Date(start.getTime() + HOUR)])
-}
-
-const request = (token: string, body: Record<string, unknown>, language?: string) =>
-  api.post(
-    "/api/bookings",
-    { serviceId, address: "1200 rue Sainte-Catherine, Montréal", notes: "Code 1234", ...nextSlot(), ...body },
-    { token, ...(language ? { language } : {}) }
-  )
-const book = async (token = client.token, body: Record<string, unknown> = {}) => {
-  const reply = await request(token, body)
-  expect(reply.status, reply.text).toBe(201)
-  return reply.body.data.bookingData
-}
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  stranger = await newClient(server, api)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  serviceId = await serviceOf(server, provider, {
-    title: "Réparation de vélos",
-    description: "Révision complète et réparations à domicile.",
-    lat: 45.5,
-    lng: -73.56
-  })
+const world = httpWorld({
+  service: { title: "Réparation de vélos", description: "Révision complète et réparations à domicile.", lat: 45.5, lng: -73.56 },
+  stranger: true,
+  admin: true,
+  slots: { hours: 2 },
+  booking: { notes: "Code 1234" }
 })
-afterAll(() => server?.stop())
+const { server, api, provider, client, stranger, admin, sql, nextSlot, book, requestBooking: request } = world
 
 describe("POST /api/bookings", () => {
   it("creates a PENDING, UNPAID booking whose total the server computes from the hourly price", async () => {
@@ -75,7 +30,7 @@ describe("POST /api/bookings", () => {
     expect(reply.status, reply.text).toBe(201)
     const booking = reply.body.data.bookingData
     expect(booking).toMatchObject({
-      serviceId,
+      serviceId: world.serviceId,
       status: "PENDING",
       displayStatus: "PENDING",
       paymentStatus: "UNPAID",
@@ -128,7 +83,7 @@ describe("POST /api/bookings", () => {
     expect((await request(provider.token, {})).status).toBe(403)
     expect((await request(client.token, { serviceId: "00000000-0000-4000-8000-000000000000" })).status).toBe(404)
     expect((await request(client.token, { serviceId: "not-a-uuid" })).status).toBe(404)
-    expect((await api.post("/api/bookings", { serviceId, ...nextSlot(), address: "12 rue X, Paris" })).status).toBe(401)
+    expect((await api.post("/api/bookings", { serviceId: world.serviceId, ...nextSlot(), address: "12 rue X, Paris" })).status).toBe(401)
   })
 
   it("never books a provider twice for overlapping times (409), but back-to-back slots are fine", async () => {
@@ -200,9 +155,9 @@ describe("reading bookings", () => {
 
   it("answers the service page's in-progress booking", async () => {
     const mine = await newClient(server, api)
-    expect((await api.get(`/api/bookings/me/service/${serviceId}`, { token: mine.token })).body.data.booking).toBeNull()
+    expect((await api.get(`/api/bookings/me/service/${world.serviceId}`, { token: mine.token })).body.data.booking).toBeNull()
     const booking = await book(mine.token)
-    expect((await api.get(`/api/bookings/me/service/${serviceId}`, { token: mine.token })).body.data.booking.id).toBe(booking.id)
+    expect((await api.get(`/api/bookings/me/service/${world.serviceId}`, { token: mine.token })).body.data.booking.id).toBe(booking.id)
     expect((await api.get("/api/bookings/me/service/garbage", { token: mine.token })).body.data.booking).toBeNull()
   })
 })
@@ -238,7 +193,7 @@ describe("the booking journey", () => {
     expect((await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })).body.message).toBe(
       fr["booking.notStartedYet"]
     )
-    await startedAlready(booking.id)
+    await moveIntoPast(server, booking.id, 1)
     const rendered = await api.post(`/api/bookings/${booking.id}/mark-rendered`, {}, { token: provider.token })
     expect(rendered.body.data.booking.status).toBe("SERVICE_RENDERED")
 
@@ -273,10 +228,10 @@ describe("the booking journey", () => {
     expect(
       (await api.post(`/api/bookings/${booking.id}/confirm-completion`, { rating: 5, comment: "Encore" }, { token: client.token })).status
     ).toBe(409)
-    const service = (await api.get(`/api/services/${serviceId}`)).body.data.service
+    const service = (await api.get(`/api/services/${world.serviceId}`)).body.data.service
     expect(service.reviewCount).toBeGreaterThanOrEqual(1)
     expect(service.reviews[0]).toMatchObject({ rating: 4, comment: "Très bon travail, ponctuel." })
-    const reviews = (await api.get(`/api/services/${serviceId}/reviews`)).body.data
+    const reviews = (await api.get(`/api/services/${world.serviceId}/reviews`)).body.data
     expect(reviews.reviews[0].client.firstName).toBeTruthy()
   })
 
@@ -338,12 +293,14 @@ describe("the booking journey", () => {
 
   it("refuses blank or malformed billing details field by field, in the user's language", async () => {
     const booking = await book()
+    const checkout = (billingDetails: Record<string, unknown>, language?: string) =>
+      api.post(
+        "/api/payments/checkout/session",
+        { bookingId: booking.id, billingDetails },
+        { token: client.token, ...(language ? { language } : {}) }
+      )
     const blank = { name: " ", email: "", address: { line1: "1 rue de la Paix", city: "", postal_code: "  ", country: "" } }
-    const refused = await api.post(
-      "/api/payments/checkout/session",
-      { bookingId: booking.id, billingDetails: blank },
-      { token: client.token }
-    )
+    const refused = await checkout(blank)
     expect(refused.status, refused.text).toBe(422)
     expect(refused.body.details).toEqual([
       { field: "billingDetails.name", message: "Le nom est requis" },
@@ -352,11 +309,7 @@ describe("the booking journey", () => {
       { field: "billingDetails.address.postal_code", message: "Le code postal est requis" },
       { field: "billingDetails.address.country", message: "Le pays est requis" }
     ])
-    const noAddress = await api.post(
-      "/api/payments/checkout/session",
-      { bookingId: booking.id, billingDetails: { name: "Ana", email: "ana@example" } },
-      { token: client.token, language: "en" }
-    )
+    const noAddress = await checkout({ name: "Ana", email: "ana@example" }, "en")
     expect(noAddress.status).toBe(422)
     expect(noAddress.body.details).toEqual([
       { field: "billingDetails.email", message: "Invalid email address." },
@@ -370,16 +323,12 @@ describe("the booking journey", () => {
       email: "ana@example.com",
       address: { line1: "1 rue de la Paix", city: "Paris", postal_code: "75002", country: "fr" }
     }
-    const ok = await api.post(
-      "/api/payments/checkout/session",
-      { bookingId: booking.id, billingDetails: complete },
-      { token: client.token }
-    )
+    const ok = await checkout(complete)
     expect(ok.status, ok.text).toBe(200)
   })
 
   it("saves the card instead of authorising for a booking more than 5 days ahead", async () => {
-    const booking = await book(client.token, nextSlot(1, 20))
+    const booking = await book(client.token, nextSlot(1, 20 * 24))
     const session = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token })
     expect(session.body.data.mode).toBe("save_card")
     await payInSandbox(server, api, client.token, booking.id, "4242424242424242")

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { BookingRepository } from "../../src/modules/booking/ports"
 import { Transactional } from "../../src/platform/transaction"
@@ -9,12 +9,11 @@ import { SandboxChargeStore } from "../../src/modules/payments/ports"
 import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-sandbox"
 import { signPayload } from "../../src/modules/payments/adapters/signature"
 import { en } from "../../src/platform/messages"
-import { login, providerWithService, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
 import { adjustableClock } from "../support/clock"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 import { stripeEvent, WEBHOOK_SECRET } from "../payments/support"
 import { payInSandbox } from "./support"
+import { DAY, MINUTE } from "../support/durations"
 
 /**
  * Issue 10, "money moves only when it should", over the real server (sandbox payments, a clock moved by
@@ -23,50 +22,19 @@ import { payInSandbox } from "./support"
  * reconciliation releases holds no booking references and applies completions whose delivery was lost.
  */
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
-
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let admin: Session
-let serviceId: string
 const time = adjustableClock()
+const world = httpWorld({
+  config: { stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)) },
+  clock: time.clock,
+  service: { title: "Jardinage", description: "Taille de haies et tonte de pelouse.", price: 40, location: "Lyon" },
+  admin: true,
+  booking: { address: "5 place Bellecour, Lyon" }
+})
+const { server, api, provider, client, admin, nextSlot } = world
 
-beforeAll(async () => {
-  server = await startTestServer({ stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)) }, { clock: time.clock })
-  api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Jardinage",
-    description: "Taille de haies et tonte de pelouse.",
-    price: 40,
-    location: "Lyon",
-    categoryId: 7
-  }))
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-}, 60_000)
-afterAll(() => server?.stop())
-
-let slot = 0
-/** A 2-hour booking `daysAhead` days from the adjusted now, on a fresh slot. */
-const book = async (daysAhead: number) => {
-  const start = new Date(time.now().getTime() + daysAhead * DAY + ++slot * 3 * HOUR)
-  start.setUTCSeconds(0, 0)
-  const reply = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 2 * HOUR).toISOString(),
-      address: "5 place Bellecour, Lyon"
-    },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  return reply.body.data.bookingData as { id: string; startTime: string; endTime: string; totalMinor: number }
-}
+/** A 2-hour booking requested `daysAhead` days from the adjusted now, on a fresh slot. */
+const book = (daysAhead: number): Promise<{ id: string; startTime: string; endTime: string; totalMinor: number }> =>
+  world.book(client.token, nextSlot(2, daysAhead * 24))
 const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
 const row = (id: string) =>
   server
@@ -93,6 +61,19 @@ const deliver = async (payload: string) => {
   await reply.arrayBuffer()
   expect(reply.status).toBe(200)
 }
+/** The gateway's event of a payment of the booking's intent refused by the card's bank, as created at `created` (in seconds). */
+const cardDeclined = (paymentIntentId: string | null, bookingId: string, created: number) =>
+  stripeEvent(
+    "payment_intent.payment_failed",
+    {
+      id: paymentIntentId,
+      object: "payment_intent",
+      status: "requires_payment_method",
+      last_payment_error: { type: "card_error", code: "card_declined" },
+      metadata: { bookingId }
+    },
+    { created }
+  )
 /** Moves the clock just past the booking's start (the timers may run meanwhile: they only secure the payment earlier). */
 const toStartOf = (booking: { startTime: string }) => time.advance(new Date(booking.startTime).getTime() - time.now().getTime() + MINUTE)
 /** A paid booking confirmed, started, rendered, then completed by the client (the completion's reply). */
@@ -166,34 +147,10 @@ describe("charge events in any order", () => {
     expect(await get(booking.id)).toMatchObject({ paymentStatus: "AUTHORIZED" })
     const { paymentIntentId } = await row(booking.id)
     const created = Math.floor(time.now().getTime() / 1000) - 30
-    await deliver(
-      stripeEvent(
-        "payment_intent.payment_failed",
-        {
-          id: paymentIntentId,
-          object: "payment_intent",
-          status: "requires_payment_method",
-          last_payment_error: { type: "card_error", code: "card_declined" },
-          metadata: { bookingId: booking.id }
-        },
-        { created }
-      )
-    )
+    await deliver(cardDeclined(paymentIntentId, booking.id, created))
     expect(await get(booking.id)).toMatchObject({ paymentStatus: "AUTHORIZED", actions: expect.not.arrayContaining(["pay"]) })
     // Even one from the same second: a held intent cannot fail any more.
-    await deliver(
-      stripeEvent(
-        "payment_intent.payment_failed",
-        {
-          id: paymentIntentId,
-          object: "payment_intent",
-          status: "requires_payment_method",
-          last_payment_error: { type: "card_error", code: "card_declined" },
-          metadata: { bookingId: booking.id }
-        },
-        { created: created + 30 }
-      )
-    )
+    await deliver(cardDeclined(paymentIntentId, booking.id, created + 30))
     expect(await get(booking.id)).toMatchObject({ paymentStatus: "AUTHORIZED" })
   })
 })
@@ -216,19 +173,7 @@ describe("charge events in any order, with a dispute (issue 13)", () => {
     expect(reported.status, await reported.text()).toBe(201)
     const { paymentIntentId } = await row(booking.id)
     // A decline created before the hold, delivered now: the disputed booking keeps its hold.
-    await deliver(
-      stripeEvent(
-        "payment_intent.payment_failed",
-        {
-          id: paymentIntentId,
-          object: "payment_intent",
-          status: "requires_payment_method",
-          last_payment_error: { type: "card_error", code: "card_declined" },
-          metadata: { bookingId: booking.id }
-        },
-        { created: Math.floor(time.now().getTime() / 1000) - 3600 }
-      )
-    )
+    await deliver(cardDeclined(paymentIntentId, booking.id, Math.floor(time.now().getTime() / 1000) - 3600))
     expect(await get(booking.id)).toMatchObject({ status: "DISPUTED", paymentStatus: "AUTHORIZED" })
 
     const decided = await api.post(
@@ -467,6 +412,25 @@ describe("reconciliation with the gateway", () => {
 })
 
 describe("a booking's row lock and its payment operations", () => {
+  /** A payment operation of the sandbox gateway in euros, with no fee, intent or method. */
+  const sandboxOperation = (
+    bookingId: string,
+    kind: "FAILURE" | "REFUND",
+    amountMinor: number,
+    reference: string,
+    detail: string | null
+  ) => ({
+    bookingId,
+    gateway: "sandbox" as const,
+    kind,
+    amountMinor,
+    currency: "EUR",
+    feeMinor: 0,
+    paymentIntentId: null,
+    reference,
+    paymentMethod: null,
+    detail
+  })
   it("a payment operation is recorded while another transaction holds the booking (a racing webhook and the service used to deadlock)", async () => {
     const booking = await book(2)
     const holding = server.run(
@@ -480,18 +444,7 @@ describe("a booking's row lock and its payment operations", () => {
       Effect.flatMap(Transactional, (tx) =>
         tx.run(
           Effect.flatMap(BookingRepository, (bookings) =>
-            bookings.recordOperation({
-              bookingId: booking.id,
-              gateway: "sandbox",
-              kind: "FAILURE",
-              amountMinor: 0,
-              currency: "EUR",
-              feeMinor: 0,
-              paymentIntentId: null,
-              reference: `lock-test:${booking.id}`,
-              paymentMethod: null,
-              detail: "lock test"
-            })
+            bookings.recordOperation(sandboxOperation(booking.id, "FAILURE", 0, `lock-test:${booking.id}`, "lock test"))
           )
         )
       )
@@ -506,18 +459,7 @@ describe("a booking's row lock and its payment operations", () => {
     const record = (amountMinor: number, detail: string | null) =>
       server.run(
         Effect.flatMap(BookingRepository, (bookings) =>
-          bookings.recordOperation({
-            bookingId: booking.id,
-            gateway: "sandbox",
-            kind: "REFUND",
-            amountMinor,
-            currency: "EUR",
-            feeMinor: 0,
-            paymentIntentId: null,
-            reference: `refund:re_${booking.id}`,
-            paymentMethod: null,
-            detail
-          })
+          bookings.recordOperation(sandboxOperation(booking.id, "REFUND", amountMinor, `refund:re_${booking.id}`, detail))
         )
       )
     await record(700, null)

@@ -9,6 +9,7 @@ import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-san
 import { Transactional } from "../../src/platform/transaction"
 import { actorOf, bookableService, inMemoryDomain, verifiedAccount } from "../support/domain"
 import { adjustableClock } from "../support/clock"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
  * Model-based test of the money (issue 10) through the real booking service on in-memory adapters and
@@ -19,10 +20,6 @@ import { adjustableClock } from "../support/clock"
  * can still collect it, or says why not. After each reconciliation: no hold without its booking, and no
  * finished booking unpaid unless flagged.
  */
-
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 
 const layer = inMemoryDomain()
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -459,6 +456,9 @@ const apply = async (w: World, st: Step): Promise<void> => {
   }
 }
 
+/** `n` progress steps, each the story's next ordinary move (its first choice). */
+const forward = (n: number): Array<Step> => Array.from({ length: n }, () => ({ t: "progress", pick: 0 }))
+
 describe("money through the booking service, with events duplicated, late and reordered and clients paying twice", () => {
   it("keeps the money invariants at every step and reconciliation leaves no orphan hold and no unflagged unpaid booking", async () => {
     await fc.assert(
@@ -507,27 +507,18 @@ describe("money through the booking service, with events duplicated, late and re
           [
             1,
             [
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
+              ...forward(2),
               { t: "propose", by: "provider", shiftHours: 30, hours: 3 },
               { t: "answer", accept: true },
               { t: "progress", pick: 1 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 }
+              ...forward(5)
             ]
           ],
           // Paid, confirmed, rendered, disputed; two days pass (nothing validated), then part captured.
           [
             1,
             [
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
+              ...forward(5),
               { t: "progress", pick: 5 },
               { t: "disputeMessage", by: "client" },
               { t: "progress", pick: 0 },
@@ -535,18 +526,7 @@ describe("money through the booking service, with events duplicated, late and re
             ]
           ],
           // The same, released.
-          [
-            1,
-            [
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 0 },
-              { t: "progress", pick: 5 },
-              { t: "resolve", pick: 3, share: 0 }
-            ]
-          ]
+          [1, [...forward(5), { t: "progress", pick: 5 }, { t: "resolve", pick: 3, share: 0 }]]
         ]
       }
     )

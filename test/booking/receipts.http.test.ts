@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking/service"
 import { Transactional } from "../../src/platform/transaction"
 import { refundBooking, setBookingStatus } from "../../cli/commands/bookings/shared"
@@ -8,50 +8,29 @@ import { EARNINGS_CSV_HEADER } from "../../src/modules/booking/statements"
 import { formatMoney } from "../../src/platform/money"
 import { en, fr } from "../../src/platform/messages"
 import { parseCsv } from "../administration/csv"
-import { login, newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
+import { providerWithService, type Session } from "../support/accounts"
+import { mailsTo } from "../support/http"
 import { pdfInfo, pdfText } from "../support/pdf"
-import { bookingIn } from "../support/scenarios"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 // Receipts for clients and earnings for providers (issue 13, item 5), over HTTP: who may read them,
 // 404 and 409, the PDF and its figures, the mail with the PDF, the earnings' figures, totals and CSV.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let stranger: Session
-let admin: Session
-let serviceId: string
-
 /** The brand (SITE_NAME) that issues the receipts: not the default, so nothing can say it by chance. */
 const SITE_NAME = "Atelier Test"
 
-beforeAll(async () => {
-  server = await startTestServer({ siteName: SITE_NAME })
-  api = httpClient(server)
-  // 35 € an hour: a 2-hour booking is 70,00 €.
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Cours de piano",
-    description: "Cours particuliers à domicile.",
-    price: 35,
-    location: "Québec",
-    categoryId: 9
-  }))
-  stranger = await newClient(server, api)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-}, 120_000)
-afterAll(() => server?.stop())
+// 35 € an hour: a 2-hour booking is 70,00 €.
+const { server, api, provider, client, stranger, admin, bookedIn } = httpWorld({
+  config: { siteName: SITE_NAME },
+  service: { title: "Cours de piano", description: "Cours particuliers à domicile.", price: 35, location: "Québec", categoryId: 9 },
+  stranger: true,
+  admin: true,
+  slots: { fromHours: 24, hours: 2 },
+  booking: { address: "2 rue Saint-Jean, Québec" }
+})
 
-let slot = 0
 /** A booking of 2 hours, paid (authorised) in the sandbox. */
-const paidBooking = async () => {
-  const start = new Date(Date.now() + 24 * 3_600_000 + ++slot * 3 * 3_600_000)
-  start.setUTCMinutes(0, 0, 0)
-  const paid = await bookingIn(server, "paid", { provider, client, serviceId, start, hours: 2, address: "2 rue Saint-Jean, Québec" })
-  return paid.bookingId
-}
+const paidBooking = async () => (await bookedIn("paid")).bookingId
 /** Confirmed then validated by an admin: the 70,00 € are captured. */
 const capture = async (id: string) => {
   await server.run(setBookingStatus(id, "CONFIRMED", undefined))

@@ -1,17 +1,12 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { SandboxChargeStore } from "../../src/modules/payments/ports"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import type { TestServer } from "../support/server"
+import { cliBuiltWith } from "../support/cli"
+import { cliWorld } from "../support/world"
 
 /** `bin/run payments:reconcile` (issue 10): the reconciliation by hand, on the server's database. */
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-}, 60_000)
-afterAll(() => server?.stop())
+const { server, cli } = cliWorld()
 
 /** A hold in the sandbox's tables that no booking references (its booking never existed), 20 minutes old. */
 const orphanHold = () =>

@@ -1,18 +1,14 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { BookingReminders } from "../../src/modules/booking/calendars"
 import { dueReminder } from "../../src/modules/booking/reminders"
 import { fr } from "../../src/platform/messages"
-import { providerWithService, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
+import type { Session } from "../support/accounts"
+import { mailsTo } from "../support/http"
 import { adjustableClock } from "../support/clock"
 import { startTestServer, type TestServer } from "../support/server"
-import { bookingIn } from "../support/scenarios"
-
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
+import { httpWorld } from "../support/world"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 describe("dueReminder (pure)", () => {
   const start = new Date("2027-03-12T14:00:00Z")
@@ -36,25 +32,11 @@ describe("dueReminder (pure)", () => {
   })
 })
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
 const time = adjustableClock()
-
-beforeAll(async () => {
-  server = await startTestServer({}, { clock: time.clock })
-  api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Cours de piano",
-    description: "Solfège et répertoire, tous niveaux.",
-    price: 40,
-    location: "Lyon",
-    categoryId: 7
-  }))
-}, 120_000)
-afterAll(() => server?.stop())
+const { server, api, provider, client, sql, bookedIn } = httpWorld({
+  clock: time.clock,
+  service: { title: "Cours de piano", description: "Solfège et répertoire, tous niveaux.", price: 40, location: "Lyon" }
+})
 
 // Each booking far from the others (the provider's slots never overlap).
 let slot = 0
@@ -64,7 +46,7 @@ const confirmedBooking = async (hoursAhead: number) => {
 }
 const confirmedAt = async (start: Date) => {
   const address = `${slot} rue de la République, Lyon`
-  const { bookingId: id } = await bookingIn(server, "confirmed", { provider, client, serviceId, start, address })
+  const { bookingId: id } = await bookedIn("confirmed", { start, address })
   return { id, start, address }
 }
 /** Moves the clock to `msBefore` the start. */
@@ -76,12 +58,7 @@ const reminders = (to: string, kind: "24h" | "2h", address: string) =>
     mails.filter((m) => m.subject === fr[`mail.booking.reminder${kind}.subject`] && m.text.includes(address))
   )
 const logged = (bookingId: string) =>
-  server.run(
-    Effect.flatMap(
-      SqlClient.SqlClient,
-      (sql) => sql<{ kind: string }>`SELECT kind FROM booking_reminders WHERE booking_id = ${bookingId} ORDER BY sent_at, kind`
-    )
-  )
+  sql<{ kind: string }>("SELECT kind FROM booking_reminders WHERE booking_id = $1 ORDER BY sent_at, kind", [bookingId])
 const setPreferences = async (session: Session, body: Record<string, unknown>) => {
   const reply = await api.call("PUT", "/api/notifications/preferences", { json: body, token: session.token })
   expect(reply.status, reply.text).toBe(200)
@@ -140,13 +117,11 @@ describe("reminders before a confirmed booking (the sweep, with the database)", 
 
     // Moved three days later (as an accepted reschedule does): no reminder is logged for the new start.
     const newStart = new Date(moved.start.getTime() + 3 * DAY)
-    await server.run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) =>
-          sql`UPDATE bookings SET start_time = ${newStart}, end_time = ${new Date(newStart.getTime() + HOUR)}, version = version + 1 WHERE id = ${moved.id}`
-      )
-    )
+    await sql("UPDATE bookings SET start_time = $2, end_time = $3, version = version + 1 WHERE id = $1", [
+      moved.id,
+      newStart,
+      new Date(newStart.getTime() + HOUR)
+    ])
     await sendDue()
     expect(await reminders(client.email, "2h", moved.address)).toHaveLength(1)
     moveTo(newStart, 24 * HOUR - MINUTE)
@@ -181,12 +156,7 @@ describe("reminders before a confirmed booking (the sweep, with the database)", 
     await sendDue()
     expect(await reminders(client.email, "24h", later.address)).toHaveLength(0)
     expect(await reminders(provider.email, "24h", later.address)).toHaveLength(1)
-    const held = await server.run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM mail_suppressions WHERE recipient = ${client.email}`
-      )
-    )
+    const held = await sql<{ n: number }>("SELECT count(*)::int AS n FROM mail_suppressions WHERE recipient = $1", [client.email])
     expect(held[0]?.n).toBe(0)
 
     // A 2-hour reminder inside quiet hours that end after the start: suppressed as expired, not delivered late.
@@ -201,15 +171,9 @@ describe("reminders before a confirmed booking (the sweep, with the database)", 
     await sendDue()
     expect(await reminders(client.email, "2h", later.address)).toHaveLength(0)
     expect(await reminders(provider.email, "2h", later.address)).toHaveLength(1)
-    const suppressed = await server.run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) =>
-          sql<{
-            kind: string
-            reason: string
-          }>`SELECT kind, reason FROM mail_suppressions WHERE recipient = ${client.email} ORDER BY created_at`
-      )
+    const suppressed = await sql<{ kind: string; reason: string }>(
+      "SELECT kind, reason FROM mail_suppressions WHERE recipient = $1 ORDER BY created_at",
+      [client.email]
     )
     expect(suppressed).toEqual([{ kind: "booking-reminder", reason: "expired" }])
     expect((await logged(later.id)).map((r) => r.kind)).toEqual(["24h", "2h"])

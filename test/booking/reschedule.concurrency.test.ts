@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { newClient, providerWithService, type Session } from "../support/accounts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { newClient, type Session } from "../support/accounts"
 import { testDatabaseKind } from "../support/database"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
+import { HOUR } from "../support/durations"
 
 /**
  * A rescheduled booking never overlaps another (issue 12): concurrent acceptances of proposals moving
@@ -13,30 +13,17 @@ import { startTestServer, type TestServer } from "../support/server"
  * their time and their open proposal.
  */
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let clients: ReadonlyArray<Session>
-let serviceId: string
-
-const HOUR = 3_600_000
 const BOOKINGS = 8
 
+const world = httpWorld({
+  service: { title: "Cours de guitare", description: "Cours à domicile.", price: 50, location: "Québec", categoryId: 8 }
+})
+const { server, api, provider, client } = world
+/** One client per booking. */
+let clients: ReadonlyArray<Session>
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  const created = await providerWithService(server, api, {
-    title: "Cours de guitare",
-    description: "Cours à domicile.",
-    price: 50,
-    location: "Québec",
-    categoryId: 8
-  })
-  serviceId = created.serviceId
-  provider = created.provider
-  clients = [created.client, ...(await Promise.all(Array.from({ length: BOOKINGS - 1 }, () => newClient(server, api))))]
-}, 60_000)
-afterAll(() => server?.stop())
+  clients = [client, ...(await Promise.all(Array.from({ length: BOOKINGS - 1 }, () => newClient(server, api))))]
+})
 
 /** Pairs of slot-holding bookings of the service's provider that overlap (none, ever). */
 const overlaps = () =>
@@ -47,7 +34,7 @@ const overlaps = () =>
         (sql) => sql<{
           n: number
         }>`SELECT count(*)::int AS n FROM bookings a JOIN bookings b ON a.provider_id = b.provider_id AND a.id < b.id
-        WHERE a.service_id = ${serviceId} AND a.status NOT IN ('REJECTED', 'CANCELLED') AND b.status NOT IN ('REJECTED', 'CANCELLED')
+        WHERE a.service_id = ${world.serviceId} AND a.status NOT IN ('REJECTED', 'CANCELLED') AND b.status NOT IN ('REJECTED', 'CANCELLED')
           AND tstzrange(a.start_time, a.end_time, '[)') && tstzrange(b.start_time, b.end_time, '[)')`
       )
     )
@@ -65,7 +52,7 @@ describe(`concurrent acceptances of proposals onto overlapping times (${testData
         const reply = await api.post(
           "/api/bookings",
           {
-            serviceId,
+            serviceId: world.serviceId,
             startTime: start.toISOString(),
             endTime: new Date(start.getTime() + HOUR).toISOString(),
             address: "10 rue du Port, Québec"

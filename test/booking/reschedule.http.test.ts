@@ -1,11 +1,9 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
 import { payInSandbox } from "./support"
+import { HOUR } from "../support/durations"
 
 /**
  * Rescheduling over HTTP (issue 12, item 4): POST /api/bookings/{id}/reschedule and
@@ -13,64 +11,19 @@ import { payInSandbox } from "./support"
  * and the mails to the other party.
  */
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let stranger: Session
-let admin: Session
-let serviceId: string
-
-const HOUR = 3_600_000
-/** A fresh slot for each booking, 4 hours apart, within the 5 days that authorise at checkout. */
-let slot = 0
-const nextSlot = (hours = 1) => {
-  const start = new Date(Date.now() + 12 * HOUR + ++slot * 4 * HOUR)
-  start.setUTCMinutes(0, 0, 0)
-  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + hours * HOUR).toISOString() }
-}
-const book = async (hours = 1) => {
-  const reply = await api.post(
-    "/api/bookings",
-    { serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...nextSlot(hours) },
-    { token: client.token }
-  )
-  expect(reply.status, reply.text).toBe(201)
-  return reply.body.data.bookingData
-}
+/** Each booking and each proposed time on a fresh slot, 4 hours apart, within the 5 days that authorise at checkout. */
+const world = httpWorld({
+  service: { title: "Cours de piano", description: "Cours à domicile, tous niveaux.", price: 40, lat: 45.5, lng: -73.56 },
+  stranger: true,
+  admin: true,
+  slots: { apartHours: 4 }
+})
+const { server, api, provider, client, stranger, admin, sql, nextSlot, book } = world
 const propose = (token: string, id: string, body: Record<string, unknown>, language?: string) =>
   api.post(`/api/bookings/${id}/reschedule`, body, { token, ...(language ? { language } : {}) })
 const answer = (token: string, id: string, proposalId: string, choice: "accept" | "decline") =>
   api.post(`/api/bookings/${id}/reschedule/${proposalId}/${choice}`, {}, { token })
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 const get = async (token: string, id: string) => (await api.get(`/api/bookings/${id}`, { token })).body.data.booking
-
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  provider = await newProvider(server, api)
-  client = await newClient(server, api)
-  stranger = await newClient(server, api)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  const created = await api.post(
-    "/api/services",
-    {
-      title: "Cours de piano",
-      description: "Cours à domicile, tous niveaux.",
-      price: 40,
-      duration: 60,
-      location: "Montréal",
-      lat: 45.5,
-      lng: -73.56,
-      categoryId: 7
-    },
-    { token: provider.token }
-  )
-  expect(created.status, created.text).toBe(201)
-  serviceId = created.body.data.service.id
-})
-afterAll(() => server?.stop())
 
 describe("proposing, accepting and declining a new time", () => {
   it("the provider proposes, the client is mailed and accepts: the booking moves and keeps the history", async () => {
@@ -203,7 +156,7 @@ describe("proposing, accepting and declining a new time", () => {
     expect(proposed.status).toBe(201)
     const racer = await api.post(
       "/api/bookings",
-      { serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...target },
+      { serviceId: world.serviceId, address: "1200 rue Sainte-Catherine, Montréal", ...target },
       { token: stranger.token }
     )
     expect(racer.status, racer.text).toBe(201)
@@ -223,7 +176,7 @@ describe("proposing, accepting and declining a new time", () => {
   })
 
   it("a longer time raises the total: the booking keeps its time and its hold until the client authorises the new total, then moves and releases the old hold", async () => {
-    const booking = await book(1)
+    const booking = await book()
     await payInSandbox(server, api, client.token, booking.id)
     const paid = await get(client.token, booking.id)
     expect(paid).toMatchObject({ paymentStatus: "AUTHORIZED", totalMinor: 4_000 })
@@ -287,7 +240,7 @@ describe("proposing, accepting and declining a new time", () => {
   }, 60_000)
 
   it("a new total authorised once the proposed time was taken: the proposal closes UNAVAILABLE, the booking keeps its time and hold, the new hold is released", async () => {
-    const booking = await book(1)
+    const booking = await book()
     await payInSandbox(server, api, client.token, booking.id)
     const oldIntent = (await sql<{ intent: string }>("SELECT payment_intent_id AS intent FROM bookings WHERE id = $1", [booking.id]))[0]!
       .intent
@@ -297,7 +250,7 @@ describe("proposing, accepting and declining a new time", () => {
     // Meanwhile another client books the proposed time (an awaiting proposal holds no slot).
     const racer = await api.post(
       "/api/bookings",
-      { serviceId, address: "10 rue Sherbrooke, Montréal", ...target },
+      { serviceId: world.serviceId, address: "10 rue Sherbrooke, Montréal", ...target },
       { token: stranger.token }
     )
     expect(racer.status, racer.text).toBe(201)
@@ -332,7 +285,7 @@ describe("proposing, accepting and declining a new time", () => {
   }, 60_000)
 
   it("a shorter time keeps the hold, which covers the lower total", async () => {
-    const booking = await book(2)
+    const booking = await book(client.token, nextSlot(2))
     await payInSandbox(server, api, client.token, booking.id)
     const proposed = await propose(client.token, booking.id, nextSlot(1))
     expect(proposed.status, proposed.text).toBe(201)

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { login } from "../support/accounts"
 import { httpClient } from "../support/http"
 import { advance, type BookingState, BookingStates, bookingIn, providerWithPayouts, serviceOf } from "../support/scenarios"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 // The scenario builders (test/support/scenarios.ts) build each state for real: read back through the
 // API as its client sees it.
 
-let server: TestServer
-beforeAll(async () => void (server = await startTestServer()))
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 const expected: Record<BookingState, { status: string; paymentStatus: string }> = {
   pending: { status: "PENDING", paymentStatus: "UNPAID" },
@@ -25,7 +23,7 @@ describe("bookingIn", () => {
   for (const state of BookingStates)
     it(`builds a booking ${state}, as the API reads it`, async () => {
       const built = await bookingIn(server, state)
-      const reply = await httpClient(server).get(`/api/bookings/${built.bookingId}`, { token: built.client.token })
+      const reply = await api.get(`/api/bookings/${built.bookingId}`, { token: built.client.token })
       expect(reply.status, reply.text).toBe(200)
       const booking = reply.body.data.bookingData ?? reply.body.data.booking
       expect({ status: booking.status, paymentStatus: booking.paymentStatus }).toEqual(expected[state])
@@ -35,7 +33,7 @@ describe("bookingIn", () => {
 
 describe("bookingIn's options and advance", () => {
   const HOUR = 3_600_000
-  const read = async (id: string, token: string) => (await httpClient(server).get(`/api/bookings/${id}`, { token })).body.data.booking
+  const read = async (id: string, token: string) => (await api.get(`/api/bookings/${id}`, { token })).body.data.booking
 
   it("books the exact start asked for; one provider's bookings moved into the past one after another do not overlap", async () => {
     const provider = await providerWithPayouts(server)

@@ -12,6 +12,7 @@ import {
   validatePlan,
   validateSlotQuery
 } from "../../src/modules/booking/availability/domain"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
  * Slot generation (issue 12) against an oracle that knows nothing of the implementation: the wall
@@ -20,10 +21,7 @@ import {
  * and America/Toronto (and in Asia/Tokyo, which has none), so sampling every 5 minutes is exact.
  */
 
-const MINUTE = 60_000
 const STEP = 5 * MINUTE
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 const RUNS = Number(process.env.SLOT_RUNS ?? 120)
 
 const ZONES = ["Europe/Paris", "America/Toronto", "Asia/Tokyo"] as const

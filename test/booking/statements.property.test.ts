@@ -12,11 +12,11 @@ import {
   receiptFigures
 } from "../../src/modules/booking/statements"
 import { parseCsv } from "../administration/csv"
+import { DAY } from "../support/durations"
 
 // Receipts' and earnings' figures (issue 13, item 5) against sums computed here, independently, from
 // random payment histories: a capture, partial refunds within it, in several currencies and months.
 
-const DAY = 86_400_000
 const BASE = Date.UTC(2026, 0, 1)
 
 /** One booking's payment history as the settlement records it. */
@@ -61,15 +61,18 @@ const operationsOf = (h: History) => [
   }))
 ]
 
-const sourceOf = (h: History, index: number): EarningSource =>
-  h.held
+const sourceOf = (h: History, index: number): EarningSource => {
+  const booking = {
+    bookingId: `b${String(index).padStart(4, "0")}`,
+    serviceTitle: "Cours",
+    clientFirstName: "Ana",
+    clientLastName: "Lima",
+    startTime: new Date(BASE + h.startDay * DAY),
+    currency: h.currency
+  }
+  return h.held
     ? {
-        bookingId: `b${String(index).padStart(4, "0")}`,
-        serviceTitle: "Cours",
-        clientFirstName: "Ana",
-        clientLastName: "Lima",
-        startTime: new Date(BASE + h.startDay * DAY),
-        currency: h.currency,
+        ...booking,
         paymentStatus: "AUTHORIZED",
         totalMinor: h.total,
         authorizedMinor: h.captured,
@@ -79,12 +82,7 @@ const sourceOf = (h: History, index: number): EarningSource =>
         authorizedAt: new Date(BASE + h.capturedDay * DAY)
       }
     : {
-        bookingId: `b${String(index).padStart(4, "0")}`,
-        serviceTitle: "Cours",
-        clientFirstName: "Ana",
-        clientLastName: "Lima",
-        startTime: new Date(BASE + h.startDay * DAY),
-        currency: h.currency,
+        ...booking,
         paymentStatus: "CAPTURED",
         totalMinor: h.captured,
         authorizedMinor: 0,
@@ -93,6 +91,7 @@ const sourceOf = (h: History, index: number): EarningSource =>
         capturedAt: new Date(BASE + h.capturedDay * DAY),
         authorizedAt: null
       }
+}
 
 describe("receipt figures", () => {
   it("paid = the captures, refunds listed oldest first, net paid = paid − refunded; none before a capture", () => {

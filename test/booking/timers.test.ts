@@ -1,56 +1,32 @@
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Bookings } from "../../src/modules/booking"
 import { fr } from "../../src/platform/messages"
-import { providerWithService, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
+import { mailsTo } from "../support/http"
 import { adjustableClock } from "../support/clock"
-import { startTestServer, type TestServer } from "../support/server"
-import { bookingIn } from "../support/scenarios"
+import { httpWorld } from "../support/world"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
-
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
 const time = adjustableClock()
-
-beforeAll(async () => {
-  server = await startTestServer({}, { clock: time.clock })
-  api = httpClient(server)
-  ;({ provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Peinture intérieure",
-    description: "Murs et plafonds, finitions soignées.",
-    price: 50,
-    location: "Lyon",
-    categoryId: 7
-  }))
-}, 60_000)
-afterAll(() => server?.stop())
+const { server, api, provider, client, sql, requestBooking, bookedIn } = httpWorld({
+  clock: time.clock,
+  service: { title: "Peinture intérieure", description: "Murs et plafonds, finitions soignées.", price: 50, location: "Lyon" },
+  booking: { address: "5 place Bellecour, Lyon" }
+})
 
 let slot = 0
 /** A 2-hour booking `hoursAhead` of the clock, requested (unpaid) or carried on to `state`. */
 const book = async (hoursAhead = 24 + ++slot * 3, state: "pending" | "paid" | "confirmed" = "pending") => {
   const start = new Date(time.now().getTime() + hoursAhead * HOUR)
-  const built = await bookingIn(server, state, { provider, client, serviceId, start, hours: 2, address: "5 place Bellecour, Lyon" })
+  const built = await bookedIn(state, { start, hours: 2 })
   return { id: built.bookingId, startTime: built.start.toISOString(), endTime: built.end.toISOString() }
 }
 const get = async (id: string) => (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking
 const sweep = () => server.run(Effect.flatMap(Bookings, (bookings) => bookings.sweep))
 const operations = (id: string) =>
-  server
-    .run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) => sql<{ kind: string }>`SELECT kind FROM payment_operations WHERE booking_id = ${id} ORDER BY created_at`
-      )
-    )
-    .then((rows) => rows.map((r) => r.kind))
+  sql<{ kind: string }>("SELECT kind FROM payment_operations WHERE booking_id = $1 ORDER BY created_at", [id]).then((rows) =>
+    rows.map((r) => r.kind)
+  )
 
 describe("booking timers (the sweep, with a clock moved by hand)", () => {
   it("expires an unpaid request after its hold and frees the slot", async () => {
@@ -67,11 +43,7 @@ describe("booking timers (the sweep, with a clock moved by hand)", () => {
       paymentStatus: "CANCELED"
     })
     expect((await mailsTo(server, client.email)).some((m) => m.subject === fr["mail.booking.expired.subject"])).toBe(true)
-    const again = await api.post(
-      "/api/bookings",
-      { serviceId, startTime: booking.startTime, endTime: booking.endTime, address: "5 place Bellecour, Lyon" },
-      { token: client.token }
-    )
+    const again = await requestBooking(client.token, { startTime: booking.startTime, endTime: booking.endTime })
     expect(again.status, again.text).toBe(201)
   })
 

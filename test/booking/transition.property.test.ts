@@ -22,6 +22,7 @@ import {
   type TransitionError,
   validateBookingRequest
 } from "../../src/modules/booking/domain"
+import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
  * Model-based test of the booking state machine (architecture section 4): random stories of
@@ -29,9 +30,6 @@ import {
  * arrive at once, late, twice, out of order or never. Every step checks the invariants.
  */
 
-const MINUTE = 60_000
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 const T0 = Date.parse("2025-03-01T09:00:00Z")
 
 // ---- The expectations, written independently of the domain's tables ---------------------------
@@ -748,15 +746,17 @@ const progressOf = (s: BookingState, now: number, policy: CancellationPolicy): R
   }
 }
 
+/** The story's actors: its client and stranger with the roles the setup gives them. */
+const actorsOf = (clientRole: Setup["clientRole"], strangerRole: Setup["strangerRole"]): Record<Who, Actor> => ({
+  client: { _tag: "User", id: "user-client", role: clientRole },
+  provider: { _tag: "User", id: "user-provider", role: "PROVIDER" },
+  admin: { _tag: "User", id: "user-admin", role: "ADMIN" },
+  stranger: { _tag: "User", id: "user-stranger", role: strangerRole },
+  system: SystemActor
+})
+
 const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, number>) => {
-  const ids = { client: "user-client", provider: "user-provider", admin: "user-admin", stranger: "user-stranger" }
-  const actors: Record<Who, Actor> = {
-    client: { _tag: "User", id: ids.client, role: init.clientRole },
-    provider: { _tag: "User", id: ids.provider, role: "PROVIDER" },
-    admin: { _tag: "User", id: ids.admin, role: "ADMIN" },
-    stranger: { _tag: "User", id: ids.stranger, role: init.strangerRole },
-    system: SystemActor
-  }
+  const actors = actorsOf(init.clientRole, init.strangerRole)
   const now = new Date(T0)
   const request = Either.getOrThrow(
     validateBookingRequest(
@@ -770,7 +770,11 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
     )
   )
   const w: World = {
-    state: newBooking({ id: "b-1", clientId: ids.client, providerId: ids.provider, hourlyPriceMinor: init.hourlyPriceMinor }, request, now),
+    state: newBooking(
+      { id: "b-1", clientId: "user-client", providerId: "user-provider", hourlyPriceMinor: init.hourlyPriceMinor },
+      request,
+      now
+    ),
     now: T0,
     pending: [],
     gatewayRefunded: 0,
@@ -902,13 +906,7 @@ describe("the booking state machine, any story of commands, actors, times and ga
       []
     )
     expect(w.state.status).toBe("PENDING")
-    const actors: Record<Who, Actor> = {
-      client: { _tag: "User", id: "user-client", role: "CLIENT" },
-      provider: { _tag: "User", id: "user-provider", role: "PROVIDER" },
-      admin: { _tag: "User", id: "user-admin", role: "ADMIN" },
-      stranger: { _tag: "User", id: "user-stranger", role: "CLIENT" },
-      system: SystemActor
-    }
+    const actors = actorsOf("CLIENT", "CLIENT")
     expect(run(w, actors, "system", { _tag: "PaymentAuthorized", amountMinor: 6_000, expiresAt: new Date(T0 + 7 * DAY) }, "late")).toBe(
       true
     )
@@ -945,13 +943,7 @@ describe("the booking state machine, any story of commands, actors, times and ga
       strangerRole: "CLIENT" as const,
       policy: { freeHours: 48, feePercent: 50 }
     }
-    const actors: Record<Who, Actor> = {
-      client: { _tag: "User", id: "user-client", role: "CLIENT" },
-      provider: { _tag: "User", id: "user-provider", role: "PROVIDER" },
-      admin: { _tag: "User", id: "user-admin", role: "ADMIN" },
-      stranger: { _tag: "User", id: "user-stranger", role: "CLIENT" },
-      system: SystemActor
-    }
+    const actors = actorsOf("CLIENT", "CLIENT")
     for (const outcome of ["moved", "lost"] as const) {
       const w = story(setup, [])
       expect(run(w, actors, "system", { _tag: "PaymentAuthorized", amountMinor: 4_000, expiresAt: new Date(T0 + 7 * DAY) }, "late")).toBe(

@@ -1,30 +1,16 @@
-import type { Browser, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import {
-  contextWithConsent,
-  hasChromium,
-  layoutProblems,
-  loaded,
-  logInThroughUi,
-  seriousViolations,
-  withServerAndChromium
-} from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium, layoutProblems, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, demoAccounts } from "../support/journey"
 
 // The accessibility and visual bar (issue 16) of the states no route reaches by itself (the cookie
 // banner, forms showing their errors, settings' sections), and the layout check itself. Every route
 // at 375 and 1280 px in both languages is the route walk's (test/browser/walk-*.test.ts).
 
-let server: TestServer
-let browser: Browser
-
 describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-  })
+  const journey = browserJourney()
 
   it("the layout check sees sideways scroll, overlapping controls and an image without alt", async () => {
-    const page = await browser.newPage({ viewport: { width: 375, height: 600 } })
+    const page = await journey.browser.newPage({ viewport: { width: 375, height: 600 } })
     await page.setContent(`<body style="margin:0"><main><div style="width:500px">wide</div><button style="position:absolute;top:0;left:0;width:80px">A</button>
       <a href="#" style="position:absolute;top:5px;left:40px;width:80px;display:block">B</a><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body>`)
     const problems = await layoutProblems(page)
@@ -37,7 +23,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
   })
 
   it("the axe check sees a serious violation: a button without a name, an image without alt", async () => {
-    const page = await browser.newPage()
+    const page = await journey.browser.newPage()
     await page.setContent(
       `<html lang="fr"><head><title>t</title></head><body><main><h1>t</h1><button></button><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>`
     )
@@ -49,13 +35,15 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
 
   for (const width of [375, 1280])
     it(`states beyond the routes at ${width} px: no serious or critical violation`, async () => {
+      const { browser, base, logIn, loggedInPage } = journey
+      // No consent asked beforehand: the cookie banner is one of the states checked.
       const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "fr-FR" })
       const page = await context.newPage()
       const found: Array<string> = []
       const check = async (label: string) => found.push(...(await seriousViolations(page)).map((v) => `${label}: ${v}`))
 
       // The cookie banner (after its 1 s delay).
-      await page.goto(`${server.url}/services`)
+      await page.goto(`${base}/services`)
       await page
         .getByRole("button", { name: /Accepter/ })
         .first()
@@ -68,22 +56,22 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
         .click()
       await page.locator(".cookie-banner").waitFor({ state: "detached" })
       // Forms showing their errors, a filtered list.
-      await page.goto(`${server.url}/register`)
+      await page.goto(`${base}/register`)
       await page.getByRole("button", { name: "Créer mon compte" }).click()
       await check("register errors")
-      await page.goto(`${server.url}/services?search=menage&sortBy=price_asc`)
+      await page.goto(`${base}/services?search=menage&sortBy=price_asc`)
       await page.locator("h1").first().waitFor()
       await loaded(page)
       await check("/services filtered")
-      await logInThroughUi(page, server.url, "marie.dubois@marketplace.local", "Provider1234!")
+      await logIn(page, demoAccounts.provider)
       for (const path of ["/services/not-a-service/edit", "/provider/payments/setup?onboarding=refresh", "/search?q=menage&price=0-50"]) {
-        await page.goto(`${server.url}${path}`)
+        await page.goto(`${base}${path}`)
         await page.locator("h1").first().waitFor()
         await loaded(page)
         await check(path)
       }
       // Settings with quiet hours shown, and its unsubscribe confirmation.
-      await page.goto(`${server.url}/settings`)
+      await page.goto(`${base}/settings`)
       await page.getByLabel("Ne pas m'écrire pendant les heures calmes").check()
       await page.getByLabel("Début").waitFor()
       await check("settings quiet hours")
@@ -92,24 +80,22 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) and layout", () => {
       await check("settings unsubscribe confirmation")
       await page.keyboard.press("Escape")
       await page.getByRole("alertdialog").waitFor({ state: "detached" })
-      await page.goto(`${server.url}/services/create`)
+      await page.goto(`${base}/services/create`)
       await page.getByRole("button", { name: "Créer le service" }).click()
       await page.locator(".field-error").first().waitFor()
       await check("create service errors")
-      await page.goto(`${server.url}/profile`)
+      await page.goto(`${base}/profile`)
       await page.getByRole("button", { name: "Modifier mon profil" }).click()
       await check("profile edit")
       await context.close()
 
       // A client's application form with its errors; an unknown application for the admin.
-      for (const [email, password, path] of [
-        ["lucas.bernard@marketplace.local", "Client1234!", "/become-provider"],
-        ["admin@marketplace.local", "Admin1234!", "/admin/applications/00000000-0000-4000-8000-000000000000"]
+      for (const [account, path] of [
+        [demoAccounts.client, "/become-provider"],
+        [demoAccounts.admin, "/admin/applications/00000000-0000-4000-8000-000000000000"]
       ] as const) {
-        const other = await contextWithConsent(browser, { viewport: { width, height: 900 } })
-        const otherPage = await other.newPage()
-        await logInThroughUi(otherPage, server.url, email, password)
-        await otherPage.goto(`${server.url}${path}`)
+        const { context: other, page: otherPage } = await loggedInPage(account, "fr-FR", { viewport: { width, height: 900 } })
+        await otherPage.goto(`${base}${path}`)
         await otherPage.locator("h1").first().waitFor()
         await loaded(otherPage)
         if (path === "/become-provider") {

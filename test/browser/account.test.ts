@@ -1,53 +1,35 @@
-import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // Account self-service on /settings (issue 15): a client changes their password (their other session
 // ends, this one stays), then deletes their account, confirmed by the password, and can no longer log in.
 
-let server: TestServer
-let browser: Browser
-
-const apiLogin = (email: string, password: string) =>
-  fetch(`${server.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password })
-  })
-
 describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("changes the password (other sessions end) and deletes the account with the password", async () => {
-    const email = `account.${Date.now().toString(36)}@example.com`
-    const password = "Client1234!"
+    const { server, base, loggedInPage } = journey
+    const apiLogin = (email: string, password: string) =>
+      fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password })
+      })
+    const { email, password } = await operatorAccount(server, "CLIENT", {
+      firstName: "Maëlle",
+      lastName: "Tremblay",
+      password: "Client1234!"
+    })
     const changed = "Nouveau5678!"
-    await server.run(
-      Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({
-          firstName: "Maëlle",
-          lastName: "Tremblay",
-          email,
-          phoneNumber: "5145550188",
-          password,
-          confirmPassword: password,
-          role: "CLIENT"
-        })
-      )
-    )
     // Another session of the same account, elsewhere.
     const elsewhere = (await (await apiLogin(email, password)).json()).data.token as string
     const me = (token: string) => fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })
     expect((await me(elsewhere)).status).toBe(200)
 
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, email, password)
-    await page.goto(`${server.url}/settings`)
+    const signedIn = await loggedInPage({ email, password })
+    const { page } = signedIn
+    await page.goto(`${base}/settings`)
     await page.getByRole("heading", { name: "Sécurité", level: 2 }).waitFor()
 
     // Two sessions listed, this one marked; the other one can be told apart.
@@ -91,7 +73,6 @@ describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => 
     // Logged out, and no login is possible any more.
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Connexion" }).first().waitFor()
     expect((await apiLogin(email, changed)).status).toBe(401)
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

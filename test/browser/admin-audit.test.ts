@@ -1,23 +1,15 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { setBookingStatus } from "../../cli/commands/bookings/shared"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts, sqlRows } from "../support/journey"
 import { bookingIn } from "../support/scenarios"
 import type { TestServer } from "../support/server"
 
 // Issue 13 items 3 and 4 in Chromium: the admin refunds part of a captured booking from its detail
 // page (the status menu offers only what the server allows), then finds the refund on /admin/audit.
 
-let server: TestServer
-let browser: Browser
-
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
 /** A booking of 2 hours at 45 EUR, paid, confirmed and validated by the admin: 90.00 EUR captured. */
-const capturedBooking = async () => {
+const capturedBooking = async (server: TestServer) => {
   const { bookingId } = await bookingIn(server, "confirmed", {
     service: { title: "Cours de pâtisserie", description: "À domicile.", price: 45, currency: "EUR", location: "Lyon" },
     startsInHours: 36,
@@ -29,16 +21,15 @@ const capturedBooking = async () => {
 }
 
 describe.skipIf(!hasChromium)("refunds and the audit log in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("the admin refunds part of a booking from its detail page, then finds the entry on /admin/audit", async () => {
-    const id = await capturedBooking()
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+    const { server, base, loggedInPage } = journey
+    const id = await capturedBooking(server)
+    const admin = await loggedInPage(demoAccounts.admin)
+    const { page } = admin
 
-    await page.goto(`${server.url}/admin/bookings/${id}`)
+    await page.goto(`${base}/admin/bookings/${id}`)
     await page.getByRole("heading", { name: `Réservation n° ${id.slice(0, 8)}`, level: 1 }).waitFor()
     // Validated: no status change is left to offer.
     await page.getByText("Aucun changement de statut n'est possible pour cette réservation.").waitFor()
@@ -55,7 +46,8 @@ describe.skipIf(!hasChromium)("refunds and the audit log in Chromium", () => {
     await refunds.getByText(/12,50\s€/).waitFor()
     await refunds.getByText(/Arrivé avec 30 minutes de retard/).waitFor()
     await page.getByText(/Reste remboursable : 77,50\s€/).waitFor()
-    const [booking] = await sql<{ refundedMinor: number; paymentStatus: string }>(
+    const [booking] = await sqlRows<{ refundedMinor: number; paymentStatus: string }>(
+      server,
       "SELECT refunded_minor::int, payment_status FROM bookings WHERE id = $1",
       [id]
     )
@@ -77,7 +69,6 @@ describe.skipIf(!hasChromium)("refunds and the audit log in Chromium", () => {
     await row.getByRole("link", { name: `Réservation ${id.slice(0, 8)}` }).click()
     await page.getByRole("heading", { name: `Réservation n° ${id.slice(0, 8)}`, level: 1 }).waitFor()
 
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(admin)
   }, 120_000)
 })

@@ -1,28 +1,13 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  loaded,
-  logInThroughUi,
-  seriousViolations,
-  withServerAndChromium
-} from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts, sqlRows } from "../support/journey"
 
 // Issue 16 item 3: /admin/analytics and /admin/financial draw their charts (uPlot's canvas, loaded with
 // those screens only), each with a data table that lists the database's figures, in French and in
 // English, at 1280 and 375 px without sideways scroll.
 
-let server: TestServer
-let browser: Browser
-
 const DAY = 86_400_000
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 /** The figures of a chart's data table, row by row: the row's label, then its cells. */
 const tableOf = async (page: Page, chart: string) => {
@@ -44,9 +29,11 @@ const canvasDrawn = (page: Page, chart: string) =>
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
 describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
+  const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) => sqlRows<A>(journey.server, text, params)
 
   it("analytics and finance draw their charts, with tables of the right figures, in both languages and at 375 px", async () => {
+    const { base, loggedInPage } = journey
     // Captures of known amounts, three days ago and today, in the currency the finance page opens on.
     const [booking] = await sql<{ id: string }>("SELECT id FROM bookings ORDER BY created_at LIMIT 1")
     const [{ currency }] = (await sql<{ currency: string }>(
@@ -69,17 +56,15 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
       ["en", 375],
       ["fr", 375]
     ] as const) {
-      const context = await contextWithConsent(browser, { viewport: { width, height: 900 } })
-      const page = await context.newPage()
-      const errors = collectPageErrors(page)
-      await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+      const admin = await loggedInPage(demoAccounts.admin, "fr-FR", { viewport: { width, height: 900 } })
+      const { page } = admin
       const words =
         language === "fr"
           ? { growth: "Croissance par jour (UTC)", statuses: "Réservations par statut", revenue: "Revenus et commissions par jour (UTC)" }
           : { growth: "Growth per day (UTC)", statuses: "Bookings by status", revenue: "Revenue and commissions per day (UTC)" }
 
       // Analytics, the last 30 days: one row per UTC day, the bookings and accounts created each day.
-      await page.goto(`${server.url}/admin/analytics?lang=${language}`)
+      await page.goto(`${base}/admin/analytics?lang=${language}`)
       await page.getByRole("heading", { name: words.growth }).waitFor()
       await loaded(page)
       await canvasDrawn(page, "chart-growth")
@@ -110,7 +95,7 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
       if (language === "en") await page.screenshot({ path: `/tmp/charts-analytics-${language}-${width}.png`, fullPage: true })
 
       // Finance, the last 30 days per UTC day: the captures above are in their days' rows.
-      await page.goto(`${server.url}/admin/financial?lang=${language}`)
+      await page.goto(`${base}/admin/financial?lang=${language}`)
       await page.getByRole("heading", { name: words.revenue }).waitFor()
       await canvasDrawn(page, "chart-revenue")
       const revenue = await tableOf(page, "chart-revenue")
@@ -148,8 +133,7 @@ describe.skipIf(!hasChromium)("the back-office's charts in Chromium", () => {
         expect(months.reduce((n, row) => n + digits(row[1]!), 0)).toBe(year!.gross)
       }
 
-      expect(errors).toEqual([])
-      await context.close()
+      await closeWithoutErrors(admin)
     }
   }, 240_000)
 })

@@ -1,34 +1,26 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { Operator } from "../../cli/commands/administration"
 import { Administration } from "../../src/modules/administration"
-import { commissionOf } from "../../src/modules/booking/domain"
+import { commissionOf, HOLD_MINUTES, newBooking } from "../../src/modules/booking/domain"
 import { BookingRepository } from "../../src/modules/booking/ports"
 import { formatMoney } from "../../src/platform/money"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  logInThroughUi,
-  seriousViolations,
-  withServerAndChromium
-} from "../support/browser"
+import { hasChromium, seriousViolations } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts, statCard } from "../support/journey"
 import type { TestServer } from "../support/server"
 
 // The currency selector of the dashboard and the finance page switches every money figure, and the
 // payments table with them: CHF payments are added to the seed's (a capture and a hold, through the
 // booking adapter), then each currency is chosen in turn and the screens must show the service's figures.
 
-let server: TestServer
-let browser: Browser
-
-const admin = <A, E>(f: (a: Administration["Type"]) => Effect.Effect<A, E>) => server.run(Effect.flatMap(Administration, f))
-
 /** A booking in CHF of a demo service, with its operations recorded as the booking module records them. */
-const chfBooking = async (slot: number, operations: ReadonlyArray<{ kind: "AUTHORIZATION" | "CAPTURE"; amountMinor: number }>) =>
+const chfBooking = async (
+  server: TestServer,
+  slot: number,
+  operations: ReadonlyArray<{ kind: "AUTHORIZATION" | "CAPTURE"; amountMinor: number }>
+) =>
   server.run(
     Effect.gen(function* () {
       const bookings = yield* BookingRepository
@@ -38,29 +30,22 @@ const chfBooking = async (slot: number, operations: ReadonlyArray<{ kind: "AUTHO
          FROM services s ORDER BY s.id LIMIT 1`
       )
       const start = new Date(Date.UTC(2091, 0, 1) + slot * 3 * 3_600_000)
-      const inserted = yield* bookings.insert({
-        id: crypto.randomUUID(),
+      // One hour at 123,45 CHF, requested as the booking service requests it (pending, unpaid), held until its start.
+      const request = {
         serviceId: row!.serviceId,
-        clientId: row!.clientId,
-        providerId: row!.providerId,
-        status: "PENDING",
-        paymentStatus: "UNPAID",
         startTime: start,
         endTime: new Date(start.getTime() + 3_600_000),
+        minutes: 60,
         address: "1 rue du Test",
-        notes: "",
-        hourlyPriceMinor: 12_345,
-        currency: "CHF",
-        totalMinor: 12_345,
-        authorizedMinor: 0,
-        capturedMinor: 0,
-        refundedMinor: 0,
-        holdExpiresAt: start,
-        authorizationExpiresAt: null,
-        renderedAt: null,
-        paymentIssue: null,
-        cancellationFeeMinor: 0
-      })
+        notes: ""
+      }
+      const state = newBooking(
+        { id: crypto.randomUUID(), clientId: row!.clientId, providerId: row!.providerId, hourlyPriceMinor: 12_345 },
+        request,
+        new Date(start.getTime() - HOLD_MINUTES * 60_000)
+      )
+      const { serviceId, address, notes } = request
+      const inserted = yield* bookings.insert({ ...state, serviceId, address, notes, hourlyPriceMinor: 12_345, currency: "CHF" })
       if (inserted._tag !== "Some") return yield* Effect.die("slot taken")
       const intent = `pi_browser_${slot}`
       for (const o of operations) {
@@ -81,31 +66,27 @@ const chfBooking = async (slot: number, operations: ReadonlyArray<{ kind: "AUTHO
   )
 
 describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("the dashboard and the finance page show each currency's own figures and payments", async () => {
-    await chfBooking(1, [
+    const { server, base, loggedInPage } = journey
+    const admin = <A, E>(f: (a: Administration["Type"]) => Effect.Effect<A, E>) => server.run(Effect.flatMap(Administration, f))
+    await chfBooking(server, 1, [
       { kind: "AUTHORIZATION", amountMinor: 12_345 },
       { kind: "CAPTURE", amountMinor: 10_000 }
     ])
-    await chfBooking(2, [{ kind: "AUTHORIZATION", amountMinor: 12_345 }])
+    await chfBooking(server, 2, [{ kind: "AUTHORIZATION", amountMinor: 12_345 }])
     const opening = await admin((a) => a.dashboard(Operator, {}))
     expect(opening.currencies).toContain("CHF")
     expect(opening.currencies.length).toBeGreaterThan(1)
 
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
-    const card = (label: string) =>
-      page
-        .locator(".stat-card")
-        .filter({ has: page.getByText(label, { exact: true }) })
-        .locator(".stat-value")
+    const signedIn = await loggedInPage(demoAccounts.admin)
+    const { page } = signedIn
+    const card = (label: string) => statCard(page, label)
     const money = (minor: number, currency: string) => formatMoney("fr", minor, currency)
 
     // Dashboard: opens on the most active currency, then every currency with payments, in turn.
-    await page.goto(`${server.url}/admin`)
+    await page.goto(`${base}/admin`)
     await expect.poll(() => page.getByLabel("Devise des revenus").inputValue()).toBe(opening.revenue.currency)
     expect(await card("Encaissé brut sur 30 jours").textContent()).toBe(money(opening.revenue.monthly, opening.revenue.currency))
     for (const currency of [...opening.currencies].reverse()) {
@@ -169,7 +150,6 @@ describe.skipIf(!hasChromium)("the back-office's currency selector in Chromium",
     expect(lines.slice(1).every((line) => line.split(",")[6] === "CHF")).toBe(true)
     expect(lines).toHaveLength(4)
 
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

@@ -1,54 +1,26 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts, operatorAccount, sqlRows, statCard } from "../support/journey"
 
 // The admin logs in, reads the dashboard's figures, deactivates a user (who can no longer log in),
 // confirms a paid demo booking from its detail page, unlists a service, and opens finance and analytics.
 
-let server: TestServer
-let browser: Browser
-
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
 describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
+  const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) => sqlRows<A>(journey.server, text, params)
 
   it("dashboard, users, a booking's status, a service's availability, finance and analytics", async () => {
-    const email = `victim.${Date.now().toString(36)}@example.com`
-    const password = "Client1234!"
-    await server.run(
-      Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({
-          firstName: "Gaston",
-          lastName: "Lagaffe",
-          email,
-          phoneNumber: "5145550188",
-          password,
-          confirmPassword: password,
-          role: "CLIENT"
-        })
-      )
-    )
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+    const { server, base, loggedInPage } = journey
+    const { email, password } = await operatorAccount(server, "CLIENT", { firstName: "Gaston", lastName: "Lagaffe" })
+    const admin = await loggedInPage(demoAccounts.admin)
+    const { page } = admin
 
     // Dashboard: the figures of the database.
-    await page.goto(`${server.url}/admin`)
+    await page.goto(`${base}/admin`)
     const [counts] = await sql<{ users: number; bookings: number }>(
       "SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM bookings) AS bookings"
     )
-    const card = (label: string) =>
-      page
-        .locator(".stat-card")
-        .filter({ has: page.getByText(label, { exact: true }) })
-        .locator(".stat-value")
+    const card = (label: string) => statCard(page, label)
     expect(await card("Utilisateurs").textContent()).toBe(String(counts!.users))
     expect(await card("Réservations").textContent()).toBe(String(counts!.bookings))
 
@@ -75,7 +47,7 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
 
     // A paid demo request, confirmed from its detail page.
     const [paid] = await sql<{ id: string }>("SELECT id FROM bookings WHERE status = 'PENDING' AND payment_status = 'AUTHORIZED' LIMIT 1")
-    await page.goto(`${server.url}/admin/bookings`)
+    await page.goto(`${base}/admin/bookings`)
     await page.getByRole("table").waitFor()
     await page.getByRole("link", { name: new RegExp(`Détails : .*${paid!.id.slice(0, 8)}`) }).click()
     await page.getByRole("heading", { name: `Réservation n° ${paid!.id.slice(0, 8)}`, level: 1 }).waitFor()
@@ -89,7 +61,7 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     const [service] = await sql<{ id: string; title: string }>(
       "SELECT id, title FROM services WHERE status = 'ACTIVE' AND archived_at IS NULL ORDER BY created_at LIMIT 1"
     )
-    await page.goto(`${server.url}/admin/services`)
+    await page.goto(`${base}/admin/services`)
     await page.getByLabel("Rechercher un service").fill(service!.title)
     await page.getByRole("button", { name: "Rechercher" }).click()
     await page.getByRole("button", { name: `Désactiver : ${service!.title}` }).click()
@@ -116,7 +88,6 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     await page.getByRole("heading", { name: "Utilisateurs les plus actifs" }).waitFor()
     await page.getByText("Marie Dubois", { exact: false }).first().waitFor()
 
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(admin)
   }, 120_000)
 })

@@ -1,15 +1,12 @@
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { collectPageErrors, hasChromium, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
-
-let server: TestServer
-let browser: Browser
+import { collectPageErrors, hasChromium } from "../support/browser"
+import { browserJourney } from "../support/journey"
 
 describe.skipIf(!hasChromium)("a newcomer in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("registers, verifies by the outbox link, logs in, switches to English and logs out", async () => {
+    const { server, browser } = journey
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "fr-FR" })
     const page = await context.newPage()
     const errors = collectPageErrors(page)

@@ -1,46 +1,27 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { AvailabilityRepository } from "../../src/modules/booking/availability/ports"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // A provider in Toronto opens /provider/availability from the navigation, sees the default plan
 // (08:00–20:00 every day), closes the weekend, works 09:00–17:00 on Mondays, adds a day off, saves,
 // and after a reload finds the plan kept (and the server has it).
 
-let server: TestServer
-let browser: Browser
-
 describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney({ timezoneId: "America/Toronto" })
 
   it("sets a weekly plan and a day off, saved and shown again after a reload", async () => {
-    const email = `availability.${Date.now().toString(36)}@example.com`
-    const password = "Provider1234!"
-    const provider = await server.run(
-      Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({
-          firstName: "Jean",
-          lastName: "Tremblay",
-          email,
-          phoneNumber: "4385550102",
-          password,
-          confirmPassword: password,
-          role: "PROVIDER"
-        })
-      )
-    )
+    const { server, loggedInPage } = journey
+    // No plan yet, as a new provider (the API-made test providers are open at any time).
+    const provider = await operatorAccount(server, "PROVIDER", { firstName: "Jean", lastName: "Tremblay" })
     // The provider's zone (set from the browser at registration by the time-zone work of issue 12).
     await server.run(
       Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE users SET time_zone = 'America/Toronto' WHERE id = ${provider.id}`)
     )
-    const context = await contextWithConsent(browser, { timezoneId: "America/Toronto" })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, email, password)
+    const signedIn = await loggedInPage(provider)
+    const { page } = signedIn
 
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Disponibilités" }).click()
     await page.waitForURL("**/provider/availability")
@@ -76,7 +57,6 @@ describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
     expect(await page.getByText("Pas encore de plan", { exact: false }).count()).toBe(0)
     expect(await page.getByRole("group", { name: "lundi, plage 1" }).getByLabel("De").inputValue()).toBe("09:00")
     expect(await page.getByRole("button", { name: /^Retirer samedi/ }).count()).toBe(0)
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

@@ -1,73 +1,37 @@
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { providerWithService, type Session } from "../support/accounts"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  logInThroughUi,
-  switchToEnglish,
-  withServerAndChromium
-} from "../support/browser"
-import { httpClient, registration } from "../support/http"
+import { hasChromium, switchToEnglish } from "../support/browser"
 import { adjustableClock } from "../support/clock"
-import type { TestServer } from "../support/server"
-import { chooseDay, dayAhead } from "../support/slots"
+import { bookingCard, closeWithoutErrors, serviceJourney } from "../support/journey"
+import { chooseDay, dayAhead, openBookingForm } from "../support/slots"
 
 // The whole booking journey, offline: a client books and pays in the sandbox checkout (in French),
 // the provider confirms and marks it rendered (in English), the client confirms reception with a
 // review; the booking is COMPLETED, the payment CAPTURED, the review on the service page, and the
 // booking in the provider's calendar.
 
-let server: TestServer
-let browser: Browser
-/** The server's public URL (localhost): the sandbox checkout sends the browser back there. */
-let base: string
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
 const TITLE = "Montage de meubles à domicile"
-const PASSWORD = registration().password
-
-const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await contextWithConsent(browser, { locale, timezoneId: "America/Toronto" })
-  const page = await context.newPage()
-  return { context, page, errors: collectPageErrors(page) }
-}
 
 /** Our booking's card on /bookings, and one of its action buttons ("Confirmer : <title>"). */
-const card = (page: Page) => page.getByRole("article", { name: TITLE })
+const card = (page: Page) => bookingCard(page, TITLE)
 const action = (page: Page, label: RegExp) => card(page).getByRole("button", { name: label })
 
 // The server's clock is moved past the booking's start before the provider marks it rendered.
 const clock = adjustableClock()
 
 describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
-  withServerAndChromium(
-    async (started) => {
-      ;({ server, browser } = started)
-      base = `http://localhost:${server.port}`
-      api = httpClient(server)
-      ;({ provider, client, serviceId } = await providerWithService(server, api, {
-        title: TITLE,
-        description: "Montage et installation de vos meubles en kit.",
-        price: 45,
-        location: "Montréal",
-        categoryId: 7
-      }))
-    },
-    { clock: clock.clock }
+  const journey = serviceJourney(
+    { title: TITLE, description: "Montage et installation de vos meubles en kit.", price: 45 },
+    { serverOptions: { clock: clock.clock }, timezoneId: "America/Toronto" }
   )
 
   it("book, pay in the sandbox, confirm, render, review: COMPLETED, CAPTURED, reviewed and in the calendar", async () => {
+    const { base, api, loggedInPage, provider, client, serviceId } = journey
     // ---- The client books and pays (French) ----
-    const asClient = await newPage("fr-CA")
+    const asClient = await loggedInPage(client, "fr-CA")
     let page = asClient.page
-    await logInThroughUi(page, base, client.email, PASSWORD)
     await page.goto(`${base}/services/${serviceId}`)
-    await page.getByRole("button", { name: "Réserver ce service" }).click()
-    const form = page.getByRole("dialog", { name: `Réserver : ${TITLE}` })
+    const form = await openBookingForm(page, TITLE)
     // Two hours, in two days at 10:00 in the browser's zone (Toronto), picked from the free slots (the
     // test helpers' providers are open at all times).
     await form.getByLabel("Durée").selectOption("120")
@@ -101,11 +65,9 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
 
     // ---- The provider confirms and marks it rendered (English) ----
     // Logged in through the French screen, then switched to English.
-    const asProvider = await newPage("fr-CA")
+    const asProvider = await loggedInPage(provider, "fr-CA")
     page = asProvider.page
-    await logInThroughUi(page, base, provider.email, PASSWORD)
     await switchToEnglish(page)
-    await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     await action(page, /^Confirm\b(?! reception)/).click()
     await expect
@@ -148,9 +110,6 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await page.getByText("Travail soigné et rapide, merci !").waitFor()
     await page.getByText(/Note moyenne : 4/).waitFor()
 
-    expect(asClient.errors).toEqual([])
-    expect(asProvider.errors).toEqual([])
-    await asClient.context.close()
-    await asProvider.context.close()
+    await closeWithoutErrors(asClient, asProvider)
   }, 120_000)
 })

@@ -1,30 +1,18 @@
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  loaded,
-  logInThroughUi,
-  seriousViolations,
-  withServerAndChromium
-} from "../support/browser"
-import { registration } from "../support/http"
+import { hasChromium, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, closeWithoutErrors } from "../support/journey"
 import { bookingIn } from "../support/scenarios"
-import type { TestServer } from "../support/server"
 
 // A provider with a confirmed booking opens /provider/availability: the "subscribe from your calendar
 // app" block shows a private URL that downloads their calendar (the booking in it); after a
 // confirmed regeneration the block shows a new URL and the old one is refused. /settings lists
 // booking reminders among the mails the preferences apply to.
 
-let server: TestServer
-let browser: Browser
-
 describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("shows a URL that downloads the provider's calendar, copies it, and regenerates it after confirmation", async () => {
+    const { server, base, newPage, logIn } = journey
     // A confirmed booking in the provider's calendar.
     const { provider, bookingId } = await bookingIn(server, "confirmed", {
       service: { title: "Taille de haies", description: "Haies et arbustes, déchets emportés.", price: 45 },
@@ -33,12 +21,11 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
       address: "2 rue Rachel, Montréal"
     })
 
-    const context = await contextWithConsent(browser)
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, provider.email, registration().password as string)
-    await page.goto(`${server.url}/provider/availability`)
+    const opened = await newPage()
+    const { context, page } = opened
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base })
+    await logIn(page, provider)
+    await page.goto(`${base}/provider/availability`)
     const block = page.getByRole("region", { name: "S'abonner depuis votre application d'agenda" })
     await block.waitFor()
     await loaded(page)
@@ -52,7 +39,7 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
     )
 
     // The URL downloads the calendar, with the booking in it.
-    const feed = await page.request.get(`${server.url}${new URL(url).pathname}`)
+    const feed = await page.request.get(`${base}${new URL(url).pathname}`)
     expect(feed.status()).toBe(200)
     expect(feed.headers()["content-type"]).toBe("text/calendar; charset=utf-8")
     const text = await feed.text()
@@ -76,13 +63,12 @@ describe.skipIf(!hasChromium)("the private calendar feed in Chromium", () => {
     expect(await seriousViolations(page)).toEqual([])
     const fresh = await address.inputValue()
     expect(fresh).not.toBe(url)
-    expect((await page.request.get(`${server.url}${new URL(url).pathname}`)).status()).toBe(404)
-    expect((await page.request.get(`${server.url}${new URL(fresh).pathname}`)).status()).toBe(200)
+    expect((await page.request.get(`${base}${new URL(url).pathname}`)).status()).toBe(404)
+    expect((await page.request.get(`${base}${new URL(fresh).pathname}`)).status()).toBe(200)
 
     // The notification settings name booking reminders among the mails they govern.
-    await page.goto(`${server.url}/settings`)
+    await page.goto(`${base}/settings`)
     await page.getByText("Rappels de réservation : 24 h et 2 h avant le début d'une réservation confirmée, aux deux parties").waitFor()
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(opened)
   }, 90_000)
 })

@@ -1,56 +1,26 @@
-import { Effect } from "effect"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // A new provider becomes payment-ready through the sandbox onboarding, publishes a service with
 // an accented French title, manages it from /services/my and finds it in both languages.
 
-let server: TestServer
-let browser: Browser
-/** The server's public URL (localhost): the sandbox onboarding comes back there, so the session must live on it. */
-let base: string
-
 const TITLE = "Ménage écologique à domicile"
-
-const freshProvider = async () => {
-  const email = `catalogue.provider.${Date.now().toString(36)}@example.com`
-  const password = "Presta1234!"
-  await server.run(
-    Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({
-        firstName: "Élodie",
-        lastName: "Gagné",
-        email,
-        phoneNumber: "5145550188",
-        password,
-        confirmPassword: password,
-        role: "PROVIDER"
-      })
-    )
-  )
-  return { email, password }
-}
-
-const login = (page: Page, email: string, password: string) => logInThroughUi(page, base, email, password)
 
 /** The card of our service in a results list. */
 const card = (page: Page) => page.getByRole("article", { name: TITLE, exact: true })
 
 describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
-  withServerAndChromium((started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-  })
+  // The sandbox onboarding comes back to the journey's `base`: the session lives on it.
+  const journey = browserJourney()
 
   it("a new provider sets up payouts in the sandbox, publishes a service, manages it and finds it in French and English", async () => {
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    const provider = await freshProvider()
-    await login(page, provider.email, provider.password)
+    const { server, base, loggedInPage } = journey
+    // A provider with no payout account yet.
+    const provider = await operatorAccount(server, "PROVIDER", { firstName: "Élodie", lastName: "Gagné" })
+    const signedIn = await loggedInPage(provider)
+    const { page } = signedIn
 
     // Without a payment-ready account, service creation sends the provider to the required page.
     await page.goto(`${base}/services/create`)
@@ -169,7 +139,6 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
     // The owner sees no booking or contact button on their own service.
     expect(await page.getByRole("link", { name: "Contact the provider" }).count()).toBe(0)
 
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

@@ -2,16 +2,12 @@
 // phone (no sideways scroll, status and actions in view) in both languages; the document verdict is a
 // segmented control found by its labels; a heading focused after a click navigation shows no ring;
 // the brand's name (SITE_NAME) is in the header and the title.
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { applicationForm, submit } from "../onboarding/support"
 import { newClient } from "../support/accounts"
-import { contextWithConsent, hasChromium, loaded, logInThroughUi, seriousViolations, withServerAndChromium } from "../support/browser"
-import { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
-
-let server: TestServer
-let browser: Browser
+import { hasChromium, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, demoAccounts } from "../support/journey"
 
 const SITE = "Atelier Essai"
 
@@ -49,22 +45,26 @@ const layout = (page: Page, statusLabel: string | undefined) =>
   }, statusLabel ?? null)
 
 describe.skipIf(!hasChromium)("the design system in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started), {}, { siteName: SITE })
+  const journey = browserJourney({ config: { siteName: SITE } })
 
-  it("every admin list at 375 px: no sideways scroll, each row's status and actions in view, in French and English", async () => {
-    // An application, so that the applications list has a row.
-    const api = httpClient(server)
+  /** A new client's application to become a provider, and the admin logged in on a phone's width. */
+  const applicantAndAdmin = async () => {
+    const { server, api, loggedInPage } = journey
     const applicant = await newClient(server, api)
     expect((await submit(server, applicant.token, await applicationForm())).status).toBe(201)
+    const { context, page } = await loggedInPage(demoAccounts.admin, "fr-FR", { viewport: { width: 375, height: 800 } })
+    return { applicant, context, page }
+  }
 
-    const context = await contextWithConsent(browser, { viewport: { width: 375, height: 800 } })
-    const page = await context.newPage()
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+  it("every admin list at 375 px: no sideways scroll, each row's status and actions in view, in French and English", async () => {
+    const { base } = journey
+    // An application, so that the applications list has a row.
+    const { applicant, context, page } = await applicantAndAdmin()
     const problems: Array<string> = []
     let seen = 0
     for (const language of ["fr", "en"] as const) {
       for (const list of LISTS) {
-        await page.goto(`${server.url}${list.path}?lang=${language}`)
+        await page.goto(`${base}${list.path}?lang=${language}`)
         await page.locator("h1").first().waitFor()
         await loaded(page)
         await page.locator(".data-table, .empty-state").first().waitFor()
@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)("the design system in Chromium", () => {
     expect(seen).toBeGreaterThan(20)
 
     // A user's actions open from the row's menu, on screen at this width.
-    await page.goto(`${server.url}/admin/users?lang=fr`)
+    await page.goto(`${base}/admin/users?lang=fr`)
     await page.getByLabel("Rechercher un utilisateur").fill(applicant.email)
     await page.getByRole("button", { name: "Rechercher" }).click()
     const row = page.getByRole("row").filter({ hasText: applicant.email })
@@ -100,13 +100,9 @@ describe.skipIf(!hasChromium)("the design system in Chromium", () => {
   }, 120_000)
 
   it("the document verdict is a segmented control chosen by its labels", async () => {
-    const api = httpClient(server)
-    const applicant = await newClient(server, api)
-    expect((await submit(server, applicant.token, await applicationForm())).status).toBe(201)
-    const context = await contextWithConsent(browser, { viewport: { width: 375, height: 800 } })
-    const page = await context.newPage()
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
-    await page.goto(`${server.url}/admin/applications`)
+    const { base } = journey
+    const { applicant, context, page } = await applicantAndAdmin()
+    await page.goto(`${base}/admin/applications`)
     await page.getByLabel("Rechercher un candidat").fill(applicant.email)
     await page.getByRole("button", { name: "Rechercher" }).click()
     await page.getByRole("row").filter({ hasText: applicant.email }).getByRole("link", { name: /Voir/ }).click()
@@ -137,9 +133,9 @@ describe.skipIf(!hasChromium)("the design system in Chromium", () => {
   }, 90_000)
 
   it("the brand in the header and the title; no ring around a heading focused after a click", async () => {
-    const context = await contextWithConsent(browser, { viewport: { width: 1280, height: 900 } })
-    const page = await context.newPage()
-    await page.goto(`${server.url}/services`)
+    const { base, newPage } = journey
+    const { context, page } = await newPage("fr-FR", { viewport: { width: 1280, height: 900 } })
+    await page.goto(`${base}/services`)
     await page.locator("h1").first().waitFor()
     await expect.poll(() => page.title()).toBe(`Services · ${SITE}`)
     expect(await page.locator(".site-header .brand").innerText()).toBe(SITE)

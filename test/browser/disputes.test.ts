@@ -1,17 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
-import { providerWithService, type Session } from "../support/accounts"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  logInThroughUi,
-  switchToEnglish,
-  withServerAndChromium
-} from "../support/browser"
-import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { hasChromium, switchToEnglish } from "../support/browser"
+import { bookingCard, closeWithoutErrors, demoAccounts, serviceJourney } from "../support/journey"
 import { bookingIn } from "../support/scenarios"
 
 // Disputes in the browser (issue 13, item 1): after "service rendered", the client (in French) reports a
@@ -19,46 +10,22 @@ import { bookingIn } from "../support/scenarios"
 // thread on the booking's page and captures part of the amount with a note; the client (in English) and
 // the provider (in French) both see the outcome and the note on their booking.
 
-let server: TestServer
-let browser: Browser
-let base: string
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
 const TITLE = "Réparation de clôture"
-const PASSWORD = registration().password
 const NOTE = "La moitié de la clôture seulement a été réparée."
 
-const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await contextWithConsent(browser, { locale })
-  const page = await context.newPage()
-  return { context, page, errors: collectPageErrors(page) }
-}
-const card = (page: Page) => page.getByRole("article", { name: TITLE })
+const card = (page: Page) => bookingCard(page, TITLE)
 
 describe.skipIf(!hasChromium)("disputes in Chromium", () => {
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-    api = httpClient(server)
-    ;({ provider, client, serviceId } = await providerWithService(server, api, {
-      title: TITLE,
-      description: "Réparation de clôtures en bois.",
-      price: 40,
-      location: "Montréal",
-      categoryId: 7
-    }))
-  })
+  const journey = serviceJourney({ title: TITLE, description: "Réparation de clôtures en bois.", price: 40 })
 
   it("the client reports a problem, the admin captures part of the amount, both parties see the outcome and the note", async () => {
+    const { server, base, api, loggedInPage, provider, client, serviceId } = journey
     // A paid, confirmed booking (40 an hour, 1 hour), moved into the past and marked rendered by the provider.
     const { bookingId } = await bookingIn(server, "rendered", { provider, client, serviceId })
 
     // ---- The client reports the problem with a photo (French) ----
-    const asClient = await newPage("fr-CA")
+    const asClient = await loggedInPage(client, "fr-CA")
     let page = asClient.page
-    await logInThroughUi(page, base, client.email, PASSWORD)
     await page.goto(`${base}/bookings`)
     await card(page)
       .getByRole("button", { name: /Signaler un problème/ })
@@ -82,9 +49,8 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
     expect(reported.body.data.dispute.files.map((f: { fileName: string }) => f.fileName)).toEqual(["clôture.png"])
 
     // ---- The administrator decides: 25 of the 40 captured (French) ----
-    const asAdmin = await newPage("fr-CA")
+    const asAdmin = await loggedInPage(demoAccounts.admin, "fr-CA")
     page = asAdmin.page
-    await logInThroughUi(page, base, "admin@marketplace.local", "Admin1234!")
     await page.goto(`${base}/admin`)
     const disputes = page.getByRole("region", { name: /Litiges à trancher/ })
     await disputes.getByRole("link", { name: new RegExp(TITLE) }).click()
@@ -119,7 +85,6 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
     // ---- The client sees the outcome and the note (English) ----
     page = asClient.page
     await switchToEnglish(page)
-    await page.getByRole("button", { name: "Log out" }).waitFor()
     await page.goto(`${base}/bookings`)
     const summary = card(page).getByTestId("dispute-summary")
     await expect.poll(() => summary.textContent()).toContain("Dispute decided")
@@ -128,18 +93,14 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
     expect(await summary.textContent()).toMatch(/25\.00/)
 
     // ---- The provider too (French) ----
-    const asProvider = await newPage("fr-CA")
+    const asProvider = await loggedInPage(provider, "fr-CA")
     page = asProvider.page
-    await logInThroughUi(page, base, provider.email, PASSWORD)
     await page.goto(`${base}/bookings`)
     const seen = card(page).getByTestId("dispute-summary")
     await expect.poll(() => seen.textContent()).toContain("Litige tranché")
     expect(await seen.textContent()).toContain(NOTE)
     expect(await seen.textContent()).toMatch(/25,00/)
 
-    expect(asClient.errors).toEqual([])
-    expect(asAdmin.errors).toEqual([])
-    expect(asProvider.errors).toEqual([])
-    for (const c of [asClient, asAdmin, asProvider]) await c.context.close()
+    await closeWithoutErrors(asClient, asAdmin, asProvider)
   }, 180_000)
 })

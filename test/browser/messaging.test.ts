@@ -1,43 +1,26 @@
-import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  logInThroughUi,
-  switchToEnglish,
-  withServerAndChromium
-} from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium, switchToEnglish } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts } from "../support/journey"
 
 // A conversation between two seeded accounts in two browsers: the client (Lucas, French) contacts
 // the provider (Marie) from her service's page; Marie, in English with the conversation open, sees
 // the message arrive live and answers; Lucas sees the answer and his message marked read.
 
-let server: TestServer
-let browser: Browser
-
-const newPage = async (locale: string): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await contextWithConsent(browser, { locale })
-  const page = await context.newPage()
-  return { context, page, errors: collectPageErrors(page) }
-}
-
 describe.skipIf(!hasChromium)("messaging in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("the client contacts the provider from a service; both chat live; read state and unread badge follow", async () => {
-    const services = (await (await fetch(`${server.url}/api/services?limit=100`)).json()) as {
+    const { base, loggedInPage } = journey
+    const services = (await (await fetch(`${base}/api/services?limit=100`)).json()) as {
       data: { services: Array<{ id: string; title: string; userId: string; user: { firstName: string } }> }
     }
     const service = services.data.services.find((s) => s.user.firstName === "Marie")!
     expect(service).toBeDefined()
 
     // ---- The client opens the conversation from the service page (French) ----
-    const asClient = await newPage("fr-FR")
+    const asClient = await loggedInPage(demoAccounts.client, "fr-FR")
     const client = asClient.page
-    await logInThroughUi(client, server.url, "lucas.bernard@marketplace.local", "Client1234!")
-    await client.goto(`${server.url}/services/${service.id}`)
+    await client.goto(`${base}/services/${service.id}`)
     await client.getByRole("link", { name: "Contacter le prestataire" }).click()
     const clientDialog = client.getByRole("dialog", { name: "Marie Dubois" })
     await clientDialog.getByText("Aucun message pour l'instant. Écrivez le premier !").waitFor()
@@ -45,11 +28,10 @@ describe.skipIf(!hasChromium)("messaging in Chromium", () => {
 
     // ---- The provider opens the same conversation (English) ----
     // Logged in through the French screen, then switched to English.
-    const asProvider = await newPage("fr-CA")
+    const asProvider = await loggedInPage(demoAccounts.provider, "fr-CA")
     const provider = asProvider.page
-    await logInThroughUi(provider, server.url, "marie.dubois@marketplace.local", "Provider1234!")
     await switchToEnglish(provider)
-    await provider.goto(`${server.url}/messaging`)
+    await provider.goto(`${base}/messaging`)
     await provider.getByRole("heading", { name: "Messaging" }).waitFor()
     await provider.getByRole("button", { name: "Lucas Bernard" }).click()
     const providerDialog = provider.getByRole("dialog", { name: "Lucas Bernard" })
@@ -99,9 +81,6 @@ describe.skipIf(!hasChromium)("messaging in Chromium", () => {
     await client.getByText("Connexion rétablie.").first().waitFor({ timeout: 30_000 })
     await client.getByText("Connexion rétablie.").first().waitFor({ state: "detached", timeout: 10_000 })
 
-    expect(asClient.errors).toEqual([])
-    expect(asProvider.errors).toEqual([])
-    await asClient.context.close()
-    await asProvider.context.close()
+    await closeWithoutErrors(asClient, asProvider)
   }, 120_000)
 })

@@ -1,49 +1,31 @@
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { newClient, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, loaded, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient } from "../support/http"
+import { hasChromium, loaded } from "../support/browser"
+import { browserJourney, closeWithoutErrors } from "../support/journey"
 import { bookingIn, providerWithPayouts, serviceOf } from "../support/scenarios"
-import type { TestServer } from "../support/server"
 
 // Issue 16, item 4: the unread-messages badge of the navigation, live; the account's language on
 // every device (and on the sandbox's checkout page); the calendar's month cells and phone views.
 
-let server: TestServer
-let browser: Browser
-const PASSWORD = "Passw0rd!"
 const HOUR = 3_600_000
-
-const api = () => httpClient(server)
-
-/** Logs in through the English login screen (an English browser) and waits for /services. */
-const logInInEnglish = async (page: Page, email: string) => {
-  await page.goto(`${server.url}/login`)
-  await page.getByLabel("Email").fill(email)
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD)
-  await page.getByRole("button", { name: "Log in" }).click()
-  await page.waitForURL("**/services")
-}
 
 const desktopNav = (page: Page) => page.locator("nav.nav-desktop")
 
 describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("the unread badge appears live when the other sends, in both languages and in the mobile menu, and clears when read", async () => {
-    const http = api()
+    const { server, api: http, loggedInPage } = journey
     const amelie = await newClient(server, http, { firstName: "Amélie", lastName: "Tremblay" })
     const brian = await newClient(server, http, { firstName: "Brian", lastName: "Walker" })
     expect((await http.patch("/api/users/me", { preferredLanguage: "en" }, { token: brian.token })).status).toBe(200)
 
-    const frContext = await contextWithConsent(browser, { locale: "fr-FR" })
-    const fr = await frContext.newPage()
-    const frErrors = collectPageErrors(fr)
-    await logInThroughUi(fr, server.url, amelie.email, PASSWORD)
-    const enContext = await contextWithConsent(browser, { locale: "en-US" })
-    const en = await enContext.newPage()
-    const enErrors = collectPageErrors(en)
-    await logInInEnglish(en, brian.email)
+    const french = await loggedInPage(amelie, "fr-FR")
+    const fr = french.page
+    // Through the English login screen (an English browser).
+    const english = await loggedInPage(brian, "en-US")
+    const en = english.page
     // Nothing unread: the links carry no count.
     await desktopNav(fr).getByRole("link", { name: "Messagerie", exact: true }).waitFor()
     await desktopNav(en).getByRole("link", { name: "Messaging", exact: true }).waitFor()
@@ -84,14 +66,11 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
     await desktopNav(en).getByRole("link", { name: "Messaging", exact: true }).waitFor()
     expect(await desktopNav(en).locator(".unread-badge").count()).toBe(0)
 
-    expect(frErrors).toEqual([])
-    expect(enErrors).toEqual([])
-    await frContext.close()
-    await enContext.close()
+    await closeWithoutErrors(french, english)
   }, 120_000)
 
   it("an English account logging in from a fresh French browser gets English, after a reload too, and an English checkout page", async () => {
-    const http = api()
+    const { server, api: http, loggedInPage } = journey
     // An unpaid booking four days ahead: its checkout is opened below.
     const { client, bookingId } = await bookingIn(server, "pending", {
       service: { title: "Cours de piano", description: "Une heure de piano à domicile.", price: 50 },
@@ -100,11 +79,9 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
     })
     expect((await http.patch("/api/users/me", { preferredLanguage: "en" }, { token: client.token })).status).toBe(200)
 
-    const context = await contextWithConsent(browser, { locale: "fr-FR" })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
     // The French screen, as this browser asks for; the account says English.
-    await logInThroughUi(page, server.url, client.email, PASSWORD)
+    const signedIn = await loggedInPage(client, "fr-FR")
+    const { page } = signedIn
     await desktopNav(page).getByRole("link", { name: "Bookings", exact: true }).waitFor()
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en")
     expect(await page.evaluate(() => localStorage.getItem("lang"))).toBe("en")
@@ -124,12 +101,11 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
     await page.goto(session.body.data.url)
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("en")
     await page.getByRole("button", { name: /^Pay / }).waitFor()
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 
   it("the month view shows two lines per event and '+N more' on a full day; week and day views fit a 375 px screen", async () => {
-    const http = api()
+    const { server, base, api: http, loggedInPage } = journey
     const title = "Taille de haie et ramassage des feuilles mortes au fond du jardin"
     const provider = await providerWithPayouts(server)
     const client = await newClient(server, http)
@@ -153,11 +129,9 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
       new Intl.DateTimeFormat("en", { month: "numeric", timeZone: "Europe/Paris" }).format(a) ===
       new Intl.DateTimeFormat("en", { month: "numeric", timeZone: "Europe/Paris" }).format(b)
 
-    const context = await contextWithConsent(browser, { locale: "fr-FR", timezoneId: "Europe/Paris" })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, provider.email, PASSWORD)
-    await page.goto(`${server.url}/provider/calendar`)
+    const signedIn = await loggedInPage(provider, "fr-FR", { timezoneId: "Europe/Paris" })
+    const { page } = signedIn
+    await page.goto(`${base}/provider/calendar`)
     await loaded(page)
     if (!sameMonth(day, new Date())) await page.getByRole("button", { name: "Période suivante" }).click()
     const cell = page.locator("td.month-cell", { has: page.getByRole("button", { name: `Voir la journée du ${dayLabel}` }) })
@@ -218,7 +192,6 @@ describe.skipIf(!hasChromium)("navigation and language in Chromium", () => {
         .evaluateAll((times) => times.filter((time) => time.scrollWidth > time.clientWidth + 1).map((time) => time.textContent))
       expect(cut, view).toEqual([])
     }
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

@@ -1,19 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { deflateSync } from "node:zlib"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts, operatorAccount } from "../support/journey"
 
 // A client applies to become a provider with four real files, the admin rejects with a reason,
 // the client sees it, resubmits once the cooldown is over (moved into the past in the database),
 // the admin verifies the documents and approves, and the client now has the provider navigation.
-
-let server: TestServer
-let browser: Browser
-let base: string
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n
@@ -52,53 +47,26 @@ const tinyPdf = () =>
     "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 100 100]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
   )
 
-const freshClient = async () => {
-  const email = `onboarding.client.${Date.now().toString(36)}@example.com`
-  const password = "Client1234!"
-  await server.run(
-    Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({
-        firstName: "Camille",
-        lastName: "Tremblay",
-        email,
-        phoneNumber: "5145550177",
-        password,
-        confirmPassword: password,
-        role: "CLIENT"
-      })
-    )
-  )
-  return { email, password }
-}
-
-const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await contextWithConsent(browser)
-  return { context, page: await context.newPage() }
-}
-
-const login = (page: Page, email: string, password: string) => logInThroughUi(page, base, email, password)
-
-const openApplication = async (admin: Page, email: string) => {
-  await admin.goto(`${base}/admin/applications`)
-  await admin.getByLabel("Rechercher un candidat").fill(email)
-  await admin.getByRole("button", { name: "Rechercher" }).click()
-  const row = admin.getByRole("row").filter({ hasText: email })
-  await row.waitFor()
-  await row.getByRole("link", { name: /Voir/ }).click()
-  await admin.getByRole("heading", { name: "Candidature de Camille Tremblay", level: 1 }).waitFor()
-}
-
 describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
-  withServerAndChromium((started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-  })
+  const journey = browserJourney()
+
+  const freshClient = () => operatorAccount(journey.server, "CLIENT", { firstName: "Camille", lastName: "Tremblay" })
+
+  const openApplication = async (admin: Page, email: string) => {
+    await admin.goto(`${journey.base}/admin/applications`)
+    await admin.getByLabel("Rechercher un candidat").fill(email)
+    await admin.getByRole("button", { name: "Rechercher" }).click()
+    const row = admin.getByRole("row").filter({ hasText: email })
+    await row.waitFor()
+    await row.getByRole("link", { name: /Voir/ }).click()
+    await admin.getByRole("heading", { name: "Candidature de Camille Tremblay", level: 1 }).waitFor()
+  }
 
   it("a client applies, is rejected, resubmits after the cooldown and is approved", async () => {
+    const { server, base, logIn, loggedInPage } = journey
     const client = await freshClient()
-    const { context, page } = await newPage()
-    const errors = collectPageErrors(page)
-    await login(page, client.email, client.password)
+    const asClient = await loggedInPage(client)
+    const { page } = asClient
 
     // The form: its own checks first, then four real files.
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Devenir prestataire" }).click()
@@ -119,9 +87,8 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await page.getByText("En attente", { exact: true }).waitFor()
 
     // The admin rejects with a reason (a blank one is refused first).
-    const { context: adminContext, page: admin } = await newPage()
-    const adminErrors = collectPageErrors(admin)
-    await login(admin, "admin@marketplace.local", "Admin1234!")
+    const asAdmin = await loggedInPage(demoAccounts.admin)
+    const admin = asAdmin.page
     await openApplication(admin, client.email)
     await admin.getByRole("button", { name: "Refuser la candidature" }).click()
     await admin.getByText("Veuillez saisir un motif de refus.").waitFor()
@@ -175,22 +142,18 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
 
     // Logged in again, the new provider has the provider navigation.
     await page.getByRole("button", { name: "Déconnexion" }).first().click()
-    await login(page, client.email, client.password)
+    await logIn(page, client)
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Mes services" }).waitFor()
     await page.goto(`${base}/become-provider`)
     await page.waitForURL("**/services/my")
 
-    expect(errors).toEqual([])
-    expect(adminErrors).toEqual([])
-    await adminContext.close()
-    await context.close()
+    await closeWithoutErrors(asClient, asAdmin)
   }, 150_000)
 
   it("a user edits the own profile and photo; a visitor sees a provider's public profile", async () => {
-    const client = await freshClient()
-    const { context, page } = await newPage()
-    const errors = collectPageErrors(page)
-    await login(page, client.email, client.password)
+    const { base, newPage, loggedInPage } = journey
+    const asClient = await loggedInPage(await freshClient())
+    const { page } = asClient
     await page.goto(`${base}/profile`)
     await page.getByRole("heading", { name: "Mon profil", level: 1 }).waitFor()
     await page.getByRole("button", { name: "Modifier mon profil" }).click()
@@ -216,8 +179,7 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await page.locator("img.profile-photo").waitFor()
     await page.getByRole("button", { name: "Supprimer la photo" }).click()
     await page.getByRole("button", { name: "Supprimer la photo" }).waitFor({ state: "detached" })
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(asClient)
 
     // A visitor: Marie's public profile with her services; favorite asks to log in first.
     const services = (await (await fetch(`${base}/api/services?limit=1`)).json()) as { data: { services: Array<{ userId: string }> } }

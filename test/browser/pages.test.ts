@@ -1,18 +1,14 @@
-import { Effect } from "effect"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
 import { formatDate, formatPrice, formatRating } from "../../ui/format"
-import { collectPageErrors, contextWithConsent, hasChromium, loaded, seriousViolations, withServerAndChromium } from "../support/browser"
+import { hasChromium, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 import type { TestServer } from "../support/server"
 
 // The pages that sell (issue 16, item 2) as a visitor sees them, in French and English, on a phone
 // and a desktop: image-first cards with stars, price and provider; the service page's key facts,
 // provider card, reviews and booking box; a public profile without empty sections; /about and
 // /contact. Every page: no sideways scroll, no serious or critical axe violation.
-
-let server: TestServer
-let browser: Browser
 
 type ServiceJson = {
   id: string
@@ -25,7 +21,7 @@ type ServiceJson = {
   user: { firstName: string; lastName: string }
 }
 
-const reviewedService = async () => {
+const reviewedService = async (server: TestServer) => {
   const answer = (await (await fetch(`${server.url}/api/services?limit=50&sortBy=rating`)).json()) as {
     data: { services: Array<ServiceJson> }
   }
@@ -38,23 +34,8 @@ const reviewedService = async () => {
 }
 
 /** A provider who filled nothing in: no description, specialities, experience, nor services. */
-const blankProvider = async () => {
-  const password = "Presta1234!"
-  const user = await server.run(
-    Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({
-        firstName: "Noémie",
-        lastName: "Vide",
-        email: `pages.blank.${Date.now().toString(36)}@example.com`,
-        phoneNumber: "5145550177",
-        password,
-        confirmPassword: password,
-        role: "PROVIDER"
-      })
-    )
-  )
-  return user.id
-}
+const blankProvider = async (server: TestServer) =>
+  (await operatorAccount(server, "PROVIDER", { firstName: "Noémie", lastName: "Vide" })).id
 
 /** No sideways scroll; on failure, the elements that stick out name the culprit. */
 const noSidewaysScroll = async (page: Page, label: string) => {
@@ -107,18 +88,18 @@ const texts = {
 } as const
 
 describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   for (const language of ["fr", "en"] as const) {
     for (const width of [375, 1280]) {
       it(`shows cards, the service page, profiles, about and contact in ${language} at ${width} px`, async () => {
+        const { server, base, newPage } = journey
         const text = texts[language]
         const lang = language
-        const { service, firstReviewAt } = await reviewedService()
-        const blankId = await blankProvider()
-        const context = await contextWithConsent(browser, { viewport: { width, height: 900 }, locale: text.locale })
-        const page = await context.newPage()
-        const errors = collectPageErrors(page)
+        const { service, firstReviewAt } = await reviewedService(server)
+        const blankId = await blankProvider(server)
+        const visitor = await newPage(text.locale, { viewport: { width, height: 900 } })
+        const { page } = visitor
         const violations: Array<string> = []
         const check = async (label: string) => {
           await noSidewaysScroll(page, label)
@@ -128,7 +109,7 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         const provider = `${service.user.firstName} ${service.user.lastName}`
 
         // ---- A card: stars named for assistive technology, price with its currency, provider ----
-        await page.goto(`${server.url}/services?sortBy=rating&lang=${lang}`)
+        await page.goto(`${base}/services?sortBy=rating&lang=${lang}`)
         const card = page.getByRole("article", { name: service.title, exact: true })
         await card.waitFor()
         await card.getByRole("img", { name: text.ratingName(score, service.reviewCount) }).waitFor()
@@ -171,7 +152,7 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         await check(`/services/${service.id}`)
 
         // ---- Public profiles: the header and the services as a grid; empty sections left out ----
-        await page.goto(`${server.url}/profile/${service.userId}`)
+        await page.goto(`${base}/profile/${service.userId}`)
         await page.getByRole("heading", { name: provider, level: 1 }).waitFor()
         await loaded(page)
         await page.locator(".profile-hero").getByText(text.since).waitFor()
@@ -182,7 +163,7 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         expect(await page.locator("main").innerText()).not.toContain("—")
         await check(`/profile/${service.userId}`)
 
-        await page.goto(`${server.url}/profile/${blankId}`)
+        await page.goto(`${base}/profile/${blankId}`)
         await page.getByRole("heading", { name: "Noémie Vide", level: 1 }).waitFor()
         await loaded(page)
         await page.locator(".profile-hero").getByText(text.since).waitFor()
@@ -191,19 +172,18 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         await check(`/profile/${blankId}`)
 
         // ---- About and contact ----
-        await page.goto(`${server.url}/about`)
+        await page.goto(`${base}/about`)
         await page.getByRole("heading", { name: text.about }).waitFor()
         expect(await page.locator(".steps > li").count()).toBe(3)
         await check("/about")
-        await page.goto(`${server.url}/contact`)
+        await page.goto(`${base}/contact`)
         const form = page.getByRole("region", { name: text.contactForm })
         await form.waitFor()
         expect(await form.getByLabel(text.subject).locator("option").allInnerTexts()).toContain(text.subjectOption)
         await check("/contact")
 
         expect(violations).toEqual([])
-        expect(errors).toEqual([])
-        await context.close()
+        await closeWithoutErrors(visitor)
       }, 120_000)
     }
   }

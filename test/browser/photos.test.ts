@@ -1,20 +1,16 @@
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
-import { newProvider } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { newProvider, type Session } from "../support/accounts"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, type Journey } from "../support/journey"
 
 // Issue 14: a provider adds three photos to a service on its edit form and puts the last one first
 // with the keyboard ("move left" twice); the service page then shows them in that order in its
 // gallery, which the arrow keys browse. In French, then in English.
 
-let server: TestServer
-let browser: Browser
-let base: string
-let api: ReturnType<typeof httpClient>
-let provider: { token: string; email: string; id: string }
+/** The journey of this file: its provider adds the photos. */
+type PhotosJourney = Journey & { readonly provider: Session }
 
 const STEP = { timeout: 15_000 }
 const picture = async (name: string, color: string) => ({
@@ -25,7 +21,7 @@ const picture = async (name: string, color: string) => ({
     .toBuffer()
 })
 
-const newService = async (title: string) => {
+const newService = async ({ api, provider }: PhotosJourney, title: string) => {
   const created = await api.post(
     "/api/services",
     { title, description: "Vitres, sols et cuisine.", price: 35, duration: 60, location: "Montréal, QC", categoryId: 5 },
@@ -34,7 +30,7 @@ const newService = async (title: string) => {
   expect(created.status, created.text).toBe(201)
   return created.body.data.service.id as string
 }
-const photoIds = async (id: string) =>
+const photoIds = async ({ api }: PhotosJourney, id: string) =>
   ((await api.get(`/api/services/${id}`)).body.data.service.photos as ReadonlyArray<{ id: string }>).map((p) => p.id)
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? null)
 
@@ -50,8 +46,25 @@ interface Labels {
   readonly next: string
 }
 
-const addThreeAndReorder = async (page: Page, labels: Labels, title: string) => {
-  const id = await newService(title)
+/** The form's and the gallery's words, each in French and in English side by side. */
+const WORDS: { readonly [K in keyof Labels]: readonly [fr: Labels[K], en: Labels[K]] } = {
+  heading: ["Modifier le service", "Edit service"],
+  add: ["Ajouter des photos", "Add photos"],
+  left: [(n) => `Déplacer la photo ${n} vers la gauche`, (n) => `Move photo ${n} left`],
+  right: [(n) => `Déplacer la photo ${n} vers la droite`, (n) => `Move photo ${n} right`],
+  cover: ["Couverture", "Cover"],
+  movedFirst: ["Photo déplacée en position 1 sur 3 : c'est la couverture.", "Photo moved to position 1 of 3: it is the cover."],
+  alt: [(title, n) => `${title}, photo ${n} sur 3`, (title, n) => `${title}, photo ${n} of 3`],
+  counter: [(n) => `Photo ${n} sur 3`, (n) => `Photo ${n} of 3`],
+  next: ["Photo suivante", "Next photo"]
+}
+/** The words of one language. */
+const labelsIn = (language: "fr" | "en") =>
+  Object.fromEntries(Object.entries(WORDS).map(([key, both]) => [key, both[language === "fr" ? 0 : 1]])) as unknown as Labels
+
+const addThreeAndReorder = async (journey: PhotosJourney, page: Page, labels: Labels, title: string) => {
+  const { base } = journey
+  const id = await newService(journey, title)
   await page.goto(`${base}/services/${id}/edit`)
   await page.getByRole("heading", { name: labels.heading, level: 1 }).waitFor(STEP)
   await page
@@ -59,16 +72,16 @@ const addThreeAndReorder = async (page: Page, labels: Labels, title: string) => 
     .setInputFiles([await picture("rouge.png", "#dd2222"), await picture("vert.png", "#22aa22"), await picture("bleu.png", "#2244dd")])
   const items = page.locator(".photo-item")
   await expect.poll(() => items.count(), STEP).toBe(3)
-  const [red, green, blue] = await photoIds(id)
+  const [red, green, blue] = await photoIds(journey, id)
   expect(await items.first().getByText(labels.cover).count()).toBe(1)
 
   // The third photo moved left twice, with the keyboard: the focus follows it.
   await page.getByRole("button", { name: labels.left(3) }).focus()
   await page.keyboard.press("Enter")
-  await expect.poll(() => photoIds(id), STEP).toEqual([red, blue, green])
+  await expect.poll(() => photoIds(journey, id), STEP).toEqual([red, blue, green])
   await expect.poll(() => focused(page), STEP).toBe(labels.left(2))
   await page.keyboard.press("Enter")
-  await expect.poll(() => photoIds(id), STEP).toEqual([blue, red, green])
+  await expect.poll(() => photoIds(journey, id), STEP).toEqual([blue, red, green])
   // First now, its "left" button is disabled: the focus is on its "right" one.
   await expect.poll(() => focused(page), STEP).toBe(labels.right(1))
   await page.getByText(labels.movedFirst).waitFor({ state: "attached", ...STEP })
@@ -113,28 +126,23 @@ const addThreeAndReorder = async (page: Page, labels: Labels, title: string) => 
 const LCP_LIMIT_MS = Number(process.env.LCP_LIMIT_MS ?? 3000)
 
 describe.skipIf(!hasChromium)("service photos in Chromium", () => {
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-    api = httpClient(server)
-    provider = await newProvider(server, api)
-  })
+  const journey = browserJourney({ setup: async ({ server, api }) => ({ provider: await newProvider(server, api) }) })
 
   it("/services with 20 cards with photos: the Largest Contentful Paint is under 1.5 s (issue 16), at 1280 and 375 px", async () => {
+    const { base, api, newPage } = journey
     const answer = (await api.get("/api/services?limit=20")).body.data.services as ReadonlyArray<{ photos: ReadonlyArray<unknown> }>
     // The demo services (seeded with photos) fill the first page.
     expect(answer.filter((s) => s.photos.length > 0)).toHaveLength(20)
     const figures: Array<{ viewport: string; lcpMs: number; element: string; layoutShift: number }> = []
     // A first visit warms the server (its first answers compile and cache); each measure is then a fresh visitor's first load.
-    const warm = await contextWithConsent(browser)
-    await (await warm.newPage()).goto(`${base}/services`)
-    await warm.close()
+    const warm = await newPage()
+    await warm.page.goto(`${base}/services`)
+    await warm.context.close()
     for (const viewport of [
       { width: 1280, height: 900 },
       { width: 375, height: 812 }
     ]) {
-      const context = await contextWithConsent(browser, { viewport })
-      const page = await context.newPage()
+      const { context, page } = await newPage("fr-FR", { viewport })
       await page.addInitScript(() => {
         const w = window as unknown as { lcp: { time: number; element: string } }
         w.lcp = { time: 0, element: "" }
@@ -175,8 +183,7 @@ describe.skipIf(!hasChromium)("service photos in Chromium", () => {
     }
     // The covers' frames have their 4:3 size before any picture arrives (no shift as they load);
     // the page's layout shift (recorded above) also counts the list replacing its loading state.
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
+    const { context, page } = await newPage()
     await page.route("**/photos/**", () => {}) // the pictures never arrive
     await page.goto(`${base}/services`)
     await page.locator(".service-card").nth(19).waitFor(STEP)
@@ -186,54 +193,16 @@ describe.skipIf(!hasChromium)("service photos in Chromium", () => {
   }, 60_000)
 
   it("a provider adds three photos and reorders them, in French and in English", async () => {
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, base, provider.email, registration().password)
-    await addThreeAndReorder(
-      page,
-      {
-        heading: "Modifier le service",
-        add: "Ajouter des photos",
-        left: (n) => `Déplacer la photo ${n} vers la gauche`,
-        right: (n) => `Déplacer la photo ${n} vers la droite`,
-        cover: "Couverture",
-        movedFirst: "Photo déplacée en position 1 sur 3 : c'est la couverture.",
-        alt: (title, n) => `${title}, photo ${n} sur 3`,
-        counter: (n) => `Photo ${n} sur 3`,
-        next: "Photo suivante"
-      },
-      "Grand ménage du printemps"
-    )
-    expect(errors).toEqual([])
-    await context.close()
+    const { api, provider, loggedInPage } = journey
+    const french = await loggedInPage(provider)
+    await addThreeAndReorder(journey, french.page, labelsIn("fr"), "Grand ménage du printemps")
+    await closeWithoutErrors(french)
 
     // The account's language is used on every device: the provider now reads English.
     expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: provider.token })).status).toBe(200)
-    const english = await contextWithConsent(browser, { locale: "en-CA" })
-    const en = await english.newPage()
-    const enErrors = collectPageErrors(en)
-    await en.goto(`${base}/login`)
-    await en.getByLabel("Email").fill(provider.email)
-    await en.getByLabel("Password", { exact: true }).fill(registration().password)
-    await en.getByRole("button", { name: "Log in" }).click()
-    await en.waitForURL("**/services")
-    await addThreeAndReorder(
-      en,
-      {
-        heading: "Edit service",
-        add: "Add photos",
-        left: (n) => `Move photo ${n} left`,
-        right: (n) => `Move photo ${n} right`,
-        cover: "Cover",
-        movedFirst: "Photo moved to position 1 of 3: it is the cover.",
-        alt: (title, n) => `${title}, photo ${n} of 3`,
-        counter: (n) => `Photo ${n} of 3`,
-        next: "Next photo"
-      },
-      "Spring cleaning"
-    )
-    expect(enErrors).toEqual([])
-    await english.close()
+    // Through the English login screen (an English browser).
+    const english = await loggedInPage(provider, "en-CA")
+    await addThreeAndReorder(journey, english.page, labelsIn("en"), "Spring cleaning")
+    await closeWithoutErrors(english)
   }, 150_000)
 })

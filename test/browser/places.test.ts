@@ -1,22 +1,16 @@
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import sharp from "sharp"
 import { newClient, newProvider } from "../support/accounts"
 import { fileOf, sendForm } from "../profiles/support"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors } from "../support/journey"
 
 // Issue 14: a client looks for "ménage" near Montréal by typing the place (no accent), picks it from
 // the suggestions, narrows the radius to 25 km and sees the near service with its photo and distance,
 // not the far one, adds its provider to the favorites and finds them on /favorites; in French, then in
 // English.
 
-let server: TestServer
-let browser: Browser
-let base: string
-let client: { email: string; token: string }
-let api: ReturnType<typeof httpClient>
 const word = `Fenêtres${Date.now().toString(36)}`
 const NEAR = `Ménage ${word} au Plateau`
 const FAR = `Ménage ${word} à Saint-Jérôme`
@@ -37,36 +31,36 @@ const searchNearMontreal = async (page: Page, labels: { keywords: string; place:
 describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
   // Each step fails by itself rather than the whole test timing out.
   const STEP = { timeout: 15_000 }
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-    api = httpClient(server)
-    const provider = await newProvider(server, api)
-    client = await newClient(server, api)
-    const montreal = (await api.get("/api/places?q=montreal&limit=1")).body.data.places[0]
-    for (const [title, at, location] of [
-      [NEAR, { lat: montreal.lat + 0.02, lng: montreal.lng + 0.02 }, "Montréal, QC"],
-      [FAR, { lat: 45.78036, lng: -74.00365 }, "Saint-Jérôme, QC"]
-    ] as const) {
-      const created = await api.post(
-        "/api/services",
-        { title, description: "Lavage des vitres et ménage complet.", price: 35, duration: 60, location, ...at, categoryId: 5 },
-        { token: provider.token }
-      )
-      expect(created.status, created.text).toBe(201)
-      // The near one has two photos; the far one none (its card shows the category's placeholder).
-      if (title === NEAR)
-        for (const color of ["#2a9d8f", "#e9c46a"]) {
-          const form = new FormData()
-          const bytes = await sharp({ create: { width: 1200, height: 900, channels: 3, background: color } })
-            .jpeg()
-            .toBuffer()
-          form.append("photo", fileOf(new Uint8Array(bytes), "photo.jpg"))
-          const added = await sendForm(server, "POST", `/api/services/${created.body.data.service.id}/photos`, form, {
-            token: provider.token
-          })
-          expect(added.status, added.text).toBe(201)
-        }
+  const journey = browserJourney({
+    setup: async ({ server, api }) => {
+      const provider = await newProvider(server, api)
+      const client = await newClient(server, api)
+      const montreal = (await api.get("/api/places?q=montreal&limit=1")).body.data.places[0]
+      for (const [title, at, location] of [
+        [NEAR, { lat: montreal.lat + 0.02, lng: montreal.lng + 0.02 }, "Montréal, QC"],
+        [FAR, { lat: 45.78036, lng: -74.00365 }, "Saint-Jérôme, QC"]
+      ] as const) {
+        const created = await api.post(
+          "/api/services",
+          { title, description: "Lavage des vitres et ménage complet.", price: 35, duration: 60, location, ...at, categoryId: 5 },
+          { token: provider.token }
+        )
+        expect(created.status, created.text).toBe(201)
+        // The near one has two photos; the far one none (its card shows the category's placeholder).
+        if (title === NEAR)
+          for (const color of ["#2a9d8f", "#e9c46a"]) {
+            const form = new FormData()
+            const bytes = await sharp({ create: { width: 1200, height: 900, channels: 3, background: color } })
+              .jpeg()
+              .toBuffer()
+            form.append("photo", fileOf(new Uint8Array(bytes), "photo.jpg"))
+            const added = await sendForm(server, "POST", `/api/services/${created.body.data.service.id}/photos`, form, {
+              token: provider.token
+            })
+            expect(added.status, added.text).toBe(201)
+          }
+      }
+      return { client }
     }
   })
 
@@ -84,11 +78,10 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
   }
 
   it("finds the service within 25 km of Montréal with its distance, in French and in English", async () => {
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
+    const { api, client, loggedInPage } = journey
     // /search (signed-in users, as the spec says) is reachable from the navigation.
-    await logInThroughUi(page, base, client.email, registration().password)
+    const french = await loggedInPage(client)
+    const { page } = french
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Recherche", exact: true }).click()
     await page.getByRole("heading", { name: "Recherche", level: 1 }).waitFor(STEP)
     expect(new URL(page.url()).pathname).toBe("/search")
@@ -126,19 +119,13 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     await page.goBack()
     await favorite.getByRole("button", { name: /des favoris$/ }).click()
     await page.getByText("Aucun favori pour le moment").waitFor(STEP)
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(french)
 
     // The account's language is used on every device: the client now reads English.
     expect((await api.patch("/api/users/me", { preferredLanguage: "en" }, { token: client.token })).status).toBe(200)
-    const english = await contextWithConsent(browser, { locale: "en-CA" })
-    const en = await english.newPage()
-    const enErrors = collectPageErrors(en)
-    await en.goto(`${base}/login`)
-    await en.getByLabel("Email").fill(client.email)
-    await en.getByLabel("Password", { exact: true }).fill(registration().password)
-    await en.getByRole("button", { name: "Log in" }).click()
-    await en.waitForURL("**/services")
+    // Through the English login screen (an English browser).
+    const english = await loggedInPage(client, "en-CA")
+    const en = english.page
     await searchNearMontreal(en, {
       keywords: "Search for a service",
       place: "Location",
@@ -157,7 +144,6 @@ describe.skipIf(!hasChromium)("searching near a place in Chromium", () => {
     await en.getByRole("heading", { name: "My favorites", level: 1 }).waitFor(STEP)
     await en.locator(".favorite-cards article").first().waitFor(STEP)
     expect(await en.locator(".favorite-cards article").count()).toBe(1)
-    expect(enErrors).toEqual([])
-    await english.close()
+    await closeWithoutErrors(english)
   }, 120_000)
 })

@@ -1,30 +1,16 @@
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import {
-  collectPageErrors,
-  contextWithConsent,
-  hasChromium,
-  loaded,
-  logInThroughUi,
-  seriousViolations,
-  withServerAndChromium
-} from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium, loaded, seriousViolations } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts } from "../support/journey"
 
 // Issue 14 item 4 in Chromium: an admin sets an exchange rate on /admin/rates (refused, then saved) in
 // French and in English; visitors see prices converted into their currency and the filter says which.
 
-let server: TestServer
-let browser: Browser
-
 describe.skipIf(!hasChromium)("exchange rates in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("the admin sets a rate from the admin navigation, in French then in English", async () => {
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, "admin@marketplace.local", "Admin1234!")
+    const admin = await journey.loggedInPage(demoAccounts.admin)
+    const { page } = admin
 
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Taux de change" }).click()
     await page.getByRole("heading", { name: "Taux de change", level: 1 }).waitFor()
@@ -60,18 +46,17 @@ describe.skipIf(!hasChromium)("exchange rates in Chromium", () => {
     // A phone's width: the table scrolls inside its frame, never the page.
     await page.setViewportSize({ width: 375, height: 800 })
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(admin)
   }, 120_000)
 
   it("a visitor sees each service's own price with its conversion, and the price filter in their currency", async () => {
+    const { base, newPage } = journey
     for (const [lang, label, approx] of [
       ["fr", "Prix horaire en €", /≈\s*\d+\s€/],
       ["en", "Hourly price in CA$", /≈\s*CA\$\d+/]
     ] as const) {
-      const context = await contextWithConsent(browser)
-      const page = await context.newPage()
-      await page.goto(`${server.url}/services?lang=${lang}`)
+      const { context, page } = await newPage()
+      await page.goto(`${base}/services?lang=${lang}`)
       await loaded(page)
       await page.getByLabel(label).waitFor()
       // The demo has services in euros and in Canadian dollars: those in the other currency show "≈ …".

@@ -1,52 +1,28 @@
 import * as fs from "node:fs"
-import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { refundBooking, setBookingStatus } from "../../cli/commands/bookings/shared"
-import { providerWithService, type Session } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient, registration } from "../support/http"
+import { hasChromium } from "../support/browser"
+import { bookingCard, closeWithoutErrors, serviceJourney } from "../support/journey"
 import { pdfText } from "../support/pdf"
-import type { TestServer } from "../support/server"
 import { bookingIn } from "../support/scenarios"
 
 // Receipts and earnings in Chromium (issue 13, item 5): after a capture (and a partial refund), the
 // client opens the receipt from the booking card and downloads the PDF, whose figures match the page;
 // the provider's earnings page, reached from the navigation, shows the booking's net.
 
-let server: TestServer
-let browser: Browser
-let base: string
-let api: ReturnType<typeof httpClient>
-let provider: Session
-let client: Session
-let serviceId: string
 const TITLE = "Cours de guitare à domicile"
-const PASSWORD = registration().password
-
-const newPage = async (): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await contextWithConsent(browser, { locale: "fr-CA", timezoneId: "America/Toronto" })
-  const page = await context.newPage()
-  return { context, page, errors: collectPageErrors(page) }
-}
 /** Intl writes narrow and plain no-break spaces; compare with plain spaces. */
 const spaced = (text: string | null) => (text ?? "").replace(/\s/g, " ").trim()
 
 describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
-  withServerAndChromium(async (started) => {
-    ;({ server, browser } = started)
-    base = `http://localhost:${server.port}`
-    api = httpClient(server)
-    // 40 € an hour, booked for 2 hours: 80,00 €.
-    ;({ provider, client, serviceId } = await providerWithService(server, api, {
-      title: TITLE,
-      description: "Cours pour débutants et confirmés.",
-      price: 40,
-      location: "Montréal",
-      categoryId: 9
-    }))
-  })
+  // 40 € an hour, booked for 2 hours: 80,00 €.
+  const journey = serviceJourney(
+    { title: TITLE, description: "Cours pour débutants et confirmés.", price: 40, categoryId: 9 },
+    { timezoneId: "America/Toronto" }
+  )
 
   it("the client opens the receipt and downloads its PDF (figures match); the provider's earnings show the net", async () => {
+    const { server, base, loggedInPage, provider, client, serviceId } = journey
     // A booking paid in the sandbox, validated (80,00 € captured), then refunded 15,00 €.
     const { bookingId: id } = await bookingIn(server, "paid", { provider, client, serviceId, startsInHours: 30, hours: 2 })
     await server.run(setBookingStatus(id, "CONFIRMED", undefined))
@@ -54,11 +30,10 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     await server.run(refundBooking(id, 1500, "Geste commercial"))
 
     // ---- The client: booking card → receipt → PDF ----
-    const asClient = await newPage()
+    const asClient = await loggedInPage(client, "fr-CA")
     let page = asClient.page
-    await logInThroughUi(page, base, client.email, PASSWORD)
     await page.goto(`${base}/bookings`)
-    await page.getByRole("article", { name: TITLE }).getByRole("link", { name: /^Reçu/ }).click()
+    await bookingCard(page, TITLE).getByRole("link", { name: /^Reçu/ }).click()
     await page.waitForURL(`**/bookings/${id}/receipt`)
     await page.getByRole("heading", { name: "Reçu de paiement" }).waitFor()
     const paid = spaced(await page.getByTestId("receipt-paid").textContent())
@@ -79,9 +54,8 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     expect(text).toContain(TITLE)
 
     // ---- The provider: navigation → earnings, the booking's net ----
-    const asProvider = await newPage()
+    const asProvider = await loggedInPage(provider, "fr-CA")
     page = asProvider.page
-    await logInThroughUi(page, base, provider.email, PASSWORD)
     await page.getByRole("link", { name: "Revenus" }).first().click()
     await page.waitForURL("**/provider/earnings")
     await page.getByRole("heading", { name: "Revenus" }).waitFor()
@@ -92,9 +66,6 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     expect(spaced(await page.getByTestId("earnings-net-EUR").textContent())).toBe("61,75 €")
     await row.getByText("Remboursé en partie").waitFor()
 
-    expect(asClient.errors).toEqual([])
-    expect(asProvider.errors).toEqual([])
-    await asClient.context.close()
-    await asProvider.context.close()
+    await closeWithoutErrors(asClient, asProvider)
   }, 120_000)
 })

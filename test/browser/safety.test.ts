@@ -1,37 +1,24 @@
-import type { Browser, BrowserContext, Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { newClient, newProvider } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, demoAccounts } from "../support/journey"
 
 // Issue 15 in Chromium: a client (Chloé) writes her phone number to a provider (Nadia) they have no
 // booking with; Nadia reads it masked, with the note explaining why, and answers; Nadia blocks
 // Chloé, who can no longer send; Chloé reports Nadia's message; the admin hides it from /admin/reports.
 
-let server: TestServer
-let browser: Browser
-
-const newPage = async (): Promise<{ context: BrowserContext; page: Page; errors: ReadonlyArray<string> }> => {
-  const context = await contextWithConsent(browser, { locale: "fr-FR" })
-  const page = await context.newPage()
-  return { context, page, errors: collectPageErrors(page) }
-}
-
 describe.skipIf(!hasChromium)("safety in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("contact details masked until booked; block; report; the admin hides the message", async () => {
-    const api = httpClient(server)
+    const { server, base, api, loggedInPage } = journey
     const provider = await newProvider(server, api)
     const client = await newClient(server, api, { firstName: "Chloé", lastName: "Martin" })
-    const password = registration().password
 
     // ---- The client writes her number ----
-    const asClient = await newPage()
+    const asClient = await loggedInPage(client)
     const clientPage = asClient.page
-    await logInThroughUi(clientPage, server.url, client.email, password)
-    await clientPage.goto(`${server.url}/messaging?userId=${provider.id}`)
+    await clientPage.goto(`${base}/messaging?userId=${provider.id}`)
     const clientDialog = clientPage.getByRole("dialog", { name: "Nadia Gagnon" })
     await clientDialog.getByText("Pour votre sécurité, les coordonnées").waitFor()
     const box = clientDialog.getByLabel("Votre message")
@@ -41,10 +28,9 @@ describe.skipIf(!hasChromium)("safety in Chromium", () => {
     await mine.getByText("Coordonnées masquées pour Nadia jusqu'à une réservation confirmée.").waitFor()
 
     // ---- The provider reads it masked, with the note, and answers ----
-    const asProvider = await newPage()
+    const asProvider = await loggedInPage(provider)
     const providerPage = asProvider.page
-    await logInThroughUi(providerPage, server.url, provider.email, password)
-    await providerPage.goto(`${server.url}/messaging`)
+    await providerPage.goto(`${base}/messaging`)
     await providerPage.getByRole("button", { name: "Chloé Martin" }).click()
     const providerDialog = providerPage.getByRole("dialog", { name: "Chloé Martin" })
     const received = providerDialog.locator(".message").filter({ hasText: "Bonjour, appelez-moi" })
@@ -81,10 +67,9 @@ describe.skipIf(!hasChromium)("safety in Chromium", () => {
     await answer.getByText("Signalement envoyé. Merci.").waitFor()
 
     // ---- The admin hides it from the moderation queue ----
-    const asAdmin = await newPage()
+    const asAdmin = await loggedInPage(demoAccounts.admin)
     const adminPage = asAdmin.page
-    await logInThroughUi(adminPage, server.url, "admin@marketplace.local", "Admin1234!")
-    await adminPage.goto(`${server.url}/admin`)
+    await adminPage.goto(`${base}/admin`)
     await adminPage.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Signalements" }).click()
     await adminPage.getByRole("heading", { name: "Signalements" }).waitFor()
     const row = adminPage.getByRole("row").filter({ hasText: "Nadia Gagnon" }).filter({ hasText: "Chloé Martin" })
@@ -95,19 +80,18 @@ describe.skipIf(!hasChromium)("safety in Chromium", () => {
     await adminPage.getByText("Message masqué", { exact: true }).waitFor()
 
     // Hidden for both participants (read again on reopening).
-    await clientPage.goto(`${server.url}/messaging`)
+    await clientPage.goto(`${base}/messaging`)
     await clientPage.getByRole("button", { name: "Nadia Gagnon" }).click()
     const reopened = clientPage.getByRole("dialog", { name: "Nadia Gagnon" })
     await reopened.locator(".message").filter({ hasText: "Message masqué par la modération." }).waitFor()
     expect(await reopened.innerText()).not.toContain("Payez-moi en liquide")
 
     // The blocked list on /settings, with "unblock", for the provider.
-    await providerPage.goto(`${server.url}/settings`)
+    await providerPage.goto(`${base}/settings`)
     await providerPage.getByRole("heading", { name: "Utilisateurs bloqués" }).waitFor()
     await providerPage.getByRole("button", { name: "Débloquer Chloé Martin" }).click()
     await providerPage.getByText("Vous ne bloquez personne.").waitFor()
 
-    expect([...asClient.errors, ...asProvider.errors, ...asAdmin.errors]).toEqual([])
-    for (const { context } of [asClient, asProvider, asAdmin]) await context.close()
+    await closeWithoutErrors(asClient, asProvider, asAdmin)
   }, 120_000)
 })

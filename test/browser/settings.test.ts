@@ -1,41 +1,20 @@
 import { Effect } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
 import { NotificationSettings } from "../../src/modules/notifications"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // A client opens /settings, switches to a daily digest with quiet hours 22:00-07:00, reloads and
 // finds the choices kept (read back from the server), then unsubscribes from everything after confirming.
 
-let server: TestServer
-let browser: Browser
-
 describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney({ timezoneId: "America/Montreal" })
 
   it("saves every change, keeps them across a reload, and unsubscribes completely after confirmation", async () => {
-    const email = `settings.${Date.now().toString(36)}@example.com`
-    const password = "Client1234!"
-    const account = await server.run(
-      Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({
-          firstName: "Inès",
-          lastName: "Moreau",
-          email,
-          phoneNumber: "5145550123",
-          password,
-          confirmPassword: password,
-          role: "CLIENT"
-        })
-      )
-    )
-
-    const context = await contextWithConsent(browser, { timezoneId: "America/Montreal" })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, email, password)
+    const { server, loggedInPage } = journey
+    const account = await operatorAccount(server, "CLIENT", { firstName: "Inès", lastName: "Moreau" })
+    const signedIn = await loggedInPage(account)
+    const { page } = signedIn
 
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Paramètres" }).click()
     await page.waitForURL("**/settings")
@@ -93,7 +72,6 @@ describe.skipIf(!hasChromium)("notification settings in Chromium", () => {
       quietHoursEnd: "07:00",
       timeZone: expect.stringMatching(/^America\/(Montreal|Toronto)$/)
     })
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 90_000)
 })

@@ -1,35 +1,29 @@
 import { Effect, Option } from "effect"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { Identity } from "../../src/modules/identity"
 import { login } from "../support/accounts"
-import { collectPageErrors, contextWithConsent, hasChromium, withServerAndChromium } from "../support/browser"
-import { httpClient, mailedToken } from "../support/http"
+import { hasChromium } from "../support/browser"
+import { mailedToken } from "../support/http"
+import { browserJourney, closeWithoutErrors } from "../support/journey"
 import { bookingIn, providerWithPayouts } from "../support/scenarios"
-import type { TestServer } from "../support/server"
+import { hourIn, plainSpaces as plain } from "../support/slots"
 
 // Issue 12, time zones in the browser: a client whose Chromium runs in Europe/Paris, in English, registers
 // (the account takes the browser's zone), books a provider working from Toronto, and reads the booking on
 // /bookings at the Paris time with the Toronto time beside it, each named; the service page names the
 // provider's zone; the provider's calendar lays the booking out at the Toronto hour.
 
-let server: TestServer
-let browser: Browser
-
-const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
-
 describe.skipIf(!hasChromium)("time zones in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney({ timezoneId: "Europe/Paris" })
 
   it("registration takes the browser's zone; /bookings shows the client's and the provider's times, each named", async () => {
-    const api = httpClient(server)
+    const { server, base, api, newPage, logIn, loggedInPage } = journey
     const email = `zones.${Date.now().toString(36)}@example.com`
     const password = "Secret12!"
 
-    const context = await contextWithConsent(browser, { timezoneId: "Europe/Paris", locale: "en-US" })
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await page.goto(`${server.url}/register`)
+    const newcomer = await newPage("en-US")
+    const { page } = newcomer
+    await page.goto(`${base}/register`)
     await page.getByLabel("First name").fill("Chloé")
     await page.getByLabel("Last name").fill("Martin")
     await page.getByLabel("Email").fill(email)
@@ -58,17 +52,12 @@ describe.skipIf(!hasChromium)("time zones in Chromium", () => {
       address: "10 rue de la Paix, Paris"
     })
     // The start's hour in a zone ("3:00"): a range shares its AM/PM ("3:00 – 4:00 PM").
-    const time = (zone: string) =>
-      plain(new Intl.DateTimeFormat("en", { hour: "numeric", minute: "2-digit", timeZone: zone }).format(start)).replace(/\s?[AP]M$/, "")
+    const time = (zone: string) => hourIn(start, zone)
 
     // Signed in through the English login screen, in Paris.
-    await page.goto(`${server.url}/login`)
-    await page.getByLabel("Email").fill(email)
-    await page.getByLabel("Password", { exact: true }).fill(password)
-    await page.getByRole("button", { name: "Log in" }).click()
-    await page.waitForURL("**/services")
+    await logIn(page, { email, password }, "en")
 
-    await page.goto(`${server.url}/bookings`)
+    await page.goto(`${base}/bookings`)
     const card = page.locator(`[data-booking-id="${bookingId}"]`)
     await card.waitFor()
     const range = plain(await card.locator(".date-range").innerText())
@@ -80,22 +69,16 @@ describe.skipIf(!hasChromium)("time zones in Chromium", () => {
     expect(other).toContain(`, ${time("America/Toronto")} –`)
 
     // The service page names the provider's zone and says the times are shown in Paris time.
-    await page.goto(`${server.url}/services/${serviceId}`)
+    await page.goto(`${base}/services/${serviceId}`)
     const zone = plain(await page.getByTestId("provider-zone").innerText())
     expect(zone).toContain("Toronto time")
     expect(zone).toContain("times shown in Paris time")
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(newcomer)
 
     // The provider's calendar, opened from a browser in Paris, is laid out in Toronto: the booking sits at the Toronto hour.
-    const providerContext = await contextWithConsent(browser, { timezoneId: "Europe/Paris", locale: "en-US" })
-    const providerPage = await providerContext.newPage()
-    await providerPage.goto(`${server.url}/login`)
-    await providerPage.getByLabel("Email").fill(provider.email)
-    await providerPage.getByLabel("Password", { exact: true }).fill("Passw0rd!")
-    await providerPage.getByRole("button", { name: "Log in" }).click()
-    await providerPage.waitForURL("**/services")
-    await providerPage.goto(`${server.url}/provider/calendar`)
+    // Through the English login screen (an English browser).
+    const { context: providerContext, page: providerPage } = await loggedInPage(provider, "en-US")
+    await providerPage.goto(`${base}/provider/calendar`)
     await providerPage.getByTestId("calendar-zone").getByText("Times in Toronto time").waitFor()
     // The month shown is today's in Toronto: the booking may fall in the next one.
     const monthIn = (instant: Date | number) =>

@@ -1,16 +1,10 @@
-import { Effect } from "effect"
 import { Secret, TOTP } from "otpauth"
-import type { Browser } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { Identity } from "../../src/modules/identity"
-import { collectPageErrors, contextWithConsent, hasChromium, logInThroughUi, withServerAndChromium } from "../support/browser"
-import type { TestServer } from "../support/server"
+import { hasChromium } from "../support/browser"
+import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // Issue 15, item 5, in Chromium: a client turns on two-step login on /settings (the code computed here
 // from the secret the page shows), writes the recovery codes down, logs out, and logs in with a code.
-
-let server: TestServer
-let browser: Browser
 
 /** The code an authenticator app shows for `secret`, `stepsAhead` 30 s steps from now (the server accepts one step of drift). */
 const codeOf = (secret: string, stepsAhead = 0) =>
@@ -19,30 +13,15 @@ const codeOf = (secret: string, stepsAhead = 0) =>
   })
 
 describe.skipIf(!hasChromium)("two-step login in Chromium", () => {
-  withServerAndChromium((started) => void ({ server, browser } = started))
+  const journey = browserJourney()
 
   it("enrols with a first code, shows the recovery codes once, then asks for a code at the next login", async () => {
-    const email = `two-step.${Date.now().toString(36)}@example.com`
-    const password = "Client1234!"
-    await server.run(
-      Effect.flatMap(Identity, (identity) =>
-        identity.createAccount({
-          firstName: "Léa",
-          lastName: "Tremblay",
-          email,
-          phoneNumber: "5145550199",
-          password,
-          confirmPassword: password,
-          role: "CLIENT"
-        })
-      )
-    )
-    const context = await contextWithConsent(browser)
-    const page = await context.newPage()
-    const errors = collectPageErrors(page)
-    await logInThroughUi(page, server.url, email, password)
+    const { server, base, loggedInPage } = journey
+    const { email, password } = await operatorAccount(server, "CLIENT", { firstName: "Léa", lastName: "Tremblay" })
+    const signedIn = await loggedInPage({ email, password })
+    const { page } = signedIn
 
-    await page.goto(`${server.url}/settings`)
+    await page.goto(`${base}/settings`)
     const section = page.getByRole("region", { name: "Connexion en deux étapes" })
     await section.getByRole("button", { name: "Activer la connexion en deux étapes" }).click()
     await section.getByRole("img", { name: "QR code de connexion en deux étapes" }).waitFor()
@@ -75,7 +54,6 @@ describe.skipIf(!hasChromium)("two-step login in Chromium", () => {
     await page.getByRole("button", { name: "Vérifier" }).click()
     await page.waitForURL("**/services")
     await page.getByRole("button", { name: "Déconnexion" }).first().waitFor()
-    expect(errors).toEqual([])
-    await context.close()
+    await closeWithoutErrors(signedIn)
   }, 120_000)
 })

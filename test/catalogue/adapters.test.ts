@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AppConfigOf } from "../../src/platform/config"
 import * as crypto from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { CatalogueMemoryAdapters } from "../../src/modules/catalogue/adapters/memory"
 import { CataloguePostgresAdapters, CELLS, searchStatement } from "../../src/modules/catalogue/adapters/postgres"
 import { cellsOf, distanceKm } from "../../src/modules/catalogue/geography"
@@ -11,31 +11,18 @@ import { CategoryRepository, ServiceRepository } from "../../src/modules/catalog
 import { UserRepository } from "../../src/modules/identity"
 import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memory"
 import { IdentityPostgresAdapters } from "../../src/modules/identity/adapters/postgres"
-import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase, storeKinds } from "../support/database"
-import type { RuntimeOf, ServicesOf } from "../support/layers"
+import { contractStores } from "../support/contract"
 
 /** One contract for the catalogue's stores: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds = storeKinds
-
 const memoryStores = CatalogueMemoryAdapters.pipe(Layer.provideMerge(IdentityMemoryAdapters))
 const postgresStores = (kind: "pglite" | "postgres") =>
   Layer.mergeAll(CataloguePostgresAdapters, IdentityPostgresAdapters).pipe(
     Layer.provideMerge(freshTestDatabase(kind)),
     Layer.provide(AppConfigOf())
   )
-/** What both stores provide: the contract's effects run on it. */
-type Stores = typeof memoryStores | ReturnType<typeof postgresStores>
-
-describe.each(kinds)("catalogue stores on %s", (kind) => {
-  let runtime: RuntimeOf<Stores>
-  /** The same runtime over PostgreSQL (undefined in memory), for the SQL-only checks. */
-  let postgres: RuntimeOf<ReturnType<typeof postgresStores>> | undefined
-  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
-  const onPostgres = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof postgresStores>>>) => {
-    if (!postgres) throw new Error("a PostgreSQL-only check ran in memory")
-    return postgres.runPromise(effect)
-  }
+describe.each(storeKinds)("catalogue stores on %s", (kind) => {
+  const { run, onPostgres } = contractStores(kind, memoryStores, postgresStores)
   const categories = () => run(CategoryRepository)
   const services = () => run(ServiceRepository)
 
@@ -76,17 +63,6 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
       .pipe(run)
   const publicSearch = async (text: string) =>
     (await services()).search({ text: parseTextQuery(text), sort: "newest", limit: 50, offset: 0, withTotal: true }).pipe(run)
-
-  beforeAll(async () => {
-    if (kind === "memory") runtime = ManagedRuntime.make(memoryStores)
-    else {
-      postgres = ManagedRuntime.make(postgresStores(kind))
-      // The run's migrated template holds every migration: nothing is left to apply.
-      expect(await postgres.runPromise(runMigrations)).toEqual([])
-      runtime = postgres
-    }
-  })
-  afterAll(() => runtime?.dispose())
 
   it("categories: the nine seeded ones, found by id, slug or either name whatever the case and accents", async () => {
     const repo = await categories()
@@ -285,26 +261,29 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
   })
 
   if (kind !== "memory") {
+    /** The plan of a search for "menage" within 25 km of Montréal, nearest first (`filters` added), sequential scans off. */
+    const planOfMenageNearby = (
+      sql: SqlClient.SqlClient,
+      filters: { categoryId?: number; minPriceCents?: number; maxPriceCents?: number } = {}
+    ) =>
+      Effect.gen(function* () {
+        yield* sql.unsafe("SET LOCAL enable_seqscan = off")
+        const [text, params] = searchStatement(sql, {
+          text: parseTextQuery("menage"),
+          ...filters,
+          geo: { lat: 45.5019, lng: -73.5674, radiusKm: 25 },
+          sort: "distance",
+          limit: 20,
+          offset: 0,
+          withTotal: true
+        }).compile()
+        return yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params)
+      })
+
     it("a distance search reads the one GiST index, nearest first (its point expression is the indexed one)", async () => {
       const plan = await onPostgres(
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql.withTransaction(
-            Effect.gen(function* () {
-              yield* sql.unsafe("SET LOCAL enable_seqscan = off")
-              const [text, params] = searchStatement(sql, {
-                text: parseTextQuery("menage"),
-                categoryId: 5,
-                minPriceCents: 5000,
-                maxPriceCents: 10000,
-                geo: { lat: 45.5019, lng: -73.5674, radiusKm: 25 },
-                sort: "distance",
-                limit: 20,
-                offset: 0,
-                withTotal: true
-              }).compile()
-              return yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params)
-            })
-          )
+          sql.withTransaction(planOfMenageNearby(sql, { categoryId: 5, minPriceCents: 5000, maxPriceCents: 10000 }))
         )
       )
       const lines = plan.map((row) => row["QUERY PLAN"]).join("\n")
@@ -326,16 +305,7 @@ describe.each(kinds)("catalogue stores on %s", (kind) => {
                   WHERE schemaname = current_schema() AND tablename = 'services'
                     AND indexname NOT IN ('services_pkey', 'services_search_idx')`
                 for (const { name } of others) yield* sql.unsafe(`DROP INDEX ${name}`)
-                yield* sql.unsafe("SET LOCAL enable_seqscan = off")
-                const [text, params] = searchStatement(sql, {
-                  text: parseTextQuery("menage"),
-                  geo: { lat: 45.5019, lng: -73.5674, radiusKm: 25 },
-                  sort: "distance",
-                  limit: 20,
-                  offset: 0,
-                  withTotal: true
-                }).compile()
-                const plan = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params)
+                const plan = yield* planOfMenageNearby(sql)
                 return yield* Effect.fail({ rolledBack: plan })
               })
             )

@@ -1,34 +1,24 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { distanceKm } from "../../src/modules/catalogue/geography"
 import { en, fr } from "../../src/platform/messages"
-import { newProvider as newProviderOf } from "../support/accounts"
-import { type CallOptions, httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { login, newProvider as newProviderOf } from "../support/accounts"
+import type { CallOptions } from "../support/http"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 const del = (path: string, options?: CallOptions) => api.call("DELETE", path, options)
 const MONTREAL = { lat: 45.5019, lng: -73.5674 }
 
-const login = async (email: string, password: string) => {
-  const reply = await api.post("/api/auth/login", { email, password })
-  expect(reply.status, reply.text).toBe(200)
-  return { token: reply.body.data.token as string, id: reply.body.data.user.id as string }
-}
-const marie = () => login("marie.dubois@marketplace.local", "Provider1234!")
-const jean = () => login("jean.tremblay@marketplace.local", "Provider1234!")
-const client = () => login("lucas.bernard@marketplace.local", "Client1234!")
+/** Two providers and a client of the seed (src/app/seed.ts). */
+const marie = () => login(api, "marie.dubois@marketplace.local", "Provider1234!")
+const jean = () => login(api, "jean.tremblay@marketplace.local", "Provider1234!")
+const client = () => login(api, "lucas.bernard@marketplace.local", "Client1234!")
 
 /** A new verified provider, with a payout account able to take charges unless said otherwise. */
 const newProvider = (options: { paymentReady: boolean } = { paymentReady: true }) => newProviderOf(server, api, options)

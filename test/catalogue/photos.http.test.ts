@@ -1,37 +1,26 @@
 import { Effect } from "effect"
 import sharp from "sharp"
 import { PersonalData } from "../../src/modules/privacy/ports"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 import { newProvider } from "../support/accounts"
-import { httpClient, registration } from "../support/http"
-import type { TestServer } from "../support/server"
+import { expectError, registration } from "../support/http"
+import { httpWorld } from "../support/world"
 import {
   bigPngLike,
-  expectError,
   FIVE_MB,
   fileOf,
-  filesUnder,
   getBinary,
   jpegWithExif,
   pdf,
   png,
   sendForm,
-  startServerWithDataDir,
   storedKeys,
+  uploadedFiles,
   webp
 } from "../profiles/support"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let root: string
-beforeAll(async () => {
-  const started = await startServerWithDataDir()
-  server = started.server
-  root = started.uploadsDir
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 interface Photo {
   readonly id: string
@@ -158,7 +147,7 @@ describe("service photos", () => {
   it("refuses what is not a JPEG, PNG or WebP picture, an empty file, over 5 MB, and a ninth photo, in the user's language", async () => {
     const provider = await newProvider(server, api)
     const service = await newService(provider.token)
-    const before = filesUnder(root).length
+    const before = uploadedFiles(server).length
     const html = new Uint8Array(Buffer.from("<!doctype html><script>alert(1)</script>"))
     const svg = new Uint8Array(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'))
     for (const [bytes, name] of [
@@ -188,7 +177,7 @@ describe("service photos", () => {
     expectError(missing, 422, "VALIDATION_ERROR")
     const json = await api.post(`/api/services/${service.id}/photos`, { photo: "x" }, { token: provider.token })
     expectError(json, 415, "MULTIPART_REQUIRED")
-    expect(filesUnder(root).length).toBe(before)
+    expect(uploadedFiles(server).length).toBe(before)
 
     // Eight photos (any of the three formats), then a ninth is refused.
     for (let i = 0; i < 6; i++) await addPhoto(service.id, provider.token, `#${(i + 1).toString(16)}0${i}0${i}0`, 40, 30)

@@ -11,8 +11,7 @@ import { foldPlaceName, matchRank, parseCoordinates, parseSuggestQuery } from ".
 import { Gazetteer } from "../../src/modules/catalogue/places/ports"
 import { en, fr } from "../../src/platform/messages"
 import { newProvider } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 describe("place names", () => {
   it("fold accents, case and punctuation", () => {
@@ -121,13 +120,7 @@ describe("the Nominatim adapter (against a local fake)", () => {
 })
 
 describe("the places endpoints and searching around a place", () => {
-  let server: TestServer
-  let api: ReturnType<typeof httpClient>
-  beforeAll(async () => {
-    server = await startTestServer()
-    api = httpClient(server)
-  })
-  afterAll(() => server?.stop())
+  const { server, api } = httpWorld()
 
   it("GET /api/places suggests; a long query is a 422 in the user's language", async () => {
     const reply = await api.get("/api/places?q=montreal&limit=3")

@@ -1,22 +1,14 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { rateArguments, renderRates } from "../../cli/commands/rates/shared"
 import { ExchangeRates } from "../../src/modules/catalogue"
 import { AuditTrail, CLI_OPERATOR_ID } from "../../src/platform/audit/port"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import type { TestServer } from "../support/server"
+import { cliBuiltWith } from "../support/cli"
+import { cliWorld } from "../support/world"
 
 // `bin/run rates:set` and `rates:list`: the same service as the back-office, audited under the CLI operator.
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-}, 60_000)
-afterAll(() => server?.stop())
-
-const failure = (effect: Effect.Effect<unknown, { readonly code: string }, any>) =>
-  server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
+const { server, cli, failureCode } = cliWorld()
 
 describe("rates:set (what the command runs)", () => {
   it("reads CURRENCY=RATE arguments, stores them through the service and audits them as the CLI operator", async () => {
@@ -37,8 +29,8 @@ describe("rates:set (what the command runs)", () => {
       before: { CAD: "1.62", USD: "1.155" },
       after: { CAD: "1.4567", USD: "1.08", source: "CLI" }
     })
-    expect(await failure(Effect.flatMap(ExchangeRates, (s) => s.setByOperator(rateArguments(["CAD=zero"]))))).toBe("VALIDATION_ERROR")
-    expect(await failure(Effect.flatMap(ExchangeRates, (s) => s.setByOperator(rateArguments(["EUR=2"]))))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(Effect.flatMap(ExchangeRates, (s) => s.setByOperator(rateArguments(["CAD=zero"]))))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(Effect.flatMap(ExchangeRates, (s) => s.setByOperator(rateArguments(["EUR=2"]))))).toBe("VALIDATION_ERROR")
   })
 })
 

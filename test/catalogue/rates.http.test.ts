@@ -1,16 +1,11 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { beforeAll, describe, expect, it } from "vitest"
+import { newClient } from "../support/accounts"
+import { httpWorld } from "../support/world"
 
 // Prices in two currencies compared honestly (issue 14 item 4), through the real server.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: Session
-let provider: Session
+const { server, api, admin, provider, sql } = httpWorld({ admin: true, provider: true })
+/** The provider's services by "price currency". */
 const ids: Record<string, string> = {}
 
 const put = (json: unknown, token?: string, language?: string) =>
@@ -26,14 +21,7 @@ const listed = async (query: string, language = "fr") => {
   expect(reply.status, reply.text).toBe(200)
   return (reply.body.data.services as Array<{ price: number; currency: string }>).map((s) => `${s.price} ${s.currency}`)
 }
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-  provider = await newProvider(server, api)
   for (const [price, currency] of [
     [28, "EUR"],
     [35, "CAD"],
@@ -61,7 +49,6 @@ beforeAll(async () => {
     ids[`${price} ${currency}`] = reply.body.data.service.id
   }
 }, 120_000)
-afterAll(() => server?.stop())
 
 describe("GET /api/rates", () => {
   it("lists the demo rates of every currency against the euro", async () => {

@@ -1,24 +1,13 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 import { login, newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient, mailsAtLeast, mailsTo, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsAtLeast, mailsTo, registration } from "../support/http"
 import { bookingIn, serviceOf } from "../support/scenarios"
+import { httpWorld } from "../support/world"
 
 // Account self-service on /settings (issue 15, item 3): sessions, email change, data export, deletion.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
-
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
+const { server, api, sql } = httpWorld()
 
 const FIREFOX_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
 const SAFARI_IPHONE =
@@ -268,19 +257,7 @@ describe("delete my account", () => {
     const person = uniquePerson()
     const client = await newClient(server, api, person)
     const serviceId = await newService(provider)
-    const start = new Date(Date.now() + 48 * 3_600_000)
-    start.setUTCMinutes(0, 0, 0)
-    const booked = await api.post(
-      "/api/bookings",
-      {
-        serviceId,
-        address: "1 rue X, Montréal",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 3_600_000).toISOString()
-      },
-      { token: client.token }
-    )
-    expect(booked.status, booked.text).toBe(201)
+    await bookingIn(server, "pending", { provider, client, serviceId, startsInHours: 48, address: "1 rue X, Montréal" })
     const wrong = await api.post("/api/account/delete", { password: "Wrong1!pw" }, { token: client.token })
     expect([wrong.status, wrong.body.details[0].field]).toEqual([422, "password"])
     for (const [language, table] of [

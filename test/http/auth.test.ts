@@ -2,38 +2,21 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { SignJWT } from "jose"
 import * as crypto from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { MeAnswer } from "../../src/modules/identity/contract"
 import { en, fr } from "../../src/platform/messages"
-import { httpClient, mailedToken, mailsAtLeast, mailsTo, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { loginWithCookie, registeredThroughApi } from "../support/accounts"
+import { mailedToken, mailsAtLeast, mailsTo, registration } from "../support/http"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 const CLIENT = { email: "lucas.bernard@marketplace.local", password: "Client1234!" }
 
 /** Registers through the API and follows the mailed link; answers the credentials. */
-const verifiedUser = async (overrides: Record<string, unknown> = {}) => {
-  const input = registration(overrides)
-  expect((await api.post("/api/auth/register", input)).status).toBe(201)
-  const token = await mailedToken(server, input.email, "verify-email")
-  expect((await api.get(`/api/auth/verify-email/${token}`)).status).toBe(200)
-  return { email: input.email, password: input.password }
-}
-
-const login = async (credentials: { email: string; password: string }) => {
-  // Only the two fields: a login body with others is refused (unknown fields).
-  const reply = await api.post("/api/auth/login", { email: credentials.email, password: credentials.password })
-  expect(reply.status, reply.text).toBe(200)
-  return { token: reply.body.data.token as string, cookie: reply.cookies.refreshToken!.value, user: reply.body.data.user }
-}
+const verifiedUser = async (fields: Record<string, unknown> = {}) => (await registeredThroughApi(server, api, fields)).credentials
+const login = (credentials: { email: string; password: string }) => loginWithCookie(api, credentials)
 
 describe("POST /api/auth/register", () => {
   it("201: creates an unverified CLIENT (even when ADMIN is asked for) and mails a verification link", async () => {

@@ -1,10 +1,10 @@
 import { Effect, Either, Option, Redacted } from "effect"
 import * as os from "node:os"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { MailTransport } from "../../src/modules/notifications"
 import { resolveDevMail } from "../../src/platform/config"
 import { httpClient, mailsAtLeast } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 const ADMIN = "admin@marketplace.local"
 
@@ -45,14 +45,8 @@ const externalAddress = Object.values(os.networkInterfaces())
   .find((i) => i && i.family === "IPv4" && !i.internal)?.address
 
 describe("GET /dev/mail", () => {
-  let off: TestServer
-  let on: TestServer
-  beforeAll(async () => {
-    ;[off, on] = await Promise.all([startTestServer({ devMail: false }), startTestServer({ devMail: true, host: "0.0.0.0" })])
-  })
-  afterAll(async () => {
-    await Promise.all([off?.stop(), on?.stop()])
-  })
+  const { server: off } = httpWorld({ config: { devMail: false } })
+  const { server: on } = httpWorld({ config: { devMail: true, host: "0.0.0.0" } })
 
   it("without DEV_MAIL the outbox is nowhere, even though mail goes to it (no SMTP_URL)", async () => {
     const api = httpClient(off)

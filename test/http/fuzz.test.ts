@@ -1,18 +1,18 @@
-import { Effect } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { UserRepository } from "../../src/modules/identity"
-import { login, newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { beforeAll, describe, expect, it } from "vitest"
+import { newAdmin, type Session } from "../support/accounts"
+import { httpWorld } from "../support/world"
 
 /**
  * Every operation of the OpenAPI document (so every endpoint a later change adds), called with random
  * path parameters, query parameters and JSON bodies, anonymously or as a client, a provider or an
  * administrator: every answer is a well-formed envelope and never a 5xx (httpClient checks both).
  */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const world = httpWorld({
+  service: { title: "Réparation de vélos", description: "Réglages et crevaisons.", price: 30 },
+  booking: { address: "5 rue Rachel, Montréal" }
+})
+const { server, api, provider, client, bookedIn } = world
 let sessions: ReadonlyArray<Session | undefined>
 let known: { readonly serviceId: string; readonly bookingId: string; readonly userId: string }
 let operations: ReadonlyArray<Operation>
@@ -25,29 +25,9 @@ interface Operation {
 }
 
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  const { provider, client, serviceId } = await providerWithService(server, api, {
-    title: "Réparation de vélos",
-    description: "Réglages et crevaisons.",
-    price: 30
-  })
-  const admin = await newClient(server, api)
-  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(admin.id, "ADMIN")))
-  const start = new Date(Date.now() + 3 * 24 * 3_600_000)
-  const booking = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 3_600_000).toISOString(),
-      address: "5 rue Rachel, Montréal"
-    },
-    { token: client.token }
-  )
-  expect(booking.status, booking.text).toBe(201)
-  known = { serviceId, bookingId: booking.body.data.bookingData.id, userId: provider.id }
-  sessions = [undefined, client, provider, await login(api, admin.email, registration().password)]
+  const { bookingId } = await bookedIn("pending")
+  known = { serviceId: world.serviceId, bookingId, userId: provider.id }
+  sessions = [undefined, client, provider, await newAdmin(server, api)]
 
   const doc = (await api.get("/api/docs")).body as {
     paths: Record<
@@ -80,8 +60,7 @@ beforeAll(async () => {
   )
   // The document lists every module's endpoints.
   expect(operations.length).toBeGreaterThan(60)
-}, 120_000)
-afterAll(() => server?.stop())
+})
 
 const oddText = fc.oneof(
   fc.string(),

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { securityHeadersFor } from "../../src/platform/http/middleware"
 import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 const directive = (csp: string, name: string) => csp.split("; ").find((d) => d.startsWith(`${name} `)) ?? ""
 
@@ -28,14 +28,8 @@ describe("securityHeadersFor", () => {
 })
 
 describe("answers", () => {
-  let server: TestServer
-  let secure: TestServer
-  beforeAll(async () => {
-    ;[server, secure] = await Promise.all([startTestServer(), startTestServer({ publicUrl: "https://market.example.com" })])
-  })
-  afterAll(async () => {
-    await Promise.all([server?.stop(), secure?.stop()])
-  })
+  const { server } = httpWorld()
+  const { server: secure } = httpWorld({ config: { publicUrl: "https://market.example.com" } })
 
   it("every /api answer is no-store (tokens, personal data, errors alike); UI pages keep their own caching", async () => {
     const api = httpClient(server)

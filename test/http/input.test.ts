@@ -1,12 +1,10 @@
-import { Effect } from "effect"
-import { io, type Socket } from "socket.io-client"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { UserRepository } from "../../src/modules/identity"
+import { beforeAll, describe, expect, it } from "vitest"
 import { MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH } from "../../src/platform/http/body"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient, registration, type Reply } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { newAdmin, newClient, type Session } from "../support/accounts"
+import { expectError } from "../support/http"
+import { ask, connected, socketTo } from "../support/sockets"
+import { httpWorld } from "../support/world"
 
 /**
  * Input hardening over the real server (issue 10): bodies bounded before decoding, JSON only, unknown
@@ -14,25 +12,15 @@ import { startTestServer, type TestServer } from "../support/server"
  * to what the database stores, control characters refused (line breaks kept in long texts), on
  * sockets and in multipart forms too, and malformed multipart bodies answered.
  */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const world = httpWorld({ service: { title: "Réparation de vélos", description: "Réglages.", price: 30 } })
+const { server, api, provider, client } = world
+/** An administrator of the test's own (a client given the role). */
 let admin: Session
-let provider: Session
-let client: Session
-let serviceId: string
 let jsonOperations: ReadonlyArray<{ readonly method: string; readonly path: string; readonly schema: any }>
 let doc: any
 
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  const made = await providerWithService(server, api, { title: "Réparation de vélos", description: "Réglages.", price: 30 })
-  provider = made.provider
-  client = made.client
-  serviceId = made.serviceId
-  const someone = await newClient(server, api)
-  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(someone.id, "ADMIN")))
-  admin = await login(api, someone.email, registration().password)
+  admin = await newAdmin(server, api)
   doc = (await api.get("/api/docs")).body
   const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split("/").at(-1)] : schema)
   jsonOperations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
@@ -41,19 +29,13 @@ beforeAll(async () => {
       .map(([method, op]) => ({ method: method.toUpperCase(), path, schema: resolve(op.requestBody.content["application/json"].schema) }))
   )
   expect(jsonOperations.length).toBeGreaterThan(20)
-}, 120_000)
-afterAll(() => server?.stop())
+})
 
 /** A concrete path of a documented one (every parameter a known id: the body is read before any lookup). */
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, serviceId)
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, world.serviceId)
 
 const send = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
   api.call(method, path, { raw: body, token: admin.token, headers })
-
-const expectError = (reply: Reply, status: number, code: string, where = "") => {
-  expect(reply.status, `${where} ${reply.status} ${reply.text.slice(0, 300)}`).toBe(status)
-  expect(reply.body.code, where).toBe(code)
-}
 
 describe("JSON bodies are bounded before decoding", () => {
   it("a body nested 3,000 levels deep is a 400 on every JSON endpoint (it was a 500: the decoder's error formatter overflowed)", {
@@ -195,7 +177,7 @@ describe("400 details", () => {
 
 describe("numbers are bounded to what the database stores", () => {
   it("a price of 1e-7 or 5e-324, a latitude of 5e-324 are refused with a 4xx (they were 500s)", async () => {
-    const patch = (body: unknown) => api.patch(`/api/services/${serviceId}`, body, { token: provider.token, language: "en" })
+    const patch = (body: unknown) => api.patch(`/api/services/${world.serviceId}`, body, { token: provider.token, language: "en" })
     for (const value of [5e-324, -5e-324, 1e-10, 1e300, 2 ** 53 + 2]) {
       for (const field of ["price", "lat", "lng", "duration", "categoryId"]) {
         const reply = await patch({ [field]: value })
@@ -243,7 +225,7 @@ describe("numbers are bounded to what the database stores", () => {
 describe("control characters", () => {
   it("are refused in one-line texts (a title with an ANSI escape was stored), with the field named", async () => {
     for (const title of ["A\u001b[31mred", "bell\u0007", "C1\u0085", "two\nlines", "nul\u0000"]) {
-      const reply = await api.patch(`/api/services/${serviceId}`, { title }, { token: provider.token, language: "en" })
+      const reply = await api.patch(`/api/services/${world.serviceId}`, { title }, { token: provider.token, language: "en" })
       expectError(reply, 400, "MALFORMED_REQUEST")
       expect(reply.body.details).toEqual([{ field: "title", message: en["request.controlCharacters"] }])
     }
@@ -252,14 +234,14 @@ describe("control characters", () => {
 
   it("long texts keep line breaks and tabs (CR LF read as LF) and refuse the rest", async () => {
     const kept = await api.patch(
-      `/api/services/${serviceId}`,
+      `/api/services/${world.serviceId}`,
       { description: "Ligne 1\r\nLigne 2\n\tindentée\rfin" },
       { token: provider.token }
     )
     expect(kept.status, kept.text).toBe(200)
     expect(kept.body.data.service.description).toBe("Ligne 1\nLigne 2\n\tindentée\nfin")
     expectError(
-      await api.patch(`/api/services/${serviceId}`, { description: "x\u001b[31m" }, { token: provider.token }),
+      await api.patch(`/api/services/${world.serviceId}`, { description: "x\u001b[31m" }, { token: provider.token }),
       400,
       "MALFORMED_REQUEST"
     )
@@ -277,35 +259,25 @@ describe("control characters", () => {
       400,
       "MALFORMED_REQUEST"
     )
-    const socket: Socket = io(server.url, {
-      path: "/socket.io",
-      auth: { token: client.token, language: "en" },
-      transports: ["websocket"],
-      reconnection: false,
-      forceNew: true
-    })
+    const socket = socketTo(server, { token: client.token, language: "en" })
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once("connect", () => resolve())
-        socket.once("connect_error", reject)
-      })
-      const ask = (event: string, payload: unknown) => socket.timeout(5000).emitWithAck(event, payload) as Promise<any>
+      await connected(socket)
       for (const content of ["nul\u0000", "esc\u001b[31m", "c1\u0090"]) {
-        expect(await ask("send_message", { conversationId, content })).toEqual({
+        expect(await ask(socket, "send_message", { conversationId, content })).toEqual({
           success: false,
           code: "MALFORMED_REQUEST",
           message: en["request.malformed"]
         })
       }
-      expect(await ask("send_message", { conversationId: `${conversationId}\u0000`, content: "x" })).toMatchObject({
+      expect(await ask(socket, "send_message", { conversationId: `${conversationId}\u0000`, content: "x" })).toMatchObject({
         success: false,
         code: "MALFORMED_REQUEST"
       })
-      expect(await ask("mark_as_read", { conversationId: "\u0000", messageIds: [] })).toMatchObject({
+      expect(await ask(socket, "mark_as_read", { conversationId: "\u0000", messageIds: [] })).toMatchObject({
         success: false,
         code: "MALFORMED_REQUEST"
       })
-      const sent = await ask("send_message", { conversationId, content: "Salut\r\n\tça va ?" })
+      const sent = await ask(socket, "send_message", { conversationId, content: "Salut\r\n\tça va ?" })
       expect(sent.success).toBe(true)
       expect(sent.data.message.content).toBe("Salut\n\tça va ?")
     } finally {

@@ -1,11 +1,8 @@
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { UserRepository } from "../../src/modules/identity"
-import { SandboxConnect } from "../../src/modules/payments/adapters/sandbox"
-import { openAllTheTime } from "../support/availability"
-import { login, newClient, type Session } from "../support/accounts"
-import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { beforeAll, describe, expect, it } from "vitest"
+import { conversationsOn } from "../messaging/support"
+import { newClient, newProvider, type Session } from "../support/accounts"
+import { bookingIn, serviceOf } from "../support/scenarios"
+import { httpWorld } from "../support/world"
 
 /**
  * Issue 15: no answer to a non-admin carries another user's email or phone number. Every GET of the
@@ -13,8 +10,8 @@ import { startTestServer, type TestServer } from "../support/server"
  * fixture id (users, a service, conversations, a booking), and every answer searched for the other
  * users' emails and phone numbers.
  */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const { server, api } = httpWorld()
+const { exchange } = conversationsOn(api)
 let paths: ReadonlyArray<string>
 let client: Session
 let provider: Session
@@ -22,64 +19,34 @@ let other: Session
 let ids: ReadonlyArray<string>
 const phones = new Map<string, string>()
 
-const person = async (phoneNumber: string) => {
-  const session = await newClient(server, api, { phoneNumber })
+/** A verified person with a phone number of their own (so that a hit names whose number leaked). */
+const person = async (phoneNumber: string, role: "CLIENT" | "PROVIDER" = "CLIENT") => {
+  const session =
+    role === "PROVIDER" ? await newProvider(server, api, undefined, { phoneNumber }) : await newClient(server, api, { phoneNumber })
   phones.set(session.id, phoneNumber)
   return session
 }
 
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
   client = await person("5145550101")
   other = await person("4385550303")
-  const future = await person("8195550202")
-  // A provider as the payments tests make them: the role, availability and a ready payout account.
-  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(future.id, "PROVIDER")))
-  await server.run(openAllTheTime(future.id))
-  await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: future.id, email: future.email }, "CA")))
-  provider = await login(api, future.email, registration().password)
-
-  const service = await api.post(
-    "/api/services",
-    { title: "Plomberie d'urgence", description: "Fuites et robinets.", price: 60, duration: 60, location: "Montréal", categoryId: 7 },
-    { token: provider.token }
-  )
-  expect(service.status, service.text).toBe(201)
-  const serviceId = service.body.data.service.id as string
-
-  const start = new Date(Date.now() + 3 * 86_400_000)
-  start.setUTCMinutes(0, 0, 0)
-  const booked = await api.post(
-    "/api/bookings",
-    {
-      serviceId,
-      address: "1200 rue Sainte-Catherine, Montréal",
-      notes: "Sonnez deux fois",
-      startTime: start.toISOString(),
-      endTime: new Date(start.getTime() + 3_600_000).toISOString()
-    },
-    { token: client.token }
-  )
-  expect(booked.status, booked.text).toBe(201)
-  const bookingId = booked.body.data.bookingData.id as string
-
+  provider = await person("8195550202", "PROVIDER")
+  const serviceId = await serviceOf(server, provider, { title: "Plomberie d'urgence", description: "Fuites et robinets.", price: 60 })
+  const { bookingId } = await bookingIn(server, "pending", {
+    provider,
+    client,
+    serviceId,
+    startsInHours: 72,
+    address: "1200 rue Sainte-Catherine, Montréal",
+    notes: "Sonnez deux fois"
+  })
   const conversations: Array<string> = []
   for (const [from, to] of [
     [client, provider],
     [other, provider],
     [other, client]
-  ] as const) {
-    const about = to.id === provider.id ? { serviceId } : {}
-    const started = await api.post("/api/conversations", { participantId: to.id, ...about }, { token: from.token })
-    expect([200, 201], started.text).toContain(started.status)
-    const id = started.body.data.conversation.id as string
-    conversations.push(id)
-    expect(
-      (await api.post(`/api/conversations/${id}/messages`, { content: "Bonjour, êtes-vous disponible ?" }, { token: from.token })).status
-    ).toBe(201)
-    expect((await api.post(`/api/conversations/${id}/messages`, { content: "Oui, demain matin." }, { token: to.token })).status).toBe(201)
-  }
+  ] as const)
+    conversations.push(await exchange(from, to, to.id === provider.id ? serviceId : undefined))
   // The provider confirms: a confirmed booking between the two is where contact details would be tempting to show.
   expect((await api.post(`/api/bookings/${bookingId}/confirm`, {}, { token: provider.token })).status).toBeLessThan(500)
 
@@ -89,7 +56,6 @@ beforeAll(async () => {
     .filter(([, methods]) => "get" in methods)
     .map(([path]) => path)
 }, 180_000)
-afterAll(() => server?.stop())
 
 /** Every concrete GET path: each `{param}` filled with each fixture id (a path without parameters once). */
 const concretePaths = () =>

@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { newClient } from "../support/accounts"
-import { httpClient, type Reply } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import type { Reply } from "../support/http"
+import { httpWorld } from "../support/world"
 
 /**
  * The OpenAPI document (/api/docs) describes the error answers the API sends: the one error envelope
  * of platform/http/middleware.ts, `{ success: false, code, message, details? }`, and not the
  * application errors' own fields (`_tag`, `key`, `params`) nor HttpApi's decode error (`issues`).
  */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const { server, api } = httpWorld()
 let doc: any
-
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
   doc = (await api.get("/api/docs")).body
-}, 120_000)
-afterAll(() => server?.stop())
+})
 
 const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split("/").at(-1)]) : schema)
 

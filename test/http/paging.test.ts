@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../../src/platform/paging"
-import { login, newClient } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 // Every list reads `page` and `limit` one way (platform/paging.ts): clamped into bounds, never refused
 // nor reset, each list keeping its own default size.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: string
-let client: string
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = (await login(api, "admin@marketplace.local", "Admin1234!")).token
-  client = (await newClient(server, api)).token
-})
-afterAll(() => server?.stop())
+const { api, admin, client } = httpWorld({ admin: true, client: true })
 
 const lists = () => [
-  { path: "/api/users/me/favorites", token: client, defaultLimit: 20 },
-  { path: "/api/admin/applications", token: admin, defaultLimit: 20 },
-  { path: "/api/admin/users", token: admin, defaultLimit: 20 },
-  { path: "/api/admin/payments", token: admin, defaultLimit: 20 },
-  { path: "/api/bookings/me", token: client, defaultLimit: 20 },
-  { path: "/api/conversations", token: client, defaultLimit: 20 }
+  { path: "/api/users/me/favorites", token: client.token, defaultLimit: 20 },
+  { path: "/api/admin/applications", token: admin.token, defaultLimit: 20 },
+  { path: "/api/admin/users", token: admin.token, defaultLimit: 20 },
+  { path: "/api/admin/payments", token: admin.token, defaultLimit: 20 },
+  { path: "/api/bookings/me", token: client.token, defaultLimit: 20 },
+  { path: "/api/conversations", token: client.token, defaultLimit: 20 }
 ]
 
 const paginationOf = async (path: string, token: string, query: string) => {

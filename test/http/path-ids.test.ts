@@ -1,8 +1,6 @@
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { ServiceNotFound } from "../../src/modules/catalogue/domain"
 import { BookingNotFound } from "../../src/modules/booking/domain"
-import { UserRepository } from "../../src/modules/identity"
 import { UserNotFound } from "../../src/modules/identity/account-admin"
 import { SessionNotFound } from "../../src/modules/identity/domain"
 import { FavoriteNotFound, ProfileNotFound } from "../../src/modules/identity/profile/domain"
@@ -10,9 +8,8 @@ import { ConversationNotFound, RecipientNotFound, ReportNotFound } from "../../s
 import { ApplicationNotFound, DocumentNotFound } from "../../src/modules/onboarding/domain"
 import { NotFound } from "../../src/platform/errors"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient } from "../support/accounts"
-import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { newAdmin } from "../support/accounts"
+import { httpWorld } from "../support/world"
 
 /**
  * Path ids are decoded at the HTTP edge (platform/http/schemas.ts's PathId): a malformed one answers
@@ -20,17 +17,12 @@ import { startTestServer, type TestServer } from "../support/server"
  * the caller's language), never a 400 or a 500. Every documented path whose id is a UUID is listed
  * here, so an endpoint added later is checked too.
  */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+const { server, api } = httpWorld()
 let adminToken: string
 let documented: ReadonlyArray<string>
 
 beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  const admin = await newClient(server, api)
-  await server.run(Effect.flatMap(UserRepository, (users) => users.setRole(admin.id, "ADMIN")))
-  adminToken = (await login(api, admin.email, registration().password)).token
+  adminToken = (await newAdmin(server, api)).token
   const doc = (await api.get("/api/docs")).body as {
     paths: Record<string, Record<string, { parameters?: ReadonlyArray<{ in: string; schema?: { pattern?: string } }> }>>
   }
@@ -39,8 +31,7 @@ beforeAll(async () => {
       .filter(([, op]) => (op.parameters ?? []).some((p) => p.in === "path" && p.schema?.pattern !== undefined))
       .map(([method]) => `${method.toUpperCase()} ${path}`)
   )
-}, 120_000)
-afterAll(() => server?.stop())
+})
 
 /** Each operation with a UUID path id, and the 404 its resource answers. */
 // Availability's 404 of a provider (booking/availability/service.ts).

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { httpClient, mailedToken, type Reply, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { describe, expect, it } from "vitest"
+import { mailedToken, type Reply, registration } from "../support/http"
+import { httpWorld } from "../support/world"
 
 // A server of its own: three attempts per window on the sensitive endpoints.
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer({ authRateLimit: 3, authRateWindowSeconds: 600 })
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { api } = httpWorld({ config: { authRateLimit: 3, authRateWindowSeconds: 600 } })
 
 const expectRetryAfter = (reply: Reply) => {
   const header = reply.headers.get("retry-after")
@@ -76,13 +70,9 @@ describe("rate limits (authRateLimit: 3)", () => {
 })
 
 describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
-  let proxied: TestServer
-  let client: ReturnType<typeof httpClient>
-  beforeAll(async () => {
-    proxied = await startTestServer({ authRateLimit: 3, authRateWindowSeconds: 600, trustProxy: { _tag: "Hops", hops: 1 } })
-    client = httpClient(proxied)
+  const { server: proxied, api: client } = httpWorld({
+    config: { authRateLimit: 3, authRateWindowSeconds: 600, trustProxy: { _tag: "Hops", hops: 1 } }
   })
-  afterAll(() => proxied?.stop())
   const from = (address: string) => ({ headers: { "x-forwarded-for": `198.51.100.1, ${address}` } })
   const wrongLogin = { email: "lucas.bernard@marketplace.local", password: "Wrong1234!" }
 

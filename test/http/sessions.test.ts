@@ -1,30 +1,14 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { AccessTokens } from "../../src/modules/identity/ports"
-import { httpClient, mailedToken, mailsTo, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo, registration } from "../support/http"
+import { loginWithCookie, registeredThroughApi } from "../support/accounts"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
-const verifiedUser = async () => {
-  const input = registration()
-  expect((await api.post("/api/auth/register", input)).status).toBe(201)
-  const token = await mailedToken(server, input.email, "verify-email")
-  expect((await api.get(`/api/auth/verify-email/${token}`)).status).toBe(200)
-  return { email: input.email, password: input.password }
-}
-
-const login = async (credentials: { email: string; password: string }) => {
-  const reply = await api.post("/api/auth/login", credentials)
-  expect(reply.status, reply.text).toBe(200)
-  return { token: reply.body.data.token as string, cookie: reply.cookies.refreshToken!.value, userId: reply.body.data.user.id as string }
-}
+const verifiedUser = async () => (await registeredThroughApi(server, api)).credentials
+const login = (credentials: { email: string; password: string }) => loginWithCookie(api, credentials)
 
 /** The reset links mailed to `email`, newest first, once there are `count` of them (forgot-password mails after its answer). */
 const resetLinks = async (email: string, count: number) => {

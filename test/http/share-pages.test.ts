@@ -2,12 +2,11 @@
 // their title, description and Open Graph / Twitter tags in the server's HTML, with a 1200×630 share
 // image; a private or missing item gets the generic page.
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { SHARE_DESCRIPTION_MAX, shareHeadTags, shareText, wrapLines } from "../../src/app/share-pages"
 import { newProvider } from "../support/accounts"
-import { httpClient } from "../support/http"
 import { fileOf, png, sendForm } from "../profiles/support"
-import { startTestServer, type TestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 const meta = (html: string, key: string) =>
   new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`)
@@ -42,13 +41,7 @@ describe("share tags (pure)", () => {
 })
 
 describe("the server's HTML for shared links", () => {
-  let server: TestServer
-  let api: ReturnType<typeof httpClient>
-  beforeAll(async () => {
-    server = await startTestServer()
-    api = httpClient(server)
-  })
-  afterAll(() => server?.stop())
+  const { server, api } = httpWorld()
 
   const page = async (path: string, language = "fr") => {
     const res = await fetch(`${server.url}${path}`, { headers: { "accept-language": language } })

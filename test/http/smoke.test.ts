@@ -1,15 +1,9 @@
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { httpClient, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { describe, expect, it } from "vitest"
+import { registration } from "../support/http"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { api } = httpWorld()
 
 describe("platform", () => {
   it("GET /api/health answers with the database checked", async () => {

@@ -3,30 +3,18 @@
 // 422 for a zone that is no IANA name in both languages; the provider's and the client's zones on the
 // service and booking views; and the booking mails giving the time in each recipient's zone, named, in
 // their language.
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 import { formatWithZone } from "../../src/platform/time-zones"
-import { login, newClient, newProvider } from "../support/accounts"
-import { httpClient, mailedToken, mailsTo, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { login, newClient, newProvider, registeredThroughApi } from "../support/accounts"
+import { mailsTo, registration } from "../support/http"
 import { applicationForm, submit } from "../onboarding/support"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 /** Registers, follows the verification link; answers the credentials and the registration's answer. */
-const registered = async (overrides: Record<string, unknown> = {}) => {
-  const input = registration(overrides)
-  const reply = await api.post("/api/auth/register", input)
-  expect(reply.status, reply.text).toBe(201)
-  expect((await api.get(`/api/auth/verify-email/${await mailedToken(server, input.email, "verify-email")}`)).status).toBe(200)
-  return { input, reply }
-}
+const registered = (fields: Record<string, unknown> = {}) => registeredThroughApi(server, api, fields)
 const signIn = async (email: string, password: string, timeZone?: string) => {
   const reply = await api.post("/api/auth/login", { email, password, ...(timeZone === undefined ? {} : { timeZone }) })
   expect(reply.status, reply.text).toBe(200)

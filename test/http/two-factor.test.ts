@@ -1,27 +1,21 @@
 import { Effect } from "effect"
 import { Secret, TOTP } from "otpauth"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { en, fr } from "../../src/platform/messages"
 import { TWO_FACTOR_ATTEMPTS } from "../../src/modules/identity/two-factor"
 import { login, newClient, type Session } from "../support/accounts"
 import { httpClient, registration } from "../support/http"
 import { adjustableClock } from "../support/clock"
-import { startTestServer, type TestServer } from "../support/server"
-import { sqlOn } from "../onboarding/support"
+import { startTestServer } from "../support/server"
+import { httpWorld } from "../support/world"
 
 // Issue 15, item 5: two-step login with an authenticator app (TOTP).
 
 /** The brand (SITE_NAME), the issuer authenticator apps show: not the default, and with a space to encode. */
 const SITE_NAME = "Atelier Test"
 const clock = adjustableClock()
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer({ siteName: SITE_NAME }, { clock: clock.clock })
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api, sql } = httpWorld({ config: { siteName: SITE_NAME }, clock: clock.clock })
 
 const PASSWORD = registration().password
 /** The code an authenticator app shows for `secret` at the server's time (a new 30 s step each call moves time on). */
@@ -72,10 +66,9 @@ describe("enrolment", () => {
     expect(otpauthUrl).toContain(`secret=${secret}`)
     expect(qrCodeSvg).toMatch(/^<svg/)
     expect(await status()).toMatchObject({ enabled: false, pending: true })
-    const [stored] = await sqlOn(server)<{ secret: string }>(
-      `SELECT secret_encrypted AS secret FROM two_factor_secrets WHERE user_id = $1`,
-      [user.id]
-    )
+    const [stored] = await sql<{ secret: string }>(`SELECT secret_encrypted AS secret FROM two_factor_secrets WHERE user_id = $1`, [
+      user.id
+    ])
     expect(stored!.secret).not.toContain(secret)
 
     // A wrong first code: 422 on `code`, in the user's language; nothing enabled.
@@ -92,7 +85,7 @@ describe("enrolment", () => {
     expect(new Set(codes).size).toBe(10)
     for (const code of codes) expect(code).toMatch(/^[a-z0-9]{5}-[a-z0-9]{5}$/)
     // Stored as digests only.
-    const digests = await sqlOn(server)<{ h: string }>(`SELECT code_hash AS h FROM two_factor_recovery_codes WHERE user_id = $1`, [user.id])
+    const digests = await sql<{ h: string }>(`SELECT code_hash AS h FROM two_factor_recovery_codes WHERE user_id = $1`, [user.id])
     expect(digests).toHaveLength(10)
     for (const { h } of digests) expect(codes).not.toContain(h)
     expect(await status()).toEqual({ enabled: true, pending: false, recoveryCodesLeft: 10, required: false })
@@ -164,7 +157,7 @@ describe("login with two-step on", () => {
     expect(off.status, off.text).toBe(200)
     const plain = await api.post("/api/auth/login", { email: user.email, password: PASSWORD })
     expect(plain.body.data.token).toBeTruthy()
-    expect(await sqlOn(server)(`SELECT 1 FROM two_factor_recovery_codes WHERE user_id = $1`, [user.id])).toHaveLength(0)
+    expect(await sql(`SELECT 1 FROM two_factor_recovery_codes WHERE user_id = $1`, [user.id])).toHaveLength(0)
   })
 })
 

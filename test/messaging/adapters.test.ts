@@ -1,32 +1,25 @@
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { AppConfigOf } from "../../src/platform/config"
 import * as crypto from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { IdentityMemoryAdapters } from "../../src/modules/identity/adapters/memory"
 import { IdentityPostgresAdapters } from "../../src/modules/identity/adapters/postgres"
 import { ConversationRepository } from "../../src/modules/messaging/ports"
 import { ConversationRepositoryLive } from "../../src/modules/messaging/adapters/postgres"
 import { ConversationRepositoryMemory } from "../../src/modules/messaging/adapters/memory"
-import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase, storeKinds } from "../support/database"
-import type { RuntimeOf, ServicesOf } from "../support/layers"
+import { contractStores } from "../support/contract"
 
 /** One contract for the conversation store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds = storeKinds
-
 const memoryStores = ConversationRepositoryMemory.pipe(Layer.provideMerge(IdentityMemoryAdapters))
 const postgresStores = (kind: "pglite" | "postgres") =>
   Layer.mergeAll(ConversationRepositoryLive, IdentityPostgresAdapters).pipe(
     Layer.provideMerge(freshTestDatabase(kind)),
     Layer.provide(AppConfigOf())
   )
-/** What both stores provide: the tests' effects run on it. */
-type Stores = typeof memoryStores | ReturnType<typeof postgresStores>
-
-describe.each(kinds)("conversation store on %s", (kind) => {
-  let runtime: RuntimeOf<Stores>
-  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
+describe.each(storeKinds)("conversation store on %s", (kind) => {
+  const { run } = contractStores(kind, memoryStores, postgresStores)
   const store = () => run(ConversationRepository)
   let clock = Date.parse("2025-05-01T10:00:00Z")
   const tick = () => new Date((clock += 1000))
@@ -46,17 +39,6 @@ describe.each(kinds)("conversation store on %s", (kind) => {
         })
       )
     )
-
-  beforeAll(async () => {
-    if (kind === "memory") runtime = ManagedRuntime.make(memoryStores)
-    else {
-      const postgres = ManagedRuntime.make(postgresStores(kind))
-      // The run's migrated template holds every migration: nothing is left to apply.
-      expect(await postgres.runPromise(runMigrations)).toEqual([])
-      runtime = postgres
-    }
-  })
-  afterAll(() => runtime?.dispose())
 
   it("one conversation per pair and topic, whatever the order; created again it answers the existing one", async () => {
     const repo = await store()

@@ -1,14 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Redacted } from "effect"
 import pg from "pg"
-import { io, type Socket } from "socket.io-client"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { Realtime } from "../../src/platform/realtime"
 import { channelPrefixOf } from "../../src/platform/realtime-postgres"
-import { newClient, type Session } from "../support/accounts"
 import { testDatabaseKind } from "../support/database"
-import { httpClient } from "../support/http"
 import { startTestServer, type TestServer } from "../support/server"
+import { ask, pair, record, settle, socketsClosedAfterEach, until } from "../support/sockets"
+import { httpWorld } from "../support/world"
 
 /**
  * Two application processes on one PostgreSQL database, as behind a load balancer: socket.io's
@@ -18,66 +17,27 @@ import { startTestServer, type TestServer } from "../support/server"
 describe.skipIf(testDatabaseKind !== "postgres")(
   "real-time across processes (needs TEST_DATABASE_URL: the embedded PGlite serves one process)",
   () => {
-    let one: TestServer
+    // As in production, processes behind one load balancer share JWT_SECRET (a token from one is valid on the other).
+    const shared = { jwtSecret: Option.some(Redacted.make("one secret for the whole cluster")) }
+    const { server: one, api } = httpWorld({ config: shared })
     let two: TestServer
     let other: TestServer
-    let api: ReturnType<typeof httpClient>
-    const sockets: Array<Socket> = []
+    const { connectAs } = socketsClosedAfterEach()
     /** Raw LISTEN connections on the adapter channels, to see what crosses the database. */
     const listeners: Array<pg.Client> = []
 
     beforeAll(async () => {
-      // As in production, processes behind one load balancer share JWT_SECRET (a token from one is valid on the other).
-      const shared = { jwtSecret: Option.some(Redacted.make("one secret for the whole cluster")) }
-      one = await startTestServer(shared)
       two = await startTestServer(shared, { databaseUrl: one.databaseUrl })
       other = await startTestServer()
-      api = httpClient(one)
     })
     afterEach(async () => {
-      for (const socket of sockets.splice(0)) socket.disconnect()
       await Promise.all(listeners.splice(0).map((client) => client.end()))
     })
-    afterAll(async () => {
-      // The first server owns the schema: it drops it last.
-      await Promise.all([two?.stop(), other?.stop()])
-      await one?.stop()
-    })
-
-    const connect = (server: TestServer, who: Session) =>
-      new Promise<Socket>((resolve, reject) => {
-        const socket = io(server.url, {
-          path: "/socket.io",
-          auth: { token: who.token },
-          transports: ["websocket"],
-          reconnection: false,
-          forceNew: true
-        })
-        sockets.push(socket)
-        socket.once("connect", () => resolve(socket))
-        socket.once("connect_error", reject)
-      })
-    const ask = (socket: Socket, event: string, payload: unknown) => socket.timeout(5000).emitWithAck(event, payload) as Promise<any>
-    const record = (socket: Socket, event: string) => {
-      const seen: Array<any> = []
-      socket.on(event, (payload) => seen.push(payload))
-      return seen
-    }
-    const until = async (check: () => boolean, ms = 5000) => {
-      const end = Date.now() + ms
-      while (!check()) {
-        if (Date.now() > end) throw new Error("timed out")
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    }
-    const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms))
+    // The first server (the world's, stopped after this) owns the schema: it drops it last.
+    afterAll(() => Promise.all([two?.stop(), other?.stop()]))
 
     /** A and B with a conversation, both known to both servers (one database). */
-    const pair = async () => {
-      const [a, b] = [await newClient(one, api), await newClient(one, api)]
-      const reply = await api.post("/api/conversations", { participantId: b.id }, { token: a.token })
-      return { a, b, conversationId: reply.body.data.conversation.id as string }
-    }
+    const pairOnOne = () => pair(one, api)
 
     /** Every notification on a server's adapter channel, as text. */
     const listen = async (server: TestServer) => {
@@ -91,8 +51,8 @@ describe.skipIf(testDatabaseKind !== "postgres")(
     }
 
     it("a message sent by A through server 1 (socket and REST) reaches B on server 2; B's read mark comes back to A", async () => {
-      const { a, b, conversationId } = await pair()
-      const [sa, sb] = [await connect(one, a), await connect(two, b)]
+      const { a, b, conversationId } = await pairOnOne()
+      const [sa, sb] = [await connectAs(one, a), await connectAs(two, b)]
       const atB = record(sb, "message_received")
       const readAtA = record(sa, "messages_read")
       const onOtherServer = await listen(other)
@@ -115,14 +75,14 @@ describe.skipIf(testDatabaseKind !== "postgres")(
       expect([...marked.data.messageIds].sort()).toEqual([sent.data.message.id, rest.body.data.message.id].sort())
 
       // The events crossed the shared channel; the server on another schema heard none of them.
-      await settle()
+      await settle(300)
       expect(onSharedChannel.some((payload) => payload.includes(sent.data.message.id))).toBe(true)
       expect(onOtherServer.some((payload) => payload.includes(sent.data.message.id) || payload.includes(conversationId))).toBe(false)
     })
 
     it("typing reaches the other participant in the conversation room on the other server, in order", async () => {
-      const { a, b, conversationId } = await pair()
-      const [sa, sb] = [await connect(one, a), await connect(two, b)]
+      const { a, b, conversationId } = await pairOnOne()
+      const [sa, sb] = [await connectAs(one, a), await connectAs(two, b)]
       await ask(sa, "join_conversation", { conversationId })
       await ask(sb, "join_conversation", { conversationId })
       const typingAtB = record(sb, "user_typing")
@@ -137,13 +97,13 @@ describe.skipIf(testDatabaseKind !== "postgres")(
     })
 
     it("presence is cluster-wide: online with B's first connection anywhere, offline with the last; onlineUserIds on join", async () => {
-      const { a, b, conversationId } = await pair()
-      const sa = await connect(one, a)
+      const { a, b, conversationId } = await pairOnOne()
+      const sa = await connectAs(one, a)
       const online = record(sa, "user_online")
       const offline = record(sa, "user_offline")
       expect(await ask(sa, "join_conversation", { conversationId })).toEqual({ success: true, data: { conversationId, onlineUserIds: [] } })
 
-      const onTwo = await connect(two, b)
+      const onTwo = await connectAs(two, b)
       await until(() => online.length === 1)
       expect(online).toEqual([{ userId: b.id }])
       // Both servers see both users, whichever holds the connection.
@@ -157,11 +117,11 @@ describe.skipIf(testDatabaseKind !== "postgres")(
       })
 
       // A second connection of B, on server 1: not a new arrival; closing the first is not a departure.
-      const onOne = await connect(one, b)
-      await settle()
+      const onOne = await connectAs(one, b)
+      await settle(300)
       expect(online).toHaveLength(1)
       onTwo.disconnect()
-      await settle()
+      await settle(300)
       expect(offline).toEqual([])
       expect(await ask(sa, "join_conversation", { conversationId })).toEqual({
         success: true,
@@ -176,8 +136,8 @@ describe.skipIf(testDatabaseKind !== "postgres")(
     })
 
     it("a message over NOTIFY's 8000 bytes (2000 four-byte characters) still arrives, through the attachments table", async () => {
-      const { a, b, conversationId } = await pair()
-      const [sa, sb] = [await connect(one, a), await connect(two, b)]
+      const { a, b, conversationId } = await pairOnOne()
+      const [sa, sb] = [await connectAs(one, a), await connectAs(two, b)]
       const atB = record(sb, "message_received")
       const content = "😀".repeat(2000)
       const lastAttachmentBefore = await one.run(lastAttachment)
@@ -191,8 +151,8 @@ describe.skipIf(testDatabaseKind !== "postgres")(
     })
 
     it("what other modules push to a user (Realtime.emitToUser) reaches them on another server", async () => {
-      const { b } = await pair()
-      const sb = await connect(two, b)
+      const { b } = await pairOnOne()
+      const sb = await connectAs(two, b)
       const seen = record(sb, "booking_updated")
       await one.run(Effect.flatMap(Realtime, (realtime) => realtime.emitToUser(b.id, "booking_updated", { bookingId: "x" })))
       await until(() => seen.length === 1)

@@ -1,33 +1,16 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { UserRepository } from "../../src/modules/identity"
 import { en, fr } from "../../src/platform/messages"
 import { newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient, type Reply } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { expectError } from "../support/http"
+import { httpWorld } from "../support/world"
+import { as, conversationsOn } from "./support"
 
 const RATE_LIMIT = 8
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer({ messageRateLimit: RATE_LIMIT, messageRateWindowSeconds: 60 })
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
-
-const as = (who: Session, language?: string) => ({ token: who.token, ...(language ? { language } : {}) })
-const expectError = (reply: Reply, status: number, code: string) => {
-  expect(reply.status, reply.text).toBe(status)
-  expect(reply.body.code).toBe(code)
-}
+const { server, api } = httpWorld({ config: { messageRateLimit: RATE_LIMIT, messageRateWindowSeconds: 60 } })
 const client = () => newClient(server, api)
-const start = async (from: Session, to: Session, serviceId?: string) => {
-  const reply = await api.post("/api/conversations", { participantId: to.id, ...(serviceId ? { serviceId } : {}) }, as(from))
-  expect([200, 201], reply.text).toContain(reply.status)
-  return reply.body.data.conversation as { id: string; [k: string]: any }
-}
-const send = (from: Session, conversationId: string, content: unknown, language?: string) =>
-  api.post(`/api/conversations/${conversationId}/messages`, { content }, as(from, language))
+const { start, send } = conversationsOn(api)
 
 describe("POST /api/conversations", () => {
   it("201 with the new conversation, then 200 with the same one from either side; about a service, its title", async () => {

@@ -1,54 +1,15 @@
-import { io, type Socket } from "socket.io-client"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
 import { newClient, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { ask, pair, record, socketsClosedAfterEach, until } from "../support/sockets"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-const sockets: Array<Socket> = []
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect()
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
+const sockets = socketsClosedAfterEach()
 
-/** A socket.io connection of `who` (or with `auth` as given); resolves once connected, rejects on refusal. */
-const connect = (auth: Record<string, unknown>) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = io(server.url, { path: "/socket.io", auth, transports: ["websocket"], reconnection: false, forceNew: true })
-    sockets.push(socket)
-    socket.once("connect", () => resolve(socket))
-    socket.once("connect_error", (error) => reject(error))
-  })
-const connectAs = (who: Session, language?: string) => connect({ token: who.token, ...(language ? { language } : {}) })
-
-/** Emits with an acknowledgement and answers it. */
-const ask = (socket: Socket, event: string, payload: unknown) => socket.timeout(5000).emitWithAck(event, payload) as Promise<any>
-
-/** Everything `socket` receives of `event`, in order. */
-const record = (socket: Socket, event: string) => {
-  const seen: Array<any> = []
-  socket.on(event, (payload) => seen.push(payload))
-  return seen
-}
-const until = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out")
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
-const pair = async () => {
-  const [a, b] = [await newClient(server, api), await newClient(server, api)]
-  const reply = await api.post("/api/conversations", { participantId: b.id }, { token: a.token })
-  return { a, b, conversationId: reply.body.data.conversation.id as string }
-}
+/** A connection with `auth` as given (`who`'s, speaking `language`, with connectAs), once connected. */
+const connect = (auth: Record<string, unknown>) => sockets.connect(server, auth)
+const connectAs = (who: Session, language?: string) => sockets.connectAs(server, who, language)
 
 describe("the real-time link", () => {
   it("refuses a connection without a valid access token", async () => {
@@ -57,7 +18,7 @@ describe("the real-time link", () => {
   })
 
   it("send_message is stored, acknowledged, and reaches the other participant as message_received; a stranger hears nothing", async () => {
-    const { a, b, conversationId } = await pair()
+    const { a, b, conversationId } = await pair(server, api)
     const stranger = await newClient(server, api)
     const [sa, sb, ss] = [await connectAs(a), await connectAs(b), await connectAs(stranger)]
     const toB = record(sb, "message_received")
@@ -71,14 +32,14 @@ describe("the real-time link", () => {
     const ack = await ask(sa, "send_message", { conversationId, content: "  Salut en direct  " })
     expect(ack.success).toBe(true)
     expect(ack.data.message).toMatchObject({ content: "Salut en direct", senderId: a.id, conversationId, isRead: false, readAt: null })
-    await until(() => toB.length === 1)
+    await until(() => toB.length === 1, 3000)
     expect(toB[0]).toEqual({ conversationId, message: ack.data.message, sender: { id: a.id, firstName: "Nadia", lastName: "Gagnon" } })
     // Stored: REST reads it back.
     const stored = await api.get(`/api/conversations/${conversationId}/messages`, { token: b.token })
     expect(stored.body.data.messages.map((m: any) => m.id)).toEqual([ack.data.message.id])
     // A message sent over REST reaches the sockets too.
     const rest = await api.post(`/api/conversations/${conversationId}/messages`, { content: "par REST" }, { token: a.token })
-    await until(() => toB.length === 2)
+    await until(() => toB.length === 2, 3000)
     expect(toB[1].message.id).toBe(rest.body.data.message.id)
     // The stranger cannot write either, and heard nothing.
     expect(await ask(ss, "send_message", { conversationId, content: "intrus" })).toMatchObject({
@@ -90,7 +51,7 @@ describe("the real-time link", () => {
   })
 
   it("refusals come as the error envelope in the socket's language", async () => {
-    const { a, conversationId } = await pair()
+    const { a, conversationId } = await pair(server, api)
     const socket = await connectAs(a, "en")
     const blank = await ask(socket, "send_message", { conversationId, content: "  " })
     expect(blank).toEqual({
@@ -105,7 +66,7 @@ describe("the real-time link", () => {
   })
 
   it("typing goes to the other participant in the room; mark_as_read answers messages_read to both", async () => {
-    const { a, b, conversationId } = await pair()
+    const { a, b, conversationId } = await pair(server, api)
     const [sa, sb] = [await connectAs(a), await connectAs(b)]
     await ask(sa, "join_conversation", { conversationId })
     await ask(sb, "join_conversation", { conversationId })
@@ -113,7 +74,7 @@ describe("the real-time link", () => {
     const typingAtA = record(sa, "user_typing")
     expect((await ask(sa, "typing_start", { conversationId })).success).toBe(true)
     await ask(sa, "typing_stop", { conversationId })
-    await until(() => typingAtB.length === 2)
+    await until(() => typingAtB.length === 2, 3000)
     expect(typingAtB).toEqual([
       { conversationId, userId: a.id, isTyping: true },
       { conversationId, userId: a.id, isTyping: false }
@@ -125,11 +86,11 @@ describe("the real-time link", () => {
     const readAtA = record(sa, "messages_read")
     const marked = await ask(sb, "mark_as_read", { conversationId, messageIds: [one.id] })
     expect(marked).toMatchObject({ success: true, data: { messageIds: [one.id] } })
-    await until(() => readAtA.length === 1)
+    await until(() => readAtA.length === 1, 3000)
     expect(readAtA[0]).toEqual({ conversationId, readerId: b.id, messageIds: [one.id], readAt: marked.data.readAt })
     // PATCH /read emits messages_read for the rest.
     await api.patch(`/api/conversations/${conversationId}/read`, undefined, { token: b.token })
-    await until(() => readAtA.length === 2)
+    await until(() => readAtA.length === 2, 3000)
     expect(readAtA[1].messageIds).toEqual([two.id])
 
     // After leaving, typing is refused and no longer heard.
@@ -140,17 +101,17 @@ describe("the real-time link", () => {
   })
 
   it("presence: user_online and user_offline reach the user's conversation partners only", async () => {
-    const { a, b } = await pair()
+    const { a, b } = await pair(server, api)
     const outsider = await newClient(server, api)
     const [sa, so] = [await connectAs(a), await connectAs(outsider)]
     const online = record(sa, "user_online")
     const offline = record(sa, "user_offline")
     const outsiderHears = record(so, "user_online")
     const sb = await connectAs(b)
-    await until(() => online.length === 1)
+    await until(() => online.length === 1, 3000)
     expect(online).toEqual([{ userId: b.id }])
     sb.disconnect()
-    await until(() => offline.length === 1)
+    await until(() => offline.length === 1, 3000)
     expect(offline).toEqual([{ userId: b.id }])
     expect(outsiderHears).toEqual([])
   })

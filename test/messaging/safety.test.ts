@@ -1,70 +1,25 @@
-import { io, type Socket } from "socket.io-client"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { MASK } from "../../src/modules/messaging/masking"
 import { REPORTS_PER_DAY } from "../../src/modules/messaging/rules"
 import { en, fr } from "../../src/platform/messages"
-import { login, newClient, providerWithService, type Session } from "../support/accounts"
-import { httpClient, mailsTo, type Reply } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { newClient, providerWithService, type Session } from "../support/accounts"
+import { expectError, mailsTo } from "../support/http"
 import { bookingIn } from "../support/scenarios"
+import { record, socketsClosedAfterEach, until } from "../support/sockets"
+import { httpWorld } from "../support/world"
+import { as, conversationsOn } from "./support"
 
 /** Issue 15 through the API and the socket: private until booked, blocks, reports and the moderation queue. */
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let admin: Session
-const sockets: Array<Socket> = []
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-  admin = await login(api, "admin@marketplace.local", "Admin1234!")
-})
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect()
-})
-afterAll(() => server?.stop())
+const { server, api, admin } = httpWorld({ admin: true })
+const sockets = socketsClosedAfterEach()
 
-const as = (who: Session, language?: string) => ({ token: who.token, ...(language ? { language } : {}) })
-const expectError = (reply: Reply, status: number, code: string) => {
-  expect(reply.status, reply.text).toBe(status)
-  expect(reply.body.code).toBe(code)
-}
 const client = () => newClient(server, api)
-const start = async (from: Session, to: Session) => {
-  const reply = await api.post("/api/conversations", { participantId: to.id }, as(from))
-  expect([200, 201], reply.text).toContain(reply.status)
-  return reply.body.data.conversation as { id: string; [k: string]: any }
-}
-const send = (from: Session, conversationId: string, content: string, language?: string) =>
-  api.post(`/api/conversations/${conversationId}/messages`, { content }, as(from, language))
+const { start, send } = conversationsOn(api)
+const connectAs = (who: Session) => sockets.connectAs(server, who)
 const messagesOf = async (who: Session, conversationId: string) => {
   const reply = await api.get(`/api/conversations/${conversationId}/messages`, as(who))
   expect(reply.status, reply.text).toBe(200)
   return reply.body.data.messages as Array<any>
-}
-const connectAs = (who: Session) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = io(server.url, {
-      path: "/socket.io",
-      auth: { token: who.token },
-      transports: ["websocket"],
-      reconnection: false,
-      forceNew: true
-    })
-    sockets.push(socket)
-    socket.once("connect", () => resolve(socket))
-    socket.once("connect_error", reject)
-  })
-const record = (socket: Socket, event: string) => {
-  const seen: Array<any> = []
-  socket.on(event, (payload) => seen.push(payload))
-  return seen
-}
-const until = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out")
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 const PHONE_TEXT = "Appelle-moi au 06 12 34 56 78 ou écris à lucie.martin@gmail.com, le cours à 45 € le 12/05 à 14h30."
@@ -101,7 +56,7 @@ describe("private until booked", () => {
     })
     expect(JSON.stringify(list.body)).not.toContain("06 12 34 56 78")
     // The socket: masked for the provider, the original for the sender's other tabs.
-    await until(() => toProvider.length === 1 && toBuyer.length === 1)
+    await until(() => toProvider.length === 1 && toBuyer.length === 1, 3000)
     expect(toProvider[0].message).toMatchObject({ content: MASKED_TEXT, masked: true })
     expect(toBuyer[0].message).toMatchObject({ content: PHONE_TEXT, masked: false, maskedForRecipient: true })
     // A plain message is not flagged.
@@ -127,7 +82,7 @@ describe("private until booked", () => {
     })
     expect((await api.get(`/api/conversations/${conversation.id}`, as(provider))).body.data.conversation.privateUntilBooked).toBe(false)
     await send(buyer, conversation.id, "Mon autre numéro : (514) 555-1234")
-    await until(() => toProvider.length === 3)
+    await until(() => toProvider.length === 3, 3000)
     expect(toProvider[2].message).toMatchObject({ content: "Mon autre numéro : (514) 555-1234", masked: false })
 
     // A block stops the messages, booked or not, and leaves the booking as it was.

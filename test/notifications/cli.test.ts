@@ -1,18 +1,12 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { renderDigests, runDigests } from "../../cli/commands/notifications/digest"
 import { DigestRepository } from "../../src/modules/notifications/ports"
 import { newClient } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-}, 60_000)
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 describe("notifications:digest (what the command runs)", () => {
   it("reports what waits, then --now sends the due digest through the service, once", async () => {

@@ -15,16 +15,19 @@ const item: DigestItem = {
   createdAt: new Date("2026-11-29T20:00:00Z")
 }
 const links = { home: "https://example.com", settings: "https://example.com/settings" }
+/** The digest of `item` for Léa, reading `language` in `zone`, signed "Atelier Test". */
+const digestFor = (language: "fr" | "en", zone: string) =>
+  digestMail(
+    { email: "a@example.com", firstName: language === "fr" ? "Léa" : "Lea", preferredLanguage: language },
+    [item],
+    links,
+    zone,
+    "Atelier Test"
+  )
 
 describe("digest times", () => {
   it("in French, in Paris", () => {
-    const mail = digestMail(
-      { email: "a@example.com", firstName: "Léa", preferredLanguage: "fr" },
-      [item],
-      links,
-      "Europe/Paris",
-      "Atelier Test"
-    )
+    const mail = digestFor("fr", "Europe/Paris")
     expect(plain(mail.text)).toContain("(29 nov. 2026, 21:00, heure de Paris)")
     expect(plain(mail.html)).toContain("heure de Paris")
     // Signed with the brand's name it is given (SITE_NAME), in text and HTML.
@@ -33,13 +36,7 @@ describe("digest times", () => {
   })
 
   it("in English, in Toronto", () => {
-    const mail = digestMail(
-      { email: "a@example.com", firstName: "Lea", preferredLanguage: "en" },
-      [item],
-      links,
-      "America/Toronto",
-      "Atelier Test"
-    )
+    const mail = digestFor("en", "America/Toronto")
     expect(plain(mail.text)).toContain("(Nov 29, 2026, 3:00 PM, Toronto time)")
     expect(mail.text.endsWith("\n-- \nAtelier Test — Montreal\n")).toBe(true)
     expect(mail.html.endsWith(">Atelier Test — Montreal</p></body></html>")).toBe(true)

@@ -1,26 +1,21 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Mailer, composeMail } from "../../src/modules/notifications"
 import { UnsubscribeTokens } from "../../src/modules/notifications/ports"
 import { en, fr } from "../../src/platform/messages"
-import { newClient, type Session } from "../support/accounts"
-import { httpClient, mailsTo } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { newClient } from "../support/accounts"
+import { mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
+import { DEFAULT_PREFERENCES } from "./support"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let alice: Session
-let bob: Session
 // A low limit, so the public unsubscribe endpoint's rate limit can be reached.
 const LIMIT = 8
-
-beforeAll(async () => {
-  server = await startTestServer({ authRateLimit: LIMIT, publicUrl: "http://market.test" })
-  api = httpClient(server)
-  alice = await newClient(server, api)
-  bob = await newClient(server, api)
-}, 60_000)
-afterAll(() => server?.stop())
+const {
+  server,
+  api,
+  client: alice,
+  stranger: bob
+} = httpWorld({ config: { authRateLimit: LIMIT, publicUrl: "http://market.test" }, client: true, stranger: true })
 
 const put = (body: unknown, options: { token?: string; language?: string } = {}) =>
   api.call("PUT", "/api/notifications/preferences", { json: body, ...options })
@@ -42,14 +37,7 @@ describe("GET/PUT /api/notifications/preferences", () => {
   it("answers the defaults when none are stored, then keeps a partial change", async () => {
     const initial = await api.get("/api/notifications/preferences", { token: alice.token })
     expect(initial.status).toBe(200)
-    expect(initial.body.data.preferences).toEqual({
-      emailNotifications: true,
-      emailFrequency: "instant",
-      quietHoursEnabled: false,
-      quietHoursStart: "22:00",
-      quietHoursEnd: "08:00",
-      timeZone: "Europe/Paris"
-    })
+    expect(initial.body.data.preferences).toEqual(DEFAULT_PREFERENCES)
     const saved = await put(
       { emailFrequency: "daily", quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "America/Montreal" },
       { token: alice.token, language: "en" }

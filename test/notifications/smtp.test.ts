@@ -3,24 +3,21 @@ import { bookingMail } from "../../src/modules/booking/mails"
 import type { BookingDetail, Participant } from "../../src/modules/booking/ports"
 import { Mailer } from "../../src/modules/notifications"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { httpClient, mailsTo, registration } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { mailsTo, registration } from "../support/http"
 import { startSmtpSink } from "../support/smtp-sink"
+import { httpWorld } from "../support/world"
 
 // The SMTP server takes a second to greet: actions must not wait for it.
 const GREETING_DELAY_MS = 1_000
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>
-let server: TestServer
-let api: ReturnType<typeof httpClient>
+// The sink is up before the world's server (hooks run in order) and stops after it.
 beforeAll(async () => {
   sink = await startSmtpSink({ greetingDelayMs: GREETING_DELAY_MS })
-  server = await startTestServer({ smtpUrl: Option.some(Redacted.make(sink.url)), mailFrom: "Marketplace <no-reply@test.local>" })
-  api = httpClient(server)
-}, 60_000)
-afterAll(async () => {
-  await server?.stop()
-  await sink?.stop()
+})
+afterAll(() => sink?.stop())
+const { server, api } = httpWorld({
+  config: () => ({ smtpUrl: Option.some(Redacted.make(sink.url)), mailFrom: "Marketplace <no-reply@test.local>" })
 })
 
 const waitFor = async <A>(find: () => A | undefined, timeoutMs = 20_000): Promise<A> => {

@@ -1,21 +1,14 @@
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { approveApplication, listApplications, rejectApplication, renderDecision, renderList } from "../../cli/commands/applications/shared"
-import { cliBuiltWith, startCliReachableServer } from "../support/cli"
-import { httpClient, mailsTo } from "../support/http"
-import type { TestServer } from "../support/server"
-import { freshUser } from "../profiles/support"
+import { freshUser } from "../support/accounts"
+import { cliBuiltWith } from "../support/cli"
+import { mailsTo } from "../support/http"
+import { cliWorld } from "../support/world"
 import { applicationForm, submit } from "./support"
 
-let server: TestServer
-let cli: Awaited<ReturnType<typeof startCliReachableServer>>["cli"]
-beforeAll(async () => {
-  ;({ server, cli } = await startCliReachableServer())
-}, 60_000)
-afterAll(() => server?.stop())
+const { server, api, cli, failureCode } = cliWorld()
 
 const applicant = async () => {
-  const api = httpClient(server)
   const person = await freshUser(server, api, "CLIENT", { firstName: "Cli" })
   const reply = await submit(server, person.token, await applicationForm())
   expect(reply.status, reply.text).toBe(201)
@@ -40,12 +33,10 @@ describe("applications:* as Effects (what the commands run)", () => {
     expect(renderDecision("rejected", rejected)).toContain("Reason: Documents illisibles")
     expect((await mailsTo(server, b.email))[0]!.text).toContain("Documents illisibles")
 
-    const failure = (effect: Effect.Effect<unknown, unknown, any>) =>
-      server.run(Effect.flip(effect)).then((e) => (e as { code: string }).code)
-    expect(await failure(rejectApplication(a.id, "x"))).toBe("APPLICATION_NOT_PENDING")
-    expect(await failure(rejectApplication(b.id, "  "))).toBe("VALIDATION_ERROR")
-    expect(await failure(approveApplication("nope"))).toBe("APPLICATION_NOT_FOUND")
-    expect(await failure(listApplications({ status: "LOST" }))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(rejectApplication(a.id, "x"))).toBe("APPLICATION_NOT_PENDING")
+    expect(await failureCode(rejectApplication(b.id, "  "))).toBe("VALIDATION_ERROR")
+    expect(await failureCode(approveApplication("nope"))).toBe("APPLICATION_NOT_FOUND")
+    expect(await failureCode(listApplications({ status: "LOST" }))).toBe("VALIDATION_ERROR")
   })
 })
 
@@ -66,7 +57,6 @@ describe.skipIf(!built)("bin/run applications:list | approve | reject (spawned, 
     const approved = await cli("applications:approve", a.id, "--json")
     expect(approved.status, approved.stderr).toBe(0)
     expect(JSON.parse(approved.stdout).application).toMatchObject({ id: a.id, status: "APPROVED", user: { role: "PROVIDER" } })
-    const api = httpClient(server)
     expect((await api.get("/api/auth/me", { token: a.token })).body.data.user.role).toBe("PROVIDER")
 
     const rejected = await cli("applications:reject", b.id, "--reason", "Pièce d'identité expirée", "--json")

@@ -1,34 +1,22 @@
 import { Cause, Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Mailer } from "../../src/modules/notifications"
 import { ProviderApplications, ProviderApplicationsLive } from "../../src/modules/onboarding"
 import { AppConfigOf } from "../../src/platform/config"
 import { en, fr } from "../../src/platform/messages"
-import { httpClient, mailsTo } from "../support/http"
-import type { TestServer } from "../support/server"
-import { expectError, filesUnder, freshUser, getBinary, login, startServerWithDataDir, storedKeys } from "../profiles/support"
+import { expectError, mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
+import { freshUser } from "../support/accounts"
+import { getBinary, storedKeys, uploadedFiles, uploadsDirOf } from "../profiles/support"
 import { makeTestLayer } from "../support/layers"
-import { applicationForm, resubmit, rowsOf, sqlOn, submit } from "./support"
+import { applicationForm, resubmit, rowsOf, submit } from "./support"
+import { DAY } from "../support/durations"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let root: string
-let adminToken: string
-beforeAll(async () => {
-  const started = await startServerWithDataDir()
-  server = started.server
-  root = started.uploadsDir
-  api = httpClient(server)
-  adminToken = await login(api, "admin@marketplace.local", "Admin1234!")
-})
-afterAll(() => server?.stop())
-
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) => sqlOn(server)<A>(text, params)
+const { server, api, admin, sql } = httpWorld({ admin: true })
 const patch = (path: string, json: unknown, token?: string, language?: string) =>
   api.patch(path, json, { ...(token ? { token } : {}), ...(language ? { language } : {}) })
 const applicant = (language: "fr" | "en" = "fr", firstName = "Nadia") =>
   freshUser(server, api, "CLIENT", { preferredLanguage: language, firstName })
-const DAY = 86_400_000
 
 /** Moves a rejected application's cooldown into the past (time passing). */
 const cooldownOver = (applicationId: string) =>
@@ -126,7 +114,7 @@ describe("POST /api/provider-applications/submit", () => {
   it("only clients apply: a provider is told it already is one (409), an admin is refused (403)", async () => {
     const provider = await freshUser(server, api, "PROVIDER")
     expectError(await submit(server, provider.token, await applicationForm()), 409, "ALREADY_PROVIDER")
-    expectError(await submit(server, adminToken, await applicationForm()), 403, "CLIENTS_ONLY")
+    expectError(await submit(server, admin.token, await applicationForm()), 403, "CLIENTS_ONLY")
     expectError(await api.post("/api/provider-applications/submit", { skills: "x" }, { token: provider.token }), 409, "ALREADY_PROVIDER")
   })
 })
@@ -134,12 +122,12 @@ describe("POST /api/provider-applications/submit", () => {
 describe("uploads of the application: content decides, refusals leave nothing behind", () => {
   const expectNothingLeft = async (userId: string, before: ReadonlyArray<string>) => {
     expect(await rowsOf(server, userId)).toEqual({ applications: 0, documents: 0 })
-    expect(filesUnder(root).sort()).toEqual([...before].sort())
+    expect(uploadedFiles(server).sort()).toEqual([...before].sort())
   }
 
   it("a PDF renamed .png as the profile picture (415), a PNG renamed .pdf where only images are refused... and kept as PNG where allowed", async () => {
     const { user, token } = await applicant()
-    const before = filesUnder(root)
+    const before = uploadedFiles(server)
     const { pdf, png } = await import("../profiles/support")
     const { fileOf } = await import("../profiles/support")
     const fakePicture = await submit(
@@ -178,7 +166,7 @@ describe("uploads of the application: content decides, refusals leave nothing be
 
   it("a 5 MB + 1 byte document is a 413 naming it; an empty one a 422; nothing stored", async () => {
     const { user, token } = await applicant()
-    const before = filesUnder(root)
+    const before = uploadedFiles(server)
     const { bigPngLike, fileOf, FIVE_MB } = await import("../profiles/support")
     const big = await submit(server, token, await applicationForm({ files: { bankDocument: fileOf(bigPngLike(FIVE_MB + 1), "rib.png") } }))
     expectError(big, 413, "FILE_TOO_LARGE")
@@ -211,8 +199,8 @@ describe("uploads of the application: content decides, refusals leave nothing be
     )
     expect(reply.status, reply.text).toBe(201)
     expect(reply.body.data.application.documents.map((d: any) => d.fileName).slice(0, 3)).toEqual(["passwd.pdf", "facture.png", "rib.pdf"])
-    for (const file of filesUnder(root))
-      expect(file.slice(root.length + 1)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
+    for (const file of uploadedFiles(server))
+      expect(file.slice(uploadsDirOf(server).length + 1)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
     expect(await rowsOf(server, user.id)).toEqual({ applications: 1, documents: 4 })
   })
 
@@ -260,7 +248,7 @@ describe("access: documents and other people's applications are for admins only"
       expectError(await api.call(method, path, method === "PATCH" ? { json: {} } : {}), 401, "UNAUTHENTICATED")
     // Another client only ever sees its own (absent) application.
     expect((await api.get("/api/provider-applications/my-application", { token: other.token })).body.data.application).toBeNull()
-    expect((await getBinary(server, `/api/admin/documents/${documentId}/file`, adminToken)).status).toBe(200)
+    expect((await getBinary(server, `/api/admin/documents/${documentId}/file`, admin.token)).status).toBe(200)
   })
 })
 
@@ -269,7 +257,7 @@ describe("admin: list, detail, document verification and file", () => {
     const tag = `zq${Date.now().toString(36)}`
     const people = [await applicant("fr", `${tag}alpha`), await applicant("fr", `${tag}beta`), await applicant("fr", `${tag}gamma`)]
     for (const p of people) await submit(server, p.token, await applicationForm())
-    const all = await api.get(`/api/admin/applications?search=${tag}`, { token: adminToken })
+    const all = await api.get(`/api/admin/applications?search=${tag}`, { token: admin.token })
     expect(all.status).toBe(200)
     expect(all.body.data.pagination).toEqual({ total: 3, page: 1, limit: 20, pages: 1 })
     const row = all.body.data.applications[0]
@@ -278,32 +266,32 @@ describe("admin: list, detail, document verification and file", () => {
     // Newest submission first.
     expect(all.body.data.applications.map((a: any) => a.user.firstName)).toEqual([`${tag}gamma`, `${tag}beta`, `${tag}alpha`])
     const byEmail = await api.get(`/api/admin/applications?search=${encodeURIComponent(people[1]!.email.toUpperCase())}`, {
-      token: adminToken
+      token: admin.token
     })
     expect(byEmail.body.data.applications.map((a: any) => a.user.firstName)).toEqual([`${tag}beta`])
-    const fullName = await api.get(`/api/admin/applications?search=${encodeURIComponent(`${tag}alpha Lévesque`)}`, { token: adminToken })
+    const fullName = await api.get(`/api/admin/applications?search=${encodeURIComponent(`${tag}alpha Lévesque`)}`, { token: admin.token })
     expect(fullName.body.data.pagination.total).toBe(1)
-    const paged = await api.get(`/api/admin/applications?search=${tag}&page=2&limit=2`, { token: adminToken })
+    const paged = await api.get(`/api/admin/applications?search=${tag}&page=2&limit=2`, { token: admin.token })
     expect(paged.body.data.pagination).toEqual({ total: 3, page: 2, limit: 2, pages: 2 })
     expect(paged.body.data.applications.length).toBe(1)
-    await patch(`/api/provider-applications/${all.body.data.applications[0].id}/reject`, { rejectionReason: "Incomplet" }, adminToken)
-    const rejected = await api.get(`/api/admin/applications?search=${tag}&status=rejected`, { token: adminToken })
+    await patch(`/api/provider-applications/${all.body.data.applications[0].id}/reject`, { rejectionReason: "Incomplet" }, admin.token)
+    const rejected = await api.get(`/api/admin/applications?search=${tag}&status=rejected`, { token: admin.token })
     expect(rejected.body.data.applications.map((a: any) => [a.user.firstName, a.resubmissionState, a.daysRemaining])).toEqual([
       [`${tag}gamma`, "COOLDOWN", 7]
     ])
-    expect((await api.get(`/api/admin/applications?search=${tag}&status=PENDING`, { token: adminToken })).body.data.pagination.total).toBe(
+    expect((await api.get(`/api/admin/applications?search=${tag}&status=PENDING`, { token: admin.token })).body.data.pagination.total).toBe(
       2
     )
-    expect((await api.get(`/api/admin/applications?search=${tag}&status=ALL`, { token: adminToken })).body.data.pagination.total).toBe(3)
-    expectError(await api.get("/api/admin/applications?status=DONE", { token: adminToken }), 422, "VALIDATION_ERROR")
-    expect((await api.get("/api/admin/applications?search=%25_%5C", { token: adminToken })).body.data.pagination.total).toBe(0)
+    expect((await api.get(`/api/admin/applications?search=${tag}&status=ALL`, { token: admin.token })).body.data.pagination.total).toBe(3)
+    expectError(await api.get("/api/admin/applications?status=DONE", { token: admin.token }), 422, "VALIDATION_ERROR")
+    expect((await api.get("/api/admin/applications?search=%25_%5C", { token: admin.token })).body.data.pagination.total).toBe(0)
   })
 
   it("GET /api/admin/applications/{id}: the application, its applicant and documents with notes; 404 otherwise", async () => {
     const person = await applicant("en")
     const created = await submit(server, person.token, await applicationForm())
     const id = created.body.data.application.id
-    const detail = await api.get(`/api/admin/applications/${id}`, { token: adminToken })
+    const detail = await api.get(`/api/admin/applications/${id}`, { token: admin.token })
     expect(detail.status).toBe(200)
     expect(detail.body.data.application).toMatchObject({
       id,
@@ -320,7 +308,7 @@ describe("admin: list, detail, document verification and file", () => {
       fileUrl: `/api/admin/documents/${detail.body.data.application.documents[0].id}/file`
     })
     for (const bad of ["00000000-0000-4000-8000-000000000000", "not-an-id"]) {
-      expectError(await api.get(`/api/admin/applications/${bad}`, { token: adminToken }), 404, "APPLICATION_NOT_FOUND")
+      expectError(await api.get(`/api/admin/applications/${bad}`, { token: admin.token }), 404, "APPLICATION_NOT_FOUND")
     }
   })
 
@@ -329,7 +317,7 @@ describe("admin: list, detail, document verification and file", () => {
     const created = await submit(server, person.token, await applicationForm())
     const [identity] = created.body.data.application.documents
     const path = `/api/admin/documents/${identity.id}/verify`
-    const verified = await patch(path, { isVerified: true, notes: "  Conforme  " }, adminToken)
+    const verified = await patch(path, { isVerified: true, notes: "  Conforme  " }, admin.token)
     expect(verified.status).toBe(200)
     expect(verified.body.data.document).toMatchObject({
       id: identity.id,
@@ -337,15 +325,15 @@ describe("admin: list, detail, document verification and file", () => {
       notes: "Conforme",
       verifiedBy: expect.any(String)
     })
-    const rejected = await patch(path, { isVerified: false }, adminToken)
+    const rejected = await patch(path, { isVerified: false }, admin.token)
     expect(rejected.body.data.document).toMatchObject({ isVerified: false, notes: null })
-    const pending = await patch(path, { isVerified: null, notes: "À revoir" }, adminToken)
+    const pending = await patch(path, { isVerified: null, notes: "À revoir" }, admin.token)
     expect(pending.body.data.document).toMatchObject({ isVerified: null, notes: "À revoir", verifiedAt: null, verifiedBy: null })
-    expectError(await patch(path, { notes: "x" }, adminToken), 422, "VALIDATION_ERROR")
-    expectError(await patch(path, { isVerified: "yes" }, adminToken), 400, "MALFORMED_REQUEST")
-    expectError(await patch(path, { isVerified: true, notes: "n".repeat(1001) }, adminToken), 422, "VALIDATION_ERROR")
+    expectError(await patch(path, { notes: "x" }, admin.token), 422, "VALIDATION_ERROR")
+    expectError(await patch(path, { isVerified: "yes" }, admin.token), 400, "MALFORMED_REQUEST")
+    expectError(await patch(path, { isVerified: true, notes: "n".repeat(1001) }, admin.token), 422, "VALIDATION_ERROR")
     expectError(
-      await patch(`/api/admin/documents/00000000-0000-4000-8000-000000000000/verify`, { isVerified: true }, adminToken),
+      await patch(`/api/admin/documents/00000000-0000-4000-8000-000000000000/verify`, { isVerified: true }, admin.token),
       404,
       "DOCUMENT_NOT_FOUND"
     )
@@ -359,14 +347,14 @@ describe("admin: list, detail, document verification and file", () => {
     const person = await applicant()
     const created = await submit(server, person.token, await applicationForm())
     const [identity, address, , picture] = created.body.data.application.documents
-    const pdfFile = await getBinary(server, `/api/admin/documents/${identity.id}/file`, adminToken)
+    const pdfFile = await getBinary(server, `/api/admin/documents/${identity.id}/file`, admin.token)
     expect([pdfFile.status, pdfFile.headers.get("content-type")]).toEqual([200, "application/pdf"])
     expect(Buffer.from(pdfFile.bytes).subarray(0, 5).toString()).toBe("%PDF-")
     expect(pdfFile.headers.get("content-disposition")).toContain("filename*=UTF-8''carte%20d'identit%C3%A9.pdf")
     expect(pdfFile.headers.get("cache-control")).toBe("private, no-store")
-    expect((await getBinary(server, `/api/admin/documents/${address.id}/file`, adminToken)).headers.get("content-type")).toBe("image/png")
-    expect((await getBinary(server, `/api/admin/documents/${picture.id}/file`, adminToken)).headers.get("content-type")).toBe("image/jpeg")
-    expectError(await getBinary(server, `/api/admin/documents/nope/file`, adminToken), 404, "DOCUMENT_NOT_FOUND")
+    expect((await getBinary(server, `/api/admin/documents/${address.id}/file`, admin.token)).headers.get("content-type")).toBe("image/png")
+    expect((await getBinary(server, `/api/admin/documents/${picture.id}/file`, admin.token)).headers.get("content-type")).toBe("image/jpeg")
+    expectError(await getBinary(server, `/api/admin/documents/nope/file`, admin.token), 404, "DOCUMENT_NOT_FOUND")
   })
 })
 
@@ -377,12 +365,16 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const id = created.body.data.application.id
 
     // Reject: a reason is required.
-    const blank = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "   " }, adminToken)
+    const blank = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "   " }, admin.token)
     expectError(blank, 422, "VALIDATION_ERROR")
     expect(blank.body.details).toEqual([{ field: "rejectionReason", message: "Veuillez saisir un motif de refus." }])
-    expectError(await patch(`/api/provider-applications/${id}/reject`, {}, adminToken), 422, "VALIDATION_ERROR")
+    expectError(await patch(`/api/provider-applications/${id}/reject`, {}, admin.token), 422, "VALIDATION_ERROR")
     const before = Date.now()
-    const rejected = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: " Pièce d'identité illisible " }, adminToken)
+    const rejected = await patch(
+      `/api/provider-applications/${id}/reject`,
+      { rejectionReason: " Pièce d'identité illisible " },
+      admin.token
+    )
     expect(rejected.status, rejected.text).toBe(200)
     const app = rejected.body.data.application
     expect(app).toMatchObject({
@@ -396,11 +388,11 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     expect(next).toBeGreaterThanOrEqual(before + 7 * DAY - 1000)
     expect(next).toBeLessThanOrEqual(Date.now() + 7 * DAY + 1000)
     expectError(
-      await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "again" }, adminToken),
+      await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: "again" }, admin.token),
       409,
       "APPLICATION_NOT_PENDING"
     )
-    expectError(await patch(`/api/provider-applications/${id}/approve`, {}, adminToken), 409, "APPLICATION_NOT_PENDING")
+    expectError(await patch(`/api/provider-applications/${id}/approve`, {}, admin.token), 409, "APPLICATION_NOT_PENDING")
     const [rejectionMail] = await mailsTo(server, person.email)
     expect(rejectionMail!.subject).toBe(en["mail.applicationRejected.subject"])
     expect(rejectionMail!.text).toContain("Hello Grace,")
@@ -421,7 +413,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const oldIdentity = created.body.data.application.documents[0]
     const oldKey = (await sql<{ key: string }>(`SELECT storage_key AS key FROM application_documents WHERE id = $1`, [oldIdentity.id]))[0]!
       .key
-    await patch(`/api/admin/documents/${created.body.data.application.documents[1].id}/verify`, { isVerified: true }, adminToken)
+    await patch(`/api/admin/documents/${created.body.data.application.documents[1].id}/verify`, { isVerified: true }, admin.token)
     const { fileOf, png } = await import("../profiles/support")
     const edit = new FormData()
     edit.append("motivation", "Nouvelle motivation")
@@ -447,8 +439,8 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
 
     // Verify every document, then approve: the applicant is a PROVIDER, with the picture as identity photo.
     for (const doc of docs)
-      expect((await patch(`/api/admin/documents/${doc.id}/verify`, { isVerified: true }, adminToken)).status).toBe(200)
-    const approved = await patch(`/api/provider-applications/${id}/approve`, {}, adminToken)
+      expect((await patch(`/api/admin/documents/${doc.id}/verify`, { isVerified: true }, admin.token)).status).toBe(200)
+    const approved = await patch(`/api/provider-applications/${id}/approve`, {}, admin.token)
     expect(approved.status, approved.text).toBe(200)
     expect(approved.body.message).toBe(fr["onboarding.approved"])
     expect(approved.body.data.application).toMatchObject({ status: "APPROVED", reviewedBy: expect.any(String), user: { role: "PROVIDER" } })
@@ -466,7 +458,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const [approvalMail] = await mailsTo(server, person.email)
     expect(approvalMail!.subject).toBe(en["mail.applicationApproved.subject"])
     expect(approvalMail!.text).toContain("/provider/payments/setup")
-    expectError(await patch(`/api/provider-applications/${id}/approve`, {}, adminToken), 409, "APPLICATION_NOT_PENDING")
+    expectError(await patch(`/api/provider-applications/${id}/approve`, {}, admin.token), 409, "APPLICATION_NOT_PENDING")
     expectError(await submit(server, person.token, await applicationForm()), 409, "ALREADY_PROVIDER")
     expectError(await resubmit(server, person.token, await applicationForm()), 409, "APPLICATION_APPROVED")
   })
@@ -476,7 +468,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const created = await submit(server, person.token, await applicationForm())
     const id = created.body.data.application.id
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const reply = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: `Refus n°${attempt}` }, adminToken)
+      const reply = await patch(`/api/provider-applications/${id}/reject`, { rejectionReason: `Refus n°${attempt}` }, admin.token)
       expect(reply.body.data.application.rejectionCount).toBe(attempt)
       if (attempt < 3) {
         await cooldownOver(id)
@@ -500,7 +492,7 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     const [mail] = await mailsTo(server, person.email)
     expect(mail!.text).toContain("Bonjour Louis,")
     expect(mail!.text).toContain(fr["mail.applicationRejected.final"])
-    const row = (await api.get(`/api/admin/applications?search=${encodeURIComponent(person.email)}`, { token: adminToken })).body.data
+    const row = (await api.get(`/api/admin/applications?search=${encodeURIComponent(person.email)}`, { token: admin.token })).body.data
       .applications[0]
     expect(row).toMatchObject({ resubmissionState: "FINALLY_REFUSED", isFinallyRefused: true })
     // The database holds the line too.

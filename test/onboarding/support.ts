@@ -1,8 +1,6 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
 import sharp from "sharp"
 import type { httpClient, Reply } from "../support/http"
-import type { TestServer } from "../support/server"
+import { sqlOn, type TestServer } from "../support/server"
 import { fileOf, pdf, png, sendForm } from "../profiles/support"
 
 export const DOCUMENT_SLOTS = ["identityDocument", "addressDocument", "bankDocument", "profilePicture"] as const
@@ -44,15 +42,9 @@ export const submit = (server: TestServer, token: string, form: FormData, langua
 export const resubmit = (server: TestServer, token: string, form: FormData, language?: string) =>
   sendForm(server, "PUT", "/api/provider-applications/my-application", form, { token, ...(language ? { language } : {}) })
 
-export const sqlOn =
-  (server: TestServer) =>
-  <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-    server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
-
 /** Rows an applicant has: applications and their documents. */
 export const rowsOf = async (server: TestServer, userId: string) => {
-  const sql = sqlOn(server)
-  const [counts] = await sql<{ applications: number; documents: number }>(
+  const [counts] = await sqlOn(server)<{ applications: number; documents: number }>(
     `SELECT (SELECT count(*)::int FROM provider_applications WHERE user_id = $1) AS applications,
             (SELECT count(*)::int FROM application_documents d JOIN provider_applications a ON a.id = d.application_id WHERE a.user_id = $1) AS documents`,
     [userId]

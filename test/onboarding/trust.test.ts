@@ -1,23 +1,16 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { SandboxConnect } from "../../src/modules/payments/adapters/sandbox"
 import { en, fr } from "../../src/platform/messages"
-import { httpClient, mailsTo } from "../support/http"
-import type { TestServer } from "../support/server"
-import { expectError, fileOf, freshUser, login, pdf, sendForm, startServerWithDataDir, storedKeys } from "../profiles/support"
+import { expectError, mailsTo } from "../support/http"
+import { httpWorld } from "../support/world"
+import { freshUser, loginToken } from "../support/accounts"
+import { fileOf, pdf, sendForm, storedKeys } from "../profiles/support"
 import { applicationForm, submit } from "./support"
 
 // Issue 15, item 4: a document asked again instead of a rejection, and the "verified identity" mark.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let adminToken: string
-beforeAll(async () => {
-  server = (await startServerWithDataDir()).server
-  api = httpClient(server)
-  adminToken = await login(api, "admin@marketplace.local", "Admin1234!")
-})
-afterAll(() => server?.stop())
+const { server, api, admin } = httpWorld({ admin: true })
 
 const applicant = (language: "fr" | "en" = "fr") => freshUser(server, api, "CLIENT", { preferredLanguage: language, firstName: "Nadia" })
 const replaceForm = (slot: string, file: File | null, type?: string) => {
@@ -31,7 +24,7 @@ const replace = (token: string, slot: string, form: FormData, language?: string)
     token,
     ...(language ? { language } : {})
   })
-const askAgain = (documentId: string, reason: unknown, token = adminToken, language?: string) =>
+const askAgain = (documentId: string, reason: unknown, token = admin.token, language?: string) =>
   api.patch(`/api/admin/documents/${documentId}/request-replacement`, { reason }, { token, ...(language ? { language } : {}) })
 const documentOf = (application: { documents: ReadonlyArray<{ slot: string; id: string }> }, slot: string) =>
   application.documents.find((d) => d.slot === slot)!
@@ -45,7 +38,7 @@ describe("an admin asks for one document again", () => {
     const identity = documentOf(application, "identityDocument")
 
     // A reason is required (422 on `reason`, in the admin's language); only admins may ask.
-    const blank = await askAgain(identity.id, "  ", adminToken, "en")
+    const blank = await askAgain(identity.id, "  ", admin.token, "en")
     expectError(blank, 422, "VALIDATION_ERROR")
     expect(blank.body.details).toEqual([{ field: "reason", message: en["onboarding.replacementReasonRequired"] }])
     expectError(await askAgain(identity.id, "Illisible", token), 403, "FORBIDDEN")
@@ -131,7 +124,7 @@ describe("an admin asks for one document again", () => {
     const rejected = await api.patch(
       `/api/provider-applications/${application.id}/reject`,
       { rejectionReason: "Incomplet" },
-      { token: adminToken }
+      { token: admin.token }
     )
     expect(rejected.status, rejected.text).toBe(200)
     expect(rejected.body.data.application).toMatchObject({ status: "REJECTED", rejectionCount: 1, resubmissionState: "COOLDOWN" })
@@ -149,10 +142,10 @@ describe("the verified identity mark", () => {
     const identity = documentOf(application, "identityDocument")
     const address = documentOf(application, "addressDocument")
     const verify = (id: string, isVerified: boolean | null) =>
-      api.patch(`/api/admin/documents/${id}/verify`, { isVerified }, { token: adminToken })
-    expect((await api.patch(`/api/provider-applications/${application.id}/approve`, {}, { token: adminToken })).status).toBe(200)
+      api.patch(`/api/admin/documents/${id}/verify`, { isVerified }, { token: admin.token })
+    expect((await api.patch(`/api/provider-applications/${application.id}/approve`, {}, { token: admin.token })).status).toBe(200)
     await server.run(Effect.flatMap(SandboxConnect, (sandbox) => sandbox.provisionReady({ id: user.id, email }, "CA")))
-    const provider = await login(api, email, "Passw0rd!")
+    const provider = await loginToken(api, email, "Passw0rd!")
     const created = await api.post(
       "/api/services",
       {

@@ -1,33 +1,25 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
 import type { PaymentAccount } from "../../src/modules/payments/domain"
 import { GatewayAttempts, PaymentAccountRepository, SandboxAccountStore, WebhookEventStore } from "../../src/modules/payments/ports"
-import { runMigrations } from "../../src/platform/migrations"
 import { freshTestDatabase, storeKinds } from "../support/database"
-import type { RuntimeOf, ServicesOf } from "../support/layers"
+import { contractStores } from "../support/contract"
 
 /** The same contract on every store: in memory, PGlite, and PostgreSQL when TEST_DATABASE_URL is set. */
-const kinds = storeKinds
-
 const postgresStores = (kind: "pglite" | "postgres") => PaymentsPostgresAdapters.pipe(Layer.provideMerge(freshTestDatabase(kind)))
-/** What both stores provide: the tests' effects run on it. */
-type Stores = typeof PaymentsMemoryAdapters | ReturnType<typeof postgresStores>
 
-describe.each(kinds)("payments stores on %s", (kind) => {
-  let runtime: RuntimeOf<Stores>
-  /** The same runtime over PostgreSQL (undefined in memory): users are rows there. */
-  let postgres: RuntimeOf<ReturnType<typeof postgresStores>> | undefined
-  const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<Stores>>) => runtime.runPromise(effect)
+describe.each(storeKinds)("payments stores on %s", (kind) => {
+  const { run, onPostgres } = contractStores(kind, PaymentsMemoryAdapters, postgresStores)
   const repo = () => run(PaymentAccountRepository)
 
   /** A user row (payment_accounts references users); any uuid in memory. */
   const newUserId = async () => {
-    if (!postgres) return crypto.randomUUID()
-    const rows = await postgres.runPromise(
+    if (kind === "memory") return crypto.randomUUID()
+    const rows = await onPostgres(
       Effect.flatMap(
         SqlClient.SqlClient,
         (sql) =>
@@ -49,17 +41,6 @@ describe.each(kinds)("payments stores on %s", (kind) => {
     detailsSubmitted: false,
     ...overrides
   })
-
-  beforeAll(async () => {
-    if (kind === "memory") runtime = ManagedRuntime.make(PaymentsMemoryAdapters)
-    else {
-      postgres = ManagedRuntime.make(postgresStores(kind))
-      // The run's migrated template holds every migration: nothing is left to apply.
-      expect(await postgres.runPromise(runMigrations)).toEqual([])
-      runtime = postgres
-    }
-  })
-  afterAll(() => runtime?.dispose())
 
   it("gateway attempts: 0 at first, then moved past an attempt once however many of its retries failed; never backwards", async () => {
     const attempts = await run(GatewayAttempts)

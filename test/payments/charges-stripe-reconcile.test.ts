@@ -1,12 +1,9 @@
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import type { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StripeChargeGatewayLive } from "../../src/modules/payments/adapters/charges-stripe"
 import { ChargeGateway, type CheckoutRequest } from "../../src/modules/payments/ports"
-import { AppConfigOf } from "../../src/platform/config"
 import { FAKE_HOLD_SECONDS, type FakeStripe, startFakeStripe } from "./fake-stripe"
+import { checkoutOf, stripeAdapterOn } from "./stripe-mode"
 
 /**
  * The Stripe adapter's calls for "one open checkout session per booking" and for reconciliation
@@ -15,39 +12,23 @@ import { FAKE_HOLD_SECONDS, type FakeStripe, startFakeStripe } from "./fake-stri
  */
 
 const BOOKING = "6c1d7b63-8d2f-4b66-8e1f-3a4d2c1b0f22"
+const chargeGatewayOn = (apiBase: string) => stripeAdapterOn(ChargeGateway, StripeChargeGatewayLive, apiBase)
 let fake: FakeStripe
-let runtime: ManagedRuntime.ManagedRuntime<ChargeGateway, unknown>
-const run = <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ChargeGateway, f))
+let gateway: ReturnType<typeof chargeGatewayOn>
+const run = <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => gateway.run(f)
 
 beforeAll(async () => {
   fake = await startFakeStripe()
-  const config = AppConfigOf({
-    paymentsMode: "stripe",
-    stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
-    stripeWebhookSecret: Option.some(Redacted.make("whsec_charges")),
-    stripeApiBase: Option.some(fake.url),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-reconcile-"))
-  })
-  runtime = ManagedRuntime.make(StripeChargeGatewayLive.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
+  gateway = chargeGatewayOn(fake.url)
 })
 afterAll(async () => {
-  await runtime?.dispose()
+  await gateway?.dispose()
   await fake?.stop()
 })
 
-const checkout = (n: number, mode: CheckoutRequest["mode"] = "authorize"): CheckoutRequest => ({
-  bookingId: BOOKING,
-  mode,
-  amountMinor: 12_000,
-  currency: "CAD",
-  productName: "Ménage — 2 h",
-  destinationAccountId: "acct_provider_1",
-  applicationFeeMinor: 600,
-  customerEmail: "zoe@example.com",
-  successUrl: "https://market.example/bookings?payment=success",
-  cancelUrl: "https://market.example/services/1?payment=cancelled",
-  idempotencyKey: `booking:${BOOKING}:checkout:${n}`
-})
+/** The booking's `n`-th checkout. */
+const checkout = (n: number, mode: CheckoutRequest["mode"] = "authorize") =>
+  checkoutOf(BOOKING, { mode, idempotencyKey: `booking:${BOOKING}:checkout:${n}` })
 
 describe("Stripe: one open checkout session per booking", () => {
   it("expires an open session (POST /v1/checkout/sessions/:id/expire) and leaves a completed one alone", async () => {

@@ -1,16 +1,13 @@
-import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { Effect, Either, Layer, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { StripeChargeGatewayLive } from "../../src/modules/payments/adapters/charges-stripe"
 import { makeStripeClient } from "../../src/modules/payments/adapters/stripe"
 import { withAttemptKeysLayer } from "../../src/modules/payments/attempts"
 import { ChargeGateway, type CheckoutRequest } from "../../src/modules/payments/ports"
-import { AppConfigOf } from "../../src/platform/config"
 import { FAKE_HOLD_SECONDS, FAKE_PAYMENT_METHODS, type FakeStripe, startFakeStripe } from "./fake-stripe"
-import { freePort } from "./support"
+import { freePort } from "../support/server"
+import { checkoutOf, stripeAdapterOn } from "./stripe-mode"
 
 const DAY_MS = 24 * 3600 * 1000
 const BOOKING = "5b0c6a52-7c1e-4a55-9d0e-2f3c1b0a9e11"
@@ -21,42 +18,18 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.stop())
 
-const gatewayOn = (apiBase: string, options: { readonly attempts?: boolean } = {}) => {
-  const config = AppConfigOf({
-    paymentsMode: "stripe",
-    stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
-    stripeWebhookSecret: Option.some(Redacted.make("whsec_charges")),
-    stripeApiBase: Option.some(apiBase),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-charges-"))
-  })
-  // With attempts: as the app composes it (ChargeGatewayLive), each write under the key of its attempt.
-  const gatewayLayer = options.attempts
-    ? withAttemptKeysLayer(StripeChargeGatewayLive).pipe(Layer.provide(PaymentsMemoryAdapters))
-    : StripeChargeGatewayLive
-  const runtime = ManagedRuntime.make(gatewayLayer.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
-  return {
-    run: <A, E>(f: (gateway: ChargeGateway["Type"]) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(ChargeGateway, f)),
-    dispose: () => runtime.dispose()
-  }
-}
+// With attempts: as the app composes it (ChargeGatewayLive), each write under the key of its attempt.
+const gatewayOn = (apiBase: string, options: { readonly attempts?: boolean } = {}) =>
+  stripeAdapterOn(
+    ChargeGateway,
+    options.attempts ? withAttemptKeysLayer(StripeChargeGatewayLive).pipe(Layer.provide(PaymentsMemoryAdapters)) : StripeChargeGatewayLive,
+    apiBase
+  )
 
 /** The key sent for a caller's key: extended with the digest of the parameters (idempotency.ts). */
 const covered = (key: string) => expect.stringMatching(new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:p[A-Za-z0-9_-]{16}$`))
 
-const checkout = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
-  bookingId: BOOKING,
-  mode: "authorize",
-  amountMinor: 12_000,
-  currency: "CAD",
-  productName: "Ménage — 2 h",
-  destinationAccountId: "acct_provider_1",
-  applicationFeeMinor: 600,
-  customerEmail: "zoe@example.com",
-  successUrl: "https://market.example/bookings?payment=success",
-  cancelUrl: "https://market.example/services/1?payment=cancelled",
-  idempotencyKey: `booking:${BOOKING}:checkout:1`,
-  ...overrides
-})
+const checkout = (overrides: Partial<CheckoutRequest> = {}) => checkoutOf(BOOKING, overrides)
 
 describe("Stripe charges: request shapes against a local fake of Stripe's API", () => {
   let gateway: ReturnType<typeof gatewayOn>

@@ -29,7 +29,8 @@ import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
 import type { RuntimeOf } from "../support/layers"
-import { freePort, nowSeconds, recordingSink, stripeEvent, WEBHOOK_SECRET } from "./support"
+import { freePort } from "../support/server"
+import { nowSeconds, recordingSink, stripeEvent, WEBHOOK_SECRET } from "./support"
 
 const DAY_MS = 24 * 3600 * 1000
 const config = (overrides: Parameters<typeof AppConfigOf>[0] = {}) =>

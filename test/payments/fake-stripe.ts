@@ -68,6 +68,16 @@ interface FakeFailure {
   times?: number
 }
 
+/** A payment intent as Stripe's API writes it: its id, status, amount and metadata, with `fields` besides. */
+const intentJson = (intent: FakeIntent, fields: Record<string, unknown>) => ({
+  id: intent.id,
+  object: "payment_intent",
+  status: intent.status,
+  amount: intent.amount,
+  metadata: intent.metadata,
+  ...fields
+})
+
 /**
  * A tiny stand-in for Stripe's HTTP API: records every request (method, path, form body,
  * Idempotency-Key) and answers canned JSON for the calls of connected accounts and of charges
@@ -265,24 +275,21 @@ export const startFakeStripe = async () => {
       // Stripe's list has no status filter: every recent intent comes back.
       const data = [...intents.values()]
         .filter((i) => (i.created ?? now) >= since)
-        .map((i) => ({
-          id: i.id,
-          object: "payment_intent",
-          status: i.status,
-          amount: i.amount,
-          amount_capturable: i.status === "requires_capture" ? i.amount : 0,
-          created: i.created ?? now,
-          customer: i.customer ?? null,
-          payment_method: i.payment_method ?? null,
-          metadata: i.metadata,
-          latest_charge: expanded("data.latest_charge")
-            ? {
-                id: `ch_${i.id}`,
-                object: "charge",
-                payment_method_details: { type: "card", card: { capture_before: (i.created ?? now) + FAKE_HOLD_SECONDS } }
-              }
-            : `ch_${i.id}`
-        }))
+        .map((i) =>
+          intentJson(i, {
+            amount_capturable: i.status === "requires_capture" ? i.amount : 0,
+            created: i.created ?? now,
+            customer: i.customer ?? null,
+            payment_method: i.payment_method ?? null,
+            latest_charge: expanded("data.latest_charge")
+              ? {
+                  id: `ch_${i.id}`,
+                  object: "charge",
+                  payment_method_details: { type: "card", card: { capture_before: (i.created ?? now) + FAKE_HOLD_SECONDS } }
+                }
+              : `ch_${i.id}`
+          })
+        )
       return list(path, data)
     }
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path)
@@ -401,14 +408,7 @@ export const startFakeStripe = async () => {
         // Created for the page to confirm with Stripe Elements (its client secret).
         return {
           status: 200,
-          body: {
-            id: intent.id,
-            object: "payment_intent",
-            status: intent.status,
-            amount: intent.amount,
-            client_secret: `${intent.id}_secret_fake`,
-            metadata: intent.metadata
-          }
+          body: intentJson(intent, { client_secret: `${intent.id}_secret_fake` })
         }
       }
       if (form.payment_method === FAKE_PAYMENT_METHODS.authenticationRequired)
@@ -423,18 +423,13 @@ export const startFakeStripe = async () => {
       const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "latest_charge")
       return {
         status: 200,
-        body: {
-          id: intent.id,
-          object: "payment_intent",
-          status: intent.status,
-          amount: intent.amount,
+        body: intentJson(intent, {
           amount_capturable: intent.amount,
           amount_received: 0,
           customer: form.customer,
           payment_method: form.payment_method,
-          metadata: intent.metadata,
           latest_charge: expanded ? { id: chargeId, object: "charge", payment_method_details: { type: "card", card } } : chargeId
-        }
+        })
       }
     }
     const intentAction = /^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/.exec(path)

@@ -1,19 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { seedDemoData } from "../../src/app/seed"
 import { Identity } from "../../src/modules/identity"
 import { PaymentAccounts } from "../../src/modules/payments/service"
-import type { TestServer } from "../support/server"
-import type { httpClient } from "../support/http"
-import { freshUser, login, startPaymentsServer } from "./support"
+import { freshUser, paymentsServerSettings } from "./support"
+import { loginToken } from "../support/accounts"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  ;({ server, api } = await startPaymentsServer())
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld({ config: () => paymentsServerSettings() })
 
 const STATUS = "/api/users/me/stripe-connect/status"
 const ONBOARDING = "/api/users/me/stripe-connect/onboarding"
@@ -310,7 +305,7 @@ describe("seeded providers", () => {
     for (const email of providers) {
       const id = await idOf(email)
       expect(await canTakeCharges(id), email).toBe(true)
-      const token = await login(api, email, "Provider1234!")
+      const token = await loginToken(api, email, "Provider1234!")
       const status = (await api.get(STATUS, { token })).body.data.data
       expect(status, email).toMatchObject({
         hasAccount: true,

@@ -1,26 +1,17 @@
 import AxeBuilder from "@axe-core/playwright"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { closeContexts, hasChromium, sharedChromium } from "../support/browser"
-import type { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
-import { freshUser, startPaymentsServer } from "./support"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
+import { hasChromium } from "../support/browser"
+import { browserJourney } from "../support/journey"
+import { freshUser } from "./support"
 
 describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", () => {
-  let server: TestServer
-  let api: ReturnType<typeof httpClient>
-  let browser: Browser
-  beforeAll(async () => {
-    ;({ server, api } = await startPaymentsServer())
-    browser = await sharedChromium()
-  })
-  afterAll(async () => {
-    if (browser) await closeContexts(browser)
-    await server?.stop()
-  })
+  // The sandbox's pages send the browser back to the server's public address, the journey's `base`.
+  const journey = browserJourney()
 
   /** The link the server makes for a provider whose account reads `language` (the page speaks it). */
   const onboardingLink = async (language: "fr" | "en" = "fr") => {
+    const { server, api } = journey
     const provider = await freshUser(server, api)
     if (language !== "fr")
       expect((await api.patch("/api/users/me", { preferredLanguage: language }, { token: provider.token })).status).toBe(200)
@@ -28,7 +19,7 @@ describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", ()
     return { provider, link: reply.body.data.data.accountLink as string }
   }
 
-  const newPage = async (locale: "fr-CA" | "en-CA") => (await browser.newContext({ locale })).newPage()
+  const newPage = async (locale: "fr-CA" | "en-CA") => (await journey.newPage(locale)).page
 
   const expectNoViolations = async (page: Page, where: string) => {
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze()
@@ -74,11 +65,12 @@ describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", ()
   })
 
   it("Complete onboarding with the keyboard only: back on the setup page, the account can take charges", async () => {
+    const { base, api } = journey
     const { provider, link } = await onboardingLink("en")
     const page = await newPage("en-CA")
     await page.goto(link)
     await tabTo(page, "Complete onboarding")
-    await Promise.all([page.waitForURL(`${server.url}/provider/payments/setup?onboarding=complete`), page.keyboard.press("Enter")])
+    await Promise.all([page.waitForURL(`${base}/provider/payments/setup?onboarding=complete`), page.keyboard.press("Enter")])
     const status = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
     expect(status.body.data.data).toMatchObject({ chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true })
 
@@ -95,11 +87,12 @@ describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", ()
   })
 
   it("Abandon with the keyboard (Space): back on the refresh URL, nothing enabled", async () => {
+    const { base, api } = journey
     const { provider, link } = await onboardingLink()
     const page = await newPage("fr-CA")
     await page.goto(link)
     await tabTo(page, "Abandonner")
-    await Promise.all([page.waitForURL(`${server.url}/provider/payments/setup?onboarding=refresh`), page.keyboard.press("Space")])
+    await Promise.all([page.waitForURL(`${base}/provider/payments/setup?onboarding=refresh`), page.keyboard.press("Space")])
     const status = await api.get("/api/users/me/stripe-connect/status", { token: provider.token })
     expect(status.body.data.data).toMatchObject({ hasAccount: true, chargesEnabled: false })
     await page.context().close()

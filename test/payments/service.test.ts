@@ -6,7 +6,7 @@ import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { ConnectedAccounts, PaymentAccounts } from "../../src/modules/payments/service"
 import type { AppConfigShape } from "../../src/platform/config"
 import { inMemoryDomain, validRegistration } from "../support/domain"
-import { freePort } from "./support"
+import { freePort } from "../support/server"
 
 /** The domain on in-memory adapters; the app's own port is a closed one (the sandbox's webhook delivery fails quietly). */
 const domain = async (overrides: Partial<AppConfigShape> = {}) => {

@@ -1,17 +1,14 @@
-import { Effect, Either, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { Effect, Either, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StripeGatewayLive } from "../../src/modules/payments/adapters/stripe"
 import { ConnectedAccountGateway, PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { PaymentAccounts } from "../../src/modules/payments/service"
-import { AppConfigOf } from "../../src/platform/config"
-import { freePort } from "./support"
-import type { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
+import { freePort } from "../support/server"
 import { startFakeStripe, type FakeStripe } from "./fake-stripe"
-import { accountUpdated, deliver, freshUser, login, nowSeconds, sign, startPaymentsServer } from "./support"
+import { accountUpdated, deliver, freshUser, nowSeconds, sign, paymentsServerSettings } from "./support"
+import { stripeAdapterOn, stripeModeSettings } from "./stripe-mode"
+import { httpWorld } from "../support/world"
+import { loginToken } from "../support/accounts"
 
 const STRIPE_WEBHOOK_SECRET = "whsec_stripe_mode_secret"
 const STRIPE_CONNECT_WEBHOOK_SECRET = "whsec_stripe_mode_connect_secret"
@@ -22,26 +19,12 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.stop())
 
-const stripeConfig = (apiBase: string) =>
-  AppConfigOf({
-    paymentsMode: "stripe",
-    stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
-    stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
-    stripeConnectWebhookSecret: Option.some(Redacted.make(STRIPE_CONNECT_WEBHOOK_SECRET)),
-    stripeApiBase: Option.some(apiBase),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-stripe-"))
-  })
-
-const gatewayOn = (apiBase: string) => {
-  const runtime = ManagedRuntime.make(
-    StripeGatewayLive.pipe(Layer.provide(stripeConfig(apiBase)), Layer.provide(Logger.minimumLogLevel(LogLevel.None)))
-  )
-  return {
-    run: <A, E>(f: (gateway: ConnectedAccountGateway["Type"]) => Effect.Effect<A, E>) =>
-      runtime.runPromise(Effect.flatMap(ConnectedAccountGateway, f)),
-    dispose: () => runtime.dispose()
-  }
+/** Stripe mode with each endpoint's own webhook secret. */
+const secrets = {
+  stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
+  stripeConnectWebhookSecret: Option.some(Redacted.make(STRIPE_CONNECT_WEBHOOK_SECRET))
 }
+const gatewayOn = (apiBase: string) => stripeAdapterOn(ConnectedAccountGateway, StripeGatewayLive, apiBase, secrets)
 
 describe("Stripe adapter: request shapes against a local fake of Stripe's API", () => {
   let gateway: ReturnType<typeof gatewayOn>
@@ -177,18 +160,8 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
 })
 
 describe("stripe mode through HTTP (the app pointed at the fake)", () => {
-  let server: TestServer
-  let api: ReturnType<typeof httpClient>
-  beforeAll(async () => {
-    ;({ server, api } = await startPaymentsServer({
-      paymentsMode: "stripe",
-      stripeSecretKey: Option.some(Redacted.make("sk_test_fake_key")),
-      stripeWebhookSecret: Option.some(Redacted.make(STRIPE_WEBHOOK_SECRET)),
-      stripeConnectWebhookSecret: Option.some(Redacted.make(STRIPE_CONNECT_WEBHOOK_SECRET)),
-      stripeApiBase: Option.some(fake.url)
-    }))
-  })
-  afterAll(() => server?.stop())
+  // The fake is up (the file's beforeAll) when the world's starts the server.
+  const { server, api } = httpWorld({ config: () => paymentsServerSettings(stripeModeSettings(fake.url, secrets)) })
 
   it("onboarding creates a Stripe account with the provider's id and email and answers Stripe's link", async () => {
     const provider = await freshUser(server, api)
@@ -264,7 +237,7 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
   })
 
   it("sandbox accounts never count in stripe mode, the seed gives none, and the sandbox pages are not served", async () => {
-    const marie = await login(api, "marie.dubois@marketplace.local", "Provider1234!")
+    const marie = await loginToken(api, "marie.dubois@marketplace.local", "Provider1234!")
     expect((await api.get("/api/users/me/stripe-connect/status", { token: marie })).body.data.data.hasAccount).toBe(false)
 
     const provider = await freshUser(server, api)

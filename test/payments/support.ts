@@ -1,15 +1,15 @@
+import { type AccountRole, freshUser as anyFreshUser } from "../support/accounts"
 import { openAllTheTime } from "../support/availability"
 import { Effect, Layer, Option, Redacted } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
 import Stripe from "stripe"
-import { Identity } from "../../src/modules/identity"
 import { verifyEvent } from "../../src/modules/payments/adapters/signature"
 import { type ChargeEvent, ChargeEventSink } from "../../src/modules/payments/ports"
 import { type WebhookEndpoint, webhookEndpointOf, webhookPaths } from "../../src/modules/payments/webhook-endpoints"
 import type { AppConfigShape } from "../../src/platform/config"
 import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
+import { freePort, type TestServer } from "../support/server"
 
 export const WEBHOOK_SECRET = "whsec_test_payments_0123456789"
 /** The connected-accounts endpoint's own secret (STRIPE_CONNECT_WEBHOOK_SECRET). */
@@ -24,63 +24,31 @@ export const endpointOfPayload = (payload: string): WebhookEndpoint => {
   }
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-
 /**
- * The real app on a port chosen here, so that PUBLIC_URL is its own address and the links it hands
- * out (return URLs, sandbox pages) can be followed as they are. A known webhook secret by default.
+ * The settings of a server on a port chosen here, so that PUBLIC_URL is its own address and the links
+ * it hands out (return URLs, sandbox pages) can be followed as they are; the known webhook secrets by
+ * default. For `httpWorld({ config: () => paymentsServerSettings() })`.
  */
-export const startPaymentsServer = async (overrides: Partial<AppConfigShape> = {}) => {
+export const paymentsServerSettings = async (overrides: Partial<AppConfigShape> = {}): Promise<Partial<AppConfigShape>> => {
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const started = await startTestServer({
+  return {
     port,
-    publicUrl: url,
+    publicUrl: `http://127.0.0.1:${port}`,
     stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)),
     stripeConnectWebhookSecret: Option.some(Redacted.make(CONNECT_WEBHOOK_SECRET)),
     ...overrides
-  })
-  const server: TestServer = { ...started, url, port }
-  return { server, api: httpClient(server) }
+  }
 }
 
 type Api = ReturnType<typeof httpClient>
 
-export const login = async (api: Api, email: string, password: string) => {
-  const reply = await api.post("/api/auth/login", { email, password })
-  if (reply.status !== 200) throw new Error(`login ${email}: ${reply.status} ${reply.text}`)
-  return reply.body.data.token as string
-}
-
 let counter = 0
-/** A fresh verified account with the given role (no payment account), logged in. */
-export const freshUser = async (server: TestServer, api: Api, role: "CLIENT" | "PROVIDER" | "ADMIN" = "PROVIDER") => {
-  const email = `pay.${role.toLowerCase()}.${Date.now().toString(36)}${(++counter).toString(36)}@example.com`
-  const password = "Passw0rd!"
-  const user = await server.run(
-    Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({
-        firstName: "Zoé",
-        lastName: "Lévesque",
-        email,
-        phoneNumber: "5145550177",
-        password,
-        confirmPassword: password,
-        role
-      })
-    )
-  )
+/** A fresh verified account with the given role (a provider by default), logged in, with no payment account. */
+export const freshUser = async (server: TestServer, api: Api, role: AccountRole = "PROVIDER") => {
+  const account = await anyFreshUser(server, api, role)
   // A provider is open at any time (support/availability.ts): tests pick their booking times freely.
-  if (role === "PROVIDER") await server.run(openAllTheTime(user.id))
-  return { user, email, password, token: await login(api, email, password) }
+  if (role === "PROVIDER") await server.run(openAllTheTime(account.user.id))
+  return account
 }
 
 export const accountUpdated = (input: {

@@ -1,10 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { PaymentAccounts } from "../../src/modules/payments/service"
-import type { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
 import { webhookPaths } from "../../src/modules/payments/webhook-endpoints"
 import {
   accountUpdated,
@@ -13,17 +11,13 @@ import {
   freshUser,
   nowSeconds,
   sign,
-  startPaymentsServer,
+  paymentsServerSettings,
   stripeEvent,
   WEBHOOK_SECRET
 } from "./support"
+import { httpWorld } from "../support/world"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  ;({ server, api } = await startPaymentsServer())
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld({ config: () => paymentsServerSettings() })
 
 /** A provider with an incomplete sandbox account (onboarding started, not finished). */
 const providerWithAccount = async () => {

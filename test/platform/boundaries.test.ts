@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
-import { type Import, importsOf, root, sourcesUnder } from "../support/imports"
+import { type Import, importsOf, parsedSource, root, sourcesUnder } from "../support/imports"
 
 const files = [...sourcesUnder("src"), ...sourcesUnder("ui"), ...sourcesUnder("cli")]
 const imports = files.flatMap((file) => importsOf(file))
@@ -165,14 +165,8 @@ describe("migrations", () => {
  * statements of a file that give the sql tag a row type (`sql<T>\`...\``, `sql.unsafe<T>(...)`),
  * read by TypeScript's parser (so a comment or a string naming one does not count), as `file:line`.
  */
-const rowAssertionsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<string> => {
-  const source = ts.createSourceFile(
-    file,
-    text,
-    ts.ScriptTarget.Latest,
-    false,
-    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS
-  )
+const rowAssertionsOf = (file: string, text?: string): ReadonlyArray<string> => {
+  const source = parsedSource(file, text)
   const found: Array<string> = []
   const at = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`
   const visit = (node: ts.Node): void => {

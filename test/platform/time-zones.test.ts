@@ -20,42 +20,54 @@ import {
 /** Intl writes narrow or thin spaces (before AM/PM, around a range dash): compared as plain spaces. */
 const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
 const time = (locale: string, instant: string, zone: string) => plain(formatInZone(locale, instant, zone, { timeStyle: "short" }))
+/** Each row's instant written by `time` in its language and zone. */
+const expectTimes = (rows: ReadonlyArray<readonly [locale: string, instant: string, zone: string, written: string]>) => {
+  for (const [locale, instant, zone, written] of rows) expect(time(locale, instant, zone), `${locale} ${instant} ${zone}`).toBe(written)
+}
 
 describe("formatInZone", () => {
   it("writes one instant in each zone, in both languages", () => {
     const instant = "2026-11-29T20:00:00Z"
-    expect(time("fr", instant, "Europe/Paris")).toBe("21:00")
-    expect(time("fr", instant, "America/Toronto")).toBe("15:00")
-    expect(time("fr", instant, "Asia/Tokyo")).toBe("05:00")
-    expect(time("en", instant, "Europe/Paris")).toBe("9:00 PM")
-    expect(time("en", instant, "America/Toronto")).toBe("3:00 PM")
-    expect(time("en", instant, "Asia/Tokyo")).toBe("5:00 AM")
+    expectTimes([
+      ["fr", instant, "Europe/Paris", "21:00"],
+      ["fr", instant, "America/Toronto", "15:00"],
+      ["fr", instant, "Asia/Tokyo", "05:00"],
+      ["en", instant, "Europe/Paris", "9:00 PM"],
+      ["en", instant, "America/Toronto", "3:00 PM"],
+      ["en", instant, "Asia/Tokyo", "5:00 AM"]
+    ])
     expect(plain(formatInZone("fr", instant, "Asia/Tokyo", { dateStyle: "long" }))).toBe("30 novembre 2026")
   })
 
   it("follows Paris across its 2026 changes (29 March, 25 October)", () => {
-    // 00:30Z is 01:30 CET before the spring change, 01:30Z is 03:30 CEST after it (02:xx never happens).
-    expect(time("fr", "2026-03-29T00:30:00Z", "Europe/Paris")).toBe("01:30")
-    expect(time("fr", "2026-03-29T01:30:00Z", "Europe/Paris")).toBe("03:30")
-    // At fall-back 02:30 happens twice: 00:30Z (CEST) and 01:30Z (CET).
-    expect(time("fr", "2026-10-25T00:30:00Z", "Europe/Paris")).toBe("02:30")
-    expect(time("fr", "2026-10-25T01:30:00Z", "Europe/Paris")).toBe("02:30")
-    expect(time("en", "2026-07-01T12:00:00Z", "Europe/Paris")).toBe("2:00 PM")
-    expect(time("en", "2026-12-01T12:00:00Z", "Europe/Paris")).toBe("1:00 PM")
+    expectTimes([
+      // 00:30Z is 01:30 CET before the spring change, 01:30Z is 03:30 CEST after it (02:xx never happens).
+      ["fr", "2026-03-29T00:30:00Z", "Europe/Paris", "01:30"],
+      ["fr", "2026-03-29T01:30:00Z", "Europe/Paris", "03:30"],
+      // At fall-back 02:30 happens twice: 00:30Z (CEST) and 01:30Z (CET).
+      ["fr", "2026-10-25T00:30:00Z", "Europe/Paris", "02:30"],
+      ["fr", "2026-10-25T01:30:00Z", "Europe/Paris", "02:30"],
+      ["en", "2026-07-01T12:00:00Z", "Europe/Paris", "2:00 PM"],
+      ["en", "2026-12-01T12:00:00Z", "Europe/Paris", "1:00 PM"]
+    ])
   })
 
   it("follows Toronto across its 2026 changes (8 March, 1 November)", () => {
-    expect(time("en", "2026-03-08T06:30:00Z", "America/Toronto")).toBe("1:30 AM")
-    expect(time("en", "2026-03-08T07:30:00Z", "America/Toronto")).toBe("3:30 AM")
-    expect(time("en", "2026-11-01T05:30:00Z", "America/Toronto")).toBe("1:30 AM")
-    expect(time("en", "2026-11-01T06:30:00Z", "America/Toronto")).toBe("1:30 AM")
-    expect(time("fr", "2026-07-01T13:00:00Z", "America/Toronto")).toBe("09:00")
-    expect(time("fr", "2026-12-01T13:00:00Z", "America/Toronto")).toBe("08:00")
+    expectTimes([
+      ["en", "2026-03-08T06:30:00Z", "America/Toronto", "1:30 AM"],
+      ["en", "2026-03-08T07:30:00Z", "America/Toronto", "3:30 AM"],
+      ["en", "2026-11-01T05:30:00Z", "America/Toronto", "1:30 AM"],
+      ["en", "2026-11-01T06:30:00Z", "America/Toronto", "1:30 AM"],
+      ["fr", "2026-07-01T13:00:00Z", "America/Toronto", "09:00"],
+      ["fr", "2026-12-01T13:00:00Z", "America/Toronto", "08:00"]
+    ])
   })
 
   it("Tokyo keeps one offset all year", () => {
-    expect(time("fr", "2026-07-01T03:00:00Z", "Asia/Tokyo")).toBe("12:00")
-    expect(time("fr", "2026-12-01T03:00:00Z", "Asia/Tokyo")).toBe("12:00")
+    expectTimes([
+      ["fr", "2026-07-01T03:00:00Z", "Asia/Tokyo", "12:00"],
+      ["fr", "2026-12-01T03:00:00Z", "Asia/Tokyo", "12:00"]
+    ])
   })
 
   it("an unknown zone falls back to the default zone instead of throwing", () => {

@@ -1,22 +1,12 @@
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
-import { type CallOptions, httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
-import { expectError, fileOf, freshUser, login, png, sendForm } from "./support"
+import { freshUser, loginToken } from "../support/accounts"
+import { type CallOptions, expectError } from "../support/http"
+import { httpWorld } from "../support/world"
+import { fileOf, png, sendForm } from "./support"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
-
+const { server, api, sql } = httpWorld()
 const del = (path: string, options?: CallOptions) => api.call("DELETE", path, options)
-const sql = <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
-  server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 const PRIVATE_FIELDS = ["email", "phoneNumber", "address", "postalCode", "dateOfBirth", "stripeAccountId", "payments", "preferredLanguage"]
 
@@ -86,7 +76,7 @@ describe("GET /api/users/me", () => {
       setupPath: "/provider/payments/setup"
     })
     // The seeded providers have a completed sandbox account.
-    const marie = await api.get("/api/users/me", { token: await login(api, "marie.dubois@marketplace.local", "Provider1234!") })
+    const marie = await api.get("/api/users/me", { token: await loginToken(api, "marie.dubois@marketplace.local", "Provider1234!") })
     expect(marie.body.data.user.payments).toMatchObject({
       hasAccount: true,
       chargesEnabled: true,
@@ -273,7 +263,7 @@ describe("GET /api/users/public/{id}", () => {
       isOwner: false,
       servicesCount: 0
     })
-    const marie = await login(api, "marie.dubois@marketplace.local", "Provider1234!")
+    const marie = await loginToken(api, "marie.dubois@marketplace.local", "Provider1234!")
     const marieId = (await api.get("/api/users/me", { token: marie })).body.data.user.id
     const marieView = await api.get(`/api/users/public/${marieId}`)
     expect(marieView.text).not.toMatch(/acct_/)

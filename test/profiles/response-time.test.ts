@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { newClient, newProvider, type Session } from "../support/accounts"
-import { httpClient } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
-import { sqlOn } from "../onboarding/support"
+import { httpWorld } from "../support/world"
+import { MINUTE } from "../support/durations"
 
 // Issue 15, item 4: a provider's public profile gives their response time, the median minutes to a
 // first answer in conversations others started, computed from the messages.
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-beforeAll(async () => {
-  server = await startTestServer()
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api, sql } = httpWorld()
 
-const MINUTE = 60_000
 const start = Date.parse("2026-03-02T09:00:00Z")
 
 /** A conversation between `from` (who writes first) and `to`; its messages sent in order, then dated `minutes` after `start`. */
@@ -26,7 +18,7 @@ const conversation = async (from: Session, to: Session, messages: ReadonlyArray<
   for (const [i, m] of messages.entries()) {
     const sent = await api.post(`/api/conversations/${id}/messages`, { content: `Message ${i + 1}` }, { token: m.by.token })
     expect(sent.status, sent.text).toBe(201)
-    await sqlOn(server)(`UPDATE messages SET created_at = $2 WHERE id = $1`, [
+    await sql(`UPDATE messages SET created_at = $2 WHERE id = $1`, [
       sent.body.data.message.id,
       new Date(start + m.minutes * MINUTE).toISOString()
     ])
@@ -77,17 +69,14 @@ describe("response time on the public profile", () => {
     expect(await responseTimeOf(e)).toBe(3)
 
     // An even count: the mean of the two middle delays, in whole minutes. a's conversation answered after 61 minutes.
-    const [conv] = await sqlOn(server)<{ id: string }>(
+    const [conv] = await sql<{ id: string }>(
       `SELECT c.id FROM conversations c JOIN conversation_participants p ON p.conversation_id = c.id WHERE p.user_id = $1
        AND c.id IN (SELECT conversation_id FROM conversation_participants WHERE user_id = $2)`,
       [a.id, provider.id]
     )
     const sent = await api.post(`/api/conversations/${conv!.id}/messages`, { content: "Bonjour !" }, { token: provider.token })
     expect(sent.status, sent.text).toBe(201)
-    await sqlOn(server)(`UPDATE messages SET created_at = $2 WHERE id = $1`, [
-      sent.body.data.message.id,
-      new Date(start + 61 * MINUTE).toISOString()
-    ])
+    await sql(`UPDATE messages SET created_at = $2 WHERE id = $1`, [sent.body.data.message.id, new Date(start + 61 * MINUTE).toISOString()])
     // 10, 30, 61, 120: (30 + 61) / 2 = 45.5, rounded to 46.
     expect(await responseTimeOf(provider)).toBe(46)
   })

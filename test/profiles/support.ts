@@ -1,50 +1,11 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import * as zlib from "node:zlib"
 import sharp from "sharp"
-import { expect } from "vitest"
-import { Identity, type User } from "../../src/modules/identity"
-import type { AppConfigShape } from "../../src/platform/config"
 import { Storage } from "../../src/platform/storage"
-import { expectWellFormed, type httpClient, type Reply } from "../support/http"
-import { startTestServer, type TestServer } from "../support/server"
-
-type Api = ReturnType<typeof httpClient>
-
-export const login = async (api: Api, email: string, password: string) => {
-  const reply = await api.post("/api/auth/login", { email, password })
-  if (reply.status !== 200) throw new Error(`login ${email}: ${reply.status} ${reply.text}`)
-  return reply.body.data.token as string
-}
-
-let counter = 0
-/** A fresh verified account with the given role, logged in. */
-export const freshUser = async (
-  server: TestServer,
-  api: Api,
-  role: "CLIENT" | "PROVIDER" | "ADMIN" = "CLIENT",
-  overrides: { firstName?: string; lastName?: string; preferredLanguage?: "fr" | "en" } = {}
-): Promise<{ user: User; email: string; password: string; token: string }> => {
-  const email = `pro.${role.toLowerCase()}.${Date.now().toString(36)}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`
-  const password = "Passw0rd!"
-  const user = await server.run(
-    Effect.flatMap(Identity, (identity) =>
-      identity.createAccount({
-        firstName: overrides.firstName ?? "Zoé",
-        lastName: overrides.lastName ?? "Lévesque",
-        email,
-        phoneNumber: "5145550177",
-        password,
-        confirmPassword: password,
-        role,
-        ...(overrides.preferredLanguage ? { preferredLanguage: overrides.preferredLanguage } : {})
-      })
-    )
-  )
-  return { user, email, password, token: await login(api, email, password) }
-}
+import { expectWellFormed, type Reply } from "../support/http"
+import type { TestServer } from "../support/server"
 
 /** Sends a multipart form (fetch's FormData) and checks the answer like every other call. */
 export const sendForm = async (
@@ -156,23 +117,16 @@ export const FIVE_MB = 5 * 1024 * 1024
 /** Every key in the server's storage (DATA_DIR/uploads), temporary files included. */
 export const storedKeys = (server: TestServer) => server.run(Effect.flatMap(Storage, (s) => s.keys()))
 
-/** The real app on a fresh database with a DATA_DIR known to the test (uploads go to DATA_DIR/uploads). */
-export const startServerWithDataDir = async (overrides: Partial<AppConfigShape> = {}) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-uploads-"))
-  const server = await startTestServer({ dataDir, ...overrides })
-  return { server, uploadsDir: path.join(dataDir, "uploads") }
-}
+/** The server's uploads folder (DATA_DIR/uploads). */
+export const uploadsDirOf = (server: TestServer) => path.join(server.dataDir, "uploads")
 
-/** Every file under an uploads folder, walked on disk (not through the storage port). */
-export const filesUnder = (root: string) =>
-  fs.existsSync(root)
+/** Every file the server stored under its uploads folder, walked on disk (not through the storage port). */
+export const uploadedFiles = (server: TestServer) => {
+  const root = uploadsDirOf(server)
+  return fs.existsSync(root)
     ? fs
         .readdirSync(root, { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile())
         .map((e) => path.join(e.parentPath, e.name))
     : []
-
-export const expectError = (reply: Reply, status: number, code: string) => {
-  expect(reply.status, reply.text).toBe(status)
-  expect(reply.body.code, reply.text).toBe(code)
 }

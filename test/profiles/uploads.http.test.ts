@@ -3,38 +3,28 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import sharp from "sharp"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { en, fr } from "../../src/platform/messages"
-import { httpClient } from "../support/http"
-import type { TestServer } from "../support/server"
+import { freshUser } from "../support/accounts"
+import { expectError } from "../support/http"
+import { httpWorld } from "../support/world"
 import {
   bigPngLike,
-  expectError,
   FIVE_MB,
   fileOf,
-  freshUser,
   getBinary,
   jpegWithExif,
   pdf,
   png,
   pngWithText,
   sendForm,
-  startServerWithDataDir,
   storedKeys,
-  filesUnder,
+  uploadedFiles,
+  uploadsDirOf,
   webp
 } from "./support"
 
-let server: TestServer
-let api: ReturnType<typeof httpClient>
-let root: string
-beforeAll(async () => {
-  const started = await startServerWithDataDir()
-  server = started.server
-  root = started.uploadsDir
-  api = httpClient(server)
-})
-afterAll(() => server?.stop())
+const { server, api } = httpWorld()
 
 const avatarForm = (file: File) => {
   const form = new FormData()
@@ -48,7 +38,7 @@ const avatarKey = (userId: string) =>
     )
     .then((rows) => rows[0]?.key ?? null)
 
-const filesOnDisk = async () => filesUnder(root)
+const filesOnDisk = async () => uploadedFiles(server)
 
 describe("POST /api/uploads/avatar", () => {
   it("stores a JPEG, PNG or WebP under a generated name, re-encoded without metadata, and serves it", async () => {
@@ -174,10 +164,10 @@ describe("POST /api/uploads/avatar", () => {
       "MALFORMED_REQUEST"
     )
     expect(await avatarKey(user.id)).toMatch(/^avatars\/[0-9a-f-]{36}$/)
-    expect(fs.existsSync(path.resolve(root, "../../../evil.png"))).toBe(false)
-    expect(fs.existsSync(path.resolve(root, "..", "evil.png"))).toBe(false)
+    expect(fs.existsSync(path.resolve(uploadsDirOf(server), "../../../evil.png"))).toBe(false)
+    expect(fs.existsSync(path.resolve(uploadsDirOf(server), "..", "evil.png"))).toBe(false)
     for (const file of await filesOnDisk())
-      expect(path.relative(root, file)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
+      expect(path.relative(uploadsDirOf(server), file)).toMatch(/^(avatars|profile-photos|applications|service-photos)\/[0-9a-f-]{36}$/)
   })
 
   it("needs a session", async () => {

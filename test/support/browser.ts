@@ -107,12 +107,18 @@ export const collectPageErrors = (page: Page) => {
   return errors
 }
 
-/** Logs in through the French login screen of the app at `origin` and waits for /services. */
-export const logInThroughUi = async (page: Page, origin: string, email: string, password: string) => {
+/** The login screen's words in each language. */
+const loginScreen = {
+  fr: { password: "Mot de passe", submit: "Se connecter" },
+  en: { password: "Password", submit: "Log in" }
+} as const
+
+/** Logs in through the login screen (French, or English in an English browser) of the app at `origin` and waits for /services. */
+export const logInThroughUi = async (page: Page, origin: string, email: string, password: string, language: "fr" | "en" = "fr") => {
   await page.goto(`${origin}/login`)
   await page.getByLabel("Email").fill(email)
-  await page.getByLabel("Mot de passe", { exact: true }).fill(password)
-  await page.getByRole("button", { name: "Se connecter" }).click()
+  await page.getByLabel(loginScreen[language].password, { exact: true }).fill(password)
+  await page.getByRole("button", { name: loginScreen[language].submit }).click()
   await page.waitForURL("**/services")
 }
 
@@ -129,10 +135,10 @@ export const contextWithConsent = async (browser: Browser, options: BrowserConte
   return context
 }
 
-/** Waits until the page shows no loading state at all (a screen may load several parts at once). */
 /**
- * A signed-in user's click on "English", once the account has saved it: the next page load follows the
- * account's language, so a test that navigates at once must not race the PATCH that records it.
+ * A signed-in user's click on "English", once the account has saved it and the screen speaks English
+ * (its "Log out" button): the next page load follows the account's language, so a test that navigates
+ * at once must not race the PATCH that records it.
  */
 export const switchToEnglish = async (page: Page) => {
   const saved = page.waitForResponse(
@@ -140,8 +146,10 @@ export const switchToEnglish = async (page: Page) => {
   )
   await page.getByRole("button", { name: "English" }).click()
   expect((await saved).ok()).toBe(true)
+  await page.getByRole("button", { name: "Log out" }).waitFor()
 }
 
+/** Waits until the page shows no loading state at all (a screen may load several parts at once). */
 export const loaded = (page: Page) => page.waitForFunction(() => document.querySelector(".loading") === null)
 
 /**

@@ -3,6 +3,14 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { startTestServer } from "./server"
 
+/** What a run of the real CLI answers. */
+export interface CliResult {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+export type CliRun = (...args: Array<string>) => Promise<CliResult>
+
 const root = path.resolve(import.meta.dirname, "../..")
 
 /** Whether the real CLI is built (bin/run.mjs over dist/cli/commands.js, built by `make test`) and knows a command. */
@@ -16,11 +24,11 @@ export const cliBuiltWith = (command: string) => {
  * server's DATA_DIR (the CLI attaches to it, as to a running server), on PostgreSQL its database URL.
  * `cli(...args)` runs `bin/run.mjs` asynchronously (the database it reaches is served by this process).
  */
-export const startCliReachableServer = async () => {
-  const server = await startTestServer()
+export const startCliReachableServer = async (...serverOptions: Parameters<typeof startTestServer>) => {
+  const server = await startTestServer(...serverOptions)
   const cliEnv = { DATABASE_URL: server.databaseUrl ?? "", DATA_DIR: server.dataDir }
-  const cli = (...args: Array<string>) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+  const cli: CliRun = (...args) =>
+    new Promise((resolve) => {
       execFile(
         process.execPath,
         ["bin/run.mjs", ...args],

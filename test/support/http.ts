@@ -74,6 +74,13 @@ export const expectWellFormed = (path: string, reply: Reply) => {
   }
 }
 
+/** The reply is the error `code` with `status` (`where` names the call in a failure's message). */
+export const expectError = (reply: Reply, status: number, code: string, where = "") => {
+  const said = `${where} ${reply.status} ${reply.text.slice(0, 300)}`.trim()
+  expect(reply.status, said).toBe(status)
+  expect(reply.body.code, said).toBe(code)
+}
+
 /** A small fetch client for one test server; every answer goes through expectWellFormed. */
 export const httpClient = (server: TestServer) => {
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<Reply> => {

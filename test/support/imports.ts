@@ -29,15 +29,13 @@ export const sourcesUnder = (dir: string): ReadonlyArray<string> =>
 const allTypeOnly = (elements: ReadonlyArray<{ readonly isTypeOnly: boolean }> | undefined) =>
   elements !== undefined && elements.length > 0 && elements.every((element) => element.isTypeOnly)
 
+/** A source file (relative to the root; read from disk unless `text` is given) parsed by TypeScript, as TSX for a .tsx file. */
+export const parsedSource = (file: string, text = readFileSync(join(root, file), "utf8")) =>
+  ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+
 /** Every import and re-export of a file. */
-export const importsOf = (file: string, text = readFileSync(join(root, file), "utf8")): ReadonlyArray<Import> => {
-  const source = ts.createSourceFile(
-    file,
-    text,
-    ts.ScriptTarget.Latest,
-    false,
-    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS
-  )
+export const importsOf = (file: string, text?: string): ReadonlyArray<Import> => {
+  const source = parsedSource(file, text)
   const found: Array<Import> = []
   const namesOf = (elements: ReadonlyArray<ts.ImportSpecifier | ts.ExportSpecifier> | undefined) =>
     (elements ?? []).map((element) => (element.propertyName ?? element.name).text)

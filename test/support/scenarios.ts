@@ -8,6 +8,7 @@ import { type Actor, UserRepository } from "../../src/modules/identity"
 import { payInSandbox } from "../booking/support"
 import { newClient, newProvider, type Session } from "./accounts"
 import { actorOf } from "./domain"
+import { HOUR } from "./durations"
 import { httpClient } from "./http"
 import type { TestServer } from "./server"
 
@@ -18,8 +19,6 @@ import type { TestServer } from "./server"
  * sends it), since that is where the hold is made; and a booking "rendered" is moved into the past,
  * as the tests of that state always did.
  */
-
-const HOUR = 3_600_000
 
 /** A verified provider whose sandbox payout account can take charges, open at any time. */
 export const providerWithPayouts = (server: TestServer, overrides: Record<string, unknown> = {}): Promise<Session> =>
@@ -94,8 +93,9 @@ let pastCursor = Number.POSITIVE_INFINITY
  * Moves the booking's times into the past, as if it had happened: it ended half an hour ago, or half
  * an hour before the one moved before it, so that bookings of one provider moved back one after
  * another never overlap (the slot constraint holds for the past too); back to now after 4 days.
+ * For a test whose booking must have started (and ended) by the time it acts on it.
  */
-const moveIntoPast = (server: TestServer, bookingId: string, hours: number) => {
+export const moveIntoPast = (server: TestServer, bookingId: string, hours: number) => {
   const latest = Date.now() - HOUR / 2
   if (pastCursor < latest - 4 * 24 * HOUR) pastCursor = Number.POSITIVE_INFINITY
   const end = new Date(Math.min(latest, pastCursor - HOUR / 2))

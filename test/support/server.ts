@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { type Clock, Effect, Layer, ManagedRuntime, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -18,6 +19,12 @@ export const freePort = () =>
       probe.close(() => resolve(port))
     })
   })
+
+/** Runs SQL (`$1`... parameters) on a test server's database: its rows. */
+export const sqlOn =
+  (server: Pick<TestServer, "run">) =>
+  <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
+    server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
 export interface TestServer {
   readonly url: string
@@ -43,7 +50,8 @@ export const startTestServer = async (
   overrides: Partial<AppConfigShape> = {},
   options: { readonly clock?: Clock.Clock; readonly databaseUrl?: string } = {}
 ): Promise<TestServer> => {
-  const port = await freePort()
+  // A port of the test's own (PUBLIC_URL naming the server's address, say) or a free one.
+  const port = overrides.port ?? (await freePort())
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
   const template = overrides.seedDemoData === false ? "migrated" : "seeded"
   if (template === "seeded") fs.cpSync(testTemplates().seededDataDir, dataDir, { recursive: true })

@@ -293,9 +293,35 @@ const contextFor = async (browser: Browser, data: WalkData, role: Role, language
   return context
 }
 
+/** Marks the h1 of a screen the walk leaves, so that its next screen is not taken as ready on it. */
+const LEFT = "data-walk-left"
+
+/** A screen's route: its path with ids and tokens as one placeholder, without its query. */
+const routeOf = (path: string) =>
+  path
+    .split("?")[0]!
+    .split("/")
+    .map((part) => (/\d/.test(part) || part.includes("-token") ? ":id" : part))
+    .join("/")
+
+/**
+ * Goes to `path` the way a link in the app does (no reload: the shell and language stay), as people
+ * move between screens; the first screen of each context is loaded from its URL, and so is a screen of
+ * the same route as the one before (the same component would keep its h1).
+ */
+const followLink = (page: Page, path: string) =>
+  page.evaluate(
+    ({ path, left }) => {
+      for (const heading of document.querySelectorAll("h1")) heading.setAttribute(left, "")
+      history.pushState(null, "", path)
+      dispatchEvent(new PopStateEvent("popstate"))
+    },
+    { path, left: LEFT }
+  )
+
 /** The screen is ready: its h1, no loading state, and its own mark when it names one. */
 export const screenReady = async (page: Page, screen: Screen) => {
-  await page.locator("h1").first().waitFor()
+  await page.locator(`h1:not([${LEFT}])`).first().waitFor()
   await loaded(page)
   if (screen.ready) await page.locator(screen.ready).first().waitFor()
 }
@@ -322,9 +348,12 @@ export const walk = async (
       await api.patch("/api/users/me", { preferredLanguage: language }, { token: data.sessions[role].token, language })
     const context = await contextFor(browser, data, role, language, width)
     const page = await context.newPage()
+    let previous: string | undefined
     for (const screen of mine) {
       const separator = screen.path.includes("?") ? "&" : "?"
-      await page.goto(`${server.url}${screen.path}${separator}lang=${language}`)
+      if (previous !== undefined && routeOf(previous) !== routeOf(screen.path)) await followLink(page, screen.path)
+      else await page.goto(`${server.url}${screen.path}${separator}lang=${language}`)
+      previous = screen.path
       await screenReady(page, screen)
       const label = `${role} ${screen.path}`
       await visit(page, label, screen)

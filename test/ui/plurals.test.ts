@@ -15,25 +15,26 @@ const render = (locale: "fr" | "en", source: string, values: Record<string, unkn
   return i18n._(id, values)
 }
 
-const cases: ReadonlyArray<{
-  source: string
-  name: string
-  extra?: Record<string, unknown>
-  fr: [string, string, string]
-  en: [string, string, string]
-}> = [
-  {
-    source: "{0, plural, one {# réservation} other {# réservations}}",
-    name: "0",
-    fr: ["0 réservation", "1 réservation", "2 réservations"],
-    en: ["0 bookings", "1 booking", "2 bookings"]
-  },
-  {
-    source: "{0, plural, one {# service} other {# services}}",
-    name: "0",
-    fr: ["0 service", "1 service", "2 services"],
-    en: ["0 services", "1 service", "2 services"]
-  },
+interface PluralCase {
+  readonly source: string
+  readonly name: string
+  readonly extra?: Record<string, unknown>
+  /** The message for 0, 1 and 2. */
+  readonly fr: readonly [string, string, string]
+  readonly en: readonly [string, string, string]
+}
+
+/** "{name, plural, one {# word} other {# words}}": 0 and 1 take the French singular, only 1 the English one. */
+const countOf = (name: string, [frOne, frOther]: [string, string], [enOne, enOther]: [string, string]): PluralCase => ({
+  source: `{${name}, plural, one {# ${frOne}} other {# ${frOther}}}`,
+  name,
+  fr: [`0 ${frOne}`, `1 ${frOne}`, `2 ${frOther}`],
+  en: [`0 ${enOther}`, `1 ${enOne}`, `2 ${enOther}`]
+})
+
+const cases: ReadonlyArray<PluralCase> = [
+  countOf("0", ["réservation", "réservations"], ["booking", "bookings"]),
+  countOf("0", ["service", "services"], ["service", "services"]),
   {
     source: "{reviews, plural, one {Note {score}/5 (# avis)} other {Note {score}/5 (# avis)}}",
     name: "reviews",
@@ -41,24 +42,9 @@ const cases: ReadonlyArray<{
     fr: ["Note 4,5/5 (0 avis)", "Note 4,5/5 (1 avis)", "Note 4,5/5 (2 avis)"],
     en: ["Rated 4,5/5 (0 reviews)", "Rated 4,5/5 (1 review)", "Rated 4,5/5 (2 reviews)"]
   },
-  {
-    source: "{0, plural, one {# utilisateur} other {# utilisateurs}}",
-    name: "0",
-    fr: ["0 utilisateur", "1 utilisateur", "2 utilisateurs"],
-    en: ["0 users", "1 user", "2 users"]
-  },
-  {
-    source: "{n, plural, one {# étoile} other {# étoiles}}",
-    name: "n",
-    fr: ["0 étoile", "1 étoile", "2 étoiles"],
-    en: ["0 stars", "1 star", "2 stars"]
-  },
-  {
-    source: "{0, plural, one {# paiement} other {# paiements}}",
-    name: "0",
-    fr: ["0 paiement", "1 paiement", "2 paiements"],
-    en: ["0 payments", "1 payment", "2 payments"]
-  }
+  countOf("0", ["utilisateur", "utilisateurs"], ["user", "users"]),
+  countOf("n", ["étoile", "étoiles"], ["star", "stars"]),
+  countOf("0", ["paiement", "paiements"], ["payment", "payments"])
 ]
 
 describe("plurals in the UI's catalogs", () => {
