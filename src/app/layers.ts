@@ -145,8 +145,8 @@ const NotificationServices = Layer.merge(NotificationsLive, NotificationSettings
 
 /** The application services over whatever adapters are given. */
 export const ApplicationServices = Layer.mergeAll(
-  IdentityLive.pipe(Layer.provideMerge(InProcessAccountEvents)),
-  TwoFactorLive,
+  // Identity and two-step login both end sessions, announced on the same account events.
+  Layer.merge(IdentityLive, TwoFactorLive).pipe(Layer.provideMerge(InProcessAccountEvents)),
   PaymentsServicesLive
 ).pipe(
   Layer.provideMerge(NotificationServices),

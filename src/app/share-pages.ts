@@ -69,11 +69,15 @@ export const shareHeadTags = (head: ShareHead): string =>
     `<meta name="twitter:description" content="${escapeHtml(head.description)}" />`
   ].join("\n    ")
 
-/** index.html with `head` in place of its generic share block (title, description, site defaults, up to `<!--/share-->`), and its language. */
+/**
+ * index.html with `head` in place of its generic share block (title, description, site defaults, up to
+ * `<!--/share-->`), and its language. The tags are given by a function: a replacement string would read
+ * `$'`, `` $` `` or `$&` in a title as patterns.
+ */
 export const withShareHead = (indexHtml: string, head: ShareHead) =>
   indexHtml
-    .replace(/<html lang="[a-z]+">/, `<html lang="${head.language}">`)
-    .replace(/<title>[^<]*<\/title>[\s\S]*?<!--\/share-->/, shareHeadTags(head))
+    .replace(/<html lang="[a-z]+">/, () => `<html lang="${head.language}">`)
+    .replace(/<title>[^<]*<\/title>[\s\S]*?<!--\/share-->/, () => shareHeadTags(head))
 
 // ---- Share images ----------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ export const fr = {
   "request.unknownField": "Champ inconnu.",
   "request.invalidField": "Valeur invalide pour ce champ.",
   "request.controlCharacters": "Ce champ contient des caractères de contrôle non autorisés.",
+  "request.loneSurrogate": "Le texte envoyé contient un caractère incomplet : retapez-le ou supprimez-le.",
   "request.numberOutOfRange": "Nombre hors des limites acceptées.",
   "server.error": "Erreur interne du serveur. Réessayez plus tard.",
   "server.unavailable": "Service momentanément indisponible. Réessayez dans quelques secondes.",
@@ -77,6 +78,13 @@ export const fr = {
   "mail.emailChanged.body":
     "L'adresse email de votre compte vient d'être remplacée par une autre adresse, confirmée par son propriétaire. Les prochains emails iront à cette nouvelle adresse. Si vous n'êtes pas à l'origine de ce changement, contactez-nous sans attendre.",
   "mail.emailChanged.action": "Contacter le support",
+  "mail.twoFactorOn.subject": "La connexion en deux étapes est activée",
+  "mail.twoFactorOn.body":
+    "La connexion en deux étapes vient d'être activée sur votre compte : chaque connexion demandera désormais un code de votre application d'authentification. Vos autres sessions ont été fermées. Si vous n'êtes pas à l'origine de ce changement, changez votre mot de passe et contactez-nous sans attendre.",
+  "mail.twoFactorOff.subject": "La connexion en deux étapes est désactivée",
+  "mail.twoFactorOff.body":
+    "La connexion en deux étapes vient d'être désactivée sur votre compte : le mot de passe suffit de nouveau pour se connecter. Si vous n'êtes pas à l'origine de ce changement, changez votre mot de passe et contactez-nous sans attendre.",
+  "mail.twoFactor.action": "Voir mes paramètres de sécurité",
   "mail.export.subject": "Vos données sont prêtes",
   "mail.export.greeting": "Bonjour {firstName},",
   "mail.export.body":
@@ -129,6 +137,8 @@ export const fr = {
   "upload.empty": "Le fichier est vide.",
   "upload.notAFile": "Ce champ doit contenir un fichier.",
   "upload.tooLarge": "Le fichier est trop volumineux (max 5MB)",
+  "upload.tooManyPixels": "Cette image a trop de pixels : 25 mégapixels au plus (6000 × 4000 par exemple). Réduisez-la avant de l'envoyer.",
+  "upload.busy": "Le serveur traite beaucoup d'images en ce moment : réessayez dans quelques secondes.",
   "upload.requestTooLarge": "La requête est trop volumineuse.",
   "upload.unsupportedImage": "Format de fichier non supporté (JPEG, PNG, WebP uniquement)",
   "upload.unsupportedDocument": "Format de fichier non supporté (JPG, PNG ou PDF uniquement)",
@@ -567,6 +577,7 @@ export const fr = {
   "moderation.statusInvalid": "Statut inconnu.",
   "moderation.selfReport": "Vous ne pouvez pas vous signaler vous-même.",
   "moderation.reportReceived": "Merci : votre signalement sera examiné par notre équipe.",
+  "moderation.alreadyReported": "Vous l'avez déjà signalé : notre équipe examine votre signalement.",
   "moderation.decided": "Décision enregistrée.",
   "moderation.reason.SPAM": "contenu indésirable (spam)",
   "moderation.reason.HARASSMENT": "harcèlement",
@@ -638,6 +649,7 @@ export const en: Record<MessageKey, string> = {
   "request.unknownField": "Unknown field.",
   "request.invalidField": "Invalid value for this field.",
   "request.controlCharacters": "This field contains control characters, which are not allowed.",
+  "request.loneSurrogate": "The text sent holds an incomplete character: type it again or remove it.",
   "request.numberOutOfRange": "Number outside the accepted range.",
   "server.error": "Internal server error. Please try again later.",
   "server.unavailable": "Service temporarily unavailable. Please try again in a few seconds.",
@@ -685,6 +697,13 @@ export const en: Record<MessageKey, string> = {
   "mail.emailChanged.body":
     "Your account's email address has just been replaced by another address, confirmed by its owner. Future emails will go to the new address. If you did not make this change, contact us at once.",
   "mail.emailChanged.action": "Contact support",
+  "mail.twoFactorOn.subject": "Two-step login is on",
+  "mail.twoFactorOn.body":
+    "Two-step login was just turned on for your account: every login will now ask for a code from your authenticator app. Your other sessions were closed. If you did not make this change, change your password and contact us at once.",
+  "mail.twoFactorOff.subject": "Two-step login is off",
+  "mail.twoFactorOff.body":
+    "Two-step login was just turned off for your account: the password alone is enough to log in again. If you did not make this change, change your password and contact us at once.",
+  "mail.twoFactor.action": "See my security settings",
   "mail.export.subject": "Your data is ready",
   "mail.export.greeting": "Hello {firstName},",
   "mail.export.body":
@@ -736,6 +755,9 @@ export const en: Record<MessageKey, string> = {
   "upload.empty": "The file is empty.",
   "upload.notAFile": "This field must hold a file.",
   "upload.tooLarge": "The file is too large (max 5MB)",
+  "upload.tooManyPixels":
+    "This image has too many pixels: 25 megapixels at most (6000 × 4000, for example). Make it smaller before sending it.",
+  "upload.busy": "The server is handling many images right now: try again in a few seconds.",
   "upload.requestTooLarge": "The request is too large.",
   "upload.unsupportedImage": "Unsupported file format (JPEG, PNG, WebP only)",
   "upload.unsupportedDocument": "Unsupported file format (JPG, PNG or PDF only)",
@@ -1155,6 +1177,7 @@ export const en: Record<MessageKey, string> = {
   "moderation.statusInvalid": "Unknown status.",
   "moderation.selfReport": "You cannot report yourself.",
   "moderation.reportReceived": "Thank you: our team will review your report.",
+  "moderation.alreadyReported": "You already reported this: our team is reviewing your report.",
   "moderation.decided": "Decision recorded.",
   "moderation.reason.SPAM": "unwanted content (spam)",
   "moderation.reason.HARASSMENT": "harassment",

@@ -17,3 +17,19 @@ export const hasForbiddenControl = (text: string, kind: TextKind) => (kind === "
 
 /** Line breaks written one way (LF), so that a lone CR never reaches a terminal. */
 export const normalizeLineBreaks = (text: string) => text.replace(/\r\n?/g, "\n")
+
+// A UTF-16 surrogate without its pair is no character: a JSON `\ud800` escape decodes to one, and
+// PostgreSQL refuses it in JSON (the audit's details, an event's payload), so it is refused on input.
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** Whether a string, or any key or string inside a decoded JSON value, holds a lone surrogate. */
+export const hasLoneSurrogate = (value: unknown): boolean => {
+  if (typeof value === "string") return loneSurrogate.test(value)
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate)
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([key, inner]) => loneSurrogate.test(key) || hasLoneSurrogate(inner))
+  return false
+}
+
+/** A JSON text that may hold an escaped surrogate (`\ud800`…`\udfff`): only those need the walk above. */
+export const mayEscapeSurrogate = (json: string) => /\\u[dD][89a-fA-F]/.test(json)

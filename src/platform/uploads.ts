@@ -3,7 +3,7 @@ import { NodeHttpServerRequest, NodeStream } from "@effect/platform-node"
 import * as MP from "multipasta"
 import { Effect, Either, Option, Stream } from "effect"
 import sharp from "sharp"
-import { BadRequest, invalid, issue, PayloadTooLarge, UnsupportedMediaType, type ValidationFailed } from "./errors"
+import { BadRequest, invalid, issue, PayloadTooLarge, ServiceUnavailable, UnsupportedMediaType, type ValidationFailed } from "./errors"
 import type { MessageKey } from "./messages"
 import { hasForbiddenControl, normalizeLineBreaks } from "./text"
 
@@ -72,11 +72,63 @@ export const checkFile = (
   return Either.right(type)
 }
 
-/** At most this many pixels are decoded (a small file can declare a huge picture). */
-const MAX_PIXELS = 40_000_000
+/**
+ * The most pixels an uploaded image may have: a 24-megapixel camera's picture (6000 × 4000) passes, a
+ * 154 kB PNG declaring 6300 × 6300 does not. Its header is read before anything decodes it.
+ */
+export const MAX_PIXELS = 25_000_000
+
+/**
+ * Images decoded at once in this process, and uploads allowed to wait for a turn: each decode holds
+ * up to tens of megabytes of pixels (four large photos at once took the server to 1.5 GB), so the
+ * work is bounded and the rest is refused as busy (503 with Retry-After) rather than queued forever.
+ */
+export const DECODE_LIMITS = { atOnce: 2, waiting: 8, retryAfterSeconds: 5 } as const
+
+const decodeTurns = Effect.unsafeMakeSemaphore(DECODE_LIMITS.atOnce)
+const load = { admitted: 0, running: 0 }
+const Busy = new ServiceUnavailable({ code: "UPLOADS_BUSY", key: "upload.busy", retryAfterSeconds: DECODE_LIMITS.retryAfterSeconds })
+
+const counted = <A, E>(key: keyof typeof load, effect: Effect.Effect<A, E>) =>
+  Effect.ensuring(
+    Effect.zipRight(
+      Effect.sync(() => load[key]++),
+      effect
+    ),
+    Effect.sync(() => load[key]--)
+  )
+
+/** Runs `decode` when one of the process's decode turns is free, or refuses at once when too many wait. */
+const inDecodeTurn = <A, E>(decode: Effect.Effect<A, E>): Effect.Effect<A, E | ServiceUnavailable> =>
+  Effect.suspend(
+    (): Effect.Effect<A, E | ServiceUnavailable> =>
+      load.admitted >= DECODE_LIMITS.atOnce + DECODE_LIMITS.waiting
+        ? Effect.fail(Busy)
+        : counted("admitted", decodeTurns.withPermits(1)(counted("running", decode)))
+  )
+
+/** The decodes of this process now: admitted (running or waiting for a turn) and running. */
+export const decodeLoad = (): { readonly admitted: number; readonly running: number } => ({ ...load })
+
+/** The image's upright size from its header; more than MAX_PIXELS is refused (413) before a pixel is decoded. */
+const withinPixelLimit = (field: string, bytes: Uint8Array, unsupported: MessageKey) =>
+  Effect.flatMap(
+    Effect.tryPromise({
+      try: () => sharp(bytes).metadata(),
+      catch: () => new UnsupportedMediaType({ code: "UNSUPPORTED_FILE_TYPE", key: unsupported, params: { field } })
+    }),
+    ({ width = 0, height = 0, orientation = 1 }) =>
+      width * height > MAX_PIXELS
+        ? Effect.fail(new PayloadTooLarge({ code: "IMAGE_TOO_LARGE", key: "upload.tooManyPixels", params: { field } }))
+        : // EXIF orientations 5 to 8 turn the picture a quarter: its upright width is its stored height.
+          Effect.succeed(orientation >= 5 ? { width: height, height: width } : { width, height })
+  )
 
 /** An uploaded image as sharp reads it: bounded in pixels, a broken file refused, one frame, upright (EXIF orientation applied). */
 const decodeImage = (bytes: Uint8Array) => sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS, animated: false }).rotate()
+
+/** The errors of decoding an upload: not an image, too many pixels, or the server busy decoding others. */
+export type DecodeFailure = UnsupportedMediaType | PayloadTooLarge | ServiceUnavailable
 
 /** One WebP rendition of an image: `size` is the box it fits in (its longer side at most `size` pixels). */
 export interface Rendition {
@@ -97,18 +149,38 @@ export const webpRenditions = (
   bytes: Uint8Array,
   sizes: ReadonlyArray<{ readonly size: number; readonly quality: number }>,
   unsupported: MessageKey
-): Effect.Effect<ReadonlyArray<Rendition>, UnsupportedMediaType> =>
+): Effect.Effect<ReadonlyArray<Rendition>, DecodeFailure> =>
+  Effect.flatMap(withinPixelLimit(field, bytes, unsupported), (declared) =>
+    inDecodeTurn(renditionsOf(field, bytes, declared, sizes, unsupported))
+  )
+
+const renditionsOf = (
+  field: string,
+  bytes: Uint8Array,
+  declared: { readonly width: number; readonly height: number },
+  sizes: ReadonlyArray<{ readonly size: number; readonly quality: number }>,
+  unsupported: MessageKey
+) =>
   Effect.tryPromise({
     try: async () => {
-      // Decoded once into raw pixels, then each size is resized from them.
-      const { data, info } = await decodeImage(bytes).raw().toBuffer({ resolveWithObject: true })
+      // Decoded once into raw pixels no larger than the largest rendition (JPEG and WebP shrink while
+      // they decode), then each size is resized from them.
+      const largest = Math.max(...sizes.map((s) => s.size))
+      const { data, info } = await decodeImage(bytes)
+        .resize({ width: largest, height: largest, fit: "inside", withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true })
       const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const
-      const longer = Math.max(info.width, info.height)
+      const longer = Math.max(declared.width, declared.height)
       const wanted = [...sizes].sort((a, b) => a.size - b.size).filter((_, i, all) => i === 0 || all[i - 1]!.size < longer)
       return Promise.all(
         wanted.map(async ({ size, quality }) => {
+          // The size the upright original fits in, resized from the smaller pixels to exactly that.
+          const scale = Math.min(1, size / longer)
+          const width = Math.max(1, Math.round(declared.width * scale))
+          const height = Math.max(1, Math.round(declared.height * scale))
           const { data: out, info: done } = await sharp(data, raw)
-            .resize({ width: size, height: size, fit: "inside", withoutEnlargement: true })
+            .resize({ width, height, fit: "fill" })
             .webp({ quality, effort: 4 })
             .toBuffer({ resolveWithObject: true })
           return { size, width: done.width, height: done.height, bytes: new Uint8Array(out) }
@@ -128,9 +200,13 @@ export const normalizeFile = (
   type: FileType,
   bytes: Uint8Array,
   unsupported: MessageKey
-): Effect.Effect<Uint8Array, UnsupportedMediaType> => {
+): Effect.Effect<Uint8Array, DecodeFailure> => {
   if (type === "application/pdf") return Effect.succeed(bytes)
-  return Effect.tryPromise({
+  return Effect.zipRight(withinPixelLimit(field, bytes, unsupported), inDecodeTurn(reencoded(field, type, bytes, unsupported)))
+}
+
+const reencoded = (field: string, type: FileType, bytes: Uint8Array, unsupported: MessageKey) =>
+  Effect.tryPromise({
     try: async () => {
       const image = decodeImage(bytes)
       const encoded =
@@ -143,7 +219,13 @@ export const normalizeFile = (
     },
     catch: () => new UnsupportedMediaType({ code: "UNSUPPORTED_FILE_TYPE", key: unsupported, params: { field } })
   })
-}
+
+/**
+ * How an uploaded file is served: an image is shown in place; anything else (a PDF) is downloaded,
+ * never opened by the browser on the application's origin.
+ */
+export const uploadDisposition = (contentType: string, name: string) =>
+  contentDisposition(contentType.startsWith("image/") ? "inline" : "attachment", name)
 
 /** A user's file name as display text: no folders, no control characters, at most 150 characters. */
 export const displayName = (name: string, fallback = "file") => {

@@ -19,7 +19,7 @@ layer(inMemoryDomain(), { excludeTestServices: true })("the audit log (in memory
       const [ana, ben, cleo] = [yield* account("Ana"), yield* account("Ben"), yield* account("Cléo")]
       const { conversation } = yield* messaging.start(ana.id, { participantId: ben.id })
       const { message } = yield* messaging.send(ana.id, conversation.id, "Payez-moi en dehors du site")
-      const report = yield* moderation.report(ben.id, { reason: "scam", messageId: message.id })
+      const { report } = yield* moderation.report(ben.id, { reason: "scam", messageId: message.id })
       expect((yield* entries()).rows).toEqual([])
 
       yield* moderation.decide(admin(cleo), report.id, { action: "hide_message", note: "Hors plateforme" })

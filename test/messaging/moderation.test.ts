@@ -38,7 +38,7 @@ layer(inMemoryDomain(), { excludeTestServices: true })("safety (in memory)", (it
 
       // Reports: of a message the reporter received, not by a stranger; the queue and a decision.
       expect(yield* failureOf(moderation.report(cleo.id, { reason: "SPAM", messageId: message.id }))).toMatchObject({ status: 404 })
-      const report = yield* moderation.report(ben.id, { reason: "scam", messageId: message.id })
+      const { report } = yield* moderation.report(ben.id, { reason: "scam", messageId: message.id })
       expect(report).toMatchObject({ reason: "SCAM", status: "OPEN", reportedUser: { id: ana.id }, message: { id: message.id } })
       expect(yield* failureOf(moderation.queue(ben, {}))).toMatchObject({ status: 403 })
       expect((yield* moderation.queue(admin(cleo), { status: "open" })).rows.map((r) => r.id)).toEqual([report.id])

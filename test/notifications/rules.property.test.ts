@@ -187,6 +187,7 @@ describe("classification and delivery", () => {
 
   it("essential mails (account security, the data export, legal, contact) are never suppressed, delayed or held for a digest", () => {
     expect(MailKinds.filter(isEssential).sort()).toEqual([
+      "account-security",
       "contact",
       "data-export",
       "email-change",

@@ -1,6 +1,7 @@
 // Pure rules of the catalogue screens (spec client-and-provider sections 2, 5 and 9), free of React,
 // Lingui and browser globals so they are unit-tested.
 
+import { currencyDecimals } from "../../src/platform/money"
 import type { Sort } from "../api/contract"
 
 // ---- Page sizes and limits (spec section 9) ----
@@ -149,7 +150,15 @@ export const distanceKm = (from: Position, to: Position): number => {
 // ---- Service form (spec section 5) ----
 
 export type ServiceField = "title" | "description" | "price" | "duration" | "location" | "categoryId" | "newCategoryName" | "lat" | "lng"
-export type ServiceProblem = "required" | "priceInvalid" | "durationCreate" | "durationEdit" | "categoryRequired" | "latitude" | "longitude"
+export type ServiceProblem =
+  | "required"
+  | "priceInvalid"
+  | "priceWhole"
+  | "durationCreate"
+  | "durationEdit"
+  | "categoryRequired"
+  | "latitude"
+  | "longitude"
 
 export interface ServiceFormValues {
   readonly title: string
@@ -169,13 +178,18 @@ export const OTHER_CATEGORY = "other"
 const numberOf = (value: string) => (value.trim() === "" ? undefined : Number(value.trim().replace(",", ".")))
 
 /** Client-side checks of the create and edit forms; the server stays the judge. */
-export const checkServiceForm = (values: ServiceFormValues, mode: "create" | "edit"): Partial<Record<ServiceField, ServiceProblem>> => {
+export const checkServiceForm = (
+  values: ServiceFormValues & { readonly currency?: string },
+  mode: "create" | "edit"
+): Partial<Record<ServiceField, ServiceProblem>> => {
   const problems: Partial<Record<ServiceField, ServiceProblem>> = {}
   for (const field of ["title", "description", "location"] as const) if (values[field].trim() === "") problems[field] = "required"
   const price = numberOf(values.price)
+  // As the server counts them: 2 decimals in euros, none in yen or CFA francs.
+  const unit = 10 ** currencyDecimals(values.currency ?? "EUR")
   if (price === undefined) problems.price = "required"
-  else if (!Number.isFinite(price) || price <= 0 || Math.round(price * 100) !== Number((price * 100).toFixed(6)))
-    problems.price = "priceInvalid"
+  else if (!Number.isFinite(price) || price <= 0 || Math.round(price * unit) !== Number((price * unit).toFixed(6)))
+    problems.price = unit === 1 ? "priceWhole" : "priceInvalid"
   const duration = numberOf(values.duration)
   if (duration === undefined) problems.duration = "required"
   else if (!Number.isInteger(duration) || duration < 1) problems.duration = mode === "create" ? "durationCreate" : "durationEdit"

@@ -5,6 +5,7 @@ import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useState, type FormEvent, type ReactNode } from "react"
+import { Currencies, currencyDecimals } from "../../src/platform/money"
 import { ApiError } from "../api/client"
 import type { Category, Photo, Place, ServiceRequest } from "../api/contract"
 import { placesApi } from "../api/endpoints"
@@ -22,8 +23,6 @@ import {
 import { Duration } from "./catalogue"
 import { Alert, SelectField, SubmitButton, TextArea, TextField, useFocusFirstInvalid } from "./forms"
 import { PhotoEditor } from "./PhotoEditor"
-
-export const CURRENCIES = ["EUR", "CAD", "USD", "GBP", "CHF"] as const
 
 /** The currency a provider most likely bills in, from their payout account's country. */
 export const currencyForCountry = (country: string | null | undefined): string => {
@@ -44,6 +43,7 @@ export const currencyForCountry = (country: string | null | undefined): string =
 const problemTexts: Record<ServiceProblem, MessageDescriptor> = {
   required: msg`Ce champ est requis.`,
   priceInvalid: msg`Le prix doit être un nombre supérieur à 0, avec au plus 2 décimales.`,
+  priceWhole: msg`Le prix doit être un nombre entier supérieur à 0 dans cette devise.`,
   durationCreate: msg`La durée doit être un nombre entier de minutes supérieur à 0.`,
   durationEdit: msg`La durée doit être d'au moins 15 minutes, par tranches de 15 minutes.`,
   categoryRequired: msg`Veuillez sélectionner une catégorie ou en créer une nouvelle.`,
@@ -105,6 +105,7 @@ export const ServiceForm = ({
   const [located, setLocated] = useState<"ok" | "error">()
   const [files, setFiles] = useState<ReadonlyArray<File>>([])
 
+  const priceStep = 10 ** -currencyDecimals(values.currency)
   const field = <K extends keyof ServiceFormInitial>(name: K) => ({
     name,
     value: values[name],
@@ -207,15 +208,16 @@ export const ServiceForm = ({
             label={t`Prix horaire`}
             type="number"
             inputMode="decimal"
-            min={0.01}
-            step={0.01}
+            min={priceStep}
+            step={priceStep}
             hint={t`Montant par heure, supérieur à 0.`}
             {...field("price")}
           />
           <SelectField
             label={t`Devise`}
             placeholder={t`Choisissez une devise`}
-            options={CURRENCIES.map((code) => ({ value: code, label: code }))}
+            // Every currency the server accepts (src/platform/money.ts).
+            options={Currencies.map((code) => ({ value: code, label: code }))}
             {...field("currency")}
           />
           <TextField

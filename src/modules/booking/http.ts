@@ -9,7 +9,7 @@ import { CurrentUser } from "../../platform/http/authentication"
 import { toBookingView, toCalendarEventView, toDisputeView, toEarningsPage, toReceiptView, toRescheduleView, toReviewView } from "./views"
 import { csv } from "../../platform/csv"
 import { translate } from "../../platform/messages"
-import { contentDisposition, readMultipart } from "../../platform/uploads"
+import { contentDisposition, readMultipart, uploadDisposition } from "../../platform/uploads"
 import { receiptPdf } from "./receipt-pdf"
 import { BookingStatements, receiptDocument } from "./receipts"
 import { EARNINGS_CSV_HEADER, earningsCsvRows } from "./statements"
@@ -123,7 +123,7 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
             const { file, bytes } = yield* bookings.disputeFile(yield* CurrentUser, path.id, path.fileId)
             return HttpServerResponse.uint8Array(bytes, {
               contentType: file.contentType,
-              headers: { "content-disposition": contentDisposition("inline", file.fileName), "cache-control": "private, no-store" }
+              headers: { "content-disposition": uploadDisposition(file.contentType, file.fileName), "cache-control": "private, no-store" }
             })
           })
         )

@@ -18,7 +18,16 @@ import type { MessageKey } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
-import { checkFile, displayName, extensionOf, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
+import {
+  checkFile,
+  displayName,
+  extensionOf,
+  type FileType,
+  type IncomingFile,
+  isAbsent,
+  normalizeFile,
+  type DecodeFailure
+} from "../../platform/uploads"
 import { Transactional } from "../../platform/transaction"
 import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import { majorText } from "../../platform/money"
@@ -149,7 +158,7 @@ export interface BookingPage {
 type Failure = TransitionError | NotFound | BadRequest | BadGateway
 /** Files sent with a dispute report or message, by multipart field (file1..file3). */
 export type DisputeFiles = Readonly<Record<string, IncomingFile>>
-type FileFailure = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
+type FileFailure = DecodeFailure | ValidationFailed
 
 export class Bookings extends Context.Tag("booking/Bookings")<
   Bookings,

@@ -13,7 +13,7 @@ import {
 } from "../../platform/errors"
 import { newId } from "../../platform/clock"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
-import { checkFile, ImageTypes, type IncomingFile, isAbsent, webpRenditions } from "../../platform/uploads"
+import { checkFile, ImageTypes, type IncomingFile, isAbsent, webpRenditions, type DecodeFailure } from "../../platform/uploads"
 import { Transactional } from "../../platform/transaction"
 import { AuditTrail } from "../../platform/audit/port"
 import { type Actor, requireRole } from "../identity"
@@ -124,7 +124,7 @@ export class Catalogue extends Context.Tag("catalogue/Catalogue")<
       actor: Actor,
       id: string,
       file: IncomingFile | undefined
-    ) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden | PayloadTooLarge | UnsupportedMediaType | ValidationFailed>
+    ) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden | DecodeFailure | ValidationFailed>
     readonly removePhoto: (actor: Actor, id: string, photoId: string) => Effect.Effect<ReadonlyArray<ServicePhoto>, NotFound | Forbidden>
     /** Every photo id of the service, in the new order (the first becomes the cover). */
     readonly reorderPhotos: (

@@ -10,7 +10,14 @@ export type AccountEvent =
   | {
       readonly type: "sessions_ended"
       readonly userId: string
-      readonly reason: "deactivated" | "password_reset" | "password_changed" | "logged_out_elsewhere" | "account_deleted"
+      readonly reason:
+        | "deactivated"
+        | "password_reset"
+        | "password_changed"
+        | "email_changed"
+        | "two_factor_enabled"
+        | "logged_out_elsewhere"
+        | "account_deleted"
       /** The refresh family that stays signed in (its sockets stay connected), if any. */
       readonly keepFamily?: string | undefined
     }

@@ -160,7 +160,8 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("twoFactorSetup", () => Effect.map(Effect.flatMap(CurrentUser, twoFactor.setup), (setup) => ok(setup)))
         .handle("twoFactorEnable", ({ payload }) =>
           Effect.gen(function* () {
-            const recoveryCodes = yield* twoFactor.enable(yield* CurrentUser, payload.code)
+            const { sessionId } = yield* identity.authenticateSession(yield* bearerToken)
+            const recoveryCodes = yield* twoFactor.enable(yield* CurrentUser, payload.code, sessionId)
             return ok({ recoveryCodes }, yield* localized("twoFactor.enabled"))
           })
         )
@@ -249,7 +250,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         )
         .handle("confirmEmail", ({ path }) =>
           Effect.gen(function* () {
-            const user = yield* identity.confirmEmailChange(path.token)
+            const user = yield* identity.confirmEmailChange(path.token, yield* refreshCookie)
             return ok({ user: toUserView(user) }, yield* localized("auth.emailChanged"))
           })
         )

@@ -135,8 +135,12 @@ export class Identity extends Context.Tag("identity/Identity")<
      * account has it) and mails a 24-hour link to the new address. Nothing changes until it is opened.
      */
     readonly requestEmailChange: (actor: Actor, input: EmailChangeInput) => Effect.Effect<void, ValidationFailed | Conflict>
-    /** Applies an email change from its link: the address is now the new one (verified), and the old one is told. */
-    readonly confirmEmailChange: (token: string | undefined) => Effect.Effect<User, BadRequest | Conflict>
+    /**
+     * Applies an email change from its link: the address is now the new one (verified), the old one is
+     * told, reset links mailed to the old address stop working, and every session ends but the one whose
+     * refresh cookie opened the link (when it is this account's).
+     */
+    readonly confirmEmailChange: (token: string | undefined, currentRefreshToken?: string) => Effect.Effect<User, BadRequest | Conflict>
     /** Accounts created by operators (CLI, seed): verified at once, any role. */
     readonly createAccount: (
       input: RegistrationInput & { role: User["role"]; preferredLanguage?: Language }
@@ -180,6 +184,17 @@ export const IdentityLive = Layer.effect(
           ? { ...account, timeZone: zone }
           : account
       })
+
+    /** The refresh family of `refreshToken` when it is a live token of `userId`: the caller's session, which an account change keeps. */
+    const liveFamilyOf = (userId: string, refreshToken: string | undefined, at: Date) =>
+      Effect.map(refreshToken ? refreshTokens.find(secrets.digest(refreshToken)) : Effect.succeed(Option.none()), (own) =>
+        Option.getOrUndefined(
+          Option.map(
+            Option.filter(own, (t) => t.userId === userId && !t.revokedAt && !t.rotatedAt && t.expiresAt > at),
+            (t) => t.familyId
+          )
+        )
+      )
 
     const issueOneTimeToken = (user: User, purpose: "VERIFY_EMAIL" | "RESET_PASSWORD") =>
       Effect.gen(function* () {
@@ -419,14 +434,7 @@ export const IdentityLive = Layer.effect(
           }
           const passwordHash = yield* hasher.hash(newPassword)
           const at = yield* now
-          // The caller's own session survives only if the cookie is a live token of this account.
-          const own = currentRefreshToken ? yield* refreshTokens.find(secrets.digest(currentRefreshToken)) : Option.none()
-          const keepFamily = Option.getOrUndefined(
-            Option.map(
-              Option.filter(own, (t) => t.userId === actor.id && !t.revokedAt && !t.rotatedAt && t.expiresAt > at),
-              (t) => t.familyId
-            )
-          )
+          const keepFamily = yield* liveFamilyOf(actor.id, currentRefreshToken, at)
           yield* tx.run(
             Effect.gen(function* () {
               yield* users.setPasswordHash(actor.id, passwordHash)
@@ -500,20 +508,27 @@ export const IdentityLive = Layer.effect(
           )
         }),
 
-      confirmEmailChange: (token) =>
+      confirmEmailChange: (token, currentRefreshToken) =>
         Effect.gen(function* () {
           if (!token) return yield* MissingToken
-          return yield* tx.run(
+          const at = yield* now
+          const { user, keepFamily } = yield* tx.run(
             Effect.gen(function* () {
-              const change = yield* oneTimeTokens.consumeEmailChange(secrets.digest(token), yield* now)
+              const change = yield* oneTimeTokens.consumeEmailChange(secrets.digest(token), at)
               if (Option.isNone(change)) return yield* InvalidToken
               const before = yield* users.findById(change.value.userId)
               if (Option.isNone(before) || !before.value.isActive) return yield* InvalidToken
               yield* users.setEmail(before.value.id, change.value.newEmail)
+              // Whoever holds the old mailbox must not take the account back with a reset link sent there.
+              yield* oneTimeTokens.retireAll(before.value.id, "RESET_PASSWORD", at)
+              const keepFamily = yield* liveFamilyOf(before.value.id, currentRefreshToken, at)
+              yield* refreshTokens.revokeAllOfUser(before.value.id, at, keepFamily)
               yield* notifications.sendEmailChanged(before.value)
-              return { ...before.value, email: change.value.newEmail, isEmailVerified: true }
+              return { user: { ...before.value, email: change.value.newEmail, isEmailVerified: true }, keepFamily }
             })
           )
+          yield* accountEvents.publish({ type: "sessions_ended", userId: user.id, reason: "email_changed", keepFamily })
+          return user
         }),
 
       administerAccount: (actor, userId, input) =>

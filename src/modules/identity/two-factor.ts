@@ -3,6 +3,8 @@ import { now } from "../../platform/clock"
 import { AppConfig } from "../../platform/config"
 import type { Conflict, TooManyRequests, ValidationFailed } from "../../platform/errors"
 import { memoryRateLimiter, type RateLimiterShape } from "../../platform/rate-limit"
+import { Notifications } from "../notifications"
+import { AccountEvents } from "./account-events"
 import {
   requireFields,
   TwoFactorAlreadyEnabled,
@@ -21,6 +23,7 @@ import {
   type TwoFactorRecord,
   TwoFactorStore,
   type TwoFactorStoreShape,
+  RefreshTokenStore,
   UserRepository
 } from "./ports"
 
@@ -89,12 +92,17 @@ export class TwoFactor extends Context.Tag("identity/TwoFactor")<
     readonly setup: (
       user: User
     ) => Effect.Effect<{ readonly secret: string; readonly otpauthUrl: string; readonly qrCodeSvg: string }, Conflict>
-    /** Confirms enrolment with a first code; answers the recovery codes (shown once). */
+    /**
+     * Confirms enrolment with a first code; answers the recovery codes (shown once). Every other session
+     * ends (one opened before with the password alone must not outlive the new rule), and the account
+     * is told by mail.
+     */
     readonly enable: (
       user: User,
-      code: string | undefined
+      code: string | undefined,
+      currentSessionId: string | undefined
     ) => Effect.Effect<ReadonlyArray<string>, Conflict | ValidationFailed | TooManyRequests>
-    /** Turns it off with the password and a code (or a recovery code). */
+    /** Turns it off with the password and a code (or a recovery code); the account is told by mail. */
     readonly disable: (
       user: User,
       input: { readonly password?: string | undefined; readonly code?: string | undefined }
@@ -114,6 +122,9 @@ export const TwoFactorLive = Layer.effect(
     const users = yield* UserRepository
     const attempts = yield* TwoFactorAttempts
     const config = yield* AppConfig
+    const refreshTokens = yield* RefreshTokenStore
+    const accountEvents = yield* AccountEvents
+    const notifications = yield* Notifications
 
     const enabledOf = (userId: string) =>
       Effect.map(
@@ -143,7 +154,7 @@ export const TwoFactorLive = Layer.effect(
           return { secret, otpauthUrl, qrCodeSvg: yield* codes.qrCode(otpauthUrl) }
         }),
 
-      enable: (user, code) =>
+      enable: (user, code, currentSessionId) =>
         Effect.gen(function* () {
           const fields = yield* requireFields({ code })
           const record = yield* store.find(user.id)
@@ -160,6 +171,14 @@ export const TwoFactorLive = Layer.effect(
           }
           const digests = recoveryCodes.map((c) => secrets.digest(normalizeRecoveryCode(c)))
           if (!(yield* store.enable(user.id, at, step.value, digests))) return yield* TwoFactorAlreadyEnabled
+          yield* refreshTokens.revokeAllOfUser(user.id, at, currentSessionId)
+          yield* accountEvents.publish({
+            type: "sessions_ended",
+            userId: user.id,
+            reason: "two_factor_enabled",
+            keepFamily: currentSessionId
+          })
+          yield* notifications.sendTwoFactorChanged(user, true)
           return recoveryCodes
         }),
 
@@ -175,6 +194,7 @@ export const TwoFactorLive = Layer.effect(
           const passed = yield* checkSecondFactor({ store, codes, secrets }, user.id, record.value, { code: fields.code }, at)
           if (!passed) return yield* wrongTwoFactorCode("code")
           yield* store.remove(user.id)
+          yield* notifications.sendTwoFactorChanged(user, false)
         }),
 
       mustEnrol: (user) => (requiredFor(user) ? Effect.map(enabledOf(user.id), (enabled) => !enabled) : Effect.succeed(false))

@@ -51,8 +51,14 @@ export class Moderation extends Context.Tag("messaging/Moderation")<
     /** Lifts the block (404 when there was none). */
     readonly unblock: (userId: string, otherId: string) => Effect.Effect<void, NotFound>
     readonly blocks: (userId: string, query: PageQuery) => Effect.Effect<Paged<BlockRecord>>
-    /** Files a report (REPORTS_PER_DAY per user, else 429). */
-    readonly report: (userId: string, input: ReportInput) => Effect.Effect<ReportRecord, ValidationFailed | NotFound | TooManyRequests>
+    /**
+     * Files a report (REPORTS_PER_DAY per user, else 429); the reporter's open report of the same
+     * message or profile is answered instead of a second one (`created` false).
+     */
+    readonly report: (
+      userId: string,
+      input: ReportInput
+    ) => Effect.Effect<{ readonly report: ReportRecord; readonly created: boolean }, ValidationFailed | NotFound | TooManyRequests>
     readonly queue: (
       actor: Actor,
       query: PageQuery & { readonly status?: string | undefined }
@@ -133,15 +139,12 @@ export const ModerationLive = Layer.effect(
             if (other.id === userId) return yield* invalid([issue("userId", "moderation.selfReport")])
             reportedUserId = other.id
           }
+          const target = { reporterId: userId, reportedUserId, messageId }
+          // Reporting the same thing again while it waits for a decision files nothing new (and costs no report of the day).
+          const open = yield* safety.openReportOf(target)
+          if (Option.isSome(open)) return { report: open.value, created: false }
           yield* limiter.consume(userId)
-          return yield* safety.insertReport({
-            reporterId: userId,
-            reportedUserId,
-            messageId,
-            reason: valid.reason,
-            details: valid.details,
-            at: yield* now
-          })
+          return yield* safety.insertReport({ ...target, reason: valid.reason, details: valid.details, at: yield* now })
         }),
 
       queue: (actor, query) =>

@@ -175,6 +175,13 @@ export interface ReportRecord {
   readonly createdAt: Date
 }
 
+/** What a report is about: who files it, whom it reports, and which of their messages (none for a profile). */
+export interface ReportTarget {
+  readonly reporterId: string
+  readonly reportedUserId: string
+  readonly messageId: string | null
+}
+
 export interface SafetyRepositoryShape {
   /** Records that `blockerId` blocks `blockedId` (`created` false when it already did, since `createdAt`). */
   readonly block: (blockerId: string, blockedId: string, at: Date) => Effect.Effect<{ readonly created: boolean; readonly createdAt: Date }>
@@ -184,14 +191,15 @@ export interface SafetyRepositoryShape {
   readonly blockedEitherWay: (a: string, b: string) => Effect.Effect<boolean>
   /** Those `blockerId` blocks, last blocked first. */
   readonly blocksOf: (blockerId: string, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<BlockRecord>; readonly total: number }>
-  readonly insertReport: (report: {
-    readonly reporterId: string
-    readonly reportedUserId: string
-    readonly messageId: string | null
-    readonly reason: ReportReason
-    readonly details: string
-    readonly at: Date
-  }) => Effect.Effect<ReportRecord>
+  /** The reporter's report of this target (a message, or a profile when `messageId` is null) still waiting for a decision. */
+  readonly openReportOf: (target: ReportTarget) => Effect.Effect<Option.Option<ReportRecord>>
+  /**
+   * Files a report, unless the reporter already has an open one of the same target (two requests at
+   * once included): then that one is answered, with `created` false.
+   */
+  readonly insertReport: (
+    report: ReportTarget & { readonly reason: ReportReason; readonly details: string; readonly at: Date }
+  ) => Effect.Effect<{ readonly report: ReportRecord; readonly created: boolean }>
   readonly findReport: (id: string) => Effect.Effect<Option.Option<ReportRecord>>
   /** The queue, newest first, optionally of one status. */
   readonly reports: (query: {

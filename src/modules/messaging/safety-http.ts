@@ -46,8 +46,8 @@ export const ReportsHttpLive = HttpApiBuilder.group(MarketplaceApi, "reports", (
     return handlers.handle("create", ({ payload }) =>
       Effect.gen(function* () {
         const user = yield* CurrentUser
-        const report = yield* moderation.report(user.id, payload)
-        return ok({ report: toReportView(report) }, yield* localized("moderation.reportReceived"))
+        const { report, created } = yield* moderation.report(user.id, payload)
+        return ok({ report: toReportView(report) }, yield* localized(created ? "moderation.reportReceived" : "moderation.alreadyReported"))
       })
     )
   })

@@ -22,6 +22,8 @@ export class Notifications extends Context.Tag("notifications/Notifications")<
     readonly sendEmailChange: (to: Recipient, token: string) => Effect.Effect<void>
     /** Tells the old address that the account moved to another one (which it does not name). */
     readonly sendEmailChanged: (to: Recipient) => Effect.Effect<void>
+    /** Tells the account that two-step login was turned on or off (with a way to reach support). */
+    readonly sendTwoFactorChanged: (to: Recipient, enabled: boolean) => Effect.Effect<void>
     /** The link to a prepared data export. */
     readonly sendDataExport: (to: Recipient, token: string) => Effect.Effect<void>
     readonly submitContactMessage: (input: ContactInput, userId: string | null) => Effect.Effect<void, ValidationFailed>
@@ -89,6 +91,27 @@ export const NotificationsLive = Layer.effect(
             body: "mail.emailChanged.body",
             action: "mail.emailChanged.action"
           }
+        }),
+      sendTwoFactorChanged: (to, enabled) =>
+        sendActionMail({
+          kind: "account-security",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link("/settings"),
+          keys: enabled
+            ? {
+                subject: "mail.twoFactorOn.subject",
+                greeting: "mail.greeting",
+                body: "mail.twoFactorOn.body",
+                action: "mail.twoFactor.action"
+              }
+            : {
+                subject: "mail.twoFactorOff.subject",
+                greeting: "mail.greeting",
+                body: "mail.twoFactorOff.body",
+                action: "mail.twoFactor.action"
+              }
         }),
       sendDataExport: (to, token) =>
         sendActionMail({

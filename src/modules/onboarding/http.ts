@@ -6,7 +6,7 @@ import { PayloadTooLarge, UnsupportedMediaType } from "../../platform/errors"
 import { localized, ok, requestLanguage } from "../../platform/http/envelope"
 import { type MessageKey, translate } from "../../platform/messages"
 import { pageOf, pagination } from "../../platform/paging"
-import { contentDisposition, readMultipart } from "../../platform/uploads"
+import { contentDisposition, readMultipart, uploadDisposition } from "../../platform/uploads"
 import { CurrentUser } from "../../platform/http/authentication"
 import { FormTextFields } from "./contract"
 import { toAdminApplicationView, toAdminDocumentView, toApplicationRowView, toApplicationView } from "./views"
@@ -147,7 +147,7 @@ export const AdminApplicationsHttpLive = HttpApiBuilder.group(MarketplaceApi, "a
           return HttpServerResponse.uint8Array(bytes, {
             contentType: document.contentType,
             headers: {
-              "content-disposition": contentDisposition("inline", document.fileName),
+              "content-disposition": uploadDisposition(document.contentType, document.fileName),
               "cache-control": "private, no-store"
             }
           })

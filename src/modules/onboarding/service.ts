@@ -15,7 +15,15 @@ import { isUuid } from "../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
 import { Transactional } from "../../platform/transaction"
 import { AuditTrail, CLI_OPERATOR_ID } from "../../platform/audit/port"
-import { checkFile, displayName, type FileType, type IncomingFile, isAbsent, normalizeFile } from "../../platform/uploads"
+import {
+  checkFile,
+  displayName,
+  type FileType,
+  type IncomingFile,
+  isAbsent,
+  normalizeFile,
+  type DecodeFailure
+} from "../../platform/uploads"
 import { InsufficientRights, ProfileRepository, type Role, type User, UserRepository } from "../identity"
 import { Mailer } from "../notifications"
 import {
@@ -59,7 +67,7 @@ export interface AdminApplicationDetail extends ApplicationDetail {
   readonly applicant: User
 }
 
-export type UploadError = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
+export type UploadError = DecodeFailure | ValidationFailed
 export type Files = Partial<Record<DocumentSlot, IncomingFile>>
 
 export class ProviderApplications extends Context.Tag("onboarding/ProviderApplications")<

@@ -23,7 +23,7 @@ export interface DataExportStoreShape {
    * when the account was deleted meanwhile (it waits for a deletion under way, which locks the account).
    */
   readonly create: (userId: string, archive: Record<string, unknown>, at: Date, expiresAt: Date) => Effect.Effect<Option.Option<string>>
-  /** The archive behind a token, when it exists, has not expired, and belongs to a live account. */
+  /** The archive behind a token, when it exists, has not expired, belongs to an active account and was made under its current password. */
   readonly find: (token: string, at: Date) => Effect.Effect<Option.Option<{ readonly userId: string; readonly archive: unknown }>>
 }
 export class DataExportStore extends Context.Tag("privacy/DataExportStore")<DataExportStore, DataExportStoreShape>() {}

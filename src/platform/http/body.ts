@@ -2,6 +2,7 @@ import { HttpServerError, type HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect } from "effect"
 import { type AppError, BadRequest, isAppError, PayloadTooLarge, UnsupportedMediaType } from "../errors"
+import { hasLoneSurrogate, mayEscapeSurrogate } from "../text"
 
 /**
  * Request bodies of the JSON API, bounded before anything decodes them: at most `MAX_JSON_BODY_BYTES`
@@ -52,6 +53,7 @@ const TooLarge = new PayloadTooLarge({ code: "REQUEST_TOO_LARGE", key: "upload.r
 const TooDeep = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.tooDeep" })
 const NotJson = new UnsupportedMediaType({ code: "UNSUPPORTED_MEDIA_TYPE", key: "request.jsonRequired" })
 const NotJsonSyntax = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
+const BrokenCharacter = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.loneSurrogate" })
 
 /**
  * The body's bytes, or `tooLarge` past `maxBytes` (a chunked body declares no length). Read from the
@@ -130,11 +132,13 @@ export const boundedJsonBody = (
         Effect.flatMap(text, (body) => {
           if (body === "") return Effect.succeed(null)
           if (jsonDepth(body, limits.maxDepth) > limits.maxDepth) return refuse(TooDeep)
+          let parsed: unknown
           try {
-            return Effect.succeed(JSON.parse(body) as unknown)
+            parsed = JSON.parse(body)
           } catch {
             return refuse(NotJsonSyntax)
           }
+          return mayEscapeSurrogate(body) && hasLoneSurrogate(parsed) ? refuse(BrokenCharacter) : Effect.succeed(parsed)
         })
     },
     urlParamsBody: { get: () => refuse(NotJson) },

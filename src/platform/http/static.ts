@@ -31,9 +31,9 @@ const TYPES: Record<string, string> = {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
-/** index.html with its placeholders (`%SITE_NAME%`, `%PUBLIC_URL%`) filled in, escaped. */
+/** index.html with its placeholders (`%SITE_NAME%`, `%PUBLIC_URL%`) filled in, escaped (by functions: `$&` in a name is no pattern). */
 export const brandIndex = (html: string, brand: Brand) =>
-  html.replaceAll("%SITE_NAME%", escapeHtml(brand.siteName)).replaceAll("%PUBLIC_URL%", escapeHtml(brand.publicUrl))
+  html.replaceAll("%SITE_NAME%", () => escapeHtml(brand.siteName)).replaceAll("%PUBLIC_URL%", () => escapeHtml(brand.publicUrl))
 
 /** Loads the built UI once into memory, with gzip variants and etags. */
 const loadAssets = (root: string, brand: Brand) => {

@@ -55,7 +55,8 @@ export const ReportForm = ({
   onCancel
 }: {
   target: { readonly messageId: string } | { readonly userId: string }
-  onDone: () => void
+  /** Called with the server's words: thanks, or that this was already reported and is being reviewed. */
+  onDone: (message: string) => void
   onCancel: () => void
 }) => {
   const { t } = useLingui()
@@ -71,7 +72,7 @@ export const ReportForm = ({
     setBusy(true)
     setError(null)
     safetyApi.report({ reason, ...(details.trim() ? { details: details.trim() } : {}), ...target }).then(
-      () => onDone(),
+      (answer) => onDone(answer.message ?? t`Merci : votre signalement sera examiné par notre équipe.`),
       (cause: unknown) => {
         setBusy(false)
         setError(failureText(cause, t`Le signalement n'a pas pu être envoyé.`))
@@ -180,11 +181,11 @@ export const BlockAction = ({ userId, name, onBlocked }: { userId: string; name:
 /** "Report this profile" with its form inline (public profiles). */
 export const ReportProfileAction = ({ userId }: { userId: string }) => {
   const { t } = useLingui()
-  const [state, setState] = useState<"idle" | "open" | "sent">("idle")
-  if (state === "sent")
+  const [state, setState] = useState<"idle" | "open" | { readonly sent: string }>("idle")
+  if (typeof state === "object")
     return (
       <Alert kind="success">
-        <p>{t`Merci : votre signalement sera examiné par notre équipe.`}</p>
+        <p>{state.sent}</p>
       </Alert>
     )
   if (state === "idle")
@@ -193,5 +194,5 @@ export const ReportProfileAction = ({ userId }: { userId: string }) => {
         {t`Signaler ce profil`}
       </button>
     )
-  return <ReportForm target={{ userId }} onDone={() => setState("sent")} onCancel={() => setState("idle")} />
+  return <ReportForm target={{ userId }} onDone={(sent) => setState({ sent })} onCancel={() => setState("idle")} />
 }

@@ -12,7 +12,7 @@ import {
 import { isUuid } from "../../../platform/ids"
 import { newStorageKey, removeAll, Storage } from "../../../platform/storage"
 import { Transactional } from "../../../platform/transaction"
-import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile } from "../../../platform/uploads"
+import { checkFile, ImageTypes, type IncomingFile, isAbsent, normalizeFile, type DecodeFailure } from "../../../platform/uploads"
 import type { User } from "../domain"
 import {
   type BadgeDefinition,
@@ -67,7 +67,7 @@ export interface ProfilePhoto {
 
 export const PhotoNotFound = new NotFound({ code: "PHOTO_NOT_FOUND", key: "profile.photoNotFound" })
 
-type UploadError = PayloadTooLarge | UnsupportedMediaType | ValidationFailed
+type UploadError = DecodeFailure | ValidationFailed
 
 /** Profiles: own view and edits, public views by visibility, badges, avatars and favorites. */
 export class Profiles extends Context.Tag("identity/Profiles")<

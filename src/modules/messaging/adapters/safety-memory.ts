@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { UserRepository } from "../../identity"
-import { ConversationRepository, PairBookings, type ReportRecord, SafetyRepository } from "../ports"
+import { ConversationRepository, PairBookings, type ReportRecord, SafetyRepository, type ReportTarget } from "../ports"
 
 // In-memory blocks and reports with the contracts of safety-postgres.ts (needs in-memory users and conversations).
 
@@ -33,6 +33,16 @@ export const SafetyRepositoryMemory = Layer.effect(
         }
       })
 
+    const isOpenReportOf = (r: StoredReport, target: ReportTarget) =>
+      r.status === "OPEN" &&
+      r.reporterId === target.reporterId &&
+      r.reportedUserId === target.reportedUserId &&
+      r.messageId === target.messageId
+    const openReportOf = (target: ReportTarget) => {
+      const open = reports.find((r) => isOpenReportOf(r, target))
+      return open === undefined ? Effect.succeed(Option.none()) : Effect.map(full(open), Option.some)
+    }
+
     return {
       block: (blockerId, blockedId, at) =>
         Effect.sync(() => {
@@ -62,7 +72,10 @@ export const SafetyRepositoryMemory = Layer.effect(
           (rows) => ({ rows, total: mine.length })
         )
       },
+      openReportOf: (target) => openReportOf(target),
       insertReport: (report) => {
+        const open = reports.find((r) => isOpenReportOf(r, report))
+        if (open !== undefined) return Effect.map(full(open), (found) => ({ report: found, created: false }))
         const stored: StoredReport = {
           id: crypto.randomUUID(),
           reporterId: report.reporterId,
@@ -77,7 +90,7 @@ export const SafetyRepositoryMemory = Layer.effect(
           createdAt: report.at
         }
         reports.push(stored)
-        return full(stored)
+        return Effect.map(full(stored), (found) => ({ report: found, created: true }))
       },
       findReport: (id) => {
         const found = reports.find((r) => r.id === id)

@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../platform/rows"
 import { BOOKED_STATUSES } from "../masking"
 import { ReportReasons, ReportStatuses } from "../rules"
-import { PairBookings, type ReportRecord, SafetyRepository } from "../ports"
+import { PairBookings, type ReportRecord, SafetyRepository, type ReportTarget } from "../ports"
 
 // Blocks, reports and the booking question of "private until booked" (issue 15), over PostgreSQL.
 
@@ -56,6 +56,13 @@ export const SafetyRepositoryLive = Layer.effect(
       JOIN users b ON b.id = r.reported_user_id
       LEFT JOIN messages m ON m.id = r.message_id`)
     const findReport = (id: string) => findOne("report", ReportRow, sql`${reportSelect} WHERE r.id = ${id}`)
+    const openReportOf = (target: ReportTarget) =>
+      findOne(
+        "open report",
+        ReportRow,
+        sql`${reportSelect} WHERE r.reporter_id = ${target.reporterId} AND r.reported_user_id = ${target.reportedUserId}
+          AND r.message_id IS NOT DISTINCT FROM ${target.messageId}::uuid AND r.status = 'OPEN' ORDER BY r.seq LIMIT 1`
+      )
 
     return {
       block: (blockerId, blockedId, at) =>
@@ -110,17 +117,26 @@ export const SafetyRepositoryLive = Layer.effect(
             total
           }
         }).pipe(Effect.orDie),
+      openReportOf: (target) => openReportOf(target).pipe(Effect.orDie),
       insertReport: (report) =>
-        Effect.gen(function* () {
-          const { id } = yield* single(
-            "new report",
-            IdRow,
-            sql`INSERT INTO reports (reporter_id, reported_user_id, message_id, reason, details, created_at)
-            VALUES (${report.reporterId}, ${report.reportedUserId}, ${report.messageId}, ${report.reason}, ${report.details}, ${report.at})
-            RETURNING id`
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // One reporter files one report at a time: a twin request waits here, then finds the first.
+              yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`reports:${report.reporterId}`}, 0))`
+              const open = yield* openReportOf(report)
+              if (Option.isSome(open)) return { report: open.value, created: false }
+              const { id } = yield* single(
+                "new report",
+                IdRow,
+                sql`INSERT INTO reports (reporter_id, reported_user_id, message_id, reason, details, created_at)
+                VALUES (${report.reporterId}, ${report.reportedUserId}, ${report.messageId}, ${report.reason}, ${report.details}, ${report.at})
+                RETURNING id`
+              )
+              return { report: Option.getOrThrow(yield* findReport(id)), created: true }
+            })
           )
-          return Option.getOrThrow(yield* findReport(id))
-        }).pipe(Effect.orDie),
+          .pipe(Effect.orDie),
       findReport: (id) => findReport(id).pipe(Effect.orDie),
       reports: ({ limit, offset, status }) =>
         Effect.gen(function* () {

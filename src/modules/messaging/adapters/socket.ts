@@ -5,6 +5,7 @@ import { PayloadLongText, PayloadText } from "../../../platform/http/envelope"
 import { defaultLanguage, type Language, languageFromHeader, translate } from "../../../platform/messages"
 import { unavailableOf } from "../../../platform/outage"
 import { connectionCounts, type RealtimeModule, userRoom } from "../../../platform/realtime"
+import { hasLoneSurrogate } from "../../../platform/text"
 import { MessageView, type MessageReceivedEvent, type MessagesReadEvent, type PresenceEvent, type UserTypingEvent } from "../contract"
 import { toMessageView } from "../views"
 import { type ConversationEvent, ConversationEventFeed } from "../ports"
@@ -26,6 +27,7 @@ type Ack = (answer: unknown) => void
 const encodeMessage = Schema.encodeSync(MessageView)
 
 const Malformed = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.malformed" })
+const BrokenCharacter = new BadRequest({ code: "MALFORMED_REQUEST", key: "request.loneSurrogate" })
 const NotJoined = new BadRequest({ code: "CONVERSATION_NOT_JOINED", key: "messaging.notJoined" })
 
 /** The socket's language: `auth.language`, else its handshake's Accept-Language, else French. */
@@ -149,6 +151,8 @@ export const MessagingRealtime = Effect.gen(function* () {
           withConversation(payload, ack, (id) => {
             const content = decodeContent((payload as { content?: unknown }).content)
             if (Option.isNone(content)) return Effect.fail(Malformed)
+            // As the HTTP bodies (platform/http/body.ts): a lone surrogate is no character to store.
+            if (hasLoneSurrogate(content.value)) return Effect.fail(BrokenCharacter)
             return Effect.map(messaging.send(userId, id, content.value ?? undefined), ({ isPrivate, message }) => ({
               message: encodeMessage(toMessageView(message, { id: userId, isAdmin: false }, isPrivate))
             }))

@@ -275,6 +275,8 @@ export const PersonalDataLive = Layer.effect(
   })
 )
 
+// An export opens only under the password it was made under (a change of password voids its link),
+// and only for an active account: both are read from the users row at download.
 const digest = (token: string) => crypto.createHash("sha256").update(token).digest("base64url")
 
 export const DataExportStoreLive = Layer.effect(
@@ -284,8 +286,9 @@ export const DataExportStoreLive = Layer.effect(
       Effect.gen(function* () {
         const token = crypto.randomBytes(32).toString("base64url")
         // The account row is locked (shared) as the deletion locks it: an export and a deletion take turns.
-        const rows = yield* sql`INSERT INTO data_exports (user_id, token_hash, archive, requested_at, ready_at, expires_at)
-          SELECT id, ${digest(token)}, ${JSON.stringify(archive)}::jsonb, ${at}, ${at}, ${expiresAt}
+        const rows =
+          yield* sql`INSERT INTO data_exports (user_id, token_hash, archive, requested_at, ready_at, expires_at, password_fingerprint)
+          SELECT id, ${digest(token)}, ${JSON.stringify(archive)}::jsonb, ${at}, ${at}, ${expiresAt}, sha256(convert_to(password_hash, 'UTF8'))
           FROM users WHERE id = ${userId} AND deleted_at IS NULL FOR SHARE
           RETURNING id`
         return rows.length > 0 ? Option.some(token) : Option.none()
@@ -295,7 +298,8 @@ export const DataExportStoreLive = Layer.effect(
         "data export",
         Schema.Struct({ userId: Schema.String, archive: Schema.Unknown }),
         sql`SELECT e.user_id, e.archive FROM data_exports e JOIN users u ON u.id = e.user_id
-          WHERE e.token_hash = ${digest(token)} AND e.expires_at > ${at} AND e.archive IS NOT NULL AND u.deleted_at IS NULL`
+          WHERE e.token_hash = ${digest(token)} AND e.expires_at > ${at} AND e.archive IS NOT NULL AND u.deleted_at IS NULL
+            AND u.is_active AND e.password_fingerprint = sha256(convert_to(u.password_hash, 'UTF8'))`
       ).pipe(Effect.orDie)
   }))
 )
