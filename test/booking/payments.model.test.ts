@@ -9,6 +9,7 @@ import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-san
 import { Transactional } from "../../src/platform/transaction"
 import { actorOf, bookableService, inMemoryDomain, verifiedAccount } from "../support/domain"
 import { adjustableClock } from "../support/clock"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 import { DAY, HOUR, MINUTE } from "../support/durations"
 
 /**
@@ -22,12 +23,11 @@ import { DAY, HOUR, MINUTE } from "../support/durations"
  */
 
 const layer = inMemoryDomain()
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
+let runtime: RuntimeOf<ReturnType<typeof inMemoryDomain>>
 const time = adjustableClock()
-const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> =>
-  runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
-const attempt = <A, E>(effect: Effect.Effect<A, E, any>) => run(Effect.either(effect))
+const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof inMemoryDomain>>>): Promise<A> =>
+  runtime.runPromise(Effect.withClock(effect, time.clock))
+const attempt = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof inMemoryDomain>>>) => run(Effect.either(effect))
 
 beforeAll(() => {
   runtime = ManagedRuntime.make(layer)

@@ -5,6 +5,7 @@ import { ChargeGateway } from "../../src/modules/payments"
 import { FAKE_CUSTOMER, type FakeStripe, startFakeStripe } from "../payments/fake-stripe"
 import { bookableService, inMemoryDomain } from "../support/domain"
 import { adjustableClock } from "../support/clock"
+import type { RuntimeOf, ServicesOf } from "../support/layers"
 
 /**
  * Reconciliation (issue 10) through the booking service with the Stripe adapter against the local fake
@@ -13,11 +14,10 @@ import { adjustableClock } from "../support/clock"
  */
 
 let fake: FakeStripe
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-let runtime: ManagedRuntime.ManagedRuntime<any, unknown>
+let runtime: RuntimeOf<ReturnType<typeof inMemoryDomain>>
 const time = adjustableClock()
-const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> =>
-  runtime.runPromise(Effect.withClock(effect, time.clock) as Effect.Effect<A, E, never>)
+const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof inMemoryDomain>>>): Promise<A> =>
+  runtime.runPromise(Effect.withClock(effect, time.clock))
 
 beforeAll(async () => {
   fake = await startFakeStripe()

@@ -26,6 +26,9 @@ export const sqlOn =
   <A extends object>(text: string, params: ReadonlyArray<unknown> = []) =>
     server.run(Effect.flatMap(SqlClient.SqlClient, (db) => db.unsafe<A>(text, params)))
 
+/** What a test server's effects may use: every service, adapter and the database of the application. */
+export type ServerServices = Layer.Layer.Success<ReturnType<typeof applicationOn<never, never>>>
+
 export interface TestServer {
   readonly url: string
   readonly port: number
@@ -35,7 +38,7 @@ export interface TestServer {
   readonly databaseUrl: string | undefined
   readonly stop: () => Promise<void>
   /** Runs an effect against the server's own services and database. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => Promise<A>
 }
 
 /**
@@ -68,7 +71,7 @@ export const startTestServer = async (
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.provide(options.clock ? Layer.setClock(options.clock) : Layer.empty)
   )
-  const runtime = ManagedRuntime.make(layer as Layer.Layer<any, unknown, never>)
+  const runtime = ManagedRuntime.make(layer)
   await runtime.runPromise(Effect.void)
   return {
     url: `http://127.0.0.1:${port}`,
@@ -76,6 +79,6 @@ export const startTestServer = async (
     dataDir,
     databaseUrl: database.url,
     stop: () => runtime.dispose(),
-    run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, any>)
+    run: (effect) => runtime.runPromise(effect)
   }
 }
