@@ -177,9 +177,12 @@ describe("reports and moderation", () => {
     expect((await api.post("/api/reports", { reason: "SPAM", userId: b.id })).status).toBe(401)
     expectError(await report(a, { reason: "SPAM", userId: b.id, extra: 1 }), 400, "MALFORMED_REQUEST")
 
-    // REPORTS_PER_DAY per reporter (the two above count), then 429.
-    for (let i = 2; i < REPORTS_PER_DAY; i++) expect((await report(a, { reason: "OTHER", userId: b.id })).status).toBe(201)
-    const limited = await report(a, { reason: "OTHER", userId: b.id })
+    // REPORTS_PER_DAY reports filed per reporter (the two above count; the same target again files none), then 429.
+    const more = []
+    for (let i = 0; i < REPORTS_PER_DAY - 1; i++) more.push((await send(b, conversation.id, `Message ${i}`)).body.data.message)
+    for (const message of more.slice(0, -1)) expect((await report(a, { reason: "OTHER", messageId: message.id })).status).toBe(201)
+    expect((await report(a, { reason: "SPAM", userId: b.id })).body.message).toBe(fr["moderation.alreadyReported"])
+    const limited = await report(a, { reason: "OTHER", messageId: more.at(-1)!.id })
     expectError(limited, 429, "RATE_LIMITED")
     expect((await report(stranger, { reason: "OTHER", userId: b.id })).status).toBe(201)
   })
