@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright"
 import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
-import { hasChromium } from "../support/browser"
+import { axeViolations, describeViolations, hasChromium } from "../support/browser"
 import { browserJourney } from "../support/journey"
 import { freshUser } from "./support"
 
@@ -22,11 +21,8 @@ describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", ()
   const newPage = async (locale: "fr-CA" | "en-CA") => (await journey.newPage(locale)).page
 
   const expectNoViolations = async (page: Page, where: string) => {
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze()
-    expect(
-      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      where
-    ).toEqual([])
+    const violations = await axeViolations(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    expect(describeViolations(violations), where).toEqual([])
   }
 
   /** Tabs from the top of the page to the button with this name; fails when it is not reachable. */

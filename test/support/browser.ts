@@ -1,5 +1,6 @@
-import AxeBuilder from "@axe-core/playwright"
+import type axe from "axe-core"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, expect } from "vitest"
 import { startTestServer, type TestServer } from "./server"
@@ -32,27 +33,46 @@ export const sharedChromium = async (): Promise<Browser> => {
 /** Closes what a file left open in the shared Chromium, so the next file starts from nothing. */
 export const closeContexts = (browser: Browser) => Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)))
 
-/** axe-core on the current page: the serious and critical violations (the accessibility bar). */
-export const seriousViolations = async (page: Page) => {
-  // Violations only: axe still runs every rule, but keeps one node of the passes and the rest (10 to 25%
-  // faster per page, and the walk of every route runs it some 300 times). Legacy mode runs axe.run in
-  // the page itself; the default opens a blank page per call to merge the frames' results (1.1 s against
-  // 0.28 s on /services, same rules, same findings): the app's pages have no cross-origin frame (the
-  // sandbox's payment pages are its own), the one thing legacy mode would not look into.
-  const result = await new AxeBuilder({ page })
-    .options({ resultTypes: ["violations"] })
-    .setLegacyMode()
-    .analyze()
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.nodes
-          .map((n) => n.target.join(" "))
-          .slice(0, 3)
-          .join(" | ")}`
-    )
+/** axe-core's script, read once: every document of a walk gets it once (a screen reached by an in-app link keeps it). */
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+type AxeWindow = { axe?: typeof axe }
+
+/**
+ * axe-core's violations on the current page, its frames included (rules by `tags`, else every rule).
+ * axe runs in the page itself, injected once per document into each frame lacking it: the builder of
+ * @axe-core/playwright injected and configured it again on every call, a third of a walk's axe time.
+ * Violations only: axe still runs every rule but keeps one node of the passes and the rest.
+ */
+export const axeViolations = async (page: Page, tags?: ReadonlyArray<string>): Promise<Array<axe.Result>> => {
+  for (const frame of page.frames())
+    if (!(await frame.evaluate(() => "axe" in window).catch(() => true))) {
+      await frame.evaluate(axeSource)
+      // Frames answer the page's axe whatever their origin (a srcdoc frame's is opaque).
+      await frame.evaluate(() => (window as AxeWindow).axe!.configure({ allowedOrigins: ["<unsafe_all_origins>"] }))
+    }
+  return page.evaluate(
+    (tags) =>
+      (window as AxeWindow)
+        .axe!.run(document, { resultTypes: ["violations"], ...(tags ? { runOnly: { type: "tag", values: tags } } : {}) })
+        .then((results) => results.violations),
+    tags ? [...tags] : undefined
+  )
 }
+
+/** Each violation as its rule, impact and first three elements. */
+export const describeViolations = (violations: ReadonlyArray<axe.Result>) =>
+  violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(" | ")}`
+  )
+
+/** axe-core on the current page: the serious and critical violations (the accessibility bar). */
+export const seriousViolations = async (page: Page) =>
+  describeViolations((await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical"))
 
 /**
  * The layout checks of the current page (issue 16): sideways scroll (document wider than the window),

@@ -53,6 +53,7 @@ const openLink = (): SharedLink => {
     holders: new Set(),
     close: () => {
       closed = true
+      removeEventListener("offline", dropWhenOffline)
       clearTimeout(recoveredTimer)
       clearTimeout(retryTimer)
       socket?.disconnect()
@@ -63,6 +64,13 @@ const openLink = (): SharedLink => {
     self.link = { socket, status }
     for (const holder of self.holders) holder(self.link)
   }
+
+  // The browser knows at once that the network is gone, the heartbeat only after up to 15 s: drop the
+  // transport now, so the banner says so and the link retries every 2 s until the network is back.
+  const dropWhenOffline = () => {
+    if (socket?.connected) socket.io.engine.close()
+  }
+  addEventListener("offline", dropWhenOffline)
 
   import("socket.io-client").then(
     ({ io }) => {

@@ -8,7 +8,8 @@ import { ChargeGateway } from "../payments"
 import { SandboxCheckout } from "../payments/adapters/charges-sandbox"
 import { BookingRepository } from "./ports"
 import { Bookings, type UserCommand } from "./service"
-import { unavailability } from "./availability/domain"
+import { type AvailabilityPlan, unavailability } from "./availability/domain"
+import { checkoutModeFor } from "./domain"
 import { Availability } from "./availability/service"
 
 const HOUR = 3_600_000
@@ -34,7 +35,7 @@ const week = (days: ReadonlyArray<number>, ranges: ReadonlyArray<{ start: string
   days.map((weekday) => ({ weekday, ranges }))
 
 /** Realistic weekly plans for the demo providers: office hours with a lunch break, a Saturday morning, a day off. */
-const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan: Parameters<Availability["Type"]["put"]>[1] }> = [
+export const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan: Parameters<Availability["Type"]["put"]>[1] }> = [
   {
     provider: "marie.dubois@marketplace.local",
     plan: {
@@ -98,14 +99,8 @@ export const seedDemoAvailability = Effect.gen(function* () {
   return set
 }).pipe(Effect.catchAll((error) => Effect.as(Effect.logWarning("demo availability not seeded", error), 0)))
 
-/**
- * Demo bookings between the demo accounts (sandbox payments only), so that a fresh install shows
- * bookings in every state a screen has to handle: a completed one with its review and captured
- * payment, a confirmed one in the provider's calendar, and a paid request awaiting confirmation.
- * Made through the booking service and the sandbox gateway, like a user's; skipped when the demo
- * client already has bookings (running the seed again changes nothing).
- */
-const demoBookings: ReadonlyArray<{
+/** One demo booking's story: who books whom, when, and what happens to it next. */
+interface DemoBooking {
   readonly client: string
   readonly provider: string
   /** Which of the provider's services (newest first). */
@@ -115,7 +110,16 @@ const demoBookings: ReadonlyArray<{
   readonly hours: number
   readonly address: string
   readonly then: ReadonlyArray<UserCommand>
-}> = [
+}
+
+/**
+ * Demo bookings between the demo accounts (sandbox payments only), so that a fresh install shows
+ * bookings in every state a screen has to handle: a completed one with its review and captured
+ * payment, a confirmed one in the provider's calendar, and a paid request awaiting confirmation.
+ * Made through the booking service and the sandbox gateway, like a user's; skipped when the demo
+ * client already has bookings (running the seed again changes nothing).
+ */
+export const demoBookings: ReadonlyArray<DemoBooking> = [
   {
     client: "lucas.bernard@marketplace.local",
     provider: "marie.dubois@marketplace.local",
@@ -134,7 +138,7 @@ const demoBookings: ReadonlyArray<{
     client: "sophie.nguyen@marketplace.local",
     provider: "marie.dubois@marketplace.local",
     service: 1,
-    inDays: 3,
+    inDays: 2,
     hour: 14,
     hours: 1.5,
     address: "350 rue Saint-Paul Est, Montréal",
@@ -144,13 +148,30 @@ const demoBookings: ReadonlyArray<{
     client: "lucas.bernard@marketplace.local",
     provider: "jean.tremblay@marketplace.local",
     service: 0,
-    inDays: 4,
+    inDays: 3,
     hour: 9,
     hours: 2,
     address: "45 avenue du Mont-Royal, Montréal",
     then: []
   }
 ]
+
+/**
+ * A demo booking's start: at its hour in the provider's zone, on the first day from `inDays` on that
+ * the provider works then and that is near enough for the card to be held at checkout (further, the
+ * checkout only saves the card, and a demo's paid request would stay unpaid on some weekdays).
+ */
+export const demoStart = (plan: AvailabilityPlan, demo: Pick<DemoBooking, "inDays" | "hour" | "hours">, today: Date): Date | undefined => {
+  const local = new TZDate(today.getTime(), plan.timeZone)
+  const fits = (start: Date) =>
+    checkoutModeFor(start, today) === "authorize" &&
+    unavailability({ plan, busy: [], startTime: start, endTime: new Date(start.getTime() + demo.hours * HOUR), now: today }) === undefined
+  for (let day = demo.inDays; day < demo.inDays + 14; day++) {
+    const start = new Date(new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + day, demo.hour, 0, plan.timeZone).getTime())
+    if (fits(start)) return start
+  }
+  return undefined
+}
 
 export const seedDemoBookings = Effect.gen(function* () {
   const gateway = yield* ChargeGateway
@@ -180,15 +201,8 @@ export const seedDemoBookings = Effect.gen(function* () {
     if (Option.isNone(client) || Option.isNone(provider)) continue
     const service = (yield* services.listOwnedBy(provider.value.id)).filter((s) => s.status === "ACTIVE")[demo.service]
     if (!service) continue
-    // At the hour in the provider's zone, on the first day from `inDays` on that the provider works then.
-    const plan = yield* availability.of(provider.value.id)
-    const local = new TZDate(today.getTime(), plan.timeZone)
-    const fits = (start: Date) =>
-      unavailability({ plan, busy: [], startTime: start, endTime: new Date(start.getTime() + demo.hours * HOUR), now: today }) === undefined
-    const days = Array.from({ length: 14 }, (_, i) => demo.inDays + i)
-    const day = days.find((d) => fits(new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + d, demo.hour, 0, plan.timeZone)))
-    if (day === undefined) continue
-    const start = new Date(new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + day, demo.hour, 0, plan.timeZone).getTime())
+    const start = demoStart(yield* availability.of(provider.value.id), demo, today)
+    if (start === undefined) continue
     const booking = yield* bookings.request(client.value, {
       serviceId: service.id,
       startTime: start.toISOString(),
