@@ -32,8 +32,19 @@ export const toMajor = (minor: number, currency: string) => minor / 10 ** curren
 /** Major units to integer minor units, rounded to the nearest unit (19.99 EUR: 1999, despite 19.99 × 100 = 1998.99…). */
 export const toMinor = (major: number, currency: string) => Math.round(major * 10 ** currencyDecimals(currency))
 
-/** The major amount written with exactly the currency's decimals, without locale ("45.50", "5000"), for logs and the CLI. */
-export const majorText = (minor: number, currency: string) => toMajor(minor, currency).toFixed(currencyDecimals(currency))
+/**
+ * The major amount written with exactly the currency's decimals, without locale ("45.50", "-0.05",
+ * "5000"), for CSV files, logs and the CLI. Digits are moved, not divided: exact for any integer.
+ */
+export const majorText = (minor: number, currency: string) => {
+  const decimals = currencyDecimals(currency)
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, "0")
+  const sign = minor < 0 ? "-" : ""
+  if (decimals === 0) return `${sign}${digits}`
+  return `${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
+}
 
 /**
  * A bare "$" names no currency (English writes USD "$70.00", Canadian French CAD "70,00 $"): it is

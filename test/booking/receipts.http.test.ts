@@ -235,7 +235,7 @@ describe("a provider's earnings", () => {
     expect(first.earnings).toEqual([page.earnings[1]])
     expect(first.totals).toEqual(page.totals)
 
-    // The CSV: the documented columns, one row per line, exact minor units.
+    // The CSV: the documented columns, one row per line, amounts in euros as a spreadsheet reads them.
     const file = await raw("/api/providers/me/earnings.csv", provider.token)
     expect(file.status).toBe(200)
     expect(file.headers.get("content-type")).toMatch(/^text\/csv/)
@@ -245,13 +245,13 @@ describe("a provider's earnings", () => {
     expect(rows).toHaveLength(lines.length)
     const row = rows.find((r) => r[0] === refundedId)!
     const at = (column: (typeof EARNINGS_CSV_HEADER)[number]) => row[EARNINGS_CSV_HEADER.indexOf(column)]
-    expect([at("state"), at("currency"), at("grossMinor"), at("commissionMinor"), at("netMinor"), at("refundedMinor")]).toEqual([
+    expect([at("state"), at("currency"), at("gross"), at("commission"), at("net"), at("refunded")]).toEqual([
       "PARTIALLY_REFUNDED",
       "EUR",
-      "5000",
-      "250",
-      "4750",
-      "2000"
+      "50.00",
+      "2.50",
+      "47.50",
+      "20.00"
     ])
   })
 

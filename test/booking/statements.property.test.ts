@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { csv } from "../../src/platform/csv"
+import { currencyDecimals } from "../../src/platform/money"
 import { commissionOf } from "../../src/modules/booking/domain"
 import {
   EARNINGS_CSV_HEADER,
@@ -208,10 +209,18 @@ describe("earnings", () => {
           const at = (column: (typeof EARNINGS_CSV_HEADER)[number]) => row[EARNINGS_CSV_HEADER.indexOf(column)]
           expect(at("bookingId")).toBe(line.bookingId)
           expect(at("currency")).toBe(line.currency)
-          expect(Number(at("grossMinor"))).toBe(line.grossMinor)
-          expect(Number(at("commissionMinor"))).toBe(line.commissionMinor)
-          expect(Number(at("netMinor"))).toBe(line.netMinor)
-          expect(Number(at("grossMinor")) - Number(at("commissionMinor"))).toBe(Number(at("netMinor")))
+          // Decimal amounts with the currency's own decimals, as a spreadsheet reads them.
+          const minorOf = (column: "gross" | "commission" | "net" | "refunded") => {
+            const text = at(column)!
+            expect(text).toMatch(
+              currencyDecimals(line.currency) === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${currencyDecimals(line.currency)}}$`)
+            )
+            return Number(text.replace(".", ""))
+          }
+          expect(minorOf("gross")).toBe(line.grossMinor)
+          expect(minorOf("commission")).toBe(line.commissionMinor)
+          expect(minorOf("net")).toBe(line.netMinor)
+          expect(minorOf("refunded")).toBe(line.refundedMinor)
         })
       })
     )

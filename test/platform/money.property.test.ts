@@ -55,7 +55,16 @@ describe("money conversions", () => {
   it("writes the major amount with exactly the currency's decimals", () => {
     expect(majorText(4550, "EUR")).toBe("45.50")
     expect(majorText(5000, "JPY")).toBe("5000")
+    expect(majorText(-5, "EUR")).toBe("-0.05")
+    expect(majorText(0, "CAD")).toBe("0.00")
     fc.assert(fc.property(currency, minor, (code, amount) => Number(majorText(amount, code)) === toMajor(amount, code)))
+    // Exact for any safe integer, beyond what a division keeps: its digits are the amount's.
+    fc.assert(
+      fc.property(currency, fc.maxSafeInteger(), (code, amount) => {
+        const text = majorText(amount, code)
+        return BigInt(text.replace(".", "")) === BigInt(amount) && (text.split(".")[1]?.length ?? 0) === currencyDecimals(code)
+      })
+    )
   })
 })
 

@@ -1,3 +1,4 @@
+import { majorText } from "../../platform/money"
 import { dayOf } from "../../platform/zoned-time"
 import { commissionOf, type PaymentStatus } from "./domain"
 import type { EarningState } from "./rules"
@@ -197,7 +198,11 @@ export const earningLines = (sources: ReadonlyArray<EarningSource>, zone: string
     })
     .sort((a, b) => b.date.getTime() - a.date.getTime() || a.bookingId.localeCompare(b.bookingId))
 
-/** The CSV export's columns (amounts in minor units of their currency, as the back-office's exports). */
+/**
+ * The CSV export's columns. Amounts are decimal numbers in the row's currency ("19.00" EUR, "5000"
+ * JPY), with a point whatever the language, as a spreadsheet reads numbers from a CSV file; a
+ * provider adding up a column gets euros, not cents.
+ */
 export const EARNINGS_CSV_HEADER = [
   "bookingId",
   "date",
@@ -206,10 +211,10 @@ export const EARNINGS_CSV_HEADER = [
   "client",
   "state",
   "currency",
-  "grossMinor",
-  "commissionMinor",
-  "netMinor",
-  "refundedMinor",
+  "gross",
+  "commission",
+  "net",
+  "refunded",
   "startTime"
 ] as const
 
@@ -222,9 +227,9 @@ export const earningsCsvRows = (lines: ReadonlyArray<EarningLine>) =>
     l.clientName,
     l.state,
     l.currency,
-    l.grossMinor,
-    l.commissionMinor,
-    l.netMinor,
-    l.refundedMinor,
+    majorText(l.grossMinor, l.currency),
+    majorText(l.commissionMinor, l.currency),
+    majorText(l.netMinor, l.currency),
+    majorText(l.refundedMinor, l.currency),
     l.startTime.toISOString()
   ])
