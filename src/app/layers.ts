@@ -44,6 +44,7 @@ import { AvailabilityLive, BookingRemindersLive, BookingsLive, BookingStatements
 import { BookingMemoryAdapters } from "../modules/booking/adapters/memory"
 import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
 import { ChargeEventSinkLive, ServiceReviewsLive } from "../modules/booking/bridges"
+import { PairBlocksFromMessaging } from "../modules/booking/adapters/pair-blocks"
 import { InMemoryJobQueueLive, type JobQueue, PgBossJobQueue } from "../platform/jobs"
 import { CatalogueLive } from "../modules/catalogue"
 import { EmbeddedGazetteerLive } from "../modules/catalogue/places/adapters/embedded"
@@ -160,10 +161,12 @@ export const ApplicationServices = Layer.mergeAll(
     ),
   // Bookings book catalogue services, within their providers' availability, and pay through payments' gateway.
   // Reminders and calendar feeds read the bookings and mail through notifications; receipts and
-  // earnings read the bookings' payment records.
+  // earnings read the bookings' payment records. Messaging's moderation says who blocked whom (one
+  // instance: layers are shared by reference with MarketplaceServices').
   (services) =>
     Layer.mergeAll(BookingsLive, BookingRemindersLive, CalendarFeedsLive, BookingStatementsLive).pipe(
       Layer.provideMerge(AvailabilityLive),
+      Layer.provideMerge(PairBlocksFromMessaging.pipe(Layer.provide(ModerationLive), Layer.provide(ReportRateLimiterMemory))),
       Layer.provideMerge(services)
     ),
   // The webhook hands charge events to bookings.

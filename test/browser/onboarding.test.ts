@@ -71,8 +71,13 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     // The form: its own checks first, then four real files.
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Devenir prestataire" }).click()
     await page.waitForURL("**/become-provider")
+    // The spec's back button to the profile.
+    expect(await page.getByRole("link", { name: "Retour au profil" }).getAttribute("href")).toBe("/profile")
     await page.getByRole("button", { name: "Envoyer ma candidature" }).click()
     await page.getByText("Veuillez décrire vos compétences.").waitFor()
+    // No birth date on the profile: the date field is required, said before anything is sent.
+    await page.getByText("Indiquez votre date de naissance.").waitFor()
+    expect(await page.getByLabel("Date de naissance").getAttribute("type")).toBe("date")
     expect(await page.getByLabel("Photo de profil").getAttribute("accept")).toContain("image/png")
     await page.getByLabel("Compétences").fill("Plomberie, petite électricité")
     await page.getByLabel("Expérience").fill("Huit ans en entreprise de rénovation.")
@@ -158,7 +163,9 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await page.getByRole("heading", { name: "Mon profil", level: 1 }).waitFor()
     await page.getByRole("button", { name: "Modifier mon profil" }).click()
     await page.getByRole("button", { name: "Enregistrer" }).click()
+    // Nothing changed: said, and the editor closes (the spec's profile edit).
     await page.getByText("Aucune modification à enregistrer.").waitFor()
+    await page.getByRole("button", { name: "Modifier mon profil" }).click()
     const chips = page.getByLabel("Spécialités")
     await chips.fill("  Plomberie  ")
     await chips.press("Enter")
@@ -179,6 +186,13 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await page.locator("img.profile-photo").waitFor()
     await page.getByRole("button", { name: "Supprimer la photo" }).click()
     await page.getByRole("button", { name: "Supprimer la photo" }).waitFor({ state: "detached" })
+    // The profile's link copied: its notice shows for 1.5 s, as the services' share button's does.
+    await page.getByRole("button", { name: "Copier le lien du profil" }).click()
+    const copied = page.locator(".share-notice").filter({ hasText: /Lien copié|Copie impossible/ })
+    await copied.waitFor()
+    const shownAt = Date.now()
+    await copied.waitFor({ state: "detached", timeout: 5_000 })
+    expect(Date.now() - shownAt).toBeLessThan(2_500)
     await closeWithoutErrors(asClient)
 
     // A visitor: Marie's public profile with her services; favorite asks to log in first.

@@ -48,16 +48,29 @@ describe.skipIf(!hasChromium)("safety in Chromium", () => {
     await answer.waitFor()
     expect(await answer.locator(".message-content").innerText()).toBe("Payez-moi en liquide, on se parle sur [•••]")
 
-    // ---- The provider blocks the client: she cannot send any more ----
+    // ---- The provider blocks the client: neither can write, and the chat says so (no presence, no send box) ----
+    await providerDialog.getByText("Chloé est en ligne").waitFor()
     await providerDialog.getByRole("button", { name: "Bloquer Chloé" }).click()
     await providerDialog.getByRole("button", { name: "Confirmer le blocage" }).click()
-    await providerDialog.getByText("Vous avez bloqué Chloé.").waitFor()
+    await providerDialog.getByText("Vous avez bloqué Chloé", { exact: true }).waitFor()
+    await providerDialog.getByText("Débloquez cette personne depuis vos paramètres").waitFor()
+    expect(await providerDialog.getByLabel("Votre message").count()).toBe(0)
+    expect(await providerDialog.getByText("Chloé est en ligne").count()).toBe(0)
+    // The client, whose dialog was open, learns it from her next message.
     await box.fill("Vous êtes là ?")
     await box.press("Enter")
     await clientDialog
       .locator(".message-failed")
       .filter({ hasText: "Vous ne pouvez pas échanger avec cet utilisateur : l'un de vous a bloqué l'autre." })
       .waitFor()
+    await clientDialog.getByText("Vous ne pouvez plus écrire à Nadia.").waitFor()
+    expect(await box.count()).toBe(0)
+    // Opened again from the list, the conversation says it at once.
+    await clientPage.goto(`${base}/messaging`)
+    await clientPage.getByRole("button", { name: "Nadia Gagnon" }).click()
+    await clientDialog.getByText("Conversation fermée").waitFor()
+    expect(await clientDialog.getByLabel("Votre message").count()).toBe(0)
+    expect(await clientDialog.getByText(/Nadia est (en|hors) ligne/).count()).toBe(0)
 
     // ---- The client reports the provider's message ----
     await answer.getByRole("button", { name: "Signaler ce message" }).click()

@@ -7,7 +7,7 @@ import { UserRepository } from "../../src/modules/identity"
 import { MeAnswer } from "../../src/modules/identity/contract"
 import { en, fr } from "../../src/platform/messages"
 import { loginWithCookie, registeredThroughApi } from "../support/accounts"
-import { mailedToken, mailsAtLeast, mailsTo, registration } from "../support/http"
+import { expectError, mailedToken, mailsAtLeast, mailsTo, registration } from "../support/http"
 import { httpWorld } from "../support/world"
 
 const { server, api } = httpWorld()
@@ -166,6 +166,18 @@ describe("email verification", () => {
     const token = await mailedToken(server, pending.email, "verify-email")
     expect((await api.get(`/api/auth/verify-email/${token}`)).status).toBe(200)
     expect((await api.post("/api/auth/resend-verification-public", {})).status).toBe(422)
+  })
+
+  it("a malformed address is a 422 naming the field, in the caller's language, for a new link or a reset (issue 23)", async () => {
+    for (const path of ["/api/auth/resend-verification-public", "/api/auth/forgot-password"])
+      for (const [language, messages] of [
+        ["fr", fr],
+        ["en", en]
+      ] as const) {
+        const reply = await api.post(path, { email: "marie.dubois@" }, { language })
+        expectError(reply, 422, "VALIDATION_ERROR", path)
+        expect(reply.body.details, path).toEqual([expect.objectContaining({ field: "email", message: messages["validation.email"] })])
+      }
   })
 })
 

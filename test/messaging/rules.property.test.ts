@@ -234,7 +234,8 @@ describe("the live conversation list", () => {
     lastMessage: null,
     lastMessageAt: new Date(Date.UTC(2025, 0, 1, 0, 0, 60 - n)).toISOString(),
     createdAt: new Date(Date.UTC(2025, 0, 1)).toISOString(),
-    privateUntilBooked: true
+    privateUntilBooked: true,
+    blocked: "NONE"
   })
   const list = fc.array(fc.nat({ max: 5 }), { minLength: 1, maxLength: 8 }).map((unread) => unread.map((u, n) => conversation(n, u)))
 

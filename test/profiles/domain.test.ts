@@ -5,6 +5,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
+import { latestProviderBirthDate } from "../../src/modules/identity/profile/rules"
 import {
   ageOn,
   badgesOf,
@@ -61,6 +62,15 @@ describe("profile edit rules", () => {
     expect(ageOn("2007-06-16", NOW)).toBe(17)
     expect(ageOn("2004-02-29", new Date("2022-02-28T00:00:00Z"))).toBe(17)
     expect(ageOn("2004-02-29", new Date("2022-03-01T00:00:00Z"))).toBe(18)
+    // The date field's max: the latest birth date of age, whatever the day (29 February included).
+    fc.assert(
+      fc.property(fc.date({ min: new Date("1950-01-01T00:00:00Z"), max: new Date("2100-12-31T23:59:59Z"), noInvalidDate: true }), (now) => {
+        const latest = latestProviderBirthDate(now)
+        const dayAfter = new Date(Date.parse(`${latest}T00:00:00Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10)
+        return ageOn(latest, now) === 18 && ageOn(dayAfter, now) === 17
+      })
+    )
+    expect(latestProviderBirthDate(new Date("2026-02-28T10:00:00Z"))).toBe("2008-02-28")
     const provider = { role: "PROVIDER" as const, now: NOW }
     expect(Either.isRight(validateProfilePatch({ dateOfBirth: "2007-06-15" }, provider))).toBe(true)
     expect(issues(validateProfilePatch({ dateOfBirth: "2007-06-16" }, provider))).toEqual([["dateOfBirth", "profile.minimumAge"]])

@@ -127,18 +127,45 @@ export const Avatar = ({
   )
 }
 
-/** Shares the provider's public profile: the Web Share API, else the link copied with a 1.5 s notice. */
-export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
-  const { t } = useLingui()
+/** Copies a link to the clipboard; "copied" (or "failed") shows for COPIED_NOTICE_MS, 1.5 s. */
+export const useCopyLink = () => {
   const [notice, setNotice] = useState<"copied" | "failed">()
   useEffect(() => {
     if (!notice) return
     const timer = setTimeout(() => setNotice(undefined), COPIED_NOTICE_MS)
     return () => clearTimeout(timer)
   }, [notice])
+  const copy = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url)
+      setNotice("copied")
+    } catch {
+      setNotice("failed")
+    }
+  }
+  return { notice, copy }
+}
+
+/** The live notice of useCopyLink. */
+export const CopyNotice = ({ notice }: { notice: "copied" | "failed" | undefined }) => {
+  const { t } = useLingui()
+  return (
+    <span role="status" className="share-notice">
+      {notice === "copied" ? t`Lien copié` : notice === "failed" ? t`Copie impossible` : ""}
+    </span>
+  )
+}
+
+/** The public profile's address. */
+export const profileUrl = (id: string) => `${location.origin}/profile/${encodeURIComponent(id)}`
+
+/** Shares the provider's public profile: the Web Share API, else the link copied with a 1.5 s notice. */
+export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
+  const { t } = useLingui()
+  const { notice, copy } = useCopyLink()
   const name = `${provider.firstName} ${provider.lastName}`
   const share = async () => {
-    const url = `${location.origin}/profile/${encodeURIComponent(provider.id)}`
+    const url = profileUrl(provider.id)
     if (typeof navigator.share === "function") {
       try {
         await navigator.share({ title: name, url })
@@ -147,12 +174,7 @@ export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
         if (error instanceof DOMException && error.name === "AbortError") return
       }
     }
-    try {
-      await navigator.clipboard.writeText(url)
-      setNotice("copied")
-    } catch {
-      setNotice("failed")
-    }
+    await copy(url)
   }
   return (
     <span className="share">
@@ -160,9 +182,7 @@ export const ShareProfileButton = ({ provider }: { provider: Provider }) => {
         {t`Partager le profil`}
         <span className="sr-only"> {t`de ${name}`}</span>
       </button>
-      <span role="status" className="share-notice">
-        {notice === "copied" ? t`Lien copié` : notice === "failed" ? t`Copie impossible` : ""}
-      </span>
+      <CopyNotice notice={notice} />
     </span>
   )
 }

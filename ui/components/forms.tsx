@@ -8,7 +8,7 @@ interface FieldProps {
   readonly onChange: (value: string) => void
   readonly error?: string | undefined
   readonly hint?: ReactNode
-  readonly type?: "text" | "email" | "tel" | "password" | "number" | "datetime-local"
+  readonly type?: "text" | "email" | "tel" | "password" | "number" | "date" | "datetime-local"
   readonly autoComplete?: string
   readonly required?: boolean
   readonly inputMode?: "text" | "email" | "tel" | "numeric" | "decimal"

@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro"
 import { useEffect, useId, useState } from "react"
 import { apiBlob } from "../api/client"
+import { CopyNotice, profileUrl, useCopyLink } from "./catalogue"
 
 /** A profile photo: fetched with the bearer token (FRIENDS_ONLY and PRIVATE profiles need it), initials otherwise. */
 export const ProfilePhoto = ({ url, name, size = 96 }: { url: string | null; name: string; size?: number }) => {
@@ -130,27 +131,16 @@ export const Chips = ({ values }: { values: ReadonlyArray<string> | null }) =>
     <p>—</p>
   )
 
-/** Copies the public profile link. */
+/** Copies the public profile link (the 1.5 s notice of the services' share button). */
 export const ShareLink = ({ id }: { id: string }) => {
   const { t } = useLingui()
-  const [notice, setNotice] = useState("")
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(`${location.origin}/profile/${encodeURIComponent(id)}`)
-      setNotice(t`Lien copié`)
-    } catch {
-      setNotice(t`Copie impossible`)
-    }
-    setTimeout(() => setNotice(""), 3000)
-  }
+  const { notice, copy } = useCopyLink()
   return (
     <span className="share">
-      <button type="button" className="button-secondary" onClick={() => void copy()}>
+      <button type="button" className="button-secondary" onClick={() => void copy(profileUrl(id))}>
         {t`Copier le lien du profil`}
       </button>
-      <span role="status" className="share-notice">
-        {notice}
-      </span>
+      <CopyNotice notice={notice} />
     </span>
   )
 }

@@ -1,7 +1,9 @@
 import { useLingui } from "@lingui/react/macro"
 import { useId, useState, type FormEvent } from "react"
+import { Link } from "wouter"
 import { ApiError } from "../api/client"
-import { applicationsApi } from "../api/endpoints"
+import { applicationsApi, profileApi } from "../api/endpoints"
+import { ageOn, latestProviderBirthDate, MINIMUM_PROVIDER_AGE } from "../../src/modules/identity/profile/rules"
 import type { Application, DocumentSlot } from "../api/contract"
 import { useAsync } from "../components/async"
 import { failureText } from "../components/catalogue"
@@ -59,12 +61,22 @@ const FileField = ({
 
 type Errors = Partial<Record<string, string>>
 
+/** What is wrong with the form's birth date: none given and none on record, or under the providers' age. */
+const dateOfBirthProblem = (value: string, onRecord: string | null, now: Date): "required" | "underage" | undefined => {
+  if (value === "") return onRecord ? undefined : "required"
+  const age = ageOn(value, now)
+  return age >= 0 && age < MINIMUM_PROVIDER_AGE ? "underage" : undefined
+}
+
 const ApplicationForm = ({
   existing,
+  birthOnRecord,
   onDone,
   onCancel
 }: {
   existing: Application | null
+  /** The birth date already known (the profile's, or the application's): the form's is then optional. */
+  birthOnRecord: string | null
   onDone: (application: Application) => void
   onCancel?: () => void
 }) => {
@@ -93,6 +105,10 @@ const ApplicationForm = ({
     if (!skills.trim()) found.skills = t`Veuillez décrire vos compétences.`
     if (!experience.trim()) found.experience = t`Veuillez décrire votre expérience.`
     if (!motivation.trim()) found.motivation = t`Veuillez expliquer votre motivation.`
+    const birthProblem = dateOfBirthProblem(dateOfBirth, birthOnRecord, new Date())
+    if (birthProblem === "required") found.dateOfBirth = t`Indiquez votre date de naissance.`
+    else if (birthProblem === "underage")
+      found.dateOfBirth = t`Vous devez avoir au moins ${MINIMUM_PROVIDER_AGE} ans pour devenir prestataire.`
     for (const slot of SLOTS) {
       const file = files[slot]
       if (!file && !editing) found[slot] = t`Veuillez joindre un fichier.`
@@ -150,11 +166,18 @@ const ApplicationForm = ({
       <TextField
         label={t`Date de naissance`}
         name="dateOfBirth"
+        type="date"
         value={dateOfBirth}
         onChange={setDateOfBirth}
-        required={false}
+        required={!birthOnRecord}
+        max={latestProviderBirthDate(new Date())}
+        autoComplete="bday"
         error={errors.dateOfBirth}
-        hint={t`Format AAAA-MM-JJ. Obligatoire si votre profil n'en a pas ; vous devez avoir 18 ans.`}
+        hint={
+          birthOnRecord
+            ? t`Facultatif : celle de votre profil est reprise. Vous devez avoir ${MINIMUM_PROVIDER_AGE} ans.`
+            : t`Vous devez avoir ${MINIMUM_PROVIDER_AGE} ans.`
+        }
       />
       {SLOTS.map((slot) => (
         <FileField
@@ -289,7 +312,15 @@ const StatusView = ({
 
 export default function BecomeProvider() {
   const { t } = useLingui()
-  const [state, reload] = useAsync(() => applicationsApi.mine().then((answer) => answer.data.application), [])
+  // The application, and the birth date on the profile (the form asks for it only when there is none).
+  const [state, reload] = useAsync(
+    () =>
+      Promise.all([applicationsApi.mine(), profileApi.me()]).then(([mine, me]) => ({
+        application: mine.data.application,
+        birthOnRecord: me.data.user.dateOfBirth
+      })),
+    []
+  )
   const [editing, setEditing] = useState(false)
   const [latest, setLatest] = useState<Application | null>(null)
   return (
@@ -299,7 +330,7 @@ export default function BecomeProvider() {
     >
       <Loaded
         state={state}
-        current={latest}
+        current={latest && { application: latest, birthOnRecord: latest.dateOfBirth }}
         failure={(error) => (
           <Alert kind="error">
             {failureText(error)}{" "}
@@ -309,12 +340,13 @@ export default function BecomeProvider() {
           </Alert>
         )}
       >
-        {(application) =>
+        {({ application, birthOnRecord }) =>
           application === null ? (
-            <ApplicationForm existing={null} onDone={setLatest} />
+            <ApplicationForm existing={null} birthOnRecord={birthOnRecord} onDone={setLatest} />
           ) : editing ? (
             <ApplicationForm
               existing={application}
+              birthOnRecord={application.dateOfBirth ?? birthOnRecord}
               onDone={(next) => {
                 setLatest(next)
                 setEditing(false)
@@ -326,6 +358,9 @@ export default function BecomeProvider() {
           )
         }
       </Loaded>
+      <p>
+        <Link href="/profile" className="button-secondary">{t`Retour au profil`}</Link>
+      </p>
     </Page>
   )
 }

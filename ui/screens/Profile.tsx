@@ -68,7 +68,6 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
   const initial = useRef(toDraft(profile)).current
   const [draft, setDraft] = useState<Draft>(initial)
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [notice, setNotice] = useState<string>()
   const [failure, setFailure] = useState<string>()
   const [busy, setBusy] = useState(false)
   const form = useFocusFirstInvalid(errors)
@@ -80,7 +79,6 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
-    setNotice(undefined)
     const found: Record<string, string> = {}
     if (!draft.firstName.trim()) found.firstName = t`Le prénom est obligatoire.`
     if (!draft.lastName.trim()) found.lastName = t`Le nom est obligatoire.`
@@ -93,8 +91,10 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
     setErrors(found)
     if (Object.keys(found).length > 0) return
     const changes = changedFields(initial, draft)
+    // Nothing changed: said, and the editor closes (the spec's profile edit).
     if (Object.keys(changes).length === 0) {
-      setNotice(t`Aucune modification à enregistrer.`)
+      showToast("info", t`Aucune modification à enregistrer.`)
+      onCancel()
       return
     }
     setBusy(true)
@@ -117,7 +117,6 @@ const Editor = ({ profile, onSaved, onCancel }: { profile: OwnProfile; onSaved: 
   return (
     <form className="form profile-form" onSubmit={(event) => void submit(event)} noValidate ref={form}>
       {failure ? <Alert kind="error">{failure}</Alert> : null}
-      {notice ? <Alert kind="info">{notice}</Alert> : null}
       <div className="field-row">
         <TextField
           label={t`Prénom`}

@@ -342,6 +342,8 @@ export const illegalTransition = (status: BookingStatus, paymentStatus: PaymentS
   })
 export const SlotTaken = new Conflict({ code: "BOOKING_SLOT_TAKEN", key: "booking.slotTaken" })
 export const OwnService = new Forbidden({ code: "BOOKING_OWN_SERVICE", key: "booking.ownService" })
+/** The client or the provider blocked the other (messaging's blocks): no booking between them, either way. */
+export const BookingPairBlocked = new Forbidden({ code: "USER_BLOCKED", key: "booking.pairBlocked" })
 export const ServiceUnavailable = new Conflict({ code: "SERVICE_UNAVAILABLE", key: "booking.serviceUnavailable" })
 export const PaymentNotAuthorized = new Conflict({ code: "PAYMENT_NOT_AUTHORIZED", key: "booking.paymentNotAuthorized" })
 export const AlreadyStarted = new Conflict({ code: "BOOKING_ALREADY_STARTED", key: "booking.alreadyStarted" })

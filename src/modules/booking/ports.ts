@@ -339,6 +339,13 @@ export interface ReminderLogShape {
   /** Records the reminder for this start (call in the mail's transaction); false when it was sent already. */
   readonly record: (bookingId: string, kind: "24h" | "2h", startTime: Date) => Effect.Effect<boolean>
 }
+
+/** Whether two people blocked each other, either way (answered by messaging, which keeps the blocks). */
+export class PairBlocks extends Context.Tag("booking/PairBlocks")<
+  PairBlocks,
+  { readonly blockedEitherWay: (a: string, b: string) => Effect.Effect<boolean> }
+>() {}
+
 export class ReminderLog extends Context.Tag("booking/ReminderLog")<ReminderLog, ReminderLogShape>() {}
 
 /** Providers' private calendar feed tokens (migration 0020). */

@@ -46,6 +46,7 @@ import {
   type Decision,
   newBooking,
   OwnService,
+  BookingPairBlocked,
   ServiceUnavailable,
   SlotTaken,
   transition,
@@ -86,6 +87,7 @@ import {
   type BookingDetail,
   type BookingRecord,
   BookingRepository,
+  PairBlocks,
   type DisputeFileRecord,
   DisputeRepository,
   type DisputeThread,
@@ -329,6 +331,7 @@ export const BookingsLive = Layer.effect(
   Bookings,
   Effect.gen(function* () {
     const bookings = yield* BookingRepository
+    const pairBlocks = yield* PairBlocks
     const reviews = yield* ReviewRepository
     const services = yield* ServiceRepository
     const accounts = yield* PaymentAccounts
@@ -642,6 +645,7 @@ export const BookingsLive = Layer.effect(
           const { service, provider, client, providerActive, slotTaken } = found.value
           if (service.userId === actor.id) return yield* OwnService
           if (!isPublic({ ...service, provider: { isActive: providerActive } })) return yield* ServiceUnavailable
+          if (yield* pairBlocks.blockedEitherWay(actor.id, service.userId)) return yield* BookingPairBlocked
           if (!priceable(service.priceMinor, request.minutes)) return yield* TooCheapToPay
           // Taken before this request: refused without a transaction (a race is settled by the insert).
           if (slotTaken) return yield* SlotTaken

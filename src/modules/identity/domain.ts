@@ -155,6 +155,15 @@ export const requireFields = (
   return issues.length > 0 ? Either.left(invalid(issues)) : Either.right(values as Record<string, string>)
 }
 
+/**
+ * The address a visitor asks a link for (a new verification mail, a password reset): required and
+ * well formed, so that a typo is said at once instead of a mail that never comes.
+ */
+export const requireEmailAddress = (email: string | undefined): Either.Either<string, ValidationFailed> =>
+  Either.flatMap(requireFields({ email }), ({ email }) =>
+    isValidEmail(normalizeEmail(email!)) ? Either.right(normalizeEmail(email!)) : Either.left(invalid([issue("email", "validation.email")]))
+  )
+
 // ---- Refresh-token rotation ------------------------------------------------------------------
 
 export interface RefreshTokenRecord {

@@ -11,7 +11,7 @@ import { toUserView, toUserViewEncoded } from "./views"
 import {
   coarseAddress,
   describeUserAgent,
-  requireFields,
+  requireEmailAddress,
   storedUserAgent,
   type SessionClient,
   TwoFactorRequired,
@@ -186,7 +186,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("forgotPassword", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("forgot-password")
-            yield* requireFields({ email: payload.email })
+            yield* requireEmailAddress(payload.email)
             yield* detached("forgot-password", identity.forgotPassword(payload.email))
             return ok({}, yield* localized("auth.forgotPasswordSent"))
           })
@@ -263,7 +263,7 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("resendVerification", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("resend-verification")
-            yield* requireFields({ email: payload.email })
+            yield* requireEmailAddress(payload.email)
             yield* detached("resend-verification", identity.resendVerification(payload.email))
             return ok({}, yield* localized("auth.verificationResent"))
           })

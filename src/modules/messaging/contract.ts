@@ -4,7 +4,7 @@ import { ConversationId, ReportId, UserId } from "../../platform/ids"
 import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, PathId } from "../../platform/http/schemas"
 // The contract file, not the index: identity's index loads its handlers, which load the app's HttpApi (a cycle).
 import { Authentication } from "../../platform/http/authentication"
-import { ReportReasons, ReportStatuses } from "./rules"
+import { BlockStates, ReportReasons, ReportStatuses } from "./rules"
 
 /** A conversation's `:id`: a malformed one answers 404 CONVERSATION_NOT_FOUND, as an unknown one (domain.ts's ConversationNotFound). */
 const ConversationIdParam = PathId(ConversationId, { code: "CONVERSATION_NOT_FOUND", key: "messaging.conversationNotFound" })
@@ -55,7 +55,9 @@ export const ConversationView = Schema.Struct({
   lastMessageAt: Schema.Date,
   createdAt: Schema.Date,
   /** The two have no booking agreed between them: contact details in messages are masked for the reader. */
-  privateUntilBooked: Schema.Boolean
+  privateUntilBooked: Schema.Boolean,
+  /** NONE; BY_ME (the reader blocks the other), BY_OTHER (the other blocks the reader): nobody writes, presence is not shown. */
+  blocked: Schema.Literal(...BlockStates)
 })
 
 // ---- Real-time events (socket.io, adapters/socket.ts) -----------------------------------------

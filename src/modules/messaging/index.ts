@@ -1,3 +1,3 @@
 export { MessagingLive } from "./service"
-export { ModerationLive } from "./moderation"
+export { Moderation, ModerationLive } from "./moderation"
 export { ConversationsApi, ConversationView, MessageView } from "./contract"

@@ -51,6 +51,8 @@ export class Moderation extends Context.Tag("messaging/Moderation")<
     /** Lifts the block (404 when there was none). */
     readonly unblock: (userId: string, otherId: string) => Effect.Effect<void, NotFound>
     readonly blocks: (userId: string, query: PageQuery) => Effect.Effect<Paged<BlockRecord>>
+    /** Whether either of the two blocked the other (the booking module refuses their bookings then). */
+    readonly blockedEitherWay: (a: string, b: string) => Effect.Effect<boolean>
     /**
      * Files a report (REPORTS_PER_DAY per user, else 429); the reporter's open report of the same
      * message or profile is answered instead of a second one (`created` false).
@@ -103,6 +105,8 @@ export const ModerationLive = Layer.effect(
           const { created, createdAt } = yield* safety.block(userId, other!.id, yield* now)
           return { block: { user: { id: other!.id, firstName: other!.firstName, lastName: other!.lastName }, createdAt }, created }
         }),
+
+      blockedEitherWay: safety.blockedEitherWay,
 
       unblock: (userId, otherId) =>
         Effect.gen(function* () {

@@ -182,6 +182,11 @@ export interface ReportTarget {
   readonly messageId: string | null
 }
 
+export interface BlocksAround {
+  readonly blockedByMe: ReadonlySet<string>
+  readonly blockingMe: ReadonlySet<string>
+}
+
 export interface SafetyRepositoryShape {
   /** Records that `blockerId` blocks `blockedId` (`created` false when it already did, since `createdAt`). */
   readonly block: (blockerId: string, blockedId: string, at: Date) => Effect.Effect<{ readonly created: boolean; readonly createdAt: Date }>
@@ -189,6 +194,8 @@ export interface SafetyRepositoryShape {
   readonly unblock: (blockerId: string, blockedId: string) => Effect.Effect<boolean>
   /** Whether either of the two blocked the other. */
   readonly blockedEitherWay: (a: string, b: string) => Effect.Effect<boolean>
+  /** Of `others`, those `userId` blocks and those who block `userId` (one question for a page of conversations). */
+  readonly blocksAround: (userId: string, others: ReadonlyArray<string>) => Effect.Effect<BlocksAround>
   /** Those `blockerId` blocks, last blocked first. */
   readonly blocksOf: (blockerId: string, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<BlockRecord>; readonly total: number }>
   /** The reporter's report of this target (a message, or a profile when `messageId` is null) still waiting for a decision. */

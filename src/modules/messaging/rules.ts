@@ -9,6 +9,20 @@ export const CONVERSATIONS_PAGE_SIZE = 20
 // ---- Safety: reports and moderation (issue 15) ------------------------------------------------
 
 /** Why a user reports a message or a profile. OFF_PLATFORM: asks to deal or pay outside the platform. */
+/**
+ * Whether the reader may write in a conversation: NONE, BY_ME (the reader blocks the other: lifting it
+ * is theirs), BY_OTHER (the other blocks the reader). Blocked either way, nobody writes and presence is not shown.
+ */
+export const BlockStates = ["NONE", "BY_ME", "BY_OTHER"] as const
+export type BlockState = (typeof BlockStates)[number]
+
+/** A conversation's block state for its reader, from the blocks around them (the reader's own block first). */
+export const blockStateOf = (
+  otherIds: ReadonlyArray<string>,
+  around: { readonly blockedByMe: ReadonlySet<string>; readonly blockingMe: ReadonlySet<string> }
+): BlockState =>
+  otherIds.some((id) => around.blockedByMe.has(id)) ? "BY_ME" : otherIds.some((id) => around.blockingMe.has(id)) ? "BY_OTHER" : "NONE"
+
 export const ReportReasons = ["SPAM", "HARASSMENT", "INAPPROPRIATE", "SCAM", "OFF_PLATFORM", "OTHER"] as const
 export type ReportReason = (typeof ReportReasons)[number]
 /** OPEN until an admin decides; each decision is the status it leaves. */

@@ -29,6 +29,7 @@ import {
   ServiceTopics,
   type UnreadTotals
 } from "./ports"
+import { type BlockState, blockStateOf } from "./rules"
 
 export interface PageQuery {
   readonly page?: number | string | undefined
@@ -47,7 +48,10 @@ export interface Paged<A> {
  */
 export interface ConversationReading extends ConversationSummary {
   readonly isPrivate: boolean
+  readonly blocked: BlockState
 }
+
+const othersOf = (participantIds: ReadonlyArray<string>, userId: string) => participantIds.filter((p) => p !== userId)
 
 /** Ids a client names in mark_as_read: at most this many are looked at. */
 const MAX_MARKED_IDS = 1000
@@ -109,11 +113,15 @@ export const MessagingLive = Layer.effect(
 
     /** Whether `userId` and the others of a conversation have no booking agreed between them yet. */
     const privacyOf = (userId: string, participantIds: ReadonlyArray<string>) => {
-      const others = participantIds.filter((p) => p !== userId)
+      const others = othersOf(participantIds, userId)
       return Effect.map(pairBookings.bookedWith(userId, others), (booked) => others.some((o) => !booked.has(o)))
     }
     const reading = (userId: string, summary: ConversationSummary): Effect.Effect<ConversationReading> =>
-      Effect.map(privacyOf(userId, summary.participantIds), (isPrivate) => ({ ...summary, isPrivate }))
+      Effect.zipWith(
+        privacyOf(userId, summary.participantIds),
+        safety.blocksAround(userId, othersOf(summary.participantIds, userId)),
+        (isPrivate, around) => ({ ...summary, isPrivate, blocked: blockStateOf(othersOf(summary.participantIds, userId), around) })
+      )
     /** Refuses (403) when one of the two blocked the other. */
     const notBlocked = (userId: string, otherIds: ReadonlyArray<string>) =>
       Effect.forEach(otherIds, (other) =>
@@ -149,10 +157,11 @@ export const MessagingLive = Layer.effect(
           // One question for the whole page: which partners the caller has a booking with.
           const partners = [...new Set(found.rows.flatMap((c) => c.participantIds.filter((p) => p !== userId)))]
           const booked = yield* pairBookings.bookedWith(userId, partners)
-          const rows = found.rows.map((c) => ({
-            ...c,
-            isPrivate: c.participantIds.some((p) => p !== userId && !booked.has(p))
-          }))
+          const around = yield* safety.blocksAround(userId, partners)
+          const rows = found.rows.map((c) => {
+            const others = othersOf(c.participantIds, userId)
+            return { ...c, isPrivate: others.some((p) => !booked.has(p)), blocked: blockStateOf(others, around) }
+          })
           return { rows, total: found.total, page, limit }
         }),
 

@@ -48,7 +48,8 @@ export const toConversationView = (c: ConversationReading, reader: Reader): type
         },
   lastMessageAt: c.lastMessageAt,
   createdAt: c.createdAt,
-  privateUntilBooked: c.isPrivate
+  privateUntilBooked: c.isPrivate,
+  blocked: c.blocked
 })
 
 export const toBlockView = (b: BlockRecord): typeof BlockView.Type => ({ user: b.user, createdAt: b.createdAt })

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
 import { type ApplicationStatus, ApplicationStatuses, type DocumentSlot, DocumentSlots, type DocumentType } from "./rules"
+import { ageOn, MINIMUM_PROVIDER_AGE } from "../identity/profile/rules"
 
 /**
  * Provider onboarding (spec admin-and-onboarding sections 3 to 5 and 9): the application to become
@@ -27,7 +28,6 @@ export const SlotFormats: Record<DocumentSlot, ReadonlyArray<"image/jpeg" | "ima
 
 export const DEFAULT_MAX_ATTEMPTS = 3
 export const DEFAULT_COOLDOWN_DAYS = 7
-export const MINIMUM_AGE = 18
 export const LIMITS = { skills: 2000, experience: 5000, motivation: 5000, reason: 1000, notes: 1000 } as const
 
 /** What the rules look at. */
@@ -224,20 +224,6 @@ export interface ApplicationForm {
   readonly types: Partial<Record<DocumentSlot, DocumentType>>
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** Whole years between a birth date `YYYY-MM-DD` and `now` (UTC); -1 for an impossible date. */
-export const ageOn = (dateOfBirth: string, now: Date): number => {
-  const match = ISO_DATE.exec(dateOfBirth)
-  if (!match) return -1
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return -1
-  if (year < 1900 || date.getTime() > now.getTime()) return -1
-  const passed = now.getUTCMonth() > month - 1 || (now.getUTCMonth() === month - 1 && now.getUTCDate() >= day)
-  return now.getUTCFullYear() - year - (passed ? 0 : 1)
-}
-
 /**
  * Validates the text of the form. On creation skills, experience and motivation are required; on an
  * edit a field that is sent must not be blank (one that is not sent keeps its value). The applicant
@@ -273,7 +259,7 @@ export const validateApplicationForm = (
   else {
     const age = ageOn(dateOfBirth, now)
     if (age < 0) issues.push(issue("dateOfBirth", "profile.dateOfBirthInvalid"))
-    else if (age < MINIMUM_AGE) issues.push(issue("dateOfBirth", "profile.minimumAge"))
+    else if (age < MINIMUM_PROVIDER_AGE) issues.push(issue("dateOfBirth", "profile.minimumAge"))
     else if (declared) form.dateOfBirth = declared
   }
   for (const slot of ["identityDocument", "addressDocument", "bankDocument"] as const) {

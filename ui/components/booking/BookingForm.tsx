@@ -65,6 +65,7 @@ export type BookingPreset = Partial<BookingFormValues>
 
 /** Refusals that mean the slot is no longer free: the form loads the slots anew and says so. */
 const SLOT_TAKEN = "BOOKING_SLOT_TAKEN"
+const PAIR_BLOCKED = "USER_BLOCKED"
 const OUTSIDE_AVAILABILITY = "OUTSIDE_AVAILABILITY"
 
 /**
@@ -154,6 +155,8 @@ export const BookingForm = ({
         )
         return
       }
+      // Blocked either way: the server's sentence says it all.
+      if (error.code === PAIR_BLOCKED) return setFailure(error.message)
       const fieldErrors: Partial<Record<BookingField, string>> = {}
       for (const detail of error.details) {
         const field = bookingFieldOf(detail.field)

@@ -20,7 +20,7 @@ import type { Conversation, Message, MessageReceived, MessagesRead, Presence, Us
 import { Alert } from "../forms"
 import { Modal } from "../Modal"
 import { ConnectionBanner, RelativeTime, useConversationTitle } from "./parts"
-import { BlockAction, MessageMark, PrivacyNote, ReportForm } from "./safety"
+import { BlockAction, BlockedNotice, MessageMark, PrivacyNote, ReportForm } from "./safety"
 
 /** A message being sent, or that failed: shown after the stored ones until the server has it. */
 interface Outgoing {
@@ -78,6 +78,8 @@ export const ConversationDialog = ({
   const [announcement, setAnnouncement] = useState("")
   const [draft, setDraft] = useState("")
   const [draftError, setDraftError] = useState<string | null>(null)
+  /** Blocked either way, nobody writes: the notice replaces the send box and presence is not shown. */
+  const [blocked, setBlocked] = useState(conversation.blocked)
   /** The message whose report form is open, and those reported from here. */
   const [reporting, setReporting] = useState<string | null>(null)
   const [reported, setReported] = useState<ReadonlySet<string>>(new Set())
@@ -221,17 +223,21 @@ export const ConversationDialog = ({
     setOutgoing((list) => [...list.filter((o) => o.localId !== localId), { localId, content, state: "sending" }])
     let stored: Message | undefined
     let error = ""
+    let code = ""
     if (socket?.connected) {
       const ack = await request<{ message: Message }>(socket, "send_message", { conversationId: conversation.id, content })
       if (ack.success) stored = ack.data.message
-      else error = ack.message
+      else ({ message: error, code } = ack)
     } else {
       try {
         stored = (await messagingApi.send(conversation.id, content)).data.message
       } catch (cause) {
         error = failureText(cause)
+        code = cause instanceof ApiError ? cause.code : ""
       }
     }
+    // The other blocked the viewer while the conversation was open.
+    if (code === "USER_BLOCKED") setBlocked((state) => (state === "NONE" ? "BY_OTHER" : state))
     if (stored) {
       const message = stored
       setMessages((current) => mergeMessages(current, [message]))
@@ -282,13 +288,15 @@ export const ConversationDialog = ({
   return (
     <Modal title={titleOf(conversation, viewerId)} onClose={onClose} wide>
       <ConnectionBanner status={status} />
-      <p className="conversation-presence">
-        {other ? (otherOnline ? t`${otherName} est en ligne` : t`${otherName} est hors ligne`) : null}
-      </p>
+      {blocked === "NONE" ? (
+        <p className="conversation-presence">
+          {other ? (otherOnline ? t`${otherName} est en ligne` : t`${otherName} est hors ligne`) : null}
+        </p>
+      ) : null}
       {conversation.privateUntilBooked ? <PrivacyNote /> : null}
-      {other ? (
+      {other && blocked === "NONE" ? (
         <div className="conversation-safety">
-          <BlockAction userId={other.id} name={otherName} />
+          <BlockAction userId={other.id} name={otherName} onBlocked={() => setBlocked("BY_ME")} />
         </div>
       ) : null}
       {loadError ? (
@@ -376,42 +384,46 @@ export const ConversationDialog = ({
       <p className="sr-only" aria-live="polite">
         {announcement}
       </p>
-      <form
-        className="message-form"
-        onSubmit={(event) => {
-          event.preventDefault()
-          send()
-        }}
-      >
-        <div className="field">
-          <label htmlFor={draftId}>{t`Votre message`}</label>
-          <textarea
-            id={draftId}
-            name="content"
-            rows={3}
-            value={draft}
-            onChange={(event) => onDraft(event.target.value)}
-            onKeyDown={onKeyDown}
-            onBlur={stopTyping}
-            aria-invalid={draftError ? true : undefined}
-            aria-describedby={draftError ? `${counterId} ${draftId}-error` : counterId}
-          />
-          <p
-            id={counterId}
-            className={count > MAX_MESSAGE_LENGTH ? "field-hint message-counter field-error" : "field-hint message-counter"}
-          >
-            {t`${count} / ${MAX_MESSAGE_LENGTH} caractères · Entrée pour envoyer, Maj+Entrée pour aller à la ligne`}
-          </p>
-          {draftError ? (
-            <p id={`${draftId}-error`} className="field-error" role="alert">
-              {draftError}
+      {blocked === "NONE" ? (
+        <form
+          className="message-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            send()
+          }}
+        >
+          <div className="field">
+            <label htmlFor={draftId}>{t`Votre message`}</label>
+            <textarea
+              id={draftId}
+              name="content"
+              rows={3}
+              value={draft}
+              onChange={(event) => onDraft(event.target.value)}
+              onKeyDown={onKeyDown}
+              onBlur={stopTyping}
+              aria-invalid={draftError ? true : undefined}
+              aria-describedby={draftError ? `${counterId} ${draftId}-error` : counterId}
+            />
+            <p
+              id={counterId}
+              className={count > MAX_MESSAGE_LENGTH ? "field-hint message-counter field-error" : "field-hint message-counter"}
+            >
+              {t`${count} / ${MAX_MESSAGE_LENGTH} caractères · Entrée pour envoyer, Maj+Entrée pour aller à la ligne`}
             </p>
-          ) : null}
-        </div>
-        <button type="submit" className="button">
-          {t`Envoyer`}
-        </button>
-      </form>
+            {draftError ? (
+              <p id={`${draftId}-error`} className="field-error" role="alert">
+                {draftError}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="button">
+            {t`Envoyer`}
+          </button>
+        </form>
+      ) : (
+        <BlockedNotice state={blocked} name={otherName} />
+      )}
     </Modal>
   )
 }

@@ -178,6 +178,20 @@ export const BlockAction = ({ userId, name, onBlocked }: { userId: string; name:
   )
 }
 
+/** In place of the send box of a conversation blocked either way: why nobody can write, and what to do. */
+export const BlockedNotice = ({ state, name }: { state: "BY_ME" | "BY_OTHER"; name: string }) => {
+  const { t } = useLingui()
+  return (
+    <Alert kind="info" title={state === "BY_ME" ? t`Vous avez bloqué ${name}` : t`Conversation fermée`}>
+      <p>
+        {state === "BY_ME"
+          ? t`Ni vous ni ${name} ne pouvez écrire ici. Débloquez cette personne depuis vos paramètres pour reprendre la conversation.`
+          : t`Vous ne pouvez plus écrire à ${name}.`}
+      </p>
+    </Alert>
+  )
+}
+
 /** "Report this profile" with its form inline (public profiles). */
 export const ReportProfileAction = ({ userId }: { userId: string }) => {
   const { t } = useLingui()

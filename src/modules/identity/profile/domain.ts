@@ -6,6 +6,9 @@ import { decimalPlaces, isStorableNumber } from "../../../platform/numbers"
 import { isTimeZone } from "../../../platform/time-zones"
 import { isValidPhone, NAME_MAX, type Role } from "../domain"
 import { ProfileVisibilities, type ProfileVisibility } from "../rules"
+import { ageOn, MINIMUM_PROVIDER_AGE } from "./rules"
+
+export { ageOn } from "./rules"
 
 /**
  * Profiles (spec client-and-provider sections 2, 3, 5 and 6): the public and own views of an account,
@@ -34,7 +37,7 @@ export const LIMITS = {
   experienceMin: 0,
   experienceMax: 50,
   hourlyRateMax: 1_000_000,
-  minimumProviderAge: 18
+  minimumProviderAge: MINIMUM_PROVIDER_AGE
 } as const
 
 /** A stored file of a profile (avatar, or the identity photo taken from an approved application). */
@@ -205,16 +208,6 @@ export const parseIsoDate = (value: string): Date | undefined => {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
   const date = new Date(Date.UTC(year, month - 1, day))
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : undefined
-}
-
-/** Whole years between a birth date and `now` (UTC calendar dates; born 29 Feb: birthday on 1 Mar). */
-export const ageOn = (dateOfBirth: string, now: Date): number => {
-  const birth = parseIsoDate(dateOfBirth)
-  if (!birth) return -1
-  const years = now.getUTCFullYear() - birth.getUTCFullYear()
-  const birthdayPassed =
-    now.getUTCMonth() > birth.getUTCMonth() || (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() >= birth.getUTCDate())
-  return birthdayPassed ? years : years - 1
 }
 
 /**

@@ -60,6 +60,11 @@ export const SafetyRepositoryMemory = Layer.effect(
         }),
       blockedEitherWay: (a, b) =>
         Effect.sync(() => blocks.some((x) => (x.blockerId === a && x.blockedId === b) || (x.blockerId === b && x.blockedId === a))),
+      blocksAround: (userId, others) =>
+        Effect.sync(() => ({
+          blockedByMe: new Set(blocks.filter((b) => b.blockerId === userId && others.includes(b.blockedId)).map((b) => b.blockedId)),
+          blockingMe: new Set(blocks.filter((b) => b.blockedId === userId && others.includes(b.blockerId)).map((b) => b.blockerId))
+        })),
       blocksOf: (blockerId, page) => {
         const mine = blocks.filter((b) => b.blockerId === blockerId).sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())
         return Effect.map(

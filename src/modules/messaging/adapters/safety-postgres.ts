@@ -38,6 +38,7 @@ const IdRow = Schema.Struct({ id: Schema.String })
 const Count = Schema.Struct({ n: Schema.Number })
 const At = Schema.Struct({ createdAt: Schema.DateFromSelf })
 const Flag = Schema.Struct({ found: Schema.Boolean })
+const BlockPair = Schema.Struct({ blocker: Schema.String, blocked: Schema.String })
 
 const withoutTotal = ({ total: _, ...row }: typeof WithTotal.Type): ReportRecord => row
 
@@ -100,6 +101,22 @@ export const SafetyRepositoryLive = Layer.effect(
           Effect.map((r) => r.found),
           Effect.orDie
         ),
+      blocksAround: (userId, others) =>
+        others.length === 0
+          ? Effect.succeed({ blockedByMe: new Set<string>(), blockingMe: new Set<string>() })
+          : findAll(
+              "blocks around",
+              BlockPair,
+              sql`SELECT blocker_id::text AS blocker, blocked_id::text AS blocked FROM user_blocks
+              WHERE (blocker_id = ${userId} AND blocked_id = ANY (${others}::uuid[]))
+                 OR (blocked_id = ${userId} AND blocker_id = ANY (${others}::uuid[]))`
+            ).pipe(
+              Effect.map((rows) => ({
+                blockedByMe: new Set(rows.filter((r) => r.blocker === userId).map((r) => r.blocked)),
+                blockingMe: new Set(rows.filter((r) => r.blocked === userId).map((r) => r.blocker))
+              })),
+              Effect.orDie
+            ),
       blocksOf: (blockerId, page) =>
         Effect.gen(function* () {
           const rows = yield* findAll(
