@@ -19,10 +19,6 @@ export type CliServices = Layer.Layer.Success<ReturnType<typeof cliLayer>>
  * typed failures as a clear message with exit code 2, and always disposes the runtime.
  */
 export abstract class EffectCommand extends Command {
-  static override baseFlags = {
-    json: Flags.boolean({ description: "Print the result as JSON", default: false })
-  }
-
   protected async runEffect<A>(effect: Effect.Effect<A, unknown, CliServices>): Promise<A> {
     const runtime = ManagedRuntime.make(cliLayer())
     try {
@@ -41,5 +37,12 @@ export abstract class EffectCommand extends Command {
 
   protected print(json: boolean, value: unknown, text: () => string) {
     this.log(json ? JSON.stringify(value, null, 2) : text())
+  }
+}
+
+/** A command whose result can also be printed as JSON (`--json`): every command but the CSV exports. */
+export abstract class JsonCommand extends EffectCommand {
+  static override baseFlags = {
+    json: Flags.boolean({ description: "Print the result as JSON", default: false })
   }
 }

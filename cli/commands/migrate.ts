@@ -1,7 +1,7 @@
 import { runMigrations } from "../../src/platform/migrations"
-import { EffectCommand } from "../base"
+import { JsonCommand } from "../base"
 
-export default class Migrate extends EffectCommand {
+export default class Migrate extends JsonCommand {
   static override description = "Apply pending database migrations (migrations/*.sql, in order)"
   static override examples = ["<%= config.bin %> migrate", "DATABASE_URL=postgres://... <%= config.bin %> migrate --json"]
 

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { seedDemoData } from "../../src/app/seed"
 import { runMigrations } from "../../src/platform/migrations"
-import { EffectCommand } from "../base"
+import { JsonCommand } from "../base"
 
-export default class Seed extends EffectCommand {
+export default class Seed extends JsonCommand {
   static override description =
     "Create the demo accounts (an admin, providers and clients with verified emails); running it again changes nothing"
   static override examples = ["<%= config.bin %> seed", "<%= config.bin %> seed --json"]

@@ -99,6 +99,11 @@ describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, sa
     expect(parseCsv(fs.readFileSync(file, "utf8"))[0]![0]).toBe("id")
     const payments = await cli("export:payments")
     expect(payments.stdout.startsWith("id,bookingId,kind,status")).toBe(true)
+    // An export writes CSV: --json is refused, not ignored (issue 23).
+    const asJson = await cli("export:bookings", "--json")
+    expect(asJson.status).not.toBe(0)
+    expect(asJson.stderr).toContain("--json")
+    expect(asJson.stdout).toBe("")
     const stats = await cli("finance:stats", "--period", "year", "--json")
     expect(stats.status, stats.stderr).toBe(0)
     const parsed = JSON.parse(stats.stdout)

@@ -1,8 +1,8 @@
 import { Args } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { approveApplication, renderDecision } from "./shared"
 
-export default class ApplicationsApprove extends EffectCommand {
+export default class ApplicationsApprove extends JsonCommand {
   static override description = "Approve a PENDING provider application: its applicant becomes PROVIDER (mailed in their language)"
   static override examples = ["<%= config.bin %> applications:approve 3f1c...e9", "<%= config.bin %> applications:approve 3f1c...e9 --json"]
   static override args = { id: Args.string({ required: true, description: "Application id" }) }

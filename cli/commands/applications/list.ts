@@ -1,8 +1,8 @@
 import { Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { listApplications, renderList } from "./shared"
 
-export default class ApplicationsList extends EffectCommand {
+export default class ApplicationsList extends JsonCommand {
   static override description = "List provider applications (newest submission first), with search and status filter"
   static override examples = [
     "<%= config.bin %> applications:list",

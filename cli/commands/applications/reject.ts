@@ -1,8 +1,8 @@
 import { Args, Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { rejectApplication, renderDecision } from "./shared"
 
-export default class ApplicationsReject extends EffectCommand {
+export default class ApplicationsReject extends JsonCommand {
   static override description =
     "Reject a PENDING provider application with a reason (mailed to the applicant in their language); starts the resubmission cooldown"
   static override examples = ['<%= config.bin %> applications:reject 3f1c...e9 --reason "Pièce d\'identité illisible"']

@@ -1,9 +1,9 @@
 import { Flags } from "@oclif/core"
 import { AUDIT_PAGE_SIZE, AuditActions, AuditSubjectTypes } from "../../../src/modules/administration/rules"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { listAudit, renderAudit } from "../administration"
 
-export default class AuditList extends EffectCommand {
+export default class AuditList extends JsonCommand {
   static override description = "The audit log of administrators' decisions, newest first, with filters (the /admin/audit screen's)"
   static override examples = [
     "<%= config.bin %> audit:list --json",

@@ -1,8 +1,8 @@
 import { Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { listBookings, renderList } from "./shared"
 
-export default class BookingsList extends EffectCommand {
+export default class BookingsList extends JsonCommand {
   static override description = "List bookings (latest start first), with a status filter"
   static override examples = ["<%= config.bin %> bookings:list", "<%= config.bin %> bookings:list --status PAID,CONFIRMED --json"]
   static override flags = {

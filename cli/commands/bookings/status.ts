@@ -1,8 +1,8 @@
 import { Args, Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { renderBooking, setBookingStatus } from "./shared"
 
-export default class BookingsStatus extends EffectCommand {
+export default class BookingsStatus extends JsonCommand {
   static override description =
     "Set a booking's status as an administrator, through the booking rules: CONFIRMED, REJECTED (--reason), CANCELLED (releases the card hold) or VALIDATED (captures the payment)"
   static override examples = [

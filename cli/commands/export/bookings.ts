@@ -2,6 +2,7 @@ import { Flags } from "@oclif/core"
 import { EffectCommand } from "../../base"
 import { exportCsv, writeOrPrint } from "../administration"
 
+// CSV only: no --json (refused as an unknown flag rather than ignored).
 export default class ExportBookings extends EffectCommand {
   static override description = "Export bookings as CSV (RFC 4180), those starting between --from and --to (inclusive days, UTC)"
   static override examples = [

@@ -1,8 +1,8 @@
 import { Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { financeStats, renderStats } from "../administration"
 
-export default class FinanceStats extends EffectCommand {
+export default class FinanceStats extends JsonCommand {
   static override description = "Revenue, 5% commissions, refunds and payment counts of the last week, month or year, in one currency"
   static override examples = ["<%= config.bin %> finance:stats", "<%= config.bin %> finance:stats --period year --currency EUR --json"]
   static override flags = {

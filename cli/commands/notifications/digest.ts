@@ -1,7 +1,7 @@
 import { Flags } from "@oclif/core"
 import { Effect } from "effect"
 import { type DigestRun, NotificationSettings } from "../../../src/modules/notifications"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 
 export type DigestResult =
   | { readonly sent: DigestRun }
@@ -20,7 +20,7 @@ export const renderDigests = (result: DigestResult) =>
     ? `${result.sent.digests} digest(s) sent listing ${result.sent.items} item(s); ${result.sent.suppressed} item(s) suppressed (notifications turned off since)`
     : `${result.pending.items} item(s) waiting for ${result.pending.recipients} recipient(s), ${result.pending.dueItems} due now (run with --now to send them)`
 
-export default class NotificationsDigest extends EffectCommand {
+export default class NotificationsDigest extends JsonCommand {
   static override description =
     "Send the notification digests that are due (daily at 08:00, weekly on Monday 08:00, in each recipient's time zone) now, through the same service as the server's scheduled job; without --now, report what waits"
   static override examples = ["<%= config.bin %> notifications:digest", "<%= config.bin %> notifications:digest --now"]

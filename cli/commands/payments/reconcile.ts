@@ -2,7 +2,7 @@ import { Flags } from "@oclif/core"
 import { Effect } from "effect"
 import { Bookings } from "../../../src/modules/booking"
 import { PaymentGatewayUnavailable } from "../../../src/modules/payments"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 
 /** The reconciliation report as text, one line per action. */
 const render = (r: Effect.Effect.Success<Bookings["Type"]["reconcile"]>) =>
@@ -16,7 +16,7 @@ const render = (r: Effect.Effect.Success<Bookings["Type"]["reconcile"]>) =>
     .filter((line) => line !== "")
     .join("\n")
 
-export default class PaymentsReconcile extends EffectCommand {
+export default class PaymentsReconcile extends JsonCommand {
   static override description =
     "Compare the payment gateway's open holds and completed checkout sessions with the bookings: apply missed completions, release holds no booking references (the server also runs this every 10 minutes)"
   static override examples = ["<%= config.bin %> payments:reconcile", "<%= config.bin %> payments:reconcile --json"]

@@ -1,8 +1,8 @@
 import { Args, Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { refundBooking, renderBooking } from "../bookings/shared"
 
-export default class PaymentsRefund extends EffectCommand {
+export default class PaymentsRefund extends JsonCommand {
   static override description =
     "Refund a booking's captured payment, in full or in part (reverses the provider's transfer and the platform fee in proportion)"
   static override examples = [

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { ExchangeRates } from "../../../src/modules/catalogue"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { ratesJson, renderRates } from "./shared"
 
-export default class RatesList extends EffectCommand {
+export default class RatesList extends JsonCommand {
   static override description = "List the exchange rates in force (units of each currency for 1 EUR), with their source"
   static override examples = ["<%= config.bin %> rates:list", "<%= config.bin %> rates:list --json"]
 

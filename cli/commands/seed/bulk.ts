@@ -2,7 +2,7 @@ import { Flags } from "@oclif/core"
 import { Effect } from "effect"
 import { generateServices } from "../../../src/modules/catalogue/adapters/bulk"
 import { runMigrations } from "../../../src/platform/migrations"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 
 /** A progress bar on stderr (one line redrawn on a terminal, a line per 10% otherwise). */
 const progressBar = () => {
@@ -28,7 +28,7 @@ const progressBar = () => {
   }
 }
 
-export default class SeedBulk extends EffectCommand {
+export default class SeedBulk extends JsonCommand {
   static override description =
     "Generate N realistic services fast (benchmarks): bilingual titles in 32 Canadian and European cities, by bulk providers created when missing. " +
     "Loads of 100,000 rows or more drop and rebuild the services' secondary indexes (run it on a quiet database)."

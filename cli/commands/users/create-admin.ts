@@ -3,12 +3,12 @@ import { Effect } from "effect"
 import * as crypto from "node:crypto"
 import { Identity } from "../../../src/modules/identity"
 import { runMigrations } from "../../../src/platform/migrations"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 
 /** A password that meets the registration rule (upper, lower, digit, special, 8+). */
 const generatedPassword = () => `Adm!${crypto.randomBytes(9).toString("base64url")}7a`
 
-export default class CreateAdmin extends EffectCommand {
+export default class CreateAdmin extends JsonCommand {
   static override description = "Create an administrator account (email verified); prints the password when generated"
   static override examples = [
     "<%= config.bin %> users:create-admin --email ops@example.com",

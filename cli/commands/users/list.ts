@@ -1,8 +1,8 @@
 import { Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { listUsers, renderUsers } from "../administration"
 
-export default class UsersList extends EffectCommand {
+export default class UsersList extends JsonCommand {
   static override description = "List accounts (newest first) with search, role and status filters"
   static override examples = [
     "<%= config.bin %> users:list --role PROVIDER",

@@ -1,8 +1,8 @@
 import { Args } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { changeUser, renderUser } from "../administration"
 
-export default class UsersRole extends EffectCommand {
+export default class UsersRole extends JsonCommand {
   static override description = "Change an account's role (CLIENT, PROVIDER or ADMIN)"
   static override examples = ["<%= config.bin %> users:role 3f1c...e9 PROVIDER"]
   static override args = {

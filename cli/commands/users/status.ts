@@ -1,8 +1,8 @@
 import { Args, Flags } from "@oclif/core"
-import { EffectCommand } from "../../base"
+import { JsonCommand } from "../../base"
 import { changeUser, renderUser } from "../administration"
 
-export default class UsersStatus extends EffectCommand {
+export default class UsersStatus extends JsonCommand {
   static override description = "Activate or deactivate an account (deactivation ends its sessions at once)"
   static override examples = ["<%= config.bin %> users:status 3f1c...e9 --inactive", "<%= config.bin %> users:status 3f1c...e9 --active"]
   static override args = { id: Args.string({ required: true, description: "User id" }) }
