@@ -5,9 +5,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
-import { latestProviderBirthDate } from "../../src/modules/identity/profile/rules"
+import { ageOn, latestProviderBirthDate } from "../../src/modules/identity/profile/rules"
 import {
-  ageOn,
   badgesOf,
   cleanList,
   emptyProfile,

@@ -160,9 +160,10 @@ export const requireFields = (
  * well formed, so that a typo is said at once instead of a mail that never comes.
  */
 export const requireEmailAddress = (email: string | undefined): Either.Either<string, ValidationFailed> =>
-  Either.flatMap(requireFields({ email }), ({ email }) =>
-    isValidEmail(normalizeEmail(email!)) ? Either.right(normalizeEmail(email!)) : Either.left(invalid([issue("email", "validation.email")]))
-  )
+  Either.flatMap(requireFields({ email }), (fields) => {
+    const address = normalizeEmail(fields.email!)
+    return isValidEmail(address) ? Either.right(address) : Either.left(invalid([issue("email", "validation.email")]))
+  })
 
 // ---- Refresh-token rotation ------------------------------------------------------------------
 

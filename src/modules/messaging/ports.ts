@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { TooManyRequests } from "../../platform/errors"
 import type { MessageRecord, Participant } from "./domain"
-import type { ReportReason, ReportStatus } from "./rules"
+import type { BlocksAround, ReportReason, ReportStatus } from "./rules"
 import type { EventFeed, EventPublisher } from "../../platform/events"
 
 export interface ConversationRecord {
@@ -180,11 +180,6 @@ export interface ReportTarget {
   readonly reporterId: string
   readonly reportedUserId: string
   readonly messageId: string | null
-}
-
-export interface BlocksAround {
-  readonly blockedByMe: ReadonlySet<string>
-  readonly blockingMe: ReadonlySet<string>
 }
 
 export interface SafetyRepositoryShape {

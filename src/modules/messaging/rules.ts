@@ -16,11 +16,14 @@ export const CONVERSATIONS_PAGE_SIZE = 20
 export const BlockStates = ["NONE", "BY_ME", "BY_OTHER"] as const
 export type BlockState = (typeof BlockStates)[number]
 
+/** Of some people, those the reader blocks and those who block the reader. */
+export interface BlocksAround {
+  readonly blockedByMe: ReadonlySet<string>
+  readonly blockingMe: ReadonlySet<string>
+}
+
 /** A conversation's block state for its reader, from the blocks around them (the reader's own block first). */
-export const blockStateOf = (
-  otherIds: ReadonlyArray<string>,
-  around: { readonly blockedByMe: ReadonlySet<string>; readonly blockingMe: ReadonlySet<string> }
-): BlockState =>
+export const blockStateOf = (otherIds: ReadonlyArray<string>, around: BlocksAround): BlockState =>
   otherIds.some((id) => around.blockedByMe.has(id)) ? "BY_ME" : otherIds.some((id) => around.blockingMe.has(id)) ? "BY_OTHER" : "NONE"
 
 export const ReportReasons = ["SPAM", "HARASSMENT", "INAPPROPRIATE", "SCAM", "OFF_PLATFORM", "OTHER"] as const

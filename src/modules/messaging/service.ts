@@ -116,12 +116,14 @@ export const MessagingLive = Layer.effect(
       const others = othersOf(participantIds, userId)
       return Effect.map(pairBookings.bookedWith(userId, others), (booked) => others.some((o) => !booked.has(o)))
     }
-    const reading = (userId: string, summary: ConversationSummary): Effect.Effect<ConversationReading> =>
-      Effect.zipWith(
-        privacyOf(userId, summary.participantIds),
-        safety.blocksAround(userId, othersOf(summary.participantIds, userId)),
-        (isPrivate, around) => ({ ...summary, isPrivate, blocked: blockStateOf(othersOf(summary.participantIds, userId), around) })
-      )
+    const reading = (userId: string, summary: ConversationSummary): Effect.Effect<ConversationReading> => {
+      const others = othersOf(summary.participantIds, userId)
+      return Effect.zipWith(privacyOf(userId, summary.participantIds), safety.blocksAround(userId, others), (isPrivate, around) => ({
+        ...summary,
+        isPrivate,
+        blocked: blockStateOf(others, around)
+      }))
+    }
     /** Refuses (403) when one of the two blocked the other. */
     const notBlocked = (userId: string, otherIds: ReadonlyArray<string>) =>
       Effect.forEach(otherIds, (other) =>
@@ -155,7 +157,7 @@ export const MessagingLive = Layer.effect(
           const { page, limit, offset } = pageOf(query, CONVERSATIONS_PAGE_SIZE)
           const found = yield* conversations.listFor(userId, { limit, offset })
           // One question for the whole page: which partners the caller has a booking with.
-          const partners = [...new Set(found.rows.flatMap((c) => c.participantIds.filter((p) => p !== userId)))]
+          const partners = [...new Set(found.rows.flatMap((c) => othersOf(c.participantIds, userId)))]
           const booked = yield* pairBookings.bookedWith(userId, partners)
           const around = yield* safety.blocksAround(userId, partners)
           const rows = found.rows.map((c) => {

@@ -8,8 +8,6 @@ import { isValidPhone, NAME_MAX, type Role } from "../domain"
 import { ProfileVisibilities, type ProfileVisibility } from "../rules"
 import { ageOn, MINIMUM_PROVIDER_AGE } from "./rules"
 
-export { ageOn } from "./rules"
-
 /**
  * Profiles (spec client-and-provider sections 2, 3, 5 and 6): the public and own views of an account,
  * the rules of a profile edit, who may see a profile, and badges. Pure functions only.
