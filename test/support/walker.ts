@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { expect } from "vitest"
 import { applicationForm, submit } from "../onboarding/support"
 import { login, newClient, type Session } from "./accounts"
-import { contextWithConsent, loaded } from "./browser"
+import { contextWithConsent } from "./browser"
 import { httpClient } from "./http"
 import type { TestServer } from "./server"
 
@@ -319,12 +319,25 @@ const followLink = (page: Page, path: string) =>
     { path, left: LEFT }
   )
 
-/** The screen is ready: its h1, no loading state, and its own mark when it names one. */
-export const screenReady = async (page: Page, screen: Screen) => {
-  await page.locator(`h1:not([${LEFT}])`).first().waitFor()
-  await loaded(page)
-  if (screen.ready) await page.locator(screen.ready).first().waitFor()
-}
+/**
+ * The screen is ready: its h1 shown, no loading state, and its own mark shown when it names one.
+ * Checked in the page on every frame: a locator's wait polls from Node at growing intervals (20 ms up
+ * to 500 ms), and a screen a chunk or a request behind its link was found up to half a second late.
+ */
+export const screenReady = (page: Page, screen: Screen) =>
+  page.waitForFunction(
+    ({ left, ready }) => {
+      const shown = (selector: string) => {
+        const element = document.querySelector(selector)
+        if (!element) return false
+        const box = element.getBoundingClientRect()
+        return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== "hidden"
+      }
+      return shown(`h1:not([${left}])`) && document.querySelector(".loading") === null && (ready === undefined || shown(ready))
+    },
+    { left: LEFT, ready: screen.ready },
+    { polling: "raf" }
+  )
 
 /**
  * Visits every screen as its role in `language` at `width`, calling `visit` on each screen and on each
