@@ -75,9 +75,12 @@ interface Adapter {
   readonly peer: () => Promise<Instance>
 }
 
-/** What every adapter must do, on the real clock. */
+/**
+ * What every adapter must do, on the real clock: each on a queue of its own, so they wait their
+ * seconds side by side (`it.concurrent`) rather than one after the other.
+ */
 const behaviour = (adapter: Adapter) => {
-  it("delivers a sent job's payload once", async () => {
+  it.concurrent("delivers a sent job's payload once", async () => {
     const queue = queueName("deliver")
     const received: Array<Record<string, unknown>> = []
     const stop = await startWorker(adapter.main(), queue, (data) => Effect.sync(() => void received.push(data)))
@@ -88,7 +91,7 @@ const behaviour = (adapter: Adapter) => {
     expect(received).toEqual([{ id: "a", text: "Café à Montréal", nested: { n: 1 } }])
   })
 
-  it("retries a failing handler (a failure or a defect) and stops at retryLimit", async () => {
+  it.concurrent("retries a failing handler (a failure or a defect) and stops at retryLimit", async () => {
     const queue = queueName("retry")
     const { handler, count } = counter()
     const stop = await startWorker(
@@ -121,7 +124,7 @@ const behaviour = (adapter: Adapter) => {
     expect(logs.some((l) => l.level === "ERROR" && l.message === `job on ${queue} failed, no retries left`)).toBe(true)
   })
 
-  it("drops a job whose singletonKey is already queued, and accepts it again once finished", async () => {
+  it.concurrent("drops a job whose singletonKey is already queued, and accepts it again once finished", async () => {
     const queue = queueName("singleton")
     const { handler, count } = counter()
     await send(adapter.main(), queue, { id: "keyed" }, { singletonKey: "booking-1" })
@@ -136,7 +139,7 @@ const behaviour = (adapter: Adapter) => {
     await stop()
   })
 
-  it("holds a job until startAfterSeconds have passed", async () => {
+  it.concurrent("holds a job until startAfterSeconds have passed", async () => {
     const queue = queueName("delay")
     let ranAt: number | undefined
     const stop = await startWorker(adapter.main(), queue, () => Effect.sync(() => void (ranAt = Date.now())))
@@ -149,7 +152,7 @@ const behaviour = (adapter: Adapter) => {
     expect(ranAt! - sentAt).toBeGreaterThanOrEqual(1900)
   })
 
-  it("runs each of 50 jobs exactly once with two workers on the queue", async () => {
+  it.concurrent("runs each of 50 jobs exactly once with two workers on the queue", async () => {
     const queue = queueName("shared")
     const { handler, runs } = counter()
     const slow = handler(() => Effect.sleep("10 millis"))
@@ -162,7 +165,7 @@ const behaviour = (adapter: Adapter) => {
     expect([...runs.values()].every((n) => n === 1)).toBe(true)
   })
 
-  it("delivers a job sent while no worker runs once one registers again", async () => {
+  it.concurrent("delivers a job sent while no worker runs once one registers again", async () => {
     const queue = queueName("idle")
     const { handler, count } = counter()
     const stop = await startWorker(adapter.main(), queue, handler())

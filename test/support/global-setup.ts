@@ -31,14 +31,14 @@ export const createExtensions = async (url: string) => {
 }
 
 /**
- * Runs once before the test files start: builds the run's migrated and seeded templates (see
- * templates.ts) and hands them to the files; drops them when the run ends.
+ * Runs once before the test files start: finds the migrated and seeded templates of the current code,
+ * or builds them (see templates.ts), and hands them to the files; drops the run's copies when it ends.
  */
 export default async function setup(project: TestProject) {
   const base = process.env.TEST_DATABASE_URL
   const started = Date.now()
   const templates = await buildTemplates(base)
-  if (process.env.TEST_KIT_TIMING) console.log(`test templates built in ${Date.now() - started} ms`)
+  if (process.env.TEST_KIT_TIMING) console.log(`test templates ready in ${Date.now() - started} ms`)
   project.provide("testTemplates", templates)
   return () => dropTemplates(templates, base)
 }
