@@ -134,3 +134,23 @@ export const formatPercent = (locale: string, share: number, maximumDigits = 0) 
 /** A month and its year ("mars 2024", "March 2024"): since when someone is a member. */
 export const formatMonthYear = (locale: string, value: When) =>
   dateFormat(locale, { month: "long", year: "numeric" }).format(new Date(value))
+
+// ---- File names ----------------------------------------------------------------------------------
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" })
+/** A text's characters as people count them (an accented letter written in two code points is one). */
+const charactersOf = (text: string) => Array.from(graphemes.segment(text), (part) => part.segment)
+
+/**
+ * A file name cut to `max` characters (the spec's 30 or 40) with its extension kept and an ellipsis
+ * where it was cut ("justificatif-de-domicile-….pdf"); cut between characters, never inside one.
+ */
+export const shortFileName = (name: string, max: number) => {
+  const characters = charactersOf(name)
+  if (characters.length <= max) return name
+  const dot = name.lastIndexOf(".")
+  const extension = dot > 0 ? charactersOf(name.slice(dot)) : []
+  // An extension too long to keep beside a stem is cut like the rest.
+  const kept = extension.length > 0 && extension.length <= max / 3 ? extension : []
+  return `${characters.slice(0, max - 1 - kept.length).join("")}…${kept.join("")}`
+}

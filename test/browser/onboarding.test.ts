@@ -50,7 +50,10 @@ const tinyPdf = () =>
 describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
   const journey = browserJourney()
 
-  const freshClient = () => operatorAccount(journey.server, "CLIENT", { firstName: "Camille", lastName: "Tremblay" })
+  const APPLICANT_PHONE = "5145550142"
+  const LONG_FILE_NAME = "justificatif-de-domicile-hydro-quebec-janvier-2026.pdf"
+  const freshClient = () =>
+    operatorAccount(journey.server, "CLIENT", { firstName: "Camille", lastName: "Tremblay", phoneNumber: APPLICANT_PHONE })
 
   const openApplication = async (admin: Page, email: string) => {
     await admin.goto(`${journey.base}/admin/applications`)
@@ -58,6 +61,9 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await admin.getByRole("button", { name: "Rechercher" }).click()
     const row = admin.getByRole("row").filter({ hasText: email })
     await row.waitFor()
+    // The spec's columns (name, email, phone, status, …) and the total from the pagination.
+    expect(await row.getByRole("cell").nth(2).textContent()).toBe(APPLICANT_PHONE)
+    await admin.getByText("1 candidature", { exact: true }).waitFor()
     await row.getByRole("link", { name: /Voir/ }).click()
     await admin.getByRole("heading", { name: "Candidature de Camille Tremblay", level: 1 }).waitFor()
   }
@@ -85,7 +91,9 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await page.getByLabel("Date de naissance").fill("1990-04-12")
     const png = tinyPng()
     await page.getByLabel("Pièce d'identité").setInputFiles({ name: "identite.png", mimeType: "image/png", buffer: png })
-    await page.getByLabel("Justificatif de domicile").setInputFiles({ name: "facture.pdf", mimeType: "application/pdf", buffer: tinyPdf() })
+    await page
+      .getByLabel("Justificatif de domicile")
+      .setInputFiles({ name: LONG_FILE_NAME, mimeType: "application/pdf", buffer: tinyPdf() })
     await page.getByLabel("Document bancaire (RIB)").setInputFiles({ name: "rib.pdf", mimeType: "application/pdf", buffer: tinyPdf() })
     await page.getByLabel("Photo de profil").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: png })
     await page.getByRole("button", { name: "Envoyer ma candidature" }).click()
@@ -95,6 +103,8 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     const asAdmin = await loggedInPage(demoAccounts.admin)
     const admin = asAdmin.page
     await openApplication(admin, client.email)
+    // A long file name is cut to 40 characters, its extension kept, the whole name in its title.
+    expect(await admin.getByTitle(LONG_FILE_NAME).textContent()).toBe("justificatif-de-domicile-hydro-queb….pdf")
     await admin.getByRole("button", { name: "Refuser la candidature" }).click()
     await admin.getByText("Veuillez saisir un motif de refus.").waitFor()
     await admin.getByLabel("Motif du refus").fill("Le justificatif de domicile est illisible.")

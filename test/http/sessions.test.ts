@@ -125,7 +125,9 @@ describe("access tokens", () => {
 })
 
 describe("no user enumeration by timing", () => {
-  const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  // The lower decile, not the median: a request the other worker's load slowed says nothing about the
+  // server's own work, and synchronous work (what the test guards against) slows every request alike.
+  const lowerDecile = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 10)]!
   const timed = async (path: string, email: string) => {
     const started = performance.now()
     const reply = await fetch(`${server.url}${path}`, {
@@ -138,12 +140,12 @@ describe("no user enumeration by timing", () => {
     expect(reply.status).toBe(200)
     // The known account's mail is sent after the answer: let it finish before the next request is timed,
     // or it slows whichever request comes next (an unknown address, every other time).
-    await new Promise((resolve) => setTimeout(resolve, 15))
+    await new Promise((resolve) => setTimeout(resolve, 25))
     return elapsed
   }
 
   for (const path of ["/api/auth/forgot-password", "/api/auth/resend-verification-public", "/api/notifications/unsubscribe"]) {
-    it(`${path}: an existing account answers as fast as an unknown address (medians over 40 requests each)`, async () => {
+    it(`${path}: an existing account answers as fast as an unknown address (lower deciles over 40 requests each)`, async () => {
       // For resend, an account still to verify: the one case where work (a token, a mail) is done.
       const resend = path.includes("resend")
       const existing = resend ? registration().email : (await verifiedUser()).email
@@ -156,10 +158,11 @@ describe("no user enumeration by timing", () => {
         known.push(await timed(path, existing))
         unknown.push(await timed(path, `nobody.${i}.${Date.now()}@example.com`))
       }
-      const [k, u] = [median(known), median(unknown)]
-      // Before the fix the known account took the lookup, a token and a mail in a transaction (2 to 3 times as long).
-      expect(k, `known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms`).toBeLessThan(u * 1.5 + 1)
-      expect(u, `known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms`).toBeLessThan(k * 1.5 + 1)
+      const [k, u] = [lowerDecile(known), lowerDecile(unknown)]
+      // Before the fix the known account took the lookup, a token and a mail in a transaction: its lower decile
+      // was twice the unknown's (6.1 against 3.2 ms here); with the work after the answer they differ by 3 % or less.
+      expect(k, `known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms`).toBeLessThan(u * 1.25 + 0.5)
+      expect(u, `known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms`).toBeLessThan(k * 1.25 + 0.5)
     })
   }
 })

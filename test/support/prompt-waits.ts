@@ -41,7 +41,12 @@ const waitInSlices = async (locator: Locator, waitFor: Waiter, options: WaitOpti
   const deadline = timeout === 0 ? Number.POSITIVE_INFINITY : Date.now() + timeout
   for (;;) {
     const left = deadline - Date.now()
-    if (left <= SLICE_MS) return waitFor.call(locator, { ...options, timeout: Math.max(1, Math.ceil(left)) })
+    if (left <= SLICE_MS)
+      return waitFor.call(locator, { ...options, timeout: Math.max(1, Math.ceil(left)) }).catch((error: unknown) => {
+        // The caller's timeout, not the last slice's, in the message a failing test shows.
+        if (isTimeout(error)) (error as Error).message = (error as Error).message.replace(/Timeout \d+ms/, `Timeout ${timeout}ms`)
+        throw error
+      })
     try {
       return await waitFor.call(locator, { ...options, timeout: SLICE_MS })
     } catch (error) {

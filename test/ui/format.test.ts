@@ -14,11 +14,14 @@ import {
   formatPrice,
   formatTime,
   formatUtcDay,
-  formatRating
+  formatRating,
+  shortFileName
 } from "../../ui/format"
 
 // The UI's one formatting module: prices from the API (major units) and the back-office's figures
 // (minor units) agree, through the shared money toolkit, for every currency's decimals.
+const graphemesOf = (text: string) =>
+  Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment)
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ")
 
 describe("ui/format", () => {
@@ -81,6 +84,36 @@ describe("ui/format", () => {
         const text = formatRating(locale, rating)
         expect(text).toMatch(locale === "fr" ? /^\d,\d$/ : /^\d\.\d$/)
         expect(Math.abs(Number(text.replace(",", ".")) - rating)).toBeLessThanOrEqual(0.05 + 1e-9)
+      })
+    )
+  })
+
+  it("cuts a long file name to its limit, keeping the extension, and leaves a short one alone", () => {
+    expect(shortFileName("facture.pdf", 30)).toBe("facture.pdf")
+    expect(shortFileName("justificatif-de-domicile-hydro-quebec-janvier-2026.pdf", 30)).toBe("justificatif-de-domicile-….pdf")
+    expect(shortFileName("Nguyễn-Thị-Minh-Khai-pièce-d'identité-recto-verso.png", 40)).toBe("Nguyễn-Thị-Minh-Khai-pièce-d'identi….png")
+    expect(shortFileName("sans-extension-mais-vraiment-beaucoup-trop-long", 30)).toBe("sans-extension-mais-vraiment-…")
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme-composite", maxLength: 80 }).filter((name) => !name.includes("…")),
+        fc.constantFrom(30, 40),
+        (name, max) => {
+          const short = shortFileName(name, max)
+          expect(graphemesOf(short).length).toBeLessThanOrEqual(max)
+          if (graphemesOf(name).length <= max) expect(short).toBe(name)
+          else {
+            // Whole characters only: what precedes the ellipsis is the name's first characters.
+            const cut = graphemesOf(short.slice(0, short.lastIndexOf("…")))
+            expect(graphemesOf(name).slice(0, cut.length)).toEqual(cut)
+          }
+        }
+      )
+    )
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z-]{40,80}$/), fc.constantFrom(".pdf", ".png", ".jpeg"), (stem, extension) => {
+        const short = shortFileName(`${stem}${extension}`, 30)
+        expect(short.endsWith(`…${extension}`)).toBe(true)
+        expect(`${stem}${extension}`.startsWith(short.slice(0, short.indexOf("…")))).toBe(true)
       })
     )
   })

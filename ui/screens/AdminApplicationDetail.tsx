@@ -9,7 +9,7 @@ import { failureText, LoadError } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
 import { formatFileType, formatSize, ResubmissionLabel, StatusBadge } from "../components/onboarding"
-import { formatDate } from "../format"
+import { formatDate, shortFileName } from "../format"
 import { isNotFound, Loaded } from "../components/loaded"
 import { SegmentedControl } from "../components/SegmentedControl"
 import { Page } from "../components/page"
@@ -96,8 +96,8 @@ const DocumentItem = ({
     <li className="panel document">
       <h3>{label}</h3>
       <p>
-        {document.fileName} · {formatFileType(document.contentType)} · {formatSize(i18n.locale, document.size)} ·{" "}
-        <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
+        <span title={document.fileName}>{shortFileName(document.fileName, 40)}</span> · {formatFileType(document.contentType)} ·{" "}
+        {formatSize(i18n.locale, document.size)} · <strong>{verdictLabels[toVerdict(document.isVerified)]}</strong>
       </p>
       {document.replacementRequested ? (
         <Alert kind="warning">{t`Redemandé au candidat : ${document.replacementReason ?? ""}`}</Alert>

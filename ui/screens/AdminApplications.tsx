@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useState } from "react"
 import { Link } from "wouter"
@@ -70,11 +71,13 @@ export default function AdminApplications() {
             <p className="empty-state">{t`Aucune candidature ne correspond.`}</p>
           ) : (
             <>
+              <p>{plural(data.pagination.total, { one: "# candidature", other: "# candidatures" })}</p>
               <DataTable caption={t`Candidatures prestataires`}>
                 <thead>
                   <tr>
                     <th scope="col">{t`Candidat`}</th>
                     <th scope="col">{t`Email`}</th>
+                    <th scope="col">{t`Téléphone`}</th>
                     <th scope="col">{t`Statut`}</th>
                     <th scope="col">{t`Date`}</th>
                     <th scope="col">{t`Documents`}</th>
@@ -90,6 +93,7 @@ export default function AdminApplications() {
                       <tr key={row.id}>
                         <td>{name}</td>
                         <td>{row.user.email}</td>
+                        <td>{row.user.phoneNumber}</td>
                         <td>
                           <StatusBadge status={row.status} />
                           <ResubmissionLabel info={row} />

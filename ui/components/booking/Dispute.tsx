@@ -21,7 +21,7 @@ import {
   type DisputeReason
 } from "../../api/contract"
 import { bookingsApi } from "../../api/endpoints"
-import { toMinor } from "../../format"
+import { shortFileName, toMinor } from "../../format"
 import { Alert, DialogActions, SelectField, TextArea } from "../forms"
 import { Modal } from "../Modal"
 import { reasonOf } from "./ActionDialogs"
@@ -240,9 +240,10 @@ export const DisputePanel = ({
             <button
               type="button"
               className="button-ghost"
+              title={f.fileName}
               onClick={() => void openFile(f.url, () => setFileError(t`Impossible d'ouvrir le fichier`))}
             >
-              {f.fileName}
+              {shortFileName(f.fileName, 30)}
             </button>
           </li>
         ))}
