@@ -27,6 +27,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: files.unit,
+          globalSetup: ["test/support/scratch-setup.ts"],
           pool: "threads"
         }
       },

@@ -1,5 +1,4 @@
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { changeUser, exportCsv, financeStats, listUsers, renderStats, renderUsers } from "../../cli/commands/administration"
@@ -7,6 +6,7 @@ import { cliBuiltWith } from "../support/cli"
 import { cliWorld } from "../support/world"
 import { freshUser } from "../support/accounts"
 import { parseCsv } from "./csv"
+import { scratchDir } from "../support/scratch"
 
 const { server, api, cli, failureCode } = cliWorld()
 
@@ -92,7 +92,7 @@ describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, sa
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain("VALIDATION_ERROR")
 
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mkt-export-")), "bookings.csv")
+    const file = path.join(scratchDir("export"), "bookings.csv")
     const exported = await cli("export:bookings", "--output", file)
     expect(exported.status, exported.stderr).toBe(0)
     expect(exported.stdout).toMatch(/rows written to/)

@@ -1,8 +1,5 @@
 import { Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import fc from "fast-check"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApplicationServices, InMemoryAdapters } from "../../src/app/layers"
 import { Identity } from "../../src/modules/identity"
@@ -13,6 +10,7 @@ import { AppConfigOf } from "../../src/platform/config"
 import { decideRefresh, type RefreshTokenRecord } from "../../src/modules/identity/domain"
 import { inMemoryDomain, verifiedAccount } from "../support/domain"
 import type { RuntimeOf, ServicesOf } from "../support/layers"
+import { scratchDir } from "../support/scratch"
 
 // ---- The pure decision -----------------------------------------------------------------------
 
@@ -124,7 +122,7 @@ const racyDomain = () => {
   const adapters = Layer.mergeAll(InMemoryAdapters, Layer.provideMerge(YieldingReads, IdentityMemoryAdapters))
   const layer = ApplicationServices.pipe(
     Layer.provideMerge(adapters),
-    Layer.provideMerge(AppConfigOf({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-domain-")) })),
+    Layer.provideMerge(AppConfigOf({ dataDir: scratchDir("domain") })),
     Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Error))
   )
   return { layer, lostRaces }

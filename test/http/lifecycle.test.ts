@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pdfText } from "../support/pdf"
 import { freePort } from "../support/server"
+import { scratchDir } from "../support/scratch"
 
 // The built server as `make start` runs it (dist/server.js, embedded PGlite under DATA_DIR).
 const root = path.resolve(import.meta.dirname, "../..")
@@ -21,7 +21,7 @@ const waitForHealth = async (url: string, child: ChildProcess) => {
   throw new Error("server not ready")
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-lifecycle-"))
+const dataDir = scratchDir("lifecycle")
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" }
 let server: ChildProcess
 let url: string

@@ -27,9 +27,7 @@ import { runMigrations } from "../../src/platform/migrations"
 import { SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase } from "../support/database"
 import type { RuntimeOf, ServicesOf } from "../support/layers"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { scratchDir } from "../support/scratch"
 
 /** PGlite always; the real PostgreSQL server too when TEST_DATABASE_URL is set. */
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"]
@@ -49,7 +47,7 @@ const stack = Layer.mergeAll(NotificationSettingsLive, PreferenceAwareMailerLive
       InMemoryJobQueue()
     )
   ),
-  Layer.provideMerge(AppConfigOf({ publicUrl: "https://market.test", dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-notif-")) }))
+  Layer.provideMerge(AppConfigOf({ publicUrl: "https://market.test", dataDir: scratchDir("notifications") }))
 )
 
 const stackOn = (kind: (typeof kinds)[number]) => stack.pipe(Layer.provideMerge(freshTestDatabase(kind)))

@@ -1,9 +1,6 @@
 import { expect, layer, type Vitest } from "@effect/vitest"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, TestClock } from "effect"
 import * as crypto from "node:crypto"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { SandboxChargeGatewayLive, SandboxCheckout, SandboxCheckoutLive } from "../../src/modules/payments/adapters/charges-sandbox"
 import { SandboxDeliveryJobsLive } from "../../src/modules/payments/adapters/sandbox-events"
 import { InMemoryJobQueueLive } from "../../src/platform/jobs"
@@ -15,6 +12,7 @@ import { runMigrations } from "../../src/platform/migrations"
 import { NoTransaction, SqlTransactional } from "../../src/platform/transaction"
 import { freshTestDatabase, storeKinds } from "../support/database"
 import { eventually, startWebhookRecorder, type WebhookRecorder } from "./support"
+import { scratchDir } from "../support/scratch"
 
 /**
  * The sandbox's state machine, on every store (in memory, PGlite, and PostgreSQL when
@@ -44,7 +42,7 @@ const ConfigLive = Layer.unwrapEffect(
       publicUrl: PUBLIC_URL,
       paymentsMode: "sandbox",
       stripeWebhookSecret: Option.some(Redacted.make(SECRET)),
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-sandbox-charges-"))
+      dataDir: scratchDir("sandbox-charges")
     })
   )
 )

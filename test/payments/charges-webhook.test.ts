@@ -3,10 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
 import * as crypto from "node:crypto"
-import * as fs from "node:fs"
 import * as http from "node:http"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sandboxCheckoutRoutes } from "../../src/modules/payments/adapters/sandbox/checkout-page"
 import { SandboxChargeGatewayLive, SandboxCheckoutLive } from "../../src/modules/payments/adapters/charges-sandbox"
@@ -31,13 +28,14 @@ import { freshTestDatabase } from "../support/database"
 import type { RuntimeOf } from "../support/layers"
 import { freePort } from "../support/server"
 import { nowSeconds, recordingSink, stripeEvent, WEBHOOK_SECRET } from "./support"
+import { scratchDir } from "../support/scratch"
 
 const DAY_MS = 24 * 3600 * 1000
 const config = (overrides: Parameters<typeof AppConfigOf>[0] = {}) =>
   AppConfigOf({
     paymentsMode: "sandbox",
     stripeWebhookSecret: Option.some(Redacted.make(WEBHOOK_SECRET)),
-    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-charge-webhook-")),
+    dataDir: scratchDir("charge-webhook"),
     ...overrides
   })
 const quiet = Logger.minimumLogLevel(LogLevel.None)

@@ -1,11 +1,11 @@
 import { Effect, Option, Redacted } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sandboxEventSender } from "../../src/modules/payments/adapters/sandbox-events"
 import { AppConfig, AppConfigOf } from "../../src/platform/config"
 import { startWebhookRecorder, type WebhookRecorder } from "./support"
+import { scratchDir } from "../support/scratch"
 
 const SECRET = "whsec_sandbox_events_platform"
 const CONNECT_SECRET = "whsec_sandbox_events_connect"
@@ -24,7 +24,7 @@ const senderFor = (overrides: Parameters<typeof AppConfigOf>[0]) =>
         port: recorder.port,
         host: "127.0.0.1",
         paymentsMode: "sandbox",
-        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-sandbox-events-")),
+        dataDir: scratchDir("sandbox-events"),
         ...overrides
       })
     )
@@ -50,7 +50,7 @@ describe("the sandbox delivers each event to its endpoint, signed with that endp
   })
 
   it("without configured secrets, each endpoint gets its own generated secret (two files in DATA_DIR)", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-sandbox-events-generated-"))
+    const dataDir = scratchDir("sandbox-events-generated")
     await senderFor({ dataDir })
     const platform = fs.readFileSync(path.join(dataDir, "sandbox-webhook-secret"), "utf8")
     const connect = fs.readFileSync(path.join(dataDir, "sandbox-connect-webhook-secret"), "utf8")

@@ -1,9 +1,7 @@
 import { type Context, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option, Redacted } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import type { CheckoutRequest } from "../../src/modules/payments/ports"
 import { type AppConfig, AppConfigOf, type AppConfigShape } from "../../src/platform/config"
+import { scratchDir } from "../support/scratch"
 
 // The payment adapters of Stripe mode against the local fake of Stripe's API (./fake-stripe.ts), with
 // nothing else of the app around them.
@@ -27,7 +25,7 @@ export const stripeAdapterOn = <I, S, E>(
   apiBase: string,
   overrides: Partial<AppConfigShape> = {}
 ) => {
-  const config = AppConfigOf({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-stripe-")), ...stripeModeSettings(apiBase, overrides) })
+  const config = AppConfigOf({ dataDir: scratchDir("stripe"), ...stripeModeSettings(apiBase, overrides) })
   const runtime = ManagedRuntime.make(layer.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.None))))
   return {
     run: <A, F>(f: (service: S) => Effect.Effect<A, F>) => runtime.runPromise(Effect.flatMap(tag, f)),

@@ -1,7 +1,6 @@
 import { Effect, Either, Option } from "effect"
 import fc from "fast-check"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import sharp from "sharp"
 import { describe, expect, it } from "vitest"
@@ -18,6 +17,7 @@ import {
 import { InMemoryStorage, isStorageKey, localDiskStorage, newStorageKey, Storage } from "../../src/platform/storage"
 import { checkFile, contentDisposition, displayName, ImageTypes, normalizeFile, sniff } from "../../src/platform/uploads"
 import { jpegWithExif, pdf, png, pngWithText, webp } from "./support"
+import { scratchDir } from "../support/scratch"
 
 const NOW = new Date("2025-06-15T12:00:00Z")
 const issues = (result: Either.Either<unknown, { details: ReadonlyArray<{ field: string; key: string }> }>) =>
@@ -199,7 +199,7 @@ describe("uploads: sniffing, checks, re-encoding, names", () => {
 })
 
 describe("storage adapters (same contract)", () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "mkt-storage-"))
+  const root = scratchDir("storage")
   for (const [name, make] of [
     ["local disk", () => Effect.succeed(localDiskStorage(root))],
     ["memory", () => Effect.provide(Storage, InMemoryStorage)]

@@ -1,13 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as crypto from "node:crypto"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import pg from "pg"
 import { inject } from "vitest"
 import { databaseUrlLayer, InMemoryDatabase } from "../../src/platform/database"
 import { type Template, type TestTemplates, urlOfDatabase } from "./templates"
+import { scratchDir } from "./scratch"
 
 /** Which database the adapter tests run on: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite"
@@ -75,14 +73,14 @@ export const testDatabaseFrom = (
   }
   const dump = templates.pglite[template]
   if (!dump) throw new Error(`no PGlite template "${template}" in this run`)
-  const runDir = options.runDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-"))
+  const runDir = options.runDir ?? scratchDir("pglite")
   return { layer: InMemoryDatabase(runDir, { loadFrom: dump }), url: undefined }
 }
 
 /** A database with no migration applied, for the tests of migrating itself. */
 export const emptyTestDatabase = (kind: "postgres" | "pglite" = testDatabaseKind): Layer.Layer<SqlClient.SqlClient, unknown> => {
   if (kind === "postgres") return copyOnPostgres(testTemplates().prefix, undefined).layer
-  return InMemoryDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "mkt-pglite-")))
+  return InMemoryDatabase(scratchDir("pglite"))
 }
 
 /** A migrated, empty database for one test file (see testDatabaseFrom). */

@@ -1,8 +1,5 @@
 import { isChallenge, type Session, type TwoFactorChallenge } from "../../src/modules/identity/service"
 import { Effect, Either, Layer, Logger, LogLevel } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { InMemoryDomain } from "../../src/app/layers"
 import { Catalogue } from "../../src/modules/catalogue"
 import type { ServiceInput } from "../../src/modules/catalogue/domain"
@@ -14,6 +11,7 @@ import { Outbox } from "../../src/modules/notifications"
 import { type StoredMail } from "../../src/modules/notifications/ports"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
 import { type AppError, httpStatusOf, isAppError } from "../../src/platform/errors"
+import { scratchDir } from "./scratch"
 
 /**
  * The whole domain (identity and notifications services) on the in-memory adapters: a fresh,
@@ -21,9 +19,7 @@ import { type AppError, httpStatusOf, isAppError } from "../../src/platform/erro
  */
 export const inMemoryDomain = (overrides: Partial<AppConfigShape> = {}) =>
   InMemoryDomain.pipe(
-    Layer.provideMerge(
-      AppConfigOf({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "mkt-domain-")), authRateLimit: 10_000, ...overrides })
-    ),
+    Layer.provideMerge(AppConfigOf({ dataDir: scratchDir("domain"), authRateLimit: 10_000, ...overrides })),
     // Expected warnings (replays detected) would drown the test output.
     Layer.provideMerge(Logger.minimumLogLevel(LogLevel.Error))
   )

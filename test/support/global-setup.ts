@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
 import type { TestProject } from "vitest/node"
+import { makeScratchRoot } from "./scratch-root"
 import { buildTemplates, dropTemplates } from "./templates"
 
 /** The CREATE EXTENSION statements of the migrations, in order. */
@@ -32,7 +33,8 @@ export const createExtensions = async (url: string) => {
 
 /**
  * Runs once before the test files start: finds the migrated and seeded templates of the current code,
- * or builds them (see templates.ts), and hands them to the files; drops the run's copies when it ends.
+ * or builds them (see templates.ts), and hands them to the files with the run's scratch directory
+ * (scratch-root.ts); drops the run's copies and removes the directory when it ends.
  */
 export default async function setup(project: TestProject) {
   const base = process.env.TEST_DATABASE_URL
@@ -40,5 +42,10 @@ export default async function setup(project: TestProject) {
   const templates = await buildTemplates(base)
   if (process.env.TEST_KIT_TIMING) console.log(`test templates ready in ${Date.now() - started} ms`)
   project.provide("testTemplates", templates)
-  return () => dropTemplates(templates, base)
+  const scratch = makeScratchRoot()
+  project.provide("scratchRoot", scratch.root)
+  return async () => {
+    await dropTemplates(templates, base)
+    scratch.remove()
+  }
 }

@@ -2,12 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { type Clock, Effect, Layer, ManagedRuntime, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
-import * as os from "node:os"
-import * as path from "node:path"
 import { applicationOn } from "../../src/app/application"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
 import { existingTestDatabase, testDatabaseFrom, testTemplates } from "./database"
 import { testServerConfig } from "./templates"
+import { scratchDir } from "./scratch"
 
 /** A port nobody listens on right now. */
 export const freePort = () =>
@@ -55,7 +54,7 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   // A port of the test's own (PUBLIC_URL naming the server's address, say) or a free one.
   const port = overrides.port ?? (await freePort())
-  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "mkt-server-"))
+  const dataDir = overrides.dataDir ?? scratchDir("server")
   const template = overrides.seedDemoData === false ? "migrated" : "seeded"
   if (template === "seeded") fs.cpSync(testTemplates().seededDataDir, dataDir, { recursive: true })
   const database =
