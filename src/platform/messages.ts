@@ -53,7 +53,7 @@ export const fr = {
   "twoFactor.codeRequired": "Saisissez le code de votre application d'authentification ou un code de secours.",
   "twoFactor.enabled": "Connexion en deux étapes activée. Conservez vos codes de secours en lieu sûr : ils ne seront plus affichés.",
   "twoFactor.disabled": "Connexion en deux étapes désactivée.",
-  "auth.registered": "Inscription réussie. Un email de vérification vous a été envoyé.",
+  "auth.registered": "Inscription enregistrée. Un email vous a été envoyé : suivez son lien pour continuer.",
   "auth.loggedIn": "Connexion réussie.",
   "auth.loggedOut": "Déconnexion réussie.",
   "auth.emailVerified": "Votre adresse email a été vérifiée. Vous pouvez vous connecter.",
@@ -78,6 +78,10 @@ export const fr = {
   "mail.emailChanged.body":
     "L'adresse email de votre compte vient d'être remplacée par une autre adresse, confirmée par son propriétaire. Les prochains emails iront à cette nouvelle adresse. Si vous n'êtes pas à l'origine de ce changement, contactez-nous sans attendre.",
   "mail.emailChanged.action": "Contacter le support",
+  "mail.registrationAttempt.subject": "Quelqu'un a voulu créer un compte avec votre adresse",
+  "mail.registrationAttempt.body":
+    "Une inscription vient d'être demandée avec votre adresse email, qui a déjà un compte chez nous : aucun nouveau compte n'a été créé et le vôtre n'a pas changé. Si c'était vous, connectez-vous, ou choisissez un nouveau mot de passe si vous l'avez oublié. Sinon, vous pouvez ignorer ce message.",
+  "mail.registrationAttempt.action": "Choisir un nouveau mot de passe",
   "mail.twoFactorOn.subject": "La connexion en deux étapes est activée",
   "mail.twoFactorOn.body":
     "La connexion en deux étapes vient d'être activée sur votre compte : chaque connexion demandera désormais un code de votre application d'authentification. Vos autres sessions ont été fermées. Si vous n'êtes pas à l'origine de ce changement, changez votre mot de passe et contactez-nous sans attendre.",
@@ -356,9 +360,12 @@ export const fr = {
   "booking.paymentNotAuthorized": "Le paiement du client n'est pas encore autorisé : la réservation ne peut pas être confirmée.",
   "booking.alreadyStarted": "La prestation a déjà commencé : la réservation ne peut plus être annulée.",
   "booking.notStartedYet": "La prestation n'a pas encore commencé : elle ne peut pas être marquée comme réalisée avant son heure de début.",
-  "booking.refundTooLarge": "Le montant à rembourser doit être positif et au plus {max} (en centimes).",
+  "booking.refundTooLarge": "Le montant à rembourser doit être positif et au plus {max}.",
   "booking.nothingToRefund": "Rien à rembourser : aucun paiement capturé ne reste sur cette réservation.",
   "booking.refundAboveRefundable": "Le montant à rembourser dépasse ce qui reste remboursable ({max}).",
+  "booking.invalidAcceptedFee": "Les frais acceptés doivent être un nombre entier positif d'unités (centimes).",
+  "booking.cancellationFeeChanged":
+    "Le prestataire a confirmé la réservation entre-temps, ou la période d'annulation gratuite est passée : l'annuler maintenant coûte {fee}. Rien n'a été annulé ni débité ; annulez de nouveau pour accepter ces frais.",
   "booking.refundAmountInvalid": "Le montant doit être un nombre entier positif de centimes.",
   "booking.refundReasonRequired": "Veuillez indiquer la raison du remboursement.",
   "booking.notDisputable":
@@ -368,7 +375,7 @@ export const fr = {
   "booking.disputeFileNotFound": "Ce fichier du litige est introuvable.",
   "booking.disputeReasonInvalid": "Motif inconnu (NOT_DONE, PARTLY_DONE, QUALITY ou OTHER).",
   "booking.disputeOutcomeInvalid": "Décision inconnue (CAPTURE_ALL, CAPTURE_PART ou RELEASE).",
-  "booking.disputeAmountInvalid": "Le montant à encaisser doit être entre 1 et {max} (en centimes), le montant autorisé.",
+  "booking.disputeAmountInvalid": "Le montant à encaisser doit être entre {min} et {max}, le montant autorisé.",
   "booking.disputeAmountInvalidNumber": "Le montant à encaisser doit être un nombre entier de centimes, au moins 1.",
   "booking.refundExceedsRefundable":
     "Le prestataire de paiement a refusé ce remboursement : il dépasse ce qui reste à rembourser (un autre remboursement vient d'être fait). Vérifiez la réservation avant de réessayer.",
@@ -673,7 +680,7 @@ export const en: Record<MessageKey, string> = {
   "twoFactor.codeRequired": "Enter the code of your authenticator app or a recovery code.",
   "twoFactor.enabled": "Two-step login is on. Keep your recovery codes somewhere safe: they will not be shown again.",
   "twoFactor.disabled": "Two-step login is off.",
-  "auth.registered": "Registration successful. A verification email has been sent to you.",
+  "auth.registered": "Registration received. An email has been sent to you: follow its link to go on.",
   "auth.loggedIn": "Logged in.",
   "auth.loggedOut": "Logged out.",
   "auth.emailVerified": "Your email address has been verified. You can now log in.",
@@ -698,6 +705,10 @@ export const en: Record<MessageKey, string> = {
   "mail.emailChanged.body":
     "Your account's email address has just been replaced by another address, confirmed by its owner. Future emails will go to the new address. If you did not make this change, contact us at once.",
   "mail.emailChanged.action": "Contact support",
+  "mail.registrationAttempt.subject": "Someone tried to create an account with your address",
+  "mail.registrationAttempt.body":
+    "A registration was just requested with your email address, which already has an account with us: no new account was created and yours has not changed. If it was you, log in, or choose a new password if you forgot it. Otherwise you can ignore this message.",
+  "mail.registrationAttempt.action": "Choose a new password",
   "mail.twoFactorOn.subject": "Two-step login is on",
   "mail.twoFactorOn.body":
     "Two-step login was just turned on for your account: every login will now ask for a code from your authenticator app. Your other sessions were closed. If you did not make this change, change your password and contact us at once.",
@@ -966,9 +977,12 @@ export const en: Record<MessageKey, string> = {
   "booking.paymentNotAuthorized": "The client's payment is not authorised yet: the booking cannot be confirmed.",
   "booking.alreadyStarted": "The service has already started: the booking can no longer be cancelled.",
   "booking.notStartedYet": "The service has not started yet: it cannot be marked as rendered before its start time.",
-  "booking.refundTooLarge": "The refund must be positive and at most {max} (in cents).",
+  "booking.refundTooLarge": "The refund must be positive and at most {max}.",
   "booking.nothingToRefund": "Nothing to refund: no captured payment is left on this booking.",
   "booking.refundAboveRefundable": "The refund is above what is left to refund ({max}).",
+  "booking.invalidAcceptedFee": "The accepted fee must be a whole, positive number of minor units (cents).",
+  "booking.cancellationFeeChanged":
+    "The provider confirmed the booking meanwhile, or the free cancellation period has ended: cancelling now costs {fee}. Nothing was cancelled or charged; cancel again to accept this fee.",
   "booking.refundAmountInvalid": "The amount must be a positive whole number of cents.",
   "booking.refundReasonRequired": "Please give the reason for the refund.",
   "booking.notDisputable": "A problem can be reported only after the service was marked rendered, and before its automatic validation.",
@@ -977,7 +991,7 @@ export const en: Record<MessageKey, string> = {
   "booking.disputeFileNotFound": "This dispute file was not found.",
   "booking.disputeReasonInvalid": "Unknown reason (NOT_DONE, PARTLY_DONE, QUALITY or OTHER).",
   "booking.disputeOutcomeInvalid": "Unknown decision (CAPTURE_ALL, CAPTURE_PART or RELEASE).",
-  "booking.disputeAmountInvalid": "The amount to capture must be between 1 and {max} (in cents), the authorised amount.",
+  "booking.disputeAmountInvalid": "The amount to capture must be between {min} and {max}, the authorised amount.",
   "booking.disputeAmountInvalidNumber": "The amount to capture must be a whole number of cents, at least 1.",
   "booking.refundExceedsRefundable":
     "The payment provider refused this refund: it exceeds what is left to refund (another refund was just made). Check the booking before trying again.",
@@ -1224,6 +1238,7 @@ export const en: Record<MessageKey, string> = {
 }
 
 import { Languages, type Language } from "./languages"
+import { formatMoney } from "./money"
 
 export { Languages, type Language }
 export const defaultLanguage: Language = "fr"
@@ -1256,17 +1271,43 @@ const pluralize = (language: Language, template: string, params: Readonly<Record
     return form.replace(/#/g, value)
   })
 
+// A private-use character opens an amount or a day param: no text a person types starts with it.
+const TYPED = "\uE000"
+const AMOUNT_PARAM = /^\uE000amount:(-?\d+):([A-Z]{3})$/
+const DAY_PARAM = /^\uE000day:(\d{4}-\d{2}-\d{2})$/
+const LOCALES: Record<Language, string> = { fr: "fr-FR", en: "en-CA" }
+
+/**
+ * An amount as a message param: written when the message is, in the reader's language ("76,00 €",
+ * "€76.00"), never "76.00 EUR" or minor units inside a sentence.
+ */
+export const amountParam = (minor: number, currency: string) => `${TYPED}amount:${Math.trunc(minor)}:${currency}`
+
+/** A calendar day (the UTC day of `at`) as a message param: "10 décembre 2026", "December 10, 2026", never "2026-12-10". */
+export const dayParam = (at: Date) => `${TYPED}day:${at.toISOString().slice(0, 10)}`
+
+const typedParamText = (language: Language, value: string) => {
+  const amount = AMOUNT_PARAM.exec(value)
+  if (amount) return formatMoney(LOCALES[language], Number(amount[1]), amount[2]!)
+  const day = DAY_PARAM.exec(value)
+  if (day) return new Intl.DateTimeFormat(LOCALES[language], { dateStyle: "long", timeZone: "UTC" }).format(new Date(day[1]!))
+  return value
+}
+
+const paramText = (language: Language, value: string) =>
+  isMessageKey(value) ? catalogs[language][value] : value.startsWith(TYPED) ? typedParamText(language, value) : value
+
 /**
  * A message in `language`. Counts take the language's plural form; a param whose value is itself a
  * message key (an enum's label, such as `bookingStatus.CANCELLED`) is translated too, so no raw code
- * reaches a reader.
+ * reaches a reader, and an amount (amountParam) is written as the reader's language writes money.
  */
 export const translate = (language: Language, key: MessageKey, params?: Readonly<Record<string, string>>): string => {
   const template = catalogs[language][key]
   return params
     ? pluralize(language, template, params).replace(/\{(\w+)\}/g, (whole, name: string) => {
         const value = params[name]
-        return value === undefined ? whole : isMessageKey(value) ? catalogs[language][value] : value
+        return value === undefined ? whole : paramText(language, value)
       })
     : template
 }

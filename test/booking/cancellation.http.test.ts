@@ -121,6 +121,30 @@ describe("the cancellation policy", () => {
     expect((await money(id)).captured).toBe(0)
   })
 
+  it("a fee the client was not shown is refused, never charged: confirmed meanwhile, 409 with the new fee in the reader's language", async () => {
+    const id = await paidBooking(20, { confirm: false })
+    // The client's dialog opens on a free withdrawal; the provider confirms before the client clicks.
+    const shown = (await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking.cancellation.feeMinor
+    expect(shown).toBe(0)
+    expect((await api.post(`/api/bookings/${id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    const refused = await api.call("DELETE", `/api/bookings/${id}?acceptedFee=${shown}`, { token: client.token })
+    expect([refused.status, refused.body.code], refused.text).toEqual([409, "CANCELLATION_FEE_CHANGED"])
+    expect(spaced(refused.body.message)).toContain("l'annuler maintenant coûte 35,00 €.")
+    const english = await api.call("DELETE", `/api/bookings/${id}?acceptedFee=0`, { token: client.token, language: "en" })
+    expect(english.body.message).toContain("cancelling now costs €35.00.")
+    // Nothing moved: still confirmed, nothing captured.
+    expect((await api.get(`/api/bookings/${id}`, { token: client.token })).body.data.booking.status).toBe("CONFIRMED")
+    expect((await money(id)).captured).toBe(0)
+    for (const malformed of ["-1", "3.5", "abc"]) {
+      const invalid = await api.call("DELETE", `/api/bookings/${id}?acceptedFee=${malformed}`, { token: client.token })
+      expect([invalid.status, invalid.body.details?.[0]?.field], malformed).toEqual([422, "acceptedFee"])
+    }
+    // Accepting the fee shown now cancels and charges it.
+    const cancelled = await api.call("DELETE", `/api/bookings/${id}?acceptedFee=3500`, { token: client.token })
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body.data.booking.cancellation.chargedMinor).toBe(3_500)
+  })
+
   it("a provider's late cancellation releases everything", async () => {
     const id = await paidBooking(12)
     const cancelled = await api.call("DELETE", `/api/bookings/${id}`, { token: provider.token })

@@ -29,7 +29,7 @@ const admin: Actor = { _tag: "User", id: "u-admin", role: "ADMIN" }
 
 const base = (totalMinutes: number, hourlyPriceMinor: number, leadMs: number): BookingState =>
   newBooking(
-    { id: "b-1", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor },
+    { id: "b-1", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor, currency: "EUR" },
     {
       serviceId: "s-1",
       startTime: new Date(T0 + leadMs),
@@ -110,6 +110,30 @@ describe("the cancellation policy in the transition function", () => {
         if (now.getTime() < freeCancellationUntil(b, p).getTime()) expect(next.cancellationFeeMinor).toBe(0)
       }),
       { numRuns: 2000 }
+    )
+  })
+
+  it("with the fee the client was shown: a higher fee is refused (409, nothing changes), any fee up to it cancels as without", () => {
+    fc.assert(
+      fc.property(
+        booking,
+        policy,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 60_000 }),
+        (b, p, f, shownMinor) => {
+          const now = cancelAt(b, f)
+          const fee = lateCancellationFee(b, p, now)
+          const accepted = transition(b, { _tag: "Cancel", policy: p, acceptedFeeMinor: shownMinor }, client, now)
+          const without = transition(b, { _tag: "Cancel", policy: p }, client, now)
+          if (fee > shownMinor) {
+            expect(Either.isLeft(accepted)).toBe(true)
+            if (Either.isLeft(accepted)) expect(accepted.left).toMatchObject({ _tag: "Conflict", code: "CANCELLATION_FEE_CHANGED" })
+          } else {
+            expect(accepted).toEqual(without)
+          }
+        }
+      ),
+      { numRuns: 1000 }
     )
   })
 

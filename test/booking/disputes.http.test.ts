@@ -293,7 +293,7 @@ describe("the administrator's decision", () => {
     expect(above.status).toBe(422)
     expect(above.body).toMatchObject({
       code: "VALIDATION_ERROR",
-      details: [{ field: "amountMinor", message: en["booking.disputeAmountInvalid"].replace("{max}", "4000") }]
+      details: [{ field: "amountMinor", message: "The amount to capture must be between €0.01 and €40.00, the authorised amount." }]
     })
     // Nothing changed by the refusals.
     expect((await get(client.token, id)).status).toBe("DISPUTED")

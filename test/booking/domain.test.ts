@@ -1,4 +1,4 @@
-import { translate } from "../../src/platform/messages"
+import { amountParam, translate } from "../../src/platform/messages"
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -44,7 +44,7 @@ const POLICY: CancellationPolicy = { freeHours: 48, feePercent: 50 }
 const START = at(2 * DAY)
 const END = at(2 * DAY + 90 * MINUTE)
 const pending: BookingState = newBooking(
-  { id: "b-1", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor: 4_000 },
+  { id: "b-1", clientId: "u-client", providerId: "u-provider", hourlyPriceMinor: 4_000, currency: "EUR" },
   { serviceId: "s-1", startTime: START, endTime: END, minutes: 90, address: "12 rue des Lilas, Paris", notes: "" },
   NOW
 )
@@ -89,6 +89,7 @@ describe("newBooking", () => {
       startTime: START,
       endTime: END,
       totalMinor: 6_000,
+      currency: "EUR",
       authorizedMinor: 0,
       capturedMinor: 0,
       refundedMinor: 0,
@@ -296,7 +297,7 @@ describe("user commands", () => {
         _tag: "ValidationFailed",
         code: "VALIDATION_ERROR",
         key: "booking.refundTooLarge",
-        params: { max: "3500" }
+        params: { max: amountParam(3_500, "EUR") }
       })
       expect(details(Either.left(e))).toEqual([["amount", "booking.refundTooLarge"]])
       expect(httpStatusOf[e._tag]).toBe(422)

@@ -339,18 +339,23 @@ describe("the booking journey", () => {
 })
 
 describe("GET /api/bookings/provider/calendar", () => {
-  it("shows the provider's paid and confirmed bookings, not unpaid requests; other roles are refused", async () => {
+  it("shows the provider's paid and confirmed bookings, not unpaid requests, rejected or cancelled ones; other roles are refused", async () => {
     const unpaid = await book()
-    const paid = await book()
-    await payInSandbox(server, api, client.token, paid.id, "4242424242424242")
+    const [paid, confirmed, rejected, cancelled] = [await book(), await book(), await book(), await book()]
+    for (const booking of [paid, confirmed, rejected, cancelled]) {
+      await payInSandbox(server, api, client.token, booking.id, "4242424242424242")
+    }
+    expect((await api.post(`/api/bookings/${confirmed.id}/confirm`, {}, { token: provider.token })).status).toBe(200)
+    expect((await api.post(`/api/bookings/${rejected.id}/reject`, { reason: "Indisponible" }, { token: provider.token })).status).toBe(200)
+    expect((await api.call("DELETE", `/api/bookings/${cancelled.id}`, { token: client.token })).status).toBe(200)
     const reply = await api.get(
       `/api/bookings/provider/calendar?from=${new Date().toISOString()}&to=${new Date(Date.now() + 300 * 24 * HOUR).toISOString()}`,
       { token: provider.token }
     )
     expect(reply.status, reply.text).toBe(200)
     const ids = reply.body.data.map((e: { id: string }) => e.id)
-    expect(ids).toContain(paid.id)
-    expect(ids).not.toContain(unpaid.id)
+    expect(ids).toEqual(expect.arrayContaining([paid.id, confirmed.id]))
+    for (const hidden of [unpaid, rejected, cancelled]) expect(ids).not.toContain(hidden.id)
     expect(reply.body.data.find((e: { id: string }) => e.id === paid.id)).toMatchObject({
       displayStatus: "PAID",
       clientFirstName: expect.any(String)

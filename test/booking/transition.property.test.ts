@@ -771,7 +771,7 @@ const story = (init: Setup, steps: ReadonlyArray<Step>, tally?: Record<string, n
   )
   const w: World = {
     state: newBooking(
-      { id: "b-1", clientId: "user-client", providerId: "user-provider", hourlyPriceMinor: init.hourlyPriceMinor },
+      { id: "b-1", clientId: "user-client", providerId: "user-provider", hourlyPriceMinor: init.hourlyPriceMinor, currency: "EUR" },
       request,
       now
     ),

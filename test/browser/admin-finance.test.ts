@@ -40,12 +40,12 @@ const chfBooking = async (
         notes: ""
       }
       const state = newBooking(
-        { id: crypto.randomUUID(), clientId: row!.clientId, providerId: row!.providerId, hourlyPriceMinor: 12_345 },
+        { id: crypto.randomUUID(), clientId: row!.clientId, providerId: row!.providerId, hourlyPriceMinor: 12_345, currency: "CHF" },
         request,
         new Date(start.getTime() - HOLD_MINUTES * 60_000)
       )
       const { serviceId, address, notes } = request
-      const inserted = yield* bookings.insert({ ...state, serviceId, address, notes, hourlyPriceMinor: 12_345, currency: "CHF" })
+      const inserted = yield* bookings.insert({ ...state, serviceId, address, notes, hourlyPriceMinor: 12_345 })
       if (inserted._tag !== "Some") return yield* Effect.die("slot taken")
       const intent = `pi_browser_${slot}`
       for (const o of operations) {

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { hasChromium } from "../support/browser"
 import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
+import { providerWithPayouts, serviceOf } from "../support/scenarios"
 
 // A new provider becomes payment-ready through the sandbox onboarding, publishes a service with
 // an accented French title, manages it from /services/my and finds it in both languages.
@@ -141,4 +142,34 @@ describe.skipIf(!hasChromium)("catalogue and payouts in Chromium", () => {
 
     await closeWithoutErrors(signedIn)
   }, 120_000)
+  it("the unfiltered list's first page ends with the best rated and the newest services, each opening its page, in French and English", async () => {
+    const { server, base, newPage } = journey
+    const newest = "Cours de céramique pour débutants"
+    const serviceId = await serviceOf(server, await providerWithPayouts(server), { title: newest })
+    for (const [locale, rated, recent] of [
+      ["fr-FR", "Mieux notés", "Nouveautés"],
+      ["en-US", "Top rated", "New services"]
+    ] as const) {
+      const visitor = await newPage(locale)
+      const { page } = visitor
+      await page.goto(`${base}/services`)
+      const newestList = page.getByRole("region", { name: recent, exact: true })
+      await newestList.getByRole("link").first().waitFor()
+      expect(await newestList.getByRole("link").first().innerText()).toContain(newest)
+      expect(await newestList.getByRole("listitem").count()).toBeLessThanOrEqual(6)
+      // The seeded services have reviews: the best rated list is never empty here.
+      const ratedList = page.getByRole("region", { name: rated, exact: true })
+      expect(await ratedList.getByRole("listitem").count()).toBeGreaterThan(0)
+      expect(await ratedList.getByRole("listitem").count()).toBeLessThanOrEqual(6)
+      // A filter or a later page is a search: the lists are not shown.
+      await page.goto(`${base}/services?search=ceramique`)
+      await page.getByRole("article", { name: newest }).waitFor()
+      expect(await page.getByRole("region", { name: recent, exact: true }).count()).toBe(0)
+      await page.goto(`${base}/services`)
+      await newestList.getByRole("link").first().click()
+      await page.waitForURL(`**/services/${serviceId}`)
+      await page.getByRole("heading", { name: newest, level: 1 }).waitFor()
+      await closeWithoutErrors(visitor)
+    }
+  })
 })

@@ -9,6 +9,7 @@ import {
   inMemoryDomain,
   latestToken,
   mailsTo,
+  registerNow,
   tokenFromMail,
   validRegistration,
   verifiedAccount
@@ -36,7 +37,7 @@ describe("identity domain (in-memory adapters)", () => {
       Effect.gen(function* () {
         const identity = yield* Identity
         const input = validRegistration({ email: "  Camille.Roy@Example.COM " })
-        const user = yield* identity.register(input, "en")
+        const user = yield* registerNow(input, "en")
         expect(user.email).toBe("camille.roy@example.com")
         expect(user.role).toBe("CLIENT")
         expect(user.isEmailVerified).toBe(false)
@@ -79,7 +80,7 @@ describe("identity domain (in-memory adapters)", () => {
     run(
       Effect.gen(function* () {
         const identity = yield* Identity
-        const first = yield* identity.register(validRegistration(), "fr")
+        const first = yield* registerNow(validRegistration(), "fr")
         const token = yield* latestToken(first.email, "verify-email")
         // Not a reset token.
         expect((yield* failureOf(identity.resetPassword(token, "Another123!", "Another123!"))).code).toBe("INVALID_TOKEN")
@@ -89,7 +90,7 @@ describe("identity domain (in-memory adapters)", () => {
         expect((yield* failureOf(identity.verifyEmail("not-a-token"))).code).toBe("INVALID_TOKEN")
         expect((yield* failureOf(identity.verifyEmail(""))).code).toBe("MISSING_TOKEN")
 
-        const late = yield* identity.register(validRegistration(), "fr")
+        const late = yield* registerNow(validRegistration(), "fr")
         const lateToken = yield* latestToken(late.email, "verify-email")
         yield* TestClock.adjust("24 hours")
         expect((yield* failureOf(identity.verifyEmail(lateToken))).code).toBe("INVALID_TOKEN")
@@ -163,7 +164,7 @@ describe("identity domain (in-memory adapters)", () => {
         const identity = yield* Identity
         const users = yield* UserRepository
         const input = { ...validRegistration(), role: "ADMIN" } as RegistrationInput
-        const user = yield* identity.register(input, "fr")
+        const user = yield* registerNow(input, "fr")
         expect(user.role).toBe("CLIENT")
         expect(Option.getOrThrow(yield* users.findById(user.id)).role).toBe("CLIENT")
         yield* identity.verifyEmail(yield* latestToken(user.email, "verify-email"))
@@ -172,15 +173,16 @@ describe("identity domain (in-memory adapters)", () => {
     )
   )
 
-  it.effect("a duplicate email (whatever its case and spaces) is a Conflict EMAIL_TAKEN and sends nothing", () =>
+  it.effect("a registration of an address that has an account (whatever its case and spaces) creates nothing and mails its owner", () =>
     run(
       Effect.gen(function* () {
-        const identity = yield* Identity
-        yield* identity.register(validRegistration({ email: "dup@example.com" }), "fr")
+        const owner = yield* registerNow(validRegistration({ email: "dup@example.com" }), "fr")
         const before = yield* outboxSize
-        const again = yield* failureOf(identity.register(validRegistration({ email: "  DUP@Example.com " }), "fr"))
-        expect([again.error._tag, again.code, again.status]).toEqual(["Conflict", "EMAIL_TAKEN", 409])
-        expect(yield* outboxSize).toBe(before)
+        const again = yield* registerNow(validRegistration({ email: "  DUP@Example.com ", firstName: "Intrus" }), "en")
+        // No second account and no change to the first: its owner (in the owner's language) is told.
+        expect(again).toEqual(owner)
+        expect(yield* outboxSize).toBe(before + 1)
+        expect((yield* mailsTo("dup@example.com"))[0]!.subject).toBe("Quelqu'un a voulu créer un compte avec votre adresse")
       })
     )
   )
@@ -235,7 +237,7 @@ describe("identity domain (in-memory adapters)", () => {
       Effect.gen(function* () {
         const identity = yield* Identity
         const { email: verified } = yield* verifiedAccount()
-        const pending = yield* identity.register(validRegistration(), "fr")
+        const pending = yield* registerNow(validRegistration(), "fr")
         const before = yield* outboxSize
 
         const unknown = yield* Effect.exit(identity.resendVerification("nobody@example.com"))

@@ -162,7 +162,8 @@ describe("bad input is a 4xx, never a 500", () => {
     for (const [path, json, status] of cases) {
       const reply = await api.post(path, json)
       expect(reply.status, `${path} ${JSON.stringify(json).slice(0, 80)}`).toBe(status)
-      if (status === 201) expect(reply.body.data.user.role).toBe("CLIENT")
+      // The answer says nothing of the account (registration does not tell whether an address has one).
+      if (status === 201) expect(reply.body.data).toEqual({})
     }
     const longToken = await api.get(`/api/auth/verify-email/${"x".repeat(4000)}`)
     expect([400, 404]).toContain(longToken.status)

@@ -10,6 +10,7 @@ import {
   validateApplicationForm,
   validateVerification
 } from "../../src/modules/onboarding/domain"
+import { dayParam, translate } from "../../src/platform/messages"
 
 const NOW = new Date("2025-06-15T12:00:00Z")
 const DAY = 86_400_000
@@ -101,7 +102,8 @@ describe("decisions", () => {
     expect(code(decideResubmit("CLIENT", pending, NOW))).toBe("APPLICATION_PENDING")
     const early = decideResubmit("CLIENT", rejected, NOW)
     expect(code(early)).toBe("RESUBMISSION_TOO_EARLY")
-    expect(Either.isLeft(early) && early.left.params).toEqual({ date: "2025-06-18", days: "3" })
+    expect(Either.isLeft(early) && early.left.params).toEqual({ date: dayParam(new Date("2025-06-18T00:00:00Z")), days: "3" })
+    expect(Either.isLeft(early) && translate("fr", early.left.key, early.left.params)).toContain("à partir du 18 juin 2025")
     expect(Either.getOrThrow(decideResubmit("CLIENT", rejected, new Date(NOW.getTime() + 2.5 * DAY)))).toMatchObject({
       status: "PENDING",
       nextSubmissionDate: null

@@ -403,7 +403,8 @@ describe("the become-provider journey: reject with a reason, resubmit, verify, a
     // Too early: refused with the days remaining; a new POST is refused too.
     const early = await resubmit(server, person.token, await applicationForm(), "en")
     expectError(early, 409, "RESUBMISSION_TOO_EARLY")
-    expect(early.body.message).toMatch(/^You can submit your application again in 7 days, from \d{4}-\d{2}-\d{2}\.$/)
+    // The day as people write it ("December 10, 2026"), never an ISO date inside the sentence.
+    expect(early.body.message).toMatch(/^You can submit your application again in 7 days, from [A-Z][a-z]+ \d{1,2}, \d{4}\.$/)
     expectError(await submit(server, person.token, await applicationForm()), 409, "APPLICATION_REJECTED")
 
     // After the cooldown: an edit with one new file; the others are kept (files optional on edit).

@@ -1,12 +1,12 @@
 import { isChallenge, type Session, type TwoFactorChallenge } from "../../src/modules/identity/service"
-import { Effect, Either, Layer, Logger, LogLevel } from "effect"
+import { Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
 import { InMemoryDomain } from "../../src/app/layers"
 import { Catalogue } from "../../src/modules/catalogue"
 import type { ServiceInput } from "../../src/modules/catalogue/domain"
 import { type Actor, Identity, UserRepository } from "../../src/modules/identity"
 import { PaymentAccountRepository } from "../../src/modules/payments/ports"
 import { openAllTheTime } from "./availability"
-import type { RegistrationInput } from "../../src/modules/identity/domain"
+import { normalizeEmail, type RegistrationInput } from "../../src/modules/identity/domain"
 import { Outbox } from "../../src/modules/notifications"
 import { type StoredMail } from "../../src/modules/notifications/ports"
 import { AppConfigOf, type AppConfigShape } from "../../src/platform/config"
@@ -55,12 +55,19 @@ export const latestToken = (to: string, kind: "verify-email" | "reset-password")
     return mail ? Effect.succeed(tokenFromMail(mail, kind)) : Effect.dieMessage(`no ${kind} mail to ${to}`)
   })
 
+/** Registers; answers the account stored for the address (a new one, or its owner's when it had one). */
+export const registerNow = (input: RegistrationInput, language: "fr" | "en") =>
+  Effect.gen(function* () {
+    yield* (yield* Identity).register(input, language)
+    return Option.getOrThrow(yield* (yield* UserRepository).findByEmail(normalizeEmail(input.email ?? "")))
+  })
+
 /** Registers, verifies through the mailed link and answers the account and its password. */
 export const verifiedAccount = (overrides: Partial<RegistrationInput> = {}) =>
   Effect.gen(function* () {
     const identity = yield* Identity
     const input = validRegistration(overrides)
-    const user = yield* identity.register(input, "fr")
+    const user = yield* registerNow(input, "fr")
     yield* identity.verifyEmail(yield* latestToken(user.email, "verify-email"))
     return { user, email: user.email, password: input.password! }
   })

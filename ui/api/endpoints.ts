@@ -68,7 +68,7 @@ const post = <T>(path: string, body: unknown, quiet?: Quiet, extra: RequestOptio
   api<T>(path, { method: "POST", body, quiet, ...extra })
 
 export const authApi = {
-  register: (body: RegisterRequest, quiet?: Quiet) => post<UserData>("/auth/register", body, quiet, { auth: false }),
+  register: (body: RegisterRequest, quiet?: Quiet) => post<Empty>("/auth/register", body, quiet, { auth: false }),
   login: (body: LoginRequest, quiet?: Quiet) => post<LoginAnswer>("/auth/login", body, quiet, { auth: false }),
   /** The second step of a login with two-step on: the challenge and a code (or a recovery code). */
   loginTwoFactor: (body: { challenge: string; code?: string; recoveryCode?: string }, quiet?: Quiet) =>
@@ -130,6 +130,11 @@ export const catalogueApi = {
   search: (query: ServiceQuery) => {
     const path = `/services${queryString(query)}`
     return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicePage>(path, { auth: false, quiet: true }))
+  },
+  /** The best rated or the newest active services (GET /services/popular and /recent), cached like the list. */
+  highlights: (kind: "popular" | "recent", limit: number) => {
+    const path = `/services/${kind}?limit=${limit}`
+    return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicesData>(path, { auth: false, quiet: true }))
   },
   /**
    * Always fresh. The token lets the owner see an inactive service (an invalid one is ignored).
@@ -339,9 +344,12 @@ export const bookingsApi = {
       invalidate(SERVICES)
       return answer
     }),
-  /** Cancel is a delete call (the booking is kept with its history). */
-  cancel: (id: string, reason?: string) =>
-    write(() => api<BookingData>(`${bookingPath(id)}${queryString({ reason })}`, { method: "DELETE", quiet: BOOKING_SHOWN })),
+  /**
+   * Cancel is a delete call (the booking is kept with its history). `acceptedFee`: the fee the dialog
+   * showed (minor units); a higher one answers 409 CANCELLATION_FEE_CHANGED and cancels nothing.
+   */
+  cancel: (id: string, acceptedFee: number, reason?: string) =>
+    write(() => api<BookingData>(`${bookingPath(id)}${queryString({ reason, acceptedFee })}`, { method: "DELETE", quiet: BOOKING_SHOWN })),
   /** Drops the cached booking reads (after a payment made elsewhere). */
   /** Proposes a new time; the other party accepts or declines it. */
   reschedule: (id: string, body: { startTime: string; endTime: string }) =>

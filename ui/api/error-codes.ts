@@ -3,7 +3,6 @@
 export const ErrorCodes = {
   emailNotVerified: "EMAIL_NOT_VERIFIED",
   invalidCredentials: "INVALID_CREDENTIALS",
-  emailTaken: "EMAIL_TAKEN",
   invalidToken: "INVALID_TOKEN",
   sessionExpired: "SESSION_EXPIRED",
   paymentAccountRequired: "PAYMENT_ACCOUNT_REQUIRED",

@@ -7,6 +7,8 @@ import type { Sort } from "../api/contract"
 // ---- Page sizes and limits (spec section 9) ----
 
 export const LIST_PAGE_SIZE = 20
+/** The popular and recent services shown beside the list: the spec's default limit. */
+export const HIGHLIGHT_COUNT = 6
 export const SEARCH_PAGE_SIZE = 12
 export const SEARCH_RADIUS_KM = 100
 export const CARD_DESCRIPTION_MAX = 100

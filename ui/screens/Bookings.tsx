@@ -2,6 +2,7 @@ import { Plural, useLingui } from "@lingui/react/macro"
 import { useAtomValue } from "jotai"
 import { useEffect, useId, useRef, useState } from "react"
 import { Link, useSearch } from "wouter"
+import { ApiError } from "../api/client"
 import { bookingsApi } from "../api/endpoints"
 import type { Booking, BookingAction, Reschedule } from "../api/contract"
 import { statusFilterLabels } from "../booking/labels"
@@ -178,6 +179,8 @@ export default function Bookings() {
   const [status, setStatus] = useState<StatusFilter>("")
   const [page, setPage] = useState(1)
   const [dialog, setDialog] = useState<Dialog>()
+  // The server refused a cancellation whose fee rose since the dialog opened: its message, shown in the dialog.
+  const [feeChange, setFeeChange] = useState<string>()
   const [busyId, setBusyId] = useState<string>()
   const [notice, setNotice] = useState<Notice | undefined>(() => {
     if (!paymentSuccess) return undefined
@@ -236,9 +239,18 @@ export default function Bookings() {
   const cancel = async (booking: Booking) => {
     setBusyId(booking.id)
     setNotice(undefined)
+    setFeeChange(undefined)
     try {
-      done(await bookingsApi.cancel(booking.id), t`Réservation annulée.`)
+      done(await bookingsApi.cancel(booking.id, booking.cancellation.feeMinor), t`Réservation annulée.`)
     } catch (error) {
+      if (error instanceof ApiError && error.code === "CANCELLATION_FEE_CHANGED") {
+        // Nothing was cancelled: the dialog stays, with the booking as it is now and the new fee.
+        setFeeChange(error.message)
+        const fresh = await bookingsApi.get(booking.id).catch(() => undefined)
+        if (fresh) setDialog({ kind: "cancel", booking: fresh.data.booking })
+        reload({ quiet: true })
+        return
+      }
       const reason = reasonOf(error)
       setDialog(undefined)
       setNotice({ kind: "error", text: t`Erreur lors de l'annulation : ${reason}` })
@@ -411,8 +423,12 @@ export default function Bookings() {
           confirmLabel={t`Oui, annuler la réservation`}
           busy={busyId === dialog.booking.id}
           onConfirm={() => void cancel(dialog.booking)}
-          onCancel={() => setDialog(undefined)}
+          onCancel={() => {
+            setDialog(undefined)
+            setFeeChange(undefined)
+          }}
         >
+          {feeChange ? <Alert kind="warning">{feeChange}</Alert> : null}
           <p>{t`La réservation « ${dialogTitle} » sera annulée.`}</p>
           <p data-testid="cancel-cost">{cancelDialogText(dialog.booking)}</p>
         </ConfirmDialog>

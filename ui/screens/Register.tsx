@@ -5,7 +5,6 @@ import { navigate } from "wouter/use-browser-location"
 import { ApiError } from "../api/client"
 import { browserTimeZone } from "../state/session"
 import { authApi } from "../api/endpoints"
-import { ErrorCodes } from "../api/error-codes"
 import { Alert, PasswordField, SubmitButton, TextField, useFocusFirstInvalid } from "../components/forms"
 import { Page } from "../components/page"
 import { problemTexts } from "../components/problems"
@@ -41,22 +40,21 @@ export default function Register() {
       // The browser's zone becomes the account's (editable on /settings). A zone this server does not
       // know (a newer tz database in the browser) is left out rather than blocking the registration.
       await authApi
-        .register({ ...account, timeZone: browserTimeZone }, [409, 422])
+        .register({ ...account, timeZone: browserTimeZone }, [422])
         .catch((error: unknown) =>
           error instanceof ApiError &&
           error.status === 422 &&
           error.details.length > 0 &&
           error.details.every((d) => d.field === "timeZone")
-            ? authApi.register(account, [409, 422])
+            ? authApi.register(account, [422])
             : Promise.reject(error)
         )
       navigate("/login?verify=1")
     } catch (error) {
       setBusy(false)
       if (!(error instanceof ApiError)) throw error
-      // The server's own words win: per field for 422, on the email field for a taken address.
+      // The server's own words win, per field for 422 (a taken address answers as a new one does: its owner gets a mail).
       if (error.status === 422 && error.details.length > 0) setErrors(error.fieldErrors())
-      else if (error.code === ErrorCodes.emailTaken) setErrors({ email: error.message })
       else {
         const reason = error.message
         setFailure(reason ? t`Erreur lors de l'inscription : ${reason}` : t`Erreur lors de l'inscription.`)

@@ -11,6 +11,7 @@ import { filterUpdater, useDebouncedText } from "../components/filters"
 import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
 import { Page } from "../components/page"
 import { PlaceFilters } from "../components/PlaceField"
+import { ServiceHighlights } from "../components/ServiceHighlights"
 import { useListPosition } from "../components/position"
 import { userAtom } from "../state/session"
 
@@ -161,6 +162,7 @@ export default function Services() {
           )
         }
       </Loaded>
+      {filtered || page > 1 ? null : <ServiceHighlights />}
     </Page>
   )
 }

@@ -373,8 +373,16 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .addSuccess(Ok(DisputeData), { status: 201 })
   )
   .add(HttpApiEndpoint.get("disputeFile")`/${BookingIdParam}/dispute/files/${DisputeFileIdParam}`.addSuccess(Binary))
-  /** Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. */
-  .add(HttpApiEndpoint.del("cancel")`/${BookingIdParam}`.setUrlParams(Schema.Struct({ reason: Param })).addSuccess(Ok(BookingData)))
+  /**
+   * Cancels (the spec's "cancel is a delete call"); the booking is kept with its history. `acceptedFee`:
+   * the late-cancellation fee the client was shown (minor units); a higher fee answers 409
+   * CANCELLATION_FEE_CHANGED and cancels nothing.
+   */
+  .add(
+    HttpApiEndpoint.del("cancel")`/${BookingIdParam}`
+      .setUrlParams(Schema.Struct({ reason: Param, acceptedFee: Param }))
+      .addSuccess(Ok(BookingData))
+  )
   .middleware(Authentication)
   .prefix("/bookings") {}
 

@@ -1,7 +1,9 @@
 import { Either } from "effect"
 import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, ValidationFailed } from "../../platform/errors"
+import { amountParam } from "../../platform/messages"
 import {
   ADDRESS_MAX,
+  freeCancellationUntil,
   type BookingAction,
   type BookingStatus,
   COMMENT_MAX,
@@ -41,6 +43,7 @@ export {
   DisputeReasons,
   type DisputeStatus,
   DisputeStatuses,
+  freeCancellationUntil,
   type PaymentIssue,
   PaymentIssues,
   type PaymentStatus,
@@ -115,10 +118,6 @@ export interface CancellationPolicy {
 /** An administrator's command stands for no client: no fee whatever the configuration. */
 export const NO_FEE_POLICY: CancellationPolicy = { freeHours: 0, feePercent: 0 }
 
-/** Until when a client cancels free of charge. */
-export const freeCancellationUntil = (s: Pick<BookingState, "startTime">, policy: CancellationPolicy) =>
-  new Date(s.startTime.getTime() - policy.freeHours * HOUR)
-
 /**
  * The fee the client would pay by cancelling at `now`: feePercent of the total, rounded down to the
  * minor unit (the client never pays a fraction more), never more than the hold; 0 while free, for a
@@ -145,6 +144,8 @@ export interface BookingState {
   readonly startTime: Date
   readonly endTime: Date
   readonly totalMinor: number
+  /** The currency of every amount of the booking (its service's, at the time of booking). */
+  readonly currency: string
   readonly authorizedMinor: number
   readonly capturedMinor: number
   readonly refundedMinor: number
@@ -226,8 +227,17 @@ export type Command =
   // Users
   | { readonly _tag: "Confirm" }
   | { readonly _tag: "Reject"; readonly reason: string }
-  /** The policy in force (configuration) decides a client's late-cancellation fee. */
-  | { readonly _tag: "Cancel"; readonly reason?: string | undefined; readonly policy: CancellationPolicy }
+  /**
+   * The policy in force (configuration) decides a client's late-cancellation fee; `acceptedFeeMinor`, the
+   * fee the client was shown, caps it: a higher one (the provider confirmed meanwhile, the free period
+   * ended) is refused, never charged.
+   */
+  | {
+      readonly _tag: "Cancel"
+      readonly reason?: string | undefined
+      readonly policy: CancellationPolicy
+      readonly acceptedFeeMinor?: number | undefined
+    }
   | { readonly _tag: "MarkRendered" }
   | { readonly _tag: "ConfirmCompletion"; readonly rating: number; readonly comment: string }
   | { readonly _tag: "Validate" }
@@ -341,6 +351,13 @@ export const illegalTransition = (status: BookingStatus, paymentStatus: PaymentS
     params: { status: `bookingStatus.${status}`, paymentStatus: `paymentStatus.${paymentStatus}` }
   })
 export const SlotTaken = new Conflict({ code: "BOOKING_SLOT_TAKEN", key: "booking.slotTaken" })
+/** Cancelling now costs more than the client was shown: nothing is done, the answer says the new fee. */
+export const cancellationFeeNotAccepted = (feeMinor: number, currency: string) =>
+  new Conflict({
+    code: "CANCELLATION_FEE_CHANGED",
+    key: "booking.cancellationFeeChanged",
+    params: { fee: amountParam(feeMinor, currency) }
+  })
 export const OwnService = new Forbidden({ code: "BOOKING_OWN_SERVICE", key: "booking.ownService" })
 /** The client or the provider blocked the other (messaging's blocks): no booking between them, either way. */
 export const BookingPairBlocked = new Forbidden({ code: "USER_BLOCKED", key: "booking.pairBlocked" })
@@ -362,18 +379,18 @@ export const DisputeNotOpen = new Conflict({ code: "DISPUTE_NOT_OPEN", key: "boo
 export const DisputeNotFound = new NotFound({ code: "DISPUTE_NOT_FOUND", key: "booking.disputeNotFound" })
 export const DisputeFileNotFound = new NotFound({ code: "DISPUTE_FILE_NOT_FOUND", key: "booking.disputeFileNotFound" })
 /** A partial capture must be 1..max minor units. */
-export const disputeAmountInvalid = (maxMinor: number) =>
+export const disputeAmountInvalid = (maxMinor: number, currency: string) =>
   new ValidationFailed({
     code: "VALIDATION_ERROR",
     key: "booking.disputeAmountInvalid",
-    params: { max: String(maxMinor) },
-    details: [issue("amountMinor", "booking.disputeAmountInvalid", { max: String(maxMinor) })]
+    params: { min: amountParam(1, currency), max: amountParam(maxMinor, currency) },
+    details: [issue("amountMinor", "booking.disputeAmountInvalid")]
   })
-export const refundTooLarge = (maxMinor: number) =>
+export const refundTooLarge = (maxMinor: number, currency: string) =>
   new ValidationFailed({
     code: "VALIDATION_ERROR",
     key: "booking.refundTooLarge",
-    params: { max: String(maxMinor) },
+    params: { max: amountParam(maxMinor, currency) },
     details: [issue("amount", "booking.refundTooLarge")]
   })
 
@@ -606,7 +623,13 @@ export const priceable = (hourlyPriceMinor: number, minutes: number) => totalFor
 
 /** A new request: pending, unpaid, holding its slot for HOLD_MINUTES. */
 export const newBooking = (
-  fields: { readonly id: string; readonly clientId: string; readonly providerId: string; readonly hourlyPriceMinor: number },
+  fields: {
+    readonly id: string
+    readonly clientId: string
+    readonly providerId: string
+    readonly hourlyPriceMinor: number
+    readonly currency: string
+  },
   request: BookingRequest,
   now: Date
 ): BookingState => ({
@@ -618,6 +641,7 @@ export const newBooking = (
   startTime: request.startTime,
   endTime: request.endTime,
   totalMinor: totalFor(fields.hourlyPriceMinor, request.minutes),
+  currency: fields.currency,
   authorizedMinor: 0,
   capturedMinor: 0,
   refundedMinor: 0,
@@ -757,6 +781,9 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       // A client's late cancellation of a confirmed booking: the fee is captured from the hold (the
       // gateway releases the rest with the capture); the payment stays AUTHORIZED until it answers.
       const fee = party === "client" ? lateCancellationFee(s, command.policy, now) : 0
+      if (command.acceptedFeeMinor !== undefined && fee > command.acceptedFeeMinor) {
+        return Either.left(cancellationFeeNotAccepted(fee, s.currency))
+      }
       if (fee > 0) {
         return ok(
           { ...s, status: "CANCELLED", holdExpiresAt: null, cancellationFeeMinor: fee },
@@ -810,7 +837,7 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
       const refundable = s.capturedMinor - s.refundedMinor
       const amount = command.amountMinor ?? refundable
-      if (!Number.isInteger(amount) || amount <= 0 || amount > refundable) return Either.left(refundTooLarge(refundable))
+      if (!Number.isInteger(amount) || amount <= 0 || amount > refundable) return Either.left(refundTooLarge(refundable, s.currency))
       return ok(s, [{ _tag: "Refund", amountMinor: amount }])
     }
     case "ProposeReschedule": {
@@ -924,7 +951,8 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
           break
         case "CAPTURE_PART": {
           const amount = command.amountMinor
-          if (amount === undefined || !Number.isInteger(amount) || amount < 1 || amount > max) return Either.left(disputeAmountInvalid(max))
+          if (amount === undefined || !Number.isInteger(amount) || amount < 1 || amount > max)
+            return Either.left(disputeAmountInvalid(max, s.currency))
           keep = amount
           break
         }
@@ -1186,7 +1214,7 @@ export const allowedAdminStatuses = (s: BookingState, actor: Actor, now: Date): 
 
 /** Nothing captured is left to refund (never captured, released, or refunded in full already). */
 export const NothingToRefund = new Conflict({ code: "NOTHING_TO_REFUND", key: "booking.nothingToRefund" })
-/** The amount asked is above what is left to refund (`max` is written with its currency). */
+/** The amount asked is above what is left to refund (`max`: an amountParam, written in the reader's language). */
 export const refundAboveRefundable = (max: string) =>
   new ValidationFailed({
     code: "REFUND_TOO_LARGE",

@@ -81,7 +81,9 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
         .handle("confirmCompletion", ({ path, payload }) =>
           act(path.id, { _tag: "ConfirmCompletion", rating: payload.rating, comment: payload.comment })
         )
-        .handle("cancel", ({ path, urlParams }) => act(path.id, { _tag: "Cancel", reason: urlParams.reason }))
+        .handle("cancel", ({ path, urlParams }) =>
+          act(path.id, { _tag: "Cancel", reason: urlParams.reason, acceptedFee: urlParams.acceptedFee })
+        )
         .handle("reschedule", ({ path, payload }) =>
           Effect.gen(function* () {
             const user = yield* CurrentUser

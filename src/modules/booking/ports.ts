@@ -19,7 +19,6 @@ export interface BookingRecord extends BookingState {
   readonly address: string
   readonly notes: string
   readonly hourlyPriceMinor: number
-  readonly currency: string
   readonly rejectionReason: string | null
   readonly cancelledBy: string | null
   readonly cancellationReason: string | null

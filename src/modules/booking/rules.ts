@@ -140,3 +140,10 @@ export const DISPUTE_NOTE_MAX = 2000
 export const DISPUTE_FILES_MAX = 3
 /** The multipart fields of those files: file1, file2, file3. */
 export const DisputeFileFields = ["file1", "file2", "file3"] as const
+
+/**
+ * Until when a client cancels a confirmed booking free of charge: `freeHours` before its start. The
+ * server's fee rule and the booking form's warning (a slot already inside the window) read it alike.
+ */
+export const freeCancellationUntil = (s: { readonly startTime: Date }, policy: { readonly freeHours: number }) =>
+  new Date(s.startTime.getTime() - policy.freeHours * 3_600_000)

@@ -14,7 +14,7 @@ import {
   ValidationFailed
 } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
-import type { MessageKey } from "../../platform/messages"
+import { amountParam, type MessageKey } from "../../platform/messages"
 import { pageOf } from "../../platform/paging"
 import { JobQueue } from "../../platform/jobs"
 import { newStorageKey, removeAll, Storage } from "../../platform/storage"
@@ -30,7 +30,6 @@ import {
 } from "../../platform/uploads"
 import { Transactional } from "../../platform/transaction"
 import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
-import { majorText } from "../../platform/money"
 import { isPublic, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
@@ -119,7 +118,8 @@ export {
 export type UserCommand =
   | { readonly _tag: "Confirm" }
   | { readonly _tag: "Reject"; readonly reason: unknown }
-  | { readonly _tag: "Cancel"; readonly reason?: unknown }
+  /** `acceptedFee`: the fee the client was shown (minor units, the view's `cancellation.feeMinor`). */
+  | { readonly _tag: "Cancel"; readonly reason?: unknown; readonly acceptedFee?: unknown }
   | { readonly _tag: "MarkRendered" }
   | { readonly _tag: "ConfirmCompletion"; readonly rating: unknown; readonly comment: unknown }
   | { readonly _tag: "Validate" }
@@ -326,6 +326,14 @@ const parseStatuses = (text: string | undefined): Either.Either<ReadonlyArray<Bo
 const statusFacts = (b: Pick<BookingState, "status" | "paymentStatus">) => ({ status: b.status, paymentStatus: b.paymentStatus })
 
 const trimmed = (value: unknown) => (typeof value === "string" ? value.trim() : "")
+
+/** The fee a client accepted by cancelling: absent (whatever it is, as before), or whole minor units. */
+const validateAcceptedFee = (value: unknown): Effect.Effect<number | undefined, ValidationFailed> => {
+  if (value === undefined || value === "") return Effect.succeed(undefined)
+  const minor =
+    typeof value === "number" ? value : typeof value === "string" && /^\d{1,12}$/.test(value.trim()) ? Number(value) : Number.NaN
+  return Number.isSafeInteger(minor) && minor >= 0 ? Effect.succeed(minor) : invalid([issue("acceptedFee", "booking.invalidAcceptedFee")])
+}
 
 export const BookingsLive = Layer.effect(
   Bookings,
@@ -657,7 +665,13 @@ export const BookingsLive = Layer.effect(
             now: at
           })
           const state = newBooking(
-            { id: yield* newId, clientId: actor.id, providerId: service.userId, hourlyPriceMinor: service.priceMinor },
+            {
+              id: yield* newId,
+              clientId: actor.id,
+              providerId: service.userId,
+              hourlyPriceMinor: service.priceMinor,
+              currency: service.currency
+            },
             request,
             at
           )
@@ -749,7 +763,7 @@ export const BookingsLive = Layer.effect(
           const refundable = refundableOf(b)
           if (refundable === 0) return yield* NothingToRefund
           if (request.amountMinor !== undefined && request.amountMinor > refundable)
-            return yield* refundAboveRefundable(`${majorText(refundable, b.currency)} ${b.currency}`)
+            return yield* refundAboveRefundable(amountParam(refundable, b.currency))
           // Decided under the row lock (a refund made meanwhile is refused there); the money moves after the commit.
           const { decision } = yield* decide(id, { _tag: "Refund", amountMinor: request.amountMinor }, actorOf(actor))
           yield* runMoneyEffects(id, decision, {
@@ -845,9 +859,16 @@ export const BookingsLive = Layer.effect(
               command = { _tag: "ConfirmCompletion", ...review }
               break
             }
-            case "Cancel":
-              command = { _tag: "Cancel", reason: trimmed(input.reason).slice(0, 1000), policy: cancellationPolicy }
+            case "Cancel": {
+              const accepted = yield* validateAcceptedFee(input.acceptedFee)
+              command = {
+                _tag: "Cancel",
+                reason: trimmed(input.reason).slice(0, 1000),
+                policy: cancellationPolicy,
+                acceptedFeeMinor: accepted
+              }
               break
+            }
             default:
               command = input
           }
@@ -885,7 +906,7 @@ export const BookingsLive = Layer.effect(
             return yield* new ValidationFailed({
               code: "VALIDATION_ERROR",
               key: "payments.amountMismatch",
-              params: { expected: String(due) },
+              params: { expected: amountParam(due, b.currency) },
               details: [issue("amountCents", "payments.amountMismatch")]
             })
           }

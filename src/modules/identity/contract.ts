@@ -93,7 +93,7 @@ const SessionIdParam = PathId(SessionId, { code: "SESSION_NOT_FOUND", key: "auth
 export const SessionsData = Schema.Struct({ sessions: Schema.Array(SessionItemView) })
 
 export class AuthApi extends HttpApiGroup.make("auth")
-  .add(HttpApiEndpoint.post("register", "/register").setPayload(RegisterPayload).addSuccess(Ok(UserData), { status: 201 }))
+  .add(HttpApiEndpoint.post("register", "/register").setPayload(RegisterPayload).addSuccess(Ok(Empty), { status: 201 }))
   .add(HttpApiEndpoint.post("login", "/login").setPayload(LoginPayload).addSuccess(Ok(LoginAnswer)))
   .add(
     HttpApiEndpoint.post("loginTwoFactor", "/login/two-factor")

@@ -132,8 +132,9 @@ export const AuthHttpLive = HttpApiBuilder.group(MarketplaceApi, "auth", (handle
         .handle("register", ({ payload }) =>
           Effect.gen(function* () {
             yield* limit("register")
-            const user = yield* identity.register(payload, yield* requestLanguage)
-            return ok({ user: toUserView(user) }, yield* localized("auth.registered"))
+            // The same answer whether or not the address has an account (see Identity.register).
+            yield* identity.register(payload, yield* requestLanguage)
+            return ok({}, yield* localized("auth.registered"))
           })
         )
         .handle("login", ({ payload }) =>

@@ -35,6 +35,7 @@ import {
   Unauthenticated,
   type User,
   validateNewPassword,
+  type NewAccount,
   validateRegistration
 } from "./domain"
 import { type AccountChangeInput, decideAccountChange, UserNotFound } from "./account-admin"
@@ -65,6 +66,15 @@ export interface TwoFactorChallenge {
 }
 export const isChallenge = (outcome: Session | TwoFactorChallenge): outcome is TwoFactorChallenge => "twoFactorChallenge" in outcome
 
+/** A validated account's stored fields (its password is hashed apart). */
+const newAccountFields = (account: NewAccount) => ({
+  firstName: account.firstName,
+  lastName: account.lastName,
+  email: account.email,
+  phoneNumber: account.phoneNumber,
+  timeZone: account.timeZone
+})
+
 const VERIFY_TTL_MS = 24 * 3600_000
 const RESET_TTL_MS = 3600_000
 const EMAIL_CHANGE_TTL_MS = 24 * 3600_000
@@ -72,7 +82,12 @@ const EMAIL_CHANGE_TTL_MS = 24 * 3600_000
 export class Identity extends Context.Tag("identity/Identity")<
   Identity,
   {
-    readonly register: (input: RegistrationInput, language: Language) => Effect.Effect<User, ValidationFailed | Conflict>
+    /**
+     * Registers a new account and mails its verification link; an address that has an account gets a
+     * mail to its owner instead, and the caller the same answer (no account is revealed). The password is
+     * hashed on both paths: scrypt dominates the request, so its timing tells nothing either.
+     */
+    readonly register: (input: RegistrationInput, language: Language) => Effect.Effect<void, ValidationFailed>
     /**
      * Opens a session. `timeZone`, the browser's zone, becomes the account's zone when it has none yet
      * (a zone the user chose is never overwritten; an unknown name is ignored: it never blocks a sign-in).
@@ -221,19 +236,21 @@ export const IdentityLive = Layer.effect(
         return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken, user } satisfies Session
       })
 
+    /** Mails the owner of `email`, if it has an account, that someone tried to register with it. */
+    const tellOwnerOf = (email: string) =>
+      Effect.flatMap(
+        users.findByEmail(email),
+        Option.match({
+          onNone: () => Effect.succeed(false),
+          onSome: (owner) => Effect.as(notifications.sendRegistrationAttempt(owner), true)
+        })
+      )
+
     const createUser = (input: RegistrationInput, options: { role: User["role"]; isEmailVerified: boolean; preferredLanguage: Language }) =>
       Effect.gen(function* () {
         const account = yield* validateRegistration(input)
         const passwordHash = yield* hasher.hash(account.password)
-        return yield* users.insert({
-          firstName: account.firstName,
-          lastName: account.lastName,
-          email: account.email,
-          phoneNumber: account.phoneNumber,
-          timeZone: account.timeZone,
-          passwordHash,
-          ...options
-        })
+        return yield* users.insert({ ...newAccountFields(account), passwordHash, ...options })
       })
 
     /**
@@ -269,11 +286,18 @@ export const IdentityLive = Layer.effect(
 
     return {
       register: (input, language) =>
-        tx.run(
+        Effect.flatMap(validateRegistration(input), (account) =>
           Effect.gen(function* () {
-            const user = yield* createUser(input, { role: "CLIENT", isEmailVerified: false, preferredLanguage: language })
-            yield* issueOneTimeToken(user, "VERIFY_EMAIL")
-            return user
+            const passwordHash = yield* hasher.hash(account.password)
+            const open = Effect.gen(function* () {
+              const fields = { ...newAccountFields(account), passwordHash, role: "CLIENT" as const }
+              const user = yield* users.insert({ ...fields, isEmailVerified: false, preferredLanguage: language })
+              yield* issueOneTimeToken(user, "VERIFY_EMAIL")
+            })
+            // Its owner is told; a registration of the same address at the same moment ends there too.
+            yield* tx
+              .run(Effect.flatMap(tellOwnerOf(account.email), (told) => (told ? Effect.void : open)))
+              .pipe(Effect.catchTag("Conflict", () => tx.run(Effect.asVoid(tellOwnerOf(account.email)))))
           })
         ),
 

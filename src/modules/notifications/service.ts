@@ -22,6 +22,11 @@ export class Notifications extends Context.Tag("notifications/Notifications")<
     readonly sendEmailChange: (to: Recipient, token: string) => Effect.Effect<void>
     /** Tells the old address that the account moved to another one (which it does not name). */
     readonly sendEmailChanged: (to: Recipient) => Effect.Effect<void>
+    /**
+     * Tells an account's owner that someone tried to register with their address (registration answers
+     * the same whether or not an address has an account), with the way to a new password.
+     */
+    readonly sendRegistrationAttempt: (to: Recipient) => Effect.Effect<void>
     /** Tells the account that two-step login was turned on or off (with a way to reach support). */
     readonly sendTwoFactorChanged: (to: Recipient, enabled: boolean) => Effect.Effect<void>
     /** The link to a prepared data export. */
@@ -90,6 +95,20 @@ export const NotificationsLive = Layer.effect(
             greeting: "mail.emailChanged.greeting",
             body: "mail.emailChanged.body",
             action: "mail.emailChanged.action"
+          }
+        }),
+      sendRegistrationAttempt: (to) =>
+        sendActionMail({
+          kind: "account-security",
+          to: to.email,
+          language: to.preferredLanguage,
+          firstName: to.firstName,
+          link: link("/forgot-password"),
+          keys: {
+            subject: "mail.registrationAttempt.subject",
+            greeting: "mail.greeting",
+            body: "mail.registrationAttempt.body",
+            action: "mail.registrationAttempt.action"
           }
         }),
       sendTwoFactorChanged: (to, enabled) =>

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { Conflict, type FieldIssue, Forbidden, invalid, issue, NotFound, type ValidationFailed } from "../../platform/errors"
+import { dayParam } from "../../platform/messages"
 import { type ApplicationStatus, ApplicationStatuses, type DocumentSlot, DocumentSlots, type DocumentType } from "./rules"
 import { ageOn, MINIMUM_PROVIDER_AGE } from "../identity/profile/rules"
 
@@ -58,7 +59,7 @@ export const tooEarly = (until: Date, daysRemaining: number) =>
   new Conflict({
     code: "RESUBMISSION_TOO_EARLY",
     key: "onboarding.tooEarly",
-    params: { date: until.toISOString().slice(0, 10), days: String(daysRemaining) }
+    params: { date: dayParam(until), days: String(daysRemaining) }
   })
 
 // ---- Resubmission ----------------------------------------------------------------------------

@@ -224,7 +224,7 @@ export const BookingForm = ({
             {formatPrice(i18n.locale, total, service.currency)}
           </dd>
         </dl>
-        <CancellationPolicyNote />
+        <CancellationPolicyNote start={values.startTime} />
         {user ? null : <p className="field-hint">{t`Vous devrez vous connecter pour confirmer la réservation.`}</p>}
         <DialogActions busy={busy} submit={t`Confirmer la réservation`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>

@@ -3,11 +3,13 @@
 // (the UI never applies the rule itself).
 
 import { useLingui } from "@lingui/react/macro"
+import { freeCancellationUntil } from "../../../src/modules/booking/rules"
 import type { Booking } from "../../api/contract"
 import { cancellationPolicyApi } from "../../api/endpoints"
 import { formatDateTimeIn } from "../../format"
 import { useViewerZone } from "../../state/session"
 import { useAsync } from "../async"
+import { Alert } from "../forms"
 
 type Policy = Awaited<ReturnType<typeof cancellationPolicyApi.get>>
 
@@ -32,14 +34,29 @@ export const useCancellationPolicyText = () => {
   }
 }
 
-/** The policy as a short section (service page, booking form). */
-export const CancellationPolicyNote = () => {
+/**
+ * The policy as a short section (service page, booking form). With the chosen slot's start, a slot
+ * already inside the fee window says so first: once confirmed, cancelling it is never free.
+ */
+export const CancellationPolicyNote = ({ start }: { readonly start?: string | undefined }) => {
   const { t } = useLingui()
   const policy = useCancellationPolicy()
   const text = useCancellationPolicyText()
   if (!policy) return null
+  const hours = policy.freeHours
+  const percent = policy.feePercent
+  const insideFeeWindow =
+    start !== undefined &&
+    start !== "" &&
+    percent > 0 &&
+    Date.now() >= freeCancellationUntil({ startTime: new Date(start) }, policy).getTime()
   return (
     <div className="cancellation-policy" data-testid="cancellation-policy">
+      {insideFeeWindow ? (
+        <Alert kind="warning">
+          {t`Annulation gratuite impossible : la séance commence dans moins de ${hours} h. Une fois la réservation confirmée, l'annuler coûtera ${percent} % du total.`}
+        </Alert>
+      ) : null}
       <p className="field-hint">
         <strong>{t`Conditions d'annulation`}</strong> : {text(policy)}
       </p>
