@@ -19,8 +19,11 @@ export default defineConfig({
     // imported once per worker, not once per file; every file still builds and stops its own world. Set
     // here: a project's own `isolate` is overridden by the pool's options.
     poolOptions: { threads: { maxThreads: 2, minThreads: 1, isolate: false }, forks: { maxForks: 2, minForks: 1, isolate: false } },
-    // The route walk's files first (test/support/sequencer.ts).
-    sequence: { sequencer: LongestFirst },
+    // The route walk's files first (test/support/sequencer.ts); TEST_SHUFFLE=<seed> runs the files in a
+    // random order instead (each file's tests in theirs), to show no file depends on another's leftovers.
+    sequence: process.env.TEST_SHUFFLE
+      ? { shuffle: { files: true, tests: false }, seed: Number(process.env.TEST_SHUFFLE) }
+      : { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

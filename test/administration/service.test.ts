@@ -1,4 +1,5 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
+import { layer } from "../support/effect-layer"
 import { Effect, Either } from "effect"
 import { Administration } from "../../src/modules/administration"
 import { AdminMemoryFacts, type MemoryFacts } from "../../src/modules/administration/adapters/memory"

@@ -1,4 +1,5 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
+import { layer } from "../support/effect-layer"
 import { Effect } from "effect"
 import { Catalogue } from "../../src/modules/catalogue"
 import { type Actor, UserRepository } from "../../src/modules/identity"

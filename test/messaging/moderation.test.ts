@@ -1,4 +1,5 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
+import { layer } from "../support/effect-layer"
 import { Effect } from "effect"
 import type { User } from "../../src/modules/identity"
 import { BookedPairsMemory } from "../../src/modules/messaging/adapters/safety-memory"

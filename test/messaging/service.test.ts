@@ -1,4 +1,5 @@
-import { expect, layer } from "@effect/vitest"
+import { expect } from "@effect/vitest"
+import { layer } from "../support/effect-layer"
 import { Effect, Layer } from "effect"
 import { ServiceRepository } from "../../src/modules/catalogue"
 import { UserRepository } from "../../src/modules/identity"

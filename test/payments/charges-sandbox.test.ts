@@ -1,4 +1,5 @@
-import { expect, layer, type Vitest } from "@effect/vitest"
+import { expect, type Vitest } from "@effect/vitest"
+import { layer } from "../support/effect-layer"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, TestClock } from "effect"
 import * as crypto from "node:crypto"
 import { SandboxChargeGatewayLive, SandboxCheckout, SandboxCheckoutLive } from "../../src/modules/payments/adapters/charges-sandbox"
