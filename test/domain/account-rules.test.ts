@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { coarseAddress, describeUserAgent, storedUserAgent, validateEmailChange } from "../../src/modules/identity/domain"
+import { coarseAddress, storedUserAgent, validateEmailChange } from "../../src/modules/identity/domain"
+import { describeUserAgent } from "../../src/modules/identity/user-agent"
 import { BookingUnderWay, deletionRefusal, displayName, identifyingStrings, MoneyHeld } from "../../src/modules/privacy/domain"
 
 // The pure rules of account self-service (issue 15): what a session keeps of its client, the email
@@ -26,7 +27,7 @@ describe("describeUserAgent", () => {
     ["Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", "Firefox", "Linux"],
     [
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Edg/126.0",
-      "Edge",
+      "Microsoft Edge",
       "Windows"
     ],
     [
@@ -39,7 +40,22 @@ describe("describeUserAgent", () => {
       "Safari",
       "macOS"
     ],
-    ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile Safari/604.1", "Safari", "iOS"]
+    ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile Safari/604.1", "Safari", "iOS"],
+    [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 OPR/112.0.0.0",
+      "Opera",
+      "Windows"
+    ],
+    [
+      "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
+      "Samsung Internet for Android",
+      "Android"
+    ],
+    [
+      "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+      "Chrome",
+      "Chrome OS"
+    ]
   ])("%s", (ua, browser, os) => expect(describeUserAgent(ua)).toEqual({ browser, os }))
 
   it("names nothing it does not recognise, and stores a bounded agent or none", () => {

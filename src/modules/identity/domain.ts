@@ -296,36 +296,3 @@ export const validateEmailChange = (
 }
 
 export const SessionNotFound = new NotFound({ code: "SESSION_NOT_FOUND", key: "auth.sessionNotFound" })
-
-/**
- * The browser and system a user agent names, for the sessions list (pure; null when not recognised).
- * Order matters: Edge and Opera say "Chrome", Chrome says "Safari", Android says "Linux".
- */
-export const describeUserAgent = (userAgent: string | null): { readonly browser: string | null; readonly os: string | null } => {
-  const ua = userAgent ?? ""
-  const browser = /Edg(?:e|A|iOS)?\//.test(ua)
-    ? "Edge"
-    : /OPR\/|Opera/.test(ua)
-      ? "Opera"
-      : /Firefox\/|FxiOS\//.test(ua)
-        ? "Firefox"
-        : /Chrome\/|CriOS\/|Chromium\//.test(ua)
-          ? "Chrome"
-          : /Safari\//.test(ua)
-            ? "Safari"
-            : null
-  const os = /Android/.test(ua)
-    ? "Android"
-    : /iPhone|iPad|iPod/.test(ua)
-      ? "iOS"
-      : /Windows/.test(ua)
-        ? "Windows"
-        : /Mac OS X|Macintosh/.test(ua)
-          ? "macOS"
-          : /CrOS/.test(ua)
-            ? "ChromeOS"
-            : /Linux/.test(ua)
-              ? "Linux"
-              : null
-  return { browser, os }
-}

@@ -8,18 +8,11 @@ import { RateLimiter } from "../../platform/rate-limit"
 import { Authentication, CurrentUser } from "../../platform/http/authentication"
 import { MeAnswer } from "./contract"
 import { toUserView, toUserViewEncoded } from "./views"
-import {
-  coarseAddress,
-  describeUserAgent,
-  requireEmailAddress,
-  storedUserAgent,
-  type SessionClient,
-  TwoFactorRequired,
-  type User
-} from "./domain"
+import { coarseAddress, requireEmailAddress, storedUserAgent, type SessionClient, TwoFactorRequired, type User } from "./domain"
 import { MarketplaceApi } from "../../app/api"
 import { Identity, isChallenge, type Session } from "./service"
 import { TwoFactor } from "./two-factor"
+import { describeUserAgent } from "./user-agent"
 
 const REFRESH_COOKIE = "refreshToken"
 const REFRESH_COOKIE_PATH = "/api/auth"
