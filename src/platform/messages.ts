@@ -1276,6 +1276,8 @@ const TYPED = "\uE000"
 const AMOUNT_PARAM = /^\uE000amount:(-?\d+):([A-Z]{3})$/
 const DAY_PARAM = /^\uE000day:(\d{4}-\d{2}-\d{2})$/
 const LOCALES: Record<Language, string> = { fr: "fr-FR", en: "en-CA" }
+/** The Intl locale the server writes a language's amounts and dates in (messages, mails). */
+export const formattingLocale = (language: Language) => LOCALES[language]
 
 /**
  * An amount as a message param: written when the message is, in the reader's language ("76,00 €",

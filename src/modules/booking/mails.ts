@@ -1,7 +1,7 @@
 import { composeMail } from "../notifications"
 import type { OutgoingMail } from "../notifications"
 import type { Brand } from "../../platform/brand"
-import { type MessageKey, translate } from "../../platform/messages"
+import { formattingLocale, type MessageKey, translate } from "../../platform/messages"
 import { formatMoney } from "../../platform/money"
 import { formatWithZone } from "../../platform/time-zones"
 import type { NotificationEvent } from "./domain"
@@ -9,7 +9,7 @@ import { bookingIcsAttachment } from "./ics"
 import type { ReminderKind } from "./reminders"
 import type { BookingDetail, Participant } from "./ports"
 
-const locale = (language: "fr" | "en") => (language === "fr" ? "fr-FR" : "en-CA")
+const locale = formattingLocale
 
 /** The bookings page, from the public origin (written with or without a trailing slash). */
 const bookingsPage = (brand: Brand) => `${brand.publicUrl.replace(/\/+$/, "")}/bookings`
