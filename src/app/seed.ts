@@ -15,9 +15,17 @@ export interface DemoAccount {
   readonly lastName: string
   readonly phoneNumber: string
   readonly preferredLanguage: Language
+  /** Where they live: their account's zone, the one their hours, bookings and mails are read in. */
+  readonly timeZone: string
+  /** A provider's payout country (their bank's). */
+  readonly payoutCountry?: string
 }
 
-/** Demo accounts (verified emails) so a newcomer and scripts can log in at once. */
+/**
+ * Demo accounts (verified emails) so a newcomer and scripts can log in at once. The providers work
+ * where their services are: Marie in Paris (services in France), Jean in Québec and Montréal, Emily
+ * in Toronto and Montréal (both on Eastern time).
+ */
 export const demoAccounts: ReadonlyArray<DemoAccount> = [
   {
     email: "admin@marketplace.local",
@@ -26,7 +34,8 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     firstName: "Alice",
     lastName: "Martin",
     phoneNumber: "5145550100",
-    preferredLanguage: "fr"
+    preferredLanguage: "fr",
+    timeZone: "America/Toronto"
   },
   {
     email: "marie.dubois@marketplace.local",
@@ -34,8 +43,10 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     role: "PROVIDER",
     firstName: "Marie",
     lastName: "Dubois",
-    phoneNumber: "5145550101",
-    preferredLanguage: "fr"
+    phoneNumber: "0145550101",
+    preferredLanguage: "fr",
+    timeZone: "Europe/Paris",
+    payoutCountry: "FR"
   },
   {
     email: "jean.tremblay@marketplace.local",
@@ -44,7 +55,9 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     firstName: "Jean",
     lastName: "Tremblay",
     phoneNumber: "4385550102",
-    preferredLanguage: "fr"
+    preferredLanguage: "fr",
+    timeZone: "America/Toronto",
+    payoutCountry: "CA"
   },
   {
     email: "emily.clark@marketplace.local",
@@ -53,7 +66,9 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     firstName: "Emily",
     lastName: "Clark",
     phoneNumber: "4165550103",
-    preferredLanguage: "en"
+    preferredLanguage: "en",
+    timeZone: "America/Toronto",
+    payoutCountry: "CA"
   },
   {
     email: "lucas.bernard@marketplace.local",
@@ -62,7 +77,8 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     firstName: "Lucas",
     lastName: "Bernard",
     phoneNumber: "0612345678",
-    preferredLanguage: "fr"
+    preferredLanguage: "fr",
+    timeZone: "Europe/Paris"
   },
   {
     email: "sophie.nguyen@marketplace.local",
@@ -70,13 +86,11 @@ export const demoAccounts: ReadonlyArray<DemoAccount> = [
     role: "CLIENT",
     firstName: "Sophie",
     lastName: "Nguyen",
-    phoneNumber: "6045550105",
-    preferredLanguage: "en"
+    phoneNumber: "0712345605",
+    preferredLanguage: "en",
+    timeZone: "Europe/Paris"
   }
 ]
-
-/** Country of the demo providers' payout accounts (all three work from Canada). */
-const demoPayoutCountry = "CA"
 
 /**
  * Creates the demo accounts that do not exist yet, and gives the demo providers a completed sandbox
@@ -89,7 +103,7 @@ export const seedDemoData = Effect.gen(function* () {
   for (const account of demoAccounts) {
     const existing = yield* identity.findByEmail(account.email)
     const user = Option.isSome(existing) ? existing.value : yield* identity.createAccount({ ...account, confirmPassword: account.password })
-    if (account.role === "PROVIDER") yield* sandbox.provisionReady(user, demoPayoutCountry)
+    if (account.payoutCountry) yield* sandbox.provisionReady(user, account.payoutCountry)
     results.push({ ...account, created: Option.isNone(existing) })
   }
   // Bilingual demo services of the demo providers (those not there yet).

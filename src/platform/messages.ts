@@ -20,6 +20,8 @@ export const fr = {
   "validation.clockTime": "Heure invalide : format HH:MM sur 24 heures.",
   "validation.quietHoursEmpty": "Les heures de début et de fin doivent être différentes.",
   "validation.timeZone": "Fuseau horaire inconnu.",
+  "validation.zoneOfAccount":
+    "Le fuseau horaire est celui de votre compte : changez-le dans vos paramètres, il vaut pour vos horaires, vos réservations, vos emails et vos heures calmes.",
   "request.malformed": "Requête invalide.",
   "request.notFound": "Ressource introuvable.",
   "request.tooManyRequests": "Trop de tentatives. Réessayez dans {seconds, plural, one {# seconde} other {# secondes}}.",
@@ -649,6 +651,8 @@ export const en: Record<MessageKey, string> = {
   "validation.clockTime": "Invalid time: use HH:MM, 24-hour.",
   "validation.quietHoursEmpty": "The start and end times must differ.",
   "validation.timeZone": "Unknown time zone.",
+  "validation.zoneOfAccount":
+    "The time zone is your account's: change it in your settings, where it applies to your hours, bookings, emails and quiet hours.",
   "request.malformed": "Malformed request.",
   "request.notFound": "Resource not found.",
   "request.tooManyRequests": "Too many attempts. Try again in {seconds, plural, one {# second} other {# seconds}}.",

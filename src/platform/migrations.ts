@@ -26,3 +26,7 @@ const migrator = Migrator.make({})
 
 /** Applies pending migrations in order, each in its own transaction; answers the ones applied. */
 export const runMigrations = migrator({ loader: sqlFileLoader, table: "schema_migrations" })
+
+/** Applies pending migrations up to `last` only: a data migration's test starts from the schema before it. */
+export const runMigrationsThrough = (last: number) =>
+  migrator({ loader: Effect.map(sqlFileLoader, (all) => all.filter(([id]) => id <= last)), table: "schema_migrations" })

@@ -41,9 +41,8 @@ const isoWeekday = (at: Date) => {
   return day === 0 ? 7 : day
 }
 
-/** Weekdays 09:00–12:00 and 13:00–17:00 in Toronto, closed at weekends. */
+/** Weekdays 09:00–12:00 and 13:00–17:00 in the account's zone (Toronto once set), closed at weekends. */
 const officeHours = {
-  timeZone: ZONE,
   weekly: [1, 2, 3, 4, 5].map((weekday) => ({
     weekday,
     ranges: [
@@ -121,7 +120,20 @@ describe("PUT /api/providers/me/availability", () => {
     )
   })
 
-  it("stores the plan and exceptions, which GET then answers (the zone defaults to the provider's)", async () => {
+  it("has no zone but the account's: another one is refused in the user's language, the account's change moves the plan", async () => {
+    const other = await put({ ...officeHours, timeZone: ZONE })
+    expect(other.status, other.text).toBe(422)
+    expect(other.body.details).toEqual([{ field: "timeZone", message: fr["validation.zoneOfAccount"] }])
+    const english = await put({ ...officeHours, timeZone: ZONE }, provider.token, "en")
+    expect(english.body.details).toEqual([{ field: "timeZone", message: en["validation.zoneOfAccount"] }])
+    const moved = await api.patch("/api/users/me", { timeZone: ZONE }, { token: provider.token })
+    expect(moved.status, moved.text).toBe(200)
+    expect((await api.get(`/api/providers/${provider.id}/availability`)).body.data.timeZone).toBe(ZONE)
+    // The account's own zone, sent back as the view has it, is welcome.
+    expect((await put({ ...officeHours, timeZone: ZONE })).status).toBe(200)
+  })
+
+  it("stores the plan and exceptions, which GET then answers in the account's zone", async () => {
     const dayOff = { start: toronto(9, 0), end: toronto(10, 0) }
     const saved = await put({
       ...officeHours,
@@ -141,10 +153,6 @@ describe("PUT /api/providers/me/availability", () => {
       expect.objectContaining({ kind: "closed", startTime: dayOff.start.toISOString(), endTime: dayOff.end.toISOString(), note: "Congé" }),
       expect.objectContaining({ kind: "open", note: null })
     ])
-    // Without a zone, the provider's own (unknown here: the default).
-    const noZone = await put({ ...officeHours, timeZone: undefined })
-    expect(noZone.body.data.timeZone).toBe("Europe/Paris")
-    expect((await put(officeHours)).status).toBe(200)
   })
 })
 
@@ -284,7 +292,6 @@ describe("POST /api/bookings and availability", () => {
           const end = Math.min(1440, start + draw.length * 15 + 60)
           const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
           const set = await put({
-            timeZone: ZONE,
             weekly: draw.days.map((weekday) => ({ weekday, ranges: [{ start: clock(start), end: clock(end) }] })),
             exceptions: [],
             noticeMinutes: 120,

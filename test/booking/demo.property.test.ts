@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { demoAccounts } from "../../src/app/seed"
 import { demoBookings, demoPlans, demoStart } from "../../src/modules/booking/demo"
 import { validatePlan } from "../../src/modules/booking/availability/domain"
 import { checkoutModeFor } from "../../src/modules/booking/domain"
@@ -10,10 +11,11 @@ import { DAY } from "../support/durations"
 // its confirmed booking are held on the card (a weekday once left them unpaid, and the admin journey
 // that confirms the paid request failed on those days).
 describe("the demo bookings' times", () => {
-  // Each provider's plan as the seed stores it (no exception).
+  // Each provider's plan as the seed stores it (no exception), in their account's zone.
   const planOf = (provider: string) => {
-    const valid = Either.getOrThrow(validatePlan(demoPlans.find((p) => p.provider === provider)!.plan, "America/Toronto"))
-    return { ...valid, isDefault: false, exceptions: [] }
+    const timeZone = demoAccounts.find((a) => a.email === provider)!.timeZone
+    const valid = Either.getOrThrow(validatePlan(demoPlans.find((p) => p.provider === provider)!.plan, timeZone))
+    return { ...valid, timeZone, isDefault: false, exceptions: [] }
   }
 
   it("fall in the provider's hours, near enough for the card to be held at checkout, on any day at any time", () => {

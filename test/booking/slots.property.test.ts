@@ -340,7 +340,7 @@ describe("plan and query validation", () => {
   const problems = (either: Either.Either<unknown, { details: ReadonlyArray<{ field: string; key: string }> }>) =>
     Either.isLeft(either) ? either.left.details.map((d) => [d.field, d.key]) : []
 
-  it("accepts a plan and defaults the zone, the notice and the buffer", () => {
+  it("accepts a plan in the account's zone and defaults the notice and the buffer", () => {
     const plan = validatePlan(
       {
         weekly: [
@@ -356,7 +356,6 @@ describe("plan and query validation", () => {
       "America/Toronto"
     )
     expect(Either.getOrThrow(plan)).toEqual({
-      timeZone: "America/Toronto",
       weekly: [
         {
           weekday: 2,
@@ -370,6 +369,14 @@ describe("plan and query validation", () => {
       noticeMinutes: 120,
       bufferMinutes: 0
     })
+  })
+
+  it("has no zone of its own: the account's is accepted when sent back, another one refused", () => {
+    const weekly = [{ weekday: 1, ranges: [{ start: "09:00", end: "12:00" }] }]
+    expect(Either.isRight(validatePlan({ weekly, timeZone: "America/Toronto" }, "America/Toronto"))).toBe(true)
+    expect(problems(validatePlan({ weekly, timeZone: "Asia/Tokyo" }, "America/Toronto"))).toEqual([
+      ["timeZone", "validation.zoneOfAccount"]
+    ])
   })
 
   it("refuses per field: overlapping ranges, end before start, bad zone, bad notice and buffer, exceptions ending before they start", () => {

@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
     await page.waitForURL("**/provider/availability")
     await page.getByRole("heading", { name: "Mes disponibilités", level: 1 }).waitFor()
     await page.getByText("Pas encore de plan : vous êtes ouvert de 08:00 à 20:00 tous les jours.", { exact: false }).waitFor()
-    await page.getByText("Horaires dans le fuseau America/Toronto.").waitFor()
+    await page.getByText("Horaires en heure de Toronto, le fuseau de votre compte", { exact: false }).waitFor()
 
     // Weekend closed, Monday 09:00–17:00.
     await page.getByRole("button", { name: "Retirer samedi 08:00–20:00" }).click()

@@ -134,6 +134,18 @@ describe("zones on the views and in the booking mails", () => {
     const serviceId = created.body.data.service.id as string
     expect(created.body.data.service.providerTimeZone).toBe("America/Toronto")
     expect((await api.get(`/api/services/${serviceId}`)).body.data.service.providerTimeZone).toBe("America/Toronto")
+    // One zone everywhere (issue 23, item 1): the plan's slots and the quiet hours are the account's too.
+    const window = new URLSearchParams({
+      from: new Date().toISOString(),
+      to: new Date(Date.now() + 7 * 24 * 3_600_000).toISOString(),
+      duration: "60"
+    })
+    const slots = await api.get(`/api/services/${serviceId}/slots?${window}`)
+    expect(slots.body.data?.timeZone, slots.text).toBe("America/Toronto")
+    const me = (await api.get("/api/users/me", { token: provider.token })).body.data.user
+    expect((await api.get(`/api/providers/${me.id}/availability`)).body.data.timeZone).toBe("America/Toronto")
+    const quiet = await api.get("/api/notifications/preferences", { token: provider.token })
+    expect(quiet.body.data.preferences.timeZone).toBe("America/Toronto")
 
     const start = new Date(Date.now() + 2 * 24 * 3_600_000)
     start.setUTCHours(14, 0, 0, 0)

@@ -55,7 +55,7 @@ const stackOn = (kind: (typeof kinds)[number]) => stack.pipe(Layer.provideMerge(
 describe.each(kinds)("notification adapters on %s", (kind) => {
   let runtime: RuntimeOf<ReturnType<typeof stackOn>>
   const run = <A, E>(effect: Effect.Effect<A, E, ServicesOf<ReturnType<typeof stackOn>>>) => runtime.runPromise(effect)
-  const newUser = (language: "fr" | "en" = "fr") =>
+  const newUser = (language: "fr" | "en" = "fr", timeZone: string | null = null) =>
     run(
       Effect.flatMap(UserRepository, (users) =>
         users.insert({
@@ -66,7 +66,8 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
           phoneNumber: "5145550100",
           role: "CLIENT",
           isEmailVerified: true,
-          preferredLanguage: language
+          preferredLanguage: language,
+          timeZone
         })
       )
     )
@@ -77,24 +78,27 @@ describe.each(kinds)("notification adapters on %s", (kind) => {
   }, 60_000)
   afterAll(() => runtime?.dispose())
 
-  it("preferences: none stored reads as none (defaults for recipients); saved and updated in place; recipients matched case-insensitively", async () => {
-    const user = await newUser("en")
+  it("preferences: the defaults until stored, in the account's zone; saved and updated in place; recipients matched case-insensitively", async () => {
+    const user = await newUser("en", "America/Montreal")
     const store = await run(PreferenceRepository)
-    expect(await run(store.find(user.id))).toEqual(Option.none())
+    const defaults = { ...defaultPreferences, timeZone: "America/Montreal" }
+    expect(await run(store.find(user.id))).toEqual(Option.some(defaults))
+    expect(await run(store.find(crypto.randomUUID()))).toEqual(Option.none())
     const [recipient] = await run(store.recipients([user.email.toUpperCase(), "nobody@example.com"]))
-    expect(recipient).toEqual({ userId: user.id, email: user.email, firstName: "Léa", language: "en", preferences: defaultPreferences })
+    expect(recipient).toEqual({ userId: user.id, email: user.email, firstName: "Léa", language: "en", preferences: defaults })
     const weekly = {
-      ...defaultPreferences,
+      ...defaults,
       emailFrequency: "weekly" as const,
       quietHoursEnabled: true,
       quietHoursStart: "23:15",
-      quietHoursEnd: "06:45",
-      timeZone: "America/Montreal"
+      quietHoursEnd: "06:45"
     }
     await run(store.save(user.id, weekly))
     await run(store.save(user.id, { ...weekly, emailNotifications: false }))
     expect(await run(store.find(user.id))).toEqual(Option.some({ ...weekly, emailNotifications: false }))
-    expect(Option.map(await run(store.recipientById(user.id)), (r) => r.preferences.timeZone)).toEqual(Option.some("America/Montreal"))
+    // The zone is the account's, read with it: changing the account's moves the quiet hours.
+    await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE users SET time_zone = 'Asia/Tokyo' WHERE id = ${user.id}`))
+    expect(Option.map(await run(store.recipientById(user.id)), (r) => r.preferences.timeZone)).toEqual(Option.some("Asia/Tokyo"))
   })
 
   it("the database refuses a window whose start equals its end", async () => {

@@ -38,6 +38,8 @@ describe("GET/PUT /api/notifications/preferences", () => {
     const initial = await api.get("/api/notifications/preferences", { token: alice.token })
     expect(initial.status).toBe(200)
     expect(initial.body.data.preferences).toEqual(DEFAULT_PREFERENCES)
+    // The quiet hours follow the account's zone, the one an account has.
+    expect((await api.patch("/api/users/me", { timeZone: "America/Montreal" }, { token: alice.token })).status).toBe(200)
     const saved = await put(
       { emailFrequency: "daily", quietHoursEnabled: true, quietHoursStart: "22:00", quietHoursEnd: "07:00", timeZone: "America/Montreal" },
       { token: alice.token, language: "en" }
@@ -68,6 +70,10 @@ describe("GET/PUT /api/notifications/preferences", () => {
       { field: "quietHoursEnd", message: fr["validation.clockTime"] },
       { field: "timeZone", message: fr["validation.timeZone"] }
     ])
+    // Another zone than the account's is refused, not stored apart (it was, and drifted from the account's).
+    const elsewhere = await put({ quietHoursEnabled: true, timeZone: "Asia/Tokyo" }, { token: bob.token, language: "en" })
+    expect(elsewhere.status).toBe(422)
+    expect(elsewhere.body.details).toEqual([{ field: "timeZone", message: en["validation.zoneOfAccount"] }])
     const same = await put({ quietHoursStart: "06:00", quietHoursEnd: "06:00" }, { token: bob.token, language: "en" })
     expect(same.status).toBe(422)
     expect(same.body.details).toEqual([{ field: "quietHoursEnd", message: en["validation.quietHoursEmpty"] }])

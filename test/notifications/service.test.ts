@@ -1,7 +1,7 @@
 import { it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { describe, expect } from "vitest"
-import { Identity } from "../../src/modules/identity"
+import { Identity, UserRepository } from "../../src/modules/identity"
 import { composeMail, Mailer, Notifications, NotificationSettings } from "../../src/modules/notifications"
 import { PreferenceRepository, UnsubscribeTokens } from "../../src/modules/notifications/ports"
 import { NotificationJobsLive } from "../../src/modules/notifications/jobs"
@@ -122,7 +122,8 @@ describe("delivery honouring the preferences (in-memory adapters, TestClock)", (
   itForAPerson("weekly: the digest waits for Monday 08:00 local", "2026-06-10T10:00:00Z", (p) =>
     Effect.gen(function* () {
       // a Wednesday
-      yield* setPreferences(p.id, { emailFrequency: "weekly", timeZone: "America/Montreal" })
+      yield* Effect.flatMap(UserRepository, (users) => users.adoptTimeZone(p.id, "America/Montreal"))
+      yield* setPreferences(p.id, { emailFrequency: "weekly" })
       yield* send(p.email, "Candidature acceptée")
       yield* at("2026-06-15T11:59:00Z") // Monday 07:59 in Montreal
       yield* settle

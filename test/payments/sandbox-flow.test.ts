@@ -291,7 +291,12 @@ describe("access and validation", () => {
 })
 
 describe("seeded providers", () => {
-  const providers = ["marie.dubois@marketplace.local", "jean.tremblay@marketplace.local", "emily.clark@marketplace.local"]
+  // Each banks where they work: Marie in Paris, Jean and Emily in Canada.
+  const providers = new Map([
+    ["marie.dubois@marketplace.local", "FR"],
+    ["jean.tremblay@marketplace.local", "CA"],
+    ["emily.clark@marketplace.local", "CA"]
+  ])
   const idOf = (email: string) =>
     server.run(
       Effect.map(
@@ -302,14 +307,14 @@ describe("seeded providers", () => {
 
   it("are payment-ready with sandbox accounts, and seeding again changes nothing", async () => {
     const before = new Map<string, string>()
-    for (const email of providers) {
+    for (const [email, country] of providers) {
       const id = await idOf(email)
       expect(await canTakeCharges(id), email).toBe(true)
       const token = await loginToken(api, email, "Provider1234!")
       const status = (await api.get(STATUS, { token })).body.data.data
       expect(status, email).toMatchObject({
         hasAccount: true,
-        country: "CA",
+        country,
         chargesEnabled: true,
         payoutsEnabled: true,
         detailsSubmitted: true
@@ -325,7 +330,7 @@ describe("seeded providers", () => {
     await server.run(seedDemoData)
     await server.run(seedDemoData)
     expect((await count())[0]!.n).toBe(sandboxRows)
-    for (const email of providers) {
+    for (const email of providers.keys()) {
       const id = await idOf(email)
       const stored = Option.getOrThrow(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.accountOf(id))))
       expect(stored.accountId).toBe(before.get(email))

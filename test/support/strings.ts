@@ -15,6 +15,7 @@ const SAME_IN_BOTH: ReadonlyMap<string, string> = new Map(
     proxima: "the brand name (SITE_NAME's default)",
     stripe: "the payment provider's name",
     canada: "a country's name, the same in both",
+    france: "a country's name, the same in both (the demo provider in Paris banks there)",
     français: "a language's own name, shown as is in the language switch",
     english: "a language's own name, shown as is in the language switch",
     // French and English words spelt alike (each is the translation the catalog gives).

@@ -10,7 +10,7 @@ import { useAsync } from "../components/async"
 import { Alert, SubmitButton, TextField } from "../components/forms"
 import { failureText, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
-import { formatDateRange } from "../format"
+import { formatDateRange, zoneName } from "../format"
 import { userAtom } from "../state/session"
 import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
 import { showToast } from "../state/toasts"
@@ -122,6 +122,18 @@ const ExceptionForm = ({ zone, onAdd }: { zone: string; onAdd: (exception: Excep
   )
 }
 
+/** The plan has no zone of its own: it is the account's, named in words, changed in the settings. */
+const ZoneLine = ({ zone }: { zone: string }) => {
+  const { t, i18n } = useLingui()
+  const name = zoneName(i18n.locale, zone)
+  return (
+    <p>
+      {t`Horaires en ${name}, le fuseau de votre compte (il vaut aussi pour vos réservations et vos emails).`}{" "}
+      <Link href="/settings">{t`Changer de fuseau`}</Link>
+    </p>
+  )
+}
+
 const Editor = ({ plan, onSaved }: { plan: Availability; onSaved: (plan: Availability) => void }) => {
   const { t, i18n } = useLingui()
   const [draft, setDraft] = useState<Draft>(() => draftOf(plan))
@@ -141,7 +153,6 @@ const Editor = ({ plan, onSaved }: { plan: Availability; onSaved: (plan: Availab
     try {
       const { data } = await availabilityApi.replace(
         {
-          timeZone: draft.timeZone,
           weekly: draft.weekly,
           exceptions: draft.exceptions,
           noticeMinutes: draft.noticeMinutes,
@@ -173,7 +184,7 @@ const Editor = ({ plan, onSaved }: { plan: Availability; onSaved: (plan: Availab
       {plan.isDefault ? (
         <Alert kind="info">{t`Pas encore de plan : vous êtes ouvert de 08:00 à 20:00 tous les jours. Enregistrez vos horaires pour les changer.`}</Alert>
       ) : null}
-      <p>{t`Horaires dans le fuseau ${draft.timeZone}.`}</p>
+      <ZoneLine zone={draft.timeZone} />
       {failure ? <Alert kind="error">{failure}</Alert> : null}
       <section aria-labelledby="week-heading">
         <h2 id="week-heading">{t`Semaine type`}</h2>

@@ -233,15 +233,13 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
   const queue = useRef<Promise<unknown>>(Promise.resolve())
   const pending = useRef(0)
   const ids = { frequency: useId(), start: useId(), end: useId() }
-  // Quiet hours and digests follow the account's zone (the browser's while it has none).
-  const timeZone = useViewerZone()
 
   const save = (change: Partial<NotificationPreferences>) => {
     setPrefs((current) => ({ ...current, ...change }))
     setStatus("saving")
     pending.current++
     const run = () =>
-      notificationsApi.updatePreferences({ timeZone, ...change }, [422]).then(
+      notificationsApi.updatePreferences(change, [422]).then(
         (answer) => {
           setErrors((current) => {
             const next = { ...current }
@@ -266,7 +264,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
   const unsubscribeAll = async () => {
     setBusy(true)
     try {
-      await notificationsApi.updatePreferences({ emailNotifications: false, emailFrequency: "never", timeZone })
+      await notificationsApi.updatePreferences({ emailNotifications: false, emailFrequency: "never" })
       setPrefs((current) => ({ ...current, emailNotifications: false, emailFrequency: "never" }))
       setErrors({})
       setStatus("idle")
@@ -292,11 +290,12 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
     failed: t`L'enregistrement a échoué. Vérifiez les champs signalés.`
   }[status]
   const off = !prefs.emailNotifications
-  const zone = prefs.timeZone
+  // Quiet hours and digests follow the account's zone: the one zone an account has.
+  const zone = zoneName(i18n.locale, prefs.timeZone)
 
   return (
     <>
-      <TimeZoneSection onChanged={(zone) => void save({ timeZone: zone })} />
+      <TimeZoneSection onChanged={(timeZone) => setPrefs((current) => ({ ...current, timeZone }))} />
       <section aria-labelledby="email-heading">
         <h3 id="email-heading">{t`Notifications par email`}</h3>
         <div className="field field-check">
@@ -363,7 +362,7 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
             />
             {t`Ne pas m'écrire pendant les heures calmes`}
           </label>
-          <p className="field-hint">{t`Les emails arrivés pendant ces heures partent à leur fin (fuseau ${zone}).`}</p>
+          <p className="field-hint">{t`Les emails arrivés pendant ces heures partent à leur fin (${zone}, le fuseau de votre compte).`}</p>
           {prefs.quietHoursEnabled ? (
             <div className="field-row">
               <TimeField
@@ -390,7 +389,6 @@ const PreferencesForm = ({ initial }: { initial: NotificationPreferences }) => {
       <p className="save-status" role="status" aria-live="polite">
         {statusText}
       </p>
-      {errors.timeZone ? <Alert kind="error">{errors.timeZone}</Alert> : null}
 
       <section aria-labelledby="unsubscribe-heading">
         <h3 id="unsubscribe-heading">{t`Désabonnement complet`}</h3>

@@ -29,8 +29,6 @@ const clockAhead = (offsetMs: number): Clock.Clock => {
   }
 }
 
-/** The demo providers work from Montréal and Toronto. */
-const DEMO_ZONE = "America/Toronto"
 const week = (days: ReadonlyArray<number>, ranges: ReadonlyArray<{ start: string; end: string }>) =>
   days.map((weekday) => ({ weekday, ranges }))
 
@@ -39,7 +37,6 @@ export const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan
   {
     provider: "marie.dubois@marketplace.local",
     plan: {
-      timeZone: DEMO_ZONE,
       weekly: [
         ...week(
           [1, 2, 3, 4, 5],
@@ -58,7 +55,6 @@ export const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan
   {
     provider: "jean.tremblay@marketplace.local",
     plan: {
-      timeZone: DEMO_ZONE,
       weekly: week([1, 2, 3, 4, 5, 6], [{ start: "08:00", end: "17:00" }]),
       exceptions: [],
       noticeMinutes: 24 * 60,
@@ -68,7 +64,6 @@ export const demoPlans: ReadonlyArray<{ readonly provider: string; readonly plan
   {
     provider: "emily.clark@marketplace.local",
     plan: {
-      timeZone: DEMO_ZONE,
       weekly: [...week([2, 3, 4], [{ start: "12:00", end: "20:00" }]), ...week([6, 7], [{ start: "09:00", end: "17:00" }])],
       exceptions: [],
       noticeMinutes: 180,
@@ -127,7 +122,7 @@ export const demoBookings: ReadonlyArray<DemoBooking> = [
     inDays: 2,
     hour: 10,
     hours: 2,
-    address: "1200 rue Sainte-Catherine Ouest, Montréal",
+    address: "18 rue des Martyrs, 75009 Paris",
     then: [
       { _tag: "Confirm" },
       { _tag: "MarkRendered" },
@@ -141,7 +136,7 @@ export const demoBookings: ReadonlyArray<DemoBooking> = [
     inDays: 2,
     hour: 14,
     hours: 1.5,
-    address: "350 rue Saint-Paul Est, Montréal",
+    address: "7 rue Oberkampf, 75011 Paris",
     then: [{ _tag: "Confirm" }]
   },
   {

@@ -39,7 +39,7 @@ const EMILY = "emily.clark@marketplace.local"
 export const demoServices: ReadonlyArray<DemoService> = [
   {
     provider: MARIE,
-    city: "montreal",
+    city: "paris",
     categoryId: 5,
     title: "Ménage à domicile écologique",
     description:
@@ -50,7 +50,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: MARIE,
-    city: "montreal",
+    city: "paris",
     categoryId: 5,
     title: "Grand ménage de printemps",
     description: "Nettoyage en profondeur avant l'été : vitres, fours, réfrigérateur, plinthes et armoires. Idéal après un déménagement.",
@@ -60,7 +60,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: MARIE,
-    city: "montreal",
+    city: "lyon",
     categoryId: 2,
     title: "Création de logo et identité visuelle",
     description:
@@ -71,7 +71,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: MARIE,
-    city: "montreal",
+    city: "lyon",
     categoryId: 9,
     title: "Cours de français langue seconde",
     description:
@@ -215,7 +215,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: JEAN,
-    city: "lyon",
+    city: "montreal",
     categoryId: 1,
     title: "Création de site web vitrine",
     description: "Site web responsive pour artisans et commerçants : conception, rédaction, référencement local et mise en ligne.",
@@ -225,7 +225,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: JEAN,
-    city: "lyon",
+    city: "quebec",
     categoryId: 8,
     title: "Transport de colis et courses urbaines",
     description: "Livraison à vélo cargo dans Lyon et Villeurbanne : colis, documents et courses du quotidien, le jour même.",
@@ -235,7 +235,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: JEAN,
-    city: "bordeaux",
+    city: "montreal",
     categoryId: 3,
     title: "Référencement et publicité en ligne",
     description: "Optimisation de votre fiche d'établissement, campagnes de publicité locales et rapport mensuel de résultats.",
@@ -288,7 +288,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: EMILY,
-    city: "vancouver",
+    city: "toronto",
     categoryId: 6,
     title: "Garden design and planting",
     description: "Native plant gardens, vegetable beds and seasonal planting plans for West Coast yards and balconies.",
@@ -298,7 +298,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: EMILY,
-    city: "vancouver",
+    city: "toronto",
     categoryId: 4,
     title: "Small business consulting",
     description: "Business plans, pricing strategy and cash-flow forecasts for freelancers and new small businesses.",
@@ -308,7 +308,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: EMILY,
-    city: "vancouver",
+    city: "toronto",
     categoryId: 8,
     title: "Airport transfers and moving help",
     description: "Reliable rides to YVR with luggage, plus a van and a helping hand for small moves across Metro Vancouver.",
@@ -318,7 +318,7 @@ export const demoServices: ReadonlyArray<DemoService> = [
   },
   {
     provider: EMILY,
-    city: "vancouver",
+    city: "toronto",
     categoryId: 2,
     title: "UX design and prototyping",
     description: "User research, wireframes and clickable Figma prototypes for mobile apps and websites.",

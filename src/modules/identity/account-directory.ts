@@ -3,7 +3,13 @@ import { AccountDirectory } from "../notifications"
 import type { User } from "./domain"
 import { UserRepository } from "./ports"
 
-const entryOf = (user: User) => ({ id: user.id, email: user.email, firstName: user.firstName, language: user.preferredLanguage })
+const entryOf = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  firstName: user.firstName,
+  language: user.preferredLanguage,
+  timeZone: user.timeZone
+})
 
 /** Notifications' view of accounts (its in-memory preference store reads them here). */
 export const AccountDirectoryFromUsers = Layer.effect(

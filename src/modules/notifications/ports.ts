@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Language } from "../../platform/messages"
-import type { MailKind, NotificationPreferences } from "./preferences"
+import type { MailKind, NotificationPreferences, StoredPreferences } from "./preferences"
 
 /** A file sent with a mail: text (a booking's .ics), or binary written in base64 (a receipt's PDF). */
 export interface MailAttachment {
@@ -70,8 +70,9 @@ export interface Suppression {
 }
 
 export interface PreferenceRepositoryShape {
+  /** An account's preferences (the defaults when it stored none) in its zone; None: no such account. */
   readonly find: (userId: string) => Effect.Effect<Option.Option<NotificationPreferences>>
-  readonly save: (userId: string, preferences: NotificationPreferences) => Effect.Effect<void>
+  readonly save: (userId: string, preferences: StoredPreferences) => Effect.Effect<void>
   /** The accounts owning these addresses (case-insensitive); addresses of no account are left out. */
   readonly recipients: (emails: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Recipient>>
   readonly recipientById: (userId: string) => Effect.Effect<Option.Option<Recipient>>
@@ -118,17 +119,17 @@ export class UnsubscribeTokens extends Context.Tag("notifications/UnsubscribeTok
  * Accounts by address or id, for the in-memory preference store (the Postgres one reads the users
  * table in the same statement). Implemented by identity, which owns accounts.
  */
+export interface DirectoryEntry {
+  readonly id: string
+  readonly email: string
+  readonly firstName: string
+  readonly language: Language
+  /** The account's zone (null until one is known: the platform's default applies). */
+  readonly timeZone: string | null
+}
 export interface AccountDirectoryShape {
-  readonly byEmail: (
-    email: string
-  ) => Effect.Effect<
-    Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>
-  >
-  readonly byId: (
-    id: string
-  ) => Effect.Effect<
-    Option.Option<{ readonly id: string; readonly email: string; readonly firstName: string; readonly language: Language }>
-  >
+  readonly byEmail: (email: string) => Effect.Effect<Option.Option<DirectoryEntry>>
+  readonly byId: (id: string) => Effect.Effect<Option.Option<DirectoryEntry>>
 }
 export class AccountDirectory extends Context.Tag("notifications/AccountDirectory")<AccountDirectory, AccountDirectoryShape>() {}
 

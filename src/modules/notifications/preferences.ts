@@ -16,9 +16,12 @@ export interface NotificationPreferences {
   /** "HH:MM", 24-hour, in `timeZone`. */
   readonly quietHoursStart: string
   readonly quietHoursEnd: string
-  /** IANA time zone the quiet hours and digest times are read in. */
+  /** IANA time zone the quiet hours and digest times are read in: the account's own, never stored here. */
   readonly timeZone: string
 }
+
+/** What an account chooses; its zone is the account's (users.time_zone, the one zone it has: issue 23 item 1). */
+export type StoredPreferences = Omit<NotificationPreferences, "timeZone">
 
 /** Spec section 9: quiet hours 22:00 to 08:00, frequency instant. */
 export const defaultPreferences: NotificationPreferences = {
@@ -138,9 +141,10 @@ export const applyPreferencesPatch = (
     if (typeof value === "string" && parseClock(value) !== undefined) next[field] = value
     else issues.push(issue(field, "validation.clockTime"))
   }
-  if (patch.timeZone !== undefined) {
-    if (typeof patch.timeZone === "string" && isValidTimeZone(patch.timeZone)) next.timeZone = patch.timeZone
-    else issues.push(issue("timeZone", "validation.timeZone"))
+  // The zone is the account's, changed with the account: sending another one is refused, not ignored.
+  if (patch.timeZone !== undefined && patch.timeZone !== current.timeZone) {
+    const known = typeof patch.timeZone === "string" && isValidTimeZone(patch.timeZone)
+    issues.push(issue("timeZone", known ? "validation.zoneOfAccount" : "validation.timeZone"))
   }
   const badTimes = issues.some((i) => i.field === "quietHoursStart" || i.field === "quietHoursEnd")
   if (!badTimes && next.quietHoursStart === next.quietHoursEnd) issues.push(issue("quietHoursEnd", "validation.quietHoursEmpty"))

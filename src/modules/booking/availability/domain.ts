@@ -320,7 +320,6 @@ export interface PlanInput {
   readonly bufferMinutes?: unknown
 }
 export interface ValidPlan {
-  readonly timeZone: string
   readonly weekly: ReadonlyArray<WeekdayPlan>
   readonly exceptions: ReadonlyArray<Omit<PlanException, "id">>
   readonly noticeMinutes: number
@@ -339,18 +338,16 @@ const wholeMinutes = (value: unknown, max: number): number | undefined => {
 }
 
 /**
- * Checks a plan as PUT by its provider: a known zone (default: the provider's), each weekday once with
+ * Checks a plan as PUT by its provider: no zone but the account's (the plan has none of its own: a
+ * different one is refused, not ignored, and changed in the account's settings), each weekday once with
  * at most RANGES_PER_DAY_MAX ranges "HH:MM"–"HH:MM" (end after start, none overlapping), exceptions
  * (closed or open, end after start, a short note), a notice and a buffer in whole minutes. Every
  * problem is reported, per field (`weekly[0].ranges[1].end`, `exceptions[2].endTime`...).
  */
-export const validatePlan = (input: PlanInput, providerZone: string): Either.Either<ValidPlan, ValidationFailed> => {
+export const validatePlan = (input: PlanInput, accountZone: string): Either.Either<ValidPlan, ValidationFailed> => {
   const problems: Array<FieldIssue> = []
-  let timeZone = providerZone
-  if (input.timeZone !== undefined && input.timeZone !== null) {
-    if (isTimeZone(input.timeZone)) timeZone = input.timeZone
-    else problems.push(issue("timeZone", "validation.timeZone"))
-  }
+  if (input.timeZone !== undefined && input.timeZone !== null && input.timeZone !== accountZone)
+    problems.push(issue("timeZone", isTimeZone(input.timeZone) ? "validation.zoneOfAccount" : "validation.timeZone"))
   const weekly: Array<WeekdayPlan> = []
   if (!Array.isArray(input.weekly))
     problems.push(issue("weekly", input.weekly === undefined ? "validation.required" : "request.invalidField"))
@@ -423,7 +420,6 @@ export const validatePlan = (input: PlanInput, providerZone: string): Either.Eit
   if (bufferMinutes === undefined) problems.push(issue("bufferMinutes", "availability.invalidBuffer", { max: String(BUFFER_MAX_MINUTES) }))
   if (problems.length > 0) return Either.left(invalid(problems))
   return Either.right({
-    timeZone,
     weekly: weekly.sort((a, b) => a.weekday - b.weekday),
     exceptions,
     noticeMinutes: noticeMinutes!,

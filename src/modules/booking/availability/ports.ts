@@ -1,9 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Interval, PlanException, ValidPlan, WeekdayPlan } from "./domain"
 
-/** A plan as stored (a provider with none has the default plan). */
+/** A plan as stored (a provider with none has the default plan); its zone is the account's. */
 export interface StoredPlan {
-  readonly timeZone: string
   readonly weekly: ReadonlyArray<WeekdayPlan>
   readonly exceptions: ReadonlyArray<PlanException>
   readonly noticeMinutes: number

@@ -55,9 +55,11 @@ export class Availability extends Context.Tag("booking/Availability")<
   }
 >() {}
 
-/** The plan a provider's bookings follow: theirs, or the default one in their zone. */
-const planOf = (provider: ProviderPlan | null): AvailabilityPlan =>
-  provider?.plan ? { ...provider.plan, isDefault: false } : defaultPlan(zoneOf(provider?.zone))
+/** The plan a provider's bookings follow: theirs, or the default one, in their account's zone (the only one). */
+const planOf = (provider: ProviderPlan | null): AvailabilityPlan => {
+  const timeZone = zoneOf(provider?.zone)
+  return provider?.plan ? { ...provider.plan, timeZone, isDefault: false } : defaultPlan(timeZone)
+}
 
 const ProviderNotFound = new NotFound({ code: "PROVIDER_NOT_FOUND", key: "profile.notFound" })
 const ServiceNotFound = new NotFound({ code: "SERVICE_NOT_FOUND", key: "catalogue.serviceNotFound" })

@@ -1,9 +1,11 @@
 import { Effect, Layer, Option } from "effect"
-import { defaultPreferences, type NotificationPreferences } from "../preferences"
+import { zoneOf } from "../../../platform/time-zones"
+import { defaultPreferences, type NotificationPreferences, type StoredPreferences } from "../preferences"
 import {
   AccountDirectory,
   ContactRepository,
   type ContactMessage,
+  type DirectoryEntry,
   type DigestItem,
   DigestRepository,
   MailTransport,
@@ -43,26 +45,26 @@ export const InMemoryNotificationsAdapters = Layer.suspend(() => {
 /** In-memory preferences, digest items and suppressions; accounts come from the AccountDirectory (identity). */
 export const InMemoryPreferenceAdapters = Layer.unwrapEffect(
   Effect.map(AccountDirectory, (accounts) => {
-    const preferences = new Map<string, NotificationPreferences>()
+    const preferences = new Map<string, StoredPreferences>()
     const suppressions: Array<Suppression> = []
     const items: Array<DigestItem & { sentAt: Date | null }> = []
     let sequence = 0
-    const recipientOf = (account: Option.Option<{ id: string; email: string; firstName: string; language: "fr" | "en" }>) =>
+    const preferencesOf = (a: DirectoryEntry): NotificationPreferences => ({
+      ...defaultPreferences,
+      ...preferences.get(a.id),
+      timeZone: zoneOf(a.timeZone)
+    })
+    const recipientOf = (account: Option.Option<DirectoryEntry>) =>
       Option.map(
         account,
-        (a): Recipient => ({
-          userId: a.id,
-          email: a.email,
-          firstName: a.firstName,
-          language: a.language,
-          preferences: preferences.get(a.id) ?? defaultPreferences
-        })
+        (a): Recipient => ({ userId: a.id, email: a.email, firstName: a.firstName, language: a.language, preferences: preferencesOf(a) })
       )
     const byId = (userId: string) => Effect.map(accounts.byId(userId), recipientOf)
     return Layer.mergeAll(
       Layer.succeed(PreferenceRepository, {
-        find: (userId) => Effect.sync(() => Option.fromNullable(preferences.get(userId))),
-        save: (userId, p) => Effect.sync(() => void preferences.set(userId, p)),
+        find: (userId) => Effect.map(accounts.byId(userId), Option.map(preferencesOf)),
+        save: (userId, { timeZone: _, ...stored }: StoredPreferences & { timeZone?: string }) =>
+          Effect.sync(() => void preferences.set(userId, stored)),
         recipients: (emails) =>
           Effect.map(
             Effect.forEach([...new Set(emails.map((e) => e.toLowerCase()))], (email) => Effect.map(accounts.byEmail(email), recipientOf)),

@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Languages } from "../../../platform/messages"
+import { zoneOf } from "../../../platform/time-zones"
 import { findAll, findOne } from "../../../platform/rows"
 import type { NotificationPreferences } from "../preferences"
 import { defaultPreferences, EmailFrequencies, MailKinds } from "../preferences"
@@ -109,19 +110,22 @@ type RecipientRow = typeof RecipientRow.Type
 
 /** The account's columns and its preferences (null when none are stored: the defaults). */
 const RECIPIENT_COLUMNS = `u.id AS user_id, u.email::text AS email, u.first_name, u.preferred_language AS language,
-  p.email_notifications, p.email_frequency, p.quiet_hours_enabled, p.quiet_hours_start, p.quiet_hours_end, p.time_zone`
+  p.email_notifications, p.email_frequency, p.quiet_hours_enabled, p.quiet_hours_start, p.quiet_hours_end, u.time_zone`
 
-const preferencesOf = (row: RecipientRow): NotificationPreferences =>
-  row.emailFrequency === null
-    ? defaultPreferences
+/** The stored choices (the defaults without a row), in the account's zone. */
+const preferencesOf = (row: RecipientRow): NotificationPreferences => {
+  const timeZone = zoneOf(row.timeZone)
+  return row.emailFrequency === null
+    ? { ...defaultPreferences, timeZone }
     : {
         emailNotifications: row.emailNotifications!,
         emailFrequency: row.emailFrequency,
         quietHoursEnabled: row.quietHoursEnabled!,
         quietHoursStart: row.quietHoursStart!,
         quietHoursEnd: row.quietHoursEnd!,
-        timeZone: row.timeZone!
+        timeZone
       }
+}
 
 const toRecipient = (row: RecipientRow): Recipient => ({
   userId: row.userId,
@@ -154,24 +158,15 @@ export const PreferenceRepositoryLive = Layer.effect(
         Effect.orDie
       )
     return PreferenceRepository.of({
-      find: (userId) =>
-        findOne(
-          "stored preferences",
-          RecipientRow,
-          sql`SELECT ${sql.literal(RECIPIENT_COLUMNS)} FROM users u
-          JOIN notification_preferences p ON p.user_id = u.id WHERE u.id = ${userId}`
-        ).pipe(Effect.map(Option.map(preferencesOf)), Effect.orDie),
+      find: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0]?.preferences)),
       save: (userId, p) =>
         sql`INSERT INTO notification_preferences
-              (user_id, email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, time_zone)
-            VALUES (${userId}, ${p.emailNotifications}, ${p.emailFrequency}, ${p.quietHoursEnabled}, ${p.quietHoursStart}, ${p.quietHoursEnd}, ${p.timeZone})
+              (user_id, email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end)
+            VALUES (${userId}, ${p.emailNotifications}, ${p.emailFrequency}, ${p.quietHoursEnabled}, ${p.quietHoursStart}, ${p.quietHoursEnd})
             ON CONFLICT (user_id) DO UPDATE SET
               email_notifications = EXCLUDED.email_notifications, email_frequency = EXCLUDED.email_frequency,
               quiet_hours_enabled = EXCLUDED.quiet_hours_enabled, quiet_hours_start = EXCLUDED.quiet_hours_start,
-              quiet_hours_end = EXCLUDED.quiet_hours_end, time_zone = EXCLUDED.time_zone, updated_at = now()`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+              quiet_hours_end = EXCLUDED.quiet_hours_end, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie),
       recipients: (emails) => (emails.length === 0 ? Effect.succeed([]) : recipientsWhere(sql`u.email IN ${sql.in([...new Set(emails)])}`)),
       recipientById: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0])),
       recordSuppressed: (suppressions) =>

@@ -167,7 +167,7 @@ export const PersonalDataLive = Layer.effect(
             "export preferences",
             Json,
             sql`SELECT to_jsonb(p) AS data FROM (
-              SELECT email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, time_zone
+              SELECT email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end
               FROM notification_preferences WHERE user_id = ${userId}) p`
           )
           return {

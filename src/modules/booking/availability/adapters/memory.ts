@@ -15,7 +15,7 @@ const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.en
 
 /**
  * Plans in memory, over the memory booking store's slot-holding bookings (the booking module's memory
- * adapter builds it beside its own store). Users have no zone in memory: the default is used.
+ * adapter builds it beside its own store). The plan's zone is the account's.
  */
 export const makeAvailabilityMemory = (deps: {
   readonly users: UserRepository["Type"]
@@ -32,7 +32,7 @@ export const makeAvailabilityMemory = (deps: {
         return {
           providerId: user.id,
           role: user.role,
-          zone: null,
+          zone: user.timeZone,
           plan:
             plan && window
               ? {

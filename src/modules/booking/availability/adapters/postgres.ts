@@ -5,7 +5,6 @@ import type { Interval, WeekdayPlan } from "../domain"
 import { AvailabilityRepository, type ProviderPlan, type StoredPlan } from "../ports"
 
 const PlanJson = Schema.Struct({
-  timeZone: Schema.String,
   noticeMinutes: Schema.Number,
   bufferMinutes: Schema.Number,
   ranges: Schema.Array(Schema.Struct({ weekday: Schema.Number, start: Schema.Number, end: Schema.Number })),
@@ -54,7 +53,6 @@ const toPlan = (plan: typeof PlanJson.Type): StoredPlan => {
     else weekly.push({ weekday: r.weekday, ranges: [range] })
   }
   return {
-    timeZone: plan.timeZone,
     noticeMinutes: plan.noticeMinutes,
     bufferMinutes: plan.bufferMinutes,
     weekly,
@@ -73,7 +71,7 @@ export const AvailabilityRepositoryLive = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     /** The plan joined as `p` as JSON (NULL without one), with its exceptions overlapping `window` (all without one). */
     const planJson = (window: Interval | undefined) => sql`CASE WHEN p.provider_id IS NULL THEN NULL ELSE json_build_object(
-        'timeZone', p.time_zone, 'noticeMinutes', p.notice_minutes, 'bufferMinutes', p.buffer_minutes,
+        'noticeMinutes', p.notice_minutes, 'bufferMinutes', p.buffer_minutes,
         'ranges', COALESCE((SELECT json_agg(json_build_object('weekday', r.weekday, 'start', r.start_minute, 'end', r.end_minute)
             ORDER BY r.weekday, r.start_minute) FROM availability_ranges r WHERE r.provider_id = p.provider_id), '[]'::json),
         'exceptions', COALESCE((SELECT json_agg(json_build_object('id', e.id, 'kind', e.kind, 'startTime', e.start_time,
@@ -101,9 +99,9 @@ export const AvailabilityRepositoryLive = Layer.effect(
         ).pipe(Effect.map(Option.map(toProvider)), Effect.orDie),
       save: (providerId, plan) =>
         Effect.gen(function* () {
-          yield* sql`INSERT INTO availability_plans (provider_id, time_zone, notice_minutes, buffer_minutes)
-            VALUES (${providerId}, ${plan.timeZone}, ${plan.noticeMinutes}, ${plan.bufferMinutes})
-            ON CONFLICT (provider_id) DO UPDATE SET time_zone = EXCLUDED.time_zone, notice_minutes = EXCLUDED.notice_minutes,
+          yield* sql`INSERT INTO availability_plans (provider_id, notice_minutes, buffer_minutes)
+            VALUES (${providerId}, ${plan.noticeMinutes}, ${plan.bufferMinutes})
+            ON CONFLICT (provider_id) DO UPDATE SET notice_minutes = EXCLUDED.notice_minutes,
               buffer_minutes = EXCLUDED.buffer_minutes, updated_at = now()`
           yield* sql`DELETE FROM availability_ranges WHERE provider_id = ${providerId}`
           yield* sql`DELETE FROM availability_exceptions WHERE provider_id = ${providerId}`
