@@ -147,6 +147,55 @@ describe("a booking's receipt", () => {
   })
 })
 
+describe("a booking's payment timeline (GET /api/bookings/{id}/payments)", () => {
+  type Event = { event: string; amountMinor: number; feeMinor: number | null; method: string | null }
+  const timeline = async (id: string, token?: string) => {
+    const reply = await api.get(`/api/bookings/${id}/payments`, token ? { token } : {})
+    return { status: reply.status, events: (reply.body.data?.payments ?? []) as ReadonlyArray<Event> }
+  }
+
+  it("reads the same events for the client, the provider and an admin: held, charged, refunded, with the card; the commission for the provider only", async () => {
+    const id = await paidBooking()
+    await capture(id)
+    await server.run(refundBooking(id, 2000, "Geste commercial"))
+    const asClient = await timeline(id, client.token)
+    expect(asClient.status).toBe(200)
+    expect(asClient.events.map((e) => [e.event, e.amountMinor, e.feeMinor])).toEqual([
+      ["held", 7000, null],
+      ["captured", 7000, null],
+      ["refunded", 2000, null]
+    ])
+    // The sandbox's card, carried from the hold to what acted on it.
+    expect(new Set(asClient.events.map((e) => e.method))).toEqual(new Set([expect.stringMatching(/^[a-z]+ •••• \d{4}$/)]))
+    const asProvider = await timeline(id, provider.token)
+    expect(asProvider.events.map((e) => [e.event, e.amountMinor, e.feeMinor])).toEqual([
+      ["held", 7000, 0],
+      ["captured", 7000, 350],
+      ["refunded", 2000, expect.any(Number)]
+    ])
+    const asAdmin = await timeline(id, admin.token)
+    expect(asAdmin.events).toEqual(asProvider.events)
+    // The admin's booking page lists the very same events.
+    const page = (await api.get(`/api/admin/bookings/${id}`, { token: admin.token })).body.data.booking
+    expect(page.payments).toEqual((await api.get(`/api/bookings/${id}/payments`, { token: admin.token })).body.data.payments)
+  })
+
+  it("is nobody else's: 404 for a stranger and an unknown or malformed id, 401 for a visitor, in the user's language", async () => {
+    const id = await paidBooking()
+    expect((await timeline(id)).status).toBe(401)
+    for (const [language, messages] of [
+      ["fr", fr],
+      ["en", en]
+    ] as const) {
+      const refused = await api.get(`/api/bookings/${id}/payments`, { token: stranger.token, language })
+      expect(refused.status).toBe(404)
+      expect(refused.body.message).toBe(messages["booking.notFound"])
+    }
+    expect((await timeline(crypto.randomUUID(), client.token)).status).toBe(404)
+    expect((await timeline("nope", client.token)).status).toBe(404)
+  })
+})
+
 describe("a capture the gateway reports before it is recorded (a webhook racing the settlement)", () => {
   it("is recorded from the event, once, and the receipt is mailed from it", async () => {
     const id = await paidBooking()

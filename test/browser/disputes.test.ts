@@ -78,6 +78,12 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
       paymentStatus: "CAPTURED",
       dispute: { outcome: "CAPTURE_PART", keptMinor: 2500, note: NOTE }
     })
+    // The payments read as the operations: 40 held on the card, 25 charged from it (never "40 charged").
+    await page.reload()
+    const payments = page.getByRole("region", { name: "Paiements" })
+    await expect.poll(() => payments.textContent()).toMatch(/Montant bloqué sur la carte · 40,00\s€ · Visa •••• \d{4}/)
+    expect(await payments.textContent()).toMatch(/Montant débité · 25,00\s€ · Visa •••• \d{4}.*commission : 1,25\s€/)
+    expect(await payments.textContent()).not.toMatch(/débité · 40/)
     // Gone from the dashboard's list.
     await page.goto(`${base}/admin`)
     await expect.poll(() => page.getByRole("region", { name: /Litiges à trancher/ }).textContent()).toContain("Aucun litige en attente.")
@@ -91,6 +97,11 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
     expect(await summary.textContent()).toContain(NOTE)
     expect(await summary.textContent()).toContain("Capture part of the amount")
     expect(await summary.textContent()).toMatch(/25\.00/)
+    // The same events in the booking's payment history, without the platform's commission.
+    await card(page).getByText("Payment history").click()
+    const history = card(page).locator(".payment-timeline")
+    await expect.poll(() => history.textContent()).toMatch(/Amount held on the card · €40\.00.*Amount charged · €25\.00/)
+    expect(await history.textContent()).not.toContain("commission")
 
     // ---- The provider too (French) ----
     const asProvider = await loggedInPage(provider, "fr-CA")
@@ -100,6 +111,8 @@ describe.skipIf(!hasChromium)("disputes in Chromium", () => {
     await expect.poll(() => seen.textContent()).toContain("Litige tranché")
     expect(await seen.textContent()).toContain(NOTE)
     expect(await seen.textContent()).toMatch(/25,00/)
+    await card(page).getByText("Historique des paiements").click()
+    await expect.poll(() => card(page).locator(".payment-timeline").textContent()).toMatch(/Montant débité · 25,00\s€.*commission/)
 
     await closeWithoutErrors(asClient, asAdmin, asProvider)
   }, 180_000)

@@ -47,6 +47,7 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["DELETE /api/bookings/{id}", BookingNotFound],
   ["GET /api/bookings/{id}/receipt", BookingNotFound],
   ["GET /api/bookings/{id}/receipt.pdf", BookingNotFound],
+  ["GET /api/bookings/{id}/payments", BookingNotFound],
   ["GET /api/services/{id}", ServiceNotFound],
   ["PATCH /api/services/{id}", ServiceNotFound],
   ["DELETE /api/services/{id}", ServiceNotFound],

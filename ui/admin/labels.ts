@@ -64,13 +64,3 @@ export const auditSubjectLabels: Record<string, MessageDescriptor> = {
   REPORT: msg`Signalement`,
   EXCHANGE_RATES: msg`Taux de change`
 }
-
-/** How a payment was made (the gateway's payment method type). */
-const paymentMethodLabels: Record<string, MessageDescriptor> = {
-  card: msg`Carte bancaire`,
-  sepa_debit: msg`Prélèvement SEPA`,
-  acss_debit: msg`Prélèvement bancaire`,
-  link: msg`Paiement Link`
-}
-/** The label of a payment method; one the list does not know yet is named generically, never by its code. */
-export const paymentMethodLabel = (method: string): MessageDescriptor => paymentMethodLabels[method] ?? msg`Autre moyen de paiement`

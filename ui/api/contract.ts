@@ -30,6 +30,7 @@ import type {
   DisputeData as DisputeDataSchema,
   DisputeView,
   EarningsPage as EarningsPageSchema,
+  PaymentEventView,
   ReceiptView,
   RescheduleData as RescheduleDataSchema,
   RescheduleView,
@@ -135,6 +136,7 @@ export {
   DisputeOutcomes as DISPUTE_OUTCOMES,
   type DisputeReason,
   DisputeReasons as DISPUTE_REASONS,
+  type PaymentEvent,
   type PaymentStatus,
   PaymentStatuses as PAYMENT_STATUSES
 } from "../../src/modules/booking/rules"
@@ -284,6 +286,8 @@ export type DisputeData = typeof DisputeDataSchema.Encoded
 export type BookingPage = typeof BookingPageSchema.Encoded
 /** A client's receipt of a booking's payment (issue 13). */
 export type Receipt = typeof ReceiptView.Encoded
+/** One event of a booking's payment timeline (held, captured, released, refunded…). */
+export type PaymentTimelineEvent = typeof PaymentEventView.Encoded
 /** A provider's earnings: a page of lines and the totals of all of them. */
 export type EarningsPage = typeof EarningsPageSchema.Encoded
 export type Earning = EarningsPage["earnings"][number]

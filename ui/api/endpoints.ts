@@ -438,6 +438,8 @@ export const calendarFeedApi = {
 /** A client's receipt of a booking (issue 13): the page's JSON, and the PDF fetched with the bearer token. */
 export const receiptsApi = {
   get: (id: string) => api<Answer<typeof ReceiptsApi, "receipt">>(`${bookingPath(id)}/receipt`, { quiet: [404, 409] }),
+  /** The booking's payment timeline (its client, its provider, administrators). */
+  payments: (id: string) => api<Answer<typeof ReceiptsApi, "payments">>(`${bookingPath(id)}/payments`),
   pdf: (id: string) => apiBlob(`${bookingPath(id)}/receipt.pdf`)
 }
 

@@ -3,7 +3,7 @@
 
 import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
-import type { DisplayStatus, PaymentStatus } from "../api/contract"
+import type { DisplayStatus, PaymentEvent, PaymentStatus } from "../api/contract"
 import type { BillingField, BillingProblem, BookingProblem, StatusFilter } from "./rules"
 
 /** Spec labels: pending, payment completed (PAID), confirmed, in progress, service rendered, completed, validated, cancelled (REJECTED too). */
@@ -81,3 +81,45 @@ export const billingRequiredTexts: Record<BillingField, MessageDescriptor> = {
 
 export const billingProblemText = (field: BillingField, problem: BillingProblem): MessageDescriptor =>
   problem === "email" ? msg`Adresse email invalide.` : billingRequiredTexts[field]
+
+/** What one payment operation did, as a booking's payment timeline names it (the same words for every reader). */
+export const paymentEventLabels: Record<PaymentEvent, MessageDescriptor> = {
+  held: msg`Montant bloqué sur la carte`,
+  renewed: msg`Blocage renouvelé`,
+  cardSaved: msg`Carte enregistrée`,
+  captured: msg`Montant débité`,
+  released: msg`Blocage levé`,
+  refunded: msg`Remboursement`,
+  failed: msg`Paiement refusé`
+}
+
+/** How a payment was made (the gateway's payment method type). */
+const paymentMethodLabels: Record<string, MessageDescriptor> = {
+  card: msg`Carte bancaire`,
+  sepa_debit: msg`Prélèvement SEPA`,
+  acss_debit: msg`Prélèvement bancaire`,
+  link: msg`Paiement Link`
+}
+/** The label of a payment method type; one the list does not know yet is named generically, never by its code. */
+export const paymentMethodLabel = (method: string): MessageDescriptor => paymentMethodLabels[method] ?? msg`Autre moyen de paiement`
+
+/** Card networks as people write them ("visa" → "Visa"); an unknown one is capitalised. */
+const CARD_BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+  diners: "Diners Club",
+  jcb: "JCB",
+  unionpay: "UnionPay",
+  cartes_bancaires: "Cartes Bancaires",
+  eftpos_au: "eftpos",
+  interac: "Interac"
+}
+/** A card as the gateway records it ("visa •••• 4242"), or undefined for a method type. */
+export const cardText = (method: string): string | undefined => {
+  const card = /^([a-z_]+) •••• (\d{4})$/.exec(method)
+  if (!card) return undefined
+  const brand = CARD_BRANDS[card[1]!] ?? card[1]!.charAt(0).toUpperCase() + card[1]!.slice(1).replace(/_/g, " ")
+  return `${brand} •••• ${card[2]}`
+}

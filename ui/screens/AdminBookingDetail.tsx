@@ -4,10 +4,10 @@ import { Link, useParams } from "wouter"
 import { adminApi } from "../api/admin"
 import { ApiError } from "../api/client"
 import type { PaymentStatus } from "../api/contract"
-import { adminStatusLabels, adminStatusTone, paymentIssueLabels, paymentMethodLabel } from "../admin/labels"
+import { adminStatusLabels, adminStatusTone, paymentIssueLabels } from "../admin/labels"
 import { paymentLabels } from "../booking/labels"
 import { useAsync } from "../components/async"
-import { PaymentBadge } from "../components/admin"
+import { PaymentEventList } from "../components/booking/PaymentTimeline"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { showToast } from "../state/toasts"
@@ -150,15 +150,7 @@ export default function AdminBookingDetail() {
             {data.payments.length > 0 ? (
               <section aria-labelledby="payments">
                 <h2 id="payments">{t`Paiements`}</h2>
-                <ul className="admin-user-list">
-                  {data.payments.map((p, index) => (
-                    <li key={index} className="card">
-                      <PaymentBadge status={p.status} /> {formatMinor(i18n.locale, p.amountMinor, p.currency)} ·{" "}
-                      {p.paymentMethod ? i18n._(paymentMethodLabel(p.paymentMethod)) : na} · {formatDateTime(i18n.locale, p.createdAt)}
-                      {p.refundedMinor ? <> · {t`Remboursé : ${formatMinor(i18n.locale, p.refundedMinor, p.currency)}`}</> : null}
-                    </li>
-                  ))}
-                </ul>
+                <PaymentEventList events={data.payments} />
               </section>
             ) : null}
             {data.dispute ? (

@@ -14,6 +14,7 @@ import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationTerms, useCancelDialogText } from "../components/booking/Cancellation"
 import { OpenProposal, RescheduleDialog, RescheduleHistory } from "../components/booking/Reschedule"
 import { DisputePanel, DisputeSummary, ReportProblemDialog } from "../components/booking/Dispute"
+import { PaymentHistory } from "../components/booking/PaymentTimeline"
 import { Loaded, Pager } from "../components/catalogue"
 import { ConfirmDialog } from "../components/ConfirmDialog"
 import { Alert } from "../components/forms"
@@ -132,6 +133,7 @@ const BookingCard = ({
         </dl>
         <OpenProposal booking={booking} busy={busy} onAnswer={(proposal, answer) => onAnswer(booking, proposal, answer)} />
         <RescheduleHistory booking={booking} />
+        <PaymentHistory booking={booking} />
         <DisputeSummary booking={booking} />
         {booking.dispute && showDispute ? <DisputePanel booking={booking} /> : null}
         <div className="card-actions" role="group" aria-label={t`Actions pour ${title}`}>

@@ -6,7 +6,7 @@ import { Ok, PageParams, Pagination, Payload, PayloadLongText, PayloadText, Path
 import { Role } from "../identity/contract"
 import { Authentication } from "../../platform/http/authentication"
 import { ConnectStatusView } from "../payments/contract"
-import { DisputeSummaryView, ResolveDisputePayload } from "../booking/contract"
+import { DisputeSummaryView, PaymentEventView, ResolveDisputePayload } from "../booking/contract"
 import { AdminPaymentStatuses, AuditActions, AuditSubjectTypes } from "./rules"
 
 /** The `:id` of a user, a booking, a service: a malformed one answers their 404, as an unknown one (the modules' own errors). */
@@ -69,17 +69,6 @@ export const AdminBookingRowView = Schema.Struct({
   client: Person,
   provider: Person
 })
-const PaymentView = Schema.Struct({
-  kind: Schema.String,
-  status: Status,
-  amountMinor: Schema.Number,
-  feeMinor: Schema.Number,
-  currency: Schema.String,
-  paymentMethod: Schema.NullOr(Schema.String),
-  createdAt: Schema.Date,
-  /** On a capture: what was refunded of the booking since. */
-  refundedMinor: Schema.NullOr(Schema.Number)
-})
 export const AdminBookingView = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
@@ -116,7 +105,8 @@ export const AdminBookingView = Schema.Struct({
   }),
   client: Schema.Struct({ ...Person.fields, phoneNumber: Schema.String }),
   provider: Person,
-  payments: Schema.Array(PaymentView),
+  /** The payment timeline (booking/payment-timeline.ts): one event per operation, as the parties read it. */
+  payments: Schema.Array(PaymentEventView),
   /** The refunds made (payment_operations), oldest first, each with the admin's reason. */
   refunds: Schema.Array(
     Schema.Struct({ amountMinor: Schema.Number, currency: Schema.String, reason: Schema.NullOr(Schema.String), createdAt: Schema.Date })

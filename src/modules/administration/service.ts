@@ -13,7 +13,15 @@ import {
 import { pageOf } from "../../platform/paging"
 import { AUDIT_PAGE_SIZE } from "./rules"
 import { type AuditRecord, AuditTrail } from "../../platform/audit/port"
-import { allowedAdminStatuses, type BookingDetail, Bookings, BookingStatuses, type OpenDispute } from "../booking"
+import {
+  allowedAdminStatuses,
+  type BookingDetail,
+  Bookings,
+  BookingStatuses,
+  type OpenDispute,
+  type PaymentEvent,
+  paymentTimeline
+} from "../booking"
 import { Catalogue, type ServiceListing } from "../catalogue"
 import {
   type AccountChangeInput,
@@ -29,8 +37,6 @@ import {
 import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
 import {
   type AnalyticsPeriod,
-  authorizationState,
-  isHeld,
   bookingFigures,
   csv,
   DEFAULT_CURRENCY,
@@ -62,7 +68,6 @@ import {
   type BookingRow,
   type DailyCount,
   type Page,
-  type PaymentRow,
   type ServiceRow,
   type StatusCount,
   type TopService,
@@ -131,16 +136,13 @@ export interface AdminBooking {
   readonly booking: BookingDetail
   /** The statuses an admin's "set status" may reach now (the transition function's answer for this admin). */
   readonly allowedStatuses: ReadonlyArray<string>
-  readonly operations: ReadonlyArray<{
-    readonly kind: PaymentRow["kind"]
-    /** For an authorisation: held now, captured, or released (or replaced). */
-    readonly authorization: PaymentRow["authorization"]
+  /** The payment timeline, one event per operation: the same events the client and the provider read. */
+  readonly payments: ReadonlyArray<PaymentEvent>
+  /** The refunds made, oldest first, each with the admin's reason. */
+  readonly refunds: ReadonlyArray<{
     readonly amountMinor: number
-    readonly feeMinor: number
     readonly currency: string
-    readonly paymentMethod: string | null
-    /** A refund's reason (the admin's); null otherwise. */
-    readonly detail: string | null
+    readonly reason: string | null
     readonly createdAt: Date
   }>
 }
@@ -278,23 +280,13 @@ export const AdministrationLive = Layer.effect(
       Effect.gen(function* () {
         const booking = yield* bookings.get(actor, id)
         const operations = yield* bookings.operations(actor, booking.id)
-        // In recorded order: the position stands for the id the ledger would break ties with.
-        const facts = operations.map((o, i) => ({ ...o, id: String(i).padStart(6, "0") }))
         return {
           booking,
           allowedStatuses: allowedAdminStatuses(booking, { _tag: "User", id: actor.id, role: actor.role }, yield* now),
-          operations: facts
-            .filter((o) => o.kind !== "CARD_SAVED")
-            .map((o) => ({
-              kind: o.kind,
-              authorization: authorizationState(o, facts, isHeld(o, facts)),
-              amountMinor: o.amountMinor,
-              feeMinor: o.feeMinor,
-              currency: o.currency,
-              paymentMethod: o.paymentMethod,
-              detail: o.kind === "REFUND" ? o.detail : null,
-              createdAt: o.createdAt
-            }))
+          payments: paymentTimeline(operations, "admin"),
+          refunds: operations
+            .filter((o) => o.kind === "REFUND")
+            .map((o) => ({ amountMinor: o.amountMinor, currency: o.currency, reason: o.detail, createdAt: o.createdAt }))
         } satisfies AdminBooking
       })
 

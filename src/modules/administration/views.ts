@@ -11,7 +11,6 @@ import type {
   DashboardView,
   FinancialStatsView
 } from "./contract"
-import { type AuthorizationState, type OperationKind, paymentStatusOf } from "./domain"
 import type { BookingPaymentRow, BookingRow, ServiceRow, UserRow } from "./ports"
 import type { AdminBooking, Analytics, AuditLine, Dashboard, FinancialStats } from "./service"
 
@@ -39,18 +38,8 @@ export const toAdminBookingRowView = (b: BookingRow, language: Language): typeof
   }
 })
 
-/** An operation as the screens show it; a capture also tells what was refunded of its booking since. */
-const paymentViewOf = <O extends { readonly kind: OperationKind; readonly authorization: AuthorizationState | null }>(
-  { authorization, ...operation }: O,
-  bookingRefundedMinor: number
-) => ({
-  ...operation,
-  status: paymentStatusOf(operation.kind, authorization),
-  refundedMinor: operation.kind === "CAPTURE" ? bookingRefundedMinor : null
-})
-
 export const toAdminBookingView = (
-  { booking: b, operations, allowedStatuses }: AdminBooking,
+  { booking: b, payments, refunds, allowedStatuses }: AdminBooking,
   language: Language
 ): typeof AdminBookingView.Type => ({
   id: b.id,
@@ -90,10 +79,8 @@ export const toAdminBookingView = (
     phoneNumber: b.client.phoneNumber
   },
   provider: { id: b.provider.id, firstName: b.provider.firstName, lastName: b.provider.lastName, email: b.provider.email },
-  payments: operations.map(({ detail: _detail, ...o }) => paymentViewOf(o, b.refundedMinor)),
-  refunds: operations
-    .filter((o) => o.kind === "REFUND")
-    .map((o) => ({ amountMinor: o.amountMinor, currency: o.currency, reason: o.detail, createdAt: o.createdAt })),
+  payments,
+  refunds,
   allowedStatuses,
   refundableMinor: refundableOf(b),
   reviews: b.review

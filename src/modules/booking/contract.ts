@@ -23,6 +23,7 @@ import {
   DisputeReasons,
   DisputeStatuses,
   EarningStates,
+  PaymentEvents,
   PaymentIssues,
   PaymentStatuses,
   RescheduleStatuses
@@ -454,12 +455,29 @@ export const ReceiptView = Schema.Struct({
 })
 export type ReceiptView = typeof ReceiptView.Type
 
+/** One event of a booking's payment timeline (payment-timeline.ts): what one payment operation did. */
+export const PaymentEventView = Schema.Struct({
+  event: Schema.Literal(...PaymentEvents),
+  amountMinor: Schema.Number,
+  currency: Schema.String,
+  /** The platform's commission taken (a capture) or given back (a refund); null for the client. */
+  feeMinor: Schema.NullOr(Schema.Number),
+  /** The card ("visa •••• 4242") or method type ("card", "sepa_debit") used; null when none is known. */
+  method: Schema.NullOr(Schema.String),
+  at: Schema.Date
+})
+export type PaymentEventView = typeof PaymentEventView.Type
+
 /**
  * The caller's receipt of a booking (its client, or an administrator; 404 for anyone else, 409
  * RECEIPT_NOT_AVAILABLE while nothing is captured), as JSON and as a PDF.
  */
 export class ReceiptsApi extends HttpApiGroup.make("receipts")
   .add(HttpApiEndpoint.get("receipt")`/${BookingIdParam}/receipt`.addSuccess(Ok(Schema.Struct({ receipt: ReceiptView }))))
+  /** The booking's payment timeline, oldest first, for its client, its provider and administrators (404 for anyone else). */
+  .add(
+    HttpApiEndpoint.get("payments")`/${BookingIdParam}/payments`.addSuccess(Ok(Schema.Struct({ payments: Schema.Array(PaymentEventView) })))
+  )
   .add(
     HttpApiEndpoint.get("receiptPdf")`/${BookingIdParam}/receipt.pdf`.addSuccess(
       HttpApiSchema.Uint8Array({ contentType: "application/pdf" })

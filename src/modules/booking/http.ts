@@ -204,6 +204,11 @@ export const ReceiptsHttpLive = HttpApiBuilder.group(MarketplaceApi, "receipts",
           return ok({ receipt: toReceiptView(receipt, yield* requestLanguage, siteName) })
         })
       )
+      .handle("payments", ({ path }) =>
+        Effect.gen(function* () {
+          return ok({ payments: yield* statements.payments(yield* CurrentUser, path.id) })
+        })
+      )
       .handleRaw("receiptPdf", ({ path }) =>
         Effect.gen(function* () {
           const receipt = yield* statements.receipt(yield* CurrentUser, path.id)

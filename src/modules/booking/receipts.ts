@@ -7,6 +7,7 @@ import { type Actor, requireRole, UserRepository } from "../identity"
 import { BookingNotFound } from "./domain"
 import { formatAmount } from "./mails"
 import { type BookingDetail, BookingRepository } from "./ports"
+import { type PaymentEvent, paymentTimeline, type TimelineReader } from "./payment-timeline"
 import type { ReceiptDocument } from "./receipt-pdf"
 import { type EarningLine, earningLines, type EarningTotals, earningTotals, type ReceiptFigures, receiptFigures } from "./statements"
 
@@ -34,10 +35,16 @@ export class BookingStatements extends Context.Tag("booking/BookingStatements")<
   {
     /** The booking's receipt for its client or an administrator; 404 for anyone else, 409 while nothing is captured. */
     readonly receipt: (actor: Actor, bookingId: string) => Effect.Effect<Receipt, NotFound | Conflict>
+    /** The booking's payment timeline for its client, its provider or an administrator; 404 for anyone else. */
+    readonly payments: (actor: Actor, bookingId: string) => Effect.Effect<ReadonlyArray<PaymentEvent>, NotFound>
     /** The caller's (a provider's) earnings: every line and the totals per currency and per month. */
     readonly earnings: (actor: Actor) => Effect.Effect<Earnings, Forbidden>
   }
 >() {}
+
+/** Which side of the booking the caller reads its payments from; undefined: not theirs to read. */
+const readerOf = (actor: Actor, booking: BookingDetail): TimelineReader | undefined =>
+  actor.role === "ADMIN" ? "admin" : actor.id === booking.clientId ? "client" : actor.id === booking.providerId ? "provider" : undefined
 
 export const BookingStatementsLive = Layer.effect(
   BookingStatements,
@@ -54,6 +61,15 @@ export const BookingStatementsLive = Layer.effect(
           const figures = receiptFigures(yield* bookings.operations(bookingId))
           if (figures === undefined) return yield* ReceiptNotAvailable
           return { booking: found.value, figures }
+        }),
+      payments: (actor, bookingId) =>
+        Effect.gen(function* () {
+          if (!isUuid(bookingId)) return yield* BookingNotFound
+          const found = yield* bookings.findById(bookingId)
+          if (Option.isNone(found)) return yield* BookingNotFound
+          const reader = readerOf(actor, found.value)
+          if (reader === undefined) return yield* BookingNotFound
+          return paymentTimeline(yield* bookings.operations(bookingId), reader)
         }),
       earnings: (actor) =>
         Effect.gen(function* () {

@@ -35,6 +35,14 @@ export const PaymentStatuses = [
 ] as const
 export type PaymentStatus = (typeof PaymentStatuses)[number]
 
+/**
+ * What one payment operation did, as a booking's payment timeline names it: the card held (the first
+ * authorisation) or held again (a renewal), a card saved for later, money charged, a hold released,
+ * money refunded, a payment that failed.
+ */
+export const PaymentEvents = ["held", "renewed", "cardSaved", "captured", "released", "refunded", "failed"] as const
+export type PaymentEvent = (typeof PaymentEvents)[number]
+
 /** What the viewer of a booking may do with it (the view's `actions`). */
 export const BookingActions = [
   "confirm",
