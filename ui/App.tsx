@@ -19,6 +19,7 @@ const ForgotPassword = lazy(() => import("./screens/ForgotPassword"))
 const ResetPassword = lazy(() => import("./screens/ResetPassword"))
 const VerifyEmail = lazy(() => import("./screens/VerifyEmail"))
 const ConfirmEmail = lazy(() => import("./screens/ConfirmEmail"))
+const DataExport = lazy(() => import("./screens/DataExport"))
 const VerificationRequired = lazy(() => import("./screens/VerificationRequired"))
 const About = lazy(() => import("./screens/About"))
 const Favorites = lazy(() => import("./screens/Favorites"))
@@ -108,6 +109,7 @@ const Routes = () => {
         <Route path="/reset-password/:token" component={ResetPassword} />
         <Route path="/verify-email/:token" component={VerifyEmail} />
         <Route path="/confirm-email/:token" component={ConfirmEmail} />
+        <Route path="/account/export/:token" component={DataExport} />
         <Route path="/email-verification-required" component={VerificationRequired} />
         <Route path="/about" component={About} />
         <Route path="/contact" component={Contact} />

@@ -33,6 +33,7 @@ import {
   PreferenceRepositoryLive
 } from "../modules/notifications/adapters/postgres"
 import { HmacUnsubscribeTokensLive } from "../modules/notifications/adapters/tokens"
+import { HmacCalendarFeedTokensLive } from "../modules/booking/adapters/feed-tokens"
 import { InMemoryNotificationsAdapters, InMemoryPreferenceAdapters } from "../modules/notifications/adapters/memory"
 import { MAIL_QUEUE, QueuedTransportLive } from "../modules/notifications/adapters/smtp"
 import { PaymentWebhooksLive } from "../modules/payments"
@@ -137,6 +138,7 @@ const CryptoLive = Layer.mergeAll(
   NodeSecrets,
   JwtAccessTokens,
   HmacUnsubscribeTokensLive,
+  HmacCalendarFeedTokensLive,
   OtpAuthCodes,
   TwoFactorAttemptsLive
 )
@@ -229,6 +231,7 @@ export const InMemoryAdapters = Layer.mergeAll(
   TwoFactorAttemptsLive,
   JwtAccessTokens,
   HmacUnsubscribeTokensLive,
+  HmacCalendarFeedTokensLive,
   NoTransaction,
   AuditTrailMemory,
   ExchangeRateRepositoryMemory,

@@ -56,7 +56,7 @@ import { ConversationsHttpLive } from "../modules/messaging/http"
 import { BlocksHttpLive, ModerationHttpLive, ReportsHttpLive } from "../modules/messaging/safety-http"
 import { MessagingRealtime } from "../modules/messaging/adapters/socket"
 import { AdministrationHttpLive } from "../modules/administration/http"
-import { AccountHttpLive, exportDownloadRoute } from "../modules/privacy/http"
+import { AccountHttpLive, exportDownloadRoute, exportLinkRedirect } from "../modules/privacy/http"
 import { PrivacyJobsLive } from "../modules/privacy/jobs"
 import { Privacy } from "../modules/privacy"
 import { MarketplaceApi } from "./api"
@@ -125,9 +125,10 @@ const PagesLive = HttpApiBuilder.Router.use((router) =>
     // Providers' private calendar feeds: public, text/calendar (see booking/http.ts).
     const feeds = yield* CalendarFeeds
     yield* router.get("/api/calendar/:file", Effect.provideService(calendarFeedRoute, CalendarFeeds, feeds))
-    // The mailed link of a data export: the JSON file, its token the credential (see privacy/http.ts).
+    // A data export's download, once, its token the credential; older mails' GET links go to its page (see privacy/http.ts).
     const privacy = yield* Privacy
-    yield* router.get("/api/account/export/:token", Effect.provideService(exportDownloadRoute, Privacy, privacy))
+    yield* router.post("/api/account/export/:token", Effect.provideService(exportDownloadRoute, Privacy, privacy))
+    yield* router.get("/api/account/export/:token", exportLinkRedirect)
     // An unknown API path is a 404 envelope, never the UI's index.html.
     const apiNotFound = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => new HttpServerError.RouteNotFound({ request }))
     yield* router.all("/api", apiNotFound)

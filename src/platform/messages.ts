@@ -94,10 +94,11 @@ export const fr = {
   "mail.export.subject": "Vos données sont prêtes",
   "mail.export.greeting": "Bonjour {firstName},",
   "mail.export.body":
-    "L'export de vos données (un fichier JSON) est prêt. Le lien ci-dessous le télécharge ; il expire dans 7 jours. Ne le transférez à personne : il donne accès à vos données.",
+    "L'export de vos données (un fichier JSON) est prêt. Le lien ci-dessous ouvre la page où le télécharger, une seule fois ; il expire dans 7 jours. Ne le transférez à personne : il donne accès à vos données.",
   "mail.export.action": "Télécharger mes données",
   "privacy.exportRequested": "Votre export est en préparation. Vous recevrez par email un lien pour le télécharger.",
-  "privacy.exportNotFound": "Ce lien d'export est invalide ou a expiré. Demandez un nouvel export depuis vos paramètres.",
+  "privacy.exportNotFound":
+    "Ce lien d'export n'est plus valable : il a déjà servi, a expiré, ou votre mot de passe a changé depuis. Demandez un nouvel export depuis vos paramètres.",
   "privacy.accountDeleted": "Votre compte a été supprimé. Vos données personnelles ont été effacées.",
   "privacy.bookingUnderWay":
     "Votre compte ne peut pas être supprimé tant qu'une réservation est en cours (en attente, confirmée, en cours ou en litige). Terminez-la ou annulez-la d'abord.",
@@ -723,10 +724,11 @@ export const en: Record<MessageKey, string> = {
   "mail.export.subject": "Your data is ready",
   "mail.export.greeting": "Hello {firstName},",
   "mail.export.body":
-    "The export of your data (a JSON file) is ready. The link below downloads it; it expires in 7 days. Do not forward it: it gives access to your data.",
+    "The export of your data (a JSON file) is ready. The link below opens the page to download it, once; it expires in 7 days. Do not forward it: it gives access to your data.",
   "mail.export.action": "Download my data",
   "privacy.exportRequested": "Your export is being prepared. You will receive a link to download it by email.",
-  "privacy.exportNotFound": "This export link is invalid or has expired. Ask for a new export from your settings.",
+  "privacy.exportNotFound":
+    "This export link no longer works: it was already used, has expired, or your password has changed since. Ask for a new export from your settings.",
   "privacy.accountDeleted": "Your account has been deleted. Your personal data has been erased.",
   "privacy.bookingUnderWay":
     "Your account cannot be deleted while a booking is under way (pending, confirmed, in progress or disputed). Finish or cancel it first.",

@@ -1,3 +1,4 @@
+import * as crypto from "node:crypto"
 import { beforeAll, describe, expect, it } from "vitest"
 import { newClient, providerWithService, type Session } from "../support/accounts"
 import { adjustableClock } from "../support/clock"
@@ -50,7 +51,7 @@ const world = httpWorld({
   clock: time.clock,
   service: { title: "Réparation de vélos", description: "Révision complète, freins et dérailleurs.", price: 35, location: "Montréal" }
 })
-const { server, api, provider, client } = world
+const { server, api, provider, client, sql } = world
 /** Another provider's service and client, whose bookings the first provider's feed never shows. */
 let other: { provider: Session; client: Session; serviceId: string }
 beforeAll(async () => {
@@ -95,6 +96,15 @@ describe("GET /api/providers/me/calendar-feed and POST .../regenerate", () => {
     expect((await api.get("/api/providers/me/calendar-feed", { token: provider.token })).body.data.url).toBe(url)
     const theirs = await api.get("/api/providers/me/calendar-feed", { token: other.provider.token })
     expect(theirs.body.data.url).not.toBe(url)
+  })
+
+  it("keeps no token in the database, only its SHA-256: the URL is written again from a nonce and the app's secret", async () => {
+    const { url } = (await api.get("/api/providers/me/calendar-feed", { token: provider.token })).body.data
+    const token = /\/api\/calendar\/([A-Za-z0-9_-]+)\.ics$/.exec(url)![1]!
+    const [row] = await sql<Record<string, unknown>>("SELECT * FROM calendar_feeds WHERE provider_id = $1", [provider.id])
+    expect(JSON.stringify(row)).not.toContain(token)
+    expect(row!.tokenHash).toBe(crypto.createHash("sha256").update(token).digest("hex"))
+    expect(row!.legacyTokenHash).toBeNull()
   })
 
   it("the feed lists the provider's confirmed bookings in UTC, not requests waiting for them, nor another provider's", async () => {

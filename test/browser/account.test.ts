@@ -1,15 +1,18 @@
+import { readFile } from "node:fs/promises"
 import { describe, expect, it } from "vitest"
 import { hasChromium } from "../support/browser"
+import { mailsTo } from "../support/http"
 import { browserJourney, closeWithoutErrors, operatorAccount } from "../support/journey"
 
 // Account self-service on /settings (issue 15): a client changes their password (their other session
-// ends, this one stays), then deletes their account, confirmed by the password, and can no longer log in.
+// ends, this one stays), downloads their data from the mailed link once, then deletes their account,
+// confirmed by the password, and can no longer log in.
 
 describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => {
   const journey = browserJourney()
 
   it("changes the password (other sessions end) and deletes the account with the password", async () => {
-    const { server, base, loggedInPage } = journey
+    const { server, base, loggedInPage, newPage } = journey
     const apiLogin = (email: string, password: string) =>
       fetch(`${server.url}/api/auth/login`, {
         method: "POST",
@@ -55,6 +58,27 @@ describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => 
     expect((await apiLogin(email, password)).status).toBe(401)
     expect((await apiLogin(email, changed)).status).toBe(200)
 
+    // Export my data: the mailed link opens a page whose button downloads the file, once.
+    await page.getByRole("button", { name: "Demander l'export de mes données" }).click()
+    const exportPath = async () =>
+      (await mailsTo(server, email)).map((m) => /\/account\/export\/[A-Za-z0-9_-]+/.exec(m.text)?.[0]).find(Boolean)
+    await expect.poll(exportPath, { timeout: 15_000 }).toBeTruthy()
+    const mailed = (await exportPath())!
+    await page.goto(`${base}${mailed}`)
+    await page.getByRole("heading", { name: "Export de vos données", level: 1 }).waitFor()
+    const saving = page.waitForEvent("download")
+    await page.getByRole("button", { name: "Télécharger mes données" }).click()
+    const file = await saving
+    expect(file.suggestedFilename()).toBe("mes-donnees.json")
+    expect(JSON.parse(await readFile((await file.path())!, "utf8")).profile.email).toBe(email)
+    await page.getByText("Ce lien ne sert qu'une fois", { exact: false }).waitFor()
+    // Used: the same link again says so, in English too.
+    const english = await newPage("en-CA")
+    await english.page.goto(`${base}${mailed}`)
+    await english.page.getByRole("button", { name: "Download my data" }).click()
+    await english.page.getByText("This export link no longer works: it was already used", { exact: false }).waitFor()
+    await page.goto(`${base}/settings`)
+
     // Delete the account: cancel first, then a wrong password, then the right one.
     await page.getByRole("button", { name: "Supprimer mon compte" }).click()
     const dialog = page.getByRole("alertdialog")
@@ -73,6 +97,6 @@ describe.skipIf(!hasChromium)("account security and privacy in Chromium", () => 
     // Logged out, and no login is possible any more.
     await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Connexion" }).first().waitFor()
     expect((await apiLogin(email, changed)).status).toBe(401)
-    await closeWithoutErrors(signedIn)
+    await closeWithoutErrors(signedIn, english)
   }, 120_000)
 })

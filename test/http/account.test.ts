@@ -173,9 +173,7 @@ const newService = (provider: Session) =>
 const exportLink = async (email: string) => {
   const deadline = Date.now() + 15_000
   for (;;) {
-    const found = (await mailsTo(server, email))
-      .map((mail) => /\/api\/account\/export\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1])
-      .find(Boolean)
+    const found = (await mailsTo(server, email)).map((mail) => /\/account\/export\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1]).find(Boolean)
     if (found || Date.now() > deadline) return found
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -204,7 +202,12 @@ describe("export my data", () => {
     expect((await api.post("/api/account/export", {})).status).toBe(401)
     const link = await exportLink(me.email)
     expect(link).toBeDefined()
-    const download = await fetch(`${server.url}/api/account/export/${link}`)
+    // The mail opens the page (a scanner's GET spends nothing); the page's button POSTs for the file.
+    const mailed = (await mailsTo(server, me.email)).find((m) => m.text.includes(`/account/export/${link}`))!
+    expect(mailed.text).not.toContain(`/api/account/export/${link}`)
+    const opened = await fetch(`${server.url}/api/account/export/${link}`, { redirect: "manual" })
+    expect([opened.status, opened.headers.get("location")]).toEqual([303, `/account/export/${link}`])
+    const download = await fetch(`${server.url}/api/account/export/${link}`, { method: "POST" })
     expect(download.status).toBe(200)
     expect(download.headers.get("content-disposition")).toContain("attachment")
     const text = await download.text()
@@ -224,11 +227,45 @@ describe("export my data", () => {
     // The provider's own export holds their side (and not the client's address or contact details).
     expect((await api.post("/api/account/export", {}, { token: provider.token })).status).toBe(202)
 
-    const unknown = await api.get("/api/account/export/not-a-real-token", { language: "en" })
+    // Once: the same link again is a 404 in the reader's language, and the archive is no longer stored.
+    for (const [language, messages] of [
+      ["fr", fr],
+      ["en", en]
+    ] as const) {
+      const again = await api.post(`/api/account/export/${link}`, {}, { language })
+      expect([again.status, again.body.code, again.body.message]).toEqual([404, "EXPORT_NOT_FOUND", messages["privacy.exportNotFound"]])
+    }
+    expect(await sql("SELECT archive FROM data_exports WHERE user_id = $1 AND downloaded_at IS NOT NULL", [client.id])).toEqual([
+      { archive: null }
+    ])
+    const unknown = await api.post("/api/account/export/not-a-real-token", {}, { language: "en" })
     expect([unknown.status, unknown.body.code, unknown.body.message]).toEqual([404, "EXPORT_NOT_FOUND", en["privacy.exportNotFound"]])
-    // It expires: a week later the link is dead.
-    await sql("UPDATE data_exports SET expires_at = now() - interval '1 second' WHERE user_id = $1", [client.id])
-    expect((await api.get(`/api/account/export/${link}`)).status).toBe(404)
+  })
+
+  it("expires after a week, and two downloads at once get the file once", async () => {
+    const person = uniquePerson()
+    const client = await newClient(server, api, person)
+    const seen = new Set<string>()
+    /** Asks for an export and answers the token of the link mailed for it (one not seen before). */
+    const ask = async () => {
+      expect((await api.post("/api/account/export", {}, { token: client.token })).status).toBe(202)
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+        const tokens = (await mailsTo(server, person.email)).map((m) => /\/account\/export\/([A-Za-z0-9_-]+)/.exec(m.text)?.[1])
+        const fresh = tokens.find((token) => token !== undefined && !seen.has(token))
+        if (fresh) {
+          seen.add(fresh)
+          return fresh
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      throw new Error("no export mail")
+    }
+    const racing = await ask()
+    const answers = await Promise.all([1, 2, 3].map(() => fetch(`${server.url}/api/account/export/${racing}`, { method: "POST" })))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404])
+    const late = await ask()
+    await sql("UPDATE data_exports SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND downloaded_at IS NULL", [client.id])
+    expect((await api.post(`/api/account/export/${late}`, {})).status).toBe(404)
   })
 })
 

@@ -143,12 +143,12 @@ export const api = async <T>(path: string, options: RequestOptions = {}): Promis
 }
 
 /** A binary answer (an admin document) fetched with the bearer token, as a Blob; failures are quiet. */
-export const apiBlob = async (path: string): Promise<Blob> => {
-  const token = getToken()
-  let response = await send(path, {}, token)
+export const apiBlob = async (path: string, options: Pick<RequestOptions, "method" | "body" | "auth"> = {}): Promise<Blob> => {
+  const token = options.auth === false ? null : getToken()
+  let response = await send(path, options, token)
   if (response.status === 401 && token) {
     const fresh = await refreshSession()
-    if (fresh) response = await send(path, {}, fresh)
+    if (fresh) response = await send(path, options, fresh)
   }
   if (!response.ok) throw toError(response.status, await readBody(response))
   return response.blob()

@@ -97,7 +97,9 @@ export const authApi = {
 /** The caller's data export and the deletion of their account (privacy module). */
 export const accountApi = {
   requestExport: (quiet?: Quiet) => post<Empty>("/account/export", {}, quiet),
-  deleteAccount: (body: DeleteAccountRequest, quiet?: Quiet) => post<Empty>("/account/delete", body, quiet)
+  deleteAccount: (body: DeleteAccountRequest, quiet?: Quiet) => post<Empty>("/account/delete", body, quiet),
+  /** The mailed export's file, once: the link's token is the credential (no session needed). */
+  downloadExport: (token: string) => apiBlob(`/account/export/${encodeURIComponent(token)}`, { method: "POST", body: {}, auth: false })
 }
 
 export const usersApi = {

@@ -119,13 +119,20 @@ export const PhotoEditor = ({
     setStatus(t`Photo ${position} supprimée.`)
   }
 
-  const move = async (item: Item, by: number) => {
-    // The arrows stay enabled while a change is saved (disabling them would drop the keyboard's focus).
-    if (busy) return
+  // Moves are saved one after the other: a second press while the first is saved is queued, not lost
+  // (a keyboard user pressing twice moved the photo once), and each starts from the order the last left.
+  const moves = useRef<Promise<void>>(Promise.resolve())
+  const move = (item: Item, by: number) => {
+    moves.current = moves.current.then(() => moveNow(item, by))
+    return moves.current
+  }
+  const moveNow = async (item: Item, by: number) => {
     setError(undefined)
-    const next = moved(items, item.id, by)
-    if (next === items) return
+    const before = itemsRef.current
+    const next = moved(before, item.id, by)
+    if (next === before) return
     const position = next.findIndex((i) => i.id === item.id) + 1
+    itemsRef.current = next
     if (serviceId === undefined) pending(next)
     else {
       setItems(next)
@@ -133,7 +140,8 @@ export const PhotoEditor = ({
       try {
         saved((await catalogueApi.reorderPhotos(serviceId, { photoIds: next.map((i) => i.id) })).data.photos)
       } catch (e) {
-        setItems(items)
+        itemsRef.current = before
+        setItems(before)
         return failed(e)
       } finally {
         setBusy(false)

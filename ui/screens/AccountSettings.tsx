@@ -263,7 +263,7 @@ export const ExportSection = () => {
     <section aria-labelledby="export-heading">
       <h3 id="export-heading">{t`Exporter mes données`}</h3>
       <p>
-        {t`Un fichier JSON de votre profil, vos services, réservations, messages, avis, candidatures et fichiers envoyés. Nous vous envoyons par email un lien de téléchargement valable 7 jours.`}
+        {t`Un fichier JSON de votre profil, vos services, réservations, messages, avis, candidatures et fichiers envoyés. Nous vous envoyons par email un lien de téléchargement valable 7 jours, pour un seul téléchargement.`}
       </p>
       {done ? (
         <Alert kind="success">

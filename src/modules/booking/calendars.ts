@@ -9,7 +9,7 @@ import { Mailer } from "../notifications"
 import type { BookingStatus } from "./domain"
 import { bookingsCalendar } from "./ics"
 import { reminderMail } from "./mails"
-import { BookingRepository, CalendarFeedRepository, ReminderLog } from "./ports"
+import { BookingRepository, CalendarFeedRepository, CalendarFeedTokens, ReminderLog } from "./ports"
 import { dueReminder, LONGEST_REMINDER_LEAD_MS } from "./reminders"
 
 // Time outside the app: reminder mails before confirmed bookings, and the providers' private
@@ -104,18 +104,26 @@ export const CalendarFeedsLive = Layer.effect(
   Effect.gen(function* () {
     const bookings = yield* BookingRepository
     const feeds = yield* CalendarFeedRepository
+    const tokens = yield* CalendarFeedTokens
     const users = yield* UserRepository
     const config = yield* AppConfig
     const base = config.publicUrl.replace(/\/+$/, "")
-    const urlOf = (token: string) => ({ url: `${base}/api/calendar/${token}.ics` })
+    const urlOf = (providerId: string, nonce: string) => ({ url: `${base}/api/calendar/${tokens.tokenOf(providerId, nonce)}.ics` })
 
     return {
-      mine: (actor) => Effect.flatMap(requireRole(actor, "PROVIDER"), () => Effect.map(feeds.tokenOf(actor.id), urlOf)),
-      regenerate: (actor) => Effect.flatMap(requireRole(actor, "PROVIDER"), () => Effect.map(feeds.regenerate(actor.id), urlOf)),
+      mine: (actor) =>
+        Effect.flatMap(requireRole(actor, "PROVIDER"), () =>
+          Effect.map(feeds.nonceOf(actor.id, tokens.newKey(actor.id)), (nonce) => urlOf(actor.id, nonce))
+        ),
+      regenerate: (actor) =>
+        Effect.flatMap(requireRole(actor, "PROVIDER"), () => {
+          const key = tokens.newKey(actor.id)
+          return Effect.as(feeds.replace(actor.id, key), urlOf(actor.id, key.nonce))
+        }),
       feed: (token) =>
         Effect.gen(function* () {
           if (!TOKEN.test(token)) return yield* CalendarFeedNotFound
-          const owner = yield* feeds.providerOf(token)
+          const owner = yield* feeds.providerOf(tokens.hashOf(token))
           if (Option.isNone(owner)) return yield* CalendarFeedNotFound
           const at = yield* now
           const found = yield* bookings.calendar(

@@ -347,15 +347,32 @@ export class PairBlocks extends Context.Tag("booking/PairBlocks")<
 
 export class ReminderLog extends Context.Tag("booking/ReminderLog")<ReminderLog, ReminderLogShape>() {}
 
-/** Providers' private calendar feed tokens (migration 0020). */
-export interface CalendarFeedRepositoryShape {
-  /** The provider's token, made (random) on the first call. */
-  readonly tokenOf: (providerId: string) => Effect.Effect<string>
-  /** A new random token for the provider: the previous one stops working. */
-  readonly regenerate: (providerId: string) => Effect.Effect<string>
-  /** The provider whose feed this token opens. */
-  readonly providerOf: (token: string) => Effect.Effect<Option.Option<string>>
+/** A feed's stored key: the nonce its URL token derives from, and that token's SHA-256 (hex). */
+export interface FeedKey {
+  readonly nonce: string
+  readonly tokenHash: string
 }
+
+/** Providers' private calendar feeds (migrations 0020, 0037): keys only, never a token. */
+export interface CalendarFeedRepositoryShape {
+  /** The provider's feed nonce; `candidate` is stored when they have none yet (a first visit, or a feed made before tokens were derived). */
+  readonly nonceOf: (providerId: string, candidate: FeedKey) => Effect.Effect<string>
+  /** Replaces the provider's key: every earlier URL stops working, the one from before derivation too. */
+  readonly replace: (providerId: string, key: FeedKey) => Effect.Effect<void>
+  /** The provider whose feed a token of this SHA-256 opens. */
+  readonly providerOf: (tokenHash: string) => Effect.Effect<Option.Option<string>>
+}
+
+/** How a feed's URL token is made from its key, and what is kept of it (adapters/feed-tokens.ts). */
+export interface CalendarFeedTokensShape {
+  /** A new key for a provider's feed: a random nonce and the SHA-256 of the token it derives. */
+  readonly newKey: (providerId: string) => FeedKey
+  /** The URL token of a provider's feed nonce. */
+  readonly tokenOf: (providerId: string, nonce: string) => string
+  /** What the table keeps of a token. */
+  readonly hashOf: (token: string) => string
+}
+export class CalendarFeedTokens extends Context.Tag("booking/CalendarFeedTokens")<CalendarFeedTokens, CalendarFeedTokensShape>() {}
 export class CalendarFeedRepository extends Context.Tag("booking/CalendarFeedRepository")<
   CalendarFeedRepository,
   CalendarFeedRepositoryShape

@@ -138,7 +138,8 @@ export const NotificationsLive = Layer.effect(
           to: to.email,
           language: to.preferredLanguage,
           firstName: to.firstName,
-          link: link(`/api/account/export/${token}`),
+          // The page with the download button: a mail scanner's GET must not spend the single-use link.
+          link: link(`/account/export/${token}`),
           keys: {
             subject: "mail.export.subject",
             greeting: "mail.export.greeting",

@@ -4,7 +4,7 @@ import { Authentication } from "../../platform/http/authentication"
 import { Ok, Payload, PayloadText } from "../../platform/http/schemas"
 
 // The privacy module's HTTP contract (issue 15): a user's data export and the deletion of their account.
-// The export itself, `GET /api/account/export/{token}`, is the mailed link: it answers the JSON file,
+// The export itself, `POST /api/account/export/{token}` (the mailed link's page downloads it, once), answers the JSON file,
 // so it is routed beside this contract (src/app/server.ts), as the calendar feeds are.
 
 const Empty = Schema.Struct({})

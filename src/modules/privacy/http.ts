@@ -32,9 +32,9 @@ export const AccountHttpLive = HttpApiBuilder.group(MarketplaceApi, "account", (
 )
 
 /**
- * GET /api/account/export/:token, the mailed link: the archive as a JSON file to save. The token (256
- * random bits, stored hashed, 7 days) is the credential, as a reset link's is; an unknown or expired one
- * is a 404 envelope.
+ * POST /api/account/export/:token, the download button of the mailed link's page: the archive as a JSON
+ * file to save, once. The token (256 random bits, stored hashed, 7 days) is the credential, as a reset
+ * link's is; a used, unknown or expired one is a 404 envelope in the reader's language.
  */
 export const exportDownloadRoute = Effect.gen(function* () {
   const privacy = yield* Privacy
@@ -44,3 +44,14 @@ export const exportDownloadRoute = Effect.gen(function* () {
     headers: { "content-disposition": 'attachment; filename="my-data.json"', "cache-control": "no-store" }
   })
 })
+
+/**
+ * GET /api/account/export/:token, the link of mails sent before the page existed: to the page, which
+ * downloads on a click. A GET spends nothing (mail scanners open links), so the link stays single-use.
+ */
+export const exportLinkRedirect = Effect.map(HttpRouter.params, (params) =>
+  HttpServerResponse.empty({
+    status: 303,
+    headers: { location: `/account/export/${encodeURIComponent(params.token ?? "")}`, "cache-control": "no-store" }
+  })
+)

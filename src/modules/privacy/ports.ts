@@ -23,7 +23,11 @@ export interface DataExportStoreShape {
    * when the account was deleted meanwhile (it waits for a deletion under way, which locks the account).
    */
   readonly create: (userId: string, archive: Record<string, unknown>, at: Date, expiresAt: Date) => Effect.Effect<Option.Option<string>>
-  /** The archive behind a token, when it exists, has not expired, belongs to an active account and was made under its current password. */
-  readonly find: (token: string, at: Date) => Effect.Effect<Option.Option<{ readonly userId: string; readonly archive: unknown }>>
+  /**
+   * Takes the archive behind a token, once: when it exists, was not downloaded, has not expired,
+   * belongs to an active account and was made under its current password. The download is recorded
+   * and the archive dropped in the same statement, so two requests at once get it once.
+   */
+  readonly claim: (token: string, at: Date) => Effect.Effect<Option.Option<{ readonly userId: string; readonly archive: unknown }>>
 }
 export class DataExportStore extends Context.Tag("privacy/DataExportStore")<DataExportStore, DataExportStoreShape>() {}

@@ -20,7 +20,7 @@ export class Privacy extends Context.Tag("privacy/Privacy")<
     readonly requestExport: (actor: Actor) => Effect.Effect<void>
     /** The job's work: builds the archive, stores it under a new token and mails the link. */
     readonly prepareExport: (userId: string) => Effect.Effect<void>
-    /** The archive behind a mailed link (404 EXPORT_NOT_FOUND when unknown, expired, or its account is gone). */
+    /** The archive behind a mailed link, once (404 EXPORT_NOT_FOUND when used, unknown, expired, or its account is gone). */
     readonly download: (token: string) => Effect.Effect<unknown, NotFound>
     /**
      * Deletes the caller's account, confirmed by their password (422): refused (409, with the reason)
@@ -64,7 +64,7 @@ export const PrivacyLive = Layer.effect(
 
       download: (token) =>
         Effect.gen(function* () {
-          const found = token === "" ? Option.none() : yield* exports.find(token, yield* now)
+          const found = token === "" ? Option.none() : yield* exports.claim(token, yield* now)
           if (Option.isNone(found)) return yield* ExportNotFound
           return found.value.archive
         }),

@@ -9,6 +9,7 @@ import {
   type BookingRecord,
   BookingRepository,
   CalendarFeedRepository,
+  type FeedKey,
   DisputeRepository,
   type DisputeThread,
   type Participant,
@@ -393,7 +394,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
     })
     // Reminders sent, keyed by booking, kind and start; feed tokens by provider.
     const reminders = new Set<string>()
-    const feeds = new Map<string, string>()
+    const feeds = new Map<string, FeedKey>()
     const reminderLog: ReminderLog["Type"] = {
       candidates: (now, withinMs, limit) =>
         Effect.sync(() =>
@@ -419,23 +420,16 @@ export const BookingMemoryAdapters = Layer.effectContext(
           return true
         })
     }
-    const newToken = () => crypto.randomBytes(32).toString("base64url")
     const feedRepository: CalendarFeedRepository["Type"] = {
-      tokenOf: (providerId) =>
+      nonceOf: (providerId, candidate) =>
         Effect.sync(() => {
           const existing = feeds.get(providerId)
-          if (existing !== undefined) return existing
-          const token = newToken()
-          feeds.set(providerId, token)
-          return token
+          if (existing !== undefined) return existing.nonce
+          feeds.set(providerId, candidate)
+          return candidate.nonce
         }),
-      regenerate: (providerId) =>
-        Effect.sync(() => {
-          const token = newToken()
-          feeds.set(providerId, token)
-          return token
-        }),
-      providerOf: (token) => Effect.sync(() => Option.fromNullable([...feeds].find(([, t]) => t === token)?.[0]))
+      replace: (providerId, key) => Effect.sync(() => void feeds.set(providerId, key)),
+      providerOf: (tokenHash) => Effect.sync(() => Option.fromNullable([...feeds].find(([, key]) => key.tokenHash === tokenHash)?.[0]))
     }
     const nameOf = (id: string) => Effect.map(participant(id), (p) => `${p.firstName} ${p.lastName}`)
     const disputeRepository: DisputeRepository["Type"] = {

@@ -14,7 +14,6 @@ import {
   RescheduleStatuses,
   SlotTaken
 } from "../domain"
-import * as crypto from "node:crypto"
 import { REMINDER_LEAD_MS } from "../reminders"
 import { DEFAULT_TIME_ZONE } from "../../../platform/time-zones"
 import {
@@ -619,7 +618,7 @@ export const ReviewRepositoryLive = Layer.effect(
 )
 
 const CandidateRow = Schema.Struct({ id: Schema.String, startTime: Schema.DateFromSelf })
-const TokenRow = Schema.Struct({ token: Schema.String })
+const NonceRow = Schema.Struct({ nonce: Schema.String })
 const ProviderRow = Schema.Struct({ providerId: Schema.String })
 
 export const ReminderLogLive = Layer.effect(
@@ -652,38 +651,34 @@ export const ReminderLogLive = Layer.effect(
 )
 
 /** 32 random bytes (256 bits), URL-safe. */
-const newFeedToken = () => crypto.randomBytes(32).toString("base64url")
 
 export const CalendarFeedRepositoryLive = Layer.effect(
   CalendarFeedRepository,
   Effect.map(SqlClient.SqlClient, (sql) =>
     CalendarFeedRepository.of({
-      tokenOf: (providerId) =>
+      nonceOf: (providerId, candidate) =>
         single(
-          "calendar feed token",
-          TokenRow,
-          // An existing token is kept (the no-op update makes RETURNING answer it).
-          sql`INSERT INTO calendar_feeds (provider_id, token) VALUES (${providerId}, ${newFeedToken()})
-          ON CONFLICT (provider_id) DO UPDATE SET provider_id = EXCLUDED.provider_id RETURNING token`
+          "calendar feed nonce",
+          NonceRow,
+          // An existing key is kept; a feed from before derivation (no nonce) takes the candidate, its old URL still working.
+          sql`INSERT INTO calendar_feeds (provider_id, nonce, token_hash) VALUES (${providerId}, ${candidate.nonce}, ${candidate.tokenHash})
+          ON CONFLICT (provider_id) DO UPDATE SET nonce = coalesce(calendar_feeds.nonce, EXCLUDED.nonce),
+            token_hash = coalesce(calendar_feeds.token_hash, EXCLUDED.token_hash)
+          RETURNING nonce`
         ).pipe(
-          Effect.map((row) => row.token),
+          Effect.map((row) => row.nonce),
           Effect.orDie
         ),
-      regenerate: (providerId) =>
-        single(
-          "regenerated calendar feed token",
-          TokenRow,
-          sql`INSERT INTO calendar_feeds (provider_id, token) VALUES (${providerId}, ${newFeedToken()})
-          ON CONFLICT (provider_id) DO UPDATE SET token = EXCLUDED.token, created_at = now() RETURNING token`
-        ).pipe(
-          Effect.map((row) => row.token),
-          Effect.orDie
-        ),
-      providerOf: (token) =>
-        findOne("calendar feed owner", ProviderRow, sql`SELECT provider_id FROM calendar_feeds WHERE token = ${token}`).pipe(
-          Effect.map(Option.map((row) => row.providerId)),
-          Effect.orDie
-        )
+      replace: (providerId, key) =>
+        sql`INSERT INTO calendar_feeds (provider_id, nonce, token_hash) VALUES (${providerId}, ${key.nonce}, ${key.tokenHash})
+          ON CONFLICT (provider_id) DO UPDATE SET nonce = EXCLUDED.nonce, token_hash = EXCLUDED.token_hash,
+            legacy_token_hash = NULL, created_at = now()`.pipe(Effect.asVoid, Effect.orDie),
+      providerOf: (tokenHash) =>
+        findOne(
+          "calendar feed owner",
+          ProviderRow,
+          sql`SELECT provider_id FROM calendar_feeds WHERE token_hash = ${tokenHash} OR legacy_token_hash = ${tokenHash}`
+        ).pipe(Effect.map(Option.map((row) => row.providerId)), Effect.orDie)
     })
   )
 )

@@ -293,13 +293,18 @@ export const DataExportStoreLive = Layer.effect(
           RETURNING id`
         return rows.length > 0 ? Option.some(token) : Option.none()
       }).pipe(Effect.orDie),
-    find: (token, at) =>
+    claim: (token, at) =>
       findOne(
         "data export",
         Schema.Struct({ userId: Schema.String, archive: Schema.Unknown }),
-        sql`SELECT e.user_id, e.archive FROM data_exports e JOIN users u ON u.id = e.user_id
-          WHERE e.token_hash = ${digest(token)} AND e.expires_at > ${at} AND e.archive IS NOT NULL AND u.deleted_at IS NULL
-            AND u.is_active AND e.password_fingerprint = sha256(convert_to(u.password_hash, 'UTF8'))`
+        sql`WITH usable AS (
+            SELECT e.id, e.user_id, e.archive FROM data_exports e JOIN users u ON u.id = e.user_id
+            WHERE e.token_hash = ${digest(token)} AND e.expires_at > ${at} AND e.archive IS NOT NULL AND e.downloaded_at IS NULL
+              AND u.deleted_at IS NULL AND u.is_active AND e.password_fingerprint = sha256(convert_to(u.password_hash, 'UTF8'))
+            FOR UPDATE OF e)
+          UPDATE data_exports d SET downloaded_at = ${at}, archive = NULL FROM usable
+          WHERE d.id = usable.id AND d.downloaded_at IS NULL
+          RETURNING usable.user_id, usable.archive`
       ).pipe(Effect.orDie)
   }))
 )
