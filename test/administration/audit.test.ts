@@ -233,6 +233,34 @@ describe("the audit log", () => {
     ])
   })
 
+  it("bulk exports and a provider's payout links are recorded: who took which rows, who opened whose payout access", async () => {
+    const csvOf = async (path: string) => {
+      const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${admin.token}` } })
+      expect(res.status).toBe(200)
+      return (await res.text()).trim().split("\n").length - 1
+    }
+    const bookings = await csvOf("/api/admin/exports/bookings?currency=EUR&from=2020-01-01")
+    const payments = await csvOf("/api/admin/exports/payments?currency=EUR")
+    const exports = await sql<AuditRow>(
+      "SELECT actor_id, action, subject_type, subject_id, before, after FROM audit_log WHERE subject_type = 'EXPORT' AND actor_id = $1 ORDER BY created_at, id",
+      [admin.id]
+    )
+    expect(exports.slice(-2).map((r) => [r.action, r.subjectId, r.before, r.after])).toEqual([
+      ["BOOKINGS_EXPORTED", "bookings", null, { from: "2020-01-01T00:00:00.000Z", to: null, currency: "EUR", rows: bookings }],
+      ["PAYMENTS_EXPORTED", "payments", null, { from: null, to: null, currency: "EUR", rows: payments }]
+    ])
+
+    const provider = world.provider
+    const base = `/api/admin/users/${provider.id}/stripe-connect`
+    expect((await api.get(`${base}/link`, { token: admin.token })).status).toBe(200)
+    expect((await api.get(`${base}/dashboard`, { token: admin.token })).status).toBe(200)
+    const opened = (await auditOf(provider.id)).filter((r) => r.action.startsWith("PAYOUT_"))
+    expect(opened.map((r) => [r.action, r.actorId, r.subjectType, r.after])).toEqual([
+      ["PAYOUT_ONBOARDING_LINK_CREATED", admin.id, "USER", { accountId: expect.stringMatching(/^acct_/) }],
+      ["PAYOUT_DASHBOARD_OPENED", admin.id, "USER", { accountId: expect.stringMatching(/^acct_/) }]
+    ])
+  })
+
   it("applications approved or rejected and documents verified: one entry each, none for a refused decision", async () => {
     const applicant = await newClient(server, api)
     const submitted = await submit(server, applicant.token, await applicationForm())

@@ -214,7 +214,9 @@ describe.skipIf(!hasChromium)("becoming a provider in Chromium", () => {
     await visitor.page.getByRole("heading", { name: "Services proposés" }).waitFor()
     await visitor.page.locator(".service-cards article").first().waitFor()
     await visitor.page.getByRole("button", { name: "Ajouter aux favoris" }).click()
-    await visitor.page.waitForURL(`**/login?redirectTo=${encodeURIComponent(`/profile/${providerId}`)}`)
+    // The login page says why, and leads back to the profile.
+    await visitor.page.waitForURL(`**/login?redirectTo=${encodeURIComponent(`/profile/${providerId}`)}&message=favorite`)
+    await visitor.page.getByText("Connectez-vous pour ajouter ce prestataire à vos favoris.").waitFor()
     await visitor.page.goto(`${base}/profile/00000000-0000-4000-8000-000000000000`)
     await visitor.page.getByRole("heading", { name: "Profil introuvable" }).waitFor()
     await visitor.context.close()

@@ -63,6 +63,8 @@ const texts = {
     viewDetails: /Voir les détails/,
     profileSections: ["À propos", "Spécialités", "Expérience et compétences", "Services proposés"],
     servicesHeading: "Services proposés",
+    contact: "Contacter",
+    contactNotice: "Connectez-vous pour contacter ce prestataire.",
     about: "Comment ça marche",
     contactForm: "Envoyer un message",
     subject: "Sujet",
@@ -80,6 +82,8 @@ const texts = {
     viewDetails: /View details/,
     profileSections: ["About", "Specialities", "Experience and skills", "Services offered"],
     servicesHeading: "Services offered",
+    contact: "Contact",
+    contactNotice: "Log in to contact this provider.",
     about: "How it works",
     contactForm: "Send a message",
     subject: "Subject",
@@ -162,6 +166,10 @@ describe.skipIf(!hasChromium)("pages that sell in Chromium", () => {
         expect(await grid.evaluate((node) => getComputedStyle(node).listStyleType)).toBe("none")
         expect(await page.locator("main").innerText()).not.toContain("—")
         await check(`/profile/${service.userId}`)
+        // Contact as a visitor: the login page says why, and logging in leads back to this profile.
+        await page.locator(".page-actions").getByRole("link", { name: text.contact, exact: true }).click()
+        await page.getByText(text.contactNotice).waitFor()
+        expect(new URL(page.url()).searchParams.get("redirectTo")).toBe(`/profile/${service.userId}`)
 
         await page.goto(`${base}/profile/${blankId}`)
         await page.getByRole("heading", { name: "Noémie Vide", level: 1 }).waitFor()

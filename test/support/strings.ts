@@ -16,6 +16,7 @@ const SAME_IN_BOTH: ReadonlyMap<string, string> = new Map(
     stripe: "the payment provider's name",
     canada: "a country's name, the same in both",
     france: "a country's name, the same in both (the demo provider in Paris banks there)",
+    export: "the audit log's subject of a bulk export, the same word in both",
     français: "a language's own name, shown as is in the language switch",
     english: "a language's own name, shown as is in the language switch",
     // French and English words spelt alike (each is the translation the catalog gives).

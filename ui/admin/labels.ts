@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
+import type { AuditAction, AuditSubjectType } from "../api/contract"
 
 /** The six statuses an administrator sets (spec section 4), and the finer ones lists may show. */
 export const ADMIN_STATUSES = ["PENDING", "CONFIRMED", "DISPUTED", "RESOLVED", "COMPLETED", "CANCELLED", "REJECTED", "VALIDATED"] as const
@@ -35,7 +36,7 @@ export const adminStatusTone = (status: string) =>
         : "info"
 
 /** The audit log's actions (src/modules/administration/rules.ts AuditActions). */
-export const auditActionLabels: Record<string, MessageDescriptor> = {
+export const auditActionLabels: Record<AuditAction, MessageDescriptor> = {
   APPLICATION_APPROVED: msg`Candidature approuvée`,
   APPLICATION_REJECTED: msg`Candidature refusée`,
   DOCUMENT_VERIFIED: msg`Document vérifié`,
@@ -51,16 +52,21 @@ export const auditActionLabels: Record<string, MessageDescriptor> = {
   PAYMENT_ACCOUNT_CREATED: msg`Compte de paiement créé`,
   PAYMENT_ACCOUNT_DELETED: msg`Compte de paiement supprimé`,
   REPORT_MODERATED: msg`Signalement traité`,
-  EXCHANGE_RATES_SET: msg`Taux de change modifiés`
+  EXCHANGE_RATES_SET: msg`Taux de change modifiés`,
+  BOOKINGS_EXPORTED: msg`Réservations exportées (CSV)`,
+  PAYMENTS_EXPORTED: msg`Paiements exportés (CSV)`,
+  PAYOUT_ONBOARDING_LINK_CREATED: msg`Lien d'inscription aux versements créé`,
+  PAYOUT_DASHBOARD_OPENED: msg`Tableau de bord des versements ouvert`
 }
 
 /** What an audit entry is about. */
-export const auditSubjectLabels: Record<string, MessageDescriptor> = {
+export const auditSubjectLabels: Record<AuditSubjectType, MessageDescriptor> = {
   APPLICATION: msg`Candidature`,
   DOCUMENT: msg`Document`,
   USER: msg`Utilisateur`,
   BOOKING: msg`Réservation`,
   SERVICE: msg`Service`,
   REPORT: msg`Signalement`,
-  EXCHANGE_RATES: msg`Taux de change`
+  EXCHANGE_RATES: msg`Taux de change`,
+  EXPORT: msg`Export`
 }

@@ -130,9 +130,14 @@ export default function AdminAudit() {
                 <tbody>
                   {data.entries.map((entry) => {
                     const href = subjectHref(entry)
-                    // Exchange rates are named by their currencies ("CAD,USD"), the rest by an id's start.
-                    const shortId = entry.subjectType === "EXCHANGE_RATES" ? entry.subjectId : entry.subjectId.slice(0, 8)
-                    const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${shortId}`
+                    // Exchange rates are named by their currencies ("CAD,USD"), exports by their action alone, the rest by an id's start.
+                    const shortId =
+                      entry.subjectType === "EXCHANGE_RATES"
+                        ? entry.subjectId
+                        : entry.subjectType === "EXPORT"
+                          ? ""
+                          : entry.subjectId.slice(0, 8)
+                    const subject = `${i18n._(auditSubjectLabels[entry.subjectType]!)} ${shortId}`.trim()
                     return (
                       <tr key={entry.id} data-audit-action={entry.action} data-subject-id={entry.subjectId}>
                         <td>{formatDateTime(i18n.locale, entry.createdAt)}</td>

@@ -17,7 +17,6 @@ import { BlockAction, ReportProfileAction } from "../components/messaging/safety
 import { formatMonthYear, formatNumber, formatPercent } from "../format"
 import { favoriteIdsAtom, toggleFavorite } from "../state/favorites"
 import { userAtom } from "../state/session"
-import { showToast } from "../state/toasts"
 import { siteName } from "../brand"
 
 const FavoriteButton = ({ profile }: { profile: Profile }) => {
@@ -31,8 +30,8 @@ const FavoriteButton = ({ profile }: { profile: Profile }) => {
   if (profile.isOwner) return null
   const toggle = async () => {
     if (!user) {
-      showToast("info", t`Connectez-vous pour ajouter ce profil à vos favoris.`)
-      navigate(loginRedirect(`/profile/${profile.id}`))
+      // The login page says why, and leads back here.
+      navigate(`${loginRedirect(`/profile/${profile.id}`)}&message=favorite`)
       return
     }
     setBusy(true)
@@ -140,9 +139,7 @@ const Content = ({ profile }: { profile: Profile }) => {
         {profile.isOwner ? null : (
           <Link
             href={
-              user
-                ? `/messaging?userId=${encodeURIComponent(profile.id)}`
-                : loginRedirect(`/messaging?userId=${encodeURIComponent(profile.id)}`)
+              user ? `/messaging?userId=${encodeURIComponent(profile.id)}` : `${loginRedirect(`/profile/${profile.id}`)}&message=contact`
             }
             className="button-secondary"
           >

@@ -25,12 +25,17 @@ export const AuditActions = [
   "PAYMENT_ACCOUNT_CREATED",
   "PAYMENT_ACCOUNT_DELETED",
   "REPORT_MODERATED",
-  "EXCHANGE_RATES_SET"
+  "EXCHANGE_RATES_SET",
+  // Reading is audited where it hands out much personal data or a provider's payout access (issue 23, item 13).
+  "BOOKINGS_EXPORTED",
+  "PAYMENTS_EXPORTED",
+  "PAYOUT_ONBOARDING_LINK_CREATED",
+  "PAYOUT_DASHBOARD_OPENED"
 ] as const
 export type AuditAction = (typeof AuditActions)[number]
 
 /** What an audit entry is about (its subject id is that record's id; a payment account's is its provider's user id). */
-export const AuditSubjectTypes = ["APPLICATION", "DOCUMENT", "USER", "BOOKING", "SERVICE", "REPORT", "EXCHANGE_RATES"] as const
+export const AuditSubjectTypes = ["APPLICATION", "DOCUMENT", "USER", "BOOKING", "SERVICE", "REPORT", "EXCHANGE_RATES", "EXPORT"] as const
 export type AuditSubjectType = (typeof AuditSubjectTypes)[number]
 
 /** Audit entries per page when the request names no size. */

@@ -297,6 +297,20 @@ export const AdministrationLive = Layer.effect(
         const currency = yield* parseCurrency(range.currency)
         return { from, to, currency }
       })
+    /** A bulk export handed to an admin: who took which rows (the range asked for and how many). */
+    const recordExport = (
+      actor: Actor,
+      kind: "bookings" | "payments",
+      range: { readonly from?: Date | undefined; readonly to?: Date | undefined; readonly currency?: string | undefined },
+      rows: number
+    ) =>
+      audit.record({
+        actorId: actor.id,
+        action: kind === "bookings" ? "BOOKINGS_EXPORTED" : "PAYMENTS_EXPORTED",
+        subject: { type: "EXPORT", id: kind },
+        before: null,
+        after: { from: range.from?.toISOString() ?? null, to: range.to?.toISOString() ?? null, currency: range.currency ?? null, rows }
+      })
 
     /** The currency asked for, or the most active one; and every currency recorded. */
     const currencyOf = (value: string | undefined) =>
@@ -505,6 +519,7 @@ export const AdministrationLive = Layer.effect(
           yield* admin(actor)
           const { from, to, currency } = yield* exportRange(range)
           const rows = yield* allPages((limit, offset) => read.bookings({ from, to, currency, limit, offset }))
+          yield* recordExport(actor, "bookings", { from, to, currency }, rows.length)
           return csv(
             [
               "id",
@@ -552,6 +567,7 @@ export const AdministrationLive = Layer.effect(
           yield* admin(actor)
           const { from, to, currency } = yield* exportRange(range)
           const rows = yield* allPages((limit, offset) => read.payments({ from, to, currency, limit, offset }))
+          yield* recordExport(actor, "payments", { from, to, currency }, rows.length)
           return csv(
             [
               "id",

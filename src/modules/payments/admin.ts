@@ -95,6 +95,14 @@ export const AdminPaymentAccountsLive = Layer.effect(
             ...onboardingReturnUrls(config.publicUrl),
             locale: user.preferredLanguage
           })
+          // The link lets whoever opens it fill in the provider's payout details: who asked for it is kept.
+          yield* audit.record({
+            actorId: actor.id,
+            action: "PAYOUT_ONBOARDING_LINK_CREATED",
+            subject: { type: "USER", id: user.id },
+            before: null,
+            after: { accountId: account.accountId }
+          })
           return { accountLink }
         }),
 
@@ -116,6 +124,13 @@ export const AdminPaymentAccountsLive = Layer.effect(
               () => AccountToCreateFirst
             )
           )
+          yield* audit.record({
+            actorId: actor.id,
+            action: "PAYOUT_DASHBOARD_OPENED",
+            subject: { type: "USER", id: user.id },
+            before: null,
+            after: { accountId: account.accountId }
+          })
           return { dashboardUrl }
         }),
 
