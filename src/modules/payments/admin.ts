@@ -70,6 +70,14 @@ export const AdminPaymentAccountsLive = Layer.effect(
         )
       )
 
+    /** A link that opens a provider's payout details (to fill in, or their dashboard) was handed to an admin: who, for whom. */
+    const recordPayoutAccess = (
+      actor: Actor,
+      user: { readonly id: string },
+      action: "PAYOUT_ONBOARDING_LINK_CREATED" | "PAYOUT_DASHBOARD_OPENED",
+      accountId: string
+    ) => audit.record({ actorId: actor.id, action, subject: { type: "USER", id: user.id }, before: null, after: { accountId } })
+
     return {
       create: (actor, provider, country) =>
         Effect.gen(function* () {
@@ -95,14 +103,7 @@ export const AdminPaymentAccountsLive = Layer.effect(
             ...onboardingReturnUrls(config.publicUrl),
             locale: user.preferredLanguage
           })
-          // The link lets whoever opens it fill in the provider's payout details: who asked for it is kept.
-          yield* audit.record({
-            actorId: actor.id,
-            action: "PAYOUT_ONBOARDING_LINK_CREATED",
-            subject: { type: "USER", id: user.id },
-            before: null,
-            after: { accountId: account.accountId }
-          })
+          yield* recordPayoutAccess(actor, user, "PAYOUT_ONBOARDING_LINK_CREATED", account.accountId)
           return { accountLink }
         }),
 
@@ -124,13 +125,7 @@ export const AdminPaymentAccountsLive = Layer.effect(
               () => AccountToCreateFirst
             )
           )
-          yield* audit.record({
-            actorId: actor.id,
-            action: "PAYOUT_DASHBOARD_OPENED",
-            subject: { type: "USER", id: user.id },
-            before: null,
-            after: { accountId: account.accountId }
-          })
+          yield* recordPayoutAccess(actor, user, "PAYOUT_DASHBOARD_OPENED", account.accountId)
           return { dashboardUrl }
         }),
 
