@@ -157,8 +157,13 @@ export const PreferenceRepositoryLive = Layer.effect(
         Effect.map((rows) => rows.map(toRecipient)),
         Effect.orDie
       )
+    const recipientById = (userId: string) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0]))
     return PreferenceRepository.of({
-      find: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0]?.preferences)),
+      find: (userId) =>
+        Effect.map(
+          recipientById(userId),
+          Option.map((recipient) => recipient.preferences)
+        ),
       save: (userId, p) =>
         sql`INSERT INTO notification_preferences
               (user_id, email_notifications, email_frequency, quiet_hours_enabled, quiet_hours_start, quiet_hours_end)
@@ -168,7 +173,7 @@ export const PreferenceRepositoryLive = Layer.effect(
               quiet_hours_enabled = EXCLUDED.quiet_hours_enabled, quiet_hours_start = EXCLUDED.quiet_hours_start,
               quiet_hours_end = EXCLUDED.quiet_hours_end, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie),
       recipients: (emails) => (emails.length === 0 ? Effect.succeed([]) : recipientsWhere(sql`u.email IN ${sql.in([...new Set(emails)])}`)),
-      recipientById: (userId) => Effect.map(recipientsWhere(sql`u.id = ${userId}`), (rows) => Option.fromNullable(rows[0])),
+      recipientById,
       recordSuppressed: (suppressions) =>
         suppressions.length === 0
           ? Effect.void
