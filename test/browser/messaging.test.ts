@@ -66,11 +66,30 @@ describe.skipIf(!hasChromium)("messaging in Chromium", () => {
     await answer.locator(".message-state", { hasText: "Read" }).waitFor()
 
     // ---- The provider closes the dialog: the list shows the last message; a new one bumps the badge live ----
+    // The list's refresh on closing is answered by the server at once but reaches the page only
+    // after the next message has arrived live (as on a slow network): that older answer must not
+    // wipe the badge, so the page asks again and shows the newer count.
+    let releaseHeldList!: () => void
+    const heldList = new Promise<void>((resolve) => (releaseHeldList = resolve))
+    await provider.route(
+      /\/api\/conversations\?/,
+      async (route) => {
+        const response = await route.fetch()
+        await heldList
+        await route.fulfill({ response })
+      },
+      { times: 1 }
+    )
     await providerDialog.getByRole("button", { name: "Close" }).click()
     const card = provider.getByRole("article", { name: "Lucas Bernard" })
     await card.getByText("You: Hello Lucas, yes: Saturday at 10 am works for me.").waitFor()
     await clientBox.fill("Parfait, à samedi.")
     await clientBox.press("Enter")
+    await card.getByText("1 unread").waitFor()
+    const freshList = provider.waitForResponse((response) => /\/api\/conversations\?/.test(response.url()) && response.ok())
+    releaseHeldList()
+    await freshList // the held answer
+    await provider.waitForResponse((response) => /\/api\/conversations\?/.test(response.url()) && response.ok()) // asked again
     await card.getByText("1 unread").waitFor()
     await card.getByText("Lucas: Parfait, à samedi.").waitFor()
 

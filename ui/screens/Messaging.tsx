@@ -77,8 +77,13 @@ export default function Messaging() {
   const [page, setPage] = useState(1)
   const [open, setOpen] = useState<Conversation | null>(null)
   const [startError, setStartError] = useState<string | null>(null)
+  // Live events counted, so that a list answer fetched before one of them is not laid over it.
+  const liveEvents = useRef(0)
   const [state, reload] = useLive(
-    () => messagingApi.list(page, CONVERSATIONS_PAGE_SIZE).then(({ data }) => data),
+    () => {
+      const eventsBefore = liveEvents.current
+      return messagingApi.list(page, CONVERSATIONS_PAGE_SIZE).then(({ data }) => ({ data, eventsBefore }))
+    },
     [page],
     FALLBACK_POLL_MS,
     !live
@@ -90,8 +95,14 @@ export default function Messaging() {
   itemsRef.current = items
   useEffect(() => {
     if (state.status !== "ok") return
-    setListed(state.data)
-    setItems(state.data.conversations)
+    // An event arrived while this answer was on its way: the answer may predate it, so the list
+    // keeps the event and asks again rather than showing the older counts.
+    if (state.data.eventsBefore !== liveEvents.current && itemsRef.current !== null) {
+      reload({ quiet: true })
+      return
+    }
+    setListed(state.data.data)
+    setItems(state.data.data.conversations)
   }, [state])
 
   // ?userId=X: find or create the conversation with X, open it, and drop the parameter.
@@ -115,13 +126,17 @@ export default function Messaging() {
     const socket = link.socket
     if (!socket) return
     const onMessage = (event: MessageReceived) => {
+      liveEvents.current++
       const current = itemsRef.current
       if (current === null) return
       const next = withMessage(current, event, viewerId)
       if (next === "reload") reload({ quiet: true })
       else setItems(next)
     }
-    const onRead = (event: MessagesRead) => setItems((current) => (current === null ? current : withRead(current, event, viewerId)))
+    const onRead = (event: MessagesRead) => {
+      liveEvents.current++
+      setItems((current) => (current === null ? current : withRead(current, event, viewerId)))
+    }
     socket.on("message_received", onMessage)
     socket.on("messages_read", onRead)
     return () => {
@@ -144,7 +159,7 @@ export default function Messaging() {
         </Alert>
       ) : null}
       <Loaded
-        state={state}
+        state={state.status === "ok" ? { status: "ok", data: state.data.data } : state}
         current={items === null || listed === null ? null : { ...listed, conversations: items }}
         loadingLabel={t`Chargement des conversations…`}
         errorTitle={t`Erreur`}
