@@ -13,6 +13,8 @@ export const fr = {
   "validation.passwordTooShort": "Le mot de passe doit contenir au moins 8 caractères.",
   "validation.passwordMismatch": "Les mots de passe ne correspondent pas.",
   "validation.tooLong": "Ce champ est trop long.",
+  "validation.contactDetails":
+    "Retirez les coordonnées (téléphone, e-mail, lien ou réseau social) : ce texte est public, et le client les reçoit une fois la réservation confirmée.",
   "validation.language": "Langue non prise en charge (fr ou en).",
   "validation.contactSubject": "Sujet inconnu.",
   "validation.boolean": "Valeur attendue : vrai ou faux.",
@@ -645,6 +647,8 @@ export const en: Record<MessageKey, string> = {
   "validation.passwordTooShort": "The password must have at least 8 characters.",
   "validation.passwordMismatch": "Passwords do not match.",
   "validation.tooLong": "This field is too long.",
+  "validation.contactDetails":
+    "Remove the contact details (phone, email, link or social media): this text is public, and the client receives them once a booking is confirmed.",
   "validation.language": "Unsupported language (fr or en).",
   "validation.contactSubject": "Unknown subject.",
   "validation.boolean": "Expected true or false.",

@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await chooseDay(form, dayAhead(2, "America/Toronto"))
     await form.getByRole("button", { name: /^10:00/ }).click()
     await form.getByLabel("Adresse de la prestation").fill("4500 rue Saint-Denis, Montréal")
-    await form.getByLabel("Notes (facultatif)").fill("Deux armoires et un lit.")
+    await form.getByLabel("Notes (facultatif)").fill("Deux armoires et un lit. Sonnez au 514 555 1234.")
     await expect.poll(() => form.getByTestId("booking-total").textContent()).toContain("90")
     await form.getByRole("button", { name: "Confirmer la réservation" }).click()
 
@@ -59,6 +59,8 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     await page.waitForURL("**/bookings?payment=success**")
     await page.getByText("Paiement effectué !").waitFor()
     await card(page).getByText("Paiement effectué", { exact: false }).first().waitFor()
+    // The number in the notes: the client is told the provider sees it once the booking is confirmed.
+    await card(page).getByText("Le prestataire verra vos coordonnées une fois la réservation confirmée.").waitFor()
 
     const [booking] = (await api.get("/api/bookings/me?as=client", { token: client.token })).body.data.bookings
     expect(booking).toMatchObject({ serviceId, status: "PENDING", displayStatus: "PAID", paymentStatus: "AUTHORIZED", totalMinor: 9000 })
@@ -69,10 +71,15 @@ describe.skipIf(!hasChromium)("the booking journey in Chromium", () => {
     page = asProvider.page
     await switchToEnglish(page)
     await page.goto(`${base}/bookings`)
+    // Private until booked: the number in the notes is masked until the provider confirms.
+    const notes = card(page).locator(".booking-notes")
+    await notes.getByText("Contact details were hidden: you will see them once the booking is confirmed.").waitFor()
+    expect(await notes.innerText()).toContain("Sonnez au [•••].")
     await action(page, /^Confirm\b(?! reception)/).click()
     await expect
       .poll(async () => (await api.get(`/api/bookings/${booking.id}`, { token: provider.token })).body.data.booking.status)
       .toBe("CONFIRMED")
+    await notes.getByText("Deux armoires et un lit. Sonnez au 514 555 1234.").waitFor()
     // "Service rendered" is offered once the booking has started: three days later.
     clock.advance(3 * 24 * 3_600_000)
     await page.reload()

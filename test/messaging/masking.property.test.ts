@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { MASK, maskContactDetails, readMessage } from "../../src/modules/messaging/masking"
+import { readMessage } from "../../src/modules/messaging/masking"
+import { MASK, maskContactDetails } from "../../src/modules/messaging/contact-details/rules"
 
 const mask = (text: string) => maskContactDetails(text)
 
@@ -62,7 +63,64 @@ const serviceMention = fc.oneof(
     .map(([name, handle]) => `${name} @${handle}`),
   fc.constantFrom("sur Signal", "on signal", "via Signal", "skype live:marie.d")
 )
-const contact = fc.oneof(phone, email, spelledEmail, serviceMention)
+
+// ---- Obfuscations people use to slip a detail past a filter (issue 23, item 9) ----------------
+
+const FRENCH_UNITS = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf"]
+const FRENCH_TEENS = ["dix", "onze", "douze", "treize", "quatorze", "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf"]
+const FRENCH_TENS = ["", "", "vingt", "trente", "quarante", "cinquante", "soixante"]
+/** 0 to 99 as French writes them: "trente-quatre", "vingt et un", "soixante-dix-huit", "quatre-vingt-onze". */
+const frenchNumber = (n: number): string => {
+  if (n < 10) return FRENCH_UNITS[n]!
+  if (n < 20) return FRENCH_TEENS[n - 10]!
+  if (n >= 80) return n === 80 ? "quatre-vingts" : `quatre-vingt-${frenchNumber(n - 80)}`
+  if (n >= 70) return n === 71 ? "soixante et onze" : `soixante-${FRENCH_TEENS[n - 70]}`
+  const tens = FRENCH_TENS[Math.floor(n / 10)]!
+  const unit = n % 10
+  return unit === 0 ? tens : unit === 1 ? `${tens} et un` : `${tens}-${FRENCH_UNITS[unit]}`
+}
+const ENGLISH_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+const wordSeparator = fc.constantFrom(" ", ", ", " - ", "  ")
+/** A French number read the French way: "zéro six, douze, trente-quatre…", some pairs left as digits. */
+const frenchPhoneInWords = fc
+  .tuple(
+    fc.integer({ min: 1, max: 9 }),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 99 }), fc.boolean()), { minLength: 4, maxLength: 4 }),
+    wordSeparator
+  )
+  .map(([first, pairs, s]) =>
+    [first, ...pairs.map(([n, inWords]) => (inWords ? n : String(n).padStart(2, "0")))]
+      .map((pair) => (typeof pair === "string" ? pair : pair < 10 ? `zéro ${FRENCH_UNITS[pair]}` : frenchNumber(pair)))
+      .join(s)
+  )
+/** A North-American number read digit by digit in English: "five one four, five five five, …". */
+const englishPhoneInWords = fc
+  .tuple(digits(10), wordSeparator)
+  .map(([number, s]) =>
+    [number.slice(0, 3), number.slice(3, 6), number.slice(6)]
+      .map((group) => [...group].map((d) => ENGLISH_UNITS[Number(d)]).join(" "))
+      .join(s)
+  )
+const fullWidth = (text: string) => text.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))
+/** Every digit apart, whatever the separators. */
+const spacedDigits = fc.tuple(digits(10), fc.constantFrom(" ", ".", "-", " - ", "  ", " . ")).map(([number, s]) => [...number].join(s))
+const withInvisible = fc
+  .tuple(fc.oneof(email, phone), fc.constantFrom("\u200b", "\u200c", "\u2060", "\ufeff", "\u00ad"))
+  .map(([found, invisible]) => (found.includes("@") ? found.replace("@", `${invisible}@`) : found.replace(/(\d)(\d)/, `$1${invisible}$2`)))
+const handle = fc
+  .tuple(fc.constantFrom("IG @", "ig: @", "IG@", "@", "TikTok @"), letters(3, 8), fc.constantFrom("", "_", "."), letters(0, 4))
+  .map(([before, a, s, b]) => `${before}${a}${b === "" ? "" : `${s}${b}`}`)
+const plainLink = fc
+  .tuple(
+    fc.constantFrom("", "https://", "http://", "www.", "https://www."),
+    letters(2, 8),
+    fc.option(letters(2, 8), { nil: "" }),
+    fc.constantFrom("com", "fr", "ca", "net", "org", "qc"),
+    fc.constantFrom("", "/contact", "/fr/devis?id=3")
+  )
+  .map(([scheme, a, b, ending, path]) => `${scheme}${a}${b === "" ? "" : `-${b}`}.${ending}${path}`)
+const obfuscated = fc.oneof(frenchPhoneInWords, englishPhoneInWords, phone.map(fullWidth), spacedDigits, withInvisible, handle, plainLink)
+const contact = fc.oneof(phone, email, spelledEmail, serviceMention, obfuscated)
 
 /** What people write about a job that is no contact detail: prices, dates, times, postcodes, amounts. */
 const price = fc.oneof(
@@ -100,7 +158,18 @@ const word = fc.constantFrom(
   "!",
   "?",
   ",",
-  "🙂"
+  "🙂",
+  // Counting is no number: a number word says how many of something.
+  "deux heures",
+  "trois séances",
+  "une fois",
+  "vingt minutes",
+  "quarante-cinq minutes",
+  "one hour",
+  "two or three times",
+  "at nine",
+  "ok.",
+  "etc."
 )
 const harmless = fc.array(fc.oneof(word, price, date, time, postcode), { minLength: 0, maxLength: 8 }).map((parts) => parts.join(" "))
 
@@ -169,7 +238,20 @@ describe("maskContactDetails", () => {
       "https://wa.me/33612345678",
       "t.me/mariedubois",
       "ajoute-moi sur insta @marie_d",
-      "5145551234insta"
+      "5145551234insta",
+      // Obfuscations (issue 23, item 9)
+      "0 6 1 2 3 4 5 6 7 8",
+      "5 1 4 - 5 5 5 - 1 2 3 4",
+      "zéro six douze trente-quatre cinquante-six soixante-dix-huit",
+      "zero six, 12, 34, cinquante-six, quatre-vingt-dix-neuf",
+      "five one four five five five one two three four",
+      "０６ １２ ３４ ５６ ７８",
+      "marie\u200b@gmail.com",
+      "IG @marie_d",
+      "suis-moi @marie.plomberie",
+      "marie-plomberie.fr",
+      "https://exemple.com/contact",
+      "www.plomberie-dubois.ca"
     ]) {
       expect(mask(text).masked, text).toBe(true)
     }
@@ -181,7 +263,10 @@ describe("maskContactDetails", () => {
       "Je vais signaler le problème, c'est un bon signal.",
       "Adresse : 12 rue de Rivoli, 75001 Paris. Montréal H2X 1Y4.",
       "Total $1,200.00 for 3 sessions (20 %).",
-      "Snapshot: 3 photos of the kitchen"
+      "Snapshot: 3 photos of the kitchen",
+      "Deux heures, trois séances, vingt minutes chacune, le 12 mai 2026.",
+      "Salut.Me voici, ok.Merci",
+      "Merci 👨\u200d👩\u200d👧 à bientôt"
     ]) {
       expect(mask(text), text).toEqual({ text, masked: false })
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { MASK } from "../../src/modules/messaging/masking"
+import { MASK } from "../../src/modules/messaging/contact-details/rules"
 import { REPORTS_PER_DAY } from "../../src/modules/messaging/rules"
 import { en, fr } from "../../src/platform/messages"
 import { newClient, providerWithService, type Session } from "../support/accounts"
@@ -93,6 +93,63 @@ describe("private until booked", () => {
       expect(booking.status).toBe(200)
       expect(booking.body.data.booking.status).toBe("CONFIRMED")
     }
+  })
+})
+
+describe("private until booked, beyond messages (issue 23, item 9)", () => {
+  const NOTES = "Code de la porte 1234B. Mon numéro : zéro six douze trente-quatre cinquante-six soixante-dix-huit, IG @lucie_m."
+
+  it("a booking's notes reach the provider masked until the booking is confirmed; the client is told, and reads them whole", async () => {
+    const built = await bookingIn(server, "paid", { notes: NOTES })
+    const read = async (who: Session, language: "fr" | "en" = "fr") =>
+      (await api.get(`/api/bookings/${built.bookingId}`, as(who, language))).body.data.booking as { notes: string; notesMasked: boolean }
+    expect(await read(built.provider)).toEqual(
+      expect.objectContaining({ notes: `Code de la porte 1234B. Mon numéro : ${MASK}, ${MASK}.`, notesMasked: true })
+    )
+    expect(await read(built.client)).toEqual(expect.objectContaining({ notes: NOTES, notesMasked: true }))
+    const listed = await api.get("/api/bookings?role=provider", as(built.provider))
+    expect(JSON.stringify(listed.body)).not.toContain("trente-quatre")
+    expect((await api.post(`/api/bookings/${built.bookingId}/confirm`, {}, as(built.provider))).status).toBe(200)
+    expect(await read(built.provider)).toEqual(expect.objectContaining({ notes: NOTES, notesMasked: false }))
+  })
+
+  it("a service's title and description, and a profile's bio, refuse contact details with a message in the reader's language", async () => {
+    const { provider, serviceId } = await providerWithService(server, api, { title: "Plomberie", description: "Dépannage.", price: 50 })
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+      [
+        "POST",
+        { title: "Plombier 06 12 34 56 78", description: "Dépannage.", price: 50, duration: 60, location: "Montréal", categoryId: 7 },
+        "title"
+      ],
+      ["PATCH", { description: "Devis sur marie-plomberie.fr" }, "description"],
+      ["PATCH", { description: "Écrivez-moi : marie\u200b@gmail.com" }, "description"],
+      ["PATCH", { title: "Plomberie (IG @marie_plombe)" }, "title"]
+    ]
+    for (const [method, body, field] of cases) {
+      for (const [language, messages] of [
+        ["fr", fr],
+        ["en", en]
+      ] as const) {
+        const reply =
+          method === "POST"
+            ? await api.post("/api/services", body, as(provider, language))
+            : await api.patch(`/api/services/${serviceId}`, body, as(provider, language))
+        expectError(reply, 422, "VALIDATION_ERROR", JSON.stringify(body))
+        expect(reply.body.details, JSON.stringify(body)).toContainEqual(
+          expect.objectContaining({ field, message: messages["validation.contactDetails"] })
+        )
+      }
+    }
+    // Prices, dates and times stay welcome.
+    const fine = await api.patch(
+      `/api/services/${serviceId}`,
+      { description: "Dès 50 € de l'heure, le samedi 12/05 de 9h à 17h." },
+      as(provider)
+    )
+    expect(fine.status, fine.text).toBe(200)
+    const bio = await api.patch("/api/users/me", { bio: "Appelez le 514 555 1234" }, as(provider, "en"))
+    expectError(bio, 422, "VALIDATION_ERROR")
+    expect(bio.body.details).toContainEqual(expect.objectContaining({ field: "bio", message: en["validation.contactDetails"] }))
   })
 })
 

@@ -8,7 +8,7 @@ import type { Booking, BookingAction, Reschedule } from "../api/contract"
 import { statusFilterLabels } from "../booking/labels"
 import { BOOKINGS_PAGE_SIZE, otherParty, REFRESH_MS, STATUS_FILTERS, type StatusFilter } from "../booking/rules"
 import { CompletionDialog, reasonOf, RejectDialog } from "../components/booking/ActionDialogs"
-import { DateRange, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { BookingNotes, DateRange, Stars, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { formatPrice } from "../format"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationTerms, useCancelDialogText } from "../components/booking/Cancellation"
@@ -103,12 +103,7 @@ const BookingCard = ({
           <dd className="booking-total">{formatPrice(i18n.locale, booking.totalPrice, booking.currency)}</dd>
           <dt>{t`Paiement`}</dt>
           <dd>{paymentLabel(booking.paymentStatus)}</dd>
-          {booking.notes ? (
-            <>
-              <dt>{t`Notes`}</dt>
-              <dd className="booking-notes">{booking.notes}</dd>
-            </>
-          ) : null}
+          <BookingNotes booking={booking} />
           {booking.status === "REJECTED" ? (
             <>
               <dt>{t`Motif du refus`}</dt>

@@ -30,7 +30,7 @@ import {
   type WeekStart
 } from "../booking/rules"
 import { reasonOf } from "../components/booking/ActionDialogs"
-import { DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
+import { BookingNotes, DateRange, StatusBadge, usePaymentLabel } from "../components/booking/parts"
 import { OpenProposal, RescheduleHistory } from "../components/booking/Reschedule"
 import { showToast } from "../state/toasts"
 import { formatPrice, zoneName } from "../format"
@@ -325,12 +325,7 @@ const BookingDetailDialog = ({ id, onClose }: { id: string; onClose: () => void 
               <dd>{paymentLabel(booking.paymentStatus)}</dd>
               <dt>{t`Total`}</dt>
               <dd>{formatPrice(i18n.locale, booking.totalPrice, booking.currency)}</dd>
-              {booking.notes ? (
-                <>
-                  <dt>{t`Notes`}</dt>
-                  <dd className="booking-notes">{booking.notes}</dd>
-                </>
-              ) : null}
+              <BookingNotes booking={booking} />
             </dl>
             <OpenProposal
               booking={booking}

@@ -162,7 +162,10 @@ export const BookingView = Schema.Struct({
   /** Minutes booked. */
   duration: Schema.Number,
   address: Schema.String,
+  /** The client's notes; the provider reads them with contact details masked until the booking is agreed. */
   notes: Schema.String,
+  /** The notes hold contact details the provider does not see yet (shown to the client as a notice). */
+  notesMasked: Schema.Boolean,
   /** Total in major units; `totalMinor` in the currency's minor unit (what the card is charged). */
   totalPrice: Schema.Number,
   totalMinor: Schema.Number,

@@ -19,6 +19,7 @@ import { formatAmount } from "./mails"
 import type { BookingDetail, DisputeFileRecord, DisputeSummary, DisputeThread, RescheduleRecord, ReviewRecord } from "./ports"
 import type { Earnings, Receipt } from "./receipts"
 import { COMMISSION_PERCENT } from "./domain"
+import { maskContactDetails } from "../messaging/contact-details/rules"
 import { formatWithZone } from "../../platform/time-zones"
 import type { EarningLine, EarningTotal } from "./statements"
 
@@ -117,6 +118,19 @@ export const toDisputeView = (t: DisputeThread, b: BookingDetail, language: Lang
   canWrite: t.status === "OPEN" && b.status === "DISPUTED"
 })
 
+/** Statuses in which the provider has no agreed booking: a request, refused or cancelled (once cancelled, they no longer need the details). */
+const NOT_AGREED: ReadonlyArray<string> = ["PENDING", "REJECTED", "CANCELLED"]
+
+/**
+ * The notes as `role` reads them: the client wrote them, an admin reads everything; the provider
+ * reads contact details masked until the booking is agreed, as in messages (private until booked).
+ */
+const notesAsRead = (b: Pick<BookingDetail, "notes" | "status">, role: "client" | "provider" | "admin") => {
+  const masking = maskContactDetails(b.notes)
+  const masked = masking.masked && NOT_AGREED.includes(b.status)
+  return { notes: masked && role === "provider" ? masking.text : b.notes, notesMasked: masked }
+}
+
 export const toBookingView = (
   b: BookingDetail,
   viewer: { readonly id: string; readonly role: Role },
@@ -153,7 +167,7 @@ export const toBookingView = (
     date: b.startTime.toISOString().slice(0, 10),
     duration: Math.round((b.endTime.getTime() - b.startTime.getTime()) / 60_000),
     address: b.address,
-    notes: b.notes,
+    ...notesAsRead(b, role),
     totalPrice: toMajor(b.totalMinor, b.currency),
     totalMinor: b.totalMinor,
     currency: b.currency,

@@ -3,6 +3,7 @@ import { BadRequest, Conflict, type FieldIssue, Forbidden, invalid, issue, NotFo
 import type { Language, MessageKey } from "../../platform/messages"
 import { currencyDecimals, isCurrency, toMajor, toMinor } from "../../platform/money"
 import { decimalPlaces, isInt4, isStorableNumber } from "../../platform/numbers"
+import { hasContactDetails } from "../messaging/contact-details/rules"
 import { MAX_SERVICE_PHOTOS, type ServiceStatus } from "./rules"
 
 // ---- Entities --------------------------------------------------------------------------------
@@ -197,6 +198,13 @@ const text = (field: string, value: string | null | undefined, max: number, tooL
   return trimmed
 }
 
+/** A service's title and description are public: contact details in them would go round the booking. */
+const listingText = (field: string, value: string | null | undefined, max: number, tooLong: MessageKey, issues: Array<FieldIssue>) => {
+  const trimmed = text(field, value, max, tooLong, issues)
+  if (trimmed.length <= max && hasContactDetails(trimmed)) issues.push(issue(field, "validation.contactDetails"))
+  return trimmed
+}
+
 const currencyOf = (value: string | null | undefined, issues: Array<FieldIssue>) => {
   if (isBlank(value)) return undefined
   const code = value!.trim().toUpperCase()
@@ -271,8 +279,8 @@ const failed = (issues: ReadonlyArray<FieldIssue>) => {
 
 export const validateNewService = (input: ServiceInput): Either.Either<NewService, ValidationFailed> => {
   const issues: Array<FieldIssue> = []
-  const title = text("title", input.title, TITLE_MAX, "catalogue.titleTooLong", issues)
-  const description = text("description", input.description, DESCRIPTION_MAX, "catalogue.descriptionTooLong", issues)
+  const title = listingText("title", input.title, TITLE_MAX, "catalogue.titleTooLong", issues)
+  const description = listingText("description", input.description, DESCRIPTION_MAX, "catalogue.descriptionTooLong", issues)
   const currency = currencyOf(input.currency, issues) ?? DEFAULT_CURRENCY
   const price = parsePrice(input.price, currency)
   if (Either.isLeft(price)) issues.push(issue("price", price.left))
@@ -306,9 +314,9 @@ export const validateServicePatch = (
 ): Either.Either<ServicePatch, ValidationFailed> => {
   const issues: Array<FieldIssue> = []
   const patch: { -readonly [K in keyof ServicePatch]: ServicePatch[K] } = {}
-  if (input.title !== undefined) patch.title = text("title", input.title, TITLE_MAX, "catalogue.titleTooLong", issues)
+  if (input.title !== undefined) patch.title = listingText("title", input.title, TITLE_MAX, "catalogue.titleTooLong", issues)
   if (input.description !== undefined) {
-    patch.description = text("description", input.description, DESCRIPTION_MAX, "catalogue.descriptionTooLong", issues)
+    patch.description = listingText("description", input.description, DESCRIPTION_MAX, "catalogue.descriptionTooLong", issues)
   }
   if (input.location !== undefined) patch.location = text("location", input.location, LOCATION_MAX, "catalogue.locationTooLong", issues)
   const currency = input.currency !== undefined ? currencyOf(input.currency, issues) : undefined

@@ -146,7 +146,7 @@ export class MessageRateLimiter extends Context.Tag("messaging/MessageRateLimite
 
 // ---- Private until booked (issue 15) -----------------------------------------------------------
 
-/** Which of `partnerIds` have a booking with `userId` in one of masking.ts's BOOKED_STATUSES (either side). */
+/** Which of `partnerIds` have a booking with `userId` in one of contact-details/rules.ts's BOOKED_STATUSES (either side). */
 export class PairBookings extends Context.Tag("messaging/PairBookings")<
   PairBookings,
   { readonly bookedWith: (userId: string, partnerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>> }

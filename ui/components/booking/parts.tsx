@@ -3,7 +3,7 @@
 import { plural } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
 import { useId } from "react"
-import type { DisplayStatus, PaymentStatus } from "../../api/contract"
+import type { Booking, DisplayStatus, PaymentStatus } from "../../api/contract"
 import { paymentLabels, statusLabels, statusTone } from "../../booking/labels"
 import { RATING_MAX, RATING_MIN } from "../../booking/rules"
 import { formatDateRangeIn, sameTimeIn, zoneName } from "../../format"
@@ -98,5 +98,29 @@ export const DateRange = ({
         </span>
       ) : null}
     </span>
+  )
+}
+
+/**
+ * The client's notes in a booking's details, with why some of them are hidden: the provider reads
+ * contact details masked until the booking is agreed (private until booked, as in messages).
+ */
+export const BookingNotes = ({ booking }: { booking: Pick<Booking, "notes" | "notesMasked" | "role"> }) => {
+  const { t } = useLingui()
+  if (!booking.notes) return null
+  return (
+    <>
+      <dt>{t`Notes`}</dt>
+      <dd className="booking-notes">
+        {booking.notes}
+        {booking.notesMasked ? (
+          <span className="field-hint booking-notes-masked">
+            {booking.role === "provider"
+              ? t`Des coordonnées ont été masquées : elles seront visibles une fois la réservation confirmée.`
+              : t`Le prestataire verra vos coordonnées une fois la réservation confirmée.`}
+          </span>
+        ) : null}
+      </dd>
+    </>
   )
 }

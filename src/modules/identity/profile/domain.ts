@@ -6,6 +6,7 @@ import { decimalPlaces, isStorableNumber } from "../../../platform/numbers"
 import { isTimeZone } from "../../../platform/time-zones"
 import { isValidPhone, NAME_MAX, type Role } from "../domain"
 import { ProfileVisibilities, type ProfileVisibility } from "../rules"
+import { hasContactDetails } from "../../messaging/contact-details/rules"
 import { ageOn, MINIMUM_PROVIDER_AGE } from "./rules"
 
 /**
@@ -274,6 +275,8 @@ export const validateProfilePatch = (
     else issues.push(issue("timeZone", "validation.timeZone"))
   }
 
+  // What anyone reads on the public profile: contact details there would go round the booking.
+  const PUBLIC_TEXTS = new Set<string>(["bio", "description"])
   const texts: ReadonlyArray<readonly [keyof ProfilePatchInput & keyof Profile, number, MessageKey]> = [
     ["bio", LIMITS.bio, "profile.bioTooLong"],
     ["description", LIMITS.description, "profile.descriptionTooLong"],
@@ -289,6 +292,7 @@ export const validateProfilePatch = (
     if (value === undefined) continue
     const trimmed = (value ?? "").trim()
     if (trimmed.length > max) issues.push(issue(field, tooLong))
+    else if (PUBLIC_TEXTS.has(field) && hasContactDetails(trimmed)) issues.push(issue(field, "validation.contactDetails"))
     else (profile as Record<string, unknown>)[field] = trimmed
   }
 

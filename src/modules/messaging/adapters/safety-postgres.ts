@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../platform/rows"
-import { BOOKED_STATUSES } from "../masking"
+import { BOOKED_STATUSES } from "../contact-details/rules"
 import { ReportReasons, ReportStatuses } from "../rules"
 import { PairBookings, type ReportRecord, SafetyRepository, type ReportTarget } from "../ports"
 
