@@ -9,7 +9,7 @@ export default class Migrate extends JsonCommand {
     const { flags } = await this.parse(Migrate)
     const applied = await this.runEffect(runMigrations)
     const names = applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`)
-    this.print(flags.json, { applied: names }, () =>
+    this.print({ applied: names }, () =>
       names.length === 0 ? "Database is up to date." : `Applied ${names.length} migration(s):\n  ${names.join("\n  ")}`
     )
   }

@@ -19,7 +19,7 @@ export default class Seed extends JsonCommand {
       lastName,
       created
     }))
-    this.print(flags.json, { accounts: rows }, () =>
+    this.print({ accounts: rows }, () =>
       [
         `Demo accounts (${rows.filter((r) => r.created).length} created, ${rows.filter((r) => !r.created).length} already there):`,
         ...rows.map((r) => `  ${r.role.padEnd(8)} ${r.email.padEnd(36)} ${r.password}`)

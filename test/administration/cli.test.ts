@@ -77,7 +77,7 @@ describe("users:*, export:*, finance:* as Effects (what the commands run)", () =
 const built = cliBuiltWith("finance:stats")
 
 describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, same database)", () => {
-  it("lists, deactivates and changes roles; exports CSV to a file; exits 2 on a refusal", async () => {
+  it("lists, deactivates and changes roles; exports CSV to a file; exits 3 on a refusal (2 is oclif's for usage errors)", async () => {
     const person = await freshUser(server, api, "CLIENT", { lastName: 'Virgule, "dite" Gigi' })
     const listed = await cli("users:list", "--search", person.email, "--json")
     expect(listed.status, listed.stderr).toBe(0)
@@ -89,8 +89,18 @@ describe.skipIf(!built)("bin/run users:* | export:* | finance:stats (spawned, sa
     expect((await api.post("/api/auth/login", { email: person.email, password: person.password })).status).toBe(401)
     expect((await cli("users:role", person.user.id, "ADMIN")).stdout).toContain("ADMIN")
     const bad = await cli("users:role", person.user.id, "KING")
-    expect(bad.status).toBe(2)
+    expect(bad.status).toBe(3)
     expect(bad.stderr).toContain("VALIDATION_ERROR")
+    // Under --json a failure is JSON too, on standard output, with the same exit codes: 3 for the
+    // domain's refusal, 2 for oclif's usage errors.
+    const badAsJson = await cli("users:role", person.user.id, "KING", "--json")
+    expect(badAsJson.status).toBe(3)
+    expect(JSON.parse(badAsJson.stdout)).toEqual({
+      error: { code: "VALIDATION_ERROR", message: expect.stringContaining("VALIDATION_ERROR"), exit: 3 }
+    })
+    const usage = await cli("users:list", "--colour", "red", "--json")
+    expect(usage.status).toBe(2)
+    expect(JSON.parse(usage.stdout)).toEqual({ error: { code: "USAGE", message: expect.stringContaining("--colour"), exit: 2 } })
 
     const file = path.join(scratchDir("export"), "bookings.csv")
     const exported = await cli("export:bookings", "--output", file)

@@ -102,7 +102,7 @@ describe("bookings:* and payments:refund as Effects (what the commands run)", ()
 })
 
 describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments:refund (spawned, same database)", () => {
-  it("lists as JSON, cancels through the rules; refusals exit with code 2 and a clear message", async () => {
+  it("lists as JSON, cancels through the rules; refusals exit with code 3 and a clear message", async () => {
     const id = await paidBooking()
     const listed = await cli("bookings:list", "--status", "PAID", "--json")
     expect(listed.status, listed.stderr).toBe(0)
@@ -111,7 +111,7 @@ describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments
     expect(cancelled.status, cancelled.stderr).toBe(0)
     expect(JSON.parse(cancelled.stdout).booking).toMatchObject({ id, status: "CANCELLED", paymentStatus: "CANCELED" })
     const refused = await cli("payments:refund", id, "--reason", "Client request")
-    expect(refused.status).toBe(2)
+    expect(refused.status).toBe(3)
     expect(refused.stderr).toContain("NOTHING_TO_REFUND")
   }, 60_000)
 
@@ -120,7 +120,7 @@ describe.skipIf(!cliBuiltWith("bookings:list"))("bin/run bookings:* and payments
     await server.run(setBookingStatus(id, "CONFIRMED", undefined))
     await server.run(setBookingStatus(id, "VALIDATED", undefined))
     const refused = await cli("payments:refund", id, "--amount", "7001", "--reason", "Late")
-    expect(refused.status).toBe(2)
+    expect(refused.status).toBe(3)
     expect(refused.stderr).toContain("REFUND_TOO_LARGE")
     expect(refused.stderr).toMatch(/amountMinor: The refund is above what is left to refund \(\S*70\.00\)/)
     expect(refused.stderr).not.toContain("{max}")

@@ -35,7 +35,7 @@ describe("rates:set (what the command runs)", () => {
 })
 
 describe.skipIf(!cliBuiltWith("rates:set"))("bin/run rates:set | rates:list (spawned, same database)", () => {
-  it("sets rates, lists them, and exits 2 with the field's message on a bad rate", async () => {
+  it("sets rates, lists them, and exits 3 with the field's message on a bad rate", async () => {
     const set = await cli("rates:set", "GBP=0.8765", "CHF=0.93", "--json")
     expect(set.status, set.stderr).toBe(0)
     const rates = Object.fromEntries(
@@ -46,7 +46,7 @@ describe.skipIf(!cliBuiltWith("rates:set"))("bin/run rates:set | rates:list (spa
     expect(listed.status, listed.stderr).toBe(0)
     expect(listed.stdout).toMatch(/GBP\s+0\.8765\s+CLI/)
     const bad = await cli("rates:set", "CAD=-1")
-    expect(bad.status).toBe(2)
+    expect(bad.status).toBe(3)
     expect(bad.stderr).toContain("VALIDATION_ERROR")
     expect(bad.stderr).toContain("rates.CAD")
   }, 120_000)

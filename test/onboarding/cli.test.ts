@@ -43,7 +43,7 @@ describe("applications:* as Effects (what the commands run)", () => {
 const built = cliBuiltWith("applications:list")
 
 describe.skipIf(!built)("bin/run applications:list | approve | reject (spawned, same database)", () => {
-  it("lists as JSON, approves and rejects by id; refusals exit with code 2 and a clear message", async () => {
+  it("lists as JSON, approves and rejects by id; refusals exit with code 3 and a clear message", async () => {
     const a = await applicant()
     const b = await applicant()
     const listed = await cli("applications:list", "--status", "PENDING", "--search", a.email, "--json")
@@ -64,7 +64,7 @@ describe.skipIf(!built)("bin/run applications:list | approve | reject (spawned, 
     expect(JSON.parse(rejected.stdout).application).toMatchObject({ status: "REJECTED", rejectionReason: "Pièce d'identité expirée" })
 
     const again = await cli("applications:approve", a.id)
-    expect(again.status).toBe(2)
+    expect(again.status).toBe(3)
     expect(again.stderr).toContain("APPLICATION_NOT_PENDING")
     const noReason = await cli("applications:reject", b.id)
     expect(noReason.status).not.toBe(0)

@@ -10,6 +10,6 @@ export default class ApplicationsApprove extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(ApplicationsApprove)
     const result = await this.runEffect(approveApplication(args.id))
-    this.print(flags.json, { application: result }, () => renderDecision("approved", result))
+    this.print({ application: result }, () => renderDecision("approved", result))
   }
 }

@@ -19,6 +19,6 @@ export default class ApplicationsList extends JsonCommand {
   async run() {
     const { flags } = await this.parse(ApplicationsList)
     const list = await this.runEffect(listApplications(flags))
-    this.print(flags.json, list, () => renderList(list))
+    this.print(list, () => renderList(list))
   }
 }

@@ -12,6 +12,6 @@ export default class ApplicationsReject extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(ApplicationsReject)
     const result = await this.runEffect(rejectApplication(args.id, flags.reason))
-    this.print(flags.json, { application: result }, () => renderDecision("rejected", result))
+    this.print({ application: result }, () => renderDecision("rejected", result))
   }
 }

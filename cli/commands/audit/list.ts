@@ -24,6 +24,6 @@ export default class AuditList extends JsonCommand {
   async run() {
     const { flags } = await this.parse(AuditList)
     const list = await this.runEffect(listAudit({ ...flags, subjectType: flags["subject-type"], subjectId: flags["subject-id"] }))
-    this.print(flags.json, list, () => renderAudit(list))
+    this.print(list, () => renderAudit(list))
   }
 }

@@ -17,6 +17,6 @@ export default class BookingsList extends JsonCommand {
   async run() {
     const { flags } = await this.parse(BookingsList)
     const list = await this.runEffect(listBookings(flags))
-    this.print(flags.json, list, () => renderList(list))
+    this.print(list, () => renderList(list))
   }
 }

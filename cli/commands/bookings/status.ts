@@ -18,6 +18,6 @@ export default class BookingsStatus extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(BookingsStatus)
     const booking = await this.runEffect(setBookingStatus(args.id, args.status, flags.reason))
-    this.print(flags.json, { booking }, () => renderBooking(booking))
+    this.print({ booking }, () => renderBooking(booking))
   }
 }

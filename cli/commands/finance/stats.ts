@@ -13,6 +13,6 @@ export default class FinanceStats extends JsonCommand {
   async run() {
     const { flags } = await this.parse(FinanceStats)
     const stats = await this.runEffect(financeStats(flags.period, flags.currency))
-    this.print(flags.json, stats, () => renderStats(stats))
+    this.print(stats, () => renderStats(stats))
   }
 }

@@ -29,6 +29,6 @@ export default class NotificationsDigest extends JsonCommand {
   async run() {
     const { flags } = await this.parse(NotificationsDigest)
     const result = await this.runEffect(runDigests(flags.now))
-    this.print(flags.json, result, () => renderDigests(result))
+    this.print(result, () => renderDigests(result))
   }
 }

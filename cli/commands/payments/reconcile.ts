@@ -29,6 +29,6 @@ export default class PaymentsReconcile extends JsonCommand {
         Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))
       )
     )
-    this.print(flags.json, report, () => render(report))
+    this.print(report, () => render(report))
   }
 }

@@ -18,6 +18,6 @@ export default class PaymentsRefund extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(PaymentsRefund)
     const booking = await this.runEffect(refundBooking(args.bookingId, flags.amount, flags.reason))
-    this.print(flags.json, { booking }, () => renderBooking(booking))
+    this.print({ booking }, () => renderBooking(booking))
   }
 }

@@ -10,6 +10,6 @@ export default class RatesList extends JsonCommand {
   async run() {
     const { flags } = await this.parse(RatesList)
     const rates = await this.runEffect(Effect.flatMap(ExchangeRates, (service) => service.list))
-    this.print(flags.json, ratesJson(rates), () => renderRates(rates))
+    this.print(ratesJson(rates), () => renderRates(rates))
   }
 }

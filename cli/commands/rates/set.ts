@@ -18,6 +18,6 @@ export default class RatesSet extends JsonCommand {
     const rates = await this.runEffect(
       Effect.flatMap(ExchangeRates, (service) => service.setByOperator(rateArguments(argv as Array<string>)))
     )
-    this.print(flags.json, ratesJson(rates), () => renderRates(rates))
+    this.print(ratesJson(rates), () => renderRates(rates))
   }
 }

@@ -52,7 +52,7 @@ export default class SeedBulk extends JsonCommand {
     const report = await this.runEffect(
       Effect.zipRight(runMigrations, generateServices({ services: flags.services, providers: flags.providers, onProgress }))
     )
-    this.print(flags.json, report, () =>
+    this.print(report, () =>
       [
         `Added ${report.inserted.toLocaleString("en")} services by ${report.providers} bulk providers in ${report.seconds.total} s ` +
           `(insert ${report.seconds.insert} s, indexes ${report.indexesRebuilt ? `${report.seconds.indexes} s` : "kept"}, analyze ${report.seconds.analyze} s).`,

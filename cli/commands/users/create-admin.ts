@@ -43,7 +43,6 @@ export default class CreateAdmin extends JsonCommand {
     )
     const result = { id: user.id, email: user.email, role: user.role, ...(flags.password ? {} : { password }) }
     this.print(
-      flags.json,
       result,
       () => `Administrator ${user.email} created (id ${user.id}).${flags.password ? "" : `\nGenerated password: ${password}`}`
     )

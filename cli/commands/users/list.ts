@@ -19,6 +19,6 @@ export default class UsersList extends JsonCommand {
   async run() {
     const { flags } = await this.parse(UsersList)
     const list = await this.runEffect(listUsers(flags))
-    this.print(flags.json, list, () => renderUsers(list))
+    this.print(list, () => renderUsers(list))
   }
 }

@@ -13,6 +13,6 @@ export default class UsersRole extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(UsersRole)
     const user = await this.runEffect(changeUser(args.id, { role: args.role }))
-    this.print(flags.json, { user }, () => renderUser(user))
+    this.print({ user }, () => renderUser(user))
   }
 }

@@ -14,6 +14,6 @@ export default class UsersStatus extends JsonCommand {
   async run() {
     const { args, flags } = await this.parse(UsersStatus)
     const user = await this.runEffect(changeUser(args.id, { isActive: flags.active === true }))
-    this.print(flags.json, { user }, () => renderUser(user))
+    this.print({ user }, () => renderUser(user))
   }
 }
