@@ -110,6 +110,41 @@ describe("proposing, accepting and declining a new time", () => {
     expect((await api.post(`/api/bookings/${booking.id}/reschedule`, nextSlot())).status).toBe(401)
   })
 
+  it("GET /api/bookings/{id}/slots offers the times the booking can move to, its own time and the times around it included", async () => {
+    const booking = await book()
+    const start = Date.parse(booking.startTime)
+    const window = { from: new Date(start - 2 * HOUR).toISOString(), to: new Date(start + 2 * HOUR).toISOString(), duration: "60" }
+    const startsOf = (reply: { body: any }) =>
+      (reply.body.data.slots as Array<{ startTime: string }>).map((slot) => Date.parse(slot.startTime))
+    // The service's own slots leave the booking's hour out (and the half-hour before it)...
+    const serviceSlots = await api.get(`/api/services/${world.serviceId}/slots?${new URLSearchParams(window)}`)
+    expect(serviceSlots.status, serviceSlots.text).toBe(200)
+    expect(startsOf(serviceSlots)).not.toContain(start + HOUR / 2)
+    // ...the booking's do not: moving it by half an hour is offered, to either party.
+    for (const who of [client, provider]) {
+      const moves = await api.get(`/api/bookings/${booking.id}/slots?${new URLSearchParams(window)}`, { token: who.token })
+      expect(moves.status, moves.text).toBe(200)
+      expect(moves.body.data).toMatchObject({ duration: 60, timeZone: expect.any(String) })
+      expect(startsOf(moves)).toEqual(expect.arrayContaining([start - HOUR / 2, start, start + HOUR / 2]))
+    }
+    // The half-hour move it offered is accepted as a proposal.
+    const half = new Date(start + HOUR / 2)
+    const moved = await propose(client.token, booking.id, {
+      startTime: half.toISOString(),
+      endTime: new Date(half.getTime() + HOUR).toISOString()
+    })
+    expect(moved.status, moved.text).toBe(201)
+    // Whoever may not propose may not ask: strangers 404, an administrator 403, a second proposal 409, a bad window 422.
+    const query = `?${new URLSearchParams(window)}`
+    expect((await api.get(`/api/bookings/${booking.id}/slots${query}`, { token: stranger.token })).status).toBe(404)
+    expect((await api.get(`/api/bookings/${booking.id}/slots${query}`, { token: admin.token })).status).toBe(403)
+    expect((await api.get(`/api/bookings/${booking.id}/slots${query}`, { token: provider.token })).status).toBe(409)
+    expect((await api.get(`/api/bookings/${booking.id}/slots${query}`)).status).toBe(401)
+    const other = await book()
+    const bad = await api.get(`/api/bookings/${other.id}/slots?from=demain&duration=60`, { token: client.token, language: "en" })
+    expect(bad.status, bad.text).toBe(422)
+  })
+
   it("answers 422 per field for times the booking rules refuse, in the user's language", async () => {
     const booking = await book()
     const start = new Date(Date.now() + 30 * HOUR)

@@ -66,6 +66,7 @@ const resources: ReadonlyArray<readonly [string, NotFound]> = [
   ["PATCH /api/conversations/{id}/read", ConversationNotFound],
   ["GET /api/conversations/{id}/messages", ConversationNotFound],
   ["POST /api/users/{id}/block", RecipientNotFound],
+  ["GET /api/bookings/{id}/slots", BookingNotFound],
   ["POST /api/bookings/{id}/reschedule", BookingNotFound],
   ["POST /api/bookings/{id}/reschedule/{proposalId}/accept", BookingNotFound],
   ["POST /api/bookings/{id}/reschedule/{proposalId}/decline", BookingNotFound],

@@ -7,7 +7,7 @@ import { providerWithService } from "./accounts"
 import { collectPageErrors, contextWithConsent, logInThroughUi, withServerAndChromium } from "./browser"
 import { httpClient, registration } from "./http"
 import type { startTestServer, TestServer } from "./server"
-import { dateTimeLocalValue } from "./slots"
+import { chooseDay, dayAhead, timeIn } from "./slots"
 import { walkAccounts } from "./walker"
 
 // The world of a browser journey, built one way for every file: the server and the worker's Chromium
@@ -147,14 +147,18 @@ export const statCard = (page: Page, label: string) =>
     .locator(".stat-value")
 
 /**
- * The provider (in French) proposes a new time from a booking's card: the dialog's start and end filled
- * in the browser's `zone`, sent, the dialog gone and the card saying the proposal is theirs.
+ * The provider (in French) proposes a new time from a booking's card: in the dialog's slot picker,
+ * the duration from `start` to `end`, the day of `start` and its time (in the browser's `zone`), sent,
+ * the dialog gone and the card saying the proposal is theirs.
  */
 export const proposeNewTime = async (page: Page, card: Locator, start: Date, end: Date, zone: string) => {
   await card.getByRole("button", { name: /Proposer un nouvel horaire/ }).click()
   const dialog = page.getByRole("dialog", { name: "Proposer un nouvel horaire" })
-  await dialog.getByLabel("Nouveau début").fill(dateTimeLocalValue(start, zone))
-  await dialog.getByLabel("Nouvelle fin").fill(dateTimeLocalValue(end, zone))
+  await dialog.getByLabel("Durée").selectOption(String((end.getTime() - start.getTime()) / 60_000))
+  await chooseDay(dialog, dayAhead(0, zone, start.getTime()))
+  const time = dialog.getByRole("button", { name: new RegExp(`^${timeIn("fr", start, zone)}`) })
+  await time.click()
+  expect(await time.getAttribute("aria-pressed")).toBe("true")
   await dialog.getByRole("button", { name: "Envoyer la proposition" }).click()
   await expect.poll(() => dialog.count()).toBe(0)
   await expect.poll(() => card.textContent()).toContain("Vous proposez un nouvel horaire")

@@ -98,21 +98,6 @@ export const slotName = (language: "fr" | "en", instant: Date, viewerZone: strin
   return language === "fr" ? `${viewers} (${providers}, heure de ${city})` : `${viewers} (${providers} ${city} time)`
 }
 
-/** A datetime-local field's value ("2026-11-27T10:00") for an instant, in `zone` (the browser's). */
-export const dateTimeLocalValue = (instant: Date, zone: string) => {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23"
-  }).formatToParts(instant)
-  const part = (type: string) => parts.find((p) => p.type === type)!.value
-  return `${part("year")}-${part("month")}-${part("day")}T${part("hour")}:${part("minute")}`
-}
-
 /** Text with Intl's thin, narrow and plain no-break spaces as plain spaces. */
 export const plainSpaces = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
 

@@ -16,10 +16,8 @@ import {
   isOpen,
   layoutDay,
   otherParty,
-  parseLocalDateTime,
   shiftDate,
   shortName,
-  toLocalInputValue,
   toMinor,
   viewRange,
   type BillingValues
@@ -78,13 +76,6 @@ describe("booking form checks (spec section 5, issue 12: a free slot picked for 
     expect(checkBookingForm({ ...valid, address: "..." }, now).problems.address).toBe("invalidAddress")
     expect(checkBookingForm({ ...valid, address: "x".repeat(301) }, now).problems.address).toBe("tooLong")
     expect(checkBookingForm({ ...valid, notes: "n".repeat(1001) }, now).problems.notes).toBe("tooLong")
-  })
-
-  it("parses datetime-local values as local time and writes them back", () => {
-    expect(parseLocalDateTime("2030-06-02T09:05")).toEqual(at(2030, 6, 2, 9, 5))
-    expect(parseLocalDateTime("2030-13-02T09:05")).toBeUndefined()
-    expect(parseLocalDateTime("tomorrow")).toBeUndefined()
-    expect(toLocalInputValue(at(2030, 1, 9, 7, 3))).toBe("2030-01-09T07:03")
   })
 
   it("sends the slot's start, its end after the duration, the start's UTC day and trimmed text", () => {

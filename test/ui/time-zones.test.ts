@@ -9,12 +9,10 @@ import {
   hhmm,
   inZone,
   layoutDay,
-  parseLocalDateTime,
   sameDay,
   sameDayIn,
   shiftDate,
   startOfDay,
-  toLocalInputValue,
   viewRange
 } from "../../ui/booking/rules"
 import { formatDateRangeIn, formatDateTimeIn, formatTimeIn } from "../../ui/format"
@@ -22,16 +20,6 @@ import { formatDateRangeIn, formatDateTimeIn, formatTimeIn } from "../../ui/form
 const plain = (text: string) => text.replace(/[\u2009\u202f\u00a0]/g, " ")
 /** The instant of a date as UTC ISO (a TZDate's own toISOString writes its zone's offset). */
 const utc = (date: Date) => new Date(date.getTime()).toISOString()
-
-describe("wall-clock times typed in the viewer's zone (the reschedule dialog)", () => {
-  it("reads a datetime-local value in the zone given, not the browser's", () => {
-    expect(parseLocalDateTime("2026-11-29T15:00", "America/Toronto")?.toISOString()).toBe("2026-11-29T20:00:00.000Z")
-    expect(parseLocalDateTime("2026-11-29T15:00", "Europe/Paris")?.toISOString()).toBe("2026-11-29T14:00:00.000Z")
-    expect(parseLocalDateTime("2026-02-30T15:00", "Europe/Paris")).toBeUndefined()
-    expect(toLocalInputValue(new Date("2026-11-29T20:00:00Z"), "America/Toronto")).toBe("2026-11-29T15:00")
-    expect(toLocalInputValue(new Date("2026-11-29T20:00:00Z"), "Asia/Tokyo")).toBe("2026-11-30T05:00")
-  })
-})
 
 describe("the provider calendar in the provider's zone", () => {
   const toronto = (iso: string) => inZone(iso, "America/Toronto")

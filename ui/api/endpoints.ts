@@ -332,6 +332,9 @@ export const bookingsApi = {
     return cached(bookingKey(path), MINUTE, () => api<Answer<typeof BookingsApi, "activeForService">>(path, { quiet: true }), fresh)
   },
   get: (id: string) => api<BookingData>(bookingPath(id), { quiet: BOOKING_SHOWN }),
+  /** Where the booking can move (the reschedule dialog's picker): its service's free slots, itself left out. */
+  slots: (id: string, query: { from: string; to: string; duration: number }, quiet?: Quiet) =>
+    api<Slots>(`${bookingPath(id)}/slots${queryString(query)}`, { quiet }),
   calendar: (range: { from: string; to: string }, fresh = false) =>
     api<ReadonlyArray<CalendarEvent>>(`/bookings/provider/calendar${queryString(range)}`, { quiet: fresh ? true : BOOKING_SHOWN }),
   create: (body: BookingRequest) =>
@@ -371,29 +374,39 @@ export const bookingsApi = {
   refresh: () => invalidate(BOOKINGS)
 }
 
+/**
+ * Whose free slots a picker shows: a service's (the booking form, the service page) or a booking's
+ * (the reschedule dialog: the service's slots with the booking itself left out).
+ */
+export type SlotSource = { readonly serviceId: string } | { readonly bookingId: string }
+const sourceKey = (source: SlotSource) => ("serviceId" in source ? source.serviceId : `booking:${source.bookingId}`)
+
 export const slotsApi = {
   /** The free start times of a window for a duration; the screens show a failure themselves. */
-  list: (serviceId: string, window: SlotWindow, duration: number) => availabilityApi.slots(serviceId, { ...window, duration }, true),
+  list: (source: SlotSource, window: SlotWindow, duration: number) =>
+    "serviceId" in source
+      ? availabilityApi.slots(source.serviceId, { ...window, duration }, true)
+      : bookingsApi.slots(source.bookingId, { ...window, duration }, true),
   /** One month of the booking form's picker (`month` names it, with the viewer's zone), cached a minute. */
-  month: (serviceId: string, month: string, window: SlotWindow, duration: number, fresh = false) =>
+  month: (source: SlotSource, month: string, window: SlotWindow, duration: number, fresh = false) =>
     cached(
-      `${SLOTS}${serviceId}:${duration}:${month}`,
+      `${SLOTS}${sourceKey(source)}:${duration}:${month}`,
       MINUTE,
-      () => slotsApi.list(serviceId, window, duration).then(({ data }) => data),
+      () => slotsApi.list(source, window, duration).then(({ data }) => data),
       fresh
     ),
   /**
    * The next free slots (ui/booking/slots.ts `nextSlotWindows`: 60 days): the near window first, the
    * far one only when the near holds fewer than `enough`; cached a minute (the page and the form share it).
    */
-  next: (serviceId: string, duration: number, [near, far]: readonly [SlotWindow, SlotWindow], enough: number, fresh = false) =>
+  next: (source: SlotSource, duration: number, [near, far]: readonly [SlotWindow, SlotWindow], enough: number, fresh = false) =>
     cached(
-      `${SLOTS}${serviceId}:${duration}:next`,
+      `${SLOTS}${sourceKey(source)}:${duration}:next`,
       MINUTE,
       async () => {
-        const { data } = await slotsApi.list(serviceId, near, duration)
+        const { data } = await slotsApi.list(source, near, duration)
         if (data.slots.length >= enough) return data
-        const rest = await slotsApi.list(serviceId, far, duration)
+        const rest = await slotsApi.list(source, far, duration)
         return { ...data, slots: [...data.slots, ...rest.data.slots] }
       },
       fresh

@@ -13,7 +13,6 @@ import {
   RATING_MIN
 } from "../../src/modules/booking/rules"
 import { TZDate } from "@date-fns/tz"
-import { instantOf, wallTimeOf } from "../../src/platform/zoned-time"
 import type { BillingDetails, Booking, BookingRequest, BookingStatus } from "../api/contract"
 
 // ---- Constants (spec section 9, architecture section 4) ----
@@ -62,27 +61,6 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number]
 // ---- Dates of the booking form ----
 
 const pad = (n: number) => String(n).padStart(2, "0")
-
-/**
- * A `datetime-local` value ("2025-06-01T09:30") as a Date: the wall-clock time in `zone` when given (the
- * viewer's zone, which may not be the browser's), else the browser's; undefined when blank or invalid.
- */
-export const parseLocalDateTime = (value: string, zone?: string): Date | undefined => {
-  if (zone !== undefined) return instantOf(value.trim().slice(0, 16), zone) ?? undefined
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim())
-  if (!match) return undefined
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number]
-  const date = new Date(y, mo - 1, d, h, mi, Number.isNaN(s) ? 0 : s)
-  // Reject rollovers such as 2025-02-31.
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d) return undefined
-  return date
-}
-
-/** A Date as a `datetime-local` value, to the minute: its wall-clock time in `zone` when given, else the browser's. */
-export const toLocalInputValue = (date: Date, zone?: string) =>
-  zone !== undefined
-    ? wallTimeOf(date, zone)
-    : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
 
 /** Whole minutes from start to end (negative when the end comes first). */
 export const minutesBetween = (start: Date, end: Date) => Math.round((end.getTime() - start.getTime()) / MINUTE)

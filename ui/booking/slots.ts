@@ -11,6 +11,9 @@ import { SLOT_STEP_MINUTES } from "../../src/modules/booking/availability/rules"
 import { MAX_DURATION_MINUTES as SLOT_DURATION_MAX } from "../../src/modules/booking/rules"
 
 export { SLOT_DURATION_MAX, SLOT_STEP_MINUTES }
+/** Refusals that mean a chosen slot is no longer free: the form or dialog loads the slots anew and says so. */
+export const SLOT_TAKEN = "BOOKING_SLOT_TAKEN"
+export const OUTSIDE_AVAILABILITY = "OUTSIDE_AVAILABILITY"
 /** The durations the form lists: every 15 minutes up to 12 h (and the service's own when longer). */
 export const DURATION_CHOICES_MAX = 12 * 60
 /** How far ahead the next free slots are looked for before the form says there is none. */

@@ -120,7 +120,7 @@ const NextFreeSlots = ({
   const zone = useViewerZone()
   const duration = slotDuration(service.duration)
   const [state, reload] = useLive(
-    (fresh) => slotsApi.next(service.id, duration, nextSlotWindows(new Date()), NEXT_SLOTS_SHOWN, fresh),
+    (fresh) => slotsApi.next({ serviceId: service.id }, duration, nextSlotWindows(new Date()), NEXT_SLOTS_SHOWN, fresh),
     [service.id, duration, round],
     SLOTS_REFRESH_MS
   )

@@ -28,6 +28,7 @@ import {
   PaymentStatuses,
   RescheduleStatuses
 } from "./rules"
+import { SlotParams, SlotsView } from "./availability/contract"
 
 /** A booking's `:id`: a malformed one answers 404 BOOKING_NOT_FOUND, as an unknown one (domain.ts's BookingNotFound). */
 const BookingIdParam = PathId(BookingId, { code: "BOOKING_NOT_FOUND", key: "booking.notFound" })
@@ -362,6 +363,8 @@ export class BookingsApi extends HttpApiGroup.make("bookings")
       .setPayload(ReschedulePayload)
       .addSuccess(Ok(RescheduleData), { status: 201 })
   )
+  /** Where the booking can move: its service's free slots, the booking itself left out (the reschedule dialog's picker). */
+  .add(HttpApiEndpoint.get("rescheduleSlots")`/${BookingIdParam}/slots`.setUrlParams(SlotParams).addSuccess(Ok(SlotsView)))
   .add(HttpApiEndpoint.post("acceptReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/accept`.addSuccess(Ok(BookingData)))
   .add(HttpApiEndpoint.post("declineReschedule")`/${BookingIdParam}/reschedule/${ProposalIdParam}/decline`.addSuccess(Ok(BookingData)))
   /** The client reports a problem after "service rendered" (issue 13): the booking becomes DISPUTED. */

@@ -84,6 +84,9 @@ export const BookingsHttpLive = HttpApiBuilder.group(MarketplaceApi, "bookings",
         .handle("cancel", ({ path, urlParams }) =>
           act(path.id, { _tag: "Cancel", reason: urlParams.reason, acceptedFee: urlParams.acceptedFee })
         )
+        .handle("rescheduleSlots", ({ path, urlParams }) =>
+          Effect.flatMap(CurrentUser, (user) => bookings.rescheduleSlots(user, path.id, urlParams)).pipe(Effect.map(ok))
+        )
         .handle("reschedule", ({ path, payload }) =>
           Effect.gen(function* () {
             const user = yield* CurrentUser

@@ -75,7 +75,7 @@ import {
   validateResolution
 } from "./domain"
 import { makeSlotClaims } from "./claims"
-import { Availability } from "./availability/service"
+import { Availability, type SlotQuery, type SlotsAnswer } from "./availability/service"
 import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail, receiptMail } from "./mails"
 import { receiptPdf } from "./receipt-pdf"
@@ -98,7 +98,8 @@ import {
   type ReviewRecord
 } from "./ports"
 
-const DAY = 24 * 60 * 60 * 1000
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
 export const DEFAULT_PAGE_SIZE = 20
 /** A service's reviews, when the request names no size. */
 export const REVIEWS_PAGE_SIZE = 20
@@ -213,6 +214,11 @@ export class Bookings extends Context.Tag("booking/Bookings")<
       id: string,
       input: { readonly startTime?: unknown; readonly endTime?: unknown }
     ) => Effect.Effect<{ readonly proposal: RescheduleRecord; readonly booking: BookingDetail }, Failure | ValidationFailed>
+    /**
+     * The free times the booking can move to (the reschedule dialog's slot picker): its service's
+     * free slots with the booking itself left out. 403 and 409 as a proposal would be.
+     */
+    readonly rescheduleSlots: (actor: UserActor, id: string, query: SlotQuery) => Effect.Effect<SlotsAnswer, Failure | ValidationFailed>
     /** The other party accepts (the booking moves) or declines the open proposal. */
     readonly answerReschedule: (
       actor: UserActor,
@@ -472,6 +478,17 @@ export const BookingsLive = Layer.effect(
     const probe = (b: BookingDetail, command: Command, user: UserActor, at: Date) => {
       const result = transition(b, command, actorOf(user), at)
       return Either.isLeft(result) ? Either.left(result.left) : Either.void
+    }
+
+    /** 403 and 409 of a proposal to move `b`, before any time is read (a time that passes stands in). */
+    const mayPropose = (b: BookingDetail, user: UserActor, at: Date, proposalId: string) => {
+      const later = new Date(at.getTime() + DAY)
+      return probe(
+        b,
+        { _tag: "ProposeReschedule", proposalId, startTime: later, endTime: new Date(later.getTime() + HOUR), totalMinor: 1 },
+        user,
+        at
+      )
     }
 
     /** The author's side of a booking, as a dispute message records it. */
@@ -812,14 +829,8 @@ export const BookingsLive = Layer.effect(
         Effect.gen(function* () {
           const b = yield* visible(user, id)
           const at = yield* now
-          const later = new Date(at.getTime() + DAY)
           const proposalId = yield* newId
-          yield* probe(
-            b,
-            { _tag: "ProposeReschedule", proposalId, startTime: later, endTime: new Date(later.getTime() + 60 * 60_000), totalMinor: 1 },
-            user,
-            at
-          )
+          yield* mayPropose(b, user, at, proposalId)
           const proposed = yield* checkProposedTime(b, input, at)
           // Taken now: refused at once (a slot taken by the time it is accepted is refused then).
           if (yield* bookings.slotTaken(b.providerId, { start: proposed.startTime, end: proposed.endTime }, b.id)) return yield* SlotTaken
@@ -827,6 +838,13 @@ export const BookingsLive = Layer.effect(
           const proposal = detail.reschedules.find((r) => r.id === proposalId)
           if (proposal === undefined) return yield* Effect.dieMessage(`proposal ${proposalId} not stored`)
           return { proposal, booking: detail }
+        }),
+
+      rescheduleSlots: (user, id, query) =>
+        Effect.gen(function* () {
+          const b = yield* visible(user, id)
+          yield* mayPropose(b, user, yield* now, yield* newId)
+          return yield* availability.slots(b.serviceId, query, b.id)
         }),
 
       answerReschedule: (user, id, proposalId, answer) =>

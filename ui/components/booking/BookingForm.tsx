@@ -15,7 +15,7 @@ import {
   type BookingField,
   type BookingFormValues
 } from "../../booking/rules"
-import { slotDuration } from "../../booking/slots"
+import { OUTSIDE_AVAILABILITY, SLOT_TAKEN, slotDuration } from "../../booking/slots"
 import { loginRedirect } from "../../routing/access"
 import { Duration, PricePerHour } from "../catalogue"
 import { Alert, DialogActions, TextArea, TextField, useFocusFirstInvalid } from "../forms"
@@ -63,10 +63,7 @@ export const dropDraft = (serviceId: string) => {
 /** The booking's slot as chosen elsewhere (a next free slot of the service page), or a kept draft. */
 export type BookingPreset = Partial<BookingFormValues>
 
-/** Refusals that mean the slot is no longer free: the form loads the slots anew and says so. */
-const SLOT_TAKEN = "BOOKING_SLOT_TAKEN"
 const PAIR_BLOCKED = "USER_BLOCKED"
-const OUTSIDE_AVAILABILITY = "OUTSIDE_AVAILABILITY"
 
 /**
  * The booking form (spec sections 2 and 5; issue 12): a free slot picked for a duration (the
@@ -178,7 +175,7 @@ export const BookingForm = ({
           </Alert>
         ) : null}
         <SlotPicker
-          serviceId={service.id}
+          source={{ serviceId: service.id }}
           providerId={service.userId}
           zone={zone}
           duration={values.duration}

@@ -2,21 +2,25 @@ import { useLingui } from "@lingui/react/macro"
 import { useState, type FormEvent } from "react"
 import { ApiError } from "../../api/client"
 import type { Booking, Reschedule } from "../../api/contract"
-import { otherParty, parseLocalDateTime, toLocalInputValue } from "../../booking/rules"
-import { formatDateTime, formatMinor, zoneName } from "../../format"
+import { slotsApi } from "../../api/endpoints"
+import { otherParty } from "../../booking/rules"
+import { OUTSIDE_AVAILABILITY, SLOT_TAKEN } from "../../booking/slots"
+import { formatDateTime, formatMinor } from "../../format"
 import { useViewerZone } from "../../state/session"
-import { Alert, DialogActions, TextField, useFocusFirstInvalid } from "../forms"
+import { Alert, DialogActions } from "../forms"
 import { Modal } from "../Modal"
 import { DateRange } from "./parts"
 import { reasonOf } from "./ActionDialogs"
+import { SlotPicker } from "./SlotPicker"
 
 /**
  * Rescheduling (issue 12): either party proposes a new time for a booking that has not started; the
- * other accepts (the booking moves) or declines. The times are typed in the viewer's zone (their
- * account's, else the browser's), named under the fields.
+ * other accepts (the booking moves) or declines. The new time is picked among the provider's free
+ * slots, as in the booking form (the booking itself left out, so the times around it are offered),
+ * in the viewer's zone with the provider's beside it.
  */
 
-/** "Propose a new time": start and end, prefilled with the booked ones. */
+/** "Propose a new time": a duration and a free slot, starting from the booked duration. */
 export const RescheduleDialog = ({
   booking,
   onSubmit,
@@ -26,34 +30,40 @@ export const RescheduleDialog = ({
   onSubmit: (times: { startTime: string; endTime: string }) => Promise<void>
   onClose: () => void
 }) => {
-  const { t, i18n } = useLingui()
+  const { t } = useLingui()
   const zone = useViewerZone()
-  const [startTime, setStartTime] = useState(toLocalInputValue(new Date(booking.startTime), zone))
-  const [endTime, setEndTime] = useState(toLocalInputValue(new Date(booking.endTime), zone))
-  const [errors, setErrors] = useState<{ startTime?: string; endTime?: string }>({})
+  const [duration, setDuration] = useState(booking.duration)
+  const [startTime, setStartTime] = useState("")
+  const [error, setError] = useState<string>()
   const [failure, setFailure] = useState<string>()
+  const [round, setRound] = useState(0)
   const [busy, setBusy] = useState(false)
-  const form = useFocusFirstInvalid(errors)
   const title = booking.service.title
+
+  /** The slot was refused as no longer free: load the slots anew and say why. */
+  const slotGone = (message: string) => {
+    slotsApi.refresh()
+    setStartTime("")
+    setRound((n) => n + 1)
+    setError(message)
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setFailure(undefined)
-    const start = parseLocalDateTime(startTime, zone)
-    const end = parseLocalDateTime(endTime, zone)
-    const next: { startTime?: string; endTime?: string } = {}
-    if (!start) next.startTime = t`Date ou heure invalide.`
-    if (!end) next.endTime = t`Date ou heure invalide.`
-    else if (start && end <= start) next.endTime = t`La fin doit être postérieure au début.`
-    setErrors(next)
-    if (!start || !end || next.startTime || next.endTime) return
+    if (startTime === "") return setError(t`Choisissez un horaire libre.`)
+    setError(undefined)
     setBusy(true)
     try {
-      await onSubmit({ startTime: start.toISOString(), endTime: end.toISOString() })
+      const end = new Date(new Date(startTime).getTime() + duration * 60_000)
+      await onSubmit({ startTime, endTime: end.toISOString() })
     } catch (cause) {
       setBusy(false)
+      if (cause instanceof ApiError && (cause.code === SLOT_TAKEN || cause.code === OUTSIDE_AVAILABILITY))
+        return slotGone(t`Cet horaire n'est plus libre. Les disponibilités sont à jour : choisissez-en un autre.`)
       const fields = cause instanceof ApiError ? cause.fieldErrors() : {}
-      if (fields.startTime || fields.endTime) setErrors({ startTime: fields.startTime, endTime: fields.endTime })
+      const fieldError = fields.startTime ?? fields.endTime
+      if (fieldError) setError(fieldError)
       else {
         const text = reasonOf(cause)
         setFailure(t`La proposition a échoué : ${text}`)
@@ -62,34 +72,28 @@ export const RescheduleDialog = ({
   }
 
   return (
-    <Modal title={t`Proposer un nouvel horaire`} onClose={onClose}>
-      <form ref={form} className="form" noValidate onSubmit={(event) => void submit(event)}>
+    <Modal title={t`Proposer un nouvel horaire`} onClose={onClose} wide>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         <p>
           {t`Service : ${title}. Horaire actuel :`} <DateRange start={booking.startTime} end={booking.endTime} />.{" "}
           {t`L'autre partie accepte ou refuse votre proposition ; si la durée change, le total change aussi.`}
         </p>
         {failure ? <Alert kind="error">{failure}</Alert> : null}
-        <div className="field-row">
-          <TextField
-            label={t`Nouveau début`}
-            name="startTime"
-            type="datetime-local"
-            value={startTime}
-            onChange={setStartTime}
-            error={errors.startTime}
-            min={toLocalInputValue(new Date(), zone)}
-          />
-          <TextField
-            label={t`Nouvelle fin`}
-            name="endTime"
-            type="datetime-local"
-            value={endTime}
-            onChange={setEndTime}
-            error={errors.endTime}
-            min={startTime}
-          />
-        </div>
-        <p className="field-hint">{zoneName(i18n.locale, zone)}</p>
+        <SlotPicker
+          source={{ bookingId: booking.id }}
+          providerId={booking.providerId}
+          zone={zone}
+          duration={duration}
+          defaultDuration={booking.duration}
+          startTime={startTime}
+          round={round}
+          error={error}
+          onDuration={setDuration}
+          onStart={(chosen) => {
+            setStartTime(chosen)
+            if (chosen !== "") setError(undefined)
+          }}
+        />
         <DialogActions busy={busy} submit={t`Envoyer la proposition`} dismiss={t`Annuler`} onDismiss={onClose} />
       </form>
     </Modal>

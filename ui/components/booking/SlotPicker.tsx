@@ -5,7 +5,7 @@ import { DayPicker } from "react-day-picker"
 import { enUS } from "react-day-picker/locale/en-US"
 import { fr } from "react-day-picker/locale/fr"
 import { Link } from "wouter"
-import { slotsApi } from "../../api/endpoints"
+import { type SlotSource, slotsApi } from "../../api/endpoints"
 import type { Slot } from "../../api/contract"
 import {
   dayKey,
@@ -74,7 +74,7 @@ export const SlotTime = ({ slot, zone, providerZone }: { slot: Slot; zone: strin
  * the next 60 days says so, with a link to write to the provider.
  */
 export const SlotPicker = ({
-  serviceId,
+  source,
   providerId,
   zone,
   duration,
@@ -85,7 +85,8 @@ export const SlotPicker = ({
   onDuration,
   onStart
 }: {
-  serviceId: string
+  /** Whose free slots: the service's (booking), or the booking's (moving it: its own time left out). */
+  source: SlotSource
   providerId: string
   /** The viewer's zone: days and times are theirs. */
   zone: string
@@ -107,6 +108,7 @@ export const SlotPicker = ({
   const errorId = useId()
   const now = useMemo(() => new Date(), [round])
   const isFrench = i18n.locale.startsWith("fr")
+  const sourceId = "serviceId" in source ? source.serviceId : source.bookingId
 
   // The month shown: the chosen slot's, else this month until the first free slot is known.
   const [month, setMonth] = useState(() => monthStart(startTime === "" ? now : startTime, zone))
@@ -114,8 +116,8 @@ export const SlotPicker = ({
   const [browsed, setBrowsed] = useState(startTime !== "")
 
   const [next, reloadNext] = useAsync(
-    () => slotsApi.next(serviceId, duration, nextSlotWindows(new Date()), NEXT_SLOTS_SHOWN),
-    [serviceId, duration, round]
+    () => slotsApi.next(source, duration, nextSlotWindows(new Date()), NEXT_SLOTS_SHOWN),
+    [sourceId, duration, round]
   )
   const nextSlots = next.status === "ok" ? upcoming(next.data.slots, now) : undefined
   // Until the visitor picks a day or a month, the picker opens on the first free slot.
@@ -130,8 +132,8 @@ export const SlotPicker = ({
   const currentMonth = monthKey(month, zone)
   const window = monthWindow(month, zone, now)
   const [monthState, reloadMonth] = useAsync(
-    () => (window === undefined ? Promise.resolve(undefined) : slotsApi.month(serviceId, `${zone}:${currentMonth}`, window, duration)),
-    [serviceId, duration, currentMonth, zone, round]
+    () => (window === undefined ? Promise.resolve(undefined) : slotsApi.month(source, `${zone}:${currentMonth}`, window, duration)),
+    [sourceId, duration, currentMonth, zone, round]
   )
   const monthSlots = monthState.status === "ok" && monthState.data !== undefined ? upcoming(monthState.data.slots, now) : []
   const byDay = useMemo(() => slotsByDay(monthSlots, zone), [monthState, zone])

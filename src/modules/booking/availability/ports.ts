@@ -40,7 +40,8 @@ export interface AvailabilityRepositoryShape {
    * The service, its provider's plan with the exceptions overlapping `window`, and the provider's
    * slot-holding bookings overlapping `window` (the exclusion constraint's GiST index answers them).
    */
-  readonly slotContext: (serviceId: string, window: Interval) => Effect.Effect<Option.Option<SlotContext>>
+  /** The service, its provider's plan and their slot-holding bookings near `window`, leaving out `ignoreBookingId` (a booking being moved). */
+  readonly slotContext: (serviceId: string, window: Interval, ignoreBookingId?: string) => Effect.Effect<Option.Option<SlotContext>>
   /**
    * A provider's plan with the exceptions overlapping `window`, and their slot-holding bookings
    * overlapping `window` but not `time` (an overlap of `time` is the exclusion constraint's to refuse),

@@ -31,6 +31,12 @@ export interface BookableInput {
   readonly ignoreBookingId?: string | undefined
 }
 
+export interface SlotQuery {
+  readonly from?: unknown
+  readonly to?: unknown
+  readonly duration?: unknown
+}
+
 export interface SlotsAnswer {
   readonly timeZone: string
   readonly duration: number
@@ -45,10 +51,14 @@ export class Availability extends Context.Tag("booking/Availability")<
     readonly of: (providerId: string) => Effect.Effect<AvailabilityPlan, NotFound>
     /** Replaces the caller's plan (providers only). */
     readonly put: (actor: Actor, input: PlanInput) => Effect.Effect<AvailabilityPlan, Forbidden | ValidationFailed>
-    /** The free start times of a public service in a window of at most 62 days. */
+    /**
+     * The free start times of a public service in a window of at most 62 days; a booking being moved
+     * (`ignoreBookingId`) does not count as taken, so its own time and the times around it are offered.
+     */
     readonly slots: (
       serviceId: string,
-      query: { readonly from?: unknown; readonly to?: unknown; readonly duration?: unknown }
+      query: SlotQuery,
+      ignoreBookingId?: string
     ) => Effect.Effect<SlotsAnswer, NotFound | ValidationFailed>
     /** Fails with 422 OUTSIDE_AVAILABILITY unless the time lies in the provider's free time (overlaps are the constraint's). */
     readonly ensureBookable: (input: BookableInput) => Effect.Effect<void, ValidationFailed>
@@ -88,17 +98,18 @@ export const AvailabilityLive = Layer.effect(
           yield* tx.run(repository.save(actor.id, plan))
           return yield* Effect.orDie(of(actor.id))
         }),
-      slots: (serviceId, query) =>
+      slots: (serviceId, query, ignoreBookingId) =>
         Effect.gen(function* () {
           const window = yield* validateSlotQuery(query)
           if (!isUuid(serviceId)) return yield* ServiceNotFound
           const duration = window.durationMinutes * MINUTE
           const margin = BUFFER_MAX_MINUTES * MINUTE
           // Bookings just outside the window still push its slots away by the buffer; slots near its end run past it.
-          const context = yield* repository.slotContext(serviceId, {
-            start: window.from.getTime() - margin,
-            end: window.to.getTime() + duration + margin
-          })
+          const context = yield* repository.slotContext(
+            serviceId,
+            { start: window.from.getTime() - margin, end: window.to.getTime() + duration + margin },
+            ignoreBookingId
+          )
           if (Option.isNone(context)) return yield* ServiceNotFound
           const { service, provider, busy } = context.value
           if (!isPublic({ ...service, provider: { isActive: service.providerActive } })) return yield* ServiceNotFound

@@ -58,7 +58,7 @@ export const makeAvailabilityMemory = (deps: {
           exceptions: plan.exceptions.map((e) => ({ ...e, id: `00000000-0000-4000-a000-${(++ids).toString(16).padStart(12, "0")}` }))
         })
       }),
-    slotContext: (serviceId, window) =>
+    slotContext: (serviceId, window, ignoreBookingId) =>
       Effect.gen(function* () {
         const found = yield* deps.services.findById(serviceId)
         if (Option.isNone(found)) return Option.none()
@@ -68,7 +68,7 @@ export const makeAvailabilityMemory = (deps: {
         return Option.some({
           service: { id: s.id, userId: s.userId, status: s.status, archivedAt: s.archivedAt, providerActive: s.provider.isActive },
           provider: provider.value,
-          busy: busy(s.userId, window)
+          busy: busy(s.userId, window, (b) => b.id !== ignoreBookingId)
         })
       }),
     bookingContext: (providerId, window, time, ignoreBookingId) =>

@@ -118,12 +118,12 @@ export const AvailabilityRepositoryLive = Layer.effect(
           }))
           if (exceptions.length > 0) yield* sql`INSERT INTO availability_exceptions ${sql.insert(exceptions)}`
         }).pipe(Effect.orDie),
-      slotContext: (serviceId, window) =>
+      slotContext: (serviceId, window, ignoreBookingId) =>
         findOne(
           "service slots",
           SlotRow,
           sql`SELECT s.id, s.user_id AS "userId", s.status, s.archived_at AS "archivedAt", u.is_active AS "providerActive",
-              u.id AS "providerId", u.role, u.time_zone AS zone, ${planJson(window)} AS plan, ${busyJson(sql`s.user_id`, window)} AS busy
+              u.id AS "providerId", u.role, u.time_zone AS zone, ${planJson(window)} AS plan, ${busyJson(sql`s.user_id`, window, ignoreBookingId ? sql`AND b.id <> ${ignoreBookingId}` : sql``)} AS busy
             FROM services s JOIN users u ON u.id = s.user_id LEFT JOIN availability_plans p ON p.provider_id = s.user_id
             WHERE s.id = ${serviceId}`
         ).pipe(
