@@ -11,6 +11,7 @@ import { i18n } from "./i18n"
 import { decideAccess } from "./routing/access"
 import { sessionStatusAtom, userAtom } from "./state/session"
 import { siteName } from "./brand"
+import { CurrencyPicker } from "./components/CurrencyPicker"
 
 // Every screen is its own chunk: the first load carries only the shell.
 const Login = lazy(() => import("./screens/Login"))
@@ -139,6 +140,7 @@ const Footer = () => {
           </li>
         </ul>
       </nav>
+      <CurrencyPicker />
       <p>{t`© ${year} ${siteName()}, Montréal`}</p>
     </footer>
   )

@@ -88,6 +88,13 @@ const written = (locale: string, minor: number, currency: string, whole: boolean
   return format.dollar === undefined ? text : text.replace("$", format.dollar)
 }
 
+/** The currency's symbol as the reader's locale writes it, a dollar marked with its country ("€", "$CA", "CA$", "CHF"). */
+export const currencySymbolIn = (locale: string, currency: string) => {
+  const format = formatOf(locale, currency, true)
+  if (format === null) return currency
+  return format.dollar ?? format.format.formatToParts(1).find((part) => part.type === "currency")?.value ?? currency
+}
+
 /** An amount in minor units, in its currency and the reader's locale ("45,50 €", "CA$35.00", "US$5.00", "¥5,000"; never a bare "$"). */
 export const formatMoney = (locale: string, minor: number, currency: string) => written(locale, minor, currency, false)
 

@@ -427,7 +427,7 @@ describe("audit:list", () => {
       ])
       expect(printed.pagination).toMatchObject({ total: 1, page: 1 })
       const refused = await cli("audit:list", "--from", "yesterday")
-      expect(refused.status).toBe(2)
+      expect(refused.status).toBe(3)
       expect(refused.stderr).toContain("VALIDATION_ERROR")
     },
     60_000

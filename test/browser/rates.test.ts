@@ -49,21 +49,38 @@ describe.skipIf(!hasChromium)("exchange rates in Chromium", () => {
     await closeWithoutErrors(admin)
   }, 120_000)
 
-  it("a visitor sees each service's own price with its conversion, and the price filter in their currency", async () => {
+  it("a visitor sees each service's own price with its conversion, in their region's currency or the one they choose", async () => {
     const { base, newPage } = journey
-    for (const [lang, label, approx] of [
-      ["fr", "Prix horaire en €", /≈\s*\d+\s€/],
-      ["en", "Hourly price in CA$", /≈\s*CA\$\d+/]
+    // The browser's region decides (issue 23, item 2): fr-FR reads euros, fr-CA and en-CA Canadian dollars.
+    for (const [locale, lang, label, approx] of [
+      ["fr-FR", "fr", "Prix horaire en €", /≈\s*\d+\s€/],
+      ["fr-CA", "fr", "Prix horaire en $CA", /≈\s*\d+\s\$CA/],
+      ["en-CA", "en", "Hourly price in CA$", /≈\s*CA\$\d+/]
     ] as const) {
-      const { context, page } = await newPage()
+      const { context, page } = await newPage(locale)
       await page.goto(`${base}/services?lang=${lang}`)
       await loaded(page)
       await page.getByLabel(label).waitFor()
       // The demo has services in euros and in Canadian dollars: those in the other currency show "≈ …".
       await page.locator(".price-approx").first().waitFor()
-      expect(await page.locator(".price-approx").first().textContent()).toMatch(approx)
+      expect(await page.locator(".price-approx").first().textContent(), locale).toMatch(approx)
       expect(await page.locator(".price").allTextContents()).not.toContainEqual(expect.stringMatching(/(^|[^A-Z])\$\d/))
       await context.close()
     }
+    // The person's choice wins and stays on this device: francs suisses from a Canadian browser.
+    const { context, page } = await newPage("fr-CA")
+    await page.goto(`${base}/services?lang=fr`)
+    await loaded(page)
+    const picker = page.getByLabel("Devise des prix")
+    expect(await picker.locator("option:checked").textContent()).toBe("Selon votre région ($CA)")
+    await picker.selectOption("CHF")
+    await page.getByLabel("Prix horaire en CHF").waitFor()
+    await expect.poll(async () => (await page.locator(".price-approx").allTextContents()).join(" ")).toMatch(/CHF/)
+    expect((await page.locator(".price-approx").allTextContents()).join(" ")).not.toMatch(/\$CA|€/)
+    await page.reload()
+    await page.getByLabel("Prix horaire en CHF").waitFor()
+    await picker.selectOption("")
+    await page.getByLabel("Prix horaire en $CA").waitFor()
+    await context.close()
   }, 60_000)
 })

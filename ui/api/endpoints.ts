@@ -134,16 +134,16 @@ export const catalogueApi = {
     return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicePage>(path, { auth: false, quiet: true }))
   },
   /** The best rated or the newest active services (GET /services/popular and /recent), cached like the list. */
-  highlights: (kind: "popular" | "recent", limit: number) => {
-    const path = `/services/${kind}?limit=${limit}`
+  highlights: (kind: "popular" | "recent", limit: number, currency: string) => {
+    const path = `/services/${kind}${queryString({ limit, currency })}`
     return cached(key(SERVICES, path), 5 * MINUTE, () => api<ServicesData>(path, { auth: false, quiet: true }))
   },
   /**
    * Always fresh. The token lets the owner see an inactive service (an invalid one is ignored).
    * A background refresh passes quiet: true (no toast every 10 s while the server is away).
    */
-  service: (id: string, position?: { lat: number; lng: number }, quiet: Quiet = [404]) =>
-    api<ServiceDetailData>(`/services/${encodeURIComponent(id)}${queryString(position ?? {})}`, { quiet }),
+  service: (id: string, params: { lat?: number; lng?: number; currency?: string } = {}, quiet: Quiet = [404]) =>
+    api<ServiceDetailData>(`/services/${encodeURIComponent(id)}${queryString(params)}`, { quiet }),
   /** A provider's own services, inactive ones included. */
   ofUser: (userId: string) => api<ServicesData>(`/services/user/${encodeURIComponent(userId)}`, { quiet: true }),
   create: async (body: ServiceRequest) => {
@@ -209,7 +209,8 @@ export const profileApi = {
   update: (body: Record<string, unknown>) =>
     api<Answer<typeof UsersApi, "updateMe">>("/users/me", { method: "PATCH", body, quiet: [400, 422] }),
   public: (id: string) => api<Answer<typeof UsersApi, "publicProfile">>(`/users/public/${encodeURIComponent(id)}`, { quiet: [403, 404] }),
-  services: (id: string) => api<ServicesData>(`/services/provider/${encodeURIComponent(id)}?limit=100`, { quiet: true }),
+  services: (id: string, currency: string) =>
+    api<ServicesData>(`/services/provider/${encodeURIComponent(id)}${queryString({ limit: 100, currency })}`, { quiet: true }),
   uploadAvatar: (file: File) => {
     const form = new FormData()
     form.append("avatar", file)

@@ -5,13 +5,17 @@ import type { Service } from "../api/contract"
 import { catalogueApi } from "../api/endpoints"
 import { HIGHLIGHT_COUNT } from "../catalogue/rules"
 import { type AsyncState, useAsync } from "./async"
-import { PricePerHour, StarRating } from "./catalogue"
+import { PricePerHour, StarRating, useViewerCurrency } from "./catalogue"
 
 type Highlight = "popular" | "recent"
 
 const useHighlights = (kind: Highlight) => {
   const { i18n } = useLingui()
-  return useAsync(() => catalogueApi.highlights(kind, HIGHLIGHT_COUNT).then(({ data }) => data.services), [kind, i18n.locale])[0]
+  const currency = useViewerCurrency()
+  return useAsync(
+    () => catalogueApi.highlights(kind, HIGHLIGHT_COUNT, currency).then(({ data }) => data.services),
+    [kind, i18n.locale, currency]
+  )[0]
 }
 
 /**

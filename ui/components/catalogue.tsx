@@ -4,10 +4,12 @@
 import { plural } from "@lingui/core/macro"
 import { Plural, useLingui } from "@lingui/react/macro"
 import { useEffect, useId, useState } from "react"
+import { useAtomValue } from "jotai"
 import { Link } from "wouter"
 import { catalogueApi } from "../api/endpoints"
-import { type Category, currencyForLanguage, type Provider, type Service, type Sort, type User } from "../api/contract"
-import { currencySymbol } from "../../src/platform/money"
+import { type Category, currencyForViewer, type Provider, type Service, type Sort, type User } from "../api/contract"
+import { currencySymbolIn } from "../../src/platform/money"
+import { currencyChoiceAtom } from "../state/currency"
 import { formatApproxPrice, formatDistance, formatNumber, formatPrice, formatRating } from "../format"
 import { loginRedirect } from "../routing/access"
 import { RADIUS_CHOICES } from "../catalogue/places"
@@ -49,10 +51,18 @@ export const PricePerHour = ({ price, currency, approx }: { price: number; curre
   )
 }
 
-/** The currency price ranges are read in: the viewer's language's (fr: €, en: CA$), as the server reads them. */
+/**
+ * The currency prices and price ranges read in: the person's choice, else their browser's region's
+ * (fr-CA: CAD, fr-FR: EUR), else their language's; every catalogue call sends it to the server.
+ */
 export const useViewerCurrency = () => {
   const { i18n } = useLingui()
-  return currencyForLanguage(i18n.locale.startsWith("en") ? "en" : "fr")
+  const choice = useAtomValue(currencyChoiceAtom)
+  return currencyForViewer({
+    choice,
+    browserLanguages: navigator.languages ?? [navigator.language],
+    language: i18n.locale.startsWith("en") ? "en" : "fr"
+  })
 }
 
 /**
@@ -320,8 +330,8 @@ export const PriceRangeField = ({ value, onChange }: { value: PriceRange | undef
   const { t } = useLingui()
   const id = useId()
   const labels = usePriceLabels()
-  const currency = useViewerCurrency()
-  const symbol = currencySymbol(currency)
+  const { i18n } = useLingui()
+  const symbol = currencySymbolIn(i18n.locale, useViewerCurrency())
   return (
     <div className="field">
       <label htmlFor={id}>{t`Prix horaire en ${symbol}`}</label>

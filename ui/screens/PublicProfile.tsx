@@ -8,7 +8,7 @@ import { profileApi } from "../api/endpoints"
 import type { PublicProfile as Profile } from "../api/contract"
 import { loginRedirect } from "../routing/access"
 import { useAsync } from "../components/async"
-import { Loaded, LoadError, ServiceCard, StarRating } from "../components/catalogue"
+import { Loaded, LoadError, ServiceCard, StarRating, useViewerCurrency } from "../components/catalogue"
 import { useShareMetadata } from "../components/meta"
 import { Page } from "../components/page"
 import { Chips, ProfilePhoto, ShareLink } from "../components/profile"
@@ -119,9 +119,10 @@ const Content = ({ profile }: { profile: Profile }) => {
   const user = useAtomValue(userAtom)
   const name = `${profile.firstName} ${profile.lastName}`
   const provider = profile.role === "PROVIDER"
+  const currency = useViewerCurrency()
   const [services] = useAsync(
-    () => (provider ? profileApi.services(profile.id).then((a) => a.data.services) : Promise.resolve([])),
-    [profile.id, provider]
+    () => (provider ? profileApi.services(profile.id, currency).then((a) => a.data.services) : Promise.resolve([])),
+    [profile.id, provider, currency]
   )
   useShareMetadata({
     title: name,

@@ -22,7 +22,7 @@ import {
 } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels, useViewerCurrency } from "../components/catalogue"
 import { Page } from "../components/page"
 import { PlaceFilters } from "../components/PlaceField"
 import { userAtom } from "../state/session"
@@ -64,6 +64,7 @@ export default function Search() {
   // A category waits for the catalogue's ids (a slug is sent if they failed to load).
   const waiting = runs && category !== undefined && categories === undefined
   const categoryId = category && categories ? categoryIdOf(categories, category) : undefined
+  const currency = useViewerCurrency()
   const query: ServiceQuery | null =
     runs && !waiting
       ? {
@@ -73,7 +74,8 @@ export default function Search() {
           ...placeCriteria(place, radius),
           sortBy: sort,
           page,
-          limit: SEARCH_PAGE_SIZE
+          limit: SEARCH_PAGE_SIZE,
+          currency
         }
       : null
   const [state, reload] = useAsync<ServicePage | null>(

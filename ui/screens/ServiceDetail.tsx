@@ -14,7 +14,16 @@ import { SlotTime, useDurationText } from "../components/booking/SlotPicker"
 import { DateRange, Stars, StatusBadge } from "../components/booking/parts"
 import { PaymentDialog } from "../components/booking/PaymentDialog"
 import { CancellationPolicyNote } from "../components/booking/Cancellation"
-import { Avatar, Duration, failureText, Pager, PricePerHour, ShareProfileButton, StarRating } from "../components/catalogue"
+import {
+  Avatar,
+  Duration,
+  failureText,
+  Pager,
+  PricePerHour,
+  ShareProfileButton,
+  StarRating,
+  useViewerCurrency
+} from "../components/catalogue"
 import { ProfilePhoto } from "../components/profile"
 import { useAsync } from "../components/async"
 import { VerifiedIdentityMark } from "../components/trust"
@@ -467,9 +476,10 @@ export default function ServiceDetail({ params }: { params: { id: string } }) {
   const { t, i18n } = useLingui()
   const id = params.id
   // Refreshed every 10 s while visible (spec section 9); a failed refresh keeps the page as it is.
+  const currency = useViewerCurrency()
   const [state, reload] = useLive(
-    (fresh) => catalogueApi.service(id, knownPosition() ?? undefined, fresh ? true : [404]).then(({ data }) => data),
-    [id, i18n.locale],
+    (fresh) => catalogueApi.service(id, { ...knownPosition(), currency }, fresh ? true : [404]).then(({ data }) => data),
+    [id, i18n.locale, currency],
     REFRESH_MS
   )
   const failure = (error: unknown) => {

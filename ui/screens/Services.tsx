@@ -8,7 +8,7 @@ import { placeCriteria, placeFromParams, toRadius } from "../catalogue/places"
 import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, priceBounds, SEARCH_RADIUS_KM, toPage, toPriceRange } from "../catalogue/rules"
 import { useAsync } from "../components/async"
 import { filterUpdater, useDebouncedText } from "../components/filters"
-import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels } from "../components/catalogue"
+import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels, useViewerCurrency } from "../components/catalogue"
 import { Page } from "../components/page"
 import { PlaceFilters } from "../components/PlaceField"
 import { ServiceHighlights } from "../components/ServiceHighlights"
@@ -40,6 +40,7 @@ export default function Services() {
   const update = filterUpdater("/services")
   const [text, setText] = useDebouncedText(search, (value) => update({ search: value }))
 
+  const currency = useViewerCurrency()
   const query: ServiceQuery = {
     search: search.trim() || undefined,
     categoryId: category ? Number(category) : undefined,
@@ -47,6 +48,7 @@ export default function Services() {
     sortBy: sort,
     page,
     limit: LIST_PAGE_SIZE,
+    currency,
     ...priceBounds(priceRange),
     ...(place
       ? placeCriteria(place, radius)
