@@ -14,12 +14,15 @@ export const Modal = ({
   children,
   onClose,
   wide = false,
+  sheet = false,
   closeLabel
 }: {
   title: string
   children: ReactNode
   onClose: () => void
   wide?: boolean
+  /** A phone's bottom sheet (the list screens' filters): full width, from the bottom of the screen. */
+  sheet?: boolean
   closeLabel?: string
 }) => {
   const { t } = useLingui()
@@ -47,7 +50,7 @@ export const Modal = ({
   return (
     <dialog
       ref={dialog}
-      className={wide ? "dialog modal modal-wide" : "dialog modal"}
+      className={["dialog", "modal", wide ? "modal-wide" : "", sheet ? "modal-sheet" : ""].filter(Boolean).join(" ")}
       aria-modal="true"
       aria-labelledby={titleId}
       onCancel={(event) => {

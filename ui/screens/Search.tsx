@@ -21,6 +21,7 @@ import {
   type SearchCategory
 } from "../catalogue/rules"
 import { useAsync } from "../components/async"
+import { FiltersSheet } from "../components/FiltersSheet"
 import { filterUpdater, useDebouncedText } from "../components/filters"
 import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels, useViewerCurrency } from "../components/catalogue"
 import { Page } from "../components/page"
@@ -100,29 +101,34 @@ export default function Search() {
           <label htmlFor={ids.text}>{t`Mots-clés`}</label>
           <input id={ids.text} type="search" name="q" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
         </div>
-        <div className="field">
-          <label htmlFor={ids.category}>{t`Catégorie`}</label>
-          <select id={ids.category} name="category" value={category ?? ""} onChange={(event) => update({ category: event.target.value })}>
-            <option value="">{t`Toutes les catégories`}</option>
-            {SEARCH_CATEGORIES.map((c) => (
-              <option key={c.id} value={c.id}>
-                {labelOf(c.id)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
-        <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
-        <div className="field">
-          <label htmlFor={ids.sort}>{t`Trier par`}</label>
-          <select id={ids.sort} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
-            {SEARCH_SORTS.map((s) => (
-              <option key={s} value={s} disabled={s === "distance" && !place}>
-                {sortLabels[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FiltersSheet
+          active={[category, priceRange, place].filter(Boolean).length}
+          found={state.status === "ok" && state.data ? state.data.pagination.total : undefined}
+        >
+          <div className="field">
+            <label htmlFor={ids.category}>{t`Catégorie`}</label>
+            <select id={ids.category} name="category" value={category ?? ""} onChange={(event) => update({ category: event.target.value })}>
+              <option value="">{t`Toutes les catégories`}</option>
+              {SEARCH_CATEGORIES.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {labelOf(c.id)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
+          <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
+          <div className="field">
+            <label htmlFor={ids.sort}>{t`Trier par`}</label>
+            <select id={ids.sort} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
+              {SEARCH_SORTS.map((s) => (
+                <option key={s} value={s} disabled={s === "distance" && !place}>
+                  {sortLabels[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </FiltersSheet>
       </form>
       {place ? <p className="filter-note">{t`Services à moins de ${radius} km de ${place.label}.`}</p> : null}
 

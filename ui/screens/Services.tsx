@@ -7,6 +7,7 @@ import type { ServiceQuery } from "../api/contract"
 import { placeCriteria, placeFromParams, toRadius } from "../catalogue/places"
 import { LIST_PAGE_SIZE, LIST_SORTS, pickSort, priceBounds, SEARCH_RADIUS_KM, toPage, toPriceRange } from "../catalogue/rules"
 import { useAsync } from "../components/async"
+import { FiltersSheet } from "../components/FiltersSheet"
 import { filterUpdater, useDebouncedText } from "../components/filters"
 import { Loaded, Pager, PriceRangeField, ServiceCard, useCategories, useSortLabels, useViewerCurrency } from "../components/catalogue"
 import { Page } from "../components/page"
@@ -76,29 +77,34 @@ export default function Services() {
           <label htmlFor={textId}>{t`Rechercher un service`}</label>
           <input id={textId} type="search" name="search" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
         </div>
-        <div className="field">
-          <label htmlFor={categoryId}>{t`Catégorie`}</label>
-          <select id={categoryId} name="categoryId" value={category} onChange={(event) => update({ categoryId: event.target.value })}>
-            <option value="">{t`Toutes les catégories`}</option>
-            {(categories ?? []).map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
-        <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
-        <div className="field">
-          <label htmlFor={sortId}>{t`Trier par`}</label>
-          <select id={sortId} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
-            {LIST_SORTS.filter((s) => s !== "distance" || position || place).map((s) => (
-              <option key={s} value={s}>
-                {sortLabels[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FiltersSheet
+          active={[category, priceRange, place].filter(Boolean).length}
+          found={state.status === "ok" ? state.data.pagination.total : undefined}
+        >
+          <div className="field">
+            <label htmlFor={categoryId}>{t`Catégorie`}</label>
+            <select id={categoryId} name="categoryId" value={category} onChange={(event) => update({ categoryId: event.target.value })}>
+              <option value="">{t`Toutes les catégories`}</option>
+              {(categories ?? []).map((c) => (
+                <option key={c.id} value={String(c.id)}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <PriceRangeField value={priceRange} onChange={(price) => update({ price })} />
+          <PlaceFilters place={place} radius={radius} sort={sort} update={update} />
+          <div className="field">
+            <label htmlFor={sortId}>{t`Trier par`}</label>
+            <select id={sortId} name="sortBy" value={sort} onChange={(event) => update({ sortBy: event.target.value })}>
+              {LIST_SORTS.filter((s) => s !== "distance" || position || place).map((s) => (
+                <option key={s} value={s}>
+                  {sortLabels[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </FiltersSheet>
         <button type="submit" className="button">
           {t`Rechercher`}
         </button>
