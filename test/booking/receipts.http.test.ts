@@ -147,6 +147,47 @@ describe("a booking's receipt", () => {
   })
 })
 
+describe("a receipt people can keep (issue 23, item 6)", () => {
+  it("names its number, the rate and duration, the date and place, the card and the taxes; the PDF prints every name as written", async () => {
+    // A name outside WinAnsi: the PDF's embedded font prints it (the standard fonts printed "Nguy?n").
+    const renamed = await api.patch("/api/users/me", { lastName: "Nguyễn Thị" }, { token: client.token })
+    expect(renamed.status, renamed.text).toBe(200)
+    const id = await paidBooking()
+    await capture(id)
+    const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
+    expect(receipt.number).toMatch(/^R-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)
+    expect(receipt).toMatchObject({
+      client: { lastName: "Nguyễn Thị" },
+      address: "2 rue Saint-Jean, Québec",
+      paymentMethod: "Visa •••• 4242",
+      taxNote: fr["receipt.taxes"],
+      platform: SITE_NAME,
+      platformEmail: expect.stringContaining("@")
+    })
+    expect(spaced(receipt.formattedRate)).toBe(`${eur("fr", 3500)} / h × 2 h`)
+    expect(receipt.formattedPeriod).toMatch(/heure/)
+    const english = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token, language: "en" })).body.data.receipt
+    expect(spaced(english.formattedRate)).toBe(`${eur("en", 3500)} / h × 2 hr`)
+    expect(english.taxNote).toBe(en["receipt.taxes"])
+
+    const pdf = await raw(`/api/bookings/${id}/receipt.pdf`, client.token)
+    expect(pdf.headers.get("content-disposition")).toContain(`recu-${receipt.number}.pdf`)
+    const text = pdfText(pdf.bytes).map(spaced).join("\n")
+    for (const expected of [
+      fr["receipt.number"].replace("{number}", receipt.number),
+      "Nguyễn Thị",
+      "Visa •••• 4242",
+      "2 rue Saint-Jean, Québec",
+      `${eur("fr", 3500)} / h × 2 h`,
+      fr["receipt.rate"],
+      fr["receipt.place"]
+    ])
+      expect(text).toContain(expected)
+    expect(text.replace(/\s+/g, " ")).toContain(fr["receipt.taxes"])
+    expect(text).not.toContain("Nguy?n")
+  })
+})
+
 describe("a booking's payment timeline (GET /api/bookings/{id}/payments)", () => {
   type Event = { event: string; amountMinor: number; feeMinor: number | null; method: string | null }
   const timeline = async (id: string, token?: string) => {

@@ -10,7 +10,8 @@ import {
   earningLines,
   earningsCsvRows,
   earningTotals,
-  receiptFigures
+  receiptFigures,
+  receiptNumber
 } from "../../src/modules/booking/statements"
 import { parseCsv } from "../administration/csv"
 import { DAY } from "../support/durations"
@@ -224,5 +225,30 @@ describe("earnings", () => {
         })
       })
     )
+  })
+})
+
+describe("receipt numbers", () => {
+  const uuid = fc.uuid({ version: 4 })
+  it("read as R- and three groups of four Crockford characters (no I, L, O, U), the same for the same booking", () => {
+    fc.assert(
+      fc.property(uuid, (id) => {
+        const number = receiptNumber(id)
+        expect(number).toMatch(/^R-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)
+        expect(receiptNumber(id.toUpperCase())).toBe(number)
+      })
+    )
+  })
+
+  it("differ for bookings whose random bits differ (the number keeps all 60 of the first 15 random hex digits)", () => {
+    fc.assert(
+      fc.property(uuid, uuid, (a, b) => {
+        const randomOf = (id: string) => id.replace(/-/g, "").slice(0, 12) + id.replace(/-/g, "").slice(13, 16)
+        fc.pre(randomOf(a) !== randomOf(b))
+        expect(receiptNumber(a)).not.toBe(receiptNumber(b))
+      })
+    )
+    expect(receiptNumber("00000000-0000-4000-8000-000000000000")).toBe("R-0000-0000-0000")
+    expect(receiptNumber("ffffffff-ffff-4fff-bfff-ffffffffffff")).toBe("R-ZZZZ-ZZZZ-ZZZZ")
   })
 })

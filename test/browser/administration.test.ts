@@ -81,8 +81,8 @@ describe.skipIf(!hasChromium)("the back-office in Chromium", () => {
     )
     expect(recorded.length).toBeGreaterThan(0)
     for (const currency of [...recorded, recorded[0]!]) {
-      await page.getByLabel("Devise").selectOption(currency)
-      await expect.poll(() => page.getByLabel("Devise").inputValue()).toBe(currency)
+      await page.getByLabel("Devise", { exact: true }).selectOption(currency)
+      await expect.poll(() => page.getByLabel("Devise", { exact: true }).inputValue()).toBe(currency)
     }
     await page.getByRole("navigation", { name: "Sections d'administration" }).getByRole("link", { name: "Statistiques" }).click()
     await page.getByRole("heading", { name: "Utilisateurs les plus actifs" }).waitFor()

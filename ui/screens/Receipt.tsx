@@ -23,7 +23,7 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
     setBusy(true)
     setError(undefined)
     try {
-      saveBlob(await receiptsApi.pdf(receipt.bookingId), `${t`recu`}-${receipt.bookingId.slice(0, 8)}.pdf`)
+      saveBlob(await receiptsApi.pdf(receipt.bookingId), `${t`recu`}-${receipt.number}.pdf`)
     } catch {
       setError(t`Impossible de télécharger le reçu. Réessayez.`)
     } finally {
@@ -33,31 +33,43 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
 
   return (
     <section className="card receipt" aria-labelledby="receipt-issuer">
-      <h2 id="receipt-issuer">{receipt.platform}</h2>
+      <header className="receipt-head">
+        <div>
+          <h2 id="receipt-issuer">{receipt.platform}</h2>
+          <p className="receipt-issuer">{receipt.platformEmail}</p>
+        </div>
+        <p className="receipt-number">
+          {t`Reçu n°`} <strong data-testid="receipt-number">{receipt.number}</strong>
+        </p>
+      </header>
       <dl className="booking-facts">
-        <dt>{t`Référence`}</dt>
-        <dd>{receipt.bookingId}</dd>
         <dt>{t`Date du paiement`}</dt>
         <dd>{when(receipt.paidAt)}</dd>
         <dt>{t`Client`}</dt>
         <dd>
           {receipt.client.firstName} {receipt.client.lastName}
         </dd>
-        <dt>{t`Service`}</dt>
-        <dd>{receipt.service.title}</dd>
         <dt>{t`Prestataire`}</dt>
         <dd>
           {receipt.provider.firstName} {receipt.provider.lastName}
         </dd>
-        <dt>{t`Réservation`}</dt>
-        <dd>{when(receipt.startTime)}</dd>
-        <dt>{t`Devise`}</dt>
-        <dd>{receipt.currency}</dd>
+        <dt>{t`Service`}</dt>
+        <dd>{receipt.service.title}</dd>
+        <dt>{t`Date de la prestation`}</dt>
+        <dd>{receipt.formattedPeriod}</dd>
+        <dt>{t`Lieu de la prestation`}</dt>
+        <dd>{receipt.address}</dd>
+        <dt>{t`Moyen de paiement`}</dt>
+        <dd data-testid="receipt-method">{receipt.paymentMethod}</dd>
       </dl>
       <div className="table-wrap" tabIndex={0} role="region" aria-label={t`Montants`}>
         <table className="receipt-amounts">
           <caption className="sr-only">{t`Montants`}</caption>
           <tbody>
+            <tr>
+              <th scope="row">{t`Tarif horaire × durée`}</th>
+              <td>{receipt.formattedRate}</td>
+            </tr>
             <tr>
               <th scope="row">{t`Montant payé`}</th>
               <td data-testid="receipt-paid">{money(receipt.paidMinor)}</td>
@@ -79,6 +91,7 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
           </tbody>
         </table>
       </div>
+      <p className="receipt-note">{receipt.taxNote}</p>
       {error ? <Alert kind="error">{error}</Alert> : null}
       <div className="card-actions">
         <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => !busy && void download()}>

@@ -426,8 +426,21 @@ export class CalendarFeedApi extends HttpApiGroup.make("calendarFeed")
 /** A client's receipt of a booking's payment, in the request's language (figures from the payment records). */
 export const ReceiptView = Schema.Struct({
   bookingId: Schema.String,
-  /** The platform's name, as the receipt names the issuer. */
+  /** The receipt's number people read and type ("R-7F3K-9Q2M-X4TD"), derived from the booking's id. */
+  number: Schema.String,
+  /** The platform's name, as the receipt names the issuer, and where to write to it. */
   platform: Schema.String,
+  platformEmail: Schema.String,
+  /** Where the service took place (the booking's address). */
+  address: Schema.String,
+  /** "2 juin 2026, 15:00 – 16:30, heure de Paris": the service's date in the client's zone, named. */
+  formattedPeriod: Schema.String,
+  /** "45,00 € / h × 1,5 h": the rate and the duration the total came from. */
+  formattedRate: Schema.String,
+  /** The card the money was taken from ("Visa •••• 4242"), "—" when the records name none. */
+  paymentMethod: Schema.String,
+  /** The taxes' mention (none charged on the receipt). */
+  taxNote: Schema.String,
   service: Schema.Struct({ title: Schema.String }),
   provider: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
   client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),

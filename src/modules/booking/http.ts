@@ -12,7 +12,7 @@ import { translate } from "../../platform/messages"
 import { contentDisposition, readMultipart, uploadDisposition } from "../../platform/uploads"
 import { receiptPdf } from "./receipt-pdf"
 import { BookingStatements, receiptDocument } from "./receipts"
-import { EARNINGS_CSV_HEADER, earningsCsvRows } from "./statements"
+import { EARNINGS_CSV_HEADER, earningsCsvRows, receiptNumber } from "./statements"
 import { DisputeMessageTextFields, DisputeReportTextFields } from "./contract"
 import { DisputeFileFields } from "./rules"
 import type { BookingDetail } from "./ports"
@@ -199,12 +199,13 @@ export const calendarFeedRoute = Effect.gen(function* () {
 export const ReceiptsHttpLive = HttpApiBuilder.group(MarketplaceApi, "receipts", (handlers) =>
   Effect.gen(function* () {
     const statements = yield* BookingStatements
-    const { siteName } = yield* AppConfig
+    const { siteName, supportEmail } = yield* AppConfig
+    const issuer = { name: siteName, email: supportEmail }
     return handlers
       .handle("receipt", ({ path }) =>
         Effect.gen(function* () {
           const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
-          return ok({ receipt: toReceiptView(receipt, yield* requestLanguage, siteName) })
+          return ok({ receipt: toReceiptView(receipt, yield* requestLanguage, issuer) })
         })
       )
       .handle("payments", ({ path }) =>
@@ -216,13 +217,13 @@ export const ReceiptsHttpLive = HttpApiBuilder.group(MarketplaceApi, "receipts",
         Effect.gen(function* () {
           const receipt = yield* statements.receipt(yield* CurrentUser, path.id)
           const language = yield* requestLanguage
-          const bytes = yield* receiptPdf(receiptDocument(language, receipt, siteName))
+          const bytes = yield* receiptPdf(receiptDocument(language, receipt, issuer))
           return HttpServerResponse.uint8Array(bytes, {
             contentType: "application/pdf",
             headers: {
               "content-disposition": contentDisposition(
                 "attachment",
-                `${translate(language, "receipt.fileName")}-${receipt.booking.id.slice(0, 8)}.pdf`
+                `${translate(language, "receipt.fileName")}-${receiptNumber(receipt.booking.id)}.pdf`
               ),
               "cache-control": "no-store"
             }

@@ -1,9 +1,20 @@
 import { Effect } from "effect"
+import { createRequire } from "node:module"
 import PDFDocument from "pdfkit"
 
-// A receipt as a PDF, through pdfkit. Its standard fonts (Helvetica) read their metrics (.afm files)
-// from pdfkit's own folder, so pdfkit stays external to the server bundle (bin/build.mjs).
-// The document's words arrive translated and formatted (receipts.ts): this file only lays them out.
+// A receipt as a PDF, through pdfkit, on one A4 page. The text is set in DejaVu Sans, embedded (its
+// subset of the glyphs used), so every name prints as written ("Nguyễn", "Łukasz", "Zoë"): the
+// standard PDF fonts know WinAnsi only. pdfkit stays external to the server bundle (bin/build.mjs);
+// the fonts are read from the dejavu-fonts-ttf package. The words arrive translated and formatted
+// (receipts.ts): this file only lays them out.
+
+const fonts = (() => {
+  const require = createRequire(import.meta.url)
+  return {
+    regular: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
+    bold: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")
+  }
+})()
 
 /** What a receipt shows, every text already in the receipt's language. */
 export interface ReceiptDocument {
@@ -11,74 +22,78 @@ export interface ReceiptDocument {
   readonly title: string
   /** Who issues it: the brand's name (SITE_NAME). */
   readonly platform: string
-  /** Labelled lines: the reference, the date of payment, the booking, the service, the people... */
+  /** "Reçu n° R-7F3K-9Q2M-X4TD". */
+  readonly number: string
+  /** The issuer's details under its name (its name and support address). */
+  readonly issuer: string
+  /** Labelled lines: the date of payment, the people, the service, its date and place, the card... */
   readonly lines: ReadonlyArray<{ readonly label: string; readonly value: string }>
-  /** The amounts: paid, each refund, what was paid in the end. */
+  /** The amounts: the rate and duration, paid, each refund, what was paid in the end. */
   readonly amounts: ReadonlyArray<{ readonly label: string; readonly value: string; readonly strong?: boolean }>
-  readonly footer: string
+  /** Small print: the taxes' mention, the issuer and the currency. */
+  readonly notes: ReadonlyArray<string>
 }
 
-/**
- * The standard fonts write WinAnsi text: Intl's narrow no-break space (French thousands and "€"
- * separators) becomes a no-break space, which WinAnsi has; anything else outside it is replaced.
- */
-const winAnsi = (text: string) =>
-  text
-    .replace(/[\u202f\u2009]/g, "\u00a0")
-    .replace(/[\u2010-\u2012]/g, "-")
-    // Latin-1 and the few WinAnsi characters of 0x80-0x9F (€, quotes, dashes, ellipsis, œ, Œ, ...).
-    .replace(
-      /[^\u0000-\u00ff\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178]/g,
-      "?"
-    )
+const MARGIN = 56
+const INK = "#111111"
+const MUTED = "#555555"
+const RULE = "#cccccc"
 
 /** The receipt's PDF bytes. */
 export const receiptPdf = (receipt: ReceiptDocument): Effect.Effect<Uint8Array> =>
   Effect.async<Uint8Array>((resume) => {
     const doc = new PDFDocument({
       size: "A4",
-      margin: 56,
+      margin: MARGIN,
       lang: receipt.language,
-      info: {
-        Title: winAnsi(`${receipt.title} - ${receipt.platform}`),
-        Author: winAnsi(receipt.platform),
-        Creator: winAnsi(receipt.platform)
-      }
+      info: { Title: `${receipt.title} - ${receipt.platform}`, Author: receipt.platform, Creator: receipt.platform }
     })
     const chunks: Array<Buffer> = []
     doc.on("data", (chunk: Buffer) => chunks.push(chunk))
     doc.on("end", () => resume(Effect.succeed(new Uint8Array(Buffer.concat(chunks)))))
     doc.on("error", (error: unknown) => resume(Effect.die(error)))
+    doc.registerFont("regular", fonts.regular)
+    doc.registerFont("bold", fonts.bold)
 
-    const width = doc.page.width - 2 * 56
-    doc.font("Helvetica-Bold").fontSize(20).text(winAnsi(receipt.platform))
-    doc.moveDown(0.2).font("Helvetica").fontSize(14).fillColor("#333333").text(winAnsi(receipt.title))
-    doc.moveDown(1)
+    const width = doc.page.width - 2 * MARGIN
+    const rule = () => {
+      doc.moveDown(0.5)
+      doc
+        .moveTo(MARGIN, doc.y)
+        .lineTo(MARGIN + width, doc.y)
+        .strokeColor(RULE)
+        .stroke()
+      doc.moveDown(0.5)
+    }
     const row = (label: string, value: string, bold = false) => {
       const y = doc.y
       doc
-        .font("Helvetica")
-        .fontSize(11)
-        .fillColor("#555555")
-        .text(winAnsi(label), 56, y, { width: width * 0.4 })
+        .font("regular")
+        .fontSize(10.5)
+        .fillColor(MUTED)
+        .text(label, MARGIN, y, { width: width * 0.38 })
       const labelBottom = doc.y
       doc
-        .font(bold ? "Helvetica-Bold" : "Helvetica")
-        .fillColor("#000000")
-        .text(winAnsi(value), 56 + width * 0.42, y, { width: width * 0.58 })
+        .font(bold ? "bold" : "regular")
+        .fillColor(INK)
+        .text(value, MARGIN + width * 0.4, y, { width: width * 0.6 })
       doc.y = Math.max(doc.y, labelBottom) + 4
-      doc.x = 56
+      doc.x = MARGIN
     }
+
+    doc.font("bold").fontSize(20).fillColor(INK).text(receipt.platform)
+    doc.font("regular").fontSize(9).fillColor(MUTED).text(receipt.issuer)
+    doc.moveDown(0.8)
+    doc.font("bold").fontSize(14).fillColor(INK).text(receipt.title)
+    doc.font("regular").fontSize(11).fillColor(MUTED).text(receipt.number)
+    rule()
     for (const line of receipt.lines) row(line.label, line.value)
-    doc.moveDown(0.5)
-    doc
-      .moveTo(56, doc.y)
-      .lineTo(56 + width, doc.y)
-      .strokeColor("#cccccc")
-      .stroke()
-    doc.moveDown(0.5)
+    rule()
     for (const amount of receipt.amounts) row(amount.label, amount.value, amount.strong === true)
-    doc.moveDown(2)
-    doc.font("Helvetica").fontSize(9).fillColor("#555555").text(winAnsi(receipt.footer), 56, doc.y, { width })
+    doc.moveDown(1.5)
+    for (const note of receipt.notes) {
+      doc.font("regular").fontSize(8.5).fillColor(MUTED).text(note, MARGIN, doc.y, { width })
+      doc.moveDown(0.3)
+    }
     doc.end()
   })

@@ -3,13 +3,22 @@ import { Conflict, type Forbidden, type NotFound } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { type Language, translate } from "../../platform/messages"
 import { formatWithZone, zoneOf } from "../../platform/time-zones"
+import { formatRangeInZone, zoneName } from "../../platform/zoned-time"
 import { type Actor, requireRole, UserRepository } from "../identity"
 import { BookingNotFound } from "./domain"
 import { formatAmount } from "./mails"
 import { type BookingDetail, BookingRepository } from "./ports"
 import { type PaymentEvent, paymentTimeline, type TimelineReader } from "./payment-timeline"
 import type { ReceiptDocument } from "./receipt-pdf"
-import { type EarningLine, earningLines, type EarningTotals, earningTotals, type ReceiptFigures, receiptFigures } from "./statements"
+import {
+  type EarningLine,
+  earningLines,
+  type EarningTotals,
+  earningTotals,
+  type ReceiptFigures,
+  receiptFigures,
+  receiptNumber
+} from "./statements"
 
 // Receipts for clients and earnings for providers (issue 13, item 5). The figures are statements.ts's,
 // from the payment records; the receipt's PDF is receipt-pdf.ts's, its mail mails.ts's.
@@ -20,6 +29,23 @@ export const ReceiptNotAvailable = new Conflict({ code: "RECEIPT_NOT_AVAILABLE",
 export interface Receipt {
   readonly booking: BookingDetail
   readonly figures: ReceiptFigures
+  /** The card the money was taken from ("visa •••• 4242"), as the payment records name it; null when none is known. */
+  readonly method: string | null
+}
+
+/** Who issues receipts: the platform (SITE_NAME) and where to write to it (SUPPORT_EMAIL). */
+export interface ReceiptIssuer {
+  readonly name: string
+  readonly email: string
+}
+
+/** The booking's receipt from its payment records, or undefined while nothing was captured. */
+export const receiptOf = (booking: BookingDetail, operations: Parameters<typeof paymentTimeline>[0]): Receipt | undefined => {
+  const figures = receiptFigures(operations)
+  if (figures === undefined) return undefined
+  const events = paymentTimeline(operations, "client")
+  const method = (events.find((e) => e.event === "captured") ?? events.find((e) => e.method !== null))?.method ?? null
+  return { booking, figures, method }
 }
 
 export interface Earnings {
@@ -58,9 +84,9 @@ export const BookingStatementsLive = Layer.effect(
           const found = yield* bookings.findById(bookingId)
           // The provider sees the booking but not the client's receipt; strangers do not see the booking.
           if (Option.isNone(found) || (actor.role !== "ADMIN" && actor.id !== found.value.clientId)) return yield* BookingNotFound
-          const figures = receiptFigures(yield* bookings.operations(bookingId))
-          if (figures === undefined) return yield* ReceiptNotAvailable
-          return { booking: found.value, figures }
+          const receipt = receiptOf(found.value, yield* bookings.operations(bookingId))
+          if (receipt === undefined) return yield* ReceiptNotAvailable
+          return receipt
         }),
       payments: (actor, bookingId) =>
         Effect.gen(function* () {
@@ -82,26 +108,45 @@ export const BookingStatementsLive = Layer.effect(
   })
 )
 
-/** The receipt's words in a language, for its PDF and its mail; `siteName` (SITE_NAME) issues it. */
-export const receiptDocument = (language: Language, receipt: Receipt, siteName: string): ReceiptDocument => {
+/** "Visa •••• 4242" from the records' "visa •••• 4242"; a method type ("sepa_debit") as it is. */
+export const methodText = (method: string | null) => (method === null ? "—" : method.replace(/^[a-z]/, (c) => c.toUpperCase()))
+
+/** Hours as people read them on a bill ("1,5 h", "2 hr"). */
+const hoursText = (language: Language, minutes: number) =>
+  new Intl.NumberFormat(language, { style: "unit", unit: "hour", maximumFractionDigits: 2 }).format(minutes / 60)
+
+/** What the service cost: "45,00 € / h × 1,5 h". */
+export const rateText = (language: Language, b: BookingDetail) =>
+  `${formatAmount(language, b.hourlyPriceMinor, b.currency)} / h × ${hoursText(language, (b.endTime.getTime() - b.startTime.getTime()) / 60_000)}`
+
+/** When the service took place, in the client's zone, named ("2 juin 2026, 15:00 – 16:30, heure de Paris"). */
+export const periodText = (language: Language, b: BookingDetail) =>
+  `${formatRangeInZone(language, b.startTime, b.endTime, b.client.timeZone, { dateStyle: "long", timeStyle: "short" })}, ${zoneName(language, b.client.timeZone)}`
+
+/** The receipt's words in a language, for its PDF and its mail; `issuer` (SITE_NAME, SUPPORT_EMAIL) issues it. */
+export const receiptDocument = (language: Language, receipt: Receipt, issuer: ReceiptIssuer): ReceiptDocument => {
   const { booking: b, figures } = receipt
   const zone = b.client.timeZone
   const t = translate
   const money = (minor: number) => formatAmount(language, minor, b.currency)
+  const number = receiptNumber(b.id)
   return {
     language,
     title: t(language, "receipt.title"),
-    platform: siteName,
+    platform: issuer.name,
+    number: t(language, "receipt.number", { number }),
+    issuer: `${issuer.name} · ${issuer.email}`,
     lines: [
-      { label: t(language, "receipt.reference"), value: b.id },
       { label: t(language, "receipt.paidAt"), value: formatWithZone(language, figures.paidAt, zone) },
       { label: t(language, "receipt.client"), value: `${b.client.firstName} ${b.client.lastName}` },
-      { label: t(language, "receipt.service"), value: b.service.title },
       { label: t(language, "receipt.provider"), value: `${b.provider.firstName} ${b.provider.lastName}` },
-      { label: t(language, "receipt.booking"), value: formatWithZone(language, b.startTime, zone) },
-      { label: t(language, "receipt.currency"), value: b.currency }
+      { label: t(language, "receipt.service"), value: b.service.title },
+      { label: t(language, "receipt.period"), value: periodText(language, b) },
+      { label: t(language, "receipt.place"), value: b.address },
+      { label: t(language, "receipt.method"), value: methodText(receipt.method) }
     ],
     amounts: [
+      { label: t(language, "receipt.rate"), value: rateText(language, b) },
       { label: t(language, "receipt.paid"), value: money(figures.paidMinor), strong: figures.refunds.length === 0 },
       ...figures.refunds.map((r) => ({
         label: t(language, "receipt.refund", { date: formatWithZone(language, r.at, zone, { dateStyle: "long" }) }),
@@ -109,6 +154,6 @@ export const receiptDocument = (language: Language, receipt: Receipt, siteName: 
       })),
       ...(figures.refunds.length > 0 ? [{ label: t(language, "receipt.netPaid"), value: money(figures.netPaidMinor), strong: true }] : [])
     ],
-    footer: t(language, "receipt.footer", { siteName, reference: b.id, currency: b.currency })
+    notes: [t(language, "receipt.taxes"), t(language, "receipt.footer", { siteName: issuer.name, reference: number, currency: b.currency })]
   }
 }

@@ -79,7 +79,7 @@ import { Availability, type SlotQuery, type SlotsAnswer } from "./availability/s
 import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail, receiptMail } from "./mails"
 import { receiptPdf } from "./receipt-pdf"
-import { receiptDocument } from "./receipts"
+import { receiptDocument, receiptOf } from "./receipts"
 import { receiptFigures } from "./statements"
 import { billingProblems, DisputeFileFields } from "./rules"
 import {
@@ -378,12 +378,13 @@ export const BookingsLive = Layer.effect(
     /** The client's receipt with its PDF, from the payment records (the capture is recorded before its event applies). */
     const sendReceipt = (detail: BookingDetail) =>
       Effect.gen(function* () {
-        const figures = receiptFigures(yield* bookings.operations(detail.id))
-        if (figures === undefined)
+        const receipt = receiptOf(detail, yield* bookings.operations(detail.id))
+        if (receipt === undefined)
           return yield* Effect.logWarning(`booking ${detail.id}: captured with no capture recorded, no receipt mailed`)
-        const receipt = { booking: detail, figures }
-        const pdf = yield* receiptPdf(receiptDocument(detail.client.preferredLanguage, receipt, config.siteName))
-        yield* mailer.send(receiptMail(detail, figures, pdf, config))
+        const pdf = yield* receiptPdf(
+          receiptDocument(detail.client.preferredLanguage, receipt, { name: config.siteName, email: config.supportEmail })
+        )
+        yield* mailer.send(receiptMail(detail, receipt.figures, pdf, config))
       })
 
     const sendMails = (detail: BookingDetail, decision: Decision) =>

@@ -43,6 +43,25 @@ export const receiptFigures = (operations: ReadonlyArray<Operation>): ReceiptFig
   return { paidMinor, paidAt: first.createdAt, refunds, refundedMinor, netPaidMinor: paidMinor - refundedMinor }
 }
 
+// Crockford's base 32: no I, L, O or U, so a number read aloud or typed is not mistaken.
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/**
+ * A receipt's number people can read out and type: "R-7F3K-9Q2M-X4TD", 60 random bits of the
+ * booking's UUID v4 (its first 15 hex digits but the version digit) in Crockford's base 32. Among a
+ * million receipts two share a number with a chance of about 4 in 10 million.
+ */
+export const receiptNumber = (bookingId: string): string => {
+  const hex = bookingId.replace(/-/g, "").toLowerCase()
+  let bits = BigInt(`0x${(hex.slice(0, 12) + hex.slice(13, 16)).padEnd(15, "0")}`)
+  let digits = ""
+  for (let i = 0; i < 12; i++) {
+    digits = CROCKFORD[Number(bits & 31n)] + digits
+    bits >>= 5n
+  }
+  return `R-${digits.slice(0, 4)}-${digits.slice(4, 8)}-${digits.slice(8)}`
+}
+
 // ---- Earnings ----------------------------------------------------------------------------------
 
 export { EarningStates, type EarningState } from "./rules"

@@ -17,11 +17,11 @@ import { amountDue, availableActions, type CancellationPolicy, displayStatus, fr
 import { pagination } from "../../platform/paging"
 import { formatAmount } from "./mails"
 import type { BookingDetail, DisputeFileRecord, DisputeSummary, DisputeThread, RescheduleRecord, ReviewRecord } from "./ports"
-import type { Earnings, Receipt } from "./receipts"
+import { type Earnings, methodText, periodText, rateText, type Receipt, type ReceiptIssuer } from "./receipts"
 import { COMMISSION_PERCENT } from "./domain"
 import { maskContactDetails } from "../messaging/contact-details/rules"
 import { formatWithZone } from "../../platform/time-zones"
-import type { EarningLine, EarningTotal } from "./statements"
+import { type EarningLine, type EarningTotal, receiptNumber } from "./statements"
 
 // Booking records turned into the contract's views (contract.ts), by the handlers.
 
@@ -222,13 +222,20 @@ export const toReviewView = (r: ReviewRecord): typeof ReviewView.Type => ({
  * A receipt as its page shows it, in the request's language (times in the client's zone, named),
  * issued by `siteName` (SITE_NAME).
  */
-export const toReceiptView = (receipt: Receipt, language: Language, siteName: string): ReceiptView => {
+export const toReceiptView = (receipt: Receipt, language: Language, issuer: ReceiptIssuer): ReceiptView => {
   const { booking: b, figures } = receipt
   const zone = b.client.timeZone
   const money = (minor: number) => formatAmount(language, minor, b.currency)
   return {
     bookingId: b.id,
-    platform: siteName,
+    number: receiptNumber(b.id),
+    platform: issuer.name,
+    platformEmail: issuer.email,
+    address: b.address,
+    formattedPeriod: periodText(language, b),
+    formattedRate: rateText(language, b),
+    paymentMethod: methodText(receipt.method),
+    taxNote: translate(language, "receipt.taxes"),
     service: { title: b.service.title },
     provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
     client: { firstName: b.client.firstName, lastName: b.client.lastName },
