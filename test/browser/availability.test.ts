@@ -33,8 +33,15 @@ describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
     await page.getByRole("button", { name: "Retirer samedi 08:00–20:00" }).click()
     await page.getByRole("button", { name: "Retirer dimanche 08:00–20:00" }).click()
     const monday = page.getByRole("group", { name: "lundi, plage 1" })
-    await monday.getByLabel("De").fill("09:00")
-    await monday.getByLabel("À").fill("17:00")
+    await monday.getByLabel("De").selectOption("09:00")
+    await monday.getByLabel("À").selectOption("17:00")
+    // Monday's hours copied to Friday; times read as French writes them (24-hour).
+    await page.getByLabel("Copier les horaires du lundi").selectOption("5")
+    const friday = page.getByRole("group", { name: "vendredi, plage 1" })
+    expect(await friday.getByLabel("De").inputValue()).toBe("09:00")
+    expect(await friday.getByLabel("À").locator("option:checked").textContent()).toBe("17:00")
+    // A compact week: the whole editor fits in a screen and a half at 1280 px (it was a 4,400 px list).
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(1800)
     // A day off.
     await page.getByLabel("Type", { exact: true }).selectOption("dayOff")
     await page.getByLabel("Du", { exact: true }).fill("2030-01-07")
@@ -57,6 +64,11 @@ describe.skipIf(!hasChromium)("availability screen in Chromium", () => {
     expect(await page.getByText("Pas encore de plan", { exact: false }).count()).toBe(0)
     expect(await page.getByRole("group", { name: "lundi, plage 1" }).getByLabel("De").inputValue()).toBe("09:00")
     expect(await page.getByRole("button", { name: /^Retirer samedi/ }).count()).toBe(0)
+    // In English the same week reads 12-hour times, and the Friday copy was saved.
+    await page.getByRole("button", { name: "English" }).click()
+    const fridayInEnglish = page.getByRole("group", { name: "Friday, range 1" })
+    expect(await fridayInEnglish.getByLabel("From").locator("option:checked").textContent()).toBe("9:00 AM")
+    expect(plan?.weekly.find((d) => d.weekday === 5)?.ranges).toEqual([{ start: 540, end: 1020 }])
     await closeWithoutErrors(signedIn)
   }, 120_000)
 })

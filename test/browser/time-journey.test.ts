@@ -72,12 +72,18 @@ describe.skipIf(!hasChromium)("issue 12's time journey in Chromium", () => {
     await page.getByRole("heading", { name: "Mes disponibilités", level: 1 }).waitFor()
     await page.getByText("Pas encore de plan : vous êtes ouvert de 08:00 à 20:00 tous les jours.", { exact: false }).waitFor()
     await page.getByText("Horaires en heure de Toronto, le fuseau de votre compte", { exact: false }).waitFor()
-    // 09:00-17:00 every day.
-    for (const weekday of WEEKDAYS) {
-      const range = page.getByRole("group", { name: `${weekday}, plage 1` })
-      await range.getByLabel("De").fill("09:00")
-      await range.getByLabel("À").fill("17:00")
-    }
+    // 09:00-17:00 on Monday, copied to every day.
+    const monday = page.getByRole("group", { name: `${WEEKDAYS[0]}, plage 1` })
+    await monday.getByLabel("De").selectOption("09:00")
+    await monday.getByLabel("À").selectOption("17:00")
+    await page.getByLabel(`Copier les horaires du ${WEEKDAYS[0]}`).selectOption("all")
+    for (const weekday of WEEKDAYS)
+      expect(
+        await page
+          .getByRole("group", { name: `${weekday}, plage 1` })
+          .getByLabel("À")
+          .inputValue()
+      ).toBe("17:00")
     await page.getByLabel("Type", { exact: true }).selectOption("dayOff")
     await page.getByLabel("Du", { exact: true }).fill(CLOSED_DAY)
     await page.getByRole("button", { name: "Ajouter l'exception" }).click()

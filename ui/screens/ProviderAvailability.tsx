@@ -13,8 +13,9 @@ import { Page } from "../components/page"
 import { formatDateRange, zoneName } from "../format"
 import { userAtom } from "../state/session"
 import { CalendarFeedBlock } from "../components/booking/CalendarFeed"
+import { WeekEditor } from "../components/booking/WeekEditor"
 import { showToast } from "../state/toasts"
-import { BUFFER_MAX_MINUTES, NOTICE_MAX_MINUTES, RANGES_PER_DAY_MAX } from "../../src/modules/booking/availability/rules"
+import { BUFFER_MAX_MINUTES, NOTICE_MAX_MINUTES } from "../../src/modules/booking/availability/rules"
 
 type Range = { start: string; end: string }
 type Exception = { kind: "closed" | "open"; startTime: string; endTime: string; note: string | null }
@@ -140,10 +141,6 @@ const Editor = ({ plan, onSaved }: { plan: Availability; onSaved: (plan: Availab
   const [busy, setBusy] = useState(false)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [failure, setFailure] = useState<string>()
-  const weekdayName = (weekday: number) =>
-    new Intl.DateTimeFormat(i18n.locale, { weekday: "long", timeZone: "UTC" }).format(new Date(Date.UTC(2024, 0, weekday)))
-  const setRanges = (weekday: number, ranges: Array<Range>) =>
-    setDraft((d) => ({ ...d, weekly: d.weekly.map((day) => (day.weekday === weekday ? { ...day, ranges } : day)) }))
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
@@ -186,129 +183,71 @@ const Editor = ({ plan, onSaved }: { plan: Availability; onSaved: (plan: Availab
       ) : null}
       <ZoneLine zone={draft.timeZone} />
       {failure ? <Alert kind="error">{failure}</Alert> : null}
-      <section aria-labelledby="week-heading">
-        <h2 id="week-heading">{t`Semaine type`}</h2>
-        <ul className="availability-week">
-          {draft.weekly.map((day, index) => {
-            const name = weekdayName(day.weekday)
-            const dayError = fieldError(`weekly[${index}]`)
-            return (
-              <li key={day.weekday} className="availability-day">
-                <h3>{name}</h3>
-                {day.ranges.length === 0 ? <p className="field-hint">{t`Fermé`}</p> : null}
-                {day.ranges.map((range, r) => (
-                  <div key={r} className="availability-range" role="group" aria-label={t`${name}, plage ${r + 1}`}>
-                    <label>
-                      {t`De`}{" "}
-                      <input
-                        type="time"
-                        value={range.start}
-                        onChange={(e) =>
-                          setRanges(
-                            day.weekday,
-                            day.ranges.map((x, i) => (i === r ? { ...x, start: e.target.value } : x))
-                          )
-                        }
-                      />
-                    </label>{" "}
-                    <label>
-                      {t`À`}{" "}
-                      <input
-                        type="time"
-                        value={range.end === "24:00" ? "23:59" : range.end}
-                        onChange={(e) =>
-                          setRanges(
-                            day.weekday,
-                            day.ranges.map((x, i) => (i === r ? { ...x, end: e.target.value === "23:59" ? "24:00" : e.target.value } : x))
-                          )
-                        }
-                      />
-                    </label>{" "}
+      <div className="availability-layout">
+        <section aria-labelledby="week-heading">
+          <h2 id="week-heading">{t`Semaine type`}</h2>
+          <WeekEditor
+            week={draft.weekly}
+            errorOf={(index) => fieldError(`weekly[${index}]`)}
+            onChange={(weekly) => setDraft((d) => ({ ...d, weekly }))}
+          />
+        </section>
+        <div className="availability-side">
+          <section aria-labelledby="exceptions-heading">
+            <h2 id="exceptions-heading">{t`Exceptions`}</h2>
+            {draft.exceptions.length === 0 ? <p>{t`Aucune exception.`}</p> : null}
+            <ul className="availability-exceptions">
+              {draft.exceptions.map((exception, index) => {
+                const when = formatDateRange(i18n.locale, new Date(exception.startTime), new Date(exception.endTime))
+                const error = fieldError(`exceptions[${index}]`)
+                return (
+                  <li key={`${exception.startTime}-${index}`}>
+                    <strong>{exception.kind === "closed" ? t`Indisponible` : t`Ouvert en plus`}</strong> {when}
+                    {exception.note ? ` (${exception.note})` : null}{" "}
                     <button
                       type="button"
                       className="button-ghost button-small"
-                      onClick={() =>
-                        setRanges(
-                          day.weekday,
-                          day.ranges.filter((_, i) => i !== r)
-                        )
-                      }
+                      onClick={() => setDraft((d) => ({ ...d, exceptions: d.exceptions.filter((_, i) => i !== index) }))}
                     >
-                      {t`Retirer`}
-                      <span className="sr-only">{` ${name} ${range.start}–${range.end}`}</span>
+                      {t`Supprimer`}
+                      <span className="sr-only">{` ${when}`}</span>
                     </button>
-                  </div>
-                ))}
-                {day.ranges.length < RANGES_PER_DAY_MAX ? (
-                  <button
-                    type="button"
-                    className="button-secondary button-small"
-                    onClick={() => setRanges(day.weekday, [...day.ranges, { start: "09:00", end: "17:00" }])}
-                  >
-                    {t`Ajouter une plage`}
-                    <span className="sr-only">{` ${name}`}</span>
-                  </button>
-                ) : null}
-                {dayError ? (
-                  <p className="field-error" role="alert">
-                    {dayError}
-                  </p>
-                ) : null}
-              </li>
-            )
-          })}
-        </ul>
-      </section>
-      <section aria-labelledby="exceptions-heading">
-        <h2 id="exceptions-heading">{t`Exceptions`}</h2>
-        {draft.exceptions.length === 0 ? <p>{t`Aucune exception.`}</p> : null}
-        <ul className="availability-exceptions">
-          {draft.exceptions.map((exception, index) => {
-            const when = formatDateRange(i18n.locale, new Date(exception.startTime), new Date(exception.endTime))
-            const error = fieldError(`exceptions[${index}]`)
-            return (
-              <li key={`${exception.startTime}-${index}`}>
-                <strong>{exception.kind === "closed" ? t`Indisponible` : t`Ouvert en plus`}</strong> {when}
-                {exception.note ? ` (${exception.note})` : null}{" "}
-                <button
-                  type="button"
-                  className="button-ghost button-small"
-                  onClick={() => setDraft((d) => ({ ...d, exceptions: d.exceptions.filter((_, i) => i !== index) }))}
-                >
-                  {t`Supprimer`}
-                  <span className="sr-only">{` ${when}`}</span>
-                </button>
-                {error ? <p className="field-error">{error}</p> : null}
-              </li>
-            )
-          })}
-        </ul>
-        <ExceptionForm zone={draft.timeZone} onAdd={(exception) => setDraft((d) => ({ ...d, exceptions: [...d.exceptions, exception] }))} />
-      </section>
-      <section aria-labelledby="rules-heading">
-        <h2 id="rules-heading">{t`Délais`}</h2>
-        <TextField
-          label={t`Préavis minimum (minutes)`}
-          name="noticeMinutes"
-          type="number"
-          min={0}
-          max={NOTICE_MAX_MINUTES}
-          value={draft.noticeMinutes}
-          onChange={(noticeMinutes) => setDraft((d) => ({ ...d, noticeMinutes }))}
-          error={errors.noticeMinutes}
-          hint={t`Une réservation commence au plus tôt après ce délai.`}
-        />
-        <TextField
-          label={t`Marge entre deux réservations (minutes)`}
-          name="bufferMinutes"
-          type="number"
-          min={0}
-          max={BUFFER_MAX_MINUTES}
-          value={draft.bufferMinutes}
-          onChange={(bufferMinutes) => setDraft((d) => ({ ...d, bufferMinutes }))}
-          error={errors.bufferMinutes}
-        />
-      </section>
+                    {error ? <p className="field-error">{error}</p> : null}
+                  </li>
+                )
+              })}
+            </ul>
+            <ExceptionForm
+              zone={draft.timeZone}
+              onAdd={(exception) => setDraft((d) => ({ ...d, exceptions: [...d.exceptions, exception] }))}
+            />
+          </section>
+          <section aria-labelledby="rules-heading">
+            <h2 id="rules-heading">{t`Délais`}</h2>
+            <TextField
+              label={t`Préavis minimum (minutes)`}
+              name="noticeMinutes"
+              type="number"
+              min={0}
+              max={NOTICE_MAX_MINUTES}
+              value={draft.noticeMinutes}
+              onChange={(noticeMinutes) => setDraft((d) => ({ ...d, noticeMinutes }))}
+              error={errors.noticeMinutes}
+              hint={t`Une réservation commence au plus tôt après ce délai.`}
+            />
+            <TextField
+              label={t`Marge entre deux réservations (minutes)`}
+              name="bufferMinutes"
+              type="number"
+              min={0}
+              max={BUFFER_MAX_MINUTES}
+              value={draft.bufferMinutes}
+              onChange={(bufferMinutes) => setDraft((d) => ({ ...d, bufferMinutes }))}
+              error={errors.bufferMinutes}
+            />
+          </section>
+        </div>
+      </div>
       <div className="actions">
         <SubmitButton busy={busy}>{t`Enregistrer mes disponibilités`}</SubmitButton>
       </div>
