@@ -516,7 +516,8 @@ export const fr = {
   "receipt.method": "Moyen de paiement",
   "receipt.rate": "Tarif horaire × durée",
   "receipt.taxes":
-    "Taxes : aucune taxe (TVA, TPS, TVQ) n'est facturée sur ce reçu ; le prestataire reste responsable de ses propres obligations fiscales.",
+    "Taxes : aucune taxe de vente n'est facturée sur ce reçu ; le prestataire reste responsable de ses propres obligations fiscales.",
+  "receipt.methodCard": "Carte bancaire",
   "receipt.fileName": "recu",
   "booking.receiptNotAvailable": "Rien n'a encore été encaissé pour cette réservation : le reçu sera disponible après l'encaissement.",
   "mail.booking.rescheduleProposed.subject": "Nouvel horaire proposé",
@@ -1138,8 +1139,8 @@ export const en: Record<MessageKey, string> = {
   "receipt.place": "Place of the service",
   "receipt.method": "Payment method",
   "receipt.rate": "Hourly rate × duration",
-  "receipt.taxes":
-    "Taxes: no tax (VAT, GST, QST) is charged on this receipt; the provider remains responsible for their own tax obligations.",
+  "receipt.taxes": "Taxes: no sales tax is charged on this receipt; the provider remains responsible for their own tax obligations.",
+  "receipt.methodCard": "Card",
   "receipt.fileName": "receipt",
   "booking.receiptNotAvailable":
     "Nothing has been captured for this booking yet: the receipt will be available once the payment is captured.",

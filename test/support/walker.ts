@@ -52,6 +52,9 @@ export interface WalkData {
 
 // Fields of the API's answers that hold what people typed, not labels or codes.
 const USER_FIELDS = new Set([
+  // A receipt's number and its card ("R-F620-BCMC-BB6K", "Visa •••• 4242"): data, the same in both languages.
+  "number",
+  "paymentMethod",
   "title",
   "description",
   "location",
@@ -142,7 +145,8 @@ export const seedWalk = async (server: TestServer): Promise<WalkData> => {
     ["/api/bookings/me?as=client", client],
     ["/api/bookings/me?as=provider", provider],
     ["/api/conversations", client],
-    [`/api/conversations/${conversationId}/messages`, client]
+    [`/api/conversations/${conversationId}/messages`, client],
+    [`/api/bookings/${receiptBookingId}/receipt`, client]
   ] as const) {
     const answer = await api.get(path, auth(session!))
     collectUserContent(answer.body?.data, userContent)

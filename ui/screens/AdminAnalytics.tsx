@@ -7,6 +7,7 @@ import { adminApi } from "../api/admin"
 import type { Role } from "../api/contract"
 import { useAsync } from "../components/async"
 import { StatCard } from "../components/admin"
+import { DataTable } from "../components/table"
 import { Loaded } from "../components/catalogue"
 import { Page } from "../components/page"
 import { formatMinor, formatNumber, formatUtcDay } from "../format"
@@ -49,90 +50,123 @@ export default function AdminAnalytics() {
         errorSubtitle={t`Impossible de charger les statistiques.`}
         onRetry={() => reload()}
       >
-        {(data) => (
-          <>
-            <div className="stat-grid">
-              <StatCard label={t`Période`} value={plural(data.period, { one: "# jour", other: "# jours" })} />
-              <StatCard label={t`Nouveaux utilisateurs`} value={count(total(data.growth.users))} />
-              <StatCard label={t`Nouvelles réservations`} value={count(total(data.growth.bookings))} />
-              <StatCard label={t`Services les plus réservés`} value={data.topServices.length} />
-            </div>
-            <h2>{t`Utilisateurs les plus actifs`}</h2>
-            {data.topUsers.length === 0 ? (
-              <p className="empty-state">{t`Aucune activité sur cette période.`}</p>
-            ) : (
-              <ul className="admin-user-list">
-                {data.topUsers.map((u) => (
-                  <li key={u.id} className="card">
-                    <p>
-                      <strong>
-                        {u.firstName} {u.lastName}
-                      </strong>{" "}
-                      · {roleLabels[u.role]} · {u.email}
-                    </p>
-                    <p>
-                      {plural(u.counts.services, { one: "# service", other: "# services" })},{" "}
-                      {plural(u.counts.bookingsAsClient + u.counts.bookingsAsProvider, { one: "# réservation", other: "# réservations" })} (
-                      {plural(u.counts.bookingsAsClient, { one: "# comme client", other: "# comme client" })},{" "}
-                      {plural(u.counts.bookingsAsProvider, { one: "# comme prestataire", other: "# comme prestataire" })}),{" "}
-                      {plural(u.counts.reviewsAsProvider, { one: "# avis reçu", other: "# avis reçus" })},{" "}
-                      {plural(u.counts.reviewsAsClient, { one: "# avis donné", other: "# avis donnés" })}
-                    </p>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <h2>{t`Services les plus réservés`}</h2>
-            {data.topServices.length === 0 ? (
-              <p className="empty-state">{t`Aucune réservation sur cette période.`}</p>
-            ) : (
-              <ul className="admin-user-list">
-                {data.topServices.map((s) => (
-                  <li key={s.id} className="card">
-                    <p>
-                      <strong>{s.title}</strong> · {t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`} · {s.provider.firstName}{" "}
-                      {s.provider.lastName}
-                    </p>
-                    <p>
-                      {reviewsText(s.rating, s.reviewCount)}, {plural(s.bookings, { one: "# réservation", other: "# réservations" })}
-                    </p>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Chart
-              id="chart-growth"
-              kind="line"
-              title={t`Croissance par jour (UTC)`}
-              xLabel={t`Jour (UTC)`}
-              categories={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "day"))}
-              rowLabels={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "date"))}
-              yLabel={t`Nombre par jour`}
-              format={count}
-              series={[
-                { label: t`Nouveaux utilisateurs`, values: data.growth.users.map((d) => d.count), color: "--chart-1" },
-                { label: t`Nouvelles réservations`, values: data.growth.bookings.map((d) => d.count), color: "--chart-2" }
-              ]}
-            />
-            {data.bookingsByStatus.length === 0 ? (
-              <section className="chart" aria-labelledby="chart-statuses-title">
-                <h2 id="chart-statuses-title">{t`Réservations par statut`}</h2>
+        {(data) => {
+          const users = total(data.growth.users)
+          const bookings = total(data.growth.bookings)
+          const finished = data.bookingsByStatus
+            .filter((s) => s.status === "COMPLETED" || s.status === "VALIDATED")
+            .reduce((n, s) => n + s.count, 0)
+          return (
+            <>
+              <div className="stat-grid">
+                <StatCard label={t`Nouveaux utilisateurs`} value={count(users)} />
+                <StatCard label={t`Nouvelles réservations`} value={count(bookings)} />
+                <StatCard label={t`Réservations par jour, en moyenne`} value={formatNumber(i18n.locale, bookings / data.period, 1)} />
+                <StatCard label={t`Réservations terminées`} value={count(finished)} />
+              </div>
+              <div className="chart-grid">
+                <Chart
+                  id="chart-growth"
+                  kind="line"
+                  title={t`Croissance par jour (UTC)`}
+                  xLabel={t`Jour (UTC)`}
+                  categories={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "day"))}
+                  rowLabels={data.growth.users.map((d) => formatUtcDay(i18n.locale, d.date, "date"))}
+                  yLabel={t`Nombre par jour`}
+                  format={count}
+                  series={[
+                    { label: t`Nouveaux utilisateurs`, values: data.growth.users.map((d) => d.count), color: "--chart-1" },
+                    { label: t`Nouvelles réservations`, values: data.growth.bookings.map((d) => d.count), color: "--chart-2" }
+                  ]}
+                />
+                {data.bookingsByStatus.length === 0 ? (
+                  <section className="chart" aria-labelledby="chart-statuses-title">
+                    <h2 id="chart-statuses-title">{t`Réservations par statut`}</h2>
+                    <p className="empty-state">{t`Aucune réservation sur cette période.`}</p>
+                  </section>
+                ) : (
+                  <Chart
+                    id="chart-statuses"
+                    kind="bars"
+                    title={t`Réservations par statut`}
+                    xLabel={t`Statut`}
+                    categories={data.bookingsByStatus.map((s) => statusLabel(s.status))}
+                    yLabel={t`Réservations`}
+                    format={count}
+                    series={[{ label: t`Réservations`, values: data.bookingsByStatus.map((s) => s.count), color: "--chart-1" }]}
+                  />
+                )}
+              </div>
+              <h2>{t`Utilisateurs les plus actifs`}</h2>
+              {data.topUsers.length === 0 ? (
+                <p className="empty-state">{t`Aucune activité sur cette période.`}</p>
+              ) : (
+                <DataTable caption={t`Utilisateurs les plus actifs`} className="ranked-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Utilisateur`}</th>
+                      <th scope="col">{t`Rôle`}</th>
+                      <th scope="col">{t`Services`}</th>
+                      <th scope="col">{t`Réservations comme client`}</th>
+                      <th scope="col">{t`Réservations comme prestataire`}</th>
+                      <th scope="col">{t`Avis reçus`}</th>
+                      <th scope="col">{t`Avis donnés`}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.topUsers.map((u) => (
+                      <tr key={u.id}>
+                        <td>
+                          <strong>
+                            {u.firstName} {u.lastName}
+                          </strong>
+                          <span className="cell-note">{u.email}</span>
+                        </td>
+                        <td>{roleLabels[u.role]}</td>
+                        <td className="number">{count(u.counts.services)}</td>
+                        <td className="number">{count(u.counts.bookingsAsClient)}</td>
+                        <td className="number">{count(u.counts.bookingsAsProvider)}</td>
+                        <td className="number">{count(u.counts.reviewsAsProvider)}</td>
+                        <td className="number">{count(u.counts.reviewsAsClient)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </DataTable>
+              )}
+              <h2>{t`Services les plus réservés`}</h2>
+              {data.topServices.length === 0 ? (
                 <p className="empty-state">{t`Aucune réservation sur cette période.`}</p>
-              </section>
-            ) : (
-              <Chart
-                id="chart-statuses"
-                kind="bars"
-                title={t`Réservations par statut`}
-                xLabel={t`Statut`}
-                categories={data.bookingsByStatus.map((s) => statusLabel(s.status))}
-                yLabel={t`Réservations`}
-                format={count}
-                series={[{ label: t`Réservations`, values: data.bookingsByStatus.map((s) => s.count), color: "--chart-1" }]}
-              />
-            )}
-          </>
-        )}
+              ) : (
+                <DataTable caption={t`Services les plus réservés`} className="ranked-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t`Service`}</th>
+                      <th scope="col">{t`Prestataire`}</th>
+                      <th scope="col">{t`Tarif`}</th>
+                      <th scope="col">{t`Note des clients`}</th>
+                      <th scope="col">{t`Réservations`}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.topServices.map((s) => (
+                      <tr key={s.id}>
+                        <td>
+                          <strong>{s.title}</strong>
+                        </td>
+                        <td>
+                          {s.provider.firstName} {s.provider.lastName}
+                        </td>
+                        <td className="number">{t`${formatMinor(i18n.locale, s.priceMinor, s.currency)} / h`}</td>
+                        <td>{reviewsText(s.rating, s.reviewCount)}</td>
+                        <td className="number">{count(s.bookings)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </DataTable>
+              )}
+            </>
+          )
+        }}
       </Loaded>
     </Page>
   )

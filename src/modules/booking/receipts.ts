@@ -108,8 +108,9 @@ export const BookingStatementsLive = Layer.effect(
   })
 )
 
-/** "Visa •••• 4242" from the records' "visa •••• 4242"; a method type ("sepa_debit") as it is. */
-export const methodText = (method: string | null) => (method === null ? "—" : method.replace(/^[a-z]/, (c) => c.toUpperCase()))
+/** "Visa •••• 4242" from the records' "visa •••• 4242"; a card with no brand known in words; another method type as it is. */
+export const methodText = (language: Language, method: string | null) =>
+  method === null ? "—" : method === "card" ? translate(language, "receipt.methodCard") : method.replace(/^[a-z]/, (c) => c.toUpperCase())
 
 /** Hours as people read them on a bill ("1,5 h", "2 hr"). */
 const hoursText = (language: Language, minutes: number) =>
@@ -143,7 +144,7 @@ export const receiptDocument = (language: Language, receipt: Receipt, issuer: Re
       { label: t(language, "receipt.service"), value: b.service.title },
       { label: t(language, "receipt.period"), value: periodText(language, b) },
       { label: t(language, "receipt.place"), value: b.address },
-      { label: t(language, "receipt.method"), value: methodText(receipt.method) }
+      { label: t(language, "receipt.method"), value: methodText(language, receipt.method) }
     ],
     amounts: [
       { label: t(language, "receipt.rate"), value: rateText(language, b) },

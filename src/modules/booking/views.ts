@@ -234,7 +234,7 @@ export const toReceiptView = (receipt: Receipt, language: Language, issuer: Rece
     address: b.address,
     formattedPeriod: periodText(language, b),
     formattedRate: rateText(language, b),
-    paymentMethod: methodText(receipt.method),
+    paymentMethod: methodText(language, receipt.method),
     taxNote: translate(language, "receipt.taxes"),
     service: { title: b.service.title },
     provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
