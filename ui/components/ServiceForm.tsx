@@ -4,7 +4,7 @@
 import type { MessageDescriptor } from "@lingui/core"
 import { msg } from "@lingui/core/macro"
 import { useLingui } from "@lingui/react/macro"
-import { useEffect, useState, type FormEvent, type ReactNode } from "react"
+import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from "react"
 import { Currencies, currencyDecimals } from "../../src/platform/money"
 import { ApiError } from "../api/client"
 import type { Category, Photo, Place, ServiceRequest } from "../api/contract"
@@ -70,6 +70,17 @@ export const EMPTY_SERVICE_FORM: ServiceFormInitial = {
 
 type Errors = Partial<Record<ServiceField | "currency", string>>
 
+/** A titled group of the form's fields (what, price, where, photos), so the form reads in steps. */
+const FormSection = ({ title, children }: { title: string; children: ReactNode }) => {
+  const id = useId()
+  return (
+    <section className="form-section" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  )
+}
+
 export const ServiceForm = ({
   mode,
   initial,
@@ -116,6 +127,7 @@ export const ServiceForm = ({
   // The location offers the gazetteer's places as it is typed; picking one fills in its coordinates.
   const [places, setPlaces] = useState<ReadonlyArray<Place>>([])
   const labelOf = (place: Place) => placeLabel(place, i18n.locale)
+  const currencyNames = useMemo(() => new Intl.DisplayNames([i18n.locale], { type: "currency" }), [i18n.locale])
   useEffect(() => {
     const typed = values.location.trim()
     const picked = places.find((p) => labelOf(p) === typed)
@@ -201,82 +213,93 @@ export const ServiceForm = ({
       {failure ? <Alert kind="error">{failure}</Alert> : null}
       <form className="form service-form" noValidate ref={formRef} onSubmit={(event) => void submit(event)}>
         {before}
-        <TextField label={t`Titre`} maxLength={120} {...field("title")} />
-        <TextArea label={t`Description`} maxLength={5000} {...field("description")} />
-        <div className="field-row">
-          <TextField
-            label={t`Prix horaire`}
-            type="number"
-            inputMode="decimal"
-            min={priceStep}
-            step={priceStep}
-            hint={t`Montant par heure, supérieur à 0.`}
-            {...field("price")}
+        <FormSection title={t`Votre prestation`}>
+          <TextField label={t`Titre`} maxLength={120} {...field("title")} />
+          <TextArea
+            label={t`Description`}
+            maxLength={5000}
+            hint={t`Sans coordonnées (téléphone, e-mail, lien, réseau social) : le client les reçoit une fois la réservation confirmée.`}
+            {...field("description")}
           />
           <SelectField
-            label={t`Devise`}
-            placeholder={t`Choisissez une devise`}
-            // Every currency the server accepts (src/platform/money.ts).
-            options={Currencies.map((code) => ({ value: code, label: code }))}
-            {...field("currency")}
+            label={t`Catégorie`}
+            placeholder={categories === undefined ? t`Chargement des catégories…` : t`Choisissez une catégorie`}
+            options={[
+              ...(categories ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+              { value: OTHER_CATEGORY, label: t`Autre (nouvelle catégorie)` }
+            ]}
+            {...field("category")}
+            error={errors.categoryId}
           />
-          <TextField
-            label={t`Durée (minutes)`}
-            type="number"
-            inputMode="numeric"
-            min={mode === "edit" ? EDIT_DURATION_STEP : 1}
-            step={mode === "edit" ? EDIT_DURATION_STEP : 1}
-            hint={durationHint}
-            {...field("duration")}
-          />
-        </div>
-        <TextField
-          label={t`Lieu`}
-          autoComplete="address-level2"
-          maxLength={200}
-          hint={t`Ville ou quartier où vous intervenez : choisir une ville proposée remplit ses coordonnées.`}
-          suggestions={places.map(labelOf)}
-          {...field("location")}
-        />
-        <SelectField
-          label={t`Catégorie`}
-          placeholder={categories === undefined ? t`Chargement des catégories…` : t`Choisissez une catégorie`}
-          options={[
-            ...(categories ?? []).map((c) => ({ value: String(c.id), label: c.name })),
-            { value: OTHER_CATEGORY, label: t`Autre (nouvelle catégorie)` }
-          ]}
-          {...field("category")}
-          error={errors.categoryId}
-        />
-        {other ? (
-          <TextField label={t`Nouvelle catégorie`} maxLength={60} hint={t`Entre 2 et 60 caractères.`} {...field("newCategoryName")} />
-        ) : null}
-        <fieldset className="coordinates">
-          <legend>{t`Coordonnées (facultatif)`}</legend>
-          <p className="field-hint">{t`Elles permettent de trier les services par distance. Laissées vides, elles valent 0.`}</p>
-          <div className="field-row">
-            <TextField label={t`Latitude`} required={false} inputMode="decimal" {...field("lat")} />
-            <TextField label={t`Longitude`} required={false} inputMode="decimal" {...field("lng")} />
-          </div>
-          <div className="actions">
-            <button
-              type="button"
-              className="button-secondary"
-              onClick={() => void detect()}
-              disabled={locating}
-              aria-busy={locating || undefined}
-            >
-              {locating ? <span className="spinner" aria-hidden="true" /> : null}
-              {t`Détecter ma position`}
-            </button>
-            <span role="status">{located === "ok" ? t`Position détectée.` : null}</span>
-          </div>
-          {located === "error" ? (
-            <p className="field-error" role="alert">
-              {t`Impossible de détecter votre position. Saisissez les coordonnées ou laissez-les vides.`}
-            </p>
+          {other ? (
+            <TextField label={t`Nouvelle catégorie`} maxLength={60} hint={t`Entre 2 et 60 caractères.`} {...field("newCategoryName")} />
           ) : null}
-        </fieldset>
+        </FormSection>
+        <FormSection title={t`Tarif et durée`}>
+          <div className="field-row">
+            <TextField
+              label={t`Prix horaire`}
+              type="number"
+              inputMode="decimal"
+              min={priceStep}
+              step={priceStep}
+              hint={t`Montant par heure, supérieur à 0.`}
+              {...field("price")}
+            />
+            <SelectField
+              label={t`Devise`}
+              placeholder={t`Choisissez une devise`}
+              // Every currency the server accepts (src/platform/money.ts).
+              options={Currencies.map((code) => ({ value: code, label: `${code} · ${currencyNames.of(code) ?? code}` }))}
+              {...field("currency")}
+            />
+            <TextField
+              label={t`Durée (minutes)`}
+              type="number"
+              inputMode="numeric"
+              min={mode === "edit" ? EDIT_DURATION_STEP : 1}
+              step={mode === "edit" ? EDIT_DURATION_STEP : 1}
+              hint={durationHint}
+              {...field("duration")}
+            />
+          </div>
+        </FormSection>
+        <FormSection title={t`Où vous intervenez`}>
+          <TextField
+            label={t`Lieu`}
+            autoComplete="address-level2"
+            maxLength={200}
+            hint={t`Ville ou quartier où vous intervenez : choisir une ville proposée remplit ses coordonnées.`}
+            suggestions={places.map(labelOf)}
+            {...field("location")}
+          />
+          <fieldset className="coordinates">
+            <legend>{t`Coordonnées (facultatif)`}</legend>
+            <p className="field-hint">{t`Elles permettent de trier les services par distance. Laissées vides, elles valent 0.`}</p>
+            <div className="field-row">
+              <TextField label={t`Latitude`} required={false} inputMode="decimal" {...field("lat")} />
+              <TextField label={t`Longitude`} required={false} inputMode="decimal" {...field("lng")} />
+            </div>
+            <div className="actions">
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() => void detect()}
+                disabled={locating}
+                aria-busy={locating || undefined}
+              >
+                {locating ? <span className="spinner" aria-hidden="true" /> : null}
+                {t`Détecter ma position`}
+              </button>
+              <span role="status">{located === "ok" ? t`Position détectée.` : null}</span>
+            </div>
+            {located === "error" ? (
+              <p className="field-error" role="alert">
+                {t`Impossible de détecter votre position. Saisissez les coordonnées ou laissez-les vides.`}
+              </p>
+            ) : null}
+          </fieldset>
+        </FormSection>
         <PhotoEditor
           title={values.title.trim()}
           initial={photos?.initial ?? []}

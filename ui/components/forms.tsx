@@ -166,9 +166,10 @@ interface TextAreaProps {
   readonly maxLength?: number
   readonly required?: boolean
   readonly rows?: number
+  readonly hint?: ReactNode
 }
 
-export const TextArea = ({ label, name, value, onChange, error, maxLength, required = true, rows = 6 }: TextAreaProps) => {
+export const TextArea = ({ label, name, value, onChange, error, maxLength, required = true, rows = 6, hint }: TextAreaProps) => {
   const id = useId()
   return (
     <div className="field">
@@ -181,10 +182,10 @@ export const TextArea = ({ label, name, value, onChange, error, maxLength, requi
         required={required}
         maxLength={maxLength}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, undefined, error)}
+        aria-describedby={describedBy(id, hint, error)}
         onChange={(event) => onChange(event.target.value)}
       />
-      <FieldMessages id={id} error={error} />
+      <FieldMessages id={id} hint={hint} error={error} />
     </div>
   )
 }

@@ -132,32 +132,43 @@ export default function Settings() {
       narrow
       intro={t`Choisissez quand et comment nous vous écrivons, protégez votre compte et gardez la main sur vos données.`}
     >
-      <h2 id="settings-profile">{t`Profil et préférences`}</h2>
-      <p>
-        <Link href="/profile">{t`Modifier mon profil public (nom, photo, présentation)`}</Link>
-      </p>
-      <Loaded
-        state={state}
-        loadingLabel={t`Chargement de vos préférences…`}
-        failure={() => (
-          <Alert kind="error" title={t`Impossible de charger vos préférences.`}>
-            <button type="button" className="button-secondary" onClick={() => reload()}>
-              {t`Réessayer`}
-            </button>
-          </Alert>
-        )}
-      >
-        {(preferences) => <PreferencesForm initial={preferences} />}
-      </Loaded>
-      <h2 id="settings-security">{t`Sécurité`}</h2>
-      <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
-      <EmailSection />
-      <SessionsSection version={sessionsVersion} />
-      <TwoFactorSection />
-      <h2 id="settings-privacy">{t`Confidentialité`}</h2>
-      <BlockedUsers />
-      <ExportSection />
-      <DeleteAccountSection />
+      <nav className="settings-toc" aria-label={t`Sections des paramètres`}>
+        <a href="#settings-profile">{t`Profil et préférences`}</a>
+        <a href="#settings-security">{t`Sécurité`}</a>
+        <a href="#settings-privacy">{t`Confidentialité`}</a>
+      </nav>
+      <section className="settings-group" aria-labelledby="settings-profile">
+        <h2 id="settings-profile">{t`Profil et préférences`}</h2>
+        <p>
+          <Link href="/profile">{t`Modifier mon profil public (nom, photo, présentation)`}</Link>
+        </p>
+        <Loaded
+          state={state}
+          loadingLabel={t`Chargement de vos préférences…`}
+          failure={() => (
+            <Alert kind="error" title={t`Impossible de charger vos préférences.`}>
+              <button type="button" className="button-secondary" onClick={() => reload()}>
+                {t`Réessayer`}
+              </button>
+            </Alert>
+          )}
+        >
+          {(preferences) => <PreferencesForm initial={preferences} />}
+        </Loaded>
+      </section>
+      <section className="settings-group" aria-labelledby="settings-security">
+        <h2 id="settings-security">{t`Sécurité`}</h2>
+        <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
+        <EmailSection />
+        <SessionsSection version={sessionsVersion} />
+        <TwoFactorSection />
+      </section>
+      <section className="settings-group" aria-labelledby="settings-privacy">
+        <h2 id="settings-privacy">{t`Confidentialité`}</h2>
+        <BlockedUsers />
+        <ExportSection />
+        <DeleteAccountSection />
+      </section>
     </Page>
   )
 }
