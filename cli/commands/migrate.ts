@@ -6,7 +6,7 @@ export default class Migrate extends JsonCommand {
   static override examples = ["<%= config.bin %> migrate", "DATABASE_URL=postgres://... <%= config.bin %> migrate --json"]
 
   async run() {
-    const { flags } = await this.parse(Migrate)
+    await this.parse(Migrate)
     const applied = await this.runEffect(runMigrations)
     const names = applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`)
     this.print({ applied: names }, () =>

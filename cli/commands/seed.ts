@@ -9,7 +9,7 @@ export default class Seed extends JsonCommand {
   static override examples = ["<%= config.bin %> seed", "<%= config.bin %> seed --json"]
 
   async run() {
-    const { flags } = await this.parse(Seed)
+    await this.parse(Seed)
     const accounts = await this.runEffect(Effect.zipRight(runMigrations, seedDemoData))
     const rows = accounts.map(({ email, password, role, firstName, lastName, created }) => ({
       email,

@@ -8,7 +8,7 @@ export default class ApplicationsApprove extends JsonCommand {
   static override args = { id: Args.string({ required: true, description: "Application id" }) }
 
   async run() {
-    const { args, flags } = await this.parse(ApplicationsApprove)
+    const { args } = await this.parse(ApplicationsApprove)
     const result = await this.runEffect(approveApplication(args.id))
     this.print({ application: result }, () => renderDecision("approved", result))
   }

@@ -1,4 +1,3 @@
-import { Flags } from "@oclif/core"
 import { Effect } from "effect"
 import { Bookings } from "../../../src/modules/booking"
 import { PaymentGatewayUnavailable } from "../../../src/modules/payments"
@@ -23,7 +22,7 @@ export default class PaymentsReconcile extends JsonCommand {
   static override flags = {}
 
   async run() {
-    const { flags } = await this.parse(PaymentsReconcile)
+    await this.parse(PaymentsReconcile)
     const report = await this.runEffect(
       Effect.flatMap(Bookings, (bookings) => bookings.reconcile).pipe(
         Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))

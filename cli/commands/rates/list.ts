@@ -8,7 +8,7 @@ export default class RatesList extends JsonCommand {
   static override examples = ["<%= config.bin %> rates:list", "<%= config.bin %> rates:list --json"]
 
   async run() {
-    const { flags } = await this.parse(RatesList)
+    await this.parse(RatesList)
     const rates = await this.runEffect(Effect.flatMap(ExchangeRates, (service) => service.list))
     this.print(ratesJson(rates), () => renderRates(rates))
   }

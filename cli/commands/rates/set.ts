@@ -14,7 +14,7 @@ export default class RatesSet extends JsonCommand {
   }
 
   async run() {
-    const { argv, flags } = await this.parse(RatesSet)
+    const { argv } = await this.parse(RatesSet)
     const rates = await this.runEffect(
       Effect.flatMap(ExchangeRates, (service) => service.setByOperator(rateArguments(argv as Array<string>)))
     )

@@ -11,7 +11,7 @@ export default class UsersRole extends JsonCommand {
   }
 
   async run() {
-    const { args, flags } = await this.parse(UsersRole)
+    const { args } = await this.parse(UsersRole)
     const user = await this.runEffect(changeUser(args.id, { role: args.role }))
     this.print({ user }, () => renderUser(user))
   }

@@ -80,7 +80,6 @@ import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail, receiptMail } from "./mails"
 import { receiptPdf } from "./receipt-pdf"
 import { receiptDocument, receiptOf } from "./receipts"
-import { receiptFigures } from "./statements"
 import { billingProblems, DisputeFileFields } from "./rules"
 import {
   type BookingDetail,
