@@ -518,6 +518,8 @@ export const fr = {
   "receipt.taxes":
     "Taxes : aucune taxe de vente n'est facturée sur ce reçu ; le prestataire reste responsable de ses propres obligations fiscales.",
   "receipt.methodCard": "Carte bancaire",
+  "receipt.commission": "Commission de la plateforme ({percent} %)",
+  "receipt.providerNet": "Net pour le prestataire",
   "receipt.fileName": "recu",
   "booking.receiptNotAvailable": "Rien n'a encore été encaissé pour cette réservation : le reçu sera disponible après l'encaissement.",
   "mail.booking.rescheduleProposed.subject": "Nouvel horaire proposé",
@@ -1141,6 +1143,8 @@ export const en: Record<MessageKey, string> = {
   "receipt.rate": "Hourly rate × duration",
   "receipt.taxes": "Taxes: no sales tax is charged on this receipt; the provider remains responsible for their own tax obligations.",
   "receipt.methodCard": "Card",
+  "receipt.commission": "Platform commission ({percent}%)",
+  "receipt.providerNet": "Net to the provider",
   "receipt.fileName": "receipt",
   "booking.receiptNotAvailable":
     "Nothing has been captured for this booking yet: the receipt will be available once the payment is captured.",

@@ -53,7 +53,7 @@ const spaced = (text: string) => text.replace(/\s/g, " ")
 const eur = (language: "fr" | "en", minor: number) => spaced(formatMoney(language === "fr" ? "fr-FR" : "en-CA", minor, "EUR"))
 
 describe("a booking's receipt", () => {
-  it("is refused while nothing is captured (409), and hidden from the provider, strangers and visitors (404, 401)", async () => {
+  it("is refused while nothing is captured (409), and hidden from strangers and visitors (404, 401)", async () => {
     const id = await paidBooking()
     for (const [language, messages] of [
       ["fr", fr],
@@ -64,7 +64,8 @@ describe("a booking's receipt", () => {
       expect(early.body).toEqual({ success: false, code: "RECEIPT_NOT_AVAILABLE", message: messages["booking.receiptNotAvailable"] })
     }
     expect((await raw(`/api/bookings/${id}/receipt.pdf`, client.token)).status).toBe(409)
-    for (const token of [provider.token, stranger.token]) {
+    expect((await api.get(`/api/bookings/${id}/receipt`, { token: provider.token })).status).toBe(409)
+    for (const token of [stranger.token]) {
       const hidden = await api.get(`/api/bookings/${id}/receipt`, { token })
       expect(hidden.status).toBe(404)
       expect(hidden.body.code).toBe("BOOKING_NOT_FOUND")
@@ -185,6 +186,20 @@ describe("a receipt people can keep (issue 23, item 6)", () => {
       expect(text).toContain(expected)
     expect(text.replace(/\s+/g, " ")).toContain(fr["receipt.taxes"])
     expect(text).not.toContain("Nguy?n")
+    // The client's receipt shows no commission; the provider's shows the platform's 5 % and their net.
+    expect(receipt.providerShare).toBeNull()
+    expect(text).not.toContain(fr["receipt.providerNet"])
+    const asProvider = (await api.get(`/api/bookings/${id}/receipt`, { token: provider.token })).body.data.receipt
+    expect(asProvider.providerShare).toMatchObject({ percent: 5, commissionMinor: 350, netMinor: 6650 })
+    const providerText = pdfText((await raw(`/api/bookings/${id}/receipt.pdf`, provider.token, "en")).bytes)
+      .map(spaced)
+      .join("\n")
+    expect(providerText).toContain(en["receipt.commission"].replace("{percent}", "5"))
+    expect(providerText).toContain(eur("en", -350))
+    expect(providerText).toContain(en["receipt.providerNet"])
+    expect(providerText).toContain(eur("en", 6650))
+    // Only the client is mailed a receipt.
+    expect((await mailsTo(server, provider.email)).some((m) => m.subject.startsWith("Votre reçu"))).toBe(false)
   })
 })
 

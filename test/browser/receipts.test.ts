@@ -65,6 +65,13 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     expect(spaced(await row.getByTestId("earning-net").textContent())).toBe("61,75 €")
     expect(spaced(await page.getByTestId("earnings-net-EUR").textContent())).toBe("61,75 €")
     await row.getByText("Remboursé en partie").waitFor()
+    // The provider's receipt of the booking (from its card): the same figures, the platform's 5 % and their net.
+    await page.goto(`${base}/bookings`)
+    await bookingCard(page, TITLE).getByRole("link", { name: /^Reçu/ }).click()
+    await page.waitForURL(`**/bookings/${id}/receipt`)
+    expect(spaced(await page.getByTestId("receipt-commission").textContent())).toBe("-3,25 €")
+    expect(spaced(await page.getByTestId("receipt-provider-net").textContent())).toBe("61,75 €")
+    await page.getByText("Commission de la plateforme (5 %)").waitFor()
 
     await closeWithoutErrors(asClient, asProvider)
   }, 120_000)

@@ -24,7 +24,7 @@ import { userAtom } from "../state/session"
 import { showToast } from "../state/toasts"
 
 type Side = "all" | "client" | "provider"
-/** A client's booking whose payment was captured has a receipt (issue 13). */
+/** A booking whose payment was captured has a receipt (issue 13): the client's, and the provider's with the commission. */
 const RECEIPT_STATUSES: ReadonlyArray<Booking["paymentStatus"]> = ["CAPTURED", "PARTIALLY_REFUNDED", "REFUNDED"]
 type Dialog = { readonly kind: "reject" | "cancel" | "complete" | "pay" | "reschedule" | "report"; readonly booking: Booking }
 type Notice = { readonly kind: "success" | "error"; readonly text: string }
@@ -145,7 +145,7 @@ const BookingCard = ({
             </button>
           ) : null}
           {button("reschedule", t`Proposer un nouvel horaire`)}
-          {booking.role === "client" && RECEIPT_STATUSES.includes(booking.paymentStatus) ? (
+          {booking.role !== "admin" && RECEIPT_STATUSES.includes(booking.paymentStatus) ? (
             <Link href={`/bookings/${booking.id}/receipt`} className="button-secondary">
               {t`Reçu`}
               <span className="sr-only"> : {title}</span>

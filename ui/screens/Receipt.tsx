@@ -18,6 +18,8 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
   const zone = receipt.clientTimeZone
   const when = (iso: string) => `${formatDateTimeIn(i18n.locale, iso, zone, "long")}, ${zoneName(i18n.locale, zone)}`
   const money = (minor: number) => formatMinor(i18n.locale, minor, receipt.currency)
+  const share = receipt.providerShare
+  const percent = share?.percent ?? 0
 
   const download = async () => {
     setBusy(true)
@@ -87,6 +89,20 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
                   <strong>{money(receipt.netPaidMinor)}</strong>
                 </td>
               </tr>
+            ) : null}
+            {share ? (
+              <>
+                <tr>
+                  <th scope="row">{t`Commission de la plateforme (${percent} %)`}</th>
+                  <td data-testid="receipt-commission">{money(-share.commissionMinor)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t`Net pour le prestataire`}</th>
+                  <td data-testid="receipt-provider-net">
+                    <strong>{money(share.netMinor)}</strong>
+                  </td>
+                </tr>
+              </>
             ) : null}
           </tbody>
         </table>

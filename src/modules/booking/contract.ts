@@ -441,6 +441,16 @@ export const ReceiptView = Schema.Struct({
   paymentMethod: Schema.String,
   /** The taxes' mention (none charged on the receipt). */
   taxNote: Schema.String,
+  /** For the provider and administrators: the platform's commission kept and what is left to the provider; null for the client. */
+  providerShare: Schema.NullOr(
+    Schema.Struct({
+      percent: Schema.Number,
+      commissionMinor: Schema.Number,
+      formattedCommission: Schema.String,
+      netMinor: Schema.Number,
+      formattedNet: Schema.String
+    })
+  ),
   service: Schema.Struct({ title: Schema.String }),
   provider: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
   client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
@@ -488,7 +498,7 @@ export const PaymentEventView = Schema.Struct({
 export type PaymentEventView = typeof PaymentEventView.Type
 
 /**
- * The caller's receipt of a booking (its client, or an administrator; 404 for anyone else, 409
+ * The caller's receipt of a booking (its client, its provider with the commission, or an administrator; 404 for anyone else, 409
  * RECEIPT_NOT_AVAILABLE while nothing is captured), as JSON and as a PDF.
  */
 export class ReceiptsApi extends HttpApiGroup.make("receipts")

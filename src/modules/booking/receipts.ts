@@ -5,7 +5,7 @@ import { type Language, translate } from "../../platform/messages"
 import { formatWithZone, zoneOf } from "../../platform/time-zones"
 import { formatRangeInZone, zoneName } from "../../platform/zoned-time"
 import { type Actor, requireRole, UserRepository } from "../identity"
-import { BookingNotFound } from "./domain"
+import { BookingNotFound, COMMISSION_PERCENT } from "./domain"
 import { formatAmount } from "./mails"
 import { type BookingDetail, BookingRepository } from "./ports"
 import { type PaymentEvent, paymentTimeline, type TimelineReader } from "./payment-timeline"
@@ -31,6 +31,8 @@ export interface Receipt {
   readonly figures: ReceiptFigures
   /** The card the money was taken from ("visa •••• 4242"), as the payment records name it; null when none is known. */
   readonly method: string | null
+  /** Who reads it: the provider's (and an administrator's) shows the platform's commission and what is left to the provider. */
+  readonly reader: TimelineReader
 }
 
 /** Who issues receipts: the platform (SITE_NAME) and where to write to it (SUPPORT_EMAIL). */
@@ -40,12 +42,16 @@ export interface ReceiptIssuer {
 }
 
 /** The booking's receipt from its payment records, or undefined while nothing was captured. */
-export const receiptOf = (booking: BookingDetail, operations: Parameters<typeof paymentTimeline>[0]): Receipt | undefined => {
+export const receiptOf = (
+  booking: BookingDetail,
+  operations: Parameters<typeof paymentTimeline>[0],
+  reader: TimelineReader = "client"
+): Receipt | undefined => {
   const figures = receiptFigures(operations)
   if (figures === undefined) return undefined
   const events = paymentTimeline(operations, "client")
   const method = (events.find((e) => e.event === "captured") ?? events.find((e) => e.method !== null))?.method ?? null
-  return { booking, figures, method }
+  return { booking, figures, method, reader }
 }
 
 export interface Earnings {
@@ -59,7 +65,10 @@ export interface Earnings {
 export class BookingStatements extends Context.Tag("booking/BookingStatements")<
   BookingStatements,
   {
-    /** The booking's receipt for its client or an administrator; 404 for anyone else, 409 while nothing is captured. */
+    /**
+     * The booking's receipt for its client, its provider (with the platform's commission) or an
+     * administrator; 404 for anyone else, 409 while nothing is captured.
+     */
     readonly receipt: (actor: Actor, bookingId: string) => Effect.Effect<Receipt, NotFound | Conflict>
     /** The booking's payment timeline for its client, its provider or an administrator; 404 for anyone else. */
     readonly payments: (actor: Actor, bookingId: string) => Effect.Effect<ReadonlyArray<PaymentEvent>, NotFound>
@@ -82,9 +91,10 @@ export const BookingStatementsLive = Layer.effect(
         Effect.gen(function* () {
           if (!isUuid(bookingId)) return yield* BookingNotFound
           const found = yield* bookings.findById(bookingId)
-          // The provider sees the booking but not the client's receipt; strangers do not see the booking.
-          if (Option.isNone(found) || (actor.role !== "ADMIN" && actor.id !== found.value.clientId)) return yield* BookingNotFound
-          const receipt = receiptOf(found.value, yield* bookings.operations(bookingId))
+          const reader = Option.isSome(found) ? readerOf(actor, found.value) : undefined
+          // Strangers do not see the booking.
+          if (Option.isNone(found) || reader === undefined) return yield* BookingNotFound
+          const receipt = receiptOf(found.value, yield* bookings.operations(bookingId), reader)
           if (receipt === undefined) return yield* ReceiptNotAvailable
           return receipt
         }),
@@ -153,7 +163,13 @@ export const receiptDocument = (language: Language, receipt: Receipt, issuer: Re
         label: t(language, "receipt.refund", { date: formatWithZone(language, r.at, zone, { dateStyle: "long" }) }),
         value: money(-r.amountMinor)
       })),
-      ...(figures.refunds.length > 0 ? [{ label: t(language, "receipt.netPaid"), value: money(figures.netPaidMinor), strong: true }] : [])
+      ...(figures.refunds.length > 0 ? [{ label: t(language, "receipt.netPaid"), value: money(figures.netPaidMinor), strong: true }] : []),
+      ...(receipt.reader === "client"
+        ? []
+        : [
+            { label: t(language, "receipt.commission", { percent: String(COMMISSION_PERCENT) }), value: money(-figures.commissionMinor) },
+            { label: t(language, "receipt.providerNet"), value: money(figures.netPaidMinor - figures.commissionMinor), strong: true }
+          ])
     ],
     notes: [t(language, "receipt.taxes"), t(language, "receipt.footer", { siteName: issuer.name, reference: number, currency: b.currency })]
   }

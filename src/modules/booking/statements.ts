@@ -24,6 +24,8 @@ export interface ReceiptFigures {
   readonly refundedMinor: number
   /** What the client paid in the end: captured − refunded. */
   readonly netPaidMinor: number
+  /** The platform's commission kept: taken at each capture, less what each refund gave back. */
+  readonly commissionMinor: number
 }
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((total, value) => total + value, 0)
@@ -40,7 +42,9 @@ export const receiptFigures = (operations: ReadonlyArray<Operation>): ReceiptFig
     .map((o) => ({ amountMinor: o.amountMinor, at: o.createdAt }))
   const paidMinor = sum(captures.map((o) => o.amountMinor))
   const refundedMinor = sum(refunds.map((r) => r.amountMinor))
-  return { paidMinor, paidAt: first.createdAt, refunds, refundedMinor, netPaidMinor: paidMinor - refundedMinor }
+  const commissionMinor =
+    sum(captures.map((o) => o.feeMinor)) - sum(operations.filter((o) => o.kind === "REFUND" && o.amountMinor > 0).map((o) => o.feeMinor))
+  return { paidMinor, paidAt: first.createdAt, refunds, refundedMinor, netPaidMinor: paidMinor - refundedMinor, commissionMinor }
 }
 
 // Crockford's base 32: no I, L, O or U, so a number read aloud or typed is not mistaken.

@@ -236,6 +236,16 @@ export const toReceiptView = (receipt: Receipt, language: Language, issuer: Rece
     formattedRate: rateText(language, b),
     paymentMethod: methodText(language, receipt.method),
     taxNote: translate(language, "receipt.taxes"),
+    providerShare:
+      receipt.reader === "client"
+        ? null
+        : {
+            percent: COMMISSION_PERCENT,
+            commissionMinor: figures.commissionMinor,
+            formattedCommission: money(figures.commissionMinor),
+            netMinor: figures.netPaidMinor - figures.commissionMinor,
+            formattedNet: money(figures.netPaidMinor - figures.commissionMinor)
+          },
     service: { title: b.service.title },
     provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
     client: { firstName: b.client.firstName, lastName: b.client.lastName },
