@@ -4,6 +4,7 @@ import { useId, useMemo } from "react"
 import { currencyForViewer } from "../api/contract"
 import { Currencies, currencySymbolIn } from "../../src/platform/money"
 import { chooseCurrency, currencyChoiceAtom } from "../state/currency"
+import { useViewerPlace } from "./catalogue"
 
 /**
  * The currency prices are shown in (the footer's picker): the browser's region's by default, named
@@ -13,8 +14,7 @@ export const CurrencyPicker = () => {
   const { t, i18n } = useLingui()
   const id = useId()
   const choice = useAtomValue(currencyChoiceAtom)
-  const language = i18n.locale.startsWith("en") ? "en" : "fr"
-  const regional = currencySymbolIn(i18n.locale, currencyForViewer({ browserLanguages: navigator.languages ?? [], language }))
+  const regional = currencySymbolIn(i18n.locale, currencyForViewer(useViewerPlace()))
   const names = useMemo(() => new Intl.DisplayNames([i18n.locale], { type: "currency" }), [i18n.locale])
   return (
     <div className="currency-picker">

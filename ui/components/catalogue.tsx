@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from "react"
 import { useAtomValue } from "jotai"
 import { Link } from "wouter"
 import { catalogueApi } from "../api/endpoints"
+import { browserLanguages } from "../i18n"
 import { type Category, currencyForViewer, type Provider, type Service, type Sort, type User } from "../api/contract"
 import { currencySymbolIn } from "../../src/platform/money"
 import { currencyChoiceAtom } from "../state/currency"
@@ -55,14 +56,12 @@ export const PricePerHour = ({ price, currency, approx }: { price: number; curre
  * The currency prices and price ranges read in: the person's choice, else their browser's region's
  * (fr-CA: CAD, fr-FR: EUR), else their language's; every catalogue call sends it to the server.
  */
-export const useViewerCurrency = () => {
+export const useViewerCurrency = () => currencyForViewer({ choice: useAtomValue(currencyChoiceAtom), ...useViewerPlace() })
+
+/** What decides the viewer's currency without a choice: their browser's languages and the UI's. */
+export const useViewerPlace = () => {
   const { i18n } = useLingui()
-  const choice = useAtomValue(currencyChoiceAtom)
-  return currencyForViewer({
-    choice,
-    browserLanguages: navigator.languages ?? [navigator.language],
-    language: i18n.locale.startsWith("en") ? "en" : "fr"
-  })
+  return { browserLanguages: browserLanguages(), language: i18n.locale.startsWith("en") ? "en" : "fr" }
 }
 
 /**

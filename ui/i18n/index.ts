@@ -45,4 +45,13 @@ export const rememberLanguage = (language: Language) => {
 }
 
 /** The UI language; <html lang> is set as soon as it is detected, before the catalog arrives. */
+/** The languages the browser names, in its order ("fr-CA", "fr", …); none when it will not say. */
+export const browserLanguages = (): ReadonlyArray<string> => {
+  try {
+    return navigator.languages?.length ? navigator.languages : [navigator.language]
+  } catch {
+    return []
+  }
+}
+
 export const currentLanguage = (): Language => toLanguage(document.documentElement.lang) ?? "fr"

@@ -36,14 +36,11 @@ export const receiptFigures = (operations: ReadonlyArray<Operation>): ReceiptFig
   const captures = operations.filter((o) => o.kind === "CAPTURE" && o.amountMinor > 0).sort(byTime)
   const first = captures[0]
   if (first === undefined) return undefined
-  const refunds = operations
-    .filter((o) => o.kind === "REFUND" && o.amountMinor > 0)
-    .sort(byTime)
-    .map((o) => ({ amountMinor: o.amountMinor, at: o.createdAt }))
+  const refundOperations = operations.filter((o) => o.kind === "REFUND" && o.amountMinor > 0).sort(byTime)
+  const refunds = refundOperations.map((o) => ({ amountMinor: o.amountMinor, at: o.createdAt }))
   const paidMinor = sum(captures.map((o) => o.amountMinor))
   const refundedMinor = sum(refunds.map((r) => r.amountMinor))
-  const commissionMinor =
-    sum(captures.map((o) => o.feeMinor)) - sum(operations.filter((o) => o.kind === "REFUND" && o.amountMinor > 0).map((o) => o.feeMinor))
+  const commissionMinor = sum(captures.map((o) => o.feeMinor)) - sum(refundOperations.map((o) => o.feeMinor))
   return { paidMinor, paidAt: first.createdAt, refunds, refundedMinor, netPaidMinor: paidMinor - refundedMinor, commissionMinor }
 }
 

@@ -19,6 +19,7 @@ import { Alert, DialogActions, SelectField, TextField, useFocusFirstInvalid } fr
 import { Modal } from "../Modal"
 import { Loading } from "../page"
 import { formatMinor, formatTimeIn } from "../../format"
+import { browserLanguages } from "../../i18n"
 import { useViewerZone } from "../../state/session"
 import { DateRange } from "./parts"
 
@@ -33,14 +34,6 @@ type Stage =
       readonly answer: CheckoutAnswer & { clientSecret: string; publishableKey: string }
       readonly billing: BillingDetails
     }
-
-const browserLanguages = (): ReadonlyArray<string> => {
-  try {
-    return navigator.languages?.length ? navigator.languages : [navigator.language]
-  } catch {
-    return []
-  }
-}
 
 const useCountries = (extra: string) => {
   const { i18n } = useLingui()

@@ -1,4 +1,5 @@
 import { useLingui } from "@lingui/react/macro"
+import { useMemo } from "react"
 import { copyDay, type CopyTarget, type DayRange, timeChoices, type WeekDay } from "../../booking/week"
 import { RANGES_PER_DAY_MAX } from "../../../src/modules/booking/availability/rules"
 
@@ -11,13 +12,16 @@ import { RANGES_PER_DAY_MAX } from "../../../src/modules/booking/availability/ru
 /** A time as the reader's locale writes it: "09:00" in French, "9:00 AM" in English; "24:00" is midnight. */
 const useTimeLabel = () => {
   const { t, i18n } = useLingui()
-  const french = i18n.locale.startsWith("fr")
-  const format = new Intl.DateTimeFormat(i18n.locale, {
-    hour: french ? "2-digit" : "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    ...(french ? { hourCycle: "h23" as const } : {})
-  })
+  // One formatter per locale (each costs tens of µs; every select of the week lists 96 times).
+  const format = useMemo(() => {
+    const french = i18n.locale.startsWith("fr")
+    return new Intl.DateTimeFormat(i18n.locale, {
+      hour: french ? "2-digit" : "numeric",
+      minute: "2-digit",
+      timeZone: "UTC",
+      ...(french ? { hourCycle: "h23" as const } : {})
+    })
+  }, [i18n.locale])
   return (clock: string) => {
     if (clock === "24:00") return t`minuit`
     const [hours, minutes] = clock.split(":").map(Number)
