@@ -151,14 +151,23 @@ describe("a booking's receipt", () => {
 describe("a receipt people can keep (issue 23, item 6)", () => {
   it("names its number, the rate and duration, the date and place, the card and the taxes; the PDF prints every name as written", async () => {
     // A name outside WinAnsi: the PDF's embedded font prints it (the standard fonts printed "Nguy?n").
-    const renamed = await api.patch("/api/users/me", { lastName: "Nguyễn Thị" }, { token: client.token })
+    const renamed = await api.patch(
+      "/api/users/me",
+      { lastName: "Nguyễn Thị", address: "12 rue Oberkampf", postalCode: "75011", city: "Paris", country: "France" },
+      { token: client.token }
+    )
     expect(renamed.status, renamed.text).toBe(200)
+    // The provider gives a city and nothing else: the receipt prints what there is.
+    expect(
+      (await api.patch("/api/users/me", { address: "", postalCode: "", city: "Québec", country: "" }, { token: provider.token })).status
+    ).toBe(200)
     const id = await paidBooking()
     await capture(id)
     const receipt = (await api.get(`/api/bookings/${id}/receipt`, { token: client.token })).body.data.receipt
     expect(receipt.number).toMatch(/^R-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)
     expect(receipt).toMatchObject({
-      client: { lastName: "Nguyễn Thị" },
+      client: { lastName: "Nguyễn Thị", postalAddress: "12 rue Oberkampf, 75011 Paris, France" },
+      provider: { postalAddress: "Québec" },
       address: "2 rue Saint-Jean, Québec",
       paymentMethod: "Visa •••• 4242",
       taxNote: fr["receipt.taxes"],
@@ -185,6 +194,9 @@ describe("a receipt people can keep (issue 23, item 6)", () => {
     ])
       expect(text).toContain(expected)
     expect(text.replace(/\s+/g, " ")).toContain(fr["receipt.taxes"])
+    // Both parties with their postal address (a long line wraps).
+    expect(text.replace(/\s+/g, " ")).toContain("Nguyễn Thị, 12 rue Oberkampf, 75011 Paris, France")
+    expect(text.replace(/\s+/g, " ")).toContain(`${await nameOf(provider)}, Québec`)
     expect(text).not.toContain("Nguy?n")
     // The client's receipt shows no commission; the provider's shows the platform's 5 % and their net.
     expect(receipt.providerShare).toBeNull()
@@ -200,6 +212,12 @@ describe("a receipt people can keep (issue 23, item 6)", () => {
     expect(providerText).toContain(eur("en", 6650))
     // Only the client is mailed a receipt.
     expect((await mailsTo(server, provider.email)).some((m) => m.subject.startsWith("Votre reçu"))).toBe(false)
+
+    // An administrator finds the booking from the number a client quotes, however it is typed.
+    for (const typed of [receipt.number, receipt.number.toLowerCase().replace(/-/g, " "), receipt.number.slice(2)]) {
+      const found = await api.get(`/api/admin/bookings?search=${encodeURIComponent(typed)}`, { token: admin.token })
+      expect(found.body.data.bookings.map((b: { id: string }) => b.id)).toEqual([id])
+    }
   })
 })
 

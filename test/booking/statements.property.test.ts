@@ -11,6 +11,7 @@ import {
   earningsCsvRows,
   earningTotals,
   receiptFigures,
+  receiptIdPattern,
   receiptNumber
 } from "../../src/modules/booking/statements"
 import { parseCsv } from "../administration/csv"
@@ -250,5 +251,26 @@ describe("receipt numbers", () => {
     )
     expect(receiptNumber("00000000-0000-4000-8000-000000000000")).toBe("R-0000-0000-0000")
     expect(receiptNumber("ffffffff-ffff-4fff-bfff-ffffffffffff")).toBe("R-ZZZZ-ZZZZ-ZZZZ")
+  })
+
+  it("lead back to their booking: the pattern a typed number gives matches its booking's id, in any case, spacing or look-alike", () => {
+    const matches = (pattern: string, text: string) =>
+      new RegExp(`^${pattern.replace(/[-]/g, "\\-").replace(/_/g, ".").replace(/%/g, ".*")}$`).test(text)
+    const typings = fc.constantFrom(
+      (n: string) => n,
+      (n: string) => n.toLowerCase(),
+      (n: string) => n.replace(/-/g, " "),
+      (n: string) => n.slice(2).replace(/0/g, "O").replace(/1/g, "l")
+    )
+    fc.assert(
+      fc.property(uuid, uuid, typings, (id, other, typed) => {
+        const pattern = receiptIdPattern(typed(receiptNumber(id)))
+        expect(pattern).toBeDefined()
+        expect(matches(pattern!, id.toLowerCase())).toBe(true)
+        if (receiptNumber(other) !== receiptNumber(id)) expect(matches(pattern!, other.toLowerCase())).toBe(false)
+      })
+    )
+    for (const notOne of ["", "R-", "piano", "R-ABCD-EFGH-JK", "R-UUUU-0000-0000", "R-0000-0000-0000-0"])
+      expect(receiptIdPattern(notOne)).toBeUndefined()
   })
 })

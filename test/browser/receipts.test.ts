@@ -28,6 +28,9 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     await server.run(setBookingStatus(id, "CONFIRMED", undefined))
     expect(await server.run(setBookingStatus(id, "VALIDATED", undefined))).toMatchObject({ capturedMinor: 8000 })
     await server.run(refundBooking(id, 1500, "Geste commercial"))
+    // The client's profile gives a postal address: the receipt prints it under their name.
+    const postal = { address: "45 rue King Ouest", postalCode: "M5H 1J8", city: "Toronto", country: "Canada" }
+    expect((await journey.api.patch("/api/users/me", postal, { token: client.token })).status).toBe(200)
 
     // ---- The client: booking card → receipt → PDF ----
     const asClient = await loggedInPage(client, "fr-CA")
@@ -41,6 +44,7 @@ describe.skipIf(!hasChromium)("receipts and earnings in Chromium", () => {
     expect(paid).toMatch(/^80,00 €$/)
     expect(net).toMatch(/^65,00 €$/)
     await page.getByText(TITLE).waitFor()
+    expect(spaced(await page.getByTestId("receipt-client").textContent())).toContain("45 rue King Ouest, M5H 1J8 Toronto, Canada")
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Télécharger le PDF" }).click()])
     expect(download.suggestedFilename()).toMatch(/^recu-.+\.pdf$/)

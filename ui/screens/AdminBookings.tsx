@@ -23,7 +23,7 @@ export default function AdminBookings() {
       <Link href="/admin" className="button-secondary">{t`Retour au tableau de bord`}</Link>
       <form className="filters" role="search" onSubmit={list.submitSearch}>
         <div className="field">
-          <label htmlFor="bookings-search">{t`Rechercher (service, client, prestataire)`}</label>
+          <label htmlFor="bookings-search">{t`Rechercher (service, client, prestataire, n° de reçu)`}</label>
           <input id="bookings-search" type="search" value={list.search} onChange={(event) => list.setSearch(event.target.value)} />
         </div>
         <div className="field">

@@ -11,6 +11,19 @@ import { LoadError, Loaded } from "../components/loaded"
 import { Page } from "../components/page"
 import { formatDateTimeIn, formatMinor, zoneName } from "../format"
 
+/** A party's name, and under it their postal address when their profile gives one. */
+const Party = ({ party, testId }: { party: ReceiptData["client"]; testId: string }) => (
+  <span data-testid={testId}>
+    {party.firstName} {party.lastName}
+    {party.postalAddress !== null && (
+      <>
+        <br />
+        <span className="receipt-postal">{party.postalAddress}</span>
+      </>
+    )}
+  </span>
+)
+
 const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
   const { t, i18n } = useLingui()
   const [busy, setBusy] = useState(false)
@@ -49,11 +62,11 @@ const ReceiptBody = ({ receipt }: { receipt: ReceiptData }) => {
         <dd>{when(receipt.paidAt)}</dd>
         <dt>{t`Client`}</dt>
         <dd>
-          {receipt.client.firstName} {receipt.client.lastName}
+          <Party party={receipt.client} testId="receipt-client" />
         </dd>
         <dt>{t`Prestataire`}</dt>
         <dd>
-          {receipt.provider.firstName} {receipt.provider.lastName}
+          <Party party={receipt.provider} testId="receipt-provider" />
         </dd>
         <dt>{t`Service`}</dt>
         <dd>{receipt.service.title}</dd>

@@ -452,8 +452,9 @@ export const ReceiptView = Schema.Struct({
     })
   ),
   service: Schema.Struct({ title: Schema.String }),
-  provider: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
-  client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String }),
+  /** Both parties, with their postal address on one line (null where their profile gives none). */
+  provider: Schema.Struct({ firstName: Schema.String, lastName: Schema.String, postalAddress: Schema.NullOr(Schema.String) }),
+  client: Schema.Struct({ firstName: Schema.String, lastName: Schema.String, postalAddress: Schema.NullOr(Schema.String) }),
   startTime: Schema.Date,
   endTime: Schema.Date,
   /** The client's zone: the receipt writes its times in it, named. */

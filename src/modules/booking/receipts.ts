@@ -4,7 +4,7 @@ import { isUuid } from "../../platform/ids"
 import { type Language, translate } from "../../platform/messages"
 import { formatWithZone, zoneOf } from "../../platform/time-zones"
 import { formatRangeInZone, zoneName } from "../../platform/zoned-time"
-import { type Actor, requireRole, UserRepository } from "../identity"
+import { type Actor, ProfileRepository, requireRole, UserRepository } from "../identity"
 import { BookingNotFound, COMMISSION_PERCENT } from "./domain"
 import { formatAmount } from "./mails"
 import { type BookingDetail, BookingRepository } from "./ports"
@@ -33,6 +33,14 @@ export interface Receipt {
   readonly method: string | null
   /** Who reads it: the provider's (and an administrator's) shows the platform's commission and what is left to the provider. */
   readonly reader: TimelineReader
+  /** Both parties' postal addresses from their profiles ("12 rue Oberkampf, 75011 Paris, France"); null where none is given. */
+  readonly postal: { readonly client: string | null; readonly provider: string | null }
+}
+
+/** A profile's postal address on one line, as a bill prints it; null when the profile gives none. */
+export const postalLine = (p: { address: string; postalCode: string; city: string; country: string }): string | null => {
+  const parts = [p.address, `${p.postalCode} ${p.city}`, p.country].map((part) => part.trim()).filter((part) => part !== "")
+  return parts.length === 0 ? null : parts.join(", ")
 }
 
 /** Who issues receipts: the platform (SITE_NAME) and where to write to it (SUPPORT_EMAIL). */
@@ -45,14 +53,31 @@ export interface ReceiptIssuer {
 export const receiptOf = (
   booking: BookingDetail,
   operations: Parameters<typeof paymentTimeline>[0],
-  reader: TimelineReader = "client"
+  reader: TimelineReader = "client",
+  postal: Receipt["postal"] = { client: null, provider: null }
 ): Receipt | undefined => {
   const figures = receiptFigures(operations)
   if (figures === undefined) return undefined
   const events = paymentTimeline(operations, "client")
   const method = (events.find((e) => e.event === "captured") ?? events.find((e) => e.method !== null))?.method ?? null
-  return { booking, figures, method, reader }
+  return { booking, figures, method, reader, postal }
 }
+
+/**
+ * Reads a booking's receipt for a reader: its payment records and both parties' postal addresses
+ * (one way for the page, the PDF and the mailed receipt to get the same one).
+ */
+export const ReceiptReader = Effect.gen(function* () {
+  const bookings = yield* BookingRepository
+  const profiles = yield* ProfileRepository
+  const postalOf = (userId: string) =>
+    profiles.find(userId).pipe(Effect.map((profile) => Option.getOrNull(Option.flatMapNullable(profile, postalLine))))
+  return (booking: BookingDetail, reader: TimelineReader) =>
+    Effect.gen(function* () {
+      const postal = yield* Effect.all({ client: postalOf(booking.clientId), provider: postalOf(booking.providerId) })
+      return receiptOf(booking, yield* bookings.operations(booking.id), reader, postal)
+    })
+})
 
 export interface Earnings {
   /** Every line, newest money first (the handler pages them). */
@@ -86,6 +111,7 @@ export const BookingStatementsLive = Layer.effect(
   Effect.gen(function* () {
     const bookings = yield* BookingRepository
     const users = yield* UserRepository
+    const readReceipt = yield* ReceiptReader
     return {
       receipt: (actor, bookingId) =>
         Effect.gen(function* () {
@@ -94,7 +120,7 @@ export const BookingStatementsLive = Layer.effect(
           const reader = Option.isSome(found) ? readerOf(actor, found.value) : undefined
           // Strangers do not see the booking.
           if (Option.isNone(found) || reader === undefined) return yield* BookingNotFound
-          const receipt = receiptOf(found.value, yield* bookings.operations(bookingId), reader)
+          const receipt = yield* readReceipt(found.value, reader)
           if (receipt === undefined) return yield* ReceiptNotAvailable
           return receipt
         }),
@@ -134,6 +160,9 @@ export const rateText = (language: Language, b: BookingDetail) =>
 export const periodText = (language: Language, b: BookingDetail) =>
   `${formatRangeInZone(language, b.startTime, b.endTime, b.client.timeZone, { dateStyle: "long", timeStyle: "short" })}, ${zoneName(language, b.client.timeZone)}`
 
+/** A party as the PDF's line names it: "Camille Durand, 12 rue Oberkampf, 75011 Paris, France". */
+const partyText = (name: string, postal: string | null) => (postal === null ? name : `${name}, ${postal}`)
+
 /** The receipt's words in a language, for its PDF and its mail; `issuer` (SITE_NAME, SUPPORT_EMAIL) issues it. */
 export const receiptDocument = (language: Language, receipt: Receipt, issuer: ReceiptIssuer): ReceiptDocument => {
   const { booking: b, figures } = receipt
@@ -149,8 +178,11 @@ export const receiptDocument = (language: Language, receipt: Receipt, issuer: Re
     issuer: `${issuer.name} · ${issuer.email}`,
     lines: [
       { label: t(language, "receipt.paidAt"), value: formatWithZone(language, figures.paidAt, zone) },
-      { label: t(language, "receipt.client"), value: `${b.client.firstName} ${b.client.lastName}` },
-      { label: t(language, "receipt.provider"), value: `${b.provider.firstName} ${b.provider.lastName}` },
+      { label: t(language, "receipt.client"), value: partyText(`${b.client.firstName} ${b.client.lastName}`, receipt.postal.client) },
+      {
+        label: t(language, "receipt.provider"),
+        value: partyText(`${b.provider.firstName} ${b.provider.lastName}`, receipt.postal.provider)
+      },
       { label: t(language, "receipt.service"), value: b.service.title },
       { label: t(language, "receipt.period"), value: periodText(language, b) },
       { label: t(language, "receipt.place"), value: b.address },

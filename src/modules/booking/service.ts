@@ -79,7 +79,7 @@ import { Availability, type SlotQuery, type SlotsAnswer } from "./availability/s
 import { makeSettlement, type ReconcileReport } from "./settlement"
 import { bookingMail, receiptMail } from "./mails"
 import { receiptPdf } from "./receipt-pdf"
-import { receiptDocument, receiptOf } from "./receipts"
+import { ReceiptReader, receiptDocument } from "./receipts"
 import { billingProblems, DisputeFileFields } from "./rules"
 import {
   type BookingDetail,
@@ -344,6 +344,7 @@ export const BookingsLive = Layer.effect(
   Bookings,
   Effect.gen(function* () {
     const bookings = yield* BookingRepository
+    const readReceipt = yield* ReceiptReader
     const pairBlocks = yield* PairBlocks
     const reviews = yield* ReviewRepository
     const services = yield* ServiceRepository
@@ -377,7 +378,7 @@ export const BookingsLive = Layer.effect(
     /** The client's receipt with its PDF, from the payment records (the capture is recorded before its event applies). */
     const sendReceipt = (detail: BookingDetail) =>
       Effect.gen(function* () {
-        const receipt = receiptOf(detail, yield* bookings.operations(detail.id))
+        const receipt = yield* readReceipt(detail, "client")
         if (receipt === undefined)
           return yield* Effect.logWarning(`booking ${detail.id}: captured with no capture recorded, no receipt mailed`)
         const pdf = yield* receiptPdf(

@@ -63,6 +63,31 @@ export const receiptNumber = (bookingId: string): string => {
   return `R-${digits.slice(0, 4)}-${digits.slice(4, 8)}-${digits.slice(8)}`
 }
 
+/**
+ * A typed receipt number in its printed form ("r-7f3k 9q2m x4td" → "R-7F3K-9Q2M-X4TD"; Crockford's
+ * look-alikes O, I and L read as 0, 1 and 1), or undefined when it is not one.
+ */
+export const parseReceiptNumber = (typed: string): string | undefined => {
+  const compact = typed.toUpperCase().replace(/[\s-]/g, "")
+  // The "R" before the number is optional (the number itself may begin with an R).
+  const digits = (compact.length === 13 && compact.startsWith("R") ? compact.slice(1) : compact).replace(/O/g, "0").replace(/[IL]/g, "1")
+  if (!/^[0-9A-HJKMNP-TV-Z]{12}$/.test(digits)) return undefined
+  return `R-${digits.slice(0, 4)}-${digits.slice(4, 8)}-${digits.slice(8)}`
+}
+
+/**
+ * The beginning of the booking ids a typed receipt number names, as a `LIKE` pattern on the id's
+ * text: how an administrator finds a booking from the receipt a client quotes. Undefined when it is not one.
+ */
+export const receiptIdPattern = (typed: string): string | undefined => {
+  const number = parseReceiptNumber(typed)
+  if (number === undefined) return undefined
+  let bits = 0n
+  for (const digit of number.slice(2).replace(/-/g, "")) bits = (bits << 5n) | BigInt(CROCKFORD.indexOf(digit))
+  const hex = bits.toString(16).padStart(15, "0")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-_${hex.slice(12)}-%`
+}
+
 // ---- Earnings ----------------------------------------------------------------------------------
 
 export { EarningStates, type EarningState } from "./rules"

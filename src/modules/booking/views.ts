@@ -247,8 +247,8 @@ export const toReceiptView = (receipt: Receipt, language: Language, issuer: Rece
             formattedNet: money(figures.netPaidMinor - figures.commissionMinor)
           },
     service: { title: b.service.title },
-    provider: { firstName: b.provider.firstName, lastName: b.provider.lastName },
-    client: { firstName: b.client.firstName, lastName: b.client.lastName },
+    provider: { firstName: b.provider.firstName, lastName: b.provider.lastName, postalAddress: receipt.postal.provider },
+    client: { firstName: b.client.firstName, lastName: b.client.lastName, postalAddress: receipt.postal.client },
     startTime: b.startTime,
     endTime: b.endTime,
     clientTimeZone: zone,

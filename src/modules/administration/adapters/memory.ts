@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { parseReceiptNumber, receiptNumber } from "../../booking"
 import {
   authorizationState,
   bookingPaymentAmount,
@@ -126,7 +127,11 @@ const readModel = (facts: MemoryFacts) => {
       Effect.sync(() =>
         page(
           facts.bookings
-            .filter((b) => contains(q.search, b.service.title, b.client.email, b.provider.email, fullName(b.client), fullName(b.provider)))
+            .filter(
+              (b) =>
+                contains(q.search, b.service.title, b.client.email, b.provider.email, fullName(b.client), fullName(b.provider)) ||
+                (q.search !== undefined && parseReceiptNumber(q.search) === receiptNumber(b.id))
+            )
             .filter(
               (b) =>
                 q.statuses === undefined ||

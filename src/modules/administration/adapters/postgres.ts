@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { findAll, single } from "../../../platform/rows"
+import { receiptIdPattern } from "../../booking"
 import { Role } from "../../identity"
 import { bookingPaymentAmount, bookingPaymentStatus, OperationKinds } from "../domain"
 import {
@@ -331,8 +332,11 @@ export const AdminReadModelLive = Layer.effect(
           const conditions = [sql`true`]
           if (query.search !== undefined) {
             const pattern = like(query.search)
+            // A receipt number a client quotes finds its booking too.
+            const receipt = receiptIdPattern(query.search)
             conditions.push(sql`(s.title ILIKE ${pattern} OR cu.email::text ILIKE ${pattern} OR pu.email::text ILIKE ${pattern}
-              OR (cu.first_name || ' ' || cu.last_name) ILIKE ${pattern} OR (pu.first_name || ' ' || pu.last_name) ILIKE ${pattern})`)
+              OR (cu.first_name || ' ' || cu.last_name) ILIKE ${pattern} OR (pu.first_name || ' ' || pu.last_name) ILIKE ${pattern}
+              ${receipt === undefined ? sql`` : sql`OR b.id::text LIKE ${receipt}`})`)
           }
           if (query.statuses !== undefined && query.statuses.length > 0) {
             const plain = query.statuses.filter((s) => s !== "PAID")
