@@ -363,6 +363,8 @@ describe("reconciliation with the gateway", () => {
             paymentMethodId: `pm_lost_${suffix}`,
             chargeId: `ch_lost_${suffix}`,
             captureBefore: new Date(at.getTime() + 7 * DAY),
+            offSession: false,
+            extendedAuthorization: "disabled",
             lastErrorCode: null,
             lastDeclineCode: null,
             createdAt: at

@@ -5,6 +5,8 @@ import { Bookings } from "../../src/modules/booking"
 import { type UserCommand } from "../../src/modules/booking/service"
 import { type ChargeEvent, ChargeGateway } from "../../src/modules/payments"
 import { SandboxChargeStore } from "../../src/modules/payments/ports"
+import { BookingRepository } from "../../src/modules/booking/ports"
+import { fallbackHoldEnd } from "../../src/modules/payments/holds"
 import { SandboxCheckout } from "../../src/modules/payments/adapters/charges-sandbox"
 import { Transactional } from "../../src/platform/transaction"
 import { actorOf, bookableService, inMemoryDomain, verifiedAccount } from "../support/domain"
@@ -192,6 +194,14 @@ const checkEveryStep = async (w: World) => {
   expect(captures.reduce((sum, c) => sum + c.amountMinor, 0)).toBe(b.capturedMinor)
   // A move that raised the total released the hold at once (the sandbox answers): no hold short of the total is left.
   if (b.paymentStatus === "AUTHORIZED") expect(b.authorizedMinor).toBeGreaterThanOrEqual(b.totalMinor)
+  // The hold's end the booking plans its renewal from is never after the gateway's real one.
+  if (b.paymentStatus === "AUTHORIZED" && b.paymentIntentId !== null) {
+    const recorded = Option.getOrThrow(
+      await run(Effect.flatMap(BookingRepository, (bookings) => bookings.findById(w.scene.bookingId)))
+    ).authorizationExpiresAt
+    const intent = Option.getOrThrow(await run(Effect.flatMap(SandboxChargeStore, (store) => store.findIntent(b.paymentIntentId!))))
+    expect(recorded!.getTime()).toBeLessThanOrEqual(intent.captureBefore!.getTime())
+  }
   // At most one open proposal, only on a booking that can still move.
   const open = b.reschedules.filter((r) => r.status === "OPEN" || r.status === "AWAITING_PAYMENT")
   expect(open.length).toBeLessThanOrEqual(1)
@@ -242,13 +252,32 @@ const pay = (w: World, sessionId: string) =>
       return
     }
     const intentId = session.paymentIntentId!
+    const real = Option.getOrThrow(yield* Effect.flatMap(SandboxChargeStore, (store) => store.findIntent(intentId))).captureBefore!
     // The hold, and a decline of the same intent created a little earlier (a first card refused), in any order.
+    // The hold as the webhook hands it on: its real end once retrieved, and the same report again
+    // with the fallback of a gateway that did not say (Stripe's event, its charge an id).
     w.pending.push({
       _tag: "PaymentAuthorized",
       bookingId: session.bookingId,
       paymentIntentId: intentId,
       amountMinor: session.amountMinor,
-      expiresAt: new Date(at.getTime() + 7 * DAY),
+      expiresAt: real,
+      expiryKnown: true,
+      extendedAuthorization: false,
+      customerId: session.customerId,
+      paymentMethodId: null,
+      paymentMethod: "visa •••• 4242",
+      reference: reference(),
+      occurredAt: at
+    })
+    w.pending.push({
+      _tag: "PaymentAuthorized",
+      bookingId: session.bookingId,
+      paymentIntentId: intentId,
+      amountMinor: session.amountMinor,
+      expiresAt: fallbackHoldEnd("customer", at),
+      expiryKnown: false,
+      extendedAuthorization: false,
       customerId: session.customerId,
       paymentMethodId: null,
       paymentMethod: "visa •••• 4242",

@@ -30,6 +30,8 @@ const orphanHold = () =>
         paymentMethodId: null,
         chargeId: `ch_${id}`,
         captureBefore: new Date(createdAt.getTime() + 7 * 24 * 3_600_000),
+        offSession: false,
+        extendedAuthorization: "disabled",
         lastErrorCode: null,
         lastDeclineCode: null,
         createdAt

@@ -69,6 +69,8 @@ const renderedBooking = Effect.gen(function* () {
     paymentIntentId: paid.paymentIntentId!,
     amountMinor: booking.totalMinor,
     expiresAt: new Date(Date.now() + 7 * 24 * 3_600_000),
+    expiryKnown: true,
+    extendedAuthorization: false,
     customerId: paid.customerId,
     paymentMethodId: null,
     paymentMethod: "card",

@@ -64,7 +64,12 @@ const sandboxOn = (kind: (typeof kinds)[number]) =>
   )
 
 const card = (number: string) => ({ number, expiry: "12/34", cvc: "123" })
-const CARDS = { ok: card("4242 4242 4242 4242"), declined: card("4000 0000 0000 0002"), authenticate: card("4000 0025 0000 3184") }
+const CARDS = {
+  ok: card("4242 4242 4242 4242"),
+  mastercard: card("5555 5555 5555 4444"),
+  declined: card("4000 0000 0000 0002"),
+  authenticate: card("4000 0025 0000 3184")
+}
 
 const request = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => {
   const bookingId = crypto.randomUUID()
@@ -113,12 +118,12 @@ const test = <R>(it: Vitest.MethodsNonLive<R>, name: string, body: () => Effect.
   )
 
 /** A checkout paid with 4242: the booking's money is held. */
-const heldPayment = (overrides: Partial<CheckoutRequest> = {}) =>
+const heldPayment = (overrides: Partial<CheckoutRequest> = {}, number: "ok" | "mastercard" = "ok") =>
   Effect.gen(function* () {
     const { checkout, gateway, recorder } = yield* services
     const input = request(overrides)
     const session = yield* gateway.createCheckoutSession(input)
-    expect(yield* checkout.pay(session.id, CARDS.ok)).toEqual({ _tag: "Completed", successUrl: input.successUrl })
+    expect(yield* checkout.pay(session.id, CARDS[number])).toEqual({ _tag: "Completed", successUrl: input.successUrl })
     const held = recorder.ofType("payment_intent.amount_capturable_updated").find((e) => e.object.metadata.bookingId === input.bookingId)!
     return { input, session, intentId: held.object.id as string, held }
   })
@@ -202,7 +207,7 @@ for (const kind of kinds) {
 
     test(it, "4242 authorises: held 7 days, Stripe's events delivered before the answer, the card saved to a new customer", () =>
       Effect.gen(function* () {
-        const { recorder, store } = yield* services
+        const { gateway, recorder, store } = yield* services
         const t0 = yield* now
         const { held, input, intentId, session } = yield* heldPayment()
         expect(held.object).toMatchObject({
@@ -217,10 +222,13 @@ for (const kind of kinds) {
           customer: expect.stringMatching(/^cus_sandbox_/),
           payment_method: expect.stringMatching(/^pm_sandbox_/),
           metadata: { bookingId: input.bookingId },
-          latest_charge: {
-            object: "charge",
-            payment_method_details: { card: { brand: "visa", last4: "4242", capture_before: Math.floor((t0 + 7 * DAY_MS) / 1000) } }
-          }
+          // As Stripe's events: the charge is an id; only a retrieval that expands it says until when the hold lasts.
+          latest_charge: expect.stringMatching(/^ch_sandbox_/)
+        })
+        expect(yield* gateway.heldPayment(intentId)).toEqual({
+          captureBefore: new Date(Math.floor((t0 + 7 * DAY_MS) / 1000) * 1000),
+          paymentMethod: "visa •••• 4242",
+          extendedAuthorization: false
         })
         const completed = recorder.ofType("checkout.session.completed").find((e) => e.object.id === session.id)!
         expect(completed.object).toMatchObject({
@@ -232,6 +240,21 @@ for (const kind of kinds) {
         })
         const method = Option.getOrThrow(yield* store.findPaymentMethod(held.object.payment_method))
         expect(method).toMatchObject({ customerId: held.object.customer, behaviour: "succeeds", last4: "4242" })
+      })
+    )
+
+    test(it, "5555 (Mastercard) gets an extended authorisation: held 30 days, said by the expanded charge", () =>
+      Effect.gen(function* () {
+        const { gateway } = yield* services
+        const t0 = yield* now
+        const { intentId } = yield* heldPayment({}, "mastercard")
+        expect(yield* gateway.heldPayment(intentId)).toEqual({
+          captureBefore: new Date(Math.floor((t0 + 30 * DAY_MS) / 1000) * 1000),
+          paymentMethod: "mastercard •••• 4444",
+          extendedAuthorization: true
+        })
+        // A hold it does not know: refused as Stripe refuses it.
+        expect(yield* failure(gateway.heldPayment("pi_sandbox_none"))).toContain("resource_missing")
       })
     )
 
@@ -435,7 +458,7 @@ for (const kind of kinds) {
         expect(yield* checkout.pay(session.id, { ...CARDS.ok, expiry: "13/40" })).toEqual({ _tag: "InvalidCard", problem: "invalidExpiry" })
         expect(yield* checkout.pay(session.id, { ...CARDS.ok, cvc: "12" })).toEqual({ _tag: "InvalidCard", problem: "invalidCvc" })
         // Another valid number is declined, as Stripe's test mode does with real cards.
-        expect(yield* checkout.pay(session.id, card("5555 5555 5555 4444"))).toEqual({ _tag: "Declined", code: "generic_decline" })
+        expect(yield* checkout.pay(session.id, card("4111 1111 1111 1111"))).toEqual({ _tag: "Declined", code: "generic_decline" })
         expect(yield* checkout.pay("cs_sandbox_none", CARDS.ok)).toEqual({ _tag: "NotFound" })
         yield* TestClock.adjust(DAY_MS)
         expect(yield* checkout.pay(session.id, { ...CARDS.ok, expiry: "06/30" })).toEqual({ _tag: "Closed" })
@@ -464,7 +487,10 @@ for (const kind of kinds) {
           _tag: "Authorized",
           paymentIntentId: expect.stringMatching(/^pi_sandbox_/),
           amountMinor: 9_000,
-          expiresAt: new Date(t0 + 7 * DAY_MS)
+          // Merchant-initiated on Visa: 4 days 18 hours, known from the creating request's expanded charge.
+          expiresAt: new Date(t0 + 4 * DAY_MS + 18 * 3_600_000),
+          expiryKnown: true,
+          extendedAuthorization: false
         })
         expect(yield* gateway.authorizeOffSession(input)).toEqual(result)
         const held = yield* eventsAbout(recorder, "payment_intent.amount_capturable_updated", input.bookingId)
@@ -473,7 +499,8 @@ for (const kind of kinds) {
           currency: "eur",
           customer: saved.customerId,
           payment_method: saved.paymentMethodId,
-          application_fee_amount: 450
+          application_fee_amount: 450,
+          metadata: { bookingId: input.bookingId, initiator: "merchant" }
         })
         // Another customer's card, or an unknown one, is refused.
         expect(yield* failure(gateway.authorizeOffSession(offSession({ ...saved, customerId: "cus_sandbox_other" })))).toContain(

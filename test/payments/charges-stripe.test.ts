@@ -61,6 +61,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       "payment_intent_data[application_fee_amount]": "600",
       "payment_intent_data[setup_future_usage]": "off_session",
       "payment_intent_data[metadata][bookingId]": BOOKING,
+      "payment_method_options[card][request_extended_authorization]": "if_available",
       customer_creation: "always",
       customer_email: "zoe@example.com",
       "metadata[bookingId]": BOOKING,
@@ -113,6 +114,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       "allowed_payment_method_types[0]": "card",
       "transfer_data[destination]": "acct_provider_1",
       application_fee_amount: "600",
+      "payment_method_options[card][request_extended_authorization]": "if_available",
       "metadata[bookingId]": BOOKING
     })
     const setup = fake.requests.length
@@ -220,22 +222,46 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       capture_method: "manual",
       "transfer_data[destination]": "acct_provider_1",
       application_fee_amount: "600",
+      "payment_method_options[card][request_extended_authorization]": "if_available",
+      // Stripe's objects do not say an intent was confirmed off-session: the metadata does.
       "metadata[bookingId]": BOOKING,
+      "metadata[initiator]": "merchant",
       "expand[0]": "latest_charge"
     })
-    expect(result).toMatchObject({ _tag: "Authorized", paymentIntentId: expect.stringMatching(/^pi_fake_/), amountMinor: 12_000 })
+    expect(result).toMatchObject({
+      _tag: "Authorized",
+      paymentIntentId: expect.stringMatching(/^pi_fake_/),
+      amountMinor: 12_000,
+      expiryKnown: true,
+      extendedAuthorization: false
+    })
     const expiresAt = (result as { expiresAt: Date }).expiresAt.getTime() / 1000
     expect(expiresAt).toBeGreaterThanOrEqual(before + FAKE_HOLD_SECONDS)
     expect(expiresAt).toBeLessThanOrEqual(before + FAKE_HOLD_SECONDS + 5)
   })
 
-  it("authorizeOffSession without capture_before: the hold is taken to last 7 days", async () => {
+  it("authorizeOffSession without capture_before: the hold is taken to last a merchant-initiated 4 days 18 hours (an hour short), marked unknown", async () => {
+    const window = 4 * DAY_MS + 17 * 3_600_000
     const before = Date.now()
     const result = await gateway.run((g) => g.authorizeOffSession(offSession(FAKE_PAYMENT_METHODS.noCaptureBefore, "k-off-2")))
-    expect(result._tag).toBe("Authorized")
+    expect(result).toMatchObject({ _tag: "Authorized", expiryKnown: false })
     const expiresAt = (result as { expiresAt: Date }).expiresAt.getTime()
-    expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * DAY_MS)
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS)
+    expect(expiresAt).toBeGreaterThanOrEqual(before + window)
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + window)
+  })
+
+  it("heldPayment: retrieves the intent with its charge expanded, the one way to its capture_before after the creating request", async () => {
+    const held = await gateway.run((g) => g.authorizeOffSession(offSession("pm_card_visa", "k-off-held")))
+    const id = (held as { paymentIntentId: string }).paymentIntentId
+    const start = fake.requests.length
+    const found = await gateway.run((g) => g.heldPayment(id))
+    expect(fake.since(start)).toMatchObject([{ method: "GET", path: `/v1/payment_intents/${id}`, form: { "expand[0]": "latest_charge" } }])
+    expect(found).toEqual({
+      captureBefore: (held as { expiresAt: Date }).expiresAt,
+      paymentMethod: "visa •••• 4242",
+      extendedAuthorization: false
+    })
+    await expect(gateway.run((g) => g.heldPayment("pi_unknown"))).rejects.toThrow(/No such payment_intent/)
   })
 
   it("authorizeOffSession refusals: authentication_required and card declines need the client; a 500 or no API is a PaymentGatewayError", async () => {

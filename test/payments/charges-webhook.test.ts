@@ -138,6 +138,47 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
         })
       })
     )
+  /**
+   * The intent an event names, held at the sandbox (the gateway the webhook retrieves it from, its
+   * charge expanded): its card's `capture_before` is `captureBefore` (seconds), or none.
+   */
+  const heldAtGateway = (object: { id: string; metadata: { bookingId?: string } }, captureBefore: number | null) =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const store = yield* SandboxChargeStore
+        const pm = `pm_${crypto.randomBytes(4).toString("hex")}`
+        yield* store.savePaymentMethod({
+          id: pm,
+          customerId: null,
+          brand: "mastercard",
+          last4: "4444",
+          expMonth: 12,
+          expYear: 2040,
+          behaviour: "succeeds"
+        })
+        yield* store.saveIntent({
+          id: object.id,
+          bookingId: object.metadata.bookingId ?? "",
+          amountMinor: 12_000,
+          currency: "cad",
+          status: "requires_capture",
+          amountCapturable: 12_000,
+          amountReceived: 0,
+          amountRefunded: 0,
+          applicationFeeMinor: 600,
+          destinationAccountId: "acct_sandbox_x",
+          customerId: null,
+          paymentMethodId: pm,
+          chargeId: `ch_${object.id}`,
+          captureBefore: captureBefore === null ? null : new Date(captureBefore * 1000),
+          offSession: false,
+          extendedAuthorization: captureBefore === null ? null : "enabled",
+          lastErrorCode: null,
+          lastDeclineCode: null,
+          createdAt: new Date()
+        })
+      })
+    )
   const attachedTo = (paymentMethodId: string) =>
     runtime.runPromise(
       Effect.map(
@@ -205,6 +246,8 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
         paymentIntentId: object.id,
         amountMinor: 12_000,
         expiresAt: new Date(2_000_000_000 * 1000),
+        expiryKnown: true,
+        extendedAuthorization: false,
         customerId: "cus_1",
         paymentMethodId: "pm_1",
         paymentMethod: "visa •••• 4242",
@@ -212,17 +255,42 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
         occurredAt: new Date(1_900_000_000 * 1000)
       }
     ])
-    // As Stripe sends it (latest_charge not expanded): the hold is taken to last 7 days from the event.
+    // As Stripe sends it (latest_charge an id): the webhook retrieves the intent with its charge
+    // expanded, and the hold lasts until the card's real capture_before (an extended one here).
     const plain = intent(bookingId, { status: "requires_capture", amount_capturable: 9_000, latest_charge: "ch_2" })
+    await heldAtGateway(plain, 1_902_592_000)
     const [event] = await applied(stripeEvent("payment_intent.amount_capturable_updated", plain, { created: 1_900_000_000 }))
     expect(event).toMatchObject({
       _tag: "PaymentAuthorized",
       amountMinor: 9_000,
-      expiresAt: new Date(1_900_000_000 * 1000 + 7 * DAY_MS),
+      expiresAt: new Date(1_902_592_000 * 1000),
+      expiryKnown: true,
+      extendedAuthorization: true,
       customerId: null,
       paymentMethodId: null,
-      paymentMethod: null
+      paymentMethod: "mastercard •••• 4444"
     })
+    // A gateway that names no capture_before even then: the initiator's fallback from the event, an
+    // hour short of 7 days on-session, of 4 days 18 hours off-session (the platform's renewal), marked unknown.
+    for (const [metadata, window] of [
+      [{ bookingId }, 7 * DAY_MS - 3600 * 1000],
+      [{ bookingId, initiator: "merchant" }, 4 * DAY_MS + 17 * 3600 * 1000]
+    ] as const) {
+      const unknown = intent(bookingId, { status: "requires_capture", amount_capturable: 9_000, latest_charge: "ch_3", metadata })
+      await heldAtGateway(unknown, null)
+      const [fallback] = await applied(stripeEvent("payment_intent.amount_capturable_updated", unknown, { created: 1_900_000_000 }))
+      expect(fallback).toMatchObject({ expiresAt: new Date(1_900_000_000 * 1000 + window), expiryKnown: false })
+    }
+    // The gateway cannot be asked (here: it does not know the intent): the delivery is refused, Stripe retries it.
+    const missing = intent(bookingId, { status: "requires_capture", amount_capturable: 9_000, latest_charge: "ch_4" })
+    const before = sink.applied.length
+    const unanswered = stripeEvent("payment_intent.amount_capturable_updated", missing)
+    const refused = await receive(unanswered, signed(unanswered))
+    expect(Exit.isFailure(refused) ? Option.getOrThrow(Cause.failureOption(refused.cause)) : undefined).toMatchObject({
+      _tag: "BadGateway",
+      code: "PAYMENT_GATEWAY_ERROR"
+    })
+    expect(sink.applied.length).toBe(before)
   })
 
   it("payment_intent.succeeded, .canceled, charge.refunded: captured, released, refunded (cumulative)", async () => {
@@ -302,6 +370,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
       await applied(stripeEvent("checkout.session.completed", { ...session, mode: "setup", setup_intent: { ...setup, customer: null } }))
     ).toMatchObject([{ _tag: "CardSaved", customerId: "cus_7", paymentMethodId: "pm_7" }])
     const held = intent(undefined, { status: "requires_capture", amount_capturable: 12_000, payment_method: "pm_8" })
+    await heldAtGateway(held, nowSeconds() + 7 * 86_400)
     expect(await applied(stripeEvent("checkout.session.completed", { ...session, mode: "payment", payment_intent: held }))).toMatchObject([
       { _tag: "PaymentAuthorized", bookingId, paymentIntentId: held.id, customerId: "cus_7", paymentMethodId: "pm_8" }
     ])
@@ -338,6 +407,7 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
   it("a repeated delivery is applied once; an out-of-order event is delivered (2xx) and left to the sink", async () => {
     const bookingId = crypto.randomUUID()
     const pi = intent(bookingId, { status: "requires_capture", amount_capturable: 12_000 })
+    await heldAtGateway(pi, nowSeconds() + 7 * 86_400)
     const held = stripeEvent("payment_intent.amount_capturable_updated", pi, { created: nowSeconds() })
     const released = stripeEvent(
       "payment_intent.canceled",

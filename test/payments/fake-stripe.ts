@@ -30,6 +30,8 @@ export interface FakeIntent {
   created?: number
   customer?: string
   payment_method?: string
+  /** The held charge's card, as a retrieval that expands it answers. */
+  card?: Record<string, unknown>
 }
 
 /** A Checkout Session as the fake keeps it (a test may complete one by hand: status, intents). */
@@ -420,6 +422,7 @@ export const startFakeStripe = async () => {
         form.payment_method === FAKE_PAYMENT_METHODS.noCaptureBefore
           ? { brand: "visa", last4: "4242" }
           : { brand: "visa", last4: "4242", capture_before: now + FAKE_HOLD_SECONDS }
+      intent.card = card
       const expanded = Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === "latest_charge")
       return {
         status: 200,
@@ -429,6 +432,35 @@ export const startFakeStripe = async () => {
           customer: form.customer,
           payment_method: form.payment_method,
           latest_charge: expanded ? { id: chargeId, object: "charge", payment_method_details: { type: "card", card } } : chargeId
+        })
+      }
+    }
+    // A retrieval: the charge an id unless `expand[]=latest_charge` (events never expand it).
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
+    if (method === "GET" && intentPath) {
+      const intent = intents.get(decodeURIComponent(intentPath[1]!))
+      if (!intent)
+        return {
+          status: 404,
+          body: {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              param: "intent",
+              message: `No such payment_intent: '${decodeURIComponent(intentPath[1]!)}'`
+            }
+          }
+        }
+      const chargeId = `ch_${intent.id}`
+      return {
+        status: 200,
+        body: intentJson(intent, {
+          latest_charge:
+            intent.card && expanded("latest_charge")
+              ? { id: chargeId, object: "charge", payment_method_details: { type: "card", card: intent.card } }
+              : intent.card
+                ? chargeId
+                : null
         })
       }
     }

@@ -222,6 +222,8 @@ export const seedDemoBookings = Effect.gen(function* () {
         paymentIntentId: intent.value,
         amountMinor: booking.totalMinor,
         expiresAt: new Date(today.getTime() + 7 * DAY),
+        expiryKnown: true,
+        extendedAuthorization: false,
         customerId: Option.getOrNull(Option.flatMap(paid, ({ session }) => Option.fromNullable(session.customerId))),
         paymentMethodId: null,
         paymentMethod: "card",

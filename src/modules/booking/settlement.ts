@@ -5,7 +5,14 @@ import { isUuid } from "../../platform/ids"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
 import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
-import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError } from "../payments"
+import {
+  type ChargeEvent,
+  ChargeGateway,
+  EXTENDED_AUTHORIZATION_DETAIL,
+  keptHoldEnd,
+  PaymentAccounts,
+  type PaymentGatewayError
+} from "../payments"
 import {
   type Actor,
   amountDue,
@@ -283,7 +290,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           idempotencyKey: `booking:${b.id}:authorize:${previous ?? "first"}`
         })
         if (result._tag === "Authorized") {
-          yield* tx.run(recordOperation(b, "AUTHORIZATION", result.amountMinor, `authorization:${result.paymentIntentId}`))
+          yield* tx.run(
+            recordOperation(b, "AUTHORIZATION", result.amountMinor, `authorization:${result.paymentIntentId}`, {
+              detail: result.extendedAuthorization ? EXTENDED_AUTHORIZATION_DETAIL : null
+            })
+          )
           yield* applySystem(
             b.id,
             { _tag: "PaymentAuthorized", amountMinor: result.amountMinor, expiresAt: result.expiresAt },
@@ -332,7 +343,11 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
       return changed
     })
 
-    const chargeCommand = (event: ChargeEvent): { command: Command; references?: PaymentReferences } | undefined => {
+    /**
+     * `b`: the booking the event applies to; a report about the hold it already records keeps a known
+     * end rather than a fallback, and the earlier of two (payments/holds.ts).
+     */
+    const chargeCommand = (event: ChargeEvent, b: BookingRecord): { command: Command; references?: PaymentReferences } | undefined => {
       switch (event._tag) {
         case "CardSaved":
           return {
@@ -341,7 +356,14 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           }
         case "PaymentAuthorized":
           return {
-            command: { _tag: "PaymentAuthorized", amountMinor: event.amountMinor, expiresAt: event.expiresAt },
+            command: {
+              _tag: "PaymentAuthorized",
+              amountMinor: event.amountMinor,
+              expiresAt:
+                event.paymentIntentId === b.paymentIntentId
+                  ? keptHoldEnd(b.authorizationExpiresAt, { expiresAt: event.expiresAt, known: event.expiryKnown })
+                  : event.expiresAt
+            },
             references: {
               paymentIntentId: event.paymentIntentId,
               ...(event.customerId ? { gatewayCustomerId: event.customerId } : {}),
@@ -417,7 +439,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         if (otherIntent && (event._tag !== "PaymentAuthorized" || (b.paymentStatus === "AUTHORIZED" && !topUp))) {
           return yield* orphan(`intent ${eventIntent} is not the booking's current one`)
         }
-        const mapped = chargeCommand(event)
+        const mapped = chargeCommand(event, b)
         if (!mapped) return "ignored"
         const at = yield* now
         const decision = transition(b, mapped.command, SystemActor, at)
@@ -435,7 +457,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
             "AUTHORIZATION",
             event.amountMinor,
             `authorization:${event.paymentIntentId}`,
-            { paymentMethod: event.paymentMethod }
+            { paymentMethod: event.paymentMethod, detail: event.extendedAuthorization ? EXTENDED_AUTHORIZATION_DETAIL : null }
           )
         } else if (event._tag === "CardSaved") {
           yield* recordOperation(b, "CARD_SAVED", 0, `card:${event.reference}`)
@@ -525,6 +547,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           paymentIntentId: h.paymentIntentId,
           amountMinor: h.amountMinor,
           expiresAt: h.expiresAt,
+          expiryKnown: h.expiryKnown,
+          extendedAuthorization: false,
           customerId: h.customerId,
           paymentMethodId: h.paymentMethodId,
           paymentMethod: null,

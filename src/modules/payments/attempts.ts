@@ -43,7 +43,8 @@ export const withAttemptKeys = (gateway: ChargeGatewayShape, attempts: GatewayAt
     expireCheckoutSession: gateway.expireCheckoutSession,
     listOpenHolds: gateway.listOpenHolds,
     listCompletedCheckouts: gateway.listCompletedCheckouts,
-    refundsOf: gateway.refundsOf
+    refundsOf: gateway.refundsOf,
+    heldPayment: gateway.heldPayment
   }
 }
 

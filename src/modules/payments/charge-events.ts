@@ -1,4 +1,5 @@
 import { Either, Option, Schema } from "effect"
+import { fallbackHoldEnd, initiatorOf } from "./holds"
 import type { ChargeEvent, GatewayEvent } from "./ports"
 
 /**
@@ -6,10 +7,6 @@ import type { ChargeEvent, GatewayEvent } from "./ports"
  * Only the fields used are declared; extra fields are ignored, and an expandable field may be an id or
  * the expanded object. Decoding is pure: an event that says nothing to a booking answers the reason.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000
-/** Card authorisations lapse after 7 days when the event does not say (Stripe's default for online cards). */
-const AUTHORIZATION_MS = 7 * DAY_MS
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optional(Schema.NullOr(schema))
 /** An expandable reference: the id, or the object with its id. */
@@ -28,7 +25,8 @@ const Charge = Schema.Struct({
           brand: optionalNullable(Schema.String),
           last4: optionalNullable(Schema.String),
           /** Seconds since the epoch. */
-          capture_before: optionalNullable(Schema.Number)
+          capture_before: optionalNullable(Schema.Number),
+          extended_authorization: optionalNullable(Schema.Struct({ status: optionalNullable(Schema.String) }))
         })
       )
     })
@@ -91,7 +89,11 @@ const cardOf = (intent: typeof PaymentIntent.Type) =>
     ? Option.fromNullable(intent.latest_charge.payment_method_details?.card)
     : Option.none()
 
-/** A held payment: the amount capturable until `capture_before` (or 7 days after the event when unknown). */
+/**
+ * A held payment: the amount capturable until `capture_before`. Stripe expands `latest_charge` only in
+ * the answer of the request that asked, never in an event: there the end is a fallback by initiator
+ * (`expiryKnown` false), which the webhook replaces by retrieving the intent expanded.
+ */
 const authorized = (
   event: GatewayEvent,
   bookingId: string,
@@ -107,9 +109,11 @@ const authorized = (
     paymentIntentId: intent.id,
     amountMinor: intent.amount_capturable ?? 0,
     expiresAt: Option.match(captureBefore, {
-      onNone: () => new Date(event.created.getTime() + AUTHORIZATION_MS),
+      onNone: () => fallbackHoldEnd(initiatorOf(intent.metadata), event.created),
       onSome: (seconds) => new Date(seconds * 1000)
     }),
+    expiryKnown: Option.isSome(captureBefore),
+    extendedAuthorization: Option.exists(card, (c) => c.extended_authorization?.status === "enabled"),
     customerId: idOf(intent.customer) ?? fallbackCustomer,
     paymentMethodId: idOf(intent.payment_method),
     paymentMethod: Option.getOrNull(

@@ -6,6 +6,7 @@ export {
   PaymentGatewayError
 } from "./ports"
 export { PaymentAccounts } from "./service"
+export { EXTENDED_AUTHORIZATION_DETAIL, keptHoldEnd } from "./holds"
 export { PaymentWebhooksLive } from "./webhooks"
 export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./contract"
 export { AdminPaymentAccounts } from "./admin"

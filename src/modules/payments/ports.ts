@@ -179,9 +179,24 @@ export interface OffSessionRequest {
   readonly idempotencyKey: string
 }
 
+/** A hold as the gateway reports it when asked: until when it can be captured (null when it does not say) and the card. */
+export interface HeldPayment {
+  readonly captureBefore: Date | null
+  /** "visa •••• 4242", or null when the gateway names no card. */
+  readonly paymentMethod: string | null
+  readonly extendedAuthorization: boolean
+}
+
 /** An off-session authorisation: held, or refused (needsClient: the client must act on-session). */
 export type OffSessionResult =
-  | { readonly _tag: "Authorized"; readonly paymentIntentId: string; readonly amountMinor: number; readonly expiresAt: Date }
+  | {
+      readonly _tag: "Authorized"
+      readonly paymentIntentId: string
+      readonly amountMinor: number
+      readonly expiresAt: Date
+      readonly expiryKnown: boolean
+      readonly extendedAuthorization: boolean
+    }
   | { readonly _tag: "Refused"; readonly paymentIntentId: string | null; readonly needsClient: boolean; readonly code: string }
 
 export interface ChargeGatewayShape {
@@ -243,6 +258,11 @@ export interface ChargeGatewayShape {
    * made them: the app, or someone in the gateway's own dashboard.
    */
   readonly refundsOf: (paymentIntentId: string) => Effect.Effect<ReadonlyArray<GatewayRefund>, PaymentGatewayError>
+  /**
+   * A held intent retrieved with its charge expanded: the one way to learn `capture_before` after the
+   * request that created the hold (events carry the charge as an id).
+   */
+  readonly heldPayment: (paymentIntentId: string) => Effect.Effect<HeldPayment, PaymentGatewayError>
 }
 
 /** A refund at the gateway: its id names its payment operation, so it is recorded once whoever sees it first. */
@@ -257,8 +277,9 @@ export interface GatewayHold {
   /** `metadata.bookingId` (null: not a booking's payment). */
   readonly bookingId: string | null
   readonly amountMinor: number
-  /** When the authorisation lapses (`capture_before`, or 7 days after its creation when unknown). */
+  /** When the authorisation lapses (`capture_before`, or a fallback by initiator after its creation when unknown). */
   readonly expiresAt: Date
+  readonly expiryKnown: boolean
   readonly customerId: string | null
   readonly paymentMethodId: string | null
   readonly createdAt: Date
@@ -310,7 +331,11 @@ export type ChargeEvent =
       readonly bookingId: string
       readonly paymentIntentId: string
       readonly amountMinor: number
+      /** Until when the hold can be captured: the card's `capture_before` when `expiryKnown`, else a fallback by initiator (holds.ts). */
       readonly expiresAt: Date
+      readonly expiryKnown: boolean
+      /** The network granted an extended authorisation (asked for with `request_extended_authorization: if_available`). */
+      readonly extendedAuthorization: boolean
       readonly customerId: string | null
       readonly paymentMethodId: string | null
       readonly paymentMethod: string | null
@@ -395,6 +420,10 @@ export interface SandboxPaymentIntent {
   readonly chargeId: string | null
   /** The authorisation lapses at this instant (Stripe's `capture_before`). */
   readonly captureBefore: Date | null
+  /** Confirmed off-session by the platform (merchant-initiated: a shorter window on Visa). */
+  readonly offSession: boolean
+  /** Whether the network extended the hold (asked for on every hold, as the Stripe adapter does); null before a hold. */
+  readonly extendedAuthorization: "enabled" | "disabled" | null
   readonly lastErrorCode: string | null
   readonly lastDeclineCode: string | null
   readonly createdAt: Date

@@ -100,6 +100,28 @@ const usableCard = (charges: ChargeGatewayShape, event: Extract<ChargeEvent, { _
   )
 
 /**
+ * A hold reported by an event, whose charge Stripe sends as an id: the intent retrieved with its charge
+ * expanded says until when it can be captured, and with which card. Still unknown after that, the
+ * event keeps its fallback (and the booking keeps a known end it has: booking/settlement.ts).
+ */
+const exactHold = (charges: ChargeGatewayShape, event: Extract<ChargeEvent, { _tag: "PaymentAuthorized" }>) =>
+  event.expiryKnown
+    ? Effect.succeed(event)
+    : Effect.map(
+        charges.heldPayment(event.paymentIntentId),
+        (held): ChargeEvent =>
+          held.captureBefore === null
+            ? { ...event, paymentMethod: event.paymentMethod ?? held.paymentMethod }
+            : {
+                ...event,
+                expiresAt: held.captureBefore,
+                expiryKnown: true,
+                extendedAuthorization: held.extendedAuthorization,
+                paymentMethod: event.paymentMethod ?? held.paymentMethod
+              }
+      )
+
+/**
  * A card payment's event: decoded into a ChargeEvent and applied by the booking module. An event that
  * names no booking, or reports what another event reports, is acknowledged; a stale one is the sink's
  * to refuse (it applies the booking's transition function), never a failed delivery.
@@ -113,6 +135,8 @@ const chargeEvent =
         switch (charge._tag) {
           case "CardSaved":
             return Effect.map(usableCard(charges, charge), sink.apply)
+          case "PaymentAuthorized":
+            return Effect.map(exactHold(charges, charge), sink.apply)
           // Which refunds make the total: one made in the gateway's dashboard is recorded like the app's own.
           case "PaymentRefunded":
             return Effect.map(charges.refundsOf(charge.paymentIntentId), (refunds) => sink.apply({ ...charge, refunds }))

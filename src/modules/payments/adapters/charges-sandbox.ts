@@ -17,6 +17,7 @@ import {
   type SandboxSetupIntent
 } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
+import { fallbackHoldEnd, grantsExtendedAuthorization, holdWindowMs, INITIATOR_METADATA_KEY } from "../holds"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 
@@ -29,8 +30,6 @@ import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from 
 
 const MINUTE_MS = 60 * 1000
 const DAY_MS = 24 * 60 * MINUTE_MS
-/** Stripe holds an online card authorisation for 7 days (`capture_before`). */
-const AUTHORIZATION_MS = 7 * DAY_MS
 /** Stripe's bounds for a Checkout Session's life (default 24 hours). */
 const SESSION_MIN_MS = 30 * MINUTE_MS
 const SESSION_MAX_MS = DAY_MS
@@ -51,6 +50,8 @@ const trimSlash = (url: string) => url.replace(/\/+$/, "")
  */
 export const TEST_CARDS: Readonly<Record<string, SandboxCardBehaviour>> = {
   "4242424242424242": "succeeds",
+  // Mastercard: its network extends a hold to 30 days (holds.ts); Visa's 4242 does not.
+  "5555555555554444": "succeeds",
   "4000000000000002": "declines",
   "4000002500003184": "authenticates",
   "4000002760003184": "authenticates"
@@ -126,7 +127,7 @@ const chargeObject = (intent: SandboxPaymentIntent, method: Option.Option<Sandbo
   transfer_data: { destination: intent.destinationAccountId },
   status: "succeeded",
   // Stripe copies the intent's metadata to its charges.
-  metadata: { bookingId: intent.bookingId },
+  metadata: metadataOf(intent),
   payment_method_details: {
     type: "card",
     card: Option.getOrNull(
@@ -135,7 +136,8 @@ const chargeObject = (intent: SandboxPaymentIntent, method: Option.Option<Sandbo
         last4: m.last4,
         exp_month: m.expMonth,
         exp_year: m.expYear,
-        capture_before: intent.captureBefore ? seconds(intent.captureBefore) : null
+        capture_before: intent.captureBefore ? seconds(intent.captureBefore) : null,
+        extended_authorization: intent.extendedAuthorization === null ? null : { status: intent.extendedAuthorization }
       }))
     )
   },
@@ -143,8 +145,17 @@ const chargeObject = (intent: SandboxPaymentIntent, method: Option.Option<Sandbo
   livemode: false
 })
 
-/** A PaymentIntent; `latest_charge` is expanded, so that the hold's `capture_before` travels with it. */
-const intentObject = (intent: SandboxPaymentIntent, method: Option.Option<SandboxPaymentMethod>) => ({
+/** The metadata the app gives an intent (the Stripe adapter names an off-session one's initiator). */
+const metadataOf = (intent: SandboxPaymentIntent): Record<string, string> => ({
+  bookingId: intent.bookingId,
+  ...(intent.offSession ? { [INITIATOR_METADATA_KEY]: "merchant" } : {})
+})
+
+/**
+ * A PaymentIntent. As Stripe: `latest_charge` is an id, expanded (with the hold's `capture_before`)
+ * only for a request that asks (`expand`): never in an event.
+ */
+const intentObject = (intent: SandboxPaymentIntent, method: Option.Option<SandboxPaymentMethod>, expand = false) => ({
   id: intent.id,
   object: "payment_intent",
   amount: intent.amountMinor,
@@ -157,9 +168,9 @@ const intentObject = (intent: SandboxPaymentIntent, method: Option.Option<Sandbo
   payment_method: intent.paymentMethodId,
   application_fee_amount: intent.applicationFeeMinor,
   transfer_data: { destination: intent.destinationAccountId },
-  latest_charge: intent.chargeId ? chargeObject(intent, method) : null,
+  latest_charge: intent.chargeId === null ? null : expand ? chargeObject(intent, method) : intent.chargeId,
   last_payment_error: lastError(intent.lastErrorCode, intent.lastDeclineCode),
-  metadata: { bookingId: intent.bookingId },
+  metadata: metadataOf(intent),
   created: seconds(intent.createdAt),
   livemode: false
 })
@@ -268,7 +279,14 @@ const CheckoutSessionAnswer = Schema.Struct({ id: Schema.String, url: Schema.Str
 const CaptureAnswer = Schema.Struct({ capturedMinor: Schema.Number })
 const RefundAnswer = Schema.Struct({ refundId: Schema.String, amountMinor: Schema.Number, totalRefundedMinor: Schema.Number })
 const OffSessionAnswer = Schema.Union(
-  Schema.Struct({ _tag: Schema.Literal("Authorized"), paymentIntentId: Schema.String, amountMinor: Schema.Number, expiresAt: Schema.Date }),
+  Schema.Struct({
+    _tag: Schema.Literal("Authorized"),
+    paymentIntentId: Schema.String,
+    amountMinor: Schema.Number,
+    expiresAt: Schema.Date,
+    expiryKnown: Schema.Boolean,
+    extendedAuthorization: Schema.Boolean
+  }),
   Schema.Struct({
     _tag: Schema.Literal("Refused"),
     paymentIntentId: Schema.NullOr(Schema.String),
@@ -565,15 +583,25 @@ const makeSandboxCharges = Effect.gen(function* () {
           paymentMethodId: method.id,
           chargeId: null,
           captureBefore: null,
+          offSession: true,
+          extendedAuthorization: null,
           lastErrorCode: null,
           lastDeclineCode: null,
           createdAt: at
         }
         if (method.behaviour === "succeeds") {
-          const held = hold(intent, at)
+          const held = hold(intent, method, at)
           yield* store.saveIntent(held)
+          // The answer of the creating request expands the charge: the hold's real end is known here.
           return [
-            { _tag: "Authorized", paymentIntentId: held.id, amountMinor: held.amountCapturable, expiresAt: held.captureBefore! },
+            {
+              _tag: "Authorized",
+              paymentIntentId: held.id,
+              amountMinor: held.amountCapturable,
+              expiresAt: held.captureBefore!,
+              expiryKnown: true,
+              extendedAuthorization: held.extendedAuthorization === "enabled"
+            },
             [paymentIntentEvent("payment_intent.amount_capturable_updated", held, found)]
           ] as const
         }
@@ -613,16 +641,23 @@ const makeSandboxCharges = Effect.gen(function* () {
   const stateOf = (session: SandboxCheckoutSession, at: Date): CheckoutState =>
     session.status === "complete" ? "complete" : at.getTime() >= session.expiresAt.getTime() ? "expired" : "open"
 
-  /** Authorised: the amount is held until `capture_before`. */
-  const hold = (intent: SandboxPaymentIntent, at: Date): SandboxPaymentIntent => ({
-    ...intent,
-    status: "requires_capture",
-    amountCapturable: intent.amountMinor,
-    chargeId: intent.chargeId ?? newId("ch"),
-    captureBefore: new Date(at.getTime() + AUTHORIZATION_MS),
-    lastErrorCode: null,
-    lastDeclineCode: null
-  })
+  /**
+   * Authorised: the amount is held until `capture_before`, the window the card's network gives
+   * (extended where it grants it, shorter for Visa off-session: holds.ts).
+   */
+  const hold = (intent: SandboxPaymentIntent, method: SandboxPaymentMethod, at: Date): SandboxPaymentIntent => {
+    const window = holdWindowMs(method.brand, intent.offSession ? "merchant" : "customer", true)
+    return {
+      ...intent,
+      status: "requires_capture",
+      amountCapturable: intent.amountMinor,
+      chargeId: intent.chargeId ?? newId("ch"),
+      captureBefore: new Date(at.getTime() + window),
+      extendedAuthorization: grantsExtendedAuthorization(method.brand) ? "enabled" : "disabled",
+      lastErrorCode: null,
+      lastDeclineCode: null
+    }
+  }
 
   /** The session's intent: the one an earlier attempt created, or a new one. */
   const sessionIntent = (session: SandboxCheckoutSession, at: Date) =>
@@ -644,6 +679,8 @@ const makeSandboxCharges = Effect.gen(function* () {
           paymentMethodId: null,
           chargeId: null,
           captureBefore: null,
+          offSession: false,
+          extendedAuthorization: null,
           lastErrorCode: null,
           lastDeclineCode: null,
           createdAt: at
@@ -680,7 +717,7 @@ const makeSandboxCharges = Effect.gen(function* () {
   const completePayment = (session: SandboxCheckoutSession, intent: SandboxPaymentIntent, method: SandboxPaymentMethod, at: Date) =>
     Effect.gen(function* () {
       const attached = yield* attachToCustomer(session, method)
-      const held = hold({ ...intent, customerId: attached.customerId, paymentMethodId: method.id }, at)
+      const held = hold({ ...intent, customerId: attached.customerId, paymentMethodId: method.id }, attached, at)
       const done: SandboxCheckoutSession = { ...session, status: "complete", customerId: attached.customerId, paymentIntentId: held.id }
       yield* store.saveIntent(held)
       yield* store.saveSession(done)
@@ -838,7 +875,8 @@ const makeSandboxCharges = Effect.gen(function* () {
           paymentIntentId: i.id,
           bookingId: i.bookingId,
           amountMinor: i.amountCapturable,
-          expiresAt: i.captureBefore ?? new Date(i.createdAt.getTime() + AUTHORIZATION_MS),
+          expiresAt: i.captureBefore ?? fallbackHoldEnd(i.offSession ? "merchant" : "customer", i.createdAt),
+          expiryKnown: i.captureBefore !== null,
           customerId: i.customerId,
           paymentMethodId: i.paymentMethodId,
           createdAt: i.createdAt
@@ -862,6 +900,19 @@ const makeSandboxCharges = Effect.gen(function* () {
   const refundsOf: ChargeGatewayShape["refundsOf"] = (paymentIntentId) =>
     Effect.map(store.listRefunds(paymentIntentId), (refunds) => refunds.map((r) => ({ refundId: r.id, amountMinor: r.amountMinor })))
 
+  /** As `paymentIntents.retrieve(id, { expand: ["latest_charge"] })`: the hold's end and card from the expanded charge. */
+  const heldPayment: ChargeGatewayShape["heldPayment"] = (paymentIntentId) =>
+    Effect.gen(function* () {
+      const intent = yield* existingIntent("paymentIntents.retrieve", paymentIntentId)
+      const object = intentObject(intent, yield* methodOf(intent), true)
+      const card = typeof object.latest_charge === "object" ? object.latest_charge?.payment_method_details.card : null
+      return {
+        captureBefore: card?.capture_before ? new Date(card.capture_before * 1000) : null,
+        paymentMethod: card ? `${card.brand} •••• ${card.last4}` : null,
+        extendedAuthorization: card?.extended_authorization?.status === "enabled"
+      }
+    })
+
   const gateway: ChargeGatewayShape = {
     kind: "sandbox",
     createCheckoutSession,
@@ -873,7 +924,8 @@ const makeSandboxCharges = Effect.gen(function* () {
     expireCheckoutSession,
     listOpenHolds,
     listCompletedCheckouts,
-    refundsOf
+    refundsOf,
+    heldPayment
   }
   const checkout: SandboxCheckout["Type"] = {
     find: (sessionId) =>

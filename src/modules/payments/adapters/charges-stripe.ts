@@ -3,6 +3,7 @@ import type Stripe from "stripe"
 import { AppConfig } from "../../../platform/config"
 import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError, type SavedCardCheck } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
+import { fallbackHoldEnd, INITIATOR_METADATA_KEY, initiatorOf } from "../holds"
 import { call, makeStripeClient } from "./stripe"
 
 /** The request options of a write: its key covers the parameters sent (idempotency.ts). */
@@ -10,7 +11,11 @@ const keyed = (idempotencyKey: string, params: unknown): Stripe.RequestOptions =
   idempotencyKey: keyCoveringParameters(idempotencyKey, params)
 })
 
-const DAY_MS = 24 * 60 * 60 * 1000
+/**
+ * Every hold asks for an extended authorisation where the network grants one (Stripe's "Place an
+ * extended hold"); the charge's `extended_authorization.status` says whether it was.
+ */
+const EXTENDED_HOLD = { card: { request_extended_authorization: "if_available" as const } }
 
 /** The part of a Stripe error the charges read (the library's StripeError carries these fields). */
 interface StripeErrorFields {
@@ -82,6 +87,7 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
       setup_future_usage: "off_session",
       metadata: { bookingId: r.bookingId }
     },
+    payment_method_options: EXTENDED_HOLD,
     ...common
   }
 }
@@ -96,11 +102,17 @@ export const StripeChargeGatewayLive = Layer.effect(
     }
     const stripe = makeStripeClient(Redacted.value(config.stripeSecretKey.value), config.stripeApiBase)
 
-    /** The hold of a held intent lapses at the card's `capture_before`, or 7 days after `now` when Stripe does not say. */
-    const holdExpiry = (intent: Stripe.PaymentIntent, now: number) => {
+    /** The card of a held intent's expanded charge (undefined when the charge is an id or names no card). */
+    const cardOf = (intent: Stripe.PaymentIntent) => {
       const charge = intent.latest_charge
-      const captureBefore = typeof charge === "object" && charge !== null ? charge.payment_method_details?.card?.capture_before : undefined
-      return new Date(captureBefore ? captureBefore * 1000 : now + 7 * DAY_MS)
+      return typeof charge === "object" && charge !== null ? (charge.payment_method_details?.card ?? undefined) : undefined
+    }
+    /** The hold of a held intent lapses at the card's `capture_before`, or at the initiator's fallback after `heldAt` when Stripe does not say. */
+    const holdExpiry = (intent: Stripe.PaymentIntent, heldAt: number) => {
+      const captureBefore = cardOf(intent)?.capture_before
+      return captureBefore
+        ? { expiresAt: new Date(captureBefore * 1000), expiryKnown: true }
+        : { expiresAt: fallbackHoldEnd(initiatorOf(intent.metadata), new Date(heldAt)), expiryKnown: false }
     }
 
     const idOf = (ref: string | { readonly id: string } | null | undefined) =>
@@ -136,7 +148,7 @@ export const StripeChargeGatewayLive = Layer.effect(
                 paymentIntentId: intent.id,
                 bookingId: intent.metadata?.bookingId || null,
                 amountMinor: intent.amount_capturable,
-                expiresAt: holdExpiry(intent, intent.created * 1000),
+                ...holdExpiry(intent, intent.created * 1000),
                 customerId: idOf(intent.customer),
                 paymentMethodId: idOf(intent.payment_method),
                 createdAt: new Date(intent.created * 1000)
@@ -174,6 +186,17 @@ export const StripeChargeGatewayLive = Layer.effect(
               createdAt: new Date(session.created * 1000)
             }))
           )
+        ),
+      heldPayment: (paymentIntentId) =>
+        call("paymentIntents.retrieve", () => stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] })).pipe(
+          Effect.map((intent) => {
+            const card = cardOf(intent)
+            return {
+              captureBefore: card?.capture_before ? new Date(card.capture_before * 1000) : null,
+              paymentMethod: card?.brand && card.last4 ? `${card.brand} •••• ${card.last4}` : null,
+              extendedAuthorization: card?.extended_authorization?.status === "enabled"
+            }
+          })
         ),
       createCheckoutSession: (request) =>
         Effect.sync(() => checkoutParams(request)).pipe(
@@ -214,6 +237,7 @@ export const StripeChargeGatewayLive = Layer.effect(
             allowed_payment_method_types: ["card"],
             transfer_data: { destination: r.destinationAccountId },
             application_fee_amount: r.applicationFeeMinor,
+            payment_method_options: EXTENDED_HOLD,
             metadata: { bookingId: r.bookingId }
           }
           const intent = yield* call("paymentIntents.create", () =>
@@ -292,8 +316,10 @@ export const StripeChargeGatewayLive = Layer.effect(
             capture_method: "manual",
             transfer_data: { destination: r.destinationAccountId },
             application_fee_amount: r.applicationFeeMinor,
-            metadata: { bookingId: r.bookingId },
-            // The charge says until when the hold lasts (capture_before).
+            payment_method_options: EXTENDED_HOLD,
+            // Stripe's objects do not say an intent was confirmed off-session: its hold's fallback window depends on it.
+            metadata: { bookingId: r.bookingId, [INITIATOR_METADATA_KEY]: "merchant" },
+            // The charge says until when the hold lasts (capture_before): only this answer expands it.
             expand: ["latest_charge"]
           }
           return yield* call("paymentIntents.create", () =>
@@ -305,7 +331,8 @@ export const StripeChargeGatewayLive = Layer.effect(
                         _tag: "Authorized",
                         paymentIntentId: intent.id,
                         amountMinor: intent.amount_capturable,
-                        expiresAt: holdExpiry(intent, now)
+                        ...holdExpiry(intent, now),
+                        extendedAuthorization: cardOf(intent)?.extended_authorization?.status === "enabled"
                       }
                     : // Any other state (e.g. requires_action) needs the client on-session.
                       {

@@ -72,6 +72,8 @@ const PaymentIntentRow = Schema.Struct({
   paymentMethodId: Schema.NullOr(Schema.String),
   chargeId: Schema.NullOr(Schema.String),
   captureBefore: Schema.NullOr(Schema.DateFromSelf),
+  offSession: Schema.Boolean,
+  extendedAuthorization: Schema.NullOr(Schema.Literal("enabled", "disabled")),
   lastErrorCode: Schema.NullOr(Schema.String),
   lastDeclineCode: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
@@ -228,8 +230,8 @@ export const SandboxChargeStoreLive = Layer.effect(
       s.application_fee_minor, s.customer_email, s.cardholder_name, s.success_url, s.cancel_url, s.status, s.expires_at,
       s.customer_id, s.payment_intent_id, s.setup_intent_id, s.created_at`)
     const intentColumns = sql.unsafe(`id, booking_id, amount_minor, currency, status, amount_capturable, amount_received, amount_refunded,
-      application_fee_minor, destination_account_id, customer_id, payment_method_id, charge_id, capture_before, last_error_code,
-      last_decline_code, created_at`)
+      application_fee_minor, destination_account_id, customer_id, payment_method_id, charge_id, capture_before, off_session,
+      extended_authorization, last_error_code, last_decline_code, created_at`)
     return {
       claimKey: (key, fingerprint) =>
         Effect.gen(function* () {
