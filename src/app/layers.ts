@@ -41,6 +41,7 @@ import { PaymentsMemoryAdapters } from "../modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../modules/payments/adapters/postgres"
 import { PaymentsServicesLive } from "../modules/payments/live"
 import { SANDBOX_DELIVERY_QUEUE } from "../modules/payments/adapters/sandbox-events"
+import { SANDBOX_REFUND_FAILURE_QUEUE } from "../modules/payments/adapters/charges-sandbox"
 import { AvailabilityLive, BookingRemindersLive, BookingsLive, BookingStatementsLive, CalendarFeedsLive, Queues } from "../modules/booking"
 import { BookingMemoryAdapters } from "../modules/booking/adapters/memory"
 import { BookingPostgresAdapters } from "../modules/booking/adapters/postgres"
@@ -81,7 +82,15 @@ import { PrivacyPostgresAdapters } from "../modules/privacy/adapters/postgres"
 
 // Queues are created at start: a job sent inside a transaction cannot create its queue.
 const JobQueueLive = PgBossJobQueue({
-  queues: [...Object.values(Queues), MAIL_QUEUE, DEFERRED_MAIL_QUEUE, DIGEST_QUEUE, SANDBOX_DELIVERY_QUEUE, EXPORT_QUEUE]
+  queues: [
+    ...Object.values(Queues),
+    MAIL_QUEUE,
+    DEFERRED_MAIL_QUEUE,
+    DIGEST_QUEUE,
+    SANDBOX_DELIVERY_QUEUE,
+    SANDBOX_REFUND_FAILURE_QUEUE,
+    EXPORT_QUEUE
+  ]
 })
 
 /**

@@ -29,6 +29,7 @@ import { NotificationJobsLive } from "../modules/notifications/jobs"
 import { SmtpDeliveryLive } from "../modules/notifications/adapters/smtp"
 import { PaymentsWebhookHttpLive, StripeConnectHttpLive } from "../modules/payments/http"
 import { SandboxDeliveryJobsLive } from "../modules/payments/adapters/sandbox-events"
+import { SandboxRefundJobsLive } from "../modules/payments/adapters/charges-sandbox"
 import { sandboxCheckoutRoutes } from "../modules/payments/adapters/sandbox/checkout-page"
 import { sandboxConnectRoutes } from "../modules/payments/adapters/sandbox/connect-page"
 import { CategoriesHttpLive, ServicesHttpLive } from "../modules/catalogue/http"
@@ -217,6 +218,7 @@ export const ServerLive = Layer.unwrapEffect(
       Layer.provide(HealthProbesLive),
       Layer.merge(BookingJobsLive),
       Layer.merge(SandboxDeliveryJobsLive),
+      Layer.merge(SandboxRefundJobsLive),
       Layer.merge(NotificationJobsLive),
       Layer.merge(PrivacyJobsLive),
       Layer.merge(ExchangeRateJobsLive),

@@ -437,7 +437,7 @@ export const fr = {
   "sandbox.checkout.pay": "Payer",
   "sandbox.checkout.cancel": "Annuler et revenir",
   "sandbox.checkout.testCards":
-    "Cartes de test : 4242 4242 4242 4242 (acceptée), 5555 5555 5555 4444 (acceptée, autorisation prolongée à 30 jours), 4000 0000 0000 0002 (refusée), 4000 0025 0000 3184 (authentification demandée).",
+    "Cartes de test : 4242 4242 4242 4242 (acceptée), 5555 5555 5555 4444 (acceptée, autorisation prolongée à 30 jours), 4000 0000 0000 5126 (acceptée, remboursements refusés ensuite), 4000 0000 0000 0002 (refusée), 4000 0025 0000 3184 (authentification demandée).",
   "sandbox.checkout.declined": "Votre carte a été refusée. Essayez une autre carte.",
   "sandbox.checkout.invalidCard": "Numéro de carte invalide.",
   "sandbox.checkout.authTitle": "Authentification de la banque (bac à sable)",
@@ -1065,7 +1065,7 @@ export const en: Record<MessageKey, string> = {
   "sandbox.checkout.pay": "Pay",
   "sandbox.checkout.cancel": "Cancel and go back",
   "sandbox.checkout.testCards":
-    "Test cards: 4242 4242 4242 4242 (accepted), 5555 5555 5555 4444 (accepted, hold extended to 30 days), 4000 0000 0000 0002 (declined), 4000 0025 0000 3184 (authentication required).",
+    "Test cards: 4242 4242 4242 4242 (accepted), 5555 5555 5555 4444 (accepted, hold extended to 30 days), 4000 0000 0000 5126 (accepted, refunds fail afterwards), 4000 0000 0000 0002 (declined), 4000 0025 0000 3184 (authentication required).",
   "sandbox.checkout.declined": "Your card was declined. Try another card.",
   "sandbox.checkout.invalidCard": "Invalid card number.",
   "sandbox.checkout.authTitle": "Bank authentication (sandbox)",

@@ -17,8 +17,8 @@ beforeAll(async () => {
     const kind = i % 4 === 3 ? "REFUND" : "CAPTURE"
     const amount = 1000 + i * 137
     await sql(
-      `INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, reference, created_at)
-       VALUES ($1, 'sandbox', $2, $3, $4, $5, $6, now() - make_interval(secs => $7))`,
+      `INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, reference, created_at, refund_status)
+       VALUES ($1, 'sandbox', $2, $3, $4, $5, $6, now() - make_interval(secs => $7), CASE WHEN $2::text = 'REFUND' THEN 'succeeded' END)`,
       [
         bookings[i % bookings.length]!.id,
         kind,

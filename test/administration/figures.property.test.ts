@@ -88,8 +88,21 @@ const write = async (s: Story) => {
   if (booking._tag !== "Some") throw new Error("the slot was taken")
   const id = booking.value.id
   const operations: Array<Omit<PaymentOperation, "bookingId" | "gateway" | "currency" | "paymentMethod" | "detail">> = []
-  const op = (kind: PaymentOperation["kind"], amountMinor: number, feeMinor: number, paymentIntentId: string | null) =>
-    operations.push({ kind, amountMinor, feeMinor, paymentIntentId, reference: `${kind.toLowerCase()}:${crypto.randomUUID()}` })
+  const op = (
+    kind: PaymentOperation["kind"],
+    amountMinor: number,
+    feeMinor: number,
+    paymentIntentId: string | null,
+    refundStatus: PaymentOperation["refundStatus"] = kind === "REFUND" ? "succeeded" : null
+  ) =>
+    operations.push({
+      kind,
+      amountMinor,
+      feeMinor,
+      paymentIntentId,
+      refundStatus,
+      reference: `${kind.toLowerCase()}:${crypto.randomUUID()}`
+    })
   if (s.cardSaved) op("CARD_SAVED", 0, 0, null)
   for (let i = 0; i < s.failuresBefore; i++) op("FAILURE", 0, 0, `pi_fail_${++intents}`)
   let intent: string | null = null

@@ -59,6 +59,7 @@ const fill = (facts: MemoryFacts) => {
       id: `${kind}-${intent}-${daysAgo}`,
       bookingId,
       kind,
+      refundStatus: kind === "REFUND" ? "succeeded" : null,
       amountMinor,
       feeMinor,
       currency,

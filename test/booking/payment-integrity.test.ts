@@ -431,7 +431,8 @@ describe("a booking's row lock and its payment operations", () => {
     paymentIntentId: null,
     reference,
     paymentMethod: null,
-    detail
+    detail,
+    refundStatus: kind === "REFUND" ? ("succeeded" as const) : null
   })
   it("a payment operation is recorded while another transaction holds the booking (a racing webhook and the service used to deadlock)", async () => {
     const booking = await book(2)

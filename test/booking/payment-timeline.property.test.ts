@@ -96,4 +96,20 @@ describe("a booking's payment timeline", () => {
     )
     expect(events.map((e) => e.event)).toEqual(["held", "released", "renewed"])
   })
+
+  it("reads a refund the gateway failed or canceled as failed, a pending or succeeded one as a refund", () => {
+    const at = (minutes: number) => new Date(BASE + minutes * 60_000)
+    const refund = (minutes: number, refundStatus: "pending" | "succeeded" | "failed" | "canceled") => ({
+      kind: "REFUND" as const,
+      amountMinor: 1000,
+      feeMinor: 50,
+      currency: "CAD",
+      paymentIntentId: "pi_1",
+      paymentMethod: null,
+      refundStatus,
+      createdAt: at(minutes)
+    })
+    const events = paymentTimeline([refund(1, "pending"), refund(2, "succeeded"), refund(3, "failed"), refund(4, "canceled")], "admin")
+    expect(events.map((e) => e.event)).toEqual(["refunded", "refunded", "refundFailed", "refundFailed"])
+  })
 })

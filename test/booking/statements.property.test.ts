@@ -97,6 +97,36 @@ const sourceOf = (h: History, index: number): EarningSource => {
 }
 
 describe("receipt figures", () => {
+  it("leave out a refund the gateway failed or canceled (it gave nothing back), whatever its amount and date", () => {
+    fc.assert(
+      fc.property(
+        history,
+        fc.array(
+          fc.record({
+            amount: fc.integer({ min: 1, max: 5_000_000 }),
+            day: fc.integer({ min: 0, max: 30 }),
+            status: fc.constantFrom("failed" as const, "canceled" as const)
+          }),
+          { minLength: 1, maxLength: 3 }
+        ),
+        (h, failed) => {
+          const ops = operationsOf(h)
+          const withFailed = [
+            ...ops,
+            ...failed.map((f) => ({
+              kind: "REFUND" as const,
+              amountMinor: f.amount,
+              feeMinor: commissionOf(f.amount),
+              refundStatus: f.status,
+              createdAt: new Date(BASE + (h.capturedDay + f.day) * DAY)
+            }))
+          ]
+          expect(receiptFigures(withFailed)).toEqual(receiptFigures(ops))
+        }
+      )
+    )
+  })
+
   it("paid = the captures, refunds listed oldest first, net paid = paid − refunded; none before a capture", () => {
     fc.assert(
       fc.property(history, (h) => {

@@ -60,7 +60,8 @@ const TAGS: ReadonlyArray<CommandTag> = [
   "AuthorizationFailed",
   "PaymentCaptured",
   "AuthorizationReleased",
-  "PaymentRefunded"
+  "PaymentRefunded",
+  "RefundFailed"
 ]
 /** Who may issue what (spec: provider confirms/rejects/marks rendered, client confirms completion, admin validates/refunds, time and gateway are the system). */
 const MAY: Record<CommandTag, ReadonlyArray<Who>> = {
@@ -89,7 +90,8 @@ const MAY: Record<CommandTag, ReadonlyArray<Who>> = {
   AuthorizationFailed: ["system"],
   PaymentCaptured: ["system"],
   AuthorizationReleased: ["system"],
-  PaymentRefunded: ["system"]
+  PaymentRefunded: ["system"],
+  RefundFailed: ["system"]
 }
 const PROVIDER_ONLY: ReadonlyArray<CommandTag> = ["Confirm", "Reject", "MarkRendered"]
 const TERMINAL: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED", "RESOLVED", "REJECTED", "CANCELLED"]
@@ -280,6 +282,8 @@ const buildCommand = (spec: CommandSpec, s: BookingState, now: number, policy: C
     }
     case "PaymentRefunded":
       return { _tag: "PaymentRefunded", totalRefundedMinor: resolveAmount(spec.amount, s) }
+    case "RefundFailed":
+      return { _tag: "RefundFailed", totalRefundedMinor: resolveAmount(spec.amount, s) }
     case "ProposeReschedule":
       return proposal(s, now, spec.shiftMs, spec.minutesDelta)
     case "ReportProblem":
@@ -361,8 +365,10 @@ const checkState = (w: World, actors: Record<Who, Actor>) => {
   // No COMPLETED or VALIDATED booking without its money: captured, still collectable (a hold to capture
   // or a saved card to authorise, which the sweep retries), or flagged with the reason why not.
   if (owed(s) && s.capturedMinor === 0 && s.paymentIssue === null) expect(["AUTHORIZED", "CARD_SAVED"]).toContain(s.paymentStatus)
-  // Flagged: a finished booking left unpaid, or a late cancellation whose fee was lost with its hold.
-  if (s.paymentIssue !== null) {
+  // Flagged: a finished booking left unpaid, or a late cancellation whose fee was lost with its hold;
+  // or money captured whose refund the gateway failed (it is back with the platform, to refund again).
+  if (s.paymentIssue === "REFUND_FAILED") expect(s.capturedMinor).toBeGreaterThan(s.refundedMinor)
+  else if (s.paymentIssue !== null) {
     expect(CAPTURABLE.includes(s.status) || lateFee).toBe(true)
     expect(s.capturedMinor).toBe(0)
   }
@@ -572,7 +578,15 @@ const checkTransition = (w: World, who: Who, actor: Actor, command: Command): Ei
     expect(before.capturedMinor).toBe(0)
     expect(next.capturedMinor).toBeLessThanOrEqual(before.authorizedMinor)
   }
-  if (next.refundedMinor !== before.refundedMinor) expect(next.refundedMinor).toBeGreaterThan(before.refundedMinor)
+  // Refunded money only grows, but for a refund the gateway failed: then it drops to what still counts, flagged.
+  if (next.refundedMinor !== before.refundedMinor && command._tag !== "RefundFailed")
+    expect(next.refundedMinor).toBeGreaterThan(before.refundedMinor)
+  if (command._tag === "RefundFailed" && next.refundedMinor !== before.refundedMinor) {
+    expect(next.refundedMinor).toBeLessThan(before.refundedMinor)
+    expect(next.refundedMinor).toBeGreaterThanOrEqual(0)
+    expect(next.paymentIssue).toBe("REFUND_FAILED")
+    expect(next.paymentStatus).toBe(next.refundedMinor === 0 ? "CAPTURED" : "PARTIALLY_REFUNDED")
+  }
   // The cancellation policy, computed independently: a client who cancels a confirmed booking with a hold
   // covering the total, `freeHours` or less before its start, pays feePercent of the total rounded down,
   // never more than the hold; anyone else, earlier, or without such a hold pays nothing.

@@ -59,7 +59,8 @@ const chfBooking = async (
           paymentIntentId: intent,
           reference: `${o.kind.toLowerCase()}:${intent}`,
           paymentMethod: "card",
-          detail: null
+          detail: null,
+          refundStatus: null
         })
       }
     })

@@ -274,7 +274,12 @@ for (const kind of kinds) {
 
         const refund = (amountMinor: number, key: string) => gateway.refund({ paymentIntentId: intentId, amountMinor, idempotencyKey: key })
         const first = yield* refund(3_000, `refund:${intentId}:1`)
-        expect(first).toEqual({ refundId: expect.stringMatching(/^re_sandbox_/), amountMinor: 3_000, totalRefundedMinor: 3_000 })
+        expect(first).toEqual({
+          refundId: expect.stringMatching(/^re_sandbox_/),
+          amountMinor: 3_000,
+          totalRefundedMinor: 3_000,
+          status: "succeeded"
+        })
         expect(yield* refund(3_000, `refund:${intentId}:1`)).toEqual(first)
         expect(yield* failure(refund(5_001, `refund:${intentId}:2`))).toContain("amount_too_large")
         expect(yield* refund(5_000, `refund:${intentId}:3`)).toMatchObject({ amountMinor: 5_000, totalRefundedMinor: 8_000 })

@@ -167,7 +167,12 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const result = await gateway.run((g) =>
       g.refund({ paymentIntentId: "pi_refund_1", amountMinor: 2_500, idempotencyKey: "k-refund", bookingId: BOOKING })
     )
-    expect(result).toEqual({ refundId: expect.stringMatching(/^re_fake_/), amountMinor: 2_500, totalRefundedMinor: 2_500 })
+    expect(result).toEqual({
+      refundId: expect.stringMatching(/^re_fake_/),
+      amountMinor: 2_500,
+      totalRefundedMinor: 2_500,
+      status: "succeeded"
+    })
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "POST", path: "/v1/refunds", idempotencyKey: covered("k-refund") })
     expect(request!.form).toEqual({
@@ -180,7 +185,7 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     })
   })
 
-  it("refundsOf: the payment's refunds that count, the app's and those made in the dashboard; a failed one is left out", async () => {
+  it("refundsOf: the payment's refunds, the app's and those made in the dashboard, each with its state (a failed one gave nothing back)", async () => {
     const own = await gateway.run((g) => g.refund({ paymentIntentId: "pi_refund_2", amountMinor: 1_200, idempotencyKey: "k-refund-2" }))
     fake.refundInDashboard("pi_refund_2", 800)
     fake.refunds.push({ id: "re_failed", payment_intent: "pi_refund_2", amount: 300, status: "failed" })
@@ -188,8 +193,9 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
     const start = fake.requests.length
     const refunds = await gateway.run((g) => g.refundsOf("pi_refund_2"))
     expect(refunds).toEqual([
-      { refundId: own.refundId, amountMinor: 1_200 },
-      { refundId: expect.stringMatching(/^re_fake_/), amountMinor: 800 }
+      { refundId: own.refundId, amountMinor: 1_200, status: "succeeded" },
+      { refundId: expect.stringMatching(/^re_fake_/), amountMinor: 800, status: "succeeded" },
+      { refundId: "re_failed", amountMinor: 300, status: "failed" }
     ])
     expect(fake.since(start)).toMatchObject([{ method: "GET", path: "/v1/refunds" }])
     expect(fake.since(start)[0]!.form).toMatchObject({ payment_intent: "pi_refund_2" })

@@ -317,6 +317,43 @@ describe.each(kinds)("charge events through PaymentWebhooks (%s)", (kind) => {
     ])
   })
 
+  it("charge.refund.updated, refund.updated and refund.failed: the refund's new state, with Stripe's failure reason", async () => {
+    const bookingId = crypto.randomUUID()
+    const refund = (fields: Record<string, unknown>) => ({
+      id: "re_1",
+      object: "refund",
+      amount: 2_500,
+      charge: "ch_1",
+      payment_intent: "pi_refunded",
+      metadata: { bookingId },
+      ...fields
+    })
+    for (const type of ["charge.refund.updated", "refund.updated", "refund.failed"]) {
+      expect(
+        await applied(stripeEvent(type, refund({ status: "failed", failure_reason: "expired_or_canceled_card" }), { id: `evt_${type}` }))
+      ).toEqual([
+        {
+          _tag: "RefundUpdated",
+          bookingId,
+          paymentIntentId: "pi_refunded",
+          refundId: "re_1",
+          amountMinor: 2_500,
+          status: "failed",
+          failureReason: "expired_or_canceled_card",
+          reference: `evt_${type}`,
+          occurredAt: expect.any(Date)
+        }
+      ])
+    }
+    // A bank that asks something keeps it pending; a failure with no reason says "unknown".
+    expect(await applied(stripeEvent("charge.refund.updated", refund({ status: "requires_action" })))).toMatchObject([
+      { status: "pending", failureReason: null }
+    ])
+    expect(await applied(stripeEvent("refund.failed", refund({ status: "failed" })))).toMatchObject([{ failureReason: "unknown" }])
+    // One made in the dashboard names no booking: acknowledged, nothing applied.
+    expect(await applied(stripeEvent("refund.failed", refund({ status: "failed", metadata: {} })))).toEqual([])
+  })
+
   it("payment_intent.payment_failed: the client must act after a decline or a needed authentication, not after a processing error", async () => {
     const bookingId = crypto.randomUUID()
     const failed = (error: Record<string, unknown>) =>

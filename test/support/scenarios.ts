@@ -64,6 +64,8 @@ export interface BookingOptions {
   /** "refunded": how much the administrator refunds (everything captured by default), and why. */
   readonly refundMinor?: number
   readonly refundReason?: string
+  /** "paid": the sandbox's test card paid with (4242 4242 4242 4242 by default). */
+  readonly card?: string
 }
 
 export interface BuiltBooking {
@@ -116,8 +118,8 @@ type Step = (server: TestServer, built: BuiltBooking, options: BookingOptions) =
 const steps: ReadonlyArray<readonly [BookingState, Step]> = [
   [
     "paid",
-    async (server, built) => {
-      await payInSandbox(server, httpClient(server), built.client.token, built.bookingId)
+    async (server, built, options) => {
+      await payInSandbox(server, httpClient(server), built.client.token, built.bookingId, options.card)
       return built
     }
   ],
@@ -221,7 +223,7 @@ export const advance = async (
   server: TestServer,
   booking: BuiltBooking,
   state: BookingState,
-  options: Pick<BookingOptions, "review" | "refundMinor" | "refundReason"> = {}
+  options: Pick<BookingOptions, "review" | "refundMinor" | "refundReason" | "card"> = {}
 ): Promise<BuiltBooking> => {
   let built = booking
   if (state === "pending") return built

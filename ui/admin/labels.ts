@@ -23,7 +23,8 @@ export const adminStatusLabels: Record<string, MessageDescriptor> = {
 export const paymentIssueLabels: Record<string, MessageDescriptor> = {
   NOT_SECURED: msg`Impayée : terminée sans paiement garanti`,
   AUTHORIZATION_FAILED: msg`Impayée : carte refusée à l'encaissement`,
-  HOLD_RELEASED: msg`Impayée : autorisation expirée avant l'encaissement`
+  HOLD_RELEASED: msg`Impayée : autorisation expirée avant l'encaissement`,
+  REFUND_FAILED: msg`Remboursement échoué : le client n'a pas été remboursé`
 }
 
 export const adminStatusTone = (status: string) =>

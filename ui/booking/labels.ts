@@ -90,6 +90,7 @@ export const paymentEventLabels: Record<PaymentEvent, MessageDescriptor> = {
   captured: msg`Montant débité`,
   released: msg`Blocage levé`,
   refunded: msg`Remboursement`,
+  refundFailed: msg`Remboursement échoué`,
   failed: msg`Paiement refusé`
 }
 

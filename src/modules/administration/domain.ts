@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import type { RefundStatus } from "../payments"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { type Currency, isCurrency } from "../../platform/money"
@@ -87,7 +88,11 @@ export type AuthorizationState = "HELD" | "CAPTURED" | "RELEASED"
  * authorisation is PENDING only while it is held (COMPLETED once captured, CANCELLED once released or
  * replaced); a capture COMPLETED, a refund REFUNDED, a release CANCELLED, a failure FAILED.
  */
-export const paymentStatusOf = (kind: OperationKind, authorization: AuthorizationState | null = null): AdminPaymentStatus => {
+export const paymentStatusOf = (
+  kind: OperationKind,
+  authorization: AuthorizationState | null = null,
+  refundStatus: RefundStatus | null = null
+): AdminPaymentStatus => {
   switch (kind) {
     case "CAPTURE":
       return "COMPLETED"
@@ -96,7 +101,7 @@ export const paymentStatusOf = (kind: OperationKind, authorization: Authorizatio
     case "CARD_SAVED":
       return "PENDING"
     case "REFUND":
-      return "REFUNDED"
+      return refundStatus === "failed" || refundStatus === "canceled" ? "FAILED" : refundStatus === "pending" ? "PENDING" : "REFUNDED"
     case "CANCELLATION":
       return "CANCELLED"
     case "FAILURE":

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { RefundStatus } from "../payments"
 import type { Role } from "../identity"
 import type { AdminPaymentStatus, AuthorizationState, Held, OperationKind, OperationTotal, RevenuePoint } from "./domain"
 
@@ -134,6 +135,8 @@ export interface PaymentRow {
   readonly createdAt: Date
   /** For an authorisation: held now, captured, or released (or replaced); null for other operations. */
   readonly authorization: AuthorizationState | null
+  /** For a refund: as the gateway last said it (a failed or canceled one gave nothing back); null for other operations. */
+  readonly refundStatus: RefundStatus | null
   readonly service: { readonly id: string; readonly title: string }
   readonly client: Person
   readonly provider: Person

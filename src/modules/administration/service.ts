@@ -34,7 +34,7 @@ import {
   UserNotFound,
   UserRepository
 } from "../identity"
-import { AdminPaymentAccounts, type ConnectStatus, type PaymentAccount, type PaymentGatewayError } from "../payments"
+import { AdminPaymentAccounts, type ConnectStatus, countsInFigures, type PaymentAccount, type PaymentGatewayError } from "../payments"
 import {
   type AnalyticsPeriod,
   bookingFigures,
@@ -284,8 +284,9 @@ export const AdministrationLive = Layer.effect(
           booking,
           allowedStatuses: allowedAdminStatuses(booking, { _tag: "User", id: actor.id, role: actor.role }, yield* now),
           payments: paymentTimeline(operations, "admin"),
+          // The refunds that gave money back (a failed one reads as failed in the timeline).
           refunds: operations
-            .filter((o) => o.kind === "REFUND")
+            .filter((o) => o.kind === "REFUND" && countsInFigures(o))
             .map((o) => ({ amountMinor: o.amountMinor, currency: o.currency, reason: o.detail, createdAt: o.createdAt }))
         } satisfies AdminBooking
       })
@@ -587,7 +588,7 @@ export const AdministrationLive = Layer.effect(
               p.id,
               p.bookingId,
               p.kind,
-              paymentStatusOf(p.kind, p.authorization),
+              paymentStatusOf(p.kind, p.authorization, p.refundStatus),
               p.amountMinor,
               p.feeMinor,
               p.currency,

@@ -272,6 +272,8 @@ export type Command =
   | { readonly _tag: "PaymentCaptured"; readonly amountMinor: number }
   | { readonly _tag: "AuthorizationReleased" }
   | { readonly _tag: "PaymentRefunded"; readonly totalRefundedMinor: number }
+  /** A refund failed (or was canceled) at the gateway: the refunded total its records still count. */
+  | { readonly _tag: "RefundFailed"; readonly totalRefundedMinor: number }
 export type CommandTag = Command["_tag"]
 
 /** What the service must do after storing the new state (after the transaction commits): money movements, mails, the review. */
@@ -437,7 +439,8 @@ export const ALLOWED: Record<CommandTag, ReadonlyArray<Party>> = {
   AuthorizationFailed: ["system"],
   PaymentCaptured: ["system"],
   AuthorizationReleased: ["system"],
-  PaymentRefunded: ["system"]
+  PaymentRefunded: ["system"],
+  RefundFailed: ["system"]
 }
 
 // ---- Validation of command inputs (spec section 5) ----------------------------------------------
@@ -1106,9 +1109,22 @@ const decideCommand = (state: BookingState, command: Command, actor: Actor, now:
       if (s.paymentStatus !== "CAPTURED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
       const total = command.totalRefundedMinor
       if (!Number.isInteger(total) || total <= s.refundedMinor || total > s.capturedMinor) return illegal()
-      return ok({ ...s, paymentStatus: total === s.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED", refundedMinor: total }, [
-        notify("refunded")
-      ])
+      // A refund that went through settles a failed one an administrator was told of.
+      const paymentIssue = s.paymentIssue === "REFUND_FAILED" ? null : s.paymentIssue
+      return ok(
+        { ...s, paymentStatus: total === s.capturedMinor ? "REFUNDED" : "PARTIALLY_REFUNDED", refundedMinor: total, paymentIssue },
+        [notify("refunded")]
+      )
+    }
+    case "RefundFailed": {
+      if (s.paymentStatus !== "REFUNDED" && s.paymentStatus !== "PARTIALLY_REFUNDED") return illegal()
+      const total = command.totalRefundedMinor
+      if (!Number.isInteger(total) || total < 0 || total >= s.refundedMinor) return illegal()
+      // The money is back with the platform: an administrator refunds again, or settles it with the client.
+      return ok(
+        { ...s, paymentStatus: total === 0 ? "CAPTURED" : "PARTIALLY_REFUNDED", refundedMinor: total, paymentIssue: "REFUND_FAILED" },
+        []
+      )
     }
   }
 }

@@ -9,9 +9,11 @@ import { PaymentEvents, type PaymentEvent as PaymentEventKind } from "./rules"
 
 export { PaymentEvents }
 
-type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor" | "currency" | "paymentIntentId" | "paymentMethod"> & {
-  readonly createdAt: Date
-}
+/** A payment record as the timeline reads it (a refund's state, when known, says whether it failed). */
+type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor" | "currency" | "paymentIntentId" | "paymentMethod"> &
+  Partial<Pick<PaymentOperation, "refundStatus">> & {
+    readonly createdAt: Date
+  }
 
 export interface PaymentEvent {
   readonly event: PaymentEventKind
@@ -37,7 +39,8 @@ const eventOf = (operation: Operation, heldBefore: boolean): PaymentEventKind =>
     case "CANCELLATION":
       return "released"
     case "REFUND":
-      return "refunded"
+      // A refund the gateway failed (or canceled) gave nothing back: it reads so.
+      return operation.refundStatus === "failed" || operation.refundStatus === "canceled" ? "refundFailed" : "refunded"
     case "FAILURE":
       return "failed"
   }

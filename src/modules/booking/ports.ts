@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { RefundStatus } from "../payments"
 import type { Language } from "../../platform/messages"
 import type { Conflict } from "../../platform/errors"
 import type {
@@ -207,6 +208,11 @@ export interface PaymentOperation {
   readonly reference: string
   readonly paymentMethod: string | null
   readonly detail: string | null
+  /**
+   * A refund's state as the gateway last said it (null for other kinds); recording a refund again
+   * updates it (payments/rules.ts refundStatusAfter). A failed or canceled refund counts in no figure.
+   */
+  readonly refundStatus: RefundStatus | null
 }
 
 /** What a booking request needs, read with one statement: the service, its category, its provider and the client. */

@@ -40,7 +40,7 @@ export type PaymentStatus = (typeof PaymentStatuses)[number]
  * authorisation) or held again (a renewal), a card saved for later, money charged, a hold released,
  * money refunded, a payment that failed.
  */
-export const PaymentEvents = ["held", "renewed", "cardSaved", "captured", "released", "refunded", "failed"] as const
+export const PaymentEvents = ["held", "renewed", "cardSaved", "captured", "released", "refunded", "refundFailed", "failed"] as const
 export type PaymentEvent = (typeof PaymentEvents)[number]
 
 /** What the viewer of a booking may do with it (the view's `actions`). */
@@ -73,7 +73,7 @@ export const RATING_MAX = 5
  * the saved card was refused when collected at completion. HOLD_RELEASED: the hold lapsed or was
  * released before it could be captured.
  */
-export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED"] as const
+export const PaymentIssues = ["NOT_SECURED", "AUTHORIZATION_FAILED", "HOLD_RELEASED", "REFUND_FAILED"] as const
 export type PaymentIssue = (typeof PaymentIssues)[number]
 
 /** Billing details as the checkout step sends them (spec section 5); anything but a string counts as blank. */

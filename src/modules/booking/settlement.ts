@@ -8,7 +8,9 @@ import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import {
   type ChargeEvent,
   ChargeGateway,
+  countsInFigures,
   EXTENDED_AUTHORIZATION_DETAIL,
+  type RefundStatus,
   keptHoldEnd,
   PaymentAccounts,
   type PaymentGatewayError
@@ -161,7 +163,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
       kind: Parameters<typeof bookings.recordOperation>[0]["kind"],
       amountMinor: number,
       reference: string,
-      extra: { fee?: number; detail?: string | null; paymentMethod?: string | null } = {}
+      extra: { fee?: number; detail?: string | null; paymentMethod?: string | null; refundStatus?: RefundStatus } = {}
     ) =>
       bookings.recordOperation({
         bookingId: booking.id,
@@ -173,7 +175,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         paymentIntentId: booking.paymentIntentId,
         reference,
         paymentMethod: extra.paymentMethod ?? null,
-        detail: extra.detail ?? null
+        detail: extra.detail ?? null,
+        refundStatus: kind === "REFUND" ? (extra.refundStatus ?? "succeeded") : null
       })
 
     /** Capture when the booking is done and money is held; release when it is over and money is held. */
@@ -249,7 +252,13 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         // identical refunds into one, and report the second as done); the gateway keeps the total
         // refunded within what was captured, and refuses the one that would exceed it.
         const result = yield* gateway
-          .refund({ paymentIntentId: b.paymentIntentId, amountMinor, idempotencyKey: `booking:${b.id}:refund:${yield* newId}` })
+          // The refund's metadata names the booking: its later events (a failure) find it by it.
+          .refund({
+            paymentIntentId: b.paymentIntentId,
+            amountMinor,
+            bookingId: b.id,
+            idempotencyKey: `booking:${b.id}:refund:${yield* newId}`
+          })
           .pipe(
             Effect.catchIf(
               (error) => error.code !== undefined && REFUND_EXCEEDED_CODES.has(error.code),
@@ -261,7 +270,8 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           Effect.zipRight(
             recordOperation(b, "REFUND", result.amountMinor, `refund:${result.refundId}`, {
               fee: commissionOf(result.amountMinor),
-              detail: by?.reason ?? null
+              detail: by?.reason ?? null,
+              refundStatus: result.status
             }),
             by === undefined ? Effect.void : audit.record(by.audited(b, result))
           )
@@ -381,6 +391,36 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
       }
     }
 
+    /** Records a refund's new state, then moves the booking's refunded total to what its records count. */
+    const refundUpdated = (b: BookingRecord, event: Extract<ChargeEvent, { _tag: "RefundUpdated" }>) =>
+      Effect.gen(function* () {
+        yield* recordOperation(b, "REFUND", event.amountMinor, `refund:${event.refundId}`, {
+          fee: commissionOf(event.amountMinor),
+          refundStatus: event.status,
+          detail: event.failureReason
+        })
+        const counted = (yield* bookings.operations(b.id))
+          .filter((o) => o.kind === "REFUND" && countsInFigures(o))
+          .reduce((sum, o) => sum + o.amountMinor, 0)
+        const command: Command | undefined =
+          counted < b.refundedMinor
+            ? { _tag: "RefundFailed", totalRefundedMinor: counted }
+            : counted > b.refundedMinor
+              ? { _tag: "PaymentRefunded", totalRefundedMinor: counted }
+              : undefined
+        if (command === undefined) return "ignored" as const
+        if (command._tag === "RefundFailed") {
+          yield* Effect.logWarning(
+            `booking ${b.id}: refund ${event.refundId} ${event.status} (${event.failureReason ?? "no reason"}), flagged`
+          )
+        }
+        const decision = transition(b, command, SystemActor, yield* now)
+        if (Either.isLeft(decision)) return "ignored" as const
+        yield* bookings.save(b, decision.right).pipe(Effect.orDie)
+        yield* sendMails(yield* detailOf(b.id), decision.right)
+        return "applied" as const
+      })
+
     /**
      * Releases a hold nobody needs (a second payment, or one for a booking that is over), once the
      * webhook commits. Delayed a little: a renewal's hold can be reported before the sweep records it,
@@ -418,8 +458,18 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
         // event's is current.
         if (event._tag === "PaymentRefunded" && eventIntent === b.paymentIntentId) {
           for (const r of event.refunds) {
-            yield* recordOperation(b, "REFUND", r.amountMinor, `refund:${r.refundId}`, { fee: commissionOf(r.amountMinor) })
+            yield* recordOperation(b, "REFUND", r.amountMinor, `refund:${r.refundId}`, {
+              fee: commissionOf(r.amountMinor),
+              refundStatus: r.status
+            })
           }
+        }
+        // A refund's new state is recorded whatever its order; the booking's refunded total then follows
+        // what the records count (a failed refund gave nothing back: flagged for an administrator).
+        if (event._tag === "RefundUpdated") {
+          if (event.paymentIntentId !== b.paymentIntentId)
+            return yield* orphan(`refund of ${event.paymentIntentId}, not the booking's payment`)
+          return yield* refundUpdated(b, event)
         }
         // Events of one payment intent apply in the order the gateway created them: an older one is ignored.
         if (eventIntent !== null && !observed && !(yield* bookings.advanceChargeClock(eventIntent, event.occurredAt))) {

@@ -3,6 +3,7 @@ import { dayOf } from "../../platform/zoned-time"
 import { commissionOf, type PaymentStatus } from "./domain"
 import type { EarningState } from "./rules"
 import type { PaymentOperation } from "./ports"
+import { countsInFigures } from "../payments"
 
 // Receipts for clients and earnings for providers (issue 13, item 5): pure figures in integer minor
 // units, read from the payment records (payment_operations) as the settlement wrote them: the amounts
@@ -11,7 +12,8 @@ import type { PaymentOperation } from "./ports"
 // amount, so 0 ≤ commission ≤ gross however many partial refunds there were (summing the fees
 // recorded with each capture and refund would round once per row).
 
-type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor"> & { readonly createdAt: Date }
+type Operation = Pick<PaymentOperation, "kind" | "amountMinor" | "feeMinor"> &
+  Partial<Pick<PaymentOperation, "refundStatus">> & { readonly createdAt: Date }
 
 /** What a receipt says about the money, in the booking's currency. */
 export interface ReceiptFigures {
@@ -36,7 +38,8 @@ export const receiptFigures = (operations: ReadonlyArray<Operation>): ReceiptFig
   const captures = operations.filter((o) => o.kind === "CAPTURE" && o.amountMinor > 0).sort(byTime)
   const first = captures[0]
   if (first === undefined) return undefined
-  const refundOperations = operations.filter((o) => o.kind === "REFUND" && o.amountMinor > 0).sort(byTime)
+  // A refund the gateway failed gave nothing back: not on the receipt.
+  const refundOperations = operations.filter((o) => o.kind === "REFUND" && o.amountMinor > 0 && countsInFigures(o)).sort(byTime)
   const refunds = refundOperations.map((o) => ({ amountMinor: o.amountMinor, at: o.createdAt }))
   const paidMinor = sum(captures.map((o) => o.amountMinor))
   const refundedMinor = sum(refunds.map((r) => r.amountMinor))

@@ -1,6 +1,7 @@
 import { Either, Option, Schema } from "effect"
 import { fallbackHoldEnd, initiatorOf } from "./holds"
 import type { ChargeEvent, GatewayEvent } from "./ports"
+import { refundStatusOf } from "./rules"
 
 /**
  * Stripe's events about card payments, read as ChargeEvents (the sandbox sends the same payloads).
@@ -65,6 +66,15 @@ const CheckoutSession = Schema.Struct({
   customer: optionalNullable(Ref),
   payment_intent: optionalNullable(Schema.Union(Schema.String, PaymentIntent)),
   setup_intent: optionalNullable(Schema.Union(Schema.String, SetupIntent)),
+  metadata: Metadata
+})
+
+const Refund = Schema.Struct({
+  id: Schema.String,
+  amount: Schema.Number,
+  payment_intent: optionalNullable(Ref),
+  status: optionalNullable(Schema.String),
+  failure_reason: optionalNullable(Schema.String),
   metadata: Metadata
 })
 
@@ -146,6 +156,29 @@ const CLIENT_CODES = new Set([
   "payment_intent_authentication_failure"
 ])
 
+/**
+ * A refund's new state. The app names the booking in every refund's metadata; one made in the
+ * gateway's dashboard names none and is acknowledged (its money shows through `charge.refunded`).
+ */
+const refundUpdated = (event: GatewayEvent): Decoded<ChargeEvent> =>
+  Either.gen(function* () {
+    const refund = yield* decode(Refund, event)
+    const bookingId = yield* bookingOf(refund.metadata)
+    const paymentIntentId = idOf(refund.payment_intent)
+    if (paymentIntentId === null) return yield* Either.left(`refund ${refund.id} has no payment intent`)
+    const status = refundStatusOf(refund.status)
+    return {
+      _tag: "RefundUpdated",
+      bookingId,
+      paymentIntentId,
+      refundId: refund.id,
+      amountMinor: refund.amount,
+      status,
+      failureReason: status === "failed" ? (refund.failure_reason ?? "unknown") : null,
+      ...common(event)
+    } as const
+  })
+
 const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeEvent>>> = {
   /**
    * Payment mode: the hold itself is reported by `payment_intent.amount_capturable_updated`; the session
@@ -219,7 +252,12 @@ const decoders: Readonly<Record<string, (event: GatewayEvent) => Decoded<ChargeE
         refunds: [],
         ...common(event)
       } as const
-    })
+    }),
+  // A refund's state: its update (Stripe sends charge.refund.updated for refunds of charges, refund.updated
+  // on newer API versions) and its failure.
+  "charge.refund.updated": refundUpdated,
+  "refund.updated": refundUpdated,
+  "refund.failed": refundUpdated
 }
 
 /** The event types that may carry a ChargeEvent (each gets a webhook handler). */

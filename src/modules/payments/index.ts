@@ -7,6 +7,7 @@ export {
 } from "./ports"
 export { PaymentAccounts } from "./service"
 export { EXTENDED_AUTHORIZATION_DETAIL, keptHoldEnd } from "./holds"
+export { countsInFigures, type RefundStatus, RefundStatuses, refundStatusAfter } from "./rules"
 export { PaymentWebhooksLive } from "./webhooks"
 export { ConnectStatusView, PaymentsWebhookApi, StripeConnectApi } from "./contract"
 export { AdminPaymentAccounts } from "./admin"

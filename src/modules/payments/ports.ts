@@ -1,4 +1,5 @@
 import { Context, Data, type Effect, type Option, Schema } from "effect"
+import type { RefundStatus } from "./rules"
 import type { Language } from "../../platform/languages"
 import type { AccountState, GatewayKind, PaymentAccount } from "./domain"
 import type { WebhookEndpoint } from "./webhook-endpoints"
@@ -232,7 +233,10 @@ export interface ChargeGatewayShape {
     readonly idempotencyKey: string
     /** Recorded in the refund's metadata (the dashboard shows which booking it belongs to). */
     readonly bookingId?: string | undefined
-  }) => Effect.Effect<{ readonly refundId: string; readonly amountMinor: number; readonly totalRefundedMinor: number }, PaymentGatewayError>
+  }) => Effect.Effect<
+    { readonly refundId: string; readonly amountMinor: number; readonly totalRefundedMinor: number; readonly status: RefundStatus },
+    PaymentGatewayError
+  >
   readonly authorizeOffSession: (request: OffSessionRequest) => Effect.Effect<OffSessionResult, PaymentGatewayError>
   /**
    * A card saved in setup mode is used off-session later with its customer, which only works when
@@ -269,6 +273,7 @@ export interface ChargeGatewayShape {
 export interface GatewayRefund {
   readonly refundId: string
   readonly amountMinor: number
+  readonly status: RefundStatus
 }
 
 /** A hold at the gateway as it stands when listed. */
@@ -376,6 +381,19 @@ export type ChargeEvent =
       readonly reference: string
       readonly occurredAt: Date
     }
+  | {
+      /** A refund's state changed (`charge.refund.updated`, `refund.failed`): a failed one gave nothing back. */
+      readonly _tag: "RefundUpdated"
+      readonly bookingId: string
+      readonly paymentIntentId: string
+      readonly refundId: string
+      readonly amountMinor: number
+      readonly status: RefundStatus
+      /** Stripe's `failure_reason` (`expired_or_canceled_card`, `lost_or_stolen_card`, `unknown`), null unless failed. */
+      readonly failureReason: string | null
+      readonly reference: string
+      readonly occurredAt: Date
+    }
 
 /** Implemented by the booking module: applies a charge event to its booking (inside the webhook's transaction). */
 export class ChargeEventSink extends Context.Tag("payments/ChargeEventSink")<
@@ -389,7 +407,8 @@ export class ChargeEventSink extends Context.Tag("payments/ChargeEventSink")<
 export type SandboxIntentStatus = "requires_payment_method" | "requires_action" | "requires_capture" | "succeeded" | "canceled"
 
 /** What a sandbox test card does when used (decided by its number, see charges-sandbox.ts). */
-export type SandboxCardBehaviour = "succeeds" | "declines" | "authenticates"
+/** `refund_fails`: holds and captures as `succeeds`, but its refunds fail afterwards (Stripe's 4000 0000 0000 5126). */
+export type SandboxCardBehaviour = "succeeds" | "declines" | "authenticates" | "refund_fails"
 
 export interface SandboxPaymentMethod {
   readonly id: string
@@ -466,6 +485,8 @@ export interface SandboxRefund {
   readonly id: string
   readonly paymentIntentId: string
   readonly amountMinor: number
+  readonly status: RefundStatus
+  readonly failureReason: string | null
   readonly createdAt: Date
 }
 
@@ -497,6 +518,8 @@ export interface SandboxChargeStoreShape {
   readonly savePaymentMethod: (method: SandboxPaymentMethod) => Effect.Effect<void>
   readonly findPaymentMethod: (id: string) => Effect.Effect<Option.Option<SandboxPaymentMethod>>
   readonly saveRefund: (refund: SandboxRefund) => Effect.Effect<void>
+  /** A refund, locked until the end of the caller's transaction. */
+  readonly findRefund: (id: string) => Effect.Effect<Option.Option<SandboxRefund>>
   /** A payment's refunds, oldest first (no locks: a listing). */
   readonly listRefunds: (paymentIntentId: string) => Effect.Effect<ReadonlyArray<SandboxRefund>>
   /** Intents in the given status created at or after `createdAfter` (no locks: a listing). */

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { parseReceiptNumber, receiptNumber } from "../../booking"
+import { countsInFigures } from "../../payments"
 import {
   authorizationState,
   bookingPaymentAmount,
@@ -56,7 +57,9 @@ const byDay = (dates: ReadonlyArray<Date>): ReadonlyArray<DailyCount> => {
 
 const readModel = (facts: MemoryFacts) => {
   const bookingOf = (id: string) => facts.bookings.find((b) => b.id === id)!
-  const operationsOf = (bookingId: string): ReadonlyArray<OperationFact> => facts.operations.filter((o) => o.bookingId === bookingId)
+  /** The operations that count in money figures, as PostgreSQL's counted_payment_operations. */
+  const counted = () => facts.operations.filter(countsInFigures)
+  const operationsOf = (bookingId: string): ReadonlyArray<OperationFact> => counted().filter((o) => o.bookingId === bookingId)
   const withMoney = (b: MemoryFacts["bookings"][number]): BookingRow => {
     const money = bookingPaymentFacts(operationsOf(b.id))
     return { ...b, capturedMinor: money.capturedMinor, refundedMinor: money.refundedMinor, commissionMinor: money.commissionMinor }
@@ -75,7 +78,7 @@ const readModel = (facts: MemoryFacts) => {
     operationTotals: (currency, window) =>
       Effect.sync(() => {
         const totals = new Map<string, OperationTotal>()
-        for (const o of facts.operations) {
+        for (const o of counted()) {
           if (o.currency !== currency || (window && (o.createdAt < window.from || o.createdAt >= window.to))) continue
           const t = totals.get(o.kind) ?? { kind: o.kind, count: 0, amountMinor: 0, feeMinor: 0 }
           totals.set(o.kind, {
@@ -90,7 +93,7 @@ const readModel = (facts: MemoryFacts) => {
     revenuePerDay: (currency, window) =>
       Effect.sync(() => {
         const days = new Map<string, { grossMinor: number; refundedMinor: number; commissionMinor: number }>()
-        for (const o of facts.operations) {
+        for (const o of counted()) {
           if (o.currency !== currency || o.createdAt < window.from || o.createdAt >= window.to) continue
           if (o.kind !== "CAPTURE" && o.kind !== "REFUND") continue
           const start = o.createdAt.toISOString().slice(0, 10)
@@ -190,9 +193,7 @@ const readModel = (facts: MemoryFacts) => {
           ...new Set(facts.operations.filter((o) => o.currency === q.currency && o.kind !== "CARD_SAVED").map((o) => o.bookingId))
         ]
         const rows = ids.map((bookingId): BookingPaymentRow => {
-          const operations = facts.operations.filter(
-            (o) => o.bookingId === bookingId && o.currency === q.currency && o.kind !== "CARD_SAVED"
-          )
+          const operations = counted().filter((o) => o.bookingId === bookingId && o.currency === q.currency && o.kind !== "CARD_SAVED")
           const latest = [...operations].sort(recordedOrder).at(-1)!
           const lastAuthorization = [...operations].sort(recordedOrder).findLast((o) => o.kind === "AUTHORIZATION")
           const money = bookingPaymentFacts(operations)

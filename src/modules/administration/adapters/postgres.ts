@@ -3,6 +3,7 @@ import { Effect, Layer, Schema } from "effect"
 import { findAll, single } from "../../../platform/rows"
 import { receiptIdPattern } from "../../booking"
 import { Role } from "../../identity"
+import { RefundStatuses } from "../../payments"
 import { bookingPaymentAmount, bookingPaymentStatus, OperationKinds } from "../domain"
 import {
   AdminReadModel,
@@ -113,6 +114,7 @@ const PaymentListRow = Schema.Struct({
   bookingId: Schema.String,
   kind: Schema.Literal(...OperationKinds),
   authorization: Schema.NullOr(Schema.Literal("HELD", "CAPTURED", "RELEASED")),
+  refundStatus: Schema.NullOr(Schema.Literal(...RefundStatuses)),
   amountMinor: Schema.Number,
   feeMinor: Schema.Number,
   currency: Currency,
@@ -208,7 +210,7 @@ export const AdminReadModelLive = Layer.effect(
                      coalesce(sum(o.amount_minor) FILTER (WHERE o.kind = 'REFUND'), 0)::int8 AS refunded_minor,
                      (coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'CAPTURE'), 0)
                        - coalesce(sum(o.fee_minor) FILTER (WHERE o.kind = 'REFUND'), 0))::int8 AS commission_minor
-              FROM payment_operations o WHERE o.booking_id = b.id) m ON true`
+              FROM counted_payment_operations o WHERE o.booking_id = b.id) m ON true`
 
     return {
       counts: Effect.gen(function* () {
@@ -240,7 +242,7 @@ export const AdminReadModelLive = Layer.effect(
           OperationTotalRow,
           sql`
           SELECT kind, count(*) AS count, coalesce(sum(amount_minor), 0)::int8 AS amount_minor, coalesce(sum(fee_minor), 0)::int8 AS fee_minor
-          FROM payment_operations
+          FROM counted_payment_operations
           WHERE currency = ${currency} ${window ? sql`AND created_at >= ${window.from} AND created_at < ${window.to}` : sql``}
           GROUP BY kind ORDER BY kind`
         ).pipe(Effect.orDie),
@@ -255,7 +257,7 @@ export const AdminReadModelLive = Layer.effect(
                  coalesce(sum(amount_minor) FILTER (WHERE kind = 'REFUND'), 0)::int8 AS refunded_minor,
                  (coalesce(sum(fee_minor) FILTER (WHERE kind = 'CAPTURE'), 0)
                    - coalesce(sum(fee_minor) FILTER (WHERE kind = 'REFUND'), 0))::int8 AS commission_minor
-          FROM payment_operations
+          FROM counted_payment_operations
           WHERE currency = ${currency} AND kind IN ('CAPTURE', 'REFUND') AND created_at >= ${window.from} AND created_at < ${window.to}
           GROUP BY 1 ORDER BY 1`
         ).pipe(Effect.orDie),
@@ -451,7 +453,7 @@ export const AdminReadModelLive = Layer.effect(
               "payments page",
               PaymentListRow,
               sql`
-            SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at,
+            SELECT o.id, o.booking_id, o.kind, o.amount_minor, o.fee_minor, o.currency, o.payment_method, o.created_at, o.refund_status,
                    CASE WHEN o.kind <> 'AUTHORIZATION' THEN NULL
                         WHEN ${heldCondition("o")} THEN 'HELD'
                         WHEN EXISTS (SELECT 1 FROM payment_operations c WHERE c.booking_id = o.booking_id AND c.kind = 'CAPTURE'
@@ -480,6 +482,7 @@ export const AdminReadModelLive = Layer.effect(
                 paymentMethod: r.paymentMethod,
                 createdAt: r.createdAt,
                 authorization: r.authorization,
+                refundStatus: r.refundStatus,
                 service: { id: r.serviceId, title: r.serviceTitle },
                 client: person("client", r),
                 provider: person("provider", r)
@@ -495,7 +498,7 @@ export const AdminReadModelLive = Layer.effect(
               "booking payments page",
               BookingPaymentListRow,
               sql`
-            WITH ops AS (SELECT * FROM payment_operations WHERE currency = ${query.currency} AND kind <> 'CARD_SAVED'),
+            WITH ops AS (SELECT * FROM counted_payment_operations WHERE currency = ${query.currency} AND kind <> 'CARD_SAVED'),
             per AS (
               SELECT booking_id,
                      coalesce(sum(amount_minor) FILTER (WHERE kind = 'CAPTURE'), 0)::int8 AS captured_minor,

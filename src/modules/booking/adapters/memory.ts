@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { CategoryRepository, ServiceRepository } from "../../catalogue"
 import { UserRepository } from "../../identity"
+import { countsInFigures, refundStatusAfter } from "../../payments"
 import { DEFAULT_TIME_ZONE, zoneOf } from "../../../platform/time-zones"
 import { type BookingStatus, dueAuthorization, dueCommand, openProposalOf, SLOT_HOLDING, SlotTaken } from "../domain"
 import {
@@ -324,7 +325,14 @@ export const BookingMemoryAdapters = Layer.effectContext(
         Effect.sync(() => {
           const at = operations.findIndex((o) => o.kind === op.kind && o.reference === op.reference)
           if (at === -1) operations.push({ ...op, createdAt: new Date() })
-          else operations[at] = { ...operations[at]!, detail: operations[at]!.detail ?? op.detail }
+          else {
+            const stored = operations[at]!
+            operations[at] = {
+              ...stored,
+              detail: stored.detail ?? op.detail,
+              refundStatus: op.refundStatus === null ? stored.refundStatus : refundStatusAfter(stored.refundStatus, op.refundStatus)
+            }
+          }
         }),
       operations: (bookingId) => Effect.sync(() => operations.filter((o) => o.bookingId === bookingId)),
       earningSources: (providerId) =>
@@ -338,7 +346,7 @@ export const BookingMemoryAdapters = Layer.effectContext(
           ),
           (b) =>
             Effect.map(detailOf(b), (d): EarningSource => {
-              const own = operations.filter((o) => o.bookingId === b.id)
+              const own = operations.filter((o) => o.bookingId === b.id && countsInFigures(o))
               const total = (kind: string) => own.filter((o) => o.kind === kind).reduce((sum, o) => sum + o.amountMinor, 0)
               const captures = own.filter((o) => o.kind === "CAPTURE").map((o) => o.createdAt.getTime())
               const holds = own

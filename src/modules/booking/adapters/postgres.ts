@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Languages } from "../../../platform/messages"
+import { RefundStatuses } from "../../payments"
 import { findAll, findOne, single } from "../../../platform/rows"
 import {
   type BookingStatus,
@@ -194,6 +195,7 @@ const OperationRow = Schema.Struct({
   reference: Schema.String,
   paymentMethod: Schema.NullOr(Schema.String),
   detail: Schema.NullOr(Schema.String),
+  refundStatus: Schema.NullOr(Schema.Literal(...RefundStatuses)),
   createdAt: Schema.DateFromSelf
 }) satisfies Schema.Schema<PaymentOperation & { readonly createdAt: Date }, any>
 const LockedRow = Schema.extend(BookingRecordRow, Schema.Struct({ openProposal: Schema.NullOr(RescheduleJson) }))
@@ -526,13 +528,14 @@ export const BookingRepositoryLive = Layer.effect(
             RETURNING true AS applied`
         ).pipe(Effect.map(Option.isSome), Effect.orDie),
       recordOperation: (op) =>
-        sql`INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail)
+        // A refund recorded again takes its reported state, but failed and canceled are final (refundStatusAfter).
+        sql`INSERT INTO payment_operations (booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method,
+              detail, refund_status)
             VALUES (${op.bookingId}, ${op.gateway}, ${op.kind}, ${op.amountMinor}, ${op.currency}, ${op.feeMinor}, ${op.paymentIntentId},
-              ${op.reference}, ${op.paymentMethod}, ${op.detail})
-            ON CONFLICT (kind, reference) DO UPDATE SET detail = coalesce(payment_operations.detail, excluded.detail)`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+              ${op.reference}, ${op.paymentMethod}, ${op.detail}, ${op.refundStatus})
+            ON CONFLICT (kind, reference) DO UPDATE SET detail = coalesce(payment_operations.detail, excluded.detail),
+              refund_status = CASE WHEN payment_operations.refund_status IN ('failed', 'canceled') THEN payment_operations.refund_status
+                ELSE excluded.refund_status END`.pipe(Effect.asVoid, Effect.orDie),
       earningSources: (providerId) =>
         // The provider's bookings that hold money or ever had some captured, with their payment records
         // summed per kind; a hold only counts while the booking holds it.
@@ -548,7 +551,7 @@ export const BookingRepositoryLive = Layer.effect(
             FROM bookings b
             JOIN services s ON s.id = b.service_id
             JOIN users c ON c.id = b.client_id
-            LEFT JOIN payment_operations o ON o.booking_id = b.id
+            LEFT JOIN counted_payment_operations o ON o.booking_id = b.id
             WHERE b.provider_id = ${providerId}
               AND (b.payment_status = 'AUTHORIZED' OR b.captured_minor > 0
                 OR EXISTS (SELECT 1 FROM payment_operations x WHERE x.booking_id = b.id AND x.kind = 'CAPTURE'))
@@ -558,7 +561,8 @@ export const BookingRepositoryLive = Layer.effect(
         findAll(
           "payment operations",
           OperationRow,
-          sql`SELECT booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail, created_at
+          sql`SELECT booking_id, gateway, kind, amount_minor, currency, fee_minor, payment_intent_id, reference, payment_method, detail,
+              refund_status, created_at
             FROM payment_operations WHERE booking_id = ${bookingId} ORDER BY created_at, id`
         ).pipe(Effect.orDie)
     }

@@ -14,9 +14,11 @@ import {
   type SandboxCheckoutSession,
   type SandboxPaymentIntent,
   type SandboxPaymentMethod,
+  type SandboxRefund,
   type SandboxSetupIntent
 } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
+import { RefundStatuses } from "../rules"
 import { fallbackHoldEnd, grantsExtendedAuthorization, holdWindowMs, INITIATOR_METADATA_KEY } from "../holds"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
@@ -33,6 +35,11 @@ const DAY_MS = 24 * 60 * MINUTE_MS
 /** Stripe's bounds for a Checkout Session's life (default 24 hours). */
 const SESSION_MIN_MS = 30 * MINUTE_MS
 const SESSION_MAX_MS = DAY_MS
+
+/** How long after it is made a refund of the 5126 card fails (Stripe: "some time afterward"). */
+export const REFUND_FAILS_AFTER_SECONDS = 3
+/** The queue of the sandbox's refunds that fail afterwards. */
+export const SANDBOX_REFUND_FAILURE_QUEUE = "sandbox-refund-failure"
 
 /** Retries of an event delivered in the background (see deliverLater). */
 const BACKGROUND_RETRIES = 6
@@ -54,8 +61,14 @@ export const TEST_CARDS: Readonly<Record<string, SandboxCardBehaviour>> = {
   "5555555555554444": "succeeds",
   "4000000000000002": "declines",
   "4000002500003184": "authenticates",
+  // Holds and captures; a refund succeeds, then fails a few seconds later (as Stripe's 5126 does).
+  "4000000000005126": "refund_fails",
   "4000002760003184": "authenticates"
 }
+
+/** A card that is held (or saved) without the client's help: 4242, 5555 and 5126 (whose refunds fail later). */
+const holdsAtOnce = (method: { readonly behaviour: SandboxCardBehaviour }) =>
+  method.behaviour === "succeeds" || method.behaviour === "refund_fails"
 
 export interface CardInput {
   readonly number: string
@@ -211,6 +224,20 @@ const sessionObject = (session: SandboxCheckoutSession) => ({
   livemode: false
 })
 
+/** A Refund, as Stripe's refund events carry it (the booking's id in its metadata, as the app sends it). */
+const refundObject = (refund: SandboxRefund, intent: SandboxPaymentIntent) => ({
+  id: refund.id,
+  object: "refund",
+  amount: refund.amountMinor,
+  currency: intent.currency,
+  charge: intent.chargeId,
+  payment_intent: intent.id,
+  status: refund.status,
+  failure_reason: refund.failureReason,
+  metadata: { bookingId: intent.bookingId },
+  created: seconds(refund.createdAt)
+})
+
 const paymentIntentEvent = (type: string, intent: SandboxPaymentIntent, method: Option.Option<SandboxPaymentMethod>): SandboxEvent => ({
   type,
   object: intentObject(intent, method)
@@ -277,7 +304,12 @@ interface Settled<A, E extends SandboxEvent = SandboxEvent> {
 
 const CheckoutSessionAnswer = Schema.Struct({ id: Schema.String, url: Schema.String })
 const CaptureAnswer = Schema.Struct({ capturedMinor: Schema.Number })
-const RefundAnswer = Schema.Struct({ refundId: Schema.String, amountMinor: Schema.Number, totalRefundedMinor: Schema.Number })
+const RefundAnswer = Schema.Struct({
+  refundId: Schema.String,
+  amountMinor: Schema.Number,
+  totalRefundedMinor: Schema.Number,
+  status: Schema.Literal(...RefundStatuses)
+})
 const OffSessionAnswer = Schema.Union(
   Schema.Struct({
     _tag: Schema.Literal("Authorized"),
@@ -532,15 +564,26 @@ const makeSandboxCharges = Effect.gen(function* () {
             `Refund amount (${amountMinor}) is greater than unrefunded amount on charge (${left}).`
           )
         }
-        const created = { id: newId("re"), paymentIntentId, amountMinor, createdAt: at }
+        const created: SandboxRefund = {
+          id: newId("re"),
+          paymentIntentId,
+          amountMinor,
+          status: "succeeded",
+          failureReason: null,
+          createdAt: at
+        }
         const refunded: SandboxPaymentIntent = { ...intent, amountRefunded: intent.amountRefunded + amountMinor }
         yield* store.saveRefund(created)
         yield* store.saveIntent(refunded)
+        const method = yield* methodOf(refunded)
+        // The 5126 card's refund starts as succeeded and fails afterwards (a job in this transaction).
+        if (Option.exists(method, (m) => m.behaviour === "refund_fails")) {
+          yield* jobs.send(SANDBOX_REFUND_FAILURE_QUEUE, { refundId: created.id }, { startAfterSeconds: REFUND_FAILS_AFTER_SECONDS })
+        }
         // `amount_refunded` of the charge is the cumulative total.
-        const charge = chargeObject(refunded, yield* methodOf(refunded))
         return [
-          { refundId: created.id, amountMinor, totalRefundedMinor: refunded.amountRefunded },
-          [{ type: "charge.refunded", object: charge }]
+          { refundId: created.id, amountMinor, totalRefundedMinor: refunded.amountRefunded, status: created.status },
+          [{ type: "charge.refunded", object: chargeObject(refunded, method) }]
         ] as const
       })
     )
@@ -589,7 +632,7 @@ const makeSandboxCharges = Effect.gen(function* () {
           lastDeclineCode: null,
           createdAt: at
         }
-        if (method.behaviour === "succeeds") {
+        if (holdsAtOnce(method)) {
           const held = hold(intent, method, at)
           yield* store.saveIntent(held)
           // The answer of the creating request expands the charge: the hold's real end is known here.
@@ -756,7 +799,7 @@ const makeSandboxCharges = Effect.gen(function* () {
   const tryPayment = (session: SandboxCheckoutSession, method: SandboxPaymentMethod, at: Date) =>
     Effect.gen(function* () {
       const intent = { ...(yield* sessionIntent(session, at)), paymentMethodId: method.id }
-      if (method.behaviour === "succeeds") return yield* completePayment(session, intent, method, at)
+      if (holdsAtOnce(method)) return yield* completePayment(session, intent, method, at)
       const declined = method.behaviour === "declines"
       const next: SandboxPaymentIntent = declined
         ? { ...intent, status: "requires_payment_method", lastErrorCode: "card_declined", lastDeclineCode: "generic_decline" }
@@ -774,7 +817,7 @@ const makeSandboxCharges = Effect.gen(function* () {
   const trySetup = (session: SandboxCheckoutSession, method: SandboxPaymentMethod, at: Date) =>
     Effect.gen(function* () {
       const setup = { ...(yield* sessionSetupIntent(session, at)), paymentMethodId: method.id }
-      if (method.behaviour === "succeeds") return yield* completeSetup(session, setup, method)
+      if (holdsAtOnce(method)) return yield* completeSetup(session, setup, method)
       const declined = method.behaviour === "declines"
       const next: SandboxSetupIntent = declined
         ? { ...setup, status: "requires_payment_method", lastErrorCode: "card_declined" }
@@ -898,7 +941,33 @@ const makeSandboxCharges = Effect.gen(function* () {
     )
 
   const refundsOf: ChargeGatewayShape["refundsOf"] = (paymentIntentId) =>
-    Effect.map(store.listRefunds(paymentIntentId), (refunds) => refunds.map((r) => ({ refundId: r.id, amountMinor: r.amountMinor })))
+    Effect.map(store.listRefunds(paymentIntentId), (refunds) =>
+      refunds.map((r) => ({ refundId: r.id, amountMinor: r.amountMinor, status: r.status }))
+    )
+
+  /**
+   * A refund that fails afterwards (the 5126 card): its money comes back to the charge's balance
+   * (`amount_refunded` drops) and Stripe reports it with `charge.refund.updated` and `refund.failed`.
+   */
+  const failRefund = (refundId: string) =>
+    Effect.gen(function* () {
+      const settled = yield* tx.run(
+        Effect.gen(function* () {
+          const found = yield* store.findRefund(refundId)
+          if (Option.isNone(found) || found.value.status !== "succeeded") return []
+          const failed: SandboxRefund = { ...found.value, status: "failed", failureReason: "expired_or_canceled_card" }
+          const intent = yield* existingIntent("refunds.fail", failed.paymentIntentId)
+          yield* store.saveRefund(failed)
+          yield* store.saveIntent({ ...intent, amountRefunded: intent.amountRefunded - failed.amountMinor })
+          const object = refundObject(failed, intent)
+          return yield* durable([
+            { type: "charge.refund.updated", object },
+            { type: "refund.failed", object }
+          ])
+        })
+      )
+      yield* events.deliverAll(settled)
+    })
 
   /** As `paymentIntents.retrieve(id, { expand: ["latest_charge"] })`: the hold's end and card from the expanded charge. */
   const heldPayment: ChargeGatewayShape["heldPayment"] = (paymentIntentId) =>
@@ -937,13 +1006,26 @@ const makeSandboxCharges = Effect.gen(function* () {
     authenticate,
     isOwnUrl: onOrigin(new URL(config.publicUrl).origin)
   }
-  return { gateway, checkout }
+  return { gateway, checkout, failRefund }
 })
 
 /** The sandbox's card gateway (PAYMENTS_MODE=sandbox, the default without STRIPE_SECRET_KEY). */
 export const SandboxChargeGatewayLive = Layer.scoped(
   ChargeGateway,
   Effect.map(makeSandboxCharges, ({ gateway }) => gateway)
+)
+
+/** The worker that fails the 5126 card's refunds afterwards (sandbox mode only), while the scope is open. */
+export const SandboxRefundJobsLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (config.paymentsMode !== "sandbox") return
+    const { failRefund } = yield* makeSandboxCharges
+    const jobs = yield* JobQueue
+    yield* jobs.work(SANDBOX_REFUND_FAILURE_QUEUE, (data) =>
+      typeof data.refundId === "string" ? Effect.orDie(failRefund(data.refundId)) : Effect.void
+    )
+  })
 )
 
 /** The sandbox's hosted checkout, for its local pages. */

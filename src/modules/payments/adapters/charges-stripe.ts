@@ -4,6 +4,7 @@ import { AppConfig } from "../../../platform/config"
 import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError, type SavedCardCheck } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
 import { fallbackHoldEnd, INITIATOR_METADATA_KEY, initiatorOf } from "../holds"
+import { refundStatusOf } from "../rules"
 import { call, makeStripeClient } from "./stripe"
 
 /** The request options of a write: its key covers the parameters sent (idempotency.ts). */
@@ -159,11 +160,9 @@ export const StripeChargeGatewayLive = Layer.effect(
         call("refunds.list", () =>
           stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 }).autoPagingToArray({ limit: LIST_LIMIT })
         ).pipe(
+          // Each with its state: a failed or canceled one gave nothing back (the charge's amount_refunded leaves it out too).
           Effect.map((refunds) =>
-            refunds
-              // A failed or canceled refund gave nothing back (the charge's amount_refunded leaves it out too).
-              .filter((refund) => refund.status === "succeeded" || refund.status === "pending")
-              .map((refund) => ({ refundId: refund.id, amountMinor: refund.amount }))
+            refunds.map((refund) => ({ refundId: refund.id, amountMinor: refund.amount, status: refundStatusOf(refund.status) }))
           )
         ),
       listCompletedCheckouts: (createdAfter) =>
@@ -278,7 +277,8 @@ export const StripeChargeGatewayLive = Layer.effect(
           Effect.map((refund) => ({
             refundId: refund.id,
             amountMinor: refund.amount,
-            totalRefundedMinor: typeof refund.charge === "object" && refund.charge !== null ? refund.charge.amount_refunded : refund.amount
+            totalRefundedMinor: typeof refund.charge === "object" && refund.charge !== null ? refund.charge.amount_refunded : refund.amount,
+            status: refundStatusOf(refund.status)
           }))
         )
       },

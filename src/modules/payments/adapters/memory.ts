@@ -95,6 +95,7 @@ export const PaymentsMemoryAdapters = Layer.suspend(() => {
       savePaymentMethod: put(charges.methods),
       findPaymentMethod: get(charges.methods),
       saveRefund: put(charges.refunds),
+      findRefund: get(charges.refunds),
       listRefunds: (paymentIntentId) =>
         Effect.sync(() =>
           [...charges.refunds.values()]

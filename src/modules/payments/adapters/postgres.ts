@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, single } from "../../../platform/rows"
 import type { PaymentAccount } from "../domain"
+import { RefundStatuses } from "../rules"
 import {
   PaymentAccountRepository,
   type SandboxAccount,
@@ -91,6 +92,8 @@ const RefundRow = Schema.Struct({
   id: Schema.String,
   paymentIntentId: Schema.String,
   amountMinor: Schema.Number,
+  status: Schema.Literal(...RefundStatuses),
+  failureReason: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 }) satisfies Schema.Schema<SandboxRefund, any>
 const PaymentMethodRow = Schema.Struct({
@@ -100,7 +103,7 @@ const PaymentMethodRow = Schema.Struct({
   last4: Schema.String,
   expMonth: Schema.Number,
   expYear: Schema.Number,
-  behaviour: Schema.Literal("succeeds", "declines", "authenticates")
+  behaviour: Schema.Literal("succeeds", "declines", "authenticates", "refund_fails")
 }) satisfies Schema.Schema<SandboxPaymentMethod, any>
 const AttemptRow = Schema.Struct({ attempt: Schema.Number })
 
@@ -293,11 +296,17 @@ export const SandboxChargeStoreLive = Layer.effect(
           FROM sandbox_payment_methods WHERE id = ${id} FOR UPDATE`
         ).pipe(Effect.orDie),
       saveRefund: (refund) => save("sandbox_refunds", refund),
+      findRefund: (id) =>
+        findOne(
+          "sandbox refund",
+          RefundRow,
+          sql`SELECT id, payment_intent_id, amount_minor, status, failure_reason, created_at FROM sandbox_refunds WHERE id = ${id} FOR UPDATE`
+        ).pipe(Effect.orDie),
       listRefunds: (paymentIntentId) =>
         findAll(
           "sandbox refunds",
           RefundRow,
-          sql`SELECT id, payment_intent_id, amount_minor, created_at FROM sandbox_refunds
+          sql`SELECT id, payment_intent_id, amount_minor, status, failure_reason, created_at FROM sandbox_refunds
             WHERE payment_intent_id = ${paymentIntentId} ORDER BY created_at, id`
         ).pipe(Effect.orDie),
       listIntents: (status, createdAfter) =>
