@@ -58,6 +58,11 @@ export interface AppConfigShape {
   readonly stripeApiBase: Option.Option<string>
   /** With Stripe, lets the UI confirm the card in place with Stripe Elements instead of the hosted checkout. */
   readonly stripePublishableKey: Option.Option<string>
+  /**
+   * The platform's Stripe account country (STRIPE_PLATFORM_COUNTRY, ISO 3166-1 alpha-2, CA by default):
+   * a charge for a provider in another region settles on the provider's account (`on_behalf_of`).
+   */
+  readonly stripePlatformCountry: string
   /** A Nominatim-compatible geocoding service for places (issue 14); the embedded gazetteer when unset. */
   readonly geocoderUrl: Option.Option<string>
   /** The ECB daily rates file (eurofxref-daily.xml) to fetch every day; unset: no fetch, the stored rates stay. */
@@ -245,6 +250,11 @@ const config = Config.all({
   stripeConnectWebhookSecret: optionalSecret("STRIPE_CONNECT_WEBHOOK_SECRET"),
   stripeApiBase: Config.option(Config.string("STRIPE_API_BASE")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   stripePublishableKey: Config.option(Config.string("STRIPE_PUBLISHABLE_KEY")).pipe(Config.map(Option.filter((key) => key.trim() !== ""))),
+  stripePlatformCountry: Config.string("STRIPE_PLATFORM_COUNTRY").pipe(
+    Config.withDefault("CA"),
+    Config.map((country) => country.trim().toUpperCase()),
+    Config.validate({ message: "STRIPE_PLATFORM_COUNTRY must be a two-letter country code", validation: (c) => /^[A-Z]{2}$/.test(c) })
+  ),
   geocoderUrl: Config.option(Config.string("GEOCODER_URL")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   ecbRatesUrl: Config.option(Config.string("ECB_RATES_URL")).pipe(Config.map(Option.filter((url) => url.trim() !== ""))),
   applicationCooldownDays: Config.number("APPLICATION_COOLDOWN_DAYS").pipe(

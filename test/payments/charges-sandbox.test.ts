@@ -4,6 +4,7 @@ import { Clock, Context, Effect, Either, Layer, Option, Redacted, TestClock } fr
 import * as crypto from "node:crypto"
 import { SandboxChargeGatewayLive, SandboxCheckout, SandboxCheckoutLive } from "../../src/modules/payments/adapters/charges-sandbox"
 import { SandboxDeliveryJobsLive } from "../../src/modules/payments/adapters/sandbox-events"
+import { SandboxAccountStore } from "../../src/modules/payments/ports"
 import { InMemoryJobQueueLive } from "../../src/platform/jobs"
 import { PaymentsMemoryAdapters } from "../../src/modules/payments/adapters/memory"
 import { PaymentsPostgresAdapters } from "../../src/modules/payments/adapters/postgres"
@@ -256,6 +257,31 @@ for (const kind of kinds) {
         // A hold it does not know: refused as Stripe refuses it.
         expect(yield* failure(gateway.heldPayment("pi_sandbox_none"))).toContain("resource_missing")
       })
+    )
+
+    test(
+      it,
+      "a destination charge for an account outside the platform's region (CA) is refused without on_behalf_of, as Stripe refuses it",
+      () =>
+        Effect.gen(function* () {
+          const { gateway } = yield* services
+          const accountId = `acct_sandbox_fr_${crypto.randomBytes(4).toString("hex")}`
+          yield* Effect.flatMap(SandboxAccountStore, (accounts) =>
+            accounts.create({ accountId, country: "FR", userId: crypto.randomUUID(), email: "lea@example.fr" }, `account:${accountId}`)
+          )
+          expect(yield* failure(gateway.createCheckoutSession(request({ destinationAccountId: accountId })))).toContain(
+            "Cannot create a destination charge for connected accounts in FR"
+          )
+          const session = yield* gateway.createCheckoutSession(request({ destinationAccountId: accountId, onBehalfOf: accountId }))
+          expect(session.id).toMatch(/^cs_sandbox_/)
+          const saved = yield* savedCard("ok")
+          expect(yield* failure(gateway.authorizeOffSession(offSession(saved, { destinationAccountId: accountId })))).toContain(
+            "on_behalf_of"
+          )
+          expect(
+            (yield* gateway.authorizeOffSession(offSession(saved, { destinationAccountId: accountId, onBehalfOf: accountId })))._tag
+          ).toBe("Authorized")
+        })
     )
 
     test(it, "partial capture, then refunds up to the captured amount; idempotency keys replay without a second effect", () =>

@@ -19,6 +19,12 @@ beforeAll(async () => {
 afterAll(() => fake?.stop())
 
 // With attempts: as the app composes it (ChargeGatewayLive), each write under the key of its attempt.
+/** Built at once: its start reads the platform's account (GET /v1/account), before a test counts requests. */
+const readyGatewayOn = async (apiBase: string, options: { readonly attempts?: boolean } = {}) => {
+  const gateway = gatewayOn(apiBase, options)
+  await gateway.run(() => Effect.void)
+  return gateway
+}
 const gatewayOn = (apiBase: string, options: { readonly attempts?: boolean } = {}) =>
   stripeAdapterOn(
     ChargeGateway,
@@ -33,8 +39,8 @@ const checkout = (overrides: Partial<CheckoutRequest> = {}) => checkoutOf(BOOKIN
 
 describe("Stripe charges: request shapes against a local fake of Stripe's API", () => {
   let gateway: ReturnType<typeof gatewayOn>
-  beforeAll(() => {
-    gateway = gatewayOn(fake.url)
+  beforeAll(async () => {
+    gateway = await readyGatewayOn(fake.url)
   })
   afterAll(() => gateway?.dispose())
 
@@ -72,6 +78,32 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
       // The payer's account language: Stripe's page speaks it.
       locale: "en"
     })
+  })
+
+  it("starts only when STRIPE_PLATFORM_COUNTRY is the platform account's country (GET /v1/account)", async () => {
+    const wrong = stripeAdapterOn(ChargeGateway, StripeChargeGatewayLive, fake.url, { stripePlatformCountry: "FR" })
+    await expect(wrong.run((g) => g.listOpenHolds(new Date()))).rejects.toThrow(
+      /STRIPE_PLATFORM_COUNTRY is FR but the Stripe account acct_fake_platform is in CA/
+    )
+    await wrong.dispose()
+    expect(fake.requests.some((r) => r.method === "GET" && r.path === "/v1/account")).toBe(true)
+  })
+
+  it("a provider outside the platform's region: every charge and saved card settles on their account (on_behalf_of)", async () => {
+    const start = fake.requests.length
+    await gateway.run((g) => g.createCheckoutSession(checkout({ onBehalfOf: "acct_provider_1", idempotencyKey: "k-obo-1" })))
+    await gateway.run((g) =>
+      g.createCheckoutSession(checkout({ mode: "save_card", onBehalfOf: "acct_provider_1", idempotencyKey: "k-obo-2" }))
+    )
+    await gateway.run((g) => g.authorizeOffSession({ ...offSession("pm_card_visa", "k-obo-3"), onBehalfOf: "acct_provider_1" }))
+    const [payment, setup, offSessionCharge] = fake.since(start)
+    expect(payment!.form).toMatchObject({
+      "payment_intent_data[transfer_data][destination]": "acct_provider_1",
+      "payment_intent_data[on_behalf_of]": "acct_provider_1",
+      "payment_intent_data[application_fee_amount]": "600"
+    })
+    expect(setup!.form).toMatchObject({ "setup_intent_data[on_behalf_of]": "acct_provider_1" })
+    expect(offSessionCharge!.form).toMatchObject({ on_behalf_of: "acct_provider_1", "transfer_data[destination]": "acct_provider_1" })
   })
 
   it("save_card: a setup-mode session for cards, with the currency and the booking on the setup intent", async () => {
@@ -323,8 +355,8 @@ describe("Stripe charges: request shapes against a local fake of Stripe's API", 
 
 describe("Stripe charges: idempotency keys that name the attempt and cover the parameters (the fake stores answers as Stripe does)", () => {
   let gateway: ReturnType<typeof gatewayOn>
-  beforeAll(() => {
-    gateway = gatewayOn(fake.url, { attempts: true })
+  beforeAll(async () => {
+    gateway = await readyGatewayOn(fake.url, { attempts: true })
   })
   afterAll(() => gateway?.dispose())
 
@@ -440,8 +472,8 @@ describe("Stripe charges: idempotency keys that name the attempt and cover the p
 
 describe("Stripe charges: a card saved in setup mode is attached to its customer before it is used off-session", () => {
   let gateway: ReturnType<typeof gatewayOn>
-  beforeAll(() => {
-    gateway = gatewayOn(fake.url, { attempts: true })
+  beforeAll(async () => {
+    gateway = await readyGatewayOn(fake.url, { attempts: true })
   })
   afterAll(() => gateway?.dispose())
 

@@ -1,7 +1,16 @@
 import { ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ALLOWED_COUNTRIES, onboardingReturnUrls, statusOf, supersedes, validateCountry } from "../../src/modules/payments/domain"
+import {
+  ALLOWED_COUNTRIES,
+  chargeRouting,
+  onboardingReturnUrls,
+  type PaymentAccount,
+  statusOf,
+  supersedes,
+  validateCountry
+} from "../../src/modules/payments/domain"
+import { needsOnBehalfOf, settlementRegionOf } from "../../src/modules/payments/rules"
 import { AppConfig, AppConfigLive, resolvePaymentsMode } from "../../src/platform/config"
 import { translate } from "../../src/platform/messages"
 
@@ -36,6 +45,37 @@ describe("validateCountry (spec section 5)", () => {
     expect(translate("en", invalid.key)).toBe("Please select a valid country.")
     expect(required.details.map((d) => [d.field, d.key])).toEqual([["country", "payments.countryRequired"]])
     expect(invalid.details.map((d) => [d.field, d.key])).toEqual([["country", "payments.countryInvalid"]])
+  })
+})
+
+describe("charge routing across Stripe's settlement regions (issue 24, item 2)", () => {
+  const account = (country: string): PaymentAccount => ({
+    userId: "u1",
+    gateway: "stripe",
+    accountId: `acct_${country}`,
+    country,
+    chargesEnabled: true,
+    payoutsEnabled: true,
+    detailsSubmitted: true
+  })
+  it("settles on the connected account (on_behalf_of) exactly when it is outside the platform's region; Europe is one region", () => {
+    expect(chargeRouting(account("CA"), "CA")).toEqual({ destinationAccountId: "acct_CA" })
+    expect(chargeRouting(account("FR"), "CA")).toEqual({ destinationAccountId: "acct_FR", onBehalfOf: "acct_FR" })
+    expect(chargeRouting(account("US"), "CA")).toEqual({ destinationAccountId: "acct_US", onBehalfOf: "acct_US" })
+    for (const country of ["FR", "DE", "GB", "CH", "IE", "LU"]) expect(needsOnBehalfOf("FR", country), country).toBe(false)
+    expect(needsOnBehalfOf("FR", "CA")).toBe(true)
+    // An account whose country is not known yet is routed as the platform's own region.
+    expect(needsOnBehalfOf("CA", "")).toBe(false)
+  })
+
+  it("is symmetric and depends only on the two regions, for every country a provider may choose", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ALLOWED_COUNTRIES), fc.constantFrom(...ALLOWED_COUNTRIES), (platform, provider) => {
+        expect(needsOnBehalfOf(platform, provider)).toBe(needsOnBehalfOf(provider, platform))
+        expect(needsOnBehalfOf(platform, provider)).toBe(settlementRegionOf(platform) !== settlementRegionOf(provider))
+        expect(needsOnBehalfOf(platform.toLowerCase(), ` ${provider} `)).toBe(needsOnBehalfOf(platform, provider))
+      })
+    )
   })
 })
 

@@ -57,6 +57,9 @@ export const FAKE_PAYMENT_METHODS = {
 /** The customer Stripe's test payment methods above (and `pm_card_visa`) are attached to in the fake. */
 export const FAKE_CUSTOMER = "cus_1"
 
+/** The country of the platform's own Stripe account, as `GET /v1/account` answers it. */
+export const FAKE_PLATFORM_COUNTRY = "CA"
+
 /** `capture_before` the fake gives held authorisations: 6 days and 12 hours after the request. */
 export const FAKE_HOLD_SECONDS = 6.5 * 24 * 3600
 
@@ -150,6 +153,10 @@ export const startFakeStripe = async () => {
       }
       const charges = chargesAnswer(req.method ?? "", url.pathname, form)
       if (charges) return answer(charges.status, charges.body)
+      // The platform's own account (its country decides which charges must settle on the provider's).
+      if (req.method === "GET" && url.pathname === "/v1/account") {
+        return answer(200, { id: "acct_fake_platform", object: "account", country: FAKE_PLATFORM_COUNTRY })
+      }
       const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(url.pathname)
       const loginPath = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(url.pathname)
       if (req.method === "POST" && url.pathname === "/v1/accounts") {

@@ -33,7 +33,14 @@ import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import { isPublic, ServiceRepository } from "../catalogue"
 import { type Actor as UserActor, requireRole } from "../identity"
 import { Mailer } from "../notifications"
-import { type ChargeEvent, ChargeGateway, PaymentAccounts, type PaymentGatewayError, PaymentGatewayUnavailable } from "../payments"
+import {
+  type ChargeEvent,
+  ChargeGateway,
+  chargeRouting,
+  PaymentAccounts,
+  type PaymentGatewayError,
+  PaymentGatewayUnavailable
+} from "../payments"
 import {
   type Actor,
   BookingNotFound,
@@ -966,7 +973,7 @@ export const BookingsLive = Layer.effect(
               mode,
               amountMinor: due,
               currency: b.currency,
-              destinationAccountId: account.value.accountId,
+              ...chargeRouting(account.value, config.stripePlatformCountry),
               applicationFeeMinor: commissionOf(due),
               customerEmail: trimmed(billing?.email) || b.client.email,
               idempotencyKey
@@ -987,7 +994,7 @@ export const BookingsLive = Layer.effect(
             amountMinor: due,
             currency: b.currency,
             productName: trimmed(input.productName) || b.service.title,
-            destinationAccountId: account.value.accountId,
+            ...chargeRouting(account.value, config.stripePlatformCountry),
             applicationFeeMinor: commissionOf(due),
             customerEmail: trimmed(billing?.email) || b.client.email,
             billing: billing

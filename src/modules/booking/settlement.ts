@@ -2,12 +2,14 @@ import { Effect, Either, Option } from "effect"
 import { newId } from "../../platform/clock"
 import type { Conflict, NotFound } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
+import { AppConfig } from "../../platform/config"
 import { JobQueue } from "../../platform/jobs"
 import { Transactional } from "../../platform/transaction"
 import { type AuditEntry, AuditTrail } from "../../platform/audit/port"
 import {
   type ChargeEvent,
   ChargeGateway,
+  chargeRouting,
   countsInFigures,
   EXTENDED_AUTHORIZATION_DETAIL,
   type RefundStatus,
@@ -108,6 +110,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
     const jobs = yield* JobQueue
     const tx = yield* Transactional
     const audit = yield* AuditTrail
+    const config = yield* AppConfig
 
     /** Runs the money movements a decision asks for; a failure is queued for retry, never lost. */
     const runMoneyEffects = (
@@ -293,7 +296,7 @@ export const makeSettlement = ({ decide, detailOf, now, sendMails }: SettlementS
           bookingId: b.id,
           amountMinor: b.totalMinor,
           currency: b.currency,
-          destinationAccountId: account.value.accountId,
+          ...chargeRouting(account.value, config.stripePlatformCountry),
           applicationFeeMinor: commissionOf(b.totalMinor),
           customerId: b.gatewayCustomerId,
           paymentMethodId: b.gatewayPaymentMethodId,

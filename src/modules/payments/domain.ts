@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { BadGateway, BadRequest, Conflict, issue, NotFound, ValidationFailed } from "../../platform/errors"
 import type { MessageKey } from "../../platform/messages"
-import { ALLOWED_COUNTRIES, type Country } from "./rules"
+import { ALLOWED_COUNTRIES, type Country, needsOnBehalfOf } from "./rules"
 
 /** A provider's connected (payout) account as the product sees it. */
 export interface PaymentAccount {
@@ -106,3 +106,12 @@ export const idempotencyKeys = {
   onboardingLink: (accountId: string, attempt: string) => `connect-onboarding-link:${accountId}:${attempt}`,
   dashboardLink: (accountId: string, attempt: string) => `connect-login-link:${accountId}:${attempt}`
 }
+
+/**
+ * Where a provider's charge goes: the funds to their connected account, settled on it as well when it
+ * is outside the platform's region (Stripe refuses a cross-region destination charge otherwise).
+ */
+export const chargeRouting = (account: PaymentAccount, platformCountry: string) => ({
+  destinationAccountId: account.accountId,
+  ...(needsOnBehalfOf(platformCountry, account.country) ? { onBehalfOf: account.accountId } : {})
+})

@@ -1,4 +1,4 @@
-export { type ConnectStatus, type PaymentAccount, PaymentGatewayUnavailable } from "./domain"
+export { chargeRouting, type ConnectStatus, type PaymentAccount, PaymentGatewayUnavailable } from "./domain"
 export {
   type ChargeEvent,
   ChargeEventSink,

@@ -150,6 +150,8 @@ export interface CheckoutRequest {
   readonly productName: string
   /** The provider's connected account (destination of the funds). */
   readonly destinationAccountId: string
+  /** The same account when the charge must settle on it (a provider outside the platform's region: rules.ts needsOnBehalfOf). */
+  readonly onBehalfOf?: string | undefined
   readonly applicationFeeMinor: number
   readonly customerEmail: string
   readonly billing?: BillingDetails | undefined
@@ -174,6 +176,8 @@ export interface OffSessionRequest {
   readonly amountMinor: number
   readonly currency: string
   readonly destinationAccountId: string
+  /** As CheckoutRequest's. */
+  readonly onBehalfOf?: string | undefined
   readonly applicationFeeMinor: number
   readonly customerId: string
   readonly paymentMethodId: string

@@ -30,3 +30,51 @@ export const refundCounts = (status: RefundStatus) => status === "pending" || st
  */
 export const countsInFigures = (operation: { readonly refundStatus?: RefundStatus | null | undefined }) =>
   operation.refundStatus === null || operation.refundStatus === undefined || refundCounts(operation.refundStatus)
+
+/**
+ * Stripe's settlement regions for destination charges: a charge settles on the platform only for a
+ * connected account of the platform's region; across regions it must settle on the connected account
+ * (`on_behalf_of`). Europe is one region (the EEA, the United Kingdom and Switzerland).
+ */
+const EUROPE = new Set([
+  "AT",
+  "BE",
+  "BG",
+  "CH",
+  "CY",
+  "CZ",
+  "DE",
+  "DK",
+  "EE",
+  "ES",
+  "FI",
+  "FR",
+  "GB",
+  "GR",
+  "HR",
+  "HU",
+  "IE",
+  "IS",
+  "IT",
+  "LI",
+  "LT",
+  "LU",
+  "LV",
+  "MT",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "RO",
+  "SE",
+  "SI",
+  "SK"
+])
+export const settlementRegionOf = (country: string): string => {
+  const code = country.trim().toUpperCase()
+  return EUROPE.has(code) ? "EUROPE" : code
+}
+
+/** Whether a charge for a connected account in `accountCountry` must settle on it (`on_behalf_of`). */
+export const needsOnBehalfOf = (platformCountry: string, accountCountry: string) =>
+  accountCountry.trim() !== "" && settlementRegionOf(platformCountry) !== settlementRegionOf(accountCountry)

@@ -10,6 +10,7 @@ import {
   type CheckoutRequest,
   PaymentGatewayError,
   type SandboxCardBehaviour,
+  SandboxAccountStore,
   SandboxChargeStore,
   type SandboxCheckoutSession,
   type SandboxPaymentIntent,
@@ -18,7 +19,7 @@ import {
   type SandboxSetupIntent
 } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
-import { RefundStatuses } from "../rules"
+import { needsOnBehalfOf, RefundStatuses } from "../rules"
 import { fallbackHoldEnd, grantsExtendedAuthorization, holdWindowMs, INITIATOR_METADATA_KEY } from "../holds"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
@@ -253,6 +254,16 @@ const checkAmount = (operation: string, name: string, value: number, min: number
     ? Effect.void
     : Effect.fail(refusal(operation, "parameter_invalid_integer", `Invalid ${name}: ${value} (must be an integer from ${min} to ${max}).`))
 
+/**
+ * Stripe's refusal of a destination charge across regions without `on_behalf_of`: the funds would
+ * settle on a platform outside the connected account's region.
+ */
+const crossRegionRefusal = (operation: string, country: string) =>
+  new PaymentGatewayError({
+    operation,
+    detail: `invalid_request_error Cannot create a destination charge for connected accounts in ${country} because funds would be settled on the platform and the connected account is outside the platform's region. You may use the on_behalf_of parameter to have the connected account settle the charge.`
+  })
+
 const checkUrl = (operation: string, name: string, url: string) => {
   try {
     if (["http:", "https:"].includes(new URL(url).protocol)) return Effect.void
@@ -330,6 +341,7 @@ const OffSessionAnswer = Schema.Union(
 const makeSandboxCharges = Effect.gen(function* () {
   const config = yield* AppConfig
   const store = yield* SandboxChargeStore
+  const accounts = yield* SandboxAccountStore
   const tx = yield* Transactional
   const scope = yield* Effect.scope
   const events = sandboxEventSender(config)
@@ -422,6 +434,14 @@ const makeSandboxCharges = Effect.gen(function* () {
       })
     )
 
+  /** As Stripe: a charge for an account outside the platform's region must settle on that account. */
+  const checkRegion = (operation: string, destinationAccountId: string, onBehalfOf: string | undefined) =>
+    Effect.flatMap(accounts.find(destinationAccountId), (found) =>
+      Option.isSome(found) && needsOnBehalfOf(config.stripePlatformCountry, found.value.country) && onBehalfOf !== destinationAccountId
+        ? Effect.fail(crossRegionRefusal(operation, found.value.country))
+        : Effect.void
+    )
+
   const methodOf = (intent: SandboxPaymentIntent) =>
     intent.paymentMethodId ? store.findPaymentMethod(intent.paymentMethodId) : Effect.succeed(Option.none())
 
@@ -439,6 +459,7 @@ const makeSandboxCharges = Effect.gen(function* () {
         if (r.mode === "authorize") yield* checkAmount(operation, "unit_amount", r.amountMinor, 1)
         yield* checkAmount(operation, "application_fee_amount", r.applicationFeeMinor, 0, Math.max(r.amountMinor, 0))
         if (!/^[A-Za-z]{3}$/.test(r.currency)) return yield* refusal(operation, "parameter_invalid", `Invalid currency: ${r.currency}`)
+        yield* checkRegion(operation, r.destinationAccountId, r.onBehalfOf)
         yield* checkUrl(operation, "success_url", r.successUrl)
         yield* checkUrl(operation, "cancel_url", r.cancelUrl)
         const expiresAt = r.expiresAt ?? new Date(at.getTime() + SESSION_MAX_MS)
@@ -601,6 +622,7 @@ const makeSandboxCharges = Effect.gen(function* () {
         const at = yield* now
         yield* checkAmount(operation, "amount", r.amountMinor, 1)
         yield* checkAmount(operation, "application_fee_amount", r.applicationFeeMinor, 0, r.amountMinor)
+        yield* checkRegion(operation, r.destinationAccountId, r.onBehalfOf)
         const found = yield* store.findPaymentMethod(r.paymentMethodId)
         if (Option.isNone(found)) return yield* refusal(operation, "resource_missing", `No such PaymentMethod: '${r.paymentMethodId}'`)
         const method = found.value

@@ -53,6 +53,9 @@ const recover = <A>(promise: Promise<A>, answer: (error: unknown) => Option.Opti
     })
   )
 
+/** A charge for a provider outside the platform's region settles on their account (Stripe refuses it otherwise). */
+const onBehalfOf = (r: { readonly onBehalfOf?: string | undefined }) => (r.onBehalfOf ? { on_behalf_of: r.onBehalfOf } : {})
+
 const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams => {
   const common = {
     customer_creation: "always" as const,
@@ -71,7 +74,7 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
       mode: "setup",
       currency: r.currency.toLowerCase(),
       allowed_payment_method_types: ["card"],
-      setup_intent_data: { metadata: { bookingId: r.bookingId } },
+      setup_intent_data: { metadata: { bookingId: r.bookingId }, ...onBehalfOf(r) },
       ...common
     }
   }
@@ -83,6 +86,7 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
     payment_intent_data: {
       capture_method: "manual",
       transfer_data: { destination: r.destinationAccountId },
+      ...onBehalfOf(r),
       application_fee_amount: r.applicationFeeMinor,
       // Keeps the card for a new hold if this one lapses before the service.
       setup_future_usage: "off_session",
@@ -93,6 +97,28 @@ const checkoutParams = (r: CheckoutRequest): Stripe.Checkout.SessionCreateParams
   }
 }
 
+/**
+ * STRIPE_PLATFORM_COUNTRY decides which charges settle on the provider's account: checked against the
+ * platform's own account (`GET /v1/account`) at start. A different country stops the start (charges
+ * would be routed for the wrong region); Stripe unreachable leaves it to the configuration, with a warning.
+ */
+const checkPlatformCountry = (stripe: Stripe, configured: string) =>
+  call("accounts.retrieve", () => stripe.accounts.retrieveCurrent()).pipe(
+    Effect.flatMap((account) => {
+      const country = (account.country ?? "").toUpperCase()
+      return country === "" || country === configured
+        ? Effect.void
+        : Effect.dieMessage(
+            `STRIPE_PLATFORM_COUNTRY is ${configured} but the Stripe account ${account.id} is in ${country}: set STRIPE_PLATFORM_COUNTRY=${country}`
+          )
+    }),
+    Effect.catchTag("PaymentGatewayError", (error) =>
+      Effect.logWarning(
+        `the platform's Stripe account could not be read (${error.detail}): STRIPE_PLATFORM_COUNTRY=${configured} is assumed`
+      )
+    )
+  )
+
 /** Card payments through Stripe: destination charges with manual capture (see architecture.md section 4). */
 export const StripeChargeGatewayLive = Layer.effect(
   ChargeGateway,
@@ -102,6 +128,7 @@ export const StripeChargeGatewayLive = Layer.effect(
       return yield* Effect.dieMessage("PAYMENTS_MODE=stripe needs STRIPE_SECRET_KEY")
     }
     const stripe = makeStripeClient(Redacted.value(config.stripeSecretKey.value), config.stripeApiBase)
+    yield* checkPlatformCountry(stripe, config.stripePlatformCountry)
 
     /** The card of a held intent's expanded charge (undefined when the charge is an id or names no card). */
     const cardOf = (intent: Stripe.PaymentIntent) => {
@@ -220,6 +247,7 @@ export const StripeChargeGatewayLive = Layer.effect(
               customer: customer.id,
               usage: "off_session",
               allowed_payment_method_types: ["card"],
+              ...onBehalfOf(r),
               metadata: { bookingId: r.bookingId }
             }
             const intent = yield* call("setupIntents.create", () =>
@@ -235,6 +263,7 @@ export const StripeChargeGatewayLive = Layer.effect(
             setup_future_usage: "off_session",
             allowed_payment_method_types: ["card"],
             transfer_data: { destination: r.destinationAccountId },
+            ...onBehalfOf(r),
             application_fee_amount: r.applicationFeeMinor,
             payment_method_options: EXTENDED_HOLD,
             metadata: { bookingId: r.bookingId }
@@ -315,6 +344,7 @@ export const StripeChargeGatewayLive = Layer.effect(
             confirm: true,
             capture_method: "manual",
             transfer_data: { destination: r.destinationAccountId },
+            ...onBehalfOf(r),
             application_fee_amount: r.applicationFeeMinor,
             payment_method_options: EXTENDED_HOLD,
             // Stripe's objects do not say an intent was confirmed off-session: its hold's fallback window depends on it.

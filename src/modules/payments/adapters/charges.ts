@@ -3,7 +3,7 @@ import { AppConfig } from "../../../platform/config"
 import type { JobQueue } from "../../../platform/jobs"
 import type { Transactional } from "../../../platform/transaction"
 import { withAttemptKeysLayer } from "../attempts"
-import { ChargeGateway, type GatewayAttempts, type SandboxChargeStore } from "../ports"
+import { ChargeGateway, type GatewayAttempts, type SandboxAccountStore, type SandboxChargeStore } from "../ports"
 import { SandboxChargeGatewayLive } from "./charges-sandbox"
 import { StripeChargeGatewayLive } from "./charges-stripe"
 
@@ -14,7 +14,7 @@ import { StripeChargeGatewayLive } from "./charges-stripe"
 export const ChargeGatewayLive: Layer.Layer<
   ChargeGateway,
   never,
-  AppConfig | SandboxChargeStore | Transactional | GatewayAttempts | JobQueue
+  AppConfig | SandboxChargeStore | SandboxAccountStore | Transactional | GatewayAttempts | JobQueue
 > = withAttemptKeysLayer(
   Layer.unwrapEffect(
     Effect.map(AppConfig, (config) => (config.paymentsMode === "stripe" ? StripeChargeGatewayLive : SandboxChargeGatewayLive))
