@@ -3,6 +3,8 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  holdAfterCheckout,
+  MAX_PAYMENT_WINDOW_MINUTES,
   type Actor,
   availableActions,
   type BookingState,
@@ -77,6 +79,34 @@ const details = (r: Either.Either<unknown, object>) =>
     : []
 const notify = (event: string) => ({ _tag: "Notify", event })
 const release = { _tag: "ReleaseAuthorization" }
+
+describe("the slot's hold after a checkout is opened (holdAfterCheckout)", () => {
+  const createdAt = new Date("2027-03-01T10:00:00Z")
+  const state = (status: "PENDING" | "CONFIRMED", holdMinutes: number | null) => ({
+    status,
+    createdAt,
+    holdExpiresAt: holdMinutes === null ? null : new Date(createdAt.getTime() + holdMinutes * MINUTE)
+  })
+  it("follows the session, never shortens the hold, never past 90 minutes after the request; only for an unpaid pending request", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 300 }), (holdMinutes, sessionMinutes) => {
+        const s = state("PENDING", holdMinutes)
+        const sessionEnd = new Date(createdAt.getTime() + sessionMinutes * MINUTE)
+        const next = holdAfterCheckout(s, sessionEnd)
+        if (next === undefined) {
+          expect(Math.min(sessionMinutes, MAX_PAYMENT_WINDOW_MINUTES)).toBeLessThanOrEqual(holdMinutes)
+          return
+        }
+        expect(next.getTime()).toBeGreaterThan(s.holdExpiresAt!.getTime())
+        expect(next.getTime()).toBeLessThanOrEqual(sessionEnd.getTime())
+        expect(next.getTime()).toBeLessThanOrEqual(createdAt.getTime() + MAX_PAYMENT_WINDOW_MINUTES * MINUTE)
+        expect([sessionEnd.getTime(), createdAt.getTime() + MAX_PAYMENT_WINDOW_MINUTES * MINUTE]).toContain(next.getTime())
+      })
+    )
+    expect(holdAfterCheckout(state("CONFIRMED", 30), new Date(createdAt.getTime() + 61 * MINUTE))).toBeUndefined()
+    expect(holdAfterCheckout(state("PENDING", null), new Date(createdAt.getTime() + 61 * MINUTE))).toBeUndefined()
+  })
+})
 
 describe("newBooking", () => {
   it("is pending, unpaid, costs price × hours, and holds its slot 30 minutes", () => {

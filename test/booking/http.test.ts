@@ -291,6 +291,24 @@ describe("the booking journey", () => {
     expect((await page.text()).match(/<html lang="(\w+)">/)?.[1]).toBe("fr")
   })
 
+  it("opens a checkout session for 31 minutes (not Stripe's 24 hours), and the slot waits for it, at most 90 minutes after the request", async () => {
+    const booking = await book()
+    const requestedHold = new Date(booking.holdExpiresAt).getTime()
+    const opened = Date.now()
+    const ok = await api.post("/api/payments/checkout/session", { bookingId: booking.id }, { token: client.token })
+    expect(ok.status, ok.text).toBe(200)
+    const [session] = await sql<{ expiresAt: Date }>("SELECT expires_at FROM sandbox_checkout_sessions WHERE id = $1", [
+      ok.body.data.sessionId
+    ])
+    const sessionEnd = new Date(session!.expiresAt).getTime()
+    expect(sessionEnd - opened).toBeGreaterThan(30 * 60_000)
+    expect(sessionEnd - opened).toBeLessThanOrEqual(31 * 60_000 + 5_000)
+    // The slot's hold follows the session (it was 30 minutes from the request).
+    const after = (await api.get(`/api/bookings/${booking.id}`, { token: client.token })).body.data.booking
+    expect(new Date(after.holdExpiresAt).getTime()).toBe(sessionEnd)
+    expect(new Date(after.holdExpiresAt).getTime()).toBeGreaterThan(requestedHold)
+  })
+
   it("refuses blank or malformed billing details field by field, in the user's language", async () => {
     const booking = await book()
     const checkout = (billingDetails: Record<string, unknown>, language?: string) =>

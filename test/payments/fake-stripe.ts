@@ -8,6 +8,8 @@ export interface RecordedRequest {
   readonly form: Readonly<Record<string, string>>
   readonly idempotencyKey: string | undefined
   readonly authorization: string | undefined
+  /** The Stripe-Version header: the API version the request names. */
+  readonly stripeVersion: string | undefined
 }
 
 export interface FakeAccount {
@@ -113,7 +115,14 @@ export const startFakeStripe = async () => {
       const url = new URL(req.url ?? "/", "http://fake")
       const form = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : raw))
       const idempotencyKey = req.headers["idempotency-key"] as string | undefined
-      requests.push({ method: req.method ?? "", path: url.pathname, form, idempotencyKey, authorization: req.headers.authorization })
+      requests.push({
+        method: req.method ?? "",
+        path: url.pathname,
+        form,
+        idempotencyKey,
+        authorization: req.headers.authorization,
+        stripeVersion: req.headers["stripe-version"] as string | undefined
+      })
       const fingerprint = `${req.method} ${url.pathname} ${raw}`
       const keyed = req.method === "POST" && idempotencyKey !== undefined
       const answer = (status: number, body: unknown, replayed = false) => {

@@ -1,4 +1,6 @@
 import { Effect, Either, Option, Redacted } from "effect"
+import { STRIPE_API_VERSION } from "../../src/modules/payments/stripe-version"
+import Stripe from "stripe"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StripeGatewayLive } from "../../src/modules/payments/adapters/stripe"
 import { ConnectedAccountGateway, PaymentAccountRepository } from "../../src/modules/payments/ports"
@@ -101,6 +103,14 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "POST", path: `/v1/accounts/${accountId}/login_links`, form: {} })
     expect(request!.idempotencyKey).toMatch(new RegExp(`^connect-login-link:${accountId}:`))
+  })
+
+  it("names the API version pinned in code on every request: the SDK's own (a package bump is a deliberate change)", async () => {
+    const start = fake.requests.length
+    await gateway.run((g) => g.retrieveAccount("acct_version_check").pipe(Effect.either))
+    expect(fake.since(start).map((r) => r.stripeVersion)).toEqual([STRIPE_API_VERSION])
+    // When the SDK moves to another version, this fails until STRIPE_API_VERSION and the webhook endpoints move with it.
+    expect(STRIPE_API_VERSION).toBe(Stripe.API_VERSION)
   })
 
   it("retrieves an account and maps its flags and country", async () => {

@@ -77,6 +77,27 @@ export const CAPTURABLE: ReadonlyArray<BookingStatus> = ["COMPLETED", "VALIDATED
 
 /** An unpaid request holds its slot this long, then expires (the client is sent to pay at once). */
 export const HOLD_MINUTES = 30
+/**
+ * A checkout session stays open this long: Stripe's shortest `expires_at` (30 minutes by its own clock)
+ * and a minute for the request and clock skew; its default, 24 hours, would outlive the slot by far.
+ */
+export const CHECKOUT_SESSION_MINUTES = 31
+/** However often checkout is reopened, an unpaid request holds its slot at most this long after it was made. */
+export const MAX_PAYMENT_WINDOW_MINUTES = 90
+
+/**
+ * The slot's hold once a checkout session open until `sessionEnd` is given to the client: it follows the
+ * session (a payment made on it finds its booking still waiting), at most MAX_PAYMENT_WINDOW_MINUTES
+ * after the request; undefined when it does not change (not an unpaid request, or already as long).
+ */
+export const holdAfterCheckout = (
+  s: Pick<BookingState, "status" | "holdExpiresAt"> & { readonly createdAt: Date },
+  sessionEnd: Date
+): Date | undefined => {
+  if (s.status !== "PENDING" || s.holdExpiresAt === null) return undefined
+  const until = Math.min(sessionEnd.getTime(), s.createdAt.getTime() + MAX_PAYMENT_WINDOW_MINUTES * MINUTE)
+  return until > s.holdExpiresAt.getTime() ? new Date(until) : undefined
+}
 /** A card authorisation lasts about 7 days at the card networks (5 for merchant-initiated Visa). */
 export const AUTHORIZATION_DAYS = 7
 /** A booking starting within this window is authorised at checkout; a later one saves the card. */

@@ -265,6 +265,8 @@ export interface BookingRepositoryShape {
     ignoreBookingId: string
   ) => Effect.Effect<boolean>
   readonly setReferences: (id: string, references: PaymentReferences) => Effect.Effect<void>
+  /** Moves an unpaid request's slot hold to `until` (domain holdAfterCheckout decides it), when it is still pending. */
+  readonly extendHold: (id: string, until: Date) => Effect.Effect<void>
   readonly list: (query: BookingListQuery) => Effect.Effect<{ readonly items: ReadonlyArray<BookingDetail>; readonly total: number }>
   /** The user's booking of the service that is under way (PENDING, CONFIRMED, IN_PROGRESS or SERVICE_RENDERED), newest first. */
   readonly activeForService: (serviceId: string, clientId: string) => Effect.Effect<Option.Option<BookingDetail>>

@@ -79,7 +79,9 @@ import {
   DisputeNotFound,
   validateDisputeMessage,
   validateDisputeReport,
-  validateResolution
+  validateResolution,
+  CHECKOUT_SESSION_MINUTES,
+  holdAfterCheckout
 } from "./domain"
 import { makeSlotClaims } from "./claims"
 import { Availability, type SlotQuery, type SlotsAnswer } from "./availability/service"
@@ -988,6 +990,7 @@ export const BookingsLive = Layer.effect(
               publishableKey: config.stripePublishableKey.value
             }
           }
+          const sessionEnd = new Date(at.getTime() + CHECKOUT_SESSION_MINUTES * 60_000)
           const session = yield* gateway.createCheckoutSession({
             bookingId: b.id,
             mode,
@@ -1012,7 +1015,8 @@ export const BookingsLive = Layer.effect(
             successUrl: `${base}/bookings?payment=success&booking=${b.id}`,
             cancelUrl: `${base}/services/${b.serviceId}?payment=cancelled`,
             idempotencyKey,
-            locale: b.client.preferredLanguage
+            locale: b.client.preferredLanguage,
+            expiresAt: sessionEnd
           })
           // One open session per booking: the previous one is expired, so that it cannot be paid too.
           const previous = b.checkoutSessionId
@@ -1026,6 +1030,9 @@ export const BookingsLive = Layer.effect(
             }
           }
           yield* bookings.setReferences(b.id, { checkoutSessionId: session.id })
+          // The slot waits as long as the session can be paid (within the request's longest window).
+          const hold = holdAfterCheckout(b, sessionEnd)
+          if (hold !== undefined) yield* bookings.extendHold(b.id, hold)
           return { url: session.url, sessionId: session.id, mode }
         }).pipe(Effect.catchTag("PaymentGatewayError", () => Effect.fail(PaymentGatewayUnavailable))),
 

@@ -46,6 +46,8 @@ export interface GatewayEvent {
   readonly type: string
   /** When the gateway created the event (whole seconds). */
   readonly created: Date
+  /** The API version its payload follows (its endpoint's), or null when the event names none. */
+  readonly apiVersion: string | null
   /** `data.object` of the event, as sent (decoded by each event's handler). */
   readonly object: unknown
 }

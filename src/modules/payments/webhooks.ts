@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { STRIPE_API_VERSION } from "./stripe-version"
 import type { BadGateway, BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
 import { InvalidWebhookSignature, PaymentGatewayUnavailable, WebhookWrongEndpoint } from "./domain"
@@ -200,6 +201,12 @@ export const PaymentWebhooksLive = Layer.effect(
             Effect.tapError((error) => Effect.logWarning(`webhook (${endpoint}) refused: ${error.reason}`)),
             Effect.mapError(() => InvalidWebhookSignature)
           )
+          // Payloads follow the endpoint's version: another than the app's may carry fields it reads differently.
+          if (event.apiVersion !== null && event.apiVersion !== STRIPE_API_VERSION) {
+            yield* Effect.logWarning(
+              `webhook ${event.id} (${endpoint}): API version ${event.apiVersion}, the app reads ${STRIPE_API_VERSION}: recreate the endpoint with it (docs/operations.md)`
+            )
+          }
           const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined
           // An event the app acts on is taken only on its own endpoint (others are acknowledged anywhere).
           if (handler && webhookEndpointOf(event.type) !== endpoint) {

@@ -240,6 +240,12 @@ export const BookingMemoryAdapters = Layer.effectContext(
           const b = bookings.get(id)
           if (b) bookings.set(id, withReferences({ ...b, updatedAt: new Date() }, refs))
         }),
+      extendHold: (id, until) =>
+        Effect.sync(() => {
+          const b = bookings.get(id)
+          if (b && b.status === "PENDING" && b.holdExpiresAt !== null && b.holdExpiresAt < until)
+            bookings.set(id, { ...b, holdExpiresAt: until, updatedAt: new Date() })
+        }),
       list: (q) =>
         Effect.gen(function* () {
           const matches = [...bookings.values()]

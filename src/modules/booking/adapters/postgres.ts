@@ -429,6 +429,12 @@ export const BookingRepositoryLive = Layer.effect(
         if (Object.keys(changes).length === 0) return Effect.void
         return sql`UPDATE bookings SET ${sql.update(changes)}, updated_at = now() WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
       },
+      extendHold: (id, until) =>
+        sql`UPDATE bookings SET hold_expires_at = ${until}, updated_at = now()
+            WHERE id = ${id} AND status = 'PENDING' AND hold_expires_at IS NOT NULL AND hold_expires_at < ${until}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       list: (q) =>
         Effect.gen(function* () {
           const side =

@@ -1,4 +1,5 @@
 import { Clock, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { STRIPE_API_VERSION } from "../stripe-version"
 import * as crypto from "node:crypto"
 import { AppConfig, type AppConfigShape } from "../../../platform/config"
 import { JobQueue, type JobQueueShape } from "../../../platform/jobs"
@@ -50,7 +51,8 @@ export const sandboxEventSender = (config: AppConfigShape) => {
       const payload = JSON.stringify({
         id: event.id,
         object: "event",
-        api_version: "sandbox",
+        // The sandbox plays an endpoint created with the app's pinned version.
+        api_version: STRIPE_API_VERSION,
         type: event.type,
         created: event.created,
         livemode: false,

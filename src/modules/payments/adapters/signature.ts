@@ -55,7 +55,7 @@ export const verifyEvent = (
         () => new InvalidWebhook({ reason: "Timestamp outside the tolerance zone (in the future)" })
       ),
       Effect.flatMap((event) => {
-        const e = event as { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } } | null
+        const e = event as { id?: unknown; type?: unknown; created?: unknown; api_version?: unknown; data?: { object?: unknown } } | null
         return e !== null &&
           typeof e === "object" &&
           typeof e.id === "string" &&
@@ -63,7 +63,13 @@ export const verifyEvent = (
           typeof e.type === "string" &&
           typeof e.created === "number" &&
           Number.isFinite(e.created)
-          ? Effect.succeed({ id: e.id, type: e.type, created: new Date(e.created * 1000), object: e.data?.object })
+          ? Effect.succeed({
+              id: e.id,
+              type: e.type,
+              created: new Date(e.created * 1000),
+              apiVersion: typeof e.api_version === "string" ? e.api_version : null,
+              object: e.data?.object
+            })
           : Effect.fail(new InvalidWebhook({ reason: "the signed body is not an event" }))
       })
     )

@@ -1,4 +1,5 @@
 import { Effect, Layer, Option, Redacted } from "effect"
+import { STRIPE_API_VERSION } from "../stripe-version"
 import * as crypto from "node:crypto"
 import Stripe from "stripe"
 import { AppConfig } from "../../../platform/config"
@@ -11,6 +12,7 @@ import { webhookSecretVariables } from "../webhook-endpoints"
 export const makeStripeClient = (secretKey: string, apiBase: Option.Option<string>) => {
   const base = Option.map(apiBase, (url) => new URL(url))
   return new Stripe(secretKey, {
+    apiVersion: STRIPE_API_VERSION,
     maxNetworkRetries: 2,
     // The UI waits 30 s for our answer: three attempts of at most 8 s (with backoff) fit in it.
     timeout: 8_000,
