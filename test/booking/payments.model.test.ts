@@ -256,34 +256,25 @@ const pay = (w: World, sessionId: string) =>
     // The hold, and a decline of the same intent created a little earlier (a first card refused), in any order.
     // The hold as the webhook hands it on: its real end once retrieved, and the same report again
     // with the fallback of a gateway that did not say (Stripe's event, its charge an id).
-    w.pending.push({
-      _tag: "PaymentAuthorized",
-      bookingId: session.bookingId,
-      paymentIntentId: intentId,
-      amountMinor: session.amountMinor,
-      expiresAt: real,
-      expiryKnown: true,
-      extendedAuthorization: false,
-      customerId: session.customerId,
-      paymentMethodId: null,
-      paymentMethod: "visa •••• 4242",
-      reference: reference(),
-      occurredAt: at
-    })
-    w.pending.push({
-      _tag: "PaymentAuthorized",
-      bookingId: session.bookingId,
-      paymentIntentId: intentId,
-      amountMinor: session.amountMinor,
-      expiresAt: fallbackHoldEnd("customer", at),
-      expiryKnown: false,
-      extendedAuthorization: false,
-      customerId: session.customerId,
-      paymentMethodId: null,
-      paymentMethod: "visa •••• 4242",
-      reference: reference(),
-      occurredAt: at
-    })
+    for (const [expiresAt, expiryKnown] of [
+      [real, true],
+      [fallbackHoldEnd("customer", at), false]
+    ] as const) {
+      w.pending.push({
+        _tag: "PaymentAuthorized",
+        bookingId: session.bookingId,
+        paymentIntentId: intentId,
+        amountMinor: session.amountMinor,
+        expiresAt,
+        expiryKnown,
+        extendedAuthorization: false,
+        customerId: session.customerId,
+        paymentMethodId: null,
+        paymentMethod: "visa •••• 4242",
+        reference: reference(),
+        occurredAt: at
+      })
+    }
     w.pending.push({
       _tag: "PaymentFailed",
       bookingId: session.bookingId,

@@ -248,6 +248,12 @@ export const startFakeStripe = async () => {
     return { charge, refund }
   }
 
+  /** Stripe's 404 for an object it does not know. */
+  const missing = (param: string, message: string) => ({
+    status: 404,
+    body: { error: { type: "invalid_request_error", code: "resource_missing", param, message } }
+  })
+
   /** The charges' endpoints; undefined for any other request. */
   const chargesAnswer = (method: string, path: string, form: Record<string, string>): { status: number; body: unknown } | undefined => {
     const now = Math.floor(Date.now() / 1000)
@@ -356,18 +362,7 @@ export const startFakeStripe = async () => {
     const paymentMethodPath = /^\/v1\/payment_methods\/([^/]+)(\/attach)?$/.exec(path)
     if (paymentMethodPath) {
       const id = decodeURIComponent(paymentMethodPath[1]!)
-      if (!paymentMethods.has(id))
-        return {
-          status: 404,
-          body: {
-            error: {
-              type: "invalid_request_error",
-              code: "resource_missing",
-              param: "payment_method",
-              message: `No such PaymentMethod: '${id}'`
-            }
-          }
-        }
+      if (!paymentMethods.has(id)) return missing("payment_method", `No such PaymentMethod: '${id}'`)
       if (method === "POST" && paymentMethodPath[2]) {
         const owner = paymentMethods.get(id)
         if (owner !== null && owner !== form.customer) {
@@ -455,18 +450,7 @@ export const startFakeStripe = async () => {
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
     if (method === "GET" && intentPath) {
       const intent = intents.get(decodeURIComponent(intentPath[1]!))
-      if (!intent)
-        return {
-          status: 404,
-          body: {
-            error: {
-              type: "invalid_request_error",
-              code: "resource_missing",
-              param: "intent",
-              message: `No such payment_intent: '${decodeURIComponent(intentPath[1]!)}'`
-            }
-          }
-        }
+      if (!intent) return missing("intent", `No such payment_intent: '${decodeURIComponent(intentPath[1]!)}'`)
       const chargeId = `ch_${intent.id}`
       return {
         status: 200,
