@@ -117,6 +117,31 @@ describe("two endpoints: the platform's events and the connected accounts' event
     expect(await stored(user.id)).toMatchObject({ chargesEnabled: true })
   })
 
+  it("account.application.deauthorized (connect endpoint): the disconnected account takes no charges and pays nothing out any more", async () => {
+    const { user, token, accountId } = await providerWithAccount()
+    const enabled = accountUpdated({ accountId, created: nowSeconds(), charges: true, payouts: true })
+    expect((await deliver(api, enabled, sign(enabled, CONNECT_WEBHOOK_SECRET), "connect")).status).toBe(200)
+    expect(await stored(user.id)).toMatchObject({ chargesEnabled: true, payoutsEnabled: true })
+    const deauthorized = JSON.stringify({
+      id: `evt_deauth_${accountId}`,
+      object: "event",
+      type: "account.application.deauthorized",
+      account: accountId,
+      created: nowSeconds() + 1,
+      livemode: false,
+      data: { object: { id: "ca_platform_app", object: "application", name: "Marketplace" } }
+    })
+    // Stripe sends it to the connected accounts' endpoint only.
+    expect((await deliver(api, deauthorized, sign(deauthorized, WEBHOOK_SECRET), "platform")).status).toBe(400)
+    const reply = await deliver(api, deauthorized, sign(deauthorized, CONNECT_WEBHOOK_SECRET), "connect")
+    expect(reply.status, reply.text).toBe(200)
+    expect(await stored(user.id)).toMatchObject({ accountId, chargesEnabled: false, payoutsEnabled: false })
+    expect(await server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(user.id)))).toBe(false)
+    // The provider's own status says so.
+    const status = await api.get("/api/users/me/stripe-connect/status", { token })
+    expect(status.body.data.data).toMatchObject({ hasAccount: true, chargesEnabled: false })
+  })
+
   it("each endpoint refuses the other's events (400 WEBHOOK_WRONG_ENDPOINT, in the request's language), and records nothing", async () => {
     const { user, accountId } = await providerWithAccount()
     const account = accountUpdated({ accountId, created: nowSeconds(), charges: true })

@@ -47,7 +47,7 @@ export class PaymentsWebhookApi extends HttpApiGroup.make("paymentsWebhook")
       .addSuccess(Ok(WebhookReceiptView))
       .annotate(
         OpenApi.Description,
-        "Connected accounts' events (account.updated): raw JSON event body, verified with the Stripe-Signature header and STRIPE_CONNECT_WEBHOOK_SECRET (400 when absent or wrong, or for a platform event)."
+        "Connected accounts' events (account.updated, account.application.deauthorized): raw JSON event body, verified with the Stripe-Signature header and STRIPE_CONNECT_WEBHOOK_SECRET (400 when absent or wrong, or for a platform event)."
       )
   )
   .prefix("/payments") {}

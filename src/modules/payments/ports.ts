@@ -48,6 +48,8 @@ export interface GatewayEvent {
   readonly created: Date
   /** The API version its payload follows (its endpoint's), or null when the event names none. */
   readonly apiVersion: string | null
+  /** A connected account's event: that account (Stripe's top-level `account`); null for the platform's own. */
+  readonly account: string | null
   /** `data.object` of the event, as sent (decoded by each event's handler). */
   readonly object: unknown
 }

@@ -6,7 +6,7 @@
 export type WebhookEndpoint = "platform" | "connect"
 
 /** The event types that only a connected-accounts endpoint receives (and the only ones it accepts). */
-export const CONNECT_EVENT_TYPES: ReadonlyArray<string> = ["account.updated"]
+export const CONNECT_EVENT_TYPES: ReadonlyArray<string> = ["account.updated", "account.application.deauthorized"]
 
 /** Which endpoint a Stripe event type is delivered to. */
 export const webhookEndpointOf = (type: string): WebhookEndpoint => (CONNECT_EVENT_TYPES.includes(type) ? "connect" : "platform")

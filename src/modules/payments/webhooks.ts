@@ -66,6 +66,30 @@ const accountUpdated =
     )
 
 /**
+ * `account.application.deauthorized`: the provider disconnected their account from the platform, which
+ * can no longer charge for them nor pay them out: the stored account takes no charges from now (their
+ * bookings are not offered for payment, their services cannot be published) until they connect again.
+ */
+const accountDeauthorized =
+  (accounts: PaymentAccountRepositoryShape): EventHandler =>
+  (event) =>
+    Effect.succeed(
+      Effect.gen(function* () {
+        if (event.account === null) return yield* Effect.logWarning(`webhook ${event.id}: a deauthorization naming no account, ignored`)
+        const stored = yield* accounts.findByAccountId(event.account)
+        if (Option.isNone(stored)) return yield* Effect.logInfo(`webhook ${event.id}: account ${event.account} is not ours, ignored`)
+        yield* Effect.logWarning(
+          `webhook ${event.id}: account ${event.account} disconnected from the platform (user ${stored.value.userId})`
+        )
+        yield* accounts.recordGatewayState(
+          event.account,
+          { country: stored.value.country, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: stored.value.detailsSubmitted },
+          event.created
+        )
+      })
+    )
+
+/**
  * A card saved in setup mode counts only once it is attached to the customer it will be charged with
  * off-session (Checkout's setup mode leaves that to the session's customer, which nothing else
  * checks): attached now if attached to nobody; a card that cannot be used is a failed payment (the
@@ -154,6 +178,7 @@ export const eventHandlers = (deps: {
   readonly charges: ChargeGatewayShape
 }): Readonly<Record<string, EventHandler>> => ({
   "account.updated": accountUpdated(deps.accounts),
+  "account.application.deauthorized": accountDeauthorized(deps.accounts),
   ...Object.fromEntries(chargeEventTypes.map((type) => [type, chargeEvent(deps.sink, deps.charges)]))
 })
 

@@ -53,6 +53,8 @@ export const sandboxEventSender = (config: AppConfigShape) => {
         object: "event",
         // The sandbox plays an endpoint created with the app's pinned version.
         api_version: STRIPE_API_VERSION,
+        // As Stripe: a connected account's event names that account.
+        ...(endpoint === "connect" ? { account: (event.object as { readonly id?: string }).id } : {}),
         type: event.type,
         created: event.created,
         livemode: false,

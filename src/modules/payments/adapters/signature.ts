@@ -55,7 +55,14 @@ export const verifyEvent = (
         () => new InvalidWebhook({ reason: "Timestamp outside the tolerance zone (in the future)" })
       ),
       Effect.flatMap((event) => {
-        const e = event as { id?: unknown; type?: unknown; created?: unknown; api_version?: unknown; data?: { object?: unknown } } | null
+        const e = event as {
+          id?: unknown
+          type?: unknown
+          created?: unknown
+          api_version?: unknown
+          account?: unknown
+          data?: { object?: unknown }
+        } | null
         return e !== null &&
           typeof e === "object" &&
           typeof e.id === "string" &&
@@ -68,6 +75,7 @@ export const verifyEvent = (
               type: e.type,
               created: new Date(e.created * 1000),
               apiVersion: typeof e.api_version === "string" ? e.api_version : null,
+              account: typeof e.account === "string" && e.account !== "" ? e.account : null,
               object: e.data?.object
             })
           : Effect.fail(new InvalidWebhook({ reason: "the signed body is not an event" }))
