@@ -473,6 +473,28 @@ describe("gateway answers", () => {
     expect(code(all.next, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system)).toBe("BOOKING_INVALID_TRANSITION")
     expect(code(completed, { _tag: "PaymentRefunded", totalRefundedMinor: 1 }, system)).toBe("BOOKING_INVALID_TRANSITION")
   })
+
+  it("RefundFailed: back to what still counts, flagged REFUND_FAILED; the next refund that goes through clears the flag", () => {
+    const part = decide(captured, { _tag: "PaymentRefunded", totalRefundedMinor: 2_000 }, system).next
+    const all = decide(part, { _tag: "PaymentRefunded", totalRefundedMinor: 6_000 }, system).next
+    const failed = decide(all, { _tag: "RefundFailed", totalRefundedMinor: 2_000 }, system)
+    expect(failed.next).toMatchObject({ paymentStatus: "PARTIALLY_REFUNDED", refundedMinor: 2_000, paymentIssue: "REFUND_FAILED" })
+    expect(failed.effects).toEqual([])
+    expect(decide(part, { _tag: "RefundFailed", totalRefundedMinor: 0 }, system).next).toMatchObject({
+      paymentStatus: "CAPTURED",
+      refundedMinor: 0,
+      paymentIssue: "REFUND_FAILED"
+    })
+    expect(decide(failed.next, { _tag: "PaymentRefunded", totalRefundedMinor: 3_000 }, system).next).toMatchObject({
+      paymentStatus: "PARTIALLY_REFUNDED",
+      refundedMinor: 3_000,
+      paymentIssue: null
+    })
+    // Not below nothing, not up, not on a booking with nothing refunded.
+    for (const totalRefundedMinor of [-1, 2_000, 2_500, 1.5])
+      expect(code(part, { _tag: "RefundFailed", totalRefundedMinor }, system)).toBe("BOOKING_INVALID_TRANSITION")
+    expect(code(captured, { _tag: "RefundFailed", totalRefundedMinor: 0 }, system)).toBe("BOOKING_INVALID_TRANSITION")
+  })
 })
 
 describe("terminal bookings", () => {

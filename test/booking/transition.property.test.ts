@@ -904,8 +904,9 @@ describe("the booking state machine, any story of commands, actors, times and ga
     // raised total, counted as "move:after-authorisation", take three lucky picks: the story below walks them.)
     expect(tally["cancel:late-fee"]).toBeGreaterThan(0)
     const reached = new Set(Object.keys(tally).map((k) => k.split(":")[0]))
-    // (A slot lost while a move awaited its money is rare in random stories: the story below walks it.)
-    for (const tag of TAGS) if (tag !== "RescheduleUnavailable") expect(reached).toContain(tag)
+    // (A slot lost while a move awaited its money is rare in random stories: the story below walks it. A
+    // refund failing below what was refunded needs a refund first and a lower total: refund-lifecycle.http walks it.)
+    for (const tag of TAGS) if (tag !== "RescheduleUnavailable" && tag !== "RefundFailed") expect(reached).toContain(tag)
     for (const status of ["PENDING", "CONFIRMED", "IN_PROGRESS", "SERVICE_RENDERED", "DISPUTED", "COMPLETED", "VALIDATED", "RESOLVED"]) {
       expect(Object.keys(tally).some((k) => k.endsWith(`:${status}`))).toBe(true)
     }

@@ -20,7 +20,9 @@ const actor = (role: Actor["role"], paymentReady: boolean) =>
           country: "CA",
           chargesEnabled: true,
           payoutsEnabled: true,
-          detailsSubmitted: true
+          detailsSubmitted: true,
+          requirementsDue: [],
+          disabledReason: null
         })
       )
     }

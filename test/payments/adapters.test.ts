@@ -39,6 +39,8 @@ describe.each(storeKinds)("payments stores on %s", (kind) => {
     chargesEnabled: false,
     payoutsEnabled: false,
     detailsSubmitted: false,
+    requirementsDue: [],
+    disabledReason: null,
     ...overrides
   })
 
@@ -74,7 +76,14 @@ describe.each(storeKinds)("payments stores on %s", (kind) => {
     const account = await newAccount()
     await run(r.upsert(account))
     const base = Math.floor(Date.now() / 1000) * 1000 + 60_000
-    const ready = { country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true }
+    const ready = {
+      country: "CA",
+      chargesEnabled: true,
+      payoutsEnabled: true,
+      detailsSubmitted: true,
+      requirementsDue: ["external_account"],
+      disabledReason: null
+    }
     const first = await run(r.recordGatewayState(account.accountId, ready, new Date(base + 2000)))
     expect(first).toEqual(Option.some({ account: { ...account, ...ready }, applied: true }))
     const stale = await run(r.recordGatewayState(account.accountId, { ...ready, chargesEnabled: false }, new Date(base)))
@@ -93,7 +102,7 @@ describe.each(storeKinds)("payments stores on %s", (kind) => {
     const applied = await run(
       r.recordGatewayState(
         account.accountId,
-        { country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true },
+        { country: "CA", chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true, requirementsDue: [], disabledReason: null },
         new Date(Date.now() - 10_000)
       )
     )

@@ -56,7 +56,9 @@ describe("charge routing across Stripe's settlement regions (issue 24, item 2)",
     country,
     chargesEnabled: true,
     payoutsEnabled: true,
-    detailsSubmitted: true
+    detailsSubmitted: true,
+    requirementsDue: [],
+    disabledReason: null
   })
   it("settles on the connected account (on_behalf_of) exactly when it is outside the platform's region; Europe is one region", () => {
     expect(chargeRouting(account("CA"), "CA")).toEqual({ destinationAccountId: "acct_CA" })
@@ -109,7 +111,9 @@ describe("views and addresses", () => {
       country: null,
       chargesEnabled: false,
       payoutsEnabled: false,
-      detailsSubmitted: false
+      detailsSubmitted: false,
+      requirementsDue: [],
+      disabledReason: null
     })
   })
   it("return and refresh URLs go back to the setup page, without a double slash", () => {

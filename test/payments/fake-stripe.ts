@@ -20,6 +20,8 @@ export interface FakeAccount {
   payouts_enabled: boolean
   details_submitted: boolean
   metadata: Record<string, string>
+  /** As Stripe describes a new Express account: what is due, and charges disabled for it. */
+  requirements: { currently_due: Array<string>; past_due: Array<string>; disabled_reason: string | null }
 }
 
 export interface FakeIntent {
@@ -190,7 +192,12 @@ export const startFakeStripe = async () => {
           charges_enabled: false,
           payouts_enabled: false,
           details_submitted: false,
-          metadata: { userId: form["metadata[userId]"] ?? "" }
+          metadata: { userId: form["metadata[userId]"] ?? "" },
+          requirements: {
+            currently_due: ["business_profile.url", "external_account", "individual.verification.document", "tos_acceptance.date"],
+            past_due: ["external_account", "tos_acceptance.date"],
+            disabled_reason: "requirements.past_due"
+          }
         }
         accounts.set(account.id, account)
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, account.id)

@@ -49,7 +49,16 @@ describe("sandbox onboarding through HTTP", () => {
     expect(before.body).toEqual({
       success: true,
       data: {
-        data: { hasAccount: false, accountId: null, country: null, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false }
+        data: {
+          hasAccount: false,
+          accountId: null,
+          country: null,
+          chargesEnabled: false,
+          payoutsEnabled: false,
+          detailsSubmitted: false,
+          requirementsDue: [],
+          disabledReason: null
+        }
       }
     })
 
@@ -67,7 +76,9 @@ describe("sandbox onboarding through HTTP", () => {
       country: "CA",
       chargesEnabled: false,
       payoutsEnabled: false,
-      detailsSubmitted: false
+      detailsSubmitted: false,
+      requirementsDue: ["external_account", "individual.verification.document", "tos_acceptance.date"],
+      disabledReason: "requirements.past_due"
     })
     expect(await canTakeCharges(provider.user.id)).toBe(false)
 
@@ -104,7 +115,9 @@ describe("sandbox onboarding through HTTP", () => {
       country: "CA",
       chargesEnabled: true,
       payoutsEnabled: true,
-      detailsSubmitted: true
+      detailsSubmitted: true,
+      requirementsDue: [],
+      disabledReason: null
     })
     const events = await server.run(
       Effect.flatMap(

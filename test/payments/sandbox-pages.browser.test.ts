@@ -50,6 +50,23 @@ describe.skipIf(!hasChromium)("sandbox pages in a browser: axe and keyboard", ()
     }
   })
 
+  it("the setup page names what the payment provider still needs, in the provider's language, and passes axe", async () => {
+    for (const [locale, language, needs, identity] of [
+      ["fr-CA", "fr", "Le prestataire de paiement attend encore :", "Une pièce d'identité"],
+      ["en-CA", "en", "The payment provider still needs:", "An identity document"]
+    ] as const) {
+      const { provider } = await onboardingLink(language)
+      const opened = await journey.loggedInPage(provider, locale)
+      await opened.page.goto(`${journey.base}/provider/payments/setup`)
+      const box = opened.page.getByTestId("payout-requirements")
+      await box.getByText(needs).waitFor()
+      await box.getByText(identity).waitFor()
+      expect(await box.locator("li").count()).toBe(3)
+      await expectNoViolations(opened.page, `setup with requirements ${language}`)
+      await opened.context.close()
+    }
+  })
+
   it("the language link switches the page to the other language", async () => {
     const { link } = await onboardingLink()
     const page = await newPage("fr-CA")

@@ -39,7 +39,9 @@ describe("ConnectedAccounts on in-memory adapters (sandbox)", () => {
       country: "FR",
       chargesEnabled: true,
       payoutsEnabled: true,
-      detailsSubmitted: true
+      detailsSubmitted: true,
+      requirementsDue: [],
+      disabledReason: null
     })
     expect(await canTakeCharges()).toBe(true)
   })
@@ -105,7 +107,9 @@ describe("stripe mode with Stripe unreachable", () => {
       country: "CA",
       chargesEnabled: true,
       payoutsEnabled: false,
-      detailsSubmitted: true
+      detailsSubmitted: true,
+      requirementsDue: ["external_account"],
+      disabledReason: "requirements.past_due"
     }
     await env.run(Effect.flatMap(PaymentAccountRepository, (r) => r.upsert(stored)))
     const status = await env.run(Effect.flatMap(ConnectedAccounts, (c) => c.status(user)))
@@ -115,7 +119,9 @@ describe("stripe mode with Stripe unreachable", () => {
       country: "CA",
       chargesEnabled: true,
       payoutsEnabled: false,
-      detailsSubmitted: true
+      detailsSubmitted: true,
+      requirementsDue: ["external_account"],
+      disabledReason: "requirements.past_due"
     })
 
     const other = await env.provider()

@@ -113,7 +113,7 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
     expect(STRIPE_API_VERSION).toBe(Stripe.API_VERSION)
   })
 
-  it("retrieves an account and maps its flags and country", async () => {
+  it("retrieves an account and maps its flags, country, requirements (past due first, each once) and disabled reason", async () => {
     const accountId = await gateway.run((g) => g.createAccount({ userId: "user-get", email: "c@example.com", country: "BE" }))
     const start = fake.requests.length
     expect(await gateway.run((g) => g.retrieveAccount(accountId))).toEqual({
@@ -121,13 +121,21 @@ describe("Stripe adapter: request shapes against a local fake of Stripe's API", 
       country: "BE",
       chargesEnabled: false,
       payoutsEnabled: false,
-      detailsSubmitted: false
+      detailsSubmitted: false,
+      requirementsDue: ["external_account", "tos_acceptance.date", "business_profile.url", "individual.verification.document"],
+      disabledReason: "requirements.past_due"
     })
-    Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, details_submitted: true })
+    Object.assign(fake.accounts.get(accountId)!, {
+      charges_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [], past_due: [], disabled_reason: null }
+    })
     expect(await gateway.run((g) => g.retrieveAccount(accountId))).toMatchObject({
       chargesEnabled: true,
       payoutsEnabled: false,
-      detailsSubmitted: true
+      detailsSubmitted: true,
+      requirementsDue: [],
+      disabledReason: null
     })
     const [request] = fake.since(start)
     expect(request).toMatchObject({ method: "GET", path: `/v1/accounts/${accountId}`, idempotencyKey: undefined })
@@ -203,7 +211,9 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
       country: "FR",
       chargesEnabled: false,
       payoutsEnabled: false,
-      detailsSubmitted: false
+      detailsSubmitted: false,
+      requirementsDue: ["external_account", "tos_acceptance.date", "business_profile.url", "individual.verification.document"],
+      disabledReason: "requirements.past_due"
     })
     Object.assign(fake.accounts.get(accountId)!, { charges_enabled: true, payouts_enabled: true, details_submitted: true })
     const canTakeCharges = () => server.run(Effect.flatMap(PaymentAccounts, (p) => p.canTakeCharges(provider.user.id)))
@@ -260,7 +270,9 @@ describe("stripe mode through HTTP (the app pointed at the fake)", () => {
           country: "CA",
           chargesEnabled: true,
           payoutsEnabled: true,
-          detailsSubmitted: true
+          detailsSubmitted: true,
+          requirementsDue: [],
+          disabledReason: null
         })
       )
     )

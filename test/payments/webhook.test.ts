@@ -117,6 +117,34 @@ describe("two endpoints: the platform's events and the connected accounts' event
     expect(await stored(user.id)).toMatchObject({ chargesEnabled: true })
   })
 
+  it("account.updated's requirements and disabled reason are stored; the provider's status reads the gateway's latest", async () => {
+    const { user, token, accountId } = await providerWithAccount()
+    const restricted = JSON.stringify({
+      ...JSON.parse(accountUpdated({ accountId, created: nowSeconds(), charges: false, details: true })),
+      account: accountId
+    })
+    const withRequirements = JSON.parse(restricted)
+    withRequirements.data.object.requirements = {
+      past_due: ["individual.verification.document"],
+      currently_due: ["individual.verification.document", "external_account"],
+      disabled_reason: "requirements.past_due"
+    }
+    const payload = JSON.stringify(withRequirements)
+    expect((await deliver(api, payload, sign(payload, CONNECT_WEBHOOK_SECRET), "connect")).status).toBe(200)
+    expect(await stored(user.id)).toMatchObject({
+      requirementsDue: ["individual.verification.document", "external_account"],
+      disabledReason: "requirements.past_due"
+    })
+    // The status refreshes from the gateway (the sandbox: onboarding not finished), whose answer is the latest.
+    const status = await api.get("/api/users/me/stripe-connect/status", { token })
+    expect(status.body.data.data).toMatchObject({
+      requirementsDue: ["external_account", "individual.verification.document", "tos_acceptance.date"],
+      disabledReason: "requirements.past_due",
+      detailsSubmitted: false
+    })
+    expect(await stored(user.id)).toMatchObject({ disabledReason: "requirements.past_due" })
+  })
+
   it("account.application.deauthorized (connect endpoint): the disconnected account takes no charges and pays nothing out any more", async () => {
     const { user, token, accountId } = await providerWithAccount()
     const enabled = accountUpdated({ accountId, created: nowSeconds(), charges: true, payouts: true })

@@ -119,7 +119,9 @@ export const bookableService = (
         country: "FR",
         chargesEnabled: true,
         payoutsEnabled: true,
-        detailsSubmitted: true
+        detailsSubmitted: true,
+        requirementsDue: [],
+        disabledReason: null
       })
     )
     const actors = { provider: actorOf(provider.user, "PROVIDER"), client: actorOf(client.user, "CLIENT") }

@@ -9,6 +9,7 @@ import { useAsync } from "../components/async"
 import { Alert } from "../components/forms"
 import { Loaded } from "../components/loaded"
 import { Page } from "../components/page"
+import { disabledReasonLabel, requirementLabel } from "../payments/requirements"
 
 /** Failures this screen shows in its red box; a 401 or 403 still gets the global handling. */
 const SHOWN = [0, 400, 404, 409, 422, 429, 500, 502, 503]
@@ -26,6 +27,29 @@ const useCountryName = () => {
   }, [i18n.locale])
 }
 
+/** What the payment provider still needs, and why it restricted the account, in words. */
+const Requirements = ({ status }: { status: ConnectStatus }) => {
+  const { t, i18n } = useLingui()
+  if (status.requirementsDue.length === 0 && status.disabledReason === null) return null
+  // One line per distinct need (several codes may name the same one).
+  const needs = [...new Set(status.requirementsDue.map((code) => i18n._(requirementLabel(code))))]
+  return (
+    <div className="alert alert-warning" role="status" data-testid="payout-requirements">
+      {status.disabledReason !== null && <p>{i18n._(disabledReasonLabel(status.disabledReason))}</p>}
+      {needs.length > 0 && (
+        <>
+          <p>{t`Le prestataire de paiement attend encore :`}</p>
+          <ul>
+            {needs.map((need) => (
+              <li key={need}>{need}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  )
+}
+
 const StatusPanel = ({ status }: { status: ConnectStatus }) => {
   const { t } = useLingui()
   const countryName = useCountryName()
@@ -34,6 +58,7 @@ const StatusPanel = ({ status }: { status: ConnectStatus }) => {
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t`État de votre compte`}</h2>
+      <Requirements status={status} />
       {status.hasAccount ? (
         <dl className="facts">
           <dt>{t`Identifiant du compte`}</dt>

@@ -11,7 +11,11 @@ export const ConnectStatusView = Schema.Struct({
   country: Schema.NullOr(Schema.String),
   chargesEnabled: Schema.Boolean,
   payoutsEnabled: Schema.Boolean,
-  detailsSubmitted: Schema.Boolean
+  detailsSubmitted: Schema.Boolean,
+  /** What the payment provider still needs, by its codes (`external_account`, `individual.verification.document`…); the screen names them. */
+  requirementsDue: Schema.Array(Schema.String),
+  /** Why the payment provider restricted the account (`requirements.past_due`, `rejected.fraud`…), or null. */
+  disabledReason: Schema.NullOr(Schema.String)
 })
 
 /** The spec's client reads these three answers one level deeper: `data.data`. */

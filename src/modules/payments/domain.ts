@@ -4,14 +4,10 @@ import type { MessageKey } from "../../platform/messages"
 import { ALLOWED_COUNTRIES, type Country, needsOnBehalfOf } from "./rules"
 
 /** A provider's connected (payout) account as the product sees it. */
-export interface PaymentAccount {
+export interface PaymentAccount extends AccountState {
   readonly userId: string
   readonly gateway: "stripe" | "sandbox"
   readonly accountId: string
-  readonly country: string
-  readonly chargesEnabled: boolean
-  readonly payoutsEnabled: boolean
-  readonly detailsSubmitted: boolean
 }
 
 export type GatewayKind = PaymentAccount["gateway"]
@@ -25,7 +21,17 @@ export interface AccountState {
   readonly chargesEnabled: boolean
   readonly payoutsEnabled: boolean
   readonly detailsSubmitted: boolean
+  /** What the gateway still needs from the provider (Stripe's `requirements.past_due` then `currently_due`), by its codes. */
+  readonly requirementsDue: ReadonlyArray<string>
+  /** Why the gateway restricted the account (Stripe's `requirements.disabled_reason`), or null. */
+  readonly disabledReason: string | null
 }
+
+/** An account the gateway asks nothing of. */
+export const NO_REQUIREMENTS = { requirementsDue: [], disabledReason: null } as const satisfies Pick<
+  AccountState,
+  "requirementsDue" | "disabledReason"
+>
 
 // ---- Payout setup: the country (spec admin-and-onboarding section 5) --------------------------
 
@@ -52,6 +58,8 @@ export interface ConnectStatus {
   readonly chargesEnabled: boolean
   readonly payoutsEnabled: boolean
   readonly detailsSubmitted: boolean
+  readonly requirementsDue: ReadonlyArray<string>
+  readonly disabledReason: string | null
 }
 
 export const statusOf = (account: PaymentAccount | undefined): ConnectStatus =>
@@ -62,9 +70,19 @@ export const statusOf = (account: PaymentAccount | undefined): ConnectStatus =>
         country: account.country,
         chargesEnabled: account.chargesEnabled,
         payoutsEnabled: account.payoutsEnabled,
-        detailsSubmitted: account.detailsSubmitted
+        detailsSubmitted: account.detailsSubmitted,
+        requirementsDue: account.requirementsDue,
+        disabledReason: account.disabledReason
       }
-    : { hasAccount: false, accountId: null, country: null, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: false }
+    : {
+        hasAccount: false,
+        accountId: null,
+        country: null,
+        chargesEnabled: false,
+        payoutsEnabled: false,
+        detailsSubmitted: false,
+        ...NO_REQUIREMENTS
+      }
 
 // ---- Ordering of gateway states ----------------------------------------------------------------
 

@@ -111,7 +111,8 @@ export class ConnectedAccountGateway extends Context.Tag("payments/ConnectedAcco
 
 // ---- The sandbox gateway's own storage -------------------------------------------------------
 
-export interface SandboxAccount extends GatewayAccount {
+/** The sandbox keeps the flags; what it asks for follows from them (adapters/sandbox.ts sandboxRequirements). */
+export interface SandboxAccount extends Omit<GatewayAccount, "requirementsDue" | "disabledReason"> {
   readonly userId: string
   readonly email: string
 }

@@ -78,3 +78,18 @@ export const settlementRegionOf = (country: string): string => {
 /** Whether a charge for a connected account in `accountCountry` must settle on it (`on_behalf_of`). */
 export const needsOnBehalfOf = (platformCountry: string, accountCountry: string) =>
   accountCountry.trim() !== "" && settlementRegionOf(platformCountry) !== settlementRegionOf(accountCountry)
+
+/** What Stripe still needs (past due first, each once) and why it restricted the account. */
+export const requirementsOf = (
+  requirements:
+    | {
+        readonly past_due?: ReadonlyArray<string> | null
+        readonly currently_due?: ReadonlyArray<string> | null
+        readonly disabled_reason?: string | null
+      }
+    | null
+    | undefined
+) => ({
+  requirementsDue: [...new Set([...(requirements?.past_due ?? []), ...(requirements?.currently_due ?? [])])],
+  disabledReason: requirements?.disabled_reason ?? null
+})

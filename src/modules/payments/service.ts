@@ -8,6 +8,7 @@ import {
   canTakeCharges,
   type ConnectStatus,
   type GatewayKind,
+  NO_REQUIREMENTS,
   onboardingReturnUrls,
   type PaymentAccount,
   PaymentAccountIncomplete,
@@ -128,7 +129,9 @@ export const ConnectedAccountsLive = Layer.effect(
                     country,
                     chargesEnabled: false,
                     payoutsEnabled: false,
-                    detailsSubmitted: false
+                    detailsSubmitted: false,
+                    // Known at the first refresh or account.updated.
+                    ...NO_REQUIREMENTS
                   }),
                   onCreated === undefined ? Effect.void : onCreated({ accountId, country, replaces: replaces ?? null })
                 )

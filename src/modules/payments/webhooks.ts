@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { requirementsOf } from "./rules"
 import { STRIPE_API_VERSION } from "./stripe-version"
 import type { BadGateway, BadRequest } from "../../platform/errors"
 import { Transactional } from "../../platform/transaction"
@@ -31,6 +32,15 @@ export type EventHandler = (event: GatewayEvent) => Effect.Effect<Effect.Effect<
 
 const AccountObject = Schema.Struct({
   id: Schema.String,
+  requirements: Schema.optional(
+    Schema.NullOr(
+      Schema.Struct({
+        past_due: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+        currently_due: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
+        disabled_reason: Schema.optional(Schema.NullOr(Schema.String))
+      })
+    )
+  ),
   country: Schema.optional(Schema.NullOr(Schema.String)),
   charges_enabled: Schema.optional(Schema.NullOr(Schema.Boolean)),
   payouts_enabled: Schema.optional(Schema.NullOr(Schema.Boolean)),
@@ -55,7 +65,8 @@ const accountUpdated =
             country: account.country ?? stored.value.country,
             chargesEnabled: account.charges_enabled === true,
             payoutsEnabled: account.payouts_enabled === true,
-            detailsSubmitted: account.details_submitted === true
+            detailsSubmitted: account.details_submitted === true,
+            ...requirementsOf(account.requirements)
           },
           event.created
         )
@@ -83,7 +94,14 @@ const accountDeauthorized =
         )
         yield* accounts.recordGatewayState(
           event.account,
-          { country: stored.value.country, chargesEnabled: false, payoutsEnabled: false, detailsSubmitted: stored.value.detailsSubmitted },
+          {
+            country: stored.value.country,
+            chargesEnabled: false,
+            payoutsEnabled: false,
+            detailsSubmitted: stored.value.detailsSubmitted,
+            requirementsDue: stored.value.requirementsDue,
+            disabledReason: stored.value.disabledReason
+          },
           event.created
         )
       })

@@ -26,7 +26,9 @@ const PaymentAccountRow = Schema.Struct({
   country: Schema.String,
   chargesEnabled: Schema.Boolean,
   payoutsEnabled: Schema.Boolean,
-  detailsSubmitted: Schema.Boolean
+  detailsSubmitted: Schema.Boolean,
+  requirementsDue: Schema.Array(Schema.String),
+  disabledReason: Schema.NullOr(Schema.String)
 }) satisfies Schema.Schema<PaymentAccount, any>
 const SandboxAccountRow = Schema.Struct({
   accountId: Schema.String,
@@ -108,7 +110,7 @@ const PaymentMethodRow = Schema.Struct({
 const AttemptRow = Schema.Struct({ attempt: Schema.Number })
 
 const columns = (sql: SqlClient.SqlClient) => sql`
-  user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted`
+  user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted, requirements_due, disabled_reason`
 
 export const PaymentAccountRepositoryLive = Layer.effect(
   PaymentAccountRepository,
@@ -132,11 +134,14 @@ export const PaymentAccountRepositoryLive = Layer.effect(
           sql`DELETE FROM payment_accounts WHERE user_id = ${userId} RETURNING ${columns(sql)}`
         ).pipe(Effect.orDie),
       upsert: (a) =>
-        sql`INSERT INTO payment_accounts (user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted, flags_as_of)
-            VALUES (${a.userId}, ${a.gateway}, ${a.accountId}, ${a.country}, ${a.chargesEnabled}, ${a.payoutsEnabled}, ${a.detailsSubmitted}, now())
+        sql`INSERT INTO payment_accounts (user_id, gateway, account_id, country, charges_enabled, payouts_enabled, details_submitted,
+              requirements_due, disabled_reason, flags_as_of)
+            VALUES (${a.userId}, ${a.gateway}, ${a.accountId}, ${a.country}, ${a.chargesEnabled}, ${a.payoutsEnabled}, ${a.detailsSubmitted},
+              ${[...a.requirementsDue]}::text[], ${a.disabledReason}, now())
             ON CONFLICT (user_id) DO UPDATE SET gateway = EXCLUDED.gateway, account_id = EXCLUDED.account_id, country = EXCLUDED.country,
               charges_enabled = EXCLUDED.charges_enabled, payouts_enabled = EXCLUDED.payouts_enabled,
-              details_submitted = EXCLUDED.details_submitted, flags_as_of = EXCLUDED.flags_as_of, updated_at = now()`.pipe(
+              details_submitted = EXCLUDED.details_submitted, requirements_due = EXCLUDED.requirements_due,
+              disabled_reason = EXCLUDED.disabled_reason, flags_as_of = EXCLUDED.flags_as_of, updated_at = now()`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -148,7 +153,8 @@ export const PaymentAccountRepositoryLive = Layer.effect(
             PaymentAccountRow,
             sql`UPDATE payment_accounts
               SET country = ${s.country}, charges_enabled = ${s.chargesEnabled}, payouts_enabled = ${s.payoutsEnabled},
-                  details_submitted = ${s.detailsSubmitted}, flags_as_of = ${observedAt}, updated_at = now()
+                  details_submitted = ${s.detailsSubmitted}, requirements_due = ${[...s.requirementsDue]}::text[],
+                  disabled_reason = ${s.disabledReason}, flags_as_of = ${observedAt}, updated_at = now()
               WHERE account_id = ${accountId} AND (flags_as_of IS NULL OR date_trunc('second', flags_as_of) <= ${observedAt})
               RETURNING ${columns(sql)}`
           ).pipe(Effect.orDie)

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { now as currentTime } from "../../../platform/clock"
 import { AppConfig } from "../../../platform/config"
-import { idempotencyKeys } from "../domain"
+import { idempotencyKeys, NO_REQUIREMENTS } from "../domain"
 import { ConnectedAccountGateway, PaymentAccountRepository, PaymentGatewayError, type SandboxAccount, SandboxAccountStore } from "../ports"
 import { JobQueue } from "../../../platform/jobs"
 import { Transactional } from "../../../platform/transaction"
@@ -70,7 +70,10 @@ export const SandboxGatewayLive = Layer.effect(
       createDashboardLink: (accountId) =>
         Effect.as(existing("accounts.createLoginLink", accountId), `${base}${sandboxPaths.dashboard(accountId)}`),
       retrieveAccount: (accountId) =>
-        Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => account),
+        Effect.map(existing("accounts.retrieve", accountId), ({ userId: _, email: __, ...account }) => ({
+          ...account,
+          ...sandboxRequirements(account)
+        })),
       deleteAccount: (accountId) =>
         Effect.flatMap(store.remove(accountId), (removed) => (removed ? Effect.void : Effect.fail(missing("accounts.del", accountId)))),
       parseWebhook: (endpoint, rawBody, signature) =>
@@ -96,7 +99,20 @@ export class SandboxConnect extends Context.Tag("payments/SandboxConnect")<
   }
 >() {}
 
-const READY = { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true } as const
+const FLAGS_READY = { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true } as const
+const READY = { chargesEnabled: true, payoutsEnabled: true, detailsSubmitted: true, ...NO_REQUIREMENTS } as const
+
+/**
+ * What the sandbox asks of an account, as Stripe asks of a new Express account: until its onboarding
+ * is done, a bank account, an identity document and the terms, with charges disabled for them.
+ */
+export const sandboxRequirements = (account: { readonly detailsSubmitted: boolean }) =>
+  account.detailsSubmitted
+    ? NO_REQUIREMENTS
+    : {
+        requirementsDue: ["external_account", "individual.verification.document", "tos_acceptance.date"],
+        disabledReason: "requirements.past_due"
+      }
 
 export const SandboxConnectLive = Layer.effect(
   SandboxConnect,
@@ -159,7 +175,7 @@ export const SandboxConnectLive = Layer.effect(
             if (Option.isSome(remote)) {
               const s = stored.value
               if (s.chargesEnabled && s.payoutsEnabled && s.detailsSubmitted && remote.value.chargesEnabled) return "ready" as const
-              const completed = yield* store.setFlags(s.accountId, READY)
+              const completed = yield* store.setFlags(s.accountId, FLAGS_READY)
               yield* accounts.recordGatewayState(s.accountId, { country: Option.getOrThrow(completed).country, ...READY }, now)
               return "completed" as const
             }
@@ -168,7 +184,7 @@ export const SandboxConnectLive = Layer.effect(
             { accountId: randomId("acct_sandbox_"), userId: user.id, email: user.email, country },
             idempotencyKeys.createAccount(user.id, country)
           )
-          yield* store.setFlags(created.accountId, READY)
+          yield* store.setFlags(created.accountId, FLAGS_READY)
           yield* accounts.upsert({ userId: user.id, gateway: "sandbox", accountId: created.accountId, country: created.country, ...READY })
           return "created" as const
         }),

@@ -1,4 +1,5 @@
 import { Effect, Layer, Option, Redacted } from "effect"
+import { requirementsOf } from "../rules"
 import { STRIPE_API_VERSION } from "../stripe-version"
 import * as crypto from "node:crypto"
 import Stripe from "stripe"
@@ -50,7 +51,8 @@ export const toGatewayAccount = (account: Stripe.Account): GatewayAccount => ({
   country: account.country ?? "",
   chargesEnabled: account.charges_enabled === true,
   payoutsEnabled: account.payouts_enabled === true,
-  detailsSubmitted: account.details_submitted === true
+  detailsSubmitted: account.details_submitted === true,
+  ...requirementsOf(account.requirements)
 })
 
 /** Stripe Connect, accounts with the Express dashboard (STRIPE_SECRET_KEY, STRIPE_CONNECT_WEBHOOK_SECRET, STRIPE_API_BASE). */
