@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import type { RefundStatus } from "../payments"
+import { countsInFigures, type RefundStatus } from "../payments"
 import { type FieldIssue, invalid, issue, type ValidationFailed } from "../../platform/errors"
 import { isUuid } from "../../platform/ids"
 import { type Currency, isCurrency } from "../../platform/money"
@@ -101,7 +101,7 @@ export const paymentStatusOf = (
     case "CARD_SAVED":
       return "PENDING"
     case "REFUND":
-      return refundStatus === "failed" || refundStatus === "canceled" ? "FAILED" : refundStatus === "pending" ? "PENDING" : "REFUNDED"
+      return !countsInFigures({ refundStatus }) ? "FAILED" : refundStatus === "pending" ? "PENDING" : "REFUNDED"
     case "CANCELLATION":
       return "CANCELLED"
     case "FAILURE":

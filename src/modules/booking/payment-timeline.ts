@@ -1,3 +1,4 @@
+import { countsInFigures } from "../payments"
 import type { PaymentOperation } from "./ports"
 import { PaymentEvents, type PaymentEvent as PaymentEventKind } from "./rules"
 
@@ -40,7 +41,7 @@ const eventOf = (operation: Operation, heldBefore: boolean): PaymentEventKind =>
       return "released"
     case "REFUND":
       // A refund the gateway failed (or canceled) gave nothing back: it reads so.
-      return operation.refundStatus === "failed" || operation.refundStatus === "canceled" ? "refundFailed" : "refunded"
+      return countsInFigures(operation) ? "refunded" : "refundFailed"
     case "FAILURE":
       return "failed"
   }

@@ -38,7 +38,7 @@ export interface Receipt {
 }
 
 /** A profile's postal address on one line, as a bill prints it; null when the profile gives none. */
-export const postalLine = (p: { address: string; postalCode: string; city: string; country: string }): string | null => {
+const postalLine = (p: { address: string; postalCode: string; city: string; country: string }): string | null => {
   const parts = [p.address, `${p.postalCode} ${p.city}`, p.country].map((part) => part.trim()).filter((part) => part !== "")
   return parts.length === 0 ? null : parts.join(", ")
 }
@@ -50,11 +50,11 @@ export interface ReceiptIssuer {
 }
 
 /** The booking's receipt from its payment records, or undefined while nothing was captured. */
-export const receiptOf = (
+const receiptOf = (
   booking: BookingDetail,
   operations: Parameters<typeof paymentTimeline>[0],
-  reader: TimelineReader = "client",
-  postal: Receipt["postal"] = { client: null, provider: null }
+  reader: TimelineReader,
+  postal: Receipt["postal"]
 ): Receipt | undefined => {
   const figures = receiptFigures(operations)
   if (figures === undefined) return undefined

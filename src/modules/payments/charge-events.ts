@@ -1,5 +1,5 @@
 import { Either, Option, Schema } from "effect"
-import { fallbackHoldEnd, initiatorOf } from "./holds"
+import { fallbackHoldEnd, heldCardOf, initiatorOf } from "./holds"
 import type { ChargeEvent, GatewayEvent } from "./ports"
 import { refundStatusOf } from "./rules"
 
@@ -111,24 +111,18 @@ const authorized = (
   fallbackCustomer: string | null
 ): Decoded<ChargeEvent> => {
   if (intent.status !== "requires_capture") return Either.left(`payment intent ${intent.id} is ${intent.status}, not held`)
-  const card = cardOf(intent)
-  const captureBefore = Option.flatMapNullable(card, (c) => c.capture_before)
+  const held = heldCardOf(Option.getOrNull(cardOf(intent)))
   return Either.right({
     _tag: "PaymentAuthorized",
     bookingId,
     paymentIntentId: intent.id,
     amountMinor: intent.amount_capturable ?? 0,
-    expiresAt: Option.match(captureBefore, {
-      onNone: () => fallbackHoldEnd(initiatorOf(intent.metadata), event.created),
-      onSome: (seconds) => new Date(seconds * 1000)
-    }),
-    expiryKnown: Option.isSome(captureBefore),
-    extendedAuthorization: Option.exists(card, (c) => c.extended_authorization?.status === "enabled"),
+    expiresAt: held.captureBefore ?? fallbackHoldEnd(initiatorOf(intent.metadata), event.created),
+    expiryKnown: held.captureBefore !== null,
+    extendedAuthorization: held.extendedAuthorization,
     customerId: idOf(intent.customer) ?? fallbackCustomer,
     paymentMethodId: idOf(intent.payment_method),
-    paymentMethod: Option.getOrNull(
-      Option.flatMap(card, (c) => (c.brand && c.last4 ? Option.some(`${c.brand} •••• ${c.last4}`) : Option.none()))
-    ),
+    paymentMethod: held.paymentMethod,
     ...common(event)
   })
 }

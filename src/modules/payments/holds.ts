@@ -1,6 +1,8 @@
 // How long a card hold lasts (Stripe's "Place a hold on a payment method" and "Place an extended hold
 // on an online card payment"). Pure rules: the gateways, the charge events and the sandbox share them.
 
+import type { HeldPayment } from "./ports"
+
 const HOUR_MS = 60 * 60 * 1000
 const DAY_MS = 24 * HOUR_MS
 
@@ -44,6 +46,26 @@ export const holdWindowMs = (brand: string, initiator: Initiator, extendedReques
     : initiator === "merchant" && brand === "visa"
       ? MERCHANT_INITIATED_HOLD_MS
       : CUSTOMER_INITIATED_HOLD_MS
+
+/** The fields of a Stripe charge's `payment_method_details.card` a hold is read from. */
+export interface HoldCard {
+  readonly brand?: string | null | undefined
+  readonly last4?: string | null | undefined
+  /** Seconds since the epoch. */
+  readonly capture_before?: number | null | undefined
+  readonly extended_authorization?: { readonly status?: string | null | undefined } | null | undefined
+}
+
+/**
+ * A hold as its charge's card says it: until when it can be captured, the card as the payment records
+ * name it ("visa •••• 4242"), and whether the network extended it. One reading for the charge events,
+ * the Stripe adapter and the sandbox.
+ */
+export const heldCardOf = (card: HoldCard | null | undefined): HeldPayment => ({
+  captureBefore: card?.capture_before ? new Date(card.capture_before * 1000) : null,
+  paymentMethod: card?.brand && card.last4 ? `${card.brand} •••• ${card.last4}` : null,
+  extendedAuthorization: card?.extended_authorization?.status === "enabled"
+})
 
 /** The AUTHORIZATION payment operation's detail when the network extended the hold. */
 export const EXTENDED_AUTHORIZATION_DETAIL = "extended_authorization"

@@ -19,7 +19,7 @@ export const refundStatusOf = (status: string | null | undefined): RefundStatus 
 
 /** A refund's state after a report: failed and canceled are final (a late "succeeded" is an older view of it). */
 export const refundStatusAfter = (current: RefundStatus | null, reported: RefundStatus): RefundStatus =>
-  current === "failed" || current === "canceled" ? current : reported
+  current !== null && !refundCounts(current) ? current : reported
 
 /** Whether a refund in this state counts as given back (in the booking's and the platform's figures). */
 export const refundCounts = (status: RefundStatus) => status === "pending" || status === "succeeded"

@@ -20,7 +20,7 @@ import {
 } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
 import { needsOnBehalfOf, RefundStatuses } from "../rules"
-import { fallbackHoldEnd, grantsExtendedAuthorization, holdWindowMs, INITIATOR_METADATA_KEY } from "../holds"
+import { fallbackHoldEnd, grantsExtendedAuthorization, heldCardOf, holdWindowMs, type Initiator, INITIATOR_METADATA_KEY } from "../holds"
 import { onOrigin, sandboxPaths } from "./sandbox"
 import { type SandboxEvent, sandboxEventSender, stamp, type StampedEvent } from "./sandbox-events"
 
@@ -158,6 +158,9 @@ const chargeObject = (intent: SandboxPaymentIntent, method: Option.Option<Sandbo
   created: seconds(intent.createdAt),
   livemode: false
 })
+
+/** Who started an intent: the platform when it confirmed it off-session, else the client. */
+const initiatorOfIntent = (intent: SandboxPaymentIntent): Initiator => (intent.offSession ? "merchant" : "customer")
 
 /** The metadata the app gives an intent (the Stripe adapter names an off-session one's initiator). */
 const metadataOf = (intent: SandboxPaymentIntent): Record<string, string> => ({
@@ -711,7 +714,7 @@ const makeSandboxCharges = Effect.gen(function* () {
    * (extended where it grants it, shorter for Visa off-session: holds.ts).
    */
   const hold = (intent: SandboxPaymentIntent, method: SandboxPaymentMethod, at: Date): SandboxPaymentIntent => {
-    const window = holdWindowMs(method.brand, intent.offSession ? "merchant" : "customer", true)
+    const window = holdWindowMs(method.brand, initiatorOfIntent(intent), true)
     return {
       ...intent,
       status: "requires_capture",
@@ -940,7 +943,7 @@ const makeSandboxCharges = Effect.gen(function* () {
           paymentIntentId: i.id,
           bookingId: i.bookingId,
           amountMinor: i.amountCapturable,
-          expiresAt: i.captureBefore ?? fallbackHoldEnd(i.offSession ? "merchant" : "customer", i.createdAt),
+          expiresAt: i.captureBefore ?? fallbackHoldEnd(initiatorOfIntent(i), i.createdAt),
           expiryKnown: i.captureBefore !== null,
           customerId: i.customerId,
           paymentMethodId: i.paymentMethodId,
@@ -996,12 +999,7 @@ const makeSandboxCharges = Effect.gen(function* () {
     Effect.gen(function* () {
       const intent = yield* existingIntent("paymentIntents.retrieve", paymentIntentId)
       const object = intentObject(intent, yield* methodOf(intent), true)
-      const card = typeof object.latest_charge === "object" ? object.latest_charge?.payment_method_details.card : null
-      return {
-        captureBefore: card?.capture_before ? new Date(card.capture_before * 1000) : null,
-        paymentMethod: card ? `${card.brand} •••• ${card.last4}` : null,
-        extendedAuthorization: card?.extended_authorization?.status === "enabled"
-      }
+      return heldCardOf(typeof object.latest_charge === "object" ? object.latest_charge?.payment_method_details.card : null)
     })
 
   const gateway: ChargeGatewayShape = {

@@ -3,7 +3,7 @@ import type Stripe from "stripe"
 import { AppConfig } from "../../../platform/config"
 import { ChargeGateway, type CheckoutRequest, type OffSessionResult, PaymentGatewayError, type SavedCardCheck } from "../ports"
 import { keyCoveringParameters } from "../idempotency"
-import { fallbackHoldEnd, INITIATOR_METADATA_KEY, initiatorOf } from "../holds"
+import { fallbackHoldEnd, heldCardOf, INITIATOR_METADATA_KEY, initiatorOf } from "../holds"
 import { refundStatusOf } from "../rules"
 import { call, makeStripeClient } from "./stripe"
 
@@ -137,9 +137,9 @@ export const StripeChargeGatewayLive = Layer.effect(
     }
     /** The hold of a held intent lapses at the card's `capture_before`, or at the initiator's fallback after `heldAt` when Stripe does not say. */
     const holdExpiry = (intent: Stripe.PaymentIntent, heldAt: number) => {
-      const captureBefore = cardOf(intent)?.capture_before
+      const { captureBefore } = heldCardOf(cardOf(intent))
       return captureBefore
-        ? { expiresAt: new Date(captureBefore * 1000), expiryKnown: true }
+        ? { expiresAt: captureBefore, expiryKnown: true }
         : { expiresAt: fallbackHoldEnd(initiatorOf(intent.metadata), new Date(heldAt)), expiryKnown: false }
     }
 
@@ -215,14 +215,7 @@ export const StripeChargeGatewayLive = Layer.effect(
         ),
       heldPayment: (paymentIntentId) =>
         call("paymentIntents.retrieve", () => stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] })).pipe(
-          Effect.map((intent) => {
-            const card = cardOf(intent)
-            return {
-              captureBefore: card?.capture_before ? new Date(card.capture_before * 1000) : null,
-              paymentMethod: card?.brand && card.last4 ? `${card.brand} •••• ${card.last4}` : null,
-              extendedAuthorization: card?.extended_authorization?.status === "enabled"
-            }
-          })
+          Effect.map((intent) => heldCardOf(cardOf(intent)))
         ),
       createCheckoutSession: (request) =>
         Effect.sync(() => checkoutParams(request)).pipe(
@@ -362,7 +355,7 @@ export const StripeChargeGatewayLive = Layer.effect(
                         paymentIntentId: intent.id,
                         amountMinor: intent.amount_capturable,
                         ...holdExpiry(intent, now),
-                        extendedAuthorization: cardOf(intent)?.extended_authorization?.status === "enabled"
+                        extendedAuthorization: heldCardOf(cardOf(intent)).extendedAuthorization
                       }
                     : // Any other state (e.g. requires_action) needs the client on-session.
                       {
